@@ -1,0 +1,34 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+PYTEST_WORKERS ?= 2
+
+.PHONY: install run test test-integration bench openapi clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m service.devserver
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+test-integration: $(STAMP)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup tests/integration tests/e2e
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+openapi: $(STAMP)
+	$(BIN)/python -m service.openapi > openapi.yaml
+
+clean:
+	rm -rf $(VENV) .data

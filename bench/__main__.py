@@ -1,0 +1,45 @@
+"""`make bench`: run every benchmark module, print each figure beside its references,
+and write them all to bench/results.json.
+
+A benchmark module exposes `run() -> dict[str, float]`. Keys name the figure
+("evaluation.cardroom_7card_per_s"); reference libraries measured in the same run use
+the same prefix ("evaluation.treys_7card_per_s"), so they print side by side.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).with_name("results.json")
+
+
+def _bench_modules(selected: list[str]) -> list[str]:
+    names = sorted(
+        m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if not m.name.startswith("_")
+    )
+    return [n for n in names if not selected or n in selected]
+
+
+def main(argv: list[str]) -> int:
+    results: dict[str, float] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    for name in _bench_modules(argv):
+        started = time.perf_counter()
+        print(f"== {name}", flush=True)
+        figures = importlib.import_module(f"bench.{name}").run()
+        for key, value in figures.items():
+            shown = f"{value:,.1f}" if isinstance(value, float) else f"{value:,}"
+            print(f"   {key:<55} {shown:>16}")
+        print(f"   ({time.perf_counter() - started:.1f} s)", flush=True)
+        results.update(figures)
+        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    print(f"figures written to {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
