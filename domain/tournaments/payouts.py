@@ -1,0 +1,146 @@
+"""Prize pool, payout table, places shared by players busting on the same hand, and an
+ICM chop for a deal at the end.
+
+Remainder rule: each place gets the floor of its percentage of the pool; the chips left
+over (fewer than the number of paid places) go one each to the best places, first place
+first. The amounts then sum to the pool exactly and never increase down the table.
+Splitting shared places works the same way: equal shares, the odd chips one each to the
+players in the order given (the tournament passes the larger starting stack first).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import Sequence
+
+from domain.violations import Violation
+
+RANK_SHARED = "shared"  # busting on the same hand shares the places reached (TDA RP-8)
+RANK_BY_STARTING_STACK = "starting_stack"  # the larger stack at the start of the hand places higher
+
+
+def prize_pool(
+    buy_in: int,
+    entries: int,
+    re_entries: int = 0,
+    rebuys: int = 0,
+    rebuy_price: int = 0,
+    add_ons: int = 0,
+    add_on_price: int = 0,
+) -> int:
+    """The chips paid out: every entry and re-entry at the buy-in, plus rebuys and add-ons
+    (fees are not part of these prices)."""
+    figures = (buy_in, entries, re_entries, rebuys, rebuy_price, add_ons, add_on_price)
+    if any(figure < 0 for figure in figures):
+        raise Violation("invalid_prize_pool", "buy-ins, prices and counts cannot be negative")
+    return buy_in * (entries + re_entries) + rebuys * rebuy_price + add_ons * add_on_price
+
+
+def parse_percentages(percentages: Sequence[int | str | Fraction]) -> tuple[Fraction, ...]:
+    """Percentages by place, exact: they must sum to 100 and never increase."""
+    exact = tuple(Fraction(p) for p in percentages)
+    if not exact:
+        raise Violation("invalid_payouts", "a payout table pays at least one place")
+    if any(p <= 0 for p in exact):
+        raise Violation("invalid_payouts", "every paid place gets a positive percentage")
+    if sum(exact) != 100:
+        raise Violation(
+            "invalid_payouts",
+            f"the payout percentages sum to {float(sum(exact)):g}, not 100",
+            numbers={"sum": float(sum(exact))},
+        )
+    for place, (higher, lower) in enumerate(zip(exact, exact[1:]), start=2):
+        if lower > higher:
+            raise Violation(
+                "invalid_payouts",
+                f"place {place} would pay {float(lower):g}%, more than place {place - 1}'s {float(higher):g}%",
+                numbers={"place": place},
+            )
+    return exact
+
+
+def payout_amounts(pool: int, percentages: Sequence[int | str | Fraction]) -> tuple[int, ...]:
+    """Whole-chip amounts by place summing to `pool` exactly (remainder rule above)."""
+    exact = parse_percentages(percentages)
+    amounts = [pool * p.numerator // (100 * p.denominator) for p in exact]
+    for place in range(pool - sum(amounts)):
+        amounts[place] += 1
+    return tuple(amounts)
+
+
+def places_for_bust(
+    busted: Sequence[tuple[str, int]], players_before: int, ranking: str = RANK_SHARED
+) -> tuple[tuple[str, int], ...]:
+    """Finishing places of players who bust on the same hand, given as (player, starting
+    stack for that hand) with `players_before` left before the hand. They reach places
+    players_before - k + 1 .. players_before. Shared: all take the best of them; by
+    starting stack: the larger stack places higher and equal stacks share."""
+    if not busted:
+        return ()
+    best = players_before - len(busted) + 1
+    if ranking == RANK_SHARED:
+        return tuple((player, best) for player, _ in busted)
+    if ranking != RANK_BY_STARTING_STACK:
+        raise Violation("invalid_setting", f"unknown bust ranking {ranking!r}")
+    ordered = sorted(busted, key=lambda entry: -entry[1])
+    places = []
+    for index, (player, stack) in enumerate(ordered):
+        tied_with_previous = index > 0 and stack == ordered[index - 1][1]
+        places.append((player, places[-1][1] if tied_with_previous else best + index))
+    return tuple(places)
+
+
+def prizes_for_places(amounts: Sequence[int], places: Sequence[int]) -> tuple[int, ...]:
+    """Each player's prize for the places given (players sharing a place p, g of them,
+    split the amounts of places p .. p + g - 1 equally; unpaid places are worth 0)."""
+    prizes = [0] * len(places)
+    groups: dict[int, list[int]] = {}
+    for index, place in enumerate(places):
+        groups.setdefault(place, []).append(index)
+    for place, members in groups.items():
+        reached = range(place, place + len(members))
+        pot = sum(amounts[p - 1] for p in reached if 0 < p <= len(amounts))
+        share, odd = divmod(pot, len(members))
+        for rank, index in enumerate(members):
+            prizes[index] = share + (1 if rank < odd else 0)
+    return tuple(prizes)
+
+
+def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[float, ...]:
+    """Malmuth-Harville: the chance to finish in each place is the stack's share of the
+    chips still in play, place by place. Exponential in the players: for a final table."""
+    if len(stacks) > 12:
+        raise Violation("too_many_players", "an ICM chop is for at most 12 players")
+    if any(s <= 0 for s in stacks):
+        raise Violation("invalid_stacks", "every player in a chop has chips")
+    paid = tuple(prizes[: len(stacks)])
+    total_players = len(stacks)
+
+    @lru_cache(maxsize=None)
+    def equity_from(remaining: frozenset[int]) -> tuple[float, ...]:
+        # Expected prize of each player when the places from `place` on are still open.
+        place = total_players - len(remaining)
+        result = [0.0] * total_players
+        if place >= len(paid) or not remaining:
+            return tuple(result)
+        chips = sum(stacks[i] for i in remaining)
+        for winner in remaining:
+            chance = stacks[winner] / chips
+            result[winner] += chance * paid[place]
+            for i, value in enumerate(equity_from(remaining - {winner})):
+                result[i] += chance * value
+        return tuple(result)
+
+    return equity_from(frozenset(range(total_players)))
+
+
+def icm_chop(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[int, ...]:
+    """Whole-chip ICM deal summing exactly to the prizes still to pay: floors, then the
+    leftover chips to the largest fractional parts (larger stack first on equal parts)."""
+    equities = icm_equities(stacks, prizes)
+    amounts = [int(e) for e in equities]
+    left = sum(prizes[: len(stacks)]) - sum(amounts)
+    order = sorted(range(len(stacks)), key=lambda i: (-(equities[i] - amounts[i]), -stacks[i], i))
+    for index in order[:left]:
+        amounts[index] += 1
+    return tuple(amounts)

@@ -1,0 +1,240 @@
+"""The tournament decider: given events, when a command, then events or a violation."""
+from __future__ import annotations
+
+from functools import reduce
+
+import pytest
+
+from domain.records import from_record, to_record
+from domain.tournaments.clock import ClockPaused, LevelStarted
+from domain.tournaments.structure import Period
+from domain.tournaments.tournament import (
+    EVENT_TYPES,
+    INITIAL,
+    AdjustClock,
+    Bust,
+    CreateTournament,
+    DealHand,
+    Disqualify,
+    Eliminate,
+    FinalTableReached,
+    FinishHand,
+    HandDealt,
+    MovePlayer,
+    PauseClock,
+    PlayerDisqualified,
+    PlayerMoved,
+    PlayerRegistered,
+    PlayerSeated,
+    PlayersEliminated,
+    Rebuy,
+    Register,
+    ResumeClock,
+    Settings,
+    StartHandForHand,
+    StartTournament,
+    TableBroken,
+    Tournament,
+    TournamentFinished,
+    Unregister,
+    decide,
+    evolve,
+    replay,
+)
+from domain.violations import Violation
+
+T0 = 1_800_000_000.0
+STRUCTURE = (
+    Period.level(25, 50, minutes=20),
+    Period.level(50, 100, minutes=20, ante=100, big_blind_ante=True),
+    Period.pause(minutes=10),
+    Period.level(100, 200, minutes=20, ante=200, big_blind_ante=True),
+)
+SETTINGS = Settings(
+    name="Sunday", structure=STRUCTURE, starts_at=T0, starting_stack=10_000, buy_in=100,
+    payout_percentages=("50", "30", "20"), table_size=9, late_registration_until_level=2,
+    re_entries_allowed=1, rebuy_price=100,
+)
+
+
+def run(state: Tournament, *commands: object) -> tuple[Tournament, list[object]]:
+    """Decide and evolve each command in turn; the events of the last one are returned."""
+    events: list[object] = []
+    for command in commands:
+        events = decide(state, command)
+        state = reduce(evolve, events, state)
+    return state, events
+
+
+def violation(state: Tournament, command: object) -> Violation:
+    with pytest.raises(Violation) as raised:
+        decide(state, command)
+    return raised.value
+
+
+def started(players: int, settings: Settings = SETTINGS) -> Tournament:
+    commands = [CreateTournament("t-1", settings)]
+    commands += [Register(f"p{i}", T0 - 60) for i in range(players)]
+    commands.append(StartTournament(T0, seed=11))
+    return run(INITIAL, *commands)[0]
+
+
+def test_a_structure_with_decreasing_blinds_is_refused_at_creation() -> None:
+    bad = (Period.level(50, 100, 20), Period.level(25, 50, 20))
+    settings = Settings("x", bad, T0, 10_000, 100, ("100",))
+    assert violation(INITIAL, CreateTournament("t", settings)).code == "blinds_decrease"
+
+
+def test_payouts_must_sum_to_100_at_creation() -> None:
+    settings = Settings("x", STRUCTURE, T0, 10_000, 100, ("60", "30"))
+    assert violation(INITIAL, CreateTournament("t", settings)).code == "invalid_payouts"
+
+
+def test_players_register_and_unregister_before_the_start() -> None:
+    state, _ = run(INITIAL, CreateTournament("t", SETTINGS), Register("ann", T0 - 5), Register("bob", T0 - 4),
+                   Unregister("ann"))
+    assert state.registered == ("bob",)
+    assert violation(state, Register("bob", T0 - 3)).code == "already_registered"
+
+
+def test_the_start_draws_seats_from_the_seed_and_starts_level_one() -> None:
+    state = started(20)
+    assert state.seating.open_tables == 3 and state.seating.players == 20
+    assert state.clock.period_index == 0 and state.status == "running"
+    assert started(20).seating == state.seating  # same seed, same draw
+
+
+def test_a_hand_is_dealt_with_the_level_in_force_when_it_starts() -> None:
+    state = started(20)
+    _, events = run(state, DealHand(1, T0 + 1199))
+    assert isinstance(events[0], HandDealt) and events[0].period_index == 0
+    _, events = run(state, DealHand(1, T0 + 1200))
+    assert events[0].period_index == 1
+
+
+def test_the_button_moves_on_hand_after_hand() -> None:
+    state = started(9)
+    state, first = run(state, DealHand(1, T0 + 1))
+    state, second = run(state, FinishHand(1, T0 + 2), DealHand(1, T0 + 3))
+    table = state.seating.table(1)
+    expected_big_blind = next(s for s in range(1, 10) if table.seats[(first[0].positions.big_blind + s) % 9])
+    assert second[0].positions.big_blind == (first[0].positions.big_blind + expected_big_blind) % 9
+    assert second[0].positions.small_blind == first[0].positions.big_blind
+
+
+def test_no_second_hand_while_one_is_in_progress() -> None:
+    state, _ = run(started(9), DealHand(1, T0 + 1))
+    assert violation(state, DealHand(1, T0 + 2)).code == "hand_in_progress"
+
+
+def test_no_hand_is_dealt_while_the_clock_is_paused() -> None:
+    state, _ = run(started(9), PauseClock(T0 + 10))
+    assert violation(state, DealHand(1, T0 + 20)).code == "clock_stopped"
+    state, _ = run(state, ResumeClock(T0 + 30), DealHand(1, T0 + 40))
+    assert 1 in state.hands_in_progress
+
+
+def test_an_elimination_places_the_player_and_balances_the_tables() -> None:
+    state = started(18)  # two tables of nine
+    table_one = [p for p in state.seating.table(1).seats if p]
+    state, events = run(state, Eliminate((Bust(table_one[0], 5000), Bust(table_one[1], 3000)), T0 + 60, seed=4))
+    assert isinstance(events[0], PlayersEliminated)
+    assert {e.place for e in events[0].eliminations} == {17}  # shared places 17-18 (TDA RP-8)
+    assert any(isinstance(e, PlayerMoved) and e.move.reason == "balance" for e in events)
+    assert abs(state.seating.table(1).count - state.seating.table(2).count) <= 1
+
+
+def test_a_table_breaks_and_the_final_table_is_announced() -> None:
+    state = started(10)  # tables of 5 and 5
+    busted = next(p for p in state.seating.table(1).seats if p)
+    state, events = run(state, Eliminate((Bust(busted, 100),), T0 + 60, seed=1))
+    assert [e.table for e in events if isinstance(e, TableBroken)] == [2]  # highest number first
+    assert sum(isinstance(e, PlayerMoved) and e.move.reason == "break" for e in events) == 5
+    assert isinstance(events[-1], FinalTableReached) and events[-1].players == 9
+    assert state.seating.open_tables == 1
+
+
+def test_moves_wait_until_the_hand_at_either_table_is_over() -> None:
+    state = started(16)  # two tables of eight
+    mover = next(p for p in state.seating.table(2).seats if p)
+    open_seat = state.seating.table(1).seats.index(None)
+    busy, _ = run(state, DealHand(1, T0 + 1))
+    assert violation(busy, MovePlayer(mover, 1, open_seat)).code == "hand_in_progress"
+    moved, events = run(state, MovePlayer(mover, 1, open_seat))
+    assert events[0].move.reason == "floor" and moved.seating.where[mover] == (1, open_seat)
+
+
+def test_hand_for_hand_waits_for_every_table() -> None:
+    state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1),
+                   FinishHand(1, T0 + 5))
+    assert violation(state, DealHand(1, T0 + 6)).code == "hand_for_hand"
+    state, _ = run(state, FinishHand(2, T0 + 7), DealHand(1, T0 + 8))
+    assert 1 in state.hands_in_progress
+
+
+def test_late_registration_seats_the_player_until_the_last_late_level() -> None:
+    state = started(9)
+    state, events = run(state, Register("late", T0 + 100, seed=3))
+    assert isinstance(events[0], PlayerRegistered) and isinstance(events[1], PlayerSeated)
+    assert "late" in state.seating.where
+    # The break after the last late level still takes entries; level 3 does not.
+    state, _ = run(state, Register("on_break", T0 + 40 * 60 + 1, seed=4))
+    assert violation(state, Register("later", T0 + 50 * 60 + 1)).code == "registration_closed"
+
+
+def test_a_busted_player_may_re_enter_once() -> None:
+    state = started(9)
+    state, _ = run(state, Eliminate((Bust("p0", 10_000),), T0 + 10))
+    state, events = run(state, Register("p0", T0 + 20, seed=1))
+    assert events[0] == PlayerRegistered("p0", re_entry=True) and state.re_entries == 1
+    state, _ = run(state, Eliminate((Bust("p0", 10_000),), T0 + 30))
+    assert violation(state, Register("p0", T0 + 40)).code == "re_entry_not_allowed"
+
+
+def test_the_last_player_standing_wins_the_prizes() -> None:
+    state = started(3)
+    state, _ = run(state, Rebuy("p1", T0 + 10))
+    state, _ = run(state, Eliminate((Bust("p2", 100),), T0 + 20))
+    state, events = run(state, Eliminate((Bust("p1", 100),), T0 + 30))
+    finished = events[-1]
+    assert isinstance(finished, TournamentFinished) and finished.winner == "p0"
+    assert finished.prize_pool == 400
+    assert [(p.player_id, p.place, p.amount) for p in finished.prizes] == [("p0", 1, 200), ("p1", 2, 120), ("p2", 3, 80)]
+    assert state.status == "finished"
+    assert [f.place for f in state.rating_result("t-1").finishes] == [1, 2, 3]
+
+
+def test_a_disqualified_player_takes_the_last_place_left() -> None:
+    state, events = run(started(5), Disqualify("p3", "abusive conduct", T0 + 5))
+    assert events[0] == PlayerDisqualified("p3", "abusive conduct", 5, T0 + 5)
+    assert "p3" not in state.seating.where
+
+
+def test_the_clock_is_paused_and_adjusted_through_events() -> None:
+    state, events = run(started(9), PauseClock(T0 + 60))
+    assert events == [ClockPaused(T0 + 60)]
+    assert violation(state, PauseClock(T0 + 70)).code == "clock_paused"
+    state, _ = run(state, ResumeClock(T0 + 100), AdjustClock(-60, T0 + 100))
+    assert state.clock.ends_at == T0 + 100 + 1140 - 60
+
+
+def test_the_whole_stream_replays_from_records_to_the_same_state() -> None:
+    state = INITIAL
+    log: list[object] = []
+    commands = [CreateTournament("t-1", SETTINGS)] + [Register(f"p{i}", T0 - 1) for i in range(12)]
+    commands.append(StartTournament(T0, 5))
+    for command in commands:
+        events = decide(state, command)
+        log += events
+        state = reduce(evolve, events, state)
+    at_table_one = [p for p in state.seating.table(1).seats if p]
+    at_table_two = [p for p in state.seating.table(2).seats if p]
+    for command in [DealHand(1, T0 + 1), FinishHand(1, T0 + 2, (Bust(at_table_one[0], 10),), 8),
+                    Register("late", T0 + 3, 9),
+                    Eliminate((Bust(at_table_two[0], 1), Bust(at_table_two[1], 2)), T0 + 4, 2)]:
+        events = decide(state, command)
+        log += events
+        state = reduce(evolve, events, state)
+    rebuilt = replay(from_record(EVENT_TYPES, *to_record(e)) for e in log)
+    assert rebuilt == state
+    assert any(isinstance(e, LevelStarted) for e in log)
