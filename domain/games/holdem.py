@@ -1,0 +1,576 @@
+"""One hand of hold'em or Omaha as a decider: `decide(state, command) -> events`,
+`evolve(state, event) -> state`, `replay(events) -> state`.
+
+Seats are indexed 0..n-1 clockwise. Two ways to deal:
+- live play: StartHand carries the deck order (drawn by the service); hole cards and the
+  board are dealt inside `decide` as soon as they are due, and the showdown settles itself;
+- replay (PHH, rulings): no deck; `decide` stops where a deal is due (`state.awaiting`)
+  and waits for DealHole / DealBoard. The showdown settles once every contender has shown
+  or mucked (ShowCards / Muck), or on SettleShowdown; unknown cards cannot win.
+
+Rounds close by themselves; uncalled chips go back before the next card or the showdown;
+when at most one player can still bet, the board runs out without betting.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from itertools import combinations
+from typing import Any, Iterable, Union
+
+from domain import betting as bet
+from domain.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes
+from domain.cards import format_card, parse_cards
+from domain.evaluation import strength, strength7
+from domain.pots import ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
+from domain.violations import Violation
+
+VARIANTS = ("holdem", "omaha")
+HOLE_CARD_COUNT = {"holdem": 2, "omaha": 4}
+STREETS = ("preflop", "flop", "turn", "river")
+_STREET_BY_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
+_BOARD_CARDS_TO_DEAL = {0: 3, 3: 1, 4: 1}
+_CARD_BY_TEXT = {format_card(c): c for c in range(52)}
+
+
+# ------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class StartHand:
+    """Start a hand. `stacks` before forced bets; `button` a seat index; `deck` (live play
+    only) the shuffled order as card strings, with its published `commitment`."""
+    players: tuple[str, ...]
+    stacks: tuple[Amount, ...]
+    button: int
+    betting: BettingStructure
+    variant: str = "holdem"
+    odd_chip: str = LEFT_OF_BUTTON
+    deck: tuple[str, ...] | None = None
+    commitment: str | None = None
+
+
+@dataclass(frozen=True)
+class PostAction:
+    """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
+    seat: int
+    action: str
+    to: Amount | None = None
+
+
+@dataclass(frozen=True)
+class DealHole:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class DealBoard:
+    cards: str
+
+
+@dataclass(frozen=True)
+class ShowCards:
+    """Show at the showdown (or during an all-in run-out); `cards` needed if not dealt known."""
+    seat: int
+    cards: str | None = None
+
+
+@dataclass(frozen=True)
+class Muck:
+    seat: int
+
+
+@dataclass(frozen=True)
+class SettleShowdown:
+    """Settle now: contenders with known, unmucked cards show; the others cannot win."""
+
+
+Command = Union[StartHand, PostAction, DealHole, DealBoard, ShowCards, Muck, SettleShowdown]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    variant: str
+    players: tuple[str, ...]
+    stacks: tuple[Amount, ...]
+    button: int
+    betting: BettingStructure
+    odd_chip: str
+    deck: tuple[str, ...] | None
+    commitment: str | None
+
+
+@dataclass(frozen=True)
+class HoleCardsDealt:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class BoardDealt:
+    street: str
+    cards: str
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
+    seat: int
+    action: str
+    to: Amount
+    adds: Amount
+
+
+@dataclass(frozen=True)
+class UncalledReturned:
+    seat: int
+    amount: Amount
+
+
+@dataclass(frozen=True)
+class CardsShown:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class CardsMucked:
+    seat: int
+
+
+@dataclass(frozen=True)
+class PotAwarded:
+    amount: Amount
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[Amount, ...]
+
+
+@dataclass(frozen=True)
+class HandEnded:
+    stacks: tuple[Amount, ...]
+    showdown: bool
+
+
+Event = Union[HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned,
+              CardsShown, CardsMucked, PotAwarded, HandEnded]
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
+    HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned, CardsShown,
+    CardsMucked, PotAwarded, HandEnded)}
+
+
+def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
+    """Rebuild an event from its store record (`dataclasses.asdict` turned tuples to lists)."""
+    cls = EVENT_TYPES[type_name]
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    if cls is HandStarted:
+        structure = dict(values["betting"])
+        structure["straddles"] = tuple(structure.get("straddles", ()))
+        values["betting"] = BettingStructure(**structure)
+    return cls(**values)
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Everything views need. `hole[i]` is None while seat i's cards are unknown."""
+    variant: str
+    players: tuple[str, ...]
+    odd_chip: str
+    betting: BettingState
+    deck: tuple[str, ...] | None
+    deck_position: int
+    commitment: str | None
+    hole: tuple[tuple[int, ...] | None, ...]
+    board: tuple[int, ...]
+    shown: tuple[bool, ...]
+    mucked: tuple[bool, ...]
+    awards: tuple[PotAward, ...]
+    returned: tuple[tuple[int, Amount], ...]
+    over: bool
+    showdown: bool
+
+    @property
+    def round(self) -> str:
+        return "showdown" if self.showdown else STREETS[_STREET_BY_BOARD[len(self.board)]]
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.betting.to_act
+
+    @property
+    def stacks(self) -> tuple[Amount, ...]:
+        return self.betting.stacks
+
+    @property
+    def pots(self) -> tuple[Pot, ...]:
+        """Main pot then side pots, the bets of the current round included."""
+        if self.over:
+            return ()
+        b = self.betting
+        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+
+    @property
+    def awaiting(self) -> str | None:
+        """What the hand waits for: "action", "flop"/"turn"/"river" (a deal), "showdown", or None."""
+        if self.over:
+            return None
+        if self.betting.to_act is not None:
+            return "action"
+        if len(self.board) < 5:
+            return STREETS[_STREET_BY_BOARD[len(self.board)] + 1]
+        return "showdown"
+
+
+def legal_actions(state: HandState) -> LegalActions | None:
+    """What the player to act may do; None when nobody is to act."""
+    return None if state.over else bet.legal_actions(state.betting)
+
+
+def aggressive_action(state: HandState) -> str:
+    """"bet" when nobody has bet this round, else "raise" (maps PHH `cbr`)."""
+    return "bet" if state.betting.highest == 0 else "raise"
+
+
+# ------------------------------------------------------------------------- evolve
+
+
+def evolve(state: HandState | None, event: Event) -> HandState:
+    try:
+        apply = _EVOLVERS[type(event)]
+    except KeyError:
+        raise TypeError(f"not a hold'em event: {event!r}") from None
+    return apply(state, event)
+
+
+def _action_taken(state: HandState, event: ActionTaken) -> HandState:
+    return with_changes(state, betting=bet.apply_action(state.betting, event.seat, event.action, event.to))
+
+
+def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
+    hole = list(state.hole)
+    cards = hole[event.seat] = _cards(event.cards)
+    position = state.deck_position + len(cards) if state.deck else 0
+    return with_changes(state, hole=tuple(hole), deck_position=position)
+
+
+def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
+    board = state.board + _cards(event.cards)
+    position = state.deck_position + 1 + len(event.cards) // 2 if state.deck else 0  # one burnt
+    return with_changes(state, board=board, deck_position=position,
+                        betting=bet.start_round(state.betting, late=len(board) >= 4))
+
+
+def _uncalled_returned(state: HandState, event: UncalledReturned) -> HandState:
+    return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount),
+                        returned=state.returned + ((event.seat, event.amount),))
+
+
+def _cards_shown(state: HandState, event: CardsShown) -> HandState:
+    hole, shown = list(state.hole), list(state.shown)
+    hole[event.seat] = _cards(event.cards)
+    shown[event.seat] = True
+    return with_changes(state, hole=tuple(hole), shown=tuple(shown))
+
+
+def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
+    mucked = list(state.mucked)
+    mucked[event.seat] = True
+    return with_changes(state, mucked=tuple(mucked))
+
+
+def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
+    stacks = list(state.betting.stacks)
+    for seat, share in zip(event.winners, event.shares):
+        stacks[seat] += share
+    award = PotAward(event.amount, event.eligible, event.winners, event.shares)
+    return with_changes(state, betting=with_changes(state.betting, stacks=tuple(stacks)),
+                        awards=state.awards + (award,))
+
+
+def _hand_ended(state: HandState, event: HandEnded) -> HandState:
+    return with_changes(state, over=True, showdown=event.showdown)
+
+
+def _hand_started(_: None, event: HandStarted) -> HandState:
+    return _initial(event)
+
+
+_EVOLVERS = {
+    ActionTaken: _action_taken, HoleCardsDealt: _hole_cards_dealt, BoardDealt: _board_dealt,
+    UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
+    PotAwarded: _pot_awarded, HandEnded: _hand_ended, HandStarted: _hand_started,
+}
+
+
+def _initial(event: HandStarted) -> HandState:
+    n = len(event.players)
+    betting = bet.open_hand(event.betting, event.players, event.stacks, event.button)
+    return HandState(
+        variant=event.variant, players=event.players, odd_chip=event.odd_chip, betting=betting,
+        deck=event.deck, deck_position=0, commitment=event.commitment, hole=(None,) * n,
+        board=(), shown=(False,) * n, mucked=(False,) * n, awards=(), returned=(),
+        over=False, showdown=False)
+
+
+def replay(events: Iterable[Event]) -> HandState:
+    return reduce(evolve, events, None)  # type: ignore[arg-type]
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    lookup = _CARD_BY_TEXT
+    return tuple([lookup[text[i:i + 2]] for i in range(0, len(text), 2)])
+
+
+# ------------------------------------------------------------------------- decide
+
+
+def decide(state: HandState | None, command: Command) -> list[Event]:
+    """The events a command causes, automatic follow-ups included (round closing, uncalled
+    chips, live deals, settlement). Raises Violation when the command breaks a rule."""
+    return handle(state, command)[0]
+
+
+def handle(state: HandState | None, command: Command) -> tuple[list[Event], HandState]:
+    """`decide` plus the state after its events (decide has to evolve them anyway to find
+    the follow-ups, so replays that want both save evolving twice)."""
+    if isinstance(command, StartHand):
+        if state is not None:
+            raise Violation("illegal_action", "this hand has already started", "hand")
+        events = _start(command)
+    else:
+        if state is None:
+            raise Violation("illegal_action", "the hand has not started", "hand")
+        if state.over:
+            raise Violation("hand_over", "the hand is over", "hand")
+        decided = _decide_in_hand(state, command)
+        events = decided if isinstance(decided, list) else [decided]
+    current = state
+    for event in events:
+        current = evolve(current, event)
+    while follow := _follow_up(current):
+        for event in follow:
+            events.append(event)
+            current = evolve(current, event)
+    return events, current
+
+
+def _start(command: StartHand) -> list[Event]:
+    n = len(command.players)
+    if command.variant not in VARIANTS:
+        raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}", "hand")
+    if command.odd_chip not in ODD_CHIP_POLICIES:
+        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}", "hand")
+    if not 2 <= n <= 23 or len(command.stacks) != n or len(set(command.players)) != n:
+        raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each", "hand")
+    if not 0 <= command.button < n:
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "hand")
+    if any(stack <= 0 for stack in command.stacks):
+        raise Violation("illegal_action", "every seated player needs chips", "hand")
+    if command.deck is not None:
+        parsed = parse_cards(command.deck)
+        if len(parsed) < n * HOLE_CARD_COUNT[command.variant] + 8:
+            raise Violation("invalid_card", "the deck is too short for this hand", "deal")
+    started = HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
+                          command.button, command.betting, command.odd_chip,
+                          tuple(command.deck) if command.deck is not None else None,
+                          command.commitment)
+    events: list[Event] = [started]
+    if command.deck is not None:
+        k = HOLE_CARD_COUNT[command.variant]
+        for step in range(n):
+            seat = (command.button + 1 + step) % n
+            cards = command.deck[step * k:(step + 1) * k]
+            events.append(HoleCardsDealt(seat, "".join(cards)))
+    return events
+
+
+def _decide_in_hand(state: HandState, command: Command) -> Event | list[Event]:
+    try:
+        decide_command = _DECIDERS[type(command)]
+    except KeyError:
+        raise Violation("illegal_action", f"unknown command {command!r}", "hand") from None
+    return decide_command(state, command)
+
+
+def _post_action(state: HandState, command: PostAction) -> Event:
+    b = state.betting
+    seat = command.seat
+    if b.to_act is None:
+        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
+                        "betting order", {"seat": seat})
+    _check_seat(state, seat)
+    to = bet.check_action(b, seat, command.action, command.to)
+    return ActionTaken(seat, command.action, to, to - b.bets[seat])
+
+
+def _deal_hole(state: HandState, command: DealHole) -> Event:
+    _check_seat(state, command.seat)
+    if state.deck is not None:
+        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+    if state.hole[command.seat] is not None:
+        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards", "deal")
+    cards, text = _fresh_cards(state, command.cards)
+    if len(cards) != HOLE_CARD_COUNT[state.variant]:
+        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}", "deal")
+    return HoleCardsDealt(command.seat, text)
+
+
+def _deal_board(state: HandState, command: DealBoard) -> Event:
+    if state.deck is not None:
+        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+    awaiting = state.awaiting
+    if awaiting not in ("flop", "turn", "river"):
+        raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}", "deal")
+    cards, text = _fresh_cards(state, command.cards)
+    due = _BOARD_CARDS_TO_DEAL[len(state.board)]
+    if len(cards) != due:
+        raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}", "deal")
+    return BoardDealt(awaiting, text)
+
+
+def _show_cards(state: HandState, command: ShowCards) -> Event:
+    _check_contender(state, command.seat)
+    known = state.hole[command.seat]
+    name = state.players[command.seat]
+    if command.cards is None:
+        if known is None:
+            raise Violation("invalid_card", f"{name}'s cards are unknown: say which", "showdown")
+        return CardsShown(command.seat, _text(known))
+    if known is not None:
+        if sorted(parse_cards(command.cards)) != sorted(known):
+            raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}", "showdown")
+        return CardsShown(command.seat, _text(known))
+    cards, text = _fresh_cards(state, command.cards)
+    if len(cards) != HOLE_CARD_COUNT[state.variant]:
+        raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards", "showdown")
+    return CardsShown(command.seat, text)
+
+
+def _muck(state: HandState, command: Muck) -> Event:
+    _check_contender(state, command.seat)
+    return CardsMucked(command.seat)
+
+
+def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
+    if state.awaiting != "showdown":
+        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}", "showdown")
+    return _settlement(state)
+
+
+_DECIDERS = {PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_board,
+             ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown}
+
+
+def _check_seat(state: HandState, seat: Any) -> None:
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+
+
+def _check_contender(state: HandState, seat: int) -> None:
+    _check_seat(state, seat)
+    if state.betting.to_act is not None:
+        raise Violation("illegal_action", "cards are shown once the betting is over", "showdown")
+    if state.betting.folded[seat] or state.shown[seat] or state.mucked[seat]:
+        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand", "showdown")
+
+
+def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
+    """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
+    try:  # the common, canonical form without the general parser
+        cards = _cards(text)
+        if len(set(cards)) != len(cards):
+            raise KeyError(text)
+    except (KeyError, TypeError):
+        cards = parse_cards(text)
+        text = _text(cards)
+    used = set(state.board)
+    for hole in state.hole:
+        if hole:
+            used.update(hole)
+    for card in cards:
+        if card in used:
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
+                            {"card": format_card(card)})
+        if card > 51:
+            raise Violation("invalid_card", "hold'em plays without a joker", "deal")
+    return cards, text
+
+
+def _text(cards: Iterable[int]) -> str:
+    return "".join(format_card(c) for c in cards)
+
+
+# ---------------------------------------------------------------- automatic follow-ups
+
+
+def _follow_up(state: HandState) -> list[Event]:
+    """The events that happen by themselves next; empty when the hand waits for a command."""
+    b = state.betting
+    if state.over or b.to_act is not None:
+        return []
+    _, seat, amount = bet.return_uncalled(b)
+    if amount:
+        return [UncalledReturned(seat, amount)]
+    if b.hand_decided:
+        return _settlement(state)
+    if len(state.board) < 5:
+        if state.deck is None:
+            return []
+        due = _BOARD_CARDS_TO_DEAL[len(state.board)]
+        start = state.deck_position + 1  # burn one
+        cards = "".join(state.deck[start:start + due])
+        return [BoardDealt(STREETS[_STREET_BY_BOARD[len(state.board)] + 1], cards)]
+    undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
+    unmucked = [s for s in b.contenders if not state.mucked[s]]
+    if state.deck is not None or not undecided or len(unmucked) <= 1:
+        return _settlement(state)
+    return []
+
+
+def _settlement(state: HandState) -> list[Event]:
+    """Award every pot, then end the hand (pots are fixed before any chip moves)."""
+    b = state.betting
+    pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+    at_showdown = not b.hand_decided
+    strengths = _strengths(state) if at_showdown else {}
+    events: list[Event] = [
+        PotAwarded(a.amount, a.eligible, a.winners, a.shares)
+        for a in award_pots(pots, strengths, b.button, b.seat_count, state.odd_chip)]
+    stacks = list(b.stacks)
+    for award in events:
+        for seat, share in zip(award.winners, award.shares):
+            stacks[seat] += share
+    events.append(HandEnded(tuple(stacks), at_showdown))
+    return events
+
+
+def _strengths(state: HandState) -> dict[int, int]:
+    """Hands that count: known and not mucked. A live hand with unknown cards ranks -1:
+    it beats only mucked hands (it wins when everyone else mucked)."""
+    strengths = {}
+    board = state.board
+    omaha = state.variant == "omaha"
+    for seat in state.betting.contenders:
+        if state.mucked[seat]:
+            continue
+        hole = state.hole[seat]
+        if hole is None:
+            strengths[seat] = -1
+        elif omaha:
+            strengths[seat] = _omaha_strength(hole, board)
+        else:
+            cards = hole + board
+            strengths[seat] = strength7(cards) if len(cards) == 7 else strength(cards)
+    return strengths
+
+
+def _omaha_strength(hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+    return max(strength(two + three) for two in combinations(hole, 2)
+               for three in combinations(board, 3))

@@ -1,0 +1,128 @@
+"""POST /v1/rulings/betting as a pure function (api.md)."""
+from __future__ import annotations
+
+import pytest
+
+from domain.rulings import betting_ruling
+from domain.violations import Violation
+
+FOUR = [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
+        {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 10000}]
+NL = {"structure": "no-limit", "small_blind": 50, "big_blind": 100}
+
+
+def test_api_example_answer_verbatim():
+    request = {
+        "game": "holdem",
+        "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
+                  {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 10000}],
+        "button": "BTN",
+        "actions": [{"player": "A", "action": "raise", "to": 300}],
+        "proposed": {"player": "BTN", "action": "raise", "to": 450},
+        "cards": {"hole": {"A": "AsKs"}, "board": "7d5h9d"}}
+    assert betting_ruling(request) == {
+        "round": "preflop", "to_act": "BTN", "hand_over": False,
+        "legal": {"fold": True, "check": False,
+                  "call": {"to": 300, "adds": 300},
+                  "bet": None,
+                  "raise": {"min_to": 500, "max_to": 10000}},
+        "verdict": {"legal": False, "code": "raise_below_minimum",
+                    "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100"},
+        "pots": [{"amount": 450, "eligible": ["SB", "BB", "A", "BTN"]}],
+        "stacks": {"SB": 9950, "BB": 9900, "A": 9700, "BTN": 10000}}
+
+
+def test_rounds_close_by_themselves_and_a_legal_proposal_is_legal():
+    answer = betting_ruling({
+        "betting": NL, "seats": FOUR,
+        "actions": [{"player": "A", "action": "call"}, {"player": "BTN", "action": "call"},
+                    {"player": "SB", "action": "call"}, {"player": "BB", "action": "check"},
+                    {"player": "SB", "action": "bet", "to": 200}],
+        "proposed": {"player": "BB", "action": "raise", "to": 400}})
+    assert answer["round"] == "flop" and answer["to_act"] == "BB"
+    assert answer["verdict"] == {"legal": True}
+    assert answer["legal"]["raise"] == {"min_to": 400, "max_to": 9900}
+
+
+def test_the_seed_incomplete_all_in_closes_raising_with_a_reason():
+    answer = betting_ruling({
+        "betting": NL,
+        "seats": [{"player": "A", "stack": 10000}, {"player": "B", "stack": 250},
+                  {"player": "C", "stack": 10000}, {"player": "D", "stack": 10000}],
+        "actions": [{"player": "C", "action": "call"}, {"player": "D", "action": "call"},
+                    {"player": "A", "action": "call"}, {"player": "B", "action": "check"},
+                    {"player": "A", "action": "bet", "to": 100},
+                    {"player": "B", "action": "raise", "to": 150},
+                    {"player": "C", "action": "call"}, {"player": "D", "action": "call"}],
+        "proposed": {"player": "A", "action": "raise", "to": 250}})
+    assert answer["to_act"] == "A"
+    assert answer["legal"]["raise"] is None
+    assert answer["legal"]["raise_closed_reason"] == "not_reopened"
+    assert answer["verdict"]["code"] == "raise_not_reopened"
+
+
+def test_when_all_fold_the_hand_is_over_with_winners_returned_and_stacks():
+    answer = betting_ruling({
+        "betting": NL, "seats": FOUR,
+        "actions": [{"player": "A", "action": "raise", "to": 300},
+                    {"player": "BTN", "action": "fold"}, {"player": "SB", "action": "fold"},
+                    {"player": "BB", "action": "fold"}],
+        "proposed": {"player": "BB", "action": "check"}})
+    assert answer["hand_over"] is True and answer["legal"] is None
+    assert answer["pots"] == [{"amount": 250, "eligible": ["A"], "winners": ["A"],
+                               "shares": {"A": 250}}]
+    assert answer["returned"] == {"A": 200}
+    assert answer["stacks"] == {"SB": 9950, "BB": 9900, "A": 10150, "BTN": 10000}
+    assert answer["verdict"]["code"] == "hand_over"
+
+
+def test_cards_settle_a_showdown_with_side_pots():
+    answer = betting_ruling({
+        "betting": NL,
+        "seats": [{"player": "SB", "stack": 500}, {"player": "BB", "stack": 2000},
+                  {"player": "BTN", "stack": 2000}],
+        "actions": [{"player": "BTN", "action": "raise", "to": 2000},
+                    {"player": "SB", "action": "call"}, {"player": "BB", "action": "call"}],
+        "cards": {"hole": {"SB": "AsAh", "BB": "KsKh", "BTN": "QsQh"}, "board": "2c3d9hJc4s"}})
+    assert answer["hand_over"] is True
+    assert [(p["amount"], p["winners"]) for p in answer["pots"]] == [(1500, ["SB"]), (3000, ["BB"])]
+    assert answer["stacks"] == {"SB": 1500, "BB": 3000, "BTN": 0}
+
+
+def test_a_showdown_without_every_hand_known_is_not_settled():
+    answer = betting_ruling({
+        "betting": NL, "seats": FOUR[:2],
+        "actions": [{"player": "BB", "action": "raise", "to": 10000},
+                    {"player": "SB", "action": "call"}],
+        "cards": {"hole": {"SB": "AsAh"}, "board": "2c3d9hJc4s"}})
+    assert answer["hand_over"] is False and answer["round"] == "river"
+
+
+def test_an_illegal_sequence_names_its_first_illegal_action():
+    with pytest.raises(Violation) as caught:
+        betting_ruling({"betting": NL, "seats": FOUR,
+                        "actions": [{"player": "A", "action": "raise", "to": 300},
+                                    {"player": "BTN", "action": "raise", "to": 450},
+                                    {"player": "SB", "action": "fold"}]})
+    assert caught.value.code == "raise_below_minimum"
+    assert caught.value.numbers["index"] == 1
+
+
+def test_an_action_out_of_turn_is_an_illegal_sequence():
+    with pytest.raises(Violation) as caught:
+        betting_ruling({"betting": NL, "seats": FOUR,
+                        "actions": [{"player": "BTN", "action": "call"}]})
+    assert caught.value.code == "not_your_turn" and caught.value.numbers["index"] == 0
+
+
+@pytest.mark.parametrize("request_, code", [
+    ({"betting": NL, "seats": FOUR, "button": "A"}, "validation_error"),
+    ({"betting": NL, "seats": FOUR[:1]}, "validation_error"),
+    ({"betting": {"structure": "no-limit", "big_blind": -1}, "seats": FOUR}, "invalid_betting"),
+    ({"game": "palace", "betting": NL, "seats": FOUR}, "validation_error"),
+])
+def test_malformed_requests_are_violations(request_, code):
+    with pytest.raises(Violation) as caught:
+        betting_ruling(request_)
+    assert caught.value.code == code
