@@ -1,0 +1,172 @@
+"""Properties over random legal hands: chips and cards are conserved, what legal_actions
+offers decide accepts, replay is deterministic, records round-trip, and no event a player
+may see shows them another player's palace cards before a showdown."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any, Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.cards import format_card, new_deck, shuffled
+from domain.games import palace as P
+
+FULL_DECK = tuple(format_card(card) for card in new_deck())
+PATIENCE = 200  # after this many actions the players only stay, bet the minimum and call
+
+
+def choose(rng: random.Random, state: P.PalaceHand, patient: bool, aggression: float) -> P.Command:
+    """A random command among those legal_actions offers (patient players end the hand)."""
+    offer = P.legal_actions(state)
+    player, legal = offer["to_act"], offer["legal"]
+    if state.phase == P.DISCARDING:
+        soldiers = list(legal["discard"]["from"])
+        least = legal["discard"]["min_cards"]
+        count = least if patient else rng.randint(least, len(soldiers))
+        return P.Discard(player, tuple(rng.sample(soldiers, count)))
+    if state.phase == P.DEFENDING:
+        if patient:
+            return P.Call(player)
+        choice = rng.choice(["fold", "call"] + (["raise"] if legal["raise"] else []))
+        if choice == "raise":
+            return P.Raise(player, rng.randint(legal["raise"]["min_to"], legal["raise"]["max_to"]))
+        return P.Fold(player) if choice == "fold" else P.Call(player)
+    if state.phase == P.ANSWERING_RAISE:
+        return P.Call(player) if patient or rng.random() < 0.5 else P.Fold(player)
+    attack = legal["attack"]
+    if patient:
+        return P.Stay(player) if legal["stay"] else P.Attack(player, attack["targets"][0])
+    # Mostly buying, so that hands last long enough to see draw decks run dry and soldiers
+    # pile up; some tables battle more than others.
+    weights = {"buy": 8, "discard": 2, "attack": aggression, "stay": 2, "fold": 0.3}
+    choices = [name for name in weights if legal[name]]
+    choice = rng.choices(choices, [weights[name] for name in choices])[0]
+    if choice == "buy":
+        return P.Buy(player, permutation(rng) if legal["buy"]["needs_reshuffle"] else ())
+    if choice == "discard":
+        soldiers = list(legal["discard"]["from"])
+        return P.Discard(player, tuple(rng.sample(soldiers, rng.randint(1, len(soldiers)))))
+    if choice == "attack":
+        return P.Attack(player, rng.choice(attack["targets"]),
+                        rng.randint(attack["min_to"], attack["max_to"]))
+    return P.Stay(player) if choice == "stay" else P.Fold(player)
+
+
+def permutation(rng: random.Random) -> tuple[str, ...]:
+    return tuple(format_card(card) for card in shuffled(new_deck(), rng))
+
+
+def random_hand(data: st.DataObject) -> tuple[list[P.Command], list[P.Event]]:
+    """The table from hypothesis; deck orders and the players' choices from a seeded RNG
+    (drawing every card through hypothesis made the tests ten times slower)."""
+    count = data.draw(st.integers(2, 10), label="players")
+    small_bet = data.draw(st.integers(1, 20))
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
+    aggression = data.draw(st.sampled_from([0.2, 1.0, 4.0]), label="aggression")
+    start = P.StartHand(
+        players=tuple(f"p{seat}" for seat in range(count)),
+        stacks=tuple(data.draw(st.lists(st.integers(0, 300), min_size=count, max_size=count))),
+        dealer=data.draw(st.integers(0, count - 1)),
+        small_bet=small_bet,
+        big_bet=data.draw(st.integers(small_bet, 3 * small_bet)),
+        structure=data.draw(st.sampled_from(["fixed-limit", "no-limit"])),
+        deck=permutation(rng),
+        palace_order=permutation(rng),
+        banner_reshuffle_order=permutation(rng),
+    )
+    commands: list[P.Command] = [start]
+    events = P.decide(P.INITIAL, start)
+    state = P.replay(events)
+    while state.phase != P.OVER:
+        command = choose(rng, state, len(commands) > PATIENCE, aggression)
+        commands.append(command)
+        new = P.decide(state, command)
+        events += new
+        state = P.replay(new, state)
+    return commands, events
+
+
+def states(events: list[P.Event]) -> Iterator[tuple[P.PalaceHand, P.Event, P.PalaceHand]]:
+    state = P.INITIAL
+    for event in events:
+        after = P.evolve(state, event)
+        yield state, event, after
+        state = after
+
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(st.data())
+def test_chips_are_conserved_across_random_legal_hands(data):
+    _, events = random_hand(data)
+    total = sum(events[0].stacks)
+    for _, event, state in states(events):
+        assert sum(seat.stack for seat in state.seats) + state.pot == total
+        assert all(seat.stack >= 0 for seat in state.seats)
+        if isinstance(event, P.HandEnded):
+            assert state.pot == 0
+            assert max(event.amounts) - min(event.amounts) <= 1  # equal shares, odd chips aside
+
+
+@SETTINGS
+@given(st.data())
+def test_every_card_is_somewhere_once_and_nobody_keeps_more_than_five_soldiers(data):
+    _, events = random_hand(data)
+    for _, _, state in states(events):
+        if state.phase in (P.NOT_STARTED, P.DEALING):
+            continue
+        held = [card for seat in state.seats for card in seat.cards]
+        everywhere = held + list(state.draw_deck) + list(state.discard_pile)
+        assert sorted(everywhere) == sorted(FULL_DECK)
+        if state.phase in (P.TURN, P.DEFENDING, P.ANSWERING_RAISE):
+            assert all(len(seat.soldiers) <= 5 for seat in state.seats)
+
+
+@SETTINGS
+@given(st.data())
+def test_replay_is_deterministic_and_records_round_trip(data):
+    commands, events = random_hand(data)
+    again: list[P.Event] = []
+    state = P.INITIAL
+    for command in commands:
+        new = P.decide(state, command)
+        again += new
+        state = P.replay(new, state)
+    assert again == events
+    assert P.replay(events) == state
+    records = [(type(e).__name__, dataclasses.asdict(e)) for e in events]
+    assert [P.event_from_record(name, data) for name, data in records] == events
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from strings_in(item)
+    elif dataclasses.is_dataclass(value):
+        for item in dataclasses.fields(value):
+            yield from strings_in(getattr(value, item.name))
+
+
+@SETTINGS
+@given(st.data())
+def test_no_event_shows_a_player_another_players_palace_cards_before_a_showdown(data):
+    _, events = random_hand(data)
+    players = events[0].players
+    for before, event, after in states(events):
+        if isinstance(event, P.PalaceCardsShown):
+            continue  # the final showdown is public
+        fighters = (event.attacker, event.defender) if isinstance(event, P.BattleCardsShown) else ()
+        for viewer in players + (None,):  # None: a spectator
+            shown = set(strings_in(P.redacted_for(event, viewer)))
+            for owner in players:
+                if owner == viewer or (viewer in fighters and owner in fighters):
+                    continue
+                palace = {card for state in (before, after) for seat in state.seats
+                          if seat.player == owner for card in seat.palace}
+                assert not shown & palace, (viewer, owner, event)
