@@ -1,0 +1,355 @@
+"""Stateless adjudication (api.md "Rulings"): describe a situation, get the ruling.
+
+`POST /v1/rulings/betting`, `/showdown`, `/dice` and `/palace-battle`. Nothing is read from
+or written to the event store. Any authenticated key may ask: the caller supplies every
+card, so no hidden information can leak, and a ruling changes nothing.
+
+The schemas check the shape (400 `validation_error`); the domain decides the rules (422
+with the domain's code, `detail` quoting the numbers, and `index` for the first illegal
+action of a betting sequence).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+import marshmallow as ma
+
+from domain.betting import KINDS
+from domain.games.dice import dice_ruling
+from domain.games.dice_scoring import LINES
+from domain.games.palace import palace_battle_ruling
+from domain.rulings import GAMES as BETTING_GAMES
+from domain.rulings import betting_ruling
+from domain.showdown import GAMES as SHOWDOWN_GAMES
+from domain.showdown import JOKER_SETTINGS, showdown_ruling
+from domain.violations import Violation
+from service.api import Blueprint
+from service.auth import ROLES, require
+from service.problems import Problem
+
+blp = Blueprint(
+    "rulings", __name__, url_prefix="/v1/rulings",
+    description="Stateless adjudication: describe a situation, get the ruling. Nothing is stored.",
+)
+
+# Generous bounds that no real situation reaches; they keep a hostile request small.
+NAME_MAX_LENGTH = 100
+MAX_SEATS = 23  # 23 hold'em players use 46 hole cards and 5 board cards of 52
+MAX_ACTIONS = 1000
+CARDS_MAX_LENGTH = 100
+CHIPS_MAX = 10**15
+
+
+def problem_from_violation(violation: Violation, index: int | None = None) -> Problem:
+    """A domain refusal as a problem: a malformed request is the client's input error (400),
+    anything else is well-formed but against the rules (422)."""
+    if violation.code == "validation_error":
+        return Problem(400, "validation_error", violation.detail,
+                       errors=[{"location": "json", "field": "", "messages": [violation.detail]}])
+    numbers = {name: _json_safe(value) for name, value in violation.numbers.items()}
+    extensions: dict[str, Any] = {"rule": violation.rule, "numbers": numbers}
+    if index is not None:
+        extensions["index"] = index
+    return Problem(422, violation.code, violation.detail, **extensions)
+
+
+def json_amount(amount: int | Fraction) -> int | float:
+    """An amount as a JSON number: whole chips as integers; PHH replay may meet fractional
+    amounts (an odd chip split in halves), which keep their decimals."""
+    if isinstance(amount, Fraction) and amount.denominator != 1:
+        return float(amount)
+    return int(amount)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return json_amount(value)
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    return value
+
+
+def adjudicate(ruling: Callable[[Mapping[str, Any]], dict[str, Any]], body: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return ruling(body)
+    except Violation as violation:
+        raise problem_from_violation(violation, violation.numbers.get("index")) from None
+
+
+# ---------------------------------------------------------------- shared fields
+
+
+class StrictBoolean(ma.fields.Boolean):
+    """JSON true or false only: marshmallow's Boolean also takes "yes", 1 and "on", which
+    the document (type boolean) does not promise."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def _player_name(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.Length(min=1, max=NAME_MAX_LENGTH), **kwargs)
+
+
+def _chips(minimum: int = 0, **kwargs: Any) -> ma.fields.Integer:
+    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=minimum, max=CHIPS_MAX), **kwargs)
+
+
+def _cards(**kwargs: Any) -> ma.fields.String:
+    kwargs.setdefault("metadata", {"description": "cards as text, rank 23456789TJQKA + suit shdc "
+                                                  "(e.g. 'AsKd'); the joker is Jk"})
+    return ma.fields.String(validate=ma.validate.Length(max=CARDS_MAX_LENGTH), **kwargs)
+
+
+# ---------------------------------------------------------------- betting
+
+
+class BettingDescriptionSchema(ma.Schema):
+    """api.md "Betting description" (shared by tables and rulings)."""
+
+    structure = ma.fields.String(validate=ma.validate.OneOf(KINDS), metadata={"example": "no-limit"})
+    small_blind = _chips(metadata={"example": 50})
+    big_blind = _chips(metadata={"example": 100})
+    ante = _chips()
+    big_blind_ante = StrictBoolean()
+    straddles = ma.fields.List(_chips(minimum=1), validate=ma.validate.Length(max=MAX_SEATS))
+    min_bet = _chips(minimum=1, allow_none=True)
+    small_bet = _chips(minimum=1, allow_none=True)
+    big_bet = _chips(minimum=1, allow_none=True)
+    raise_cap = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=1, max=1000))
+    heads_up_uncapped = StrictBoolean()
+    dead_small_blind = StrictBoolean()
+
+
+class SeatSchema(ma.Schema):
+    player = _player_name(required=True)
+    stack = _chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
+
+
+ACTIONS = ("fold", "check", "call", "bet", "raise")
+
+
+class BettingActionSchema(ma.Schema):
+    player = _player_name(required=True)
+    action = ma.fields.String(required=True, validate=ma.validate.OneOf(ACTIONS))
+    to = _chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
+
+
+class KnownCardsSchema(ma.Schema):
+    hole = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS))
+    board = _cards()
+
+
+class BettingRulingRequestSchema(ma.Schema):
+    game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(BETTING_GAMES))
+    betting = ma.fields.Nested(BettingDescriptionSchema, required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
+                           validate=ma.validate.Length(min=2, max=MAX_SEATS),
+                           metadata={"description": "clockwise from left of the button; the button last"})
+    button = _player_name()
+    actions = ma.fields.List(ma.fields.Nested(BettingActionSchema),
+                             validate=ma.validate.Length(max=MAX_ACTIONS))
+    proposed = ma.fields.Nested(BettingActionSchema)
+    cards = ma.fields.Nested(KnownCardsSchema)
+
+
+class AmountRangeSchema(ma.Schema):
+    min_to = ma.fields.Integer(required=True)
+    max_to = ma.fields.Integer(required=True)
+
+
+class CallSchema(ma.Schema):
+    to = ma.fields.Integer(required=True)
+    adds = ma.fields.Integer(required=True)
+
+
+class LegalActionsSchema(ma.Schema):
+    fold = ma.fields.Boolean(required=True)
+    check = ma.fields.Boolean(required=True)
+    call = ma.fields.Nested(CallSchema, allow_none=True, required=True)
+    bet = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True)
+    raise_ = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True,
+                              data_key="raise", attribute="raise")
+    raise_closed_reason = ma.fields.String()
+
+
+class VerdictSchema(ma.Schema):
+    legal = ma.fields.Boolean(required=True)
+    code = ma.fields.String()
+    detail = ma.fields.String()
+
+
+class PotSchema(ma.Schema):
+    amount = ma.fields.Integer(required=True)
+    eligible = ma.fields.List(ma.fields.String(), required=True)
+    winners = ma.fields.List(ma.fields.String(), metadata={"description": "once the hand is over"})
+    shares = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
+
+
+class BettingRulingSchema(ma.Schema):
+    round = ma.fields.String(required=True)
+    to_act = ma.fields.String(required=True, allow_none=True)
+    hand_over = ma.fields.Boolean(required=True)
+    legal = ma.fields.Nested(LegalActionsSchema, required=True, allow_none=True)
+    verdict = ma.fields.Nested(VerdictSchema, metadata={"description": "when `proposed` was given"})
+    pots = ma.fields.List(ma.fields.Nested(PotSchema), required=True)
+    returned = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                              metadata={"description": "uncalled chips, once the hand is over"})
+    stacks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
+
+
+@blp.route("/betting", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(BettingRulingRequestSchema)
+@blp.response(200, BettingRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def betting(body: dict) -> dict:
+    """Who acts, what is legal, and whether a proposed action is (any role).
+
+    An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
+    """
+    return adjudicate(betting_ruling, body)
+
+
+# ---------------------------------------------------------------- showdown
+
+
+class ShowdownRulingRequestSchema(ma.Schema):
+    game = ma.fields.String(required=True, validate=ma.validate.OneOf(SHOWDOWN_GAMES))
+    joker = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(JOKER_SETTINGS),
+                             metadata={"description": "five-card draw only; default none"})
+    board = _cards(metadata={"description": "hold'em and Omaha: 3 to 5 cards"})
+    hands = ma.fields.Dict(keys=_player_name(), values=_cards(), required=True,
+                           validate=ma.validate.Length(min=2, max=MAX_SEATS),
+                           metadata={"example": {"P1": "AsAhAdAcJk", "P2": "9dTdJdQdKd"}})
+
+
+class ShownHandSchema(ma.Schema):
+    category = ma.fields.String(required=True, metadata={"example": "five_of_a_kind"})
+    best = ma.fields.String(required=True, metadata={"description": "the five cards that play"})
+    description = ma.fields.String(required=True, metadata={"example": "five of a kind, aces"})
+
+
+class ShowdownRulingSchema(ma.Schema):
+    winners = ma.fields.List(ma.fields.String(), required=True)
+    ranking = ma.fields.List(ma.fields.List(ma.fields.String()), required=True,
+                             metadata={"description": "best first; players who tie share a group"})
+    hands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(ShownHandSchema), required=True)
+
+
+@blp.route("/showdown", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(ShowdownRulingRequestSchema)
+@blp.response(200, ShowdownRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def showdown(body: dict) -> dict:
+    """Who wins a showdown: five-card draw (joker none, wild, bug), hold'em, Omaha (any role)."""
+    return adjudicate(showdown_ruling, body)
+
+
+# ---------------------------------------------------------------- dice
+
+
+class DiceRulingRequestSchema(ma.Schema):
+    rules = ma.fields.Dict(keys=ma.fields.String(), allow_none=True,
+                           metadata={"description": "dice settings (dice-poker.md)"})
+    scorecard = ma.fields.Dict(keys=ma.fields.String(validate=ma.validate.OneOf(LINES)),
+                               values=ma.fields.Integer(strict=True, allow_none=True), allow_none=True,
+                               metadata={"description": "line -> score, null or missing = free"})
+    dice = ma.fields.List(ma.fields.Integer(strict=True), allow_none=True,
+                          validate=ma.validate.Length(max=10), metadata={"example": [3, 3, 3, 5, 5]})
+    poker_bonus_count = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100))
+
+
+class DiceTotalsSchema(ma.Schema):
+    upper = ma.fields.Integer(required=True)
+    upper_bonus = ma.fields.Integer(required=True)
+    lower = ma.fields.Integer(required=True)
+    poker_bonuses = ma.fields.Integer(required=True)
+    grand_total = ma.fields.Integer(required=True)
+
+
+class DiceLineSchema(ma.Schema):
+    score = ma.fields.Integer(required=True)
+    legal = ma.fields.Boolean(required=True)
+    bonus = ma.fields.Integer(required=True)
+    total_after = ma.fields.Integer(required=True)
+    reason = ma.fields.String(metadata={"description": "why the line is not legal"})
+
+
+class DiceRulingSchema(ma.Schema):
+    totals = ma.fields.Nested(DiceTotalsSchema, required=True)
+    dice = ma.fields.List(ma.fields.Integer())
+    joker = ma.fields.Boolean()
+    poker_bonus = ma.fields.Integer()
+    lines = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(DiceLineSchema))
+    legal_lines = ma.fields.List(ma.fields.String())
+    best_line = ma.fields.String(allow_none=True)
+
+
+@blp.route("/dice", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(DiceRulingRequestSchema)
+@blp.response(200, DiceRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def dice(body: dict) -> dict:
+    """What a roll scores on every line, where it may be written, and the card's totals (any role)."""
+    return adjudicate(dice_ruling, body)
+
+
+# ---------------------------------------------------------------- Palace Poker battle
+
+
+class PalaceSideSchema(ma.Schema):
+    name = _player_name()
+    banner = _cards(required=True, metadata={"description": "the face-up banner card"})
+    palace = _cards(required=True, metadata={"description": "the palace cards"})
+    soldiers = _cards(metadata={"description": "0 to 5 soldier cards"})
+
+
+class PalaceBattleRequestSchema(ma.Schema):
+    attacker = ma.fields.Nested(PalaceSideSchema, required=True)
+    defender = ma.fields.Nested(PalaceSideSchema, required=True)
+    last_two = StrictBoolean(metadata={"description": "only these two players remain"})
+
+
+class PalaceHandSchema(ma.Schema):
+    player = ma.fields.String(required=True)
+    category = ma.fields.String(required=True)
+    best = ma.fields.String(required=True)
+    counted = ma.fields.String(required=True)
+    ignored = ma.fields.String(required=True)
+    ignored_suit = ma.fields.String(required=True, allow_none=True)
+    banner_suit_cards = ma.fields.Integer(required=True)
+
+
+class PalaceBattleHandsSchema(ma.Schema):
+    attacker = ma.fields.Nested(PalaceHandSchema, required=True)
+    defender = ma.fields.Nested(PalaceHandSchema, required=True)
+
+
+class PalaceBattleRulingSchema(ma.Schema):
+    outcome = ma.fields.String(required=True, metadata={
+        "description": "attacker_won, defender_won, double_knockout or split"})
+    winner = ma.fields.String(required=True, allow_none=True)
+    loser = ma.fields.String(required=True, allow_none=True)
+    out = ma.fields.List(ma.fields.String(), required=True)
+    captured = ma.fields.String(required=True)
+    reason = ma.fields.String(required=True)
+    tie_break_applied = ma.fields.Boolean(required=True)
+    hands = ma.fields.Nested(PalaceBattleHandsSchema, required=True)
+
+
+@blp.route("/palace-battle", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(PalaceBattleRequestSchema)
+@blp.response(200, PalaceBattleRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def palace_battle(body: dict) -> dict:
+    """Judge one Palace Poker battle from the cards alone (any role)."""
+    return adjudicate(palace_battle_ruling, body)

@@ -1,0 +1,175 @@
+"""POST /v1/hand-histories: real PHH hands replayed over HTTP (api.md "Hand histories in PHH").
+
+A correct engine reproduces every recorded `finishing_stacks`; a body that is not a hand is
+a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.app import create_app
+from service.config import Config
+from service.problems import PROBLEM_CONTENT_TYPE
+
+pytestmark = pytest.mark.integration
+
+ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
+ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
+PHH = Path("/work/shared/phh")
+PLURIBUS_SPLIT_POT = PHH / "pluribus/102/0.phh"   # an odd chip split into halves
+WSOP_NT = PHH / "wsop/2023/43/5/63.phh"
+WSOP_FT = PHH / "wsop/2023/43/5/37.phh"
+WSOP_PO = PHH / "wsop/2023/43/5/33.phh"
+
+
+@pytest.fixture(scope="module")
+def client(database_url):
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+
+
+def send(client, text: str | bytes, content_type: str = "application/toml", headers=None, query: str = ""):
+    return client.post("/v1/hand-histories" + query, data=text, content_type=content_type,
+                       headers=ADMIN if headers is None else headers)
+
+
+def replayed(client, text: str, content_type: str = "application/toml") -> dict:
+    response = send(client, text, content_type)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def problem(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM_CONTENT_TYPE
+    body = response.get_json(force=True)
+    assert (body["status"], body["code"]) == (status, code)
+    assert body["detail"]
+    return body
+
+
+def test_dwan_ivey_2009_the_million_dollar_pot_goes_to_dwan(client):
+    answer = replayed(client, (PHH / "dwan-ivey-2009.phh").read_text())
+    assert answer["players"] == ["Phil Ivey", "Patrik Antonius", "Tom Dwan"]
+    # Ivey loses Dwan's whole stack (553,500); Antonius folded his blind and ante (2,500).
+    assert answer["finishing_stacks"] == [1125600 - 553500, 2000000 - 2500, 553500 * 2 + 2500]
+    assert answer["winners"] == ["Tom Dwan"]
+    assert answer["recorded_finishing_stacks"] is None and answer["matches_record"] is None
+    assert sum(pot["amount"] for pot in answer["pots"]) == 553500 * 2 + 2500
+
+
+def test_a_pluribus_hand_with_a_split_pot_reproduces_its_half_chips(client):
+    answer = replayed(client, PLURIBUS_SPLIT_POT.read_text())
+    assert answer["finishing_stacks"] == [10112.5, 9775, 10000, 10000, 10112.5, 10000]
+    assert answer["recorded_finishing_stacks"] == answer["finishing_stacks"]
+    assert answer["matches_record"] is True
+    assert answer["winners"] == ["MrBlue", "MrBrown"]
+    assert answer["pots"][0]["shares"] == {"MrBlue": 674.5, "MrBrown": 674.5}  # (3 x 225 + 2 x 337) / 2
+
+
+@pytest.mark.parametrize("path", [WSOP_NT, WSOP_FT, WSOP_PO], ids=["NT", "FT", "PO"])
+def test_wsop_final_table_hands_reproduce_their_recorded_finishing_stacks(client, path):
+    text = path.read_text()
+    answer = replayed(client, text)
+    assert f"variant = '{answer['variant']}'" in text
+    assert answer["finishing_stacks"] == answer["recorded_finishing_stacks"]
+    assert answer["matches_record"] is True
+
+
+def test_text_plain_is_accepted_like_application_toml(client):
+    assert replayed(client, WSOP_NT.read_text(), "text/plain")["matches_record"] is True
+
+
+def test_a_variant_we_do_not_replay_is_unsupported_variant(client):
+    problem(send(client, (PHH / "arieh-yockey-2019.phh").read_text()), 422, "unsupported_variant")
+
+
+def test_an_illegal_raise_is_a_422_naming_the_action_by_its_index(client):
+    text = PLURIBUS_SPLIT_POT.read_text().replace("'p5 cbr 225'", "'p5 cbr 150'")
+    body = problem(send(client, text), 422, "raise_below_minimum")
+    assert body["index"] == 8
+    assert "p5 cbr 150" in body["detail"]
+
+
+def test_an_illegal_action_with_fractional_amounts_is_still_a_422(client):
+    text = PLURIBUS_SPLIT_POT.read_text().replace(
+        "starting_stacks = [10000, 10000", "starting_stacks = [10000.5, 10000").replace(
+        "'p5 cbr 225'", "'p5 cbr 150.5'")
+    body = problem(send(client, text), 422, "raise_below_minimum")
+    assert body["index"] == 8
+
+
+def test_acting_out_of_turn_is_not_your_turn(client):
+    text = PLURIBUS_SPLIT_POT.read_text().replace("'p3 f', 'p4 f'", "'p4 f', 'p3 f'")
+    assert problem(send(client, text), 422, "not_your_turn")["index"] == 6
+
+
+def test_a_record_that_stops_mid_hand_is_incomplete(client):
+    text = WSOP_NT.read_text().replace(", 'p5 f', 'p1 f', 'p2 f'", "")
+    body = problem(send(client, text), 422, "hand_incomplete")
+    assert body["index"] == 7
+
+
+@pytest.mark.parametrize("text", [
+    "",
+    "variant = ",
+    "this is not toml at all",
+    'variant = "NT"\nantes = [0, 0]\nstarting_stacks = [100, 100]\n',              # no actions
+    'variant = "NT"\nantes = "none"\nstarting_stacks = [100, 100]\nactions = []\n',
+    'variant = "NT"\nantes = [0, 0]\nstarting_stacks = [100, inf]\nactions = []\n',
+    'variant = "NT"\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = [1, 2]\n',
+    'variant = "NT"\nantes = [0, 0, 0]\nstarting_stacks = [100, 100]\nactions = []\n',
+    'variant = "NT"\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = ["p1 jumps"]\n',
+    'variant = "NT"\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = ["p9 f"]\n',
+    'variant = 7\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = []\n',
+])
+def test_a_body_that_is_not_a_phh_hand_is_invalid_phh(client, text):
+    problem(send(client, text), 400, "invalid_phh")
+
+
+def test_bytes_that_are_not_utf8_are_invalid_phh(client):
+    problem(send(client, b"variant = '\xff\xfe'"), 400, "invalid_phh")
+
+
+def test_json_is_the_wrong_media_type_and_a_huge_body_too_large(client):
+    problem(send(client, '{"variant": "NT"}', "application/json"), 415, "unsupported_media_type")
+    problem(send(client, "# " + "x" * 300_000), 413, "payload_too_large")
+
+
+def test_replaying_needs_a_key(client):
+    problem(send(client, WSOP_NT.read_text(), headers={}), 401, "unauthorized")
+
+
+def test_storing_is_refused_until_hand_streams_exist_rather_than_ignored(client):
+    problem(send(client, WSOP_NT.read_text(), query="?store=true"), 501, "not_implemented")
+
+
+REAL_HANDS = [PLURIBUS_SPLIT_POT.read_text(), WSOP_FT.read_text(), WSOP_PO.read_text(),
+              (PHH / "dwan-ivey-2009.phh").read_text()]
+
+
+@st.composite
+def damaged_hands(draw: st.DrawFn) -> str:
+    """A real hand with a few characters replaced, removed or repeated."""
+    text = draw(st.sampled_from(REAL_HANDS))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text) - 1))
+        change = draw(st.sampled_from(["replace", "delete", "repeat"]))
+        if change == "replace":
+            text = text[:at] + draw(st.sampled_from(list("0123456789-.,'\"[]=#pfc ndbhs?\n"))) + text[at + 1:]
+        elif change == "delete":
+            text = text[:at] + text[at + draw(st.integers(1, 20)):]
+        else:
+            text = text[:at] + text[at:at + 12] + text[at:]
+    return text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(damaged_hands())
+def test_a_damaged_real_hand_gets_an_answer_or_a_4xx_never_a_500(client, text):
+    response = send(client, text)
+    assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
