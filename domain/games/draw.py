@@ -1,0 +1,895 @@
+"""One hand of five-card draw as a decider: `decide(state, command) -> events`,
+`evolve(state, event) -> state`, `replay(events) -> state` (five-card-draw.md, seeds 000
+Bengali and 004 Indonesian; betting through domain.betting and domain.pots).
+
+A hand: antes, five cards each dealt one at a time from the left of the dealer, the first
+betting round from the left of the dealer, one draw each in turn from the left of the
+dealer, the second betting round, the showdown. In no-betting mode: deal, draw, show, and
+the best hand (every tied best hand) scores a point.
+
+Randomness comes from the caller: StartHand and Redeal carry the deck order (a full
+permutation, 53 cards with a joker) and its published commitment, plus an optional
+`reshuffle_order` (another permutation) that orders the discards if the stub runs out.
+Without one the discards are re-used in the order they were discarded; the service
+should always send one. The events record both orders, so replay never draws.
+
+Where the spec page and the seeds disagree, or are silent, this module decides:
+- Redeal for want of openers (seeds: "if nobody CAN open"; the spec says "can or does").
+  The seeds win: a "no_openers" redeal happens when no player still in held jacks or
+  better. When someone held openers but everyone checked, it is an ordinary all-check
+  round, and the "second round starts" setting decides as the seeds say: "opener" ->
+  redeal with the pot kept, "left_of_dealer" -> on to the draw.
+- Draw limit 4: the seeds' how-to line names only the ace, their settings rows say "an A
+  or a joker"; the settings rows (the more specific text) win: an ace or the joker kept.
+- The unit: the seeds say bets and raises "use" a unit of twice the ante, and their
+  settings row calls it the minimum bet unit. We read it as the minimum (no-limit and
+  pot-limit take any larger whole amount), as the spec page does; fixed-limit bets exactly
+  one unit before the draw and two after.
+- The "bug" joker is not in the seeds (their only joker is wild); it is the spec page's
+  extra option and scores as domain.evaluation's "bug" rule.
+- Seeds silent, standard practice: the deal goes one card at a time; an exhausted stub is
+  topped up with the discards and folded hands (never the drawing player's own discards);
+  the opener's openers are shown at the end of the hand (OpenersShown, public), even when
+  the opener folded or won without a showdown.
+- Our own rulings: a player may fold when they could check (the betting engine allows
+  it); a folded hand is dead for the rest of the hand, redeals included, and its chips
+  stay in the pot. When fewer than two players can bet (the others are all-in from the
+  antes) an unbet first round is no "all check": the hand goes on to the draw.
+
+Hidden information: `visible_event(event, viewer_seat, role)` returns what a viewer may
+see. Hole cards and a player's discards and received cards are private to that seat;
+deck orders and a reshuffled stub are for the floor only; everything else is public
+(the number of cards each player drew included, as the seeds require).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import reduce
+from typing import Any, Iterable, Sequence, Union
+
+from domain import betting as bet
+from domain.betting import Amount, BettingState, LegalActions, with_changes
+from domain.cards import JOKER, format_card, new_deck, parse_cards
+from domain.evaluation import evaluate_high
+from domain.games.draw_settings import (
+    JACKS_OR_BETTER,
+    LEFT_OF_DEALER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    THREE_OR_FOUR_WITH_ACE,
+    DrawSettings,
+)
+from domain.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
+from domain.violations import Violation
+
+HAND_SIZE = 5
+ACE_RANK_INDEX = 12
+FIRST_ROUND = "first_round"
+REDEAL = "redeal"
+DRAW = "draw"
+SECOND_ROUND = "second_round"
+OVER = "over"
+ALL_CHECKED = "all_checked"
+NO_OPENERS = "no_openers"
+
+PLAYER = "player"
+SPECTATOR = "spectator"
+FLOOR = "floor"
+ROLES = (PLAYER, SPECTATOR, FLOOR)
+
+_CARD_BY_TEXT = {format_card(c): c for c in range(53)}
+# The weakest hand that opens under "jacks or better": a pair of jacks with 4-3-2.
+_JACKS_STRENGTH = evaluate_high(parse_cards("JsJh4c3d2s")).strength
+# How many of HandValue.best make the category (the rest are kickers).
+_CATEGORY_CARDS = {"one_pair": 2, "two_pair": 4, "three_of_a_kind": 3, "four_of_a_kind": 4}
+
+
+# ------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class StartHand:
+    """Start a hand. `stacks` before the antes (betting mode; empty in no-betting mode),
+    `button` the dealer's seat, `deck` the shuffled full deck as card strings."""
+    players: tuple[str, ...]
+    button: int
+    settings: DrawSettings
+    deck: tuple[str, ...]
+    stacks: tuple[int, ...] = ()
+    commitment: str | None = None
+    reshuffle_order: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PostAction:
+    """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
+    seat: int
+    action: str
+    to: Amount | None = None
+
+
+@dataclass(frozen=True)
+class Discard:
+    """The seat's one draw: the cards thrown away (none: stand pat)."""
+    seat: int
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """After RedealRequired: a fresh deck order for the new deal (the pot stays)."""
+    deck: tuple[str, ...]
+    commitment: str | None = None
+    reshuffle_order: tuple[str, ...] | None = None
+
+
+Command = Union[StartHand, PostAction, Discard, Redeal]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    """Public but for `deck` and `reshuffle_order` (floor only)."""
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    button: int
+    settings: DrawSettings
+    deck: tuple[str, ...] | None
+    commitment: str | None
+    reshuffle_order: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class AntesPosted:
+    """Each seat's ante (a short stack is all-in for what it has; folded seats post 0)."""
+    amounts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HoleCardsDealt:
+    """`cards` private to `seat`."""
+    seat: int
+    cards: str | None
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
+    seat: int
+    action: str
+    to: Amount
+    adds: Amount
+
+
+@dataclass(frozen=True)
+class UncalledReturned:
+    seat: int
+    amount: Amount
+
+
+@dataclass(frozen=True)
+class RedealRequired:
+    """The first round ended unopened: the pot stays, a Redeal with a fresh deck is due.
+    `reason`: "all_checked" or "no_openers"."""
+    reason: str
+
+
+@dataclass(frozen=True)
+class Redealt:
+    """Public but for `deck` and `reshuffle_order` (floor only)."""
+    deck: tuple[str, ...] | None
+    commitment: str | None
+    reshuffle_order: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class DrawBegan:
+    """The first betting round is over; the draw starts left of the dealer."""
+
+
+@dataclass(frozen=True)
+class StubReshuffled:
+    """The stub ran out: `count` discards became the new stub (`cards`: floor only)."""
+    count: int
+    cards: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class PlayerDrew:
+    """`count` is public; `discarded` and `received` are private to `seat`."""
+    seat: int
+    count: int
+    discarded: str | None
+    received: str | None
+
+
+@dataclass(frozen=True)
+class SecondRoundBegan:
+    """`first_to_act` None: nobody can bet any more (all-in), straight to the showdown."""
+    first_to_act: int | None
+
+
+@dataclass(frozen=True)
+class OpenersShown:
+    """Under jacks or better the opener proves the opening (the cards that made it)."""
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class CardsShown:
+    seat: int
+    cards: str
+    category: str
+
+
+@dataclass(frozen=True)
+class PotAwarded:
+    amount: Amount
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[Amount, ...]
+
+
+@dataclass(frozen=True)
+class PointsScored:
+    """No-betting mode: every seat with the best hand scores one point."""
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandEnded:
+    """`stacks` after the hand (zeros in no-betting mode); `points` scored this hand."""
+    stacks: tuple[Amount, ...]
+    points: tuple[int, ...]
+    showdown: bool
+
+
+Event = Union[HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned,
+              RedealRequired, Redealt, DrawBegan, StubReshuffled, PlayerDrew,
+              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded]
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
+    HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned, RedealRequired,
+    Redealt, DrawBegan, StubReshuffled, PlayerDrew, SecondRoundBegan, OpenersShown,
+    CardsShown, PotAwarded, PointsScored, HandEnded)}
+
+
+# ----------------------------------------------------------------------- visibility
+
+_FLOOR_ONLY_FIELDS: dict[type, tuple[str, ...]] = {
+    HandStarted: ("deck", "reshuffle_order"),
+    Redealt: ("deck", "reshuffle_order"),
+    StubReshuffled: ("cards",),
+}
+_SEAT_PRIVATE_FIELDS: dict[type, tuple[str, ...]] = {
+    HoleCardsDealt: ("cards",),
+    PlayerDrew: ("discarded", "received"),
+}
+
+
+def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
+    """The event as this viewer may see it: hidden fields set to None.
+
+    `role`: "floor" sees everything; "player" (with `viewer_seat`) sees their own cards;
+    "spectator" (viewer_seat None) sees only public fields.
+    """
+    if role not in ROLES:
+        raise Violation("illegal_action", f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    if role == FLOOR:
+        return event
+    hidden = _FLOOR_ONLY_FIELDS.get(type(event), ())
+    private = _SEAT_PRIVATE_FIELDS.get(type(event), ())
+    if private and not (role == PLAYER and viewer_seat == event.seat):  # type: ignore[union-attr]
+        hidden += private
+    if not hidden:
+        return event
+    return dataclasses.replace(event, **{name: None for name in hidden})
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Everything views need. `hands[i]` are seat i's cards now (empty once folded);
+    `dealt[i]` as dealt before the draw; `drawn[i]` how many seat i drew (None: not yet).
+    `stub` the cards left to draw from; `muck` the discards and folded hands a reshuffle
+    may use. `betting` is None in no-betting mode."""
+    settings: DrawSettings
+    players: tuple[str, ...]
+    button: int
+    phase: str
+    betting: BettingState | None
+    deck: tuple[str, ...]
+    commitment: str | None
+    reshuffle_order: tuple[str, ...] | None
+    hands: tuple[tuple[int, ...], ...]
+    dealt: tuple[tuple[int, ...], ...]
+    drawn: tuple[int | None, ...]
+    stub: tuple[int, ...]
+    muck: tuple[int, ...]
+    opener: int | None
+    redeals: int
+    awards: tuple[PotAward, ...]
+    points: tuple[int, ...]
+    showdown: bool
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def contenders(self) -> tuple[int, ...]:
+        """Seats still in the hand (every seat in no-betting mode)."""
+        if self.betting is None:
+            return tuple(range(self.seat_count))
+        return self.betting.contenders
+
+    @property
+    def stacks(self) -> tuple[Amount, ...]:
+        return self.betting.stacks if self.betting is not None else (0,) * self.seat_count
+
+    @property
+    def draw_to_act(self) -> int | None:
+        """During the draw: the next seat from the left of the dealer still to draw."""
+        if self.phase != DRAW:
+            return None
+        contenders = set(self.contenders)
+        for step in range(1, self.seat_count + 1):
+            seat = (self.button + step) % self.seat_count
+            if seat in contenders and self.drawn[seat] is None:
+                return seat
+        return None
+
+    @property
+    def to_act(self) -> int | None:
+        """Whose turn it is: to bet, or to draw."""
+        if self.phase == DRAW:
+            return self.draw_to_act
+        if self.phase in (FIRST_ROUND, SECOND_ROUND):
+            return self.betting.to_act  # type: ignore[union-attr]
+        return None
+
+    @property
+    def awaiting(self) -> str | None:
+        """"action", "draw", "redeal", or None once the hand is over."""
+        if self.phase == DRAW:
+            return "draw"
+        if self.phase == REDEAL:
+            return "redeal"
+        if self.phase == OVER:
+            return None
+        return "action"
+
+    @property
+    def pots(self) -> tuple[Pot, ...]:
+        """Main pot then side pots, this round's bets included (none in no-betting mode)."""
+        if self.betting is None or self.over:
+            return ()
+        b = self.betting
+        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+
+
+def has_openers(cards: Sequence[int], joker: str | None) -> bool:
+    """A pair of jacks or better (the joker counting by the table's joker rule)."""
+    return evaluate_high(cards, joker).strength >= _JACKS_STRENGTH
+
+
+def draw_limit(settings: DrawSettings, kept: Iterable[int]) -> int:
+    """The most cards a player keeping `kept` may exchange."""
+    if settings.draw_limit == THREE_OR_FOUR_WITH_ACE:
+        keeps_ace = any(card == JOKER or card >> 2 == ACE_RANK_INDEX for card in kept)
+        return 4 if keeps_ace else 3
+    return int(settings.draw_limit)
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """The drawing player's choice: throw away 0..`most` of their cards, but more than
+    `most_keeping_no_ace` only while keeping an ace or the joker."""
+    seat: int
+    most: int
+    most_keeping_no_ace: int
+
+
+def legal_draw(state: HandState) -> DrawOptions | None:
+    """What the player to draw may do; None outside the draw."""
+    seat = state.draw_to_act
+    if seat is None:
+        return None
+    hand = state.hands[seat]
+    plain = draw_limit(state.settings, ())
+    best = max(draw_limit(state.settings, (card,)) for card in hand)
+    return DrawOptions(seat, min(best, HAND_SIZE), plain)
+
+
+def legal_actions(state: HandState) -> LegalActions | None:
+    """What the player to bet may do; None when nobody is to bet (also during the draw).
+    Under jacks or better a player without openers may not make the first bet."""
+    if state.phase not in (FIRST_ROUND, SECOND_ROUND) or state.betting is None:
+        return None
+    legal = bet.legal_actions(state.betting)
+    if legal is not None and legal.bet is not None and _needs_openers(state) \
+            and not has_openers(state.hands[state.betting.to_act], state.settings.joker):
+        return with_changes(legal, bet=None)
+    return legal
+
+
+def _needs_openers(state: HandState) -> bool:
+    return (state.settings.opening == JACKS_OR_BETTER and state.phase == FIRST_ROUND
+            and state.opener is None)
+
+
+# ------------------------------------------------------------------------- evolve
+
+
+def evolve(state: HandState | None, event: Event) -> HandState:
+    kind = type(event)
+    if kind is HandStarted:
+        return _initial(event)
+    if kind is HoleCardsDealt:
+        cards = _cards(event.cards)
+        dealt_set = set(cards)
+        return with_changes(state, hands=_put(state.hands, event.seat, cards),
+                            dealt=_put(state.dealt, event.seat, cards),
+                            stub=tuple(c for c in state.stub if c not in dealt_set))
+    if kind is AntesPosted:
+        b = state.betting
+        stacks = tuple(s - a for s, a in zip(b.stacks, event.amounts))
+        committed = tuple(c + a for c, a in zip(b.committed, event.amounts))
+        posted = with_changes(b, stacks=stacks, committed=committed)
+        return with_changes(state, betting=bet.start_round(posted, late=False))
+    if kind is ActionTaken:
+        changes: dict[str, Any] = {
+            "betting": bet.apply_action(state.betting, event.seat, event.action, event.to)}
+        if event.action == "fold":
+            changes.update(hands=_put(state.hands, event.seat, ()),
+                           muck=state.muck + state.hands[event.seat])
+        elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
+            changes["opener"] = event.seat
+        return with_changes(state, **changes)
+    if kind is UncalledReturned:
+        return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount))
+    if kind is RedealRequired:
+        return with_changes(state, phase=REDEAL)
+    if kind is Redealt:
+        n = state.seat_count
+        return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
+                            reshuffle_order=event.reshuffle_order, hands=((),) * n,
+                            dealt=((),) * n, stub=_cards("".join(event.deck)), muck=(),
+                            opener=None, redeals=state.redeals + 1)
+    if kind is DrawBegan:
+        return with_changes(state, phase=DRAW)
+    if kind is StubReshuffled:
+        return with_changes(state, stub=state.stub + _cards("".join(event.cards)), muck=())
+    if kind is PlayerDrew:
+        discarded = _cards(event.discarded)
+        kept = tuple(c for c in state.hands[event.seat] if c not in discarded)
+        return with_changes(state, hands=_put(state.hands, event.seat, kept + _cards(event.received)),
+                            drawn=_put(state.drawn, event.seat, event.count),
+                            stub=state.stub[event.count:], muck=state.muck + discarded)
+    if kind is SecondRoundBegan:
+        opened = bet.start_round(state.betting, late=True)
+        return with_changes(state, phase=SECOND_ROUND,
+                            betting=with_changes(opened, to_act=event.first_to_act))
+    if kind is PotAwarded:
+        stacks = list(state.betting.stacks)
+        for seat, share in zip(event.winners, event.shares):
+            stacks[seat] += share
+        award = PotAward(event.amount, event.eligible, event.winners, event.shares)
+        return with_changes(state, betting=with_changes(state.betting, stacks=tuple(stacks)),
+                            awards=state.awards + (award,))
+    if kind is PointsScored:
+        return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
+    if kind is HandEnded:
+        return with_changes(state, phase=OVER, showdown=event.showdown)
+    if kind in (OpenersShown, CardsShown):
+        return state
+    raise TypeError(f"not a five-card draw event: {event!r}")
+
+
+def _initial(event: HandStarted) -> HandState:
+    n = len(event.players)
+    settings = event.settings
+    betting = None
+    if settings.betting:
+        betting = bet.open_hand(settings.betting_structure(), event.players, event.stacks,
+                                event.button)
+    return HandState(
+        settings=settings, players=event.players, button=event.button,
+        phase=FIRST_ROUND if settings.betting else DRAW, betting=betting, deck=event.deck,
+        commitment=event.commitment, reshuffle_order=event.reshuffle_order,
+        hands=((),) * n, dealt=((),) * n, drawn=(None,) * n,
+        stub=_cards("".join(event.deck)), muck=(), opener=None, redeals=0, awards=(),
+        points=(0,) * n, showdown=False)
+
+
+def replay(events: Iterable[Event]) -> HandState:
+    return reduce(evolve, events, None)  # type: ignore[arg-type]
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    return tuple(_CARD_BY_TEXT[text[i:i + 2]] for i in range(0, len(text), 2))
+
+
+def _text(cards: Iterable[int]) -> str:
+    return "".join(format_card(c) for c in cards)
+
+
+# ------------------------------------------------------------------------- decide
+
+
+def decide(state: HandState | None, command: Command) -> list[Event]:
+    """The events a command causes, automatic follow-ups included (round closing, uncalled
+    chips, the draw opening, settlement). Raises Violation when the command breaks a rule."""
+    return handle(state, command)[0]
+
+
+def handle(state: HandState | None, command: Command) -> tuple[list[Event], HandState]:
+    """`decide` plus the state after its events."""
+    if isinstance(command, StartHand):
+        if state is not None:
+            raise Violation("illegal_action", "this hand has already started", "hand")
+        events = _start(command)
+    else:
+        if state is None:
+            raise Violation("illegal_action", "the hand has not started", "hand")
+        if state.over:
+            raise Violation("hand_over", "the hand is over", "hand")
+        events = _decide_in_hand(state, command)
+    current = state
+    for event in events:
+        current = evolve(current, event)
+    while follow := _follow_up(current):
+        for event in follow:
+            events.append(event)
+            current = evolve(current, event)
+    return events, current  # type: ignore[return-value]
+
+
+def _start(command: StartHand) -> list[Event]:
+    settings = command.settings
+    if not isinstance(settings, DrawSettings):
+        raise Violation("invalid_settings", "StartHand needs DrawSettings", "hand")
+    settings.validate()
+    players = tuple(command.players)
+    n = len(players)
+    wanted = f"exactly {settings.players}" if settings.players else f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS or (settings.players and n != settings.players) \
+            or len(set(players)) != n:
+        raise Violation("illegal_action", f"five-card draw seats {wanted} distinct players, not {n}",
+                        "table", {"players": n})
+    if isinstance(command.button, bool) or not isinstance(command.button, int) \
+            or not 0 <= command.button < n:
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "table")
+    stacks = tuple(command.stacks)
+    if settings.betting:
+        if len(stacks) != n or any(isinstance(s, bool) or not isinstance(s, int) or s <= 0
+                                   for s in stacks):
+            raise Violation("illegal_action", "every seated player needs a positive whole stack",
+                            "table", {"stacks": stacks})
+    elif stacks:
+        raise Violation("illegal_action", "no-betting mode plays without chips: send no stacks",
+                        "table")
+    deck = _check_deck(settings, command.deck, "deck")
+    reshuffle = _check_deck(settings, command.reshuffle_order, "reshuffle_order") \
+        if command.reshuffle_order is not None else None
+    events: list[Event] = [HandStarted(players, stacks if settings.betting else (0,) * n,
+                                       command.button, settings, deck, command.commitment,
+                                       reshuffle)]
+    seats = _from_left_of_dealer(range(n), command.button, n)
+    if settings.betting:
+        events.append(AntesPosted(tuple(min(settings.ante, s) for s in stacks)))
+    events.extend(_deal(deck, seats))
+    return events
+
+
+def _check_deck(settings: DrawSettings, order: Any, name: str) -> tuple[str, ...]:
+    """A full deck (with the joker when the table plays one) in the caller's order."""
+    expected = set(new_deck(with_joker=settings.joker is not None))
+    if isinstance(order, str):
+        raise Violation("invalid_card", f"{name} must be a list of card strings", "deal")
+    cards = _parse_card_list(order, name)
+    if set(cards) != expected:
+        raise Violation("invalid_card", f"{name} must hold each of the {len(expected)} cards of "
+                        f"this table's deck exactly once, not {len(cards)} cards", "deal",
+                        {"cards": len(cards), "expected": len(expected)})
+    return tuple(format_card(c) for c in cards)
+
+
+def _parse_card_list(cards: Any, name: str) -> tuple[int, ...]:
+    """Card strings ("As", ...) or one string ("AsKd"); anything else is invalid_card."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, (tuple, list)) or not all(isinstance(c, str) for c in cards):
+        raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'", "cards")
+    return parse_cards(tuple(cards))
+
+
+def _from_left_of_dealer(seats: Iterable[int], button: int, n: int) -> tuple[int, ...]:
+    return tuple(sorted(seats, key=lambda seat: (seat - button - 1) % n))
+
+
+def _deal(deck: tuple[str, ...], seats: tuple[int, ...]) -> list[Event]:
+    """Five each, one card at a time round the table from the first seat in `seats`."""
+    k = len(seats)
+    return [HoleCardsDealt(seat, "".join(deck[j + k * r] for r in range(HAND_SIZE)))
+            for j, seat in enumerate(seats)]
+
+
+def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
+    kind = type(command)
+    if kind is PostAction:
+        return [_action(state, command)]
+    if kind is Discard:
+        return _draw(state, command)
+    if kind is Redeal:
+        return _redeal(state, command)
+    raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+
+
+def _check_seat(state: HandState, seat: Any) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+
+
+def _action(state: HandState, command: PostAction) -> Event:
+    if state.phase not in (FIRST_ROUND, SECOND_ROUND):
+        raise Violation("not_your_turn", f"nobody is to bet: the hand awaits the {state.awaiting}",
+                        "betting order", {"seat": command.seat})
+    _check_seat(state, command.seat)
+    b = state.betting
+    to = bet.check_action(b, command.seat, command.action, command.to)
+    if command.action == "bet" and _needs_openers(state) \
+            and not has_openers(state.hands[command.seat], state.settings.joker):
+        raise Violation("no_openers",
+                        f"{state.players[command.seat]} cannot open: the first bet needs a pair "
+                        f"of jacks or better (opening requirement 'jacks or better'); check or fold",
+                        "opening requirement", {"seat": command.seat})
+    return ActionTaken(command.seat, command.action, to, to - b.bets[command.seat])
+
+
+def _draw(state: HandState, command: Discard) -> list[Event]:
+    if state.phase != DRAW:
+        raise Violation("not_your_turn", f"no draw now: the hand awaits the {state.awaiting}",
+                        "draw order", {"seat": command.seat})
+    _check_seat(state, command.seat)
+    seat = command.seat
+    if seat != state.draw_to_act:
+        raise Violation("not_your_turn",
+                        f"it is {state.players[state.draw_to_act]}'s turn to draw, not "  # type: ignore[index]
+                        f"{state.players[seat]}'s", "draw order",
+                        {"seat": seat, "to_act": state.draw_to_act})
+    discarded = _parse_card_list(command.cards, "cards to discard")
+    held = state.hands[seat]
+    foreign = [c for c in discarded if c not in held]
+    if foreign:
+        raise Violation("invalid_discard",
+                        f"{_text(foreign)} not in {state.players[seat]}'s hand {_text(held)}",
+                        "draw", {"cards": _text(foreign)})
+    kept = [c for c in held if c not in discarded]
+    limit = draw_limit(state.settings, kept)
+    if len(discarded) > limit:
+        why = ("; 4 only when keeping an ace or the joker"
+               if state.settings.draw_limit == THREE_OR_FOUR_WITH_ACE else "")
+        raise Violation("draw_limit_exceeded",
+                        f"cannot exchange {len(discarded)} cards: the limit is {limit}{why}",
+                        "draw limit", {"count": len(discarded), "limit": limit})
+    events: list[Event] = []
+    stub = state.stub
+    if len(stub) < len(discarded):
+        pile = _reshuffled(state.muck, state.reshuffle_order)
+        events.append(StubReshuffled(len(pile), tuple(format_card(c) for c in pile)))
+        stub = stub + pile
+    received = stub[:len(discarded)]
+    events.append(PlayerDrew(seat, len(discarded), _text(discarded), _text(received)))
+    return events
+
+
+def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[int, ...]:
+    """The discards in the caller's random order (positions in `reshuffle_order`), else in
+    the order they were thrown in."""
+    if order is None:
+        return pile
+    position = {_CARD_BY_TEXT[text]: k for k, text in enumerate(order)}
+    return tuple(sorted(pile, key=position.__getitem__))
+
+
+def _redeal(state: HandState, command: Redeal) -> list[Event]:
+    if state.phase != REDEAL:
+        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}",
+                        "redeal")
+    deck = _check_deck(state.settings, command.deck, "deck")
+    reshuffle = _check_deck(state.settings, command.reshuffle_order, "reshuffle_order") \
+        if command.reshuffle_order is not None else None
+    b = state.betting
+    contenders = set(b.contenders)  # type: ignore[union-attr]
+    ante = state.settings.ante
+    amounts = tuple(min(ante, stack) if seat in contenders else 0
+                    for seat, stack in enumerate(b.stacks))  # type: ignore[union-attr]
+    seats = _from_left_of_dealer(contenders, state.button, state.seat_count)
+    return [Redealt(deck, command.commitment, reshuffle), AntesPosted(amounts), *_deal(deck, seats)]
+
+
+# ---------------------------------------------------------------- automatic follow-ups
+
+
+def _follow_up(state: HandState) -> list[Event]:
+    """The events that happen by themselves next; empty when the hand waits for a command."""
+    if state.phase in (OVER, REDEAL):
+        return []
+    if state.phase == DRAW:
+        if state.draw_to_act is not None:
+            return []
+        if state.betting is None:
+            return _no_betting_showdown(state)
+        return [SecondRoundBegan(_second_round_first(state))]
+    b = state.betting
+    if b.to_act is not None:
+        return []
+    _, seat, amount = bet.return_uncalled(b)
+    if amount:
+        return [UncalledReturned(seat, amount)]
+    if b.hand_decided or state.phase == SECOND_ROUND:
+        return _settlement(state)
+    reason = _redeal_reason(state)
+    return [RedealRequired(reason)] if reason else [DrawBegan()]
+
+
+def _redeal_reason(state: HandState) -> str | None:
+    """Why an unopened first round is dealt again (None: it goes on to the draw)."""
+    b = state.betting
+    if state.opener is not None or not b.can_still_bet:
+        return None
+    if state.settings.opening == JACKS_OR_BETTER and not any(
+            has_openers(state.hands[seat], state.settings.joker) for seat in b.contenders):
+        return NO_OPENERS
+    if state.settings.second_round_start == LEFT_OF_DEALER:
+        return None
+    return ALL_CHECKED
+
+
+def _second_round_first(state: HandState) -> int | None:
+    """The opener, or the next player still in with chips to the opener's left; or the
+    first such player left of the dealer (setting, or when nobody opened)."""
+    opened = bet.start_round(state.betting, late=True)
+    if opened.to_act is None:
+        return None
+    if state.settings.second_round_start == LEFT_OF_DEALER or state.opener is None:
+        return opened.to_act
+    n = state.seat_count
+    for step in range(n):
+        seat = (state.opener + step) % n
+        if not opened.folded[seat] and opened.stacks[seat] > 0:
+            return seat
+    return None
+
+
+def _settlement(state: HandState) -> list[Event]:
+    """Openers proven, hands shown (if two or more are left), every pot awarded, hand over."""
+    b = state.betting
+    n = state.seat_count
+    pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+    at_showdown = not b.hand_decided
+    events: list[Event] = []
+    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER:
+        events.append(OpenersShown(state.opener, _openers(state.dealt[state.opener], state.settings.joker)))
+    strengths: dict[int, int] = {}
+    if at_showdown:
+        for seat in _from_left_of_dealer(b.contenders, state.button, n):
+            value = evaluate_high(state.hands[seat], state.settings.joker)
+            events.append(CardsShown(seat, _text(state.hands[seat]), value.category))
+            strengths[seat] = value.strength
+    stacks = list(b.stacks)
+    for award in award_pots(pots, strengths, b.button, n, LEFT_OF_BUTTON):
+        events.append(PotAwarded(award.amount, award.eligible, award.winners, award.shares))
+        for seat, share in zip(award.winners, award.shares):
+            stacks[seat] += share
+    events.append(HandEnded(tuple(stacks), (0,) * n, at_showdown))
+    return events
+
+
+def _openers(cards: tuple[int, ...], joker: str | None) -> str:
+    value = evaluate_high(cards, joker)
+    return _text(value.best[:_CATEGORY_CARDS.get(value.category, HAND_SIZE)])
+
+
+def _no_betting_showdown(state: HandState) -> list[Event]:
+    n = state.seat_count
+    events: list[Event] = []
+    strengths = {}
+    for seat in _from_left_of_dealer(range(n), state.button, n):
+        value = evaluate_high(state.hands[seat], state.settings.joker)
+        events.append(CardsShown(seat, _text(state.hands[seat]), value.category))
+        strengths[seat] = value.strength
+    best = max(strengths.values())
+    winners = tuple(seat for seat in range(n) if strengths[seat] == best)
+    events.append(PointsScored(winners))
+    events.append(HandEnded((0,) * n, tuple(int(seat in winners) for seat in range(n)), True))
+    return events
+
+
+# ------------------------------------------------------------------ computer player
+
+
+def advised_discard(hand: Sequence[str] | str, settings: DrawSettings) -> tuple[str, ...]:
+    """The seeds' draw advice, for the computer player: which cards to throw away.
+
+    Straight or better: stand pat. Three of a kind: draw 2. Two pair: draw 1. Four to a
+    flush: draw 1 (ours: preferred to a lone pair, the seeds give no order). One pair: keep
+    the pair, draw 3. Nothing: keep the highest card and draw as many as the limit allows
+    (with "3, or 4 keeping an ace" that is 4 only when the card kept is an ace or joker;
+    otherwise keep the two highest). The joker is never thrown away.
+    """
+    cards = parse_cards(hand)
+    if len(cards) != HAND_SIZE:
+        raise Violation("invalid_hand", f"a draw hand has {HAND_SIZE} cards, not {len(cards)}")
+    value = evaluate_high(cards, settings.joker)
+    real = sorted((c for c in cards if c != JOKER), key=lambda c: -(c >> 2))
+    jokers = [c for c in cards if c == JOKER]
+    if value.category in ("straight", "flush", "full_house", "four_of_a_kind", "straight_flush",
+                          "royal_flush", "five_of_a_kind"):
+        return ()
+    by_rank: dict[int, list[int]] = {}
+    for card in real:
+        by_rank.setdefault(card >> 2, []).append(card)
+    groups = [group for group in by_rank.values() if len(group) >= 2]
+    if value.category in ("three_of_a_kind", "two_pair"):
+        keep = [c for group in groups for c in group] + jokers
+        return _discarding(cards, keep)
+    by_suit: dict[int, list[int]] = {}
+    for card in real:
+        by_suit.setdefault(card & 3, []).append(card)
+    flush_draw = next((s for s in by_suit.values() if len(s) + len(jokers) >= 4), None)
+    if flush_draw is not None:
+        return _discarding(cards, flush_draw + jokers)
+    if value.category == "one_pair":
+        # A joker pair is the joker with the card it matches: the highest card ("wild"),
+        # an ace ("bug", counted as an ace only).
+        pair = groups[0] if groups else [real[0]]
+        return _discarding(cards, pair + jokers)
+    keep = real[:1] + jokers
+    if draw_limit(settings, keep) < HAND_SIZE - len(keep):
+        keep = real[:HAND_SIZE - draw_limit(settings, real[:2] + jokers)] + jokers
+    return _discarding(cards, keep)
+
+
+def _discarding(cards: tuple[int, ...], keep: Sequence[int]) -> tuple[str, ...]:
+    kept = set(keep)
+    return tuple(format_card(c) for c in cards if c not in kept)
+
+
+def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAction | Discard:
+    """The command played for `seat` when it is their turn and they do not act.
+
+    `timed_out` (the turn time limit ran out): check if possible, else fold; on the draw
+    keep all five cards (both seeds). Otherwise the computer player standing in for an
+    absent player: check when possible, call a bet of at most one unit with a pair or
+    better, else fold; on the draw follow `advised_discard`.
+    """
+    if seat != state.to_act:
+        raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn", "turn",
+                        {"seat": seat, "to_act": state.to_act})
+    if state.phase == DRAW:
+        if timed_out:
+            return Discard(seat, ())
+        return Discard(seat, advised_discard(_text(state.hands[seat]), state.settings))
+    legal = legal_actions(state)
+    if legal.check:  # type: ignore[union-attr]
+        return PostAction(seat, "check")
+    small = legal.call is not None and legal.call.adds <= state.settings.unit  # type: ignore[union-attr]
+    if not timed_out and small and \
+            evaluate_high(state.hands[seat], state.settings.joker).category != "high_card":
+        return PostAction(seat, "call")
+    return PostAction(seat, "fold")
