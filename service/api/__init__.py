@@ -1,0 +1,149 @@
+"""What every blueprint builds on: the request parser, the Blueprint and Api classes, and
+access to the app's wired resources (the event store, the key table).
+
+Blueprints use `service.api.Blueprint` (not flask_smorest's) so that request bodies get the
+house rules: JSON only (415 otherwise), no NUL characters, and 400 for invalid input.
+"""
+from __future__ import annotations
+
+import http
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import flask_smorest
+from flask import Request, current_app, request
+from flask_smorest.utils import prepare_response
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from service.api.schemas import ProblemSchema
+from service.config import Config
+from service.problems import PROBLEM_CONTENT_TYPE, Problem, from_http_exception, validation_problem
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from service.auth import ApiKeys
+    from service.store.base import EventStore
+
+SECURITY_SCHEME = "bearerAuth"
+
+
+class RequestParser(FlaskParser):
+    # Invalid input is the client's mistake (400); 422 is kept for broken game rules.
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def load_json(self, req: Request, schema: Any) -> Any:
+        has_body = bool(req.content_length) or "chunked" in req.headers.get("Transfer-Encoding", "")
+        if has_body and not is_json_request(req):
+            raise Problem(
+                415,
+                "unsupported_media_type",
+                f"the body must be application/json, not {req.mimetype or 'untyped'}",
+            )
+        try:
+            data = super().load_json(req, schema)
+            nul_paths = [] if data is core.missing else list(_paths_with_nul(data, ()))
+        except RecursionError:
+            raise validation_problem(
+                [{"location": "json", "field": "", "messages": ["The JSON is nested too deeply."]}]
+            ) from None
+        if nul_paths:
+            # PostgreSQL rejects NUL in text and jsonb; refuse it before it gets there.
+            raise validation_problem(
+                [
+                    {"location": "json", "field": path, "messages": ["NUL characters are not allowed."]}
+                    for path in nul_paths
+                ]
+            )
+        return data
+
+
+def refuse_nul_in_url() -> None:
+    """before_request hook: path parameters and query strings end up in SQL parameters too."""
+    if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
+        raise validation_problem(
+            [{"location": "url", "field": "", "messages": ["NUL characters are not allowed."]}]
+        )
+
+
+IDEMPOTENCY_KEY_MAX_LENGTH = 200
+
+
+def request_idempotency_key() -> str | None:
+    """The request's `Idempotency-Key` header (every write accepts one), validated."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and (len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
+        raise validation_problem(
+            [
+                {
+                    "location": "headers",
+                    "field": "Idempotency-Key",
+                    "messages": [f"at most {IDEMPOTENCY_KEY_MAX_LENGTH} characters, no NUL."],
+                }
+            ]
+        )
+    return key
+
+
+def _paths_with_nul(value: Any, path: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield ".".join(path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if "\x00" in key:
+                yield ".".join((*path, key.replace("\x00", "\\u0000")))
+            yield from _paths_with_nul(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths_with_nul(item, (*path, str(index)))
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = RequestParser()
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api with RFC 9457 problems as the documented and actual error shape."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            if status < 400:
+                continue
+            response = {"description": status.phrase, "schema": self.ERROR_SCHEMA}
+            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Problem document (RFC 9457)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+        self.spec.components.security_scheme(
+            SECURITY_SCHEME,
+            {"type": "http", "scheme": "bearer", "description": "an API key: Bearer <key>"},
+        )
+
+    def handle_http_exception(self, error: Any) -> Any:
+        return from_http_exception(error)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Everything create_app wired, reachable from any view through `resources()`."""
+
+    config: Config
+    pool: ConnectionPool | None
+    store: EventStore | None
+    keys: ApiKeys | None
+
+
+def resources() -> Resources:
+    return current_app.extensions["cardroom"]
+
+
+def event_store() -> EventStore:
+    store = resources().store
+    if store is None:
+        raise Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")
+    return store

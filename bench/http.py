@@ -1,0 +1,129 @@
+"""HTTP throughput and latency through gunicorn, with `make run`'s worker settings.
+
+16 client threads on keep-alive connections hammer one endpoint for a few seconds:
+- `bare_flask`: a Flask app returning `{}`, the ceiling for this server setup;
+- `cardroom_ping`: Cardroom's `/livez` (the full app stack, no I/O);
+- `cardroom_healthz`: `/healthz` (one database query and one broker connection).
+The client runs in this process, so on a small machine it shares the CPUs with the
+server: compare figures from the same run, not across machines.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from flask import Flask
+
+from service.auth import new_secret
+from service.devserver import gunicorn_command, spawn_tied, stop_process
+from service.embedded import free_port
+from service.migrate import upgrade
+
+CLIENT_THREADS = 16
+MEASURE_S = 4.0
+WARM_UP_S = 0.5
+
+bare_app = Flask("bare")
+
+
+@bare_app.get("/")
+def bare_index() -> dict:
+    return {}
+
+
+def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> int:
+    port = free_port()
+    server = spawn_tied(gunicorn_command(wsgi_app, port), env, output=subprocess.DEVNULL)
+    stack.callback(stop_process, server)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            return port
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn for {wsgi_app} did not start") from None
+            time.sleep(0.1)
+
+
+def _hammer(port: int, path: str) -> dict[str, float]:
+    latencies: list[list[float]] = [[] for _ in range(CLIENT_THREADS)]
+    errors = [0] * CLIENT_THREADS
+    start_at = time.monotonic() + WARM_UP_S
+    stop_at = start_at + MEASURE_S
+
+    def client(index: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        while (now := time.monotonic()) < stop_at:
+            try:
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+            except OSError:
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                ok = False
+            if now >= start_at:  # requests started during warm-up are not counted
+                latencies[index].append(time.monotonic() - now)
+                errors[index] += not ok
+        connection.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENT_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    samples = sorted(s for per_thread in latencies for s in per_thread)
+    percentiles = statistics.quantiles(samples, n=100)
+    return {
+        "rps": len(samples) / MEASURE_S,
+        "p50_ms": percentiles[49] * 1000,
+        "p99_ms": percentiles[98] * 1000,
+        "errors": float(sum(errors)),
+    }
+
+
+def run() -> dict[str, float]:
+    figures: dict[str, float] = {}
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-http-") as scratch:
+        env = dict(os.environ)
+        if not env.get("DATABASE_URL"):
+            from service.embedded.postgres import EmbeddedPostgres
+
+            postgres = EmbeddedPostgres(Path(scratch) / "postgres")
+            env["DATABASE_URL"] = postgres.start()
+            stack.callback(postgres.stop)
+        if not env.get("CELERY_BROKER_URL"):
+            from service.embedded.broker import EmbeddedBroker
+
+            broker = EmbeddedBroker(Path(scratch) / "broker")
+            env["CELERY_BROKER_URL"] = broker.start()
+            stack.callback(broker.stop)
+        upgrade(env["DATABASE_URL"])
+        env["CARDROOM_ADMIN_KEY"] = new_secret()
+
+        for name, wsgi_app, path in (
+            ("bare_flask", "bench.http:bare_app", "/"),
+            ("cardroom_ping", "service.wsgi:app", "/livez"),
+            ("cardroom_healthz", "service.wsgi:app", "/healthz"),
+        ):
+            with ExitStack() as server:
+                port = _serve(server, wsgi_app, env)
+                for figure, value in _hammer(port, path).items():
+                    figures[f"http.{name}_{figure}"] = round(value, 2)
+    return figures
+
+
+if __name__ == "__main__":
+    for key, value in run().items():
+        print(f"{key:<40} {value:>12,.2f}")

@@ -1,0 +1,70 @@
+"""create_app(): the one place the service is wired together."""
+from __future__ import annotations
+
+from flask import Flask
+from psycopg_pool import ConnectionPool
+
+from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
+                         ratings, refuse_nul_in_url, rulings, tables, tournaments)
+from service.auth import ApiKeys
+from service.config import Config
+from service.problems import register_problem_handlers
+from service.store.postgres import PostgresEventStore
+
+API_VERSION = "1.0.0"
+OPENAPI_VERSION = "3.1.0"
+MAX_BODY_BYTES = 1024 * 1024
+
+
+def create_app(config: Config | None = None) -> Flask:
+    config = config or Config.from_env()
+    app = Flask("cardroom")
+    app.config.update(
+        API_TITLE="Cardroom",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION=OPENAPI_VERSION,
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        # Keep the JSON key order of our payloads as written (problem documents read
+        # type, title, status, code, detail).
+        JSON_SORT_KEYS=False,
+        # Bodies are commands and single hand histories: far below this. Larger is a 413.
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+    )
+    app.json.sort_keys = False
+
+    pool = _open_pool(config) if config.database_url else None
+    app.extensions["cardroom"] = Resources(
+        config=config,
+        pool=pool,
+        store=PostgresEventStore(pool) if pool else None,
+        keys=ApiKeys(pool) if pool else None,
+    )
+
+    api = Api(
+        app,
+        spec_kwargs={
+            "info": {
+                "description": "Event-sourced poker rules adjudication and tournaments. "
+                "Errors are RFC 9457 problem documents with a stable `code`."
+            }
+        },
+    )
+    for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp):
+        api.register_blueprint(blueprint)
+    register_problem_handlers(app)
+    app.before_request(refuse_nul_in_url)
+    return app
+
+
+def _open_pool(config: Config) -> ConnectionPool:
+    # open=True starts connecting in the background: the app serves /healthz (as
+    # "database down") even when PostgreSQL is not up yet, and recovers when it is.
+    return ConnectionPool(
+        config.database_url,
+        min_size=1,
+        max_size=config.database_pool_size,
+        open=True,
+        kwargs={"autocommit": True},
+    )

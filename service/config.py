@@ -1,0 +1,33 @@
+"""Settings from the environment: read once, then passed around as a frozen value."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+DEFAULT_PORT = 8000
+
+
+@dataclass(frozen=True)
+class Config:
+    # None means "not configured": the app still builds (e.g. to print its OpenAPI
+    # document) and /healthz reports the missing dependency as down.
+    database_url: str | None = None
+    broker_url: str | None = None
+    admin_key: str | None = None
+    port: int = DEFAULT_PORT
+    data_dir: Path = Path(".data")
+    database_pool_size: int = 8
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if environ is None else environ
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            broker_url=env.get("CELERY_BROKER_URL") or None,
+            admin_key=env.get("CARDROOM_ADMIN_KEY") or None,
+            port=int(env.get("PORT") or DEFAULT_PORT),
+            data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
+            database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
+        )

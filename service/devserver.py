@@ -1,0 +1,182 @@
+"""`make run`: everything on embedded defaults, stopped in order on Ctrl-C.
+
+PostgreSQL (unless DATABASE_URL) and Redis (unless CELERY_BROKER_URL) start from their
+wheels under the data directory (CARDROOM_DATA_DIR, default .data), migrations run, an
+admin key is ensured, then gunicorn and a Celery worker with beat. SIGINT or SIGTERM
+stops what was started, last first: Celery before the broker it consumes from, the web
+before the database. Every child is tied to this process (PR_SET_PDEATHSIG), so even a
+SIGKILL here leaves no orphan behind. Data under the data directory survives restarts.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Callable, Sequence
+
+from service.auth import new_secret
+from service.config import Config
+from service.migrate import PROJECT_ROOT, upgrade
+
+GUNICORN_THREADS = 8
+CHILD_STOP_PATIENCE_S = 30.0
+_PR_SET_PDEATHSIG = 1
+
+
+def gunicorn_workers() -> int:
+    return max(2, min(4, os.cpu_count() or 1))
+
+
+def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
+    """The web server as `make run` starts it (the HTTP benchmark uses the same)."""
+    return [
+        sys.executable, "-m", "gunicorn", wsgi_app,
+        "--bind", f"127.0.0.1:{port}",
+        "--worker-class", "gthread",
+        "--workers", str(gunicorn_workers()),
+        "--threads", str(GUNICORN_THREADS),
+        "--graceful-timeout", "10",
+        # gunicorn's control socket defaults to one path per user (~/.gunicorn): two
+        # servers on one machine (tests, benchmarks) would fight over it.
+        "--no-control-socket",
+    ]
+
+
+def celery_command(data_dir: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker",
+        "--beat", "--schedule", str(data_dir / "celerybeat-schedule"),
+        "--concurrency", "2", "--loglevel", "INFO",
+    ]
+
+
+def spawn_tied(
+    command: Sequence[str], env: dict[str, str], output: int | None = None
+) -> subprocess.Popen[bytes]:
+    """A child that shares our terminal output (unless `output` redirects it), lives in its own session (a Ctrl-C in the
+    terminal reaches only us, so we can stop children in order) and gets SIGTERM from the
+    kernel if we die."""
+    parent = os.getpid()
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def tie_to_parent() -> None:
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != parent:  # we died between fork and prctl
+            os._exit(1)
+
+    return subprocess.Popen(
+        list(command), cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL,
+        stdout=output, stderr=output, preexec_fn=tie_to_parent, start_new_session=True,
+    )
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the main process only (gunicorn and Celery stop their own workers);
+    SIGKILL for the whole group if it does not finish in time."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=CHILD_STOP_PATIENCE_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def ensure_admin_key(config: Config, data_dir: Path) -> tuple[str, str]:
+    """The admin key and where it comes from: CARDROOM_ADMIN_KEY, else a key created once
+    in <data dir>/admin-key (mode 0600) and reused on every start."""
+    if config.admin_key:
+        return config.admin_key, "the CARDROOM_ADMIN_KEY environment variable"
+    path = data_dir / "admin-key"
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip(), str(path)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(new_secret() + "\n")
+    return path.read_text().strip(), str(path)
+
+
+class StopRequested(Exception):
+    pass
+
+
+def run(config: Config, stop: threading.Event, say: Callable[[str], None] = print) -> int:
+    data_dir = config.data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+
+    def check_stop() -> None:
+        if stop.is_set():
+            raise StopRequested
+
+    with ExitStack() as started:  # unwinds last-started first
+        try:
+            database_url = config.database_url
+            if not database_url:
+                from service.embedded.postgres import EmbeddedPostgres
+
+                postgres = EmbeddedPostgres(data_dir / "postgres")
+                database_url = postgres.start()
+                started.callback(postgres.stop)
+                say(f"PostgreSQL (embedded): {database_url}, data in {postgres.data_dir}")
+            check_stop()
+            broker_url = config.broker_url
+            if not broker_url:
+                from service.embedded.broker import EmbeddedBroker
+
+                broker = EmbeddedBroker(data_dir / "broker")
+                broker_url = broker.start()
+                started.callback(broker.stop)
+                say(f"Redis broker (embedded): {broker_url}")
+            check_stop()
+            upgrade(database_url)
+            admin_key, admin_key_source = ensure_admin_key(config, data_dir)
+            env = {
+                **os.environ,
+                "DATABASE_URL": database_url,
+                "CELERY_BROKER_URL": broker_url,
+                "CARDROOM_ADMIN_KEY": admin_key,
+                "CARDROOM_DATA_DIR": str(data_dir),
+                "PORT": str(config.port),
+            }
+            check_stop()
+            web = spawn_tied(gunicorn_command("service.wsgi:app", config.port), env)
+            started.callback(stop_process, web)
+            worker = spawn_tied(celery_command(data_dir), env)
+            started.callback(stop_process, worker)
+            say(f"Cardroom: http://127.0.0.1:{config.port}  (admin key: {admin_key_source})")
+            say("Ctrl-C stops everything.")
+            while not stop.wait(0.5):
+                for name, process in (("gunicorn", web), ("celery", worker)):
+                    if process.poll() is not None:
+                        say(f"{name} exited with code {process.returncode}; stopping")
+                        return 1
+            say("stopping ...")
+            return 0
+        except StopRequested:
+            say("stopping before start-up finished ...")
+            return 0
+
+
+def main() -> int:
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    try:
+        return run(Config.from_env(), stop, say=lambda line: print(line, flush=True))
+    except Exception as error:  # a clear message instead of a traceback for setup errors
+        print(f"cannot start: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

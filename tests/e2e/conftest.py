@@ -1,0 +1,153 @@
+"""Run `python -m service.devserver` (what `make run` runs) as a real process tree."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from service.embedded import free_port
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 90.0
+STOP_TIMEOUT_S = 60.0
+
+
+def process_start_time(pid: int) -> str | None:
+    """Field 22 of /proc/<pid>/stat: tells a process from a later one reusing its pid."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def is_running(pid: int, start_time: str) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z" and process_start_time(pid) == start_time
+
+
+def _parents() -> dict[int, int]:
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return parents
+
+
+def _mentions(pid: int, text: str) -> bool:
+    try:
+        return text.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@dataclass
+class Devserver:
+    data_dir: Path
+    port: int
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    seen: dict[int, str] = field(default_factory=dict)
+    """Every process that belonged to the server, pid -> start time."""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "CARDROOM_ADMIN_KEY")
+        }
+        env.update(CARDROOM_DATA_DIR=str(self.data_dir), PORT=str(self.port))
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "service.devserver"],
+                cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while self.get("/healthz")[0] != 200:
+            assert self.process.poll() is None, f"devserver exited:\n{self.log()}"
+            assert time.monotonic() < deadline, f"devserver never healthy:\n{self.log()}"
+            time.sleep(0.2)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-5000:]
+
+    def record_processes(self) -> set[int]:
+        """The server's process tree plus anything started on its data directory."""
+        assert self.process is not None
+        parents = _parents()
+        tree = {self.process.pid}
+        grew = True
+        while grew:
+            children = {pid for pid, parent in parents.items() if parent in tree} - tree
+            tree |= children
+            grew = bool(children)
+        tree |= {pid for pid in parents if _mentions(pid, str(self.data_dir))}
+        for pid in tree:
+            start_time = process_start_time(pid)
+            if start_time is not None:
+                self.seen[pid] = start_time
+        return tree
+
+    def interrupt(self) -> int:
+        """Ctrl-C: SIGINT to the devserver only, as a terminal would send it."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)
+        return self.process.wait(timeout=STOP_TIMEOUT_S)
+
+    def still_running(self) -> list[int]:
+        return [pid for pid, start in self.seen.items() if is_running(pid, start)]
+
+    def admin_key(self) -> str:
+        return (self.data_dir / "admin-key").read_text().strip()
+
+    def get(self, path: str, key: str | None = None) -> tuple[int, dict]:
+        return self.request("GET", path, key=key)
+
+    def request(self, method: str, path: str, body: dict | None = None, key: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return 0, {}
+
+    def kill_leftovers(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for pid in self.still_running():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+@pytest.fixture
+def devserver(tmp_path: Path) -> Iterator[Devserver]:
+    server = Devserver(data_dir=tmp_path / "data", port=free_port(), log_path=tmp_path / "devserver.log")
+    yield server
+    server.kill_leftovers()

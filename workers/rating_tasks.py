@@ -1,0 +1,29 @@
+"""Rating updates from workers: the tables layer (or anything that finishes a ranked
+game) sends the result here. Applying it goes through service.ratings, which rates a
+result id once, so a redelivered or duplicated task changes nothing."""
+from __future__ import annotations
+
+import logging
+
+from domain.ratings import Finish, GameResult
+from domain.violations import Violation
+from service import ratings
+from workers.celery_app import app
+from workers.tasks import event_store
+
+log = logging.getLogger(__name__)
+
+
+@app.task(name="workers.rating_tasks.apply_rating")
+def apply_rating(game: str, result_id: str, finishes: list[dict]) -> int:
+    """Rate one finished game; `finishes` are {"player_id", "place"}. Returns the version
+    of the game's rating stream that holds the update."""
+    result = GameResult(result_id, game, tuple(Finish(f["player_id"], int(f["place"])) for f in finishes))
+    try:
+        recorded = ratings.record_result(event_store(), result, actor="worker")
+    except Violation as refused:
+        # A result the rules refuse will be refused on every retry: log it, do not retry.
+        log.warning("rating for %s/%s refused: %s", game, result_id, refused)
+        return 0
+    log.info("rating for %s/%s %s", game, result_id, "already applied" if recorded.deduplicated else "applied")
+    return recorded.version
