@@ -1,0 +1,142 @@
+"""Event-store append throughput against raw psycopg, same run, same server.
+
+`store.append_per_s`: one-event appends through PostgresEventStore (idempotency and
+version check, hash chain, insert) on a pool of one autocommit connection.
+`store.raw_insert_per_s`: single-row INSERTs with psycopg (autocommit, one row per
+transaction) into a copy of the events table (same columns and indexes, no triggers).
+Goal: append_vs_raw_ratio >= 0.8. The two alternate in rounds so drift (other load,
+checkpoints) hits both alike. Uses DATABASE_URL's server if set (in a scratch database,
+dropped afterwards), else an embedded PostgreSQL with default, durable settings.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from service.migrate import upgrade
+from service.store.base import NewEvent
+from service.store.postgres import PostgresEventStore, open_pool
+
+ROUNDS = 6
+PER_ROUND = 400
+EVENTS_PER_STREAM = 50
+DATA = {"seat": 3, "action": "raise", "amount": 450, "street": "flop"}
+
+
+@contextmanager
+def _server() -> Iterator[str]:
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        yield configured
+        return
+    from service.embedded.postgres import EmbeddedPostgres
+
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as scratch:
+        with EmbeddedPostgres(Path(scratch) / "data") as url:
+            yield url
+
+
+@contextmanager
+def _scratch_database(server_url: str) -> Iterator[str]:
+    name = f"cardroom_bench_{os.getpid()}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urlunsplit(urlsplit(server_url)._replace(path="/" + name))
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+def _stream_and_version(n: int, prefix: str) -> tuple[str, int]:
+    return f"{prefix}-{n // EVENTS_PER_STREAM}", n % EVENTS_PER_STREAM
+
+
+def _store_appender(url: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    pool = open_pool(url, min_size=1, max_size=1)
+    store = PostgresEventStore(pool)
+    event = NewEvent("ActionTaken", DATA)
+
+    def append(n: int) -> None:
+        stream_id, version = _stream_and_version(n, "store")
+        store.append(stream_id, version, [event])
+
+    return append, pool.close
+
+
+def _raw_inserter(url: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    connection = psycopg.connect(url, autocommit=True)
+    connection.execute("CREATE TABLE raw_events (LIKE events INCLUDING ALL)")
+    insert = (
+        "INSERT INTO raw_events (stream_id, version, type, schema_version, data, metadata,"
+        " idempotency_key, recorded_at, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, now(), %s)"
+    )
+
+    def append(n: int) -> None:
+        stream_id, version = _stream_and_version(n, "raw")
+        connection.execute(
+            insert,
+            (
+                stream_id,
+                version + 1,
+                "ActionTaken",
+                1,
+                Jsonb(DATA),
+                Jsonb({}),
+                None,
+                hashlib.sha256(b"%d" % n).digest(),
+            ),
+            prepare=True,
+        )
+
+    return append, connection.close
+
+
+def _timed(append: Callable[[int], None], start: int, count: int) -> float:
+    began = time.perf_counter()
+    for n in range(start, start + count):
+        append(n)
+    return time.perf_counter() - began
+
+
+def run() -> dict[str, float]:
+    with _server() as server_url, _scratch_database(server_url) as url:
+        upgrade(url)
+        store_append, close_store = _store_appender(url)
+        raw_insert, close_raw = _raw_inserter(url)
+        try:
+            _timed(store_append, 0, 100)  # warm up: connections, prepared statements
+            _timed(raw_insert, 0, 100)
+            store_s = raw_s = 0.0
+            for round_ in range(ROUNDS):
+                start = 100 + round_ * PER_ROUND
+                raw_s += _timed(raw_insert, start, PER_ROUND)
+                store_s += _timed(store_append, start, PER_ROUND)
+        finally:
+            close_store()
+            close_raw()
+    appends = ROUNDS * PER_ROUND
+    append_per_s, raw_per_s = appends / store_s, appends / raw_s
+    return {
+        "store.append_per_s": round(append_per_s, 1),
+        "store.raw_insert_per_s": round(raw_per_s, 1),
+        "store.append_vs_raw_ratio": round(append_per_s / raw_per_s, 3),
+    }
+
+
+if __name__ == "__main__":
+    for key, value in run().items():
+        print(f"{key:<30} {value:>12}")

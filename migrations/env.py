@@ -1,0 +1,40 @@
+"""Alembic environment: online migrations only, over psycopg 3."""
+from __future__ import annotations
+
+import os
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy import create_engine, pool
+
+from service.migrate import sqlalchemy_url
+
+config = context.config
+
+# Only the alembic CLI configures logging; a program calling service.migrate.upgrade
+# keeps its own logging untouched.
+if config.config_file_name is not None:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def _database_url() -> str:
+    url = config.attributes.get("database_url") or os.environ.get("DATABASE_URL")
+    if not url:
+        raise RuntimeError("no database: set DATABASE_URL (e.g. postgresql://user@host/db)")
+    return sqlalchemy_url(url)
+
+
+def run_migrations_online() -> None:
+    engine = create_engine(_database_url(), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            context.configure(connection=connection, target_metadata=None)
+            with context.begin_transaction():
+                context.run_migrations()
+    finally:
+        engine.dispose()
+
+
+if context.is_offline_mode():
+    raise RuntimeError("offline (SQL script) migrations are not supported")
+run_migrations_online()

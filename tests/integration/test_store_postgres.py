@@ -1,0 +1,81 @@
+"""What only the PostgreSQL store can show: the database itself guards the log, and a
+global reader does not skip a transaction that commits after a later one."""
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from service.store.base import NewEvent
+from service.store.postgres import PostgresEventStore
+from tests.integration.test_store_contract import drain, follow_until
+
+
+@pytest.fixture
+def postgres_store(postgres_pool) -> PostgresEventStore:
+    return PostgresEventStore(postgres_pool)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET type = 'Forged' WHERE stream_id = %s",
+        "DELETE FROM events WHERE stream_id = %s",
+    ],
+)
+def test_the_database_refuses_to_change_or_delete_events(
+    postgres_store, database_url, stream_id, statement
+):
+    postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
+
+    with psycopg.connect(database_url) as connection:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            connection.execute(statement, (stream_id,))
+
+    assert [e.type for e in postgres_store.read_stream(stream_id)] == ["PlayerSeated"]
+
+
+def test_the_database_refuses_to_truncate_events(postgres_store, database_url, stream_id):
+    postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
+
+    with psycopg.connect(database_url) as connection:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            connection.execute("TRUNCATE events")
+
+    assert postgres_store.stream_version(stream_id) == 1
+
+
+def test_a_transaction_that_commits_late_is_not_skipped_by_the_global_reader(
+    postgres_store, database_url, stream_id
+):
+    _, checkpoint = drain(postgres_store, None)
+    with psycopg.connect(database_url) as late:
+        # The late writer takes the earlier position, then holds its transaction open...
+        slow = postgres_store.append_on(late, f"{stream_id}-slow", 0, [NewEvent("Late", {})])
+        # ...while another writer takes a later position and commits first.
+        fast = postgres_store.append(f"{stream_id}-fast", 0, [NewEvent("Early", {})])
+        assert slow.positions[0] < fast.positions[0]
+
+        seen_while_open, checkpoint = drain(postgres_store, checkpoint)
+        late.commit()
+    ours = {f"{stream_id}-slow", f"{stream_id}-fast"}
+    seen_while_open = [e for e in seen_while_open if e.stream_id in ours]
+    seen_after = follow_until(postgres_store, checkpoint, ours, 2 - len(seen_while_open))
+
+    # A reader checkpointing on position alone would have taken "Early" and then
+    # stepped over "Late", whose position is lower.
+    assert sorted(e.type for e in seen_while_open + seen_after) == [
+        "Early",
+        "Late",
+    ]
+
+
+def test_a_rolled_back_append_leaves_only_a_gap(postgres_store, database_url, stream_id):
+    _, checkpoint = drain(postgres_store, None)
+    with psycopg.connect(database_url) as aborted:
+        postgres_store.append_on(aborted, stream_id, 0, [NewEvent("Abandoned", {})])
+        aborted.rollback()
+    kept = postgres_store.append(stream_id, 0, [NewEvent("Kept", {})])
+
+    seen = follow_until(postgres_store, checkpoint, {stream_id}, 2, timeout_s=0.3)
+    assert [(e.type, e.version) for e in seen] == [("Kept", 1)]
+    assert kept.first_version == 1
