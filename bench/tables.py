@@ -1,0 +1,112 @@
+"""Live-table actions through HTTP: 16 clients, each playing its own heads-up table
+(GET legal-actions, then POST the action with If-Match), for a few seconds; actions/s and
+the POST's p50/p99, beside the bare-Flask ceiling of the same gunicorn setup measured in
+the same run (bench.http's server and hammer)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from bench.http import CLIENT_THREADS, MEASURE_S, WARM_UP_S, _hammer, _serve
+from service.auth import new_secret
+from service.migrate import upgrade
+
+
+class _Client:
+    def __init__(self, port: int, admin_key: str) -> None:
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self._auth = {"Authorization": f"Bearer {admin_key}", "Content-Type": "application/json"}
+
+    def call(self, method: str, path: str, body: dict | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict, str | None]:
+        self._connection.request(method, path, body=json.dumps(body) if body is not None else None,
+                                 headers={**self._auth, **(headers or {})})
+        response = self._connection.getresponse()
+        raw = response.read()
+        return response.status, json.loads(raw) if raw else {}, response.getheader("ETag")
+
+
+def _new_table(client: _Client) -> str:
+    players = [client.call("POST", "/v1/players", {"name": name})[1]["id"] for name in ("A", "B")]
+    _, created, _ = client.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 1_000_000} for p in players]})
+    return created["id"]
+
+
+def _play(port: int, admin_key: str, seed: int, latencies: list[float], errors: list[int]) -> None:
+    client = _Client(port, admin_key)
+    rng = random.Random(seed)
+    table_id = _new_table(client)
+    start_at = time.monotonic() + WARM_UP_S
+    stop_at = start_at + MEASURE_S
+    while time.monotonic() < stop_at:
+        _, legal, etag = client.call("GET", f"/v1/tables/{table_id}/legal-actions")
+        if legal["to_act"] is None:
+            status, _, _ = client.call("POST", f"/v1/tables/{table_id}/hands", {})
+            if status != 201:
+                table_id = _new_table(client)
+            continue
+        options = legal["legal"]
+        action = {"action": "check"} if options["check"] else {"action": rng.choice(["call", "fold"])}
+        began = time.monotonic()
+        status, _, _ = client.call("POST", f"/v1/tables/{table_id}/actions",
+                                   {**action, "player_id": legal["to_act"]}, {"If-Match": etag or ""})
+        if began >= start_at:
+            latencies.append(time.monotonic() - began)
+            errors[0] += status != 201
+
+
+def _actions(port: int, admin_key: str) -> dict[str, float]:
+    per_client: list[list[float]] = [[] for _ in range(CLIENT_THREADS)]
+    errors = [[0] for _ in range(CLIENT_THREADS)]
+    threads = [threading.Thread(target=_play, args=(port, admin_key, i, per_client[i], errors[i]))
+               for i in range(CLIENT_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    samples = sorted(s for latencies in per_client for s in latencies)
+    percentiles = statistics.quantiles(samples, n=100)
+    return {
+        "actions_per_s": len(samples) / MEASURE_S,
+        "action_p50_ms": percentiles[49] * 1000,
+        "action_p99_ms": percentiles[98] * 1000,
+        "action_errors": float(sum(e[0] for e in errors)),
+    }
+
+
+def run() -> dict[str, float]:
+    figures: dict[str, float] = {}
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-tables-") as scratch:
+        env = dict(os.environ)
+        if not env.get("DATABASE_URL"):
+            from service.embedded.postgres import EmbeddedPostgres
+
+            postgres = EmbeddedPostgres(Path(scratch) / "postgres")
+            env["DATABASE_URL"] = postgres.start()
+            stack.callback(postgres.stop)
+        upgrade(env["DATABASE_URL"])
+        admin_key = env["CARDROOM_ADMIN_KEY"] = new_secret()
+        with ExitStack() as server:
+            port = _serve(server, "bench.http:bare_app", env)
+            for figure, value in _hammer(port, "/").items():
+                figures[f"tables.bare_flask_{figure}"] = round(value, 2)
+        with ExitStack() as server:
+            port = _serve(server, "service.wsgi:app", env)
+            for figure, value in _actions(port, admin_key).items():
+                figures[f"tables.{figure}"] = round(value, 2)
+    return figures
+
+
+if __name__ == "__main__":
+    for key, value in run().items():
+        print(f"{key:<40} {value:>12,.2f}")

@@ -1,0 +1,661 @@
+"""A live table as a decider: seats and stacks across hands, the moving button, one hand at
+a time delegated to the game's own decider, and the final standings.
+
+The table's stream holds its own events (TableCreated, HandOpened, HandClosed,
+TableFinished) with the game's hand events between a HandOpened and its HandClosed, so a
+hand's history is a slice of the table stream and replaying the table replays its hands.
+
+Randomness stays outside: StartNextHand carries the shuffled deck and a secret salt drawn
+by the service. HandOpened, the hand's first event, publishes the commitment
+(`deck_commitment(deck, salt)`) before any card is dealt or action taken; the deck and
+salt are in the log too, and views hide them until the hand is over.
+
+Time stays outside too: `handle(state, command, now_ms)` gets the time from the service.
+On a table with an action clock, every command that passes the turn records the deadline
+as a fact (ClockStarted, in the same append); ExpireClock acts on exactly that deadline
+once it has passed, so a late, repeated or stale expiry is refused and changes nothing.
+Absent players (sat out, or two clocks missed in a row) are played by the computer
+(domain.autoplay) the moment their turn comes, in the same append as the action that
+gave it to them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Union
+
+from domain import autoplay
+from domain.betting import BettingStructure, with_changes
+from domain.cards import deck_commitment, parse_cards
+from domain.games import holdem
+from domain.violations import Violation
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+_SALT_HEX_LENGTH = 64  # 32 bytes
+MISSED_CLOCKS_BEFORE_ABSENT = 2
+# Why the computer acted (AutomaticAction.reason).
+CLOCK_EXPIRED = "clock_expired"
+SITTING_OUT = "sitting_out"
+# Why a player sat out (PlayerSatOut.reason).
+REQUESTED = "requested"
+MISSED_CLOCKS = "missed_clocks"
+
+
+# ------------------------------------------------------------------------ the games
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What the table needs from a game module: its decider and how to start and act."""
+    name: str
+    module: ModuleType
+    with_joker: bool
+    start: Callable[..., Any]
+    """(players, stacks, button, betting, settings, deck, commitment) -> the game's StartHand."""
+    action: Callable[["Act", int], Any]
+    """(the table's Act, the actor's hand seat) -> the game's action command."""
+    auto_action: Callable[[Any, int, bool], Any]
+    """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
+
+
+def _holdem_start(variant: str) -> Callable[..., Any]:
+    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
+              betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
+              commitment: str) -> holdem.StartHand:
+        return holdem.StartHand(players, stacks, button, betting, variant,
+                                deck=deck, commitment=commitment)
+    return start
+
+
+def _holdem_action(act: "Act", seat: int) -> holdem.PostAction:
+    if act.discard is not None:
+        raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
+                        "hand", {"action": act.action})
+    return holdem.PostAction(seat, act.action, act.to)
+
+
+GAMES: dict[str, GameRules] = {
+    name: GameRules(name, holdem, False, _holdem_start(name), _holdem_action,
+                    autoplay.holdem_auto_action)
+    for name in holdem.VARIANTS
+}
+
+
+def game_rules(game: str) -> GameRules:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}",
+                        "table") from None
+
+
+# ------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    player_id: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class CreateTable:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    seats: tuple[TableSeat, ...]
+    ranked: bool = False
+    action_clock_s: int | None = None
+
+
+@dataclass(frozen=True)
+class StartNextHand:
+    """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex."""
+    deck: tuple[str, ...]
+    salt: str
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
+    round total), or a game's own actions (`discard` for a draw)."""
+    player_id: str
+    action: str
+    to: int | None = None
+    discard: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ExpireClock:
+    """The clock of `seat` (a table seat) in `hand_id` that ends at `deadline_at_ms` has run
+    out: act for the player. Names the exact clock so a stale or repeated expiry misses."""
+    hand_id: str
+    seat: int
+    deadline_at_ms: int
+
+
+@dataclass(frozen=True)
+class SitOut:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class ReturnToSeat:
+    player_id: str
+
+
+Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class TableCreated:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    seats: tuple[TableSeat, ...]
+    ranked: bool
+    action_clock_s: int | None
+
+
+@dataclass(frozen=True)
+class HandOpened:
+    """A hand begins. `seats`: the table seats dealt in (hand seat k is table seat
+    seats[k]); `button`: a table seat. `salt` is secret until the hand is closed."""
+    hand_id: str
+    number: int
+    button: int
+    seats: tuple[int, ...]
+    commitment: str
+    salt: str
+
+
+@dataclass(frozen=True)
+class HandClosed:
+    """The hand is over: every table seat's stack now, and who lost their last chip."""
+    hand_id: str
+    stacks: tuple[int, ...]
+    busted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: str
+    place: int
+    stack: int
+
+
+@dataclass(frozen=True)
+class TableFinished:
+    """Fewer than two players have chips: the final standings, best first."""
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class ClockStarted:
+    """`player_id` (table seat `seat`) is to act in `hand_id` by `deadline_at_ms` (ms since
+    the epoch). A later ClockStarted, ClockExpired or HandClosed ends it."""
+    hand_id: str
+    seat: int
+    player_id: str
+    deadline_at_ms: int
+
+
+@dataclass(frozen=True)
+class ClockExpired:
+    hand_id: str
+    seat: int
+    player_id: str
+    deadline_at_ms: int
+    expired_at_ms: int
+
+
+@dataclass(frozen=True)
+class AutomaticAction:
+    """The computer acts for the player; the game events up to the next table event are
+    its action (the service marks them `automatic` in their metadata)."""
+    hand_id: str
+    seat: int
+    player_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerSatOut:
+    seat: int
+    player_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerReturned:
+    seat: int
+    player_id: str
+
+
+TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
+                AutomaticAction, PlayerSatOut, PlayerReturned)
+TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
+
+
+def event_types(game: str) -> dict[str, type]:
+    """Every record type a table of `game` holds: its own events and the game's."""
+    return {**game_rules(game).module.EVENT_TYPES, **TABLE_EVENT_TYPES}
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class TableState:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    ranked: bool
+    action_clock_s: int | None
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    """Between hands; during a hand the hand state holds the live stacks."""
+    button: int | None
+    hands_played: int
+    hand_id: str | None
+    """The current hand, or the last one once it is closed."""
+    hand_seats: tuple[int, ...]
+    hand: Any
+    """The game's state of the current (or last) hand."""
+    commitment: str | None
+    salt: str | None
+    eliminated: tuple[Standing, ...]
+    finished: bool
+    clock: ClockStarted | None = None
+    """The pending action clock, if any."""
+    sitting_out: tuple[bool, ...] = ()
+    """Per table seat: the computer plays for this player."""
+    missed_clocks: tuple[int, ...] = ()
+    """Per table seat: clocks run out in a row."""
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return self.hand is not None and not self.hand.over
+
+    @property
+    def live_stacks(self) -> tuple[int, ...]:
+        """Every table seat's chips behind right now (a hand in progress included)."""
+        if not self.hand_in_progress:
+            return self.stacks
+        stacks = list(self.stacks)
+        for hand_seat, table_seat in enumerate(self.hand_seats):
+            stacks[table_seat] = self.hand.stacks[hand_seat]
+        return tuple(stacks)
+
+    @property
+    def to_act(self) -> str | None:
+        """The player to act in the current hand, if any."""
+        seat = self.seat_to_act
+        return None if seat is None else self.players[seat]
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The table seat to act in the current hand, if any."""
+        if not self.hand_in_progress or self.hand.to_act is None:
+            return None
+        return self.hand_seats[self.hand.to_act]
+
+    def seat_of(self, player_id: str) -> int | None:
+        return self.players.index(player_id) if player_id in self.players else None
+
+    def hand_seat_of(self, player_id: str) -> int | None:
+        for hand_seat, table_seat in enumerate(self.hand_seats):
+            if self.players[table_seat] == player_id:
+                return hand_seat
+        return None
+
+
+def hand_id_for(table_id: str, number: int) -> str:
+    """Hand ids name their table, so a hand's history is found without an index."""
+    return f"{table_id}.{number}"
+
+
+def table_id_of_hand(hand_id: str) -> tuple[str, int] | None:
+    table_id, dot, number = hand_id.rpartition(".")
+    if not dot or not table_id or not number.isdigit():
+        return None
+    return table_id, int(number)
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def evolve(state: TableState | None, event: Any) -> TableState:
+    kind = type(event)
+    if kind is TableCreated:
+        return _created(event)
+    if state is None:
+        raise ValueError(f"a table stream begins with TableCreated, not {kind.__name__}")
+    if kind is HandOpened:
+        return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
+                            hand_seats=event.seats, button=event.button, hand=None,
+                            commitment=event.commitment, salt=event.salt)
+    if kind is HandClosed:
+        return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
+    if kind is TableFinished:
+        return with_changes(state, finished=True)
+    if kind is ClockStarted:
+        return with_changes(state, clock=event, missed_clocks=_met_clock(state))
+    if kind is ClockExpired:
+        missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
+        return with_changes(state, clock=None, missed_clocks=missed)
+    if kind is AutomaticAction:
+        return state
+    if kind is PlayerSatOut:
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
+    if kind is PlayerReturned:
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
+                            missed_clocks=_put(state.missed_clocks, event.seat, 0))
+    return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
+
+
+def _met_clock(state: TableState) -> tuple[int, ...]:
+    """A clock ended by anything but its expiry was met: its player acted in time, so
+    their run of missed clocks is over."""
+    if state.clock is None:
+        return state.missed_clocks
+    return _put(state.missed_clocks, state.clock.seat, 0)
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def _created(event: TableCreated) -> TableState:
+    seat_count = len(event.seats)
+    return TableState(
+        table_id=event.table_id, game=event.game, settings=event.settings, betting=event.betting,
+        ranked=event.ranked, action_clock_s=event.action_clock_s,
+        players=tuple(seat.player_id for seat in event.seats),
+        stacks=tuple(seat.stack for seat in event.seats), button=None, hands_played=0,
+        hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
+        finished=False, clock=None, sitting_out=(False,) * seat_count,
+        missed_clocks=(0,) * seat_count)
+
+
+def _closed(state: TableState, event: HandClosed) -> TableState:
+    # state.stacks still holds the stacks the hand started with.
+    start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
+    remaining = sum(1 for stack in state.stacks if stack > 0)
+    # Players out in the same hand: the bigger starting stack takes the better place
+    # (TDA 12); equal stacks share it.
+    busted = sorted(event.busted, key=lambda p: -start_stacks[p])
+    places = []
+    worst_place = remaining
+    for player in busted:
+        better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
+        places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
+    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places))
+
+
+def replay(events: Any) -> TableState:
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    return state  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(state: TableState | None, command: Command, now_ms: int | None = None) -> list[Any]:
+    return handle(state, command, now_ms)[0]
+
+
+def handle(state: TableState | None, command: Command,
+           now_ms: int | None = None) -> tuple[list[Any], TableState]:
+    """`decide` plus the state after its events (the game decider evolves them anyway).
+
+    `now_ms` (ms since the epoch) is needed on a table with an action clock, to date the
+    deadlines, and by ExpireClock; other tables ignore it."""
+    if isinstance(command, CreateTable):
+        if state is not None:
+            raise Violation("illegal_action", "this table already exists", "table")
+        event = _create(command)
+        return [event], evolve(None, event)
+    if state is None:
+        raise Violation("not_found", "no such table", "table")
+    if state.finished:
+        raise Violation("table_finished", "the table has finished: no more hands", "table")
+    if isinstance(command, StartNextHand):
+        return _turn_passed(*_start_next_hand(state, command), now_ms)
+    if isinstance(command, Act):
+        return _turn_passed(*_act(state, command), now_ms)
+    if isinstance(command, ExpireClock):
+        return _expire_clock(state, command, _required(now_ms))
+    if isinstance(command, SitOut):
+        return _sit_out(state, command, now_ms)
+    if isinstance(command, ReturnToSeat):
+        return _return_to_seat(state, command)
+    raise Violation("illegal_action", f"unknown command {command!r}", "table")
+
+
+def _create(command: CreateTable) -> TableCreated:
+    game_rules(command.game)
+    seats = command.seats
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
+                        "table", {"seats": len(seats)})
+    players = [seat.player_id for seat in seats]
+    if len(set(players)) != len(players):
+        raise Violation("invalid_table", "a player may take only one seat at a table", "table")
+    for seat in seats:
+        if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack <= 0:
+            raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
+                            "table", {"stack": seat.stack})
+    if command.action_clock_s is not None and command.action_clock_s <= 0:
+        raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
+    return TableCreated(command.table_id, command.game, dict(command.settings), command.betting,
+                        tuple(seats), command.ranked, command.action_clock_s)
+
+
+def next_button(state: TableState) -> int:
+    """The next seat clockwise from the last button that still has chips (the first seat
+    with chips for the first hand)."""
+    count = len(state.players)
+    start = 0 if state.button is None else state.button + 1
+    for step in range(count):
+        seat = (start + step) % count
+        if state.stacks[seat] > 0:
+            return seat
+    raise Violation("not_enough_players", "nobody has chips", "table")
+
+
+def _start_next_hand(state: TableState, command: StartNextHand) -> tuple[list[Any], TableState]:
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played", "table",
+                        {"hand": state.hand_id})
+    in_game = tuple(seat for seat, stack in enumerate(state.stacks) if stack > 0)
+    if len(in_game) < MIN_SEATS:
+        raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
+                        "table", {"players_with_chips": len(in_game)})
+    salt = command.salt
+    if len(salt) != _SALT_HEX_LENGTH or any(c not in "0123456789abcdef" for c in salt):
+        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
+    rules = game_rules(state.game)
+    cards = parse_cards(command.deck)
+    if sorted(cards) != list(range(53 if rules.with_joker else 52)):
+        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
+    commitment = deck_commitment(cards, bytes.fromhex(salt))
+    button = next_button(state)
+    number = state.hands_played + 1
+    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
+    state = evolve(state, opened)
+    start = rules.start(tuple(state.players[s] for s in in_game),
+                        tuple(state.stacks[s] for s in in_game), in_game.index(button),
+                        state.betting, state.settings, tuple(command.deck), commitment)
+    hand_events, hand = _game_handle(rules, None, start)
+    return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
+
+
+def _act(state: TableState, command: Act) -> tuple[list[Any], TableState]:
+    if not state.hand_in_progress:
+        raise Violation("hand_over", "no hand is being played: start the next hand", "hand")
+    seat = state.hand_seat_of(command.player_id)
+    if seat is None:
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
+                        {"player": command.player_id})
+    rules = game_rules(state.game)
+    hand_events, hand = _game_handle(rules, state.hand, rules.action(command, seat))
+    return _with_closing(with_changes(state, hand=hand), hand_events)
+
+
+# ------------------------------------------------------------- clocks and absences
+
+
+def _required(now_ms: int | None) -> int:
+    if now_ms is None:
+        raise ValueError("the service passes the time (now_ms) for clocks")
+    return now_ms
+
+
+def _turn_passed(events: list[Any], state: TableState, now_ms: int | None) -> tuple[list[Any], TableState]:
+    """After the turn moved: the computer plays every absent player whose turn comes, then
+    the next present player's clock starts."""
+    events = list(events)
+    while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
+        played, state = _play_for(state, seat, SITTING_OUT)
+        events.extend(played)
+    seat = state.seat_to_act
+    if state.action_clock_s is not None and seat is not None:
+        deadline = _required(now_ms) + state.action_clock_s * 1000
+        started = ClockStarted(state.hand_id, seat, state.players[seat], deadline)  # type: ignore[arg-type]
+        events.append(started)
+        state = evolve(state, started)
+    return events, state
+
+
+def _play_for(state: TableState, seat: int, reason: str) -> tuple[list[Any], TableState]:
+    """The computer's action for table seat `seat` (whose turn it is), through the game's
+    decider like any other action."""
+    rules = game_rules(state.game)
+    hand_seat = state.hand_seat_of(state.players[seat])
+    marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
+    state = evolve(state, marker)
+    command = rules.auto_action(state.hand, hand_seat, reason == CLOCK_EXPIRED)
+    hand_events, hand = _game_handle(rules, state.hand, command)
+    return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
+
+
+def _expire_clock(state: TableState, command: ExpireClock, now_ms: int) -> tuple[list[Any], TableState]:
+    clock = state.clock
+    if clock is None or (clock.hand_id, clock.seat, clock.deadline_at_ms) != \
+            (command.hand_id, command.seat, command.deadline_at_ms):
+        raise Violation("clock_not_running",
+                        f"no clock of seat {command.seat} in hand {command.hand_id} ends at "
+                        f"{command.deadline_at_ms}: the player acted, or it was already expired",
+                        "action clock", {"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
+    if now_ms < clock.deadline_at_ms:
+        raise Violation("clock_not_expired",
+                        f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
+                        "action clock", {"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+    expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
+    state = evolve(state, expired)
+    events: list[Any] = [expired]
+    if state.missed_clocks[clock.seat] >= MISSED_CLOCKS_BEFORE_ABSENT and not state.sitting_out[clock.seat]:
+        sat_out = PlayerSatOut(clock.seat, clock.player_id, MISSED_CLOCKS)
+        state = evolve(state, sat_out)
+        events.append(sat_out)
+    # This turn is a timeout (check or fold) even for a player who is now away; the
+    # computer's fuller policy plays their later turns.
+    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED)
+    return _turn_passed([*events, *played], state, now_ms)
+
+
+def _seat_of(state: TableState, player_id: str) -> int:
+    seat = state.seat_of(player_id)
+    if seat is None:
+        raise Violation("not_seated", f"{player_id} has no seat at this table", "table",
+                        {"player": player_id})
+    return seat
+
+
+def _sit_out(state: TableState, command: SitOut, now_ms: int | None) -> tuple[list[Any], TableState]:
+    seat = _seat_of(state, command.player_id)
+    if state.sitting_out[seat]:
+        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out", "table",
+                        {"player": command.player_id})
+    sat_out = PlayerSatOut(seat, command.player_id, REQUESTED)
+    state = evolve(state, sat_out)
+    if state.seat_to_act != seat:
+        return [sat_out], state
+    # Their turn, perhaps with their clock running: the computer acts now.
+    return _turn_passed([sat_out], state, now_ms)
+
+
+def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
+    seat = _seat_of(state, command.player_id)
+    if not state.sitting_out[seat]:
+        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out", "table",
+                        {"player": command.player_id})
+    returned = PlayerReturned(seat, command.player_id)
+    return [returned], evolve(state, returned)
+
+
+def automatic_flags(events: list[Any]) -> list[bool]:
+    """Which of `events` the computer played: the game events after an AutomaticAction, up
+    to the next table event."""
+    flags = []
+    automatic = False
+    for event in events:
+        if type(event) in TABLE_EVENTS:
+            automatic = isinstance(event, AutomaticAction)
+            flags.append(False)
+        else:
+            flags.append(automatic)
+    return flags
+
+
+def _game_handle(rules: GameRules, hand: Any, command: Any) -> tuple[list[Any], Any]:
+    module = rules.module
+    if hasattr(module, "handle"):
+        return module.handle(hand, command)
+    events = module.decide(hand, command)
+    for event in events:
+        hand = module.evolve(hand, event)
+    return events, hand
+
+
+def _closing(state: TableState) -> list[Any]:
+    """HandClosed (and TableFinished) once the game's hand is over."""
+    if state.hand is None or not state.hand.over:
+        return []
+    stacks = list(state.stacks)
+    for hand_seat, table_seat in enumerate(state.hand_seats):
+        stacks[table_seat] = state.hand.stacks[hand_seat]
+    busted = tuple(state.players[s] for s in state.hand_seats if stacks[s] == 0)
+    closed = HandClosed(state.hand_id, tuple(stacks), busted)  # type: ignore[arg-type]
+    events: list[Any] = [closed]
+    after = evolve(state, closed)
+    with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
+    if len(with_chips) < MIN_SEATS:
+        events.append(TableFinished(standings(after)))
+    return events
+
+
+def _with_closing(state: TableState, events: list[Any]) -> tuple[list[Any], TableState]:
+    closing = _closing(state)
+    for event in closing:
+        state = evolve(state, event)
+    return [*events, *closing], state
+
+
+def standings(state: TableState) -> tuple[Standing, ...]:
+    """Players with chips first (by stack), then the eliminated by place."""
+    alive = sorted(((state.players[s], state.stacks[s]) for s in range(len(state.players))
+                    if state.stacks[s] > 0), key=lambda item: -item[1])
+    ranked = [Standing(player, place, stack) for place, (player, stack) in enumerate(alive, start=1)]
+    out = sorted(state.eliminated, key=lambda s: s.place)
+    return tuple(ranked + out)

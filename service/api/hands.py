@@ -1,0 +1,153 @@
+"""Hands and streams for auditors: a hand's history, its state at any version, its PHH
+export, and the hash-chain check of any stream.
+
+A hand id is `<table id>.<number>`; its events are the slice of the table stream tagged
+with that hand, so no extra index is kept. Everything is redacted for the caller.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask import Response
+
+from domain import phh, table
+from domain.records import from_record
+from service import commands, views
+from service.api import Blueprint, event_store
+from service.api.tables import ALL_ROLES, EventSchema, viewer
+from service.auth import require
+from service.problems import Problem
+from service.store.base import RecordedEvent, format_recorded_at
+
+blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
+
+
+class HandSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    table_id = ma.fields.String(required=True)
+    number = ma.fields.Integer(required=True)
+    over = ma.fields.Boolean(required=True)
+    first_version = ma.fields.Integer(required=True)
+    last_version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
+    deal = ma.fields.Dict(required=True, metadata={
+        "description": "commitment; deck, salt and the check once the hand is over"})
+
+
+class HandStateSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    hand = ma.fields.Dict(required=True)
+
+
+class StateQuerySchema(ma.Schema):
+    at = ma.fields.Integer(validate=ma.validate.Range(min=1, max=2**31 - 1),
+                           metadata={"description": "table stream version; default the hand's last"})
+
+
+class VerificationSchema(ma.Schema):
+    ok = ma.fields.Boolean(required=True)
+    events = ma.fields.Integer(required=True)
+    first_bad_version = ma.fields.Integer(allow_none=True)
+
+
+def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
+    located = table.table_id_of_hand(hand_id)
+    if located is None:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    table_id, number = located
+    loaded = commands.load_table(event_store(), table_id)
+    if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    records = [r for r in event_store().read_stream(commands.table_stream(table_id))
+               if r.metadata.get("hand_id") == hand_id]
+    return loaded, records
+
+
+def _is_over(loaded: commands.LoadedTable, hand_id: str) -> bool:
+    return views.live_hand(loaded.state) != hand_id
+
+
+@blp.route("/hands/<string:hand_id>", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, HandSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_hand(hand_id: str) -> tuple[dict, int, dict]:
+    """A hand's history: its events, the hand at its last event, and the deal check."""
+    loaded, records = _hand_records(hand_id)
+    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    last = records[-1].version
+    state = commands.state_at(event_store(), table_id, last)
+    over = _is_over(loaded, hand_id)
+    who = viewer()
+    events = [{"version": r.version, "type": r.type, "data": r.data, "metadata": r.metadata,
+               "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
+    shown_hand = views.hand_view(state, who, secrets_revealed=over)
+    return {
+        "id": hand_id, "table_id": table_id, "number": number, "over": over,
+        "first_version": records[0].version, "last_version": last,
+        "events": views.redact_events(events, who, None if over else hand_id),
+        "hand": shown_hand, "deal": shown_hand["deal"],
+    }, 200, {"ETag": f'"{last}"'}
+
+
+@blp.route("/hands/<string:hand_id>/state", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.arguments(StateQuerySchema, location="query")
+@blp.response(200, HandStateSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
+    """The hand replayed to table version `at` (clamped to the hand's own events)."""
+    loaded, records = _hand_records(hand_id)
+    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    first, last = records[0].version, records[-1].version
+    at = query.get("at", last)
+    if at < first:
+        raise Problem(404, "not_found", f"hand {hand_id} begins at version {first}, after {at}")
+    at = min(at, last)
+    state = commands.state_at(event_store(), table_id, at)
+    if state is None or state.hand is None:
+        # Between HandOpened and the game's first event there is no hand state yet.
+        at = first + 1
+        state = commands.state_at(event_store(), table_id, at)
+    shown = views.hand_view(state, viewer(), secrets_revealed=_is_over(loaded, hand_id))
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+
+
+@blp.route("/hands/<string:hand_id>/phh", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, {"type": "string"}, content_type="application/toml")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+def hand_phh(hand_id: str) -> Response:
+    """A finished hand in the PHH format (TOML); hole cards the caller may not see are `??`."""
+    loaded, records = _hand_records(hand_id)
+    if not _is_over(loaded, hand_id):
+        raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
+    who = viewer()
+    types = table.event_types(loaded.state.game)
+    game_events: list[Any] = []
+    for record in records:
+        if record.type in table.TABLE_EVENT_TYPES:
+            continue
+        visible_to = record.metadata.get("visible_to")
+        if visible_to is not None and not who.sees_cards_of(visible_to):
+            continue
+        game_events.append(from_record(types, record.type, record.data))
+    text = phh.write_phh(phh.phh_from_events(game_events))
+    return Response(text, status=200, mimetype="application/toml")
+
+
+@blp.route("/streams/<string:stream_id>/verify", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, VerificationSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def verify_stream(stream_id: str) -> dict:
+    """Recompute a stream's hash chain: ok, or the first version that does not match."""
+    verification = event_store().verify_stream(stream_id)
+    if verification.events == 0:
+        raise Problem(404, "not_found", f"no stream {stream_id}")
+    return {"ok": verification.ok, "events": verification.events,
+            "first_bad_version": verification.first_bad_version}

@@ -1,0 +1,316 @@
+"""Live tables: create a table, start hands, act, and read the table and its event log.
+
+Stream `table-<id>`. Reads carry `ETag: "N"` (the stream version); actions need the
+version the client last saw (`If-Match`, or `expected_version` in the body) and accept an
+`Idempotency-Key`. Every answer is redacted for the caller (service.views).
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import marshmallow as ma
+from flask import request
+
+from domain import table
+from domain.betting import BettingStructure
+from service import commands, views
+from service.api import Blueprint, event_store, request_idempotency_key
+from service.auth import Principal, current_principal, require
+from service.problems import Problem, validation_problem
+from service.store.base import format_recorded_at
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
+
+ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
+# Table ids derived from an Idempotency-Key live in their own UUID namespace.
+IDEMPOTENT_TABLE_IDS = uuid.UUID("0f7c3d52-8a1e-4b6f-9d3c-6e2a5b1c4d70")
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+IF_MATCH_HEADER = {
+    "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+    "description": 'the table version last seen: "N" (a bare N is accepted too); '
+                   "`expected_version` in the body may stand in for it",
+}
+IDEMPOTENCY_KEY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "a retry with the same key answers the first response and writes nothing",
+}
+
+
+# ----------------------------------------------------------------------------- schemas
+
+
+class TableSeatSchema(ma.Schema):
+    player_id = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
+    stack = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=10**12),
+                              metadata={"description": "chips (cash tables); default settings.starting_chips"})
+
+
+class NewTableSchema(ma.Schema):
+    game = ma.fields.String(required=True, validate=ma.validate.OneOf(sorted(table.GAMES)))
+    settings = ma.fields.Dict(keys=ma.fields.String(), load_default=dict,
+                              metadata={"description": "the game's settings from its spec page"})
+    betting = ma.fields.Dict(keys=ma.fields.String(), required=True,
+                             metadata={"description": "the betting description of api.md"})
+    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
+                           validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
+    ranked = ma.fields.Boolean(load_default=False)
+    action_clock_s = ma.fields.Integer(strict=True, load_default=None, allow_none=True,
+                                       validate=ma.validate.Range(min=1, max=3600))
+
+
+class CreatedTableSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+
+
+class WriteSchema(ma.Schema):
+    expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
+                                         metadata={"description": "instead of If-Match"})
+
+
+class ActionSchema(WriteSchema):
+    action = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=20),
+                              metadata={"example": "raise"})
+    to = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=10**12),
+                           metadata={"description": "the round total for bet and raise"})
+    discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
+                             validate=ma.validate.Length(max=5))
+    player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
+                                 metadata={"description": "floor and admin keys: who acts"})
+
+
+class StartHandSchema(WriteSchema):
+    pass
+
+
+class EventSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+    hand_id = ma.fields.String()
+    recorded_at = ma.fields.String()
+
+
+class WrittenSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+
+
+class EventsSchema(ma.Schema):
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+
+
+class EventsQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
+
+
+class TableSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    game = ma.fields.String(required=True)
+    settings = ma.fields.Dict()
+    ranked = ma.fields.Boolean()
+    action_clock_s = ma.fields.Integer(allow_none=True)
+    button = ma.fields.Integer(allow_none=True)
+    hands_played = ma.fields.Integer()
+    finished = ma.fields.Boolean()
+    seats = ma.fields.List(ma.fields.Dict(), required=True,
+                           metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
+    hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
+    standings = ma.fields.List(ma.fields.Dict(), allow_none=True)
+
+
+class TableLegalActionsSchema(ma.Schema):
+    to_act = ma.fields.String(allow_none=True)
+    legal = ma.fields.Dict(allow_none=True)
+
+
+# ------------------------------------------------------------------------------ shared
+
+
+def viewer() -> views.Viewer:
+    principal = current_principal()
+    return views.Viewer(principal.role, principal.player_id)
+
+
+def actor_name(principal: Principal) -> str:
+    return f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
+
+
+def loaded_table(table_id: str) -> commands.LoadedTable:
+    loaded = commands.load_table(event_store(), table_id)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    return loaded
+
+
+def expected_version(body: dict, *, required: bool) -> int | None:
+    """If-Match ("N", bare N) or the body's expected_version; 428 if neither and required."""
+    header = request.headers.get("If-Match")
+    field = body.get("expected_version")
+    from_header = None
+    if header is not None:
+        match = _IF_MATCH.match(header)
+        if match is None:
+            raise validation_problem([{"location": "headers", "field": "If-Match",
+                                       "messages": ['the table version, as "N" or N']}])
+        from_header = int(match.group(1))
+    if from_header is not None and field is not None and from_header != field:
+        raise validation_problem([{"location": "json", "field": "expected_version",
+                                   "messages": [f"If-Match says {from_header}, expected_version {field}"]}])
+    version = from_header if from_header is not None else field
+    if version is None and required:
+        raise Problem(428, "precondition_required",
+                      'send the table version you last saw: If-Match: "N" (from the ETag) or expected_version')
+    return version
+
+
+def written(result: commands.CommandResult, status: int = 201) -> tuple[dict, int, dict]:
+    shown = views.redact_events(result.events, viewer(), views.live_hand(result.state))
+    return {"version": result.version, "events": shown}, status, {"ETag": f'"{result.version}"'}
+
+
+def _refuse_floats(value: Any, path: str) -> None:
+    """Events hold whole numbers: a float setting would be refused by the store later."""
+    if isinstance(value, float):
+        raise validation_problem([{"location": "json", "field": path,
+                                   "messages": ["numbers must be whole (no fractions)"]}])
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_floats(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_floats(item, f"{path}.{index}")
+
+
+# ------------------------------------------------------------------------------- views
+
+
+@blp.route("", methods=["POST"])
+@require("admin", "organiser", "floor")
+@blp.arguments(NewTableSchema)
+@blp.response(201, CreatedTableSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def create_table(body: dict) -> tuple[dict, int, dict]:
+    """Open a table (admin, organiser, floor). Seats need registered players."""
+    principal = current_principal()
+    key = request_idempotency_key()
+    _refuse_floats(body["settings"], "settings")
+    store = event_store()
+    betting = BettingStructure.from_dict(body["betting"])
+    starting = body["settings"].get("starting_chips")
+    seats = []
+    for seat in body["seats"]:
+        stack = seat.get("stack", starting)
+        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            raise Problem(422, "invalid_table",
+                          f"seat {seat['player_id']} needs a stack (or settings.starting_chips) above 0")
+        if store.stream_version(f"player-{seat['player_id']}") == 0:
+            raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
+        seats.append(table.TableSeat(seat["player_id"], stack))
+    if key:
+        table_id = str(uuid.uuid5(IDEMPOTENT_TABLE_IDS, f"{actor_name(principal)}:{key}"))
+    else:
+        table_id = str(uuid.uuid4())
+    command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
+                                body["ranked"], body["action_clock_s"])
+    result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
+    return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
+
+
+@blp.route("/<string:table_id>", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, TableSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_table(table_id: str) -> tuple[dict, int, dict]:
+    """The table as the caller may see it (ETag: the version)."""
+    loaded = loaded_table(table_id)
+    shown = views.table_view(loaded.state, loaded.version, viewer())
+    return shown, 200, {"ETag": f'"{loaded.version}"'}
+
+
+@blp.route("/<string:table_id>/hands", methods=["POST"])
+@require("admin", "organiser", "floor", "player")
+@blp.arguments(StartHandSchema)
+@blp.response(201, WrittenSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def start_hand(body: dict, table_id: str) -> tuple[dict, int, dict]:
+    """Start the next hand: the button moves to the next seat with chips, a fresh shuffle is
+    committed to in the hand's first event. If-Match optional; players seated here may ask."""
+    principal = current_principal()
+    key = request_idempotency_key()
+    version = expected_version(body, required=False)
+    loaded = loaded_table(table_id)
+    if principal.role == "player" and principal.player_id not in loaded.state.players:
+        raise Problem(403, "forbidden", "only players seated at this table may start its hands")
+    result = commands.start_next_hand(event_store(), table_id, version, actor=actor_name(principal),
+                                      idempotency_key=key)
+    return written(result)
+
+
+@blp.route("/<string:table_id>/legal-actions", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, TableLegalActionsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def legal_actions(table_id: str) -> tuple[dict, int, dict]:
+    """Who is to act and what they may do (the betting ruling's `legal` shape)."""
+    loaded = loaded_table(table_id)
+    return views.legal_actions_view(loaded.state), 200, {"ETag": f'"{loaded.version}"'}
+
+
+@blp.route("/<string:table_id>/actions", methods=["POST"])
+@require("admin", "floor", "player")
+@blp.arguments(ActionSchema)
+@blp.response(201, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(428, response="PRECONDITION_REQUIRED")
+@blp.doc(parameters=[IF_MATCH_HEADER, IDEMPOTENCY_KEY_HEADER])
+def post_action(body: dict, table_id: str) -> tuple[dict, int, dict]:
+    """Act in the current hand. A player key acts for its player; floor and admin keys name
+    the player with `player_id`."""
+    principal = current_principal()
+    key = request_idempotency_key()
+    version = expected_version(body, required=True)
+    if principal.role == "player":
+        if body.get("player_id") not in (None, principal.player_id):
+            raise Problem(403, "forbidden", "a player key acts for its own player only")
+        player_id = principal.player_id
+    else:
+        player_id = body.get("player_id")
+        if player_id is None:
+            raise validation_problem([{"location": "json", "field": "player_id",
+                                       "messages": ["floor and admin keys name the player who acts"]}])
+    loaded = commands.load_table_for_write(event_store(), table_id, version)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    discard = tuple(body["discard"]) if body.get("discard") is not None else None
+    command = table.Act(player_id, body["action"], body.get("to"), discard)
+    result = commands.execute(event_store(), table_id, version, command,
+                              actor=actor_name(principal), idempotency_key=key, loaded=loaded)
+    return written(result)
+
+
+@blp.route("/<string:table_id>/events", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.arguments(EventsQuerySchema, location="query")
+@blp.response(200, EventsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
+    """The table's event log after version `after`, redacted for the caller."""
+    # The state first: if a hand ends in between, its secrets stay hidden one read longer.
+    loaded = loaded_table(table_id)
+    records = event_store().read_stream(commands.table_stream(table_id), after_version=query["after"])
+    events = [{"version": r.version, "type": r.type, "data": r.data, "metadata": r.metadata,
+               "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
+    shown = views.redact_events(events, viewer(), views.live_hand(loaded.state))
+    return {"events": shown}, 200, {"ETag": f'"{max([loaded.version, *(r.version for r in records)])}"'}

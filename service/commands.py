@@ -1,0 +1,197 @@
+"""The application layer for live tables: load a stream, rebuild its state, decide, append
+with the expected version. HTTP views and Celery tasks both go through `execute`.
+
+Order of checks on a write, so retries and races answer consistently:
+1. an Idempotency-Key already recorded on the stream answers the first result (nothing new);
+2. a stale expected version is a VersionConflict (409) before any rule is checked;
+3. the domain decides (a Violation writes nothing);
+4. the store appends at the version we decided on: a writer that got there first turns
+   this into a VersionConflict, or, with the same key, into the first result.
+
+The shuffle is drawn here (`secrets.SystemRandom()`, a 32-byte `secrets` salt) and passed
+in the command; the table's first event of the hand publishes the commitment.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import table
+from domain.cards import format_card, new_deck, shuffled
+from domain.records import from_record, to_record
+from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict
+
+STREAM_PREFIX = "table-"
+CACHED_TABLES = 512
+# Hand events whose cards only their own player (and the floor) may see: record type ->
+# the field holding the seat.
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat"}
+
+
+def table_stream(table_id: str) -> str:
+    return STREAM_PREFIX + table_id
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    """A table's state at `version`, and the idempotency keys recorded on its stream."""
+    table_id: str
+    version: int
+    state: table.TableState | None
+    idempotency_keys: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """key -> (first, last) version of the events appended with it."""
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    version: int
+    events: tuple[dict[str, Any], ...]
+    """{"version", "type", "data", "metadata"} of each event the command recorded."""
+    state: table.TableState
+    deduplicated: bool = False
+
+
+class _TableCache:
+    """The last rebuilt state per table, so a write reads only the events after it.
+
+    States are immutable, so threads share them freely; the lock guards the dict only.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[str, LoadedTable] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> LoadedTable | None:
+        with self._lock:
+            entry = self._entries.get(table_id)
+            if entry is not None:
+                self._entries.move_to_end(table_id)
+            return entry
+
+    def put(self, loaded: LoadedTable) -> None:
+        with self._lock:
+            current = self._entries.get(loaded.table_id)
+            if current is not None and current.version >= loaded.version:
+                return
+            self._entries[loaded.table_id] = loaded
+            self._entries.move_to_end(loaded.table_id)
+            while len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
+
+
+_cache = _TableCache(CACHED_TABLES)
+
+
+def load_table(store: EventStore, table_id: str) -> LoadedTable:
+    """The table's current state: the cached state plus whatever was appended since."""
+    cached = _cache.get(table_id) or LoadedTable(table_id, 0, None)
+    records = store.read_stream(table_stream(table_id), after_version=cached.version)
+    if not records:
+        return cached
+    loaded = fold_records(cached, records)
+    _cache.put(loaded)
+    return loaded
+
+
+def load_table_for_write(store: EventStore, table_id: str, expected_version: int | None) -> LoadedTable:
+    """The cached state when it is at the version the writer expects, without a read: the
+    append still checks that version atomically, and an Idempotency-Key recorded meanwhile
+    by another process comes back from the store as the first result."""
+    cached = _cache.get(table_id)
+    if cached is not None and expected_version is not None and cached.version == expected_version:
+        return cached
+    return load_table(store, table_id)
+
+
+def fold_records(loaded: LoadedTable, records: list[RecordedEvent]) -> LoadedTable:
+    state = loaded.state
+    keys = dict(loaded.idempotency_keys)
+    types = None if state is None else table.event_types(state.game)
+    for record in records:
+        if types is None:
+            types = table.event_types(record.data["game"])
+        state = table.evolve(state, from_record(types, record.type, record.data))
+        key = record.metadata.get("idempotency_key")
+        if key is not None:
+            first, _ = keys.get(key, (record.version, record.version))
+            keys[key] = (first, record.version)
+    return LoadedTable(loaded.table_id, records[-1].version, state, keys)
+
+
+def state_at(store: EventStore, table_id: str, version: int) -> table.TableState | None:
+    """Replay the table to `version` (for floor staff auditing a hand step by step)."""
+    records = store.read_stream(table_stream(table_id), up_to_version=version)
+    return fold_records(LoadedTable(table_id, 0, None), records).state if records else None
+
+
+def draw_deal(with_joker: bool = False) -> table.StartNextHand:
+    """A fresh shuffle from the operating system's CSPRNG and a secret salt."""
+    order = shuffled(new_deck(with_joker), secrets.SystemRandom())
+    return table.StartNextHand(tuple(format_card(c) for c in order), secrets.token_bytes(32).hex())
+
+
+def create_table(store: EventStore, command: table.CreateTable, *, actor: str | None = None,
+                 idempotency_key: str | None = None) -> CommandResult:
+    return execute(store, command.table_id, 0, command, actor=actor, idempotency_key=idempotency_key)
+
+
+def start_next_hand(store: EventStore, table_id: str, expected_version: int | None, *,
+                    actor: str | None = None, idempotency_key: str | None = None) -> CommandResult:
+    loaded = load_table(store, table_id)
+    with_joker = loaded.state is not None and table.game_rules(loaded.state.game).with_joker
+    return execute(store, table_id, expected_version, draw_deal(with_joker), actor=actor,
+                   idempotency_key=idempotency_key, loaded=loaded)
+
+
+def execute(store: EventStore, table_id: str, expected_version: int | None, command: table.Command,
+            *, actor: str | None = None, idempotency_key: str | None = None,
+            loaded: LoadedTable | None = None) -> CommandResult:
+    """Decide `command` on the table and record the events. `expected_version` None means
+    "whatever the current version is" (the domain still refuses what the state forbids)."""
+    loaded = loaded or load_table(store, table_id)
+    stream = table_stream(table_id)
+    if idempotency_key is not None and idempotency_key in loaded.idempotency_keys:
+        return _first_result(store, table_id, loaded.idempotency_keys[idempotency_key])
+    if expected_version is not None and expected_version != loaded.version:
+        raise VersionConflict(stream, expected_version, loaded.version)
+    events, state = table.handle(loaded.state, command)
+    new_events = [_new_event(state, event) for event in events]
+    result = store.append(stream, loaded.version, new_events, idempotency_key=idempotency_key,
+                          actor=actor)
+    if result.deduplicated:
+        return _first_result(store, table_id, (result.first_version, result.last_version))
+    keys = dict(loaded.idempotency_keys)
+    if idempotency_key is not None:
+        keys[idempotency_key] = (result.first_version, result.last_version)
+    _cache.put(LoadedTable(table_id, result.last_version, state, keys))
+    recorded = tuple(
+        {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
+        for version, new in zip(range(result.first_version, result.last_version + 1), new_events))
+    return CommandResult(result.last_version, recorded, state)
+
+
+def _new_event(after: table.TableState, event: Any) -> NewEvent:
+    """The store record, with metadata that lets views redact one event on its own: the hand
+    it belongs to and, for private cards, the player who may see them."""
+    type_name, data = to_record(event)
+    metadata: dict[str, Any] = {}
+    if type(event) not in table.TABLE_EVENTS or isinstance(event, (table.HandOpened, table.HandClosed)):
+        metadata["hand_id"] = after.hand_id
+    seat_field = PRIVATE_CARD_EVENTS.get(type_name)
+    if seat_field is not None:
+        metadata["visible_to"] = after.players[after.hand_seats[data[seat_field]]]
+    return NewEvent(type_name, data, metadata=metadata)
+
+
+def _first_result(store: EventStore, table_id: str, versions: tuple[int, int]) -> CommandResult:
+    first, last = versions
+    records = store.read_stream(table_stream(table_id), after_version=first - 1, up_to_version=last)
+    state = state_at(store, table_id, last)
+    assert state is not None
+    recorded = tuple({"version": r.version, "type": r.type, "data": dict(r.data),
+                      "metadata": dict(r.metadata)} for r in records)
+    return CommandResult(last, recorded, state, deduplicated=True)

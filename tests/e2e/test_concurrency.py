@@ -1,0 +1,144 @@
+"""Concurrent writers through a real gunicorn (make run's worker settings) on PostgreSQL:
+16 clients post the same action at the same version: exactly one 201, the rest 409;
+retries with one Idempotency-Key answer the first response and write nothing."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from service.devserver import gunicorn_command, spawn_tied, stop_process
+from service.embedded import free_port
+
+pytestmark = pytest.mark.e2e
+
+CLIENTS = 16
+
+
+@dataclass
+class Server:
+    port: int
+    admin: dict[str, str]
+
+    def call(self, method: str, path: str, body: dict | None = None,
+             headers: dict[str, str] | None = None, connection: http.client.HTTPConnection | None = None
+             ) -> tuple[int, dict, dict[str, str]]:
+        own = connection is None
+        connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body=json.dumps(body) if body is not None else None,
+                               headers={"Content-Type": "application/json", **(headers or {})})
+            response = connection.getresponse()
+            raw = response.read()
+            return response.status, json.loads(raw) if raw else {}, dict(response.getheaders())
+        finally:
+            if own:
+                connection.close()
+
+
+def start_gunicorn(database_url: str) -> Iterator[Server]:
+    """gunicorn on the test database with a fresh admin key; stopped afterwards."""
+    admin_key = "e2e-admin-" + secrets.token_hex(8)
+    env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": admin_key}
+    env.pop("CELERY_BROKER_URL", None)
+    port = free_port()
+    process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
+    server = Server(port, {"Authorization": f"Bearer {admin_key}"})
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if server.call("GET", "/livez")[0] == 200:
+                break
+        except OSError:
+            pass
+        assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
+        time.sleep(0.1)
+    try:
+        yield server
+    finally:
+        stop_process(process)
+
+
+@pytest.fixture(scope="module")
+def server(database_url) -> Iterator[Server]:
+    yield from start_gunicorn(database_url)
+
+
+def seated_table(server: Server) -> tuple[str, list[tuple[str, dict]]]:
+    players = []
+    for name in ("Ann", "Bob", "Cat"):
+        _, created, _ = server.call("POST", "/v1/players", {"name": name}, server.admin)
+        _, key, _ = server.call("POST", "/v1/keys", {"role": "player", "player_id": created["id"]}, server.admin)
+        players.append((created["id"], {"Authorization": f"Bearer {key['key']}"}))
+    status, table, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 10000} for p, _ in players]}, server.admin)
+    assert status == 201, table
+    status, _, _ = server.call("POST", f"/v1/tables/{table['id']}/hands", {}, server.admin)
+    assert status == 201
+    return table["id"], players
+
+
+def all_at_once(server: Server, path: str, body: dict, headers: dict) -> list[tuple[int, dict]]:
+    """CLIENTS threads, each on its own open connection, released together."""
+    connections = [http.client.HTTPConnection("127.0.0.1", server.port, timeout=30) for _ in range(CLIENTS)]
+    for connection in connections:
+        connection.connect()
+    barrier = threading.Barrier(CLIENTS)
+    answers: list[tuple[int, dict]] = [(0, {})] * CLIENTS
+
+    def client(index: int) -> None:
+        barrier.wait()
+        status, answer, _ = server.call("POST", path, body, headers, connections[index])
+        answers[index] = (status, answer)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for connection in connections:
+        connection.close()
+    return answers
+
+
+def table_version(server: Server, table_id: str) -> int:
+    status, view, headers = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+    assert status == 200 and headers["ETag"] == f'"{view["version"]}"'
+    return view["version"]
+
+
+def test_sixteen_clients_one_version_exactly_one_wins(server):
+    table_id, players = seated_table(server)
+    version = table_version(server, table_id)
+    answers = all_at_once(server, f"/v1/tables/{table_id}/actions", {"action": "call"},
+                          {**players[0][1], "If-Match": f'"{version}"'})
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [201] + [409] * (CLIENTS - 1), answers
+    assert all(a["code"] == "version_conflict" for s, a in answers if s == 409)
+    assert table_version(server, table_id) == version + 1
+    _, events, _ = server.call("GET", f"/v1/tables/{table_id}/events?after={version}", headers=server.admin)
+    assert [e["type"] for e in events["events"]] == ["ActionTaken"]
+
+
+def test_sixteen_retries_with_one_idempotency_key_write_once_and_answer_alike(server):
+    table_id, players = seated_table(server)
+    version = table_version(server, table_id)
+    headers = {**players[0][1], "If-Match": str(version), "Idempotency-Key": "retry-" + secrets.token_hex(6)}
+    answers = all_at_once(server, f"/v1/tables/{table_id}/actions", {"action": "raise", "to": 300}, headers)
+    assert {status for status, _ in answers} == {201}, answers
+    assert all(answer == answers[0][1] for _, answer in answers)
+    assert table_version(server, table_id) == version + 1
+    # Later retries (the version has moved on) still answer the first response.
+    status, late, _ = server.call("POST", f"/v1/tables/{table_id}/actions", {"action": "raise", "to": 300}, headers)
+    assert (status, late) == (201, answers[0][1])
+    assert table_version(server, table_id) == version + 1
+    _, verified, _ = server.call("GET", f"/v1/streams/table-{table_id}/verify", headers=server.admin)
+    assert verified["ok"] is True and verified["events"] == version + 1
