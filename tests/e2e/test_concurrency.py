@@ -5,70 +5,17 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import secrets
 import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 
-from service.devserver import gunicorn_command, spawn_tied, stop_process
-from service.embedded import free_port
+from tests.e2e.conftest import Server
+
 
 pytestmark = pytest.mark.e2e
 
 CLIENTS = 16
-
-
-@dataclass
-class Server:
-    port: int
-    admin: dict[str, str]
-
-    def call(self, method: str, path: str, body: dict | None = None,
-             headers: dict[str, str] | None = None, connection: http.client.HTTPConnection | None = None
-             ) -> tuple[int, dict, dict[str, str]]:
-        own = connection is None
-        connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            connection.request(method, path, body=json.dumps(body) if body is not None else None,
-                               headers={"Content-Type": "application/json", **(headers or {})})
-            response = connection.getresponse()
-            raw = response.read()
-            return response.status, json.loads(raw) if raw else {}, dict(response.getheaders())
-        finally:
-            if own:
-                connection.close()
-
-
-def start_gunicorn(database_url: str) -> Iterator[Server]:
-    """gunicorn on the test database with a fresh admin key; stopped afterwards."""
-    admin_key = "e2e-admin-" + secrets.token_hex(8)
-    env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": admin_key}
-    env.pop("CELERY_BROKER_URL", None)
-    port = free_port()
-    process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
-    server = Server(port, {"Authorization": f"Bearer {admin_key}"})
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if server.call("GET", "/livez")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-        time.sleep(0.1)
-    try:
-        yield server
-    finally:
-        stop_process(process)
-
-
-@pytest.fixture(scope="module")
-def server(database_url) -> Iterator[Server]:
-    yield from start_gunicorn(database_url)
 
 
 def seated_table(server: Server) -> tuple[str, list[tuple[str, dict]]]:

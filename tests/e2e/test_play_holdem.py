@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from domain import table
 from domain.records import from_record
 from service import views
-from tests.e2e.test_concurrency import Server, start_gunicorn
+from tests.e2e.conftest import Server
 
 pytestmark = pytest.mark.e2e
 
@@ -20,11 +19,6 @@ HANDS = 200
 SEATS = 6
 STACK = 10_000
 TIME_LIMIT_S = 90
-
-
-@pytest.fixture(scope="module")
-def server(database_url) -> Iterator[Server]:
-    yield from start_gunicorn(database_url)
 
 
 def new_table(server: Server, players: list[tuple[str, dict]]) -> str:
