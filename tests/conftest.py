@@ -30,11 +30,9 @@ def _with_database(server_url: str, name: str) -> str:
 
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from service.migrate import upgrade
-
     server_url = os.environ.get("DATABASE_URL")
     if server_url:
-        yield from _fresh_database_on(server_url, upgrade)
+        yield from _fresh_database_on(server_url)
         return
 
     from service.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres
@@ -44,14 +42,17 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     server.start()
     try:
-        yield from _fresh_database_on(server.url, upgrade)
+        yield from _fresh_database_on(server.url)
     finally:
         server.stop()
 
 
-def _fresh_database_on(server_url: str, upgrade) -> Iterator[str]:
+def _fresh_database_on(server_url: str) -> Iterator[str]:
+    """A uniquely named, migrated database on the server, dropped afterwards."""
     import psycopg
     from psycopg import sql
+
+    from service.migrate import upgrade
 
     name = f"cardroom_test_{os.getpid()}_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin:

@@ -136,7 +136,8 @@ def canonical_json(value: Any) -> str:
     Floats are refused: PostgreSQL keeps JSON numbers as `numeric` and gives some back in
     another spelling (1e+16 comes back as 10000000000000000, -0.0 as 0), which would
     break the hash chain on verification. Events hold whole numbers or strings.
-    The NUL character is refused too: PostgreSQL text and jsonb cannot hold it.
+    The NUL character and lone surrogates are refused too: PostgreSQL text and jsonb
+    cannot hold them, and UTF-8 cannot encode a surrogate.
     """
     _check_storable(value)
     return json.dumps(
@@ -150,6 +151,11 @@ def _check_storable(value: Any) -> None:
     if isinstance(value, str):
         if "\x00" in value:
             raise ValueError(f"event text must not contain the NUL character: {value!r}")
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(f"event text must be valid Unicode: {value!r}") from None
     elif isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):

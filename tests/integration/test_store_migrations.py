@@ -1,0 +1,46 @@
+"""Migrations run programmatically, over psycopg 3, and can run again harmlessly."""
+from __future__ import annotations
+
+import secrets
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from service.migrate import ensure_database, sqlalchemy_url, upgrade
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://u:p@h:5432/db", "postgresql+psycopg://u:p@h:5432/db"),
+        ("postgres://u@h/db?sslmode=require", "postgresql+psycopg://u@h/db?sslmode=require"),
+        ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
+    ],
+)
+def test_plain_postgres_urls_are_given_the_psycopg_3_driver(given, expected):
+    assert sqlalchemy_url(given) == expected
+
+
+def test_upgrading_a_migrated_database_again_changes_nothing(database_url):
+    upgrade(database_url)
+
+    with psycopg.connect(database_url) as connection:
+        heads = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+        assert len(heads) == 1
+        assert connection.execute("SELECT count(*) FROM pg_proc WHERE proname = 'append_events'").fetchone() == (1,)
+
+
+def test_ensure_database_creates_a_missing_database_once(database_url):
+    name = f"cardroom_ensure_{secrets.token_hex(4)}"
+    url = psycopg.conninfo.make_conninfo(database_url, dbname=name)
+    try:
+        assert ensure_database(url) == url
+        assert ensure_database(url) == url  # already there: left alone
+        with psycopg.connect(url) as connection:
+            assert connection.execute("SELECT current_database()").fetchone() == (name,)
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
