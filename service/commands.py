@@ -10,29 +10,58 @@ Order of checks on a write, so retries and races answer consistently:
 
 The shuffle is drawn here (`secrets.SystemRandom()`, a 32-byte `secrets` salt) and passed
 in the command; the table's first event of the hand publishes the commitment.
+
+The time is read here too (`now`, from the caller or the wall clock) and passed to the
+domain, which dates action-clock deadlines with it. After an append that started a clock,
+the registered clock scheduler (the Celery fast path, workers.clock_tasks) is told; if it
+is missing or fails, the periodic sweep still finds the deadline in the log.
+Events the computer played for a player carry `automatic: true` in their metadata.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from domain import table
 from domain.cards import format_card, new_deck, shuffled
 from domain.records import from_record, to_record
 from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict
 
+log = logging.getLogger(__name__)
+
 STREAM_PREFIX = "table-"
 CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat.
 PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat"}
+# Table events that belong to the current hand's history (the floor audits a timeout there).
+HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
+                     table.AutomaticAction)
 
 
 def table_stream(table_id: str) -> str:
     return STREAM_PREFIX + table_id
+
+
+ClockScheduler = Callable[[str, int, table.ClockStarted], None]
+"""(table id, the version at which the clock is pending, the clock) -> schedule its expiry."""
+_clock_schedulers: list[ClockScheduler] = []
+
+
+def schedule_clocks_with(scheduler: ClockScheduler | None) -> None:
+    """Who is told about each clock started (None: nobody; the sweep alone acts)."""
+    _clock_schedulers[:] = [] if scheduler is None else [scheduler]
+
+
+def now_ms(now: float | None = None) -> int:
+    """`now` (seconds since the epoch, the wall clock if None) in whole milliseconds, the
+    unit of deadlines in events (events hold no floats)."""
+    return round((time.time() if now is None else now) * 1000)
 
 
 @dataclass(frozen=True)
@@ -149,17 +178,19 @@ def start_next_hand(store: EventStore, table_id: str, expected_version: int | No
 
 def execute(store: EventStore, table_id: str, expected_version: int | None, command: table.Command,
             *, actor: str | None = None, idempotency_key: str | None = None,
-            loaded: LoadedTable | None = None) -> CommandResult:
+            loaded: LoadedTable | None = None, now: float | None = None) -> CommandResult:
     """Decide `command` on the table and record the events. `expected_version` None means
-    "whatever the current version is" (the domain still refuses what the state forbids)."""
+    "whatever the current version is" (the domain still refuses what the state forbids).
+    `now`: seconds since the epoch (default: the wall clock)."""
     loaded = loaded or load_table(store, table_id)
     stream = table_stream(table_id)
     if idempotency_key is not None and idempotency_key in loaded.idempotency_keys:
         return _first_result(store, table_id, loaded.idempotency_keys[idempotency_key])
     if expected_version is not None and expected_version != loaded.version:
         raise VersionConflict(stream, expected_version, loaded.version)
-    events, state = table.handle(loaded.state, command)
-    new_events = [_new_event(state, event) for event in events]
+    events, state = table.handle(loaded.state, command, now_ms(now))
+    new_events = [_new_event(state, event, automatic)
+                  for event, automatic in zip(events, table.automatic_flags(events))]
     result = store.append(stream, loaded.version, new_events, idempotency_key=idempotency_key,
                           actor=actor)
     if result.deduplicated:
@@ -171,15 +202,42 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
     recorded = tuple(
         {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
         for version, new in zip(range(result.first_version, result.last_version + 1), new_events))
+    _schedule_clocks(table_id, result.last_version, events)
     return CommandResult(result.last_version, recorded, state)
 
 
-def _new_event(after: table.TableState, event: Any) -> NewEvent:
+def _schedule_clocks(table_id: str, version: int, events: list[Any]) -> None:
+    for event in events:
+        if not isinstance(event, table.ClockStarted):
+            continue
+        for scheduler in _clock_schedulers:
+            try:
+                scheduler(table_id, version, event)
+            except Exception:  # noqa: BLE001 - the write is done; the sweep covers the deadline
+                log.warning("could not schedule the clock of table %s at version %s; the sweep will act on it",
+                            table_id, version, exc_info=True)
+
+
+CLOCK_ACTOR = "clock"
+
+
+def expire_clock(store: EventStore, table_id: str, expected_version: int | None, hand_id: str,
+                 seat: int, deadline_at_ms: int, *, now: float | None = None) -> CommandResult:
+    """Act for the player whose clock (the one of `seat` in `hand_id` ending at
+    `deadline_at_ms`) ran out. Refused (Violation) unless that very clock is still running
+    and has passed; a stale `expected_version` is a VersionConflict."""
+    command = table.ExpireClock(hand_id, seat, deadline_at_ms)
+    return execute(store, table_id, expected_version, command, actor=CLOCK_ACTOR, now=now)
+
+
+def _new_event(after: table.TableState, event: Any, automatic: bool = False) -> NewEvent:
     """The store record, with metadata that lets views redact one event on its own: the hand
     it belongs to and, for private cards, the player who may see them."""
     type_name, data = to_record(event)
     metadata: dict[str, Any] = {}
-    if type(event) not in table.TABLE_EVENTS or isinstance(event, (table.HandOpened, table.HandClosed)):
+    if automatic:
+        metadata["automatic"] = True
+    if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
         metadata["hand_id"] = after.hand_id
     seat_field = PRIVATE_CARD_EVENTS.get(type_name)
     if seat_field is not None:

@@ -105,6 +105,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
             "status": _seat_status(state, seat, hand_seat),
             "bet": hand.betting.bets[hand_seat] if hand_seat is not None and state.hand_in_progress else 0,
             "cards": _visible_hole(state, hand_seat, viewer) if hand_seat is not None else None,
+            "sitting_out": state.sitting_out[seat],
         })
     return {
         "id": state.table_id,
@@ -113,6 +114,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "settings": state.settings,
         "ranked": state.ranked,
         "action_clock_s": state.action_clock_s,
+        "clock": _clock_view(state.clock),
         "button": state.button,
         "hands_played": state.hands_played,
         "finished": state.finished,
@@ -120,6 +122,13 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "hand": hand_view(state, viewer) if hand is not None else None,
         "standings": _standings(state) if state.finished else None,
     }
+
+
+def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
+    """The running action clock: who must act by when (ms since the epoch)."""
+    if clock is None:
+        return None
+    return {"player_id": clock.player_id, "seat": clock.seat, "deadline_at_ms": clock.deadline_at_ms}
 
 
 def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> str:

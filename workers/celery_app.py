@@ -19,6 +19,8 @@ VISIBILITY_TIMEOUT_S = LONGEST_COUNTDOWN_S + 600
 HEALTH_PING_EVERY_S = 60.0
 # Tournament starts and level ends are acted on by this sweep (workers.tournament_tasks).
 TOURNAMENT_SWEEP_EVERY_S = 5.0
+# Action clocks missed by their ETA task are acted on by this sweep (workers.clock_tasks).
+CLOCK_SWEEP_EVERY_S = 1.0
 
 BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": VISIBILITY_TIMEOUT_S,
@@ -36,7 +38,8 @@ BROKER_TRANSPORT_OPTIONS = {
 
 
 def make_celery(config: Config) -> Celery:
-    app = Celery("cardroom", include=["workers.tasks", "workers.tournament_tasks", "workers.rating_tasks"])
+    app = Celery("cardroom", include=["workers.tasks", "workers.tournament_tasks", "workers.rating_tasks",
+                                        "workers.clock_tasks"])
     app.conf.update(
         broker_url=config.broker_url,
         broker_transport_options=BROKER_TRANSPORT_OPTIONS,
@@ -56,6 +59,9 @@ def make_celery(config: Config) -> Celery:
             "health-ping": {"task": "workers.tasks.ping", "schedule": HEALTH_PING_EVERY_S},
             "tournament-clocks": {"task": "workers.tournament_tasks.sweep_tournaments",
                                   "schedule": TOURNAMENT_SWEEP_EVERY_S},
+            # A sweep still queued when the next is due is dropped: they do the same work.
+            "action-clocks": {"task": "workers.clock_tasks.sweep_clocks", "schedule": CLOCK_SWEEP_EVERY_S,
+                              "options": {"expires": CLOCK_SWEEP_EVERY_S}},
         },
     )
     return app

@@ -3,6 +3,9 @@
 Stream `table-<id>`. Reads carry `ETag: "N"` (the stream version); actions need the
 version the client last saw (`If-Match`, or `expected_version` in the body) and accept an
 `Idempotency-Key`. Every answer is redacted for the caller (service.views).
+
+Players may sit out and come back to the same seat (`/absences`); the computer plays for
+them meanwhile. On a table with an action clock the view shows the running deadline.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import Any
 
 import marshmallow as ma
 from flask import request
+from flask.blueprints import BlueprintSetupState
 
 from domain import table
 from domain.betting import BettingStructure
@@ -86,6 +90,16 @@ class StartHandSchema(WriteSchema):
     pass
 
 
+class AbsenceSchema(WriteSchema):
+    player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
+                                 metadata={"description": "floor and admin keys: who sits out"})
+
+
+class ReturnQuerySchema(ma.Schema):
+    expected_version = ma.fields.Integer(validate=ma.validate.Range(min=0),
+                                         metadata={"description": "instead of If-Match"})
+
+
 class EventSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     type = ma.fields.String(required=True)
@@ -114,6 +128,8 @@ class TableSchema(ma.Schema):
     settings = ma.fields.Dict()
     ranked = ma.fields.Boolean()
     action_clock_s = ma.fields.Integer(allow_none=True)
+    clock = ma.fields.Dict(allow_none=True, metadata={
+        "description": "the running action clock: player_id, seat, deadline_at_ms (ms since the epoch)"})
     button = ma.fields.Integer(allow_none=True)
     hands_played = ma.fields.Integer()
     finished = ma.fields.Boolean()
@@ -129,6 +145,18 @@ class TableLegalActionsSchema(ma.Schema):
 
 
 # ------------------------------------------------------------------------------ shared
+
+
+@blp.record_once
+def _schedule_clocks_on_the_broker(setup: BlueprintSetupState) -> None:
+    """The action clocks' fast path: after an append that starts a clock, send its expiry
+    task with an ETA. Without a broker the workers' sweep alone acts on deadlines."""
+    broker_url = setup.app.extensions["cardroom"].config.broker_url
+    if broker_url:
+        # Imported here: only an app with a broker needs the Celery side.
+        from workers.clock_tasks import clock_sender_for
+
+        commands.schedule_clocks_with(clock_sender_for(broker_url))
 
 
 def viewer() -> views.Viewer:
@@ -298,6 +326,62 @@ def post_action(body: dict, table_id: str) -> tuple[dict, int, dict]:
     result = commands.execute(event_store(), table_id, version, command,
                               actor=actor_name(principal), idempotency_key=key, loaded=loaded)
     return written(result)
+
+
+def _player_named(body: dict, principal: Principal) -> str:
+    """A player key speaks for its own player; floor and admin keys name one."""
+    if principal.role == "player":
+        if body.get("player_id") not in (None, principal.player_id):
+            raise Problem(403, "forbidden", "a player key acts for its own player only")
+        return principal.player_id  # type: ignore[return-value]
+    player_id = body.get("player_id")
+    if player_id is None:
+        raise validation_problem([{"location": "json", "field": "player_id",
+                                   "messages": ["floor and admin keys name the player"]}])
+    return player_id
+
+
+@blp.route("/<string:table_id>/absences", methods=["POST"])
+@require("admin", "floor", "player")
+@blp.arguments(AbsenceSchema)
+@blp.response(201, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def sit_out(body: dict, table_id: str) -> tuple[dict, int, dict]:
+    """Sit out: the seat is kept, and the computer plays the player's turns (check when
+    possible, call a small bet with a pair or better, else fold) until they return.
+    If-Match optional."""
+    principal = current_principal()
+    version = expected_version(body, required=False)
+    player_id = _player_named(body, principal)
+    loaded_table(table_id)
+    result = commands.execute(event_store(), table_id, version, table.SitOut(player_id),
+                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+    return written(result)
+
+
+@blp.route("/<string:table_id>/absences/<string:player_id>", methods=["DELETE"])
+@require("admin", "floor", "player")
+@blp.arguments(ReturnQuerySchema, location="query")
+@blp.response(200, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def return_to_seat(query: dict, table_id: str, player_id: str) -> tuple[dict, int, dict]:
+    """Come back to the same seat: the player acts for themselves from their next turn.
+    If-Match optional."""
+    principal = current_principal()
+    version = expected_version(query, required=False)
+    _player_named({"player_id": player_id}, principal)
+    loaded_table(table_id)
+    result = commands.execute(event_store(), table_id, version, table.ReturnToSeat(player_id),
+                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+    return written(result, status=200)
 
 
 @blp.route("/<string:table_id>/events", methods=["GET"])

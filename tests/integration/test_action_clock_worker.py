@@ -1,0 +1,207 @@
+"""Action clocks with real processes: a `celery -A workers.celery_app worker -B` process on
+the test broker and database acts on deadlines recorded in the tables' logs."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from domain import table
+from domain.betting import BettingStructure
+from service import commands
+from service.store.postgres import PostgresEventStore, open_pool
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
+CLOCK_S = 2
+WAIT_S = 20
+# After the deadline: the ETA task fires at once, the sweep (every second, leaving a
+# second's grace to the ETA task) within about two more. Waiting past both shows that
+# neither records a second timeout.
+SETTLE_S = 3.5
+
+
+class Worker:
+    """A Celery worker process of ours: started, watched through its log, stopped by pid."""
+
+    def __init__(self, directory: Path, database_url: str, broker_url: str, *, beat: bool) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.log = directory / "worker.log"
+        args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--concurrency=2",
+                "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        if beat:
+            args += ["-B", f"--schedule={directory / 'beat-schedule'}"]
+        env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url}
+        with self.log.open("w") as output:
+            self.process = subprocess.Popen(args, cwd=PROJECT_ROOT, env=env, stdout=output,
+                                            stderr=subprocess.STDOUT)
+        self.wait_for_log("ready.")
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def wait_for_log(self, fragment: str) -> None:
+        deadline = time.monotonic() + WAIT_S
+        while fragment not in self.text():
+            assert self.process.poll() is None, self.text()
+            assert time.monotonic() < deadline, f"no {fragment!r} in the worker's log:\n{self.text()}"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: the main process (holding the ETA tasks) and its pool."""
+        children = _child_pids(self.process.pid)
+        self.process.kill()
+        self.process.wait()
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=WAIT_S)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _child_pids(pid: int) -> set[int]:
+    children = set()
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.add(int(status.parent.name))
+    return children
+
+
+@pytest.fixture(scope="module")
+def store(database_url):
+    pool = open_pool(database_url, max_size=2)
+    yield PostgresEventStore(pool)
+    pool.close()
+
+
+@pytest.fixture(scope="module")
+def fast_path(broker_url):
+    """This process sends each clock's ETA task, as the web app does after an append."""
+    from workers.clock_tasks import clock_sender_for
+
+    commands.schedule_clocks_with(clock_sender_for(broker_url))
+    yield
+    commands.schedule_clocks_with(None)
+
+
+@pytest.fixture(scope="module")
+def worker(database_url, broker_url, tmp_path_factory):
+    started = Worker(tmp_path_factory.mktemp("clock-worker"), database_url, broker_url, beat=True)
+    yield started
+    started.stop()
+
+
+def clocked_table(store) -> tuple[str, table.ClockStarted]:
+    """A heads-up table with a 2 s clock and a hand started: the button's clock runs."""
+    table_id = f"clock-{uuid.uuid4().hex[:12]}"
+    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
+    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=CLOCK_S))
+    result = commands.start_next_hand(store, table_id, 1)
+    clock = result.state.clock
+    assert clock is not None and clock.player_id == "ann"
+    return table_id, clock
+
+
+def records(store, table_id: str, type_name: str):
+    return [r for r in store.read_stream(commands.table_stream(table_id)) if r.type == type_name]
+
+
+def wait_for_timeout(store, table_id: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not records(store, table_id, "ClockExpired"):
+        assert time.monotonic() < deadline, f"table {table_id}: the clock never expired"
+        time.sleep(0.05)
+
+
+def test_a_two_second_clock_folds_the_player_exactly_once(store, fast_path, worker):
+    table_id, clock = clocked_table(store)
+    wait_for_timeout(store, table_id)
+    time.sleep(SETTLE_S)
+    [expired] = records(store, table_id, "ClockExpired")
+    assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
+    lateness_s = expired.recorded_at.timestamp() - clock.deadline_at_ms / 1000
+    assert 0 <= lateness_s < 1.5
+    log = store.read_stream(commands.table_stream(table_id), after_version=expired.version)
+    assert (log[0].type, log[0].data["reason"]) == ("AutomaticAction", "clock_expired")
+    assert (log[1].type, log[1].data["action"], log[1].metadata["automatic"]) == ("ActionTaken", "fold", True)
+    assert {r.metadata["actor"] for r in log[:2]} == {"clock"}
+    assert log[-1].type == "HandClosed"
+
+
+def test_an_action_in_time_leaves_no_timeout(store, fast_path, worker):
+    table_id, clock = clocked_table(store)
+    commands.execute(store, table_id, commands.load_table(store, table_id).version, table.Act("ann", "fold"))
+    time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + SETTLE_S)
+    assert records(store, table_id, "ClockExpired") == []
+    # The ETA task did fire at the deadline, and was refused without writing anything.
+    assert "clock_not_running" in worker.text()
+
+
+def test_over_http_a_player_sits_out_the_computer_acts_and_the_view_shows_the_clock(database_url):
+    from service.app import create_app
+    from service.config import Config
+
+    admin = {"Authorization": "Bearer clock-admin-key"}
+    client = create_app(Config(database_url=database_url, admin_key="clock-admin-key")).test_client()
+    players = [client.post("/v1/players", json={"name": n}, headers=admin).get_json()["id"] for n in ("Ann", "Bob")]
+    table_id = client.post("/v1/tables", headers=admin, json={
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 1000} for p in players], "action_clock_s": 30}).get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=admin)
+    shown = client.get(f"/v1/tables/{table_id}", headers=admin).get_json()
+    assert shown["clock"]["player_id"] == players[0]
+    assert shown["clock"]["deadline_at_ms"] / 1000 == pytest.approx(time.time() + 30, abs=5)
+
+    sat_out = client.post(f"/v1/tables/{table_id}/absences", json={"player_id": players[0]}, headers=admin)
+    assert sat_out.status_code == 201, sat_out.get_data(as_text=True)
+    assert [e["type"] for e in sat_out.get_json()["events"]][:3] == ["PlayerSatOut", "AutomaticAction", "ActionTaken"]
+    again = client.post(f"/v1/tables/{table_id}/absences", json={"player_id": players[0]}, headers=admin)
+    assert (again.status_code, again.get_json()["code"]) == (422, "already_sitting_out")
+    shown = client.get(f"/v1/tables/{table_id}", headers=admin).get_json()
+    assert [seat["sitting_out"] for seat in shown["seats"]] == [True, False]
+
+    back = client.delete(f"/v1/tables/{table_id}/absences/{players[0]}", headers=admin)
+    assert back.status_code == 200, back.get_data(as_text=True)
+    assert [e["type"] for e in back.get_json()["events"]] == ["PlayerReturned"]
+    unknown = client.delete(f"/v1/tables/no-such-table/absences/{players[0]}", headers=admin)
+    assert unknown.status_code == 404
+
+
+def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
+        store, fast_path, worker, database_url, broker_url, tmp_path):
+    worker.stop()  # the only worker left is the one about to be killed
+    doomed = Worker(tmp_path / "doomed", database_url, broker_url, beat=False)
+    table_id, clock = clocked_table(store)
+    doomed.wait_for_log("workers.clock_tasks.expire_clock[")  # received, held until its ETA
+    doomed.kill()
+    time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + 0.5)
+    assert records(store, table_id, "ClockExpired") == []  # the task died with its worker
+    successor = Worker(tmp_path / "successor", database_url, broker_url, beat=True)
+    try:
+        wait_for_timeout(store, table_id)
+        time.sleep(SETTLE_S)
+        [expired] = records(store, table_id, "ClockExpired")
+        assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
+        assert "sweep: expired 1 clocks" in successor.text()
+    finally:
+        successor.stop()

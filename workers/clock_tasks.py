@@ -1,0 +1,130 @@
+"""Action clocks: the fast path and the sweep.
+
+A clock's deadline is a fact in the table's log (ClockStarted), recorded in the same
+append as the action that passed the turn. Two paths act on it, both through the same
+application layer as HTTP (service.commands.expire_clock), so the domain decides:
+- fast path: right after that append, `expire_clock` is sent with an ETA at the deadline;
+- slow path: beat runs `sweep_clocks` every second; it finds the deadlines in the log
+  that passed more than a moment ago and are still open, and expires them. This covers a
+  task lost with a killed worker (Redis would only redeliver it after the visibility
+  timeout, an hour later) or a send that failed.
+Both may race for one clock, and a task may arrive late, twice or after the player
+acted: ExpireClock names the exact clock, so only the first expiry of a running,
+passed clock records anything (exactly one ClockExpired); the others are refused or lose
+the version race, and change nothing.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timezone
+
+from celery import Celery
+
+from domain import table
+from domain.violations import Violation
+from service import commands
+from service.config import Config
+from service.store.base import EventStore, VersionConflict
+from workers.celery_app import app, make_celery
+from workers.tasks import _pool, event_store
+
+log = logging.getLogger(__name__)
+
+EXPIRE_TASK = "workers.clock_tasks.expire_clock"
+SWEEP_TASK = "workers.clock_tasks.sweep_clocks"
+# The sweep leaves a just-passed deadline to its ETA task for this long, so the two paths
+# do not race for every clock.
+SWEEP_GRACE_MS = 1000
+SWEEP_BATCH = 500
+# ETA tasks may reach the worker slightly early (clocks of two hosts); wait that out
+# rather than be refused, up to this much.
+EARLY_WAIT_LIMIT_S = 2.0
+
+# The open deadlines: each table's ClockStarted events that nothing ended since (a later
+# ClockStarted, ClockExpired or HandClosed), due by now. The domain still checks each.
+_DUE_CLOCKS = """
+SELECT e.stream_id, e.data FROM events e
+ WHERE e.type = 'ClockStarted' AND e.stream_id LIKE %(prefix)s
+   AND (e.data->>'deadline_at_ms')::bigint <= %(due_by)s
+   AND NOT EXISTS (SELECT 1 FROM events later
+                    WHERE later.stream_id = e.stream_id AND later.version > e.version
+                      AND later.type IN ('ClockStarted', 'ClockExpired', 'HandClosed'))
+ ORDER BY (e.data->>'deadline_at_ms')::bigint
+ LIMIT %(limit)s
+"""
+
+
+def clock_sender(celery: Celery) -> commands.ClockScheduler:
+    """The fast path: schedule `expire_clock` at the clock's deadline on `celery`'s broker."""
+    def send(table_id: str, version: int, clock: table.ClockStarted) -> None:
+        celery.send_task(
+            EXPIRE_TASK,
+            args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
+            eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
+            # A broker that is down must not hold up the write that started the clock:
+            # fail at once, the sweep acts on the deadline.
+            retry=False,
+        )
+    return send
+
+
+def clock_sender_for(broker_url: str) -> commands.ClockScheduler:
+    """The fast path for a process that is not a worker (the web app, a test, a bench)."""
+    return clock_sender(make_celery(Config(broker_url=broker_url)))
+
+
+@app.task(name=EXPIRE_TASK)
+def expire_clock(table_id: str, version: int, hand_id: str, seat: int, deadline_at_ms: int) -> str:
+    """Expire one clock (the fast path); returns what happened, for the log."""
+    early_s = deadline_at_ms / 1000 - time.time()
+    if 0 < early_s <= EARLY_WAIT_LIMIT_S:
+        time.sleep(early_s)
+    return expire(event_store(), table_id, version, hand_id, seat, deadline_at_ms)
+
+
+@app.task(name=SWEEP_TASK)
+def sweep_clocks() -> int:
+    """Expire every open clock whose deadline passed (the slow path); returns how many."""
+    store = event_store()
+    due_by = commands.now_ms() - SWEEP_GRACE_MS
+    expired = 0
+    for table_id, clock in due_clocks(due_by):
+        outcome = expire(store, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
+        expired += outcome == "expired"
+    if expired:
+        log.info("sweep: expired %d clocks missed by the fast path", expired)
+    return expired
+
+
+def due_clocks(due_by_ms: int) -> list[tuple[str, dict]]:
+    """(table id, ClockStarted data) of open clocks with a deadline at or before `due_by_ms`."""
+    with _pool().connection() as connection:
+        rows = connection.execute(_DUE_CLOCKS, {"prefix": commands.STREAM_PREFIX + "%", "due_by": due_by_ms,
+                                                "limit": SWEEP_BATCH}).fetchall()
+    return [(stream_id.removeprefix(commands.STREAM_PREFIX), data) for stream_id, data in rows]
+
+
+def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, seat: int,
+           deadline_at_ms: int) -> str:
+    """"expired", or why not: the refusal's code, or "conflict" when a writer got there
+    first twice (the sweep looks again)."""
+    # First at the version the clock started at; if the table moved on (someone sat out,
+    # say), once more at its current version: ExpireClock names the exact clock, so the
+    # domain refuses it if the clock is no longer the running one.
+    for expected in dict.fromkeys((version, None)):
+        try:
+            commands.expire_clock(store, table_id, expected, hand_id, seat, deadline_at_ms)
+            return "expired"
+        except VersionConflict:
+            continue
+        except Violation as refused:
+            log.info("table %s: clock of seat %s ending %s not expired: %s", table_id, seat,
+                     deadline_at_ms, refused.code)
+            return refused.code
+    return "conflict"
+
+
+# Clocks started by this worker's own commands (the next player's, after an expiry) get
+# their fast path too.
+commands.schedule_clocks_with(clock_sender(app))
