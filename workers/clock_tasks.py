@@ -27,7 +27,7 @@ from service import commands
 from service.config import Config
 from service.store.base import EventStore, VersionConflict
 from workers.celery_app import app, make_celery
-from workers.tasks import _pool, event_store
+from workers.tasks import pool, event_store
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def sweep_clocks() -> int:
 
 def due_clocks(due_by_ms: int) -> list[tuple[str, dict]]:
     """(table id, ClockStarted data) of open clocks with a deadline at or before `due_by_ms`."""
-    with _pool().connection() as connection:
+    with pool().connection() as connection:
         rows = connection.execute(_DUE_CLOCKS, {"prefix": commands.STREAM_PREFIX + "%", "due_by": due_by_ms,
                                                 "limit": SWEEP_BATCH}).fetchall()
     return [(stream_id.removeprefix(commands.STREAM_PREFIX), data) for stream_id, data in rows]

@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1)
-def _pool() -> ConnectionPool:
+def pool() -> ConnectionPool:
     # One pool per worker process, opened on first use (after the prefork fork, so no
     # connection is shared between processes).
     config = Config.from_env()
@@ -27,13 +27,13 @@ def _pool() -> ConnectionPool:
 
 
 def event_store() -> EventStore:
-    return PostgresEventStore(_pool())
+    return PostgresEventStore(pool())
 
 
 @app.task(name="workers.tasks.ping")
 def ping() -> str:
     """Beat's health ping: proves the worker consumes and reaches the database."""
-    with _pool().connection(timeout=5) as conn:
+    with pool().connection(timeout=5) as conn:
         conn.execute("SELECT 1")
     log.info("ping: worker and database are up")
     return "pong"

@@ -25,6 +25,9 @@ class ProblemSchema(ma.Schema):
     rule = ma.fields.String(metadata={"description": "the rule applied (422 only)"})
     numbers = ma.fields.Dict(metadata={"description": "the figures behind a 422"})
     errors = ma.fields.List(ma.fields.Nested(FieldErrorSchema), metadata={"description": "400 only"})
+    index = ma.fields.Integer(
+        metadata={"description": "the first illegal action of a replayed sequence (422 only)"}
+    )
 
 
 class PlayerName(ma.fields.String):
