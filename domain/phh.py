@@ -9,6 +9,9 @@ Conventions of the standard that matter here:
   and some recorded hands split an odd chip into halves, so amounts are int or Fraction;
 - `??` is an unknown card; `pN sm` without cards mucks, `pN sm -` shows unknown cards;
 - `ante_trimming_status = true` trims antes to what a player can afford.
+
+Five-card draw (our documented extension, variants N5CD/P5CD/F5CD) replays and exports
+through domain.phh_draw; `replay` and `phh_from_events` hand those hands over to it.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence, Union
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
+from domain.games import draw as draw_game
 from domain.games.holdem import (
     ActionTaken, BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
@@ -344,7 +348,8 @@ def write_phh(record: HandHistory) -> str:
 
 # ---------------------------------------------------------------- replay through our engine
 
-# PHH variant -> (our game, betting structure). Only these replay; others parse only.
+# PHH variant -> (our game, betting structure). These and the five-card draw extension
+# (domain.phh_draw.VARIANTS) replay; others parse only.
 _REPLAYABLE = {
     "NT": ("holdem", NO_LIMIT),
     "FT": ("holdem", FIXED_LIMIT),
@@ -408,19 +413,32 @@ def _betting_structure(record: HandHistory, kind: str) -> BettingStructure:
     )
 
 
-def start_command(record: HandHistory) -> StartHand:
-    """The StartHand that seats the record's players: p1 in seat 0, the button last."""
-    if record.variant not in _REPLAYABLE:
-        raise _unsupported(
-            f"variant {record.variant!r} is read but not replayed (replayable: "
-            f"{', '.join(_REPLAYABLE)})")
-    game, kind = _REPLAYABLE[record.variant]
+def player_names(record: HandHistory) -> tuple[str, ...]:
+    """The record's `players`, or p1, p2 ... when it names none (or names one twice)."""
     count = record.player_count
     names = record.players
     if names is None or len(set(names)) != count:
-        names = tuple(f"p{i + 1}" for i in range(count))
+        return tuple(f"p{i + 1}" for i in range(count))
+    return names
+
+
+def _draw_extension() -> Any:
+    # Imported when needed: domain.phh_draw builds on this module's records.
+    from domain import phh_draw
+    return phh_draw
+
+
+def start_command(record: HandHistory) -> StartHand:
+    """The StartHand that seats the record's players: p1 in seat 0, the button last."""
+    if record.variant not in _REPLAYABLE:
+        replayable = (*_REPLAYABLE, *_draw_extension().VARIANTS)
+        raise _unsupported(
+            f"variant {record.variant!r} is read but not replayed (replayable: "
+            f"{', '.join(replayable)})")
+    game, kind = _REPLAYABLE[record.variant]
+    count = record.player_count
     return StartHand(
-        players=names, stacks=record.starting_stacks, button=count - 1,
+        players=player_names(record), stacks=record.starting_stacks, button=count - 1,
         betting=_betting_structure(record, kind), variant=game, odd_chip=SPLIT_EXACTLY,
     )
 
@@ -458,7 +476,11 @@ def replay(record: HandHistory) -> ReplayResult:
     Raises Violation: `unsupported_variant` / `unsupported_forced_bets` for hands we do not
     play, `hand_incomplete` when the record stops mid-hand, or the first illegal action's
     own code with `numbers["action_index"]` (0-based) and the action quoted in the detail.
+    Five-card draw records (N5CD, P5CD, F5CD) replay through domain.phh_draw.
     """
+    draw_extension = _draw_extension()
+    if record.variant in draw_extension.VARIANTS:
+        return draw_extension.replay(record)
     log, state = handle(None, start_command(record))
     for index, action in enumerate(record.actions):
         if state.over and type(action) is ShownOrMucked:
@@ -497,13 +519,15 @@ def _whole(amount: Amount) -> Amount:
 # ---------------------------------------------------------------- export of our hands
 
 
-def phh_from_events(events: Iterable[Event]) -> HandHistory:
-    """A finished hold'em/Omaha hand (its events) as a PHH record.
+def phh_from_events(events: Iterable[Any]) -> HandHistory:
+    """A finished hold'em/Omaha or five-card draw hand (its events) as a PHH record.
 
     Seats are renumbered so that p1 is the first seat left of the button, the button last.
     """
     events = list(events)
     started = events[0]
+    if isinstance(started, draw_game.HandStarted):
+        return _draw_extension().phh_from_events(events)
     if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     structure = started.betting

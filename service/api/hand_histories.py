@@ -6,24 +6,38 @@ own `finishing_stacks` when it has them. A body that is not a PHH hand is a 400
 `invalid_phh`; a variant we do not replay is a 422 `unsupported_variant`; an illegal action
 is a 422 with the rule's code and the action's `index` in `actions` (0-based).
 
-Any authenticated key may replay: nothing is stored. Keeping a hand as an audited record
-(`?store=true`, floor and organiser) needs the hand streams of the live tables; until they
-exist the parameter is refused with a 501 rather than silently ignored.
+Any authenticated key may replay: nothing is stored. `?store=true` (floor, organiser,
+admin) keeps the hand as an audited record: the replay's events are appended to a stream
+of their own, `hand-<uuid>` (expected version 0, the request's Idempotency-Key), which is
+also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
+`GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
+computed outcome; a retry with the same key answers the first hand again, rebuilt from the
+stored events, whatever body it sends. Five-card draw records use our extension
+(docs/phh-five-card-draw.md).
 """
 from __future__ import annotations
 
 import tomllib
-from typing import Any
+import uuid
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
 
 import marshmallow as ma
 from flask import request
 
-from domain.phh import HandHistory, PhhSyntaxError, ReplayResult, parse, replay, start_command
+from domain.games import draw, holdem
+from domain.phh import (
+    Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
+)
+from domain.phh_draw import VARIANTS as DRAW_VARIANTS
+from domain.pots import PotAward
+from domain.records import from_record, to_record
 from domain.violations import Violation
-from service.api import Blueprint
+from service.api import Blueprint, event_store, request_idempotency_key
 from service.api.rulings import StrictBoolean, json_amount, problem_from_violation
-from service.auth import ROLES, require
+from service.auth import ROLES, current_principal, require
 from service.problems import Problem
+from service.store.base import NewEvent, RecordedEvent
 
 blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",
                 description="Hand histories in the PHH format, replayed through the rules")
@@ -32,6 +46,13 @@ PHH_MEDIA_TYPES = ("application/toml", "text/plain")
 # A real hand is a few kilobytes; a hostile one should not cost a long parse.
 MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
+STORING_ROLES = ("admin", "organiser", "floor")
+IMPORTED_HAND_PREFIX = "hand-"
+# Hand ids derived from an Idempotency-Key live in their own UUID namespace.
+IDEMPOTENT_HAND_IDS = uuid.UUID("6b1d9a3e-52c4-4f0e-a8d7-3c9e1f2b7a54")
+DRAW_GAME = "five-card-draw"
+# Events whose cards only their own player (and the floor) may see: type -> seat field.
+PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew")
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -82,6 +103,19 @@ class HandHistoryReplaySchema(ma.Schema):
                                        metadata={"description": "null when the record states none"})
     winners = ma.fields.List(ma.fields.String(), required=True)
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
+    id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
+    version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+
+
+class StoredHandHistorySchema(HandHistoryReplaySchema):
+    id = ma.fields.String(required=True, metadata={"example": "hand-6f1c..."})
+    version = ma.fields.Integer(required=True)
+
+
+class StoreQuerySchema(ma.Schema):
+    store = ma.fields.Boolean(
+        truthy={"true"}, falsy={"false"}, load_default=False,
+        metadata={"description": "keep the hand as an audited record (floor, organiser, admin)"})
 
 
 PHH_REQUEST_BODY = {
@@ -97,31 +131,121 @@ PHH_REQUEST_BODY = {
         for media_type in PHH_MEDIA_TYPES
     },
 }
+IDEMPOTENCY_KEY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "with ?store=true: a retry with the same key answers the first stored hand",
+}
 
 
 @blp.route("", methods=["POST"])
 @require(*ROLES)
-@blp.doc(requestBody=PHH_REQUEST_BODY)
+@blp.arguments(StoreQuerySchema, location="query", as_kwargs=True)
+@blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
+@blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
 @blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def replay_hand_history() -> dict[str, Any]:
+def replay_hand_history(store: bool = False) -> Any:
     """Replay one PHH hand: computed finishing stacks, pots and winners (any role).
 
     An illegal action is a 422 naming it (`index` in `actions`); a variant other than
-    NT, FT and PO is a 422 `unsupported_variant`. Nothing is stored.
+    NT, FT, PO and our five-card draw extension (N5CD, P5CD, F5CD) is a 422
+    `unsupported_variant`. With `?store=true` (floor, organiser, admin) the hand is kept
+    as an audited hand (201, `id`); otherwise nothing is stored.
     """
-    if "store" in request.args:
-        raise Problem(501, "not_implemented",
-                      "storing hand histories is not available yet: replay without ?store")
+    principal = current_principal()
+    if store and principal.role not in STORING_ROLES:
+        raise Problem(403, "forbidden", f"storing a hand history needs the role "
+                      f"{', '.join(STORING_ROLES)}, not {principal.role}")
+    key = request_idempotency_key() if store else None
     record = _record_from_body()
     try:
         result = replay(record)
     except Violation as violation:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
-    return _answer(record, result)
+    if not store:
+        return _answer(record, result)
+    actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
+    hand_id = IMPORTED_HAND_PREFIX + str(
+        uuid.uuid5(IDEMPOTENT_HAND_IDS, f"{actor}:{key}") if key is not None else uuid.uuid4())
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result),
+                                    idempotency_key=key, actor=actor)
+    if appended.deduplicated:
+        answer = answer_from_records(event_store().read_stream(hand_id))
+    else:
+        answer = _answer(record, result)
+    answer.update(id=hand_id, version=appended.last_version)
+    return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
+
+
+def game_of(record: HandHistory) -> str:
+    if record.variant in DRAW_VARIANTS:
+        return DRAW_GAME
+    return "omaha" if record.variant == "PO" else "holdem"
+
+
+def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> list[NewEvent]:
+    """The replay's events as store records. Metadata lets views redact each event on its
+    own (`visible_to`: the player whose cards it holds) and rebuild the answer: the game,
+    the PHH variant and the record's own finishing stacks ride on the first event."""
+    names = player_names(record)
+    recorded = record.finishing_stacks
+    new_events = []
+    for position, event in enumerate(result.events):
+        type_name, data = to_record(event)
+        metadata: dict[str, Any] = {"hand_id": hand_id}
+        if position == 0:
+            metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
+                            recorded_finishing_stacks=None if recorded is None
+                            else [_storable(a) for a in recorded])
+        if type_name in PRIVATE_CARD_EVENTS:
+            metadata["visible_to"] = names[data["seat"]]
+        new_events.append(NewEvent(type_name, data, metadata=metadata))
+    return new_events
+
+
+def _storable(amount: Amount) -> int | str:
+    # Events hold no floats: fractional chips are kept as exact "p/q" text.
+    return str(amount) if isinstance(amount, Fraction) and amount.denominator != 1 else int(amount)
+
+
+def event_types(game: str) -> dict[str, type]:
+    return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
+
+
+def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any]]:
+    """(game, the domain events) of a stored hand's records."""
+    game = records[0].metadata.get("game", "holdem")
+    types = event_types(game)
+    return game, [from_record(types, r.type, r.data) for r in records]
+
+
+def replay_state(game: str, events: Iterable[Any]) -> Any:
+    """The hand's state after `events` (hold'em/Omaha or five-card draw)."""
+    if game == DRAW_GAME:
+        return draw.replay(events)
+    state = None
+    for event in events:
+        state = holdem.evolve(state, event)
+    return state
+
+
+def answer_from_records(records: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """The replay answer of a stored hand, rebuilt from its events alone."""
+    game, events = events_from_records(records)
+    state = replay_state(game, events)
+    first = records[0].metadata
+    recorded = first.get("recorded_finishing_stacks")
+    return _outcome(first.get("phh_variant", ""), state.players, tuple(state.stacks),
+                    None if recorded is None else tuple(_amount(a) for a in recorded),
+                    state.awards)
+
+
+def _amount(stored: int | str) -> Amount:
+    return Fraction(stored) if isinstance(stored, str) else stored
 
 
 def _record_from_body() -> HandHistory:
@@ -168,20 +292,26 @@ def _too_large() -> Problem:
 
 
 def _answer(record: HandHistory, result: ReplayResult) -> dict[str, Any]:
-    names = start_command(record).players
-    recorded = record.finishing_stacks
+    return _outcome(record.variant, player_names(record), result.finishing_stacks,
+                    record.finishing_stacks, result.pots)
+
+
+def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
+             recorded: Sequence[Amount] | None, pots: Sequence[PotAward]) -> dict[str, Any]:
+    stacks = tuple(int(a) if isinstance(a, Fraction) and a.denominator == 1 else a for a in stacks)
+    winners = sorted({seat for pot in pots for seat in pot.winners})
     return {
-        "variant": record.variant,
+        "variant": variant,
         "players": list(names),
-        "finishing_stacks": [json_amount(a) for a in result.finishing_stacks],
+        "finishing_stacks": [json_amount(a) for a in stacks],
         "recorded_finishing_stacks": None if recorded is None else [json_amount(a) for a in recorded],
-        "matches_record": None if recorded is None else tuple(result.finishing_stacks) == tuple(recorded),
-        "winners": [names[seat] for seat in result.winners],
+        "matches_record": None if recorded is None else stacks == tuple(recorded),
+        "winners": [names[seat] for seat in winners],
         "pots": [
             {"amount": json_amount(pot.amount),
              "eligible": [names[seat] for seat in pot.eligible],
              "winners": [names[seat] for seat in pot.winners],
              "shares": {names[seat]: json_amount(share) for seat, share in zip(pot.winners, pot.shares)}}
-            for pot in result.pots
+            for pot in pots
         ],
     }

@@ -2,19 +2,27 @@
 export, and the hash-chain check of any stream.
 
 A hand id is `<table id>.<number>`; its events are the slice of the table stream tagged
-with that hand, so no extra index is kept. Everything is redacted for the caller.
+with that hand, so no extra index is kept. A hand imported from PHH (`POST
+/v1/hand-histories?store=true`) has the id `hand-<uuid>`, the name of its own stream.
+Everything is redacted for the caller.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import marshmallow as ma
 from flask import Response
 
 from domain import phh, table
+from domain.cards import format_card
+from domain.games import draw
 from domain.records import from_record
 from service import commands, views
 from service.api import Blueprint, event_store
+from service.api.hand_histories import (
+    DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
+)
 from service.api.tables import ALL_ROLES, EventSchema, viewer
 from service.auth import require
 from service.problems import Problem
@@ -25,8 +33,9 @@ blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories
 
 class HandSchema(ma.Schema):
     id = ma.fields.String(required=True)
-    table_id = ma.fields.String(required=True)
-    number = ma.fields.Integer(required=True)
+    table_id = ma.fields.String(required=True, allow_none=True,
+                                metadata={"description": "null for a hand imported from PHH"})
+    number = ma.fields.Integer(required=True, allow_none=True)
     over = ma.fields.Boolean(required=True)
     first_version = ma.fields.Integer(required=True)
     last_version = ma.fields.Integer(required=True)
@@ -76,6 +85,8 @@ def _is_over(loaded: commands.LoadedTable, hand_id: str) -> bool:
 @blp.alt_response(404, response="NOT_FOUND")
 def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     """A hand's history: its events, the hand at its last event, and the deal check."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_hand(hand_id)
     loaded, records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
@@ -99,7 +110,10 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, HandStateSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
-    """The hand replayed to table version `at` (clamped to the hand's own events)."""
+    """The hand replayed to table version `at` (clamped to the hand's own events); for an
+    imported hand, to version `at` of its own stream."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_state(hand_id, query.get("at"))
     loaded, records = _hand_records(hand_id)
     table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     first, last = records[0].version, records[-1].version
@@ -123,6 +137,8 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 def hand_phh(hand_id: str) -> Response:
     """A finished hand in the PHH format (TOML); hole cards the caller may not see are `??`."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_phh(hand_id)
     loaded, records = _hand_records(hand_id)
     if not _is_over(loaded, hand_id):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
@@ -151,3 +167,120 @@ def verify_stream(stream_id: str) -> dict:
         raise Problem(404, "not_found", f"no stream {stream_id}")
     return {"ok": verification.ok, "events": verification.events,
             "first_bad_version": verification.first_bad_version}
+
+
+# ---------------------------------------------------------------- hands imported from PHH
+# Always over (a replay only stores a finished hand); their players are the record's names,
+# so a player key sees hidden cards only if its player id is that name.
+
+
+def _imported_records(hand_id: str) -> list[RecordedEvent]:
+    records = event_store().read_stream(hand_id)
+    if not records or records[0].metadata.get("imported_from") != "phh":
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    return records
+
+
+def _hidden_fields(type_name: str, who: views.Viewer, metadata: dict[str, Any]) -> tuple[str, ...]:
+    """Fields of an imported hand's event this viewer may not see."""
+    if who.sees_everything:
+        return ()
+    if "visible_to" in metadata and not who.sees_cards_of(metadata["visible_to"]):
+        return {"HoleCardsDealt": ("cards",), "PlayerDrew": ("discarded", "received")}.get(type_name, ())
+    # The deck order a draw replay built from the record holds every card, mucked ones too.
+    return {"HandStarted": ("deck", "reshuffle_order"), "Redealt": ("deck", "reshuffle_order"),
+            "StubReshuffled": ("cards",)}.get(type_name, ())
+
+
+def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[dict[str, Any]]:
+    shown = []
+    for r in records:
+        data = dict(r.data)
+        for name in _hidden_fields(r.type, who, dict(r.metadata)):
+            if name in data:
+                data[name] = None
+        shown.append({"version": r.version, "type": r.type, "data": data, "hand_id": r.stream_id,
+                      "recorded_at": format_recorded_at(r.recorded_at)})
+    return shown
+
+
+def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> dict[str, Any]:
+    """The imported hand as this viewer may see it (the shape of a table hand's view)."""
+    names = list(state.players)
+    over = state.over
+    to_act = state.to_act
+    view: dict[str, Any] = {
+        "id": hand_id, "game": game, "players": names, "over": over,
+        "to_act": names[to_act] if to_act is not None else None,
+        "pots": [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in state.pots],
+        "awards": [{"amount": a.amount, "winners": [names[s] for s in a.winners],
+                    "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in state.awards],
+        "stacks": dict(zip(names, state.stacks)),
+    }
+    if game == DRAW_GAME:
+        shown = over and state.showdown
+        view["round"] = "over" if over else state.phase
+        view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
+        view["hole"] = {
+            name: "".join(format_card(c) for c in state.hands[s])
+            if state.hands[s] and ((shown and s in state.contenders) or who.sees_cards_of(name)) else None
+            for s, name in enumerate(names)}
+    else:
+        view["round"] = state.round
+        view["board"] = "".join(format_card(c) for c in state.board)
+        view["hole"] = {
+            name: "".join(format_card(c) for c in state.hole[s])
+            if state.hole[s] is not None and (state.shown[s] or who.sees_cards_of(name)) else None
+            for s, name in enumerate(names)}
+    return _json_amounts(view)
+
+
+def _json_amounts(value: Any) -> Any:
+    # PHH replays may split an odd chip into halves: those amounts keep their decimals.
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, dict):
+        return {key: _json_amounts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_amounts(item) for item in value]
+    return value
+
+
+def _imported_hand(hand_id: str) -> tuple[dict, int, dict]:
+    records = _imported_records(hand_id)
+    game, events = events_from_records(records)
+    who = viewer()
+    last = records[-1].version
+    first = records[0].metadata
+    return {
+        "id": hand_id, "table_id": None, "number": None, "over": True,
+        "first_version": 1, "last_version": last,
+        "events": _json_amounts(_redacted_imported(records, who)),
+        "hand": _imported_view(hand_id, game, replay_state(game, events), who),
+        "deal": {"imported_from": "phh", "phh_variant": first.get("phh_variant")},
+    }, 200, {"ETag": f'"{last}"'}
+
+
+def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
+    records = _imported_records(hand_id)
+    at = min(at or len(records), len(records))
+    game, events = events_from_records(records[:at])
+    shown = _imported_view(hand_id, game, replay_state(game, events), viewer())
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+
+
+def _imported_phh(hand_id: str) -> Response:
+    records = _imported_records(hand_id)
+    game, events = events_from_records(records)
+    who = viewer()
+    if game == DRAW_GAME:
+        names = events[0].players
+        seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
+        role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
+        events = [draw.visible_event(event, seat, role) for event in events]
+    else:
+        # As for table hands: hole cards the caller may not see are left out, written `??`.
+        events = [event for event, record in zip(events, records)
+                  if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
+                  or "visible_to" not in record.metadata]
+    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")

@@ -131,18 +131,55 @@ class SeatSchema(ma.Schema):
     stack = _chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
-ACTIONS = ("fold", "check", "call", "bet", "raise")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "draw")
+HAND_SIZE = 5
+
+
+class DiscardField(ma.fields.Field):
+    """A five-card draw discard: the cards (a list, or one string like "Kd7c") or a count."""
+
+    default_error_messages = {"invalid": "a list of cards, a string of cards, or a count 0 to 5"}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= HAND_SIZE:
+            return value
+        if isinstance(value, str) and len(value) <= CARDS_MAX_LENGTH:
+            return value
+        if isinstance(value, list) and len(value) <= HAND_SIZE and all(
+                isinstance(card, str) and len(card) <= 10 for card in value):
+            return value
+        raise self.make_error("invalid")
 
 
 class BettingActionSchema(ma.Schema):
     player = _player_name(required=True)
     action = ma.fields.String(required=True, validate=ma.validate.OneOf(ACTIONS))
     to = _chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
+    discard = DiscardField(metadata={
+        "description": "five-card draw `draw`: the cards thrown away, or how many",
+        "oneOf": [{"type": "integer", "minimum": 0, "maximum": HAND_SIZE},
+                  {"type": "array", "items": {"type": "string"}, "maxItems": HAND_SIZE},
+                  {"type": "string"}]})
 
 
 class KnownCardsSchema(ma.Schema):
     hole = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS))
     board = _cards()
+    received = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS),
+                              metadata={"description": "five-card draw: the cards each player drew"})
+
+
+class DrawRulingSettingsSchema(ma.Schema):
+    """Five-card draw settings that change a betting ruling (five-card-draw.md)."""
+
+    draw_limit = ma.fields.Raw(metadata={"description": "3_or_4_with_ace (default), 3 or 5",
+                                         "oneOf": [{"type": "string"}, {"type": "integer"}]})
+    opening = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=NAME_MAX_LENGTH),
+                               metadata={"description": "none (default) or jacks_or_better"})
+    second_round_start = ma.fields.String(validate=ma.validate.Length(max=NAME_MAX_LENGTH),
+                                          metadata={"description": "opener (default) or left_of_dealer"})
+    joker = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=NAME_MAX_LENGTH),
+                             metadata={"description": "none (default), wild or bug"})
 
 
 class BettingRulingRequestSchema(ma.Schema):
@@ -156,6 +193,9 @@ class BettingRulingRequestSchema(ma.Schema):
                              validate=ma.validate.Length(max=MAX_ACTIONS))
     proposed = ma.fields.Nested(BettingActionSchema)
     cards = ma.fields.Nested(KnownCardsSchema)
+    settings = ma.fields.Nested(DrawRulingSettingsSchema,
+                                metadata={"description": "five-card draw only; betting.min_bet is the "
+                                                         "unit, twice the ante"})
 
 
 class AmountRangeSchema(ma.Schema):
@@ -191,6 +231,13 @@ class PotSchema(ma.Schema):
     shares = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
 
 
+class DrawOptionsSchema(ma.Schema):
+    player = ma.fields.String(required=True)
+    most = ma.fields.Integer(required=True, metadata={"description": "most cards they may exchange"})
+    most_keeping_no_ace = ma.fields.Integer(required=True, metadata={
+        "description": "most cards they may exchange without keeping an ace or the joker"})
+
+
 class BettingRulingSchema(ma.Schema):
     round = ma.fields.String(required=True)
     to_act = ma.fields.String(required=True, allow_none=True)
@@ -201,6 +248,10 @@ class BettingRulingSchema(ma.Schema):
     returned = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
                               metadata={"description": "uncalled chips, once the hand is over"})
     stacks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
+    draw = ma.fields.Nested(DrawOptionsSchema, metadata={"description": "five-card draw, while a player is to draw"})
+    drawn = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                           metadata={"description": "five-card draw: how many cards each player drew (public)"})
+    redeals = ma.fields.Integer(metadata={"description": "five-card draw: unopened first rounds dealt again"})
 
 
 @blp.route("/betting", methods=["POST"])
@@ -211,7 +262,8 @@ class BettingRulingSchema(ma.Schema):
 def betting(body: dict) -> dict:
     """Who acts, what is legal, and whether a proposed action is (any role).
 
-    An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
+    Hold'em, Omaha and five-card draw (an ante game: `betting.min_bet` is the unit, twice
+    the ante; `draw` actions with `discard`). An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
 

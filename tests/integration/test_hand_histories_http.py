@@ -144,8 +144,8 @@ def test_replaying_needs_a_key(client):
     problem(send(client, WSOP_NT.read_text(), headers={}), 401, "unauthorized")
 
 
-def test_storing_is_refused_until_hand_streams_exist_rather_than_ignored(client):
-    problem(send(client, WSOP_NT.read_text(), query="?store=true"), 501, "not_implemented")
+def test_store_must_be_true_or_false(client):
+    problem(send(client, WSOP_NT.read_text(), query="?store=maybe"), 400, "validation_error")
 
 
 REAL_HANDS = [PLURIBUS_SPLIT_POT.read_text(), WSOP_FT.read_text(), WSOP_PO.read_text(),

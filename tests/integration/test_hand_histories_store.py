@@ -1,0 +1,126 @@
+"""POST /v1/hand-histories?store=true keeps an imported hand as an audited hand: its own
+stream `hand-<uuid>`, readable through the hands endpoints, exported as PHH that replays
+to the same result, with a hash chain that verifies."""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import pytest
+
+from service.app import create_app
+from service.config import Config
+from service.problems import PROBLEM_CONTENT_TYPE
+
+pytestmark = pytest.mark.integration
+
+ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
+ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
+PHH = Path("/work/shared/phh")
+DRAW_HAND = """\
+variant = "N5CD"
+ante_trimming_status = true
+antes = [10, 10, 10]
+min_bet = 20
+starting_stacks = [2000, 2000, 2000]
+actions = ["d dh p1 AsAhKd7c2s", "d dh p2 QsQhJd9c3s", "d dh p3 8s8h5d4c3h",
+  "p1 cbr 60", "p2 cc", "p3 f",
+  "p1 sd Kd7c2s", "d dh p1 AdTc4h", "p2 sd Jd9c3s", "d dh p2 Qd5s6s",
+  "p1 cc", "p2 cbr 100", "p1 cc", "p1 sm AsAhAdTc4h", "p2 sm QsQhQd5s6s"]
+players = ["Ann", "Bob", "Cy"]
+finishing_stacks = [2180, 1830, 1990]
+"""
+
+
+@pytest.fixture(scope="module")
+def client(database_url):
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+
+
+def key_for(client, role: str, player_id: str | None = None) -> dict:
+    if role == "player":
+        player_id = client.post("/v1/players", json={"name": "Ann"}, headers=ADMIN).get_json()["id"]
+    body = {"role": role, **({"player_id": player_id} if player_id else {})}
+    response = client.post("/v1/keys", json=body, headers=ADMIN)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    return {"Authorization": f"Bearer {response.get_json()['key']}"}
+
+
+def store(client, text: str, headers: dict = ADMIN, key: str | None = None):
+    extra = {"Idempotency-Key": key} if key else {}
+    return client.post("/v1/hand-histories?store=true", data=text, content_type="application/toml",
+                       headers={**headers, **extra})
+
+
+def stored(client, text: str, key: str | None = None) -> dict:
+    response = store(client, text, key=key)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def test_a_stored_draw_hand_answers_201_with_its_id_and_the_computed_result(client):
+    answer = stored(client, DRAW_HAND)
+    assert answer["id"].startswith("hand-")
+    assert answer["finishing_stacks"] == [2180, 1830, 1990] and answer["matches_record"] is True
+    assert answer["winners"] == ["Ann"] and answer["version"] > 1
+
+
+@pytest.mark.parametrize("text", [DRAW_HAND, (PHH / "dwan-ivey-2009.phh").read_text(),
+                                  (PHH / "pluribus/102/0.phh").read_text()],
+                         ids=["five-card-draw", "dwan-ivey", "split-odd-chip"])
+def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
+    answer = stored(client, text)
+    hand_id = answer["id"]
+    history = client.get(f"/v1/hands/{hand_id}", headers=ADMIN)
+    assert history.status_code == 200 and history.headers["ETag"] == f'"{answer["version"]}"'
+    body = history.get_json()
+    assert body["over"] is True and len(body["events"]) == answer["version"]
+    assert list(body["hand"]["stacks"].values()) == answer["finishing_stacks"]
+    early = client.get(f"/v1/hands/{hand_id}/state?at=2", headers=ADMIN).get_json()
+    assert early["version"] == 2 and early["hand"]["over"] is False
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN)
+    assert exported.status_code == 200 and exported.mimetype == "application/toml"
+    again = client.post("/v1/hand-histories", data=exported.get_data(), content_type="application/toml",
+                        headers=ADMIN).get_json()
+    assert again["finishing_stacks"] == answer["finishing_stacks"]
+    assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json() == {
+        "ok": True, "events": answer["version"], "first_bad_version": None}
+
+
+def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new(client):
+    key = secrets.token_hex(8)
+    first = stored(client, DRAW_HAND, key)
+    retry = stored(client, (PHH / "dwan-ivey-2009.phh").read_text(), key)
+    assert retry == first
+
+
+def test_storing_needs_floor_organiser_or_admin(client):
+    for role in ("floor", "organiser"):
+        assert store(client, DRAW_HAND, key_for(client, role)).status_code == 201
+    for role in ("spectator", "player"):
+        response = store(client, DRAW_HAND, key_for(client, role))
+        assert response.status_code == 403 and response.mimetype == PROBLEM_CONTENT_TYPE
+
+
+def test_a_spectator_sees_no_hidden_cards_of_a_stored_hand(client):
+    hand_id = stored(client, DRAW_HAND)["id"]
+    spectator = key_for(client, "spectator")
+    body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
+    dealt = [e["data"] for e in body["events"] if e["type"] in ("HoleCardsDealt", "PlayerDrew")]
+    assert dealt and all(d.get("cards") is None and d.get("received") is None for d in dealt)
+    assert body["events"][0]["data"]["deck"] is None
+    text = client.get(f"/v1/hands/{hand_id}/phh", headers=spectator).get_data(as_text=True)
+    assert "d dh p1 ??????????" in text and "AsAhKd7c2s" not in text
+    assert "p1 sm AsAhAdTc4h" in text  # shown at the showdown: public
+
+
+def test_an_illegal_or_garbage_hand_is_not_stored(client):
+    bad = DRAW_HAND.replace('"p1 cbr 60"', '"p1 cbr 15"')
+    assert store(client, bad).status_code == 422
+    assert store(client, "not toml [").status_code == 400
+    assert store(client, DRAW_HAND, key="x" * 500).status_code == 400
+
+
+def test_an_unknown_hand_id_is_404(client):
+    for path in ("/v1/hands/hand-nope", "/v1/hands/hand-nope/state", "/v1/hands/hand-nope/phh"):
+        assert client.get(path, headers=ADMIN).status_code == 404
