@@ -64,6 +64,8 @@ def build_pots(committed: Sequence[Amount], folded: Sequence[bool], all_in: Sequ
 
 def seats_from_left_of_button(seats: Sequence[int], button: int, seat_count: int) -> tuple[int, ...]:
     """Seats ordered clockwise starting from the first seat left of the button."""
+    if len(seats) == 1:
+        return tuple(seats)
     return tuple(sorted(seats, key=lambda seat: (seat - button - 1) % seat_count))
 
 
@@ -73,9 +75,9 @@ def split(amount: Amount, winners: Sequence[int], button: int, seat_count: int,
     ordered = seats_from_left_of_button(winners, button, seat_count)
     count = len(ordered)
     if odd_chip == SPLIT_EXACTLY:
-        share = Fraction(amount) / count
-        exact = int(share) if share.denominator == 1 else share
-        return ordered, (exact,) * count
+        if amount % count == 0:  # whole shares (the usual case) need no Fraction arithmetic
+            return ordered, (amount // count,) * count
+        return ordered, (Fraction(amount) / count,) * count
     if odd_chip != LEFT_OF_BUTTON:
         raise ValueError(f"unknown odd chip policy {odd_chip!r}")
     share = amount // count

@@ -14,15 +14,19 @@ when at most one player can still bet, the board runs out without betting.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
+from functools import lru_cache, reduce
 from itertools import combinations
 from typing import Any, Iterable, Union
 
 from domain import betting as bet
-from domain.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes
+from domain.betting import (
+    Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item,
+)
 from domain.cards import format_card, parse_cards
 from domain.evaluation import strength, strength7
-from domain.pots import ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
+from domain.pots import (
+    ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
+)
 from domain.violations import Violation
 
 VARIANTS = ("holdem", "omaha")
@@ -254,10 +258,9 @@ def _action_taken(state: HandState, event: ActionTaken) -> HandState:
 
 
 def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
-    hole = list(state.hole)
-    cards = hole[event.seat] = _cards(event.cards)
+    cards = _cards(event.cards)
     position = state.deck_position + len(cards) if state.deck else 0
-    return with_changes(state, hole=tuple(hole), deck_position=position)
+    return with_changes(state, hole=with_item(state.hole, event.seat, cards), deck_position=position)
 
 
 def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
@@ -273,16 +276,12 @@ def _uncalled_returned(state: HandState, event: UncalledReturned) -> HandState:
 
 
 def _cards_shown(state: HandState, event: CardsShown) -> HandState:
-    hole, shown = list(state.hole), list(state.shown)
-    hole[event.seat] = _cards(event.cards)
-    shown[event.seat] = True
-    return with_changes(state, hole=tuple(hole), shown=tuple(shown))
+    return with_changes(state, hole=with_item(state.hole, event.seat, _cards(event.cards)),
+                        shown=with_item(state.shown, event.seat, True))
 
 
 def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
-    mucked = list(state.mucked)
-    mucked[event.seat] = True
-    return with_changes(state, mucked=tuple(mucked))
+    return with_changes(state, mucked=with_item(state.mucked, event.seat, True))
 
 
 def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
@@ -323,7 +322,10 @@ def replay(events: Iterable[Event]) -> HandState:
     return reduce(evolve, events, None)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1 << 14)
 def _cards(text: str) -> tuple[int, ...]:
+    """Cards of canonical text ("AsKd"); KeyError otherwise. Cached: a hand parses the same
+    hole cards when they are dealt, evolved and shown."""
     lookup = _CARD_BY_TEXT
     return tuple([lookup[text[i:i + 2]] for i in range(0, len(text), 2)])
 
@@ -349,15 +351,19 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
             raise Violation("illegal_action", "the hand has not started", "hand")
         if state.over:
             raise Violation("hand_over", "the hand is over", "hand")
-        decided = _decide_in_hand(state, command)
-        events = decided if isinstance(decided, list) else [decided]
+        decide_command = _DECIDERS.get(type(command))
+        if decide_command is None:
+            raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+        events = decide_command(state, command)
+    evolvers = _EVOLVERS  # the events are ours, so no need for evolve's type check
     current = state
     for event in events:
-        current = evolve(current, event)
-    while follow := _follow_up(current):
+        current = evolvers[type(event)](current, event)
+    # Nothing follows by itself while a player is to act: skip asking (most commands).
+    while current.betting.to_act is None and (follow := _follow_up(current)):
         for event in follow:
             events.append(event)
-            current = evolve(current, event)
+            current = evolvers[type(event)](current, event)
     return events, current
 
 
@@ -371,7 +377,7 @@ def _start(command: StartHand) -> list[Event]:
         raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each", "hand")
     if not 0 <= command.button < n:
         raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "hand")
-    if any(stack <= 0 for stack in command.stacks):
+    if min(command.stacks) <= 0:
         raise Violation("illegal_action", "every seated player needs chips", "hand")
     if command.deck is not None:
         parsed = parse_cards(command.deck)
@@ -391,26 +397,19 @@ def _start(command: StartHand) -> list[Event]:
     return events
 
 
-def _decide_in_hand(state: HandState, command: Command) -> Event | list[Event]:
-    try:
-        decide_command = _DECIDERS[type(command)]
-    except KeyError:
-        raise Violation("illegal_action", f"unknown command {command!r}", "hand") from None
-    return decide_command(state, command)
-
-
-def _post_action(state: HandState, command: PostAction) -> Event:
+def _post_action(state: HandState, command: PostAction) -> list[Event]:
     b = state.betting
     seat = command.seat
-    if b.to_act is None:
-        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
-                        "betting order", {"seat": seat})
-    _check_seat(state, seat)
+    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
+        if b.to_act is None:
+            raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
+                            "betting order", {"seat": seat})
+        _check_seat(state, seat)
     to = bet.check_action(b, seat, command.action, command.to)
-    return ActionTaken(seat, command.action, to, to - b.bets[seat])
+    return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
 
-def _deal_hole(state: HandState, command: DealHole) -> Event:
+def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
     _check_seat(state, command.seat)
     if state.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
@@ -419,10 +418,10 @@ def _deal_hole(state: HandState, command: DealHole) -> Event:
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
         raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}", "deal")
-    return HoleCardsDealt(command.seat, text)
+    return [HoleCardsDealt(command.seat, text)]
 
 
-def _deal_board(state: HandState, command: DealBoard) -> Event:
+def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
     if state.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
     awaiting = state.awaiting
@@ -432,30 +431,30 @@ def _deal_board(state: HandState, command: DealBoard) -> Event:
     due = _BOARD_CARDS_TO_DEAL[len(state.board)]
     if len(cards) != due:
         raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}", "deal")
-    return BoardDealt(awaiting, text)
+    return [BoardDealt(awaiting, text)]
 
 
-def _show_cards(state: HandState, command: ShowCards) -> Event:
+def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
     _check_contender(state, command.seat)
     known = state.hole[command.seat]
     name = state.players[command.seat]
     if command.cards is None:
         if known is None:
             raise Violation("invalid_card", f"{name}'s cards are unknown: say which", "showdown")
-        return CardsShown(command.seat, _text(known))
+        return [CardsShown(command.seat, _text(known))]
     if known is not None:
-        if sorted(parse_cards(command.cards)) != sorted(known):
+        if sorted(_parsed(command.cards)) != sorted(known):
             raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}", "showdown")
-        return CardsShown(command.seat, _text(known))
+        return [CardsShown(command.seat, _text(known))]
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
         raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards", "showdown")
-    return CardsShown(command.seat, text)
+    return [CardsShown(command.seat, text)]
 
 
-def _muck(state: HandState, command: Muck) -> Event:
+def _muck(state: HandState, command: Muck) -> list[Event]:
     _check_contender(state, command.seat)
-    return CardsMucked(command.seat)
+    return [CardsMucked(command.seat)]
 
 
 def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
@@ -483,17 +482,16 @@ def _check_contender(state: HandState, seat: int) -> None:
 
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
     """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
+    used = set(state.board).union(*filter(None, state.hole))
     try:  # the common, canonical form without the general parser
-        cards = _cards(text)
-        if len(set(cards)) != len(cards):
-            raise KeyError(text)
+        cards: tuple[int, ...] | None = _cards(text)
     except (KeyError, TypeError):
+        cards = None
+    if cards is not None and len(used.union(cards)) == len(used) + len(cards):
+        return cards, text  # distinct and none of them dealt: the usual case
+    if cards is None or len(set(cards)) != len(cards):
         cards = parse_cards(text)
         text = _text(cards)
-    used = set(state.board)
-    for hole in state.hole:
-        if hole:
-            used.update(hole)
     for card in cards:
         if card in used:
             raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
@@ -501,6 +499,14 @@ def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
         if card > 51:
             raise Violation("invalid_card", "hold'em plays without a joker", "deal")
     return cards, text
+
+
+def _parsed(text: str) -> tuple[int, ...]:
+    """Cards of any text the general parser reads, canonical text without it."""
+    try:
+        return _cards(text)
+    except (KeyError, TypeError):
+        return parse_cards(text)
 
 
 def _text(cards: Iterable[int]) -> str:
@@ -515,8 +521,8 @@ def _follow_up(state: HandState) -> list[Event]:
     b = state.betting
     if state.over or b.to_act is not None:
         return []
-    _, seat, amount = bet.return_uncalled(b)
-    if amount:
+    seat, amount = bet.uncalled_chips(b)
+    if seat is not None:
         return [UncalledReturned(seat, amount)]
     if b.hand_decided:
         return _settlement(state)
@@ -537,12 +543,16 @@ def _follow_up(state: HandState) -> list[Event]:
 def _settlement(state: HandState) -> list[Event]:
     """Award every pot, then end the hand (pots are fixed before any chip moves)."""
     b = state.betting
-    pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
     at_showdown = not b.hand_decided
-    strengths = _strengths(state) if at_showdown else {}
-    events: list[Event] = [
-        PotAwarded(a.amount, a.eligible, a.winners, a.shares)
-        for a in award_pots(pots, strengths, b.button, b.seat_count, state.odd_chip)]
+    if at_showdown:
+        pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+        awards = award_pots(pots, _strengths(state), b.button, b.seat_count, state.odd_chip)
+    else:  # everyone else folded: one pot, all of it, to the last player in
+        winner = b.folded.index(False)
+        total = b.pot_total
+        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
+                                                    state.odd_chip)),)
+    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
     stacks = list(b.stacks)
     for award in events:
         for seat, share in zip(award.winners, award.shares):
