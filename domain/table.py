@@ -28,6 +28,7 @@ from domain import autoplay
 from domain.betting import BettingStructure, with_changes
 from domain.cards import deck_commitment, parse_cards
 from domain.games import holdem
+from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -57,6 +58,24 @@ class GameRules:
     """(the table's Act, the actor's hand seat) -> the game's action command."""
     auto_action: Callable[[Any, int, bool], Any]
     """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
+    table_game: Any = None
+    """Five-card draw, Palace Poker and dice: their domain.table_games adapter (`module`
+    too), which reads the table's settings and draws what randomness the game needs."""
+
+    def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
+        """The structure the table bets with: a game with its own settings derives it."""
+        return betting if self.table_game is None else self.table_game.betting(settings)
+
+    def plays_for_chips(self, settings: dict[str, Any]) -> bool:
+        """Chips move from hand to hand (else points decide: draw without betting, dice)."""
+        return self.table_game is None or self.table_game.plays_for_chips(settings)
+
+    def uses_joker(self, settings: dict[str, Any]) -> bool:
+        return self.with_joker or (self.table_game is not None and self.table_game.with_joker(settings))
+
+    def hands_in_match(self, settings: dict[str, Any]) -> int | None:
+        """The table is finished after this many hands (None: when one player has every chip)."""
+        return None if self.table_game is None else self.table_game.hands_in_match(settings)
 
 
 def _holdem_start(variant: str) -> Callable[..., Any]:
@@ -80,6 +99,10 @@ GAMES: dict[str, GameRules] = {
                     autoplay.holdem_auto_action)
     for name in holdem.VARIANTS
 }
+GAMES.update({
+    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
+    for name, game in TABLE_GAMES.items()
+})
 
 
 def game_rules(game: str) -> GameRules:
@@ -125,6 +148,12 @@ class Act:
     action: str
     to: int | None = None
     discard: tuple[str, ...] | None = None
+    defender: str | None = None
+    """Palace Poker's attack: the player attacked."""
+    keep: tuple[int, ...] | None = None
+    """Dice poker's roll: positions (0-4) of the dice kept."""
+    line: str | None = None
+    """Dice poker's score: the line written."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +210,8 @@ class HandClosed:
     hand_id: str
     stacks: tuple[int, ...]
     busted: tuple[str, ...]
+    points: tuple[int, ...] = ()
+    """Per table seat, points the hand scored (draw without betting, dice); () if none."""
 
 
 @dataclass(frozen=True)
@@ -191,9 +222,20 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class Result:
+    """A player's result for ratings: "win" (alone at the top), "draw" (sharing the top)
+    or "loss"."""
+    player_id: str
+    place: int
+    outcome: str
+
+
+@dataclass(frozen=True)
 class TableFinished:
-    """Fewer than two players have chips: the final standings, best first."""
+    """Fewer than two players have chips, or the match's hands are played: the final
+    standings, best first, and each player's result."""
     standings: tuple[Standing, ...]
+    results: tuple[Result, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -279,6 +321,10 @@ class TableState:
     """Per table seat: the computer plays for this player."""
     missed_clocks: tuple[int, ...] = ()
     """Per table seat: clocks run out in a row."""
+    points: tuple[int, ...] = ()
+    """Per table seat: points scored so far (games played for points)."""
+    results: tuple[Result, ...] = ()
+    """Once finished: each player's win/draw/loss."""
 
     @property
     def hand_in_progress(self) -> bool:
@@ -345,7 +391,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
-        return with_changes(state, finished=True)
+        return with_changes(state, finished=True, results=event.results)
     if kind is ClockStarted:
         return with_changes(state, clock=event, missed_clocks=_met_clock(state))
     if kind is ClockExpired:
@@ -382,7 +428,7 @@ def _created(event: TableCreated) -> TableState:
         stacks=tuple(seat.stack for seat in event.seats), button=None, hands_played=0,
         hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
         finished=False, clock=None, sitting_out=(False,) * seat_count,
-        missed_clocks=(0,) * seat_count)
+        missed_clocks=(0,) * seat_count, points=(0,) * seat_count)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -397,7 +443,11 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     for player in busted:
         better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
         places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
-    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places))
+    points = state.points
+    if event.points:
+        points = tuple(mine + scored for mine, scored in zip(points or (0,) * len(event.points), event.points))
+    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places),
+                        points=points)
 
 
 def replay(events: Any) -> TableState:
@@ -410,16 +460,19 @@ def replay(events: Any) -> TableState:
 # --------------------------------------------------------------------------- decide
 
 
-def decide(state: TableState | None, command: Command, now_ms: int | None = None) -> list[Any]:
-    return handle(state, command, now_ms)[0]
+def decide(state: TableState | None, command: Command, now_ms: int | None = None,
+           draws: Draws | None = None) -> list[Any]:
+    return handle(state, command, now_ms, draws)[0]
 
 
 def handle(state: TableState | None, command: Command,
-           now_ms: int | None = None) -> tuple[list[Any], TableState]:
+           now_ms: int | None = None, draws: Draws | None = None) -> tuple[list[Any], TableState]:
     """`decide` plus the state after its events (the game decider evolves them anyway).
 
     `now_ms` (ms since the epoch) is needed on a table with an action clock, to date the
-    deadlines, and by ExpireClock; other tables ignore it."""
+    deadlines, and by ExpireClock; other tables ignore it. `draws`: fresh randomness for
+    games that need more than the deal (draw redeals and reshuffles, Palace Poker's
+    orders, dice rolls); hold'em ignores it."""
     if isinstance(command, CreateTable):
         if state is not None:
             raise Violation("illegal_action", "this table already exists", "table")
@@ -430,20 +483,23 @@ def handle(state: TableState | None, command: Command,
     if state.finished:
         raise Violation("table_finished", "the table has finished: no more hands", "table")
     if isinstance(command, StartNextHand):
-        return _turn_passed(*_start_next_hand(state, command), now_ms)
+        return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws)
     if isinstance(command, Act):
-        return _turn_passed(*_act(state, command), now_ms)
+        return _turn_passed(*_act(state, command, draws), now_ms, draws)
     if isinstance(command, ExpireClock):
-        return _expire_clock(state, command, _required(now_ms))
+        return _expire_clock(state, command, _required(now_ms), draws)
     if isinstance(command, SitOut):
-        return _sit_out(state, command, now_ms)
+        return _sit_out(state, command, now_ms, draws)
     if isinstance(command, ReturnToSeat):
         return _return_to_seat(state, command)
     raise Violation("illegal_action", f"unknown command {command!r}", "table")
 
 
 def _create(command: CreateTable) -> TableCreated:
-    game_rules(command.game)
+    rules = game_rules(command.game)
+    if rules.table_game is not None:
+        rules.table_game.settings(command.settings)  # refuses what the game cannot play
+    chips = rules.plays_for_chips(command.settings)
     seats = command.seats
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
@@ -452,12 +508,14 @@ def _create(command: CreateTable) -> TableCreated:
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table", "table")
     for seat in seats:
-        if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack <= 0:
+        if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
+                or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
                             "table", {"stack": seat.stack})
     if command.action_clock_s is not None and command.action_clock_s <= 0:
         raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
-    return TableCreated(command.table_id, command.game, dict(command.settings), command.betting,
+    betting = rules.settings_betting(command.settings, command.betting)
+    return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, command.action_clock_s)
 
 
@@ -473,11 +531,20 @@ def next_button(state: TableState) -> int:
     raise Violation("not_enough_players", "nobody has chips", "table")
 
 
-def _start_next_hand(state: TableState, command: StartNextHand) -> tuple[list[Any], TableState]:
+def seats_dealt_in(state: TableState) -> tuple[int, ...]:
+    """The table seats dealt into the next hand: those with chips (every seat when the
+    game plays for points)."""
+    if not game_rules(state.game).plays_for_chips(state.settings):
+        return tuple(range(len(state.players)))
+    return tuple(seat for seat, stack in enumerate(state.stacks) if stack > 0)
+
+
+def _start_next_hand(state: TableState, command: StartNextHand,
+                     draws: Draws | None) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played", "table",
                         {"hand": state.hand_id})
-    in_game = tuple(seat for seat, stack in enumerate(state.stacks) if stack > 0)
+    in_game = seats_dealt_in(state)
     if len(in_game) < MIN_SEATS:
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
                         "table", {"players_with_chips": len(in_game)})
@@ -486,21 +553,35 @@ def _start_next_hand(state: TableState, command: StartNextHand) -> tuple[list[An
         raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
     rules = game_rules(state.game)
     cards = parse_cards(command.deck)
-    if sorted(cards) != list(range(53 if rules.with_joker else 52)):
+    if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
     commitment = deck_commitment(cards, bytes.fromhex(salt))
-    button = next_button(state)
+    button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
     number = state.hands_played + 1
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
     state = evolve(state, opened)
-    start = rules.start(tuple(state.players[s] for s in in_game),
-                        tuple(state.stacks[s] for s in in_game), in_game.index(button),
-                        state.betting, state.settings, tuple(command.deck), commitment)
-    hand_events, hand = _game_handle(rules, None, start)
+    players = tuple(state.players[s] for s in in_game)
+    stacks = tuple(state.stacks[s] for s in in_game)
+    if rules.table_game is not None:
+        start = rules.start(players, stacks, in_game.index(button), state.settings, tuple(command.deck),
+                            commitment, _dealing(state, draws))
+    else:
+        start = rules.start(players, stacks, in_game.index(button), state.betting, state.settings,
+                            tuple(command.deck), commitment)
+    hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
 
 
-def _act(state: TableState, command: Act) -> tuple[list[Any], TableState]:
+def _next_seat(state: TableState) -> int:
+    """Games for points: the button moves one seat on, chips or not."""
+    return 0 if state.button is None else (state.button + 1) % len(state.players)
+
+
+def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
+    return None if draws is None or state.salt is None else Dealing(draws, state.salt)
+
+
+def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
         raise Violation("hand_over", "no hand is being played: start the next hand", "hand")
     seat = state.hand_seat_of(command.player_id)
@@ -508,7 +589,17 @@ def _act(state: TableState, command: Act) -> tuple[list[Any], TableState]:
         raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
                         {"player": command.player_id})
     rules = game_rules(state.game)
-    hand_events, hand = _game_handle(rules, state.hand, rules.action(command, seat))
+    dealing = _dealing(state, draws)
+    if rules.table_game is not None:
+        move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
+                         command.defender, command.keep, command.line)
+        game_command = rules.action(move, state.hand, dealing)
+    else:
+        if (command.defender, command.keep, command.line) != (None, None, None):
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line", "hand",
+                            {"action": command.action})
+        game_command = rules.action(command, seat)
+    hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     return _with_closing(with_changes(state, hand=hand), hand_events)
 
 
@@ -521,12 +612,13 @@ def _required(now_ms: int | None) -> int:
     return now_ms
 
 
-def _turn_passed(events: list[Any], state: TableState, now_ms: int | None) -> tuple[list[Any], TableState]:
+def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
+                 draws: Draws | None = None) -> tuple[list[Any], TableState]:
     """After the turn moved: the computer plays every absent player whose turn comes, then
     the next present player's clock starts."""
     events = list(events)
     while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
-        played, state = _play_for(state, seat, SITTING_OUT)
+        played, state = _play_for(state, seat, SITTING_OUT, draws)
         events.extend(played)
     seat = state.seat_to_act
     if state.action_clock_s is not None and seat is not None:
@@ -537,7 +629,7 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None) -> tu
     return events, state
 
 
-def _play_for(state: TableState, seat: int, reason: str) -> tuple[list[Any], TableState]:
+def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) -> tuple[list[Any], TableState]:
     """The computer's action for table seat `seat` (whose turn it is), through the game's
     decider like any other action."""
     rules = game_rules(state.game)
@@ -545,11 +637,12 @@ def _play_for(state: TableState, seat: int, reason: str) -> tuple[list[Any], Tab
     marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
     state = evolve(state, marker)
     command = rules.auto_action(state.hand, hand_seat, reason == CLOCK_EXPIRED)
-    hand_events, hand = _game_handle(rules, state.hand, command)
+    hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
 
 
-def _expire_clock(state: TableState, command: ExpireClock, now_ms: int) -> tuple[list[Any], TableState]:
+def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
+                  draws: Draws | None) -> tuple[list[Any], TableState]:
     clock = state.clock
     if clock is None or (clock.hand_id, clock.seat, clock.deadline_at_ms) != \
             (command.hand_id, command.seat, command.deadline_at_ms):
@@ -570,8 +663,8 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int) -> tuple
         events.append(sat_out)
     # This turn is a timeout (check or fold) even for a player who is now away; the
     # computer's fuller policy plays their later turns.
-    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED)
-    return _turn_passed([*events, *played], state, now_ms)
+    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED, draws)
+    return _turn_passed([*events, *played], state, now_ms, draws)
 
 
 def _seat_of(state: TableState, player_id: str) -> int:
@@ -582,7 +675,8 @@ def _seat_of(state: TableState, player_id: str) -> int:
     return seat
 
 
-def _sit_out(state: TableState, command: SitOut, now_ms: int | None) -> tuple[list[Any], TableState]:
+def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
+             draws: Draws | None) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if state.sitting_out[seat]:
         raise Violation("already_sitting_out", f"{command.player_id} is already sitting out", "table",
@@ -592,7 +686,7 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None) -> tuple[li
     if state.seat_to_act != seat:
         return [sat_out], state
     # Their turn, perhaps with their clock running: the computer acts now.
-    return _turn_passed([sat_out], state, now_ms)
+    return _turn_passed([sat_out], state, now_ms, draws)
 
 
 def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
@@ -618,8 +712,12 @@ def automatic_flags(events: list[Any]) -> list[bool]:
     return flags
 
 
-def _game_handle(rules: GameRules, hand: Any, command: Any) -> tuple[list[Any], Any]:
+def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
     module = rules.module
+    if rules.table_game is not None:
+        if dealing is None:
+            raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
+        return rules.table_game.handle(hand, command, dealing)
     if hasattr(module, "handle"):
         return module.handle(hand, command)
     events = module.decide(hand, command)
@@ -632,16 +730,25 @@ def _closing(state: TableState) -> list[Any]:
     """HandClosed (and TableFinished) once the game's hand is over."""
     if state.hand is None or not state.hand.over:
         return []
+    rules = game_rules(state.game)
+    chips = rules.plays_for_chips(state.settings)
     stacks = list(state.stacks)
+    points = [0] * len(state.players)
+    hand_points = getattr(state.hand, "points", ())
     for hand_seat, table_seat in enumerate(state.hand_seats):
         stacks[table_seat] = state.hand.stacks[hand_seat]
-    busted = tuple(state.players[s] for s in state.hand_seats if stacks[s] == 0)
-    closed = HandClosed(state.hand_id, tuple(stacks), busted)  # type: ignore[arg-type]
+        if hand_points:
+            points[table_seat] = hand_points[hand_seat]
+    busted = tuple(state.players[s] for s in state.hand_seats if chips and stacks[s] == 0)
+    closed = HandClosed(state.hand_id, tuple(stacks), busted,  # type: ignore[arg-type]
+                        tuple(points) if hand_points else ())
     events: list[Any] = [closed]
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
-    if len(with_chips) < MIN_SEATS:
-        events.append(TableFinished(standings(after)))
+    hands = rules.hands_in_match(state.settings)
+    if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
+        final = standings(after)
+        events.append(TableFinished(final, results_of(final)))
     return events
 
 
@@ -653,9 +760,22 @@ def _with_closing(state: TableState, events: list[Any]) -> tuple[list[Any], Tabl
 
 
 def standings(state: TableState) -> tuple[Standing, ...]:
-    """Players with chips first (by stack), then the eliminated by place."""
-    alive = sorted(((state.players[s], state.stacks[s]) for s in range(len(state.players))
-                    if state.stacks[s] > 0), key=lambda item: -item[1])
-    ranked = [Standing(player, place, stack) for place, (player, stack) in enumerate(alive, start=1)]
+    """Players with chips first (by stack), then the eliminated by place; in a game for
+    points, everyone by points. Level players share a place."""
+    seats = range(len(state.players))
+    if not game_rules(state.game).plays_for_chips(state.settings):
+        scores = state.points or (0,) * len(state.players)
+        return tuple(Standing(state.players[s], 1 + sum(1 for o in scores if o > scores[s]), state.stacks[s])
+                     for s in sorted(seats, key=lambda s: (-scores[s], s)))
+    alive = [s for s in seats if state.stacks[s] > 0]
+    ranked = [Standing(state.players[s], 1 + sum(1 for o in alive if state.stacks[o] > state.stacks[s]),
+                       state.stacks[s]) for s in sorted(alive, key=lambda s: (-state.stacks[s], s))]
     out = sorted(state.eliminated, key=lambda s: s.place)
     return tuple(ranked + out)
+
+
+def results_of(final: tuple[Standing, ...]) -> tuple[Result, ...]:
+    """Win for the one player in first place, draw for each of several, loss for the rest."""
+    leaders = sum(1 for s in final if s.place == 1)
+    return tuple(Result(s.player_id, s.place, "loss" if s.place > 1 else ("win" if leaders == 1 else "draw"))
+                 for s in final)

@@ -16,6 +16,12 @@ domain, which dates action-clock deadlines with it. After an append that started
 the registered clock scheduler (the Celery fast path, workers.clock_tasks) is told; if it
 is missing or fails, the periodic sweep still finds the deadline in the log.
 Events the computer played for a player carry `automatic: true` in their metadata.
+
+Games that need randomness after the deal (a draw redeal, reshuffles, Palace Poker's palace
+order, every dice roll) get it through `SecretDraws`, which draws with `secrets` as well.
+When a ranked table finishes, its results are rated once (service.ratings.record_result,
+result id = the table id); a failure there is logged and the results stay on the table's
+TableFinished event for the rating worker.
 """
 from __future__ import annotations
 
@@ -29,7 +35,9 @@ from typing import Any, Callable
 
 from domain import table
 from domain.cards import format_card, new_deck, shuffled
+from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
+from service import ratings
 from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -37,8 +45,9 @@ log = logging.getLogger(__name__)
 STREAM_PREFIX = "table-"
 CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
-# the field holding the seat.
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat"}
+# the field holding the seat. Palace Poker's private events name their players themselves
+# (`visible_to`).
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
 # Table events that belong to the current hand's history (the floor audits a timeout there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
                      table.AutomaticAction)
@@ -157,6 +166,24 @@ def state_at(store: EventStore, table_id: str, version: int) -> table.TableState
     return fold_records(LoadedTable(table_id, 0, None), records).state if records else None
 
 
+class SecretDraws:
+    """Fresh randomness for the games, from the operating system's CSPRNG."""
+
+    def __init__(self) -> None:
+        self._random = secrets.SystemRandom()
+
+    def shuffled(self, cards: tuple[str, ...]) -> tuple[str, ...]:
+        order = list(cards)
+        self._random.shuffle(order)
+        return tuple(order)
+
+    def salt(self) -> str:
+        return secrets.token_bytes(32).hex()
+
+    def die(self) -> int:
+        return secrets.randbelow(6) + 1
+
+
 def draw_deal(with_joker: bool = False) -> table.StartNextHand:
     """A fresh shuffle from the operating system's CSPRNG and a secret salt."""
     order = shuffled(new_deck(with_joker), secrets.SystemRandom())
@@ -171,7 +198,8 @@ def create_table(store: EventStore, command: table.CreateTable, *, actor: str | 
 def start_next_hand(store: EventStore, table_id: str, expected_version: int | None, *,
                     actor: str | None = None, idempotency_key: str | None = None) -> CommandResult:
     loaded = load_table(store, table_id)
-    with_joker = loaded.state is not None and table.game_rules(loaded.state.game).with_joker
+    with_joker = loaded.state is not None and \
+        table.game_rules(loaded.state.game).uses_joker(loaded.state.settings)
     return execute(store, table_id, expected_version, draw_deal(with_joker), actor=actor,
                    idempotency_key=idempotency_key, loaded=loaded)
 
@@ -188,7 +216,7 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
         return _first_result(store, table_id, loaded.idempotency_keys[idempotency_key])
     if expected_version is not None and expected_version != loaded.version:
         raise VersionConflict(stream, expected_version, loaded.version)
-    events, state = table.handle(loaded.state, command, now_ms(now))
+    events, state = table.handle(loaded.state, command, now_ms(now), SecretDraws())
     new_events = [_new_event(state, event, automatic)
                   for event, automatic in zip(events, table.automatic_flags(events))]
     result = store.append(stream, loaded.version, new_events, idempotency_key=idempotency_key,
@@ -203,7 +231,20 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
         {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
         for version, new in zip(range(result.first_version, result.last_version + 1), new_events))
     _schedule_clocks(table_id, result.last_version, events)
+    _rate_if_finished(store, state, events, actor)
     return CommandResult(result.last_version, recorded, state)
+
+
+def _rate_if_finished(store: EventStore, state: table.TableState, events: list[Any], actor: str | None) -> None:
+    finished = next((e for e in events if isinstance(e, table.TableFinished)), None)
+    if finished is None or not state.ranked or not finished.results:
+        return
+    result = GameResult(state.table_id, state.game,
+                        tuple(Finish(r.player_id, r.place) for r in finished.results))
+    try:
+        ratings.record_result(store, result, actor=actor)
+    except Exception:  # noqa: BLE001 - the table is finished either way; the results stay on its event
+        log.warning("could not rate table %s; its results are on TableFinished", state.table_id, exc_info=True)
 
 
 def _schedule_clocks(table_id: str, version: int, events: list[Any]) -> None:
@@ -242,6 +283,8 @@ def _new_event(after: table.TableState, event: Any, automatic: bool = False) -> 
     seat_field = PRIVATE_CARD_EVENTS.get(type_name)
     if seat_field is not None:
         metadata["visible_to"] = after.players[after.hand_seats[data[seat_field]]]
+    elif data.get("visible_to"):
+        metadata["visible_to"] = list(data["visible_to"])
     return NewEvent(type_name, data, metadata=metadata)
 
 

@@ -1,11 +1,14 @@
 """Redaction: what each role may see of a table, its event log, hand histories and states.
 
-- floor staff and admins see everything, the deck order and salt included;
-- a player sees their own hole cards, nobody else's;
+- floor staff and admins see every player's cards;
+- a player sees their own hole cards (draw: their discards and draws; Palace Poker: their
+  palace, and the two fighters' palaces in a battle showdown), nobody else's;
 - spectators see no hidden card;
 - everyone sees cards shown at the showdown and the board;
-- the deck order and salt stay hidden (but from the floor) until the hand is over, then
-  everyone sees them, so anyone can check the deal against the commitment.
+- the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
+  dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
+  visible before the hand ends), until the hand (a dice game) is over; then everyone sees
+  them, so anyone can check the deal against the commitment.
 
 Events are redacted one at a time with the metadata the application layer wrote on them
 (`hand_id`, and `visible_to` for private cards), so a slice of the log needs no context
@@ -19,10 +22,27 @@ from typing import Any, Iterable, Mapping
 from domain import table
 from domain.betting import LegalActions
 from domain.cards import format_card, parse_cards, verify_deck_commitment
+from domain.games import dice, palace
+from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
 
 SEES_EVERYTHING = ("admin", "floor")
 # Fields that hold the shuffle's secrets until the hand is over: record type -> fields.
-SECRET_FIELDS = {"HandStarted": ("deck",), "HandOpened": ("salt",)}
+SECRET_FIELDS = {
+    "HandOpened": ("salt",),
+    "HandStarted": ("deck", "reshuffle_order"),  # hold'em, five-card draw
+    "Redealt": ("deck", "reshuffle_order"),
+    "StubReshuffled": ("cards",),
+    "SetAsideBannersReshuffled": ("order",),  # Palace Poker
+    "PalaceDeckShuffled": ("order",),
+    "DrawDeckReshuffled": ("order",),
+    "PalaceDeckCut": ("deck",),
+    "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
+}
+# Fields of a private event (metadata `visible_to`) others may not see; default ("cards",).
+PRIVATE_FIELDS = {
+    "PlayerDrew": ("discarded", "received"),
+    "BattleCardsShown": ("attacker_palace", "defender_palace", "attacker_hand", "defender_hand"),
+}
 
 
 @dataclass(frozen=True)
@@ -34,8 +54,13 @@ class Viewer:
     def sees_everything(self) -> bool:
         return self.role in SEES_EVERYTHING
 
-    def sees_cards_of(self, player_id: str | None) -> bool:
-        return self.sees_everything or (self.player_id is not None and self.player_id == player_id)
+    def sees_cards_of(self, player_id: str | list[str] | tuple[str, ...] | None) -> bool:
+        """`player_id`: the owner of the cards, or the players allowed to see them."""
+        if self.sees_everything:
+            return True
+        if isinstance(player_id, (list, tuple)):
+            return self.player_id is not None and self.player_id in player_id
+        return self.player_id is not None and self.player_id == player_id
 
 
 def live_hand(state: table.TableState | None) -> str | None:
@@ -50,11 +75,13 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer, live_hand_id: str | N
     metadata = event.get("metadata") or {}
     data = dict(event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
-        data["cards"] = None
-    hand_id = metadata.get("hand_id")
-    if hand_id is not None and hand_id == live_hand_id and not viewer.sees_everything:
-        for name in SECRET_FIELDS.get(event["type"], ()):
+        for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
             data[name] = None
+    hand_id = metadata.get("hand_id")
+    if hand_id is not None and hand_id == live_hand_id:
+        for name in SECRET_FIELDS.get(event["type"], ()):
+            if name in data:
+                data[name] = None
     shown: dict[str, Any] = {"version": event["version"], "type": event["type"], "data": data}
     if hand_id is not None:
         shown["hand_id"] = hand_id
@@ -87,7 +114,15 @@ def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:
 def legal_actions_view(state: table.TableState) -> dict[str, Any]:
     if not state.hand_in_progress:
         return {"to_act": None, "legal": None}
-    legal = table.game_rules(state.game).module.legal_actions(state.hand)
+    hand = state.hand
+    if isinstance(hand, DrawTableHand):
+        legal = table.game_rules(state.game).module.legal_actions(hand)
+        if legal is not None and "betting" in legal:
+            legal = {**(legal_view(legal["betting"]) or {}), "discard": None}
+        return {"to_act": state.to_act, "legal": legal}
+    if isinstance(hand, (PalaceTableHand, DiceTableHand)):
+        return {"to_act": state.to_act, "legal": table.game_rules(state.game).module.legal_actions(hand)}
+    legal = table.game_rules(state.game).module.legal_actions(hand)
     return {"to_act": state.to_act, "legal": legal_view(legal)}
 
 
@@ -103,7 +138,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
             "player_id": player,
             "stack": stacks[seat],
             "status": _seat_status(state, seat, hand_seat),
-            "bet": hand.betting.bets[hand_seat] if hand_seat is not None and state.hand_in_progress else 0,
+            "bet": _bet(state, hand_seat),
             "cards": _visible_hole(state, hand_seat, viewer) if hand_seat is not None else None,
             "sitting_out": state.sitting_out[seat],
         })
@@ -121,7 +156,19 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "seats": seats,
         "hand": hand_view(state, viewer) if hand is not None else None,
         "standings": _standings(state) if state.finished else None,
+        "points": dict(zip(state.players, state.points)) if state.points and any(state.points) else None,
+        "results": [{"player_id": r.player_id, "place": r.place, "outcome": r.outcome}
+                    for r in state.results] if state.finished else None,
     }
+
+
+def _bet(state: table.TableState, hand_seat: int | None) -> int:
+    if hand_seat is None or not state.hand_in_progress:
+        return 0
+    betting = getattr(state.hand, "betting", None)
+    if isinstance(state.hand, DrawTableHand):
+        betting = state.hand.game.betting
+    return int(betting.bets[hand_seat]) if betting is not None else 0
 
 
 def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
@@ -133,8 +180,15 @@ def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
 
 def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> str:
     if hand_seat is None or not state.hand_in_progress:
-        return "out" if state.stacks[seat] == 0 else "waiting"
-    betting = state.hand.betting
+        return "out" if state.stacks[seat] == 0 and state.hand_seats else "waiting"
+    hand = state.hand
+    if isinstance(hand, PalaceTableHand):
+        return "active" if hand.game.seats[hand_seat].in_hand else "folded"
+    if isinstance(hand, DiceTableHand):
+        return "active"
+    betting = hand.game.betting if isinstance(hand, DrawTableHand) else hand.betting
+    if betting is None:
+        return "active"
     if betting.folded[hand_seat]:
         return "folded"
     if betting.stacks[hand_seat] == 0:
@@ -144,6 +198,17 @@ def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> s
 
 def _visible_hole(state: table.TableState, hand_seat: int, viewer: Viewer) -> str | None:
     hand = state.hand
+    player = state.players[state.hand_seats[hand_seat]]
+    if isinstance(hand, DrawTableHand):
+        game = hand.game
+        shown = game.over and game.showdown and hand_seat in game.contenders
+        cards = game.hands[hand_seat]
+        return _text(cards) if cards and (shown or viewer.sees_cards_of(player)) else None
+    if isinstance(hand, PalaceTableHand):
+        palace_cards = hand.game.seats[hand_seat].palace
+        return "".join(palace_cards) if palace_cards and viewer.sees_cards_of(player) else None
+    if isinstance(hand, DiceTableHand):
+        return None
     cards = hand.hole[hand_seat]
     if cards is None:
         return None
@@ -160,7 +225,22 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
     names = [state.players[s] for s in state.hand_seats]
     over = hand.over
     to_act = hand.to_act
-    view: dict[str, Any] = {
+    revealed = over if secrets_revealed is None else secrets_revealed
+    if isinstance(hand, (DrawTableHand, PalaceTableHand, DiceTableHand)):
+        view = {"id": state.hand_id, "number": state.hands_played, "button": state.button,
+                "players": names, "round": hand.round, "over": over,
+                "to_act": names[to_act] if to_act is not None else None,
+                "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
+                "stacks": dict(zip(names, hand.stacks))}
+        if isinstance(hand, DrawTableHand):
+            view.update(_draw_view(hand, names))
+        elif isinstance(hand, PalaceTableHand):
+            view.update(_palace_view(hand, names, viewer))
+        else:
+            view.update(_dice_view(hand, names))
+        view["deal"] = deal_view(state, viewer, revealed)
+        return view
+    view = {
         "id": state.hand_id,
         "number": state.hands_played,
         "button": state.button,
@@ -182,9 +262,17 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
 def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:
     """The provably fair deal: the commitment always; deck and salt once the hand is over
     (floor and admin at any time), with the check anyone can redo."""
-    shown = revealed or viewer.sees_everything
-    deck = state.hand.deck if shown else None
-    salt = state.salt if shown else None
+    # Nobody, floor and admin included, sees the deck or the salt while the hand is live.
+    hand = state.hand
+    salt = state.salt if revealed else None
+    if isinstance(hand, DrawTableHand):
+        return _draw_deal_view(state, hand, salt)
+    if isinstance(hand, DiceTableHand):
+        return {"commitment": state.commitment, "scheme": "sha256(<salt>:<five dice>) per roll",
+                "roll_commitment": hand.game.commitment, "salt": salt, "deck": None, "verified": None}
+    deck = (hand.deck if revealed else None) if hand is not None else None
+    if deck == ():
+        deck = None
     verified = None
     if deck is not None and salt is not None and state.commitment is not None:
         verified = verify_deck_commitment(parse_cards(deck), bytes.fromhex(salt), state.commitment)
@@ -194,6 +282,64 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
         "deck": "".join(deck) if deck is not None else None,
         "salt": salt,
         "verified": verified,
+    }
+
+
+def _draw_deal_view(state: table.TableState, hand: DrawTableHand, salt: str | None) -> dict[str, Any]:
+    """Every deck of the hand (a redeal brings a new one, committed to with the same salt)."""
+    decks = []
+    for deck, commitment in hand.decks:
+        shown = deck if salt is not None else None
+        verified = None
+        if shown is not None and commitment is not None:
+            verified = verify_deck_commitment(parse_cards(shown), bytes.fromhex(salt), commitment)  # type: ignore[arg-type]
+        decks.append({"commitment": commitment, "deck": "".join(shown) if shown else None, "verified": verified})
+    first = decks[0]
+    return {"commitment": state.commitment, "scheme": "sha256(<deck cards concatenated>|<salt hex>)",
+            "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
+
+
+def _draw_view(hand: DrawTableHand, names: list[str]) -> dict[str, Any]:
+    game = hand.game
+    return {
+        "board": "",
+        "pots": [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in game.pots],
+        "awards": [{"amount": a.amount, "winners": [names[s] for s in a.winners],
+                    "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in game.awards],
+        "drawn": {names[s]: n for s, n in enumerate(game.drawn) if n is not None},
+        "opener": names[game.opener] if game.opener is not None else None,
+        "redeals": game.redeals,
+        "points": dict(zip(names, game.points)) if not game.settings.betting else None,
+    }
+
+
+def _palace_view(hand: PalaceTableHand, names: list[str], viewer: Viewer) -> dict[str, Any]:
+    game = hand.game
+    battle = game.battle
+    return {
+        "pot": game.pot,
+        "pots": [{"amount": game.pot, "eligible": [s.player for s in game.seats if s.in_hand]}],
+        "seats": [{"player_id": seat.player, "in_hand": seat.in_hand, "stack": seat.stack,
+                   "banner": seat.banner, "soldiers": list(seat.soldiers),
+                   "palace": list(seat.palace) if viewer.sees_cards_of(seat.player) else
+                   [palace.UNKNOWN_CARD] * len(seat.palace)} for seat in game.seats],
+        "battle": None if battle is None else {"attacker": names[battle.attacker],
+                                               "defender": names[battle.defender]},
+        "draw_deck": len(game.draw_deck),
+        "discard_pile": list(game.discard_pile),
+    }
+
+
+def _dice_view(hand: DiceTableHand, names: list[str]) -> dict[str, Any]:
+    game = hand.game
+    return {
+        "dice": list(game.dice) if game.dice is not None else None,
+        "rolls": game.rolls,
+        "scorecards": {p: {line: card.score(line) for line in dice.LINES if not card.is_free(line)}
+                       for p, card in zip(game.players, game.cards)},
+        "totals": dict(zip(names, hand.points)),
+        "results": [{"player_id": r.player, "grand_total": r.grand_total, "place": r.place,
+                     "outcome": r.result} for r in game.results],
     }
 
 

@@ -56,8 +56,10 @@ class NewTableSchema(ma.Schema):
     game = ma.fields.String(required=True, validate=ma.validate.OneOf(sorted(table.GAMES)))
     settings = ma.fields.Dict(keys=ma.fields.String(), load_default=dict,
                               metadata={"description": "the game's settings from its spec page"})
-    betting = ma.fields.Dict(keys=ma.fields.String(), required=True,
-                             metadata={"description": "the betting description of api.md"})
+    betting = ma.fields.Dict(keys=ma.fields.String(), load_default=None, allow_none=True,
+                             metadata={"description": "the betting description of api.md (hold'em and "
+                                       "Omaha); five-card draw, Palace Poker and dice derive theirs "
+                                       "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
                            validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
     ranked = ma.fields.Boolean(load_default=False)
@@ -81,9 +83,18 @@ class ActionSchema(WriteSchema):
     to = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=10**12),
                            metadata={"description": "the round total for bet and raise"})
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
-                             validate=ma.validate.Length(max=5))
+                             validate=ma.validate.Length(max=7),
+                             metadata={"description": "draw: the cards thrown ([] stands pat); "
+                                       "Palace Poker: soldiers discarded (with buy or discard)"})
     player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
                                  metadata={"description": "floor and admin keys: who acts"})
+    defender = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=100),
+                                metadata={"description": "Palace Poker attack: the player attacked"})
+    keep = ma.fields.List(ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=4)),
+                          allow_none=True, validate=ma.validate.Length(max=5),
+                          metadata={"description": "dice roll: positions (0-4) of the dice kept"})
+    line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
+                            metadata={"description": "dice score: the line written"})
 
 
 class StartHandSchema(WriteSchema):
@@ -137,6 +148,9 @@ class TableSchema(ma.Schema):
                            metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
     hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
     standings = ma.fields.List(ma.fields.Dict(), allow_none=True)
+    points = ma.fields.Dict(allow_none=True, metadata={"description": "games for points: each player's total"})
+    results = ma.fields.List(ma.fields.Dict(), allow_none=True, metadata={
+        "description": "once finished: player_id, place, outcome (win, draw, loss) for ratings"})
 
 
 class TableLegalActionsSchema(ma.Schema):
@@ -229,12 +243,23 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     key = request_idempotency_key()
     _refuse_floats(body["settings"], "settings")
     store = event_store()
-    betting = BettingStructure.from_dict(body["betting"])
-    starting = body["settings"].get("starting_chips")
+    rules = table.game_rules(body["game"])
+    if rules.table_game is None:
+        if body["betting"] is None:
+            raise validation_problem([{"location": "json", "field": "betting",
+                                       "messages": [f"{body['game']} tables need a betting description"]}])
+        betting = BettingStructure.from_dict(body["betting"])
+    else:
+        if body["betting"] is not None:
+            raise validation_problem([{"location": "json", "field": "betting", "messages": [
+                f"{body['game']} derives its betting from its settings: leave betting out"]}])
+        betting = rules.table_game.betting(body["settings"])
+    starting = _starting_chips(rules, body["settings"])
     seats = []
     for seat in body["seats"]:
         stack = seat.get("stack", starting)
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+        if isinstance(stack, bool) or not isinstance(stack, int) or \
+                (stack <= 0 and rules.plays_for_chips(body["settings"])):
             raise Problem(422, "invalid_table",
                           f"seat {seat['player_id']} needs a stack (or settings.starting_chips) above 0")
         if store.stream_version(f"player-{seat['player_id']}") == 0:
@@ -248,6 +273,16 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
                                 body["ranked"], body["action_clock_s"])
     result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
+
+
+def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
+    """A seat's stack when none is given: settings.starting_chips (five-card draw's default
+    when unset); games for points need none."""
+    if not rules.plays_for_chips(settings):
+        return settings.get("starting_chips", 0)
+    if rules.table_game is not None:
+        return getattr(rules.table_game.settings(settings), "starting_chips", None)
+    return settings.get("starting_chips")
 
 
 @blp.route("/<string:table_id>", methods=["GET"])
@@ -322,7 +357,9 @@ def post_action(body: dict, table_id: str) -> tuple[dict, int, dict]:
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
-    command = table.Act(player_id, body["action"], body.get("to"), discard)
+    keep = tuple(body["keep"]) if body.get("keep") is not None else None
+    command = table.Act(player_id, body["action"], body.get("to"), discard, body.get("defender"),
+                        keep, body.get("line"))
     result = commands.execute(event_store(), table_id, version, command,
                               actor=actor_name(principal), idempotency_key=key, loaded=loaded)
     return written(result)

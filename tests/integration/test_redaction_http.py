@@ -1,6 +1,7 @@
 """No hidden card leaks to a role that may not see it, on any endpoint: a player sees their
-own hole cards only, spectators none, floor and admin everything; the deck and salt are
-hidden during the hand (but from the floor) and revealed to everyone after it."""
+own hole cards only, spectators none, floor and admin every dealt card; the deck and salt
+are hidden from every role during the hand (api.md: "never visible before the hand ends")
+and revealed to everyone after it."""
 from __future__ import annotations
 
 import json
@@ -85,13 +86,13 @@ def test_no_deck_or_salt_for_players_before_the_hand_ends(client, hand):
     assert started[1]["data"]["deck"] is None
 
 
-def test_the_floor_sees_every_card_and_the_deck(client, hand):
+def test_the_floor_sees_every_dealt_card_but_not_the_deck_while_the_hand_is_live(client, hand):
     texts = every_read(client, hand, hand["floor"])
     table_text = texts[f"/v1/tables/{hand['table']}"]
     for cards in hand["hole"].values():
         assert cards in table_text
     events = json.loads(texts[f"/v1/tables/{hand['table']}/events"])["events"]
-    assert next(e for e in events if e["type"] == "HandStarted")["data"]["deck"]
+    assert next(e for e in events if e["type"] == "HandStarted")["data"]["deck"] is None
 
 
 def test_after_the_hand_everyone_can_check_the_deal_but_mucked_cards_stay_private(client, hand):

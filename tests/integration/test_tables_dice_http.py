@@ -1,0 +1,47 @@
+"""Dice poker tables over HTTP: roll with keep, score a line; the values behind the pending
+roll commitment stay hidden from every role until rolled."""
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from service.app import create_app
+from service.config import Config
+
+pytestmark = pytest.mark.integration
+
+ADMIN_KEY = "dice-admin-" + secrets.token_hex(8)
+ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
+
+
+@pytest.fixture(scope="module")
+def client(database_url):
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+
+
+def test_a_turn_rolls_keeps_and_scores_with_each_roll_committed_before_it(client):
+    players = [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"] for n in "DE"]
+    table_id = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "dice", "seats": [{"player_id": p} for p in players]}).get_json()["id"]
+    started = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
+    prepared = next(e for e in started["events"] if e["type"] == "RollPrepared")
+    assert prepared["data"]["values"] is None and prepared["data"]["salt"] is None
+
+    def act(body):
+        legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)
+        return client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": legal.headers["ETag"]},
+                           json={**body, "player_id": legal.get_json()["to_act"]})
+
+    first = act({"action": "roll"})
+    assert first.status_code == 201
+    rolled = next(e for e in first.get_json()["events"] if e["type"] == "DiceRolled")
+    second = act({"action": "roll", "keep": [0, 1]})
+    assert next(e for e in second.get_json()["events"] if e["type"] == "DiceRolled")["data"]["dice"][:2] == rolled["data"]["dice"][:2]
+    legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
+    line = max(legal["legal"]["score"]["lines"], key=legal["legal"]["score"]["lines"].get)
+    scored = act({"action": "score", "line": line})
+    assert any(e["type"] == "LineScored" for e in scored.get_json()["events"])
+    assert client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"] == players[1]
+    refused = act({"action": "score", "line": "chance"})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "must_roll_first"

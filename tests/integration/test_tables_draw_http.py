@@ -1,0 +1,118 @@
+"""Five-card draw tables over HTTP: settings validated, discards as actions, each player sees
+only their own cards; and the shuffle's secrets (deck order, salt) hidden from every role,
+floor and admin included, on every endpoint until the hand is over, then shown to all."""
+from __future__ import annotations
+
+import json
+import secrets
+
+import pytest
+
+from service.app import create_app
+from service.config import Config
+
+pytestmark = pytest.mark.integration
+
+ADMIN_KEY = "draw-admin-" + secrets.token_hex(8)
+ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
+
+
+@pytest.fixture(scope="module")
+def client(database_url):
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+
+
+def key_for(client, role: str, player_id: str | None = None) -> dict:
+    body = {"role": role} if player_id is None else {"role": role, "player_id": player_id}
+    return {"Authorization": f"Bearer {client.post('/v1/keys', json=body, headers=ADMIN).get_json()['key']}"}
+
+
+@pytest.fixture(scope="module")
+def players(client):
+    return [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"] for n in ("Ann", "Bob")]
+
+
+def new_table(client, players, game="five-card-draw", settings=None, **extra):
+    body = {"game": game, "settings": settings or {"ante": 5}, "seats": [{"player_id": p} for p in players], **extra}
+    return client.post("/v1/tables", json=body, headers=ADMIN)
+
+
+def test_draw_settings_the_game_cannot_play_are_refused_with_a_code(client, players):
+    refused = new_table(client, players, settings={"draw_limit": 7})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_settings"
+    with_betting = new_table(client, players, betting={"structure": "no-limit", "min_bet": 10})
+    assert with_betting.status_code in (400, 422)
+
+
+def test_seats_take_the_starting_chips_and_the_unit_is_twice_the_ante(client, players):
+    table_id = new_table(client, players, settings={"ante": 5, "starting_chips": 700}).get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
+    assert legal["legal"]["bet"]["min_to"] == 10
+    view = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()
+    assert sum(seat["stack"] for seat in view["seats"]) + 10 == 1400
+
+
+def _to_the_draw(client, table_id):
+    while True:
+        response = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)
+        legal = response.get_json()
+        if legal["legal"].get("discard"):
+            return legal, response.headers["ETag"]
+        client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": response.headers["ETag"]},
+                    json={"action": "check", "player_id": legal["to_act"]})
+
+
+def test_a_player_discards_and_sees_only_their_own_cards_on_every_endpoint(client, players):
+    table_id = new_table(client, players).get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    legal, etag = _to_the_draw(client, table_id)
+    drawer = legal["to_act"]
+    other = next(p for p in players if p != drawer)
+    own = next(s["cards"] for s in client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
+               if s["player_id"] == drawer)
+    answer = client.post(f"/v1/tables/{table_id}/actions", headers={**key_for(client, "player", drawer), "If-Match": etag},
+                         json={"action": "discard", "discard": [own[:2], own[2:4]]})
+    assert answer.status_code == 201, answer.get_json()
+    other_key = key_for(client, "player", other)
+    drew = next(e for e in answer.get_json()["events"] if e["type"] == "PlayerDrew")
+    assert drew["data"]["count"] == 2 and drew["data"]["received"]
+    drawer_seat = players.index(drawer)
+    for headers in (other_key, key_for(client, "spectator")):
+        view = client.get(f"/v1/tables/{table_id}", headers=headers).get_json()
+        assert all(seat["cards"] is None for seat in view["seats"] if seat["player_id"] == drawer)
+        assert view["hand"]["drawn"] == {drawer: 2}
+        for path in (f"/v1/tables/{table_id}/events", f"/v1/hands/{table_id}.1"):
+            for event in client.get(path, headers=headers).get_json()["events"]:
+                if event["type"] == "HoleCardsDealt" and event["data"]["seat"] == drawer_seat:
+                    assert event["data"]["cards"] is None, path
+                if event["type"] == "PlayerDrew":
+                    assert event["data"]["received"] is None and event["data"]["discarded"] is None, path
+        state = json.dumps(client.get(f"/v1/hands/{table_id}.1/state", headers=headers).get_json())
+        assert own[4:] not in state and drew["data"]["received"] not in state
+
+
+@pytest.mark.parametrize("game", ["holdem", "five-card-draw"])
+def test_no_role_sees_the_deck_or_salt_before_the_hand_ends_and_all_see_them_after(client, players, game):
+    extra = {"betting": {"structure": "no-limit", "small_blind": 5, "big_blind": 10}} if game == "holdem" else {}
+    table_id = new_table(client, players, game=game, settings={} if game == "holdem" else None,
+                         **extra | ({"seats": [{"player_id": p, "stack": 500} for p in players]} if game == "holdem" else {})
+                         ).get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    roles = [ADMIN, key_for(client, "floor"), key_for(client, "spectator"), key_for(client, "player", players[0])]
+    paths = [f"/v1/tables/{table_id}", f"/v1/tables/{table_id}/events", f"/v1/hands/{table_id}.1",
+             f"/v1/hands/{table_id}.1/state", f"/v1/hands/{table_id}.1/state?at=3"]
+    for headers in roles:
+        for path in paths:
+            body = client.get(path, headers=headers).get_json()
+            for event in body.get("events", []):
+                assert event["data"].get("salt") is None and event["data"].get("deck") is None, (path, event)
+            deal = (body.get("hand") or {}).get("deal")
+            if deal is not None:
+                assert deal["deck"] is None and deal["salt"] is None, (path, deal)
+    while (legal := client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)).get_json()["to_act"]:
+        client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": legal.headers["ETag"]},
+                    json={"action": "fold", "player_id": legal.get_json()["to_act"]})
+    for headers in roles:
+        deal = client.get(f"/v1/hands/{table_id}.1", headers=headers).get_json()["deal"]
+        assert deal["salt"] and deal["deck"] and deal["verified"] is True
