@@ -481,7 +481,24 @@ def replay(record: HandHistory) -> ReplayResult:
     draw_extension = _draw_extension()
     if record.variant in draw_extension.VARIANTS:
         return draw_extension.replay(record)
-    log, state = handle(None, start_command(record))
+    _, log, state = _played(record)
+    winners = sorted({seat for award in state.awards for seat in award.winners})
+    return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
+                        tuple(log))
+
+
+def engine_commands(record: HandHistory) -> tuple[Command, ...]:
+    """The hand as our engine's commands, each PHH action resolved against the state it
+    met (`cc` is a check or a call, `cbr` a bet or a raise): what a replay of an already
+    parsed hand feeds the engine."""
+    commands, _, _ = _played(record)
+    return tuple(commands)
+
+
+def _played(record: HandHistory) -> tuple[list[Command], list, HandState]:
+    start = start_command(record)
+    commands: list[Command] = [start]
+    log, state = handle(None, start)
     for index, action in enumerate(record.actions):
         if state.over and type(action) is ShownOrMucked:
             continue  # the last hand standing is shown after the pot was already settled
@@ -489,6 +506,7 @@ def replay(record: HandHistory) -> ReplayResult:
             command = _command(state, action)
             if command is not None:
                 events, state = handle(state, command)
+                commands.append(command)
                 log += events
         except Violation as violation:
             raise Violation(
@@ -500,15 +518,14 @@ def replay(record: HandHistory) -> ReplayResult:
     if not state.over and state.awaiting == "showdown":
         # Players who neither showed nor mucked: known cards show, unknown ones cannot win.
         events, state = handle(state, SettleShowdown())
+        commands.append(SettleShowdown())
         log += events
     if not state.over:
         raise Violation(
             "hand_incomplete",
             f"the record ends while the hand awaits the {state.awaiting}",
             "PHH replay", {"action_index": len(record.actions)})
-    winners = sorted({seat for award in state.awards for seat in award.winners})
-    return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+    return commands, log, state
 
 
 def _whole(amount: Amount) -> Amount:
