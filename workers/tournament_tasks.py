@@ -2,15 +2,18 @@
 tournaments whose time has come, records level changes as they happen, and rates
 finished tournaments that were not rated yet.
 
-Deadlines are derivable from each tournament's events, so the sweep needs no timers of
-its own and nothing is lost with a killed worker or broker: the next sweep finds what is
-due. Each tournament is acted on at the version it was read at, so two sweeps racing
-(two beat processes, a slow worker) record a deadline once; the loser's conflict is
-logged and dropped.
+Deadlines are derivable from each tournament's events (the level in force is read from
+them at any moment, recorded or not: the recorded `LevelStarted` is for the audit log and
+for clients following the stream), so the sweep needs no timers of its own and nothing
+is lost with a killed worker or broker: the next sweep finds what is due. Each
+tournament is acted on at the version it was read at, so two sweeps racing (two beat
+processes, a slow worker) record a deadline once; the loser's conflict is logged and
+dropped.
 """
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 import time
 
 from domain.violations import Violation
@@ -22,22 +25,21 @@ from workers.tasks import event_store
 log = logging.getLogger(__name__)
 
 
+@lru_cache(maxsize=1)
+def _store() -> EventStore:
+    # One store per worker process, so the folded states it caches outlive a task.
+    return event_store()
+
+
 @app.task(name="workers.tournament_tasks.sweep_tournaments")
 def sweep_tournaments() -> int:
     """Act on every tournament's due deadlines; returns how many commands were recorded."""
-    store = event_store()
+    store = _store()
     now = int(time.time())
     recorded = 0
     for tournament_id in tournaments.tournament_ids(store):
         recorded += _act(store, tournament_id, now)
     return recorded
-
-
-@app.task(name="workers.tournament_tasks.act_on_tournament")
-def act_on_tournament(tournament_id: str) -> int:
-    """The same for one tournament (the fast path an organiser's tool may schedule with an
-    ETA at the next level end)."""
-    return _act(event_store(), tournament_id, int(time.time()))
 
 
 def _act(store: EventStore, tournament_id: str, now: int) -> int:
@@ -47,4 +49,7 @@ def _act(store: EventStore, tournament_id: str, now: int) -> int:
         log.info("tournament %s: someone acted first (%s); the next sweep looks again", tournament_id, lost)
     except Violation as refused:
         log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
+    except Exception:
+        # One tournament's fault must not hold up every other tournament's clock.
+        log.exception("tournament %s: acting on its deadlines failed", tournament_id)
     return 0
