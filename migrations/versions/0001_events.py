@@ -65,84 +65,134 @@ def upgrade() -> None:
             FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()
         """
     )
+    op.execute(APPEND_EVENT)
     op.execute(APPEND_EVENTS)
 
 
-# One call appends a batch in one round trip: the idempotency check, the version check,
-# the hash chain (the previous hash and the clock spliced into each event's canonical
-# document, see service.store.base.HashedDocument) and the inserts. The batch comes as
-# one JSON array of {type, schema_version, data, metadata, head, tail}: one parameter
-# costs far less to send and parse than six arrays.
-# A writer that loses a race for a version fails on the unique constraint instead; the
-# store turns that into a VersionConflict (or the original result of an idempotent retry).
+# An append is one round trip: `append_event` for one event, `append_events` for a batch
+# (one `append_event` per event). `append_event` is a single INSERT .. SELECT that, in one
+# snapshot, finds the stream's head, checks the expected version and the idempotency key,
+# chains the hash and inserts: one plain statement costs the server far less than
+# separate lookups. The client sends data and metadata as their canonical JSON text
+# (service.store.base.canonical_json), so they are encoded once: the same text is stored
+# (as jsonb) and hashed. The hashed document is the one service.store.base.hashed_document
+# builds, byte for byte: integers print alike in both, and to_json() escapes a string
+# exactly as Python's json.dumps(ensure_ascii=False) does (", \, \b \f \n \r \t, \u00XX for
+# the other control characters, everything else as is). now() is the transaction's start,
+# so every event of a batch has the same recorded_at in its column and in its hash.
+# A writer that loses a race for a version (or a key) fails on a unique constraint
+# instead; the store turns that into a VersionConflict or the original result.
+APPEND_EVENT = r"""
+CREATE FUNCTION append_event(
+    p_stream_id text,
+    p_expected_version integer,
+    p_idempotency_key text,
+    p_type text,
+    p_schema_version integer,
+    p_data text,
+    p_metadata text,
+    OUT outcome text,
+    OUT stream_version integer,
+    OUT first_version integer,
+    OUT positions bigint[]
+) LANGUAGE plpgsql AS $$
+DECLARE
+    head_version integer;
+    key_seen boolean;
+    new_position bigint;
+BEGIN
+    WITH head AS (
+        SELECT e.version, e.hash FROM events e
+         WHERE e.stream_id = p_stream_id ORDER BY e.version DESC LIMIT 1
+    ), keyed AS (
+        SELECT EXISTS (SELECT FROM events e WHERE e.stream_id = p_stream_id
+                                              AND e.idempotency_key = p_idempotency_key) AS seen
+    ), inserted AS (
+        INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
+                            idempotency_key, recorded_at, hash)
+        SELECT p_stream_id, p_expected_version + 1, p_type, p_schema_version,
+               p_data::jsonb, p_metadata::jsonb, p_idempotency_key, now(),
+               sha256(convert_to(
+                      '{"data":' || p_data
+                   || ',"metadata":' || p_metadata
+                   || ',"previous_hash":"'
+                   || coalesce((SELECT encode(h.hash, 'hex') FROM head h), repeat('0', 64))
+                   || '","recorded_at":"'
+                   || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                   || '","schema_version":' || p_schema_version
+                   || ',"stream_id":' || to_json(p_stream_id)
+                   || ',"type":' || to_json(p_type)
+                   || ',"version":' || (p_expected_version + 1)
+                   || '}', 'UTF8'))
+         WHERE coalesce((SELECT h.version FROM head h), 0) = p_expected_version
+           AND NOT (SELECT k.seen FROM keyed k)
+        RETURNING events.position
+    )
+    SELECT coalesce((SELECT h.version FROM head h), 0),
+           (SELECT k.seen FROM keyed k),
+           (SELECT n.position FROM inserted n)
+      INTO head_version, key_seen, new_position;
+
+    IF new_position IS NOT NULL THEN
+        outcome := 'appended';
+        stream_version := p_expected_version + 1;
+        first_version := stream_version;
+        positions := ARRAY[new_position];
+    ELSIF key_seen THEN
+        -- The key sits on the first event of its append only; the batch is found from there.
+        SELECT first.version, max(e.version), array_agg(e.position ORDER BY e.version)
+          INTO first_version, stream_version, positions
+          FROM events first
+          JOIN events e ON e.stream_id = first.stream_id AND e.version >= first.version
+                       AND e.metadata->>'idempotency_key' = first.idempotency_key
+         WHERE first.stream_id = p_stream_id AND first.idempotency_key = p_idempotency_key
+         GROUP BY first.version;
+        outcome := 'duplicate';
+    ELSE
+        outcome := 'conflict';
+        stream_version := head_version;
+    END IF;
+END
+$$
+"""
+
+# Only the first event can be refused: the later ones follow our own uncommitted rows,
+# which no other writer can take (it would wait on the unique index, then fail).
 APPEND_EVENTS = r"""
 CREATE FUNCTION append_events(
     p_stream_id text,
     p_expected_version integer,
     p_idempotency_key text,
-    p_events jsonb
-) RETURNS TABLE (outcome text, stream_version integer, first_version integer, positions bigint[])
-LANGUAGE plpgsql AS $$
+    p_types text[],
+    p_schema_versions integer[],
+    p_data text[],
+    p_metadata text[],
+    OUT outcome text,
+    OUT stream_version integer,
+    OUT first_version integer,
+    OUT positions bigint[]
+) LANGUAGE plpgsql AS $$
 DECLARE
-    head_version integer;
-    previous_hash bytea;
-    next_hash bytea;
-    v_recorded_at timestamptz := now();
-    recorded_text text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
-    new_position bigint;
-    new_positions bigint[] := '{}';
-    event jsonb;
-    offset_ integer := 0;
+    step record;
 BEGIN
-    SELECT e.version, e.hash INTO head_version, previous_hash FROM events e
-     WHERE e.stream_id = p_stream_id ORDER BY e.version DESC LIMIT 1;
-    IF NOT FOUND THEN
-        head_version := 0;
-        previous_hash := NULL;
-    END IF;
-    -- The key is looked up after the head, in a later snapshot: if the head moved
-    -- because the keyed append committed meanwhile, the key is seen and wins.
-    IF p_idempotency_key IS NOT NULL THEN
-        SELECT e.version INTO first_version FROM events e
-         WHERE e.stream_id = p_stream_id AND e.idempotency_key = p_idempotency_key;
-        IF FOUND THEN
-            SELECT array_agg(e.position ORDER BY e.version), max(e.version)
-              INTO positions, stream_version
-              FROM events e
-             WHERE e.stream_id = p_stream_id AND e.version >= first_version
-               AND e.metadata->>'idempotency_key' = p_idempotency_key;
-            outcome := 'duplicate';
-            RETURN NEXT;
+    positions := '{}';
+    FOR i IN 1 .. cardinality(p_types) LOOP
+        SELECT * INTO step FROM append_event(
+            p_stream_id, p_expected_version + i - 1,
+            CASE WHEN i = 1 THEN p_idempotency_key END,
+            p_types[i], p_schema_versions[i], p_data[i], p_metadata[i]);
+        IF step.outcome <> 'appended' THEN
+            outcome := step.outcome;
+            stream_version := step.stream_version;
+            first_version := step.first_version;
+            positions := step.positions;
             RETURN;
         END IF;
-    END IF;
-
-    IF head_version <> p_expected_version THEN
-        outcome := 'conflict';
-        stream_version := head_version;
-        RETURN NEXT;
-        RETURN;
-    END IF;
-
-    FOR event IN SELECT jsonb_array_elements(p_events) LOOP
-        offset_ := offset_ + 1;
-        next_hash := sha256(convert_to(
-            (event->>'head') || coalesce(encode(previous_hash, 'hex'), repeat('0', 64))
-            || '","recorded_at":"' || recorded_text || (event->>'tail'), 'UTF8'));
-        INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
-                            idempotency_key, recorded_at, hash)
-        VALUES (p_stream_id, p_expected_version + offset_, event->>'type',
-                (event->>'schema_version')::integer, event->'data', event->'metadata',
-                CASE WHEN offset_ = 1 THEN p_idempotency_key END, v_recorded_at, next_hash)
-        RETURNING events.position INTO new_position;
-        new_positions := new_positions || new_position;
-        previous_hash := next_hash;
+        positions := positions || step.positions;
     END LOOP;
     outcome := 'appended';
-    stream_version := p_expected_version + offset_;
+    stream_version := p_expected_version + cardinality(p_types);
     first_version := p_expected_version + 1;
-    positions := new_positions;
-    RETURN NEXT;
 END
 $$
 """
@@ -150,5 +200,6 @@ $$
 
 def downgrade() -> None:
     op.execute("DROP FUNCTION append_events")
+    op.execute("DROP FUNCTION append_event")
     op.execute("DROP TABLE events")
     op.execute("DROP FUNCTION events_refuse_change")
