@@ -140,9 +140,7 @@ def canonical_json(value: Any) -> str:
     cannot hold them, and UTF-8 cannot encode a surrogate.
     """
     _check_storable(value)
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse
-    )
+    return _CANONICAL.encode(value)
 
 
 def _check_storable(value: Any) -> None:
@@ -169,6 +167,10 @@ def _check_storable(value: Any) -> None:
 
 def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-friendly: {value!r}")
+
+
+# One encoder for every call: json.dumps with options builds a new one each time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse)
 
 
 def format_recorded_at(moment: datetime) -> str:
