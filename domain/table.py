@@ -17,6 +17,12 @@ once it has passed, so a late, repeated or stale expiry is refused and changes n
 Absent players (sat out, or two clocks missed in a row) are played by the computer
 (domain.autoplay) the moment their turn comes, in the same append as the action that
 gave it to them.
+
+A tournament table (`tournament_id` set) mirrors one table of a tournament: its seats
+are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
+(SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
+betting come from the tournament (StartNextHand's `button`, `big_blind`, `betting`: the
+level in force, TDA 23), and the table never finishes by itself: the tournament does.
 """
 from __future__ import annotations
 
@@ -33,6 +39,8 @@ from domain.violations import Violation
 
 MIN_SEATS = 2
 MAX_SEATS = 10
+EMPTY_SEAT = ""
+"""A tournament table's seat where nobody sits (stack 0)."""
 _SALT_HEX_LENGTH = 64  # 32 bytes
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -131,13 +139,43 @@ class CreateTable:
     seats: tuple[TableSeat, ...]
     ranked: bool = False
     action_clock_s: int | None = None
+    tournament_id: str | None = None
+    """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
 
 
 @dataclass(frozen=True)
 class StartNextHand:
-    """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex."""
+    """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
+
+    A tournament gives the positions and the level in force: `button` (a table seat,
+    empty for a dead button, TDA 32), `small_blind` and `big_blind` (table seats; an
+    empty small blind seat is a dead small blind) and `betting` for this hand. Without
+    them the button moves to the next seat with chips and the table's betting applies."""
     deck: tuple[str, ...]
     salt: str
+    button: int | None = None
+    small_blind: int | None = None
+    big_blind: int | None = None
+    betting: BettingStructure | None = None
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """Tournament tables, between hands: `player_id` sits in the empty `seat` with the
+    chips they bring (a move from another table). `tournament_version`: the tournament
+    version that moved them, for the audit log."""
+    player_id: str
+    seat: int
+    stack: int
+    tournament_version: int = 0
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """Tournament tables, between hands: `player_id` leaves with their chips (moved to
+    another table, or busted with none)."""
+    player_id: str
+    tournament_version: int = 0
 
 
 @dataclass(frozen=True)
@@ -175,7 +213,8 @@ class ReturnToSeat:
     player_id: str
 
 
-Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat]
+Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
+                RemovePlayer]
 
 
 # --------------------------------------------------------------------------- events
@@ -190,6 +229,24 @@ class TableCreated:
     seats: tuple[TableSeat, ...]
     ranked: bool
     action_clock_s: int | None
+    tournament_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSeatedAtTable:
+    seat: int
+    player_id: str
+    stack: int
+    tournament_version: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerLeftTable:
+    """The player left between hands taking `stack` chips (0 once busted)."""
+    seat: int
+    player_id: str
+    stack: int
+    tournament_version: int = 0
 
 
 @dataclass(frozen=True)
@@ -281,7 +338,7 @@ class PlayerReturned:
 
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
-                AutomaticAction, PlayerSatOut, PlayerReturned)
+                AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -325,6 +382,17 @@ class TableState:
     """Per table seat: points scored so far (games played for points)."""
     results: tuple[Result, ...] = ()
     """Once finished: each player's win/draw/loss."""
+    tournament_id: str | None = None
+    departures: tuple[PlayerLeftTable, ...] = ()
+    last_busted: tuple[TableSeat, ...] = ()
+    """Who lost their last chip in the last hand, with the stack they began it with."""
+    """Tournament tables: the last time each player left here with chips, until they sit
+    here again (a move's chips are on their way to another table)."""
+
+    @property
+    def chips(self) -> int:
+        """Every chip at the table, a hand in progress included (its stacks as it began)."""
+        return sum(self.stacks)
 
     @property
     def hand_in_progress(self) -> bool:
@@ -354,6 +422,8 @@ class TableState:
         return self.hand_seats[self.hand.to_act]
 
     def seat_of(self, player_id: str) -> int | None:
+        if player_id == EMPTY_SEAT:
+            return None
         return self.players.index(player_id) if player_id in self.players else None
 
     def hand_seat_of(self, player_id: str) -> int | None:
@@ -404,6 +474,13 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is PlayerReturned:
         return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
                             missed_clocks=_put(state.missed_clocks, event.seat, 0))
+    if kind is PlayerSeatedAtTable:
+        return _with_seat(state, event.seat, event.player_id, event.stack,
+                          tuple(d for d in state.departures if d.player_id != event.player_id))
+    if kind is PlayerLeftTable:
+        departures = tuple(d for d in state.departures if d.player_id != event.player_id)
+        return _with_seat(state, event.seat, EMPTY_SEAT, 0,
+                          departures + ((event,) if event.stack else ()))
     return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
 
 
@@ -413,6 +490,14 @@ def _met_clock(state: TableState) -> tuple[int, ...]:
     if state.clock is None:
         return state.missed_clocks
     return _put(state.missed_clocks, state.clock.seat, 0)
+
+
+def _with_seat(state: TableState, seat: int, player_id: str, stack: int,
+               departures: tuple[PlayerLeftTable, ...]) -> TableState:
+    return with_changes(state, players=_put(state.players, seat, player_id),
+                        stacks=_put(state.stacks, seat, stack),
+                        sitting_out=_put(state.sitting_out, seat, False),
+                        missed_clocks=_put(state.missed_clocks, seat, 0), departures=departures)
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -428,7 +513,8 @@ def _created(event: TableCreated) -> TableState:
         stacks=tuple(seat.stack for seat in event.seats), button=None, hands_played=0,
         hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
         finished=False, clock=None, sitting_out=(False,) * seat_count,
-        missed_clocks=(0,) * seat_count, points=(0,) * seat_count)
+        missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
+        tournament_id=event.tournament_id)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -447,7 +533,7 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     if event.points:
         points = tuple(mine + scored for mine, scored in zip(points or (0,) * len(event.points), event.points))
     return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places),
-                        points=points)
+                        points=points, last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
 
 
 def replay(events: Any) -> TableState:
@@ -492,6 +578,8 @@ def handle(state: TableState | None, command: Command,
         return _sit_out(state, command, now_ms, draws)
     if isinstance(command, ReturnToSeat):
         return _return_to_seat(state, command)
+    if isinstance(command, (SeatPlayer, RemovePlayer)):
+        return _change_seats(state, command)
     raise Violation("illegal_action", f"unknown command {command!r}", "table")
 
 
@@ -504,10 +592,14 @@ def _create(command: CreateTable) -> TableCreated:
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
                         "table", {"seats": len(seats)})
-    players = [seat.player_id for seat in seats]
+    players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table", "table")
+    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None:
+        raise Violation("invalid_table", "only a tournament's table has empty seats", "table")
     for seat in seats:
+        if seat.player_id == EMPTY_SEAT and seat.stack == 0:
+            continue
         if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
@@ -516,7 +608,7 @@ def _create(command: CreateTable) -> TableCreated:
         raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
-                        tuple(seats), command.ranked, command.action_clock_s)
+                        tuple(seats), command.ranked, command.action_clock_s, command.tournament_id)
 
 
 def next_button(state: TableState) -> int:
@@ -556,20 +648,80 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
     commitment = deck_commitment(cards, bytes.fromhex(salt))
-    button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
+    betting = state.betting if command.betting is None else command.betting
+    if command.big_blind is not None:
+        button, hand_button, betting = _given_positions(state, command, in_game, betting)
+    else:
+        button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
+        hand_button = in_game.index(button)
     number = state.hands_played + 1
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
     if rules.table_game is not None:
-        start = rules.start(players, stacks, in_game.index(button), state.settings, tuple(command.deck),
+        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
                             commitment, _dealing(state, draws))
     else:
-        start = rules.start(players, stacks, in_game.index(button), state.betting, state.settings,
+        start = rules.start(players, stacks, hand_button, betting, state.settings,
                             tuple(command.deck), commitment)
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
+
+
+def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[int, ...],
+                     betting: BettingStructure) -> tuple[int, int, BettingStructure]:
+    """The table seat recorded as the button, the hand seat the game takes as its button,
+    and the betting, from a tournament's positions. The game puts the blinds on the two
+    hand seats after its button (heads-up: the button and the next), so its button is
+    the dealt-in seat two before the big blind (one before, heads-up). A dead button
+    (TDA 32) sits on an empty seat: the game's button is then the last player before the
+    small blind, who acts last as the button would. An empty small blind seat is a dead
+    small blind: nobody posts it."""
+    seat_count = len(state.players)
+    for name in ("button", "small_blind", "big_blind"):
+        seat = getattr(command, name)
+        if seat is not None and not 0 <= seat < seat_count:
+            raise Violation("invalid_deal", f"the {name.replace('_', ' ')} seat must be 0..{seat_count - 1}",
+                            "deal", {name: seat})
+    if command.big_blind not in in_game:
+        raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
+                        "deal", {"big_blind": command.big_blind})
+    big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
+    if len(in_game) == 2:
+        return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
+    dead_small_blind = command.small_blind is not None and command.small_blind not in in_game
+    if dead_small_blind:
+        betting = with_changes(betting, dead_small_blind=True)
+    button = command.button if command.button is not None else in_game[(big_blind - 2) % len(in_game)]
+    return button, (big_blind - 2) % len(in_game), betting
+
+
+def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tuple[list[Any], TableState]:
+    if state.tournament_id is None:
+        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands",
+                        "table")
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: players move between hands",
+                        "TDA 11", {"hand": state.hand_id})
+    if isinstance(command, RemovePlayer):
+        seat = _seat_of(state, command.player_id)
+        left = PlayerLeftTable(seat, command.player_id, state.stacks[seat], command.tournament_version)
+        return [left], evolve(state, left)
+    if command.player_id in state.players:
+        raise Violation("already_seated", f"{command.player_id} already sits at this table", "table",
+                        {"player": command.player_id})
+    if not 0 <= command.seat < len(state.players) or state.players[command.seat] != EMPTY_SEAT:
+        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table", "table",
+                        {"seat": command.seat})
+    if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
+        raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
+                        "table", {"stack": command.stack})
+    if any(s.player_id == command.player_id for s in state.eliminated):
+        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back", "table",
+                        {"player": command.player_id})
+    seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version)
+    return [seated], evolve(state, seated)
 
 
 def _next_seat(state: TableState) -> int:
@@ -746,6 +898,8 @@ def _closing(state: TableState) -> list[Any]:
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
     hands = rules.hands_in_match(state.settings)
+    if state.tournament_id is not None:
+        return events  # players come and go between hands; the tournament finishes, not its table
     if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
         final = standings(after)
         events.append(TableFinished(final, results_of(final)))

@@ -197,6 +197,12 @@ def load_tournament(store: EventStore, tournament_id: str) -> LoadedTournament:
                             str(loaded.first_metadata.get("betting", "")))
 
 
+def idempotency_keys(store: EventStore, tournament_id: str) -> Mapping[str, tuple[int, int]]:
+    """Keys recorded on the tournament's stream -> (first, last) version they wrote."""
+    return load(store, stream_id(tournament_id), tournament.evolve, tournament.INITIAL,
+                tournament.EVENT_TYPES).idempotency_keys
+
+
 def create_tournament(store: EventStore, tournament_id: str, settings: tournament.Settings,
                       game: str, betting: str, *, actor: str | None = None,
                       idempotency_key: str | None = None) -> Outcome:
@@ -299,7 +305,7 @@ def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "entries": state.entries,
         "players_left": state.seating.players if state.status != tournament.REGISTERING else len(state.registered),
         "clock": _clock_view(state, now),
-        "tables": _tables_view(state),
+        "tables": _tables_view(loaded.tournament_id, state),
         "standings": _standings_view(state),
         "prize_pool": state.prize_pool,
         "payouts": [{"place": place, "amount": amount} for place, amount in
@@ -332,13 +338,15 @@ def _blinds(period: Any) -> dict[str, Any]:
             "big_blind_ante": period.big_blind_ante}
 
 
-def _tables_view(state: tournament.Tournament) -> list[dict[str, Any]]:
+def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[str, Any]]:
     shown = []
     for table in state.seating.tables:
         if table is None:
             continue
         shown.append({
             "number": table.number,
+            # The live table's id (service.tournament_tables.table_id_for), where its players act.
+            "table_id": f"{tournament_id}-table-{table.number}",
             "players": [{"seat": seat, "player_id": player} for seat, player in enumerate(table.seats)
                         if player is not None],
             "playing_hand": table.number in state.hands_in_progress,

@@ -9,6 +9,12 @@ is lost with a killed worker or broker: the next sweep finds what is due. Each
 tournament is acted on at the version it was read at, so two sweeps racing (two beat
 processes, a slow worker) record a deadline once; the loser's conflict is logged and
 dropped.
+
+Between level deadlines the same sweep drives the tournaments' live tables
+(service.tournament_tables.advance: report closed hands, apply moves, deal the next
+hands) several times a second until the next sweep is due, so a hand on a tournament
+table is followed by the next within a moment. Each pass reads the log afresh and acts
+at the versions it read, so overlapping sweeps change nothing twice.
 """
 from __future__ import annotations
 
@@ -17,12 +23,18 @@ from functools import lru_cache
 import time
 
 from domain.violations import Violation
-from service import tournaments
+from domain.tournaments import tournament
+from service import tournament_tables, tournaments
 from service.store.base import EventStore, VersionConflict
 from workers.celery_app import app
 from workers.tasks import event_store
 
 log = logging.getLogger(__name__)
+
+# Drive the tables for a little less than the sweep interval (workers.celery_app), so
+# consecutive sweeps barely overlap.
+TABLES_FOR_S = 4.0
+TABLES_EVERY_S = 0.1
 
 
 @lru_cache(maxsize=1)
@@ -37,9 +49,24 @@ def sweep_tournaments() -> int:
     store = _store()
     now = int(time.time())
     recorded = 0
-    for tournament_id in tournaments.tournament_ids(store):
+    ids = tournaments.tournament_ids(store)
+    for tournament_id in ids:
         recorded += _act(store, tournament_id, now)
+    running = [t for t in ids if tournaments.load_tournament(store, t).state.status == tournament.RUNNING]
+    until = time.monotonic() + TABLES_FOR_S
+    while running and time.monotonic() < until:
+        for tournament_id in running:
+            recorded += _advance_tables(store, tournament_id)
+        time.sleep(TABLES_EVERY_S)
     return recorded
+
+
+def _advance_tables(store: EventStore, tournament_id: str) -> int:
+    try:
+        return tournament_tables.advance(store, tournament_id, time.time())
+    except Exception:
+        log.exception("tournament %s: driving its tables failed", tournament_id)
+    return 0
 
 
 def _act(store: EventStore, tournament_id: str, now: int) -> int:

@@ -163,7 +163,7 @@ class TournamentSchema(ma.Schema):
     players_left = ma.fields.Integer()
     clock = ma.fields.Dict(required=True, metadata={
         "description": "started, period, level, on_break, paused, remaining_s, blinds, next"})
-    tables = ma.fields.List(ma.fields.Dict(), metadata={"description": "number, players (seat, player_id)"})
+    tables = ma.fields.List(ma.fields.Dict(), metadata={"description": "number, table_id (the live table where its players act), players (seat, player_id)"})
     standings = ma.fields.List(ma.fields.Dict(), metadata={"description": "player_id, place"})
     prize_pool = ma.fields.Integer()
     payouts = ma.fields.List(ma.fields.Dict(), metadata={"description": "place, amount"})

@@ -1,0 +1,268 @@
+"""The process manager between a tournament and its live tables.
+
+It reads the tournament stream and each of its table streams and sends whichever command
+brings them closer together; nothing is remembered between calls, so a retried,
+duplicated or concurrent `advance` finds the same facts and sends nothing twice:
+- started tournament, table stream missing: create it (expected version 0) with the
+  tournament table's seats and the starting stack;
+- a table's hand k closed while the tournament still has it in progress: FinishHand with
+  its busted players (idempotency key `<table>.<k>:finish`, expected tournament version);
+  its moves and broken tables are then applied by the rules below;
+- between hands, a table stream whose players differ from the tournament's seating:
+  RemovePlayer (moved away, busted, table broken) and SeatPlayer (moved in) with the
+  chips the player took from the table they left, found on that table's PlayerLeftTable;
+- a table in sync, between hands, clock running: DealHand on the tournament (key
+  `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
+  and the betting of the level it records (TDA 23).
+Every write carries the version it was decided on; a VersionConflict means another
+worker got there first, and the next call looks again.
+
+The tournament's balancing may move a player whose table is still playing a hand; the
+move is applied when that hand is over, and should that player bust in it, their
+elimination is reported on its own (Eliminate) since the tournament seats them elsewhere.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from domain import table
+from domain.betting import BettingStructure
+from domain.records import from_record
+from domain.tournaments import tournament
+from domain.tournaments.clock import read_clock
+from domain.tournaments.seating import Table as SeatingTable
+from domain.violations import Violation
+from service import commands, tournaments
+from service.store.base import EventStore, VersionConflict
+
+log = logging.getLogger(__name__)
+
+ACTOR = "tournament"
+
+
+def table_id_for(tournament_id: str, number: int) -> str:
+    """The stream id of the tournament's table `number` (no dot: hand ids split on it)."""
+    return f"{tournament_id}-table-{number}"
+
+
+@dataclass(frozen=True)
+class TableChips:
+    table_id: str
+    number: int
+    chips: int
+    players: dict[str, int]
+
+
+def table_states(store: EventStore, tournament_id: str,
+                 state: tournament.Tournament) -> dict[int, commands.LoadedTable]:
+    """Every table stream of the tournament that exists, by table number."""
+    found = {}
+    for number in range(1, len(state.seating.tables) + 1):
+        loaded = commands.load_table(store, table_id_for(tournament_id, number))
+        if loaded.state is not None:
+            found[number] = loaded
+    return found
+
+
+def chips_in_play(store: EventStore, tournament_id: str) -> tuple[int, list[TableChips]]:
+    """Chips on the tournament's tables (a hand in progress counted as it began) plus
+    those of players between two tables, and each table's share."""
+    loaded = tournaments.load_tournament(store, tournament_id)
+    tables = table_states(store, tournament_id, loaded.state)
+    shares = [TableChips(t.table_id, n, t.state.chips,
+                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p != table.EMPTY_SEAT})
+              for n, t in sorted(tables.items())]
+    seated = {p for share in shares for p in share.players}
+    in_transit = sum(d.stack for d in _latest_departures(tables).values()
+                     if d.player_id not in seated and d.player_id in loaded.state.seating.where)
+    return sum(s.chips for s in shares) + in_transit, shares
+
+
+def advance(store: EventStore, tournament_id: str, now: float) -> int:
+    """Send every command the tournament and its tables are due; returns how many were
+    recorded. Stops at the first lost race (the next call looks again)."""
+    recorded = 0
+    try:
+        while _step(store, tournament_id, int(now)):
+            recorded += 1
+    except VersionConflict as lost:
+        log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
+    except Violation as refused:
+        # Decided on a state that moved on meanwhile (a table read before another worker's
+        # write): the next call judges the fresh state.
+        log.info("tournament %s: a command was refused: %s", tournament_id, refused)
+    return recorded
+
+
+def _step(store: EventStore, tournament_id: str, now: int) -> bool:
+    """One command that brings the tournament and a table closer; False when none is due."""
+    loaded = tournaments.load_tournament(store, tournament_id)
+    state = loaded.state
+    if state.status != tournament.RUNNING:
+        return False
+    tables = table_states(store, tournament_id, state)
+    for number, seating_table in enumerate(state.seating.tables, start=1):
+        if seating_table is not None and number not in tables:
+            _create_table(store, loaded, seating_table)
+            return True
+    for number, loaded_table in tables.items():
+        if _report_hand(store, loaded, number, loaded_table, now):
+            return True
+    for number, loaded_table in tables.items():
+        if _sync_seats(store, loaded, number, loaded_table, tables, now):
+            return True
+    for number, loaded_table in tables.items():
+        if _deal(store, loaded, number, loaded_table, tables, now):
+            return True
+    return False
+
+
+def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
+    state = loaded.state
+    settings = state.settings
+    assert settings is not None
+    stack = settings.starting_stack
+    seats = tuple(table.TableSeat(player, stack) if player is not None else table.TableSeat(table.EMPTY_SEAT, 0)
+                  for player in seating_table.seats)
+    first_level = next(p for p in settings.structure if not p.is_break)
+    command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
+                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
+    commands.create_table(store, command, actor=ACTOR)
+
+
+def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
+    return BettingStructure.from_dict({**period.betting(), "structure": loaded.betting or "no-limit"})
+
+
+def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                 loaded_table: commands.LoadedTable, now: int) -> bool:
+    """The table's last hand is over: tell the tournament who busted on it."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    k = table_state.hands_played
+    if k == 0 or table_state.hand_in_progress or number not in state.hands_in_progress:
+        return False
+    if _deal_key(loaded_table.table_id, k + 1) in _keys(store, loaded):
+        return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
+    here = tuple(tournament.Bust(seat.player_id, seat.stack) for seat in table_state.last_busted
+                 if state.seating.where.get(seat.player_id, (None,))[0] == number)
+    tournaments.send(store, loaded.tournament_id,
+                     tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed()),
+                     expected_version=loaded.version, actor=ACTOR,
+                     idempotency_key=f"{loaded_table.table_id}.{k}:finish")
+    return True
+
+
+def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable],
+                now: int) -> bool:
+    """Between hands: one removal or seating that brings the table stream to the
+    tournament's seating (or one elimination the tournament has not heard of)."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    seating_table = state.seating.tables[number - 1]
+    wanted = {} if seating_table is None else \
+        {player: seat for seat, player in enumerate(seating_table.seats) if player is not None}
+    for seat, player in enumerate(table_state.players):
+        if player == table.EMPTY_SEAT or wanted.get(player) == seat:
+            continue
+        if table_state.stacks[seat] == 0 and player in state.seating.where:
+            # Busted here after the tournament moved them elsewhere: out all the same.
+            stack_before = next((s.stack for s in table_state.last_busted if s.player_id == player), 0)
+            tournaments.send(store, loaded.tournament_id,
+                             tournament.Eliminate((tournament.Bust(player, stack_before),), at=now,
+                                                  seed=tournaments.new_seed()),
+                             expected_version=loaded.version, actor=ACTOR)
+            return True
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.RemovePlayer(player, loaded.version), actor=ACTOR)
+        return True
+    departures = _latest_departures(tables)
+    for player, seat in wanted.items():
+        if table_state.players[seat] == player:
+            continue
+        if any(player in t.state.players for t in tables.values()):
+            continue  # still at the table they leave: removed there first, once its hand is over
+        departure = departures.get(player)
+        if departure is None:
+            continue
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.SeatPlayer(player, seat, departure.stack, loaded.version), actor=ACTOR)
+        return True
+    return False
+
+
+def _latest_departures(tables: dict[int, commands.LoadedTable]) -> dict[str, table.PlayerLeftTable]:
+    """Each player's last departure with chips, across the tournament's tables."""
+    latest: dict[str, table.PlayerLeftTable] = {}
+    for loaded_table in tables.values():
+        for departure in loaded_table.state.departures:  # type: ignore[union-attr]
+            known = latest.get(departure.player_id)
+            if known is None or departure.tournament_version > known.tournament_version:
+                latest[departure.player_id] = departure
+    return latest
+
+
+def _in_sync(state: tournament.Tournament, number: int, table_state: table.TableState) -> bool:
+    seating_table = state.seating.tables[number - 1]
+    if seating_table is None:
+        return False
+    return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) == table_state.players
+
+
+def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+          loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable], now: int) -> bool:
+    """Deal the table's next hand on the tournament (its positions and level), then on
+    the table."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or not _in_sync(state, number, table_state):
+        return False
+    k = table_state.hands_played
+    key = _deal_key(loaded_table.table_id, k + 1)
+    keys = _keys(store, loaded)
+    if number not in state.hands_in_progress:
+        reading = read_clock(state.clock, now)
+        if reading.on_break or reading.paused or state.seating.table(number).count < 2:
+            return False
+        try:
+            tournaments.send(store, loaded.tournament_id, tournament.DealHand(number, at=now),
+                             expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
+        except Violation as refused:
+            log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
+            return False
+        return True
+    if key not in keys:
+        return False
+    dealt = _recorded_deal(store, loaded.tournament_id, keys[key])
+    period = state.clock.periods[dealt.period_index]
+    positions = dealt.positions
+    deal = commands.draw_deal()
+    command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
+                                  small_blind=positions.small_blind, big_blind=positions.big_blind,
+                                  betting=_betting(loaded, period))
+    commands.execute(store, loaded_table.table_id, loaded_table.version, command, actor=ACTOR)
+    return True
+
+
+def _deal_key(table_id: str, hand_number: int) -> str:
+    return f"{table_id}.{hand_number}:deal"
+
+
+def _keys(store: EventStore, loaded: tournaments.LoadedTournament) -> Any:
+    return tournaments.idempotency_keys(store, loaded.tournament_id)
+
+
+def _recorded_deal(store: EventStore, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
+    first, last = versions
+    for record in store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
+                                    up_to_version=last):
+        if record.type == "HandDealt":
+            event = from_record(tournament.EVENT_TYPES, record.type, record.data)
+            assert isinstance(event, tournament.HandDealt)
+            return event
+    raise AssertionError(f"no HandDealt at versions {first}..{last} of tournament {tournament_id}")

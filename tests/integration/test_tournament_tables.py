@@ -1,0 +1,119 @@
+"""A tournament played on real table streams in PostgreSQL: the process manager
+(service.tournament_tables.advance) creates the tables, deals every hand with the level
+in force, reports busted players, applies balancing and breaking between hands, and the
+tournament finishes with a full finishing order, its prizes and one rating per player."""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from domain import table
+from domain.tournaments import tournament
+from domain.tournaments.structure import Period
+from service import commands, ratings, tournament_tables, tournaments
+from service.store.postgres import PostgresEventStore, open_pool
+
+pytestmark = pytest.mark.integration
+
+STACK = 1000
+PLAYERS = 14
+
+
+@pytest.fixture(scope="module")
+def store(database_url):
+    pool = open_pool(database_url, max_size=2)
+    yield PostgresEventStore(pool)
+    pool.close()
+
+
+def new_tournament(store, players: int, table_size: int) -> str:
+    tournament_id = f"tt{uuid.uuid4().hex[:12]}"
+    settings = tournament.Settings(
+        name="integration", structure=(Period.level(25, 50, 1), Period.level(100, 200, 1), Period.level(300, 600, 1)),
+        starts_at=0, starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"),
+        table_size=table_size,
+    )
+    tournaments.create_tournament(store, tournament_id, settings, "holdem", "no-limit")
+    for n in range(players):
+        tournaments.send(store, tournament_id, tournament.Register(f"{tournament_id}p{n}", at=0))
+    tournaments.send(store, tournament_id, tournament.StartTournament(at=int(time.time()), seed=7))
+    return tournament_id
+
+
+def shove(store, table_id: str) -> bool:
+    """The player to act puts every chip in (or calls, or checks); False if nobody is to act."""
+    loaded = commands.load_table(store, table_id)
+    state = loaded.state
+    if state is None or state.to_act is None:
+        return False
+    legal = table.game_rules(state.game).module.legal_actions(state.hand)
+    if legal.raise_ is not None:
+        act = table.Act(state.to_act, "raise", legal.raise_.max_to)
+    elif legal.bet is not None:
+        act = table.Act(state.to_act, "bet", legal.bet.max_to)
+    elif legal.call is not None:
+        act = table.Act(state.to_act, "call")
+    else:
+        act = table.Act(state.to_act, "check")
+    commands.execute(store, table_id, loaded.version, act)
+    return True
+
+
+def play_to_the_end(store, tournament_id: str, players: int) -> list[int]:
+    """Advance and shove until the tournament is over; the chip count at every step."""
+    counts = []
+    for _ in range(5000):
+        tournament_tables.advance(store, tournament_id, time.time())
+        counts.append(tournament_tables.chips_in_play(store, tournament_id)[0])
+        state = tournaments.load_tournament(store, tournament_id).state
+        if state.status == tournament.FINISHED:
+            return counts
+        for number in range(1, len(state.seating.tables) + 1):
+            while shove(store, tournament_tables.table_id_for(tournament_id, number)):
+                pass
+    raise AssertionError("the tournament did not finish")
+
+
+def test_a_tournament_on_live_tables_ends_with_one_winner_every_place_and_its_prizes(store):
+    tournament_id = new_tournament(store, PLAYERS, table_size=6)
+    counts = play_to_the_end(store, tournament_id, PLAYERS)
+    assert set(counts) == {PLAYERS * STACK}  # chips conserved at every step, moves included
+    state = tournaments.load_tournament(store, tournament_id).state
+    order = state.finishing_order()
+    assert len(order) == PLAYERS and [e for e in order if e.place == 1] == [order[0]]
+    assert sorted({e.player_id for e in order}) == sorted(f"{tournament_id}p{n}" for n in range(PLAYERS))
+    pool = PLAYERS * 100
+    finished = [r for r in store.read_stream(tournaments.stream_id(tournament_id)) if r.type == "TournamentFinished"]
+    assert len(finished) == 1
+    prizes = finished[0].data["prizes"]
+    assert sum(p["amount"] for p in prizes) == pool
+    assert prizes[0] == {"player_id": order[0].player_id, "place": 1, "amount": pool // 2}
+    for entry in order:
+        history = ratings.player_ratings(store, entry.player_id)["tournament"].history
+        assert [h.result_id for h in history] == [tournaments.rating_result_id(tournament_id)]
+
+
+def test_the_tables_follow_the_tournament_seating_and_the_level_in_force(store):
+    tournament_id = new_tournament(store, 10, table_size=5)
+    tournament_tables.advance(store, tournament_id, time.time())
+    state = tournaments.load_tournament(store, tournament_id).state
+    assert state.hands_in_progress == {1, 2}
+    for number in (1, 2):
+        table_state = commands.load_table(store, tournament_tables.table_id_for(tournament_id, number)).state
+        seating_table = state.seating.table(number)
+        assert table_state.players == tuple(p or table.EMPTY_SEAT for p in seating_table.seats)
+        assert table_state.tournament_id == tournament_id
+        assert table_state.button == seating_table.positions.button
+        assert table_state.hand.betting.structure.big_blind == 50
+
+
+def test_advancing_twice_records_nothing_more(store):
+    tournament_id = new_tournament(store, 6, table_size=6)
+    assert tournament_tables.advance(store, tournament_id, time.time()) >= 3  # create, deal, start
+    version = tournaments.load_tournament(store, tournament_id).version
+    table_version = commands.load_table(store, tournament_tables.table_id_for(tournament_id, 1)).version
+    assert tournament_tables.advance(store, tournament_id, time.time()) == 0
+    assert tournaments.load_tournament(store, tournament_id).version == version
+    assert commands.load_table(store, tournament_tables.table_id_for(tournament_id, 1)).version == table_version

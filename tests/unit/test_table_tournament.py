@@ -1,0 +1,179 @@
+"""A tournament's table: empty seats, players seated and removed between hands only,
+the tournament's button, blinds and level for each hand (TDA 23, 32, 34-B), no rebuy,
+and a table that never finishes by itself."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from domain import table
+from domain.betting import BettingStructure
+from domain.cards import format_card, new_deck, shuffled
+from domain.violations import Violation
+
+LEVEL_1 = BettingStructure("no-limit", small_blind=25, big_blind=50)
+LEVEL_2 = BettingStructure("no-limit", small_blind=100, big_blind=200)
+SALT = "ab" * 32
+E = table.EMPTY_SEAT
+
+
+def deck(seed: int = 1) -> tuple[str, ...]:
+    return tuple(format_card(c) for c in shuffled(new_deck(), random.Random(seed)))
+
+
+def tournament_table(*seats: tuple[str, int]) -> table.TableState:
+    command = table.CreateTable("t1-table-1", "holdem", {}, LEVEL_1,
+                                tuple(table.TableSeat(p, s) for p, s in seats), tournament_id="t1")
+    return table.replay(table.decide(None, command))
+
+
+def run(state: table.TableState, command) -> table.TableState:
+    events, after = table.handle(state, command)
+    return after
+
+
+def deal(state: table.TableState, button: int, small_blind: int, big_blind: int,
+         betting: BettingStructure = LEVEL_1, seed: int = 1) -> table.TableState:
+    return run(state, table.StartNextHand(deck(seed), SALT, button=button, small_blind=small_blind,
+                                          big_blind=big_blind, betting=betting))
+
+
+def test_a_tournament_table_keeps_empty_seats_where_nobody_sits():
+    state = tournament_table(("ann", 1000), (E, 0), ("bob", 1000), ("cat", 1000))
+    assert state.players == ("ann", E, "bob", "cat") and state.chips == 3000
+    assert table.seats_dealt_in(state) == (0, 2, 3)
+
+
+def test_only_a_tournament_table_has_empty_seats():
+    with pytest.raises(Violation) as refused:
+        table.decide(None, table.CreateTable("x", "holdem", {}, LEVEL_1,
+                                             (table.TableSeat("ann", 100), table.TableSeat(E, 0))))
+    assert refused.value.code == "invalid_table"
+
+
+def test_the_blinds_of_the_level_in_force_apply_to_the_next_hand():
+    state = deal(tournament_table(("ann", 1000), ("bob", 1000), ("cat", 1000)), 0, 1, 2, betting=LEVEL_2)
+    assert state.hand.betting.structure.big_blind == 200
+    assert state.live_stacks == (1000, 900, 800)
+
+
+def test_the_tournament_gives_the_button_and_blinds():
+    state = deal(tournament_table(("ann", 1000), ("bob", 1000), ("cat", 1000), ("dan", 1000)), 2, 3, 0)
+    assert state.button == 2
+    assert state.live_stacks == (950, 1000, 1000, 975)  # dan small blind, ann big blind
+    assert state.to_act == "bob"
+
+
+def test_a_dead_button_sits_on_an_empty_seat_and_the_blinds_are_posted_after_it():
+    state = deal(tournament_table(("ann", 1000), (E, 0), ("bob", 1000), ("cat", 1000)), 1, 2, 3)
+    assert state.button == 1
+    assert state.live_stacks == (1000, 0, 975, 950)
+    assert state.to_act == "ann"
+
+
+def test_a_dead_small_blind_is_not_posted():
+    state = deal(tournament_table(("ann", 1000), (E, 0), ("bob", 1000), ("cat", 1000)), 0, 1, 2)
+    assert state.live_stacks == (1000, 0, 950, 1000)
+    assert state.to_act == "cat"
+
+
+def test_heads_up_the_button_posts_the_small_blind():
+    state = deal(tournament_table((E, 0), ("ann", 1000), (E, 0), ("bob", 1000)), 3, 3, 1)
+    assert state.live_stacks == (0, 950, 0, 975)
+    assert state.to_act == "bob"
+
+
+def test_a_big_blind_seat_without_a_player_is_refused():
+    with pytest.raises(Violation) as refused:
+        deal(tournament_table(("ann", 1000), (E, 0), ("bob", 1000)), 0, 0, 1)
+    assert refused.value.code == "invalid_deal"
+
+
+def test_a_moved_player_sits_in_an_empty_seat_with_the_chips_they_bring():
+    state = run(tournament_table(("ann", 1000), (E, 0), ("bob", 1000)), table.SeatPlayer("cat", 1, 1700, 12))
+    assert state.players == ("ann", "cat", "bob") and state.stacks == (1000, 1700, 1000)
+
+
+def test_a_player_leaves_with_their_chips_and_the_departure_is_remembered():
+    events, state = table.handle(tournament_table(("ann", 1000), ("bob", 1200), ("cat", 1000)),
+                                 table.RemovePlayer("bob", 9))
+    assert events == [table.PlayerLeftTable(1, "bob", 1200, 9)]
+    assert state.players == ("ann", E, "cat") and state.chips == 2000
+    assert state.departures == (table.PlayerLeftTable(1, "bob", 1200, 9),)
+
+
+def test_players_move_between_hands_only():
+    state = deal(tournament_table(("ann", 1000), (E, 0), ("bob", 1000), ("cat", 1000)), 0, 2, 3)
+    for command in (table.SeatPlayer("dan", 1, 1000), table.RemovePlayer("ann")):
+        with pytest.raises(Violation) as refused:
+            table.decide(state, command)
+        assert refused.value.code == "hand_in_progress"
+
+
+def test_a_seat_already_taken_is_refused():
+    with pytest.raises(Violation) as refused:
+        table.decide(tournament_table(("ann", 1000), ("bob", 1000)), table.SeatPlayer("cat", 1, 500))
+    assert refused.value.code == "seat_taken"
+
+
+def test_no_player_sits_down_without_chips():
+    with pytest.raises(Violation) as refused:
+        table.decide(tournament_table(("ann", 1000), (E, 0), ("bob", 1000)), table.SeatPlayer("cat", 1, 0))
+    assert refused.value.code == "invalid_stack"
+
+
+def test_a_player_busted_here_cannot_buy_back_in():
+    state = deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1)
+    while state.hand_in_progress:
+        legal = table.game_rules("holdem").module.legal_actions(state.hand)
+        state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
+                    table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    busted = [s.player_id for s in state.last_busted]
+    assert len(busted) == 1 and not state.finished  # the tournament, not the table, says it is over
+    state = run(state, table.RemovePlayer(busted[0]))
+    with pytest.raises(Violation) as refused:
+        table.decide(state, table.SeatPlayer(busted[0], 2, 500))
+    assert refused.value.code == "no_rebuy"
+
+
+def test_the_busted_are_reported_with_the_stack_they_started_the_hand_with():
+    state = deal(tournament_table(("ann", 300), ("bob", 1000), ("cat", 1000)), 0, 1, 2)
+    while state.hand_in_progress:
+        legal = table.game_rules("holdem").module.legal_actions(state.hand)
+        state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
+                    table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    for seat in state.last_busted:
+        assert seat.stack == {"ann": 300, "bob": 1000, "cat": 1000}[seat.player_id]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(["fold", "call", "shove"]), min_size=1, max_size=30), st.integers(0, 10**6))
+def test_hands_and_moves_never_create_or_lose_a_chip(choices, seed):
+    state = tournament_table(("ann", 800), ("bob", 1200), (E, 0), ("cat", 1000), ("dan", 500))
+    outside = {}  # chips of players who left the table
+    total = 3500
+    rng = random.Random(seed)
+    for choice in choices:
+        if not state.hand_in_progress:
+            dealt = table.seats_dealt_in(state)
+            if len(dealt) < 2:
+                break
+            big_blind = dealt[rng.randrange(len(dealt))]
+            state = deal(state, dealt[dealt.index(big_blind) - 2], dealt[dealt.index(big_blind) - 1], big_blind,
+                         seed=rng.randrange(10**6))
+            continue
+        legal = table.game_rules("holdem").module.legal_actions(state.hand)
+        if choice == "shove" and legal.raise_:
+            act = table.Act(state.to_act, "raise", legal.raise_.max_to)
+        elif choice == "fold" and legal.fold and not legal.check:
+            act = table.Act(state.to_act, "fold")
+        else:
+            act = table.Act(state.to_act, "call" if legal.call else "check")
+        state = run(state, act)
+        if not state.hand_in_progress and rng.random() < 0.3:
+            player = rng.choice([p for p in state.players if p != E])
+            outside[player] = state.stacks[state.players.index(player)]
+            state = run(state, table.RemovePlayer(player))
+        assert state.chips + sum(outside.values()) == total
