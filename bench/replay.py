@@ -28,7 +28,7 @@ from domain.phh import (
     ShownOrMucked, engine_commands, parse, replay,
 )
 
-PLURIBUS = Path("/work/shared/phh/pluribus")
+PLURIBUS = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"
 
 POKERKIT_AUTOMATIONS = (
     Automation.ANTE_POSTING,

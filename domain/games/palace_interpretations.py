@@ -1,7 +1,7 @@
 """Every reading of the Palace Poker rules that the seed leaves open, in one place.
 
 The seed is seed 001 (Assamese, a translation of Scott Henneman's rules on pagat.com);
-the working spec is /work/shared/spec/palace-poker.md. Each constant or function below
+the working spec is shared/spec/palace-poker.md (beside the repository). Each constant or function below
 quotes the seed (translated back to English) and says what we decided, so a floor
 decision can be changed here without hunting through the rules engine.
 
