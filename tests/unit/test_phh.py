@@ -18,6 +18,7 @@ from domain.phh import (
 from domain.violations import Violation
 from tests.corpus import PHH as CORPUS
 
+
 PLURIBUS_HAND_0 = """\
 variant = 'NT'
 ante_trimming_status = true
@@ -33,6 +34,7 @@ players = ['MrBlue', 'MrBlonde', 'MrWhite', 'MrPink', 'MrBrown', 'Pluribus']
 finishing_stacks = [10310, 9900, 10000, 9790, 10000, 10000]
 """
 
+
 def test_the_header_fields_are_typed() -> None:
     hand = parse(PLURIBUS_HAND_0)
     assert hand.variant == "NT"
@@ -46,6 +48,7 @@ def test_the_header_fields_are_typed() -> None:
     assert hand.metadata == (("hand", 0),)
     assert hand.player_count == 6
 
+
 def test_actions_are_typed_records_with_players_counted_from_zero() -> None:
     actions = parse(PLURIBUS_HAND_0).actions
     assert actions[0] == HoleCardsDealt(0, ("Tc", "Qc"))
@@ -54,6 +57,7 @@ def test_actions_are_typed_records_with_players_counted_from_zero() -> None:
     assert actions[10] == CheckedOrCalled(0)
     assert actions[12] == BoardDealt(("7d", "5h", "9d"))
     assert len(actions) == 21
+
 
 @pytest.mark.parametrize(
     ("text", "action"),
@@ -75,10 +79,12 @@ def test_each_action_form_parses_and_formats_back(text: str, action: object) -> 
     assert parse_action(text) == action
     assert format_action(action) == text  # type: ignore[arg-type]
 
+
 @pytest.mark.parametrize("text", ["p0 f", "x1 f", "p1 raise 300", "d dh p1 Tc Q", "p1 cbr lots"])
 def test_malformed_actions_are_refused(text: str) -> None:
     with pytest.raises(PhhSyntaxError):
         parse_action(text)
+
 
 def test_fractional_stacks_are_exact_fractions_and_whole_floats_become_ints() -> None:
     hand = parse((CORPUS / "antonius-blom-2009.phh").read_text())
@@ -88,6 +94,7 @@ def test_fractional_stacks_are_exact_fractions_and_whole_floats_become_ints() ->
         Fraction(20325, 2), 9900, 10000, Fraction(20325, 2), 10000, 9775,
     )
     assert all(type(s) is int for s in odd_chip.finishing_stacks[1:3])
+
 
 def test_fixed_limit_and_stud_amounts() -> None:
     fixed = parse(
@@ -101,12 +108,14 @@ def test_fixed_limit_and_stud_amounts() -> None:
     )
     assert stud.bring_in == 2 and stud.blinds_or_straddles is None
 
+
 def test_comments_and_multi_line_arrays_of_the_famous_hands_parse() -> None:
     hand = parse((CORPUS / "dwan-ivey-2009.phh").read_text())
     assert hand.antes == (500, 500, 500)
     assert hand.actions[1] == HoleCardsDealt(1, ("??", "??"))
     assert hand.actions[-1] == BoardDealt(("Jh",))
     assert dict(hand.metadata)["event"] == "Full Tilt Million Dollar Cash Game S4E12"
+
 
 @pytest.mark.parametrize(
     "text",
@@ -121,6 +130,7 @@ def test_incomplete_or_inconsistent_hands_are_refused(text: str) -> None:
     with pytest.raises(PhhSyntaxError):
         parse(text)
 
+
 def test_writing_then_parsing_gives_the_same_record() -> None:
     for path in [
         CORPUS / "pluribus/100/0.phh", CORPUS / "pluribus/41b/204.phh",
@@ -129,6 +139,7 @@ def test_writing_then_parsing_gives_the_same_record() -> None:
     ]:
         hand = parse(path.read_text())
         assert parse(write_phh(hand)) == hand, path
+
 
 def test_written_text_follows_the_standard_field_order() -> None:
     text = write_phh(parse(PLURIBUS_HAND_0))
@@ -139,6 +150,7 @@ def test_written_text_follows_the_standard_field_order() -> None:
     ]
     assert "'p4 cbr 210'" in text.replace('"', "'")
 
+
 @pytest.mark.parametrize(
     ("amount", "text"),
     [(9900, "9900"), (Fraction(20325, 2), "10162.5"), (Fraction(1, 8), "0.125"),
@@ -147,9 +159,11 @@ def test_written_text_follows_the_standard_field_order() -> None:
 def test_amounts_are_written_as_exact_decimals(amount: Fraction, text: str) -> None:
     assert format_amount(amount) == text
 
+
 def test_an_amount_without_a_finite_decimal_cannot_be_written() -> None:
     with pytest.raises(ValueError):
         format_amount(Fraction(1, 3))
+
 
 _amounts = st.one_of(
     st.integers(0, 10**9),
@@ -160,6 +174,7 @@ _cards = st.lists(
     min_size=1, max_size=5,
 ).map(tuple)
 
+
 def _actions(players: int) -> st.SearchStrategy:
     seat = st.integers(0, players - 1)
     return st.one_of(
@@ -169,6 +184,7 @@ def _actions(players: int) -> st.SearchStrategy:
         st.builds(ShownOrMucked, seat, st.one_of(st.none(), st.just(()), _cards)),
         st.builds(StoodPatOrDiscarded, seat, st.one_of(st.just(()), _cards)),
     )
+
 
 @st.composite
 def _hands(draw: st.DrawFn) -> HandHistory:
@@ -191,18 +207,22 @@ def _hands(draw: st.DrawFn) -> HandHistory:
         )).items()),
     )
 
+
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_hands())
 def test_any_record_round_trips_through_its_text(hand: HandHistory) -> None:
     assert parse(write_phh(hand)) == hand
 
+
 # ---------------------------------------------------------------- replay through our engine
+
 
 def _with_action(text: str, index: int, action: str) -> str:
     hand = parse(text)
     actions = list(hand.actions)
     actions[index] = parse_action(action)
     return write_phh(replace(hand, actions=tuple(actions)))
+
 
 def test_replay_reproduces_the_recorded_finishing_stacks() -> None:
     result = replay(parse(PLURIBUS_HAND_0))
@@ -211,6 +231,7 @@ def test_replay_reproduces_the_recorded_finishing_stacks() -> None:
     # p4's 210 called by p1, p2's big blind folded; p1's river bet of 230 came back uncalled.
     assert sum(pot.amount for pot in result.pots) == 210 + 210 + 100
     assert result.events[0].players[0] == "MrBlue"
+
 
 def test_a_raise_below_the_minimum_names_its_action_index() -> None:
     # 'p4 cbr 210' is action 7; a raise to 150 over the big blind of 100 is short of 200.
@@ -221,6 +242,7 @@ def test_a_raise_below_the_minimum_names_its_action_index() -> None:
     assert raised.value.numbers["min_to"] == 200
     assert "action 7 ('p4 cbr 150')" in raised.value.detail
 
+
 def test_an_action_out_of_turn_names_its_action_index() -> None:
     # Pre-flop p3 (first left of the big blind) acts first; p4 may not fold before.
     with pytest.raises(Violation) as raised:
@@ -228,16 +250,19 @@ def test_an_action_out_of_turn_names_its_action_index() -> None:
     assert raised.value.code == "not_your_turn"
     assert raised.value.numbers["action_index"] == 6
 
+
 def test_a_record_that_stops_mid_hand_is_incomplete() -> None:
     hand = parse(PLURIBUS_HAND_0)
     with pytest.raises(Violation) as raised:
         replay(replace(hand, actions=hand.actions[:12]))
     assert raised.value.code == "hand_incomplete"
 
+
 def test_variants_we_do_not_play_are_unsupported() -> None:
     with pytest.raises(Violation) as raised:
         replay(parse((CORPUS / "alice-carol-wikipedia.phh").read_text()))
     assert raised.value.code == "unsupported_variant"
+
 
 HEADS_UP = """\
 variant = 'NT'
@@ -249,16 +274,19 @@ starting_stacks = [1000, 1000]
 actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 cbr 30', 'p1 f']
 """
 
+
 def test_heads_up_the_button_is_p2_posts_the_small_blind_and_acts_first() -> None:
     # PHH writes heads-up blinds small first, but p1 is the big blind: p2 (the button)
     # posts 5, opens to 30, and p1 folds the 10 it posted.
     assert replay(parse(HEADS_UP)).finishing_stacks == (990, 1010)
+
 
 def test_heads_up_the_big_blind_may_not_act_first() -> None:
     with pytest.raises(Violation) as raised:
         replay(parse(HEADS_UP.replace("'p2 cbr 30', 'p1 f'", "'p1 cbr 30', 'p2 f'")))
     assert raised.value.code == "not_your_turn"
     assert raised.value.numbers["action_index"] == 2
+
 
 def test_a_mucked_hand_cannot_win_even_if_it_was_best() -> None:
     # Heads-up to the river; p1 holds the better hand but mucks: p2 takes the pot.
@@ -268,6 +296,7 @@ def test_a_mucked_hand_cannot_win_even_if_it_was_best() -> None:
         "'p1 cc', 'p2 cc', 'd db 3s', 'p1 cc', 'p2 cc', 'd db Jd', 'p1 cc', 'p2 cc', "
         "'p2 sm 7c2d', 'p1 sm']")
     assert replay(parse(text)).finishing_stacks == (990, 1010)
+
 
 def test_a_hand_dealt_by_our_engine_exports_to_phh_and_replays_to_the_same_stacks() -> None:
     deck = tuple(r + s for r in "AKQJT98765432" for s in "shdc")
@@ -294,6 +323,7 @@ def test_a_hand_dealt_by_our_engine_exports_to_phh_and_replays_to_the_same_stack
     assert record.finishing_stacks == tuple(state.stacks[s] for s in (2, 3, 0, 1))
     assert replay(parse(write_phh(record))).finishing_stacks == record.finishing_stacks
 
+
 def test_forced_bets_our_engine_cannot_post_are_refused_by_name() -> None:
     button_ante = HEADS_UP.replace("antes = [0, 0]", "antes = [0, 0]").replace(
         "starting_stacks = [1000, 1000]", "starting_stacks = [1000, 1000, 1000]").replace(
@@ -303,6 +333,7 @@ def test_forced_bets_our_engine_cannot_post_are_refused_by_name() -> None:
         replay(parse(button_ante))
     assert raised.value.code == "unsupported_forced_bets"
 
+
 def test_the_winner_may_show_after_the_loser_mucked_and_the_pot_was_settled() -> None:
     text = HEADS_UP.replace(
         "actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 cbr 30', 'p1 f']",
@@ -310,6 +341,7 @@ def test_the_winner_may_show_after_the_loser_mucked_and_the_pot_was_settled() ->
         "'p1 cc', 'p2 cc', 'd db 3s', 'p1 cc', 'p2 cc', 'd db Jd', 'p1 cc', 'p2 cc', "
         "'p1 sm', 'p2 sm 7c2d']")
     assert replay(parse(text)).finishing_stacks == (990, 1010)
+
 
 def test_showing_unknown_cards_cannot_win_and_is_not_an_error() -> None:
     # 'sm -' shows cards nobody recorded: the hand cannot be ranked, so p2's known 72 wins.

@@ -14,12 +14,15 @@ from tests.corpus import PHH as CORPUS
 
 REPLAYED_VARIANTS = ("NT", "FT", "PO")
 
+
 def _wsop_paths(replayed: bool) -> list[Path]:
     paths = sorted((CORPUS / "wsop").rglob("*.phh"), key=lambda p: int(p.stem))
     return [p for p in paths if (_variant(p) in REPLAYED_VARIANTS) == replayed]
 
+
 def _variant(path: Path) -> str:
     return path.read_text().split("variant = ", 1)[1].split("\n", 1)[0].strip("'\"")
+
 
 def test_all_ten_thousand_pluribus_hands_reproduce_their_finishing_stacks() -> None:
     paths = sorted((CORPUS / "pluribus").rglob("*.phh"))
@@ -35,9 +38,11 @@ def test_all_ten_thousand_pluribus_hands_reproduce_their_finishing_stacks() -> N
     assert not wrong, f"{len(wrong)} hands differ, first: {wrong[:3]}"
     print(f"\n10,000 Pluribus hands parsed and replayed in {elapsed:.1f} s ({cpu:.1f} s CPU)")
 
+
 HALF_CHIP_HANDS = [
     "41b/204", "102/0", "60/88", "91/53", "91/43", "32/23", "88/128", "75b/76",
 ]
+
 
 @pytest.mark.parametrize("name", HALF_CHIP_HANDS)
 def test_a_split_pot_with_an_odd_chip_is_divided_into_halves(name: str) -> None:
@@ -49,22 +54,26 @@ def test_a_split_pot_with_an_odd_chip_is_divided_into_halves(name: str) -> None:
     assert sum(result.finishing_stacks) == sum(hand.starting_stacks)
     assert any(len(pot.winners) > 1 for pot in result.pots)
 
+
 def test_pluribus_hand_41b_204_splits_2325_between_two_king_queens() -> None:
     hand = parse((CORPUS / "pluribus/41b/204.phh").read_text())
     result = replay(hand)
     assert result.winners == (0, 3)  # ORen KsQs and Bill QhKh chop on AcKd6h Qc 3c
     assert result.finishing_stacks[0] == result.finishing_stacks[3] == Fraction(20325, 2)
 
+
 @pytest.mark.parametrize("path", _wsop_paths(replayed=True), ids=lambda p: f"wsop-{p.stem}")
 def test_wsop_2023_hand_reproduces_its_finishing_stacks(path: Path) -> None:
     hand = parse(path.read_text())
     assert replay(hand).finishing_stacks == hand.finishing_stacks
+
 
 def test_the_wsop_corpus_holds_the_three_replayed_variants() -> None:
     counts = {v: 0 for v in REPLAYED_VARIANTS}
     for path in _wsop_paths(replayed=True):
         counts[_variant(path)] += 1
     assert counts == {"NT": 11, "FT": 7, "PO": 7}
+
 
 @pytest.mark.parametrize("path", _wsop_paths(replayed=False), ids=lambda p: f"wsop-{p.stem}")
 def test_other_variants_parse_but_replay_says_unsupported_variant(path: Path) -> None:
@@ -74,12 +83,14 @@ def test_other_variants_parse_but_replay_says_unsupported_variant(path: Path) ->
         replay(hand)
     assert raised.value.code == "unsupported_variant"
 
+
 @pytest.mark.parametrize(
     "name", ["alice-carol-wikipedia", "arieh-yockey-2019", "phua-xuan-2019"])
 def test_famous_hands_of_other_variants_are_unsupported(name: str) -> None:
     with pytest.raises(Violation) as raised:
         replay(parse((CORPUS / f"{name}.phh").read_text()))
     assert raised.value.code == "unsupported_variant"
+
 
 def test_dwan_ivey_2009_dwan_wins_the_million_dollar_pot_with_the_higher_straight() -> None:
     # Antes 500, blinds 1000/2000; Dwan (553,500) is all-in on the turn and Ivey's A2 wheel
@@ -89,12 +100,14 @@ def test_dwan_ivey_2009_dwan_wins_the_million_dollar_pot_with_the_higher_straigh
     assert result.winners == (2,)
     assert sum(pot.amount for pot in result.pots) == 1_109_500
 
+
 def test_antonius_blom_2009_antonius_wins_with_a_wheel_from_fractional_stacks() -> None:
     # Pot-limit Omaha heads-up: Blom (678,473.50) is all-in on the flop; Antonius's A3 with
     # 4-5-2 makes the wheel, Blom's nines-and-fives lose. Cents are exact fractions.
     result = replay(parse((CORPUS / "antonius-blom-2009.phh").read_text()))
     assert result.finishing_stacks == (Fraction("1259450.25") + Fraction("678473.5"), 0)
     assert result.winners == (0,)
+
 
 def test_every_replayed_hand_exports_back_to_the_same_phh_fields() -> None:
     paths = [*_wsop_paths(replayed=True), CORPUS / "dwan-ivey-2009.phh",
