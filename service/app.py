@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
+from service import commands
 from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
                          ratings, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
@@ -55,7 +56,18 @@ def create_app(config: Config | None = None) -> Flask:
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)
+    if config.broker_url:
+        commands.schedule_clocks_with(_clock_sender(config.broker_url))
     return app
+
+
+def _clock_sender(broker_url: str) -> commands.ClockScheduler:
+    """The action clocks' fast path: after an append that starts a clock, its expiry task
+    goes to the broker with an ETA. Without a broker the workers' sweep alone acts on
+    deadlines (and this process never imports the Celery side)."""
+    from workers.clock_tasks import clock_sender_for
+
+    return clock_sender_for(broker_url)
 
 
 def _open_pool(config: Config) -> ConnectionPool:
