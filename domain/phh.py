@@ -23,10 +23,11 @@ from typing import Any, Iterable, Sequence, Union
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import draw as draw_game
 from domain.games.holdem import (
-    ActionTaken, BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
+    BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
     HOLE_CARD_COUNT, PostAction, SettleShowdown, ShowCards, StartHand, aggressive_action, handle,
 )
+from domain.hand_events import ActionTaken
 from domain.pots import SPLIT_EXACTLY, PotAward
 from domain.violations import Violation
 
@@ -536,6 +537,16 @@ def _whole(amount: Amount) -> Amount:
 # ---------------------------------------------------------------- export of our hands
 
 
+def betting_action(player: int, event: ActionTaken) -> PhhAction:
+    """A betting event as PHH writes it (`player` the PHH index): fold `f`, check or call
+    `cc`, bet or raise `cbr` to the round total."""
+    if event.action == "fold":
+        return Folded(player)
+    if event.action in ("check", "call"):
+        return CheckedOrCalled(player)
+    return BetOrRaisedTo(player, event.to)
+
+
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
     """A finished hold'em/Omaha or five-card draw hand (its events) as a PHH record.
 
@@ -580,13 +591,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
         if kind is BoardEvent:
             actions.append(BoardDealt(_cards(event.cards)))
         elif kind is ActionTaken:
-            player = phh_index[event.seat]
-            if event.action == "fold":
-                actions.append(Folded(player))
-            elif event.action in ("check", "call"):
-                actions.append(CheckedOrCalled(player))
-            else:
-                actions.append(BetOrRaisedTo(player, event.to))
+            actions.append(betting_action(phh_index[event.seat], event))
         elif kind is CardsShown:
             actions.append(ShownOrMucked(phh_index[event.seat], _cards(event.cards)))
         elif kind is CardsMucked:

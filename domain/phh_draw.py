@@ -25,9 +25,11 @@ from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
 from domain.cards import format_card, new_deck, parse_card
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
+from domain.hand_events import ActionTaken
 from domain.phh import (
     UNKNOWN_CARD, Amount, BetOrRaisedTo, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt,
-    PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded, format_action, player_names,
+    PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded, betting_action, format_action,
+    player_names,
 )
 from domain.violations import Violation
 
@@ -419,14 +421,8 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
         if kind is draw.HoleCardsDealt:
             cards = _split(event.cards) if event.cards else [UNKNOWN_CARD] * draw.HAND_SIZE
             actions.append(HoleCardsDealt(phh[event.seat], tuple(cards)))
-        elif kind is draw.ActionTaken:
-            player = phh[event.seat]
-            if event.action == "fold":
-                actions.append(Folded(player))
-            elif event.action in ("check", "call"):
-                actions.append(CheckedOrCalled(player))
-            else:
-                actions.append(BetOrRaisedTo(player, event.to))
+        elif kind is ActionTaken:
+            actions.append(betting_action(phh[event.seat], event))
         elif kind is draw.PlayerDrew:
             player = phh[event.seat]
             hidden = (UNKNOWN_CARD,) * event.count

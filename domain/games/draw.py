@@ -52,6 +52,7 @@ from domain import betting as bet
 from domain.betting import Amount, BettingState, LegalActions, with_changes
 from domain.cards import JOKER, format_card, new_deck, parse_cards
 from domain.evaluation import evaluate_high
+from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.games.draw_settings import (
     JACKS_OR_BETTER,
     LEFT_OF_DEALER,
@@ -102,14 +103,6 @@ class StartHand:
 
 
 @dataclass(frozen=True)
-class PostAction:
-    """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
-    seat: int
-    action: str
-    to: Amount | None = None
-
-
-@dataclass(frozen=True)
 class Discard:
     """The seat's one draw: the cards thrown away (none: stand pat)."""
     seat: int
@@ -153,21 +146,6 @@ class HoleCardsDealt:
     """`cards` private to `seat`."""
     seat: int
     cards: str | None
-
-
-@dataclass(frozen=True)
-class ActionTaken:
-    """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
-    seat: int
-    action: str
-    to: Amount
-    adds: Amount
-
-
-@dataclass(frozen=True)
-class UncalledReturned:
-    seat: int
-    amount: Amount
 
 
 @dataclass(frozen=True)
@@ -224,14 +202,6 @@ class CardsShown:
     seat: int
     cards: str
     category: str
-
-
-@dataclass(frozen=True)
-class PotAwarded:
-    amount: Amount
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[Amount, ...]
 
 
 @dataclass(frozen=True)
@@ -480,12 +450,8 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, phase=SECOND_ROUND,
                             betting=with_changes(opened, to_act=event.first_to_act))
     if kind is PotAwarded:
-        stacks = list(state.betting.stacks)
-        for seat, share in zip(event.winners, event.shares):
-            stacks[seat] += share
-        award = PotAward(event.amount, event.eligible, event.winners, event.shares)
-        return with_changes(state, betting=with_changes(state.betting, stacks=tuple(stacks)),
-                            awards=state.awards + (award,))
+        betting, award = credit_award(state.betting, event)
+        return with_changes(state, betting=betting, awards=state.awards + (award,))
     if kind is PointsScored:
         return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
     if kind is HandEnded:

@@ -24,6 +24,7 @@ from domain.betting import (
 )
 from domain.cards import format_card, parse_cards
 from domain.evaluation import strength, strength7
+from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.pots import (
     ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
 )
@@ -52,14 +53,6 @@ class StartHand:
     odd_chip: str = LEFT_OF_BUTTON
     deck: tuple[str, ...] | None = None
     commitment: str | None = None
-
-
-@dataclass(frozen=True)
-class PostAction:
-    """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
-    seat: int
-    action: str
-    to: Amount | None = None
 
 
 @dataclass(frozen=True)
@@ -121,21 +114,6 @@ class BoardDealt:
 
 
 @dataclass(frozen=True)
-class ActionTaken:
-    """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
-    seat: int
-    action: str
-    to: Amount
-    adds: Amount
-
-
-@dataclass(frozen=True)
-class UncalledReturned:
-    seat: int
-    amount: Amount
-
-
-@dataclass(frozen=True)
 class CardsShown:
     seat: int
     cards: str
@@ -144,14 +122,6 @@ class CardsShown:
 @dataclass(frozen=True)
 class CardsMucked:
     seat: int
-
-
-@dataclass(frozen=True)
-class PotAwarded:
-    amount: Amount
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[Amount, ...]
 
 
 @dataclass(frozen=True)
@@ -285,12 +255,8 @@ def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
 
 
 def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
-    stacks = list(state.betting.stacks)
-    for seat, share in zip(event.winners, event.shares):
-        stacks[seat] += share
-    award = PotAward(event.amount, event.eligible, event.winners, event.shares)
-    return with_changes(state, betting=with_changes(state.betting, stacks=tuple(stacks)),
-                        awards=state.awards + (award,))
+    betting, award = credit_award(state.betting, event)
+    return with_changes(state, betting=betting, awards=state.awards + (award,))
 
 
 def _hand_ended(state: HandState, event: HandEnded) -> HandState:

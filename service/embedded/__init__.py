@@ -15,9 +15,11 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from types import TracebackType
 from typing import Callable, Sequence
 
 _PR_SET_PDEATHSIG = 1
+_PORT_ATTEMPTS = 3
 
 
 def free_port() -> int:
@@ -100,3 +102,71 @@ def wait_until(
 
 class ServerDidNotStart(RuntimeError):
     pass
+
+
+class EmbeddedServer:
+    """One embedded server: started on a free port (or the one asked for), stopped with
+    `stop_signal`, usable as a context manager that gives its URL. A subclass says what
+    the server is (`what`, `url_for`), what to do once before the first start (`prepare`)
+    and how to launch it on a port (`launch`, which waits until it serves)."""
+
+    what = "the embedded server"
+    stop_signal = signal.SIGTERM
+
+    def __init__(self, data_dir: Path, log_name: str, port: int | None = None) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.log_path = self.data_dir / log_name
+        self._requested_port = port
+        self._process: subprocess.Popen[bytes] | None = None
+        self.port: int | None = None
+
+    def url_for(self, port: int) -> str:
+        raise NotImplementedError
+
+    def prepare(self) -> None:
+        """Work before the first launch attempt (nothing by default)."""
+
+    def launch(self, port: int) -> subprocess.Popen[bytes]:
+        raise NotImplementedError
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError(f"{self.what} is not running")
+        return self.url_for(self.port)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    def start(self) -> str:
+        if self._process is not None:
+            return self.url
+        self.prepare()
+        for attempt in range(_PORT_ATTEMPTS):
+            port = self._requested_port or free_port()
+            try:
+                self._process, self.port = self.launch(port), port
+                return self.url
+            except ServerDidNotStart:
+                # Someone may have taken the free port before we bound it: try another.
+                if self._requested_port or attempt == _PORT_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def stop(self) -> None:
+        if self._process is None:
+            return
+        stop_child(self._process, self.stop_signal)
+        self._process, self.port = None, None
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()

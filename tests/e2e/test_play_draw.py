@@ -5,14 +5,10 @@ its event log equals the live table."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
-from domain import table
-from domain.records import from_record
-from service import views
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, assert_log_replays_to_live, play_scripted_hands, scripted_players
 
 pytestmark = pytest.mark.e2e
 
@@ -47,50 +43,26 @@ def choose(rng: random.Random, legal: dict, cards: str) -> dict:
 
 
 def test_fifty_scripted_draw_hands_conserve_chips_hide_cards_and_replay(server):
-    started = time.monotonic()
     rng = random.Random(1717)
-    players = []
-    for index in range(SEATS):
-        _, created, _ = server.call("POST", "/v1/players", {"name": f"Draw bot {index}"}, server.admin)
-        _, key, _ = server.call("POST", "/v1/keys", {"role": "player", "player_id": created["id"]}, server.admin)
-        players.append((created["id"], {"Authorization": f"Bearer {key['key']}"}))
+    players = scripted_players(server, SEATS, "Draw bot")
     key_of = dict(players)
-    tables = [new_table(server, players)]
-    hands = 0
-    while hands < HANDS:
-        table_id = tables[-1]
-        status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
-        if status == 422 and answer["code"] in ("table_finished", "not_enough_players"):
-            tables.append(new_table(server, players))
-            continue
-        assert status == 201, answer
-        hands += 1
-        while True:
-            status, legal, headers = server.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=server.admin)
-            assert status == 200
-            if legal["to_act"] is None:
-                break
-            player = legal["to_act"]
-            _, seen, _ = server.call("GET", f"/v1/tables/{table_id}", headers=key_of[player])
-            own = next(s["cards"] for s in seen["seats"] if s["player_id"] == player)
-            assert own and all(s["cards"] is None for s in seen["seats"] if s["player_id"] != player)
-            assert seen["hand"]["deal"]["deck"] is None and seen["hand"]["deal"]["salt"] is None
-            action = choose(rng, legal["legal"], own)
-            status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/actions", action,
-                                            {**key_of[player], "If-Match": headers["ETag"]})
-            assert status == 201, (action, answer)
-        _, view, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+
+    def move(table_id: str, player: str, legal: dict) -> dict:
+        _, seen, _ = server.call("GET", f"/v1/tables/{table_id}", headers=key_of[player])
+        own = next(s["cards"] for s in seen["seats"] if s["player_id"] == player)
+        assert own and all(s["cards"] is None for s in seen["seats"] if s["player_id"] != player)
+        assert seen["hand"]["deal"]["deck"] is None and seen["hand"]["deal"]["salt"] is None
+        return choose(rng, legal, own)
+
+    def check_hand(view: dict) -> None:
         assert sum(seat["stack"] for seat in view["seats"]) == SEATS * STACK, view
         deal = view["hand"]["deal"]
         assert view["hand"]["over"] and deal["verified"] is True
         assert all(redeal["verified"] is True for redeal in deal["redeals"])
-        assert time.monotonic() - started < TIME_LIMIT_S, f"only {hands} hands in {TIME_LIMIT_S} s"
 
+    tables = play_scripted_hands(server, players, HANDS, lambda: new_table(server, players), move,
+                                 check_hand, TIME_LIMIT_S)
     for table_id in tables:
-        _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
-        _, log, _ = server.call("GET", f"/v1/tables/{table_id}/events", headers=server.admin)
-        types = table.event_types("five-card-draw")
-        rebuilt = table.replay(from_record(types, e["type"], e["data"]) for e in log["events"])
-        assert views.table_view(rebuilt, live["version"], views.Viewer("admin")) == live
+        live = assert_log_replays_to_live(server, table_id, "five-card-draw")
         if live["finished"]:
             assert {r["outcome"] for r in live["results"]} <= {"win", "draw", "loss"}

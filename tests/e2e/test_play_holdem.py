@@ -4,14 +4,10 @@ against its commitment, and the table rebuilt from its event log equals the live
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
-from domain import table
-from domain.records import from_record
-from service import views
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, assert_log_replays_to_live, play_scripted_hands, scripted_players
 
 pytestmark = pytest.mark.e2e
 
@@ -43,43 +39,18 @@ def choose(rng: random.Random, legal: dict) -> dict:
 
 
 def test_two_hundred_scripted_hands_conserve_chips_and_replay_to_the_live_table(server):
-    started = time.monotonic()
     rng = random.Random(20240611)
-    players = []
-    for index in range(SEATS):
-        _, created, _ = server.call("POST", "/v1/players", {"name": f"Bot {index}"}, server.admin)
-        _, key, _ = server.call("POST", "/v1/keys", {"role": "player", "player_id": created["id"]}, server.admin)
-        players.append((created["id"], {"Authorization": f"Bearer {key['key']}"}))
-    key_of = dict(players)
-    tables = [new_table(server, players)]
-    hands = 0
-    while hands < HANDS:
-        table_id = tables[-1]
-        status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
-        if status == 422 and answer["code"] in ("table_finished", "not_enough_players"):
-            tables.append(new_table(server, players))  # someone won everything: a fresh table
-            continue
-        assert status == 201, answer
-        hands += 1
-        while True:
-            status, legal, headers = server.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=server.admin)
-            assert status == 200
-            if legal["to_act"] is None:
-                break
-            action = choose(rng, legal["legal"])
-            status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/actions", action,
-                                            {**key_of[legal["to_act"]], "If-Match": headers["ETag"]})
-            assert status == 201, (action, answer)
-        _, view, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+    players = scripted_players(server, SEATS, "Bot")
+
+    def check_hand(view: dict) -> None:
         assert sum(seat["stack"] for seat in view["seats"]) == SEATS * STACK, view
         assert view["hand"]["over"] and view["hand"]["deal"]["verified"] is True
-        assert time.monotonic() - started < TIME_LIMIT_S, f"only {hands} hands in {TIME_LIMIT_S} s"
 
+    # A new table when someone won everything.
+    tables = play_scripted_hands(server, players, HANDS, lambda: new_table(server, players),
+                                 lambda table_id, player, legal: choose(rng, legal),
+                                 check_hand, TIME_LIMIT_S)
     for table_id in tables:
-        _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
-        _, log, _ = server.call("GET", f"/v1/tables/{table_id}/events", headers=server.admin)
-        types = table.event_types("holdem")
-        rebuilt = table.replay(from_record(types, e["type"], e["data"]) for e in log["events"])
-        assert views.table_view(rebuilt, live["version"], views.Viewer("admin")) == live
+        live = assert_log_replays_to_live(server, table_id, "holdem")
         _, verified, _ = server.call("GET", f"/v1/streams/table-{table_id}/verify", headers=server.admin)
         assert verified == {"ok": True, "events": live["version"], "first_bad_version": None}

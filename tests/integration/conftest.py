@@ -1,18 +1,36 @@
-"""Fixtures for the event-store contract suite: every test runs against both stores.
+"""Fixtures shared by the integration tests.
 
-The events table refuses DELETE and TRUNCATE, so tests never clean up: each one writes to
-streams of its own (`stream_id`), and global readers start from the current end.
+- `store`: the event-store contract suite runs every test against both stores. The events
+  table refuses DELETE and TRUNCATE, so tests never clean up: each one writes to streams
+  of its own (`stream_id`), and global readers start from the current end.
+- `postgres_store`: the PostgreSQL store alone, for tests that share it with processes.
+- `CeleryWorker`: a real `celery worker` process on the test database and broker.
+- HTTP: `client` (the app on the test database, with `ADMIN_KEY` as its admin key),
+  `assert_problem`, `register_players` and `key_for` for the tests that import them.
 """
 from __future__ import annotations
 
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from psycopg_pool import ConnectionPool
 
 from service.store.base import EventStore
 from service.store.memory import InMemoryEventStore
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+WORKER_WAIT_S = 30
+ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
+ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 
 
 @pytest.fixture(scope="session")
@@ -40,3 +58,131 @@ def store(request: pytest.FixtureRequest) -> EventStore:
 def stream_id(request: pytest.FixtureRequest) -> str:
     return f"test-{request.node.originalname}-{uuid.uuid4().hex[:12]}"
 
+
+
+@pytest.fixture(scope="module")
+def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
+    from service.store.postgres import PostgresEventStore
+
+    return PostgresEventStore(postgres_pool)
+
+
+class CeleryWorker:
+    """A `celery -A workers.celery_app worker` process of ours (two pool processes, so two
+    deliveries can really run at once; with `beat`, the periodic sweeps too): started and
+    ready, watched through its log, stopped by pid."""
+
+    def __init__(self, directory: Path, database_url: str, broker_url: str, *,
+                 beat: bool = False) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.log = directory / "worker.log"
+        args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker",
+                "--concurrency=2", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                "--without-heartbeat"]
+        if beat:
+            args += ["-B", f"--schedule={directory / 'beat-schedule'}"]
+        env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url}
+        with self.log.open("w") as output:
+            self.process = subprocess.Popen(args, cwd=PROJECT_ROOT, env=env, stdout=output,
+                                            stderr=subprocess.STDOUT)
+        self.wait_for_log("ready.")
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def succeeded(self, task: str = "") -> int:
+        """How many runs of `task` (a task name, or part of one; every task when empty)
+        the log reports done."""
+        return sum(1 for line in self.text().splitlines() if task in line and "succeeded" in line)
+
+    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + WORKER_WAIT_S
+        while not condition():
+            assert time.monotonic() < deadline, f"{what} never happened:\n{self.text()}"
+            time.sleep(0.05)
+
+    def wait_for_log(self, fragment: str) -> None:
+        deadline = time.monotonic() + WORKER_WAIT_S
+        while fragment not in self.text():
+            assert self.process.poll() is None, self.text()
+            assert time.monotonic() < deadline, f"no {fragment!r} in the worker's log:\n{self.text()}"
+            time.sleep(0.05)
+
+    def pool_pids(self) -> set[int]:
+        """The main process's children: its pool (and beat, with `beat`)."""
+        children = set()
+        for status in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = status.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.process.pid:
+                children.add(int(status.parent.name))
+        return children
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: the main process (holding the ETA tasks) and its pool."""
+        children = self.pool_pids()
+        self.process.kill()
+        self.process.wait()
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def stop(self) -> None:
+        """SIGTERM to the main process only (it stops its pool itself); a kill if it hangs."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=WORKER_WAIT_S)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="module")
+def celery_worker(database_url: str, broker_url: str,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[CeleryWorker]:
+    """One worker (no beat) for the module."""
+    worker = CeleryWorker(tmp_path_factory.mktemp("worker"), database_url, broker_url)
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture(scope="module")
+def client(database_url: str) -> Any:
+    """A Flask test client of the app on the test database; `ADMIN` is its admin."""
+    from service.app import create_app
+    from service.config import Config
+
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+
+
+def assert_problem(response: Any, status: int, code: str) -> dict:
+    """The response is an RFC 9457 problem document with this status and code, and a detail."""
+    from service.problems import PROBLEM_CONTENT_TYPE
+
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM_CONTENT_TYPE
+    body = response.get_json(force=True)
+    assert (body["status"], body["code"]) == (status, code), body
+    assert body["detail"]
+    return body
+
+
+def register_player(client: Any, name: str) -> str:
+    """Registers the player (as the admin) and gives their id."""
+    return client.post("/v1/players", json={"name": name}, headers=ADMIN).get_json()["id"]
+
+
+def register_players(client: Any, *names: str) -> list[str]:
+    return [register_player(client, name) for name in names]
+
+
+def key_for(client: Any, role: str, player_id: str | None = None) -> dict[str, str]:
+    """Authorization headers with a fresh key for the role (and player)."""
+    body = {"role": role, **({"player_id": player_id} if player_id else {})}
+    issued = client.post("/v1/keys", json=body, headers=ADMIN)
+    assert issued.status_code == 201, issued.get_data(as_text=True)
+    return {"Authorization": f"Bearer {issued.get_json()['key']}"}

@@ -2,24 +2,18 @@
 the test broker and database acts on deadlines recorded in the tables' logs."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from domain import table
 from domain.betting import BettingStructure
 from service import commands
-from service.store.postgres import PostgresEventStore, open_pool
+from tests.integration.conftest import CeleryWorker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 CLOCK_S = 2
 WAIT_S = 20
@@ -29,69 +23,8 @@ WAIT_S = 20
 SETTLE_S = 3.5
 
 
-class Worker:
-    """A Celery worker process of ours: started, watched through its log, stopped by pid."""
-
-    def __init__(self, directory: Path, database_url: str, broker_url: str, *, beat: bool) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
-        self.log = directory / "worker.log"
-        args = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--concurrency=2",
-                "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
-        if beat:
-            args += ["-B", f"--schedule={directory / 'beat-schedule'}"]
-        env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url}
-        with self.log.open("w") as output:
-            self.process = subprocess.Popen(args, cwd=PROJECT_ROOT, env=env, stdout=output,
-                                            stderr=subprocess.STDOUT)
-        self.wait_for_log("ready.")
-
-    def text(self) -> str:
-        return self.log.read_text()
-
-    def wait_for_log(self, fragment: str) -> None:
-        deadline = time.monotonic() + WAIT_S
-        while fragment not in self.text():
-            assert self.process.poll() is None, self.text()
-            assert time.monotonic() < deadline, f"no {fragment!r} in the worker's log:\n{self.text()}"
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash: the main process (holding the ETA tasks) and its pool."""
-        children = _child_pids(self.process.pid)
-        self.process.kill()
-        self.process.wait()
-        for pid in children:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=WAIT_S)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-def _child_pids(pid: int) -> set[int]:
-    children = set()
-    for status in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = status.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            children.add(int(status.parent.name))
-    return children
-
-
-@pytest.fixture(scope="module")
-def store(database_url):
-    pool = open_pool(database_url, max_size=2)
-    yield PostgresEventStore(pool)
-    pool.close()
+# tests/e2e/test_tournament_e2e.py imports the worker from here.
+Worker = CeleryWorker
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +39,7 @@ def fast_path(broker_url):
 
 @pytest.fixture(scope="module")
 def worker(database_url, broker_url, tmp_path_factory):
-    started = Worker(tmp_path_factory.mktemp("clock-worker"), database_url, broker_url, beat=True)
+    started = CeleryWorker(tmp_path_factory.mktemp("clock-worker"), database_url, broker_url, beat=True)
     yield started
     started.stop()
 
@@ -133,26 +66,26 @@ def wait_for_timeout(store, table_id: str) -> None:
         time.sleep(0.05)
 
 
-def test_a_two_second_clock_folds_the_player_exactly_once(store, fast_path, worker):
-    table_id, clock = clocked_table(store)
-    wait_for_timeout(store, table_id)
+def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, fast_path, worker):
+    table_id, clock = clocked_table(postgres_store)
+    wait_for_timeout(postgres_store, table_id)
     time.sleep(SETTLE_S)
-    [expired] = records(store, table_id, "ClockExpired")
+    [expired] = records(postgres_store, table_id, "ClockExpired")
     assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
     lateness_s = expired.recorded_at.timestamp() - clock.deadline_at_ms / 1000
     assert 0 <= lateness_s < 1.5
-    log = store.read_stream(commands.table_stream(table_id), after_version=expired.version)
+    log = postgres_store.read_stream(commands.table_stream(table_id), after_version=expired.version)
     assert (log[0].type, log[0].data["reason"]) == ("AutomaticAction", "clock_expired")
     assert (log[1].type, log[1].data["action"], log[1].metadata["automatic"]) == ("ActionTaken", "fold", True)
     assert {r.metadata["actor"] for r in log[:2]} == {"clock"}
     assert log[-1].type == "HandClosed"
 
 
-def test_an_action_in_time_leaves_no_timeout(store, fast_path, worker):
-    table_id, clock = clocked_table(store)
-    commands.execute(store, table_id, commands.load_table(store, table_id).version, table.Act("ann", "fold"))
+def test_an_action_in_time_leaves_no_timeout(postgres_store, fast_path, worker):
+    table_id, clock = clocked_table(postgres_store)
+    commands.execute(postgres_store, table_id, commands.load_table(postgres_store, table_id).version, table.Act("ann", "fold"))
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + SETTLE_S)
-    assert records(store, table_id, "ClockExpired") == []
+    assert records(postgres_store, table_id, "ClockExpired") == []
     # The ETA task did fire at the deadline, and was refused without writing anything.
     assert "clock_not_running" in worker.text()
 
@@ -188,19 +121,19 @@ def test_over_http_a_player_sits_out_the_computer_acts_and_the_view_shows_the_cl
 
 
 def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
-        store, fast_path, worker, database_url, broker_url, tmp_path):
+        postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
     worker.stop()  # the only worker left is the one about to be killed
-    doomed = Worker(tmp_path / "doomed", database_url, broker_url, beat=False)
-    table_id, clock = clocked_table(store)
+    doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=False)
+    table_id, clock = clocked_table(postgres_store)
     doomed.wait_for_log("workers.clock_tasks.expire_clock[")  # received, held until its ETA
     doomed.kill()
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + 0.5)
-    assert records(store, table_id, "ClockExpired") == []  # the task died with its worker
-    successor = Worker(tmp_path / "successor", database_url, broker_url, beat=True)
+    assert records(postgres_store, table_id, "ClockExpired") == []  # the task died with its worker
+    successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=True)
     try:
-        wait_for_timeout(store, table_id)
+        wait_for_timeout(postgres_store, table_id)
         time.sleep(SETTLE_S)
-        [expired] = records(store, table_id, "ClockExpired")
+        [expired] = records(postgres_store, table_id, "ClockExpired")
         assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
         assert "sweep: expired 1 clocks" in successor.text()
     finally:

@@ -5,31 +5,21 @@ a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
 """
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.app import create_app
-from service.config import Config
-from service.problems import PROBLEM_CONTENT_TYPE
+from tests.integration.conftest import ADMIN, assert_problem
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 PHH = Path("/work/shared/phh")
 PLURIBUS_SPLIT_POT = PHH / "pluribus/102/0.phh"   # an odd chip split into halves
 WSOP_NT = PHH / "wsop/2023/43/5/63.phh"
 WSOP_FT = PHH / "wsop/2023/43/5/37.phh"
 WSOP_PO = PHH / "wsop/2023/43/5/33.phh"
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
 
 
 def send(client, text: str | bytes, content_type: str = "application/toml", headers=None, query: str = ""):
@@ -41,15 +31,6 @@ def replayed(client, text: str, content_type: str = "application/toml") -> dict:
     response = send(client, text, content_type)
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_json()
-
-
-def problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM_CONTENT_TYPE
-    body = response.get_json(force=True)
-    assert (body["status"], body["code"]) == (status, code)
-    assert body["detail"]
-    return body
 
 
 def test_dwan_ivey_2009_the_million_dollar_pot_goes_to_dwan(client):
@@ -85,12 +66,12 @@ def test_text_plain_is_accepted_like_application_toml(client):
 
 
 def test_a_variant_we_do_not_replay_is_unsupported_variant(client):
-    problem(send(client, (PHH / "arieh-yockey-2019.phh").read_text()), 422, "unsupported_variant")
+    assert_problem(send(client, (PHH / "arieh-yockey-2019.phh").read_text()), 422, "unsupported_variant")
 
 
 def test_an_illegal_raise_is_a_422_naming_the_action_by_its_index(client):
     text = PLURIBUS_SPLIT_POT.read_text().replace("'p5 cbr 225'", "'p5 cbr 150'")
-    body = problem(send(client, text), 422, "raise_below_minimum")
+    body = assert_problem(send(client, text), 422, "raise_below_minimum")
     assert body["index"] == 8
     assert "p5 cbr 150" in body["detail"]
 
@@ -99,18 +80,18 @@ def test_an_illegal_action_with_fractional_amounts_is_still_a_422(client):
     text = PLURIBUS_SPLIT_POT.read_text().replace(
         "starting_stacks = [10000, 10000", "starting_stacks = [10000.5, 10000").replace(
         "'p5 cbr 225'", "'p5 cbr 150.5'")
-    body = problem(send(client, text), 422, "raise_below_minimum")
+    body = assert_problem(send(client, text), 422, "raise_below_minimum")
     assert body["index"] == 8
 
 
 def test_acting_out_of_turn_is_not_your_turn(client):
     text = PLURIBUS_SPLIT_POT.read_text().replace("'p3 f', 'p4 f'", "'p4 f', 'p3 f'")
-    assert problem(send(client, text), 422, "not_your_turn")["index"] == 6
+    assert assert_problem(send(client, text), 422, "not_your_turn")["index"] == 6
 
 
 def test_a_record_that_stops_mid_hand_is_incomplete(client):
     text = WSOP_NT.read_text().replace(", 'p5 f', 'p1 f', 'p2 f'", "")
-    body = problem(send(client, text), 422, "hand_incomplete")
+    body = assert_problem(send(client, text), 422, "hand_incomplete")
     assert body["index"] == 7
 
 
@@ -128,24 +109,24 @@ def test_a_record_that_stops_mid_hand_is_incomplete(client):
     'variant = 7\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = []\n',
 ])
 def test_a_body_that_is_not_a_phh_hand_is_invalid_phh(client, text):
-    problem(send(client, text), 400, "invalid_phh")
+    assert_problem(send(client, text), 400, "invalid_phh")
 
 
 def test_bytes_that_are_not_utf8_are_invalid_phh(client):
-    problem(send(client, b"variant = '\xff\xfe'"), 400, "invalid_phh")
+    assert_problem(send(client, b"variant = '\xff\xfe'"), 400, "invalid_phh")
 
 
 def test_json_is_the_wrong_media_type_and_a_huge_body_too_large(client):
-    problem(send(client, '{"variant": "NT"}', "application/json"), 415, "unsupported_media_type")
-    problem(send(client, "# " + "x" * 300_000), 413, "payload_too_large")
+    assert_problem(send(client, '{"variant": "NT"}', "application/json"), 415, "unsupported_media_type")
+    assert_problem(send(client, "# " + "x" * 300_000), 413, "payload_too_large")
 
 
 def test_replaying_needs_a_key(client):
-    problem(send(client, WSOP_NT.read_text(), headers={}), 401, "unauthorized")
+    assert_problem(send(client, WSOP_NT.read_text(), headers={}), 401, "unauthorized")
 
 
 def test_store_must_be_true_or_false(client):
-    problem(send(client, WSOP_NT.read_text(), query="?store=maybe"), 400, "validation_error")
+    assert_problem(send(client, WSOP_NT.read_text(), query="?store=maybe"), 400, "validation_error")
 
 
 REAL_HANDS = [PLURIBUS_SPLIT_POT.read_text(), WSOP_FT.read_text(), WSOP_PO.read_text(),

@@ -3,7 +3,6 @@
 from the events, and neither retries nor concurrent writers rate a result twice."""
 from __future__ import annotations
 
-import secrets
 import threading
 import uuid
 
@@ -13,47 +12,18 @@ from hypothesis import strategies as st
 
 from domain.ratings import Finish, GameResult
 from service import ratings
-from service.app import create_app
-from service.config import Config
-from service.problems import PROBLEM_CONTENT_TYPE
 from service.store.memory import InMemoryEventStore
-from service.store.postgres import PostgresEventStore, open_pool
+from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "ratings-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 K = 32
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-@pytest.fixture(scope="module")
-def store(database_url):
-    pool = open_pool(database_url, max_size=10)
-    yield PostgresEventStore(pool)
-    pool.close()
 
 
 @pytest.fixture
 def game() -> str:
     """A game of the test's own, so leaderboards start empty."""
     return "test-" + uuid.uuid4().hex[:12]
-
-
-def assert_problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM_CONTENT_TYPE
-    body = response.get_json(force=True)
-    assert body["code"] == code, body
-    return body
-
-
-def new_players(client, *names: str) -> list[str]:
-    return [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"] for n in names]
 
 
 def post_result(client, game: str, places: dict[str, int], result_id: str | None = None, headers=ADMIN):
@@ -71,7 +41,7 @@ def changes(response) -> dict[str, float]:
 
 
 def test_a_four_player_table_with_a_shared_second_place_from_1500(client, game):
-    a, b, c, d = new_players(client, "A", "B", "C", "D")
+    a, b, c, d = register_players(client, "A", "B", "C", "D")
     response = post_result(client, game, {a: 1, b: 2, c: 2, d: 4})
     assert response.status_code == 201, response.get_data(as_text=True)
     # Each pair is worth K / 3 with expected 0.5: A wins three (+16), B and C win one,
@@ -80,7 +50,7 @@ def test_a_four_player_table_with_a_shared_second_place_from_1500(client, game):
 
 
 def test_a_draw_is_half_a_win_against_the_new_ratings(client, game):
-    ann, bob = new_players(client, "Ann", "Bob")
+    ann, bob = register_players(client, "Ann", "Bob")
     post_result(client, game, {ann: 1, bob: 2})  # 1516 v 1484
     drawn = post_result(client, game, {ann: 1, bob: 1})
     swing = K * (0.5 - expected(1516, 1484))
@@ -89,7 +59,7 @@ def test_a_draw_is_half_a_win_against_the_new_ratings(client, game):
 
 
 def test_the_same_result_again_answers_the_first_update_and_moves_nobody(client, game):
-    ann, bob = new_players(client, "Ann", "Bob")
+    ann, bob = register_players(client, "Ann", "Bob")
     first = post_result(client, game, {ann: 1, bob: 2}, result_id="final-1")
     again = post_result(client, game, {bob: 2, ann: 1}, result_id="final-1")
     assert (first.status_code, again.status_code) == (201, 200)
@@ -99,14 +69,14 @@ def test_the_same_result_again_answers_the_first_update_and_moves_nobody(client,
 
 
 def test_the_same_result_id_with_other_finishes_is_refused(client, game):
-    ann, bob = new_players(client, "Ann", "Bob")
+    ann, bob = register_players(client, "Ann", "Bob")
     post_result(client, game, {ann: 1, bob: 2}, result_id="final-2")
     assert_problem(post_result(client, game, {ann: 2, bob: 1}, result_id="final-2"), 422,
                    "result_already_recorded")
 
 
-def test_bad_results_are_refused_and_write_nothing(client, store, game):
-    ann, bob = new_players(client, "Ann", "Bob")
+def test_bad_results_are_refused_and_write_nothing(client, postgres_store, game):
+    ann, bob = register_players(client, "Ann", "Bob")
     assert_problem(post_result(client, game, {ann: 1, "ghost": 2}), 422, "unknown_player")
     body = {"game": game, "result_id": "x", "finishes": [{"player_id": ann, "place": 1}]}
     assert_problem(client.post("/v1/results", json=body, headers=ADMIN), 400, "validation_error")
@@ -116,18 +86,18 @@ def test_bad_results_are_refused_and_write_nothing(client, store, game):
     bad_game = {"game": "Hold Em!", "result_id": "x",
                 "finishes": [{"player_id": ann, "place": 1}, {"player_id": bob, "place": 2}]}
     assert_problem(client.post("/v1/results", json=bad_game, headers=ADMIN), 400, "validation_error")
-    assert store.stream_version(ratings.stream_id(game)) == 0
+    assert postgres_store.stream_version(ratings.stream_id(game)) == 0
 
 
 def test_players_and_spectators_cannot_record_results(client, game):
-    ann, bob = new_players(client, "Ann", "Bob")
+    ann, bob = register_players(client, "Ann", "Bob")
     key = client.post("/v1/keys", json={"role": "player", "player_id": ann}, headers=ADMIN).get_json()["key"]
     assert_problem(post_result(client, game, {ann: 1, bob: 2}, headers={"Authorization": f"Bearer {key}"}),
                    403, "forbidden")
 
 
 def test_a_players_rating_lists_each_game_with_its_history(client, game):
-    ann, bob, cat = new_players(client, "Ann", "Bob", "Cat")
+    ann, bob, cat = register_players(client, "Ann", "Bob", "Cat")
     post_result(client, game, {ann: 1, bob: 2}, result_id="r1")
     post_result(client, game, {cat: 1, ann: 2}, result_id="r2")
     post_result(client, game + "-dice", {ann: 1, cat: 2}, result_id="r3")
@@ -143,13 +113,13 @@ def test_a_players_rating_lists_each_game_with_its_history(client, game):
 
 
 def test_a_player_without_games_has_no_ratings_and_an_unknown_one_is_a_404(client):
-    (ann,) = new_players(client, "Ann")
+    (ann,) = register_players(client, "Ann")
     assert client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json() == {"player_id": ann, "ratings": []}
     assert_problem(client.get("/v1/players/nobody/rating", headers=ADMIN), 404, "not_found")
 
 
 def test_the_leaderboard_ranks_by_rating_and_honours_the_limit(client, game):
-    ann, bob, cat = new_players(client, "Ann", "Bob", "Cat")
+    ann, bob, cat = register_players(client, "Ann", "Bob", "Cat")
     post_result(client, game, {cat: 1, ann: 2, bob: 3})
     board = client.get(f"/v1/leaderboards/{game}", headers=ADMIN).get_json()
     assert [(p["rank"], p["player_id"]) for p in board["players"]] == [(1, cat), (2, ann), (3, bob)]
@@ -159,18 +129,18 @@ def test_the_leaderboard_ranks_by_rating_and_honours_the_limit(client, game):
         "game": "never-played", "players": []}
 
 
-def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(store, game):
+def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(postgres_store, game):
     players = [f"p{n}" for n in range(6)]
     results = [GameResult(f"r{n}", game, (Finish(players[n % 6], 1), Finish(players[(n + 1) % 6], 2)))
                for n in range(12)]
     # Every result sent by three writers at once: a redelivery racing the original.
-    threads = [threading.Thread(target=ratings.record_result, args=(store, result))
+    threads = [threading.Thread(target=ratings.record_result, args=(postgres_store, result))
                for result in results for _ in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    events = store.read_stream(ratings.stream_id(game))
+    events = postgres_store.read_stream(ratings.stream_id(game))
     assert sorted(e.data["result_id"] for e in events) == sorted(r.result_id for r in results)
     # Chained: each update starts from the ratings the previous updates left.
     current: dict[str, str] = {}
@@ -178,7 +148,7 @@ def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(store
         for change in event.data["elo"]:
             assert change["before"] == current.get(change["player_id"], repr(1500.0))
             current[change["player_id"]] = change["after"]
-    book = ratings.load_book(store, game)
+    book = ratings.load_book(postgres_store, game)
     assert sum(r.rating for r in book.players.values()) == pytest.approx(1500 * 6)
 
 

@@ -7,33 +7,22 @@ never a 500.
 from __future__ import annotations
 
 import json
-import secrets
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.dice_scoring import LINES
-from service.app import create_app
-from service.config import Config
 from service.problems import PROBLEM_CONTENT_TYPE
+from tests.integration.conftest import ADMIN, assert_problem, key_for
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
 
 
 @pytest.fixture(scope="module")
 def spectator(client) -> dict[str, str]:
-    response = client.post("/v1/keys", json={"role": "spectator"}, headers=ADMIN)
-    assert response.status_code == 201, response.get_data(as_text=True)
-    return {"Authorization": f"Bearer {response.get_json()['key']}"}
+    return key_for(client, "spectator")
 
 
 def ask(client, path: str, body, headers=None):
@@ -44,15 +33,6 @@ def ruling(client, path: str, body) -> dict:
     response = ask(client, path, body)
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_json()
-
-
-def problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM_CONTENT_TYPE
-    body = response.get_json(force=True)
-    assert (body["status"], body["code"]) == (status, code)
-    assert body["detail"]
-    return body
 
 
 NL = {"structure": "no-limit", "small_blind": 50, "big_blind": 100}
@@ -86,7 +66,7 @@ def test_betting_api_example_request_and_answer_verbatim(client):
 
 def test_rulings_need_a_key_and_any_role_may_ask(client, spectator):
     body = {"betting": NL, "seats": FOUR}
-    problem(client.post("/v1/rulings/betting", json=body), 401, "unauthorized")
+    assert_problem(client.post("/v1/rulings/betting", json=body), 401, "unauthorized")
     assert ask(client, "betting", body, spectator).status_code == 200
 
 
@@ -132,7 +112,7 @@ def test_seed_example_2_short_all_ins_add_up_to_a_full_bet_and_reopen_raising(cl
 
 
 def test_an_illegal_sequence_is_a_422_naming_the_first_illegal_action(client):
-    body = problem(ask(client, "betting", {
+    body = assert_problem(ask(client, "betting", {
         "betting": NL, "seats": FOUR,
         "actions": [{"player": "A", "action": "raise", "to": 300},
                     {"player": "BTN", "action": "raise", "to": 450},
@@ -143,7 +123,7 @@ def test_an_illegal_sequence_is_a_422_naming_the_first_illegal_action(client):
 
 
 def test_acting_out_of_turn_is_not_your_turn_with_its_index(client):
-    body = problem(ask(client, "betting", {
+    body = assert_problem(ask(client, "betting", {
         "betting": NL, "seats": FOUR,
         "actions": [{"player": "A", "action": "call"}, {"player": "BB", "action": "check"}]}),
         422, "not_your_turn")
@@ -162,7 +142,7 @@ def test_when_all_fold_to_one_the_hand_is_over_with_winners_and_returned_chips(c
 
 
 def test_a_betting_description_against_itself_is_a_422(client):
-    problem(ask(client, "betting", {
+    assert_problem(ask(client, "betting", {
         "betting": {"structure": "no-limit", "small_blind": 200, "big_blind": 100}, "seats": FOUR}),
         422, "invalid_betting")
 
@@ -187,13 +167,13 @@ def test_a_betting_description_against_itself_is_a_422(client):
     None,
 ])
 def test_betting_requests_of_the_wrong_shape_are_400(client, body):
-    problem(ask(client, "betting", body), 400, "validation_error")
+    assert_problem(ask(client, "betting", body), 400, "validation_error")
 
 
 def test_a_body_that_is_not_json_is_refused_without_a_500(client):
-    problem(client.post("/v1/rulings/betting", data="{not json", content_type="application/json",
+    assert_problem(client.post("/v1/rulings/betting", data="{not json", content_type="application/json",
                         headers=ADMIN), 400, "validation_error")
-    problem(client.post("/v1/rulings/betting", data="a=1", content_type="text/plain", headers=ADMIN),
+    assert_problem(client.post("/v1/rulings/betting", data="a=1", content_type="text/plain", headers=ADMIN),
             415, "unsupported_media_type")
 
 
@@ -224,9 +204,9 @@ def test_showdown_omaha_plays_two_from_the_hand(client):
 
 
 def test_showdown_cards_no_deck_could_deal_are_422(client):
-    problem(ask(client, "showdown", {"game": "holdem", "board": "7d5h9d2c3c",
+    assert_problem(ask(client, "showdown", {"game": "holdem", "board": "7d5h9d2c3c",
                                      "hands": {"A": "AsKs", "B": "As9c"}}), 422, "duplicate_card")
-    problem(ask(client, "showdown", {"game": "five-card-draw",
+    assert_problem(ask(client, "showdown", {"game": "five-card-draw",
                                      "hands": {"P1": "AsAhAdAcJk", "P2": "9dTdJdQdKd"}}), 422, "invalid_card")
 
 
@@ -239,7 +219,7 @@ def test_showdown_cards_no_deck_could_deal_are_422(client):
     {"hands": {"A": "AsKs", "B": "9s9c"}},
 ])
 def test_showdown_requests_of_the_wrong_shape_are_400(client, body):
-    problem(ask(client, "showdown", body), 400, "validation_error")
+    assert_problem(ask(client, "showdown", body), 400, "validation_error")
 
 
 # ---------------------------------------------------------------- dice
@@ -264,10 +244,10 @@ def test_dice_without_dice_answers_the_totals_only(client):
 
 
 def test_dice_a_seven_is_no_die_and_a_score_no_roll_makes_is_no_scorecard(client):
-    problem(ask(client, "dice", {"dice": [7, 3, 3, 5, 5]}), 422, "invalid_dice")
-    problem(ask(client, "dice", {"scorecard": {"aces": 7}}), 422, "invalid_scorecard")
-    problem(ask(client, "dice", {"scorecard": {"yahtzee": 50}}), 400, "validation_error")
-    problem(ask(client, "dice", {"dice": "33355"}), 400, "validation_error")
+    assert_problem(ask(client, "dice", {"dice": [7, 3, 3, 5, 5]}), 422, "invalid_dice")
+    assert_problem(ask(client, "dice", {"scorecard": {"aces": 7}}), 422, "invalid_scorecard")
+    assert_problem(ask(client, "dice", {"scorecard": {"yahtzee": 50}}), 400, "validation_error")
+    assert_problem(ask(client, "dice", {"dice": "33355"}), 400, "validation_error")
 
 
 # ---------------------------------------------------------------- palace battle
@@ -284,14 +264,14 @@ def test_palace_battle_two_pair_with_soldiers_beats_a_pair(client):
 
 
 def test_palace_battle_banners_of_one_suit_may_not_fight(client):
-    problem(ask(client, "palace-battle", {
+    assert_problem(ask(client, "palace-battle", {
         "attacker": {"banner": "Ah", "palace": "KdKc2s"},
         "defender": {"banner": "2h", "palace": "QsQd3c"}}), 422, "same_banner_suit")
 
 
 def test_palace_battle_of_the_wrong_shape_is_400(client):
-    problem(ask(client, "palace-battle", {"attacker": {"banner": "Ah"}}), 400, "validation_error")
-    problem(ask(client, "palace-battle", {
+    assert_problem(ask(client, "palace-battle", {"attacker": {"banner": "Ah"}}), 400, "validation_error")
+    assert_problem(ask(client, "palace-battle", {
         "attacker": {"banner": "Ah", "palace": "KdKc"}, "defender": {"banner": "2s", "palace": "QhQd3c"}}),
         400, "validation_error")
 

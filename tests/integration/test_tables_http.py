@@ -6,35 +6,16 @@ import secrets
 
 import pytest
 
-from service.app import create_app
-from service.config import Config
-from service.problems import PROBLEM_CONTENT_TYPE
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "tables-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 NL = {"structure": "no-limit", "small_blind": 50, "big_blind": 100}
 
 
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-def assert_problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM_CONTENT_TYPE
-    body = response.get_json(force=True)
-    assert body["code"] == code, body
-    return body
-
-
 def new_player(client, name: str) -> tuple[str, dict]:
-    created = client.post("/v1/players", json={"name": name}, headers=ADMIN)
-    player_id = created.get_json()["id"]
-    key = client.post("/v1/keys", json={"role": "player", "player_id": player_id}, headers=ADMIN)
-    return player_id, {"Authorization": f"Bearer {key.get_json()['key']}"}
+    player_id = register_player(client, name)
+    return player_id, key_for(client, "player", player_id)
 
 
 def new_table(client, players: list[str], game: str = "holdem") -> str:

@@ -16,16 +16,11 @@ from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service import ratings, tournaments
-from service.app import create_app
-from service.config import Config
-from service.problems import PROBLEM_CONTENT_TYPE
 from service.store.memory import InMemoryEventStore
-from service.store.postgres import PostgresEventStore, open_pool
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "tournaments-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 LEVEL_MINUTES = 20
 STRUCTURE = [
     {"small_blind": 25, "big_blind": 50, "minutes": LEVEL_MINUTES},
@@ -35,39 +30,8 @@ STRUCTURE = [
 ]
 
 
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-@pytest.fixture(scope="module")
-def store(database_url):
-    pool = open_pool(database_url, max_size=2)
-    yield PostgresEventStore(pool)
-    pool.close()
-
-
-def assert_problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM_CONTENT_TYPE
-    body = response.get_json(force=True)
-    assert body["code"] == code, body
-    return body
-
-
 def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
-
-
-def new_player(client, name: str) -> str:
-    return client.post("/v1/players", json={"name": name}, headers=ADMIN).get_json()["id"]
-
-
-def key_for(client, role: str, player_id: str | None = None) -> dict:
-    body = {"role": role, **({"player_id": player_id} if player_id else {})}
-    issued = client.post("/v1/keys", json=body, headers=ADMIN)
-    assert issued.status_code == 201, issued.get_data(as_text=True)
-    return {"Authorization": f"Bearer {issued.get_json()['key']}"}
 
 
 def schedule(client, starts_in_s: int = -60, **overrides) -> str:
@@ -90,7 +54,7 @@ def register(client, tournament_id: str, player_id: str, headers: dict = ADMIN):
 
 def running(client, players: int, **overrides) -> tuple[str, list[str]]:
     tournament_id = schedule(client, **overrides)
-    names = [new_player(client, f"P{n}") for n in range(players)]
+    names = [register_player(client, f"P{n}") for n in range(players)]
     for name in names:
         assert register(client, tournament_id, name).status_code == 201
     started = client.post(f"/v1/tournaments/{tournament_id}/start", json={}, headers=ADMIN)
@@ -145,12 +109,12 @@ def test_payouts_that_do_not_sum_to_a_hundred_are_refused(client):
     {"levels": []}, {"starting_stack": 1.5}, {"table_size": 11}, {"starts_at": "tomorrow"},
     {"payout_percentages": ["fifty"]}, {"levels": [{"small_blind": 1, "big_blind": 2, "minutes": 0}]},
 ])
-def test_malformed_tournaments_are_a_400_and_write_nothing(client, store, change):
-    before = len(store.list_streams(tournaments.STREAM_PREFIX))
+def test_malformed_tournaments_are_a_400_and_write_nothing(client, postgres_store, change):
+    before = len(postgres_store.list_streams(tournaments.STREAM_PREFIX))
     body = {"name": "Bad", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
             "starts_at": "2030-01-01T00:00:00Z", "payout_percentages": ["100"], **change}
     assert_problem(client.post("/v1/tournaments", json=body, headers=ADMIN), 400, "validation_error")
-    assert len(store.list_streams(tournaments.STREAM_PREFIX)) == before
+    assert len(postgres_store.list_streams(tournaments.STREAM_PREFIX)) == before
 
 
 def test_only_organisers_and_admins_schedule_tournaments(client):
@@ -181,7 +145,7 @@ def test_an_unknown_tournament_is_a_404(client):
 
 def test_players_register_themselves_and_only_themselves(client):
     tournament_id = schedule(client, starts_in_s=3600)
-    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    ann, bob = register_player(client, "Ann"), register_player(client, "Bob")
     ann_key = key_for(client, "player", ann)
     assert register(client, tournament_id, ann, ann_key).status_code == 201
     assert_problem(register(client, tournament_id, bob, ann_key), 403, "forbidden")
@@ -190,7 +154,7 @@ def test_players_register_themselves_and_only_themselves(client):
 
 def test_registering_twice_unknown_players_and_withdrawing(client):
     tournament_id = schedule(client, starts_in_s=3600)
-    ann = new_player(client, "Ann")
+    ann = register_player(client, "Ann")
     register(client, tournament_id, ann)
     assert_problem(register(client, tournament_id, ann), 422, "already_registered")
     assert_problem(register(client, tournament_id, "ghost"), 422, "unknown_player")
@@ -202,7 +166,7 @@ def test_registering_twice_unknown_players_and_withdrawing(client):
 
 def test_a_stale_if_match_is_a_409_and_writes_nothing(client):
     tournament_id = schedule(client, starts_in_s=3600)
-    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    ann, bob = register_player(client, "Ann"), register_player(client, "Bob")
     register(client, tournament_id, ann)  # version 2
     stale = client.post(f"/v1/tournaments/{tournament_id}/registrations", json={"player_id": bob},
                         headers={**ADMIN, "If-Match": '"1"'})
@@ -215,7 +179,7 @@ def test_a_stale_if_match_is_a_409_and_writes_nothing(client):
 
 def test_a_retried_registration_answers_the_first_response_and_writes_nothing(client):
     tournament_id = schedule(client, starts_in_s=3600)
-    ann = new_player(client, "Ann")
+    ann = register_player(client, "Ann")
     headers = {**ADMIN, "Idempotency-Key": "register-" + ann}
     first = register(client, tournament_id, ann, headers)
     again = register(client, tournament_id, ann, headers)
@@ -229,7 +193,7 @@ def test_a_retried_registration_answers_the_first_response_and_writes_nothing(cl
 def test_a_tournament_does_not_start_before_its_time(client):
     tournament_id = schedule(client, starts_in_s=3600)
     for name in ("Ann", "Bob"):
-        register(client, tournament_id, new_player(client, name))
+        register(client, tournament_id, register_player(client, name))
     assert_problem(client.post(f"/v1/tournaments/{tournament_id}/start", json={}, headers=ADMIN),
                    422, "too_early")
 
@@ -273,48 +237,48 @@ def test_players_and_floor_staff_cannot_touch_the_clock(client):
                        403, "forbidden")
 
 
-def test_the_sweep_starts_a_due_tournament_once(client, store):
+def test_the_sweep_starts_a_due_tournament_once(client, postgres_store):
     tournament_id = schedule(client, starts_in_s=-1)
     for name in ("Ann", "Bob", "Cat"):
-        register(client, tournament_id, new_player(client, name))
+        register(client, tournament_id, register_player(client, name))
     now = int(time.time())
-    started = tournaments.act_on_deadlines(store, tournament_id, now)
+    started = tournaments.act_on_deadlines(postgres_store, tournament_id, now)
     assert [e["type"] for o in started for e in o.events] == ["TournamentStarted", "LevelStarted"]
-    assert tournaments.act_on_deadlines(store, tournament_id, now + 1) == []
+    assert tournaments.act_on_deadlines(postgres_store, tournament_id, now + 1) == []
     assert view(client, tournament_id)["status"] == "running"
 
 
-def test_the_sweep_leaves_a_future_tournament_alone(client, store):
+def test_the_sweep_leaves_a_future_tournament_alone(client, postgres_store):
     tournament_id = schedule(client, starts_in_s=3600)
     for name in ("Ann", "Bob"):
-        register(client, tournament_id, new_player(client, name))
-    assert tournaments.act_on_deadlines(store, tournament_id, int(time.time())) == []
+        register(client, tournament_id, register_player(client, name))
+    assert tournaments.act_on_deadlines(postgres_store, tournament_id, int(time.time())) == []
     assert view(client, tournament_id)["status"] == "registering"
 
 
-def test_the_sweep_records_each_level_when_it_began_and_the_derived_clock_does_not_move(client, store):
+def test_the_sweep_records_each_level_when_it_began_and_the_derived_clock_does_not_move(client, postgres_store):
     tournament_id, _ = running(client, 2)
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(postgres_store, tournament_id).state
     level_one_ends = int(state.clock.ends_at)
     after_the_break = level_one_ends + LEVEL_MINUTES * 60 + 10 * 60 + 30
-    before = tournaments.tournament_view(tournaments.load_tournament(store, tournament_id), after_the_break)
-    recorded = tournaments.act_on_deadlines(store, tournament_id, after_the_break)
+    before = tournaments.tournament_view(tournaments.load_tournament(postgres_store, tournament_id), after_the_break)
+    recorded = tournaments.act_on_deadlines(postgres_store, tournament_id, after_the_break)
     assert [(e["type"], e["data"]) for o in recorded for e in o.events] == [
         ("LevelStarted", {"period_index": 1, "at": level_one_ends}),
         ("LevelStarted", {"period_index": 2, "at": level_one_ends + LEVEL_MINUTES * 60}),
         ("LevelStarted", {"period_index": 3, "at": level_one_ends + LEVEL_MINUTES * 60 + 600}),
     ]
-    after = tournaments.tournament_view(tournaments.load_tournament(store, tournament_id), after_the_break)
+    after = tournaments.tournament_view(tournaments.load_tournament(postgres_store, tournament_id), after_the_break)
     assert after["clock"] == before["clock"]
     assert after["clock"]["level"] == 3 and after["clock"]["blinds"]["ante"] == 25
     assert after["clock"]["remaining_s"] == LEVEL_MINUTES * 60 - 30
-    assert tournaments.act_on_deadlines(store, tournament_id, after_the_break) == []
+    assert tournaments.act_on_deadlines(postgres_store, tournament_id, after_the_break) == []
 
 
-def test_the_sweep_does_not_advance_a_paused_clock(client, store):
+def test_the_sweep_does_not_advance_a_paused_clock(client, postgres_store):
     tournament_id, _ = running(client, 2)
     client.post(f"/v1/tournaments/{tournament_id}/clock/pause", json={}, headers=ADMIN)
-    assert tournaments.act_on_deadlines(store, tournament_id, int(time.time()) + 7200) == []
+    assert tournaments.act_on_deadlines(postgres_store, tournament_id, int(time.time()) + 7200) == []
 
 
 # --- eliminations, balancing, the finish ------------------------------------------------
@@ -392,7 +356,7 @@ def test_eliminating_someone_not_in_the_tournament_is_a_422(client):
 
 def test_a_late_entrant_draws_an_open_seat_while_late_registration_is_open(client):
     tournament_id, names = running(client, 3, late_registration_until_level=2)
-    late = new_player(client, "Late")
+    late = register_player(client, "Late")
     response = register(client, tournament_id, late)
     assert response.status_code == 201, response.get_data(as_text=True)
     assert [e["type"] for e in response.get_json()["events"]][:2] == ["PlayerRegistered", "PlayerSeated"]
@@ -402,7 +366,7 @@ def test_a_late_entrant_draws_an_open_seat_while_late_registration_is_open(clien
 
 def test_without_late_registration_entries_close_at_the_start(client):
     tournament_id, _ = running(client, 2)
-    assert_problem(register(client, tournament_id, new_player(client, "Late")), 422, "registration_closed")
+    assert_problem(register(client, tournament_id, register_player(client, "Late")), 422, "registration_closed")
 
 
 def test_players_cannot_report_eliminations(client):
