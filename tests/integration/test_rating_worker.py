@@ -56,5 +56,6 @@ def test_the_clock_sweep_starts_a_due_tournament_once_however_often_it_runs(
         lambda: celery_worker.succeeded("workers.tournament_tasks.sweep_tournaments") >= before + 3,
         "three sweeps")
     types = [e.type for e in postgres_store.read_stream(tournaments.stream_id(tournament_id))]
+    # Started once, its first level once, and its one table's first hand dealt once.
     assert types == ["TournamentCreated", "PlayerRegistered", "PlayerRegistered", "PlayerRegistered",
-                     "TournamentStarted", "LevelStarted"]
+                     "TournamentStarted", "LevelStarted", "HandDealt"]
