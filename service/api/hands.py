@@ -135,25 +135,55 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, {"type": "string"}, content_type="application/toml")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def hand_phh(hand_id: str) -> Response:
-    """A finished hand in the PHH format (TOML); hole cards the caller may not see are `??`."""
+    """A finished hand in the PHH format (TOML): hold'em and Omaha, and five-card draw in
+    our extension (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
     loaded, records = _hand_records(hand_id)
+    _check_phh_form(loaded.state)
     if not _is_over(loaded, hand_id):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
-    who = viewer()
-    types = table.event_types(loaded.state.game)
-    game_events: list[Any] = []
+    events = _visible_game_events(loaded.state.game, records, viewer())
+    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+
+
+def _check_phh_form(state: table.TableState) -> None:
+    """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
+    rules = table.game_rules(state.game)
+    if rules.table_game is None:
+        return
+    if state.game != DRAW_GAME:
+        raise Problem(422, "phh_not_available",
+                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha and "
+                      f"five-card draw only", game=state.game)
+    if not rules.plays_for_chips(state.settings):
+        raise Problem(422, "phh_not_available",
+                      "PHH cannot express a five-card draw hand played without betting "
+                      "(for points): it records chips bet and won", game=state.game)
+
+
+def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Viewer) -> list[Any]:
+    """The hand's game events as the caller may see them (the hand is over, so only other
+    players' private cards are hidden)."""
+    types = table.event_types(game)
+    events: list[Any] = []
     for record in records:
         if record.type in table.TABLE_EVENT_TYPES:
             continue
         visible_to = record.metadata.get("visible_to")
-        if visible_to is not None and not who.sees_cards_of(visible_to):
+        hidden = visible_to is not None and not who.sees_cards_of(visible_to)
+        if hidden and game != DRAW_GAME:
+            # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
-        game_events.append(from_record(types, record.type, record.data))
-    text = phh.write_phh(phh.phh_from_events(game_events))
-    return Response(text, status=200, mimetype="application/toml")
+        # Draw keeps the event with its cards blanked: the deal, the discard and its count
+        # are actions in the record, their cards `??`.
+        shown = views.redact_event({"version": record.version, "type": record.type,
+                                    "data": record.data, "metadata": record.metadata}, who, None)
+        events.append(from_record(types, record.type, shown["data"]))
+    return events
 
 
 @blp.route("/streams/<string:stream_id>/verify", methods=["GET"])

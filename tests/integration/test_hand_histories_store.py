@@ -8,14 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from service.app import create_app
-from service.config import Config
-from service.problems import PROBLEM_CONTENT_TYPE
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "test-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 PHH = Path("/work/shared/phh")
 DRAW_HAND = """\
 variant = "N5CD"
@@ -32,18 +28,9 @@ finishing_stacks = [2180, 1830, 1990]
 """
 
 
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-def key_for(client, role: str, player_id: str | None = None) -> dict:
-    if role == "player":
-        player_id = client.post("/v1/players", json={"name": "Ann"}, headers=ADMIN).get_json()["id"]
-    body = {"role": role, **({"player_id": player_id} if player_id else {})}
-    response = client.post("/v1/keys", json=body, headers=ADMIN)
-    assert response.status_code == 201, response.get_data(as_text=True)
-    return {"Authorization": f"Bearer {response.get_json()['key']}"}
+def key_of_role(client, role: str) -> dict:
+    """A key for the role; a player key is for a newly registered player, Ann."""
+    return key_for(client, role, register_player(client, "Ann") if role == "player" else None)
 
 
 def store(client, text: str, headers: dict = ADMIN, key: str | None = None):
@@ -96,15 +83,14 @@ def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new
 
 def test_storing_needs_floor_organiser_or_admin(client):
     for role in ("floor", "organiser"):
-        assert store(client, DRAW_HAND, key_for(client, role)).status_code == 201
+        assert store(client, DRAW_HAND, key_of_role(client, role)).status_code == 201
     for role in ("spectator", "player"):
-        response = store(client, DRAW_HAND, key_for(client, role))
-        assert response.status_code == 403 and response.mimetype == PROBLEM_CONTENT_TYPE
+        assert_problem(store(client, DRAW_HAND, key_of_role(client, role)), 403, "forbidden")
 
 
 def test_a_spectator_sees_no_hidden_cards_of_a_stored_hand(client):
     hand_id = stored(client, DRAW_HAND)["id"]
-    spectator = key_for(client, "spectator")
+    spectator = key_of_role(client, "spectator")
     body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
     dealt = [e["data"] for e in body["events"] if e["type"] in ("HoleCardsDealt", "PlayerDrew")]
     assert dealt and all(d.get("cards") is None and d.get("received") is None for d in dealt)

@@ -6,36 +6,19 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 
 import pytest
 
-from service.app import create_app
-from service.config import Config
+from tests.integration.conftest import ADMIN, key_for, register_players
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "redaction-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
-CARD = re.compile(r"[2-9TJQKA][shdc]")
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-def key_for(client, role: str, player_id: str | None = None) -> dict:
-    body = {"role": role} if player_id is None else {"role": role, "player_id": player_id}
-    secret = client.post("/v1/keys", json=body, headers=ADMIN).get_json()["key"]
-    return {"Authorization": f"Bearer {secret}"}
 
 
 @pytest.fixture(scope="module")
 def hand(client):
     """A three-handed hand in progress: ids, keys, and the true hole cards (from the admin)."""
-    players = [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"]
-               for n in ("Ann", "Bob", "Cat")]
+    players = register_players(client, "Ann", "Bob", "Cat")
     table_id = client.post("/v1/tables", headers=ADMIN, json={
         "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
         "seats": [{"player_id": p, "stack": 10000} for p in players]}).get_json()["id"]

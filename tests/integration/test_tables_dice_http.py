@@ -2,26 +2,15 @@
 roll commitment stay hidden from every role until rolled."""
 from __future__ import annotations
 
-import secrets
-
 import pytest
 
-from service.app import create_app
-from service.config import Config
+from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration
 
-ADMIN_KEY = "dice-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
 
 def test_a_turn_rolls_keeps_and_scores_with_each_roll_committed_before_it(client):
-    players = [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"] for n in "DE"]
+    players = register_players(client, *"DE")
     table_id = client.post("/v1/tables", headers=ADMIN, json={
         "game": "dice", "seats": [{"player_id": p} for p in players]}).get_json()["id"]
     started = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
@@ -43,5 +32,4 @@ def test_a_turn_rolls_keeps_and_scores_with_each_roll_committed_before_it(client
     scored = act({"action": "score", "line": line})
     assert any(e["type"] == "LineScored" for e in scored.get_json()["events"])
     assert client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"] == players[1]
-    refused = act({"action": "score", "line": "chance"})
-    assert refused.status_code == 422 and refused.get_json()["code"] == "must_roll_first"
+    assert_problem(act({"action": "score", "line": "chance"}), 422, "must_roll_first")

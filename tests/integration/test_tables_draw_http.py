@@ -4,32 +4,17 @@ floor and admin included, on every endpoint until the hand is over, then shown t
 from __future__ import annotations
 
 import json
-import secrets
 
 import pytest
 
-from service.app import create_app
-from service.config import Config
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
 
 pytestmark = pytest.mark.integration
-
-ADMIN_KEY = "draw-admin-" + secrets.token_hex(8)
-ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
-
-
-@pytest.fixture(scope="module")
-def client(database_url):
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
-
-
-def key_for(client, role: str, player_id: str | None = None) -> dict:
-    body = {"role": role} if player_id is None else {"role": role, "player_id": player_id}
-    return {"Authorization": f"Bearer {client.post('/v1/keys', json=body, headers=ADMIN).get_json()['key']}"}
 
 
 @pytest.fixture(scope="module")
 def players(client):
-    return [client.post("/v1/players", json={"name": n}, headers=ADMIN).get_json()["id"] for n in ("Ann", "Bob")]
+    return register_players(client, "Ann", "Bob")
 
 
 def new_table(client, players, game="five-card-draw", settings=None, **extra):
@@ -38,8 +23,7 @@ def new_table(client, players, game="five-card-draw", settings=None, **extra):
 
 
 def test_draw_settings_the_game_cannot_play_are_refused_with_a_code(client, players):
-    refused = new_table(client, players, settings={"draw_limit": 7})
-    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_settings"
+    assert_problem(new_table(client, players, settings={"draw_limit": 7}), 422, "invalid_settings")
     with_betting = new_table(client, players, betting={"structure": "no-limit", "min_bet": 10})
     assert with_betting.status_code in (400, 422)
 
