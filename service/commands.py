@@ -196,8 +196,9 @@ def create_table(store: EventStore, command: table.CreateTable, *, actor: str | 
 
 
 def start_next_hand(store: EventStore, table_id: str, expected_version: int | None, *,
-                    actor: str | None = None, idempotency_key: str | None = None) -> CommandResult:
-    loaded = load_table(store, table_id)
+                    actor: str | None = None, idempotency_key: str | None = None,
+                    loaded: LoadedTable | None = None) -> CommandResult:
+    loaded = loaded or load_table_for_write(store, table_id, expected_version)
     with_joker = loaded.state is not None and \
         table.game_rules(loaded.state.game).uses_joker(loaded.state.settings)
     return execute(store, table_id, expected_version, draw_deal(with_joker), actor=actor,

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from domain import table
-from domain.betting import LegalActions
+from domain.betting import LegalActions, legal_actions
 from domain.cards import format_card, parse_cards, verify_deck_commitment
-from domain.games import dice, palace
+from domain.games import dice, draw, palace
+from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
 
 SEES_EVERYTHING = ("admin", "floor")
@@ -111,19 +112,72 @@ def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:
     return shape
 
 
-def legal_actions_view(state: table.TableState) -> dict[str, Any]:
+def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) -> dict[str, Any]:
+    """Who is to act and what they may do. Derived from public information (stacks, bets,
+    the round) for anyone who may not see the acting player's cards (`viewer` None: staff):
+    under jacks or better, whether the player to act may open depends on their cards, so
+    others see the bet as the betting allows it, marked `bet_needs_openers`."""
     if not state.hand_in_progress:
         return {"to_act": None, "legal": None}
     hand = state.hand
+    module = table.game_rules(state.game).module
     if isinstance(hand, DrawTableHand):
-        legal = table.game_rules(state.game).module.legal_actions(hand)
-        if legal is not None and "betting" in legal:
-            legal = {**(legal_view(legal["betting"]) or {}), "discard": None}
-        return {"to_act": state.to_act, "legal": legal}
+        return {"to_act": state.to_act, "legal": _draw_legal(hand, module, state.to_act, viewer)}
     if isinstance(hand, (PalaceTableHand, DiceTableHand)):
-        return {"to_act": state.to_act, "legal": table.game_rules(state.game).module.legal_actions(hand)}
-    legal = table.game_rules(state.game).module.legal_actions(hand)
-    return {"to_act": state.to_act, "legal": legal_view(legal)}
+        return {"to_act": state.to_act, "legal": module.legal_actions(hand)}
+    return {"to_act": state.to_act, "legal": legal_view(module.legal_actions(hand))}
+
+
+def _draw_legal(hand: DrawTableHand, module: Any, to_act: str | None,
+                viewer: Viewer | None) -> dict[str, Any] | None:
+    game = hand.game
+    needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
+                     and game.phase == draw.FIRST_ROUND and game.betting is not None)
+    if needs_openers and viewer is not None and not viewer.sees_cards_of(to_act):
+        shape = legal_view(legal_actions(game.betting)) or {}
+        if shape.get("bet") is not None:
+            shape["bet_needs_openers"] = True
+        return {**shape, "discard": None}
+    legal = module.legal_actions(hand)
+    if legal is not None and "betting" in legal:
+        legal = {**(legal_view(legal["betting"]) or {}), "discard": None}
+    return legal
+
+
+def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
+    """What a client needs after a write to act next without another read: who is to act,
+    what they may do, and the hand's public summary. Public information only: no hole card,
+    no deck, whoever asks."""
+    shown = legal_actions_view(state, viewer)
+    shown["hand"] = hand_summary(state) if state.hand is not None else None
+    return shown
+
+
+def hand_summary(state: table.TableState) -> dict[str, Any]:
+    """The current (or last) hand's public state: round, board, pots, stacks, over."""
+    hand = state.hand
+    names = [state.players[s] for s in state.hand_seats]
+    if isinstance(hand, DrawTableHand):
+        board, pots = "", hand.game.pots
+    elif isinstance(hand, PalaceTableHand):
+        board, pots = "", ()
+    elif isinstance(hand, DiceTableHand):
+        board, pots = "", ()
+    else:
+        board, pots = _text(hand.board), hand.pots
+    summary: dict[str, Any] = {
+        "id": state.hand_id,
+        "number": state.hands_played,
+        "round": hand.round,
+        "over": hand.over,
+        "board": board,
+        "pots": [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in pots],
+        "stacks": dict(zip(names, hand.stacks)),
+    }
+    if isinstance(hand, PalaceTableHand):
+        summary["pots"] = [{"amount": hand.game.pot,
+                            "eligible": [s.player for s in hand.game.seats if s.in_hand]}]
+    return summary
 
 
 def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import uuid
 from typing import Any
 
 import marshmallow as ma
-from flask import request
+from flask import Response, current_app, request
 
 from domain import table
 from domain.betting import BettingStructure
@@ -120,9 +120,33 @@ class EventSchema(ma.Schema):
     recorded_at = ma.fields.String()
 
 
+class PotSummarySchema(ma.Schema):
+    amount = ma.fields.Integer(required=True)
+    eligible = ma.fields.List(ma.fields.String(), required=True)
+
+
+class HandSummarySchema(ma.Schema):
+    id = ma.fields.String(allow_none=True)
+    number = ma.fields.Integer()
+    round = ma.fields.String(metadata={"description": "the game's round or phase"})
+    over = ma.fields.Boolean()
+    board = ma.fields.String(metadata={"description": "community cards (\"\" in games without a board)"})
+    pots = ma.fields.List(ma.fields.Nested(PotSummarySchema))
+    stacks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                            metadata={"description": "each player's stack behind (chips not yet bet)"})
+
+
 class WrittenSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    to_act = ma.fields.String(allow_none=True, metadata={
+        "description": "who acts next (null between hands): act on it with If-Match = version, "
+                       "no GET legal-actions needed"})
+    legal = ma.fields.Dict(allow_none=True, metadata={
+        "description": "what `to_act` may do, as GET legal-actions answers it: derived from "
+                       "public information (stacks, bets, round), never from hidden cards"})
+    hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
+        "description": "the current (or last) hand's public summary; null before the first hand"})
 
 
 class EventsSchema(ma.Schema):
@@ -199,9 +223,22 @@ def expected_version(body: dict, *, required: bool) -> int | None:
     return version
 
 
-def written(result: commands.CommandResult, status: int = 201) -> tuple[dict, int, dict]:
-    shown = views.redact_events(result.events, viewer(), views.live_hand(result.state))
-    return {"version": result.version, "events": shown}, status, {"ETag": f'"{result.version}"'}
+def written(result: commands.CommandResult, status: int = 201) -> Response:
+    """The events as the caller may see them, and what comes next (views.next_view), so a
+    client acts again without a read. Built here as plain JSON: the data is ours and already
+    in shape, and dumping it through the schema again was a measurable share of an action."""
+    who = viewer()
+    shown = {"version": result.version,
+             "events": views.redact_events(result.events, who, views.live_hand(result.state)),
+             **views.next_view(result.state, who)}
+    return json_response(shown, status, result.version)
+
+
+def json_response(body: dict, status: int, version: int) -> Response:
+    response = current_app.json.response(body)
+    response.status_code = status
+    response.headers["ETag"] = f'"{version}"'
+    return response
 
 
 def _refuse_floats(value: Any, path: str) -> None:
@@ -293,17 +330,20 @@ def get_table(table_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
-def start_hand(body: dict, table_id: str) -> tuple[dict, int, dict]:
+def start_hand(body: dict, table_id: str) -> Response:
     """Start the next hand: the button moves to the next seat with chips, a fresh shuffle is
     committed to in the hand's first event. If-Match optional; players seated here may ask."""
     principal = current_principal()
     key = request_idempotency_key()
     version = expected_version(body, required=False)
-    loaded = loaded_table(table_id)
+    # With If-Match, the cached state at that version needs no read (the append checks it).
+    loaded = commands.load_table_for_write(event_store(), table_id, version)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
     if principal.role == "player" and principal.player_id not in loaded.state.players:
         raise Problem(403, "forbidden", "only players seated at this table may start its hands")
     result = commands.start_next_hand(event_store(), table_id, version, actor=actor_name(principal),
-                                      idempotency_key=key)
+                                      idempotency_key=key, loaded=loaded)
     return written(result)
 
 
@@ -311,10 +351,12 @@ def start_hand(body: dict, table_id: str) -> tuple[dict, int, dict]:
 @require(*ALL_ROLES)
 @blp.response(200, TableLegalActionsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def legal_actions(table_id: str) -> tuple[dict, int, dict]:
-    """Who is to act and what they may do (the betting ruling's `legal` shape)."""
+def legal_actions(table_id: str) -> Response:
+    """Who is to act and what they may do (the betting ruling's `legal` shape), from public
+    information: under jacks or better, others see a bet the player to act may make only
+    with openers marked `bet_needs_openers`."""
     loaded = loaded_table(table_id)
-    return views.legal_actions_view(loaded.state), 200, {"ETag": f'"{loaded.version}"'}
+    return json_response(views.legal_actions_view(loaded.state, viewer()), 200, loaded.version)
 
 
 @blp.route("/<string:table_id>/actions", methods=["POST"])
@@ -327,9 +369,11 @@ def legal_actions(table_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(428, response="PRECONDITION_REQUIRED")
 @blp.doc(parameters=[IF_MATCH_HEADER, IDEMPOTENCY_KEY_HEADER])
-def post_action(body: dict, table_id: str) -> tuple[dict, int, dict]:
+def post_action(body: dict, table_id: str) -> Response:
     """Act in the current hand. A player key acts for its player; floor and admin keys name
-    the player with `player_id`."""
+    the player with `player_id`. The answer carries what the next action needs (`to_act`,
+    `legal`, the hand's public summary; ETag: the new version), so a client reads again only
+    after a 409."""
     principal = current_principal()
     key = request_idempotency_key()
     version = expected_version(body, required=True)
@@ -376,7 +420,7 @@ def _player_named(body: dict, principal: Principal) -> str:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
-def sit_out(body: dict, table_id: str) -> tuple[dict, int, dict]:
+def sit_out(body: dict, table_id: str) -> Response:
     """Sit out: the seat is kept, and the computer plays the player's turns (check when
     possible, call a small bet with a pair or better, else fold) until they return.
     If-Match optional."""
@@ -398,7 +442,7 @@ def sit_out(body: dict, table_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
-def return_to_seat(query: dict, table_id: str, player_id: str) -> tuple[dict, int, dict]:
+def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
     """Come back to the same seat: the player acts for themselves from their next turn.
     If-Match optional."""
     principal = current_principal()
