@@ -4,22 +4,26 @@ It reads the tournament stream and each of its table streams and sends whichever
 brings them closer together; nothing is remembered between calls, so a retried,
 duplicated or concurrent `advance` finds the same facts and sends nothing twice:
 - started tournament, table stream missing: create it (expected version 0) with the
-  tournament table's seats and the starting stack;
+  tournament table's players who have not sat at another table, with the starting stack
+  (players moved in from elsewhere are seated with their own chips by the next rule);
 - a table's hand k closed while the tournament still has it in progress: FinishHand with
   its busted players (idempotency key `<table>.<k>:finish`, expected tournament version);
   its moves and broken tables are then applied by the rules below;
 - between hands, a table stream whose players differ from the tournament's seating:
   RemovePlayer (moved away, busted, table broken) and SeatPlayer (moved in) with the
-  chips the player took from the table they left, found on that table's PlayerLeftTable;
+  chips the player took from the table they left, found on that table's PlayerLeftTable,
+  or the starting stack for a late entrant or re-entry (TDA 8-A: the tournament drew a
+  seat from which they are dealt in);
 - a table in sync, between hands, clock running: DealHand on the tournament (key
   `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
   and the betting of the level it records (TDA 23).
 Every write carries the version it was decided on; a VersionConflict means another
 worker got there first, and the next call looks again.
 
-The tournament's balancing may move a player whose table is still playing a hand; the
-move is applied when that hand is over, and should that player bust in it, their
-elimination is reported on its own (Eliminate) since the tournament seats them elsewhere.
+The tournament never moves a player off a table playing a hand (it balances or breaks
+when that table reports its hand over), so a player always busts at the table the
+tournament has them at, and every bust travels with its hand's FinishHand: players out
+on one hand share the places they reached.
 """
 from __future__ import annotations
 
@@ -111,7 +115,7 @@ def _step(store: EventStore, tournament_id: str, now: int) -> bool:
         if _report_hand(store, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
-        if _sync_seats(store, loaded, number, loaded_table, tables, now):
+        if _sync_seats(store, loaded, number, loaded_table, tables):
             return True
     for number, loaded_table in tables.items():
         if _deal(store, loaded, number, loaded_table, tables, now):
@@ -124,7 +128,12 @@ def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seati
     settings = state.settings
     assert settings is not None
     stack = settings.starting_stack
-    seats = tuple(table.TableSeat(player, stack) if player is not None else table.TableSeat(table.EMPTY_SEAT, 0)
+    # A table opened after the start (a late entrant found every table full) may already
+    # hold players balanced in from live tables: they arrive with their own chips.
+    live = table_states(store, loaded.tournament_id, state)
+    elsewhere = set(_latest_departures(live)) | {p for t in live.values() for p in t.state.players}
+    seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
+                  else table.TableSeat(table.EMPTY_SEAT, 0)
                   for player in seating_table.seats)
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
@@ -156,10 +165,9 @@ def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number
 
 
 def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
-                loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable],
-                now: int) -> bool:
+                loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
     """Between hands: one removal or seating that brings the table stream to the
-    tournament's seating (or one elimination the tournament has not heard of)."""
+    tournament's seating."""
     state, table_state = loaded.state, loaded_table.state
     assert table_state is not None
     if table_state.hand_in_progress or number in state.hands_in_progress:
@@ -170,14 +178,6 @@ def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number:
     for seat, player in enumerate(table_state.players):
         if player == table.EMPTY_SEAT or wanted.get(player) == seat:
             continue
-        if table_state.stacks[seat] == 0 and player in state.seating.where:
-            # Busted here after the tournament moved them elsewhere: out all the same.
-            stack_before = next((s.stack for s in table_state.last_busted if s.player_id == player), 0)
-            tournaments.send(store, loaded.tournament_id,
-                             tournament.Eliminate((tournament.Bust(player, stack_before),), at=now,
-                                                  seed=tournaments.new_seed()),
-                             expected_version=loaded.version, actor=ACTOR)
-            return True
         commands.execute(store, loaded_table.table_id, loaded_table.version,
                          table.RemovePlayer(player, loaded.version), actor=ACTOR)
         return True
@@ -187,13 +187,38 @@ def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number:
             continue
         if any(player in t.state.players for t in tables.values()):
             continue  # still at the table they leave: removed there first, once its hand is over
-        departure = departures.get(player)
-        if departure is None:
+        stack = _chips_brought(store, loaded, player, departures.get(player))
+        if stack is None:
             continue
         commands.execute(store, loaded_table.table_id, loaded_table.version,
-                         table.SeatPlayer(player, seat, departure.stack, loaded.version), actor=ACTOR)
+                         table.SeatPlayer(player, seat, stack, loaded.version), actor=ACTOR)
         return True
     return False
+
+
+def _chips_brought(store: EventStore, loaded: tournaments.LoadedTournament, player: str,
+                   departure: table.PlayerLeftTable | None) -> int | None:
+    """What a player takes to their new seat: the chips they left their last table with,
+    or the starting stack if they entered (late, or again) since; None while in transit
+    (still to be removed from the table they leave)."""
+    state = loaded.state
+    assert state.settings is not None
+    entered_while_running = player not in state.registered or state.entries_by_player.get(player, 0) > 1
+    if not entered_while_running:
+        return None if departure is None else departure.stack
+    if departure is not None and departure.tournament_version > _last_entry_version(store, loaded, player):
+        return departure.stack
+    return state.settings.starting_stack
+
+
+def _last_entry_version(store: EventStore, loaded: tournaments.LoadedTournament, player: str) -> int:
+    """The tournament version that last seated `player` as an entrant (PlayerSeated).
+    Read from the log only for late entrants on their way to a seat: rare and short."""
+    version = 0
+    for record in store.read_stream(tournaments.stream_id(loaded.tournament_id)):
+        if record.type == "PlayerSeated" and record.data["seat"]["player_id"] == player:
+            version = record.version
+    return version
 
 
 def _latest_departures(tables: dict[int, commands.LoadedTable]) -> dict[str, table.PlayerLeftTable]:
@@ -217,15 +242,19 @@ def _in_sync(state: tournament.Tournament, number: int, table_state: table.Table
 def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
           loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable], now: int) -> bool:
     """Deal the table's next hand on the tournament (its positions and level), then on
-    the table."""
+    the table. The tournament deals a table in sync with its seating; players it seats
+    there after that (a break, a balancing move: a table playing a hand may receive
+    players) sit down once this hand is over, so the table starts it as it was dealt."""
     state, table_state = loaded.state, loaded_table.state
     assert table_state is not None
-    if table_state.hand_in_progress or not _in_sync(state, number, table_state):
+    if table_state.hand_in_progress:
         return False
     k = table_state.hands_played
     key = _deal_key(loaded_table.table_id, k + 1)
     keys = _keys(store, loaded)
     if number not in state.hands_in_progress:
+        if not _in_sync(state, number, table_state):
+            return False
         reading = read_clock(state.clock, now)
         if reading.on_break or reading.paused or state.seating.table(number).count < 2:
             return False

@@ -256,7 +256,7 @@ def due_commands(state: tournament.Tournament, now: int) -> list[Any]:
     assert rolled.period_index is not None
     for index in range(clock.period_index + 1, rolled.period_index + 1):
         commands.append(tournament.StartLevel(index, at=int(began)))
-        began += clock.periods[index].seconds
+        began += clock.periods[index].length_s
     return commands
 
 
@@ -301,6 +301,7 @@ def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "buy_in": settings.buy_in,
         "table_size": settings.table_size,
         "late_registration_until_level": settings.late_registration_until_level,
+        "hand_for_hand": state.hand_for_hand,
         "registered": list(state.registered) if state.status == tournament.REGISTERING else [],
         "entries": state.entries,
         "players_left": state.seating.players if state.status != tournament.REGISTERING else len(state.registered),
@@ -327,7 +328,8 @@ def _clock_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
         view["blinds"] = _blinds(periods[reading.level_in_force])
     if reading.period_index is not None and reading.period_index + 1 < len(periods):
         following = periods[reading.period_index + 1]
-        view["next"] = ({"break": True, "minutes": following.minutes} if following.is_break else
+        view["next"] = ({"break": True, "minutes": following.minutes, "seconds": following.seconds}
+                        if following.is_break else
                         {"break": False, "level": level_number(periods, reading.period_index + 1),
                          **_blinds(following)})
     return view

@@ -85,7 +85,7 @@ def roll_forward(clock: Clock, now: float) -> Clock:
     index, ends_at = clock.period_index, clock.ends_at
     while now >= ends_at and index + 1 < len(clock.periods):
         index += 1
-        ends_at += clock.periods[index].seconds
+        ends_at += clock.periods[index].length_s
     return replace(clock, period_index=index, ends_at=ends_at)
 
 
@@ -94,7 +94,7 @@ def evolve_clock(clock: Clock, event: ClockEvent) -> Clock:
         return replace(
             clock,
             period_index=event.period_index,
-            ends_at=event.at + clock.periods[event.period_index].seconds,
+            ends_at=event.at + clock.periods[event.period_index].length_s,
             paused_remaining=None,
         )
     clock = roll_forward(clock, event.at)

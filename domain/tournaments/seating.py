@@ -161,6 +161,7 @@ class Rebalancing:
     seating: Seating
     moves: tuple[Move, ...]
     broken: tuple[int, ...]
+    deferred: tuple[int, ...] = ()  # busy tables whose hand must end before the next move or break
 
 
 def empty_seating(max_seats: int) -> Seating:
@@ -226,7 +227,9 @@ def next_positions(seats: Sequence[str | None], previous: Positions) -> Position
         return Positions(other, other, big_blind)
     small_blind = previous.big_blind
     button = previous.small_blind
-    if button == small_blind:  # coming from a virtual or heads-up hand
+    if previous.button == previous.small_blind:
+        # Coming from a virtual or heads-up hand (the button posted the small blind): the
+        # button goes to the player before the new small blind.
         button = _previous_occupied(seats, small_blind)
     return Positions(
         button, small_blind, big_blind,
@@ -258,15 +261,24 @@ def worst_open_seat(table: Table) -> int:
 
 
 def entrant_seats(table: Table) -> list[int]:
-    """Open seats a late entrant may take (TDA 8-A): not between the small blind and the
-    button, nor the seat that posts the small blind next."""
+    """Open seats a late entrant may take (TDA 8-A): any from which they are dealt into
+    the table's next hand, that is neither the small blind nor between the small blind and
+    the button. `positions` are the last hand's, so each seat is tried with the entrant in
+    it and the next hand's button and blinds worked out as they will be."""
     open_seats = [i for i, p in enumerate(table.seats) if p is None]
-    if table.positions is None:
+    if table.positions is None or table.count < 2:
         return open_seats
     n = len(table.seats)
-    button, small_blind = table.positions.button, table.positions.small_blind
-    between = {(button + k) % n for k in range(1, (small_blind - button) % n)}
-    return [s for s in open_seats if s not in between and s != table.positions.big_blind]
+    allowed = []
+    for seat in open_seats:
+        seats = list(table.seats)
+        seats[seat] = "entrant"
+        upcoming = next_positions(seats, table.positions)
+        from_button = (seat - upcoming.button) % n
+        if 0 < from_button <= (upcoming.small_blind - upcoming.button) % n:
+            continue  # between the button and the small blind, or on the small blind
+        allowed.append(seat)
+    return allowed
 
 
 def seat_late_entrant(seating: Seating, player_id: str, rng: random.Random) -> tuple[Seating, Seat]:
@@ -337,19 +349,32 @@ def floor_move(seating: Seating, player_id: str, to_table: int, to_seat: int) ->
     return Move(player_id, from_table, from_seat, to_table, to_seat, "floor")
 
 
-def rebalance(seating: Seating, rng: random.Random, policy: BalancePolicy = BalancePolicy()) -> Rebalancing:
+def rebalance(seating: Seating, rng: random.Random, policy: BalancePolicy = BalancePolicy(),
+              busy: frozenset[int] = frozenset()) -> Rebalancing:
     """Break tables while the players fit on one fewer (TDA 10), then move players from
-    the largest to the smallest table until every table is within tolerance (TDA 11)."""
+    the largest to the smallest table until every table is within tolerance (TDA 11).
+
+    `busy`: tables playing a hand. Players leave a table between hands only, so a busy
+    table is never broken nor a source of a balancing move (it may receive players: they
+    are dealt in from its next hand). What cannot be done now is `deferred`: the tables
+    whose next FinishHand lets it happen (the tournament rebalances then)."""
     draft = _Draft(seating)
     moves: list[Move] = []
     broken: list[int] = []
     while draft.open_count > 1 and tables_needed(draft.players, draft.max_seats) < draft.open_count:
-        number = _table_to_break(draft, rng, policy)
+        number = _table_to_break(draft, rng, policy, busy)
+        if number in busy:
+            # Balancing now would only move players off a table about to break.
+            return Rebalancing(draft.freeze(), tuple(moves), tuple(broken), (number,))
         moves.extend(_break(draft, number, rng))
         broken.append(number)
     while draft.open_count > 1 and draft.spread() > policy.tolerance_for(draft.open_count):
         largest, smallest = draft.extremes()
-        source = draft.tables[rng.choice(draft.tables_of_size(largest)) - 1]
+        largest_tables = draft.tables_of_size(largest)
+        sources = [number for number in largest_tables if number not in busy]
+        if not sources:
+            return Rebalancing(draft.freeze(), tuple(moves), tuple(broken), tuple(largest_tables))
+        source = draft.tables[rng.choice(sources) - 1]
         target = draft.tables[rng.choice(draft.tables_of_size(smallest)) - 1]
         assert source is not None and target is not None
         player_seat = next_big_blind(source)
@@ -359,12 +384,15 @@ def rebalance(seating: Seating, rng: random.Random, policy: BalancePolicy = Bala
         draft.move(player, target.number, to_seat)
         _give_positions_if_new(draft, target.number, to_seat)
         moves.append(Move(player, source.number, player_seat, target.number, to_seat, "balance"))
-    return Rebalancing(draft.freeze(), tuple(moves), tuple(broken))
+    return Rebalancing(draft.freeze(), tuple(moves), tuple(broken), ())
 
 
-def _table_to_break(draft: _Draft, rng: random.Random, policy: BalancePolicy) -> int:
+def _table_to_break(draft: _Draft, rng: random.Random, policy: BalancePolicy, busy: frozenset[int]) -> int:
+    """The predetermined order waits for its table's hand; a random break draws among the
+    tables between hands (a busy table only when every table is busy)."""
     if policy.break_order == BREAK_RANDOM:
-        return rng.choice([t.number for t in draft.tables if t is not None])
+        open_numbers = [t.number for t in draft.tables if t is not None]
+        return rng.choice([n for n in open_numbers if n not in busy] or open_numbers)
     for table in reversed(draft.tables):
         if table is not None:
             return table.number

@@ -1,4 +1,4 @@
-"""Blind structure: ordered periods, each a level (blinds, ante or big-blind ante, minutes)
+"""Blind structure: ordered periods, each a level (blinds, ante or big-blind ante, length)
 or a break, and the sanity checks an organiser's structure must pass.
 
 Levels are numbered from 1 counting levels only (breaks have no number), which is how
@@ -14,7 +14,9 @@ from domain.violations import Violation
 
 @dataclass(frozen=True)
 class Period:
-    """A level, or a break when `is_break`; one shape so a structure is a plain tuple."""
+    """A level, or a break when `is_break`; one shape so a structure is a plain tuple.
+    It lasts `minutes` and `seconds` (whole numbers: events hold no floats), so turbo
+    events and tests can have levels shorter than a minute."""
 
     minutes: int
     small_blind: int = 0
@@ -22,20 +24,22 @@ class Period:
     ante: int = 0
     big_blind_ante: bool = False  # the big blind posts the whole table's ante
     is_break: bool = False
+    seconds: int = 0  # added to the minutes
 
     @classmethod
     def level(
-        cls, small_blind: int, big_blind: int, minutes: int, ante: int = 0, big_blind_ante: bool = False
+        cls, small_blind: int, big_blind: int, minutes: int, ante: int = 0, big_blind_ante: bool = False,
+        seconds: int = 0,
     ) -> Period:
-        return cls(minutes, small_blind, big_blind, ante, big_blind_ante)
+        return cls(minutes, small_blind, big_blind, ante, big_blind_ante, seconds=seconds)
 
     @classmethod
-    def pause(cls, minutes: int) -> Period:
-        return cls(minutes, is_break=True)
+    def pause(cls, minutes: int, seconds: int = 0) -> Period:
+        return cls(minutes, is_break=True, seconds=seconds)
 
     @property
-    def seconds(self) -> int:
-        return self.minutes * 60
+    def length_s(self) -> int:
+        return self.minutes * 60 + self.seconds
 
     def betting(self) -> dict[str, object]:
         """The level as the betting description tables take (api.md)."""
@@ -59,10 +63,12 @@ def validate_structure(periods: Sequence[Period]) -> tuple[Period, ...]:
     for index, period in enumerate(periods):
         where = f"period {index + 1}"
         numbers = {"period": index + 1}
-        if period.minutes <= 0:
+        if period.minutes < 0 or period.seconds < 0 or period.length_s <= 0:
             raise Violation(
-                "invalid_structure", f"{where} lasts {period.minutes} minutes: it must last at least 1",
-                numbers=numbers,
+                "invalid_structure",
+                f"{where} lasts {period.minutes} minutes and {period.seconds} seconds: "
+                "neither may be negative and together they must be more than 0",
+                numbers={**numbers, "minutes": period.minutes, "seconds": period.seconds},
             )
         if period.is_break:
             continue

@@ -3,6 +3,12 @@
 11), hand-for-hand, the level clock, floor moves, disqualification, finishing order and
 prizes.
 
+Players leave a table between hands only: balancing and breaking (after every hand's end,
+elimination, disqualification or late entry) never take a player from a table with a hand
+in progress; what must wait is recorded (BalancePending) and done when that table's
+FinishHand arrives. Hand-for-hand, players out on the tables' hands of one round are
+placed together when the round is over (TDA RP-8, or by starting stack as set).
+
 Every random draw (seats, balancing ties, broken tables' seats) uses a seed carried by
 the command and recorded in the events; replay applies the recorded seats and never
 draws again. Times are seconds since the epoch, carried by the commands.
@@ -159,6 +165,7 @@ class StartHandForHand:
 @dataclass(frozen=True)
 class StopHandForHand:
     at: float
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -263,9 +270,26 @@ class PlayerDisqualified:
 
 
 @dataclass(frozen=True)
+class PlayersBusted:
+    """Hand-for-hand: players out on a table's hand of a round that other tables are
+    still playing. They are placed together when the round is over (TDA RP-8)."""
+
+    busted: tuple[Bust, ...]
+    at: float
+
+
+@dataclass(frozen=True)
 class PlayerMoved:
     move: Move
     seed: int
+
+
+@dataclass(frozen=True)
+class BalancePending:
+    """A move or break is due but its table is playing a hand: it is made when one of
+    `tables` finishes its hand (TDA: moves between hands only). Empty: nothing pending."""
+
+    tables: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -322,7 +346,7 @@ EVENT_TYPES: dict[str, type] = {
         for cls in (
             TournamentCreated, PlayerRegistered, PlayerUnregistered, TournamentStarted,
             PlayerSeated, HandDealt, HandFinished, PlayersEliminated, PlayerDisqualified,
-            PlayerMoved, TableBroken, FinalTableReached, HandForHandStarted,
+            PlayersBusted, PlayerMoved, BalancePending, TableBroken, FinalTableReached, HandForHandStarted,
             HandForHandStopped, RebuyTaken, AddOnTaken, TournamentFinished,
         )
     },
@@ -346,6 +370,8 @@ class Tournament:
     hands_in_progress: frozenset[int] = frozenset()
     hand_for_hand: bool = False
     dealt_this_round: frozenset[int] = frozenset()  # hand-for-hand: tables dealt this round
+    round_busts: tuple[Bust, ...] = ()  # hand-for-hand: out this round, placed when it ends
+    balance_pending: tuple[int, ...] = ()  # tables whose hand must end before the next move
     standings: tuple[Elimination, ...] = ()  # eliminations, in the order they happened
     final_table_reached: bool = False
 
@@ -405,8 +431,7 @@ def decide(state: Tournament, command: object) -> list[object]:
         for bust in command.busted:
             if state.seating.where.get(bust.player_id, (None,))[0] != command.table:
                 raise Violation("not_seated", f"player {bust.player_id} is not at table {command.table}")
-        finished = HandFinished(command.table, command.at)
-        return [finished, *_eliminate(evolve(state, finished), command.busted, command.at, command.seed)]
+        return _finish_hand(state, command)
     if isinstance(command, Eliminate):
         return _eliminate(state, command.busted, command.at, command.seed)
     if isinstance(command, Disqualify):
@@ -423,7 +448,11 @@ def decide(state: Tournament, command: object) -> list[object]:
     if isinstance(command, StopHandForHand):
         if not state.hand_for_hand:
             raise Violation("not_hand_for_hand", "hand-for-hand is not on")
-        return [HandForHandStopped(command.at)]
+        # Players out in the unfinished round are placed together now.
+        placed = _place_round(state, (), command.at)
+        stopped = HandForHandStopped(command.at)
+        events = [*placed, stopped]
+        return events + _after_leaving(reduce(evolve, events, state), command.at, command.seed)
     if isinstance(command, (PauseClock, ResumeClock, AdjustClock, StartLevel)):
         return _clock(state, command)
     if isinstance(command, (Rebuy, AddOn)):
@@ -472,7 +501,7 @@ def _register(state: Tournament, settings: Settings, command: Register) -> list[
         return [PlayerRegistered(player)]
     if state.status != RUNNING or not _late_registration_open(state, settings, command.at):
         raise Violation("registration_closed", "registration is closed")
-    if player in state.seating.where:
+    if player in state.seating.where or any(b.player_id == player for b in state.round_busts):
         raise Violation("already_registered", f"player {player} is still in the tournament")
     entries = state.entries_by_player.get(player, 0)
     if entries > settings.re_entries_allowed:
@@ -520,9 +549,42 @@ def _deal(state: Tournament, command: DealHand) -> list[object]:
     return [HandDealt(command.table, positions, reading.period_index, command.at)]
 
 
+def _finish_hand(state: Tournament, command: FinishHand) -> list[object]:
+    if command.table not in state.hands_in_progress:
+        raise Violation("no_hand_in_progress", f"table {command.table} has no hand in progress")
+    for bust in command.busted:
+        if state.seating.where.get(bust.player_id, (None,))[0] != command.table:
+            raise Violation("not_seated", f"player {bust.player_id} is not at table {command.table}")
+    finished = HandFinished(command.table, command.at)
+    after = evolve(state, finished)
+    if not state.hand_for_hand:
+        return [finished, *_eliminate(after, command.busted, command.at, command.seed)]
+    if after.dealt_this_round:
+        # Hand-for-hand, other tables still play this round: out now, placed at its end;
+        # nobody moves until then (a moved player could play the round's hand twice).
+        return [finished, PlayersBusted(command.busted, command.at)] if command.busted else [finished]
+    placed = _place_round(after, command.busted, command.at)
+    events = [finished, *placed]
+    after = reduce(evolve, placed, after)
+    if after.seating.players == 1:
+        return [*events, _finished(after, command.at)]
+    return events + _balance(after, command.seed)
+
+
+def _place_round(state: Tournament, busted: tuple[Bust, ...], at: float) -> list[object]:
+    """Everyone out in this hand-for-hand round, placed as if busted on one hand."""
+    out = state.round_busts + busted
+    if not out:
+        return []
+    ordered = sorted(out, key=lambda b: -b.starting_stack)
+    places = places_for_bust([(b.player_id, b.starting_stack) for b in ordered],
+                             state.seating.players + len(state.round_busts), state._settings.bust_ranking)
+    return [PlayersEliminated(tuple(Elimination(p, place) for p, place in places), at)]
+
+
 def _eliminate(state: Tournament, busted: tuple[Bust, ...], at: float, seed: int) -> list[object]:
     if not busted:
-        return []
+        return _balance(state, seed)
     names = [b.player_id for b in busted]
     if len(set(names)) != len(names):
         raise Violation("duplicate_player", "a player is listed twice among the busted")
@@ -558,9 +620,11 @@ def _after_leaving(state: Tournament, at: float, seed: int) -> list[object]:
 def _balance(state: Tournament, seed: int) -> list[object]:
     settings = state._settings
     policy = BalancePolicy(settings.balance_tolerance, settings.break_order)
-    result = rebalance(state.seating, random.Random(seed), policy)
+    result = rebalance(state.seating, random.Random(seed), policy, busy=state.hands_in_progress)
     events: list[object] = [PlayerMoved(m, seed) for m in result.moves]
     events += [TableBroken(number, seed) for number in result.broken]
+    if result.deferred != (state.balance_pending if not events else ()):
+        events.append(BalancePending(result.deferred))
     if result.seating.open_tables == 1 and not state.final_table_reached:
         events.append(FinalTableReached(result.seating.open_table_numbers()[0], result.seating.players))
     return events
@@ -649,28 +713,33 @@ def evolve(state: Tournament, event: object) -> Tournament:
             dealt_this_round=state.dealt_this_round | {event.table} if state.hand_for_hand else frozenset(),
         )
     if isinstance(event, HandFinished):
-        in_progress = state.hands_in_progress - {event.table}
-        dealt = state.dealt_this_round
-        if not in_progress and dealt >= set(state.seating.open_table_numbers()):
-            dealt = frozenset()  # every table has played this hand: the next round begins
-        return replace(state, hands_in_progress=in_progress, dealt_this_round=dealt)
+        return _round_checked(replace(state, hands_in_progress=state.hands_in_progress - {event.table}))
+    if isinstance(event, PlayersBusted):
+        seating = state.seating
+        for bust in event.busted:
+            seating = remove_player(seating, bust.player_id)
+        return replace(state, seating=seating, round_busts=state.round_busts + event.busted)
     if isinstance(event, PlayersEliminated):
         seating = state.seating
         for elimination in event.eliminations:
-            seating = remove_player(seating, elimination.player_id)
-        return replace(state, seating=seating, standings=state.standings + event.eliminations)
+            if elimination.player_id in seating.where:  # round busts already left their seats
+                seating = remove_player(seating, elimination.player_id)
+        return replace(state, seating=seating, standings=state.standings + event.eliminations, round_busts=())
     if isinstance(event, PlayerDisqualified):
         return replace(
             state, seating=remove_player(state.seating, event.player_id),
             standings=state.standings + (Elimination(event.player_id, event.place),),
         )
     if isinstance(event, PlayerMoved):
-        return replace(state, seating=apply_move(state.seating, event.move))
+        pending = state.balance_pending if event.move.reason == "floor" else ()
+        return replace(state, seating=apply_move(state.seating, event.move), balance_pending=pending)
+    if isinstance(event, BalancePending):
+        return replace(state, balance_pending=event.tables)
     if isinstance(event, TableBroken):
-        return replace(
+        return _round_checked(replace(
             state, seating=apply_break(state.seating, event.table),
-            dealt_this_round=state.dealt_this_round - {event.table},
-        )
+            dealt_this_round=state.dealt_this_round - {event.table}, balance_pending=(),
+        ))
     if isinstance(event, FinalTableReached):
         return replace(state, final_table_reached=True)
     if isinstance(event, HandForHandStarted):
@@ -684,6 +753,15 @@ def evolve(state: Tournament, event: object) -> Tournament:
     if isinstance(event, TournamentFinished):
         return replace(state, status=FINISHED)
     raise TypeError(f"unknown event {type(event).__name__}")
+
+
+def _round_checked(state: Tournament) -> Tournament:
+    """Hand-for-hand: once every table that can play has played this round's hand and
+    none is still playing, the next round begins."""
+    playing = {n for n in state.seating.open_table_numbers() if state.seating.counts[n - 1] >= 2}
+    if state.dealt_this_round and not state.hands_in_progress and state.dealt_this_round >= playing:
+        return replace(state, dealt_this_round=frozenset())
+    return state
 
 
 def replay(events: Iterable[object]) -> Tournament:

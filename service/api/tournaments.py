@@ -57,11 +57,20 @@ def _player_id(**kwargs: Any) -> ma.fields.String:
 class PeriodSchema(ma.Schema):
     is_break = ma.fields.Boolean(data_key="break", load_default=False,
                                  metadata={"description": "a break; blinds are then ignored"})
-    minutes = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=1440))
+    minutes = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=1440))
+    seconds = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=86400),
+                                metadata={"description": "added to the minutes: turbo and test levels "
+                                                         "may be shorter than a minute"})
     small_blind = _chips(load_default=0)
     big_blind = _chips(load_default=0)
     ante = _chips(load_default=0)
     big_blind_ante = ma.fields.Boolean(load_default=False)
+
+    @ma.validates_schema
+    def _lasts(self, data: dict, **kwargs: Any) -> None:
+        if data.get("minutes", 0) * 60 + data.get("seconds", 0) <= 0:
+            raise ma.ValidationError("a level or break lasts more than 0: give minutes, seconds or both",
+                                     "minutes")
 
 
 class NewTournamentSchema(ma.Schema):
@@ -158,6 +167,7 @@ class TournamentSchema(ma.Schema):
     buy_in = ma.fields.Integer()
     table_size = ma.fields.Integer()
     late_registration_until_level = ma.fields.Integer()
+    hand_for_hand = ma.fields.Boolean(metadata={"description": "every table plays one hand at a time"})
     registered = ma.fields.List(ma.fields.String())
     entries = ma.fields.Integer()
     players_left = ma.fields.Integer()
@@ -207,9 +217,9 @@ def _for_self_or_staff(player_id: str) -> None:
 
 def _period(fields: dict) -> Period:
     if fields["is_break"]:
-        return Period.pause(fields["minutes"])
+        return Period.pause(fields["minutes"], fields["seconds"])
     return Period.level(fields["small_blind"], fields["big_blind"], fields["minutes"],
-                        fields["ante"], fields["big_blind_ante"])
+                        fields["ante"], fields["big_blind_ante"], fields["seconds"])
 
 
 def _iso(epoch: int) -> str:
@@ -337,6 +347,30 @@ def resume_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Add (or with a negative number take) seconds to the current period."""
     return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/hand-for-hand", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Hand-for-hand (near the money): every table plays one hand at a time, and players
+    out in the same round share the places reached (or are ranked by starting stack, as
+    set) (TDA RP-8)."""
+    return _send(tournament_id, body, tournament.StartHandForHand(at=now()))
+
+
+@blp.route("/<string:tournament_id>/hand-for-hand", methods=["DELETE"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(200, TournamentWrittenSchema)
+@_write_docs
+def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Back to tables playing at their own pace; players out in the unfinished round are
+    placed together."""
+    return _send(tournament_id, body, tournament.StopHandForHand(at=now(), seed=tournaments.new_seed()),
+                 status=200)
 
 
 @blp.route("/<string:tournament_id>/eliminations", methods=["POST"])

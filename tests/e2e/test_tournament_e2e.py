@@ -1,16 +1,21 @@
 """A 40-player tournament on five tables of eight, end to end: gunicorn serves HTTP, a real
 `celery worker -B` deals every hand and moves players between tables, and scripted
 players (all-in heavy, so it ends fast) act through HTTP on whatever table they sit at.
-The organiser shortens each level to a few seconds with the clock adjustment. It ends
-with one winner, all 40 places, the prizes to the right places and one rating each."""
+Levels last a few seconds (a turbo structure in seconds). It ends with one winner, all 40
+places, the prizes to the right places and one rating each, and the log shows the
+multi-table machinery at work: balancing moves, broken tables, hands dealt at more than
+one level, and the final table."""
 from __future__ import annotations
 
+import random
 import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from service import tournament_tables
+from domain.records import from_record
+from domain.tournaments import tournament
+from service import tournament_tables, tournaments
 from service.store.postgres import PostgresEventStore, open_pool
 from tests.e2e.conftest import Server
 from tests.integration.test_action_clock_worker import Worker
@@ -22,7 +27,9 @@ TABLE_SIZE = 8
 STACK = 500
 BUY_IN = 100
 PAYOUTS = ["50", "30", "20"]
-LEVEL_S = 4  # each one-minute level is cut to this by the organiser
+LEVEL_S = 4
+SHOVE_CHANCE = 0.5
+CALL_CHANCE = 0.35
 TIME_LIMIT_S = 170
 
 
@@ -50,7 +57,7 @@ def register_players(server: Server) -> dict[str, dict]:
 
 
 def schedule(server: Server, players: dict[str, dict]) -> str:
-    levels = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 1} for sb in (10, 25, 50, 100, 200, 400, 800)]
+    levels = [{"small_blind": sb, "big_blind": 2 * sb, "seconds": LEVEL_S} for sb in (10, 25, 50, 100, 200, 400, 800)]
     status, created, _ = server.call("POST", "/v1/tournaments", {
         "name": "Forty shovers", "game": "holdem", "betting": "no-limit", "levels": levels,
         "starting_stack": STACK, "buy_in": BUY_IN, "table_size": TABLE_SIZE,
@@ -67,21 +74,26 @@ def schedule(server: Server, players: dict[str, dict]) -> str:
     return tournament_id
 
 
-def shove(legal: dict) -> dict:
-    """Everything in whenever possible; otherwise call, else check."""
+def shove_or_fold(legal: dict, rng: random.Random) -> dict:
+    """All in half the time when nobody has bet; facing a bet, call a third of the time.
+    Hands then bust one or two players, not a whole table at once, so tables shrink
+    unevenly and must be balanced before they break."""
+    facing_bet = legal["call"] is not None
+    if facing_bet and rng.random() > CALL_CHANCE:
+        return {"action": "fold"}
     span = legal["raise"] or legal["bet"]
-    if span:
+    if span and (facing_bet or rng.random() < SHOVE_CHANCE):
         return {"action": "raise" if legal["raise"] else "bet", "to": span["max_to"]}
-    return {"action": "call"} if legal["call"] else {"action": "check"}
+    return {"action": "call"} if facing_bet else {"action": "check"}
 
 
-def act_where_due(server: Server, table_id: str, keys: dict[str, dict]) -> int:
+def act_where_due(server: Server, table_id: str, keys: dict[str, dict], rng: random.Random) -> int:
     acted = 0
     while True:
         status, legal, headers = server.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=server.admin)
         if status != 200 or legal["to_act"] is None:
             return acted
-        status, _, _ = server.call("POST", f"/v1/tables/{table_id}/actions", shove(legal["legal"]),
+        status, _, _ = server.call("POST", f"/v1/tables/{table_id}/actions", shove_or_fold(legal["legal"], rng),
                                    {**keys[legal["to_act"]], "If-Match": headers["ETag"]})
         if status != 201:  # the table moved on meanwhile (another writer): look again
             return acted
@@ -100,6 +112,31 @@ def settled_chips(store, tournament_id: str) -> int:
     return counted
 
 
+def assert_the_multi_table_machinery_ran(store, tournament_id: str) -> None:
+    """Replays the log: balancing moves and table breaks happened, each only from a table
+    between hands; hands were dealt at two levels or more; the final table formed."""
+    state = tournament.INITIAL
+    balance_moves, broken, levels, final_table = 0, 0, set(), None
+    for record in store.read_stream(tournaments.stream_id(tournament_id)):
+        event = from_record(tournament.EVENT_TYPES, record.type, record.data)
+        if isinstance(event, tournament.PlayerMoved):
+            assert event.move.from_table not in state.hands_in_progress, event
+            balance_moves += event.move.reason == "balance"
+        elif isinstance(event, tournament.TableBroken):
+            assert event.table not in state.hands_in_progress, event
+            broken += 1
+        elif isinstance(event, tournament.HandDealt):
+            levels.add(event.period_index)
+        elif isinstance(event, tournament.FinalTableReached):
+            final_table = event
+        state = tournament.evolve(state, event)
+    assert balance_moves >= 1, "no balancing move"
+    assert broken >= 1, "no table was broken"
+    assert len(levels) >= 2, f"hands were dealt at levels {sorted(levels)} only"
+    assert final_table is not None and final_table.players <= TABLE_SIZE
+    assert state.seating.open_tables == 1
+
+
 def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, store):
     started = time.monotonic()
     keys = register_players(server)
@@ -107,8 +144,8 @@ def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, st
     while len(tournament_tables.chips_in_play(store, tournament_id)[1]) < PLAYERS // TABLE_SIZE:
         assert time.monotonic() - started < TIME_LIMIT_S, f"no tables:\n{worker.text()[-3000:]}"
         time.sleep(0.1)  # the worker creates the five tables
-    next_cut = time.monotonic() + LEVEL_S
     checks = 0
+    rng = random.Random(40)
     while True:
         assert time.monotonic() - started < TIME_LIMIT_S, f"not finished in {TIME_LIMIT_S} s:\n{worker.text()[-3000:]}"
         _, view, _ = server.call("GET", f"/v1/tournaments/{tournament_id}", headers=server.admin)
@@ -117,11 +154,7 @@ def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, st
         assert settled_chips(store, tournament_id) == PLAYERS * STACK
         checks += 1
         for shown in view["tables"]:
-            act_where_due(server, shown["table_id"], keys)
-        if time.monotonic() >= next_cut:
-            server.call("POST", f"/v1/tournaments/{tournament_id}/clock/adjust",
-                        {"seconds": -(view["clock"]["remaining_s"] - 1)}, server.admin)
-            next_cut = time.monotonic() + LEVEL_S
+            act_where_due(server, shown["table_id"], keys, rng)
         time.sleep(0.05)
     assert checks > 0
     assert settled_chips(store, tournament_id) == PLAYERS * STACK
@@ -140,6 +173,7 @@ def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, st
     for prize in view["prizes"]:
         assert place_of[prize["player_id"]] == prize["place"] <= len(PAYOUTS)
     assert view["prizes"][0] == {"player_id": winners[0]["player_id"], "place": 1, "amount": pool * 50 // 100}
+    assert_the_multi_table_machinery_ran(store, tournament_id)
 
     for player_id in keys:
         deadline = time.monotonic() + 10

@@ -10,6 +10,8 @@ import uuid
 import pytest
 
 from domain import table
+from domain.records import from_record
+from domain.tournaments.seating import next_positions
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service import commands, ratings, tournament_tables, tournaments
@@ -28,12 +30,12 @@ def store(database_url):
     pool.close()
 
 
-def new_tournament(store, players: int, table_size: int) -> str:
+def new_tournament(store, players: int, table_size: int, **settings_overrides) -> str:
     tournament_id = f"tt{uuid.uuid4().hex[:12]}"
     settings = tournament.Settings(
         name="integration", structure=(Period.level(25, 50, 1), Period.level(100, 200, 1), Period.level(300, 600, 1)),
         starts_at=0, starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"),
-        table_size=table_size,
+        table_size=table_size, **settings_overrides,
     )
     tournaments.create_tournament(store, tournament_id, settings, "holdem", "no-limit")
     for n in range(players):
@@ -93,6 +95,26 @@ def test_a_tournament_on_live_tables_ends_with_one_winner_every_place_and_its_pr
     for entry in order:
         history = ratings.player_ratings(store, entry.player_id)["tournament"].history
         assert [h.result_id for h in history] == [tournaments.rating_result_id(tournament_id)]
+    assert moves_left_only_tables_between_hands(store, tournament_id) > 0
+
+
+def tournament_events(store, tournament_id: str) -> list[object]:
+    return [from_record(tournament.EVENT_TYPES, r.type, r.data)
+            for r in store.read_stream(tournaments.stream_id(tournament_id))]
+
+
+def moves_left_only_tables_between_hands(store, tournament_id: str) -> int:
+    """Replays the tournament, checking every balancing or breaking move left a table
+    between hands (TDA: moves between hands only); returns how many moves there were."""
+    state, moves = tournament.INITIAL, 0
+    for event in tournament_events(store, tournament_id):
+        if isinstance(event, tournament.PlayerMoved):
+            assert event.move.from_table not in state.hands_in_progress, event
+            moves += 1
+        if isinstance(event, tournament.TableBroken):
+            assert event.table not in state.hands_in_progress, event
+        state = tournament.evolve(state, event)
+    return moves
 
 
 def test_the_tables_follow_the_tournament_seating_and_the_level_in_force(store):
@@ -117,3 +139,61 @@ def test_advancing_twice_records_nothing_more(store):
     assert tournament_tables.advance(store, tournament_id, time.time()) == 0
     assert tournaments.load_tournament(store, tournament_id).version == version
     assert commands.load_table(store, tournament_tables.table_id_for(tournament_id, 1)).version == table_version
+
+
+def finish_hand_at(store, tournament_id: str, number: int) -> None:
+    while shove(store, tournament_tables.table_id_for(tournament_id, number)):
+        pass
+
+
+def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_dealt_in(store):
+    tournament_id = new_tournament(store, 10, table_size=6, late_registration_until_level=2)
+    tournament_tables.advance(store, tournament_id, time.time())  # tables of 5 and 5, both dealt
+    late = f"{tournament_id}late"
+    tournaments.send(store, tournament_id, tournament.Register(late, at=int(time.time()), seed=3))
+    state = tournaments.load_tournament(store, tournament_id).state
+    number, seat = state.seating.where[late]
+    table_id = tournament_tables.table_id_for(tournament_id, number)
+    tournament_tables.advance(store, tournament_id, time.time())
+    assert late not in commands.load_table(store, table_id).state.players  # its hand is still on
+    finish_hand_at(store, tournament_id, number)
+    tournament_tables.advance(store, tournament_id, time.time())
+
+    state = tournaments.load_tournament(store, tournament_id).state
+    table_state = commands.load_table(store, table_id).state
+    if late in state.seating.where:  # unless the entrant busted in the very first hand
+        assert state.seating.where[late] == (number, seat)
+    assert table_state.players[seat] == late
+    assert table_state.hand_in_progress
+    dealt = [e for e in tournament_events(store, tournament_id)
+             if isinstance(e, tournament.HandDealt) and e.table == number][-1]
+    n = len(table_state.players)
+    # TDA 8-A: dealt in, neither on the small blind nor between it and the button.
+    assert not 0 < (seat - dealt.positions.button) % n <= (dealt.positions.small_blind - dealt.positions.button) % n
+    assert tournament_tables.chips_in_play(store, tournament_id)[0] == 11 * STACK
+
+
+def test_hand_for_hand_deals_one_round_at_a_time_and_round_busts_share_places(store):
+    tournament_id = new_tournament(store, 4, table_size=2)  # two heads-up tables
+    tournaments.send(store, tournament_id, tournament.StartHandForHand(at=int(time.time())))
+    for _ in range(20):
+        tournament_tables.advance(store, tournament_id, time.time())
+        state = tournaments.load_tournament(store, tournament_id).state
+        if len(state.standings) or state.seating.open_tables < 2:
+            break
+        one, two = (tournament_tables.table_id_for(tournament_id, n) for n in (1, 2))
+        hands = commands.load_table(store, one).state.hands_played
+        finish_hand_at(store, tournament_id, 1)
+        tournament_tables.advance(store, tournament_id, time.time())
+        # Table 1 has played this round's hand; it waits for table 2 before the next.
+        assert not commands.load_table(store, one).state.hand_in_progress
+        assert commands.load_table(store, one).state.hands_played == hands
+        assert commands.load_table(store, two).state.hand_in_progress
+        finish_hand_at(store, tournament_id, 2)
+    busts = [e for e in tournament_events(store, tournament_id) if isinstance(e, tournament.PlayersEliminated)]
+    assert busts, "nobody busted in twenty rounds of all-in"
+    first = busts[0].eliminations
+    # Both heads-up hands of the round ended all-in: one player out at each table, and
+    # the two share third place (TDA RP-8); a chopped pot at one table leaves one in 4th.
+    assert [e.place for e in first] == ([3, 3] if len(first) == 2 else [4])
+    moves_left_only_tables_between_hands(store, tournament_id)

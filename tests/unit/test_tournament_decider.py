@@ -7,11 +7,13 @@ import pytest
 
 from domain.records import from_record, to_record
 from domain.tournaments.clock import ClockPaused, LevelStarted
+from domain.tournaments.seating import next_big_blind
 from domain.tournaments.structure import Period
 from domain.tournaments.tournament import (
     EVENT_TYPES,
     INITIAL,
     AdjustClock,
+    BalancePending,
     Bust,
     CreateTournament,
     DealHand,
@@ -26,6 +28,7 @@ from domain.tournaments.tournament import (
     PlayerMoved,
     PlayerRegistered,
     PlayerSeated,
+    PlayersBusted,
     PlayersEliminated,
     Rebuy,
     Register,
@@ -33,6 +36,7 @@ from domain.tournaments.tournament import (
     Settings,
     StartHandForHand,
     StartTournament,
+    StopHandForHand,
     TableBroken,
     Tournament,
     TournamentFinished,
@@ -170,6 +174,81 @@ def test_hand_for_hand_waits_for_every_table() -> None:
     assert violation(state, DealHand(1, T0 + 6)).code == "hand_for_hand"
     state, _ = run(state, FinishHand(2, T0 + 7), DealHand(1, T0 + 8))
     assert 1 in state.hands_in_progress
+
+
+def players_at(state: Tournament, table: int) -> list[str]:
+    return [p for p in state.seating.table(table).seats if p]
+
+
+def test_balancing_waits_for_the_hand_at_the_largest_table_then_moves_its_next_big_blind() -> None:
+    # TDA 11 and "moves between hands only": table 1 loses three players while table 2
+    # plays a hand; table 2 gives its next big blind when that hand is over.
+    state = started(18)  # two tables of nine
+    state, _ = run(state, DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    out = tuple(Bust(p, 100) for p in players_at(state, 1)[:3])
+    state, events = run(state, FinishHand(1, T0 + 30, busted=out, seed=2))
+    assert not any(isinstance(e, PlayerMoved) for e in events)
+    assert events[-1] == BalancePending((2,)) and state.balance_pending == (2,)
+    table_two = state.seating.table(2)
+    next_big_blind_player = table_two.seats[next_big_blind(table_two)]
+    state, events = run(state, FinishHand(2, T0 + 40, seed=2))
+    moves = [e.move for e in events if isinstance(e, PlayerMoved)]
+    assert [(m.player_id, m.from_table, m.to_table, m.reason) for m in moves] == \
+        [(next_big_blind_player, 2, 1, "balance")]
+    assert state.balance_pending == () and state.seating.spread() <= 1
+
+
+def test_a_table_due_to_break_plays_out_its_hand_first() -> None:
+    state = started(10)  # tables of 5 and 5
+    state, _ = run(state, DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    busted = players_at(state, 1)[0]
+    state, events = run(state, FinishHand(1, T0 + 30, busted=(Bust(busted, 100),), seed=1))
+    assert not any(isinstance(e, TableBroken) for e in events) and state.balance_pending == (2,)
+    assert isinstance(decide(state, DealHand(1, T0 + 31))[0], HandDealt)  # table 1 plays on meanwhile
+    state, events = run(state, FinishHand(2, T0 + 40, seed=1))
+    assert [e.table for e in events if isinstance(e, TableBroken)] == [2]
+    assert isinstance(events[-1], FinalTableReached) and state.seating.open_tables == 1
+
+
+def test_hand_for_hand_busts_on_different_tables_share_the_places_reached() -> None:
+    # TDA RP-8: two players out in the same hand-for-hand round, on two tables, share 17th.
+    state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    first, second = players_at(state, 1)[0], players_at(state, 2)[0]
+    state, events = run(state, FinishHand(1, T0 + 5, busted=(Bust(first, 3000),)))
+    assert events[1] == PlayersBusted((Bust(first, 3000),), T0 + 5)
+    assert first not in state.seating.where and state.standings == ()
+    state, events = run(state, FinishHand(2, T0 + 7, busted=(Bust(second, 8000),)))
+    placed = next(e for e in events if isinstance(e, PlayersEliminated))
+    assert {(e.player_id, e.place) for e in placed.eliminations} == {(first, 17), (second, 17)}
+
+
+def test_hand_for_hand_busts_ranked_by_starting_stack_when_set() -> None:
+    settings = Settings(**{**SETTINGS.__dict__, "bust_ranking": "starting_stack"})
+    state, _ = run(started(18, settings), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    first, second = players_at(state, 1)[0], players_at(state, 2)[0]
+    state, _ = run(state, FinishHand(1, T0 + 5, busted=(Bust(first, 3000),)),
+                   FinishHand(2, T0 + 7, busted=(Bust(second, 8000),)))
+    assert {(e.player_id, e.place) for e in state.standings} == {(second, 17), (first, 18)}
+
+
+def test_stopping_hand_for_hand_places_the_round_busts_together() -> None:
+    state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    first = players_at(state, 1)[0]
+    state, events = run(state, FinishHand(1, T0 + 5, busted=(Bust(first, 3000),)), StopHandForHand(T0 + 6))
+    assert isinstance(events[0], PlayersEliminated) and state.standings[0].player_id == first
+    assert state.standings[0].place == 18 and not state.hand_for_hand
+
+
+def test_a_level_may_last_seconds() -> None:
+    structure = (Period.level(25, 50, minutes=0, seconds=30), Period.level(50, 100, minutes=1, seconds=15))
+    state = started(4, Settings(**{**SETTINGS.__dict__, "structure": structure,
+                                   "late_registration_until_level": 0}))
+    assert decide(state, DealHand(1, T0 + 29))[0].period_index == 0
+    assert decide(state, DealHand(1, T0 + 30))[0].period_index == 1
+    zero = (Period.level(25, 50, minutes=0, seconds=0),)
+    refused = violation(INITIAL, CreateTournament("t-2", Settings(**{**SETTINGS.__dict__, "structure": zero,
+                                                                     "late_registration_until_level": 0})))
+    assert refused.code == "invalid_structure"
 
 
 def test_late_registration_seats_the_player_until_the_last_late_level() -> None:

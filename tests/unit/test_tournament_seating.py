@@ -154,12 +154,53 @@ def test_a_wider_tolerance_leaves_more_tables_alone() -> None:
     assert rebalance(seating, random.Random(1), BalancePolicy(tolerance=3)).moves == ()
 
 
+def test_balancing_never_takes_a_player_from_a_table_playing_a_hand() -> None:
+    seating = draw(27)  # 9 + 9 + 9
+    for player in [p for p in seating.table(1).seats if p is not None][:3]:
+        seating = remove_player(seating, player)
+    table_two, table_three = 2, 3
+    result = rebalance(seating, random.Random(1), busy=frozenset({table_two}))
+    assert [(m.from_table, m.to_table) for m in result.moves] == [(table_three, 1)]
+    assert result.deferred == (table_two,)  # table 2 still owes a player after its hand
+
+
+def test_the_move_waits_when_every_largest_table_is_playing() -> None:
+    seating = draw(18)  # 9 + 9
+    for player in [p for p in seating.table(1).seats if p is not None][:3]:
+        seating = remove_player(seating, player)
+    result = rebalance(seating, random.Random(1), busy=frozenset({2}))
+    assert result.moves == () and result.deferred == (2,) and result.seating == seating
+    after_the_hand = rebalance(seating, random.Random(1))
+    assert [(m.from_table, m.to_table, m.reason) for m in after_the_hand.moves] == [(2, 1, "balance")]
+
+
+def test_a_table_due_to_break_finishes_its_hand_first() -> None:
+    seating = remove_player(draw(19), "p0")  # 6 / 6 / 6: 18 fit on two tables
+    result = rebalance(seating, random.Random(3), busy=frozenset({3}))
+    assert result.broken == () and result.moves == () and result.deferred == (3,)
+    assert rebalance(seating, random.Random(3), busy=frozenset({1})).broken == (3,)
+
+
+def test_a_random_break_draws_among_tables_between_hands() -> None:
+    seating = remove_player(draw(19), "p0")
+    policy = BalancePolicy(break_order=BREAK_RANDOM)
+    broken = {rebalance(seating, random.Random(s), policy, busy=frozenset({1, 2})).broken for s in range(20)}
+    assert broken == {(3,)}
+
+
 # --- late entrants ----------------------------------------------------------------------
 
 def test_a_late_entrant_is_not_dealt_in_between_the_small_blind_and_the_button() -> None:
-    table = Table(1, ("a", None, None, "d", "e", None, None, "h", None), Positions(0, 3, 4))
-    # Seats 1 and 2 lie between the button (0) and the small blind (3).
-    assert entrant_seats(table) == [5, 6, 8]
+    # The last hand: button a (0), small blind c (2), big blind e (4). The next hand puts
+    # the button on c, the small blind on e and the big blind on g (or on an entrant at 5).
+    table = Table(1, ("a", None, "c", None, "e", None, "g", None, None), Positions(0, 2, 4))
+    # Seat 3 lies between the next button (2) and the next small blind (4).
+    assert entrant_seats(table) == [1, 5, 7, 8]
+
+
+def test_a_late_entrant_at_a_heads_up_table_may_take_any_open_seat() -> None:
+    table = Table(1, ("a", None, "c", None), Positions(0, 0, 2))
+    assert entrant_seats(table) == [1, 3]
 
 
 def test_a_late_entrant_joins_a_smallest_table() -> None:
@@ -234,6 +275,46 @@ def test_every_elimination_leaves_tables_balanced_and_minimal(
         replay_and_check_moves(before, result.seating, result.moves, result.broken)
         seating = result.seating
         check_invariants(seating, policy)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tables=st.integers(2, 12),
+    seed=st.integers(0, 2**32),
+    tolerance=st.integers(1, 3),
+    break_order=st.sampled_from(["predetermined", "random"]),
+)
+def test_players_only_leave_tables_between_hands_and_every_hand_end_catches_up(
+    tables: int, seed: int, tolerance: int, break_order: str
+) -> None:
+    """Tables play hands at their own pace; eliminations happen at a hand's end. No move
+    or break ever takes a player from a table playing a hand, and once every table is
+    between hands the seating is balanced and minimal again."""
+    rng = random.Random(seed)
+    policy = BalancePolicy(tolerance, break_order)
+    seating = draw(tables * 9 - rng.randrange(9), seed=seed)
+    busy: set[int] = set()
+    while seating.players > 1:
+        number = rng.choice(seating.open_table_numbers())
+        table = seating.table(number)
+        if number not in busy:
+            if table.count >= 2:
+                seating = apply_positions(seating, number, next_positions(table.seats, table.positions))
+                busy.add(number)
+            continue
+        busy.discard(number)  # the hand ends: someone may bust in it
+        if table.count >= 2 and rng.random() < 0.7:
+            seating = remove_player(seating, rng.choice([p for p in table.seats if p is not None]))
+        result = rebalance(seating, rng, policy, busy=frozenset(busy))
+        assert all(m.from_table not in busy for m in result.moves), "a player left a table mid-hand"
+        assert not set(result.broken) & busy, "a table broke mid-hand"
+        assert set(result.deferred) <= busy
+        replay_and_check_moves(seating, result.seating, result.moves, result.broken)
+        seating = result.seating
+        if not result.deferred:
+            check_invariants(seating, policy)
+    settled = rebalance(seating, rng, policy)
+    check_invariants(settled.seating, policy)
 
 
 @settings(max_examples=25, deadline=None)
