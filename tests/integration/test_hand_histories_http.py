@@ -5,17 +5,16 @@ a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem
 
 pytestmark = pytest.mark.integration
 
-PHH = Path("/work/shared/phh")
 PLURIBUS_SPLIT_POT = PHH / "pluribus/102/0.phh"   # an odd chip split into halves
 WSOP_NT = PHH / "wsop/2023/43/5/63.phh"
 WSOP_FT = PHH / "wsop/2023/43/5/37.phh"

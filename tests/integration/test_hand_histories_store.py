@@ -4,15 +4,14 @@ to the same result, with a hash chain that verifies."""
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 import pytest
 
+from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration
 
-PHH = Path("/work/shared/phh")
 DRAW_HAND = """\
 variant = "N5CD"
 ante_trimming_status = true
