@@ -69,13 +69,25 @@ def _fresh_database_on(server_url: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def broker_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def broker_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
     configured = os.environ.get("CELERY_BROKER_URL")
     if configured:
-        yield configured
+        yield _broker_of_this_test_process(configured, worker_id)
         return
 
     from service.embedded.broker import EmbeddedBroker
 
     with EmbeddedBroker(tmp_path_factory.mktemp("broker")) as url:
         yield url
+
+
+def _broker_of_this_test_process(url: str, worker_id: str) -> str:
+    """Each pytest-xdist process gets its own Redis database: its Celery workers point at its
+    own test database, so they must not take another process's tasks from a shared queue.
+    gw0 keeps the configured database, gw1 the one below it, and so on."""
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("redis") or worker_id == "master":
+        return url
+    base = int(parts.path.strip("/") or 0)
+    offset = int(worker_id.removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{(base - offset) % 16}"))

@@ -42,6 +42,10 @@ def make_celery(config: Config) -> Celery:
                                         "workers.clock_tasks"])
     app.conf.update(
         broker_url=config.broker_url,
+        # Celery prefers the CELERY_BROKER_URL environment variable over broker_url; the
+        # read and write URLs win over both, so the Config given here is the one used.
+        broker_read_url=config.broker_url,
+        broker_write_url=config.broker_url,
         broker_transport_options=BROKER_TRANSPORT_OPTIONS,
         result_backend=None,
         task_ignore_result=True,
