@@ -22,9 +22,18 @@ def from_record(event_types: Mapping[str, type], type_name: str, data: Mapping[s
     return _build(event_types[type_name], data)
 
 
+# Exact types that are already plain: checked first because events are mostly these, and
+# `isinstance(x, typing.Mapping)` below is slow (it goes through typing's generic alias).
+_ALREADY_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _ALREADY_PLAIN:
+        return value
+    names = _field_names(kind)
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
@@ -32,6 +41,14 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Fraction):
         return str(value) if value.denominator != 1 else value.numerator
     return value
+
+
+@lru_cache(maxsize=None)
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for anything else)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 @lru_cache(maxsize=None)

@@ -144,6 +144,34 @@ def canonical_json(value: Any) -> str:
 
 
 def _check_storable(value: Any) -> None:
+    # Exact-type fast paths first (events are mostly these): the checks below are the same,
+    # but `isinstance(x, typing.Mapping)` is slow.
+    kind = type(value)
+    if kind is int or kind is bool or value is None:
+        return
+    if kind is dict:
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"event keys must be strings (got {key!r})")
+            if "\x00" in key or not key.isascii():
+                _check_storable(key)
+            # Inline for the plain ASCII texts and ints events are full of: no call for them.
+            item_kind = type(item)
+            if item_kind is str:
+                if "\x00" in item or not item.isascii():
+                    _check_storable(item)
+            elif item_kind is not int:
+                _check_storable(item)
+        return
+    if kind is list or kind is tuple:
+        for item in value:
+            item_kind = type(item)
+            if item_kind is str:
+                if "\x00" in item or not item.isascii():
+                    _check_storable(item)
+            elif item_kind is not int:
+                _check_storable(item)
+        return
     if isinstance(value, float):
         raise TypeError(f"event values must not be floats (got {value!r}): use int or str")
     if isinstance(value, str):
