@@ -9,6 +9,8 @@ server: compare figures from the same run, not across machines.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import http.client
 import os
 import statistics
@@ -78,19 +80,26 @@ def _hammer(port: int, path: str) -> dict[str, float]:
                 errors[index] += not ok
         connection.close()
 
+    run_clients(client)
+    samples = sorted(s for per_thread in latencies for s in per_thread)
+    p50_ms, p99_ms = latency_ms(samples)
+    return {"rps": len(samples) / MEASURE_S, "p50_ms": p50_ms, "p99_ms": p99_ms,
+            "errors": float(sum(errors))}
+
+
+def run_clients(client: Callable[[int], None]) -> None:
+    """Run `client(index)` on CLIENT_THREADS threads at once and wait for them all."""
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENT_THREADS)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    samples = sorted(s for per_thread in latencies for s in per_thread)
-    percentiles = statistics.quantiles(samples, n=100)
-    return {
-        "rps": len(samples) / MEASURE_S,
-        "p50_ms": percentiles[49] * 1000,
-        "p99_ms": percentiles[98] * 1000,
-        "errors": float(sum(errors)),
-    }
+
+
+def latency_ms(sorted_seconds: list[float]) -> tuple[float, float]:
+    """p50 and p99 of latencies given in seconds, in milliseconds."""
+    percentiles = statistics.quantiles(sorted_seconds, n=100)
+    return percentiles[49] * 1000, percentiles[98] * 1000
 
 
 def run() -> dict[str, float]:

@@ -12,14 +12,12 @@ import http.client
 import json
 import os
 import random
-import statistics
 import tempfile
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from bench.http import CLIENT_THREADS, MEASURE_S, WARM_UP_S, _hammer, _serve
+from bench.http import CLIENT_THREADS, MEASURE_S, WARM_UP_S, _hammer, _serve, latency_ms, run_clients
 from service.auth import new_secret
 from service.migrate import upgrade
 
@@ -83,18 +81,13 @@ def _play(port: int, admin_key: str, seed: int, latencies: list[float], counts: 
 def _actions(port: int, admin_key: str) -> dict[str, float]:
     per_client: list[list[float]] = [[] for _ in range(CLIENT_THREADS)]
     counts = [[0, 0] for _ in range(CLIENT_THREADS)]
-    threads = [threading.Thread(target=_play, args=(port, admin_key, i, per_client[i], counts[i]))
-               for i in range(CLIENT_THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_clients(lambda i: _play(port, admin_key, i, per_client[i], counts[i]))
     samples = sorted(s for latencies in per_client for s in latencies)
-    percentiles = statistics.quantiles(samples, n=100)
+    p50_ms, p99_ms = latency_ms(samples)
     return {
         "actions_per_s": len(samples) / MEASURE_S,
-        "action_p50_ms": percentiles[49] * 1000,
-        "action_p99_ms": percentiles[98] * 1000,
+        "action_p50_ms": p50_ms,
+        "action_p99_ms": p99_ms,
         "action_errors": float(sum(c[0] for c in counts)),
         "requests_per_action": sum(c[1] for c in counts) / max(1, len(samples)),
     }
