@@ -4,9 +4,13 @@
 version check, hash chain, insert) on a pool of one autocommit connection.
 `store.raw_insert_per_s`: single-row INSERTs with psycopg (autocommit, one row per
 transaction) into a copy of the events table (same columns and indexes, no triggers).
-Goal: append_vs_raw_ratio >= 0.8. The two alternate in short rounds so drift (other
-load, checkpoints) hits both alike; the ratio is the median of the rounds' ratios, which
-a burst of load on the machine moves less than the ratio of totals. Uses DATABASE_URL's server if set (in a scratch database,
+Goal: append_vs_raw_ratio >= 0.8.
+`store.libpq_insert_per_s`: the same INSERT through libpq's own prepared-statement call
+(as the store sends its append), the floor for one row; append_vs_libpq_ratio says how
+far the store is from it.
+The three alternate in short rounds so drift (other load, checkpoints) hits all alike;
+each ratio is the median of the rounds' ratios, which a burst of load on the machine moves
+less than the ratio of totals. Uses DATABASE_URL's server if set (in a scratch database,
 dropped afterwards), else an embedded PostgreSQL with default, durable settings.
 """
 from __future__ import annotations
@@ -26,7 +30,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from service.migrate import upgrade
-from service.store.base import NewEvent
+from service.store.base import NewEvent, canonical_json
 from service.store.postgres import PostgresEventStore, open_pool
 
 ROUNDS = 24
@@ -107,6 +111,33 @@ def _raw_inserter(url: str) -> tuple[Callable[[int], None], Callable[[], None]]:
     return append, connection.close
 
 
+def _libpq_inserter(url: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """The same INSERT through libpq's prepared-statement call (psycopg.pq), which skips
+    psycopg's cursor machinery as the store's append does: the floor for one row."""
+    connection = psycopg.connect(url, autocommit=True)
+    pgconn = connection.pgconn
+    prepared = pgconn.prepare(
+        b"raw_insert",
+        b"INSERT INTO raw_events (stream_id, version, type, schema_version, data, metadata,"
+        b" idempotency_key, recorded_at, hash)"
+        b" VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, now(), $8::bytea)",
+    )
+    assert prepared.status == psycopg.pq.ExecStatus.COMMAND_OK, prepared.error_message
+    data = canonical_json(DATA).encode()
+
+    def append(n: int) -> None:
+        stream_id, version = _stream_and_version(n, "libpq")
+        result = pgconn.exec_prepared(
+            b"raw_insert",
+            [stream_id.encode(), b"%d" % (version + 1), b"ActionTaken", b"1", data, b"{}", None,
+             hashlib.sha256(b"%d" % n).digest()],
+            [0, 0, 0, 0, 0, 0, 0, 1],
+        )
+        assert result.status == psycopg.pq.ExecStatus.COMMAND_OK, result.error_message
+
+    return append, connection.close
+
+
 def _timed(append: Callable[[int], None], start: int, count: int) -> float:
     began = time.perf_counter()
     for n in range(start, start + count):
@@ -119,23 +150,31 @@ def run() -> dict[str, float]:
         upgrade(url)
         store_append, close_store = _store_appender(url)
         raw_insert, close_raw = _raw_inserter(url)
+        libpq_insert, close_libpq = _libpq_inserter(url)
         try:
             _timed(store_append, 0, 100)  # warm up: connections, prepared statements
             _timed(raw_insert, 0, 100)
-            store_times, raw_times = [], []
+            _timed(libpq_insert, 0, 100)
+            store_times, raw_times, libpq_times = [], [], []
             for round_ in range(ROUNDS):
                 start = 100 + round_ * PER_ROUND
                 raw_times.append(_timed(raw_insert, start, PER_ROUND))
                 store_times.append(_timed(store_append, start, PER_ROUND))
+                libpq_times.append(_timed(libpq_insert, start, PER_ROUND))
         finally:
             close_store()
             close_raw()
+            close_libpq()
     appends = ROUNDS * PER_ROUND
-    ratios = [raw / store for raw, store in zip(raw_times, store_times)]
+    def median_ratio(reference: list[float]) -> float:
+        return round(statistics.median(r / s for r, s in zip(reference, store_times)), 3)
+
     return {
         "store.append_per_s": round(appends / sum(store_times), 1),
         "store.raw_insert_per_s": round(appends / sum(raw_times), 1),
-        "store.append_vs_raw_ratio": round(statistics.median(ratios), 3),
+        "store.append_vs_raw_ratio": median_ratio(raw_times),
+        "store.libpq_insert_per_s": round(appends / sum(libpq_times), 1),
+        "store.append_vs_libpq_ratio": median_ratio(libpq_times),
     }
 
 
