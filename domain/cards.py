@@ -35,6 +35,9 @@ def parse_card(text: str) -> Card:
 
     Raises Violation("invalid_card") naming the text and the accepted form.
     """
+    canonical = _CARD_OF_CANONICAL_TEXT.get(text)  # what format_card wrote: most calls
+    if canonical is not None:
+        return canonical
     cleaned = text.strip()
     lowered = cleaned.lower()
     if lowered in ("jk", "joker"):
@@ -105,6 +108,9 @@ def format_card(card: Card) -> str:
 def format_cards(cards: Iterable[Card]) -> str:
     """(48, 44) -> "AsKs", the concatenated form events and PHH use."""
     return "".join(format_card(card) for card in cards)
+
+
+_CARD_OF_CANONICAL_TEXT = {format_card(card): card for card in range(53)}
 
 
 def card_rank(card: Card) -> int:

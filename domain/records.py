@@ -33,7 +33,12 @@ def _plain(value: Any) -> Any:
         return value
     names = _field_names(kind)
     if names is not None:
-        return {name: _plain(getattr(value, name)) for name in names}
+        fields = {name: getattr(value, name) for name in names}
+        return {name: item if type(item) in _ALREADY_PLAIN else _plain(item)
+                for name, item in fields.items()}
+    if kind is tuple or kind is list:
+        # Card lists and seat lists: no call per plain element.
+        return [item if type(item) in _ALREADY_PLAIN else _plain(item) for item in value]
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -33,7 +34,10 @@ def gunicorn_workers() -> int:
 
 
 def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
-    """The web server as `make run` starts it (the HTTP benchmark uses the same)."""
+    """The web server as `make run` starts it (the HTTP benchmark uses the same).
+    Refuses a port something already listens on: with SO_REUSEPORT, a second server would
+    silently share it instead of failing to bind."""
+    _refuse_taken_port(port)
     return [
         sys.executable, "-m", "gunicorn", wsgi_app,
         "--bind", f"127.0.0.1:{port}",
@@ -41,10 +45,26 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
         "--workers", str(gunicorn_workers()),
         "--threads", str(GUNICORN_THREADS),
         "--graceful-timeout", "10",
+        # Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads new
+        # connections across workers. On one shared socket, a burst of keep-alive clients
+        # was all accepted by one worker (16 of 16 in the table benchmark) while the other
+        # sat idle: half the machine unused, and the latency of one GIL for everybody.
+        "--reuse-port",
         # gunicorn's control socket defaults to one path per user (~/.gunicorn): two
         # servers on one machine (tests, benchmarks) would fight over it.
         "--no-control-socket",
     ]
+
+
+def _refuse_taken_port(port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # SO_REUSEADDR lets the probe past connections in TIME_WAIT (a restart on the same
+        # port); without SO_REUSEPORT it still fails where anything listens.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            raise SystemExit(f"port {port} on 127.0.0.1 is taken ({error.strerror}): set PORT") from None
 
 
 def celery_command(data_dir: Path) -> list[str]:
