@@ -138,10 +138,12 @@ def _libpq_inserter(url: str) -> tuple[Callable[[int], None], Callable[[], None]
     return append, connection.close
 
 
-def _timed(append: Callable[[int], None], start: int, count: int) -> float:
-    began = time.perf_counter()
+def _timed(append: Callable[[int], None], start: int, count: int, cpu: list[float]) -> float:
+    """Wall seconds for `count` appends; adds this process's CPU seconds to cpu[0]."""
+    began, began_cpu = time.perf_counter(), time.process_time()
     for n in range(start, start + count):
         append(n)
+    cpu[0] += time.process_time() - began_cpu
     return time.perf_counter() - began
 
 
@@ -152,15 +154,16 @@ def run() -> dict[str, float]:
         raw_insert, close_raw = _raw_inserter(url)
         libpq_insert, close_libpq = _libpq_inserter(url)
         try:
-            _timed(store_append, 0, 100)  # warm up: connections, prepared statements
-            _timed(raw_insert, 0, 100)
-            _timed(libpq_insert, 0, 100)
+            store_cpu, raw_cpu, libpq_cpu = [0.0], [0.0], [0.0]
+            _timed(store_append, 0, 100, [0.0])  # warm up: connections, prepared statements
+            _timed(raw_insert, 0, 100, [0.0])
+            _timed(libpq_insert, 0, 100, [0.0])
             store_times, raw_times, libpq_times = [], [], []
             for round_ in range(ROUNDS):
                 start = 100 + round_ * PER_ROUND
-                raw_times.append(_timed(raw_insert, start, PER_ROUND))
-                store_times.append(_timed(store_append, start, PER_ROUND))
-                libpq_times.append(_timed(libpq_insert, start, PER_ROUND))
+                raw_times.append(_timed(raw_insert, start, PER_ROUND, raw_cpu))
+                store_times.append(_timed(store_append, start, PER_ROUND, store_cpu))
+                libpq_times.append(_timed(libpq_insert, start, PER_ROUND, libpq_cpu))
         finally:
             close_store()
             close_raw()
@@ -175,6 +178,10 @@ def run() -> dict[str, float]:
         "store.append_vs_raw_ratio": median_ratio(raw_times),
         "store.libpq_insert_per_s": round(appends / sum(libpq_times), 1),
         "store.append_vs_libpq_ratio": median_ratio(libpq_times),
+        # Client CPU per append (this process): what the store costs the application.
+        "store.append_client_cpu_us": round(store_cpu[0] / appends * 1e6, 1),
+        "store.raw_insert_client_cpu_us": round(raw_cpu[0] / appends * 1e6, 1),
+        "store.libpq_insert_client_cpu_us": round(libpq_cpu[0] / appends * 1e6, 1),
     }
 
 
