@@ -67,6 +67,8 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
         parsed = tuple(parse_card(token) for token in _tokens(cards))
     else:
         parsed = tuple(parse_card(item) for item in cards)
+    if len(set(parsed)) == len(parsed):
+        return parsed
     seen: set[Card] = set()
     for card in parsed:
         if card in seen:
@@ -96,21 +98,20 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+_TEXT_OF_CARD = tuple(RANKS[card >> 2] + SUITS[card & 3] for card in range(52)) + (JOKER_TEXT,)
+_CARD_OF_CANONICAL_TEXT = {text: card for card, text in enumerate(_TEXT_OF_CARD)}
+
+
 def format_card(card: Card) -> str:
     """48 -> "As"; JOKER -> "Jk"."""
-    if card == JOKER:
-        return JOKER_TEXT
-    if not 0 <= card < 52:
+    if not 0 <= card <= JOKER:
         raise Violation("invalid_card", f"{card} is not a card number (0..51, or 52 for the joker)")
-    return RANKS[card >> 2] + SUITS[card & 3]
+    return _TEXT_OF_CARD[card]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
     """(48, 44) -> "AsKs", the concatenated form events and PHH use."""
-    return "".join(format_card(card) for card in cards)
-
-
-_CARD_OF_CANONICAL_TEXT = {format_card(card): card for card in range(53)}
+    return "".join([format_card(card) for card in cards])
 
 
 def card_rank(card: Card) -> int:
@@ -136,7 +137,8 @@ def shuffled(deck: Sequence[Card], rng: ShuffleSource) -> tuple[Card, ...]:
     """A new tuple in the order `rng.shuffle` gives; the deck passed in is left alone.
 
     The RNG is an argument so the domain never draws: the service passes
-    `secrets.SystemRandom()`, tests a seeded `random.Random` (same seed, same order).
+    `service.commands.SecretShuffle()` (drawn with `secrets`), tests a seeded
+    `random.Random` (same seed, same order).
     """
     order = list(deck)
     shuffle = getattr(rng, "shuffle", None)

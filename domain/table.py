@@ -26,6 +26,7 @@ level in force, TDA 23), and the table never finishes by itself: the tournament 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
@@ -41,7 +42,7 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
-_SALT_HEX_LENGTH = 64  # 32 bytes
+_SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
 CLOCK_EXPIRED = "clock_expired"
@@ -641,7 +642,7 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
                         "table", {"players_with_chips": len(in_game)})
     salt = command.salt
-    if len(salt) != _SALT_HEX_LENGTH or any(c not in "0123456789abcdef" for c in salt):
+    if _SALT_HEX.fullmatch(salt) is None:
         raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
     rules = game_rules(state.game)
     cards = parse_cards(command.deck)

@@ -8,7 +8,7 @@ Order of checks on a write, so retries and races answer consistently:
 4. the store appends at the version we decided on: a writer that got there first turns
    this into a VersionConflict, or, with the same key, into the first result.
 
-The shuffle is drawn here (`secrets.SystemRandom()`, a 32-byte `secrets` salt) and passed
+The shuffle is drawn here (`SecretShuffle`, from `secrets`; a 32-byte `secrets` salt) and passed
 in the command; the table's first event of the hand publishes the commitment.
 
 The time is read here too (`now`, from the caller or the wall clock) and passed to the
@@ -26,6 +26,7 @@ TableFinished event for the rating worker.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import threading
 import time
@@ -166,15 +167,33 @@ def state_at(store: EventStore, table_id: str, version: int) -> table.TableState
     return fold_records(LoadedTable(table_id, 0, None), records).state if records else None
 
 
+class SecretShuffle:
+    """Shuffles with one draw from `secrets` per deck instead of one per card.
+
+    A number drawn uniformly below n! (`secrets.randbits`, redrawn when too large) is read
+    as the mixed-radix digits Fisher-Yates needs (a digit below n, then below n - 1, ...),
+    each uniform and independent of the others, so every order of the deck is equally
+    likely, exactly as with `secrets.SystemRandom().shuffle`, which asks the operating
+    system once per card.
+    """
+
+    def shuffle(self, items: list[Any]) -> None:
+        permutations = math.factorial(len(items))
+        bits = permutations.bit_length()
+        number = secrets.randbits(bits)
+        while number >= permutations:  # accepted at least half the time
+            number = secrets.randbits(bits)
+        for i in range(len(items) - 1, 0, -1):
+            number, j = divmod(number, i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
 class SecretDraws:
     """Fresh randomness for the games, from the operating system's CSPRNG."""
 
-    def __init__(self) -> None:
-        self._random = secrets.SystemRandom()
-
     def shuffled(self, cards: tuple[str, ...]) -> tuple[str, ...]:
         order = list(cards)
-        self._random.shuffle(order)
+        SecretShuffle().shuffle(order)
         return tuple(order)
 
     def salt(self) -> str:
@@ -186,7 +205,7 @@ class SecretDraws:
 
 def draw_deal(with_joker: bool = False) -> table.StartNextHand:
     """A fresh shuffle from the operating system's CSPRNG and a secret salt."""
-    order = shuffled(new_deck(with_joker), secrets.SystemRandom())
+    order = shuffled(new_deck(with_joker), SecretShuffle())
     return table.StartNextHand(tuple(format_card(c) for c in order), secrets.token_bytes(32).hex())
 
 

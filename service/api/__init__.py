@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import http
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import flask_smorest
 from flask import Request, current_app, request
@@ -101,7 +101,30 @@ def _paths_with_nul(value: Any, path: tuple[str, ...]) -> Any:
 
 
 class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the house request parser. `alt_response` and `doc`
+    only document: flask-smorest also wraps the view in a layer per use that does nothing
+    but call the next, a cost on every request (an action has six such layers); here the
+    view keeps the documentation and loses the layer."""
+
     ARGUMENTS_PARSER = RequestParser()
+
+    def alt_response(self, *args: Any, **kwargs: Any) -> Callable[[View], View]:
+        return _documentation_only(super().alt_response(*args, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Callable[[View], View]:
+        return _documentation_only(flask_smorest.Blueprint.doc(**kwargs))
+
+
+View = Callable[..., Any]
+
+
+def _documentation_only(decorator: Callable[[View], View]) -> Callable[[View], View]:
+    def document(view: View) -> View:
+        view._apidoc = decorator(view)._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return document
 
 
 class Api(flask_smorest.Api):
