@@ -6,6 +6,8 @@
 - `cardroom_healthz`: `/healthz` (one database query and one broker connection).
 The client runs in this process, so on a small machine it shares the CPUs with the
 server: compare figures from the same run, not across machines.
+`*_server_cpu_ms_per_request`: CPU time of gunicorn's processes over the measured window,
+per request.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import tempfile
 import threading
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask
@@ -40,7 +43,48 @@ def bare_index() -> dict:
     return {}
 
 
-def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> int:
+@dataclass(frozen=True)
+class Served:
+    port: int
+    pid: int
+    """gunicorn's arbiter; its workers are its children."""
+
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the arbiter and its workers (Linux /proc)."""
+        ticks = 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            # After "pid (comm)": state, ppid, ... utime and stime are the 12th and 13th.
+            if int(entry.name) == self.pid or int(fields[1]) == self.pid:
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class CpuWindow:
+    """The server's CPU seconds between two moments, sampled by a thread at each."""
+
+    def __init__(self, served: Served, start_at: float, stop_at: float) -> None:
+        self._samples: list[float] = []
+
+        def sample() -> None:
+            for moment in (start_at, stop_at):
+                time.sleep(max(0.0, moment - time.monotonic()))
+                self._samples.append(served.cpu_seconds())
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+
+    def seconds(self) -> float:
+        self._thread.join()
+        return self._samples[1] - self._samples[0]
+
+
+def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> Served:
     port = free_port()
     server = spawn_tied(gunicorn_command(wsgi_app, port), env, output=subprocess.DEVNULL)
     stack.callback(stop_process, server)
@@ -50,18 +94,20 @@ def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> int:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             connection.request("GET", "/")
             connection.getresponse().read()
-            return port
+            return Served(port, server.pid)
         except OSError:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn for {wsgi_app} did not start") from None
             time.sleep(0.1)
 
 
-def _hammer(port: int, path: str) -> dict[str, float]:
+def _hammer(served: Served, path: str) -> dict[str, float]:
+    port = served.port
     latencies: list[list[float]] = [[] for _ in range(CLIENT_THREADS)]
     errors = [0] * CLIENT_THREADS
     start_at = time.monotonic() + WARM_UP_S
     stop_at = start_at + MEASURE_S
+    cpu = CpuWindow(served, start_at, stop_at)
 
     def client(index: int) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -84,7 +130,8 @@ def _hammer(port: int, path: str) -> dict[str, float]:
     samples = sorted(s for per_thread in latencies for s in per_thread)
     p50_ms, p99_ms = latency_ms(samples)
     return {"rps": len(samples) / MEASURE_S, "p50_ms": p50_ms, "p99_ms": p99_ms,
-            "errors": float(sum(errors))}
+            "errors": float(sum(errors)),
+            "server_cpu_ms_per_request": cpu.seconds() * 1000 / max(1, len(samples))}
 
 
 def run_clients(client: Callable[[int], None]) -> None:
@@ -127,8 +174,8 @@ def run() -> dict[str, float]:
             ("cardroom_healthz", "service.wsgi:app", "/healthz"),
         ):
             with ExitStack() as server:
-                port = _serve(server, wsgi_app, env)
-                for figure, value in _hammer(port, path).items():
+                served = _serve(server, wsgi_app, env)
+                for figure, value in _hammer(served, path).items():
                     figures[f"http.{name}_{figure}"] = round(value, 2)
     return figures
 
