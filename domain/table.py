@@ -586,8 +586,16 @@ def handle(state: TableState | None, command: Command,
 
 def _create(command: CreateTable) -> TableCreated:
     rules = game_rules(command.game)
-    if rules.table_game is not None:
-        rules.table_game.settings(command.settings)  # refuses what the game cannot play
+    # Parsing refuses what the game cannot play. Five-card draw and dice name their own
+    # turn time limit (`turn_time_limit_s`), which is the table's action clock.
+    game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
+    turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
+    action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
+    if turn_limit_s is not None and action_clock_s != turn_limit_s:
+        raise Violation("invalid_table",
+                        f"action_clock_s {command.action_clock_s} and the game's turn_time_limit_s "
+                        f"{turn_limit_s} differ: give one of them, or the same number",
+                        "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -605,11 +613,11 @@ def _create(command: CreateTable) -> TableCreated:
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
                             "table", {"stack": seat.stack})
-    if command.action_clock_s is not None and command.action_clock_s <= 0:
+    if action_clock_s is not None and action_clock_s <= 0:
         raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
-                        tuple(seats), command.ranked, command.action_clock_s, command.tournament_id)
+                        tuple(seats), command.ranked, action_clock_s, command.tournament_id)
 
 
 def next_button(state: TableState) -> int:

@@ -64,8 +64,10 @@ class NewTableSchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
                            validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
     ranked = ma.fields.Boolean(load_default=False)
-    action_clock_s = ma.fields.Integer(strict=True, load_default=None, allow_none=True,
-                                       validate=ma.validate.Range(min=1, max=3600))
+    action_clock_s = ma.fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=ma.validate.Range(min=1, max=3600),
+        metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
+                                 "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
 
 
 class CreatedTableSchema(ma.Schema):

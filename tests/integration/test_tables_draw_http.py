@@ -28,6 +28,19 @@ def test_draw_settings_the_game_cannot_play_are_refused_with_a_code(client, play
     assert with_betting.status_code in (400, 422)
 
 
+def test_the_turn_time_limit_setting_runs_the_tables_action_clock(client, players):
+    table_id = new_table(client, players, settings={"ante": 5, "turn_time_limit_s": 30}).get_json()["id"]
+    assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["action_clock_s"] == 30
+
+    started = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
+    clock = next(e for e in started["events"] if e["type"] == "ClockStarted")
+    assert clock["data"]["seat"] is not None
+
+    conflicting = new_table(client, players, settings={"ante": 5, "turn_time_limit_s": 30}, action_clock_s=60)
+    assert_problem(conflicting, 422, "invalid_table")
+    assert "turn_time_limit_s 30" in conflicting.get_json()["detail"]
+
+
 def test_seats_take_the_starting_chips_and_the_unit_is_twice_the_ante(client, players):
     table_id = new_table(client, players, settings={"ante": 5, "starting_chips": 700}).get_json()["id"]
     client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)

@@ -330,3 +330,22 @@ def test_a_paused_level_clock_keeps_its_remaining_time_until_resumed():
     events.append(ClockResumed(at=1000.0 + 3600))
     reading = read_clock(clock_from_events(periods, events), now=1000.0 + 3600 + 60)
     assert (reading.level, reading.remaining_s) == (1, 300)
+
+
+@pytest.mark.parametrize("game", ["five-card-draw", "dice"])
+def test_a_games_own_turn_time_limit_is_the_tables_action_clock(game):
+    seats = (TableSeat("P0", 1000), TableSeat("P1", 1000))
+    events, state = handle(None, CreateTable("t1", game, {"turn_time_limit_s": 30}, NL, seats, False, None))
+
+    assert events[0].action_clock_s == 30 and state.action_clock_s == 30
+
+
+def test_the_action_clock_and_the_turn_time_limit_must_agree_when_both_are_given():
+    seats = (TableSeat("P0", 1000), TableSeat("P1", 1000))
+    agreed, _ = handle(None, CreateTable("t1", "five-card-draw", {"turn_time_limit_s": 30}, NL, seats, False, 30))
+    assert agreed[0].action_clock_s == 30
+
+    with pytest.raises(Violation) as refused:
+        handle(None, CreateTable("t1", "five-card-draw", {"turn_time_limit_s": 30}, NL, seats, False, 60))
+    assert refused.value.code == "invalid_table"
+    assert "action_clock_s 60" in refused.value.detail and "turn_time_limit_s 30" in refused.value.detail
