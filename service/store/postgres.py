@@ -57,12 +57,21 @@ def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> Co
     return pool
 
 
+_SQLSTATE = pq.DiagnosticField.SQLSTATE
+_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
+
 # Parameter type oids: text, integer and their arrays.
 _TEXT, _INTEGER, _TEXT_ARRAY, _INTEGER_ARRAY = 25, 23, 1009, 1007
 
 
 class _PreparedStatement:
-    """A statement prepared under its own name on each connection that runs it."""
+    """A statement prepared under its own name on each connection that runs it.
+
+    A session can lose it: psycopg sends DEALLOCATE ALL after a rollback once it holds
+    prepared statements of its own. Outside a transaction, a run that finds it gone
+    prepares it again; inside one, where a failed statement would abort the caller's
+    transaction, the server is asked first.
+    """
 
     def __init__(self, name: bytes, sql: str, parameter_types: Sequence[int]) -> None:
         self.name = name
@@ -76,10 +85,25 @@ class _PreparedStatement:
         with connection.lock:
             if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE:
                 _checked(connection, pgconn.exec_(_begin_command(connection)))
-            if pgconn not in self._prepared_on:
-                _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
-                self._prepared_on.add(pgconn)
+            if pgconn.transaction_status == pq.TransactionStatus.IDLE:
+                if pgconn in self._prepared_on:
+                    result = pgconn.exec_prepared(self.name, parameters)
+                    if result.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
+                        return _checked(connection, result)
+                self._prepare(connection)
+            elif pgconn not in self._prepared_on or not self._on_server(connection):
+                self._prepare(connection)
             return _checked(connection, pgconn.exec_prepared(self.name, parameters))
+
+    def _prepare(self, connection: psycopg.Connection[Any]) -> None:
+        pgconn = connection.pgconn
+        _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
+        self._prepared_on.add(pgconn)
+
+    def _on_server(self, connection: psycopg.Connection[Any]) -> bool:
+        found = _checked(connection, connection.pgconn.exec_params(
+            b"SELECT FROM pg_prepared_statements WHERE name = $1", [self.name]))
+        return found.ntuples == 1
 
 
 def _checked(connection: psycopg.Connection[Any], result: pq.abc.PGresult) -> pq.abc.PGresult:

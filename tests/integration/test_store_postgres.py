@@ -6,7 +6,7 @@ import psycopg
 import pytest
 
 from service.store.base import NewEvent
-from service.store.postgres import PostgresEventStore
+from service.store.postgres import PostgresEventStore, open_pool
 from tests.integration.test_store_contract import drain, follow_until
 
 
@@ -79,3 +79,25 @@ def test_a_rolled_back_append_leaves_only_a_gap(postgres_store, database_url, st
     seen = follow_until(postgres_store, checkpoint, {stream_id}, 2, timeout_s=0.3)
     assert [(e.type, e.version) for e in seen] == [("Kept", 1)]
     assert kept.first_version == 1
+
+
+def test_an_append_survives_psycopg_deallocating_every_prepared_statement(database_url, stream_id):
+    # psycopg sends DEALLOCATE ALL after a rollback once it has prepared statements of its
+    # own: the store's append statement goes too and must be prepared again, not fail.
+    pool = open_pool(database_url, min_size=1, max_size=1)
+    try:
+        store = PostgresEventStore(pool)
+        store.append(stream_id, 0, [NewEvent("Before", {})])
+        with pool.connection() as connection:
+            connection.execute("DEALLOCATE ALL")
+        store.append(stream_id, 1, [NewEvent("After", {})])
+        store.append(stream_id, 2, [NewEvent("Batch", {}), NewEvent("Batch", {})])
+        with pool.connection() as connection:
+            connection.execute("DEALLOCATE ALL")
+            with connection.transaction():  # inside a transaction a failed statement would abort it
+                store.append_on(connection, stream_id, 4, [NewEvent("InTransaction", {})])
+
+        assert [e.type for e in store.read_stream(stream_id)] == [
+            "Before", "After", "Batch", "Batch", "InTransaction"]
+    finally:
+        pool.close()
