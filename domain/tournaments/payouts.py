@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from domain.violations import Violation
 
@@ -144,3 +144,27 @@ def icm_chop(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[int, ...]:
     for index in order[:left]:
         amounts[index] += 1
     return tuple(amounts)
+
+
+def icm_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal at the end of a tournament (the optional ICM chop): each player's ICM equity
+    in the prizes still to pay, and the whole-chip deal that adds up to exactly those.
+    request: {"stacks": {player: chips}, "prizes": [first place, second, ...]}; places
+    beyond the prizes pay nothing, prizes beyond the players are not in the deal."""
+    stacks: Mapping[str, int] = request["stacks"]
+    prizes: Sequence[int] = request["prizes"]
+    if len(stacks) < 2:
+        raise Violation("invalid_stacks", f"a chop is between 2 players or more, not {len(stacks)}",
+                        "payouts", {"players": len(stacks)})
+    if any(prize < 0 for prize in prizes) or any(later > earlier for earlier, later in zip(prizes, prizes[1:])):
+        raise Violation("invalid_prizes", f"prizes go from first place down and are never negative: {list(prizes)}",
+                        "payouts", {"prizes": list(prizes)})
+    players = list(stacks)
+    chips = [stacks[player] for player in players]
+    equities = icm_equities(chips, prizes)
+    deal = icm_chop(chips, prizes)
+    return {
+        "prizes_to_pay": sum(prizes[: len(players)]),
+        "equities": {player: round(equity, 2) for player, equity in zip(players, equities)},
+        "deal": dict(zip(players, deal)),
+    }

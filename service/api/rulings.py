@@ -23,6 +23,7 @@ from domain.rulings import GAMES as BETTING_GAMES
 from domain.rulings import betting_ruling
 from domain.showdown import GAMES as SHOWDOWN_GAMES
 from domain.showdown import JOKER_SETTINGS, showdown_ruling
+from domain.tournaments.payouts import icm_ruling
 from domain.violations import Violation
 from service.api import Blueprint
 from service.auth import ROLES, require
@@ -405,3 +406,35 @@ class PalaceBattleRulingSchema(ma.Schema):
 def palace_battle(body: dict) -> dict:
     """Judge one Palace Poker battle from the cards alone (any role)."""
     return adjudicate(palace_battle_ruling, body)
+
+
+# ---------------------------------------------------------------- ICM deal
+
+
+class IcmRulingRequestSchema(ma.Schema):
+    stacks = ma.fields.Dict(keys=_player_name(), values=_chips(minimum=1), required=True,
+                            validate=ma.validate.Length(min=2, max=12),
+                            metadata={"description": "player -> chips, for the players still in",
+                                      "example": {"P1": 5000, "P2": 3000, "P3": 2000}})
+    prizes = ma.fields.List(_chips(), required=True, validate=ma.validate.Length(min=1, max=100),
+                            metadata={"description": "prizes still to pay, first place first",
+                                      "example": [500, 300, 200]})
+
+
+class IcmRulingSchema(ma.Schema):
+    prizes_to_pay = ma.fields.Integer(required=True)
+    equities = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Float(), required=True,
+                              metadata={"description": "each player's ICM (Malmuth-Harville) equity, to the cent"})
+    deal = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True,
+                          metadata={"description": "whole amounts adding up to prizes_to_pay"})
+
+
+@blp.route("/icm", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(IcmRulingRequestSchema)
+@blp.response(200, IcmRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def icm(body: dict) -> dict:
+    """An ICM chop for a deal at the end of a tournament: equities and a whole-amount deal
+    (any role)."""
+    return adjudicate(icm_ruling, body)

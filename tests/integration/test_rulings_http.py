@@ -337,3 +337,23 @@ def test_any_well_formed_betting_situation_is_a_ruling_or_a_422_with_an_index(cl
         # Chips are conserved: in the stacks, or in the pots while the hand runs.
         in_pots = 0 if answer["hand_over"] else sum(pot["amount"] for pot in answer["pots"])
         assert sum(answer["stacks"].values()) + in_pots == sum(seat["stack"] for seat in request["seats"])
+
+
+def test_an_icm_chop_over_http_for_any_role(client, spectator):
+    answer = client.post("/v1/rulings/icm", headers=spectator,
+                         json={"stacks": {"P1": 5000, "P2": 3000, "P3": 2000}, "prizes": [500, 300, 200]})
+
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json() == {"prizes_to_pay": 1000,
+                                 "equities": {"P1": 383.93, "P2": 327.5, "P3": 288.57},
+                                 "deal": {"P1": 384, "P2": 327, "P3": 289}}
+
+
+def test_an_icm_chop_refuses_rising_prizes_and_a_lone_player(client):
+    rising = client.post("/v1/rulings/icm", headers=ADMIN, json={"stacks": {"P1": 10, "P2": 20}, "prizes": [100, 200]})
+    assert_problem(rising, 422, "invalid_prizes")
+    assert "[100, 200]" in rising.get_json()["detail"]
+    assert_problem(client.post("/v1/rulings/icm", headers=ADMIN, json={"stacks": {"P1": 10}, "prizes": [100]}),
+                   400, "validation_error")
+    assert_problem(client.post("/v1/rulings/icm", headers=ADMIN, json={"stacks": {"P1": 0, "P2": 5}, "prizes": [1]}),
+                   400, "validation_error")

@@ -12,6 +12,7 @@ from domain.tournaments.payouts import (
     RANK_SHARED,
     icm_chop,
     icm_equities,
+    icm_ruling,
     payout_amounts,
     places_for_bust,
     prize_pool,
@@ -92,3 +93,29 @@ def test_payout_amounts_always_sum_to_the_pool_and_never_increase(pool: int, wei
 def test_icm_chop_always_sums_exactly(stacks: list[int], pool: int) -> None:
     prizes = payout_amounts(pool, [60, 40]) if len(stacks) >= 2 else (pool,)
     assert sum(icm_chop(stacks, prizes)) == pool
+
+
+def test_icm_ruling_gives_equities_to_the_cent_and_a_deal_that_adds_up() -> None:
+    # The textbook final table: 50/30/20 of the chips, prizes 50/30/20.
+    ruling = icm_ruling({"stacks": {"A": 50, "B": 30, "C": 20}, "prizes": [50, 30, 20]})
+
+    assert ruling == {"prizes_to_pay": 100,
+                      "equities": {"A": 38.39, "B": 32.75, "C": 28.86},
+                      "deal": {"A": 38, "B": 33, "C": 29}}
+
+
+def test_icm_ruling_pays_only_the_places_the_players_can_still_reach() -> None:
+    ruling = icm_ruling({"stacks": {"A": 100, "B": 100}, "prizes": [300, 200, 100]})
+
+    assert ruling["prizes_to_pay"] == 500 and ruling["deal"] == {"A": 250, "B": 250}
+
+
+@pytest.mark.parametrize("request_body, code", [
+    ({"stacks": {"A": 100}, "prizes": [100]}, "invalid_stacks"),
+    ({"stacks": {"A": 100, "B": 50}, "prizes": [100, 200]}, "invalid_prizes"),
+    ({"stacks": {"A": 100, "B": 50}, "prizes": [100, -1]}, "invalid_prizes"),
+])
+def test_icm_ruling_refuses_what_is_not_a_chop(request_body, code) -> None:
+    with pytest.raises(Violation) as refused:
+        icm_ruling(request_body)
+    assert refused.value.code == code
