@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import wraps
@@ -42,11 +44,22 @@ def key_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+KNOWN_KEYS_KEPT = 4096
+
+
 class ApiKeys:
-    """The api_keys table (migration 0002)."""
+    """The api_keys table (migration 0002).
+
+    Keys found are remembered by hash (up to KNOWN_KEYS_KEPT, least recently used out), so a
+    player's every request does not cost a database round trip. That is sound only because
+    a key row never changes and is never deleted: whoever adds revocation must drop or
+    expire this memory. Unknown keys are not remembered, so a key works once it is created.
+    """
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
+        self._known: OrderedDict[str, Principal] = OrderedDict()
+        self._lock = threading.Lock()
 
     def create(self, role: str, player_id: str | None = None) -> str:
         """Store a new key and return its secret: the only time it is ever visible."""
@@ -63,11 +76,24 @@ class ApiKeys:
         return secret
 
     def find(self, secret: str) -> Principal | None:
+        hashed = key_hash(secret)
+        with self._lock:
+            known = self._known.get(hashed)
+            if known is not None:
+                self._known.move_to_end(hashed)
+                return known
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT role, player_id FROM api_keys WHERE key_hash = %s", (key_hash(secret),)
+                "SELECT role, player_id FROM api_keys WHERE key_hash = %s", (hashed,)
             ).fetchone()
-        return Principal(role=row[0], player_id=row[1]) if row else None
+        if row is None:
+            return None
+        principal = Principal(role=row[0], player_id=row[1])
+        with self._lock:
+            self._known[hashed] = principal
+            while len(self._known) > KNOWN_KEYS_KEPT:
+                self._known.popitem(last=False)
+        return principal
 
 
 def authenticate() -> Principal:
