@@ -36,11 +36,9 @@ def _plain(value: Any) -> Any:
         fields = {name: getattr(value, name) for name in names}
         return {name: item if type(item) in _ALREADY_PLAIN else _plain(item)
                 for name, item in fields.items()}
-    if kind is tuple or kind is list:
+    if isinstance(value, (tuple, list)):
         # Card lists and seat lists: no call per plain element.
         return [item if type(item) in _ALREADY_PLAIN else _plain(item) for item in value]
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, Fraction):

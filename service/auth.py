@@ -10,12 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
 import uuid
-from collections import OrderedDict
 from copy import deepcopy
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any, Callable, TypeVar
 
 from flask import g, request
@@ -47,6 +45,10 @@ def key_hash(secret: str) -> str:
 KNOWN_KEYS_KEPT = 4096
 
 
+class _UnknownKey(Exception):
+    """Raised inside the remembered lookup, so an unknown key is never remembered."""
+
+
 class ApiKeys:
     """The api_keys table (migration 0002).
 
@@ -58,8 +60,7 @@ class ApiKeys:
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
-        self._known: OrderedDict[str, Principal] = OrderedDict()
-        self._lock = threading.Lock()
+        self._principal_of_hash = lru_cache(maxsize=KNOWN_KEYS_KEPT)(self._look_up)
 
     def create(self, role: str, player_id: str | None = None) -> str:
         """Store a new key and return its secret: the only time it is ever visible."""
@@ -76,24 +77,19 @@ class ApiKeys:
         return secret
 
     def find(self, secret: str) -> Principal | None:
-        hashed = key_hash(secret)
-        with self._lock:
-            known = self._known.get(hashed)
-            if known is not None:
-                self._known.move_to_end(hashed)
-                return known
+        try:
+            return self._principal_of_hash(key_hash(secret))
+        except _UnknownKey:
+            return None
+
+    def _look_up(self, hashed: str) -> Principal:
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT role, player_id FROM api_keys WHERE key_hash = %s", (hashed,)
             ).fetchone()
         if row is None:
-            return None
-        principal = Principal(role=row[0], player_id=row[1])
-        with self._lock:
-            self._known[hashed] = principal
-            while len(self._known) > KNOWN_KEYS_KEPT:
-                self._known.popitem(last=False)
-        return principal
+            raise _UnknownKey
+        return Principal(role=row[0], player_id=row[1])
 
 
 def authenticate() -> Principal:

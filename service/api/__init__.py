@@ -100,6 +100,9 @@ def _paths_with_nul(value: Any, path: tuple[str, ...]) -> Any:
             yield from _paths_with_nul(item, (*path, str(index)))
 
 
+View = Callable[..., Any]
+
+
 class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint with the house request parser. `alt_response` and `doc`
     only document: flask-smorest also wraps the view in a layer per use that does nothing
@@ -115,8 +118,6 @@ class Blueprint(flask_smorest.Blueprint):
     def doc(**kwargs: Any) -> Callable[[View], View]:
         return _documentation_only(flask_smorest.Blueprint.doc(**kwargs))
 
-
-View = Callable[..., Any]
 
 
 def _documentation_only(decorator: Callable[[View], View]) -> Callable[[View], View]:

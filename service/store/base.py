@@ -139,11 +139,13 @@ def canonical_json(value: Any) -> str:
     The NUL character and lone surrogates are refused too: PostgreSQL text and jsonb
     cannot hold them, and UTF-8 cannot encode a surrogate.
     """
-    _check_storable(value)
+    check_storable(value)
     return _CANONICAL.encode(value)
 
 
-def _check_storable(value: Any) -> None:
+def check_storable(value: Any) -> None:
+    """Refuse what canonical_json refuses (floats, NUL, lone surrogates, non-string keys),
+    without encoding anything."""
     # Exact-type fast paths first (events are mostly these): the checks below are the same,
     # but `isinstance(x, typing.Mapping)` is slow.
     kind = type(value)
@@ -154,23 +156,23 @@ def _check_storable(value: Any) -> None:
             if not isinstance(key, str):
                 raise TypeError(f"event keys must be strings (got {key!r})")
             if "\x00" in key or not key.isascii():
-                _check_storable(key)
+                check_storable(key)
             # Inline for the plain ASCII texts and ints events are full of: no call for them.
             item_kind = type(item)
             if item_kind is str:
                 if "\x00" in item or not item.isascii():
-                    _check_storable(item)
+                    check_storable(item)
             elif item_kind is not int:
-                _check_storable(item)
+                check_storable(item)
         return
     if kind is list or kind is tuple:
         for item in value:
             item_kind = type(item)
             if item_kind is str:
                 if "\x00" in item or not item.isascii():
-                    _check_storable(item)
+                    check_storable(item)
             elif item_kind is not int:
-                _check_storable(item)
+                check_storable(item)
         return
     if isinstance(value, float):
         raise TypeError(f"event values must not be floats (got {value!r}): use int or str")
@@ -186,11 +188,11 @@ def _check_storable(value: Any) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"event keys must be strings (got {key!r})")
-            _check_storable(key)
-            _check_storable(item)
+            check_storable(key)
+            check_storable(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _check_storable(item)
+            check_storable(item)
 
 
 def _refuse(value: Any) -> Any:
@@ -206,59 +208,39 @@ def format_recorded_at(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-@dataclass(frozen=True)
-class HashedDocument:
-    """An event's canonical document split around the two parts only the store knows.
-
-    The document is the canonical JSON of {data, metadata, previous_hash, recorded_at,
-    schema_version, stream_id, type, version}; with sorted keys previous_hash and
-    recorded_at sit side by side, so it is `head + previous_hash + middle + recorded_at +
-    tail`. PostgreSQL splices in the previous hash and its own clock in the same statement
-    that inserts the event, which keeps an append to one round trip.
-    """
-
-    head: str
-    tail: str
-
-    MIDDLE = '","recorded_at":"'
-
-    def text(self, previous_hash: str, recorded_at: str) -> str:
-        return self.head + previous_hash + self.MIDDLE + recorded_at + self.tail
-
-
-def hashed_document(
+def event_hash(
     stream_id: str,
     version: int,
     type: str,
     schema_version: int,
     data: Mapping[str, Any],
     metadata: Mapping[str, Any],
-) -> HashedDocument:
-    head = f'{{"data":{canonical_json(data)},"metadata":{canonical_json(metadata)},"previous_hash":"'
-    tail = (
-        f'","schema_version":{canonical_json(schema_version)}'
-        f',"stream_id":{canonical_json(stream_id)}'
-        f',"type":{canonical_json(type)}'
-        f',"version":{canonical_json(version)}}}'
-    )
-    return HashedDocument(head, tail)
-
-
-def chain_hash(document: HashedDocument, previous_hash: str, recorded_at: datetime) -> str:
-    text = document.text(previous_hash, format_recorded_at(recorded_at))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    previous_hash: str,
+    recorded_at: datetime,
+) -> str:
+    """Hex SHA-256 of the event's canonical document: the canonical JSON of {data, metadata,
+    previous_hash, recorded_at, schema_version, stream_id, type, version}. The PostgreSQL
+    store's append statement builds the same text server-side (service.store.postgres)."""
+    document = {
+        "data": data,
+        "metadata": metadata,
+        "previous_hash": previous_hash,
+        "recorded_at": format_recorded_at(recorded_at),
+        "schema_version": schema_version,
+        "stream_id": stream_id,
+        "type": type,
+        "version": version,
+    }
+    return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
 
 
 def verify_chain(stream_id: str, events: Sequence[RecordedEvent]) -> Verification:
     """Recompute every hash in version order; the first mismatch or gap is the bad one."""
     previous_hash = GENESIS_HASH
     for expected_version, event in enumerate(events, start=1):
-        document = hashed_document(
-            stream_id, event.version, event.type, event.schema_version, event.data, event.metadata
-        )
-        if (
-            event.version != expected_version
-            or chain_hash(document, previous_hash, event.recorded_at) != event.hash
+        if event.version != expected_version or event.hash != event_hash(
+            stream_id, event.version, event.type, event.schema_version, event.data,
+            event.metadata, previous_hash, event.recorded_at,
         ):
             return Verification(False, len(events), expected_version)
         previous_hash = event.hash

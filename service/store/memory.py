@@ -21,10 +21,9 @@ from service.store.base import (
     Verification,
     VersionConflict,
     canonical_json,
-    chain_hash,
     check_append_arguments,
+    event_hash,
     event_metadata,
-    hashed_document,
     verify_chain,
 )
 
@@ -98,10 +97,10 @@ class InMemoryEventStore:
         for offset, event in enumerate(events, start=1):
             version = len(stream) + offset
             metadata = event_metadata(event, idempotency_key, actor)
-            document = hashed_document(
-                stream_id, version, event.type, event.schema_version, event.data, metadata
+            previous_hash = event_hash(
+                stream_id, version, event.type, event.schema_version, event.data, metadata,
+                previous_hash, recorded_at,
             )
-            previous_hash = chain_hash(document, previous_hash, recorded_at)
             recorded.append(
                 RecordedEvent(
                     stream_id=stream_id,

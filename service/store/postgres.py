@@ -39,6 +39,7 @@ from service.store.base import (
     VersionConflict,
     canonical_json,
     check_append_arguments,
+    check_storable,
     event_metadata,
     verify_chain,
 )
@@ -138,7 +139,7 @@ def _text_array(items: Sequence[str]) -> bytes:
 #
 # In one snapshot the statement finds the stream's head, checks the expected version and
 # the idempotency key, chains the hash and inserts. The hashed document is the one
-# service.store.base.hashed_document builds, byte for byte: integers print alike in both,
+# service.store.base.event_hash hashes, byte for byte: integers print alike in both,
 # and to_json() escapes a string exactly as Python's json.dumps(ensure_ascii=False) does
 # (", \, \b \f \n \r \t, \u00XX for the other control characters, everything else as is).
 # now() is the transaction's start, so every event of a batch has the same recorded_at in
@@ -373,7 +374,7 @@ def _append_statement(
     types = [event.type for event in events]
     # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
     # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
-    canonical_json([stream_id, idempotency_key, *types])
+    check_storable([stream_id, idempotency_key, *types])
     data = [canonical_json(event.data) for event in events]
     metadata = [canonical_json(event_metadata(event, idempotency_key, actor)) for event in events]
     key = None if idempotency_key is None else idempotency_key.encode()
