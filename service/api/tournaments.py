@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 import marshmallow as ma
-from flask import request
 
 from domain.tournaments import tournament
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED

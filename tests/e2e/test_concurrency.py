@@ -4,7 +4,6 @@ retries with one Idempotency-Key answer the first response and write nothing."""
 from __future__ import annotations
 
 import http.client
-import json
 import secrets
 import threading
 

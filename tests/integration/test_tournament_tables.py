@@ -11,7 +11,6 @@ import pytest
 
 from domain import table
 from domain.records import from_record
-from domain.tournaments.seating import next_positions
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service import commands, ratings, tournament_tables, tournaments

@@ -9,9 +9,9 @@ import pytest
 from domain.betting import BettingStructure
 from domain.cards import format_card, new_deck
 from domain.games import holdem
-from domain.games.holdem import (ActionTaken, BoardDealt, DealBoard, DealHole, HandEnded, Muck,
+from domain.games.holdem import (BoardDealt, DealBoard, DealHole, HandEnded, Muck,
                                  PostAction, PotAwarded, SettleShowdown, ShowCards, StartHand,
-                                 UncalledReturned, aggressive_action, decide, evolve, handle, replay)
+                                 UncalledReturned, aggressive_action, decide, handle, replay)
 from domain.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
