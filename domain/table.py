@@ -18,6 +18,11 @@ Absent players (sat out, or two clocks missed in a row) are played by the comput
 (domain.autoplay) the moment their turn comes, in the same append as the action that
 gave it to them.
 
+A table created with `auto_deal` opens its next hand in the same append as the action
+that closes a hand (once per command), with a shuffle and salt drawn through `draws`,
+so a client plays on without asking for each hand; the commitment is still published
+before the new hand's first card or action.
+
 A tournament table (`tournament_id` set) mirrors one table of a tournament: its seats
 are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
 (SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
@@ -33,7 +38,7 @@ from typing import Any, Callable, Union
 
 from domain import autoplay
 from domain.betting import BettingStructure, with_changes
-from domain.cards import deck_commitment, parse_cards
+from domain.cards import deck_commitment, format_card, new_deck, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.violations import Violation
@@ -142,6 +147,8 @@ class CreateTable:
     action_clock_s: int | None = None
     tournament_id: str | None = None
     """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
+    auto_deal: bool = False
+    """The next hand opens as soon as one closes (cash tables)."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,7 @@ class TableCreated:
     ranked: bool
     action_clock_s: int | None
     tournament_id: str | None = None
+    auto_deal: bool = False
 
 
 @dataclass(frozen=True)
@@ -385,10 +393,11 @@ class TableState:
     """Once finished: each player's win/draw/loss."""
     tournament_id: str | None = None
     departures: tuple[PlayerLeftTable, ...] = ()
-    last_busted: tuple[TableSeat, ...] = ()
-    """Who lost their last chip in the last hand, with the stack they began it with."""
     """Tournament tables: the last time each player left here with chips, until they sit
     here again (a move's chips are on their way to another table)."""
+    last_busted: tuple[TableSeat, ...] = ()
+    """Who lost their last chip in the last hand, with the stack they began it with."""
+    auto_deal: bool = False
 
     @property
     def chips(self) -> int:
@@ -515,7 +524,7 @@ def _created(event: TableCreated) -> TableState:
         hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
         finished=False, clock=None, sitting_out=(False,) * seat_count,
         missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
-        tournament_id=event.tournament_id)
+        tournament_id=event.tournament_id, auto_deal=event.auto_deal)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -570,7 +579,7 @@ def handle(state: TableState | None, command: Command,
     if state.finished:
         raise Violation("table_finished", "the table has finished: no more hands", "table")
     if isinstance(command, StartNextHand):
-        return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws)
+        return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
     if isinstance(command, Act):
         return _turn_passed(*_act(state, command, draws), now_ms, draws)
     if isinstance(command, ExpireClock):
@@ -615,9 +624,12 @@ def _create(command: CreateTable) -> TableCreated:
                             "table", {"stack": seat.stack})
     if action_clock_s is not None and action_clock_s <= 0:
         raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
+    if command.auto_deal and command.tournament_id is not None:
+        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal", "table")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
-                        tuple(seats), command.ranked, action_clock_s, command.tournament_id)
+                        tuple(seats), command.ranked, action_clock_s, command.tournament_id,
+                        command.auto_deal)
 
 
 def next_button(state: TableState) -> int:
@@ -774,13 +786,18 @@ def _required(now_ms: int | None) -> int:
 
 
 def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
-                 draws: Draws | None = None) -> tuple[list[Any], TableState]:
-    """After the turn moved: the computer plays every absent player whose turn comes, then
-    the next present player's clock starts."""
+                 draws: Draws | None = None, *, deal_next: bool = True) -> tuple[list[Any], TableState]:
+    """After the turn moved: the computer plays every absent player whose turn comes, an
+    auto-deal table opens its next hand if these events closed one (`deal_next`: at most
+    once per command, so absent players alone never play hand after hand), then the next
+    present player's clock starts."""
     events = list(events)
     while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
         played, state = _play_for(state, seat, SITTING_OUT, draws)
         events.extend(played)
+    if deal_next and _deals_next(state, events):
+        opened, state = _start_next_hand(state, fresh_deal(state, draws), draws)
+        return _turn_passed([*events, *opened], state, now_ms, draws, deal_next=False)
     seat = state.seat_to_act
     if state.action_clock_s is not None and seat is not None:
         deadline = _required(now_ms) + state.action_clock_s * 1000
@@ -788,6 +805,21 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
         events.append(started)
         state = evolve(state, started)
     return events, state
+
+
+def _deals_next(state: TableState, events: list[Any]) -> bool:
+    """An auto-deal table whose hand these events closed goes on to the next hand, unless
+    it has finished."""
+    return state.auto_deal and not state.finished and not state.hand_in_progress \
+        and any(type(event) is HandClosed for event in events)
+
+
+def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:
+    """The next hand's shuffle and salt, drawn through `draws` (the caller's randomness)."""
+    if draws is None:
+        raise ValueError("auto_deal needs fresh randomness: the service passes `draws`")
+    deck = tuple(format_card(card) for card in new_deck(game_rules(state.game).uses_joker(state.settings)))
+    return StartNextHand(draws.shuffled(deck), draws.salt())
 
 
 def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) -> tuple[list[Any], TableState]:

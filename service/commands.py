@@ -237,8 +237,7 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
     if expected_version is not None and expected_version != loaded.version:
         raise VersionConflict(stream, expected_version, loaded.version)
     events, state = table.handle(loaded.state, command, now_ms(now), SecretDraws())
-    new_events = [_new_event(state, event, automatic)
-                  for event, automatic in zip(events, table.automatic_flags(events))]
+    new_events = _new_events(loaded.state, state, events)
     result = store.append(stream, loaded.version, new_events, idempotency_key=idempotency_key,
                           actor=actor)
     if result.deduplicated:
@@ -291,21 +290,30 @@ def expire_clock(store: EventStore, table_id: str, expected_version: int | None,
     return execute(store, table_id, expected_version, command, actor=CLOCK_ACTOR, now=now)
 
 
-def _new_event(after: table.TableState, event: Any, automatic: bool = False) -> NewEvent:
-    """The store record, with metadata that lets views redact one event on its own: the hand
-    it belongs to and, for private cards, the player who may see them."""
-    type_name, data = to_record(event)
-    metadata: dict[str, Any] = {}
-    if automatic:
-        metadata["automatic"] = True
-    if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
-        metadata["hand_id"] = after.hand_id
-    seat_field = PRIVATE_CARD_EVENTS.get(type_name)
-    if seat_field is not None:
-        metadata["visible_to"] = after.players[after.hand_seats[data[seat_field]]]
-    elif data.get("visible_to"):
-        metadata["visible_to"] = list(data["visible_to"])
-    return NewEvent(type_name, data, metadata=metadata)
+def _new_events(before: table.TableState | None, after: table.TableState,
+                events: list[Any]) -> list[NewEvent]:
+    """The store records, with metadata that lets views redact one event on its own: the
+    hand it belongs to and, for private cards, the player who may see them. One command
+    may close a hand and open the next (auto_deal), so both are followed event by event."""
+    hand_id = None if before is None else before.hand_id
+    hand_seats = () if before is None else before.hand_seats
+    records = []
+    for event, automatic in zip(events, table.automatic_flags(events)):
+        if type(event) is table.HandOpened:
+            hand_id, hand_seats = event.hand_id, event.seats
+        type_name, data = to_record(event)
+        metadata: dict[str, Any] = {}
+        if automatic:
+            metadata["automatic"] = True
+        if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
+            metadata["hand_id"] = hand_id
+        seat_field = PRIVATE_CARD_EVENTS.get(type_name)
+        if seat_field is not None:
+            metadata["visible_to"] = after.players[hand_seats[data[seat_field]]]
+        elif data.get("visible_to"):
+            metadata["visible_to"] = list(data["visible_to"])
+        records.append(NewEvent(type_name, data, metadata=metadata))
+    return records
 
 
 def _first_result(store: EventStore, table_id: str, versions: tuple[int, int]) -> CommandResult:

@@ -203,6 +203,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "settings": state.settings,
         "ranked": state.ranked,
         "action_clock_s": state.action_clock_s,
+        "auto_deal": state.auto_deal,
         "clock": _clock_view(state.clock),
         "button": state.button,
         "hands_played": state.hands_played,

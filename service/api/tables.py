@@ -47,6 +47,10 @@ IDEMPOTENCY_KEY_HEADER = {
 # deep-copies its fields) on every request, a measurable share of a table action's cost.
 
 
+# true and false only: marshmallow would also take "yes", 1, "on" and the like.
+JSON_BOOLEAN = {"truthy": {True}, "falsy": {False}}
+
+
 class TableSeatSchema(ma.Schema):
     player_id = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
     stack = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=10**12),
@@ -63,11 +67,15 @@ class NewTableSchema(ma.Schema):
                                        "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
                            validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
-    ranked = ma.fields.Boolean(load_default=False)
+    ranked = ma.fields.Boolean(load_default=False, **JSON_BOOLEAN)
     action_clock_s = ma.fields.Integer(
         strict=True, load_default=None, allow_none=True, validate=ma.validate.Range(min=1, max=3600),
         metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
                                  "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
+    auto_deal = ma.fields.Boolean(load_default=False, **JSON_BOOLEAN, metadata={
+        "description": "Deal the next hand as soon as one ends, in the same write as the action that "
+                       "ended it (its answer's `to_act` is then the new hand's first player); "
+                       "otherwise POST /hands starts each hand."})
 
 
 class CreatedTableSchema(ma.Schema):
@@ -166,6 +174,7 @@ class TableSchema(ma.Schema):
     settings = ma.fields.Dict()
     ranked = ma.fields.Boolean()
     action_clock_s = ma.fields.Integer(allow_none=True)
+    auto_deal = ma.fields.Boolean()
     clock = ma.fields.Dict(allow_none=True, metadata={
         "description": "the running action clock: player_id, seat, deadline_at_ms (ms since the epoch)"})
     button = ma.fields.Integer(allow_none=True)
@@ -298,7 +307,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     else:
         table_id = str(uuid.uuid4())
     command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
-                                body["ranked"], body["action_clock_s"])
+                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"])
     result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
