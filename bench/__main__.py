@@ -32,7 +32,8 @@ def main(argv: list[str]) -> int:
         print(f"== {name}", flush=True)
         figures = importlib.import_module(f"bench.{name}").run()
         for key, value in figures.items():
-            shown = f"{value:,.1f}" if isinstance(value, float) else f"{value:,}"
+            # Ratios and milliseconds are small numbers: more decimals for them.
+            shown = f"{value:,}" if not isinstance(value, float) else f"{value:,.1f}" if abs(value) >= 10 else f"{value:.3g}"
             print(f"   {key:<55} {shown:>16}")
         print(f"   ({time.perf_counter() - started:.1f} s)", flush=True)
         results.update(figures)
