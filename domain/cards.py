@@ -66,7 +66,10 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
     if isinstance(cards, str):
         parsed = tuple(parse_card(token) for token in _tokens(cards))
     else:
-        parsed = tuple(parse_card(item) for item in cards)
+        # Decks in commands and events are lists of canonical texts: one C-level lookup
+        # each; anything else (or a miss) goes card by card.
+        found = tuple(map(_CARD_OF_CANONICAL_TEXT.get, cards))
+        parsed = tuple(parse_card(item) for item in cards) if None in found else found  # type: ignore[assignment]
     if len(set(parsed)) == len(parsed):
         return parsed
     seen: set[Card] = set()
@@ -111,7 +114,10 @@ def format_card(card: Card) -> str:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """(48, 44) -> "AsKs", the concatenated form events and PHH use."""
-    return "".join([format_card(card) for card in cards])
+    cards = tuple(cards)
+    if cards and not (0 <= min(cards) and max(cards) <= JOKER):
+        format_card(next(card for card in cards if not 0 <= card <= JOKER))  # names the bad one
+    return "".join(map(_TEXT_OF_CARD.__getitem__, cards))
 
 
 def card_rank(card: Card) -> int:
@@ -131,6 +137,11 @@ def card_suit(card: Card) -> str:
 def new_deck(with_joker: bool = False) -> tuple[Card, ...]:
     """The 52 cards in a fixed order (2s 2h 2d 2c 3s ... Ac), then the joker if asked."""
     return tuple(range(53 if with_joker else 52))
+
+
+def deck_texts(with_joker: bool = False) -> tuple[str, ...]:
+    """`new_deck` as card texts: ("2s", "2h", ..., "Ac"[, "Jk"])."""
+    return _TEXT_OF_CARD if with_joker else _TEXT_OF_CARD[:JOKER]
 
 
 def shuffled(deck: Sequence[Card], rng: ShuffleSource) -> tuple[Card, ...]:

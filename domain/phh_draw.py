@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
-from domain.cards import format_card, new_deck, parse_card
+from domain.cards import deck_texts, format_card, parse_card
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
 from domain.hand_events import ActionTaken
@@ -104,7 +104,7 @@ def start_command(record: HandHistory, deck: Sequence[str] | None = None,
 
 
 def new_deck_text(settings: DrawSettings) -> tuple[str, ...]:
-    return tuple(format_card(c) for c in new_deck(with_joker=settings.joker is not None))
+    return deck_texts(with_joker=settings.joker is not None)
 
 
 def _whole(amount: Amount) -> bool:

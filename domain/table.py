@@ -38,7 +38,7 @@ from typing import Any, Callable, Union
 
 from domain import autoplay
 from domain.betting import BettingStructure, with_changes
-from domain.cards import deck_commitment, format_card, new_deck, parse_cards
+from domain.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.violations import Violation
@@ -818,7 +818,7 @@ def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:
     """The next hand's shuffle and salt, drawn through `draws` (the caller's randomness)."""
     if draws is None:
         raise ValueError("auto_deal needs fresh randomness: the service passes `draws`")
-    deck = tuple(format_card(card) for card in new_deck(game_rules(state.game).uses_joker(state.settings)))
+    deck = deck_texts(game_rules(state.game).uses_joker(state.settings))
     return StartNextHand(draws.shuffled(deck), draws.salt())
 
 

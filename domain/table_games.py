@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, with_changes
-from domain.cards import deck_commitment, format_card, new_deck, parse_cards
+from domain.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import dice, draw, palace
 from domain.games.dice_scoring import DICE_PER_ROLL, DiceSettings, best_free_line, legal_lines, line_options
 from domain.games.draw_settings import DrawSettings
@@ -56,10 +56,6 @@ class TableMove:
     defender: str | None = None
     keep: tuple[int, ...] | None = None
     line: str | None = None
-
-
-def _full_deck(with_joker: bool = False) -> tuple[str, ...]:
-    return tuple(format_card(c) for c in new_deck(with_joker))
 
 
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
@@ -132,7 +128,7 @@ class DrawGame:
               deck: tuple[str, ...], commitment: str, dealing: Dealing) -> draw.StartHand:
         parsed = DrawSettings.from_dict(settings)
         return draw.StartHand(players, button, parsed, deck, stacks if parsed.betting else (),
-                              commitment, dealing.draws.shuffled(_full_deck(parsed.joker is not None)))
+                              commitment, dealing.draws.shuffled(deck_texts(parsed.joker is not None)))
 
     @staticmethod
     def evolve(hand: DrawTableHand | None, event: Any) -> DrawTableHand:
@@ -151,9 +147,9 @@ class DrawGame:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
             # again from a fresh deck, committed to before its first card.
             with_joker = game.settings.joker is not None
-            deck = dealing.draws.shuffled(_full_deck(with_joker))
+            deck = dealing.draws.shuffled(deck_texts(with_joker))
             commitment = deck_commitment(parse_cards(deck), bytes.fromhex(dealing.salt))
-            redeal = draw.Redeal(deck, commitment, dealing.draws.shuffled(_full_deck(with_joker)))
+            redeal = draw.Redeal(deck, commitment, dealing.draws.shuffled(deck_texts(with_joker)))
             more, game = draw.handle(game, redeal)
             events += more
         for event in events:
@@ -290,7 +286,7 @@ class PalaceGame:
     def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
               deck: tuple[str, ...], commitment: str, dealing: Dealing) -> palace.StartHand:
         parsed = PalaceSettings.from_dict(settings)
-        full = _full_deck()
+        full = deck_texts()
         return (PalaceDeckCut(deck),
                 palace.StartHand(players, stacks, button, parsed.small_bet, parsed.big_bet,
                                  parsed.structure, deck, dealing.draws.shuffled(full),
@@ -329,7 +325,7 @@ class PalaceGame:
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
             needs_reshuffle = not hand.game.draw_deck
-            buy = palace.Buy(player, dealing.draws.shuffled(_full_deck()) if needs_reshuffle else ())
+            buy = palace.Buy(player, dealing.draws.shuffled(deck_texts()) if needs_reshuffle else ())
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
             return palace.Discard(player, move.discard or ())

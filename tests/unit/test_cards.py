@@ -141,3 +141,27 @@ def test_a_changed_order_or_salt_fails_verification():
 @given(st.lists(st.sampled_from(range(53)), min_size=1, max_size=12, unique=True))
 def test_formatted_cards_parse_back_to_the_same_cards(cards):
     assert parse_cards(format_cards(cards)) == tuple(cards)
+
+
+def test_deck_texts_are_the_new_deck_formatted():
+    from domain.cards import deck_texts
+
+    assert deck_texts() == tuple(format_card(c) for c in new_deck())
+    assert deck_texts(with_joker=True) == tuple(format_card(c) for c in new_deck(with_joker=True))
+
+
+def test_a_list_of_texts_parses_alike_whether_canonical_or_not():
+    assert parse_cards(["As", "Kd", "Jk"]) == parse_cards(["AS", "kd", "joker"]) == (48, 46, 52)
+    with pytest.raises(Violation) as raised:
+        parse_cards(["As", "Xx"])
+    assert raised.value.code == "invalid_card"
+    with pytest.raises(Violation) as raised:
+        parse_cards(["As", "as"])
+    assert raised.value.code == "duplicate_card"
+
+
+def test_formatting_cards_refuses_a_number_that_is_not_a_card():
+    assert format_cards((48, 44, 52)) == "AsKsJk"
+    with pytest.raises(Violation) as raised:
+        format_cards((48, 53))
+    assert raised.value.code == "invalid_card" and "53" in raised.value.detail
