@@ -29,6 +29,7 @@ from service.migrate import PROJECT_ROOT, upgrade
 # 16 clients) 4 threads had the lower p99 in every pair (47-71 ms against 67-100 ms with 8)
 # at the same throughput.
 GUNICORN_THREADS = 4
+KEEP_ALIVE_S = 30
 CHILD_STOP_PATIENCE_S = 30.0
 _PR_SET_PDEATHSIG = 1
 
@@ -49,6 +50,10 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
         "--workers", str(gunicorn_workers()),
         "--threads", str(GUNICORN_THREADS),
         "--graceful-timeout", "10",
+        # A player acts every few seconds: their connection stays open between actions
+        # (gunicorn's default closes it after 2 idle seconds). gthread workers keep idle
+        # connections in their poller, not on a thread.
+        "--keep-alive", str(KEEP_ALIVE_S),
         # Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads new
         # connections across workers. On one shared socket, a burst of keep-alive clients
         # was all accepted by one worker (16 of 16 in the table benchmark) while the other
