@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import secrets
 import uuid
+from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -124,9 +125,15 @@ def _unauthorized(detail: str) -> Problem:
     )
 
 
+# The principal `require` checked, for the view it guards: a context variable (one per
+# thread, like the request) read without going through Flask's `g` proxy each time.
+_guarded_principal: ContextVar[Principal | None] = ContextVar("guarded_principal", default=None)
+
+
 def current_principal() -> Principal:
     """The authenticated caller (role, player_id) inside a view guarded by `require`."""
-    return authenticate()
+    principal = _guarded_principal.get()
+    return principal if principal is not None else authenticate()
 
 
 def require(*roles: str) -> Callable[[View], View]:
@@ -150,7 +157,11 @@ def require(*roles: str) -> Callable[[View], View]:
                     "forbidden",
                     f"the {principal.role} role may not do this; allowed: {', '.join(roles)}",
                 )
-            return view(*args, **kwargs)
+            token = _guarded_principal.set(principal)
+            try:
+                return view(*args, **kwargs)
+            finally:
+                _guarded_principal.reset(token)
 
         apidoc = deepcopy(getattr(guarded, "_apidoc", {}))
         apidoc.setdefault("manual_doc", {})["security"] = [{SECURITY_SCHEME: []}]

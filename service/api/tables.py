@@ -348,12 +348,13 @@ def start_hand(body: dict, table_id: str) -> Response:
     key = request_idempotency_key()
     version = expected_version(body, required=False)
     # With If-Match, the cached state at that version needs no read (the append checks it).
-    loaded = commands.load_table_for_write(event_store(), table_id, version)
+    store = event_store()
+    loaded = commands.load_table_for_write(store, table_id, version)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     if principal.role == "player" and principal.player_id not in loaded.state.players:
         raise Problem(403, "forbidden", "only players seated at this table may start its hands")
-    result = commands.start_next_hand(event_store(), table_id, version, actor=actor_name(principal),
+    result = commands.start_next_hand(store, table_id, version, actor=actor_name(principal),
                                       idempotency_key=key, loaded=loaded)
     return written(result)
 
@@ -397,14 +398,15 @@ def post_action(body: dict, table_id: str) -> Response:
         if player_id is None:
             raise validation_problem([{"location": "json", "field": "player_id",
                                        "messages": ["floor and admin keys name the player who acts"]}])
-    loaded = commands.load_table_for_write(event_store(), table_id, version)
+    store = event_store()
+    loaded = commands.load_table_for_write(store, table_id, version)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
     keep = tuple(body["keep"]) if body.get("keep") is not None else None
     command = table.Act(player_id, body["action"], body.get("to"), discard, body.get("defender"),
                         keep, body.get("line"))
-    result = commands.execute(event_store(), table_id, version, command,
+    result = commands.execute(store, table_id, version, command,
                               actor=actor_name(principal), idempotency_key=key, loaded=loaded)
     return written(result)
 
