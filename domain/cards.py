@@ -66,10 +66,7 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
     if isinstance(cards, str):
         parsed = tuple(parse_card(token) for token in _tokens(cards))
     else:
-        # Decks in commands and events are lists of canonical texts: one C-level lookup
-        # each; anything else (or a miss) goes card by card.
-        found = tuple(map(_CARD_OF_CANONICAL_TEXT.get, cards))
-        parsed = tuple(parse_card(item) for item in cards) if None in found else found  # type: ignore[assignment]
+        parsed = tuple(parse_card(item) for item in cards)
     if len(set(parsed)) == len(parsed):
         return parsed
     seen: set[Card] = set()
@@ -114,10 +111,7 @@ def format_card(card: Card) -> str:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """(48, 44) -> "AsKs", the concatenated form events and PHH use."""
-    cards = tuple(cards)
-    if cards and not (0 <= min(cards) and max(cards) <= JOKER):
-        format_card(next(card for card in cards if not 0 <= card <= JOKER))  # names the bad one
-    return "".join(map(_TEXT_OF_CARD.__getitem__, cards))
+    return "".join([format_card(card) for card in cards])
 
 
 def card_rank(card: Card) -> int:
