@@ -166,3 +166,15 @@ def test_chips_are_conserved_and_records_replay_to_the_same_auto_deal_table(seed
     numbers = [e.number for e in table.events if isinstance(e, HandOpened)]
     assert numbers == list(range(1, len(numbers) + 1))
     assert table.state.finished or table.state.hand_in_progress
+
+
+def test_on_a_clocked_table_the_new_hands_first_player_gets_the_clock():
+    seats = (TableSeat("P0", 1000), TableSeat("P1", 1000))
+    draws, now = SeededDraws(5), 1_700_000_000_000
+    _, state = handle(None, CreateTable("t", "holdem", {}, NL, seats, action_clock_s=30, auto_deal=True))
+    _, state = handle(state, fresh_deal(state, draws), now, draws)
+    events, state = handle(state, Act(state.to_act, "fold"), now + 1000, draws)
+    assert [type(e).__name__ for e in events][-1] == "ClockStarted"
+    clock = events[-1]
+    assert (clock.hand_id, clock.player_id, clock.deadline_at_ms) == ("t.2", state.to_act, now + 1000 + 30_000)
+    assert state.clock == clock
