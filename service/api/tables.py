@@ -43,9 +43,8 @@ IDEMPOTENCY_KEY_HEADER = {
 
 
 # ----------------------------------------------------------------------------- schemas
-# `blp.arguments` gets schema instances: given a class, webargs builds a new schema (and
-# deep-copies its fields) on every request, a measurable share of a table action's cost.
-
+# `blp.arguments` gets schema instances: given a class, webargs (which still parses query
+# strings) builds a new schema and deep-copies its fields on every request.
 
 # true and false only: marshmallow would also take "yes", 1, "on" and the like.
 JSON_BOOLEAN = {"truthy": {True}, "falsy": {False}}
