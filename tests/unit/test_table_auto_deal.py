@@ -13,7 +13,7 @@ from domain.cards import parse_cards, verify_deck_commitment
 from domain.games import draw, holdem
 from domain.records import from_record, to_record
 from domain.table import (Act, AutomaticAction, CreateTable, HandClosed, HandOpened, SitOut,
-                          StartNextHand, TableFinished, TableSeat, event_types, fresh_deal, handle,
+                          TableFinished, TableSeat, event_types, fresh_deal, handle,
                           replay)
 from domain.violations import Violation
 from tests.unit.test_table_games import SeededDraws, _play
