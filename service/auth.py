@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any, Callable, TypeVar
 
-from flask import g, request
+from flask import request
 from psycopg_pool import ConnectionPool
 
 from service.api import SECURITY_SCHEME, resources
@@ -94,9 +94,8 @@ class ApiKeys:
 
 
 def authenticate() -> Principal:
-    """The caller's principal, or a 401 problem. Cached on the request."""
-    if "cardroom_principal" in g:
-        return g.cardroom_principal
+    """The caller's principal, or a 401 problem. `require` asks once per request and
+    keeps the answer for the view (`current_principal`)."""
     scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
@@ -104,7 +103,6 @@ def authenticate() -> Principal:
     principal = _principal_for(secret)
     if principal is None:
         raise _unauthorized("the API key is not valid")
-    g.cardroom_principal = principal
     return principal
 
 

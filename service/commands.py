@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from domain import table
-from domain.cards import format_card, new_deck, shuffled
+from domain.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service import ratings
@@ -204,9 +204,9 @@ class SecretDraws:
 
 
 def draw_deal(with_joker: bool = False) -> table.StartNextHand:
-    """A fresh shuffle from the operating system's CSPRNG and a secret salt."""
-    order = shuffled(new_deck(with_joker), SecretShuffle())
-    return table.StartNextHand(tuple(format_card(c) for c in order), secrets.token_bytes(32).hex())
+    """A fresh shuffle of the whole pack and a secret salt, both from `secrets`."""
+    draws = SecretDraws()
+    return table.StartNextHand(draws.shuffled(deck_texts(with_joker)), draws.salt())
 
 
 def create_table(store: EventStore, command: table.CreateTable, *, actor: str | None = None,
@@ -218,9 +218,9 @@ def start_next_hand(store: EventStore, table_id: str, expected_version: int | No
                     actor: str | None = None, idempotency_key: str | None = None,
                     loaded: LoadedTable | None = None) -> CommandResult:
     loaded = loaded or load_table_for_write(store, table_id, expected_version)
-    with_joker = loaded.state is not None and \
-        table.game_rules(loaded.state.game).uses_joker(loaded.state.settings)
-    return execute(store, table_id, expected_version, draw_deal(with_joker), actor=actor,
+    # No table: any deal will do, `execute` answers that the table is not found.
+    deal = draw_deal() if loaded.state is None else table.fresh_deal(loaded.state, SecretDraws())
+    return execute(store, table_id, expected_version, deal, actor=actor,
                    idempotency_key=idempotency_key, loaded=loaded)
 
 
