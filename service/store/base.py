@@ -215,8 +215,13 @@ def _refuse(value: Any) -> Any:
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse)
 
 
+def utc_now() -> datetime:
+    """The stores' clock for recorded_at (a store takes another, e.g. in tests)."""
+    return datetime.now(timezone.utc)
+
+
 def format_recorded_at(moment: datetime) -> str:
-    """UTC with microseconds, as PostgreSQL's to_char(.., 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')."""
+    """UTC with microseconds (PostgreSQL keeps microseconds too): the hashed spelling."""
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -231,19 +236,32 @@ def event_hash(
     recorded_at: datetime,
 ) -> str:
     """Hex SHA-256 of the event's canonical document: the canonical JSON of {data, metadata,
-    previous_hash, recorded_at, schema_version, stream_id, type, version}. The PostgreSQL
-    store's append statement builds the same text server-side (service.store.postgres)."""
-    document = {
-        "data": data,
-        "metadata": metadata,
-        "previous_hash": previous_hash,
-        "recorded_at": format_recorded_at(recorded_at),
-        "schema_version": schema_version,
-        "stream_id": stream_id,
-        "type": type,
-        "version": version,
-    }
-    return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
+    previous_hash, recorded_at, schema_version, stream_id, type, version}."""
+    return hashlib.sha256(hashed_document(
+        stream_id, version, type, schema_version, canonical_json(data), canonical_json(metadata),
+        previous_hash, format_recorded_at(recorded_at),
+    ).encode("utf-8")).hexdigest()
+
+
+def hashed_document(
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data_json: str,
+    metadata_json: str,
+    previous_hash: str,
+    recorded_at: str,
+) -> str:
+    """The canonical JSON of an event's hashed document, from its data and metadata already
+    in canonical JSON (a store encodes them once, for storing and for hashing): the keys in
+    sorted order, exactly as canonical_json would write the whole document."""
+    return (
+        f'{{"data":{data_json},"metadata":{metadata_json},"previous_hash":"{previous_hash}",'
+        f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},'
+        f'"stream_id":{_CANONICAL.encode(stream_id)},"type":{_CANONICAL.encode(type)},'
+        f'"version":{version:d}}}'
+    )
 
 
 def verify_chain(stream_id: str, events: Sequence[RecordedEvent]) -> Verification:

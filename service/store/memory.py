@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import json
 import threading
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Callable, Sequence
 
 from service.store.base import (
@@ -24,16 +24,13 @@ from service.store.base import (
     check_append_arguments,
     event_hash,
     event_metadata,
+    utc_now,
     verify_chain,
 )
 
 
-def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 class InMemoryEventStore:
-    def __init__(self, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
         self._clock = clock
         self._lock = threading.Lock()
         self._streams: dict[str, list[RecordedEvent]] = {}

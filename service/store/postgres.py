@@ -1,11 +1,13 @@
 """The event store on PostgreSQL (psycopg 3 with a connection pool).
 
-An append is one round trip: one statement (see _APPEND_ONE and _APPEND_BATCH) checks
-the idempotency key and the expected version, chains the hash and inserts. Each event's
-data and metadata are encoded to canonical JSON once, here; the server stores that text
-as jsonb and hashes the very same text (service.store.base.verify_chain recomputes it
-from what is read back). A writer that loses a race for the same version fails on the
-unique (stream_id, version) constraint; that slow path costs a second query.
+An append is one round trip: one INSERT (see _APPEND_ONE and _APPEND_BATCH) that checks
+the expected version against the hash the chain continues from. Each event's data and
+metadata are encoded to canonical JSON once, here; the server stores that text as jsonb,
+and the store hashes the very same text (service.store.base.verify_chain recomputes it
+from what is read back). The hash at the stream's head comes from what this process last
+appended or read (`_StreamHeads`); without it, the append first reads it. A writer that
+loses a race for the same version fails on the unique (stream_id, version) constraint;
+that slow path costs a second query.
 
 Global reading without skipping late commits: every event records the id of the
 transaction that wrote it (`transaction_id xid8 DEFAULT pg_current_xact_id()`), and the
@@ -21,8 +23,12 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 import weakref
-from typing import Any, Sequence
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any, Callable, Sequence
 
 import psycopg
 from psycopg import pq
@@ -30,6 +36,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
 from service.store.base import (
+    GENESIS_HASH,
     START,
     AppendResult,
     Checkpoint,
@@ -41,6 +48,9 @@ from service.store.base import (
     check_append_arguments,
     check_storable,
     event_metadata,
+    format_recorded_at,
+    hashed_document,
+    utc_now,
     verify_chain,
 )
 
@@ -61,8 +71,8 @@ def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> Co
 _SQLSTATE = pq.DiagnosticField.SQLSTATE
 _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
 
-# Parameter type oids: text, integer and their arrays.
-_TEXT, _INTEGER, _TEXT_ARRAY, _INTEGER_ARRAY = 25, 23, 1009, 1007
+# Parameter type oids: text, integer, their arrays, timestamp with time zone.
+_TEXT, _INTEGER, _TEXT_ARRAY, _INTEGER_ARRAY, _TIMESTAMPTZ = 25, 23, 1009, 1007, 1184
 
 
 class _PreparedStatement:
@@ -134,89 +144,55 @@ def _text_array(items: Sequence[str]) -> bytes:
 # One event (the usual append) and a batch each have their own statement, sent with libpq's
 # prepared-statement call (psycopg.pq) instead of a psycopg cursor: on this machine the cursor
 # machinery costs the client about 90 µs a statement, more than the server spends on the
-# whole append. Parameters and results travel as text; the one row comes back as
-# (head version, idempotency key seen, positions inserted).
+# whole append. Parameters travel as text.
 #
-# In one snapshot the statement finds the stream's head, checks the expected version and
-# the idempotency key, chains the hash and inserts. The hashed document is the one
-# service.store.base.event_hash hashes, byte for byte: integers print alike in both,
-# and to_json() escapes a string exactly as Python's json.dumps(ensure_ascii=False) does
-# (", \, \b \f \n \r \t, \u00XX for the other control characters, everything else as is).
-# now() is the transaction's start, so every event of a batch has the same recorded_at in
-# its column and in its hash. The idempotency key sits on the first event of an append
-# only; the batch is found from there. A writer that loses a race for a version (or a key)
-# fails on a unique constraint instead; the store turns that into a VersionConflict or the
-# original result.
-
-
-def _document_hash(*, data: str, metadata: str, previous_hash: str, schema_version: str,
-                   type_: str, version: str) -> str:
-    return f"""sha256(convert_to(
-               '{{"data":' || {data} || ',"metadata":' || {metadata} || ',"previous_hash":"'
-            || coalesce(encode({previous_hash}, 'hex'), repeat('0', 64))
-            || '","recorded_at":"' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            || '","schema_version":' || {schema_version} || ',"stream_id":' || to_json($1::text)
-            || ',"type":' || to_json({type_}::text) || ',"version":' || {version} || '}}', 'UTF8'))"""
-
-
-_HEAD_AND_KEY = """
-    head AS (
-        SELECT e.version, e.hash FROM events e
-         WHERE e.stream_id = $1 ORDER BY e.version DESC LIMIT 1
-    ), keyed AS (
-        SELECT EXISTS (SELECT FROM events e
-                        WHERE e.stream_id = $1 AND e.idempotency_key = $3) AS seen
-    )"""
-_MAY_APPEND = (
-    "coalesce((SELECT h.version FROM head h), 0) = $2 AND NOT (SELECT k.seen FROM keyed k)"
-)
+# The store chains the hashes itself (service.store.base.hashed_document, from the same
+# canonical JSON it stores) and dates the events with its own clock, so the server only
+# checks and inserts. The check: the event at the expected version still has the hash the
+# chain continues from (none at version 0), and (stream_id, version) is unique, so with
+# gapless versions the stream's head is the expected version. A writer that loses a race
+# for a version (or a key) fails on a unique constraint; the store turns that into a
+# VersionConflict or the original result. The idempotency key sits on the first event of
+# an append only; the batch is found from there.
+_MAY_APPEND = """$2 = 0 OR EXISTS (SELECT FROM events e
+                                  WHERE e.stream_id = $1 AND e.version = $2
+                                    AND e.hash = decode($8, 'hex'))"""
 
 # $1 stream id, $2 expected version, $3 idempotency key, $4 type, $5 schema version,
-# $6 data, $7 metadata (canonical JSON texts).
+# $6 data, $7 metadata (canonical JSON texts), $8 the hash chained from, $9 recorded at,
+# $10 the event's hash (hex).
 _APPEND_ONE = _PreparedStatement(
-    b"cardroom_append_one",
+    b"cardroom_insert_one",
     f"""
-WITH {_HEAD_AND_KEY}, inserted AS (
-    INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
-                        idempotency_key, recorded_at, hash)
-    SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, now(),
-           {_document_hash(data="$6", metadata="$7", previous_hash="(SELECT h.hash FROM head h)",
-                           schema_version="$5", type_="$4", version="($2 + 1)")}
-     WHERE {_MAY_APPEND}
-    RETURNING events.position
-)
-SELECT coalesce((SELECT h.version FROM head h), 0), (SELECT k.seen FROM keyed k),
-       (SELECT n.position FROM inserted n)
+INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
+                    idempotency_key, recorded_at, hash)
+SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10, 'hex')
+ WHERE {_MAY_APPEND}
+RETURNING position
 """,
-    (_TEXT, _INTEGER, _TEXT, _TEXT, _INTEGER, _TEXT, _TEXT),
+    (_TEXT, _INTEGER, _TEXT, _TEXT, _INTEGER, _TEXT, _TEXT, _TEXT, _TIMESTAMPTZ, _TEXT),
 )
 
-# The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata): each event's
-# hash needs the one before it, hence the recursion.
+# The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata, $10 hashes),
+# inserted in version order.
 _APPEND_BATCH = _PreparedStatement(
-    b"cardroom_append_batch",
+    b"cardroom_insert_batch",
     f"""
-WITH RECURSIVE {_HEAD_AND_KEY}, chain (i, hash) AS (
-        SELECT 0, (SELECT h.hash FROM head h) WHERE {_MAY_APPEND}
-      UNION ALL
-        SELECT c.i + 1,
-               {_document_hash(data="$6[c.i + 1]", metadata="$7[c.i + 1]", previous_hash="c.hash",
-                               schema_version="$5[c.i + 1]", type_="$4[c.i + 1]",
-                               version="($2 + c.i + 1)")}
-          FROM chain c WHERE c.i < cardinality($4)
-    ), inserted AS (
-        INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
-                            idempotency_key, recorded_at, hash)
-        SELECT $1, $2 + c.i, $4[c.i], $5[c.i], $6[c.i]::jsonb, $7[c.i]::jsonb,
-               CASE WHEN c.i = 1 THEN $3 END, now(), c.hash
-          FROM chain c WHERE c.i > 0 ORDER BY c.i
-        RETURNING events.position
-    )
-SELECT coalesce((SELECT h.version FROM head h), 0), (SELECT k.seen FROM keyed k),
-       (SELECT array_agg(n.position ORDER BY n.position) FROM inserted n)
+INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
+                    idempotency_key, recorded_at, hash)
+SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
+       CASE WHEN e.i = 1 THEN $3 END, $9::timestamptz, decode(e.hash, 'hex')
+  FROM unnest($4::text[], $5::integer[], $6::text[], $7::text[], $10::text[])
+       WITH ORDINALITY AS e (type, schema_version, data, metadata, hash, i)
+ WHERE {_MAY_APPEND}
+ ORDER BY e.i
+RETURNING position
 """,
-    (_TEXT, _INTEGER, _TEXT, _TEXT_ARRAY, _INTEGER_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY),
+    (_TEXT, _INTEGER, _TEXT, _TEXT_ARRAY, _INTEGER_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY, _TEXT,
+     _TIMESTAMPTZ, _TEXT_ARRAY),
 )
+
+_HASH_AT = "SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s"
 
 _FIND_BY_KEY = """
 SELECT first.version, array_agg(e.position ORDER BY e.version), max(e.version)
@@ -263,9 +239,43 @@ SELECT stream_id FROM found WHERE stream_id IS NOT NULL
 _MAX_VERSION = 2**31 - 1
 
 
+class _StreamHeads:
+    """The latest (version, hash) this process saw of each stream, so an append needs no
+    read to continue the chain. Only a hint: the append statement checks the hash against
+    the database, and a stale or wrong hint only costs a read. Bounded, least recently
+    used out; threads share it under a lock."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, stream_id: str) -> tuple[int, str] | None:
+        with self._lock:
+            return self._heads.get(stream_id)
+
+    def remember(self, stream_id: str, version: int, hash_: str) -> None:
+        with self._lock:
+            head = self._heads.get(stream_id)
+            if head is None or head[0] <= version:
+                self._heads[stream_id] = (version, hash_)
+            self._heads.move_to_end(stream_id)
+            if len(self._heads) > self._capacity:
+                self._heads.popitem(last=False)
+
+    def forget(self, stream_id: str) -> None:
+        with self._lock:
+            self._heads.pop(stream_id, None)
+
+
+STREAM_HEADS_KEPT = 4096
+
+
 class PostgresEventStore:
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, clock: Callable[[], datetime] = utc_now) -> None:
         self._pool = pool
+        self._clock = clock
+        self._heads = _StreamHeads(STREAM_HEADS_KEPT)
 
     def append(
         self,
@@ -298,37 +308,40 @@ class PostgresEventStore:
     ) -> AppendResult:
         """Append inside the caller's connection (and transaction, if one is open), e.g.
         to write a read model in the same transaction. A lost race aborts that transaction."""
-        statement, parameters = _append_statement(
-            stream_id, expected_version, events, idempotency_key, actor
+        encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor)
+        head = self._heads.get(stream_id)
+        if head is not None and head[0] > expected_version:  # versions seen are committed
+            return _refusal(connection, stream_id, expected_version, idempotency_key)
+        previous_hash = GENESIS_HASH if expected_version == 0 else (
+            head[1] if head is not None and head[0] == expected_version else None)
+        from_hint = previous_hash is not None and expected_version > 0
+        while True:
+            if previous_hash is None:
+                previous_hash = _fetch_hash_at(connection, stream_id, expected_version)
+                if previous_hash is None:
+                    return _refusal(connection, stream_id, expected_version, idempotency_key)
+            statement, parameters, last_hash = encoded.statement(previous_hash, self._clock())
+            try:
+                result = statement.run(connection, parameters)
+            except psycopg.errors.UniqueViolation:
+                if _outside_transaction(connection):
+                    return _refusal(connection, stream_id, expected_version, idempotency_key)
+                with self._pool.connection() as fresh:  # the caller's transaction is aborted
+                    return _refusal(fresh, stream_id, expected_version, idempotency_key)
+            if result.ntuples == len(events):
+                break
+            # The hash chained from is not the one at the expected version (a wrong hint),
+            # or the stream is behind the expected version.
+            self._heads.forget(stream_id)
+            if not from_hint:
+                return _refusal(connection, stream_id, expected_version, idempotency_key)
+            previous_hash, from_hint = None, False
+        if _outside_transaction(connection):  # committed: later appends may chain from it
+            self._heads.remember(stream_id, expected_version + len(events), last_hash)
+        positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
+        return AppendResult(
+            stream_id, expected_version + 1, expected_version + len(events), tuple(positions)
         )
-        try:
-            result = statement.run(connection, parameters)
-        except psycopg.errors.UniqueViolation:
-            return self._after_lost_race(stream_id, expected_version, idempotency_key)
-        head_version, key_seen, positions = (result.get_value(0, column) for column in range(3))
-        if positions is not None:
-            numbers = tuple(int(p) for p in positions.strip(b"{}").split(b","))
-            return AppendResult(
-                stream_id, expected_version + 1, expected_version + len(events), numbers
-            )
-        if key_seen == b"t":
-            assert idempotency_key is not None
-            found = _found_by_key(connection, stream_id, idempotency_key)
-            assert found is not None, "the key was seen in the same snapshot"
-            return found
-        raise VersionConflict(stream_id, expected_version, int(head_version))
-
-    def _after_lost_race(
-        self, stream_id: str, expected_version: int, idempotency_key: str | None
-    ) -> AppendResult:
-        """Another writer took the version (or, retrying, the same key) first."""
-        with self._pool.connection() as connection:
-            if idempotency_key is not None:
-                found = _found_by_key(connection, stream_id, idempotency_key)
-                if found is not None:
-                    return found
-            actual = _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
-        raise VersionConflict(stream_id, expected_version, actual)
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
@@ -336,7 +349,10 @@ class PostgresEventStore:
         upper = _MAX_VERSION if up_to_version is None else up_to_version
         with self._pool.connection() as connection:
             rows = _fetch(connection, _READ_STREAM, (stream_id, after_version, upper))
-        return [_recorded(row) for row in rows]
+        recorded = [_recorded(row) for row in rows]
+        if recorded:
+            self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
+        return recorded
 
     def stream_version(self, stream_id: str) -> int:
         with self._pool.connection() as connection:
@@ -363,41 +379,91 @@ class PostgresEventStore:
         return [row[0] for row in rows]
 
 
-def _append_statement(
+class _EncodedAppend:
+    """An append's events checked and encoded once (canonical JSON, as stored and hashed);
+    `statement` chains them from a given hash."""
+
+    def __init__(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None,
+        actor: str | None,
+    ) -> None:
+        check_append_arguments(expected_version, events)
+        self.types = [event.type for event in events]
+        # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
+        # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
+        check_storable([stream_id, idempotency_key, *self.types])
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.key = None if idempotency_key is None else idempotency_key.encode()
+        self.schema_versions = [event.schema_version for event in events]
+        self.data = [canonical_json(event.data) for event in events]
+        self.metadata = [
+            canonical_json(event_metadata(event, idempotency_key, actor)) for event in events
+        ]
+
+    def statement(
+        self, previous_hash: str, recorded_at: datetime
+    ) -> tuple[_PreparedStatement, list[bytes | None], str]:
+        """The statement and its parameters, and the last event's hash."""
+        moment = format_recorded_at(recorded_at)
+        hashes = []
+        chained_from = previous_hash
+        for offset, (type_, schema_version, data, metadata) in enumerate(
+            zip(self.types, self.schema_versions, self.data, self.metadata), start=1
+        ):
+            document = hashed_document(self.stream_id, self.expected_version + offset, type_,
+                                       schema_version, data, metadata, chained_from, moment)
+            chained_from = hashlib.sha256(document.encode()).hexdigest()
+            hashes.append(chained_from)
+        common = [self.stream_id.encode(), b"%d" % self.expected_version, self.key]
+        checks = [previous_hash.encode(), moment.encode()]
+        if len(hashes) == 1:
+            return _APPEND_ONE, [
+                *common,
+                self.types[0].encode(),
+                b"%d" % self.schema_versions[0],
+                self.data[0].encode(),
+                self.metadata[0].encode(),
+                *checks,
+                hashes[0].encode(),
+            ], chained_from
+        return _APPEND_BATCH, [
+            *common,
+            _text_array(self.types),
+            ("{" + ",".join(str(v) for v in self.schema_versions) + "}").encode(),
+            _text_array(self.data),
+            _text_array(self.metadata),
+            *checks,
+            ("{" + ",".join(hashes) + "}").encode(),
+        ], chained_from
+
+
+def _outside_transaction(connection: psycopg.Connection[Any]) -> bool:
+    return connection.pgconn.transaction_status == pq.TransactionStatus.IDLE
+
+
+def _fetch_hash_at(connection: psycopg.Connection[Any], stream_id: str, version: int) -> str | None:
+    rows = _fetch(connection, _HASH_AT, (stream_id, version))
+    return rows[0][0] if rows else None
+
+
+def _refusal(
+    connection: psycopg.Connection[Any],
     stream_id: str,
     expected_version: int,
-    events: Sequence[NewEvent],
     idempotency_key: str | None,
-    actor: str | None,
-) -> tuple[_PreparedStatement, list[bytes | None]]:
-    check_append_arguments(expected_version, events)
-    types = [event.type for event in events]
-    # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
-    # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
-    check_storable([stream_id, idempotency_key, *types])
-    data = [canonical_json(event.data) for event in events]
-    metadata = [canonical_json(event_metadata(event, idempotency_key, actor)) for event in events]
-    key = None if idempotency_key is None else idempotency_key.encode()
-    if len(events) == 1:
-        return _APPEND_ONE, [
-            stream_id.encode(),
-            b"%d" % expected_version,
-            key,
-            types[0].encode(),
-            b"%d" % events[0].schema_version,
-            data[0].encode(),
-            metadata[0].encode(),
-        ]
-    schema_versions = ",".join(str(event.schema_version) for event in events)
-    return _APPEND_BATCH, [
-        stream_id.encode(),
-        b"%d" % expected_version,
-        key,
-        _text_array(types),
-        ("{" + schema_versions + "}").encode(),
-        _text_array(data),
-        _text_array(metadata),
-    ]
+) -> AppendResult:
+    """Why an append wrote nothing: the key's first result (a retry), else the conflict."""
+    if idempotency_key is not None:
+        found = _found_by_key(connection, stream_id, idempotency_key)
+        if found is not None:
+            return found
+    actual = _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
+    raise VersionConflict(stream_id, expected_version, actual)
 
 
 def _found_by_key(

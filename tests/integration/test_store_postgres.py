@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.store.base import NewEvent
+from service.store.base import NewEvent, VersionConflict
 from service.store.postgres import PostgresEventStore, open_pool
 from tests.integration.test_store_contract import drain, follow_until
 
@@ -101,3 +101,63 @@ def test_an_append_survives_psycopg_deallocating_every_prepared_statement(databa
             "Before", "After", "Batch", "Batch", "InTransaction"]
     finally:
         pool.close()
+
+
+# The store chains hashes from the head it last saw (a hint kept per process); the
+# database checks that hash, so a stale or wrong hint costs a read, never a broken chain.
+
+def test_a_second_store_continues_the_chain_another_process_wrote(postgres_pool, stream_id):
+    first, second = PostgresEventStore(postgres_pool), PostgresEventStore(postgres_pool)
+    first.append(stream_id, 0, [NewEvent("One", {})])
+    second.append(stream_id, 1, [NewEvent("Two", {}), NewEvent("Three", {})])
+    first.append(stream_id, 3, [NewEvent("Four", {})])
+
+    assert [e.type for e in second.read_stream(stream_id)] == ["One", "Two", "Three", "Four"]
+    assert second.verify_stream(stream_id).ok
+
+
+def test_a_store_whose_head_is_stale_gets_the_conflict_and_writes_nothing(postgres_pool, stream_id):
+    stale, current = PostgresEventStore(postgres_pool), PostgresEventStore(postgres_pool)
+    stale.append(stream_id, 0, [NewEvent("One", {})])
+    current.append(stream_id, 1, [NewEvent("Two", {})])
+
+    with pytest.raises(VersionConflict) as conflict:
+        stale.append(stream_id, 1, [NewEvent("Late", {})])
+    assert (conflict.value.expected, conflict.value.actual) == (1, 2)
+    with pytest.raises(VersionConflict) as ahead:
+        stale.append(stream_id, 5, [NewEvent("Ahead", {})])
+    assert (ahead.value.expected, ahead.value.actual) == (5, 2)
+    assert [e.type for e in current.read_stream(stream_id)] == ["One", "Two"]
+
+
+def test_a_wrong_head_hint_costs_a_read_not_a_broken_chain(postgres_store, stream_id):
+    postgres_store.append(stream_id, 0, [NewEvent("One", {})])
+    postgres_store._heads.remember(stream_id, 1, "ab" * 32)
+
+    postgres_store.append(stream_id, 1, [NewEvent("Two", {}), NewEvent("Three", {})])
+
+    assert postgres_store.verify_stream(stream_id).ok
+    assert postgres_store.stream_version(stream_id) == 3
+
+
+def test_a_rolled_back_append_leaves_no_head_to_chain_from(postgres_store, postgres_pool, stream_id):
+    postgres_store.append(stream_id, 0, [NewEvent("One", {})])
+    with postgres_pool.connection() as connection:
+        with pytest.raises(RuntimeError), connection.transaction():
+            postgres_store.append_on(connection, stream_id, 1, [NewEvent("RolledBack", {})])
+            raise RuntimeError("the caller's read model failed")
+
+    postgres_store.append(stream_id, 1, [NewEvent("Two", {})])
+
+    assert [e.type for e in postgres_store.read_stream(stream_id)] == ["One", "Two"]
+    assert postgres_store.verify_stream(stream_id).ok
+
+
+def test_a_retry_ahead_of_the_stream_still_answers_the_first_result(postgres_pool, stream_id):
+    writer, retrier = PostgresEventStore(postgres_pool), PostgresEventStore(postgres_pool)
+    first = writer.append(stream_id, 0, [NewEvent("One", {}), NewEvent("Two", {})], idempotency_key="k")
+
+    again = retrier.append(stream_id, 7, [NewEvent("One", {})], idempotency_key="k")
+
+    assert again == first and again.deduplicated
+    assert writer.stream_version(stream_id) == 2
