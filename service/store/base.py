@@ -221,8 +221,9 @@ def utc_now() -> datetime:
 
 
 def format_recorded_at(moment: datetime) -> str:
-    """UTC with microseconds (PostgreSQL keeps microseconds too): the hashed spelling."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """UTC with microseconds (PostgreSQL keeps microseconds too): the hashed spelling,
+    "2026-11-30T09:38:46.123456Z" (isoformat is C code; strftime is twice as slow)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def event_hash(

@@ -195,6 +195,12 @@ def test_a_nul_in_the_path_is_400(client):
 
 def test_a_nul_in_the_query_is_400(client):
     assert_problem(client.get("/v1/players/a?x=%00", headers=ADMIN), 400, "validation_error")
+    assert_problem(client.get("/v1/players/a?x%00y=1", headers=ADMIN), 400, "validation_error")
+
+
+def test_a_percent_sign_before_00_is_not_a_nul(client):
+    # "%2500" decodes to the text "%00": no NUL, so the request gets as far as its view.
+    assert_problem(client.get("/v1/players/a?x=%2500", headers=ADMIN), 404, "not_found")
 
 
 def test_a_form_body_is_415(client):

@@ -3,7 +3,7 @@ the canonical JSON of the whole document (what an auditor recomputes)."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -48,3 +48,10 @@ def test_a_known_event_hashes_to_its_recorded_value():
 
 def _sha256_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@given(moment=st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31),
+                           timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=5, minutes=30)),
+                                                      timezone(timedelta(hours=-8))])))
+def test_recorded_at_is_spelled_as_utc_with_microseconds(moment):
+    assert format_recorded_at(moment) == moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
