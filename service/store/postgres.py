@@ -310,38 +310,43 @@ class PostgresEventStore:
         to write a read model in the same transaction. A lost race aborts that transaction."""
         encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor)
         head = self._heads.get(stream_id)
-        if head is not None and head[0] > expected_version:  # versions seen are committed
-            return _refusal(connection, stream_id, expected_version, idempotency_key)
-        previous_hash = GENESIS_HASH if expected_version == 0 else (
-            head[1] if head is not None and head[0] == expected_version else None)
-        from_hint = previous_hash is not None and expected_version > 0
-        while True:
-            if previous_hash is None:
-                previous_hash = _fetch_hash_at(connection, stream_id, expected_version)
-                if previous_hash is None:
-                    return _refusal(connection, stream_id, expected_version, idempotency_key)
-            statement, parameters, last_hash = encoded.statement(previous_hash, self._clock())
-            try:
-                result = statement.run(connection, parameters)
-            except psycopg.errors.UniqueViolation:
-                if _outside_transaction(connection):
-                    return _refusal(connection, stream_id, expected_version, idempotency_key)
-                with self._pool.connection() as fresh:  # the caller's transaction is aborted
-                    return _refusal(fresh, stream_id, expected_version, idempotency_key)
-            if result.ntuples == len(events):
-                break
-            # The hash chained from is not the one at the expected version (a wrong hint),
-            # or the stream is behind the expected version.
-            self._heads.forget(stream_id)
-            if not from_hint:
-                return _refusal(connection, stream_id, expected_version, idempotency_key)
-            previous_hash, from_hint = None, False
-        if _outside_transaction(connection):  # committed: later appends may chain from it
-            self._heads.remember(stream_id, expected_version + len(events), last_hash)
-        positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
-        return AppendResult(
-            stream_id, expected_version + 1, expected_version + len(events), tuple(positions)
+        if head is not None and head[0] == expected_version:
+            appended = self._insert(connection, encoded, head[1])
+            if appended is not None:
+                return appended
+            self._heads.forget(stream_id)  # a wrong hint: read the hash instead
+        previous_hash = (
+            GENESIS_HASH if expected_version == 0
+            else _fetch_hash_at(connection, stream_id, expected_version)
         )
+        if previous_hash is not None:
+            appended = self._insert(connection, encoded, previous_hash)
+            if appended is not None:
+                return appended
+        # The stream is behind the expected version.
+        return _refusal(connection, stream_id, expected_version, idempotency_key)
+
+    def _insert(
+        self, connection: psycopg.Connection[Any], encoded: _EncodedAppend, previous_hash: str
+    ) -> AppendResult | None:
+        """The append chained from `previous_hash`; None (nothing written) when the event
+        at the expected version does not have that hash or does not exist."""
+        stream_id, expected_version = encoded.stream_id, encoded.expected_version
+        statement, parameters, last_hash = encoded.statement(previous_hash, self._clock())
+        try:
+            result = statement.run(connection, parameters)
+        except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
+            if _outside_transaction(connection):
+                return _refusal(connection, stream_id, expected_version, encoded.idempotency_key)
+            with self._pool.connection() as fresh:  # the caller's transaction is aborted
+                return _refusal(fresh, stream_id, expected_version, encoded.idempotency_key)
+        if result.ntuples == 0:
+            return None
+        last_version = expected_version + result.ntuples
+        if _outside_transaction(connection):  # committed: later appends may chain from it
+            self._heads.remember(stream_id, last_version, last_hash)
+        positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
+        return AppendResult(stream_id, expected_version + 1, last_version, tuple(positions))
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
@@ -398,7 +403,7 @@ class _EncodedAppend:
         check_storable([stream_id, idempotency_key, *self.types])
         self.stream_id = stream_id
         self.expected_version = expected_version
-        self.key = None if idempotency_key is None else idempotency_key.encode()
+        self.idempotency_key = idempotency_key
         self.schema_versions = [event.schema_version for event in events]
         self.data = [canonical_json(event.data) for event in events]
         self.metadata = [
@@ -419,7 +424,8 @@ class _EncodedAppend:
                                        schema_version, data, metadata, chained_from, moment)
             chained_from = hashlib.sha256(document.encode()).hexdigest()
             hashes.append(chained_from)
-        common = [self.stream_id.encode(), b"%d" % self.expected_version, self.key]
+        key = None if self.idempotency_key is None else self.idempotency_key.encode()
+        common = [self.stream_id.encode(), b"%d" % self.expected_version, key]
         checks = [previous_hash.encode(), moment.encode()]
         if len(hashes) == 1:
             return _APPEND_ONE, [

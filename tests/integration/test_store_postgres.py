@@ -161,3 +161,15 @@ def test_a_retry_ahead_of_the_stream_still_answers_the_first_result(postgres_poo
 
     assert again == first and again.deduplicated
     assert writer.stream_version(stream_id) == 2
+
+
+def test_a_head_hint_ahead_of_the_database_does_not_refuse_the_true_head(postgres_store, stream_id):
+    postgres_store.append(stream_id, 0, [NewEvent("One", {})])
+    postgres_store._heads.remember(stream_id, 5, "cd" * 32)  # e.g. a database restored from a backup
+
+    postgres_store.append(stream_id, 1, [NewEvent("Two", {})])
+
+    assert postgres_store.verify_stream(stream_id).ok
+    with pytest.raises(VersionConflict) as conflict:
+        postgres_store.append(stream_id, 1, [NewEvent("Stale", {})])
+    assert (conflict.value.expected, conflict.value.actual) == (1, 2)
