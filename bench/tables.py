@@ -1,21 +1,28 @@
-"""Live-table actions through HTTP: 16 clients, each playing its own heads-up table, the
-way a real client does: the answer to each POST (an action, or a hand start) says who
-acts next, what they may do and the new version, so the next POST follows directly with
-If-Match; GET legal-actions only after a 409. Beside them, the bare-Flask ceiling: the
-same gunicorn setup serving `{}` (bench.http's bare app), hammered by the same 16 clients.
+"""Live-table actions through HTTP: 16 clients, each playing its own no-limit hold'em
+table, the way a real client does: the answer to each POST (an action, or a hand start)
+says who acts next, what they may do and the new version, so the next POST follows
+directly with If-Match; GET legal-actions only after a 409. The client acts for whoever is
+to act (a floor key): check when it may, else call or fold at random. Beside them, the
+bare-Flask ceiling: the same gunicorn setup serving `{}` (bench.http's bare app),
+hammered by the same 16 clients.
 
 The issue's goal: actions/s at 30% or more of the bare requests/s, the action's p99 under
-50 ms. This machine's speed drifts by a fifth within a minute, so the three loads take
-turns in ROUNDS short rounds (bare, then auto-deal tables, then manual-deal tables, each
-PHASE_S seconds after SETTLE_S unmeasured, both servers up throughout) and `actions_vs_bare` is the median of the
-rounds' ratios: a slow spell then moves one round, not the figure.
+50 ms. This machine's speed drifts by a fifth within a minute, so the loads take turns
+in ROUNDS short rounds, each table load right after a bare phase (each phase PHASE_S
+seconds after SETTLE_S unmeasured, both servers up throughout), and `actions_vs_bare` is
+the median of the rounds' ratios to that bare phase: a slow spell then moves one round,
+not the figure.
 
-`tables.*`: auto-deal tables (the action that ends a hand deals the next, as a client
-playing on would create them: one request per action); `tables.manual_deal_*`: tables
-where a POST /hands starts each hand (a hand start every few actions);
-`requests_per_action` counts every request. `server_cpu_ms_per_action` is the gunicorn
-processes' CPU time per action (bare: per request) over the measured phases, and
-`cpu_per_action_vs_bare_request` their quotient, the same comparison in CPU."""
+Tables: six-handed (`tables.*`, the game the issue's end-to-end test plays) and heads-up
+(`tables.heads_up_*`). With these clients a heads-up hand lasts about 4.5 actions, a
+six-handed one about 16, and the action that ends a hand costs about twice another (it
+settles the pots and, on auto-deal tables, deals the next hand in the same append).
+Auto-deal tables (`tables.*`, `tables.heads_up_*`): the action that ends a hand deals the
+next, as a client playing on would create them, one request per action. Manual deal
+(`*manual_deal_*`): a POST /hands starts each hand. `requests_per_action` counts every
+request. `server_cpu_ms_per_action` is the gunicorn processes' CPU time per action (bare:
+per request) over the measured phases, and `cpu_per_action_vs_bare_request` their
+quotient, the same comparison in CPU."""
 from __future__ import annotations
 
 import http.client
@@ -34,6 +41,12 @@ from service.auth import new_secret
 from service.migrate import upgrade
 
 ROUNDS = 8
+TABLE_LOADS = (  # figure prefix, seats per table, auto-deal
+    ("tables.", 6, True),
+    ("tables.manual_deal_", 6, False),
+    ("tables.heads_up_", 2, True),
+    ("tables.heads_up_manual_deal_", 2, False),
+)
 PHASE_S = 1.0
 SETTLE_S = 0.2
 """Each phase begins unmeasured: the switch from another load (threads starting, the
@@ -64,6 +77,14 @@ class _Phase:
     errors: int = 0
     cpu_seconds: float = 0.0
 
+    def absorb(self, other: _Phase) -> None:
+        self.rates += other.rates
+        self.latencies += other.latencies
+        self.measured += other.measured
+        self.requests += other.requests
+        self.errors += other.errors
+        self.cpu_seconds += other.cpu_seconds
+
     def record(self, per_client: list[list[float]], counts: list[list[int]], cpu_seconds: float) -> None:
         done = sum(len(samples) for samples in per_client)
         self.rates.append(done / PHASE_S)
@@ -77,8 +98,9 @@ class _Phase:
 class _Player:
     """A client's own table, played across phases on one keep-alive connection."""
 
-    def __init__(self, port: int, admin_key: str, auto_deal: bool, seed: int) -> None:
+    def __init__(self, port: int, admin_key: str, seats: int, auto_deal: bool, seed: int) -> None:
         self._client = _Client(port, admin_key)
+        self._seats = seats
         self._auto_deal = auto_deal
         self._rng = random.Random(seed)
         self._table_id = self._new_table()
@@ -86,7 +108,8 @@ class _Player:
         self._etag: str | None = None
 
     def _new_table(self) -> str:
-        players = [self._client.call("POST", "/v1/players", {"name": name})[1]["id"] for name in ("A", "B")]
+        players = [self._client.call("POST", "/v1/players", {"name": f"P{seat}"})[1]["id"]
+                   for seat in range(self._seats)]
         _, created, _ = self._client.call("POST", "/v1/tables", {
             "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
             "seats": [{"player_id": p, "stack": 1_000_000} for p in players], "auto_deal": self._auto_deal})
@@ -151,7 +174,8 @@ def _run_phase(served: Served, clients: list, phase: _Phase | None) -> None:
         phase.record(per_client, counts, cpu.seconds())
 
 
-def _figures(prefix: str, phase: _Phase, bare: _Phase) -> dict[str, float]:
+def _figures(prefix: str, phase: _Phase, bare_before: _Phase, bare: _Phase) -> dict[str, float]:
+    """`bare_before`: the bare phases run just before this load's, round by round."""
     p50_ms, p99_ms = latency_ms(sorted(phase.latencies))
     cpu_ms = phase.cpu_seconds * 1000 / max(1, phase.measured)
     bare_cpu_ms = bare.cpu_seconds * 1000 / max(1, bare.measured)
@@ -162,7 +186,7 @@ def _figures(prefix: str, phase: _Phase, bare: _Phase) -> dict[str, float]:
         f"{prefix}action_p99_ms": p99_ms,
         f"{prefix}action_errors": float(phase.errors),
         f"{prefix}requests_per_action": phase.requests / max(1, phase.measured),
-        f"{prefix}actions_vs_bare": statistics.median(a / b for a, b in zip(phase.rates, bare.rates)),
+        f"{prefix}actions_vs_bare": statistics.median(a / b for a, b in zip(phase.rates, bare_before.rates)),
         f"{prefix}cpu_per_action_vs_bare_request": cpu_ms / bare_cpu_ms,
     }
 
@@ -180,17 +204,22 @@ def run() -> dict[str, float]:
         admin_key = env["CARDROOM_ADMIN_KEY"] = new_secret()
         bare_server = _serve(stack, "bench.http:bare_app", env)
         app_server = _serve(stack, "service.wsgi:app", env)
-        loads = [
-            (bare_server, [_BareClient(bare_server.port) for _ in range(CLIENT_THREADS)], _Phase()),
-            (app_server, [_Player(app_server.port, admin_key, True, i) for i in range(CLIENT_THREADS)], _Phase()),
-            (app_server, [_Player(app_server.port, admin_key, False, i) for i in range(CLIENT_THREADS)], _Phase()),
-        ]
-        for served, clients, _ in loads:  # warm-up: connections, caches, code paths
-            _run_phase(served, clients, None)
+        bare_clients = [_BareClient(bare_server.port) for _ in range(CLIENT_THREADS)]
+        bare = _Phase()
+        loads = []
+        for prefix, seats, auto_deal in TABLE_LOADS:
+            players = [_Player(app_server.port, admin_key, seats, auto_deal, i) for i in range(CLIENT_THREADS)]
+            loads.append((prefix, players, _Phase(), _Phase()))
+        _run_phase(bare_server, bare_clients, None)  # warm-up: connections, caches, code paths
+        for _, players, _, _ in loads:
+            _run_phase(app_server, players, None)
         for _ in range(ROUNDS):
-            for served, clients, phase in loads:
-                _run_phase(served, clients, phase)
-        bare, auto_deal, manual_deal = (phase for _, _, phase in loads)
+            for _, players, phase, bare_before in loads:
+                # Each table phase right after a bare phase: its ratio spans 2.4 s, not a round.
+                _run_phase(bare_server, bare_clients, bare_before)
+                _run_phase(app_server, players, phase)
+        for _, _, _, bare_before in loads:
+            bare.absorb(bare_before)
         bare_p50_ms, bare_p99_ms = latency_ms(sorted(bare.latencies))
         figures = {
             "tables.bare_flask_rps": statistics.median(bare.rates),
@@ -198,9 +227,9 @@ def run() -> dict[str, float]:
             "tables.bare_flask_p99_ms": bare_p99_ms,
             "tables.bare_flask_errors": float(bare.errors),
             "tables.bare_flask_server_cpu_ms_per_request": bare.cpu_seconds * 1000 / max(1, bare.measured),
-            **_figures("tables.", auto_deal, bare),
-            **_figures("tables.manual_deal_", manual_deal, bare),
         }
+        for prefix, _, phase, bare_before in loads:
+            figures.update(_figures(prefix, phase, bare_before, bare))
     return {key: round(value, 3 if abs(value) < 10 else 1) for key, value in figures.items()}
 
 
