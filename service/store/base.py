@@ -238,9 +238,24 @@ def event_hash(
 ) -> str:
     """Hex SHA-256 of the event's canonical document: the canonical JSON of {data, metadata,
     previous_hash, recorded_at, schema_version, stream_id, type, version}."""
+    return chained_hash(stream_id, version, type, schema_version, canonical_json(data),
+                        canonical_json(metadata), previous_hash, format_recorded_at(recorded_at))
+
+
+def chained_hash(
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data_json: str,
+    metadata_json: str,
+    previous_hash: str,
+    recorded_at: str,
+) -> str:
+    """event_hash from data and metadata already in canonical JSON (as a store keeps them)
+    and recorded_at already spelled (format_recorded_at)."""
     return hashlib.sha256(hashed_document(
-        stream_id, version, type, schema_version, canonical_json(data), canonical_json(metadata),
-        previous_hash, format_recorded_at(recorded_at),
+        stream_id, version, type, schema_version, data_json, metadata_json, previous_hash, recorded_at,
     ).encode("utf-8")).hexdigest()
 
 

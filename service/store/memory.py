@@ -22,8 +22,9 @@ from service.store.base import (
     VersionConflict,
     canonical_json,
     check_append_arguments,
-    event_hash,
+    chained_hash,
     event_metadata,
+    format_recorded_at,
     utc_now,
     verify_chain,
 )
@@ -89,14 +90,16 @@ class InMemoryEventStore:
         actor: str | None,
     ) -> list[RecordedEvent]:
         recorded_at = self._clock()
+        moment = format_recorded_at(recorded_at)
         previous_hash = stream[-1].hash if stream else GENESIS_HASH
         recorded: list[RecordedEvent] = []
         for offset, event in enumerate(events, start=1):
             version = len(stream) + offset
-            metadata = event_metadata(event, idempotency_key, actor)
-            previous_hash = event_hash(
-                stream_id, version, event.type, event.schema_version, event.data, metadata,
-                previous_hash, recorded_at,
+            data_json = canonical_json(event.data)
+            metadata_json = canonical_json(event_metadata(event, idempotency_key, actor))
+            previous_hash = chained_hash(
+                stream_id, version, event.type, event.schema_version, data_json, metadata_json,
+                previous_hash, moment,
             )
             recorded.append(
                 RecordedEvent(
@@ -106,8 +109,8 @@ class InMemoryEventStore:
                     type=event.type,
                     schema_version=event.schema_version,
                     # Through JSON, as PostgreSQL does: tuples come back as lists.
-                    data=json.loads(canonical_json(event.data)),
-                    metadata=json.loads(canonical_json(metadata)),
+                    data=json.loads(data_json),
+                    metadata=json.loads(metadata_json),
                     recorded_at=recorded_at,
                     hash=previous_hash,
                 )

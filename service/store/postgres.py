@@ -23,7 +23,6 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -48,8 +47,8 @@ from service.store.base import (
     check_append_arguments,
     check_storable,
     event_metadata,
+    chained_hash,
     format_recorded_at,
-    hashed_document,
     utc_now,
     verify_chain,
 )
@@ -420,9 +419,8 @@ class _EncodedAppend:
         for offset, (type_, schema_version, data, metadata) in enumerate(
             zip(self.types, self.schema_versions, self.data, self.metadata), start=1
         ):
-            document = hashed_document(self.stream_id, self.expected_version + offset, type_,
-                                       schema_version, data, metadata, chained_from, moment)
-            chained_from = hashlib.sha256(document.encode()).hexdigest()
+            chained_from = chained_hash(self.stream_id, self.expected_version + offset, type_,
+                                        schema_version, data, metadata, chained_from, moment)
             hashes.append(chained_from)
         key = None if self.idempotency_key is None else self.idempotency_key.encode()
         common = [self.stream_id.encode(), b"%d" % self.expected_version, key]
