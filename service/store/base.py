@@ -252,32 +252,17 @@ def chained_hash(
     previous_hash: str,
     recorded_at: str,
 ) -> str:
-    """event_hash from data and metadata already in canonical JSON (as a store keeps them)
-    and recorded_at already spelled (format_recorded_at)."""
-    return hashlib.sha256(hashed_document(
-        stream_id, version, type, schema_version, data_json, metadata_json, previous_hash, recorded_at,
-    ).encode("utf-8")).hexdigest()
-
-
-def hashed_document(
-    stream_id: str,
-    version: int,
-    type: str,
-    schema_version: int,
-    data_json: str,
-    metadata_json: str,
-    previous_hash: str,
-    recorded_at: str,
-) -> str:
-    """The canonical JSON of an event's hashed document, from its data and metadata already
-    in canonical JSON (a store encodes them once, for storing and for hashing): the keys in
-    sorted order, exactly as canonical_json would write the whole document."""
-    return (
+    """event_hash from data and metadata already in canonical JSON (a store encodes them
+    once, for storing and for hashing) and recorded_at already spelled (format_recorded_at).
+    The document is written with its keys in sorted order, exactly as canonical_json would
+    write it whole."""
+    document = (
         f'{{"data":{data_json},"metadata":{metadata_json},"previous_hash":"{previous_hash}",'
         f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},'
         f'"stream_id":{_CANONICAL.encode(stream_id)},"type":{_CANONICAL.encode(type)},'
         f'"version":{version:d}}}'
     )
+    return hashlib.sha256(document.encode("utf-8")).hexdigest()
 
 
 def verify_chain(stream_id: str, events: Sequence[RecordedEvent]) -> Verification:

@@ -145,7 +145,7 @@ def _text_array(items: Sequence[str]) -> bytes:
 # machinery costs the client about 90 µs a statement, more than the server spends on the
 # whole append. Parameters travel as text.
 #
-# The store chains the hashes itself (service.store.base.hashed_document, from the same
+# The store chains the hashes itself (service.store.base.chained_hash, from the same
 # canonical JSON it stores) and dates the events with its own clock, so the server only
 # checks and inserts. The check: the event at the expected version still has the hash the
 # chain continues from (none at version 0), and (stream_id, version) is unique, so with

@@ -1,5 +1,5 @@
-"""The hashed document a store builds from canonical JSON it already has is, byte for byte,
-the canonical JSON of the whole document (what an auditor recomputes)."""
+"""The hash a store chains from canonical JSON it already has is the hash of the canonical
+JSON of the whole document (what an auditor recomputes)."""
 from __future__ import annotations
 
 import hashlib
@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.store.base import canonical_json, event_hash, format_recorded_at, hashed_document
+from service.store.base import canonical_json, chained_hash, event_hash, format_recorded_at
 
 TEXTS = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=8)
 VALUES = st.dictionaries(TEXTS, st.one_of(st.integers(), TEXTS, st.booleans(), st.none(),
@@ -22,7 +22,7 @@ MOMENTS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 
        version=st.integers(1, 2**31 - 1), schema_version=st.integers(1, 9),
        data=VALUES, metadata=VALUES, previous_hash=st.sampled_from(["0" * 64, "ab" * 32]),
        recorded_at=MOMENTS)
-def test_the_document_built_from_encoded_parts_is_the_canonical_json_of_the_whole(
+def test_the_hash_chained_from_encoded_parts_is_that_of_the_canonical_json_of_the_whole(
         stream_id, type_, version, schema_version, data, metadata, previous_hash, recorded_at):
     whole = canonical_json({
         "data": data, "metadata": metadata, "previous_hash": previous_hash,
@@ -30,10 +30,10 @@ def test_the_document_built_from_encoded_parts_is_the_canonical_json_of_the_whol
         "stream_id": stream_id, "type": type_, "version": version,
     })
 
-    built = hashed_document(stream_id, version, type_, schema_version, canonical_json(data),
-                            canonical_json(metadata), previous_hash, format_recorded_at(recorded_at))
+    chained = chained_hash(stream_id, version, type_, schema_version, canonical_json(data),
+                           canonical_json(metadata), previous_hash, format_recorded_at(recorded_at))
 
-    assert built == whole
+    assert chained == _sha256_of(whole)
 
 
 def test_a_known_event_hashes_to_its_recorded_value():
