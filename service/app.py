@@ -12,7 +12,7 @@ from service.api import (Api, Resources, hand_histories, hands, health, keys, pl
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
-from service.store.postgres import PostgresEventStore
+from service.integrity import open_store
 
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
@@ -47,7 +47,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,
-        store=PostgresEventStore(pool) if pool else None,
+        store=open_store(pool, config) if pool else None,
         keys=ApiKeys(pool) if pool else None,
     )
 

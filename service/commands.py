@@ -39,7 +39,8 @@ from domain.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service import ratings
-from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict
+from service.sealing import seal
+from service.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,8 @@ _cache = _TableCache(CACHED_TABLES)
 def load_table(store: EventStore, table_id: str) -> LoadedTable:
     """The table's current state: the cached state plus whatever was appended since."""
     cached = _cache.get(table_id) or LoadedTable(table_id, 0, None)
-    records = store.read_stream(table_stream(table_id), after_version=cached.version)
+    records = store.read_stream(table_stream(table_id), after_version=cached.version,
+                                reveal=Reveal.ALL)
     if not records:
         return cached
     loaded = fold_records(cached, records)
@@ -153,7 +155,7 @@ def fold_records(loaded: LoadedTable, records: list[RecordedEvent]) -> LoadedTab
     for record in records:
         if types is None:
             types = table.event_types(record.data["game"])
-        state = table.evolve(state, from_record(types, record.type, record.data))
+        state = table.evolve(state, from_record(types, record.type, record.full_data()))
         key = record.metadata.get("idempotency_key")
         if key is not None:
             first, _ = keys.get(key, (record.version, record.version))
@@ -163,7 +165,7 @@ def fold_records(loaded: LoadedTable, records: list[RecordedEvent]) -> LoadedTab
 
 def state_at(store: EventStore, table_id: str, version: int) -> table.TableState | None:
     """Replay the table to `version` (for floor staff auditing a hand step by step)."""
-    records = store.read_stream(table_stream(table_id), up_to_version=version)
+    records = store.read_stream(table_stream(table_id), up_to_version=version, reveal=Reveal.ALL)
     return fold_records(LoadedTable(table_id, 0, None), records).state if records else None
 
 
@@ -312,7 +314,8 @@ def _new_events(before: table.TableState | None, after: table.TableState,
             metadata["visible_to"] = after.players[hand_seats[data[seat_field]]]
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])
-        records.append(NewEvent(type_name, data, metadata=metadata))
+        public, sealed = seal(type_name, data)
+        records.append(NewEvent(type_name, public, metadata=metadata, sealed=sealed))
     return records
 
 

@@ -19,6 +19,8 @@ class Config:
     port: int = DEFAULT_PORT
     data_dir: Path = Path(".data")
     database_pool_size: int = 8
+    chain_key: str | None = None
+    """The key of the log's HMAC chain (service.integrity); None: <data_dir>/chain-key."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -30,4 +32,5 @@ class Config:
             port=int(env.get("PORT") or DEFAULT_PORT),
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
             database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
+            chain_key=env.get("CARDROOM_CHAIN_KEY") or None,
         )

@@ -25,20 +25,10 @@ from domain.cards import format_card, parse_cards, verify_deck_commitment
 from domain.games import dice, draw, palace
 from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
+from service.sealing import hidden
+from service.store.base import RecordedEvent, format_recorded_at
 
 SEES_EVERYTHING = ("admin", "floor")
-# Fields that hold the shuffle's secrets until the hand is over: record type -> fields.
-SECRET_FIELDS = {
-    "HandOpened": ("salt",),
-    "HandStarted": ("deck", "reshuffle_order"),  # hold'em, five-card draw
-    "Redealt": ("deck", "reshuffle_order"),
-    "StubReshuffled": ("cards",),
-    "SetAsideBannersReshuffled": ("order",),  # Palace Poker
-    "PalaceDeckShuffled": ("order",),
-    "DrawDeckReshuffled": ("order",),
-    "PalaceDeckCut": ("deck",),
-    "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
-}
 # Fields of a private event (metadata `visible_to`) others may not see; default ("cards",).
 PRIVATE_FIELDS = {
     "PlayerDrew": ("discarded", "received"),
@@ -64,26 +54,18 @@ class Viewer:
         return self.player_id is not None and self.player_id == player_id
 
 
-def live_hand(state: table.TableState | None) -> str | None:
-    """The hand whose secrets are still secret: the one being played, if any."""
-    if state is None or not state.hand_in_progress:
-        return None
-    return state.hand_id
-
-
-def redact_event(event: Mapping[str, Any], viewer: Viewer, live_hand_id: str | None) -> dict[str, Any]:
-    """`event`: {"version", "type", "data", "metadata", ["recorded_at"]} -> what the viewer may see."""
+def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """`event`: {"version", "type", "data", "metadata", ["recorded_at"], ["revealed"]} ->
+    what the viewer may see. The sealed fields show only where the event says `revealed`
+    (the store read them because the hand is closed, service.sealing); otherwise they read
+    as null."""
     metadata = event.get("metadata") or {}
-    data = dict(event["data"])
+    data = dict(event["data"]) if event.get("revealed") else hidden(event["type"], event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
         for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
             data[name] = None
-    hand_id = metadata.get("hand_id")
-    if hand_id is not None and hand_id == live_hand_id:
-        for name in SECRET_FIELDS.get(event["type"], ()):
-            if name in data:
-                data[name] = None
     shown: dict[str, Any] = {"version": event["version"], "type": event["type"], "data": data}
+    hand_id = metadata.get("hand_id")
     if hand_id is not None:
         shown["hand_id"] = hand_id
     if "recorded_at" in event:
@@ -91,9 +73,18 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer, live_hand_id: str | N
     return shown
 
 
-def redact_events(events: Iterable[Mapping[str, Any]], viewer: Viewer,
-                  live_hand_id: str | None) -> list[dict[str, Any]]:
-    return [redact_event(e, viewer, live_hand_id) for e in events]
+def redact_events(events: Iterable[Mapping[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
+    return [redact_event(e, viewer) for e in events]
+
+
+def redact_records(records: Iterable[RecordedEvent], viewer: Viewer) -> list[dict[str, Any]]:
+    """Stored events as the viewer may see them; their sealed fields show only if the read
+    revealed them."""
+    return [redact_event({"version": r.version, "type": r.type,
+                          "data": r.full_data() if r.revealed else r.data,
+                          "metadata": r.metadata, "revealed": r.revealed,
+                          "recorded_at": format_recorded_at(r.recorded_at)}, viewer)
+            for r in records]
 
 
 def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:

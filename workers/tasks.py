@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 from service.api.players import register_player as register_player_command
 from service.config import Config
 from service.store.base import EventStore
-from service.store.postgres import PostgresEventStore
+from service.integrity import open_store
 from workers.celery_app import app
 
 log = logging.getLogger(__name__)
@@ -26,8 +26,10 @@ def pool() -> ConnectionPool:
     return ConnectionPool(config.database_url, min_size=1, max_size=4, kwargs={"autocommit": True})
 
 
+@lru_cache(maxsize=1)
 def event_store() -> EventStore:
-    return PostgresEventStore(pool())
+    # One store per process: it keeps the heads it noted for the checkpoint file.
+    return open_store(pool(), Config.from_env())
 
 
 @app.task(name="workers.tasks.ping")

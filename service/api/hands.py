@@ -26,6 +26,7 @@ from service.api.hand_histories import (
 from service.api.tables import ALL_ROLES, EventSchema, viewer
 from service.auth import require
 from service.problems import Problem
+from service.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 from service.store.base import RecordedEvent, format_recorded_at
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
@@ -63,6 +64,8 @@ class VerificationSchema(ma.Schema):
 
 
 def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
+    """The table and the hand's events, read with their hand's sealed fields revealed only
+    if its HandClosed is stored (decided in the same read)."""
     located = table.table_id_of_hand(hand_id)
     if located is None:
         raise Problem(404, "not_found", f"no hand {hand_id}")
@@ -70,13 +73,15 @@ def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEven
     loaded = commands.load_table(event_store(), table_id)
     if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    records = [r for r in event_store().read_stream(commands.table_stream(table_id))
+    records = [r for r in event_store().read_stream(commands.table_stream(table_id),
+                                                    reveal=REVEAL_CLOSED_HANDS)
                if r.metadata.get("hand_id") == hand_id]
     return loaded, records
 
 
-def _is_over(loaded: commands.LoadedTable, hand_id: str) -> bool:
-    return views.live_hand(loaded.state) != hand_id
+def _is_over(records: list[RecordedEvent]) -> bool:
+    """Whether the hand of these records (one read) is closed: only then are its secrets out."""
+    return any(r.type == HAND_CLOSED for r in records)
 
 
 @blp.route("/hands/<string:hand_id>", methods=["GET"])
@@ -87,19 +92,17 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     """A hand's history: its events, the hand at its last event, and the deal check."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_hand(hand_id)
-    loaded, records = _hand_records(hand_id)
+    _, records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
     state = commands.state_at(event_store(), table_id, last)
-    over = _is_over(loaded, hand_id)
+    over = _is_over(records)
     who = viewer()
-    events = [{"version": r.version, "type": r.type, "data": r.data, "metadata": r.metadata,
-               "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
     shown_hand = views.hand_view(state, who, secrets_revealed=over)
     return {
         "id": hand_id, "table_id": table_id, "number": number, "over": over,
         "first_version": records[0].version, "last_version": last,
-        "events": views.redact_events(events, who, None if over else hand_id),
+        "events": views.redact_records(records, who),
         "hand": shown_hand, "deal": shown_hand["deal"],
     }, 200, {"ETag": f'"{last}"'}
 
@@ -114,7 +117,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     imported hand, to version `at` of its own stream."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_state(hand_id, query.get("at"))
-    loaded, records = _hand_records(hand_id)
+    _, records = _hand_records(hand_id)
     table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     first, last = records[0].version, records[-1].version
     at = query.get("at", last)
@@ -126,7 +129,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
         # Between HandOpened and the game's first event there is no hand state yet.
         at = first + 1
         state = commands.state_at(event_store(), table_id, at)
-    shown = views.hand_view(state, viewer(), secrets_revealed=_is_over(loaded, hand_id))
+    shown = views.hand_view(state, viewer(), secrets_revealed=_is_over(records))
     return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
 
 
@@ -144,7 +147,7 @@ def hand_phh(hand_id: str) -> Response:
         return _imported_phh(hand_id)
     loaded, records = _hand_records(hand_id)
     _check_phh_form(loaded.state)
-    if not _is_over(loaded, hand_id):
+    if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
     events = _visible_game_events(loaded.state.game, records, viewer())
     return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
@@ -181,7 +184,8 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
         # are actions in the record, their cards `??`.
         shown = views.redact_event({"version": record.version, "type": record.type,
-                                    "data": record.data, "metadata": record.metadata}, who, None)
+                                    "data": record.full_data(), "metadata": record.metadata,
+                                    "revealed": record.revealed}, who)
         events.append(from_record(types, record.type, shown["data"]))
     return events
 

@@ -22,7 +22,7 @@ from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
-from service.store.base import format_recorded_at
+from service.sealing import REVEAL_CLOSED_HANDS
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
@@ -239,7 +239,7 @@ def written(result: commands.CommandResult, status: int = 201) -> Response:
     in shape, and dumping it through the schema again was a measurable share of an action."""
     who = viewer()
     shown = {"version": result.version,
-             "events": views.redact_events(result.events, who, views.live_hand(result.state)),
+             "events": views.redact_events(result.events, who),
              **views.next_view(result.state, who)}
     return json_response(shown, status, result.version)
 
@@ -473,10 +473,12 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
     """The table's event log after version `after`, redacted for the caller."""
-    # The state first: if a hand ends in between, its secrets stay hidden one read longer.
-    loaded = loaded_table(table_id)
-    records = event_store().read_stream(commands.table_stream(table_id), after_version=query["after"])
-    events = [{"version": r.version, "type": r.type, "data": r.data, "metadata": r.metadata,
-               "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
-    shown = views.redact_events(events, viewer(), views.live_hand(loaded.state))
-    return {"events": shown}, 200, {"ETag": f'"{max([loaded.version, *(r.version for r in records)])}"'}
+    # One read of the store gives the events and, in the same snapshot, whether each one's
+    # hand is closed: only then are its sealed secrets revealed.
+    store, stream = event_store(), commands.table_stream(table_id)
+    records = store.read_stream(stream, after_version=query["after"], reveal=REVEAL_CLOSED_HANDS)
+    version = records[-1].version if records else store.stream_version(stream)
+    if version == 0:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    shown = views.redact_records(records, viewer())
+    return {"events": shown}, 200, {"ETag": f'"{version}"'}

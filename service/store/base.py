@@ -7,10 +7,11 @@ SHA-256 hash over a canonical JSON document, so floor staff can prove a log unal
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 GENESIS_HASH = "0" * 64
 """The "previous hash" of a stream's first event."""
@@ -24,6 +25,9 @@ class NewEvent:
     data: Mapping[str, Any]
     schema_version: int = 1
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    sealed: Mapping[str, Any] = field(default_factory=dict)
+    """The event's secret fields (a deck, a salt), stored apart from `data`: a read returns
+    them only when it asks to (see Reveal). The hash chain covers them."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,43 @@ class RecordedEvent:
     recorded_at: datetime
     hash: str
     """Hex SHA-256 of this event's canonical document, which includes the previous hash."""
+    sealed: Mapping[str, Any] | None = None
+    """The sealed fields when the read revealed them ({} when the event has none); None when
+    they were withheld."""
+    mac: str | None = None
+    """Hex HMAC of (stream, version, hash) under the chain key (ChainSigner); None on events
+    written before the chain was keyed."""
+
+    @property
+    def revealed(self) -> bool:
+        """True when the read returned this event's sealed fields (or it has none)."""
+        return self.sealed is not None
+
+    def full_data(self) -> Mapping[str, Any]:
+        """`data` with the sealed fields put back: the event as the domain recorded it."""
+        return {**self.data, **self.sealed} if self.sealed else self.data
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """What sealed fields a read returns with the events.
+
+    `Reveal.ALL`: every one (the application's own replay; verification). `Reveal.closed_by
+    ("HandClosed")`: only those of events whose `hand_id` (metadata) has an event of that type
+    in the stream, decided by the store in the same statement that reads the events, so a
+    hand that starts during the read can never be revealed. Without a Reveal, none.
+    """
+
+    closing_type: str | None = None
+
+    ALL: ClassVar[Reveal]
+
+    @classmethod
+    def closed_by(cls, closing_type: str) -> Reveal:
+        return cls(closing_type)
+
+
+Reveal.ALL = Reveal()
 
 
 @dataclass(frozen=True)
@@ -71,6 +112,8 @@ class Verification:
     ok: bool
     events: int
     first_bad_version: int | None
+    reason: str | None = field(default=None, compare=False)
+    """Why the first bad version is bad, in words (None when ok)."""
 
 
 class VersionConflict(Exception):
@@ -97,7 +140,8 @@ class EventStore(Protocol):
     ) -> AppendResult: ...
 
     def read_stream(
-        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
     ) -> list[RecordedEvent]: ...
 
     def stream_version(self, stream_id: str) -> int: ...
@@ -106,7 +150,7 @@ class EventStore(Protocol):
         self, after: Checkpoint | None = None, limit: int = 1000
     ) -> tuple[list[RecordedEvent], Checkpoint]: ...
 
-    def verify_stream(self, stream_id: str) -> Verification: ...
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification: ...
 
     def list_streams(self, prefix: str = "") -> list[str]: ...
 
@@ -235,11 +279,14 @@ def event_hash(
     metadata: Mapping[str, Any],
     previous_hash: str,
     recorded_at: datetime,
+    sealed: Mapping[str, Any] | None = None,
 ) -> str:
     """Hex SHA-256 of the event's canonical document: the canonical JSON of {data, metadata,
-    previous_hash, recorded_at, schema_version, stream_id, type, version}."""
+    previous_hash, recorded_at, schema_version, [sealed,] stream_id, type, version}; `sealed`
+    only when the event has sealed fields, so events without any hash as they always did."""
     return chained_hash(stream_id, version, type, schema_version, canonical_json(data),
-                        canonical_json(metadata), previous_hash, format_recorded_at(recorded_at))
+                        canonical_json(metadata), previous_hash, format_recorded_at(recorded_at),
+                        canonical_json(sealed) if sealed else None)
 
 
 def chained_hash(
@@ -251,28 +298,91 @@ def chained_hash(
     metadata_json: str,
     previous_hash: str,
     recorded_at: str,
+    sealed_json: str | None = None,
 ) -> str:
-    """event_hash from data and metadata already in canonical JSON (a store encodes them
-    once, for storing and for hashing) and recorded_at already spelled (format_recorded_at).
-    The document is written with its keys in sorted order, exactly as canonical_json would
-    write it whole."""
+    """event_hash from data, metadata and sealed fields already in canonical JSON (a store
+    encodes them once, for storing and for hashing) and recorded_at already spelled
+    (format_recorded_at). The document is written with its keys in sorted order, exactly as
+    canonical_json would write it whole."""
+    sealed = "" if sealed_json is None else f'"sealed":{sealed_json},'
     document = (
         f'{{"data":{data_json},"metadata":{metadata_json},"previous_hash":"{previous_hash}",'
-        f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},'
+        f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},{sealed}'
         f'"stream_id":{_CANONICAL.encode(stream_id)},"type":{_CANONICAL.encode(type)},'
         f'"version":{version:d}}}'
     )
     return hashlib.sha256(document.encode("utf-8")).hexdigest()
 
 
-def verify_chain(stream_id: str, events: Sequence[RecordedEvent]) -> Verification:
-    """Recompute every hash in version order; the first mismatch or gap is the bad one."""
+class ChainSigner:
+    """Keys the hash chain: an HMAC-SHA256 of (stream, version, hash) under a secret the
+    database never holds (CARDROOM_CHAIN_KEY or the data directory's chain-key file).
+
+    SHA-256 alone proves nothing against someone who can write the events table: they can
+    edit an event and recompute every later hash. Without the key they cannot compute the
+    MAC of an edited, inserted or recomputed event, and the same MAC signs the receipt each
+    write returns and the head checkpoints kept outside the database (which catch a removed
+    tail)."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("the chain key needs at least 16 bytes")
+        self._key = key
+
+    def sign(self, stream_id: str, version: int, hash_: str) -> str:
+        message = f"{stream_id}\n{version:d}\n{hash_}".encode()
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+
+    def valid(self, stream_id: str, version: int, hash_: str, mac: str | None) -> bool:
+        return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_), mac)
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stream's head as a checkpoint or a receipt records it: version, hash and its MAC."""
+
+    stream_id: str
+    version: int
+    hash: str
+    mac: str
+
+
+def verify_chain(
+    stream_id: str,
+    events: Sequence[RecordedEvent],
+    signer: ChainSigner | None = None,
+    heads: Sequence[Head] = (),
+) -> Verification:
+    """Recompute every hash in version order (sealed fields included, so `events` must be
+    read with Reveal.ALL); with a signer, check every event's MAC; then check the stream
+    still reaches every recorded head (checkpoints, receipts) with the same hash. The first
+    bad version is reported, with why."""
     previous_hash = GENESIS_HASH
     for expected_version, event in enumerate(events, start=1):
-        if event.version != expected_version or event.hash != event_hash(
+        if event.version != expected_version:
+            return _bad(events, expected_version, "a version is missing here")
+        if event.hash != event_hash(
             stream_id, event.version, event.type, event.schema_version, event.data,
-            event.metadata, previous_hash, event.recorded_at,
+            event.metadata, previous_hash, event.recorded_at, event.sealed,
         ):
-            return Verification(False, len(events), expected_version)
+            return _bad(events, expected_version, "the event does not hash to its recorded hash")
+        if signer is not None and not signer.valid(stream_id, event.version, event.hash, event.mac):
+            return _bad(events, expected_version,
+                        "the event carries no MAC (written before the chain was keyed, or forged)"
+                        if event.mac is None else "the event's MAC is not the chain key's")
         previous_hash = event.hash
+    by_version = {event.version: event.hash for event in events}
+    for head in sorted(heads, key=lambda h: h.version):
+        if signer is not None and not signer.valid(head.stream_id, head.version, head.hash, head.mac):
+            continue  # not ours: a forged checkpoint proves nothing either way
+        if head.version not in by_version:
+            return _bad(events, len(events) + 1,
+                        f"the log ends at version {len(events)}, but version {head.version} "
+                        f"was recorded (checkpoint or receipt)")
+        if by_version[head.version] != head.hash:
+            return _bad(events, head.version, "the event differs from the one recorded (checkpoint or receipt)")
     return Verification(True, len(events), None)
+
+
+def _bad(events: Sequence[RecordedEvent], version: int, reason: str) -> Verification:
+    return Verification(False, len(events), version, reason)

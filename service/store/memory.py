@@ -6,6 +6,7 @@ reader can never be overtaken by a late commit.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import threading
 from datetime import datetime
@@ -15,9 +16,12 @@ from service.store.base import (
     GENESIS_HASH,
     START,
     AppendResult,
+    ChainSigner,
     Checkpoint,
+    Head,
     NewEvent,
     RecordedEvent,
+    Reveal,
     Verification,
     VersionConflict,
     canonical_json,
@@ -31,8 +35,10 @@ from service.store.base import (
 
 
 class InMemoryEventStore:
-    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, clock: Callable[[], datetime] = utc_now,
+                 signer: ChainSigner | None = None) -> None:
         self._clock = clock
+        self.signer = signer
         self._lock = threading.Lock()
         self._streams: dict[str, list[RecordedEvent]] = {}
         # (checkpoint, event) in append order; the checkpoint's transaction id numbers
@@ -97,9 +103,10 @@ class InMemoryEventStore:
             version = len(stream) + offset
             data_json = canonical_json(event.data)
             metadata_json = canonical_json(event_metadata(event, idempotency_key, actor))
+            sealed_json = canonical_json(event.sealed) if event.sealed else None
             previous_hash = chained_hash(
                 stream_id, version, event.type, event.schema_version, data_json, metadata_json,
-                previous_hash, moment,
+                previous_hash, moment, sealed_json,
             )
             recorded.append(
                 RecordedEvent(
@@ -113,16 +120,25 @@ class InMemoryEventStore:
                     metadata=json.loads(metadata_json),
                     recorded_at=recorded_at,
                     hash=previous_hash,
+                    sealed={} if sealed_json is None else json.loads(sealed_json),
+                    mac=None if self.signer is None else self.signer.sign(stream_id, version, previous_hash),
                 )
             )
         return recorded
 
     def read_stream(
-        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
     ) -> list[RecordedEvent]:
         with self._lock:
             stream = self._streams.get(stream_id, [])
-            return stream[after_version:up_to_version]
+            events = stream[after_version:up_to_version]
+            if reveal is not None and reveal.closing_type is None:
+                return events
+            closed = set() if reveal is None else {
+                e.metadata.get("hand_id") for e in stream if e.type == reveal.closing_type}
+        return [e if e.metadata.get("hand_id") in closed and "hand_id" in e.metadata
+                else dataclasses.replace(e, sealed=None) for e in events]
 
     def stream_version(self, stream_id: str) -> int:
         with self._lock:
@@ -139,8 +155,9 @@ class InMemoryEventStore:
             return [], after
         return [event for _, event in batch], batch[-1][0]
 
-    def verify_stream(self, stream_id: str) -> Verification:
-        return verify_chain(stream_id, self.read_stream(stream_id))
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL), self.signer,
+                            receipts)
 
     def list_streams(self, prefix: str = "") -> list[str]:
         with self._lock:

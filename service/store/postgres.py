@@ -34,13 +34,17 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
+from service.store.checkpoints import HeadCheckpoints
 from service.store.base import (
     GENESIS_HASH,
     START,
     AppendResult,
+    ChainSigner,
     Checkpoint,
+    Head,
     NewEvent,
     RecordedEvent,
+    Reveal,
     Verification,
     VersionConflict,
     canonical_json,
@@ -134,9 +138,10 @@ def _begin_command(connection: psycopg.Connection[Any]) -> bytes:
     return " ".join(parts).encode()
 
 
-def _text_array(items: Sequence[str]) -> bytes:
-    """A PostgreSQL array literal of texts (quoted, with " and \\ escaped)."""
-    quoted = ('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
+def _text_array(items: Sequence[str | None]) -> bytes:
+    """A PostgreSQL array literal of texts (quoted, with " and \\ escaped; None is NULL)."""
+    quoted = ("NULL" if item is None else '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"'
+              for item in items)
     return ("{" + ",".join(quoted) + "}").encode()
 
 
@@ -164,31 +169,37 @@ _APPEND_ONE = _PreparedStatement(
     b"cardroom_insert_one",
     f"""
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
-                    idempotency_key, recorded_at, hash)
-SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10, 'hex')
+                    idempotency_key, recorded_at, hash, sealed, mac)
+SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10, 'hex'),
+       $11::jsonb, decode($12, 'hex')
  WHERE {_MAY_APPEND}
 RETURNING position
 """,
-    (_TEXT, _INTEGER, _TEXT, _TEXT, _INTEGER, _TEXT, _TEXT, _TEXT, _TIMESTAMPTZ, _TEXT),
+    (_TEXT, _INTEGER, _TEXT, _TEXT, _INTEGER, _TEXT, _TEXT, _TEXT, _TIMESTAMPTZ, _TEXT, _TEXT, _TEXT),
 )
 
-# The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata, $10 hashes),
-# inserted in version order.
+# $11 the sealed fields (canonical JSON, NULL when none), $12 the event's MAC (hex, NULL
+# without a chain key).
+#
+# The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata, $10 hashes,
+# $11 sealed, $12 MACs), inserted in version order.
 _APPEND_BATCH = _PreparedStatement(
     b"cardroom_insert_batch",
     f"""
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
-                    idempotency_key, recorded_at, hash)
+                    idempotency_key, recorded_at, hash, sealed, mac)
 SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
-       CASE WHEN e.i = 1 THEN $3 END, $9::timestamptz, decode(e.hash, 'hex')
-  FROM unnest($4::text[], $5::integer[], $6::text[], $7::text[], $10::text[])
-       WITH ORDINALITY AS e (type, schema_version, data, metadata, hash, i)
+       CASE WHEN e.i = 1 THEN $3 END, $9::timestamptz, decode(e.hash, 'hex'),
+       e.sealed::jsonb, decode(e.mac, 'hex')
+  FROM unnest($4::text[], $5::integer[], $6::text[], $7::text[], $10::text[], $11::text[],
+              $12::text[])
+       WITH ORDINALITY AS e (type, schema_version, data, metadata, hash, sealed, mac, i)
  WHERE {_MAY_APPEND}
  ORDER BY e.i
 RETURNING position
 """,
     (_TEXT, _INTEGER, _TEXT, _TEXT_ARRAY, _INTEGER_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY, _TEXT,
-     _TIMESTAMPTZ, _TEXT_ARRAY),
+     _TIMESTAMPTZ, _TEXT_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY),
 )
 
 _HASH_AT = "SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s"
@@ -203,17 +214,43 @@ SELECT first.version, array_agg(e.position ORDER BY e.version), max(e.version)
 """
 
 _COLUMNS = (
-    "stream_id, version, position, type, schema_version, data, metadata, recorded_at, hash"
+    "stream_id, version, position, type, schema_version, data, metadata, recorded_at, hash, mac"
 )
+# The sealed fields, as the read's Reveal allows: all, none, or those of events whose hand's
+# closing event is in the stream. The closing check runs in the statement that reads the
+# events, so both see one snapshot: a hand opened during the read is never revealed.
+_ALL_SEALED = "coalesce(e.sealed, '{}')"
+_NO_SEALED = "NULL::jsonb"
+_SEALED_IF_CLOSED = """CASE WHEN EXISTS (SELECT FROM events c
+                                 WHERE c.stream_id = e.stream_id AND c.type = {closing}
+                                   AND c.metadata->>'hand_id' = e.metadata->>'hand_id')
+            THEN coalesce(e.sealed, '{{}}') END"""
 
-_READ_STREAM = f"""
-SELECT {_COLUMNS} FROM events
+
+def _sealed_column(reveal: Reveal | None) -> str:
+    if reveal is None:
+        return _NO_SEALED
+    if reveal.closing_type is None:
+        return _ALL_SEALED
+    # A literal, not a parameter: the partial index events_hand_closed is only used when
+    # the planner sees the type itself.
+    return _SEALED_IF_CLOSED.format(closing=_sql_text_literal(reveal.closing_type))
+
+
+def _sql_text_literal(text: str) -> str:
+    if not text.isidentifier():
+        raise ValueError(f"a closing event type is a name, not {text!r}")
+    return f"'{text}'"
+
+
+_READ_STREAM = """
+SELECT {columns}, {sealed} FROM events e
  WHERE stream_id = %s AND version > %s AND version <= %s
  ORDER BY version
 """
 
 _READ_ALL = f"""
-SELECT {_COLUMNS}, transaction_id::text AS transaction_id_text FROM events
+SELECT {_COLUMNS}, {_ALL_SEALED}, transaction_id::text AS transaction_id_text FROM events e
  WHERE (transaction_id, position) > (%s::text::xid8, %s)
    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
  ORDER BY transaction_id, position
@@ -271,10 +308,14 @@ STREAM_HEADS_KEPT = 4096
 
 
 class PostgresEventStore:
-    def __init__(self, pool: ConnectionPool, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, pool: ConnectionPool, clock: Callable[[], datetime] = utc_now, *,
+                 signer: ChainSigner | None = None,
+                 checkpoints: HeadCheckpoints | None = None) -> None:
         self._pool = pool
         self._clock = clock
         self._heads = _StreamHeads(STREAM_HEADS_KEPT)
+        self.signer = signer
+        self._checkpoints = checkpoints
 
     def append(
         self,
@@ -307,7 +348,8 @@ class PostgresEventStore:
     ) -> AppendResult:
         """Append inside the caller's connection (and transaction, if one is open), e.g.
         to write a read model in the same transaction. A lost race aborts that transaction."""
-        encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor)
+        encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor,
+                                 self.signer)
         head = self._heads.get(stream_id)
         if head is not None and head[0] == expected_version:
             appended = self._insert(connection, encoded, head[1])
@@ -344,15 +386,19 @@ class PostgresEventStore:
         last_version = expected_version + result.ntuples
         if _outside_transaction(connection):  # committed: later appends may chain from it
             self._heads.remember(stream_id, last_version, last_hash)
+            if self._checkpoints is not None:
+                self._checkpoints.note(stream_id, last_version, last_hash)
         positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
         return AppendResult(stream_id, expected_version + 1, last_version, tuple(positions))
 
     def read_stream(
-        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
     ) -> list[RecordedEvent]:
         upper = _MAX_VERSION if up_to_version is None else up_to_version
+        query = _READ_STREAM.format(columns=_COLUMNS, sealed=_sealed_column(reveal))
         with self._pool.connection() as connection:
-            rows = _fetch(connection, _READ_STREAM, (stream_id, after_version, upper))
+            rows = _fetch(connection, query, (stream_id, after_version, upper))
         recorded = [_recorded(row) for row in rows]
         if recorded:
             self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
@@ -373,8 +419,12 @@ class PostgresEventStore:
         last = rows[-1]
         return [_recorded(row[:-1]) for row in rows], Checkpoint(int(last[-1]), last[2])
 
-    def verify_stream(self, stream_id: str) -> Verification:
-        return verify_chain(stream_id, self.read_stream(stream_id))
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
+        """The chain recomputed, every MAC checked (with a chain key), and the stream checked
+        to reach every head recorded outside the database (checkpoints) or shown (receipts)."""
+        heads = [*receipts, *(self._checkpoints.heads(stream_id) if self._checkpoints else ())]
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL),
+                            self.signer, heads)
 
     def list_streams(self, prefix: str = "") -> list[str]:
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -394,6 +444,7 @@ class _EncodedAppend:
         events: Sequence[NewEvent],
         idempotency_key: str | None,
         actor: str | None,
+        signer: ChainSigner | None,
     ) -> None:
         check_append_arguments(expected_version, events)
         self.types = [event.type for event in events]
@@ -408,6 +459,8 @@ class _EncodedAppend:
         self.metadata = [
             canonical_json(event_metadata(event, idempotency_key, actor)) for event in events
         ]
+        self.sealed = [canonical_json(event.sealed) if event.sealed else None for event in events]
+        self.signer = signer
 
     def statement(
         self, previous_hash: str, recorded_at: datetime
@@ -416,12 +469,16 @@ class _EncodedAppend:
         moment = format_recorded_at(recorded_at)
         hashes = []
         chained_from = previous_hash
-        for offset, (type_, schema_version, data, metadata) in enumerate(
-            zip(self.types, self.schema_versions, self.data, self.metadata), start=1
+        macs: list[str | None] = []
+        for offset, (type_, schema_version, data, metadata, sealed) in enumerate(
+            zip(self.types, self.schema_versions, self.data, self.metadata, self.sealed), start=1
         ):
-            chained_from = chained_hash(self.stream_id, self.expected_version + offset, type_,
-                                        schema_version, data, metadata, chained_from, moment)
+            version = self.expected_version + offset
+            chained_from = chained_hash(self.stream_id, version, type_, schema_version, data,
+                                        metadata, chained_from, moment, sealed)
             hashes.append(chained_from)
+            macs.append(None if self.signer is None
+                        else self.signer.sign(self.stream_id, version, chained_from))
         key = None if self.idempotency_key is None else self.idempotency_key.encode()
         common = [self.stream_id.encode(), b"%d" % self.expected_version, key]
         checks = [previous_hash.encode(), moment.encode()]
@@ -434,6 +491,8 @@ class _EncodedAppend:
                 self.metadata[0].encode(),
                 *checks,
                 hashes[0].encode(),
+                None if self.sealed[0] is None else self.sealed[0].encode(),
+                None if macs[0] is None else macs[0].encode(),
             ], chained_from
         return _APPEND_BATCH, [
             *common,
@@ -443,6 +502,8 @@ class _EncodedAppend:
             _text_array(self.metadata),
             *checks,
             ("{" + ",".join(hashes) + "}").encode(),
+            _text_array(self.sealed),
+            _text_array(macs),
         ], chained_from
 
 
@@ -488,7 +549,8 @@ def _fetch(connection: psycopg.Connection[Any], query: str, params: Any) -> list
 
 
 def _recorded(row: Sequence[Any]) -> RecordedEvent:
-    stream_id, version, position, type_, schema_version, data, metadata, recorded_at, hash_ = row
+    (stream_id, version, position, type_, schema_version, data, metadata, recorded_at, hash_,
+     mac, sealed) = row
     return RecordedEvent(
         stream_id=stream_id,
         version=version,
@@ -499,4 +561,6 @@ def _recorded(row: Sequence[Any]) -> RecordedEvent:
         metadata=metadata,
         recorded_at=recorded_at,
         hash=bytes(hash_).hex(),
+        sealed=sealed,
+        mac=None if mac is None else bytes(mac).hex(),
     )
