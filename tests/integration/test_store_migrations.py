@@ -28,7 +28,7 @@ def test_upgrading_a_migrated_database_again_changes_nothing(database_url):
     with psycopg.connect(database_url) as connection:
         heads = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         assert len(heads) == 1
-        assert heads == [("0004",)]
+        assert heads == [("0005",)]
         # 0004 dropped the append functions of 0001: the store sends its own statement.
         assert connection.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'append_event%'").fetchone() == (0,)
 
