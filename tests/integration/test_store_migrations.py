@@ -22,27 +22,27 @@ def test_plain_postgres_urls_are_given_the_psycopg_3_driver(given, expected):
     assert sqlalchemy_url(given) == expected
 
 
-def test_upgrading_a_migrated_database_again_changes_nothing(database_url):
-    upgrade(database_url)
+def test_upgrading_a_migrated_database_again_changes_nothing(admin_database_url):
+    upgrade(admin_database_url)
 
-    with psycopg.connect(database_url) as connection:
+    with psycopg.connect(admin_database_url) as connection:
         heads = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         assert len(heads) == 1
-        assert heads == [("0005",)]
+        assert heads == [("0006",)]
         # 0004 dropped the append functions of 0001: the store sends its own statement.
         assert connection.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'append_event%'").fetchone() == (0,)
 
 
-def test_ensure_database_creates_a_missing_database_once(database_url):
+def test_ensure_database_creates_a_missing_database_once(admin_database_url):
     name = f"cardroom_ensure_{secrets.token_hex(4)}"
-    url = psycopg.conninfo.make_conninfo(database_url, dbname=name)
+    url = psycopg.conninfo.make_conninfo(admin_database_url, dbname=name)
     try:
         assert ensure_database(url) == url
         assert ensure_database(url) == url  # already there: left alone
         with psycopg.connect(url) as connection:
             assert connection.execute("SELECT current_database()").fetchone() == (name,)
     finally:
-        with psycopg.connect(database_url, autocommit=True) as admin:
+        with psycopg.connect(admin_database_url, autocommit=True) as admin:
             admin.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
