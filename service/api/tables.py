@@ -64,7 +64,8 @@ class NewTableSchema(ma.Schema):
                            validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=ma.validate.Range(min=1, max=3600),
+        strict=True, load_default=None, allow_none=True,
+        validate=ma.validate.Range(min=1, max=table.MAX_ACTION_CLOCK_S),
         metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
                                  "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
     auto_deal = StrictBoolean(load_default=False, metadata={

@@ -200,8 +200,11 @@ def test_table_betting_numbers_have_limits(client, seats, betting):
                                            settings={"starting_chips": 2**70})),
     ("action clock", lambda seats: table(seats, action_clock_s=2**70)),
     ("draw ante", lambda seats: {"game": "five-card-draw", "seats": seats, "settings": {"ante": 2**70}}),
-    ("dice clock", lambda seats: {"game": "dice-poker", "seats": seats,
-                                  "settings": {"turn_time_limit_s": 2**70}}),
+    ("dice clock", lambda seats: {"game": "dice", "seats": seats, "settings": {"turn_time_limit_s": 2**70}}),
+    ("dice clock of a year", lambda seats: {"game": "dice", "seats": seats,
+                                            "settings": {"turn_time_limit_s": 365 * 86400}}),
+    ("draw clock of a year", lambda seats: {"game": "five-card-draw", "seats": seats,
+                                            "settings": {"turn_time_limit_s": 365 * 86400}}),
 ])
 def test_table_numbers_have_limits(client, seats, where, body):
     response = client.post("/v1/tables", json=body(seats), headers=ADMIN)
