@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import uuid
 
 import psycopg
 import pytest
@@ -58,7 +59,7 @@ def test_the_application_role_is_no_superuser_and_owns_nothing(app_connection):
 def test_the_application_role_reads_appends_and_revokes_keys(app_connection, postgres_store, stream_id):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
     assert app_connection.execute("SELECT count(*) FROM events WHERE stream_id = %s", (stream_id,)).fetchone() == (1,)
-    key_id = secrets.token_hex(8)
+    key_id = str(uuid.uuid4())  # as the app issues them (GET /v1/keys pages by them)
     app_connection.execute("INSERT INTO api_keys (id, key_hash, role) VALUES (%s, %s, 'spectator')",
                            (key_id, "0" * 64))
     app_connection.execute("UPDATE api_keys SET revoked_at = now() WHERE id = %s", (key_id,))
