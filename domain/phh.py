@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Iterable, Sequence, Union
 
@@ -145,17 +146,43 @@ _FIELD_ORDER = (
 _TRAILING_FIELDS = ("players", "finishing_stacks")
 
 
+# Amounts (stacks, antes, blinds, bets) are 0 to MAX_AMOUNT with at most MAX_DECIMALS
+# decimals: real records use whole chips or cents, and exact arithmetic on 1e-300 or 1e400
+# only costs time (and has no exact decimal to write back).
+MAX_AMOUNT = 10**12
+MAX_DECIMALS = 6
+# Any TOML float (metadata too) is read exactly, so its exponent is bounded first:
+# Fraction("1e999999999") would build a billion-digit integer.
+MAX_FLOAT_EXPONENT = 30
+
+
+def _number(text: str) -> Fraction:
+    """A decimal number's exact value, or PhhSyntaxError if it is none or out of range."""
+    try:
+        decimal = Decimal(text.replace("_", ""))
+    except InvalidOperation:
+        raise PhhSyntaxError(f"{text!r} is not a number") from None
+    if not decimal.is_finite() or abs(decimal.adjusted()) > MAX_FLOAT_EXPONENT:
+        raise PhhSyntaxError(f"{text!r} is out of range")
+    return Fraction(decimal)
+
+
 def _amount(value: Any) -> Amount:
     if isinstance(value, bool):
         raise PhhSyntaxError(f"{value!r} is not an amount")
-    if isinstance(value, int):
-        return value
+    if isinstance(value, str):
+        value = _number(value.replace(",", ""))
     if isinstance(value, Fraction):
         # TOML floats arrive as Fraction (parse_float); 9900.0 is the whole number 9900.
-        return int(value) if value.denominator == 1 else value
-    if isinstance(value, str):
-        return _amount(Fraction(value.replace(",", "")))
-    raise PhhSyntaxError(f"{value!r} is not an amount")
+        value = int(value) if value.denominator == 1 else value
+    if not isinstance(value, (int, Fraction)):
+        raise PhhSyntaxError(f"{value!r} is not an amount")
+    if not 0 <= value <= MAX_AMOUNT:
+        shown = format_amount(abs(value)) if abs(value) < 10**18 else "given"
+        raise PhhSyntaxError(f"the amount {'-' if value < 0 else ''}{shown} is outside 0 to {MAX_AMOUNT}")
+    if (value * 10**MAX_DECIMALS).denominator != 1:
+        raise PhhSyntaxError(f"the amount {float(value)} has more than {MAX_DECIMALS} decimals")
+    return value
 
 
 def _cards(text: str) -> tuple[str, ...]:
@@ -209,9 +236,15 @@ def parse_action(text: str) -> PhhAction:
 def parse(text: str) -> HandHistory:
     """Read one PHH hand (TOML text) into a HandHistory."""
     try:
-        fields = tomllib.loads(text, parse_float=Fraction)
+        fields = tomllib.loads(text, parse_float=_number)
     except tomllib.TOMLDecodeError as error:
         raise PhhSyntaxError(f"not valid TOML: {error}") from error
+    except RecursionError:
+        raise PhhSyntaxError("not valid TOML: nested too deeply") from None
+    except PhhSyntaxError:
+        raise
+    except ValueError as error:  # an integer of more than 4,300 digits
+        raise PhhSyntaxError(f"not valid TOML: {error}") from None
     for required in ("variant", "antes", "starting_stacks", "actions"):
         if required not in fields:
             raise PhhSyntaxError(f"the field {required!r} is missing")

@@ -45,6 +45,9 @@ from domain.violations import Violation
 
 MIN_SEATS = 2
 MAX_SEATS = 10
+# An hour a turn at most: a longer clock is no clock, and a deadline years away only
+# burdens the scheduler.
+MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
@@ -622,8 +625,9 @@ def _create(command: CreateTable) -> TableCreated:
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
                             "table", {"stack": seat.stack})
-    if action_clock_s is not None and action_clock_s <= 0:
-        raise Violation("invalid_table", "action_clock_s must be above 0 seconds (or null)", "table")
+    if action_clock_s is not None and not 0 < action_clock_s <= MAX_ACTION_CLOCK_S:
+        raise Violation("invalid_table", f"the action clock must be 1 to {MAX_ACTION_CLOCK_S} seconds "
+                        f"(or null), not {action_clock_s}", "table", {"action_clock_s": action_clock_s})
     if command.auto_deal and command.tournament_id is not None:
         raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal", "table")
     betting = rules.settings_betting(command.settings, command.betting)

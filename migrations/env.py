@@ -25,7 +25,11 @@ def _database_url() -> str:
 
 
 def run_migrations_online() -> None:
-    engine = create_engine(_database_url(), poolclass=pool.NullPool)
+    # service.migrate.upgrade runs the migrations as the owner role (the connecting user
+    # only needs to be allowed to become it), so every object they create is the owner's.
+    owner = config.attributes.get("owner_role")
+    connect_args = {"options": f"-c role={owner}"} if owner else {}
+    engine = create_engine(_database_url(), poolclass=pool.NullPool, connect_args=connect_args)
     try:
         with engine.connect() as connection:
             context.configure(connection=connection, target_metadata=None)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import uuid
 from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
-from functools import lru_cache, wraps
+from datetime import datetime
+from functools import wraps
 from typing import Any, Callable, TypeVar
 
 from flask import request
@@ -44,53 +46,119 @@ def key_hash(secret: str) -> str:
 
 
 KNOWN_KEYS_KEPT = 4096
+# How long a worker trusts what it read about a key: a revocation takes effect on every
+# worker (process) within this, at the cost of one indexed lookup per key and period.
+KEY_CACHE_TTL_S = 0.5
 
 
-class _UnknownKey(Exception):
-    """Raised inside the remembered lookup, so an unknown key is never remembered."""
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key as `GET /v1/keys` lists it: never its secret, which is shown once."""
+
+    id: str
+    role: str
+    player_id: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class _Revoked:
+    """What the key cache holds for a revoked key."""
+
+
+REVOKED = _Revoked()
 
 
 class ApiKeys:
-    """The api_keys table (migration 0002).
+    """The api_keys table (migrations 0002 and 0005).
 
-    Keys found are remembered by hash (up to KNOWN_KEYS_KEPT, least recently used out), so a
-    player's every request does not cost a database round trip. That is sound only because
-    a key row never changes and is never deleted: whoever adds revocation must drop or
-    expire this memory. Unknown keys are not remembered, so a key works once it is created.
+    What a lookup found (a principal, or REVOKED) is remembered by hash for KEY_CACHE_TTL_S,
+    so a player's every request does not cost a database round trip, yet a key revoked
+    through any worker stops working on every worker within that time. The hot path is one
+    dict lookup and one clock read. Unknown keys are not remembered (random keys would only
+    push real ones out). Up to KNOWN_KEYS_KEPT hashes are kept; past that the memory is
+    emptied, which costs one lookup per key in use.
     """
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, ttl_s: float = KEY_CACHE_TTL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._pool = pool
-        self._principal_of_hash = lru_cache(maxsize=KNOWN_KEYS_KEPT)(self._look_up)
+        self._ttl_s = ttl_s
+        self._clock = clock
+        self._known: dict[str, tuple[float, Principal | _Revoked]] = {}
 
-    def create(self, role: str, player_id: str | None = None) -> str:
-        """Store a new key and return its secret: the only time it is ever visible."""
+    def create(self, role: str, player_id: str | None = None) -> tuple[IssuedKey, str]:
+        """Store a new key; returns it and its secret (the only time the secret is visible)."""
         if role not in ROLES:
             raise ValueError(f"unknown role {role!r}")
         if (role == "player") != (player_id is not None):
             raise ValueError("a player key needs a player id, and only a player key has one")
         secret = new_secret()
         with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO api_keys (id, key_hash, role, player_id) VALUES (%s, %s, %s, %s)",
+            row = conn.execute(
+                "INSERT INTO api_keys (id, key_hash, role, player_id) VALUES (%s, %s, %s, %s)"
+                " RETURNING " + _KEY_COLUMNS,
                 (str(uuid.uuid4()), key_hash(secret), role, player_id),
-            )
-        return secret
+            ).fetchone()
+        assert row is not None
+        return IssuedKey(*row), secret
 
-    def find(self, secret: str) -> Principal | None:
-        try:
-            return self._principal_of_hash(key_hash(secret))
-        except _UnknownKey:
-            return None
+    def listed(self, limit: int, after: str | None = None) -> list[IssuedKey]:
+        """Keys in the order they were issued (created_at, then id), `limit` of them from
+        the one after the key `after`."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT " + _KEY_COLUMNS + " FROM api_keys"
+                " WHERE %(after)s::text IS NULL"
+                "    OR (created_at, id) > (SELECT created_at, id FROM api_keys WHERE id = %(after)s)"
+                " ORDER BY created_at, id LIMIT %(limit)s",
+                {"after": after, "limit": limit},
+            ).fetchall()
+        return [IssuedKey(*row) for row in rows]
 
-    def _look_up(self, hashed: str) -> Principal:
+    def get(self, key_id: str) -> IssuedKey | None:
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT role, player_id FROM api_keys WHERE key_hash = %s", (hashed,)
+                "SELECT " + _KEY_COLUMNS + " FROM api_keys WHERE id = %s", (key_id,)
+            ).fetchone()
+        return IssuedKey(*row) if row else None
+
+    def revoke(self, key_id: str) -> IssuedKey | None:
+        """Revoke the key (once: revoking again keeps the first time); None if unknown."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s"
+                " RETURNING " + _KEY_COLUMNS,
+                (key_id,),
+            ).fetchone()
+        return IssuedKey(*row) if row else None
+
+    def find(self, secret: str) -> Principal | _Revoked | None:
+        """The key's principal, REVOKED, or None for a key never issued."""
+        hashed = key_hash(secret)
+        now = self._clock()
+        known = self._known.get(hashed)
+        if known is not None and known[0] > now:
+            return known[1]
+        found = self._look_up(hashed)
+        if found is not None:
+            if len(self._known) >= KNOWN_KEYS_KEPT:
+                self._known.clear()
+            self._known[hashed] = (now + self._ttl_s, found)
+        return found
+
+    def _look_up(self, hashed: str) -> Principal | _Revoked | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT role, player_id, revoked_at IS NOT NULL FROM api_keys WHERE key_hash = %s",
+                (hashed,),
             ).fetchone()
         if row is None:
-            raise _UnknownKey
-        return Principal(role=row[0], player_id=row[1])
+            return None
+        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1])
+
+
+_KEY_COLUMNS = "id, role, player_id, created_at, revoked_at"
 
 
 def authenticate() -> Principal:
@@ -103,10 +171,12 @@ def authenticate() -> Principal:
     principal = _principal_for(secret)
     if principal is None:
         raise _unauthorized("the API key is not valid")
-    return principal
+    if principal is REVOKED:
+        raise _unauthorized("the API key was revoked", "key_revoked")
+    return principal  # type: ignore[return-value]
 
 
-def _principal_for(secret: str) -> Principal | None:
+def _principal_for(secret: str) -> Principal | _Revoked | None:
     wired = resources()
     admin_key = wired.config.admin_key
     if admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()):
@@ -117,9 +187,9 @@ def _principal_for(secret: str) -> Principal | None:
     return wired.keys.find(secret)
 
 
-def _unauthorized(detail: str) -> Problem:
+def _unauthorized(detail: str, code: str = "unauthorized") -> Problem:
     return Problem(
-        401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="cardroom"'}
+        401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="cardroom"'}
     )
 
 

@@ -14,6 +14,9 @@ class Config:
     # None means "not configured": the app still builds (e.g. to print its OpenAPI
     # document) and /healthz reports the missing dependency as down.
     database_url: str | None = None
+    # `make run` only: the application's own login (least privilege), when DATABASE_URL is
+    # an administrator's; without it, `cardroom_app` is set up (service.migrate).
+    app_database_url: str | None = None
     broker_url: str | None = None
     admin_key: str | None = None
     port: int = DEFAULT_PORT
@@ -27,6 +30,7 @@ class Config:
         env = os.environ if environ is None else environ
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            app_database_url=env.get("APP_DATABASE_URL") or None,
             broker_url=env.get("CELERY_BROKER_URL") or None,
             admin_key=env.get("CARDROOM_ADMIN_KEY") or None,
             port=int(env.get("PORT") or DEFAULT_PORT),

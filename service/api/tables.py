@@ -20,6 +20,7 @@ from domain import table
 from domain.betting import BettingStructure
 from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
+from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
 from service.sealing import REVEAL_CLOSED_HANDS
@@ -46,32 +47,28 @@ IDEMPOTENCY_KEY_HEADER = {
 # `blp.arguments` gets schema instances: given a class, webargs (which still parses query
 # strings) builds a new schema and deep-copies its fields on every request.
 
-# true and false only: marshmallow would also take "yes", 1, "on" and the like.
-JSON_BOOLEAN = {"truthy": {True}, "falsy": {False}}
-
-
 class TableSeatSchema(ma.Schema):
     player_id = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
-    stack = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=10**12),
-                              metadata={"description": "chips (cash tables); default settings.starting_chips"})
+    stack = Chips(minimum=1, metadata={"description": "chips (cash tables); default settings.starting_chips"})
 
 
 class NewTableSchema(ma.Schema):
     game = ma.fields.String(required=True, validate=ma.validate.OneOf(sorted(table.GAMES)))
-    settings = ma.fields.Dict(keys=ma.fields.String(), load_default=dict,
-                              metadata={"description": "the game's settings from its spec page"})
-    betting = ma.fields.Dict(keys=ma.fields.String(), load_default=None, allow_none=True,
-                             metadata={"description": "the betting description of api.md (hold'em and "
-                                       "Omaha); five-card draw, Palace Poker and dice derive theirs "
-                                       "from their settings"})
+    settings = GameSettings(load_default=dict,
+                            metadata={"description": "the game's settings from its spec page"})
+    betting = ma.fields.Nested(BettingDescriptionSchema, load_default=None, allow_none=True,
+                               metadata={"description": "the betting description of api.md (hold'em and "
+                                         "Omaha); five-card draw, Palace Poker and dice derive theirs "
+                                         "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
                            validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
-    ranked = ma.fields.Boolean(load_default=False, **JSON_BOOLEAN)
+    ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=ma.validate.Range(min=1, max=3600),
+        strict=True, load_default=None, allow_none=True,
+        validate=ma.validate.Range(min=1, max=table.MAX_ACTION_CLOCK_S),
         metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
                                  "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
-    auto_deal = ma.fields.Boolean(load_default=False, **JSON_BOOLEAN, metadata={
+    auto_deal = StrictBoolean(load_default=False, metadata={
         "description": "Deal the next hand as soon as one ends, in the same write as the action that "
                        "ended it (its answer's `to_act` is then the new hand's first player); "
                        "otherwise POST /hands starts each hand."})
@@ -90,8 +87,7 @@ class WriteSchema(ma.Schema):
 class ActionSchema(WriteSchema):
     action = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=20),
                               metadata={"example": "raise"})
-    to = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=10**12),
-                           metadata={"description": "the round total for bet and raise"})
+    to = Chips(allow_none=True, metadata={"description": "the round total for bet and raise"})
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
                              validate=ma.validate.Length(max=7),
                              metadata={"description": "draw: the cards thrown ([] stands pat); "
@@ -251,19 +247,6 @@ def json_response(body: dict, status: int, version: int) -> Response:
     return response
 
 
-def _refuse_floats(value: Any, path: str) -> None:
-    """Events hold whole numbers: a float setting would be refused by the store later."""
-    if isinstance(value, float):
-        raise validation_problem([{"location": "json", "field": path,
-                                   "messages": ["numbers must be whole (no fractions)"]}])
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _refuse_floats(item, f"{path}.{key}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _refuse_floats(item, f"{path}.{index}")
-
-
 # ------------------------------------------------------------------------------- views
 
 
@@ -277,7 +260,6 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     """Open a table (admin, organiser, floor). Seats need registered players."""
     principal = current_principal()
     key = request_idempotency_key()
-    _refuse_floats(body["settings"], "settings")
     store = event_store()
     rules = table.game_rules(body["game"])
     if rules.table_game is None:

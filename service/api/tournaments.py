@@ -15,12 +15,14 @@ from typing import Any
 
 import marshmallow as ma
 
+from domain import table
 from domain.tournaments import tournament
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.structure import Period
 from service import tournaments
 from service.api import Blueprint, event_store, request_idempotency_key
+from service.api.schemas import Chips, StrictBoolean
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.auth import current_principal, require
 from service.problems import Problem
@@ -33,17 +35,15 @@ ORGANISERS = ("admin", "organiser")
 FLOOR = ("admin", "organiser", "floor")
 # Tournament ids derived from an Idempotency-Key live in their own UUID namespace.
 IDEMPOTENT_TOURNAMENT_IDS = uuid.UUID("3d1e7a90-64c2-4f0b-8b7e-2c9a5d4f6e18")
-MAX_CHIPS = 10**12
 IF_MATCH_OPTIONAL = {
     "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
     "description": 'the tournament version last seen: "N" (a bare N is accepted too); '
                    "a stale one is a 409 and nothing is written",
 }
 WRITE_PARAMETERS = [IF_MATCH_OPTIONAL, IDEMPOTENCY_KEY_HEADER]
-
-
-def _chips(**kwargs: Any) -> ma.fields.Integer:
-    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=MAX_CHIPS), **kwargs)
+# A tournament's tables play its levels' blinds: the games dealt with a betting description
+# (five-card draw, Palace Poker and dice derive theirs from their own settings).
+TOURNAMENT_GAMES = sorted(name for name, rules in table.GAMES.items() if rules.table_game is None)
 
 
 def _player_id(**kwargs: Any) -> ma.fields.String:
@@ -54,16 +54,16 @@ def _player_id(**kwargs: Any) -> ma.fields.String:
 
 
 class PeriodSchema(ma.Schema):
-    is_break = ma.fields.Boolean(data_key="break", load_default=False,
+    is_break = StrictBoolean(data_key="break", load_default=False,
                                  metadata={"description": "a break; blinds are then ignored"})
     minutes = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=1440))
     seconds = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=86400),
                                 metadata={"description": "added to the minutes: turbo and test levels "
                                                          "may be shorter than a minute"})
-    small_blind = _chips(load_default=0)
-    big_blind = _chips(load_default=0)
-    ante = _chips(load_default=0)
-    big_blind_ante = ma.fields.Boolean(load_default=False)
+    small_blind = Chips(load_default=0)
+    big_blind = Chips(load_default=0)
+    ante = Chips(load_default=0)
+    big_blind_ante = StrictBoolean(load_default=False)
 
     @ma.validates_schema
     def _lasts(self, data: dict, **kwargs: Any) -> None:
@@ -74,23 +74,22 @@ class PeriodSchema(ma.Schema):
 
 class NewTournamentSchema(ma.Schema):
     name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
-    game = ma.fields.String(required=True, validate=ma.validate.Regexp(r"^[a-z0-9][a-z0-9_-]{0,39}$"),
+    game = ma.fields.String(required=True, validate=ma.validate.OneOf(TOURNAMENT_GAMES),
                             metadata={"example": "holdem"})
     betting = ma.fields.String(load_default="no-limit",
                                validate=ma.validate.OneOf(["no-limit", "pot-limit", "fixed-limit"]))
     levels = ma.fields.List(ma.fields.Nested(PeriodSchema), required=True,
                             validate=ma.validate.Length(min=1, max=200),
                             metadata={"description": "levels and breaks in order"})
-    starting_stack = ma.fields.Integer(strict=True, required=True,
-                                       validate=ma.validate.Range(min=1, max=MAX_CHIPS))
-    buy_in = _chips(load_default=0)
+    starting_stack = Chips(minimum=1, required=True)
+    buy_in = Chips(load_default=0)
     table_size = ma.fields.Integer(strict=True, load_default=9, validate=ma.validate.Range(min=2, max=10))
     starts_at = ma.fields.AwareDateTime(required=True, metadata={"example": "2026-12-01T18:00:00Z"})
     late_registration_until_level = ma.fields.Integer(strict=True, load_default=0,
                                                       validate=ma.validate.Range(min=0, max=200))
     re_entries_allowed = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=100))
-    rebuy_price = _chips(load_default=0, metadata={"description": "0: no rebuys"})
-    add_on_price = _chips(load_default=0, metadata={"description": "0: no add-on"})
+    rebuy_price = Chips(load_default=0, metadata={"description": "0: no rebuys"})
+    add_on_price = Chips(load_default=0, metadata={"description": "0: no add-on"})
     payout_percentages = ma.fields.List(
         ma.fields.String(validate=ma.validate.Regexp(r"^\d{1,3}(\.\d{1,6})?$")),
         required=True, validate=ma.validate.Length(min=1, max=1000),
@@ -123,7 +122,7 @@ class AdjustSchema(TournamentWriteSchema):
 
 class BustSchema(ma.Schema):
     player_id = _player_id(required=True)
-    starting_stack = _chips(load_default=0, metadata={
+    starting_stack = Chips(load_default=0, metadata={
         "description": "the stack at the start of the hand: ranks players busting together"})
 
 

@@ -26,6 +26,9 @@ def test_make_run_serves_stops_cleanly_and_keeps_its_data(devserver):
     key_file = devserver.data_dir / "admin-key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert str(key_file) in devserver.log(), "the admin key's location is printed"
+    # The migrations ran as the owner; the API and the worker log in with the least rights.
+    assert stat.S_IMODE((devserver.data_dir / "database-app-password").stat().st_mode) == 0o600
+    assert "connect as cardroom_app (least privilege)" in devserver.log()
     admin_key = devserver.admin_key()
     status, created = devserver.request("POST", "/v1/players", {"name": "Ann"}, key=admin_key)
     assert status == 201, created

@@ -398,7 +398,7 @@ def _tamper_in_postgres(store, request, stream_id, version, data):
     from psycopg.types.json import Jsonb
 
     # As superuser: switch the guard off for one transaction, as an intruder would.
-    with psycopg.connect(request.getfixturevalue("database_url")) as intruder:
+    with psycopg.connect(request.getfixturevalue("admin_database_url")) as intruder:
         intruder.execute("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
         intruder.execute(
             "UPDATE events SET data = %s WHERE stream_id = %s AND version = %s",

@@ -31,10 +31,10 @@ def _newest_revision() -> str:
     return ScriptDirectory.from_config(Config(str(PROJECT_ROOT / "alembic.ini"))).get_current_head()
 
 
-def test_upgrading_a_migrated_database_again_changes_nothing(database_url):
-    upgrade(database_url)
+def test_upgrading_a_migrated_database_again_changes_nothing(admin_database_url):
+    upgrade(admin_database_url)
 
-    with psycopg.connect(database_url) as connection:
+    with psycopg.connect(admin_database_url) as connection:
         heads = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         assert len(heads) == 1
         assert heads == [(_newest_revision(),)]
@@ -42,16 +42,16 @@ def test_upgrading_a_migrated_database_again_changes_nothing(database_url):
         assert connection.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'append_event%'").fetchone() == (0,)
 
 
-def test_ensure_database_creates_a_missing_database_once(database_url):
+def test_ensure_database_creates_a_missing_database_once(admin_database_url):
     name = f"cardroom_ensure_{secrets.token_hex(4)}"
-    url = psycopg.conninfo.make_conninfo(database_url, dbname=name)
+    url = psycopg.conninfo.make_conninfo(admin_database_url, dbname=name)
     try:
         assert ensure_database(url) == url
         assert ensure_database(url) == url  # already there: left alone
         with psycopg.connect(url) as connection:
             assert connection.execute("SELECT current_database()").fetchone() == (name,)
     finally:
-        with psycopg.connect(database_url, autocommit=True) as admin:
+        with psycopg.connect(admin_database_url, autocommit=True) as admin:
             admin.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )

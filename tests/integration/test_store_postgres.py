@@ -23,21 +23,23 @@ def postgres_store(postgres_pool) -> PostgresEventStore:
     ],
 )
 def test_the_database_refuses_to_change_or_delete_events(
-    postgres_store, database_url, stream_id, statement
+    postgres_store, admin_database_url, stream_id, statement
 ):
+    """Even for the owner or a superuser (the application may not try at all:
+    test_database_privileges)."""
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
 
-    with psycopg.connect(database_url) as connection:
+    with psycopg.connect(admin_database_url) as connection:
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
             connection.execute(statement, (stream_id,))
 
     assert [e.type for e in postgres_store.read_stream(stream_id)] == ["PlayerSeated"]
 
 
-def test_the_database_refuses_to_truncate_events(postgres_store, database_url, stream_id):
+def test_the_database_refuses_to_truncate_events(postgres_store, admin_database_url, stream_id):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
 
-    with psycopg.connect(database_url) as connection:
+    with psycopg.connect(admin_database_url) as connection:
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
             connection.execute("TRUNCATE events")
 

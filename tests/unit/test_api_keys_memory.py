@@ -1,16 +1,18 @@
-"""Keys found are remembered, so a player's requests do not each cost a database lookup."""
+"""Keys found are remembered for a moment (auth.KEY_CACHE_TTL_S), so a player's requests do
+not each cost a database lookup, yet a revocation reaches every worker within that moment."""
 from __future__ import annotations
 
 from contextlib import contextmanager
 
 from service import auth
-from service.auth import ApiKeys, Principal, key_hash
+from service.auth import REVOKED, ApiKeys, Principal, key_hash
 
 
 class _Rows:
-    """A stand-in for the pool: the api_keys rows by hash, and every lookup it answered."""
+    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked), and every
+    lookup it answered."""
 
-    def __init__(self, rows: dict[str, tuple[str, str | None]]) -> None:
+    def __init__(self, rows: dict[str, tuple[str, str | None, bool]]) -> None:
         self.rows = rows
         self.lookups: list[str] = []
 
@@ -24,13 +26,34 @@ class _Rows:
         return type("Result", (), {"fetchone": staticmethod(lambda: row)})()
 
 
-def test_a_key_found_once_is_not_looked_up_again():
-    rows = _Rows({key_hash("crd_ann"): ("player", "ann")})
-    keys = ApiKeys(rows)  # type: ignore[arg-type]
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_key_found_is_not_looked_up_again_within_the_ttl():
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False)}), _Clock()
+    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
 
     assert keys.find("crd_ann") == Principal("player", "ann")
+    clock.now += 0.49
     assert keys.find("crd_ann") == Principal("player", "ann")
     assert rows.lookups == [key_hash("crd_ann")]
+
+
+def test_a_key_revoked_elsewhere_is_refused_once_the_ttl_has_passed():
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False)}), _Clock()
+    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    assert keys.find("crd_ann") == Principal("player", "ann")
+
+    rows.rows[key_hash("crd_ann")] = ("player", "ann", True)  # another worker revoked it
+    clock.now += 0.5
+    assert keys.find("crd_ann") is REVOKED
+    assert keys.find("crd_ann") is REVOKED
+    assert len(rows.lookups) == 2
 
 
 def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
@@ -38,20 +61,16 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     assert keys.find("crd_new") is None
-    rows.rows[key_hash("crd_new")] = ("spectator", None)
+    rows.rows[key_hash("crd_new")] = ("spectator", None, False)
     assert keys.find("crd_new") == Principal("spectator")
     assert len(rows.lookups) == 2
 
 
-def test_only_the_most_recently_used_keys_are_kept(monkeypatch):
+def test_the_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
-    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None) for n in range(3)})
+    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False) for n in range(3)})
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
-    for n in (0, 1, 0, 2):  # 1 is the least recently used when 2 arrives
+    for n in range(3):
         keys.find(f"crd_{n}")
-    rows.lookups.clear()
-    keys.find("crd_0")
-    keys.find("crd_2")
-    keys.find("crd_1")
-    assert rows.lookups == [key_hash("crd_1")]
+    assert len(keys._known) <= 2
