@@ -19,6 +19,9 @@ class Config:
     port: int = DEFAULT_PORT
     data_dir: Path = Path(".data")
     database_pool_size: int = 8
+    request_read_timeout_s: float = 10.0
+    """How long the web server waits for a whole request, from its first byte (a new
+    connection: from its opening), before it answers 408 and closes."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -30,4 +33,5 @@ class Config:
             port=int(env.get("PORT") or DEFAULT_PORT),
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
             database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
+            request_read_timeout_s=float(env.get("CARDROOM_REQUEST_READ_TIMEOUT_S") or 10.0),
         )

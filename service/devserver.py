@@ -46,13 +46,16 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn", wsgi_app,
         "--bind", f"127.0.0.1:{port}",
-        "--worker-class", "gthread",
+        # gunicorn's gthread worker, reading each whole request in its event loop before
+        # a thread serves it: a client that stalls mid-request holds no thread (see
+        # service/http_worker.py).
+        "--worker-class", "service.http_worker.BufferingWorker",
         "--workers", str(gunicorn_workers()),
         "--threads", str(GUNICORN_THREADS),
         "--graceful-timeout", "10",
         # A player acts every few seconds: their connection stays open between actions
-        # (gunicorn's default closes it after 2 idle seconds). gthread workers keep idle
-        # connections in their poller, not on a thread.
+        # (gunicorn's default closes it after 2 idle seconds). Idle connections wait in
+        # the worker's poller, not on a thread.
         "--keep-alive", str(KEEP_ALIVE_S),
         # Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads new
         # connections across workers. On one shared socket, a burst of keep-alive clients

@@ -55,6 +55,18 @@ class Problem(Exception):
         self.extensions = extensions
 
 
+def problem_body(status: int, code: str, detail: str, **extensions: Any) -> dict[str, Any]:
+    """The problem document itself (also written by the HTTP server, without Flask)."""
+    return {
+        "type": PROBLEM_TYPE_PREFIX + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extensions,
+    }
+
+
 def problem_response(
     status: int,
     code: str,
@@ -63,14 +75,7 @@ def problem_response(
     headers: Mapping[str, str] | None = None,
     **extensions: Any,
 ) -> Response:
-    body = {
-        "type": PROBLEM_TYPE_PREFIX + code,
-        "title": http.HTTPStatus(status).phrase,
-        "status": status,
-        "code": code,
-        "detail": detail,
-        **extensions,
-    }
+    body = problem_body(status, code, detail, **extensions)
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     response.headers.update(headers or {})
     return response
