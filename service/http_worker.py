@@ -14,7 +14,9 @@ answered 408 and closed. A stalled socket then costs a file descriptor and its b
 bytes, never a thread. Requests that cannot be served (a request line or headers over
 the limits, a body over the app's maximum) are answered from the loop without a thread.
 
-The loop's own answers (408, 413, 414, 431) are RFC 9457 problem documents, like the app's.
+Every error the server itself produces is an RFC 9457 problem document, like the app's:
+the parser's (malformed request line, NUL or an invalid character in a header, request
+line too long: 414, headers too large: 431) as well as the loop's (408, 413).
 
 Threads still write the answers with blocking sends; the kernel's SO_SNDTIMEO and
 SO_RCVTIMEO on every connection bound each of those (a client that stops reading a large
@@ -24,15 +26,19 @@ Not for TLS or HTTP/2 (gunicorn terminates neither here; a proxy would).
 """
 from __future__ import annotations
 
+import errno
 import json
 import selectors
 import socket
 import struct
+import threading
 import time
 from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
 
+from gunicorn import util
+from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import ThreadWorker, TConn
 
 from service.config import Config
@@ -176,6 +182,40 @@ def _phrase(status: int) -> str:
     return HTTPStatus(status).phrase
 
 
+_DETAIL_LIMIT = 200
+_CLIENT_ERRORS: tuple[tuple[type[Exception], int, str], ...] = (
+    (http_errors.LimitRequestLine, 414, "uri_too_long"),
+    (http_errors.LimitRequestHeaders, 431, "header_fields_too_large"),
+    (http_errors.InvalidHeaderName, 400, "invalid_header"),
+    (http_errors.InvalidHeader, 400, "invalid_header"),
+    (http_errors.ObsoleteFolding, 400, "invalid_header"),
+    (http_errors.InvalidRequestLine, 400, "malformed_request"),
+    (http_errors.InvalidRequestMethod, 400, "malformed_request"),
+    (http_errors.InvalidHTTPVersion, 400, "malformed_request"),
+    (http_errors.InvalidSchemeHeaders, 400, "malformed_request"),
+    (http_errors.InvalidChunkSize, 400, "malformed_body"),
+    (http_errors.ChunkMissingTerminator, 400, "malformed_body"),
+    (http_errors.InvalidChunkExtension, 400, "malformed_body"),
+    (http_errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding"),
+    (http_errors.ExpectationFailed, 417, "expectation_failed"),
+)
+
+
+def refusal_for(error: Exception) -> Refusal | None:
+    """The problem for an error gunicorn's parser raised (None: not the client's fault).
+    Errors about the response the app produced are the server's (a 500)."""
+    if isinstance(error, (http_errors.InvalidResponseHeader, http_errors.InvalidResponseHeaderName)):
+        return None
+    for kind, status, code in _CLIENT_ERRORS:
+        if isinstance(error, kind):
+            detail = f"{_phrase(status).lower()}: {error}"
+            if len(detail) > _DETAIL_LIMIT:
+                detail = detail[:_DETAIL_LIMIT] + "..."
+            return Refusal(status, code, detail)
+    return None
+
+
+_INTERNAL = Refusal(500, "internal_error", "the server failed to handle this request")
 _TIMEVAL = struct.pack("ll", int(SOCKET_IO_TIMEOUT_S), 0)
 
 
@@ -196,6 +236,7 @@ class BufferingWorker(ThreadWorker):
             header_block=line + 2 + self.cfg.limit_request_fields * (self.cfg.limit_request_field_size + 2) + 2,
             body=MAX_BODY_BYTES,
         )
+        self.answering = threading.local()
         super().init_process()
 
     def enqueue_req(self, conn: TConn) -> None:
@@ -285,3 +326,30 @@ class BufferingWorker(ThreadWorker):
                 break
             # Nothing sent at all: just close, as for an idle kept-alive connection.
             self._drop(conn, self.timed_out if conn.pending else None)
+
+    def handle(self, conn: TConn):  # noqa: ANN201 - gunicorn's signature
+        self.answering.done = False
+        return super().handle(conn)
+
+    def handle_request(self, req, conn: TConn) -> bool:  # noqa: ANN001
+        keep_alive = super().handle_request(req, conn)
+        self.answering.done = True
+        return keep_alive
+
+    def handle_error(self, req, client, addr, exc) -> None:  # noqa: ANN001 - gunicorn's signature
+        if self.answering.done:
+            # The answer is sent; the error came after (draining the rest of a body the app
+            # did not read). A second answer would be read as the next one's: just close.
+            self.log.warning("After answering %s: %s", getattr(req, "uri", ""), exc)
+            return
+        refusal = refusal_for(exc)
+        if refusal is None:
+            self.log.exception("Error handling request %s", getattr(req, "uri", "(no URI read)"))
+            refusal = _INTERNAL
+        else:
+            self.log.warning("Invalid request from %s: %s", (addr or ("",))[0], exc)
+        try:
+            util.write_nonblock(client, response_bytes(refusal))
+        except OSError as error:
+            if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.EAGAIN):
+                self.log.debug("Failed to send error message: %s", error)

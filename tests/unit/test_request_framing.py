@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.http_worker import Framing, Limits, Refusal, request_framing
+from gunicorn.http import errors as http_errors
+from service.http_worker import Framing, Limits, Refusal, refusal_for, request_framing
 
 LIMITS = Limits(request_line=4096, header_block=64 * 1024, body=1024 * 1024)
 
@@ -94,3 +95,12 @@ def test_a_malformed_chunk_is_refused_before_the_app_reads_the_body():
     for body in (b"zz\r\n", b"-5\r\nabcde\r\n", b"3\r\nabcdef\r\n0\r\n\r\n", b"3\r\nabcX", b"1" * 2000):
         refused = request_framing(post(body, b"Transfer-Encoding: chunked"), LIMITS)
         assert isinstance(refused, Refusal) and refused.code == "malformed_body", body
+
+
+def test_parser_errors_are_problems_with_stable_codes():
+    assert refusal_for(http_errors.LimitRequestLine(5000, 4094)).code == "uri_too_long"
+    assert refusal_for(http_errors.LimitRequestHeaders("too many")).status == 431
+    assert refusal_for(http_errors.InvalidHeader("X-A")).code == "invalid_header"
+    assert refusal_for(http_errors.InvalidRequestLine("GARBAGE")).code == "malformed_request"
+    assert refusal_for(http_errors.InvalidResponseHeader("X")) is None, "the app's fault: a 500"
+    assert refusal_for(ValueError("boom")) is None
