@@ -44,11 +44,11 @@ def worker(database_url, broker_url, tmp_path_factory):
     started.stop()
 
 
-def clocked_table(store) -> tuple[str, table.ClockStarted]:
-    """A heads-up table with a 2 s clock and a hand started: the button's clock runs."""
+def clocked_table(store, clock_s: int = CLOCK_S) -> tuple[str, table.ClockStarted]:
+    """A heads-up table with a `clock_s` clock and a hand started: the button's clock runs."""
     table_id = f"clock-{uuid.uuid4().hex[:12]}"
     seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=CLOCK_S))
+    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
     result = commands.start_next_hand(store, table_id, 1)
     clock = result.state.clock
     assert clock is not None and clock.player_id == "ann"
@@ -136,5 +136,28 @@ def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
         [expired] = records(postgres_store, table_id, "ClockExpired")
         assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
         assert "sweep: expired 1 clocks" in successor.text()
+    finally:
+        successor.stop()
+
+
+def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exactly_once(
+        postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
+    """kill -9 of a worker with beat holding a dozen clocks' ETA tasks: half were due
+    before a new worker is up, half after; each one times out exactly once."""
+    worker.stop()
+    doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=True)
+    clocks = [clocked_table(postgres_store, CLOCK_S) for _ in range(6)]
+    clocks += [clocked_table(postgres_store, 4 * CLOCK_S) for _ in range(6)]
+    doomed.wait_until(lambda: doomed.text().count("workers.clock_tasks.expire_clock[") >= len(clocks),
+                      "every ETA task received")
+    doomed.kill()
+    successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=True)
+    try:
+        for table_id, _ in clocks:
+            wait_for_timeout(postgres_store, table_id)
+        time.sleep(SETTLE_S)
+        for table_id, clock in clocks:
+            [expired] = records(postgres_store, table_id, "ClockExpired")
+            assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
     finally:
         successor.stop()
