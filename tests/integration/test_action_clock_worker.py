@@ -161,3 +161,28 @@ def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exac
             assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
     finally:
         successor.stop()
+
+
+def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_once(database_url):
+    """The clock's ETA task cannot be sent; the write is done and answered within the
+    send's short timeout, and the sweep will act on the deadline once a worker runs."""
+    from service.app import create_app
+    from service.config import Config
+
+    admin = {"Authorization": "Bearer clock-admin-key"}
+    app = create_app(Config(database_url=database_url, broker_url="redis://127.0.0.1:1/0",
+                            admin_key="clock-admin-key"))
+    try:
+        client = app.test_client()
+        players = [client.post("/v1/players", json={"name": n}, headers=admin).get_json()["id"] for n in "AB"]
+        table_id = client.post("/v1/tables", headers=admin, json={
+            "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+            "seats": [{"player_id": p, "stack": 1000} for p in players], "action_clock_s": 30}).get_json()["id"]
+        started = time.monotonic()
+        answer = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=admin)
+        took = time.monotonic() - started
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+        assert took < 1.0, took
+        assert client.get("/healthz").get_json() == {"status": "degraded", "database": "ok", "broker": "down"}
+    finally:
+        commands.schedule_clocks_with(None)
