@@ -1,8 +1,10 @@
 """create_app(): the one place the service is wired together."""
 from __future__ import annotations
 
+import select
 from typing import Any, Callable
 
+import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
@@ -79,6 +81,14 @@ def _clock_sender(broker_url: str) -> commands.ClockScheduler:
     return clock_sender_for(broker_url)
 
 
+POOL_WAIT_S = 1.5
+"""How long a request waits for a database connection before it is a 503: a request
+thread never waits for a connection in normal running (the pool holds more connections
+than the worker has threads), so waiting means the database is unreachable."""
+RECONNECT_GIVE_UP_S = 3.0
+CONNECT_TIMEOUT_S = 2
+
+
 def _open_pool(config: Config) -> ConnectionPool:
     # open=True starts connecting in the background: the app serves /healthz (as
     # "database down") even when PostgreSQL is not up yet, and recovers when it is.
@@ -87,5 +97,22 @@ def _open_pool(config: Config) -> ConnectionPool:
         min_size=1,
         max_size=config.database_pool_size,
         open=True,
-        kwargs={"autocommit": True},
+        timeout=POOL_WAIT_S,
+        check=check_idle_connection,
+        # The pool retries a failed connection with a growing back-off (1, 2, 4 ... s). It
+        # gives up on this one after a few seconds instead of five minutes, so that once
+        # the database is back the next request opens a fresh connection at once rather
+        # than wait out a long back-off.
+        reconnect_timeout=RECONNECT_GIVE_UP_S,
+        kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
     )
+
+
+def check_idle_connection(conn: psycopg.Connection) -> None:
+    """The pool's check before it lends a connection. A connection the server has closed
+    (PostgreSQL stopped or restarted) has the server's goodbye, or its end, waiting on the
+    socket: only then is a round trip made, which fails and makes the pool drop it (and try
+    another). Without a check, the first request on each such connection would fail; with
+    psycopg_pool's own check, every request would pay a round trip."""
+    if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
+        ConnectionPool.check_connection(conn)

@@ -24,6 +24,9 @@ class Config:
     database_pool_size: int = 8
     chain_key: str | None = None
     """The key of the log's HMAC chain (service.integrity); None: <data_dir>/chain-key."""
+    request_read_timeout_s: float = 10.0
+    """How long the web server waits for a whole request, from its first byte (a new
+    connection: from its opening), before it answers 408 and closes."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -37,4 +40,5 @@ class Config:
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
             database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
             chain_key=env.get("CARDROOM_CHAIN_KEY") or None,
+            request_read_timeout_s=float(env.get("CARDROOM_REQUEST_READ_TIMEOUT_S") or 10.0),
         )

@@ -7,6 +7,12 @@ is ensured, then gunicorn and a Celery worker with beat, connected as that login
 stops what was started, last first: Celery before the broker it consumes from, the web
 before the database. Every child is tied to this process (PR_SET_PDEATHSIG), so even a
 SIGKILL here leaves no orphan behind. Data under the data directory survives restarts.
+
+While running, it watches what it started: a component that dies (PostgreSQL, the
+broker, gunicorn's master, Celery's main process) is named on the terminal and started
+again, on the same port; what the dead process left in its process group (Celery's
+beat and pool, gunicorn's workers) is killed first. One that keeps dying stops
+everything.
 """
 from __future__ import annotations
 
@@ -17,7 +23,10 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+from collections import deque
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -47,13 +56,16 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn", wsgi_app,
         "--bind", f"127.0.0.1:{port}",
-        "--worker-class", "gthread",
+        # gunicorn's gthread worker, reading each whole request in its event loop before
+        # a thread serves it: a client that stalls mid-request holds no thread (see
+        # service/http_worker.py).
+        "--worker-class", "service.http_worker.BufferingWorker",
         "--workers", str(gunicorn_workers()),
         "--threads", str(GUNICORN_THREADS),
         "--graceful-timeout", "10",
         # A player acts every few seconds: their connection stays open between actions
-        # (gunicorn's default closes it after 2 idle seconds). gthread workers keep idle
-        # connections in their poller, not on a thread.
+        # (gunicorn's default closes it after 2 idle seconds). Idle connections wait in
+        # the worker's poller, not on a thread.
         "--keep-alive", str(KEEP_ALIVE_S),
         # Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads new
         # connections across workers. On one shared socket, a burst of keep-alive clients
@@ -107,14 +119,99 @@ def spawn_tied(
 
 def stop_process(process: subprocess.Popen[bytes]) -> None:
     """SIGTERM to the main process only (gunicorn and Celery stop their own workers);
-    SIGKILL for the whole group if it does not finish in time."""
+    SIGKILL for the whole group if it does not finish in time, and for whatever of the
+    group outlived it (a Celery beat whose worker died)."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=CHILD_STOP_PATIENCE_S)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            pass
+    kill_group(process.pid)
     process.wait()
+
+
+def kill_group(group: int, patience_s: float = 5.0) -> None:
+    """SIGKILL to every process left in a child's process group (each child leads its own
+    session), then wait until they are gone."""
+    deadline = time.monotonic() + patience_s
+    try:
+        os.killpg(group, signal.SIGKILL)
+        while time.monotonic() < deadline:
+            os.killpg(group, 0)
+            time.sleep(0.05)
+    except ProcessLookupError:
+        pass
+
+
+class ChildProcess:
+    """gunicorn or Celery as the dev server runs it: started again on the same command
+    when it dies."""
+
+    def __init__(self, command: Callable[[], list[str]], env: dict[str, str]) -> None:
+        self._command, self._env = command, env
+        self.process = spawn_tied(command(), env)
+
+    def exit_code(self) -> int | None:
+        return self.process.poll()
+
+    def restart(self) -> None:
+        kill_group(self.process.pid)  # what the dead main process left behind
+        self.process.wait()
+        self.process = spawn_tied(self._command(), self._env)
+
+    def stop(self) -> None:
+        stop_process(self.process)
+
+
+@dataclass
+class Component:
+    """Something the dev server started and watches: `exit_code` is None while it runs."""
+    name: str
+    exit_code: Callable[[], int | None]
+    restart: Callable[[], object]
+    restarts: deque[float] = field(default_factory=deque)
+
+
+RESTARTS_ALLOWED = 3
+RESTART_WINDOW_S = 60.0
+
+
+def how_it_ended(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def watch(components: Sequence[Component], stop: threading.Event,
+          say: Callable[[str], None]) -> int:
+    """Until `stop`: a component that died is said by name and started again; one that
+    keeps dying (more than RESTARTS_ALLOWED times in RESTART_WINDOW_S) or cannot be
+    started again stops everything (exit status 1)."""
+    while not stop.wait(0.5):
+        for component in components:
+            code = component.exit_code()
+            if code is None:
+                continue
+            now = time.monotonic()
+            while component.restarts and component.restarts[0] < now - RESTART_WINDOW_S:
+                component.restarts.popleft()
+            if len(component.restarts) >= RESTARTS_ALLOWED:
+                say(f"{component.name} stopped ({how_it_ended(code)}) for the "
+                    f"{RESTARTS_ALLOWED + 1}th time within {RESTART_WINDOW_S:g} s; stopping everything")
+                return 1
+            component.restarts.append(now)
+            say(f"{component.name} stopped ({how_it_ended(code)}); starting it again ...")
+            try:
+                component.restart()
+            except Exception as error:  # noqa: BLE001 - said, then everything stops
+                say(f"{component.name} could not be started again ({error}); stopping everything")
+                return 1
+            say(f"{component.name} is running again")
+    return 0
 
 
 def ensure_admin_key(config: Config, data_dir: Path) -> tuple[str, str]:
@@ -155,6 +252,7 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
         if stop.is_set():
             raise StopRequested
 
+    watched: list[Component] = []
     with ExitStack() as started:  # unwinds last-started first
         try:
             database_url = config.database_url
@@ -164,6 +262,7 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 postgres = EmbeddedPostgres(data_dir / "postgres")
                 database_url = postgres.start()
                 started.callback(postgres.stop)
+                watched.append(Component("PostgreSQL (embedded)", postgres.exit_code, postgres.restart))
                 say(f"PostgreSQL (embedded): {database_url}, data in {postgres.data_dir}")
             check_stop()
             broker_url = config.broker_url
@@ -173,6 +272,7 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 broker = EmbeddedBroker(data_dir / "broker")
                 broker_url = broker.start()
                 started.callback(broker.stop)
+                watched.append(Component("the Redis broker (embedded)", broker.exit_code, broker.restart))
                 say(f"Redis broker (embedded): {broker_url}")
             check_stop()
             upgrade(database_url)
@@ -189,19 +289,17 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 "PORT": str(config.port),
             }
             check_stop()
-            web = spawn_tied(gunicorn_command("service.wsgi:app", config.port), env)
-            started.callback(stop_process, web)
-            worker = spawn_tied(celery_command(data_dir), env)
-            started.callback(stop_process, worker)
+            web = ChildProcess(lambda: gunicorn_command("service.wsgi:app", config.port), env)
+            started.callback(web.stop)
+            worker = ChildProcess(lambda: celery_command(data_dir), env)
+            started.callback(worker.stop)
+            watched.append(Component("the web server (gunicorn)", web.exit_code, web.restart))
+            watched.append(Component("the Celery worker (with beat)", worker.exit_code, worker.restart))
             say(f"Cardroom: http://127.0.0.1:{config.port}  (admin key: {admin_key_source})")
             say("Ctrl-C stops everything.")
-            while not stop.wait(0.5):
-                for name, process in (("gunicorn", web), ("celery", worker)):
-                    if process.poll() is not None:
-                        say(f"{name} exited with code {process.returncode}; stopping")
-                        return 1
+            status = watch(watched, stop, say)
             say("stopping ...")
-            return 0
+            return status
         except StopRequested:
             say("stopping before start-up finished ...")
             return 0

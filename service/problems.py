@@ -10,6 +10,7 @@ import http
 import logging
 from typing import Any, Iterable, Mapping
 
+import psycopg
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
@@ -55,6 +56,18 @@ class Problem(Exception):
         self.extensions = extensions
 
 
+def problem_body(status: int, code: str, detail: str, **extensions: Any) -> dict[str, Any]:
+    """The problem document itself (also written by the HTTP server, without Flask)."""
+    return {
+        "type": PROBLEM_TYPE_PREFIX + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extensions,
+    }
+
+
 def problem_response(
     status: int,
     code: str,
@@ -63,14 +76,7 @@ def problem_response(
     headers: Mapping[str, str] | None = None,
     **extensions: Any,
 ) -> Response:
-    body = {
-        "type": PROBLEM_TYPE_PREFIX + code,
-        "title": http.HTTPStatus(status).phrase,
-        "status": status,
-        "code": code,
-        "detail": detail,
-        **extensions,
-    }
+    body = problem_body(status, code, detail, **extensions)
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     response.headers.update(headers or {})
     return response
@@ -149,6 +155,33 @@ def from_http_exception(error: HTTPException) -> Response:
     return problem_response(status, code_for_status(status), detail, headers=headers)
 
 
+RETRY_AFTER_S = 2
+
+
+def from_database_error(error: psycopg.Error) -> Response:
+    """The database cannot be reached (no connection within the pool's wait, or one lost
+    mid-request): a 503 the client may retry, not a 500. A write that lost its connection
+    may or may not have been recorded: a retry with the same Idempotency-Key tells.
+    Any other database error is the server's fault."""
+    if not is_database_outage(error):
+        return from_unexpected(error)
+    log.warning("database unavailable on %s %s: %s", request.method, request.path, error)
+    return problem_response(
+        503, "database_unavailable", "the database cannot be reached; retry shortly",
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+def is_database_outage(error: psycopg.Error) -> bool:
+    """Connection failures (psycopg's OperationalError, the pool's timeout), and a result
+    the server never sent (no SQLSTATE: the connection died under the statement) or sent
+    as a connection exception (08), operator intervention (57: shutting down) or
+    insufficient resources (53: too many connections)."""
+    if isinstance(error, psycopg.OperationalError):
+        return True
+    return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53")
+
+
 def from_unexpected(error: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     return problem_response(500, "internal_error", "the server failed to handle this request")
@@ -160,4 +193,5 @@ def register_problem_handlers(app: Flask) -> None:
     app.register_error_handler(Violation, from_violation)
     app.register_error_handler(VersionConflict, from_version_conflict)
     app.register_error_handler(HTTPException, from_http_exception)
+    app.register_error_handler(psycopg.Error, from_database_error)
     app.register_error_handler(Exception, from_unexpected)

@@ -69,9 +69,22 @@ def clock_sender(celery: Celery) -> commands.ClockScheduler:
     return send
 
 
+SEND_TIMEOUT_S = 0.5
+"""How long the web app's send of a clock's task may take: a broker that is down costs
+the write that started the clock this much at most (kombu's defaults took 6 s)."""
+
+
 def clock_sender_for(broker_url: str) -> commands.ClockScheduler:
     """The fast path for a process that is not a worker (the web app, a test, a bench)."""
-    return clock_sender(make_celery(Config(broker_url=broker_url)))
+    celery = make_celery(Config(broker_url=broker_url))
+    celery.conf.broker_connection_timeout = SEND_TIMEOUT_S
+    celery.conf.broker_transport_options = {
+        **celery.conf.broker_transport_options,
+        "socket_connect_timeout": SEND_TIMEOUT_S,
+        "socket_timeout": SEND_TIMEOUT_S,
+        "max_retries": 0,
+    }
+    return clock_sender(celery)
 
 
 @app.task(name=EXPIRE_TASK)

@@ -154,6 +154,20 @@ class EmbeddedServer:
                     raise
         raise AssertionError("unreachable")
 
+    def exit_code(self) -> int | None:
+        """None while the server runs (or was never started); else how it ended."""
+        return self._process.poll() if self._process else None
+
+    def restart(self) -> str:
+        """Stops what is left of the server and starts it again on the same port, so the
+        URL others were given stays right."""
+        self._requested_port = self.port or self._requested_port
+        self.stop()
+        self.prepare()
+        port = self._requested_port
+        self._process, self.port = self.launch(port), port
+        return self.url
+
     def stop(self) -> None:
         if self._process is None:
             return

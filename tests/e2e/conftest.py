@@ -246,10 +246,10 @@ def assert_log_replays_to_live(server: Server, table_id: str, game: str) -> dict
     return live
 
 
-def start_gunicorn(database_url: str) -> Iterator[Server]:
-    """gunicorn on the test database with a fresh admin key; stopped afterwards."""
+def start_gunicorn(database_url: str, environ: dict[str, str] | None = None) -> Iterator[Server]:
+    """gunicorn on the test database with a fresh admin key (and `environ`); stopped afterwards."""
     admin_key = "e2e-admin-" + secrets.token_hex(8)
-    env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": admin_key}
+    env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": admin_key, **(environ or {})}
     env.pop("CELERY_BROKER_URL", None)
     port = free_port()
     process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)

@@ -42,3 +42,72 @@ def test_make_run_serves_stops_cleanly_and_keeps_its_data(devserver):
         {"id": created["id"], "name": "Ann"},
     )
     stop_and_assert_nothing_is_left(devserver)
+
+
+def _children_of(devserver, mentioning: str) -> list[int]:
+    """Processes of the dev server's tree whose command line mentions `mentioning`."""
+    from tests.e2e.conftest import _mentions, _parents
+
+    parents = _parents()
+    tree = {devserver.process.pid}
+    grew = True
+    while grew:
+        children = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= children
+        grew = bool(children)
+    return sorted(pid for pid in tree if _mentions(pid, mentioning))
+
+
+def _direct_child(devserver, mentioning: str) -> int:
+    from tests.e2e.conftest import _mentions, _parents
+
+    [pid] = [pid for pid, parent in _parents().items()
+             if parent == devserver.process.pid and _mentions(pid, mentioning)]
+    return pid
+
+
+def _wait_for(condition, what: str, devserver, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}\n{devserver.log()}"
+        time.sleep(0.2)
+
+
+def test_make_run_restarts_what_died_says_which_and_leaves_no_orphan(devserver):
+    import os
+    import signal
+
+    devserver.start()
+    admin_key = devserver.admin_key()
+    status, created = devserver.request("POST", "/v1/players", {"name": "Kit"}, key=admin_key)
+    assert status == 201, created
+    devserver.record_processes()
+
+    # Celery's main process: its beat and pool children must not outlive it.
+    celery_main = _direct_child(devserver, "celery")
+    left_behind = [pid for pid in _children_of(devserver, "celery") if pid != celery_main]
+    assert left_behind, "beat and pool processes run under the Celery main process"
+    os.kill(celery_main, signal.SIGKILL)
+    _wait_for(lambda: "the Celery worker (with beat) is running again" in devserver.log(),
+              "Celery was not started again", devserver)
+    assert "the Celery worker (with beat) stopped (killed by SIGKILL)" in devserver.log()
+    assert not [pid for pid in left_behind if devserver.seen.get(pid) and pid in devserver.still_running()], \
+        "the dead Celery main's children were left running"
+
+    # PostgreSQL: noticed, started again on the same port with the same data.
+    postgres = _direct_child(devserver, "bin/postgres")
+    os.kill(postgres, signal.SIGKILL)
+    _wait_for(lambda: "PostgreSQL (embedded) is running again" in devserver.log(),
+              "PostgreSQL was not started again", devserver)
+    assert "PostgreSQL (embedded) stopped (killed by SIGKILL)" in devserver.log()
+    _wait_for(lambda: devserver.get(f"/v1/players/{created['id']}", key=admin_key)[0] == 200,
+              "the data did not come back with PostgreSQL", devserver)
+
+    # gunicorn's master.
+    os.kill(_direct_child(devserver, "gunicorn"), signal.SIGKILL)
+    _wait_for(lambda: "the web server (gunicorn) is running again" in devserver.log(),
+              "gunicorn was not started again", devserver)
+    _wait_for(lambda: devserver.get("/healthz") == (200, {"status": "ok", "database": "ok", "broker": "ok"}),
+              "not healthy after the restarts", devserver)
+
+    stop_and_assert_nothing_is_left(devserver)

@@ -44,11 +44,11 @@ def worker(database_url, broker_url, tmp_path_factory):
     started.stop()
 
 
-def clocked_table(store) -> tuple[str, table.ClockStarted]:
-    """A heads-up table with a 2 s clock and a hand started: the button's clock runs."""
+def clocked_table(store, clock_s: int = CLOCK_S) -> tuple[str, table.ClockStarted]:
+    """A heads-up table with a `clock_s` clock and a hand started: the button's clock runs."""
     table_id = f"clock-{uuid.uuid4().hex[:12]}"
     seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=CLOCK_S))
+    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
     result = commands.start_next_hand(store, table_id, 1)
     clock = result.state.clock
     assert clock is not None and clock.player_id == "ann"
@@ -138,3 +138,51 @@ def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
         assert "sweep: expired 1 clocks" in successor.text()
     finally:
         successor.stop()
+
+
+def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exactly_once(
+        postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
+    """kill -9 of a worker with beat holding a dozen clocks' ETA tasks: half were due
+    before a new worker is up, half after; each one times out exactly once."""
+    worker.stop()
+    doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=True)
+    clocks = [clocked_table(postgres_store, CLOCK_S) for _ in range(6)]
+    clocks += [clocked_table(postgres_store, 4 * CLOCK_S) for _ in range(6)]
+    doomed.wait_until(lambda: doomed.text().count("workers.clock_tasks.expire_clock[") >= len(clocks),
+                      "every ETA task received")
+    doomed.kill()
+    successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=True)
+    try:
+        for table_id, _ in clocks:
+            wait_for_timeout(postgres_store, table_id)
+        time.sleep(SETTLE_S)
+        for table_id, clock in clocks:
+            [expired] = records(postgres_store, table_id, "ClockExpired")
+            assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
+    finally:
+        successor.stop()
+
+
+def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_once(database_url):
+    """The clock's ETA task cannot be sent; the write is done and answered within the
+    send's short timeout, and the sweep will act on the deadline once a worker runs."""
+    from service.app import create_app
+    from service.config import Config
+
+    admin = {"Authorization": "Bearer clock-admin-key"}
+    app = create_app(Config(database_url=database_url, broker_url="redis://127.0.0.1:1/0",
+                            admin_key="clock-admin-key"))
+    try:
+        client = app.test_client()
+        players = [client.post("/v1/players", json={"name": n}, headers=admin).get_json()["id"] for n in "AB"]
+        table_id = client.post("/v1/tables", headers=admin, json={
+            "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+            "seats": [{"player_id": p, "stack": 1000} for p in players], "action_clock_s": 30}).get_json()["id"]
+        started = time.monotonic()
+        answer = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=admin)
+        took = time.monotonic() - started
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+        assert took < 1.0, took
+        assert client.get("/healthz").get_json() == {"status": "degraded", "database": "ok", "broker": "down"}
+    finally:
+        commands.schedule_clocks_with(None)

@@ -13,7 +13,7 @@ def test_each_worker_listens_on_its_own_reuse_port_socket():
     command = gunicorn_command("service.wsgi:app", free_port())
 
     assert "--reuse-port" in command
-    assert command[command.index("--worker-class") + 1] == "gthread"
+    assert command[command.index("--worker-class") + 1] == "service.http_worker.BufferingWorker"
 
 
 def test_a_port_something_listens_on_is_refused_rather_than_shared():

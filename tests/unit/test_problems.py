@@ -169,3 +169,19 @@ def test_any_json_body_gets_a_2xx_or_a_4xx_problem_never_a_500(client, body):
         assert isinstance(body, dict) and isinstance(body.get("name"), str)
     else:
         assert_problem(response, 400, "validation_error")
+
+
+def test_a_lost_or_refused_database_connection_is_an_outage_and_other_database_errors_are_not():
+    import psycopg
+    from psycopg import errors
+    from psycopg_pool import PoolTimeout
+
+    from service.problems import is_database_outage
+
+    assert is_database_outage(PoolTimeout("couldn't get a connection after 1.50 sec"))
+    assert is_database_outage(psycopg.OperationalError("connection refused"))
+    assert is_database_outage(psycopg.DatabaseError("server closed the connection unexpectedly"))
+    assert is_database_outage(errors.AdminShutdown("terminating connection"))
+    assert is_database_outage(errors.TooManyConnections("too many clients"))
+    assert not is_database_outage(errors.UniqueViolation("duplicate key"))
+    assert not is_database_outage(errors.UndefinedTable("no such table"))
