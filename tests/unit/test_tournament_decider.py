@@ -179,17 +179,18 @@ def test_a_table_breaks_and_the_final_table_is_announced() -> None:
 
 
 def test_moves_wait_until_the_hand_at_either_table_is_over() -> None:
-    state = started(16)  # two tables of eight
-    mover = next(p for p in state.seating.table(2).seats if p)
-    open_seat = state.seating.table(1).seats.index(None)
-    busy, events = run(state, DealHand(1, T0 + 1), MovePlayer(mover, 1, open_seat, T0 + 2))
-    assert events == [MoveQueued(1, mover, 1, open_seat, T0 + 2)] and busy.seating.where[mover][0] == 2
-    assert violation(busy, DealHand(2, T0 + 3)).code == "move_pending"  # never dealt in at two tables
-    moved, events = run(busy, FinishHand(1, T0 + 10))
-    assert (events[1].move.reason, events[1].move_id) == ("floor", 1)  # then balancing, as after any change
-    assert moved.seating.where[mover] == (1, open_seat) and moved.pending_moves == ()
-    moved, events = run(state, MovePlayer(mover, 1, open_seat))
-    assert events[0].move.reason == "floor" and moved.seating.where[mover] == (1, open_seat)
+    state = started(17)  # tables of nine and eight
+    big, small = sorted((1, 2), key=lambda n: -state.seating.table(n).count)
+    mover = next(p for p in state.seating.table(big).seats if p)
+    open_seat = state.seating.table(small).seats.index(None)
+    busy, events = run(state, DealHand(small, T0 + 1), MovePlayer(mover, small, open_seat, T0 + 2))
+    assert events == [MoveQueued(1, mover, small, open_seat, T0 + 2)] and busy.seating.where[mover][0] == big
+    assert violation(busy, DealHand(big, T0 + 3)).code == "move_pending"  # never dealt in at two tables
+    moved, events = run(busy, FinishHand(small, T0 + 10))
+    assert [(e.move.reason, e.move_id) for e in events if isinstance(e, PlayerMoved)] == [("floor", 1)]
+    assert moved.seating.where[mover] == (small, open_seat) and moved.pending_moves == ()
+    moved, events = run(state, MovePlayer(mover, small, open_seat))
+    assert events[0].move.reason == "floor" and moved.seating.where[mover] == (small, open_seat)
 
 
 def test_a_queued_move_is_cancelled_by_the_floor_or_when_the_player_is_out() -> None:
