@@ -362,8 +362,8 @@ def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[
             "number": table.number,
             # The live table's id (service.tournament_tables.table_id_for), where its players act.
             "table_id": f"{tournament_id}-table-{table.number}",
-            "players": [{"seat": seat, "player_id": player} for seat, player in enumerate(table.seats)
-                        if player is not None],
+            "players": [{"seat": seat, "player_id": player, "chips": state.stack_of(player)}
+                        for seat, player in enumerate(table.seats) if player is not None],
             "playing_hand": table.number in state.hands_in_progress,
         })
     return shown
