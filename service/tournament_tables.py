@@ -15,8 +15,9 @@ duplicated or concurrent `advance` finds the same facts and sends nothing twice:
   or the starting stack for a late entrant or re-entry (TDA 8-A: the tournament drew a
   seat from which they are dealt in);
 - between hands, a chip change the tournament recorded (a rebuy, an add-on, a colour-up
-  race's result) for a player seated at the table and not yet applied at any table:
-  AdjustChips (the table refuses a change id twice);
+  race's result) for a player sitting at the table and not yet applied at any table:
+  AdjustChips (the table refuses a change id twice), before anyone moves, so the chips
+  travel with the player;
 - a table in sync, between hands, with a colour-up due (TDA 2024 24): RaceChips on the
   tournament, whose result the previous rule then applies;
 - a table in sync, between hands, clock running: DealHand on the tournament (key
@@ -79,24 +80,29 @@ def table_states(store: EventStore, tournament_id: str,
 
 
 def chips_in_play(store: EventStore, tournament_id: str) -> tuple[int, list[TableChips]]:
-    """Chips on the tournament's tables (a hand in progress counted as it began), those
+    """Chips of the players still in: on the tournament's tables (a hand in progress
+    counted as it began), those
     of players between two tables, and chip changes recorded but not yet applied at a
     table (for players still in); and each table's share."""
     loaded = tournaments.load_tournament(store, tournament_id)
     state = loaded.state
     tables = table_states(store, tournament_id, state)
-    shares = [TableChips(t.table_id, n, t.state.chips,
-                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p != table.EMPTY_SEAT})
+    # A player the tournament no longer has (disqualified: their chips are out of play)
+    # may sit at a table until it removes them between hands.
+    shares = [TableChips(t.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
+                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where})
               for n, t in sorted(tables.items())]
     seated = {p for share in shares for p in share.players}
-    in_transit = sum(d.stack for d in _latest_departures(tables).values()
-                     if d.player_id not in seated and d.player_id in state.seating.where)
+    departures = _latest_departures(tables)
+    # A late entrant on the way to a first seat holds what the tournament gave them
+    # (their chip changes included); anyone else's unapplied changes are counted apart.
+    arriving = {p for p in state.seating.where if p not in seated and _never_seated(tables, p)}
+    in_transit = sum(d.stack for d in departures.values()
+                     if d.player_id not in seated and d.player_id in state.seating.where and d.player_id not in arriving)
     pending = sum(c.amount for c in state.pending_chip_changes(_applied_changes(tables))
-                  if c.player_id in state.seating.where)
-    # A late entrant not yet at a table holds the starting stack (or more, once rebought).
-    unseated = sum(state.stacks.get(p, 0) for p in state.seating.where
-                   if p not in seated and p not in _latest_departures(tables) and _never_seated(tables, p))
-    return sum(s.chips for s in shares) + in_transit + pending + unseated, shares
+                  if c.player_id in state.seating.where and c.player_id not in arriving)
+    entering = sum(state.stack_of(p) for p in arriving)
+    return sum(s.chips for s in shares) + in_transit + pending + entering, shares
 
 
 def _never_seated(tables: dict[int, commands.LoadedTable], player: str) -> bool:
@@ -139,10 +145,10 @@ def _step(store: EventStore, tournament_id: str, now: int) -> bool:
         if _report_hand(store, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
-        if _sync_seats(store, loaded, number, loaded_table, tables):
+        if _apply_chip_changes(store, loaded, number, loaded_table, tables):
             return True
     for number, loaded_table in tables.items():
-        if _apply_chip_changes(store, loaded, number, loaded_table, tables):
+        if _sync_seats(store, loaded, number, loaded_table, tables):
             return True
     for number, loaded_table in tables.items():
         if _race(store, loaded, number, loaded_table, now):
@@ -161,8 +167,8 @@ def _apply_chip_changes(store: EventStore, loaded: tournaments.LoadedTournament,
     if table_state.hand_in_progress or number in state.hands_in_progress:
         return False
     for change in state.pending_chip_changes(_applied_changes(tables)):
-        if state.seating.where.get(change.player_id, (None,))[0] != number \
-                or change.player_id not in table_state.players:
+        # Applied where the player sits now, before a move takes them (and their chips) on.
+        if change.player_id not in state.seating.where or change.player_id not in table_state.players:
             continue
         commands.execute(store, loaded_table.table_id, loaded_table.version,
                          table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason),
