@@ -60,7 +60,6 @@ from domain.tournaments.payouts import (
     RANK_SHARED,
     parse_percentages,
     payout_amounts,
-    places_for_bust,
     places_for_round,
     prize_pool,
     prizes_for_places,
@@ -88,7 +87,7 @@ from domain.tournaments.seating import (
 )
 from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.rules import rule_for
-from domain.tournaments.structure import Period, level_number, period_index_of_level, validate_structure
+from domain.tournaments.structure import Period, level_number, validate_structure
 from domain.violations import Violation
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
