@@ -190,6 +190,16 @@ class RemovePlayer:
 
 
 @dataclass(frozen=True)
+class AdjustChips:
+    """Tournament tables, between hands: the tournament's chip change `change_id` gives
+    `player_id` `amount` chips (a rebuy, an add-on) or takes them (a colour-up race)."""
+    player_id: str
+    amount: int
+    change_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Act:
     """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
     round total), or a game's own actions (`discard` for a draw)."""
@@ -225,7 +235,7 @@ class ReturnToSeat:
 
 
 Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
-                RemovePlayer]
+                RemovePlayer, AdjustChips]
 
 
 # --------------------------------------------------------------------------- events
@@ -259,6 +269,15 @@ class PlayerLeftTable:
     player_id: str
     stack: int
     tournament_version: int = 0
+
+
+@dataclass(frozen=True)
+class ChipsAdjusted:
+    seat: int
+    player_id: str
+    amount: int
+    change_id: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -350,7 +369,8 @@ class PlayerReturned:
 
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
-                AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable)
+                AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
+                ChipsAdjusted)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -401,6 +421,8 @@ class TableState:
     last_busted: tuple[TableSeat, ...] = ()
     """Who lost their last chip in the last hand, with the stack they began it with."""
     auto_deal: bool = False
+    chip_changes: tuple[int, ...] = ()
+    """Tournament tables: the tournament's chip changes applied here (their ids)."""
 
     @property
     def chips(self) -> int:
@@ -490,6 +512,9 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is PlayerSeatedAtTable:
         return _with_seat(state, event.seat, event.player_id, event.stack,
                           tuple(d for d in state.departures if d.player_id != event.player_id))
+    if kind is ChipsAdjusted:
+        return with_changes(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
+                            chip_changes=state.chip_changes + (event.change_id,))
     if kind is PlayerLeftTable:
         departures = tuple(d for d in state.departures if d.player_id != event.player_id)
         return _with_seat(state, event.seat, EMPTY_SEAT, 0,
@@ -593,6 +618,8 @@ def handle(state: TableState | None, command: Command,
         return _return_to_seat(state, command)
     if isinstance(command, (SeatPlayer, RemovePlayer)):
         return _change_seats(state, command)
+    if isinstance(command, AdjustChips):
+        return _adjust_chips(state, command)
     raise Violation("illegal_action", f"unknown command {command!r}", "table")
 
 
@@ -747,6 +774,23 @@ def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tupl
                         {"player": command.player_id})
     seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version)
     return [seated], evolve(state, seated)
+
+
+def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], TableState]:
+    if state.tournament_id is None:
+        raise Violation("not_tournament_table", "only a tournament changes chips at its tables", "table")
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: chips change between hands",
+                        "table", {"hand": state.hand_id})
+    if command.change_id in state.chip_changes:
+        raise Violation("already_applied", f"chip change {command.change_id} is already applied here", "table",
+                        {"change_id": command.change_id})
+    seat = _seat_of(state, command.player_id)
+    if state.stacks[seat] + command.amount < 0:
+        raise Violation("exceeds_stack", f"{command.player_id} has {state.stacks[seat]} chips, not {-command.amount}",
+                        "table", {"stack": state.stacks[seat], "amount": command.amount})
+    adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
+    return [adjusted], evolve(state, adjusted)
 
 
 def _next_seat(state: TableState) -> int:

@@ -122,7 +122,8 @@ def from_violation(violation: Violation) -> Response:
         422,
         violation.code,
         violation.detail,
-        rule=violation.rule,
+        # A refusal that applies a rule names it; any other carries no `rule` (never "").
+        **({"rule": violation.rule} if violation.rule else {}),
         numbers=dict(violation.numbers),
     )
 

@@ -14,16 +14,25 @@ duplicated or concurrent `advance` finds the same facts and sends nothing twice:
   chips the player took from the table they left, found on that table's PlayerLeftTable,
   or the starting stack for a late entrant or re-entry (TDA 8-A: the tournament drew a
   seat from which they are dealt in);
+- between hands, a chip change the tournament recorded (a rebuy, an add-on, a colour-up
+  race's result) for a player sitting at the table and not yet applied at any table:
+  AdjustChips (the table refuses a change id twice), before anyone moves, so the chips
+  travel with the player;
+- a table in sync, between hands, with a colour-up due (TDA 2024 24): RaceChips on the
+  tournament, whose result the previous rule then applies;
 - a table in sync, between hands, clock running: DealHand on the tournament (key
   `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
   and the betting of the level it records (TDA 23).
 Every write carries the version it was decided on; a VersionConflict means another
 worker got there first, and the next call looks again.
 
-The tournament never moves a player off a table playing a hand (it balances or breaks
-when that table reports its hand over), so a player always busts at the table the
-tournament has them at, and every bust travels with its hand's FinishHand: players out
-on one hand share the places they reached.
+The tournament never moves a player off a table playing a hand (it balances, breaks or
+makes the floor's queued moves when that table reports its hand over), so a player
+always busts at the table the tournament has them at, and every bust travels with its
+hand's FinishHand, beside the chips each player there ended the hand with.
+
+Only tournaments on the service's tables (`tables: "service"`) are driven; physical
+tables report to the tournament through the floor.
 """
 from __future__ import annotations
 
@@ -71,17 +80,38 @@ def table_states(store: EventStore, tournament_id: str,
 
 
 def chips_in_play(store: EventStore, tournament_id: str) -> tuple[int, list[TableChips]]:
-    """Chips on the tournament's tables (a hand in progress counted as it began) plus
-    those of players between two tables, and each table's share."""
+    """Chips of the players still in: on the tournament's tables (a hand in progress
+    counted as it began), those
+    of players between two tables, and chip changes recorded but not yet applied at a
+    table (for players still in); and each table's share."""
     loaded = tournaments.load_tournament(store, tournament_id)
-    tables = table_states(store, tournament_id, loaded.state)
-    shares = [TableChips(t.table_id, n, t.state.chips,
-                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p != table.EMPTY_SEAT})
+    state = loaded.state
+    tables = table_states(store, tournament_id, state)
+    # A player the tournament no longer has (disqualified: their chips are out of play)
+    # may sit at a table until it removes them between hands.
+    shares = [TableChips(t.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
+                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where})
               for n, t in sorted(tables.items())]
     seated = {p for share in shares for p in share.players}
-    in_transit = sum(d.stack for d in _latest_departures(tables).values()
-                     if d.player_id not in seated and d.player_id in loaded.state.seating.where)
-    return sum(s.chips for s in shares) + in_transit, shares
+    departures = _latest_departures(tables)
+    # A late entrant on the way to a first seat holds what the tournament gave them
+    # (their chip changes included); anyone else's unapplied changes are counted apart.
+    arriving = {p for p in state.seating.where if p not in seated and _never_seated(tables, p)}
+    in_transit = sum(d.stack for d in departures.values()
+                     if d.player_id not in seated and d.player_id in state.seating.where and d.player_id not in arriving)
+    pending = sum(c.amount for c in state.pending_chip_changes(_applied_changes(tables))
+                  if c.player_id in state.seating.where and c.player_id not in arriving)
+    entering = sum(state.stack_of(p) for p in arriving)
+    return sum(s.chips for s in shares) + in_transit + pending + entering, shares
+
+
+def _never_seated(tables: dict[int, commands.LoadedTable], player: str) -> bool:
+    return not any(player in t.state.players or any(d.player_id == player for d in t.state.departures)
+                   for t in tables.values())
+
+
+def _applied_changes(tables: dict[int, commands.LoadedTable]) -> set[int]:
+    return {change for t in tables.values() for change in t.state.chip_changes}
 
 
 def advance(store: EventStore, tournament_id: str, now: float) -> int:
@@ -104,7 +134,7 @@ def _step(store: EventStore, tournament_id: str, now: int) -> bool:
     """One command that brings the tournament and a table closer; False when none is due."""
     loaded = tournaments.load_tournament(store, tournament_id)
     state = loaded.state
-    if state.status != tournament.RUNNING:
+    if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
         return False
     tables = table_states(store, tournament_id, state)
     for number, seating_table in enumerate(state.seating.tables, start=1):
@@ -115,12 +145,50 @@ def _step(store: EventStore, tournament_id: str, now: int) -> bool:
         if _report_hand(store, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
+        if _apply_chip_changes(store, loaded, number, loaded_table, tables):
+            return True
+    for number, loaded_table in tables.items():
         if _sync_seats(store, loaded, number, loaded_table, tables):
+            return True
+    for number, loaded_table in tables.items():
+        if _race(store, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
         if _deal(store, loaded, number, loaded_table, tables, now):
             return True
     return False
+
+
+def _apply_chip_changes(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                        loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
+    """Between hands: the first chip change not applied anywhere for a player seated here."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    for change in state.pending_chip_changes(_applied_changes(tables)):
+        # Applied where the player sits now, before a move takes them (and their chips) on.
+        if change.player_id not in state.seating.where or change.player_id not in table_state.players:
+            continue
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason),
+                         actor=ACTOR)
+        return True
+    return False
+
+
+def _race(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+          loaded_table: commands.LoadedTable, now: int) -> bool:
+    """A colour-up due at a table in sync between hands: the race, on the tournament."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress or not _in_sync(state, number, table_state):
+        return False
+    if state.colour_up_due(number, now) is None:
+        return False
+    tournaments.send(store, loaded.tournament_id, tournament.RaceChips(number, at=now, seed=tournaments.new_seed()),
+                     expected_version=loaded.version, actor=ACTOR)
+    return True
 
 
 def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
@@ -157,8 +225,10 @@ def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number
         return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
     here = tuple(tournament.Bust(seat.player_id, seat.stack) for seat in table_state.last_busted
                  if state.seating.where.get(seat.player_id, (None,))[0] == number)
+    stacks = tuple(tournament.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
+                   if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
     tournaments.send(store, loaded.tournament_id,
-                     tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed()),
+                     tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
                      expected_version=loaded.version, actor=ACTOR,
                      idempotency_key=f"{loaded_table.table_id}.{k}:finish")
     return True

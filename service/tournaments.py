@@ -205,10 +205,11 @@ def idempotency_keys(store: EventStore, tournament_id: str) -> Mapping[str, tupl
 
 def create_tournament(store: EventStore, tournament_id: str, settings: tournament.Settings,
                       game: str, betting: str, *, actor: str | None = None,
-                      idempotency_key: str | None = None) -> Outcome:
+                      idempotency_key: str | None = None, now: float | None = None) -> Outcome:
+    """`now`: a start before it is refused (None: not checked, for replaying old schedules)."""
     return execute(store, stream_id(tournament_id), tournament.decide, tournament.evolve,
                    tournament.INITIAL, tournament.EVENT_TYPES,
-                   tournament.CreateTournament(tournament_id, settings), expected_version=0,
+                   tournament.CreateTournament(tournament_id, settings, now), expected_version=0,
                    idempotency_key=idempotency_key, actor=actor,
                    metadata={"game": game, "betting": betting})
 
@@ -296,7 +297,7 @@ def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "game": loaded.game,
         "betting": loaded.betting,
         "status": state.status,
-        "starts_at": int(settings.starts_at),
+        "starts_at": tournament.iso(settings.starts_at),
         "starting_stack": settings.starting_stack,
         "buy_in": settings.buy_in,
         "table_size": settings.table_size,
@@ -312,8 +313,19 @@ def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "payouts": [{"place": place, "amount": amount} for place, amount in
                     enumerate(payout_amounts(state.prize_pool, settings.payout_percentages), start=1)],
         "prizes": _prizes_view(state),
+        "chips": _chips_view(state),
+        "pending_moves": [{"move_id": m.move_id, "player_id": m.player_id, "to_table": m.to_table,
+                           "to_seat": m.to_seat, "asked_at": tournament.iso(m.at)} for m in state.pending_moves],
     }
     return view
+
+
+def _chips_view(state: tournament.Tournament) -> dict[str, Any]:
+    """The chip ledger: chips in play = issued - removed."""
+    if state.status == tournament.REGISTERING:
+        return {}
+    return {"in_play": state.chips_in_play, "issued": state.chips_issued, "removed": state.chips_removed,
+            "rebuys": state.rebuys, "add_ons": state.add_ons}
 
 
 def _clock_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
@@ -323,6 +335,7 @@ def _clock_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
         "started": reading.started, "period": reading.period_index, "level": reading.level,
         "on_break": reading.on_break, "paused": reading.paused,
         "remaining_s": int(reading.remaining_s), "blinds": None, "next": None,
+        "ends_at": None if not reading.started or reading.paused else tournament.iso(now + reading.remaining_s),
     }
     if reading.level_in_force is not None:
         view["blinds"] = _blinds(periods[reading.level_in_force])
@@ -349,8 +362,8 @@ def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[
             "number": table.number,
             # The live table's id (service.tournament_tables.table_id_for), where its players act.
             "table_id": f"{tournament_id}-table-{table.number}",
-            "players": [{"seat": seat, "player_id": player} for seat, player in enumerate(table.seats)
-                        if player is not None],
+            "players": [{"seat": seat, "player_id": player, "chips": state.stack_of(player)}
+                        for seat, player in enumerate(table.seats) if player is not None],
             "playing_hand": table.number in state.hands_in_progress,
         })
     return shown

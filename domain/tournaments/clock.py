@@ -1,10 +1,17 @@
-"""The level clock, derived only from events (level started, paused, resumed, adjusted)
-and a `now` passed in; never from a counter kept in memory.
+"""The level clock, derived only from events (level started or set, paused, resumed,
+adjusted) and a `now` passed in; never from a counter kept in memory.
 
 Times are seconds since the epoch (floats). While running, the clock is one fact: when
 the current period ends. Periods roll over by themselves at that moment, so a level-end
 task that fires late (or never) changes nothing: the derived level is the same. The last
 level of the structure goes on until the tournament ends.
+
+Level control by the organiser (decided here, refused in `check_adjustment`): an
+adjustment never leaves the running period. It may add any time, or take time up to
+exactly what is left (the period then ends at that moment and the next begins); taking
+more is refused with the time left in the problem, so a typo never skips levels. To go to
+another period the organiser sets it (LevelSet): any period, forward or back, with its
+full time or a given remaining time, paused or running as the clock was.
 
 A new level applies from the next hand (TDA 23): a hand plays at the level in force when
 it started, which `level_for_hand` answers from the events up to that moment.
@@ -15,6 +22,7 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Iterable, Sequence
 
+from domain.tournaments.rules import rule_for
 from domain.tournaments.structure import Period, level_number
 from domain.violations import Violation
 
@@ -41,9 +49,17 @@ class ClockAdjusted:
     at: float
 
 
-ClockEvent = LevelStarted | ClockPaused | ClockResumed | ClockAdjusted
+@dataclass(frozen=True)
+class LevelSet:
+    """The organiser set the clock to a period (forward or back), with `remaining_s` left."""
+    period_index: int
+    remaining_s: int
+    at: float
+
+
+ClockEvent = LevelStarted | ClockPaused | ClockResumed | ClockAdjusted | LevelSet
 CLOCK_EVENT_TYPES: dict[str, type] = {
-    cls.__name__: cls for cls in (LevelStarted, ClockPaused, ClockResumed, ClockAdjusted)
+    cls.__name__: cls for cls in (LevelStarted, ClockPaused, ClockResumed, ClockAdjusted, LevelSet)
 }
 
 
@@ -97,6 +113,10 @@ def evolve_clock(clock: Clock, event: ClockEvent) -> Clock:
             ends_at=event.at + clock.periods[event.period_index].length_s,
             paused_remaining=None,
         )
+    if isinstance(event, LevelSet):
+        if clock.paused:
+            return replace(clock, period_index=event.period_index, paused_remaining=float(event.remaining_s))
+        return replace(clock, period_index=event.period_index, ends_at=event.at + event.remaining_s)
     clock = roll_forward(clock, event.at)
     if isinstance(event, ClockPaused):
         return replace(clock, paused_remaining=max(0.0, clock.ends_at - event.at))
@@ -124,6 +144,22 @@ def read_clock(clock: Clock, now: float) -> ClockReading:
     )
 
 
+def check_adjustment(clock: Clock, seconds: int, now: float) -> None:
+    """An adjustment stays inside the running period: it may take at most the time left."""
+    reading = read_clock(clock, now)
+    if not reading.started:
+        raise Violation("clock_not_started", "the clock starts with the tournament")
+    left = int(reading.remaining_s)
+    if seconds < -left:
+        raise Violation(
+            "adjust_beyond_period",
+            f"taking {-seconds} s would leave the running period, which has {left} s left: "
+            "take at most that, or set the level",
+            numbers={"seconds": seconds, "remaining_s": left, "period": reading.period_index,
+                     "level": reading.level},
+        )
+
+
 def clock_from_events(periods: Sequence[Period], events: Iterable[ClockEvent]) -> Clock:
     return reduce(evolve_clock, events, new_clock(periods))
 
@@ -137,7 +173,7 @@ def level_for_hand(periods: Sequence[Period], events: Iterable[ClockEvent], hand
         raise Violation("clock_not_started", "no hand is dealt before the first level starts")
     if reading.on_break:
         raise Violation(
-            "on_break", f"a hand started at {hand_started_at} falls in a break", rule="TDA 23"
+            "on_break", f"a hand started at {hand_started_at} falls in a break", rule=rule_for("on_break")
         )
     return reading.period_index  # type: ignore[return-value]
 

@@ -15,8 +15,8 @@ from typing import Any, Mapping, Sequence
 
 from domain.violations import Violation
 
-RANK_SHARED = "shared"  # busting on the same hand shares the places reached (TDA RP-8)
-RANK_BY_STARTING_STACK = "starting_stack"  # the larger stack at the start of the hand places higher
+RANK_SHARED = "shared"  # busting on the same hand shares the places reached
+RANK_BY_STARTING_STACK = "starting_stack"  # the larger stack at the start of the hand places higher (default)
 
 
 def prize_pool(
@@ -75,17 +75,35 @@ def places_for_bust(
     stack for that hand) with `players_before` left before the hand. They reach places
     players_before - k + 1 .. players_before. Shared: all take the best of them; by
     starting stack: the larger stack places higher and equal stacks share."""
+    return places_for_round([(player, stack, 0) for player, stack in busted], players_before, ranking)
+
+
+def places_for_round(
+    busted: Sequence[tuple[str, int, int]], players_before: int, ranking: str = RANK_BY_STARTING_STACK
+) -> tuple[tuple[str, int], ...]:
+    """Places of players out together, given as (player, starting stack, table): on one
+    hand at one table, or in one hand-for-hand round at several. At each table the larger
+    starting stack finishes higher and equal stacks share; busts of the same rank at
+    different tables share (TDA 2024 RP-8-A: out in the same hand-for-hand round at
+    different tables, they tie). Shared ranking: everybody shares the best place reached.
+    Best place first; the order given is kept among players sharing a place."""
     if not busted:
         return ()
     best = players_before - len(busted) + 1
     if ranking == RANK_SHARED:
-        return tuple((player, best) for player, _ in busted)
+        return tuple((player, best) for player, _, _ in busted)
     if ranking != RANK_BY_STARTING_STACK:
         raise Violation("invalid_setting", f"unknown bust ranking {ranking!r}")
-    ordered = sorted(busted, key=lambda entry: -entry[1])
-    places = []
-    for index, (player, stack) in enumerate(ordered):
-        tied_with_previous = index > 0 and stack == ordered[index - 1][1]
+    rank: dict[str, int] = {}
+    for table in {t for _, _, t in busted}:
+        stacks = sorted({stack for _, stack, t in busted if t == table}, reverse=True)
+        for player, stack, t in busted:
+            if t == table:
+                rank[player] = stacks.index(stack)
+    ordered = sorted(busted, key=lambda entry: rank[entry[0]])
+    places: list[tuple[str, int]] = []
+    for index, (player, _, _) in enumerate(ordered):
+        tied_with_previous = index > 0 and rank[player] == rank[ordered[index - 1][0]]
         places.append((player, places[-1][1] if tied_with_previous else best + index))
     return tuple(places)
 

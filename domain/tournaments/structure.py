@@ -25,17 +25,20 @@ class Period:
     big_blind_ante: bool = False  # the big blind posts the whole table's ante
     is_break: bool = False
     seconds: int = 0  # added to the minutes
+    colour_up: int = 0
+    """A scheduled colour-up: when this period begins, chips below this denomination are
+    raced off (TDA 2024 24) and it becomes the smallest chip in play; 0: none."""
 
     @classmethod
     def level(
         cls, small_blind: int, big_blind: int, minutes: int, ante: int = 0, big_blind_ante: bool = False,
-        seconds: int = 0,
+        seconds: int = 0, colour_up: int = 0,
     ) -> Period:
-        return cls(minutes, small_blind, big_blind, ante, big_blind_ante, seconds=seconds)
+        return cls(minutes, small_blind, big_blind, ante, big_blind_ante, seconds=seconds, colour_up=colour_up)
 
     @classmethod
-    def pause(cls, minutes: int, seconds: int = 0) -> Period:
-        return cls(minutes, is_break=True, seconds=seconds)
+    def pause(cls, minutes: int, seconds: int = 0, colour_up: int = 0) -> Period:
+        return cls(minutes, is_break=True, seconds=seconds, colour_up=colour_up)
 
     @property
     def length_s(self) -> int:

@@ -1,5 +1,6 @@
 """Tournaments: create, register, start, read (clock derived at the time of the request),
-the organiser's clock controls and the floor's eliminations, moves and disqualifications.
+the organiser's clock controls and the floor's eliminations, moves and disqualifications,
+rebuys, add-ons, chip counts and races, the event log and CSV exports.
 
 Stream `tournament-<id>`. Reads carry `ETag: "N"`; writes take `If-Match` (or
 `expected_version`) when the client wants its view checked, and an `Idempotency-Key`.
@@ -8,24 +9,30 @@ players at once must not turn into conflicts).
 """
 from __future__ import annotations
 
+import csv
+import io
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 import marshmallow as ma
+from flask import Response
 
 from domain import table
 from domain.tournaments import tournament
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
-from domain.tournaments.structure import Period
+from domain.tournaments.clock import read_clock
+from domain.tournaments.structure import Period, period_index_of_level
 from service import tournaments
 from service.api import Blueprint, event_store, request_idempotency_key
 from service.api.schemas import Chips, StrictBoolean
+from service.api.players import load_player
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.auth import current_principal, require
 from service.problems import Problem
+from service.store.base import format_recorded_at
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Multi-table tournaments and their level clock")
@@ -64,12 +71,24 @@ class PeriodSchema(ma.Schema):
     big_blind = Chips(load_default=0)
     ante = Chips(load_default=0)
     big_blind_ante = StrictBoolean(load_default=False)
+    colour_up = Chips(load_default=0, metadata={
+        "description": "a scheduled colour-up: when this period begins, chips below this denomination are "
+                       "raced off (TDA 2024 24); 0: none"})
 
     @ma.validates_schema
     def _lasts(self, data: dict, **kwargs: Any) -> None:
         if data.get("minutes", 0) * 60 + data.get("seconds", 0) <= 0:
             raise ma.ValidationError("a level or break lasts more than 0: give minutes, seconds or both",
                                      "minutes")
+
+
+class StartsAt(ma.fields.Field):
+    """An ISO 8601 instant with its offset, or "now"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if value == "now":
+            return "now"
+        return ma.fields.AwareDateTime()._deserialize(value, attr, data, **kwargs)
 
 
 class NewTournamentSchema(ma.Schema):
@@ -84,12 +103,34 @@ class NewTournamentSchema(ma.Schema):
     starting_stack = Chips(minimum=1, required=True)
     buy_in = Chips(load_default=0)
     table_size = ma.fields.Integer(strict=True, load_default=9, validate=ma.validate.Range(min=2, max=10))
-    starts_at = ma.fields.AwareDateTime(required=True, metadata={"example": "2026-12-01T18:00:00Z"})
+    starts_at = StartsAt(required=True, metadata={
+        "description": 'an ISO 8601 instant with its offset, not in the past, or "now"',
+        "example": "2026-12-01T18:00:00Z", "type": "string"})
     late_registration_until_level = ma.fields.Integer(strict=True, load_default=0,
                                                       validate=ma.validate.Range(min=0, max=200))
     re_entries_allowed = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=100))
     rebuy_price = Chips(load_default=0, metadata={"description": "0: no rebuys"})
+    rebuy_chips = Chips(metadata={"description": "chips per rebuy (default: the starting stack)"})
+    rebuys_allowed = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=100),
+                                       metadata={"description": "rebuys per player (default 1)"})
+    rebuy_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
+        "description": "the last level a rebuy is taken in, and the break after it (default: the late "
+                       "registration's, at least 1). A rebuy is taken at or below the starting stack"})
     add_on_price = Chips(load_default=0, metadata={"description": "0: no add-on"})
+    add_on_chips = Chips(metadata={"description": "chips per add-on (default: the starting stack)"})
+    add_ons_allowed = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=100),
+                                        metadata={"description": "add-ons per player (default 1)"})
+    add_on_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
+        "description": "the last level an add-on is taken in, and the break after it (default: the rebuys')"})
+    tables = ma.fields.String(load_default=tournament.TABLES_SERVICE,
+                              validate=ma.validate.OneOf([tournament.TABLES_SERVICE, tournament.TABLES_PHYSICAL]),
+                              metadata={"description": "service: the service deals every hand and sees every bust; "
+                                                       "physical: dealers at real tables, the floor reports busts "
+                                                       "and chip counts"})
+    hand_for_hand_at_bubble = StrictBoolean(load_default=False, metadata={
+        "description": "hand-for-hand starts by itself when the next bust is the bubble, stops once it bursts"})
+    denominations = ma.fields.List(Chips(), load_default=list, validate=ma.validate.Length(max=20), metadata={
+        "description": "chip denominations in play at the start, smallest first (needed for colour-ups)"})
     payout_percentages = ma.fields.List(
         ma.fields.String(validate=ma.validate.Regexp(r"^\d{1,3}(\.\d{1,6})?$")),
         required=True, validate=ma.validate.Length(min=1, max=1000),
@@ -97,8 +138,10 @@ class NewTournamentSchema(ma.Schema):
     balance_tolerance = ma.fields.Integer(strict=True, load_default=1, validate=ma.validate.Range(min=1, max=10))
     break_order = ma.fields.String(load_default=BREAK_PREDETERMINED,
                                    validate=ma.validate.OneOf([BREAK_PREDETERMINED, BREAK_RANDOM]))
-    bust_ranking = ma.fields.String(load_default=RANK_SHARED,
-                                    validate=ma.validate.OneOf([RANK_SHARED, RANK_BY_STARTING_STACK]))
+    bust_ranking = ma.fields.String(load_default=RANK_BY_STARTING_STACK,
+                                    validate=ma.validate.OneOf([RANK_SHARED, RANK_BY_STARTING_STACK]), metadata={
+        "description": "players out on one hand at one table: starting_stack (the bigger stack finishes "
+                       "higher, equal stacks share) or shared (all share the places reached)"})
 
 
 class CreatedTournamentSchema(ma.Schema):
@@ -117,7 +160,25 @@ class RegistrationSchema(TournamentWriteSchema):
 
 class AdjustSchema(TournamentWriteSchema):
     seconds = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=-86400, max=86400),
-                                metadata={"description": "added to the current period; negative shortens it"})
+                                metadata={"description": "added to the current period; negative shortens it, "
+                                                         "at most to its end (never past it)"})
+
+
+class SetLevelSchema(TournamentWriteSchema):
+    level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=200),
+                              metadata={"description": "a level number (breaks not counted)"})
+    period = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=400),
+                               metadata={"description": "a period of the structure, breaks counted, from 1"})
+    step = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=-400, max=400),
+                             metadata={"description": "periods forward (positive) or back (negative) from the "
+                                                      "current one, breaks counted"})
+    remaining_s = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=86400 * 2),
+                                    metadata={"description": "time left in it (default: its full length)"})
+
+    @ma.validates_schema
+    def _one_target(self, data: dict, **kwargs: Any) -> None:
+        if sum(key in data for key in ("level", "period", "step")) != 1:
+            raise ma.ValidationError("give exactly one of level, period or step", "level")
 
 
 class BustSchema(ma.Schema):
@@ -126,9 +187,29 @@ class BustSchema(ma.Schema):
         "description": "the stack at the start of the hand: ranks players busting together"})
 
 
+class ChipCountSchema(ma.Schema):
+    player_id = _player_id(required=True)
+    chips = Chips(required=True)
+
+
+class ChipCountsSchema(TournamentWriteSchema):
+    counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), required=True,
+                            validate=ma.validate.Length(min=1, max=10),
+                            metadata={"description": "every player of one physical table; the total must be "
+                                                     "the chips that table had"})
+
+
 class EliminationSchema(TournamentWriteSchema):
     busted = ma.fields.List(ma.fields.Nested(BustSchema), required=True,
                             validate=ma.validate.Length(min=1, max=100))
+    counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), load_default=list,
+                            validate=ma.validate.Length(max=10),
+                            metadata={"description": "physical tables: the table's counts after the hand, "
+                                                     "the busted at 0"})
+
+
+class ChipRaceSchema(TournamentWriteSchema):
+    table = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=100000))
 
 
 class MoveSchema(TournamentWriteSchema):
@@ -153,6 +234,28 @@ class TournamentWrittenSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(TournamentEventSchema), required=True)
 
 
+class MoveWrittenSchema(TournamentWrittenSchema):
+    move = ma.fields.Dict(metadata={"description": "a move queued until the hand is over: move_id, player_id, "
+                                                   "to_table, to_seat (202)"})
+
+
+class LogEventSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+    recorded_at = ma.fields.String()
+
+
+class TournamentEventsSchema(ma.Schema):
+    events = ma.fields.List(ma.fields.Nested(LogEventSchema), required=True)
+    next_after = ma.fields.Integer(allow_none=True, metadata={"description": "the next page's `after`; null at the end"})
+
+
+class TournamentEventsQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
+    limit = ma.fields.Integer(load_default=200, validate=ma.validate.Range(min=1, max=1000))
+
+
 class TournamentSchema(ma.Schema):
     id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
@@ -165,12 +268,14 @@ class TournamentSchema(ma.Schema):
     buy_in = ma.fields.Integer()
     table_size = ma.fields.Integer()
     late_registration_until_level = ma.fields.Integer()
-    hand_for_hand = ma.fields.Boolean(metadata={"description": "every table plays one hand at a time"})
+    hand_for_hand = StrictBoolean(metadata={"description": "every table plays one hand at a time"})
     registered = ma.fields.List(ma.fields.String())
     entries = ma.fields.Integer()
     players_left = ma.fields.Integer()
     clock = ma.fields.Dict(required=True, metadata={
-        "description": "started, period, level, on_break, paused, remaining_s, blinds, next"})
+        "description": "started, period, level, on_break, paused, remaining_s, ends_at (ISO 8601), blinds, next"})
+    chips = ma.fields.Dict(metadata={"description": "in_play, issued, removed, rebuys, add-ons, smallest chip"})
+    pending_moves = ma.fields.List(ma.fields.Dict(), metadata={"description": "queued floor moves"})
     tables = ma.fields.List(ma.fields.Dict(), metadata={"description": "number, table_id (the live table where its players act), players (seat, player_id)"})
     standings = ma.fields.List(ma.fields.Dict(), metadata={"description": "player_id, place"})
     prize_pool = ma.fields.Integer()
@@ -215,13 +320,47 @@ def _for_self_or_staff(player_id: str) -> None:
 
 def _period(fields: dict) -> Period:
     if fields["is_break"]:
-        return Period.pause(fields["minutes"], fields["seconds"])
+        return Period.pause(fields["minutes"], fields["seconds"], fields["colour_up"])
     return Period.level(fields["small_blind"], fields["big_blind"], fields["minutes"],
-                        fields["ante"], fields["big_blind_ante"], fields["seconds"])
+                        fields["ante"], fields["big_blind_ante"], fields["seconds"], fields["colour_up"])
 
 
-def _iso(epoch: int) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).isoformat().replace("+00:00", "Z")
+def _starts_at(value: str | datetime) -> int:
+    return now() if value == "now" else int(value.timestamp())  # type: ignore[union-attr]
+
+
+def _settings(body: dict) -> tournament.Settings:
+    """The settings, with the documented defaults of rebuys and add-ons when offered."""
+    stack = body["starting_stack"]
+    rebuy = body["rebuy_price"] > 0
+    add_on = body["add_on_price"] > 0
+    rebuy_until = body.get("rebuy_until_level", max(1, body["late_registration_until_level"]) if rebuy else 0)
+    return tournament.Settings(
+        name=body["name"],
+        structure=tuple(_period(p) for p in body["levels"]),
+        starts_at=_starts_at(body["starts_at"]),
+        starting_stack=stack,
+        buy_in=body["buy_in"],
+        payout_percentages=tuple(body["payout_percentages"]),
+        table_size=body["table_size"],
+        late_registration_until_level=body["late_registration_until_level"],
+        re_entries_allowed=body["re_entries_allowed"],
+        rebuy_price=body["rebuy_price"],
+        add_on_price=body["add_on_price"],
+        balance_tolerance=body["balance_tolerance"],
+        break_order=body["break_order"],
+        bust_ranking=body["bust_ranking"],
+        rebuy_chips=body.get("rebuy_chips", stack if rebuy else 0),
+        rebuys_allowed=body.get("rebuys_allowed", 1 if rebuy else 0),
+        rebuy_until_level=rebuy_until,
+        add_on_chips=body.get("add_on_chips", stack if add_on else 0),
+        add_ons_allowed=body.get("add_ons_allowed", 1 if add_on else 0),
+        add_on_until_level=body.get("add_on_until_level", (rebuy_until or max(1, body["late_registration_until_level"]))
+                                    if add_on else 0),
+        tables=body["tables"],
+        hand_for_hand_at_bubble=body["hand_for_hand_at_bubble"],
+        denominations=tuple(body["denominations"]),
+    )
 
 
 # ------------------------------------------------------------------------------- views
@@ -235,29 +374,15 @@ def _iso(epoch: int) -> str:
 @blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
 def create_tournament(body: dict) -> tuple[dict, int, dict]:
     """Schedule a tournament (organiser, admin): structure, entries, payouts. A broken
-    structure or payout table is a 422 naming the rule."""
+    structure or payout table is a 422 naming the rule; a start in the past is a 422
+    `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
     principal = current_principal()
     key = request_idempotency_key()
     tournament_id = (str(uuid.uuid5(IDEMPOTENT_TOURNAMENT_IDS, f"{actor_name(principal)}:{key}"))
                      if key else str(uuid.uuid4()))
-    settings = tournament.Settings(
-        name=body["name"],
-        structure=tuple(_period(p) for p in body["levels"]),
-        starts_at=int(body["starts_at"].timestamp()),
-        starting_stack=body["starting_stack"],
-        buy_in=body["buy_in"],
-        payout_percentages=tuple(body["payout_percentages"]),
-        table_size=body["table_size"],
-        late_registration_until_level=body["late_registration_until_level"],
-        re_entries_allowed=body["re_entries_allowed"],
-        rebuy_price=body["rebuy_price"],
-        add_on_price=body["add_on_price"],
-        balance_tolerance=body["balance_tolerance"],
-        break_order=body["break_order"],
-        bust_ranking=body["bust_ranking"],
-    )
-    outcome = tournaments.create_tournament(event_store(), tournament_id, settings, body["game"],
-                                            body["betting"], actor=actor_name(principal), idempotency_key=key)
+    outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
+                                            body["betting"], actor=actor_name(principal), idempotency_key=key,
+                                            now=now())
     return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
 
 
@@ -269,9 +394,7 @@ def get_tournament(tournament_id: str) -> tuple[dict, int, dict]:
     """Status, level and clock at the time of the request (derived from the events),
     tables with their players, standings and payouts. ETag: the version."""
     loaded = _existing(tournament_id)
-    view = tournaments.tournament_view(loaded, now())
-    view["starts_at"] = _iso(view["starts_at"])
-    return view, 200, {"ETag": f'"{loaded.version}"'}
+    return tournaments.tournament_view(loaded, now()), 200, {"ETag": f'"{loaded.version}"'}
 
 
 def _write_docs(view: Any) -> Any:
@@ -343,8 +466,34 @@ def resume_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """Add (or with a negative number take) seconds to the current period."""
+    """Add (or with a negative number take) seconds to the current period. An adjustment
+    never leaves the running period: taking more than the time left is a 422
+    `adjust_beyond_period` with `remaining_s`; taking exactly that ends the period now.
+    To change periods, set the level."""
     return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/clock/level", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(SetLevelSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Set the clock to any period, forward or back: `level` (a level number), `period`
+    (breaks counted, from 1) or `step` (periods from the current one), with its full time
+    or `remaining_s`. A paused clock stays paused. Hands already dealt finish at their
+    level; the next hand plays the level set (TDA 2024 23)."""
+    loaded = _existing(tournament_id)
+    at = now()
+    periods = loaded.state.clock.periods
+    if "level" in body:
+        index = period_index_of_level(periods, body["level"])
+    elif "period" in body:
+        index = body["period"] - 1
+    else:
+        current = read_clock(loaded.state.clock, at).period_index
+        index = (current or 0) + body["step"]
+    return _send(tournament_id, body, tournament.SetLevel(index, at=at, remaining_s=body.get("remaining_s")))
 
 
 @blp.route("/<string:tournament_id>/hand-for-hand", methods=["POST"])
@@ -380,17 +529,62 @@ def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Players busted on one hand. They take their places (shared, or by starting stack as
     set), then tables are balanced or broken (TDA 10, 11); the last one finishes it."""
     busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"]) for b in body["busted"])
-    return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed()))
+    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
+                                                           counts=counts))
+
+
+@blp.route("/<string:tournament_id>/chip-counts", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(ChipCountsSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def chip_counts(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Physical tables: one table's chip counts, every player at it; the total must be
+    the chips that table had (`chips_not_conserved` otherwise)."""
+    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament.ReportChipCounts(counts, at=now()))
+
+
+@blp.route("/<string:tournament_id>/chip-races", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(ChipRaceSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def chip_race(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """A scheduled colour-up at one table, between its hands (TDA 2024 24): the race's
+    cards and every stack before and after are in the event. The service's own tables
+    race by themselves before their next hand."""
+    return _send(tournament_id, body, tournament.RaceChips(body["table"], at=now(), seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/moves", methods=["POST"])
 @require(*FLOOR)
 @blp.arguments(MoveSchema)
-@blp.response(201, TournamentWrittenSchema)
+@blp.response(201, MoveWrittenSchema)
+@blp.alt_response(202, schema=MoveWrittenSchema, description="queued: made after the hand in progress")
 @_write_docs
 def move(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """A floor move to an open seat, between hands only."""
-    return _send(tournament_id, body, tournament.MovePlayer(body["player_id"], body["to_table"], body["to_seat"]))
+    """A floor move (or a seat change at the same table) to an open seat. Between hands it
+    is made at once (201); while either table plays a hand it is queued (202, with its
+    `move_id`) and made after that hand, before the table's next deal."""
+    body_out, status, headers = _send(tournament_id, body, tournament.MovePlayer(
+        body["player_id"], body["to_table"], body["to_seat"], at=now()))
+    queued = [e for e in body_out["events"] if e["type"] == "MoveQueued"]
+    if queued:
+        body_out["move"] = {k: v for k, v in queued[0]["data"].items() if k != "at"}
+        return body_out, 202, headers
+    return body_out, status, headers
+
+
+@blp.route("/<string:tournament_id>/moves/<int:move_id>", methods=["DELETE"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(200, TournamentWrittenSchema)
+@_write_docs
+def cancel_move(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
+    """Cancel a queued move (404-like 422 `unknown_move` once made or cancelled)."""
+    return _send(tournament_id, body, tournament.CancelMove(move_id), status=200)
 
 
 @blp.route("/<string:tournament_id>/disqualifications", methods=["POST"])
@@ -399,7 +593,9 @@ def move(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """Disqualify a player: out at the current place, tables rebalanced."""
+    """Disqualify a player: out at the current place, their chips removed from play (the
+    event says how many), tables rebalanced. During the player's hand it is made when
+    that hand is over."""
     return _send(tournament_id, body, tournament.Disqualify(body["player_id"], body["reason"], at=now(),
                                                            seed=tournaments.new_seed()))
 
@@ -410,7 +606,9 @@ def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """A rebuy for a seated player, when offered and until late registration closes."""
+    """A rebuy for a seated player at or below the starting stack, while offered (until
+    `rebuy_until_level`, `rebuys_allowed` each). The chips reach the table between hands
+    (at once when it is between hands)."""
     return _send(tournament_id, body, tournament.Rebuy(body["player_id"], at=now()))
 
 
@@ -420,5 +618,100 @@ def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """An add-on for a seated player, when offered and until late registration closes."""
+    """An add-on for a seated player, while offered (until `add_on_until_level`,
+    `add_ons_allowed` each). The chips reach the table between hands."""
     return _send(tournament_id, body, tournament.AddOn(body["player_id"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/events", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.arguments(TournamentEventsQuerySchema(), location="query")
+@blp.response(200, TournamentEventsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """The tournament's event log after version `after`, at most `limit` events. A
+    tournament's events hold no hidden cards; who wrote them (the metadata) is left out."""
+    loaded = _existing(tournament_id)
+    after = query["after"]
+    records = event_store().read_stream(tournaments.stream_id(tournament_id), after_version=after,
+                                        up_to_version=after + query["limit"])
+    events = [{"version": r.version, "type": r.type, "data": r.data, "recorded_at": format_recorded_at(r.recorded_at)}
+              for r in records]
+    last = events[-1]["version"] if events else after
+    return ({"events": events, "next_after": last if last < loaded.version else None}, 200,
+            {"ETag": f'"{loaded.version}"'})
+
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    """RFC 4180 (CRLF, quoted where needed), UTF-8; a cell that a spreadsheet would take
+    for a formula (= + - @, tab, CR) is neutralised with a leading apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+    response = Response(out.getvalue().encode("utf-8"), mimetype="text/csv")
+    response.headers["Content-Type"] = "text/csv; charset=utf-8; header=present"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _name(player_id: str) -> str:
+    return load_player(event_store(), player_id).name or ""
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    if isinstance(value, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text
+
+
+CSV_DOC = {"responses": {"200": {"description": "RFC 4180 CSV, UTF-8",
+                                 "content": {"text/csv": {"schema": {"type": "string"}}}}}}
+
+
+@blp.route("/<string:tournament_id>/results.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def results_csv(tournament_id: str) -> Response:
+    """Places so far (the players still in share the best place left), with prizes once finished."""
+    loaded = _existing(tournament_id)
+    view = tournaments.tournament_view(loaded, now())
+    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
+    rows = [["place", "player_id", "name", "prize"]]
+    rows += [[e.place, e.player_id, _name(e.player_id), prizes.get(e.player_id, 0)]
+             for e in loaded.state.finishing_order()]
+    return _csv(rows, f"{tournament_id}-results.csv")
+
+
+@blp.route("/<string:tournament_id>/seating.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def seating_csv(tournament_id: str) -> Response:
+    """Every seated player: table, seat (from 1), player, chips as last known."""
+    loaded = _existing(tournament_id)
+    state = loaded.state
+    rows = [["table", "seat", "player_id", "name", "chips"]]
+    for seating_table in state.seating.tables:
+        if seating_table is None:
+            continue
+        rows += [[seating_table.number, seat + 1, player, _name(player),
+                  state.stack_of(player)]
+                 for seat, player in enumerate(seating_table.seats) if player is not None]
+    return _csv(rows, f"{tournament_id}-seating.csv")
+
+
+@blp.route("/<string:tournament_id>/payouts.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def payouts_csv(tournament_id: str) -> Response:
+    """The payout table for the prize pool so far: place, percentage, amount."""
+    loaded = _existing(tournament_id)
+    view = tournaments.tournament_view(loaded, now())
+    percentages = loaded.state.settings.payout_percentages  # type: ignore[union-attr]
+    rows = [["place", "percentage", "amount"]]
+    rows += [[p["place"], percentages[p["place"] - 1], p["amount"]] for p in view["payouts"]]
+    return _csv(rows, f"{tournament_id}-payouts.csv")

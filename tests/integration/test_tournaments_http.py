@@ -34,11 +34,13 @@ def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def schedule(client, starts_in_s: int = -60, **overrides) -> str:
+def schedule(client, starts_in_s: int = 0, **overrides) -> str:
+    """A tournament on physical tables (the floor reports busts with the chip counts), so
+    these tests need no table worker; starting now unless told otherwise."""
     body = {
         "name": "Sunday Special", "game": "holdem", "betting": "no-limit", "levels": STRUCTURE,
-        "starting_stack": 10000, "buy_in": 100, "table_size": 6,
-        "starts_at": iso(datetime.now(timezone.utc) + timedelta(seconds=starts_in_s)),
+        "starting_stack": 10000, "buy_in": 100, "table_size": 6, "tables": "physical",
+        "starts_at": iso(datetime.now(timezone.utc) + timedelta(seconds=starts_in_s)) if starts_in_s > 0 else "now",
         "payout_percentages": ["65", "35"], **overrides,
     }
     created = client.post("/v1/tournaments", json=body, headers=ADMIN)
@@ -70,8 +72,20 @@ def view(client, tournament_id: str) -> dict:
 
 
 def eliminate(client, tournament_id: str, *players: str, **headers):
+    """Players out on one hand at one physical table, reported with that table's counts:
+    their chips went to the first other player there."""
+    tables = view(client, tournament_id)["tables"]
+    table = next((t for t in tables if any(p["player_id"] == players[0] for p in t["players"])), None)
+    counts = []
+    if table is not None:
+        at = {p["player_id"]: p["chips"] for p in table["players"]}
+        winner = next((p for p in at if p not in players), None)
+        lost = sum(at[p] for p in players if p in at)
+        counts = [{"player_id": p, "chips": 0 if p in players else chips + (lost if p == winner else 0)}
+                  for p, chips in at.items()]
     return client.post(f"/v1/tournaments/{tournament_id}/eliminations",
-                       json={"busted": [{"player_id": p} for p in players]}, headers=headers or ADMIN)
+                       json={"busted": [{"player_id": p} for p in players], "counts": counts},
+                       headers=headers or ADMIN)
 
 
 def seated_players(shown: dict) -> list[str]:
@@ -301,12 +315,29 @@ def test_eliminations_keep_the_tables_balanced_then_break_to_a_final_table(clien
     assert [s["place"] for s in shown["standings"]] == [7, 8, 9, 10, 11, 12]
 
 
-def test_players_busting_on_the_same_hand_share_the_place(client):
-    tournament_id, names = running(client, 4)
-    response = eliminate(client, tournament_id, names[0], names[1])
-    assert response.status_code == 201
+def test_players_busting_on_the_same_hand_share_the_place_only_with_equal_starting_stacks(client):
+    # tournaments.md: at one table, the player who started the hand with more chips
+    # finishes higher; only equal starting stacks share.
+    tournament_id, names = running(client, 5)
+    busted = [{"player_id": names[0], "starting_stack": 10000}, {"player_id": names[1], "starting_stack": 4000},
+              {"player_id": names[2], "starting_stack": 4000}]
+    counts = [{"player_id": p, "chips": 0 if p in names[:3] else 10000 + (30000 if p == names[3] else 0)}
+              for p in names]
+    response = client.post(f"/v1/tournaments/{tournament_id}/eliminations",
+                           json={"busted": busted, "counts": counts}, headers=ADMIN)
+    assert response.status_code == 201, response.get_data(as_text=True)
     assert {(s["player_id"], s["place"]) for s in view(client, tournament_id)["standings"]} == {
-        (names[0], 3), (names[1], 3)}
+        (names[0], 3), (names[1], 4), (names[2], 4)}
+
+
+def test_an_elimination_of_a_player_with_chips_is_refused_with_the_stack_and_writes_nothing(client):
+    tournament_id, names = running(client, 4)
+    version = view(client, tournament_id)["version"]
+    refused = client.post(f"/v1/tournaments/{tournament_id}/eliminations",
+                          json={"busted": [{"player_id": names[0]}]}, headers=ADMIN)
+    body = assert_problem(refused, 422, "player_has_chips")
+    assert body["numbers"] == {"player_id": names[0], "stack": 10000} and "rule" not in body
+    assert view(client, tournament_id)["version"] == version
 
 
 def test_the_last_elimination_finishes_the_tournament_pays_and_rates_it(client):
@@ -338,7 +369,7 @@ def test_the_floor_moves_a_player_to_an_open_seat_between_hands(client):
                         headers=key_for(client, "floor"))
     assert moved.status_code == 201, moved.get_data(as_text=True)
     after = {t["number"]: t["players"] for t in view(client, tournament_id)["tables"]}
-    assert {"seat": open_seat, "player_id": player} in after[target["number"]]
+    assert {"seat": open_seat, "player_id": player, "chips": 10000} in after[target["number"]]
 
 
 def test_a_disqualified_player_leaves_at_the_current_place(client):
@@ -383,17 +414,25 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
     tournament_id = "prop-" + uuid.uuid4().hex[:10]
     settings_ = tournament.Settings(
         name="Prop", structure=(Period.level(25, 50, 20),), starts_at=1000, starting_stack=1000,
-        buy_in=10, payout_percentages=("70", "30"), table_size=table_size)
+        buy_in=10, payout_percentages=("70", "30"), table_size=table_size, tables="physical")
     tournaments.create_tournament(store, tournament_id, settings_, "holdem", "no-limit")
     names = [f"p{n}" for n in range(players)]
     for name in names:
         tournaments.send(store, tournament_id, tournament.Register(name, at=1000))
-    tournaments.act_on_deadlines(store, tournament_id, now=1000)
+    tournaments.send(store, tournament_id, tournament.StartTournament(at=1000, seed=data.draw(st.integers(0, 2**32))))
     alive = list(names)
     while len(alive) > 1:
-        busted = data.draw(st.lists(st.sampled_from(alive), min_size=1, max_size=len(alive) - 1, unique=True))
+        state = tournaments.load_tournament(store, tournament_id).state
+        shared = [p for p in alive if state.seating.table(state.seating.where[p][0]).count >= 2]
+        at_table = [p for p in state.seating.table(state.seating.where[data.draw(st.sampled_from(shared))][0]).seats
+                    if p is not None]
+        busted = data.draw(st.lists(st.sampled_from(at_table), min_size=1, max_size=len(at_table) - 1, unique=True))
+        winner = next(p for p in at_table if p not in busted)
+        counts = tuple(tournament.ChipCount(p, 0 if p in busted else state.stack_of(p) + (
+            sum(state.stack_of(b) for b in busted) if p == winner else 0)) for p in at_table)
         tournaments.send(store, tournament_id, tournament.Eliminate(
-            tuple(tournament.Bust(p, 0) for p in busted), at=1001, seed=data.draw(st.integers(0, 2**32))))
+            tuple(tournament.Bust(p, 0) for p in busted), at=1001, seed=data.draw(st.integers(0, 2**32)),
+            counts=counts))
         alive = [p for p in alive if p not in busted]
         shown = tournaments.tournament_view(tournaments.load_tournament(store, tournament_id), 1001)
         if len(alive) > 1:
@@ -404,6 +443,7 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
         assert shown["players_left"] == len(alive)
     assert shown["status"] == "finished" and shown["standings"][0] == {"player_id": alive[0], "place": 1}
     assert sum(p["amount"] for p in shown["prizes"]) == 10 * players
+    assert tournaments.load_tournament(store, tournament_id).state.chips_in_play == 1000 * players
     records = store.read_stream(tournaments.stream_id(tournament_id))
     replayed = tournament.replay(from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records)
     assert replayed == tournaments.load_tournament(store, tournament_id).state

@@ -15,6 +15,8 @@ from domain.tournaments.tournament import (
     AdjustClock,
     BalancePending,
     Bust,
+    CancelMove,
+    ChipCount,
     CreateTournament,
     DealHand,
     Disqualify,
@@ -22,7 +24,11 @@ from domain.tournaments.tournament import (
     FinalTableReached,
     FinishHand,
     HandDealt,
+    HandForHandStarted,
+    HandForHandStopped,
+    MoveCancelled,
     MovePlayer,
+    MoveQueued,
     PauseClock,
     PlayerDisqualified,
     PlayerMoved,
@@ -57,7 +63,8 @@ STRUCTURE = (
 SETTINGS = Settings(
     name="Sunday", structure=STRUCTURE, starts_at=T0, starting_stack=10_000, buy_in=100,
     payout_percentages=("50", "30", "20"), table_size=9, late_registration_until_level=2,
-    re_entries_allowed=1, rebuy_price=100,
+    re_entries_allowed=1, rebuy_price=100, rebuy_chips=10_000, rebuys_allowed=2, rebuy_until_level=2,
+    tables="physical",
 )
 
 
@@ -74,6 +81,18 @@ def violation(state: Tournament, command: object) -> Violation:
     with pytest.raises(Violation) as raised:
         decide(state, command)
     return raised.value
+
+
+def out(state: Tournament, busts: tuple[Bust, ...], at: float, seed: int = 0) -> Eliminate:
+    """Players out on one hand at a physical table, reported with the table's counts: the
+    busted players' chips went to the first other player there."""
+    table = state.seating.where[busts[0].player_id][0]
+    players = [p for p in state.seating.table(table).seats if p]
+    gone = {b.player_id for b in busts}
+    winner = next(p for p in players if p not in gone)
+    counts = tuple(ChipCount(p, 0 if p in gone else state.stack_of(p) + (
+        sum(state.stack_of(g) for g in gone) if p == winner else 0)) for p in players)
+    return Eliminate(busts, at, seed, counts)
 
 
 def started(players: int, settings: Settings = SETTINGS) -> Tournament:
@@ -141,9 +160,10 @@ def test_no_hand_is_dealt_while_the_clock_is_paused() -> None:
 def test_an_elimination_places_the_player_and_balances_the_tables() -> None:
     state = started(18)  # two tables of nine
     table_one = [p for p in state.seating.table(1).seats if p]
-    state, events = run(state, Eliminate((Bust(table_one[0], 5000), Bust(table_one[1], 3000)), T0 + 60, seed=4))
-    assert isinstance(events[0], PlayersEliminated)
-    assert {e.place for e in events[0].eliminations} == {17}  # shared places 17-18 (TDA RP-8)
+    state, events = run(state, out(state, (Bust(table_one[0], 5000), Bust(table_one[1], 3000)), T0 + 60, seed=4))
+    assert isinstance(events[1], PlayersEliminated)
+    # Out on the same hand at one table: the bigger starting stack finishes higher.
+    assert [(e.player_id, e.place) for e in events[1].eliminations] == [(table_one[0], 17), (table_one[1], 18)]
     assert any(isinstance(e, PlayerMoved) and e.move.reason == "balance" for e in events)
     assert abs(state.seating.table(1).count - state.seating.table(2).count) <= 1
 
@@ -151,7 +171,7 @@ def test_an_elimination_places_the_player_and_balances_the_tables() -> None:
 def test_a_table_breaks_and_the_final_table_is_announced() -> None:
     state = started(10)  # tables of 5 and 5
     busted = next(p for p in state.seating.table(1).seats if p)
-    state, events = run(state, Eliminate((Bust(busted, 100),), T0 + 60, seed=1))
+    state, events = run(state, out(state, (Bust(busted, 100),), T0 + 60, seed=1))
     assert [e.table for e in events if isinstance(e, TableBroken)] == [2]  # highest number first
     assert sum(isinstance(e, PlayerMoved) and e.move.reason == "break" for e in events) == 5
     assert isinstance(events[-1], FinalTableReached) and events[-1].players == 9
@@ -159,13 +179,31 @@ def test_a_table_breaks_and_the_final_table_is_announced() -> None:
 
 
 def test_moves_wait_until_the_hand_at_either_table_is_over() -> None:
-    state = started(16)  # two tables of eight
+    state = started(17)  # tables of nine and eight
+    big, small = sorted((1, 2), key=lambda n: -state.seating.table(n).count)
+    mover = next(p for p in state.seating.table(big).seats if p)
+    open_seat = state.seating.table(small).seats.index(None)
+    busy, events = run(state, DealHand(small, T0 + 1), MovePlayer(mover, small, open_seat, T0 + 2))
+    assert events == [MoveQueued(1, mover, small, open_seat, T0 + 2)] and busy.seating.where[mover][0] == big
+    assert violation(busy, DealHand(big, T0 + 3)).code == "move_pending"  # never dealt in at two tables
+    moved, events = run(busy, FinishHand(small, T0 + 10))
+    assert [(e.move.reason, e.move_id) for e in events if isinstance(e, PlayerMoved)] == [("floor", 1)]
+    assert moved.seating.where[mover] == (small, open_seat) and moved.pending_moves == ()
+    moved, events = run(state, MovePlayer(mover, small, open_seat))
+    assert events[0].move.reason == "floor" and moved.seating.where[mover] == (small, open_seat)
+
+
+def test_a_queued_move_is_cancelled_by_the_floor_or_when_the_player_is_out() -> None:
+    state = started(16)
     mover = next(p for p in state.seating.table(2).seats if p)
     open_seat = state.seating.table(1).seats.index(None)
-    busy, _ = run(state, DealHand(1, T0 + 1))
-    assert violation(busy, MovePlayer(mover, 1, open_seat)).code == "hand_in_progress"
-    moved, events = run(state, MovePlayer(mover, 1, open_seat))
-    assert events[0].move.reason == "floor" and moved.seating.where[mover] == (1, open_seat)
+    busy, _ = run(state, DealHand(2, T0 + 1), MovePlayer(mover, 1, open_seat, T0 + 2))
+    assert violation(busy, MovePlayer(mover, 1, open_seat, T0 + 2)).code == "move_pending"
+    cancelled, events = run(busy, CancelMove(1))
+    assert events == [MoveCancelled(1, "cancelled")] and cancelled.pending_moves == ()
+    assert violation(cancelled, CancelMove(1)).code == "unknown_move"
+    after, events = run(busy, FinishHand(2, T0 + 9, busted=(Bust(mover, 500),)))
+    assert MoveCancelled(1, "player_out") in events and mover not in after.seating.where
 
 
 def test_hand_for_hand_waits_for_every_table() -> None:
@@ -215,20 +253,50 @@ def test_hand_for_hand_busts_on_different_tables_share_the_places_reached() -> N
     state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
     first, second = players_at(state, 1)[0], players_at(state, 2)[0]
     state, events = run(state, FinishHand(1, T0 + 5, busted=(Bust(first, 3000),)))
-    assert events[1] == PlayersBusted((Bust(first, 3000),), T0 + 5)
+    assert events[1] == PlayersBusted((Bust(first, 3000, table=1),), T0 + 5)
     assert first not in state.seating.where and state.standings == ()
     state, events = run(state, FinishHand(2, T0 + 7, busted=(Bust(second, 8000),)))
     placed = next(e for e in events if isinstance(e, PlayersEliminated))
     assert {(e.player_id, e.place) for e in placed.eliminations} == {(first, 17), (second, 17)}
 
 
-def test_hand_for_hand_busts_ranked_by_starting_stack_when_set() -> None:
-    settings = Settings(**{**SETTINGS.__dict__, "bust_ranking": "starting_stack"})
-    state, _ = run(started(18, settings), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
-    first, second = players_at(state, 1)[0], players_at(state, 2)[0]
-    state, _ = run(state, FinishHand(1, T0 + 5, busted=(Bust(first, 3000),)),
-                   FinishHand(2, T0 + 7, busted=(Bust(second, 8000),)))
-    assert {(e.player_id, e.place) for e in state.standings} == {(second, 17), (first, 18)}
+def test_hand_for_hand_ranks_a_tables_busts_by_stack_and_busts_at_different_tables_share() -> None:
+    # Two out at table 1 (5,000 and 3,000 at the start of the hand), one at table 2: the
+    # 3,000 finishes below the 5,000 (same hand, same table); the 5,000 and table 2's bust
+    # are out in the same round at different tables and share 16th-17th.
+    state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    a, b = players_at(state, 1)[:2]
+    c = players_at(state, 2)[0]
+    state, _ = run(state, FinishHand(1, T0 + 5, busted=(Bust(a, 5000), Bust(b, 3000))),
+                   FinishHand(2, T0 + 7, busted=(Bust(c, 8000),)))
+    assert {(e.player_id, e.place) for e in state.standings} == {(a, 16), (c, 16), (b, 18)}
+
+
+def test_everyone_out_on_the_hand_during_which_hand_for_hand_is_announced_shares() -> None:
+    # TDA 2024 RP-8-A: the hands in progress at the announcement are the first round, and
+    # its busts share the places reached whatever their stacks, at one table or several.
+    state, _ = run(started(18), DealHand(1, T0 + 1), DealHand(2, T0 + 1), StartHandForHand(T0 + 2))
+    a, b = players_at(state, 1)[:2]
+    state, events = run(state, FinishHand(1, T0 + 5, busted=(Bust(a, 5000), Bust(b, 3000))))
+    assert isinstance(events[1], PlayersBusted)
+    assert violation(state, DealHand(1, T0 + 6)).code == "hand_for_hand"
+    state, _ = run(state, FinishHand(2, T0 + 7))
+    assert {(e.player_id, e.place) for e in state.standings} == {(a, 17), (b, 17)}
+
+
+def test_hand_for_hand_starts_by_itself_at_the_bubble_and_stops_once_it_bursts() -> None:
+    settings = Settings(**{**SETTINGS.__dict__, "hand_for_hand_at_bubble": True, "tables": "service",
+                           "table_size": 4, "payout_percentages": ("30", "25", "20", "15", "10")})
+    state = started(10, settings)  # tables of 4, 3 and 3; five places paid
+    while state.seating.players > 6:  # down to six on two tables: the next bust is the bubble
+        table = max(state.seating.open_table_numbers(), key=lambda n: state.seating.table(n).count)
+        state, events = run(state, DealHand(table, T0 + 1),
+                            FinishHand(table, T0 + 2, busted=(Bust(players_at(state, table)[0], 10),)))
+    assert state.hand_for_hand and isinstance(events[-1], HandForHandStarted)
+    state, _ = run(state, DealHand(1, T0 + 3), DealHand(2, T0 + 3), FinishHand(1, T0 + 4))
+    state, events = run(state, FinishHand(2, T0 + 5, busted=(Bust(players_at(state, 2)[0], 10),)))
+    assert state.seating.players == 5 and not state.hand_for_hand
+    assert isinstance(events[-1], HandForHandStopped)
 
 
 def test_stopping_hand_for_hand_places_the_round_busts_together() -> None:
@@ -263,18 +331,18 @@ def test_late_registration_seats_the_player_until_the_last_late_level() -> None:
 
 def test_a_busted_player_may_re_enter_once() -> None:
     state = started(9)
-    state, _ = run(state, Eliminate((Bust("p0", 10_000),), T0 + 10))
+    state, _ = run(state, out(state, (Bust("p0", 10_000),), T0 + 10))
     state, events = run(state, Register("p0", T0 + 20, seed=1))
     assert events[0] == PlayerRegistered("p0", re_entry=True) and state.re_entries == 1
-    state, _ = run(state, Eliminate((Bust("p0", 10_000),), T0 + 30))
+    state, _ = run(state, out(state, (Bust("p0", 10_000),), T0 + 30))
     assert violation(state, Register("p0", T0 + 40)).code == "re_entry_not_allowed"
 
 
 def test_the_last_player_standing_wins_the_prizes() -> None:
     state = started(3)
     state, _ = run(state, Rebuy("p1", T0 + 10))
-    state, _ = run(state, Eliminate((Bust("p2", 100),), T0 + 20))
-    state, events = run(state, Eliminate((Bust("p1", 100),), T0 + 30))
+    state, _ = run(state, out(state, (Bust("p2", 100),), T0 + 20))
+    state, events = run(state, out(state, (Bust("p1", 100),), T0 + 30))
     finished = events[-1]
     assert isinstance(finished, TournamentFinished) and finished.winner == "p0"
     assert finished.prize_pool == 400
@@ -285,7 +353,7 @@ def test_the_last_player_standing_wins_the_prizes() -> None:
 
 def test_a_disqualified_player_takes_the_last_place_left() -> None:
     state, events = run(started(5), Disqualify("p3", "abusive conduct", T0 + 5))
-    assert events[0] == PlayerDisqualified("p3", "abusive conduct", 5, T0 + 5)
+    assert events[0] == PlayerDisqualified("p3", "abusive conduct", 5, T0 + 5, chips_removed=10_000)
     assert "p3" not in state.seating.where
 
 
@@ -310,7 +378,9 @@ def test_the_whole_stream_replays_from_records_to_the_same_state() -> None:
     at_table_two = [p for p in state.seating.table(2).seats if p]
     for command in [DealHand(1, T0 + 1), FinishHand(1, T0 + 2, (Bust(at_table_one[0], 10),), 8),
                     Register("late", T0 + 3, 9),
-                    Eliminate((Bust(at_table_two[0], 1), Bust(at_table_two[1], 2)), T0 + 4, 2)]:
+                    (at_table_two[0], at_table_two[1])]:
+        if isinstance(command, tuple):
+            command = out(state, (Bust(command[0], 1), Bust(command[1], 2)), T0 + 4, 2)
         events = decide(state, command)
         log += events
         state = reduce(evolve, events, state)
