@@ -4,7 +4,7 @@ stud (F7S), stud hi-lo (F7S/8), razz (FR), Omaha hi-lo (FO/8), 2-7 triple draw (
 
 PHH writes forced bets by position (`antes`, `blinds_or_straddles`, `bring_in`), which is
 how our StartHand takes them; `ante_trimming_status = false` with an ante on the big blind
-only is the big-blind ante, dead money. Each `d dh` deals the seat's cards of the street
+only is the big-blind ante, dead money; other antes are live. Each `d dh` deals the seat's cards of the street
 (stud: the first two down and the third up on third street, then one up, the seventh
 down), or the cards a draw owes it; `pN sd` discards; `pN pb` posts the bring-in; `cbr`
 completes, bets or raises. Cards shown before the board or the last street (all-in) are
@@ -54,10 +54,10 @@ def start_command(record: HandHistory) -> mixed.StartHand:
         raise _forced_bets_refused(f"stud games have no blinds: {list(blinds)}")
     if family != mixed.STUD and record.bring_in:
         raise _forced_bets_refused(f"only stud games have a bring-in ({record.bring_in})")
-    dead_antes = not record.ante_trimming_status and any(antes)
-    if dead_antes and (count < 2 or not antes[1] or any(a for i, a in enumerate(antes) if i != 1)):
-        raise _forced_bets_refused(
-            f"antes {list(antes)} without ante trimming are only read as a big-blind ante")
+    # An ante on the big blind alone, untrimmed, is the big-blind ante: dead money. Other
+    # antes are live, posted by each player (at most the stack).
+    dead_antes = (not record.ante_trimming_status and count > 2 and bool(antes[1])
+                  and not any(a for i, a in enumerate(antes) if i != 1))
     fixed = kind == FIXED_LIMIT
     if fixed and not record.small_bet:
         raise _forced_bets_refused("a fixed-limit game needs small_bet")
