@@ -276,7 +276,7 @@ class ShowdownRulingRequestSchema(ma.Schema):
     game = ma.fields.String(required=True, validate=ma.validate.OneOf(SHOWDOWN_GAMES))
     joker = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(JOKER_SETTINGS),
                              metadata={"description": "five-card draw only; default none"})
-    board = _cards(metadata={"description": "hold'em and Omaha: 3 to 5 cards"})
+    board = _cards(metadata={"description": "hold'em, Omaha, Omaha hi-lo and short deck: 3 to 5 cards"})
     hands = ma.fields.Dict(keys=_player_name(), values=_cards(), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"example": {"P1": "AsAhAdAcJk", "P2": "9dTdJdQdKd"}})
@@ -288,11 +288,23 @@ class ShownHandSchema(ma.Schema):
     description = ma.fields.String(required=True, metadata={"example": "five of a kind, aces"})
 
 
+class LowHalfSchema(ma.Schema):
+    winners = ma.fields.List(ma.fields.String(), required=True,
+                             metadata={"description": "empty when no low qualifies (the high scoops)"})
+    ranking = ma.fields.List(ma.fields.List(ma.fields.String()), required=True,
+                             metadata={"description": "the qualifying lows, best first"})
+    hands = ma.fields.Dict(keys=ma.fields.String(),
+                           values=ma.fields.Nested(ShownHandSchema, allow_none=True), required=True,
+                           metadata={"description": "each hand's low; null when it does not qualify"})
+
+
 class ShowdownRulingSchema(ma.Schema):
     winners = ma.fields.List(ma.fields.String(), required=True)
     ranking = ma.fields.List(ma.fields.List(ma.fields.String()), required=True,
                              metadata={"description": "best first; players who tie share a group"})
     hands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(ShownHandSchema), required=True)
+    low = ma.fields.Nested(LowHalfSchema, metadata={
+        "description": "hi-lo games (stud_hi_lo, omaha_hi_lo): the low half; the rest is the high"})
 
 
 @blp.route("/showdown", methods=["POST"])
@@ -301,7 +313,8 @@ class ShowdownRulingSchema(ma.Schema):
 @blp.response(200, ShowdownRulingSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def showdown(body: dict) -> dict:
-    """Who wins a showdown: five-card draw (joker none, wild, bug), hold'em, Omaha (any role)."""
+    """Who wins a showdown (any role): five-card draw (joker none, wild, bug), hold'em,
+    Omaha; stud, stud hi-lo, razz, Omaha hi-lo, short deck, deuce-to-seven and badugi."""
     return adjudicate(showdown_ruling, body)
 
 
