@@ -183,19 +183,20 @@ def deuce_seven_strength(cards: Sequence[Card]) -> int:
 # ---------------------------------------------------------------- badugi
 
 _SUIT_BIT: tuple[int, ...] = tuple(1 << (card & 3) for card in range(52))
-# Subsets of four card positions, largest first.
-_SUBSETS: tuple[tuple[int, ...], ...] = tuple(
-    subset for size in (4, 3, 2, 1) for subset in combinations(range(4), size))
+# Subsets of n card positions (n = 1..4), largest first.
+_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(
+    subset for size in range(n, 0, -1) for subset in combinations(range(n), size))
+    for n in range(1, 5)}
 
 
 def badugi_strength(cards: Sequence[Card]) -> int:
-    """Badugi value of four cards: the most cards of distinct ranks and suits, then the
-    lowest of them (aces low) compared from the top. Higher is better."""
+    """Badugi value of four cards (or fewer): the most cards of distinct ranks and suits,
+    then the lowest of them (aces low) compared from the top. Higher is better."""
     low_bit, suit_bit = _LOW_BIT, _SUIT_BIT
     ranks = [low_bit[c] for c in cards]
     suits = [suit_bit[c] for c in cards]
     best = 0
-    for subset in _SUBSETS:
+    for subset in _SUBSETS[len(cards)]:
         rank_mask = suit_mask = 0
         for index in subset:
             rank_mask |= ranks[index]

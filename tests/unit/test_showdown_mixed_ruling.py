@@ -72,3 +72,29 @@ def test_a_stud_hand_of_eight_cards_is_a_validation_error() -> None:
     with pytest.raises(Violation) as refused:
         showdown_ruling({"game": "stud", "hands": {"Ann": "As2d3c4h6sKdKcQc", "Bob": "AhKh"}})
     assert refused.value.code == "validation_error"
+
+
+SIZES = {"stud": (7, 0), "stud_hi_lo": (7, 0), "razz": (7, 0), "omaha_hi_lo": (4, 5),
+         "short_deck": (2, 5), "deuce_seven": (5, 0), "badugi": (4, 0)}
+
+
+@pytest.mark.parametrize("game", sorted(SIZES))
+def test_random_showdowns_name_winners_among_the_players_and_their_best_cards(game: str) -> None:
+    import random
+
+    from domain.cards import RANKS, SUITS
+
+    rng = random.Random(game)
+    ranks = RANKS[4:] if game == "short_deck" else RANKS
+    hole, board_size = SIZES[game]
+    for _ in range(100):
+        deck = [r + s for r in ranks for s in SUITS]
+        rng.shuffle(deck)
+        board = "".join(deck[:board_size])
+        hands = {f"P{k}": "".join(deck[board_size + k * hole:board_size + (k + 1) * hole])
+                 for k in range(3)}
+        answer = showdown_ruling({"game": game, "board": board or None, "hands": hands})
+        assert set(answer["winners"]) <= set(hands)
+        for player, shown in answer["hands"].items():
+            assert set(shown["best"][i:i + 2] for i in range(0, len(shown["best"]), 2)) \
+                <= set(deck[:board_size + 3 * hole])
