@@ -32,11 +32,11 @@ def _low_card_key(card: Card) -> tuple[int, int]:
 
 
 def bring_in_seat(up_cards: Sequence[Card | None], razz: bool) -> int | None:
-    """The seat that brings it in, from each seat's third-street up card (None: a seat
-    dealt out, or a card the record does not name, in which case nobody can tell)."""
-    cards = [(card, seat) for seat, card in enumerate(up_cards) if card is not None]
-    if not cards or len(cards) != sum(1 for c in up_cards if c is not None):
+    """The seat that brings it in, from each seat's third-street up card; None when a card
+    is unknown (a record that does not name it): then nobody can tell."""
+    if None in up_cards:
         return None
+    cards = [(card, seat) for seat, card in enumerate(up_cards)]
     if razz:
         return max(cards, key=lambda item: _low_card_key(item[0]))[1]
     return min(cards, key=lambda item: _high_card_key(item[0]))[1]
