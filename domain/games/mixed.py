@@ -466,13 +466,26 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     return _open_round(new)
 
 
+def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
+    """The cards kept. Unknown cards thrown from a hand of known cards leave every kept
+    card unknown: nobody can say which were kept."""
+    kept = list(hole)
+    unplaced = 0
+    for card in thrown:
+        if card in kept:
+            kept.remove(card)
+        elif None in kept:
+            kept.remove(None)
+        else:
+            unplaced += 1
+    return (None,) * (len(kept) - unplaced) if unplaced else tuple(kept)
+
+
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
     seat = event.seat
     thrown = _cards(event.cards)
-    hole = list(state.hole[seat])
-    for card in thrown:
-        hole.remove(card if card in hole else None)
-    new = with_changes(state, hole=with_item(state.hole, seat, tuple(hole)),
+    hole = _after_discard(state.hole[seat], thrown)
+    new = with_changes(state, hole=with_item(state.hole, seat, hole),
                        up=with_item(state.up, seat, (False,) * len(hole)),
                        drawn=with_item(state.drawn, seat, True),
                        owed=with_item(state.owed, seat, len(thrown)))
@@ -659,15 +672,15 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first", "draw order",
                         {"seat": seat, "to_draw": expected})
     thrown = _cards(command.cards, state.game.short_deck)
-    hole = list(state.hole[seat])
+    hole = state.hole[seat]
+    if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
+            != sum(c is not None for c in thrown):
+        raise Violation("invalid_discard", f"{state.players[seat]} holds {len(hole)} cards and "
+                        f"cannot throw {command.cards}", "draw")
     for card in thrown:
-        if card in hole:
-            hole.remove(card)
-        elif None in hole:
-            hole.remove(None)
-        else:
+        if card is not None and card not in hole and None not in hole:
             raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
-                            f"{UNKNOWN if card is None else format_card(card)}", "draw")
+                            f"{format_card(card)}", "draw")
     return [CardsDiscarded(seat, _text(thrown))]
 
 

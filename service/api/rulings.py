@@ -127,12 +127,18 @@ class BettingDescriptionSchema(ma.Schema):
     dead_small_blind = StrictBoolean()
 
 
+class RulingBettingDescriptionSchema(BettingDescriptionSchema):
+    """A ruling's betting description: the tables' plus the stud bring-in."""
+
+    bring_in = _chips(metadata={"description": "stud, stud hi-lo and razz: the bring-in"})
+
+
 class SeatSchema(ma.Schema):
     player = _player_name(required=True)
     stack = _chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "draw")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in")
 HAND_SIZE = 5
 
 
@@ -167,7 +173,7 @@ class KnownCardsSchema(ma.Schema):
     hole = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS))
     board = _cards()
     received = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS),
-                              metadata={"description": "five-card draw: the cards each player drew"})
+                              metadata={"description": "draw games: the cards each player drew"})
 
 
 class DrawRulingSettingsSchema(ma.Schema):
@@ -185,7 +191,7 @@ class DrawRulingSettingsSchema(ma.Schema):
 
 class BettingRulingRequestSchema(ma.Schema):
     game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(BETTING_GAMES))
-    betting = ma.fields.Nested(BettingDescriptionSchema, required=True)
+    betting = ma.fields.Nested(RulingBettingDescriptionSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"description": "clockwise from left of the button; the button last"})
@@ -217,6 +223,8 @@ class LegalActionsSchema(ma.Schema):
     raise_ = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True,
                               data_key="raise", attribute="raise")
     raise_closed_reason = ma.fields.String()
+    bring_in = ma.fields.Integer(metadata={
+        "description": "stud games, while the bring-in is due: its amount (or complete: `bet`)"})
 
 
 class VerdictSchema(ma.Schema):
@@ -253,6 +261,7 @@ class BettingRulingSchema(ma.Schema):
     drawn = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
                            metadata={"description": "five-card draw: how many cards each player drew (public)"})
     redeals = ma.fields.Integer(metadata={"description": "five-card draw: unopened first rounds dealt again"})
+    to_draw = ma.fields.String(metadata={"description": "2-7 and badugi draws: who draws next"})
 
 
 @blp.route("/betting", methods=["POST"])
@@ -264,7 +273,11 @@ def betting(body: dict) -> dict:
     """Who acts, what is legal, and whether a proposed action is (any role).
 
     Hold'em, Omaha and five-card draw (an ante game: `betting.min_bet` is the unit, twice
-    the ante; `draw` actions with `discard`). An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
+    the ante; `draw` actions with `discard`). The mixed games too: stud, stud_hi_lo and
+    razz (`betting.ante` and `betting.bring_in`, a `bring_in` action, `cards.hole` in
+    dealing order), omaha_hi_lo, short_deck, deuce_seven_triple_draw,
+    deuce_seven_single_draw and badugi (`draw` actions; `cards.received` the cards drawn).
+    An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
 
