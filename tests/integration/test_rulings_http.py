@@ -190,6 +190,17 @@ def test_showdown_api_example_five_aces_with_the_wild_joker_win(client):
     assert answer["hands"]["P2"]["category"] == "straight_flush"
 
 
+def test_betting_ruling_for_stud_names_the_bring_in(client):
+    answer = ruling(client, "betting", {
+        "game": "stud", "betting": {"structure": "fixed-limit", "small_bet": 20, "big_bet": 40,
+                                    "ante": 2, "bring_in": 5},
+        "seats": [{"player": "Ann", "stack": 1000}, {"player": "Bob", "stack": 1000}],
+        "cards": {"hole": {"Ann": "AhKh9c", "Bob": "QdJd2c"}},
+        "proposed": {"player": "Bob", "action": "bring_in"}})
+    assert answer["to_act"] == "Bob" and answer["legal"]["bring_in"] == 5
+    assert answer["verdict"] == {"legal": True}
+
+
 def test_showdown_omaha_hi_lo_names_the_high_and_the_low_winners(client):
     answer = ruling(client, "showdown", {"game": "omaha_hi_lo", "board": "4s3hQh5s5d", "hands": {
         "Rast": "Ah7s6d2d", "Ashton": "KcQc3s2h", "Shakerchi": "AcKsQd2s"}})

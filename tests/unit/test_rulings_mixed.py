@@ -77,3 +77,19 @@ def test_a_bring_in_in_a_blind_game_is_a_validation_error() -> None:
                         "betting": {"structure": "fixed-limit", "small_blind": 5, "big_blind": 10,
                                     "bring_in": 3}})
     assert refused.value.code == "validation_error"
+
+
+def test_a_count_discard_from_known_cards_leaves_the_kept_cards_unknown() -> None:
+    betting = {"structure": "no-limit", "small_blind": 5, "big_blind": 10, "min_bet": 10}
+    seats = SEATS[:2]
+    answer = betting_ruling({"game": "deuce_seven_single_draw", "betting": betting,
+                             "seats": seats,
+                             "cards": {"hole": {"Ann": "7h6c4c3d2c", "Bob": "AsQs6s5c3c"}},
+                             "actions": [{"player": "Bob", "action": "call"},
+                                         {"player": "Ann", "action": "check"},
+                                         {"player": "Ann", "action": "draw", "discard": 0},
+                                         {"player": "Bob", "action": "draw", "discard": 2},
+                                         {"player": "Ann", "action": "check"},
+                                         {"player": "Bob", "action": "check"}]})
+    # Bob's hand is no longer known: the showdown cannot be settled from these cards.
+    assert answer["round"] == "showdown" and answer["hand_over"] is False
