@@ -34,7 +34,7 @@ from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledRetu
 from domain.lowball import (
     badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
 )
-from domain.pots import ODD_CHIP_POLICIES, Pot, PotAward, award_pots, build_pots, split
+from domain.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
 from domain.short_deck import is_short_deck_card, short_deck_strength
 from domain.split_pots import award_high_low
 from domain.violations import Violation
@@ -829,13 +829,12 @@ def _settlement(state: MixedState) -> list[Event]:
     if at_showdown:
         pots = build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
         order = _stud_odd_chip_order(state) if game.family == STUD else None
-        if game.split:
-            highs = _strengths(state, game.high)
-            lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0}
-            awards = award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
-        else:
-            awards = award_pots(pots, _strengths(state, game.high or game.low), b.button,
-                                b.seat_count, state.odd_chip)
+        # One-sided games rank by their only side (razz and the draws by the low) and have
+        # no low half; award_high_low then settles each pot whole.
+        highs = _strengths(state, game.high or game.low)
+        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} \
+            if game.split else {}
+        awards = award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
     else:
         winner = b.folded.index(False)
         total = b.pot_total

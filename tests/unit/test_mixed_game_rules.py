@@ -193,3 +193,26 @@ def test_a_button_blind_makes_the_first_seat_act_first() -> None:
     with pytest.raises(Violation) as refused:
         mixed.handle(state, mixed.DealCards(0, "5c"))
     assert refused.value.code in ("invalid_card", "illegal_action")
+
+
+def test_razz_tied_hands_give_the_odd_chip_to_the_highest_card_by_suit() -> None:
+    # TDA 2024 rule 20, stud games: the odd chip goes to the highest card by suit. Antes
+    # of 1 and a bring-in of 4 called twice make a pot of 15; both wheels tie, and the ten
+    # of spades outranks the ten of hearts: 8 to the spades, 7 to the hearts.
+    structure = BettingStructure(kind=FIXED_LIMIT, small_bet=20, big_bet=40, raise_cap=4)
+    _, state = mixed.handle(None, mixed.StartHand(
+        "razz", ("a", "b", "c"), (1000, 1000, 1000), 2, structure, antes=(1, 1, 1),
+        blinds=(0, 0, 0), bring_in=4))
+    state = _play(state, mixed.DealCards(0, "As2s3s"), mixed.DealCards(1, "Ah2h3h"),
+                  mixed.DealCards(2, "KcQcJc"))
+    assert state.to_act == 2  # the highest up card brings it in
+    state = _play(state, PostAction(2, "bring_in"), PostAction(0, "call"), PostAction(1, "call"),
+                  mixed.DealCards(0, "4s"), mixed.DealCards(1, "4h"), mixed.DealCards(2, "Kd"))
+    assert state.to_act == 0  # 4-3 showing twice: the first from the dealer's left opens
+    state = _play(state, PostAction(0, "check"), PostAction(1, "check"), PostAction(2, "fold"))
+    for a_card, b_card in (("5s", "5h"), ("9s", "9h"), ("Ts", "Th")):
+        state = _play(state, mixed.DealCards(0, a_card), mixed.DealCards(1, b_card))
+        state = _play(state, PostAction(state.to_act, "check"))
+        state = _play(state, PostAction(state.to_act, "check"))
+    state = _play(state, mixed.SettleShowdown())
+    assert [(a.winners, a.shares) for a in state.awards] == [((0, 1), (8, 7))]
