@@ -163,18 +163,17 @@ def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.Mixe
     if not isinstance(command, _Draw):
         return mixed.handle(state, command)
     events, state = mixed.handle(state, mixed.Discard(command.seat, command.thrown))
-    draw = command
-    count = len(draw.thrown) // 2
-    if count:
-        more, state = mixed.handle(state, mixed.DealCards(draw.seat,
-                                                          draw.dealer.replacements(draw.seat, count)))
+    count = len(command.thrown) // 2
+    if count:  # the replacements come right after the discard
+        cards = command.dealer.replacements(command.seat, count)
+        more, state = mixed.handle(state, mixed.DealCards(command.seat, cards))
         events += more
     return events, state
 
 
 def _all_known(state: mixed.MixedState) -> bool:
-    live = [s for s in state.betting.contenders]
-    return None not in state.board and all(None not in state.hole[s] for s in live)
+    return None not in state.board and all(
+        None not in state.hole[seat] for seat in state.betting.contenders)
 
 
 def _answer(state: mixed.MixedState) -> dict[str, Any]:

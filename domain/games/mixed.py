@@ -690,7 +690,10 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     if state.phase != "action":
         raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                         "betting order", {"seat": seat})
-    if state.opener_unknown:
+    if state.opener_unknown:  # the record names the opener: any seat still able to bet
+        if b.folded[seat] or not b.stacks[seat]:
+            raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+                            "betting order", {"seat": seat})
         b = with_changes(b, to_act=seat)
     if state.bring_in_due and seat == b.to_act:
         if command.action == "bring_in":
