@@ -208,6 +208,11 @@ def play_random_hand(code: str, seed: int) -> Outcome:
     return outcome
 
 
+# Each variant's hands are played once per worker: its tests stay on one xdist worker.
+CODES = [pytest.param(code, marks=pytest.mark.xdist_group(f"pokerkit-{code}"))
+         for code in sorted(VARIANTS)]
+
+
 @functools.cache
 def _played(code: str) -> list[Outcome]:
     """Random hands until HANDS of them replay in both engines (refusals come on top)."""
@@ -229,7 +234,7 @@ def outcomes() -> Any:
     return Lazy()
 
 
-@pytest.mark.parametrize("code", sorted(VARIANTS))
+@pytest.mark.parametrize("code", CODES)
 def test_random_hands_replay_through_our_rules_unless_a_named_departure_refuses_them(
         outcomes: dict[str, list[Outcome]], code: str) -> None:
     unexplained = [(o.refused.code, o.refused.detail) for o in outcomes[code]
@@ -238,7 +243,7 @@ def test_random_hands_replay_through_our_rules_unless_a_named_departure_refuses_
     assert sum(bool(o.refused) for o in outcomes[code]) <= HANDS // 20
 
 
-@pytest.mark.parametrize("code", sorted(VARIANTS))
+@pytest.mark.parametrize("code", CODES)
 def test_random_hands_end_with_the_same_stacks_in_both_engines(
         outcomes: dict[str, list[Outcome]], code: str) -> None:
     compared = [o for o in outcomes[code] if not o.refused]
@@ -248,7 +253,7 @@ def test_random_hands_end_with_the_same_stacks_in_both_engines(
     assert not differ, differ[:1]
 
 
-@pytest.mark.parametrize("code", sorted(VARIANTS))
+@pytest.mark.parametrize("code", CODES)
 def test_random_hands_reach_showdowns_and_side_pots(
         outcomes: dict[str, list[Outcome]], code: str) -> None:
     texts = [o.text for o in outcomes[code]]

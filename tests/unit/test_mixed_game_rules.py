@@ -216,3 +216,20 @@ def test_razz_tied_hands_give_the_odd_chip_to_the_highest_card_by_suit() -> None
         state = _play(state, PostAction(state.to_act, "check"))
     state = _play(state, mixed.SettleShowdown())
     assert [(a.winners, a.shares) for a in state.awards] == [((0, 1), (8, 7))]
+
+
+def test_when_the_deck_runs_out_seventh_street_is_one_common_card() -> None:
+    # Robert's Rules, seven-card stud 8: too few cards for everyone's last card: one card
+    # is dealt face up in the center, a common card for every hand.
+    state = _stud_hand(stacks=(1000, 1000))
+    state = _play(state, mixed.DealCards(0, "AhKh9c"), mixed.DealCards(1, "QdJd2c"),
+                  PostAction(1, "bring_in"), PostAction(0, "call"))
+    for first, second in (("9d", "3c"), ("4h", "5h"), ("6s", "7s")):
+        state = _play(state, mixed.DealCards(0, first), mixed.DealCards(1, second))
+        state = _play(state, PostAction(state.to_act, "check"))
+        state = _play(state, PostAction(state.to_act, "check"))
+    state = _play(state, mixed.DealBoard("9h"))
+    state = _play(state, PostAction(state.to_act, "check"))
+    state = _play(state, PostAction(state.to_act, "check"), mixed.SettleShowdown())
+    assert state.board == (parse_cards("9h")[0],)
+    assert state.awards[0].winners == (0,)  # three nines with the common nine
