@@ -2,6 +2,11 @@
 phevaluator, all on the same random hands (fixed seed), each converted to its library's
 own card format before the clock starts, so only evaluation is timed.
 
+The mixed games' evaluators (eight-or-better low of seven cards, Omaha hi-lo's low of four
+hole and five board cards, razz, deuce-to-seven, badugi, short deck) are timed beside
+PokerKit's hand classes for the same games, on the same random hands
+(`evaluation.<game>_cardroom_per_s`, `..._pokerkit_per_s`, `..._vs_pokerkit`).
+
 Each library gets the best of a few timed passes (less noise from the machine). pokerkit
 is far slower, so it is timed on a slice of the hands.
 """
@@ -13,11 +18,17 @@ from typing import Callable, Sequence
 
 from domain.cards import format_card, new_deck
 from domain.evaluation import strength7
+from domain.lowball import (
+    badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
+)
+from domain.short_deck import short_deck_strength
 
 SEED = 20240607
 HANDS = 50_000
 POKERKIT_HANDS = 2_000
 PASSES = 3
+MIXED_HANDS = 20_000
+MIXED_POKERKIT_HANDS = 1_000
 
 
 def random_hands(count: int, seed: int = SEED) -> list[tuple[int, ...]]:
@@ -85,14 +96,63 @@ def _pokerkit_rate(hands: Sequence[tuple[int, ...]]) -> float:
     return _best_rate(evaluate_all, len(hands))
 
 
+# game: (ours(hole, board), PokerKit hand class name, hole cards, board cards, short deck)
+MIXED_GAMES: dict[str, tuple[Callable[..., int], str, int, int, bool]] = {
+    "eight_or_better_7card": (lambda h, b: low8_strength(h), "EightOrBetterLowHand", 7, 0, False),
+    "omaha_eight_or_better": (omaha_low8_strength, "OmahaEightOrBetterLowHand", 4, 5, False),
+    "razz_7card": (lambda h, b: razz_strength(h), "RegularLowHand", 7, 0, False),
+    "deuce_to_seven": (lambda h, b: deuce_seven_strength(h), "StandardLowHand", 5, 0, False),
+    "badugi": (lambda h, b: badugi_strength(h), "BadugiHand", 4, 0, False),
+    "short_deck_7card": (lambda h, b: short_deck_strength(h + b), "ShortDeckHoldemHand", 2, 5, True),
+}
+
+
+def _mixed_rates(game: str) -> dict[str, float]:
+    import pokerkit
+    from pokerkit import Card
+
+    ours, class_name, hole_size, board_size, short = MIXED_GAMES[game]
+    rng = random.Random(SEED)
+    deck = [card for card in new_deck() if not short or card >> 2 >= 4]
+    deals = []
+    for _ in range(MIXED_HANDS):
+        cards = rng.sample(deck, hole_size + board_size)
+        deals.append((tuple(cards[:hole_size]), tuple(cards[hole_size:])))
+
+    def ours_all() -> None:
+        for hole, board in deals:
+            ours(hole, board)
+
+    from_game = getattr(pokerkit, class_name).from_game
+    converted = [(list(Card.parse("".join(map(format_card, hole)))),
+                  list(Card.parse("".join(map(format_card, board)))))
+                 for hole, board in deals[:MIXED_POKERKIT_HANDS]]
+
+    def pokerkit_all() -> None:
+        for hole, board in converted:
+            try:
+                from_game(hole, board)
+            except ValueError:  # no qualifying low
+                pass
+
+    mine = _best_rate(ours_all, len(deals))
+    theirs = _best_rate(pokerkit_all, len(converted))
+    return {f"evaluation.{game}_cardroom_per_s": mine,
+            f"evaluation.{game}_pokerkit_per_s": theirs,
+            f"evaluation.{game}_vs_pokerkit": mine / theirs}
+
+
 def run() -> dict[str, float]:
     hands = random_hands(HANDS)
     cardroom = _cardroom_rate(hands)
     treys = _treys_rate(hands)
-    return {
+    figures = {
         "evaluation.cardroom_7card_per_s": cardroom,
         "evaluation.treys_7card_per_s": treys,
         "evaluation.pokerkit_7card_per_s": _pokerkit_rate(hands[:POKERKIT_HANDS]),
         "evaluation.phevaluator_7card_per_s": _phevaluator_rate(hands),
         "evaluation.cardroom_vs_treys": cardroom / treys,
     }
+    for game in MIXED_GAMES:
+        figures.update(_mixed_rates(game))
+    return figures

@@ -317,18 +317,25 @@ def open_hand(structure: BettingStructure, players: tuple[str, ...], stacks: tup
         to_act=_next_to_act(folded, stacks, bets, faced, highest, last_poster))
 
 
-def start_round(state: BettingState, late: bool) -> BettingState:
-    """Open the next betting round (bets back to 0; first to act: left of the button).
+def start_round(state: BettingState, late: bool, opener: int | None = None) -> BettingState:
+    """Open the next betting round (bets back to 0; first to act: left of the button, or
+    `opener` when a game names who opens, as stud's best hand showing).
 
     When fewer than two contenders have chips, nobody acts (to_act None): run the board out.
     """
     n = state.seat_count
     bets, faced = (0,) * n, (None,) * n
+    after = state.button if opener is None else (opener - 1) % n
     return with_changes(
         state, bets=bets, faced=faced, highest=0,
         full_increment=state.structure.unit(late), full_level=0, raises=0,
         capped_multiway=False, late=late, phantom=0,
-        to_act=_next_to_act(state.folded, state.stacks, bets, faced, 0, state.button))
+        to_act=_next_to_act(state.folded, state.stacks, bets, faced, 0, after))
+
+
+def next_to_act(state: BettingState, after: int) -> int | None:
+    """The next seat clockwise after `after` that must still act this round (None: closed)."""
+    return _next_to_act(state.folded, state.stacks, state.bets, state.faced, state.highest, after)
 
 
 def _next_to_act(folded: tuple[bool, ...], stacks: tuple[Amount, ...], bets: tuple[Amount, ...],

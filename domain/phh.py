@@ -12,6 +12,8 @@ Conventions of the standard that matter here:
 
 Five-card draw (our documented extension, variants N5CD/P5CD/F5CD) replays and exports
 through domain.phh_draw; `replay` and `phh_from_events` hand those hands over to it.
+The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) replay through
+domain.phh_mixed.
 """
 from __future__ import annotations
 
@@ -462,10 +464,16 @@ def _draw_extension() -> Any:
     return phh_draw
 
 
+def _mixed_games() -> Any:
+    # Imported when needed: domain.phh_mixed builds on this module's records.
+    from domain import phh_mixed
+    return phh_mixed
+
+
 def start_command(record: HandHistory) -> StartHand:
     """The StartHand that seats the record's players: p1 in seat 0, the button last."""
     if record.variant not in _REPLAYABLE:
-        replayable = (*_REPLAYABLE, *_draw_extension().VARIANTS)
+        replayable = (*_REPLAYABLE, *_mixed_games().VARIANTS, *_draw_extension().VARIANTS)
         raise _unsupported(
             f"variant {record.variant!r} is read but not replayed (replayable: "
             f"{', '.join(replayable)})")
@@ -515,6 +523,9 @@ def replay(record: HandHistory) -> ReplayResult:
     draw_extension = _draw_extension()
     if record.variant in draw_extension.VARIANTS:
         return draw_extension.replay(record)
+    mixed_games = _mixed_games()
+    if record.variant in mixed_games.VARIANTS:
+        return mixed_games.replay(record)
     _, log, state = _played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from domain.betting import Amount, BettingStructure, LegalActions
 from domain.cards import JOKER, format_card, parse_cards
 from domain.games import draw, holdem
+from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.games.draw_settings import DrawSettings
 from domain.games.holdem import HandState
 from domain.phh import UNKNOWN_CARD
@@ -26,7 +27,8 @@ from domain.pots import PotAward
 from domain.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"
-GAMES = ("holdem", "omaha", FIVE_CARD_DRAW)
+# The mixed games (stud, razz, hi-lo, lowball draws, badugi, short deck): domain.rulings_mixed.
+GAMES = ("holdem", "omaha", FIVE_CARD_DRAW, *MIXED_GAMES)
 # Five-card draw settings a ruling may name beside the betting description (api.md).
 DRAW_RULING_SETTINGS = ("draw_limit", "opening", "second_round_start", "joker")
 
@@ -39,6 +41,9 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         raise Violation("validation_error", f"betting rulings cover {', '.join(GAMES)}, not {game!r}")
     if game == FIVE_CARD_DRAW:
         return draw_betting_ruling(request)
+    if game in MIXED_GAMES:
+        from domain.rulings_mixed import mixed_betting_ruling  # it builds on this module
+        return mixed_betting_ruling(request)
     structure = BettingStructure.from_dict(request.get("betting") or {})
     players, stacks = _seats(request)
     seat_of = {name: seat for seat, name in enumerate(players)}

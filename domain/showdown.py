@@ -3,7 +3,8 @@
 Who wins a showdown, from the cards alone: five-card draw (with the joker setting none,
 wild or bug, five-card-draw.md), hold'em and Omaha (with a board of 3 to 5 cards, so a
 floor can also settle "who is ahead" before the river). Equal hands tie: every one of them
-wins and they share a place in the ranking.
+wins and they share a place in the ranking. The mixed games (stud, stud hi-lo, razz, Omaha
+hi-lo, short deck, deuce-to-seven, badugi) are ruled by domain.showdown_mixed.
 """
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from typing import Any, Mapping
 
 from domain.cards import Card, format_cards, parse_cards
 from domain.evaluation import HandValue, evaluate_high, evaluate_holdem, evaluate_omaha
+from domain.showdown_mixed import GAMES as MIXED_GAMES
+from domain.showdown_mixed import mixed_showdown_ruling
 from domain.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"
 HOLDEM = "holdem"
 OMAHA = "omaha"
-GAMES = (FIVE_CARD_DRAW, HOLDEM, OMAHA)
+GAMES = (FIVE_CARD_DRAW, HOLDEM, OMAHA, *MIXED_GAMES)
 JOKER_SETTINGS = ("none", "wild", "bug")
 
 # Cards each player shows: a draw hand is five; hold'em and Omaha are hole cards only.
@@ -38,6 +41,11 @@ def showdown_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if game not in GAMES:
         raise Violation("validation_error", f"game must be one of {', '.join(GAMES)}, not {game!r}", RULE)
     joker = _joker_setting(request, game)
+    if game in MIXED_GAMES:
+        hands = _shown_cards(request)
+        board = _cards(request.get("board") or "", "the board")
+        _refuse_shared_cards(hands, board)
+        return mixed_showdown_ruling(game, hands, board)
     board = _board(request, game)
     hands = _hands(request, game)
     _refuse_shared_cards(hands, board)
@@ -83,14 +91,17 @@ def _board(request: Mapping[str, Any], game: str) -> tuple[Card, ...]:
     return board
 
 
-def _hands(request: Mapping[str, Any], game: str) -> dict[str, tuple[Card, ...]]:
+def _shown_cards(request: Mapping[str, Any]) -> dict[str, tuple[Card, ...]]:
     shown = request.get("hands")
     if not isinstance(shown, Mapping) or len(shown) < 2:
         raise Violation("validation_error", "hands must name at least two players and their cards", RULE)
+    return {player: _cards(text, f"{player}'s hand") for player, text in shown.items()}
+
+
+def _hands(request: Mapping[str, Any], game: str) -> dict[str, tuple[Card, ...]]:
     size = HAND_SIZE[game]
     hands = {}
-    for player, text in shown.items():
-        cards = _cards(text, f"{player}'s hand")
+    for player, cards in _shown_cards(request).items():
         if len(cards) != size:
             raise Violation("validation_error",
                             f"{player} shows {len(cards)} cards: a {game} hand shows {size}", RULE,

@@ -13,7 +13,8 @@ also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
 computed outcome; a retry with the same key answers the first hand again, rebuilt from the
 stored events, whatever body it sends. Five-card draw records use our extension
-(docs/phh-five-card-draw.md).
+(docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
+replay but are not stored yet: `?store=true` answers them 422 `not_storable`.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from domain.phh import (
     Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
+from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.pots import PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
@@ -121,7 +123,8 @@ class StoreQuerySchema(ma.Schema):
 
 PHH_REQUEST_BODY = {
     "required": True,
-    "description": "One hand in the PHH format (phh-std TOML); variants NT, FT and PO replay. "
+    "description": "One hand in the PHH format (phh-std TOML); variants NT, FT, PO, F7S, "
+                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD replay. "
                    f"At most {MAX_PHH_BYTES} bytes (413 beyond).",
     "content": {
         media_type: {"schema": {"type": "string"},
@@ -153,9 +156,11 @@ def replay_hand_history(store: bool = False) -> Any:
     """Replay one PHH hand: computed finishing stacks, pots and winners (any role).
 
     An illegal action is a 422 naming it (`index` in `actions`); a variant other than
-    NT, FT, PO and our five-card draw extension (N5CD, P5CD, F5CD) is a 422
-    `unsupported_variant`. With `?store=true` (floor, organiser, admin) the hand is kept
-    as an audited hand (201, `id`); otherwise nothing is stored.
+    NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
+    five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
+    `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
+    `id`); otherwise nothing is stored. Mixed-game hands are not stored yet (422
+    `not_storable`).
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
@@ -169,6 +174,10 @@ def replay_hand_history(store: bool = False) -> Any:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
+    if record.variant in MIXED_VARIANTS:
+        raise Problem(422, "not_storable",
+                      f"{record.variant} hands replay but are not kept as audited hands yet: "
+                      "replay without ?store=true")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
     hand_id = IMPORTED_HAND_PREFIX + str(
         uuid.uuid5(IDEMPOTENT_HAND_IDS, f"{actor}:{key}") if key is not None else uuid.uuid4())

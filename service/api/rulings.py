@@ -95,12 +95,18 @@ def _cards(**kwargs: Any) -> ma.fields.String:
 # ---------------------------------------------------------------- betting
 
 
+class RulingBettingDescriptionSchema(BettingDescriptionSchema):
+    """A ruling's betting description: the tables' plus the stud bring-in."""
+
+    bring_in = Chips(metadata={"description": "stud, stud hi-lo and razz: the bring-in"})
+
+
 class SeatSchema(ma.Schema):
     player = _player_name(required=True)
     stack = Chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "draw")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in")
 HAND_SIZE = 5
 
 
@@ -135,7 +141,7 @@ class KnownCardsSchema(ma.Schema):
     hole = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS))
     board = _cards()
     received = ma.fields.Dict(keys=_player_name(), values=_cards(), validate=ma.validate.Length(max=MAX_SEATS),
-                              metadata={"description": "five-card draw: the cards each player drew"})
+                              metadata={"description": "draw games: the cards each player drew"})
 
 
 class DrawRulingSettingsSchema(ma.Schema):
@@ -153,7 +159,7 @@ class DrawRulingSettingsSchema(ma.Schema):
 
 class BettingRulingRequestSchema(ma.Schema):
     game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(BETTING_GAMES))
-    betting = ma.fields.Nested(BettingDescriptionSchema, required=True)
+    betting = ma.fields.Nested(RulingBettingDescriptionSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"description": "clockwise from left of the button; the button last"})
@@ -185,6 +191,8 @@ class LegalActionsSchema(ma.Schema):
     raise_ = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True,
                               data_key="raise", attribute="raise")
     raise_closed_reason = ma.fields.String()
+    bring_in = ma.fields.Integer(metadata={
+        "description": "stud games, while the bring-in is due: its amount (or complete: `bet`)"})
 
 
 class VerdictSchema(ma.Schema):
@@ -221,6 +229,7 @@ class BettingRulingSchema(ma.Schema):
     drawn = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
                            metadata={"description": "five-card draw: how many cards each player drew (public)"})
     redeals = ma.fields.Integer(metadata={"description": "five-card draw: unopened first rounds dealt again"})
+    to_draw = ma.fields.String(metadata={"description": "2-7 and badugi draws: who draws next"})
 
 
 @blp.route("/betting", methods=["POST"])
@@ -232,7 +241,11 @@ def betting(body: dict) -> dict:
     """Who acts, what is legal, and whether a proposed action is (any role).
 
     Hold'em, Omaha and five-card draw (an ante game: `betting.min_bet` is the unit, twice
-    the ante; `draw` actions with `discard`). An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
+    the ante; `draw` actions with `discard`). The mixed games too: stud, stud_hi_lo and
+    razz (`betting.ante` and `betting.bring_in`, a `bring_in` action, `cards.hole` in
+    dealing order), omaha_hi_lo, short_deck, deuce_seven_triple_draw,
+    deuce_seven_single_draw and badugi (`draw` actions; `cards.received` the cards drawn).
+    An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
 
@@ -244,7 +257,7 @@ class ShowdownRulingRequestSchema(ma.Schema):
     game = ma.fields.String(required=True, validate=ma.validate.OneOf(SHOWDOWN_GAMES))
     joker = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(JOKER_SETTINGS),
                              metadata={"description": "five-card draw only; default none"})
-    board = _cards(metadata={"description": "hold'em and Omaha: 3 to 5 cards"})
+    board = _cards(metadata={"description": "hold'em, Omaha, Omaha hi-lo and short deck: 3 to 5 cards"})
     hands = ma.fields.Dict(keys=_player_name(), values=_cards(), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"example": {"P1": "AsAhAdAcJk", "P2": "9dTdJdQdKd"}})
@@ -256,11 +269,23 @@ class ShownHandSchema(ma.Schema):
     description = ma.fields.String(required=True, metadata={"example": "five of a kind, aces"})
 
 
+class LowHalfSchema(ma.Schema):
+    winners = ma.fields.List(ma.fields.String(), required=True,
+                             metadata={"description": "empty when no low qualifies (the high scoops)"})
+    ranking = ma.fields.List(ma.fields.List(ma.fields.String()), required=True,
+                             metadata={"description": "the qualifying lows, best first"})
+    hands = ma.fields.Dict(keys=ma.fields.String(),
+                           values=ma.fields.Nested(ShownHandSchema, allow_none=True), required=True,
+                           metadata={"description": "each hand's low; null when it does not qualify"})
+
+
 class ShowdownRulingSchema(ma.Schema):
     winners = ma.fields.List(ma.fields.String(), required=True)
     ranking = ma.fields.List(ma.fields.List(ma.fields.String()), required=True,
                              metadata={"description": "best first; players who tie share a group"})
     hands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(ShownHandSchema), required=True)
+    low = ma.fields.Nested(LowHalfSchema, metadata={
+        "description": "hi-lo games (stud_hi_lo, omaha_hi_lo): the low half; the rest is the high"})
 
 
 @blp.route("/showdown", methods=["POST"])
@@ -269,7 +294,8 @@ class ShowdownRulingSchema(ma.Schema):
 @blp.response(200, ShowdownRulingSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def showdown(body: dict) -> dict:
-    """Who wins a showdown: five-card draw (joker none, wild, bug), hold'em, Omaha (any role)."""
+    """Who wins a showdown (any role): five-card draw (joker none, wild, bug), hold'em,
+    Omaha; stud, stud hi-lo, razz, Omaha hi-lo, short deck, deuce-to-seven and badugi."""
     return adjudicate(showdown_ruling, body)
 
 

@@ -190,6 +190,32 @@ def test_showdown_api_example_five_aces_with_the_wild_joker_win(client):
     assert answer["hands"]["P2"]["category"] == "straight_flush"
 
 
+def test_betting_ruling_for_stud_names_the_bring_in(client):
+    answer = ruling(client, "betting", {
+        "game": "stud", "betting": {"structure": "fixed-limit", "small_bet": 20, "big_bet": 40,
+                                    "ante": 2, "bring_in": 5},
+        "seats": [{"player": "Ann", "stack": 1000}, {"player": "Bob", "stack": 1000}],
+        "cards": {"hole": {"Ann": "AhKh9c", "Bob": "QdJd2c"}},
+        "proposed": {"player": "Bob", "action": "bring_in"}})
+    assert answer["to_act"] == "Bob" and answer["legal"]["bring_in"] == 5
+    assert answer["verdict"] == {"legal": True}
+
+
+def test_showdown_omaha_hi_lo_names_the_high_and_the_low_winners(client):
+    answer = ruling(client, "showdown", {"game": "omaha_hi_lo", "board": "4s3hQh5s5d", "hands": {
+        "Rast": "Ah7s6d2d", "Ashton": "KcQc3s2h", "Shakerchi": "AcKsQd2s"}})
+    assert answer["winners"] == ["Rast"]  # 7-6 with 5-4-3: a seven-high straight
+    assert answer["low"]["winners"] == ["Rast", "Shakerchi"]
+    assert answer["low"]["hands"]["Ashton"] is None
+
+
+def test_showdown_badugi_hand_of_three_cards_loses_to_a_badugi(client):
+    answer = ruling(client, "showdown", {"game": "badugi", "hands": {
+        "Ann": "As2h3d4d", "Bob": "KsQhJdTc"}})
+    assert answer["winners"] == ["Bob"]
+    assert answer["hands"]["Ann"]["category"] == "three_card_hand"
+
+
 def test_showdown_holdem_with_a_board_ties_are_all_winners(client):
     answer = ruling(client, "showdown", {"game": "holdem", "board": "AhKhQhJhTh",
                                          "hands": {"A": "2c3c", "B": "AsAd", "C": "9h8h"}})

@@ -258,9 +258,12 @@ def test_a_record_that_stops_mid_hand_is_incomplete() -> None:
 
 
 def test_variants_we_do_not_play_are_unsupported() -> None:
+    # Royal hold'em (NR: the deck from ten to ace) is a phh-std code we do not play.
+    hand = replace(parse(PLURIBUS_HAND_0), variant="NR")
     with pytest.raises(Violation) as raised:
-        replay(parse((CORPUS / "alice-carol-wikipedia.phh").read_text()))
+        replay(hand)
     assert raised.value.code == "unsupported_variant"
+    assert "F7S" in raised.value.detail and "NS" in raised.value.detail
 
 
 HEADS_UP = """\

@@ -75,21 +75,60 @@ def test_the_wsop_corpus_holds_the_three_replayed_variants() -> None:
     assert counts == {"NT": 11, "FT": 7, "PO": 7}
 
 
+MIXED_GAME_COUNTS = {"F7S": 13, "F7S/8": 7, "FO/8": 14, "FR": 10, "F2L3D": 7, "N2L1D": 7}
+
+
 @pytest.mark.parametrize("path", _wsop_paths(replayed=False), ids=lambda p: f"wsop-{p.stem}")
-def test_other_variants_parse_but_replay_says_unsupported_variant(path: Path) -> None:
+def test_wsop_2023_mixed_game_hand_reproduces_its_finishing_stacks(path: Path) -> None:
     hand = parse(path.read_text())
     assert parse(write_phh(hand)) == hand
-    with pytest.raises(Violation) as raised:
-        replay(hand)
-    assert raised.value.code == "unsupported_variant"
+    result = replay(hand)
+    assert result.finishing_stacks == hand.finishing_stacks
+    assert sum(result.finishing_stacks) == sum(hand.starting_stacks)
 
 
-@pytest.mark.parametrize(
-    "name", ["alice-carol-wikipedia", "arieh-yockey-2019", "phua-xuan-2019"])
-def test_famous_hands_of_other_variants_are_unsupported(name: str) -> None:
-    with pytest.raises(Violation) as raised:
-        replay(parse((CORPUS / f"{name}.phh").read_text()))
-    assert raised.value.code == "unsupported_variant"
+def test_the_wsop_corpus_holds_the_six_mixed_games() -> None:
+    counts: dict[str, int] = {}
+    for path in _wsop_paths(replayed=False):
+        counts[_variant(path)] = counts.get(_variant(path), 0) + 1
+    assert counts == MIXED_GAME_COUNTS
+
+
+# Computed by PokerKit 0.5 from the same files (they record no finishing stacks).
+FAMOUS_MIXED_GAME_HANDS = {
+    "alice-carol-wikipedia": (196, 220, 200, 184),
+    "arieh-yockey-2019": (0, 4_190_000, 5_910_000, 12_095_000),
+    "phua-xuan-2019": (489_000, 226_000, 684_000, 400_000, 0, 198_000),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAMOUS_MIXED_GAME_HANDS))
+def test_famous_hands_of_the_mixed_games_end_as_pokerkit_ends_them(name: str) -> None:
+    assert replay(parse((CORPUS / f"{name}.phh").read_text())).finishing_stacks \
+        == FAMOUS_MIXED_GAME_HANDS[name]
+
+
+def test_carol_wins_the_wikipedia_badugi_hand_with_the_lower_badugi() -> None:
+    # Alice 2s4c6d9h and Carol 3s5d7c8h both hold a badugi (four suits, four ranks);
+    # badugis compare from the top card down, so Carol's 8-7-5-3 beats Alice's 9-6-4-2.
+    result = replay(parse((CORPUS / "alice-carol-wikipedia.phh").read_text()))
+    assert result.winners == (1,)
+
+
+def test_arieh_yockey_2019_a_seven_five_beats_the_seven_six() -> None:
+    # Yockey stood pat on 7-6-4-3-2 from the deal; Arieh drew to 7-5-4-3-2, the best hand
+    # but one in deuce-to-seven, and took the pot; Yockey was all in.
+    result = replay(parse((CORPUS / "arieh-yockey-2019.phh").read_text()))
+    assert result.winners == (3,)
+    assert result.finishing_stacks[0] == 0
+
+
+def test_phua_xuan_2019_short_deck_queens_run_into_a_straight_past_trip_kings() -> None:
+    # Short deck: everyone antes 3,000, the button alone posts a 3,000 blind and p1 acts
+    # first. On 9h6cKc Jh Ts Phua's kings make trips, Xuan's queens a king-high straight.
+    result = replay(parse((CORPUS / "phua-xuan-2019.phh").read_text()))
+    assert result.winners == (2,)
+    assert result.finishing_stacks[4] == 0
 
 
 def test_dwan_ivey_2009_dwan_wins_the_million_dollar_pot_with_the_higher_straight() -> None:

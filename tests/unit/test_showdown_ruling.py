@@ -137,7 +137,7 @@ def test_a_card_in_two_places_is_a_duplicate_card():
 
 
 @pytest.mark.parametrize("request_", [
-    {"game": "stud", "hands": {"A": "AsKsQsJsTs", "B": "2c3c4c5c7d"}},
+    {"game": "pineapple", "hands": {"A": "AsKsQsJsTs", "B": "2c3c4c5c7d"}},
     {"game": "five-card-draw", "joker": "maybe", "hands": {"A": "AsKsQsJsTs", "B": "2c3c4c5c7d"}},
     {"game": "five-card-draw", "hands": {"A": "AsKsQsJsTs"}},
     {"game": "five-card-draw", "hands": ["AsKsQsJsTs", "2c3c4c5c7d"]},

@@ -1,0 +1,860 @@
+"""One hand of the mixed games as a decider (`handle`, `decide`, `evolve`, `replay`):
+seven-card stud, stud hi-lo, razz, Omaha hi-lo, 2-7 triple draw, 2-7 single draw,
+badugi and short-deck hold'em. Hold'em, Omaha and five-card draw keep their own deciders.
+
+Like domain.games.holdem's replay mode, the hand has no deck: it stops where cards are due
+(`state.awaiting`: "deal", "board", "draw", "action", "showdown") and waits for DealCards /
+DealBoard / Discard. Unknown cards (`??`) are allowed anywhere; a hand with unknown cards
+cannot win a showdown unless it is shown.
+
+- Forced bets are positional, as PHH writes them: `antes[i]` and `blinds[i]` for seat i
+  (heads-up the two blinds read reversed: the button posts the small one); antes are
+  trimmed to the stack; `dead_antes` makes them dead money (the big-blind ante). The first
+  round is opened by the seat after the biggest blind (position games) or by the bring-in.
+- Stud: domain.games.stud says who brings it in and who opens; the bring-in may be posted
+  or the bet completed; the big bet from fifth street, and on fourth with an open pair.
+- Draw games: after each betting round but the last every player still in discards (in
+  order from the button's left) and is dealt as many cards.
+- Fixed limit: a bet or raise may stop short of the fixed amount when it already puts in
+  all that the best-stacked opponent still in can match (the rest could not be called).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from itertools import combinations
+from typing import Any, Callable, Iterable, Union
+
+from domain import betting as bet
+from domain.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
+from domain.cards import Card, format_card, parse_card
+from domain.evaluation import strength
+from domain.games import stud
+from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.lowball import (
+    badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
+)
+from domain.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
+from domain.short_deck import is_short_deck_card, short_deck_strength
+from domain.split_pots import award_high_low
+from domain.violations import Violation
+
+UNKNOWN = "??"
+STUD, FLOP, DRAW = "stud", "flop", "draw"
+
+
+# ------------------------------------------------------------------------- the games
+
+
+def _omaha_high(hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
+    return max(strength(two + three) for two in combinations(hole, 2)
+               for three in combinations(board, 3))
+
+
+def _all_cards(evaluate: Callable[[tuple[Card, ...]], int]) -> Callable[..., int]:
+    return lambda hole, board: evaluate(hole + board)
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a game deals and how its hands rank. `high`/`low` take (hole, board) and give
+    a strength (higher better; a low of 0 does not qualify); `low_only` games have no high."""
+    name: str
+    family: str
+    hand_size: int                  # flop: hole cards; draw: the hand; stud: seven
+    draws: int = 0
+    high: Callable[..., int] | None = None
+    low: Callable[..., int] | None = None
+    razz: bool = False              # stud opening and bring-in by the low cards
+    open_pair_option: bool = False
+    short_deck: bool = False
+    late_round: int = 2             # the first betting round at the big bet (fixed limit)
+
+    @property
+    def rounds(self) -> int:
+        if self.family == STUD:
+            return 5
+        if self.family == FLOP:
+            return 4
+        return self.draws + 1
+
+    @property
+    def split(self) -> bool:
+        return self.high is not None and self.low is not None
+
+
+STUD_DEAL = ((False, False, True), (True,), (True,), (True,), (False,))  # up flags per street
+FLOP_BOARD = (0, 3, 1, 1)
+
+GAMES: dict[str, Game] = {game.name: game for game in (
+    Game("stud", STUD, 7, high=_all_cards(strength), open_pair_option=True),
+    Game("stud_hi_lo", STUD, 7, high=_all_cards(strength), low=_all_cards(low8_strength)),
+    Game("razz", STUD, 7, low=_all_cards(razz_strength), razz=True),
+    Game("omaha_hi_lo", FLOP, 4, high=_omaha_high, low=omaha_low8_strength),
+    Game("short_deck", FLOP, 2, high=_all_cards(short_deck_strength), short_deck=True),
+    Game("deuce_seven_triple_draw", DRAW, 5, draws=3, low=_all_cards(deuce_seven_strength)),
+    Game("deuce_seven_single_draw", DRAW, 5, draws=1, low=_all_cards(deuce_seven_strength)),
+    Game("badugi", DRAW, 4, draws=3, low=_all_cards(badugi_strength)),
+)}
+
+
+# ------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class StartHand:
+    game: str
+    players: tuple[str, ...]
+    stacks: tuple[Amount, ...]
+    button: int
+    betting: BettingStructure           # kind and units; its blinds and antes are unused
+    antes: tuple[Amount, ...]
+    blinds: tuple[Amount, ...]
+    bring_in: Amount = 0
+    dead_antes: bool = False
+    odd_chip: str = "left_of_button"
+
+
+@dataclass(frozen=True)
+class DealCards:
+    """A seat's cards of this street, or its replacements on a draw; `??` unknown."""
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class DealBoard:
+    cards: str
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Draw games: the cards thrown ("" stands pat; `??` unknown ones)."""
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class ShowCards:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class Muck:
+    seat: int
+
+
+@dataclass(frozen=True)
+class SettleShowdown:
+    """Settle now: hands shown count, the others cannot win."""
+
+
+Command = Union[StartHand, PostAction, DealCards, DealBoard, Discard, ShowCards, Muck,
+                SettleShowdown]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    game: str
+    players: tuple[str, ...]
+    stacks: tuple[Amount, ...]
+    button: int
+    betting: BettingStructure
+    antes: tuple[Amount, ...]
+    blinds: tuple[Amount, ...]
+    bring_in: Amount
+    dead_antes: bool
+    odd_chip: str
+
+
+@dataclass(frozen=True)
+class CardsDealt:
+    """`up`: which of the cards are dealt face up (stud)."""
+    seat: int
+    cards: str
+    up: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class BoardDealt:
+    cards: str
+
+
+@dataclass(frozen=True)
+class CardsDiscarded:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class CardsShown:
+    seat: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class CardsMucked:
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandEnded:
+    stacks: tuple[Amount, ...]
+    showdown: bool
+
+
+Event = Union[HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken,
+              UncalledReturned, CardsShown, CardsMucked, PotAwarded, HandEnded]
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
+    HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
+    CardsShown, CardsMucked, PotAwarded, HandEnded)}
+
+
+# ---------------------------------------------------------------------------- state
+
+Hole = tuple[Union[Card, None], ...]
+
+
+@dataclass(frozen=True)
+class MixedState:
+    """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
+    `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
+    "showdown", "over". `street` counts betting rounds from 0."""
+    game: Game
+    players: tuple[str, ...]
+    odd_chip: str
+    bring_in: Amount
+    betting: BettingState
+    phase: str
+    street: int
+    hole: tuple[Hole, ...]
+    up: tuple[tuple[bool, ...], ...]
+    board: tuple[Card | None, ...]
+    due: tuple[bool, ...]          # deal phase: seats still to be dealt this street
+    drawn: tuple[bool, ...]        # draw phase: seats that discarded
+    owed: tuple[int, ...]          # draw phase: replacement cards still to deal
+    bring_in_due: bool
+    opener_unknown: bool
+    shown: tuple[bool, ...]
+    mucked: tuple[bool, ...]
+    awards: tuple[PotAward, ...]
+    over: bool
+    showdown: bool
+
+    @property
+    def stacks(self) -> tuple[Amount, ...]:
+        return self.betting.stacks
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase != "action" else self.betting.to_act
+
+    @property
+    def awaiting(self) -> str | None:
+        return None if self.over else self.phase
+
+    @property
+    def next_to_draw(self) -> int | None:
+        b = self.betting
+        n = b.seat_count
+        for step in range(1, n + 1):
+            seat = (b.button + step) % n
+            if not b.folded[seat] and not self.drawn[seat]:
+                return seat
+        return None
+
+    @property
+    def pots(self) -> tuple[Pot, ...]:
+        if self.over:
+            return ()
+        b = self.betting
+        return build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
+
+
+# ------------------------------------------------------------------------- cards
+
+
+def _card(text: str, short_deck: bool) -> Card | None:
+    if text == UNKNOWN:
+        return None
+    card = parse_card(text)
+    if card > 51 or (short_deck and not is_short_deck_card(card)):
+        deck = "the short deck (sixes to aces)" if short_deck else "a 52-card deck"
+        raise Violation("invalid_card", f"{text} is not a card of {deck}", "deal", {"card": text})
+    return card
+
+
+def _cards(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
+    if len(text) % 2:
+        raise Violation("invalid_card", f"{text!r} is not a run of two-character cards", "deal")
+    return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
+
+
+def _text(cards: Iterable[Card | None]) -> str:
+    return "".join(UNKNOWN if c is None else format_card(c) for c in cards)
+
+
+def _known(state: MixedState) -> set[Card]:
+    seen = {c for c in state.board if c is not None}
+    for hole in state.hole:
+        seen.update(c for c in hole if c is not None)
+    return seen
+
+
+def _check_fresh(state: MixedState, cards: tuple[Card | None, ...]) -> None:
+    seen = _known(state)
+    for card in cards:
+        if card is None:
+            continue
+        if card in seen:
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
+                            {"card": format_card(card)})
+        seen.add(card)
+
+
+# ------------------------------------------------------------------------- evolve
+
+
+def evolve(state: MixedState | None, event: Event) -> MixedState:
+    try:
+        apply = _EVOLVERS[type(event)]
+    except KeyError:
+        raise TypeError(f"not a mixed-game event: {event!r}") from None
+    return apply(state, event)
+
+
+def _hand_started(_: None, event: HandStarted) -> MixedState:
+    game = GAMES[event.game]
+    n = len(event.players)
+    betting = _open_betting(event)
+    return MixedState(
+        game=game, players=event.players, odd_chip=event.odd_chip, bring_in=event.bring_in,
+        betting=betting, phase="deal", street=0, hole=((),) * n, up=((),) * n, board=(),
+        due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
+        opener_unknown=False, shown=(False,) * n, mucked=(False,) * n, awards=(),
+        over=False, showdown=False)
+
+
+def _open_betting(event: HandStarted) -> BettingState:
+    """Antes and blinds posted by position; nobody to act before the cards are out."""
+    n = len(event.players)
+    structure = event.betting
+    stacks = list(event.stacks)
+    bets, committed = [0] * n, [0] * n
+    dead: Amount = 0
+
+    def post_antes() -> Amount:
+        posted: Amount = 0
+        for seat, ante in enumerate(event.antes):
+            paid = min(ante, stacks[seat])
+            stacks[seat] -= paid
+            if event.dead_antes:
+                posted += paid
+            else:
+                committed[seat] += paid
+        return posted
+
+    if not event.dead_antes:
+        post_antes()
+    blinds = event.blinds[::-1] if n == 2 else event.blinds
+    for seat, blind in enumerate(blinds):
+        paid = min(blind, stacks[seat])
+        stacks[seat] -= paid
+        bets[seat] += paid
+        committed[seat] += paid
+    if event.dead_antes:
+        dead = post_antes()
+    highest = max(bets)
+    any_blind = highest > 0
+    return BettingState(
+        structure=structure, players=event.players, button=event.button,
+        stacks=tuple(stacks), bets=tuple(bets), committed=tuple(committed), dead=dead,
+        folded=(False,) * n, faced=(None,) * n, highest=highest,
+        full_increment=structure.unit(late=False), full_level=highest,
+        raises=1 if any_blind else 0, capped_multiway=False, late=False, phantom=0,
+        to_act=None)
+
+
+def _blind_opener(state: MixedState) -> int:
+    """The seat after the biggest blind (the last of equal ones); the button's left without."""
+    b = state.betting
+    if not b.highest:
+        return b.button
+    return max(range(b.seat_count), key=lambda seat: (b.bets[seat], seat))
+
+
+def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
+    cards = _cards(event.cards)
+    seat = event.seat
+    hole = with_item(state.hole, seat, state.hole[seat] + cards)
+    up = with_item(state.up, seat, state.up[seat] + event.up)
+    if state.phase == "draw":
+        owed = with_item(state.owed, seat, state.owed[seat] - len(cards))
+        new = with_changes(state, hole=hole, up=up, owed=owed)
+        return _after_draw_step(new)
+    due = with_item(state.due, seat, False)
+    new = with_changes(state, hole=hole, up=up, due=due)
+    if any(due[s] for s in state.betting.contenders):
+        return new
+    return _open_round(new)
+
+
+def _open_round(state: MixedState) -> MixedState:
+    """Start the betting round of `state.street` once its cards are out."""
+    game, b = state.game, state.betting
+    late = state.street >= game.late_round
+    if state.street == 0:
+        if game.family == STUD:
+            return _open_stud_first_round(state)
+        after = _blind_opener(state)
+        opened = with_changes(b, to_act=bet.next_to_act(b, after))
+        return _close_round(with_changes(state, phase="action", betting=opened))
+    opener = None
+    unknown = False
+    if game.family == STUD:
+        opener = stud.opener_seat(_up_cards(state), game.razz)
+        unknown = opener is None
+    opened = bet.start_round(b, late, opener)
+    if unknown and opened.to_act is not None:
+        opened = with_changes(opened, to_act=None)
+    else:
+        unknown = False
+    return _close_round(with_changes(state, phase="action", betting=opened,
+                                     opener_unknown=unknown))
+
+
+def _close_round(state: MixedState) -> MixedState:
+    """Move on once the betting round is closed, its uncalled chips back (a follow-up
+    event) and more than one player left; otherwise leave the state as it is."""
+    b = state.betting
+    if state.phase != "action" or b.to_act is not None or state.opener_unknown \
+            or b.hand_decided or bet.uncalled_chips(b)[0] is not None:
+        return state
+    return _round_closed(state)
+
+
+def _up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
+    folded = state.betting.folded
+    return [None if folded[s] else tuple(c for c, up in zip(state.hole[s], state.up[s]) if up)
+            for s in range(len(state.hole))]
+
+
+def _open_stud_first_round(state: MixedState) -> MixedState:
+    b = state.betting
+    ups = [next((c for c, up in zip(state.hole[s], state.up[s]) if up), None)
+           for s in range(b.seat_count)]
+    seat = stud.bring_in_seat(ups, state.game.razz)
+    if seat is not None and b.stacks[seat] == 0:  # all in on the ante: the next one acts
+        opened = with_changes(b, to_act=bet.next_to_act(b, seat))
+        return _close_round(with_changes(state, phase="action", betting=opened))
+    if seat is None:  # an up card the record does not name: its first action says
+        return with_changes(state, phase="action", betting=b, opener_unknown=True,
+                            bring_in_due=bool(state.bring_in))
+    return with_changes(state, phase="action", betting=with_changes(b, to_act=seat),
+                        bring_in_due=bool(state.bring_in))
+
+
+def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
+    board = state.board + _cards(event.cards)
+    new = with_changes(state, board=board)
+    if state.game.family == STUD:  # the common card of a deck run out: everyone's seventh
+        return _open_round(with_changes(new, due=(False,) * len(state.due)))
+    return _open_round(new)
+
+
+def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
+    """The cards kept. Unknown cards thrown from a hand of known cards leave every kept
+    card unknown: nobody can say which were kept."""
+    kept = list(hole)
+    unplaced = 0
+    for card in thrown:
+        if card in kept:
+            kept.remove(card)
+        elif None in kept:
+            kept.remove(None)
+        else:
+            unplaced += 1
+    return (None,) * (len(kept) - unplaced) if unplaced else tuple(kept)
+
+
+def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
+    seat = event.seat
+    thrown = _cards(event.cards)
+    hole = _after_discard(state.hole[seat], thrown)
+    new = with_changes(state, hole=with_item(state.hole, seat, hole),
+                       up=with_item(state.up, seat, (False,) * len(hole)),
+                       drawn=with_item(state.drawn, seat, True),
+                       owed=with_item(state.owed, seat, len(thrown)))
+    return _after_draw_step(new)
+
+
+def _after_draw_step(state: MixedState) -> MixedState:
+    b = state.betting
+    if all(state.drawn[s] and not state.owed[s] for s in b.contenders):
+        return _open_round(with_changes(state, drawn=(False,) * len(state.drawn)))
+    return state
+
+
+def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
+    b = state.betting
+    if state.opener_unknown:
+        b = with_changes(b, to_act=event.seat)
+        state = with_changes(state, opener_unknown=False)
+    if event.action == "bring_in":
+        paid = event.adds
+        betting = with_changes(
+            b, bets=with_item(b.bets, event.seat, event.to),
+            stacks=with_item(b.stacks, event.seat, b.stacks[event.seat] - paid),
+            committed=with_item(b.committed, event.seat, b.committed[event.seat] + paid),
+            faced=with_item(b.faced, event.seat, event.to), highest=event.to)
+        betting = with_changes(betting, to_act=bet.next_to_act(betting, event.seat))
+        return _close_round(with_changes(state, betting=betting, bring_in_due=False))
+    if event.action == "bet" and _big_bet_on_fourth(state, event.to):
+        b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
+    betting = bet.apply_action(b, event.seat, event.action, event.to)
+    return _close_round(with_changes(state, betting=betting, bring_in_due=False))
+
+
+def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
+    b = state.betting
+    return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
+            and to > b.structure.unit(late=False) and stud.open_pair(_up_cards(state)))
+
+
+def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
+    return _close_round(
+        with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount)))
+
+
+def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
+    seat = event.seat
+    cards = _cards(event.cards)
+    hole, up = state.hole[seat], state.up[seat]
+    if None in hole or len(cards) != len(hole):
+        up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
+        hole = cards
+    return with_changes(state, hole=with_item(state.hole, seat, hole),
+                        up=with_item(state.up, seat, up),
+                        shown=with_item(state.shown, seat, True))
+
+
+def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
+    return with_changes(state, mucked=with_item(state.mucked, event.seat, True))
+
+
+def _pot_awarded(state: MixedState, event: PotAwarded) -> MixedState:
+    betting, award = credit_award(state.betting, event)
+    return with_changes(state, betting=betting, awards=state.awards + (award,))
+
+
+def _hand_ended(state: MixedState, event: HandEnded) -> MixedState:
+    return with_changes(state, over=True, showdown=event.showdown, phase="over")
+
+
+_EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
+    HandStarted: _hand_started, CardsDealt: _cards_dealt, BoardDealt: _board_dealt,
+    CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
+    UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
+    PotAwarded: _pot_awarded, HandEnded: _hand_ended,
+}
+
+
+def replay(events: Iterable[Event]) -> MixedState:
+    return reduce(evolve, events, None)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------- decide
+
+
+def decide(state: MixedState | None, command: Command) -> list[Event]:
+    return handle(state, command)[0]
+
+
+def handle(state: MixedState | None, command: Command) -> tuple[list[Event], MixedState]:
+    """`decide` plus the state after its events, automatic follow-ups included."""
+    if isinstance(command, StartHand):
+        if state is not None:
+            raise Violation("illegal_action", "this hand has already started", "hand")
+        events: list[Event] = [_start(command)]
+    else:
+        if state is None:
+            raise Violation("illegal_action", "the hand has not started", "hand")
+        if state.over:
+            raise Violation("hand_over", "the hand is over", "hand")
+        decider = _DECIDERS.get(type(command))
+        if decider is None:
+            raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+        events = decider(state, command)
+    current = state
+    for event in events:
+        current = _EVOLVERS[type(event)](current, event)
+    while follow := _follow_up(current):
+        for event in follow:
+            events.append(event)
+            current = _EVOLVERS[type(event)](current, event)
+    return events, current
+
+
+def _start(command: StartHand) -> HandStarted:
+    n = len(command.players)
+    if command.game not in GAMES:
+        raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}", "hand")
+    if command.odd_chip not in ODD_CHIP_POLICIES:
+        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}", "hand")
+    if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
+        raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each", "hand")
+    if len(command.antes) != n or len(command.blinds) != n:
+        raise Violation("illegal_action", "antes and blinds list one amount per player", "hand")
+    if min(command.stacks) <= 0:
+        raise Violation("illegal_action", "every seated player needs chips", "hand")
+    return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
+                       command.button, command.betting, tuple(command.antes),
+                       tuple(command.blinds), command.bring_in, command.dead_antes,
+                       command.odd_chip)
+
+
+def _check_seat(state: MixedState, seat: Any) -> None:
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+
+
+def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
+    _check_seat(state, command.seat)
+    seat, game = command.seat, state.game
+    cards = _cards(command.cards, game.short_deck)
+    _check_fresh(state, cards)
+    name = state.players[seat]
+    if state.phase == "draw":
+        if not state.drawn[seat] or not state.owed[seat]:
+            raise Violation("illegal_action", f"{name} is owed no cards on this draw", "draw")
+        if len(cards) != state.owed[seat]:
+            raise Violation("invalid_card", f"{name} discarded {state.owed[seat]} and is dealt "
+                            f"as many, not {len(cards)}", "draw")
+        return [CardsDealt(seat, _text(cards), (False,) * len(cards))]
+    if state.phase != "deal" or not state.due[seat] or state.betting.folded[seat]:
+        raise Violation("illegal_action", f"no cards are due to {name}: the hand awaits the "
+                        f"{state.phase}", "deal")
+    if game.family == STUD:
+        up = STUD_DEAL[state.street]
+    else:
+        up = (False,) * game.hand_size
+    if len(cards) != len(up):
+        raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}", "deal")
+    return [CardsDealt(seat, _text(cards), up)]
+
+
+def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
+    game = state.game
+    cards = _cards(command.cards, game.short_deck)
+    _check_fresh(state, cards)
+    if game.family == STUD and state.phase == "deal" and state.street == 4 and len(cards) == 1 \
+            and all(state.due[s] for s in state.betting.contenders):
+        return [BoardDealt(_text(cards))]  # the deck ran out: one common card
+    if state.phase != "board":
+        raise Violation("illegal_action", f"no board card is due: the hand awaits the {state.phase}", "deal")
+    due = FLOP_BOARD[state.street]
+    if len(cards) != due:
+        raise Violation("invalid_card", f"this street is {due} board card(s), not {len(cards)}", "deal")
+    return [BoardDealt(_text(cards))]
+
+
+def _discard(state: MixedState, command: Discard) -> list[Event]:
+    _check_seat(state, command.seat)
+    seat = command.seat
+    if state.phase != "draw":
+        raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}", "draw")
+    if seat != state.next_to_draw:
+        expected = state.next_to_draw
+        raise Violation("not_your_turn", f"{state.players[expected]} draws first", "draw order",
+                        {"seat": seat, "to_draw": expected})
+    thrown = _cards(command.cards, state.game.short_deck)
+    hole = state.hole[seat]
+    if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
+            != sum(c is not None for c in thrown):
+        raise Violation("invalid_discard", f"{state.players[seat]} holds {len(hole)} cards and "
+                        f"cannot throw {command.cards}", "draw")
+    for card in thrown:
+        if card is not None and card not in hole and None not in hole:
+            raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
+                            f"{format_card(card)}", "draw")
+    return [CardsDiscarded(seat, _text(thrown))]
+
+
+def _post_action(state: MixedState, command: PostAction) -> list[Event]:
+    _check_seat(state, command.seat)
+    seat, b = command.seat, state.betting
+    if state.phase != "action":
+        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
+                        "betting order", {"seat": seat})
+    if state.opener_unknown:  # the record names the opener: any seat still able to bet
+        if b.folded[seat] or not b.stacks[seat]:
+            raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+                            "betting order", {"seat": seat})
+        b = with_changes(b, to_act=seat)
+    if state.bring_in_due and seat == b.to_act:
+        if command.action == "bring_in":
+            to = min(state.bring_in, b.stacks[seat])
+            return [ActionTaken(seat, "bring_in", to, to)]
+        if command.action != "bet":
+            raise Violation("illegal_action", f"{state.players[seat]} brings it in or completes "
+                            "the bet", "bring-in", {"seat": seat})
+    elif command.action == "bring_in":
+        raise Violation("illegal_action", "no bring-in is due", "bring-in", {"seat": seat})
+    if command.action == "bet" and _big_bet_on_fourth(state, command.to):
+        b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
+    to = _capped_fixed_amount(b, seat, command)
+    if to is None:
+        to = bet.check_action(b, seat, command.action, command.to)
+    return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
+
+
+def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
+    """A fixed-limit bet or raise short of the fixed amount that puts in everything the
+    best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""
+    if b.structure.kind != FIXED_LIMIT or command.action not in ("bet", "raise") \
+            or seat != b.to_act or command.to is None:
+        return None
+    if command.action == "bet" and b.highest:
+        return None
+    cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
+    to = command.to
+    if command.action == "raise" and bet.legal_actions(b).raise_ is None:
+        return None
+    full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
+    if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
+        return to
+    return None
+
+
+def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
+    _check_seat(state, command.seat)
+    seat = command.seat
+    if state.betting.folded[seat] or state.mucked[seat]:
+        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand", "showdown")
+    if state.phase == "action" or state.betting.can_still_bet and state.phase != "showdown":
+        raise Violation("illegal_action", "cards are shown once the betting is over", "showdown")
+    cards = _cards(command.cards, state.game.short_deck)
+    hole = state.hole[seat]
+    known = [c for c in hole if c is not None]
+    if None in cards or any(c not in cards for c in known) or len(cards) != len(hole):
+        raise Violation("invalid_card", f"{state.players[seat]} holds {_text(hole)}, not "
+                        f"{command.cards}", "showdown")
+    others = _known(state) - set(known)
+    for card in cards:
+        if card in others:
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "showdown",
+                            {"card": format_card(card)})
+    return [CardsShown(seat, _text(cards))]
+
+
+def _muck(state: MixedState, command: Muck) -> list[Event]:
+    _check_seat(state, command.seat)
+    if state.phase != "showdown":
+        raise Violation("illegal_action", "hands are mucked at the showdown", "showdown")
+    if state.betting.folded[command.seat] or state.mucked[command.seat]:
+        raise Violation("illegal_action", f"{state.players[command.seat]} is not holding a live hand", "showdown")
+    return [CardsMucked(command.seat)]
+
+
+def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
+    if state.phase != "showdown":
+        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.phase}", "showdown")
+    return _settlement(state)
+
+
+_DECIDERS: dict[type, Callable[[MixedState, Any], list[Event]]] = {
+    PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: _discard,
+    ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown,
+}
+
+
+# ---------------------------------------------------------------- automatic follow-ups
+
+
+def _follow_up(state: MixedState) -> list[Event]:
+    if state.over:
+        return []
+    b = state.betting
+    if state.phase == "action":
+        if b.to_act is not None or state.opener_unknown:
+            return []
+        seat, amount = bet.uncalled_chips(b)
+        if seat is not None:
+            return [UncalledReturned(seat, amount)]
+        if b.hand_decided:
+            return _settlement(state)
+        return []
+    if state.phase == "showdown":
+        undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
+        unmucked = [s for s in b.contenders if not state.mucked[s]]
+        if not undecided or len(unmucked) <= 1:
+            return _settlement(state)
+    return []
+
+
+def _round_closed(state: MixedState) -> MixedState:
+    """The phase after a closed betting round."""
+    game = state.game
+    if state.street + 1 >= game.rounds:
+        return with_changes(state, phase="showdown")
+    street = state.street + 1
+    if game.family == STUD:
+        due = tuple(not f for f in state.betting.folded)
+        return with_changes(state, phase="deal", street=street, due=due)
+    if game.family == FLOP:
+        return with_changes(state, phase="board", street=street)
+    return with_changes(state, phase="draw", street=street, drawn=(False,) * len(state.drawn),
+                        owed=(0,) * len(state.owed))
+
+
+def _strengths(state: MixedState, evaluate: Callable[..., int]) -> dict[int, int]:
+    values = {}
+    board = tuple(state.board)
+    for seat in state.betting.contenders:
+        if state.mucked[seat]:
+            continue
+        hole = state.hole[seat]
+        if None in hole or None in board:
+            values[seat] = -1
+        else:
+            values[seat] = evaluate(hole, board)
+    return values
+
+
+def _settlement(state: MixedState) -> list[Event]:
+    b = state.betting
+    at_showdown = not b.hand_decided
+    game = state.game
+    if at_showdown:
+        pots = build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
+        order = _stud_odd_chip_order(state) if game.family == STUD else None
+        # One-sided games rank by their only side (razz and the draws by the low) and have
+        # no low half; award_high_low then settles each pot whole.
+        highs = _strengths(state, game.high or game.low)
+        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} \
+            if game.split else {}
+        awards = award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
+    else:
+        winner = b.folded.index(False)
+        total = b.pot_total
+        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
+                                                    state.odd_chip)),)
+    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
+    stacks = list(b.stacks)
+    for award in awards:
+        for seat, share in zip(award.winners, award.shares):
+            stacks[seat] += share
+    events.append(HandEnded(tuple(stacks), at_showdown))
+    return events
+
+
+def _stud_odd_chip_order(state: MixedState) -> Callable[[Any], list[int]]:
+    """Stud: tied winners by their highest card by suit (TDA 2024 rule 20)."""
+    def key(seat: int) -> int:
+        cards = [c for c in state.hole[seat] if c is not None]
+        return max((((c >> 2) << 2) + (3 - (c & 3)) for c in cards), default=-1)
+    return lambda seats: sorted(seats, key=key, reverse=True)

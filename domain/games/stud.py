@@ -1,0 +1,80 @@
+"""Seven-card stud rules that hold'em has no counterpart for: who brings it in, who opens
+the later streets, and the open-pair option on fourth street.
+
+- Bring-in (third street): the lowest up card brings it in; between equal ranks the suit
+  decides, clubs lowest, then diamonds, hearts, spades (stud and stud hi-lo; the ace is
+  high). In razz the highest up card brings it in (the king; the ace is low), spades the
+  highest suit.
+- Later streets are opened by the best hand showing: the highest in stud and stud hi-lo,
+  the lowest in razz. Only pairs, trips and quads and the high cards count (no straights
+  or flushes of up cards); equal hands: the first of them from the dealer's left opens.
+- Stud (high only): an open pair on fourth street lets a player bet the big bet instead of
+  the small one (Robert's Rules of Poker, seven-card stud 4); not in stud hi-lo or razz.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from domain.cards import Card
+from domain.lowball import ACE_LOW_RANK
+
+# Suit index of domain.cards (s h d c = 0 1 2 3) -> bring-in order, clubs lowest.
+_SUIT_ORDER = (3, 2, 1, 0)
+
+
+def _high_card_key(card: Card) -> tuple[int, int]:
+    return card >> 2, _SUIT_ORDER[card & 3]
+
+
+def _low_card_key(card: Card) -> tuple[int, int]:
+    return ACE_LOW_RANK[card], _SUIT_ORDER[card & 3]
+
+
+def bring_in_seat(up_cards: Sequence[Card | None], razz: bool) -> int | None:
+    """The seat that brings it in, from each seat's third-street up card; None when a card
+    is unknown (a record that does not name it): then nobody can tell."""
+    if None in up_cards:
+        return None
+    cards = [(card, seat) for seat, card in enumerate(up_cards)]
+    if razz:
+        return max(cards, key=lambda item: _low_card_key(item[0]))[1]
+    return min(cards, key=lambda item: _high_card_key(item[0]))[1]
+
+
+def showing_value(up_cards: Sequence[Card], razz: bool) -> tuple[int, ...]:
+    """How good the up cards are for opening a street (higher opens), pairs and trips
+    above high cards; in razz the lowest hand scores highest."""
+    if razz:
+        counts = Counter(ACE_LOW_RANK[c] for c in up_cards)
+        groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+        # Fewer pairs first, then the lowest ranks from the top: negate everything.
+        return tuple(-x for n, r in groups for x in (n, r))
+    counts = Counter(c >> 2 for c in up_cards)
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    return tuple(x for n, r in groups for x in (n, r))
+
+
+def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool) -> int | None:
+    """The seat that opens a later street among the seats still in (None: not in); None
+    when a live seat's up cards are unknown (the record says who opened)."""
+    best_seat, best = None, None
+    for seat, cards in enumerate(up_cards):
+        if cards is None:
+            continue
+        if any(c is None for c in cards):
+            return None
+        value = showing_value(cards, razz)
+        if best is None or value > best:
+            best_seat, best = seat, value
+    return best_seat
+
+
+def open_pair(up_cards: Sequence[Sequence[Card] | None]) -> bool:
+    """Some seat still in shows a pair on fourth street."""
+    for cards in up_cards:
+        if cards is not None and len(cards) >= 2 and None not in cards:
+            ranks = [c >> 2 for c in cards]
+            if len(set(ranks)) < len(ranks):
+                return True
+    return False
