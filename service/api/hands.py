@@ -61,6 +61,8 @@ class VerificationSchema(ma.Schema):
     ok = ma.fields.Boolean(required=True)
     events = ma.fields.Integer(required=True)
     first_bad_version = ma.fields.Integer(allow_none=True)
+    reason = ma.fields.String(allow_none=True, metadata={
+        "description": "why the first bad version is bad (a hash, a MAC, a missing tail)"})
 
 
 def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
@@ -200,7 +202,7 @@ def verify_stream(stream_id: str) -> dict:
     if verification.events == 0:
         raise Problem(404, "not_found", f"no stream {stream_id}")
     return {"ok": verification.ok, "events": verification.events,
-            "first_bad_version": verification.first_bad_version}
+            "first_bad_version": verification.first_bad_version, "reason": verification.reason}
 
 
 # ---------------------------------------------------------------- hands imported from PHH

@@ -70,7 +70,7 @@ def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
                         headers=ADMIN).get_json()
     assert again["finishing_stacks"] == answer["finishing_stacks"]
     assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json() == {
-        "ok": True, "events": answer["version"], "first_bad_version": None}
+        "ok": True, "events": answer["version"], "first_bad_version": None, "reason": None}
 
 
 def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new(client):
