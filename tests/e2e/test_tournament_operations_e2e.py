@@ -133,14 +133,16 @@ class Floor:
         assert status == 200, legal
         return legal, headers["ETag"]
 
-    def act(self, table_id: str, shove: float, call: float, limit: int = 1000) -> int:
-        """Plays the table's hand on until nobody is to act (or `limit` actions)."""
-        acted = 0
+    def act(self, table_id: str, shove: float, call: float, limit: int = 1000, heads_up: bool = False) -> int:
+        """Plays the table's hand on until nobody is to act (or `limit` actions). With
+        `heads_up`, once a bet is called everybody else folds: at most one player busts."""
+        acted, called = 0, False
         while acted < limit:
             legal, etag = self.legal(table_id)
             if legal["to_act"] is None:
                 return acted
-            body = self.choose(legal["legal"], shove, call)
+            body = self.choose(legal["legal"], shove, 0.0 if heads_up and called else call)
+            called |= body["action"] == "call"
             status, answer, _ = self.server.call("POST", f"/v1/tables/{table_id}/actions", body,
                                                  {**self.keys[legal["to_act"]], "If-Match": etag})
             if status != 201:  # the table moved on meanwhile (a deal): look again
@@ -157,9 +159,9 @@ class Floor:
             return {"action": "raise" if legal["raise"] else "bet", "to": span["max_to"]}
         return {"action": "call"} if facing_bet else {"action": "check"}
 
-    def play_round(self, shove: float = 0.3, call: float = 0.4) -> None:
+    def play_round(self, shove: float = 0.3, call: float = 0.4, heads_up: bool = False) -> None:
         for shown in self.view()["tables"]:
-            self.act(shown["table_id"], shove, call)
+            self.act(shown["table_id"], shove, call, heads_up=heads_up)
         time.sleep(0.05)
 
     def hand_in_progress(self, table_id: str) -> bool:
@@ -315,15 +317,19 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         floor.play_round(shove=0.0, call=0.2)
     view = floor.assert_chips_conserved()
 
-    # Turbo levels down to the end; during hand-for-hand everybody is all in, so that
-    # players bust in one round at more than one table.
+    # Turbo levels down to the end. Near the bubble one player at most busts a hand, so
+    # the field reaches the bubble (hand-for-hand starts at one player more than the
+    # places paid); during hand-for-hand everybody is all in, so that players bust in one
+    # round at more than one table.
     while True:
         floor.in_time("the end")
         view = floor.view()
         if view["status"] == "finished":
             break
-        aggression = 1.0 if view["hand_for_hand"] else 0.5
-        floor.play_round(shove=aggression, call=aggression)
+        if view["hand_for_hand"]:
+            floor.play_round(shove=1.0, call=1.0)
+        else:
+            floor.play_round(shove=0.5, call=0.5, heads_up=view["players_left"] <= PAID + 4)
         floor.assert_chips_conserved()
     assert floor.checks > 10
 
