@@ -334,8 +334,10 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
     assert floor.checks > 10
 
     events = tournament_events(store, floor.tournament_id)
-    state, table_of, shared_across_tables = tournament.INITIAL, {}, []
+    state, table_of, shared_across_tables, field = tournament.INITIAL, {}, [], []
     for event in events:
+        if isinstance(event, (tournament.PlayersEliminated, tournament.PlayersBusted, tournament.HandForHandStarted)):
+            field.append((type(event).__name__, state.seating.players, state.seating.open_tables))
         if isinstance(event, tournament.PlayersEliminated) and state.hand_for_hand:
             by_place: dict[int, set[int]] = {}
             for out in event.eliminations:
@@ -354,7 +356,7 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
     # it burst.
     started_at = [i for i, e in enumerate(events) if isinstance(e, tournament.HandForHandStarted)]
     stopped_at = [i for i, e in enumerate(events) if isinstance(e, tournament.HandForHandStopped)]
-    assert started_at and stopped_at and stopped_at[-1] > started_at[0]
+    assert started_at and stopped_at and stopped_at[-1] > started_at[0], field
     pool = BUY_IN * entries + REBUY_PRICE * sum(rebought.values()) + ADD_ON_PRICE * len(adders)
     assert view["prize_pool"] == pool
     amounts = payout_amounts(pool, tuple(PAYOUTS))
