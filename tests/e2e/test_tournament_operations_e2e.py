@@ -343,6 +343,7 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
             for out in event.eliminations:
                 by_place.setdefault(out.place, set()).add(table_of[out.player_id])
             shared_across_tables += [place for place, tables in by_place.items() if len(tables) > 1]
+            field.append(("in hand-for-hand", {place: sorted(tables) for place, tables in by_place.items()}))
         state = tournament.evolve(state, event)
         table_of.update({player: where[0] for player, where in state.seating.where.items()})
     entries = EARLY + LATE + len(re_entered)
@@ -374,7 +375,7 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         shared = amounts[place - 1: place - 1 + len(sharing)]
         paid = sorted(prize_of.get(p, 0) for p in sharing)
         assert sum(paid) == sum(shared) and paid[-1] - paid[0] <= 1, (place, sharing, paid, shared)
-    assert shared_across_tables, "no place was shared by players out in one round at different tables"
+    assert shared_across_tables, f"no place was shared by players out in one round at different tables: {field}"
 
     # Each player is rated once for the tournament, re-entries or not.
     for player_id in keys:
