@@ -96,17 +96,26 @@ class Floor:
                              + "\n".join(last) + "\nthe worker:\n" + self.worker.text()[-3000:])
 
     def settled(self) -> dict:
-        """The tournament's view once the worker has nothing left to do: the tournament
+        """The tournament's view once the worker has nothing left to do and every player
+        sits where the tournament seats them (nobody between two tables): the tournament
         and every table unchanged over 0.3 s (the players only act when the test says)."""
         previous = None
         while True:
             self.in_time("a settled tournament")
             view = self.view()
             current = (view["version"], tuple(self.legal(t["table_id"])[1] for t in view["tables"]))
-            if current == previous:
+            waiting = [t["table_id"] for t in view["tables"]
+                       if self.seated_at(t["table_id"]) != {p["player_id"] for p in t["players"]}]
+            if current == previous and not waiting:
                 return view
+            for table_id in waiting:  # players sit down there once its hand is over
+                self.act(table_id, shove=0.0, call=0.0)
             previous = current
             time.sleep(0.3)
+
+    def seated_at(self, table_id: str) -> set[str]:
+        status, shown, _ = self.server.call("GET", f"/v1/tables/{table_id}", headers=self.server.admin)
+        return {seat["player_id"] for seat in shown["seats"] if seat.get("player_id")} if status == 200 else set()
 
     def assert_chips_conserved(self) -> dict:
         """The tables hold what the ledger says is in play, and the ledger adds up."""
