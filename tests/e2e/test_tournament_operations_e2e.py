@@ -104,8 +104,10 @@ class Floor:
             self.in_time("a settled tournament")
             view = self.view()
             current = (view["version"], tuple(self.legal(t["table_id"])[1] for t in view["tables"]))
-            waiting = [t["table_id"] for t in view["tables"]
-                       if self.seated_at(t["table_id"]) != {p["player_id"] for p in t["players"]}]
+            # Once finished, the last table keeps its busted seats: nobody moves any more.
+            waiting = [] if view["status"] == "finished" else \
+                [t["table_id"] for t in view["tables"]
+                 if self.seated_at(t["table_id"]) != {p["player_id"] for p in t["players"]}]
             if current == previous and not waiting:
                 return view
             for table_id in waiting:  # players sit down there once its hand is over
