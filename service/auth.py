@@ -24,9 +24,12 @@ from psycopg_pool import ConnectionPool
 
 from service.api import SECURITY_SCHEME, resources
 from service.problems import Problem
+from service.request_log import note_principal
 
 ROLES = ("admin", "organiser", "floor", "player", "spectator")
 KEY_PREFIX = "crd_"
+# How logs and rate limits name the CARDROOM_ADMIN_KEY, which has no row of its own.
+MASTER_KEY_ID = "admin-key"
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -35,6 +38,8 @@ View = TypeVar("View", bound=Callable[..., Any])
 class Principal:
     role: str
     player_id: str | None = None
+    key_id: str | None = None
+    """The api_keys row's id (for logs); None for the master admin key."""
 
 
 def new_secret() -> str:
@@ -150,12 +155,12 @@ class ApiKeys:
     def _look_up(self, hashed: str) -> Principal | _Revoked | None:
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT role, player_id, revoked_at IS NOT NULL FROM api_keys WHERE key_hash = %s",
+                "SELECT role, player_id, revoked_at IS NOT NULL, id FROM api_keys WHERE key_hash = %s",
                 (hashed,),
             ).fetchone()
         if row is None:
             return None
-        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1])
+        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1], key_id=row[3])
 
 
 _KEY_COLUMNS = "id, role, player_id, created_at, revoked_at"
@@ -173,6 +178,7 @@ def authenticate() -> Principal:
         raise _unauthorized("the API key is not valid")
     if principal is REVOKED:
         raise _unauthorized("the API key was revoked", "key_revoked")
+    note_principal(principal.key_id or MASTER_KEY_ID, principal.role)  # type: ignore[union-attr]
     return principal  # type: ignore[return-value]
 
 

@@ -5,8 +5,12 @@ backend: tasks report through the event log, never through Celery results.
 """
 from __future__ import annotations
 
-from celery import Celery
+from typing import Any
 
+from celery import Celery
+from celery.signals import after_setup_logger
+
+from service import logs
 from service.config import Config
 
 # The longest countdown/ETA any task is scheduled with (level clocks are the longest
@@ -72,3 +76,8 @@ def make_celery(config: Config) -> Celery:
 
 
 app = make_celery(Config.from_env())
+
+
+@after_setup_logger.connect
+def _quiet_routine_tasks(loglevel: int, **_: Any) -> None:
+    logs.quiet_routine_tasks(Config.from_env(), loglevel)
