@@ -8,7 +8,7 @@ import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
-from service import commands, request_log
+from service import commands, metrics, request_log
 from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
                          ratings, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
@@ -68,6 +68,7 @@ def create_app(config: Config | None = None) -> Flask:
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)
     request_log.install(app)
+    metrics.install(app)
     if config.broker_url:
         commands.schedule_clocks_with(_clock_sender(config.broker_url))
     return app

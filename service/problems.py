@@ -15,6 +15,7 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.violations import Violation
+from service.metrics import VERSION_CONFLICTS
 from service.request_log import current_request_id
 from service.store.base import VersionConflict
 
@@ -140,6 +141,7 @@ def from_problem(problem: Problem) -> Response:
 
 def from_version_conflict(conflict: Exception) -> Response:
     # The store's message already names the expected and actual versions.
+    VERSION_CONFLICTS.labels("request").inc()
     return problem_response(409, "version_conflict", str(conflict))
 
 

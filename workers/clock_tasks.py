@@ -25,6 +25,7 @@ from domain import table
 from domain.violations import Violation
 from service import commands
 from service.config import Config
+from service.metrics import CLOCK_LATENESS
 from service.store.base import EventStore, VersionConflict
 from workers.celery_app import app, make_celery
 from workers.tasks import pool, event_store
@@ -128,6 +129,8 @@ def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, 
     for expected in dict.fromkeys((version, None)):
         try:
             commands.expire_clock(store, table_id, expected, hand_id, seat, deadline_at_ms)
+            CLOCK_LATENESS.labels("sweep" if version is None else "fast").observe(
+                max(0.0, time.time() - deadline_at_ms / 1000))
             return "expired"
         except VersionConflict:
             continue
