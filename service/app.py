@@ -8,7 +8,7 @@ import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
-from service import commands, metrics, request_log
+from service import commands, docs, metrics, request_log
 from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
                          ratings, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
@@ -44,6 +44,7 @@ def create_app(config: Config | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     app.json.sort_keys = False
+    docs.install(app)
 
     pool = _open_pool(config) if config.database_url else None
     app.extensions["cardroom"] = Resources(
