@@ -8,7 +8,7 @@ import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
-from service import commands, docs, metrics, request_log
+from service import commands, docs, metrics, rate_limits, request_log
 from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
                          ratings, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
@@ -70,6 +70,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.before_request(refuse_nul_in_url)
     request_log.install(app)
     metrics.install(app)
+    rate_limits.install(app, config)
     if config.broker_url:
         commands.schedule_clocks_with(_clock_sender(config.broker_url))
     return app
