@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from flask import Flask, Response, g, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
@@ -115,7 +115,7 @@ def _registry() -> CollectorRegistry:
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = CollectorRegistry(auto_describe=True)
         registry.register(_ThisProcess())
@@ -124,7 +124,7 @@ def _registry() -> CollectorRegistry:
 
 
 class _ThisProcess(Collector):
-    def collect(self) -> Iterator[Any]:
+    def collect(self) -> Iterable[Any]:
         return REGISTRY.collect()
 
 

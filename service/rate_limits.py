@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+from typing import Any, Callable
 
 from flask import Flask, Response, request
 from flask_limiter import ApplicationLimit, Limiter
@@ -89,7 +90,7 @@ def install(app: Flask, config: Config) -> Limiter | None:
         secret = _bearer_secret()
         return not secret or bool(admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()))
 
-    limits = []
+    limits: list[str | Callable[[], str] | ApplicationLimit] = []
     if config.rate_limit_per_key:
         limits.append(ApplicationLimit(limit_provider=config.rate_limit_per_key, scope="key",
                                        key_function=key_of_request, exempt_when=no_key_to_count))
@@ -97,13 +98,15 @@ def install(app: Flask, config: Config) -> Limiter | None:
         limits.append(ApplicationLimit(limit_provider=config.rate_limit_per_address, scope="address",
                                        key_function=lambda: request.remote_addr or "unknown"))
     url = storage_url(config)
+    # Passed on to redis-py, which takes seconds as floats (flask-limiter's hint says ints).
+    storage_options: dict[str, Any] = {} if "memory" in url else {
+        "socket_connect_timeout": STORAGE_TIMEOUT_S, "socket_timeout": STORAGE_TIMEOUT_S}
     limiter = Limiter(
         key_func=lambda: request.remote_addr or "unknown",
         app=app,
         application_limits=limits,
         storage_uri=url,
-        storage_options={} if "memory" in url else {
-            "socket_connect_timeout": STORAGE_TIMEOUT_S, "socket_timeout": STORAGE_TIMEOUT_S},
+        storage_options=storage_options,
         strategy="fixed-window",
         swallow_errors=True,
         in_memory_fallback_enabled=True,
