@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, TypeVar
@@ -83,6 +84,17 @@ class Config:
             rate_limit_storage_url=read.text("CARDROOM_RATE_LIMIT_STORAGE_URL",
                                              prefixes=("memory://", "redis://", "rediss://")),
         )
+
+
+def checked_from_env() -> Config:
+    """For a process's start-up (gunicorn's app, Celery's app): the configuration, or one
+    line naming the wrong setting and exit status 3 (gunicorn's "worker failed to boot",
+    which stops its master instead of restarting workers forever)."""
+    try:
+        return Config.from_env()
+    except ConfigError as wrong:
+        print(f"cardroom: cannot start: {wrong}", file=sys.stderr, flush=True)
+        raise SystemExit(3) from None
 
 
 class _Reader:

@@ -1,9 +1,9 @@
 """gunicorn entry point: `gunicorn service.wsgi:app` (configuration from the environment,
-checked first: a wrong value stops the worker with a message naming it)."""
+checked first: a wrong value stops the server with one line naming it, not a traceback)."""
 from service import logs
 from service.app import create_app
-from service.config import Config
+from service.config import checked_from_env
 
-config = Config.from_env()
+config = checked_from_env()
 logs.configure(config)
 app = create_app(config)

@@ -11,7 +11,7 @@ from celery import Celery
 from celery.signals import after_setup_logger
 
 from service import logs
-from service.config import Config
+from service.config import Config, checked_from_env
 
 # The longest countdown/ETA any task is scheduled with (level clocks are the longest
 # timers, well under an hour). Redis hands an ETA task to a worker at once and keeps
@@ -75,7 +75,7 @@ def make_celery(config: Config) -> Celery:
     return app
 
 
-app = make_celery(Config.from_env())
+app = make_celery(checked_from_env())
 
 
 @after_setup_logger.connect

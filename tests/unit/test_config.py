@@ -34,3 +34,14 @@ def test_the_defaults_and_readable_values():
     assert config.rate_limit_per_key == ""
     assert config.rate_limit_per_address == "5000 per minute;100/second"
     assert Config.from_env({}) == Config()
+
+
+def test_a_server_with_a_wrong_value_stops_with_one_line_naming_it(monkeypatch, capsys):
+    from service.config import checked_from_env
+
+    monkeypatch.setenv("CARDROOM_LOG_FORMAT", "yaml")
+    with pytest.raises(SystemExit) as stopped:
+        checked_from_env()
+    assert stopped.value.code == 3
+    assert capsys.readouterr().err == (
+        "cardroom: cannot start: CARDROOM_LOG_FORMAT='yaml' must be one of json, text\n")
