@@ -60,6 +60,15 @@ def test_with_a_redis_broker_the_count_is_shared_by_every_process(database_url, 
     assert_problem(first.get("/v1/players/nobody", headers=key), 429, "rate_limited")
 
 
+def test_a_counting_store_that_is_down_lets_requests_through_and_counts_in_memory(database_url):
+    client = _app(database_url, rate_limit_per_key="2/minute", rate_limit_per_address="",
+                  broker_url="redis://127.0.0.1:1/0")  # nothing listens there
+    key = _spectator_key(client)
+
+    assert [client.get("/v1/players/nobody", headers=key).status_code for _ in range(2)] == [404, 404]
+    assert_problem(client.get("/v1/players/nobody", headers=key), 429, "rate_limited")
+
+
 def test_the_default_limits_leave_a_busy_client_alone(database_url):
     client = _app(database_url)
     key = _spectator_key(client)
