@@ -1,10 +1,10 @@
 """Rate limits per API key and per client address, answered as 429 problem documents
 with `Retry-After`.
 
-- Per key (CARDROOM_RATE_LIMIT_PER_KEY, default 100/second): counted by the key's hash
+- Per key (CARDROOM_RATE_LIMIT_PER_KEY, default 1000/second): counted by the key's hash
   (never the secret) over the whole API. The deployment's own CARDROOM_ADMIN_KEY is not
   limited per key (the operator's scripts and the benchmarks use it); its address still is.
-- Per address (CARDROOM_RATE_LIMIT_PER_ADDRESS, default 2000/second): every request,
+- Per address (CARDROOM_RATE_LIMIT_PER_ADDRESS, default 10000/second): every request,
   keyed by the peer address (behind a proxy that is the proxy's: limit there instead, or
   raise this). Health, metrics and the docs are never limited: probes must not be refused.
 - Where they count (CARDROOM_RATE_LIMIT_STORAGE_URL, else): in the broker when it is Redis,
