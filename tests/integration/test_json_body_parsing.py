@@ -44,7 +44,10 @@ NAME_MISSING = validation_error("invalid request: name: Missing data for require
 
 def assert_document(response, expected: dict) -> None:
     assert response.mimetype == PROBLEM_CONTENT_TYPE, response.get_data(as_text=True)
-    assert (response.status_code, response.get_json(force=True)) == (expected["status"], expected)
+    document = response.get_json(force=True)
+    # Every problem names its request (service.request_log); the rest is compared exactly.
+    assert document.pop("request_id") == response.headers["X-Request-Id"]
+    assert (response.status_code, document) == (expected["status"], expected)
 
 
 def post_player(client, **request):
