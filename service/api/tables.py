@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any
 
 import marshmallow as ma
 from flask import Response, current_app, request
