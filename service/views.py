@@ -320,9 +320,22 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in hand.awards],
         "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
         "stacks": dict(zip(names, hand.stacks)),
+        "showdown": _showdown_view(hand, names),
         "deal": deal_view(state, viewer, over if secrets_revealed is None else secrets_revealed),
     }
     return view
+
+
+def _showdown_view(hand: Any, names: list[str]) -> dict[str, Any]:
+    """Who has shown and who mucked (public facts), and at a live showdown the order of show
+    and who is next (TDA 2024 17)."""
+    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    to_show = hand.to_show
+    return {"mode": hand.showdown_mode,
+            "order": [names[s] for s in hand.show_order] if at_showdown else None,
+            "to_show": names[to_show] if to_show is not None else None,
+            "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
+            "mucked": [names[s] for s, mucked in enumerate(hand.mucked) if mucked]}
 
 
 def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:

@@ -83,7 +83,11 @@ def pairs(cards: str) -> list[str]:
 
 def test_the_showdown_order_is_the_first_left_of_the_button_with_no_river_bet(client, showdown):
     # The last hand's button is seat 0 (Ann): with every street checked, Bob shows first.
-    assert showdown["shower"] == showdown["players"][1]
+    ann, bob, cat = showdown["players"]
+    assert showdown["shower"] == bob
+    told = client.get(f"/v1/hands/{showdown['table']}.1", headers=showdown["spectator"]).get_json()["hand"]["showdown"]
+    assert told == {"mode": "declared", "order": [bob, cat, ann], "to_show": None, "shown": [bob],
+                    "mucked": [ann, cat]}
 
 
 def test_a_mucked_hand_stays_hidden_from_the_other_players_and_spectators_on_every_endpoint(client, showdown):
