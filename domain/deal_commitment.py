@@ -40,7 +40,7 @@ class Opening:
 
 
 def position_salt(secret: bytes, position: int) -> str:
-    return hmac.new(secret, f"cardroom-card-salt|{position}".encode("ascii"), hashlib.sha256).hexdigest()
+    return hmac.digest(secret, f"cardroom-card-salt|{position}".encode("ascii"), "sha256").hex()
 
 
 def leaf_hash(position: int, card: str, salt: str) -> str:
