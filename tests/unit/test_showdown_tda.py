@@ -95,7 +95,8 @@ def test_hands_are_tabled_only_once_every_other_players_betting_is_over_tda_16()
     assert {hand.name(e.seat) for e in events if isinstance(e, CardsShown)} == {"B", "C"}
 
 
-def test_the_last_aggressor_of_the_river_shows_first_tda_17():
+def river_bet_called_three_ways() -> Hand:
+    """C bets the river; A and B call."""
     hand = Hand(HOLE, BOARD)
     hand.act("A", "call")
     hand.act("B", "call")
@@ -104,9 +105,24 @@ def test_the_last_aggressor_of_the_river_shows_first_tda_17():
         for name in ("B", "C", "A"):
             hand.act(name, "check")
     hand.act("B", "check")
-    hand.act("C", "bet", 200)
+    hand.act("C", "bet", 300)
     hand.act("A", "call")
     hand.act("B", "call")
+    return hand
+
+
+def checked_down_heads_up(hole=HOLE, showdown=holdem.DECLARED) -> Hand:
+    """A folds; B and C check every street to the river showdown."""
+    hand = Hand(hole, BOARD, showdown=showdown)
+    hand.act("A", "fold")
+    hand.act("B", "call")
+    hand.act("C", "check")
+    hand.check_down()
+    return hand
+
+
+def test_the_last_aggressor_of_the_river_shows_first_tda_17():
+    hand = river_bet_called_three_ways()
     assert hand.state.awaiting == "showdown" and hand.name(hand.state.to_act) == "C"
     with pytest.raises(Violation) as refused:
         hand(ShowCards(hand.seat["B"]))
@@ -126,11 +142,7 @@ def test_with_no_bet_on_the_river_the_first_player_left_of_the_button_shows_firs
 
 
 def test_a_beaten_hand_may_be_mucked_and_stays_unshown_and_the_shown_hand_wins_tda_17():
-    hand = Hand(HOLE, BOARD)
-    hand.act("A", "fold")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    hand.check_down()
+    hand = checked_down_heads_up()
     hand(ShowCards(hand.seat["B"]))  # aces
     events = hand(Muck(hand.seat["C"]))  # kings: beaten, mucked
     assert events[0] == CardsMucked(hand.seat["C"])
@@ -141,32 +153,12 @@ def test_a_beaten_hand_may_be_mucked_and_stays_unshown_and_the_shown_hand_wins_t
 
 
 def test_when_every_other_hand_is_mucked_the_last_live_hand_wins_without_showing_tda_17_b():
-    hand = Hand(HOLE, BOARD)
-    hand.act("A", "fold")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    hand.check_down()
+    hand = checked_down_heads_up()
     events = hand(Muck(hand.seat["B"]))  # the aces concede without showing
     assert not any(isinstance(e, CardsShown) for e in hand.events)
     awarded = [e for e in events if isinstance(e, PotAwarded)]
     assert [hand.name(s) for a in awarded for s in a.winners] == ["C"], "the kings win unshown"
     assert hand.state.over
-
-
-def river_bet_called_three_ways() -> Hand:
-    """C bets the river; A and B call."""
-    hand = Hand(HOLE, BOARD)
-    hand.act("A", "call")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    for _ in range(2):  # flop and turn checked through
-        for name in ("B", "C", "A"):
-            hand.act(name, "check")
-    hand.act("B", "check")
-    hand.act("C", "bet", 300)
-    hand.act("A", "call")
-    hand.act("B", "call")
-    return hand
 
 
 def test_a_caller_may_ask_to_see_the_last_aggressors_hand_after_a_river_bet_tda_18_b():
@@ -188,11 +180,7 @@ def test_the_aggressors_mucked_hand_is_tabled_when_a_caller_asks_but_stays_dead_
 
 
 def test_asking_to_see_without_a_river_bet_is_the_floors_decision_tda_18():
-    hand = Hand(HOLE, BOARD)
-    hand.act("A", "fold")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    hand.check_down()
+    hand = checked_down_heads_up()
     with pytest.raises(Violation) as refused:
         hand(AskToSee(hand.seat["C"]))
     assert refused.value.code == "no_right_to_see" and refused.value.rule == "TDA 2024 18"
@@ -211,19 +199,11 @@ def test_the_aggressor_and_a_player_who_mucked_may_not_ask_to_see_tda_18_b():
 
 
 def test_an_automatic_showdown_shows_in_order_and_mucks_the_beaten_hand():
-    hand = Hand(["KhKd", "AhAd", "7c2d"], BOARD, showdown=holdem.AUTOMATIC)
-    hand.act("A", "fold")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    hand.check_down()
+    hand = checked_down_heads_up(["KhKd", "AhAd", "7c2d"], holdem.AUTOMATIC)
     decided = [(type(e).__name__, hand.name(e.seat)) for e in hand.events
                if isinstance(e, (CardsShown, CardsMucked))]
     assert decided == [("CardsShown", "B"), ("CardsShown", "C")], "kings first, then the aces that beat them"
-    hand = Hand(HOLE, BOARD, showdown=holdem.AUTOMATIC)
-    hand.act("A", "fold")
-    hand.act("B", "call")
-    hand.act("C", "check")
-    hand.check_down()
+    hand = checked_down_heads_up(showdown=holdem.AUTOMATIC)
     decided = [(type(e).__name__, hand.name(e.seat)) for e in hand.events
                if isinstance(e, (CardsShown, CardsMucked))]
     assert decided == [("CardsShown", "B"), ("CardsMucked", "C")], "the beaten kings are mucked"
