@@ -156,3 +156,38 @@ def test_the_floor_checks_the_whole_deck_against_the_commitment(client, showdown
 def test_the_hash_chain_covers_the_sealed_deal(client, showdown):
     verified = client.get(f"/v1/streams/table-{showdown['table']}/verify", headers=ADMIN).get_json()
     assert verified["ok"] is True
+
+
+def test_a_caller_asks_to_see_the_river_bettors_hand_with_their_own_key(client, showdown):
+    """The next hand: every street checked but the river, where the first to act bets 100
+    and both others call; a caller's own key asks to see (TDA 2024 18-B)."""
+    table_id, keys = showdown["table"], showdown["keys"]
+    assert client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).status_code == 201
+    hand = client.get(f"/v1/hands/{table_id}.2", headers=ADMIN).get_json()["hand"]
+    hole = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
+    bettor = None
+    while True:
+        legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
+        if legal["legal"].get("show"):
+            break
+        board = client.get(f"/v1/hands/{table_id}.2", headers=ADMIN).get_json()["hand"]["board"]
+        if len(board) == 10 and bettor is None and legal["legal"]["bet"]:
+            bettor = legal["to_act"]
+            version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).headers["ETag"]
+            assert client.post(f"/v1/tables/{table_id}/actions", json={"action": "bet", "to": 100},
+                               headers={**keys[bettor], "If-Match": version}).status_code == 201
+            continue
+        act(client, table_id, "check" if legal["legal"]["check"] else "call")
+    assert legal["to_act"] == bettor and legal["legal"]["ask_to_see"] == bettor
+    caller = next(p for p in hand["players"] if p != bettor)
+    version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).headers["ETag"]
+    asked = client.post(f"/v1/tables/{table_id}/actions", json={"action": "ask_to_see"},
+                        headers={**keys[caller], "If-Match": version})
+    assert asked.status_code == 201, asked.get_json()
+    assert [e["type"] for e in asked.get_json()["events"]][:2] == ["ShowAsked", "CardsShown"]
+    seats = client.get(f"/v1/tables/{table_id}", headers=showdown["spectator"]).get_json()["seats"]
+    cards = {s["player_id"]: s["cards"] for s in seats}
+    assert cards[bettor] == next(s["cards"] for s in hole if s["player_id"] == bettor)
+    again = client.post(f"/v1/tables/{table_id}/actions", json={"action": "ask_to_see"},
+                        headers={**keys[caller], "If-Match": asked.headers["ETag"]})
+    assert assert_problem(again, 422, "no_right_to_see")["rule"] == "TDA 2024 18-B"

@@ -7,8 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain import table
 from domain.cards import deck_texts
 from domain.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
+from domain.records import from_record
 
 SECRET = bytes(range(32))
 
@@ -48,3 +50,11 @@ def test_the_root_changes_with_the_order_and_with_the_secret():
     swapped = (deck[1], deck[0]) + deck[2:]
     assert deal_root(deck, SECRET) != deal_root(swapped, SECRET)
     assert deal_root(deck, SECRET) != deal_root(deck, bytes(32))
+
+
+def test_a_hand_opened_before_per_card_commitments_keeps_its_whole_deck_scheme():
+    opened = from_record(table.TABLE_EVENT_TYPES, "HandOpened", {
+        "hand_id": "t.1", "number": 1, "button": 0, "seats": [0, 1], "commitment": "c", "salt": "s"})
+    assert opened.scheme == table.DECK_HASH
+    assert table.evolve(table.replay([table.TableCreated("t", "holdem", {}, None, (), False, None)]),
+                        opened).deal_scheme == table.DECK_HASH
