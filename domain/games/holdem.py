@@ -23,10 +23,10 @@ from itertools import combinations
 from typing import Any, Iterable, Union
 
 from domain import betting as bet
+from domain import showdown_order
 from domain.betting import (
     Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item,
 )
-from domain import showdown_order
 from domain.cards import format_card, parse_cards
 from domain.citations import cite
 from domain.evaluation import strength, strength7
