@@ -52,9 +52,22 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
         state = commands.load_table(store, table_id).state
         if not state.hand_in_progress:
             break
+        asker = caller_who_may_ask(state.hand) if choice == 3 else None
+        if asker is not None:  # TDA 2024 18-B: a caller asks to see the river bettor's hand
+            commands.execute(store, table_id, None, table.Act(state.hand.players[asker], "ask_to_see"))
+            continue
         commands.execute(store, table_id, None, table.Act(state.to_act, *move(state.hand, choice)))
     assert not commands.load_table(store, table_id).state.hand_in_progress
     return store, table_id
+
+
+def caller_who_may_ask(hand: holdem.HandState) -> int | None:
+    """At a declared showdown after a river bet the aggressor has not shown: a caller still
+    holding a live hand."""
+    aggressor = hand.aggressor
+    if hand.to_show is None or aggressor is None or hand.shown[aggressor]:
+        return None
+    return next((s for s in hand.show_order if s != aggressor and not hand.mucked[s]), None)
 
 
 def move(hand: holdem.HandState, choice: int) -> tuple[str, int | None]:
