@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 SCHEME = "merkle-sha256 per card (docs: domain/deal_commitment.py)"
@@ -51,24 +52,27 @@ def _node(left: str, right: str) -> str:
     return hashlib.sha256(f"cardroom-node|{left}|{right}".encode("ascii")).hexdigest()
 
 
-def _levels(deck: Sequence[str], secret: bytes) -> list[list[str]]:
-    level = [leaf_hash(i, card, position_salt(secret, i)) for i, card in enumerate(deck)]
+@lru_cache(maxsize=256)
+def _levels(deck: tuple[str, ...], secret: bytes) -> tuple[tuple[str, ...], ...]:
+    """Every level of the tree, leaves first. Cached: a closed hand's views are read again
+    and again, each needing the same tree."""
+    level = tuple(leaf_hash(i, card, position_salt(secret, i)) for i, card in enumerate(deck))
     levels = [level]
     while len(level) > 1:
-        level = [_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
-                 for i in range(0, len(level), 2)]
+        level = tuple(_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                      for i in range(0, len(level), 2))
         levels.append(level)
-    return levels
+    return tuple(levels)
 
 
 def deal_root(deck: Sequence[str], secret: bytes) -> str:
     """The commitment published before the deal: the Merkle root over every position."""
-    return _levels(deck, secret)[-1][0]
+    return _levels(tuple(deck), secret)[-1][0]
 
 
 def openings(deck: Sequence[str], secret: bytes, positions: Sequence[int]) -> tuple[Opening, ...]:
     """The openings of `positions` (in the order asked), and of no other card."""
-    levels = _levels(deck, secret)
+    levels = _levels(tuple(deck), secret)
     opened = []
     for position in positions:
         path = []
