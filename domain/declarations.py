@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingState
+from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingState, legal_actions
 from domain.citations import cite
 from domain.violations import Violation
 
@@ -134,11 +134,8 @@ def situation_from_betting(state: BettingState, seat: int) -> Situation:
     whole-hand rulings). The hand's own structure decides every limit."""
     structure = state.structure
     opponents = sum(1 for i in state.contenders if i != seat)
-    raise_open = True
-    from domain.betting import legal_actions
     legal = legal_actions(state)
-    if legal is not None and state.highest > 0 and legal.raise_ is None:
-        raise_open = False
+    raise_open = not (legal is not None and state.highest > 0 and legal.raise_ is None)
     return Situation(
         stack=state.stacks[seat], big_blind=structure.opening_minimum, structure=structure.kind,
         facing_to=state.highest, committed=state.bets[seat],
