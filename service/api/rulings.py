@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
+from domain.declarations import INTERPRETATIONS, ORDERS, STRUCTURES, interpret, situation
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
@@ -248,6 +249,69 @@ def betting(body: dict) -> dict:
     An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
+
+
+# ---------------------------------------------------------------- chips pushed and words said
+
+SAID_MAX_LENGTH = 200
+MAX_CHIPS_PUSHED = 100
+
+
+class ChipSituationSchema(ma.Schema):
+    """declarations.md's compact situation; omitted fields change nothing."""
+
+    structure = ma.fields.String(load_default="no-limit", validate=ma.validate.OneOf(STRUCTURES))
+    facing_to = Chips(load_default=0, metadata={"description": "the bet total faced this round"})
+    committed = Chips(load_default=0, metadata={"description": "what the player has in for this round"})
+    last_full_raise = Chips(load_default=0, metadata={"description": "size of the last full bet or raise"})
+    pot = Chips(metadata={"description": "every chip in the pot and in front of players, the bet "
+                                         "faced included (pot limit needs it)"})
+    stack = Chips(required=True, metadata={"description": "chips before this push, the pushed included"})
+    big_blind = Chips(minimum=1, required=True)
+    raise_open = StrictBoolean(load_default=True, metadata={
+        "description": "false when an incomplete raise did not reopen the betting"})
+    prior_chips = Chips(load_default=0, metadata={
+        "description": "chips of an earlier bet not yet pulled in (change due included)"})
+    unit = Chips(minimum=1, metadata={"description": "fixed limit: the bet of this round (default the big blind)"})
+    opponents = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_SEATS), metadata={
+        "description": "others still in the hand (the undercall rule needs it)"})
+
+
+class ChipsRulingRequestSchema(ma.Schema):
+    situation = ma.fields.Nested(ChipSituationSchema, required=True)
+    chips = ma.fields.List(Chips(minimum=1), load_default=list,
+                           validate=ma.validate.Length(max=MAX_CHIPS_PUSHED),
+                           metadata={"description": "the denominations pushed in one motion"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=SAID_MAX_LENGTH),
+                            metadata={"example": "raise, eight thousand"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "which came first when both chips and words"})
+
+
+class ChipsRulingSchema(ma.Schema):
+    interpretation = ma.fields.String(required=True, validate=ma.validate.OneOf(INTERPRETATIONS))
+    to = ma.fields.Integer(required=True, metadata={"description": "the player's round total"})
+    returned = ma.fields.Integer(required=True, metadata={"description": "chips given back"})
+    must_add = ma.fields.Integer(required=True, metadata={"description": "chips the player must add"})
+    rule = ma.fields.String(required=True, metadata={"example": "TDA 2024 45-A"})
+    detail = ma.fields.String(required=True)
+
+
+def chips_ruling(body: Mapping[str, Any]) -> dict[str, Any]:
+    found = interpret(situation(body["situation"]), body["chips"], body.get("said"), body.get("order"))
+    return found.as_dict()
+
+
+@blp.route("/chips", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(ChipsRulingRequestSchema)
+@blp.response(200, ChipsRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def chips(body: dict) -> dict:
+    """What pushed chips and spoken words count as (any role; declarations.md): one
+    oversized chip, several chips, chips already out, undercalls, speech against chips,
+    spoken amounts and "pot"; `floor_decision` where the TDA leaves it to the floor."""
+    return adjudicate(chips_ruling, body)
 
 
 # ---------------------------------------------------------------- showdown
