@@ -485,3 +485,54 @@ def _pot(situation: Situation, pushed: int, quoted: str) -> Ruling:
     return _bet_or_raise(situation, pushed, max(reach, situation.min_to), "pot_no_limit",
                          f"{quoted} is not an amount in no limit but binds a valid "
                          f"{'raise' if situation.facing_to else 'bet'}: at least {situation.min_to:,}")
+
+
+# ---------------------------------------------------------------- at a table
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """What the floor saw at a table: chips pushed in one motion, words said, which first."""
+    chips: tuple[int, ...] = ()
+    said: str | None = None
+    order: str | None = None
+
+
+@dataclass(frozen=True)
+class ChipsRuled:
+    """What a player pushed and said, beside what it was ruled to be (the betting event
+    that follows is the ruled action)."""
+    hand_id: str
+    seat: int
+    player_id: str
+    chips: tuple[int, ...]
+    said: str | None
+    order: str | None
+    interpretation: str
+    to: int
+    returned: int
+    must_add: int
+    rule: str
+    detail: str
+
+
+def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruling, str, int | None]:
+    """The ruling for the seat to act and the betting action it makes (action, to). A
+    floor decision is no action: it is refused with the rule, and nothing is written
+    until the floor enters what it decided."""
+    if betting.to_act != seat:
+        raise Violation("not_your_turn", "chips and words are ruled for the player to act only",
+                        cite("verbal_binding"), {"seat": seat})
+    found = interpret(situation_from_betting(betting, seat), pushed.chips, pushed.said, pushed.order)
+    if found.interpretation == "floor_decision":
+        raise Violation("floor_decision", found.detail, found.rule, {"to": found.to})
+    action = found.interpretation
+    if action == "all_in":
+        if betting.highest == 0:
+            action = "bet"
+        elif found.to <= betting.highest:
+            action = "call"
+        else:
+            action = "raise"
+    to = found.to if action in ("bet", "raise") else None
+    return found, action, to
