@@ -50,9 +50,10 @@ CACHED_TABLES = 512
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
 PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
-# Table events that belong to the current hand's history (the floor audits a timeout there).
+# Table events that belong to the current hand's history (the floor audits a timeout, or
+# what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
-                     table.AutomaticAction)
+                     table.AutomaticAction, table.ChipsRuled)
 
 
 def table_stream(table_id: str) -> str:

@@ -44,6 +44,12 @@ def test_pushed_chips_and_words_become_the_ruled_actions_and_are_recorded(client
     assert actions == [("call", 100), ("raise", 350), ("raise", 800)]
     kinds = [e["type"] for e in events]
     assert kinds.index("ChipsRuled") < kinds.index("ActionTaken")
+    hand = client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()
+    assert [e["type"] for e in hand["events"]].count("ChipsRuled") == 3
+    # The rest of the hand plays on as usual from the ruled actions.
+    assert enter(client, table_id, floor, {"player_id": players[0], "action": "fold"}).status_code == 201
+    assert enter(client, table_id, floor, {"player_id": players[1], "said": "call"}).status_code == 201
+    assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["hand"]["round"] == "flop"
 
 
 def test_a_floor_decision_writes_nothing_and_names_the_rule(client, floor_table):
