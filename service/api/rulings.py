@@ -107,7 +107,7 @@ class SeatSchema(ma.Schema):
     stack = Chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in", "split_openers", "false_openers")
 HAND_SIZE = 5
 
 
@@ -132,7 +132,8 @@ class BettingActionSchema(ma.Schema):
     action = ma.fields.String(required=True, validate=ma.validate.OneOf(ACTIONS))
     to = Chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
     discard = DiscardField(metadata={
-        "description": "five-card draw `draw`: the cards thrown away, or how many",
+        "description": "five-card draw `draw` (or `split_openers`, the opener keeping the discards "
+                       "aside): the cards thrown away, or how many",
         "oneOf": [{"type": "integer", "minimum": 0, "maximum": HAND_SIZE},
                   {"type": "array", "items": {"type": "string"}, "maxItems": HAND_SIZE},
                   {"type": "string"}]})
@@ -216,6 +217,13 @@ class DrawOptionsSchema(ma.Schema):
         "description": "most cards they may exchange without keeping an ace or the joker"})
 
 
+class FalseOpenersSchema(ma.Schema):
+    player = ma.fields.String(required=True)
+    outcome = ma.fields.String(required=True, metadata={"description": "carried (to the next deal) or pot_plays"})
+    rule = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+
+
 class BettingRulingSchema(ma.Schema):
     round = ma.fields.String(required=True)
     to_act = ma.fields.String(required=True, allow_none=True)
@@ -230,6 +238,9 @@ class BettingRulingSchema(ma.Schema):
     drawn = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
                            metadata={"description": "five-card draw: how many cards each player drew (public)"})
     redeals = ma.fields.Integer(metadata={"description": "five-card draw: unopened first rounds dealt again"})
+    false_openers = ma.fields.Nested(FalseOpenersSchema, metadata={
+        "description": "five-card draw: an opener found without openers (`false_openers` action, or "
+                       "the end of the hand), and what becomes of the pot"})
     to_draw = ma.fields.String(metadata={"description": "2-7 and badugi draws: who draws next"})
 
 
