@@ -693,7 +693,7 @@ def _false_openers(state: HandState, command: FalseOpeners) -> Event:
                         cite("false_openers"), {"seat": seat})
     if has_openers(state.dealt[seat], state.settings.joker):
         raise Violation("openers_proven", f"{state.players[seat]} was dealt openers: "
-                        f"{_openers(state.dealt[seat], state.settings.joker)}", cite("false_openers"),
+                        f"{opening_cards(state.dealt[seat], state.settings.joker)}", cite("false_openers"),
                         {"seat": seat})
     if state.betting.folded[seat]:
         raise Violation("illegal_action", f"{state.players[seat]}'s hand is already dead", cite("false_openers"),
@@ -773,7 +773,7 @@ def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
     if state.settings.opening != JACKS_OR_BETTER or seat != state.opener \
             or not has_openers(state.dealt[seat], state.settings.joker):
         return False
-    return bool(set(_cards(_openers(state.dealt[seat], state.settings.joker))) & set(_cards("".join(discard))))
+    return bool(set(_cards(opening_cards(state.dealt[seat], state.settings.joker))) & set(_cards("".join(discard))))
 
 
 def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
@@ -786,7 +786,7 @@ def _split_openers(state: HandState, command: Discard, discarded: Sequence[int])
                         cite("split_openers"), {"seat": seat})
     if not opener or not has_openers(state.dealt[seat], state.settings.joker):
         return command.split_openers
-    openers = set(_cards(_openers(state.dealt[seat], state.settings.joker)))
+    openers = set(_cards(opening_cards(state.dealt[seat], state.settings.joker)))
     if openers & set(discarded) and not command.split_openers:
         raise Violation("split_openers_undeclared",
                         f"discarding {_text(sorted(openers & set(discarded)))} breaks the openers "
@@ -895,7 +895,7 @@ def _settlement(state: HandState) -> list[Event]:
     events: list[Event] = []
     if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
             and has_openers(state.dealt[state.opener], state.settings.joker):
-        events.append(OpenersShown(state.opener, _openers(state.dealt[state.opener], state.settings.joker)))
+        events.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
     strengths: dict[int, int] = {}
     if at_showdown:
         for seat in _from_left_of_dealer(b.contenders, state.button, n):
@@ -911,7 +911,9 @@ def _settlement(state: HandState) -> list[Event]:
     return events
 
 
-def _openers(cards: tuple[int, ...], joker: str | None) -> str:
+def opening_cards(cards: Sequence[int], joker: str | None) -> str:
+    """The cards that make a hand's openers (the pair, two pair, trips...; all five for a
+    straight or better), as text."""
     value = evaluate_high(cards, joker)
     return _text(value.best[:_CATEGORY_CARDS.get(value.category, HAND_SIZE)])
 

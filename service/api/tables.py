@@ -80,6 +80,10 @@ class CreatedTableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
 
 
+# Rulings only the floor enters (five-card draw: the opener found without openers).
+FLOOR_ONLY_ACTIONS = ("false_openers",)
+
+
 class WriteSchema(ma.Schema):
     expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
                                          metadata={"description": "instead of If-Match"})
@@ -399,6 +403,8 @@ def post_action(body: dict, table_id: str) -> Response:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
     keep = tuple(body["keep"]) if body.get("keep") is not None else None
+    if body.get("action") in FLOOR_ONLY_ACTIONS and principal.role == "player":
+        raise Problem(403, "forbidden", f"{body['action']} is the floor's ruling: a floor or admin key")
     pushed = None
     if "action" not in body:
         if principal.role == "player":
