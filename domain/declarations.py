@@ -508,12 +508,7 @@ class ChipsRuled:
     chips: tuple[int, ...]
     said: str | None
     order: str | None
-    interpretation: str
-    to: int
-    returned: int
-    must_add: int
-    rule: str
-    detail: str
+    ruling: Ruling
 
 
 def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruling, str, int | None]:
@@ -522,7 +517,7 @@ def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruli
     until the floor enters what it decided."""
     if betting.to_act != seat:
         raise Violation("not_your_turn", "chips and words are ruled for the player to act only",
-                        cite("verbal_binding"), {"seat": seat})
+                        "betting order", {"seat": seat})
     found = interpret(situation_from_betting(betting, seat), pushed.chips, pushed.said, pushed.order)
     if found.interpretation == "floor_decision":
         raise Violation("floor_decision", found.detail, found.rule, {"to": found.to})

@@ -839,8 +839,7 @@ def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
         raise Violation("illegal_action", "chips and words are ruled in betting games only", "hand")
     found, action, to = ruled_action(betting, seat, pushed)
     event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
-                       pushed.said, pushed.order, found.interpretation, found.to, found.returned,
-                       found.must_add, found.rule, found.detail)
+                       pushed.said, pushed.order, found)
     return [event], with_changes(command, action=action, to=to, pushed=None)
 
 

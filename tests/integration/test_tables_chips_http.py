@@ -36,7 +36,8 @@ def test_pushed_chips_and_words_become_the_ruled_actions_and_are_recorded(client
     assert enter(client, table_id, floor, {"player_id": players[2], "said": "raise, eight hundred"}).status_code == 201
     events = client.get(f"/v1/tables/{table_id}/events?after={before}", headers=ADMIN).get_json()["events"]
     ruled = [e["data"] for e in events if e["type"] == "ChipsRuled"]
-    assert [(r["chips"], r["said"], r["interpretation"], r["to"], r["returned"], r["rule"]) for r in ruled] == [
+    assert [(r["chips"], r["said"], r["ruling"]["interpretation"], r["ruling"]["to"], r["ruling"]["returned"],
+             r["ruling"]["rule"]) for r in ruled] == [
         ([500], None, "call", 100, 400, "TDA 2024 44"),
         ([100, 100, 100], None, "raise", 350, 0, "TDA 2024 45-B, 43-A"),
         ([], "raise, eight hundred", "raise", 800, 0, "TDA 2024 43-B")]

@@ -429,3 +429,15 @@ def test_a_silent_push_is_never_read_as_more_than_the_chips_allow(case):
     if answer.to > reach:
         assert answer.to in (found.facing_to, found.min_to)
     assert answer.to <= max(reach, found.min_to, found.facing_to)
+
+
+def test_the_recorded_ruling_replays_from_its_store_record():
+    from domain.declarations import ChipsRuled
+    from domain.records import from_record, to_record
+    from domain.table import TABLE_EVENT_TYPES
+
+    ruling = interpret(nl(facing_to=400, last_full_raise=400, big_blind=200, stack=9000), [5000])
+    event = ChipsRuled("t.1", 2, "ann", (5000,), None, None, ruling)
+    type_name, data = to_record(event)
+    assert data["ruling"]["rule"] == "TDA 2024 44"
+    assert from_record(TABLE_EVENT_TYPES, type_name, data) == event
