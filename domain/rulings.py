@@ -45,6 +45,18 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if game in MIXED_GAMES:
         from domain.rulings_mixed import mixed_betting_ruling  # it builds on this module
         return mixed_betting_ruling(request)
+    state, seat_of = replayed_holdem(request)
+    answer = _answer(state)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        answer["verdict"] = _verdict(state, seat_of, proposed)
+    return answer
+
+
+def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, int]]:
+    """A hold'em or Omaha hand replayed from a ruling request (its `actions` in order; a
+    showdown settled when every card is known), and each player's seat."""
+    game = request.get("game", "holdem")
     structure = BettingStructure.from_dict(request.get("betting") or {})
     players, stacks = _seats(request)
     seat_of = {name: seat for seat, name in enumerate(players)}
@@ -72,11 +84,7 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if state.awaiting == "showdown" and len(board) == 5 and all(
             state.hole[s] is not None for s in state.betting.contenders):
         state = _run(state, holdem.SettleShowdown())
-    answer = _answer(state)
-    proposed = request.get("proposed")
-    if proposed is not None:
-        answer["verdict"] = _verdict(state, seat_of, proposed)
-    return answer
+    return state, seat_of
 
 
 def _seats(request: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[Amount, ...]]:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
-from domain.declarations import INTERPRETATIONS, ORDERS, STRUCTURES, interpret, situation
+from domain.declarations import HAND_GAMES, INTERPRETATIONS, ORDERS, STRUCTURES, chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
@@ -289,7 +289,17 @@ class ChipSituationSchema(ma.Schema):
 
 
 class ChipsRulingRequestSchema(ma.Schema):
-    situation = ma.fields.Nested(ChipSituationSchema, required=True)
+    """A compact `situation`, or the whole hold'em/Omaha hand as for `/betting` (`game`,
+    `betting`, `seats`, `actions`, `cards`; the player is the one to act)."""
+
+    situation = ma.fields.Nested(ChipSituationSchema)
+    game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(HAND_GAMES))
+    betting = ma.fields.Nested(RulingBettingDescriptionSchema)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), validate=ma.validate.Length(min=2, max=MAX_SEATS),
+                           metadata={"description": "clockwise from left of the button; the button last"})
+    button = _player_name()
+    actions = ma.fields.List(ma.fields.Nested(BettingActionSchema), validate=ma.validate.Length(max=MAX_ACTIONS))
+    cards = ma.fields.Nested(KnownCardsSchema)
     chips = ma.fields.List(Chips(minimum=1), load_default=list,
                            validate=ma.validate.Length(max=MAX_CHIPS_PUSHED),
                            metadata={"description": "the denominations pushed in one motion"})
@@ -306,11 +316,6 @@ class ChipsRulingSchema(ma.Schema):
     must_add = ma.fields.Integer(required=True, metadata={"description": "chips the player must add"})
     rule = ma.fields.String(required=True, metadata={"example": "TDA 2024 45-A"})
     detail = ma.fields.String(required=True)
-
-
-def chips_ruling(body: Mapping[str, Any]) -> dict[str, Any]:
-    found = interpret(situation(body["situation"]), body["chips"], body.get("said"), body.get("order"))
-    return found.as_dict()
 
 
 @blp.route("/chips", methods=["POST"])

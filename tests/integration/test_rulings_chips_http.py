@@ -42,7 +42,6 @@ def test_words_and_chips_with_no_order_are_a_floor_decision(client):
 
 
 @pytest.mark.parametrize("body, field", [
-    ({"chips": [100]}, "situation"),
     ({"situation": {**SITUATION, "stack": -1}, "chips": [100]}, "situation"),
     ({"situation": SITUATION, "chips": [0]}, "chips"),
     ({"situation": SITUATION, "chips": ["100"]}, "chips"),
@@ -70,3 +69,25 @@ def test_pot_limit_without_the_pot_is_422(client):
 
 def test_nothing_pushed_nor_said_is_422(client):
     assert_problem(ask(client, {"situation": SITUATION}), 422, "invalid_situation")
+
+
+def test_the_whole_hand_form_rules_for_the_player_to_act(client):
+    """The betting ruling's own example hand: A raised to 300; BTN silently pushes a 500 and
+    a 100: removing the 100 leaves 500, and 300 over the call is at least half the 200
+    raise, so a raise to the 600 pushed. One 500 chip alone is a call, 200 back."""
+    hand = {"game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+            "seats": [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
+                      {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 10000}],
+            "actions": [{"player": "A", "action": "raise", "to": 300}]}
+    body = ask(client, {**hand, "chips": [500, 100]}).get_json()
+    assert (body["interpretation"], body["to"], body["rule"]) == ("raise", 600, "TDA 2024 45-B, 43-A")
+    body = ask(client, {**hand, "chips": [500]}).get_json()
+    assert (body["interpretation"], body["to"], body["returned"]) == ("call", 300, 200)
+
+
+def test_situation_and_whole_hand_together_or_neither_are_refused(client):
+    hand = {"betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+            "seats": [{"player": "SB", "stack": 1000}, {"player": "BB", "stack": 1000}]}
+    assert_problem(ask(client, {**hand, "situation": SITUATION, "chips": [100]}), 400, "validation_error")
+    assert_problem(ask(client, {"chips": [100]}), 400, "validation_error")
+    assert_problem(ask(client, {**hand, "game": "five-card-draw", "chips": [100]}), 400, "validation_error")
