@@ -75,11 +75,12 @@ class Situation:
 
     @property
     def max_to(self) -> int:
-        """The largest total the structure allows this player (their all-in at most)."""
+        """The largest total the structure allows this player (their all-in at most; never
+        below the minimum, which a small pot does not lower: domain.betting's ranges)."""
         if self.structure == FIXED_LIMIT:
-            return min(self.all_in_to, self.facing_to + self.increment)
+            return self.min_to
         if self.structure == POT_LIMIT:
-            return min(self.all_in_to, self.pot_limit_max)
+            return max(self.min_to, min(self.all_in_to, self.pot_limit_max))
         return self.all_in_to
 
     @property
@@ -295,6 +296,9 @@ def _call(situation: Situation, pushed: int, code: str, detail: str) -> Ruling:
 def _bet_or_raise(situation: Situation, pushed: int, to: int, code: str, detail: str) -> Ruling:
     """A bet or raise to `to`, made at least the minimum (TDA 2024 43) and at most what the
     structure allows (pot limit: the pot; fixed limit: the one amount)."""
+    if situation.all_in_to <= situation.facing_to:
+        return _answer(situation, pushed, "all_in", situation.all_in_to, code,
+                       f"{detail}; all the player has, {situation.all_in_to:,}, does not raise")
     if situation.to_call > 0 and not situation.raise_open:
         return _call(situation, pushed, "chips_not_reopened",
                      f"{detail}; but raising is closed to this player (an incomplete raise "
@@ -378,14 +382,12 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
     raised_by = reach - situation.facing_to
     half = situation.increment
     if last:
-        if raised_by * 2 >= half or situation.raise_open is False:
-            detail = f"{prefix}the player's last chips, {reach:,} in all"
-        else:
-            detail = (f"{prefix}the player's last chips, {reach:,} in all: an all-in although "
-                      f"{raised_by:,} is below half the last full raise of {half:,}")
+        detail = f"{prefix}the player's last chips, {reach:,} in all"
         if not situation.raise_open:
             return _call(situation, pushed, "chips_not_reopened",
                          f"{detail}; raising is closed to this player: a call of {situation.facing_to:,}")
+        if raised_by * 2 < half:
+            detail += f": an all-in although {raised_by:,} is below half the last full raise of {half:,}"
         return _answer(situation, pushed, "all_in", min(reach, situation.max_to), "last_chips_all_in", detail)
     code = "chips_already_out" if prior else "chips_fifty_percent"
     if raised_by * 2 >= half:
@@ -439,8 +441,8 @@ def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, wo
         return _answer(situation, pushed, "call", situation.facing_to, "verbal_binding",
                        f"{quoted} in turn is binding: a call of {situation.facing_to:,}")
     if action == "all_in":
-        return _answer(situation, pushed, "all_in", situation.max_to, "verbal_binding",
-                       f"{quoted}: all-in, {situation.max_to:,} in all")
+        return _bet_or_raise(situation, pushed, situation.max_to, "verbal_binding",
+                             f"{quoted}: all-in, as much as the structure allows, {situation.max_to:,}")
     if action == "pot":
         return _pot(situation, pushed, quoted)
     if action == "amount":

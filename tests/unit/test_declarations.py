@@ -441,3 +441,13 @@ def test_the_recorded_ruling_replays_from_its_store_record():
     type_name, data = to_record(event)
     assert data["ruling"]["rule"] == "TDA 2024 44"
     assert from_record(TABLE_EVENT_TYPES, type_name, data) == event
+
+
+def test_all_in_said_is_at_most_what_the_structure_allows():
+    pl = situation({"structure": "pot-limit", "facing_to": 200, "last_full_raise": 200, "big_blind": 200,
+                    "pot": 700, "stack": 9000})
+    ruled(interpret(pl, [], "all in"), "raise", 1100, must_add=1100)
+    short = nl(facing_to=1000, last_full_raise=1000, big_blind=200, stack=600)
+    ruled(interpret(short, [], "all in"), "all_in", 600, must_add=600)
+    ruled(interpret(nl(facing_to=1000, last_full_raise=1000, big_blind=200, stack=5000), [], "all-in"),
+          "all_in", 5000, must_add=5000)
