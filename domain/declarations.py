@@ -258,9 +258,12 @@ def _reasonable(amount: int, situation: Situation) -> int:
     power of ten, at least the minimum. With none up to the pot, the smallest that
     reaches the minimum."""
     pot = situation.pot if situation.pot is not None else 0
-    candidates = [amount * 10 ** power for power in range(13) if amount * 10 ** power >= situation.min_to]
-    reasonable = [total for total in candidates if total <= pot]
-    return max(reasonable) if reasonable else candidates[0]
+    total = amount
+    while total < situation.min_to:
+        total *= 10
+    while total * 10 <= pot:
+        total *= 10
+    return total
 
 
 # ---------------------------------------------------------------- the ruling

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.integration.conftest import ADMIN, assert_problem, key_for
 
@@ -91,3 +93,23 @@ def test_situation_and_whole_hand_together_or_neither_are_refused(client):
     assert_problem(ask(client, {**hand, "situation": SITUATION, "chips": [100]}), 400, "validation_error")
     assert_problem(ask(client, {"chips": [100]}), 400, "validation_error")
     assert_problem(ask(client, {**hand, "game": "five-card-draw", "chips": [100]}), 400, "validation_error")
+
+
+NUMBERS = st.one_of(st.integers(-5, 30000), st.integers(-10**13, 10**13), st.none(), st.text(max_size=3),
+                    st.booleans())
+WORDS = st.one_of(st.none(), st.sampled_from(["raise", "call", "pot", "all in", "five", "check", "fold",
+                                              "raise by 0", "bet zero", "raise, eight thousand", "change"]),
+                  st.text(max_size=30))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(situation=st.dictionaries(st.sampled_from(sorted(SITUATION) + ["unit", "opponents"]), NUMBERS, max_size=12),
+       chips=st.lists(st.integers(-1, 20000), max_size=6), said=WORDS,
+       order=st.sampled_from([None, "said_first", "chips_first", "simultaneous"]))
+def test_any_request_is_answered_or_refused_never_a_500(client, situation, chips, said, order):
+    body = {"situation": {**SITUATION, **situation}, "chips": chips, "said": said, "order": order}
+    response = ask(client, body)
+    assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
+    if response.status_code == 200:
+        answer = response.get_json()
+        assert answer["to"] >= 0 and answer["returned"] >= 0 and answer["must_add"] >= 0
