@@ -833,7 +833,8 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
 def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
     """Chips and words (domain.declarations) become the action they are ruled to be; the
     ruling is recorded beside it."""
-    betting = getattr(state.hand, "betting", None)
+    # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
+    betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
     pushed = command.pushed
     if betting is None or pushed is None:
         raise Violation("illegal_action", "chips and words are ruled in betting games only", "hand")

@@ -70,3 +70,16 @@ def test_only_floor_and_admin_keys_enter_chips_and_action_or_chips_not_both(clie
     assert_problem(enter(client, table_id, floor, {"player_id": players[0]}), 400, "validation_error")
     assert_problem(enter(client, table_id, floor, {"player_id": players[0], "chips": [0]}), 400, "validation_error")
     assert_problem(enter(client, table_id, floor, {"player_id": players[1], "chips": [500]}), 422, "not_your_turn")
+
+
+def test_a_five_card_draw_table_takes_chips_too(client, floor_table):
+    _, players, _, floor = floor_table
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "five-card-draw", "settings": {"ante": 5}, "seats": [{"player_id": p} for p in players[:2]]})
+    table_id = created.get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    first = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"]
+    answer = enter(client, table_id, floor, {"player_id": first, "chips": [25]})
+    assert answer.status_code == 201, answer.get_json()
+    kinds = [(e["type"], e["data"].get("action")) for e in answer.get_json()["events"]]
+    assert kinds[:2] == [("ChipsRuled", None), ("ActionTaken", "bet")]
