@@ -31,6 +31,18 @@ Where the spec page and the seeds disagree, or are silent, this module decides:
   topped up with the discards and folded hands (never the drawing player's own discards);
   the opener's openers are shown at the end of the hand (OpenersShown, public), even when
   the opener folded or won without a showdown.
+- Openers (declarations.md; Robert's Rules, draw): an opener who throws away part of the
+  openers must declare it (`Discard.split_openers`, else `split_openers_undeclared`); the
+  discards kept aside are private to the opener (OpenersSplit) and never reshuffled into
+  the stub. A table checks the openers at the bet, so a false open reaches this module
+  only as `OpenWithoutProof` (a ruling describing a live game) and is found by the floor
+  (`FalseOpeners`) or at the end of the hand, when the opener must prove the openers.
+  The sources leave these open and we decide: nobody else acted after the open -> the
+  pot (antes and the opening bet) is carried to the next deal, which deals everyone who
+  was in at the open, the false opener too; otherwise the pot plays among the others
+  (found after the draw or at the showdown alike), the opener's chips stay in, callers'
+  bets stand, and a single remaining caller takes it as the last live hand; when every
+  other player folded to the false opener, no live hand is left and the pot is carried.
 - Our own rulings: a player may fold when they could check (the betting engine allows
   it); a folded hand is dead for the rest of the hand, redeals included, and its chips
   stay in the pot. When fewer than two players can bet (the others are all-in from the
