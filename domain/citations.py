@@ -29,6 +29,7 @@ CITATIONS: dict[str, str] = {
     "pot_fixed_limit": "TDA 2024 54-D",
     "bet_five": "TDA 2024 57",
     "over_bet_change": "TDA 2024 61",
+    "spoken_amount_wins": "RRP verbal declarations",
     # five-card draw openers (domain.games.draw; declarations.md)
     "split_openers": "RRP draw: splitting openers",
     "false_openers": "RRP draw: false openers",

@@ -26,6 +26,9 @@ from domain.citations import cite
 from domain.violations import Violation
 
 STRUCTURES = (NO_LIMIT, POT_LIMIT, FIXED_LIMIT)
+TDA = "tda"
+ROBERTS = "robert"
+RULE_BOOKS = (TDA, ROBERTS)
 ORDERS = ("said_first", "chips_first", "simultaneous")
 # Games whose whole hand a chips ruling replays (the others are described as a situation).
 HAND_GAMES = ("holdem", "omaha")
@@ -52,6 +55,8 @@ class Situation:
     prior_chips: int = 0
     unit: int | None = None
     opponents: int | None = None
+    rules: str = TDA
+    """"robert": the cash-game setting, where a spoken amount wins over the chips."""
 
     @property
     def in_front(self) -> int:
@@ -125,6 +130,8 @@ def situation(description: Mapping) -> Situation:
         raise _invalid(f"not a situation: {wrong}") from None
     if found.structure not in STRUCTURES:
         raise _invalid(f"unknown structure {found.structure!r}")
+    if found.rules not in RULE_BOOKS:
+        raise _invalid(f"rules are {' or '.join(RULE_BOOKS)}, not {found.rules!r}")
     if found.structure == POT_LIMIT and found.pot is None:
         raise _invalid("pot limit needs the pot")
     if found.committed > found.facing_to:
@@ -325,6 +332,13 @@ def interpret(situation: Situation, chips: Iterable[int] = (), said: str | None 
         raise _invalid(f"chips pushed {pushed:,} are more than the stack {situation.stack:,}",
                        pushed=pushed, stack=situation.stack)
     words = said.strip() if said else ""
+    if words and chips and situation.rules == ROBERTS:
+        spoken = declaration(words)
+        if spoken is not None and spoken.amount is not None:
+            ruled = _words(situation, chips, spoken, words)
+            return Ruling(ruled.interpretation, ruled.to, ruled.returned, ruled.must_add,
+                          cite("spoken_amount_wins"), f"{ruled.detail} (the cash-game rule: the spoken "
+                          f"amount wins over the chips; {ruled.rule})")
     if words and chips:
         if order is None:
             return _floor(situation, pushed, "declaration_unclear",

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
-from domain.declarations import HAND_GAMES, INTERPRETATIONS, ORDERS, STRUCTURES, chips_ruling
+from domain.declarations import HAND_GAMES, INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES, chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
@@ -286,6 +286,8 @@ class ChipSituationSchema(ma.Schema):
     unit = Chips(minimum=1, metadata={"description": "fixed limit: the bet of this round (default the big blind)"})
     opponents = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_SEATS), metadata={
         "description": "others still in the hand (the undercall rule needs it)"})
+    rules = ma.fields.String(load_default="tda", validate=ma.validate.OneOf(RULE_BOOKS), metadata={
+        "description": "tda (default), or robert: the cash-game setting where a spoken amount wins"})
 
 
 class ChipsRulingRequestSchema(ma.Schema):

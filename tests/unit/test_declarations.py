@@ -397,7 +397,8 @@ def pushes(draw):
                        "pot": facing_to + committed + draw(st.integers(0, 50000)), "stack": stack,
                        "raise_open": draw(st.booleans()),
                        "prior_chips": draw(st.sampled_from([0, committed, committed + 100])),
-                       "opponents": draw(st.none() | st.integers(1, 8))})
+                       "opponents": draw(st.none() | st.integers(1, 8)),
+                       "rules": draw(st.sampled_from(["tda", "robert"]))})
     words = draw(st.none() | st.sampled_from(["raise", "call", "pot", "all in", "five", "raise, eight thousand",
                                               "fourteen hundred", "change", "hmm"]))
     order = draw(st.sampled_from(ORDERS_OR_NONE))
@@ -451,3 +452,13 @@ def test_all_in_said_is_at_most_what_the_structure_allows():
     ruled(interpret(short, [], "all in"), "all_in", 600, must_add=600)
     ruled(interpret(nl(facing_to=1000, last_full_raise=1000, big_blind=200, stack=5000), [], "all-in"),
           "all_in", 5000, must_add=5000)
+
+
+def test_cash_game_setting_a_spoken_amount_wins_over_the_chips():
+    """declarations.md: "Cash-game setting (Robert's Rules): a spoken amount wins over the
+    chips" - whichever came first; under the TDA the chips pushed first would play."""
+    numbers = {"facing_to": 1000, "last_full_raise": 1000, "big_blind": 200, "stack": 9000}
+    cash = situation({**numbers, "rules": "robert"})
+    ruled(interpret(cash, [1000, 1000, 1000], "raise, two thousand", "chips_first"), "raise", 2000,
+          returned=1000, rule="RRP verbal declarations")
+    ruled(interpret(nl(**numbers), [1000, 1000, 1000], "raise, two thousand", "chips_first"), "raise", 3000)
