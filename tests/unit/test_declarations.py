@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from domain.betting import BettingStructure, apply_action, check_action, open_hand, start_round
 from domain.citations import CITATIONS
-from domain.declarations import Situation, interpret, situation, situation_from_betting, spoken_amount
+from domain.declarations import Situation, interpret, situation, situation_from_betting
+from domain.spoken import declaration, spoken_amount
 from domain.violations import Violation
 
 
@@ -366,6 +367,10 @@ def test_spoken_amounts():
     assert spoken_amount("8,000") == 8000
     assert spoken_amount("2.5k") == 2500
     assert spoken_amount("lots") is None
+    assert spoken_amount("12345678901234567890") == 12345678901234567890
+    assert declaration("Raise by 500.").by and declaration("raise to 500").amount == 500
+    assert declaration("raise 2.5k!").amount == 2500
+    assert declaration("I bet the pot").action == "pot" and declaration("let's gamble") is None
 
 
 def test_impossible_situations_are_refused():
