@@ -119,6 +119,8 @@ class ActionSchema(WriteSchema):
         if pushed == ("action" in data):
             raise ma.ValidationError("give either `action` or what was pushed and said (`chips`, `said`)",
                                      "action")
+        if pushed and data.get("to") is not None:
+            raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
 
 
 class StartHandSchema(WriteSchema):

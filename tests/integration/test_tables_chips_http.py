@@ -68,6 +68,8 @@ def test_only_floor_and_admin_keys_enter_chips_and_action_or_chips_not_both(clie
     assert_problem(enter(client, table_id, floor, {"player_id": players[0], "action": "call", "chips": [500]}),
                    400, "validation_error")
     assert_problem(enter(client, table_id, floor, {"player_id": players[0]}), 400, "validation_error")
+    assert_problem(enter(client, table_id, floor, {"player_id": players[0], "chips": [500], "to": 500}),
+                   400, "validation_error")
     assert_problem(enter(client, table_id, floor, {"player_id": players[0], "chips": [0]}), 400, "validation_error")
     assert_problem(enter(client, table_id, floor, {"player_id": players[1], "chips": [500]}), 422, "not_your_turn")
 
