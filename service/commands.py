@@ -49,14 +49,15 @@ CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat"}
 # A hand committed card by card (domain.deal_commitment) never shows its whole deck, or
 # the secret its per-card salts come from, to anyone but the floor and admin: the others
 # get the openings of the cards they saw (service.views.deal_view).
 FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck",)}
-# Table events that belong to the current hand's history (the floor audits a timeout there).
+# Table events that belong to the current hand's history (the floor audits a timeout, or
+# what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
-                     table.AutomaticAction)
+                     table.AutomaticAction, table.ChipsRuled)
 
 
 def table_stream(table_id: str) -> str:

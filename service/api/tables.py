@@ -18,6 +18,7 @@ from flask import Response, current_app, request
 
 from domain import table
 from domain.betting import BettingStructure
+from domain.declarations import ORDERS, Pushed
 from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
@@ -79,14 +80,18 @@ class CreatedTableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
 
 
+# Rulings only the floor enters (five-card draw: the opener found without openers).
+FLOOR_ONLY_ACTIONS = ("false_openers",)
+
+
 class WriteSchema(ma.Schema):
     expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
                                          metadata={"description": "instead of If-Match"})
 
 
 class ActionSchema(WriteSchema):
-    action = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=20),
-                              metadata={"example": "raise"})
+    action = ma.fields.String(validate=ma.validate.Length(min=1, max=20),
+                              metadata={"example": "raise", "description": "required unless `chips` or `said`"})
     to = Chips(allow_none=True, metadata={"description": "the round total for bet and raise"})
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
                              validate=ma.validate.Length(max=7),
@@ -101,6 +106,21 @@ class ActionSchema(WriteSchema):
                           metadata={"description": "dice roll: positions (0-4) of the dice kept"})
     line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
                             metadata={"description": "dice score: the line written"})
+    chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
+        "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),
+                            metadata={"description": "floor and admin keys: the words said"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "said_first, chips_first or simultaneous"})
+
+    @ma.validates_schema
+    def _action_or_chips(self, data: dict, **kwargs: Any) -> None:
+        pushed = data.get("chips") is not None or data.get("said") is not None
+        if pushed == ("action" in data):
+            raise ma.ValidationError("give either `action` or what was pushed and said (`chips`, `said`)",
+                                     "action")
+        if pushed and data.get("to") is not None:
+            raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
 
 
 class StartHandSchema(WriteSchema):
@@ -385,8 +405,15 @@ def post_action(body: dict, table_id: str) -> Response:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
     keep = tuple(body["keep"]) if body.get("keep") is not None else None
-    command = table.Act(player_id, body["action"], body.get("to"), discard, body.get("defender"),
-                        keep, body.get("line"))
+    if body.get("action") in FLOOR_ONLY_ACTIONS and principal.role == "player":
+        raise Problem(403, "forbidden", f"{body['action']} is the floor's ruling: a floor or admin key")
+    pushed = None
+    if "action" not in body:
+        if principal.role == "player":
+            raise Problem(403, "forbidden", "chips and words are entered by a floor or admin key")
+        pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
+    command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
+                        keep, body.get("line"), pushed)
     result = commands.execute(store, table_id, version, command,
                               actor=actor_name(principal), idempotency_key=key, loaded=loaded)
     return written(result)
