@@ -7,7 +7,7 @@ import uuid
 import marshmallow as ma
 
 from domain import players
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
 from service.api.schemas import CreatedSchema, PlayerName
 from service.auth import current_principal, require
 from service.problems import Problem
@@ -22,8 +22,6 @@ def stream_id(player_id: str) -> str:
     return STREAM_PREFIX + player_id
 
 
-# Player ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_IDS = uuid.UUID("5b0c6f4e-0d8a-4a53-9a43-2f3c1d7e9b10")
 
 
 def load_player(store: EventStore, player_id: str) -> players.Player:
@@ -37,16 +35,12 @@ def register_player(
     name: str,
     *,
     actor: str | None = None,
-    idempotency_key: str | None = None,
 ) -> int:
     """Load, decide, append with the expected version: the same path for HTTP and workers.
 
-    Returns the stream version after the append. A lost race is a VersionConflict (409);
-    a retry carrying the idempotency key of the registration changes nothing.
+    Returns the stream version after the append. A lost race is a VersionConflict (409).
     """
     records = store.read_stream(stream_id(player_id))
-    if records and idempotency_key and records[0].metadata.get("idempotency_key") == idempotency_key:
-        return len(records)
     state = players.replay(players.EVENT_TYPES[r.type](**r.data) for r in records)
     events = players.decide(state, players.RegisterPlayer(player_id=player_id, name=name))
     result = store.append(
@@ -54,7 +48,6 @@ def register_player(
         len(records),
         [NewEvent(type(e).__name__, dataclasses.asdict(e)) for e in events],
         actor=actor,
-        idempotency_key=idempotency_key,
     )
     return result.last_version
 
@@ -75,18 +68,11 @@ class PlayerSchema(ma.Schema):
 def create_player(body: dict) -> dict:
     """Register a player (admin, organiser, floor).
 
-    With an `Idempotency-Key` header a retry answers the same id and registers nobody new.
+    With an `Idempotency-Key` header a retry answers the first answer (service.api.writes).
     """
     principal = current_principal()
-    retry_key = request_idempotency_key()
-    if retry_key:
-        scope = f"{principal.role}:{principal.player_id}:{retry_key}"
-        player_id = str(uuid.uuid5(IDEMPOTENT_IDS, scope))
-    else:
-        player_id = str(uuid.uuid4())
-    register_player(
-        event_store(), player_id, body["name"], actor=principal.role, idempotency_key=retry_key
-    )
+    player_id = str(uuid.uuid4())
+    register_player(event_store(), player_id, body["name"], actor=principal.role)
     return {"id": player_id}
 
 
