@@ -495,7 +495,7 @@ class PostgresEventStore:
 
     def list_streams(self, prefix: str = "") -> list[str]:
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        with self._pool.connection() as connection:
+        with self._connection() as connection:
             rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
         return [row[0] for row in rows]
 
