@@ -35,12 +35,17 @@ def register_player(
     name: str,
     *,
     actor: str | None = None,
+    idempotency_key: str | None = None,
 ) -> int:
     """Load, decide, append with the expected version: the same path for HTTP and workers.
 
-    Returns the stream version after the append. A lost race is a VersionConflict (409).
+    Returns the stream version after the append. A lost race is a VersionConflict (409);
+    a redelivery carrying the idempotency key of the registration (a worker's task)
+    changes nothing.
     """
     records = store.read_stream(stream_id(player_id))
+    if records and idempotency_key and records[0].metadata.get("idempotency_key") == idempotency_key:
+        return len(records)
     state = players.replay(players.EVENT_TYPES[r.type](**r.data) for r in records)
     events = players.decide(state, players.RegisterPlayer(player_id=player_id, name=name))
     result = store.append(
@@ -48,6 +53,7 @@ def register_player(
         len(records),
         [NewEvent(type(e).__name__, dataclasses.asdict(e)) for e in events],
         actor=actor,
+        idempotency_key=idempotency_key,
     )
     return result.last_version
 
