@@ -44,12 +44,16 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 RECORDED_HEADERS = ("Content-Type", "Location", "ETag", RECEIPT_HEADER)
 RETRY_IN_PROGRESS_AFTER_S = 1
 
-_withheld: ContextVar[tuple[str, ...]] = ContextVar("withheld_from_record", default=())
+# The fields to store as null, while a request with an Idempotency-Key runs (None otherwise:
+# there is no record to keep them out of).
+_withheld: ContextVar[tuple[str, ...] | None] = ContextVar("withheld_from_record", default=None)
 
 
 def keep_out_of_record(*fields: str) -> None:
     """The answer's top-level `fields` are secrets shown once: the record stores them as null."""
-    _withheld.set(_withheld.get() + fields)
+    withheld = _withheld.get()
+    if withheld is not None:
+        _withheld.set(withheld + fields)
 
 
 def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -> Any:

@@ -102,7 +102,7 @@ class InMemoryIdempotency:
 # taken without waiting, so a second request with the key is told at once (409) instead of
 # holding a thread and a connection; released by the commit or rollback, after which the
 # record is visible to whoever takes the lock next.
-_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s || E'\\n' || %s, 0))"
+_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))"
 
 _SELECT = """
 SELECT method, path, encode(body_sha256, 'hex'), status, body, headers, created_at, expires_at
