@@ -155,6 +155,18 @@ def test_two_players_checking_with_one_key_are_both_recorded(client, seated):
     assert [e["type"] for e in second.get_json()["events"]][0] == "ActionTaken"
 
 
+def test_two_organisers_registering_with_one_key_both_register(client):
+    """Tournament writes too: a key is the caller's, never the stream's."""
+    tournament_id = schedule(client, starts_in_s=3600)
+    key = "reg-" + secrets.token_hex(4)
+    for player in (register_player(client, "Pia"), register_player(client, "Quin")):
+        answer = client.post(f"/v1/tournaments/{tournament_id}/registrations", json={"player_id": player},
+                             headers=keyed(key_for(client, "organiser"), key))
+        assert answer.status_code == 201 and "Idempotent-Replayed" not in answer.headers
+    shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
+    assert shown["version"] == 3
+
+
 def test_a_refused_request_keeps_no_record_so_a_corrected_one_may_use_the_key(client, seated):
     table_id, players = seated
     headers = keyed({**players[0][1], "If-Match": str(version_of(client, table_id))})
