@@ -40,6 +40,7 @@ from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service import ratings
 from service.sealing import seal
+from service.store import scope
 from service.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -127,8 +128,19 @@ class _TableCache:
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
 
+    def forget(self, table_id: str) -> None:
+        with self._lock:
+            self._entries.pop(table_id, None)
+
 
 _cache = _TableCache(CACHED_TABLES)
+
+
+@scope.forget_on_rollback
+def _forget_table(store: EventStore, stream_id: str) -> None:
+    """A table state cached inside a transaction that rolled back is ahead of the log."""
+    if stream_id.startswith(STREAM_PREFIX):
+        _cache.forget(stream_id[len(STREAM_PREFIX):])
 
 
 def load_table(store: EventStore, table_id: str) -> LoadedTable:
