@@ -416,7 +416,7 @@ def _open_round(state: MixedState) -> MixedState:
     opener = None
     unknown = False
     if game.family == STUD:
-        opener = stud.opener_seat(_up_cards(state), game.razz)
+        opener = stud.opener_seat(up_cards(state), game.razz)
         unknown = opener is None
     opened = bet.start_round(b, late, opener)
     if unknown and opened.to_act is not None:
@@ -437,7 +437,7 @@ def _close_round(state: MixedState) -> MixedState:
     return _round_closed(state)
 
 
-def _up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
+def up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
     folded = state.betting.folded
     return [None if folded[s] else tuple(c for c, up in zip(state.hole[s], state.up[s]) if up)
             for s in range(len(state.hole))]
@@ -522,7 +522,7 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
 def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
     b = state.betting
     return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
-            and to > b.structure.unit(late=False) and stud.open_pair(_up_cards(state)))
+            and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
 
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
