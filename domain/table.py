@@ -41,6 +41,7 @@ from domain.betting import BettingStructure, with_changes
 from domain.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -118,7 +119,7 @@ GAMES: dict[str, GameRules] = {
 }
 GAMES.update({
     name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
-    for name, game in TABLE_GAMES.items()
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES}.items()
 })
 
 
@@ -637,9 +638,11 @@ def _create(command: CreateTable) -> TableCreated:
                         "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
-                        "table", {"seats": len(seats)})
+    # Stud and the draw games seat fewer: the deck must serve every player still in.
+    max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
+                        f"not {len(seats)}", "table", {"seats": len(seats), "max_seats": max_seats})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table", "table")

@@ -49,7 +49,8 @@ CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat",
+                       "CardsDealt": "seat", "CardsDiscarded": "seat"}  # the last two: mixed games
 # Table events that belong to the current hand's history (the floor audits a timeout there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
                      table.AutomaticAction)

@@ -416,7 +416,7 @@ def _open_round(state: MixedState) -> MixedState:
     opener = None
     unknown = False
     if game.family == STUD:
-        opener = stud.opener_seat(up_cards(state), game.razz)
+        opener = stud.opener_seat(up_cards(state), game.razz, (b.button + 1) % b.seat_count)
         unknown = opener is None
     opened = bet.start_round(b, late, opener)
     if unknown and opened.to_act is not None:

@@ -55,11 +55,15 @@ def showing_value(up_cards: Sequence[Card], razz: bool) -> tuple[int, ...]:
     return tuple(x for n, r in groups for x in (n, r))
 
 
-def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool) -> int | None:
+def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool, first: int = 0) -> int | None:
     """The seat that opens a later street among the seats still in (None: not in); None
-    when a live seat's up cards are unknown (the record says who opened)."""
+    when a live seat's up cards are unknown (the record says who opened). `first`: the
+    seat on the dealer's left, the first of equal hands (seat 0 when the dealer is last,
+    as PHH seats them)."""
     best_seat, best = None, None
-    for seat, cards in enumerate(up_cards):
+    count = len(up_cards)
+    for seat in ((first + step) % count for step in range(count)):
+        cards = up_cards[seat]
         if cards is None:
             continue
         if any(c is None for c in cards):
