@@ -32,8 +32,9 @@ from domain import autoplay
 from domain.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
 from domain.cards import format_cards, parse_cards
 from domain.games import mixed
-from domain.hand_events import PostAction
+from domain.hand_events import ActionTaken, PostAction
 from domain.mixed_legal import mixed_legal
+from domain.phh_mixed import phh_from_events
 from domain.table_games import Dealing, TableMove, _not_for
 from domain.violations import Violation
 
@@ -130,11 +131,15 @@ EVENT_TYPES: dict[str, type] = {**mixed.EVENT_TYPES, "MixedDeckCut": MixedDeckCu
 @dataclass(frozen=True)
 class MixedTableHand:
     """`game`: the decider's state (None until HandStarted); `stub`: the cards still to
-    deal, top first; `discards`: thrown this hand and not yet reshuffled."""
+    deal, top first; `discards`: thrown this hand and not yet reshuffled; `first_to_act`
+    and `aggressor`: who acted first and who bet or raised last on the current street
+    (they say who shows first)."""
     deck: tuple[str, ...]
     game: mixed.MixedState | None = None
     stub: tuple[str, ...] = ()
     discards: tuple[str, ...] = ()
+    first_to_act: int | None = None
+    aggressor: int | None = None
 
     @property
     def over(self) -> bool:
@@ -190,6 +195,12 @@ def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
         return with_changes(hand, game=game, stub=hand.stub[len(event.cards) // 2:])
     if isinstance(event, mixed.CardsDiscarded):
         return with_changes(hand, game=game, discards=hand.discards + _texts(event.cards))
+    if hand.game is not None and game.street != hand.game.street:  # a new street
+        return with_changes(hand, game=game, first_to_act=None, aggressor=None)
+    if isinstance(event, ActionTaken):
+        first = event.seat if hand.first_to_act is None else hand.first_to_act
+        aggressor = event.seat if event.action in ("bet", "raise") else hand.aggressor
+        return with_changes(hand, game=game, first_to_act=first, aggressor=aggressor)
     return with_changes(hand, game=game)
 
 
@@ -233,9 +244,21 @@ def _dealer_step(hand: MixedTableHand, dealing: Dealing) -> Any:
             return DiscardsReshuffled(dealing.draws.shuffled(others))
         return mixed.DealCards(owed, "".join(hand.stub[:count]))
     if game.phase == "showdown":
-        seat = next(s for s in game.betting.contenders if not game.shown[s] and not game.mucked[s])
+        seat = next(s for s in _showdown_order(hand) if not game.shown[s] and not game.mucked[s])
         return mixed.ShowCards(seat, format_cards(c for c in game.hole[seat]))  # type: ignore[misc]
     return None
+
+
+def _showdown_order(hand: MixedTableHand) -> list[int]:
+    """The last street's last bettor shows first, or without a bet its first to act (the
+    dealer's left when nobody could act); then the others clockwise."""
+    game = hand.game
+    assert game is not None
+    first = hand.aggressor if hand.aggressor is not None else hand.first_to_act
+    n = len(game.players)
+    start = (game.betting.button + 1) % n if first is None else first
+    contenders = set(game.betting.contenders)
+    return [seat for seat in ((start + k) % n for k in range(n)) if seat in contenders]
 
 
 def handle_hand(hand: MixedTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], MixedTableHand]:
@@ -366,6 +389,11 @@ class MixedTableGame:
     @staticmethod
     def legal_actions(hand: MixedTableHand) -> dict[str, Any] | None:
         return legal(hand)
+
+    @staticmethod
+    def phh_record(events: list[Any]) -> Any:
+        """The hand's PHH record from its game events (the adapter's own events left out)."""
+        return phh_from_events(e for e in events if type(e) in mixed.EVENT_TYPES.values())
 
     hole_view = staticmethod(hole_view)
     event_view = staticmethod(event_view)

@@ -142,8 +142,9 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def hand_phh(hand_id: str) -> Response:
-    """A finished hand in the PHH format (TOML): hold'em and Omaha, and five-card draw in
-    our extension (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
+    razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
+    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
@@ -152,13 +153,15 @@ def hand_phh(hand_id: str) -> Response:
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
     events = _visible_game_events(loaded.state.game, records, viewer())
-    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+    own_record = getattr(table.game_rules(loaded.state.game).table_game, "phh_record", None)
+    record = own_record(events) if own_record is not None else phh.phh_from_events(events)
+    return Response(phh.write_phh(record), status=200, mimetype="application/toml")
 
 
 def _check_phh_form(state: table.TableState) -> None:
     """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
     rules = table.game_rules(state.game)
-    if rules.table_game is None:
+    if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if state.game != DRAW_GAME:
         raise Problem(422, "phh_not_available",
@@ -180,7 +183,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
-        if hidden and game != DRAW_GAME:
+        if hidden and game != DRAW_GAME and record.type not in views.PARTLY_PUBLIC_EVENTS:
             # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
