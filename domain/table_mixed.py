@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping
 
 from domain import autoplay
 from domain.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
-from domain.cards import format_cards, parse_cards
+from domain.cards import format_card, format_cards, parse_cards
 from domain.games import mixed
 from domain.hand_events import ActionTaken, PostAction
 from domain.mixed_legal import mixed_legal
@@ -289,10 +289,11 @@ def hole_view(hand: MixedTableHand, seat: int, owner: str, sees: Sees) -> str | 
     game = hand.game
     if game is None or not game.hole[seat]:
         return None
-    if game.shown[seat] or sees(owner):
-        return format_cards(game.hole[seat])  # type: ignore[arg-type]
-    return "".join(format_cards((c,)) if up else HIDDEN  # type: ignore[arg-type]
-                   for c, up in zip(game.hole[seat], game.up[seat]))
+    cards = game.hole[seat]
+    shown = game.shown[seat] or sees(owner)
+    # An imported record may leave a card unknown (None): `??` for everyone.
+    return "".join(HIDDEN if c is None or not (shown or up) else format_card(c)
+                   for c, up in zip(cards, game.up[seat] + (False,) * (len(cards) - len(game.up[seat]))))
 
 
 def event_view(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:

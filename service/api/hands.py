@@ -16,7 +16,8 @@ from flask import Response
 
 from domain import phh, table
 from domain.cards import format_card
-from domain.games import draw
+from domain.games import draw, mixed
+from domain.table_mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
 from service import commands, views
 from service.api import Blueprint, event_store
@@ -235,6 +236,8 @@ def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[
     shown = []
     for r in records:
         data = dict(r.data)
+        if r.type in views.PARTLY_PUBLIC_EVENTS and not who.sees_cards_of(r.metadata.get("visible_to")):
+            data = event_view(r.type, data)  # a mixed game's up cards and draw counts stay
         for name in _hidden_fields(r.type, who, dict(r.metadata)):
             if name in data:
                 data[name] = None
@@ -256,7 +259,12 @@ def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> di
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in state.awards],
         "stacks": dict(zip(names, state.stacks)),
     }
-    if game == DRAW_GAME:
+    if game in mixed.GAMES:
+        hand = MixedTableHand((), state)
+        view["round"] = hand.round
+        view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
+        view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
+    elif game == DRAW_GAME:
         shown = over and state.showdown
         view["round"] = "over" if over else state.phase
         view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
@@ -317,6 +325,10 @@ def _imported_phh(hand_id: str) -> Response:
         seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
         role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
         events = [draw.visible_event(event, seat, role) for event in events]
+    elif game in mixed.GAMES:
+        events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
+                  for shown in _redacted_imported(records, who)]
+        return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
     else:
         # As for table hands: hole cards the caller may not see are left out, written `??`.
         events = [event for event, record in zip(events, records)
