@@ -101,6 +101,17 @@ def test_a_hand_is_played_to_the_end_and_no_role_sees_a_hidden_card(client, game
     assert shown["hand"]["awards"] and shown["hand"]["deal"]["verified"] is True
     # At the showdown every hand still in is shown: everyone sees them all now.
     assert all(hole and "??" not in hole for hole in shown["hand"]["hole"].values())
+    stacks = [seat["stack"] for seat in shown["seats"]]
+    for headers in roles.values():
+        exported = client.get(f"/v1/hands/{hand_id}/phh", headers=headers)
+        assert exported.status_code == 200, exported.get_json()
+        replayed = client.post("/v1/hand-histories", data=exported.get_data(),
+                               content_type="application/toml", headers=ADMIN).get_json()
+        # The record's finishing stacks are the table's; the replay splits an odd chip
+        # exactly (halves) where the table gave it by TDA 2024 rule 20.
+        assert sorted(replayed["recorded_finishing_stacks"]) == sorted(stacks)
+        assert all(abs(ours - recorded) < 1 for ours, recorded in
+                   zip(replayed["finishing_stacks"], replayed["recorded_finishing_stacks"]))
 
 
 def test_a_stud_player_sees_their_down_cards_and_the_others_up_cards(client):
