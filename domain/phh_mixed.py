@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
+from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import mixed
 from domain.hand_events import ActionTaken, PostAction
 from domain.phh import (
@@ -142,7 +142,11 @@ def replay(record: HandHistory) -> ReplayResult:
 
 # ---------------------------------------------------------------- export
 
-_VARIANT_OF = {game_and_kind: variant for variant, game_and_kind in VARIANTS.items()}
+# A rotation's hold'em and Omaha hands are written as the phh-std's (read back through
+# domain.games.holdem).
+_VARIANT_OF = {**{game_and_kind: variant for variant, game_and_kind in VARIANTS.items()},
+               ("rotation_holdem", FIXED_LIMIT): "FT", ("rotation_holdem", NO_LIMIT): "NT",
+               ("rotation_omaha", POT_LIMIT): "PO"}
 
 
 def phh_from_events(events: Any) -> HandHistory:
@@ -162,7 +166,7 @@ def phh_from_events(events: Any) -> HandHistory:
     count = len(started.players)
     order = [(started.button + 1 + k) % count for k in range(count)]
     index = {seat: k for k, seat in enumerate(order)}
-    stud = mixed.GAMES[started.game].family == mixed.STUD
+    stud = mixed.DEALT_GAMES[started.game].family == mixed.STUD
     actions: list[PhhAction] = []
     replacements: list[PhhAction] = []  # of the draw under way, written after its discards
     finishing = None

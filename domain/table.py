@@ -42,6 +42,7 @@ from domain.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
+from domain.table_rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -119,7 +120,7 @@ GAMES: dict[str, GameRules] = {
 }
 GAMES.update({
     name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
-    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES}.items()
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
 
@@ -710,11 +711,15 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
     number = state.hands_played + 1
+    previous = state.hand
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
-    if rules.table_game is not None:
+    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                                       commitment, _dealing(state, draws), previous=previous)
+    elif rules.table_game is not None:
         start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
                             commitment, _dealing(state, draws))
     else:

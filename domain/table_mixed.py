@@ -89,7 +89,12 @@ class MixedSettings:
             chips = _amount(raw, "starting_chips", None, minimum=1)
         return cls(small, big, ante, bring_in, small_blind, big_blind, chips)
 
-    def structure(self) -> BettingStructure:
+    def structure(self, kind: str = FIXED_LIMIT) -> BettingStructure:
+        """Fixed limit; no-limit and pot-limit (8-game's big-bet games) open at the big
+        blind, with no cap."""
+        if kind != FIXED_LIMIT:
+            return BettingStructure(kind=kind, small_blind=self.small_blind, big_blind=self.big_blind,
+                                    min_bet=self.big_blind, raise_cap=None)
         return BettingStructure(kind=FIXED_LIMIT, small_bet=self.small_bet, big_bet=self.big_bet,
                                 ante=self.ante, raise_cap=RAISE_CAP)
 
@@ -140,6 +145,8 @@ class MixedTableHand:
     discards: tuple[str, ...] = ()
     first_to_act: int | None = None
     aggressor: int | None = None
+    position: Any = None
+    """A rotation table's hand: where it stands in the rotation (domain.table_rotation)."""
 
     @property
     def over(self) -> bool:
@@ -184,7 +191,7 @@ _STREET_NAMES = {
 
 def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
     if isinstance(event, MixedDeckCut):
-        return MixedTableHand(event.deck, stub=event.deck)
+        return MixedTableHand(event.deck, stub=event.deck, position=None if hand is None else hand.position)
     assert hand is not None
     if isinstance(event, DiscardsReshuffled):
         reshuffled = set(event.order)
@@ -323,6 +330,7 @@ def summary(hand: MixedTableHand, names: list[str]) -> dict[str, Any]:
     game = hand.game
     assert game is not None
     return {
+        "game": game.game.name,
         "round": hand.round,
         "board": format_cards(c for c in game.board if c is not None),
         "pots": [{"amount": int(p.amount), "eligible": [names[s] for s in p.eligible]} for p in game.pots],
@@ -404,18 +412,19 @@ class MixedTableGame:
 
 
 def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-                  settings: MixedSettings) -> mixed.StartHand:
-    """The decider's StartHand: antes from everyone, the bring-in (stud) or the two blinds
-    on the seats after the button (heads-up: the button posts the small one)."""
+                  settings: MixedSettings, kind: str = FIXED_LIMIT, antes_too: bool = True) -> mixed.StartHand:
+    """The decider's StartHand: antes from everyone (`antes_too`), the bring-in (stud) or
+    the two blinds on the seats after the button (heads-up: the button posts the small
+    one)."""
     n = len(players)
-    antes = tuple(min(settings.ante, stack) for stack in stacks)
+    antes = tuple(min(settings.ante if antes_too else 0, stack) for stack in stacks)
     blinds = [0] * n
     if game.family != mixed.STUD:
         # The decider reads heads-up blinds reversed, so these same two seats put the
         # small blind on the button and the big one on the other seat then.
         blinds[(button + 1) % n] = settings.small_blind
         blinds[(button + 2) % n] = settings.big_blind
-    return mixed.StartHand(game.name, players, stacks, button, settings.structure(), antes,
+    return mixed.StartHand(game.name, players, stacks, button, settings.structure(kind), antes,
                            tuple(blinds), settings.bring_in if game.family == mixed.STUD else 0)
 
 

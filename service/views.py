@@ -219,7 +219,16 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "points": dict(zip(state.players, state.points)) if state.points and any(state.points) else None,
         "results": [{"player_id": r.player_id, "place": r.place, "outcome": r.outcome}
                     for r in state.results] if state.finished else None,
+        "rotation": _rotation(state),
     }
+
+
+def _rotation(state: table.TableState) -> dict[str, Any] | None:
+    """A rotation table's current (or last) game and the next one; None at other tables."""
+    adapter = _owns_views(state)
+    if adapter is None or not hasattr(adapter, "rotation_view"):
+        return None
+    return adapter.rotation_view(state.hand, len(table.seats_dealt_in(state)))
 
 
 def _bet(state: table.TableState, hand_seat: int | None) -> int:
