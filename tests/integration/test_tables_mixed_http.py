@@ -138,3 +138,34 @@ def test_mixed_game_settings_are_checked_when_the_table_is_created(client):
         "game": "stud", "settings": {"small_bet": 10}, "seats": seats,
         "betting": {"structure": "fixed-limit", "small_bet": 10}})
     assert_problem(refused, 400, "validation_error")  # the game derives its betting
+
+
+def _play_out(client, table_id: str, keys: dict, written: dict) -> dict:
+    """Bring-in, checks and calls, standing pat, until the hand is over."""
+    while written["to_act"] is not None and not written["hand"]["over"]:
+        legal = written["legal"]
+        body = ({"action": "discard", "discard": []} if legal["discard"]
+                else {"action": "bring_in"} if legal.get("bring_in")
+                else {"action": "check" if legal["check"] else "call"})
+        response = client.post(f"/v1/tables/{table_id}/actions", json=body,
+                               headers={**keys[written["to_act"]], "If-Match": f'"{written["version"]}"'})
+        assert response.status_code == 201, response.get_json()
+        written = response.get_json()
+    return written
+
+
+def test_a_horse_table_turns_from_hold_em_to_omaha_hi_lo_after_one_orbit(client):
+    players = register_players(client, "HorseA", "HorseB", "HorseC")
+    table_id = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "horse", "settings": {"small_bet": 10, "ante": 1, "bring_in": 3},
+        "seats": [{"player_id": p, "stack": 500} for p in players]}).get_json()["id"]
+    keys = {p: key_for(client, "player", p) for p in players}
+    seen = []
+    for _ in range(4):
+        written = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
+        shown = client.get(f"/v1/tables/{table_id}", headers=key_for(client, "spectator")).get_json()
+        seen.append((shown["hand"]["game"], shown["rotation"]["current"], shown["rotation"]["next"]))
+        _play_out(client, table_id, keys, written)
+    assert seen == [("rotation_holdem", "limit hold'em", "limit hold'em")] * 2 + [
+        ("rotation_holdem", "limit hold'em", "Omaha hi-lo"), ("omaha_hi_lo", "Omaha hi-lo", "Omaha hi-lo")]
+    assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["rotation"]["games"][2] == "razz"
