@@ -591,6 +591,12 @@ def betting_action(player: int, event: ActionTaken) -> PhhAction:
     return BetOrRaisedTo(player, event.to)
 
 
+def phh_order(button: int, count: int) -> list[int]:
+    """A hand's seats in PHH player order: p1 the first seat left of the button, the
+    button last."""
+    return [(button + 1 + k) % count for k in range(count)]
+
+
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
     """A finished hold'em/Omaha, five-card draw or mixed-game hand (its events) as a PHH record.
 
@@ -609,7 +615,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     if variant is None:
         raise ValueError(f"no PHH variant for {started.variant} {structure.kind}")
     count = len(started.players)
-    order = [(started.button + 1 + k) % count for k in range(count)]
+    order = phh_order(started.button, count)
     phh_index = {seat: k for k, seat in enumerate(order)}
 
     def in_phh_order(values: Sequence[Amount]) -> tuple[Amount, ...]:

@@ -20,7 +20,7 @@ from domain.hand_events import ActionTaken, PostAction
 from domain.phh import (
     UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
     HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded,
-    betting_action, format_action, player_names, _whole,
+    betting_action, format_action, phh_order, player_names, _whole,
 )
 from domain.pots import SPLIT_EXACTLY
 from domain.violations import Violation
@@ -163,8 +163,7 @@ def phh_from_events(events: Any) -> HandHistory:
     variant = _VARIANT_OF.get((started.game, structure.kind))
     if variant is None:
         raise ValueError(f"no PHH variant for {started.game} {structure.kind}")
-    count = len(started.players)
-    order = [(started.button + 1 + k) % count for k in range(count)]
+    order = phh_order(started.button, len(started.players))
     index = {seat: k for k, seat in enumerate(order)}
     stud = mixed.DEALT_GAMES[started.game].family == mixed.STUD
     actions: list[PhhAction] = []

@@ -35,7 +35,7 @@ from domain.games import mixed
 from domain.hand_events import ActionTaken, PostAction
 from domain.mixed_legal import mixed_legal
 from domain.phh_mixed import phh_from_events
-from domain.table_games import Dealing, TableMove, _not_for
+from domain.table_games import Dealing, PlaysForChips, TableMove, _not_for
 from domain.violations import Violation
 
 LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
@@ -346,7 +346,7 @@ def summary(hand: MixedTableHand, names: list[str]) -> dict[str, Any]:
 # ----------------------------------------------------------------------- the adapter
 
 
-class MixedTableGame:
+class MixedTableGame(PlaysForChips):
     """One mixed game at a live table (the domain.table_games adapter shape)."""
     EVENT_TYPES = EVENT_TYPES
     owns_views = True
@@ -361,18 +361,6 @@ class MixedTableGame:
 
     def betting(self, raw: Mapping[str, Any]) -> BettingStructure:
         return self.settings(raw).structure()
-
-    @staticmethod
-    def with_joker(raw: Mapping[str, Any]) -> bool:
-        return False
-
-    @staticmethod
-    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
-        return True
-
-    @staticmethod
-    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
-        return None
 
     def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
               settings: Mapping[str, Any], deck: tuple[str, ...], commitment: str,

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.races import play_table, run_race
 
 pytestmark = pytest.mark.integration
 
@@ -32,26 +33,10 @@ def test_no_read_shows_a_live_stud_hands_deck_or_another_players_down_card(clien
     stop = threading.Event()
     errors: list[str] = []
 
-    def play() -> None:
-        rng = random.Random(3)
-        while not stop.is_set():
-            looked = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)
-            legal = looked.get_json()
-            player, allowed = legal["to_act"], legal["legal"]
-            action = ({"action": "bring_in"} if allowed.get("bring_in")
-                      else {"action": "check"} if allowed["check"]
-                      else {"action": "call"} if rng.random() < 0.8 else {"action": "fold"})
-            sent = time.monotonic()
-            answer = client.post(f"/v1/tables/{table_id}/actions", json=action,
-                                 headers={**keys[player], "If-Match": looked.headers["ETag"]})
-            if answer.status_code == 409:
-                continue
-            if answer.status_code != 201:
-                errors.append(f"{action} -> {answer.status_code}")
-                return
-            for event in answer.get_json()["events"]:
-                if event["type"] == "HandClosed":
-                    closing_sent[event["data"]["hand_id"]] = sent
+    def choose(allowed: dict, rng: random.Random) -> dict:
+        return ({"action": "bring_in"} if allowed.get("bring_in")
+                else {"action": "check"} if allowed["check"]
+                else {"action": "call"} if rng.random() < 0.8 else {"action": "fold"})
 
     secrets_seen: list[tuple[str, float, str]] = []
     leaks: list[str] = []
@@ -81,15 +66,8 @@ def test_no_read_shows_a_live_stud_hands_deck_or_another_players_down_card(clien
             if "ETag" in response.headers:
                 versions.append(max(versions[-1], int(response.headers["ETag"].strip('"'))))
 
-    threads = [threading.Thread(target=play)] + [threading.Thread(target=read, args=(i,)) for i in range(2)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    while sum(reads) < READS and time.monotonic() - started < TIME_LIMIT_S and not errors:
-        time.sleep(0.2)
-    stop.set()
-    for thread in threads:
-        thread.join()
+    run_race(lambda: play_table(client, table_id, keys, choose, stop, errors, closing_sent), read,
+             2, reads, READS, TIME_LIMIT_S, stop, errors)
 
     assert not errors, errors[:5]
     early = [(h, path) for h, answered, path in secrets_seen if h not in closing_sent or answered < closing_sent[h]]

@@ -5,16 +5,15 @@ departures from PokerKit (tests/unit/test_differential_pokerkit_mixed.py) comes 
 from __future__ import annotations
 
 import random
-import warnings
 
 import pytest
-from pokerkit import HandHistory as PokerKitHistory
 
 from domain import phh, table
 from domain.cards import deck_texts, format_card
 from domain.table_mixed import LIVE_GAMES, TABLE_GAMES, legal
 from domain.games import mixed
 from tests.unit.test_table_mixed import create
+from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
 from tests.unit.test_table_games import SeededDraws
 
 HANDS = 12
@@ -48,24 +47,14 @@ def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
     return played
 
 
-def _pokerkit_stacks(text: str) -> tuple[int, ...]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        state = None
-        for state in PokerKitHistory.loads(text):
-            pass
-        return tuple(state.stacks)
-
-
 @pytest.mark.parametrize("game", LIVE_GAMES)
 def test_a_live_hand_exported_as_phh_replays_to_the_same_stacks_here_and_in_pokerkit(game: str) -> None:
     for seed in range(3):
         for events, stacks in _hands(game, seed):
             record = TABLE_GAMES[game].phh_record(events)
             text = phh.write_phh(record)
-            started = events[0]
-            order = [(started.button + 1 + k) % len(stacks) for k in range(len(stacks))]
-            expected = tuple(stacks[seat] for seat in order)
+            expected_order = phh.phh_order(events[0].button, len(stacks))
+            expected = tuple(stacks[seat] for seat in expected_order)
             assert record.finishing_stacks == expected
             assert _pokerkit_stacks(text) == expected, text
             # Our PHH replay splits an odd chip exactly (halves), the table by TDA 2024

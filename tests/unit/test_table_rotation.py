@@ -10,7 +10,7 @@ from domain.table_rotation import ROTATIONS, RotationDealt, next_position
 from service import views
 from tests.unit.test_table_games import SeededDraws
 from tests.unit.test_table_mixed import create, passive
-from tests.unit.test_table_mixed_phh import _pokerkit_stacks
+from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
 
 SETTINGS = {"small_bet": 10, "ante": 1, "bring_in": 3}
 
