@@ -281,3 +281,16 @@ def test_random_play_never_deals_a_card_twice() -> None:
             assert len(seen) == len(set(seen))
         if state.finished:
             break
+
+
+def test_a_clock_run_out_on_the_bring_in_posts_it() -> None:
+    # A timeout checks or folds (TDA 2024 rule 29); the bring-in can be neither, so it is posted.
+    seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(3))
+    _, state = table.handle(None, table.CreateTable("t", "stud", STUD, BettingStructure(), seats, action_clock_s=30))
+    _, state = table.handle(state, table.StartNextHand(stacked("AhAd2d", "KhKd2c", "QhQdKs"), SALT), 1_000, SeededDraws(0))
+    clock = state.clock
+    assert clock.player_id == "p2"
+    events, state = table.handle(state, table.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
+                                 clock.deadline_at_ms, SeededDraws(0))
+    assert [e.action for e in events if type(e).__name__ == "ActionTaken"] == ["bring_in"]
+    assert state.clock.player_id == "p0"
