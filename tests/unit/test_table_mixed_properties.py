@@ -1,4 +1,5 @@
-"""Invariants of the mixed games at a live table, for each game, over random decks, stacks
+"""Invariants of the mixed games at a live table, for each game and each rotation (HORSE,
+8-game), over random decks, stacks
 and legal actions: chips are conserved after every command, no card is ever held twice,
 and replaying the table's events through store records rebuilds the same state."""
 from __future__ import annotations
@@ -11,18 +12,19 @@ from domain import table
 from domain.betting import BettingStructure
 from domain.cards import deck_texts, format_card
 from domain.records import from_record, to_record
-from domain.table_mixed import LIVE_GAMES, MAX_SEATS, legal
+from domain.table_mixed import LIVE_GAMES, legal
+from domain.table_rotation import ROTATIONS
 from domain.games import mixed
 from tests.unit.test_table_games import SeededDraws
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HANDS = 4
+ROTATION_HANDS = 12  # enough to turn to the next game or two
 
 
 @st.composite
 def tables(draw, game: str):
-    most = MAX_SEATS[mixed.GAMES[game].family]
-    n = draw(st.integers(2, most))
+    n = draw(st.integers(2, table.game_rules(game).table_game.max_seats))
     stacks = draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
     return stacks, draw(st.integers(0, 2**32))
 
@@ -46,10 +48,12 @@ def _play(game: str, stacks: list[int], seed: int) -> None:
     rng = random.Random(seed)
     draws = SeededDraws(seed)
     seats = tuple(table.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
-    settings_ = {"small_bet": 4, "ante": 1} if mixed.GAMES[game].family == mixed.STUD else {"small_bet": 4}
+    # Antes for stud (a rotation takes them in its stud games only); blinds elsewhere.
+    blinds_only = game in mixed.GAMES and mixed.GAMES[game].family != mixed.STUD
+    settings_ = {"small_bet": 4} if blinds_only else {"small_bet": 4, "ante": 1}
     log, state = table.handle(None, table.CreateTable("t", game, settings_, BettingStructure(), seats))
     total = sum(stacks)
-    for _ in range(HANDS):
+    for _ in range(HANDS if game in mixed.GAMES else ROTATION_HANDS):
         if state.finished:
             break
         events, state = table.handle(state, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
@@ -101,6 +105,18 @@ def test_triple_draw_conserves_chips_and_replays_the_same(table_: tuple) -> None
     _play("deuce_seven_triple_draw", *table_)
 
 
-def test_every_live_mixed_game_has_its_property() -> None:
+@SETTINGS
+@given(tables("horse"))
+def test_horse_conserves_chips_and_replays_the_same(table_: tuple) -> None:
+    _play("horse", *table_)
+
+
+@SETTINGS
+@given(tables("eight_game"))
+def test_eight_game_conserves_chips_and_replays_the_same(table_: tuple) -> None:
+    _play("eight_game", *table_)
+
+
+def test_every_live_mixed_game_and_rotation_has_its_property() -> None:
     names = {name for name in globals() if name.endswith("_conserves_chips_and_replays_the_same")}
-    assert len(names) == len(LIVE_GAMES)
+    assert len(names) == len(LIVE_GAMES) + len(ROTATIONS)
