@@ -1,7 +1,7 @@
 """Invariants of the mixed games at a live table, for each game and each rotation (HORSE,
-8-game), over random decks, stacks
-and legal actions: chips are conserved after every command, no card is ever held twice,
-and replaying the table's events through store records rebuilds the same state."""
+8-game), over random decks, stacks and legal actions: chips are conserved after every
+command, no card is ever held twice, and replaying the table's events through store
+records rebuilds the same state."""
 from __future__ import annotations
 
 import random
