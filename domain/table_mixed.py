@@ -10,8 +10,8 @@ a draw's replacements right after the discard (2-7). No burn cards: the hand's r
 (PHH) has none, and the deck's commitment covers the order either way.
 
 - Stud, when the deck cannot give every player still in a seventh card: one common card,
-  face up in the middle, which every player uses (Robert's Rules of Poker, seven-card
-  stud 9). Eight players at most, so the first six streets always suffice.
+  face up in the middle, which every player uses (Robert's Rules of Poker,
+  seven-card stud). Eight players at most, so the first six streets always suffice.
 - 2-7 triple draw, when the stub cannot give a player their replacements: the cards
   discarded so far, except the ones this player just threw, are shuffled (through
   `Draws`, recorded sealed in `DiscardsReshuffled`) and put under the stub (Robert's
@@ -19,7 +19,7 @@ a draw's replacements right after the discard (2-7). No burn cards: the hand's r
 - At the showdown every hand still in is shown (the table tables them all), and the
   decider settles the pots, high-low ones as domain.split_pots does.
 
-What each viewer sees (`hole`, `event_view`): a player their own cards; everyone the up
+What each viewer sees (`hole_view`, `event_view`): a player their own cards; everyone the up
 cards of stud, the board, the number of cards each player threw, and every hand shown at
 the showdown; floor and admin everything. The deck stays sealed until the hand is closed.
 """
@@ -42,7 +42,7 @@ LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_d
 MAX_SEATS = {mixed.STUD: 8, mixed.FLOP: 10, mixed.DRAW: 6}
 MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
                   "starting_chips")
-RAISE_CAP = 4  # a bet and three raises a round (Robert's Rules of Poker, limit 6)
+RAISE_CAP = 4  # a bet and three raises a round, as domain.phh replays the WSOP records
 STUD_STREET_CARDS = tuple(len(up) for up in mixed.STUD_DEAL)
 HIDDEN = mixed.UNKNOWN
 Sees = Callable[[str], bool]

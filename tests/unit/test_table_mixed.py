@@ -114,7 +114,7 @@ def _call_round(state: table.TableState) -> table.TableState:
 
 
 def test_stud_eight_players_to_seventh_street_share_a_common_card() -> None:
-    # Robert's Rules of Poker, seven-card stud 9: with too few cards for everyone's
+    # Robert's Rules of Poker, seven-card stud: with too few cards for everyone's
     # seventh, one common card is turned face up in the middle.
     state = create("stud", STUD, players=8)
     events, state = deal(state, tuple(deck_texts()))
@@ -154,7 +154,7 @@ def test_omaha_hi_lo_posts_the_blinds_and_splits_high_and_low() -> None:
 
 
 def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_discards() -> None:
-    # Robert's Rules of Poker, draw 11: the discards (not the drawing player's own) are
+    # Robert's Rules of Poker, draw poker: the discards (not the drawing player's own) are
     # shuffled and dealt from once the stub runs out.
     state = create("deuce_seven_triple_draw", FLOP, players=6)
     draws = SeededDraws(4)
@@ -284,7 +284,7 @@ def test_random_play_never_deals_a_card_twice() -> None:
 
 
 def test_a_clock_run_out_on_the_bring_in_posts_it() -> None:
-    # A timeout checks or folds (TDA 2024 rule 29); the bring-in can be neither, so it is posted.
+    # A timeout checks or folds (tournaments.md, Clocks); the bring-in can be neither, so it is posted.
     seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(3))
     _, state = table.handle(None, table.CreateTable("t", "stud", STUD, BettingStructure(), seats, action_clock_s=30))
     _, state = table.handle(state, table.StartNextHand(stacked("AhAd2d", "KhKd2c", "QhQdKs"), SALT), 1_000, SeededDraws(0))
