@@ -15,7 +15,7 @@ a draw's replacements right after the discard (2-7). No burn cards: the hand's r
 - 2-7 triple draw, when the stub cannot give a player their replacements: the cards
   discarded so far, except the ones this player just threw, are shuffled (through
   `Draws`, recorded sealed in `DiscardsReshuffled`) and put under the stub (Robert's
-  Rules of Poker, draw 11). Six players at most.
+  Rules of Poker, draw poker). Six players at most.
 - At the showdown every hand still in is shown (the table tables them all), and the
   decider settles the pots, high-low ones as domain.split_pots does.
 
