@@ -75,6 +75,15 @@ def test_razz_the_highest_up_card_brings_it_in_the_king_highest() -> None:
     assert state.to_act == "p2"  # spades above clubs on equal kings
 
 
+def test_razz_later_streets_are_opened_by_the_lowest_hand_showing() -> None:
+    state = create("razz", STUD)
+    # Up cards after fourth street: p1 3d-4c, p2 Ks-2c, p0 Kc-Qd; p2 (the king) brings it in.
+    _, state = deal(state, stacked("Ah2h3d", "4h5hKs", "6h7dKc", "4c", "2c", "Qd"))
+    assert state.to_act == "p2"
+    state = _call_round(state)
+    assert state.hand.round == "fourth_street" and state.to_act == "p1"  # 4-3 low showing
+
+
 def test_stud_completing_the_bring_in_is_a_raise_to_the_small_bet() -> None:
     state = create("stud", STUD)
     _, state = deal(state, stacked("AhAd2d", "KhKd2c", "QhQdKs"))
