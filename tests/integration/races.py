@@ -39,6 +39,40 @@ def play_table(client: Any, table_id: str, keys: dict[str, dict], choose: Choose
                 closing_sent[event["data"]["hand_id"]] = sent
 
 
+def poll(client: Any, path: str, headers: dict, role: str, errors: list[str],
+         versions: list[int]) -> tuple[dict, float] | None:
+    """A reader's GET: (the body, when it was answered), None for a hand number guessed
+    ahead of the table (404) or a failure (noted in `errors`); the highest version seen
+    goes on `versions`."""
+    response = client.get(path, headers=headers)
+    answered = time.monotonic()
+    if response.status_code == 404:
+        return None
+    if response.status_code != 200:
+        errors.append(f"{path} as {role}: {response.status_code}")
+        return None
+    if "ETag" in response.headers:
+        versions.append(max(versions[-1], int(response.headers["ETag"].strip('"'))))
+    return response.get_json(), answered
+
+
+def read_loop(client: Any, index: int, roles: dict[str, dict], paths: Callable[[int], list[str]],
+              judge: Callable[[int, str, str, dict, float], None], stop: threading.Event,
+              errors: list[str], reads: list[int], wanted: int, versions: list[int]) -> None:
+    """Reader `index`: a random role reads a random one of `paths(the latest version)`
+    until `stop` or `wanted` reads in all; `judge(index, role, path, body, answered)`."""
+    rng = random.Random(index)
+    while not stop.is_set() and sum(reads) < wanted:
+        role = rng.choice(list(roles))
+        path = rng.choice(paths(versions[-1]))
+        polled = poll(client, path, roles[role], role, errors, versions)
+        reads[index] += 1
+        if errors:
+            return
+        if polled is not None:
+            judge(index, role, path, *polled)
+
+
 def run_race(play: Callable[[], None], read: Callable[[int], None], readers: int, reads: list[int],
              wanted: int, time_limit_s: float, stop: threading.Event, errors: list[str]) -> None:
     """Run the writer and `readers` readers until `wanted` reads, the time limit or an error."""

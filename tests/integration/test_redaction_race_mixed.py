@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 
 import pytest
 
 from tests.integration.conftest import ADMIN, key_for, register_players
-from tests.integration.races import play_table, run_race
+from tests.integration.races import play_table, read_loop, run_race
 
 pytestmark = pytest.mark.integration
 
@@ -43,28 +42,18 @@ def test_no_read_shows_a_live_stud_hands_deck_or_another_players_down_card(clien
     reads = [0, 0]
     versions = [1]
 
+    def paths(version: int) -> list[str]:
+        hand = f"{table_id}.{max(1, version // 25)}"
+        return [f"/v1/tables/{table_id}/events?after={max(0, version - 30)}",
+                f"/v1/tables/{table_id}", f"/v1/hands/{hand}", f"/v1/hands/{hand}/state"]
+
+    def judge(index: int, role: str, path: str, body: dict, answered: float) -> None:
+        secrets_seen.extend((h, answered, path) for h in _secrets(body))
+        if role != "floor":
+            leaks.extend(f"{role} on {path}: {leak}" for leak in _down_cards(body, role, players))
+
     def read(index: int) -> None:
-        rng = random.Random(index)
-        while not stop.is_set() and sum(reads) < READS:
-            role = rng.choice(list(roles))
-            version = versions[-1]
-            hand = f"{table_id}.{max(1, version // 25)}"
-            path = rng.choice([f"/v1/tables/{table_id}/events?after={max(0, version - 30)}",
-                               f"/v1/tables/{table_id}", f"/v1/hands/{hand}", f"/v1/hands/{hand}/state"])
-            response = client.get(path, headers=roles[role])
-            answered = time.monotonic()
-            reads[index] += 1
-            if response.status_code == 404:
-                continue
-            if response.status_code != 200:
-                errors.append(f"{path} as {role}: {response.status_code}")
-                return
-            body = response.get_json()
-            secrets_seen.extend((h, answered, path) for h in _secrets(body))
-            if role != "floor":
-                leaks.extend(f"{role} on {path}: {leak}" for leak in _down_cards(body, role, players))
-            if "ETag" in response.headers:
-                versions.append(max(versions[-1], int(response.headers["ETag"].strip('"'))))
+        read_loop(client, index, roles, paths, judge, stop, errors, reads, READS, versions)
 
     run_race(lambda: play_table(client, table_id, keys, choose, stop, errors, closing_sent), read,
              2, reads, READS, TIME_LIMIT_S, stop, errors)
