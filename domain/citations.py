@@ -8,6 +8,13 @@ citation string in the code comes from this table.
 from __future__ import annotations
 
 CITATIONS: dict[str, str] = {
+    # The showdown at live tables (declarations.md "Showdown"; domain.showdown_order).
+    "all_in_face_up": "TDA 2024 16",
+    "order_of_show": "TDA 2024 17",
+    "not_your_turn_to_show": "TDA 2024 17",
+    "last_live_hand": "TDA 2024 17-B",
+    "no_right_to_see": "TDA 2024 18-B",
+    "ask_to_see_discretion": "TDA 2024 18",
 }
 
 
