@@ -10,7 +10,8 @@ from psycopg_pool import ConnectionPool
 
 from service import commands, docs, metrics, rate_limits, request_log
 from service.api import (Api, Resources, hand_histories, hands, health, keys, operations,
-                         players, ratings, refuse_nul_in_url, rulings, tables, tournaments)
+                         players, ratings, receipts, refuse_nul_in_url, rulings, tables,
+                         tournaments)
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
@@ -64,7 +65,8 @@ def create_app(config: Config | None = None) -> Flask:
         },
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
-                      tables.blp, hands.blp, tournaments.blp, ratings.blp, operations.blp):
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
+                      operations.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)

@@ -12,6 +12,8 @@ import hmac
 import secrets
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
@@ -23,13 +25,13 @@ from flask import request
 from psycopg_pool import ConnectionPool
 
 from service.api import SECURITY_SCHEME, resources
+from service.api.writes import answer_write
 from service.problems import Problem
 from service.request_log import note_principal
+from service.store import scope
 
 ROLES = ("admin", "organiser", "floor", "player", "spectator")
 KEY_PREFIX = "crd_"
-# How logs and rate limits name the CARDROOM_ADMIN_KEY, which has no row of its own.
-MASTER_KEY_ID = "admin-key"
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -39,7 +41,11 @@ class Principal:
     role: str
     player_id: str | None = None
     key_id: str | None = None
-    """The api_keys row's id (for logs); None for the master admin key."""
+    """The id of the API key the caller sent (MASTER_KEY_ID for CARDROOM_ADMIN_KEY): whose
+    Idempotency-Keys they are, and who a request's log line names."""
+
+
+MASTER_KEY_ID = "CARDROOM_ADMIN_KEY"
 
 
 def new_secret() -> str:
@@ -99,7 +105,7 @@ class ApiKeys:
         if (role == "player") != (player_id is not None):
             raise ValueError("a player key needs a player id, and only a player key has one")
         secret = new_secret()
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "INSERT INTO api_keys (id, key_hash, role, player_id) VALUES (%s, %s, %s, %s)"
                 " RETURNING " + _KEY_COLUMNS,
@@ -107,6 +113,17 @@ class ApiKeys:
             ).fetchone()
         assert row is not None
         return IssuedKey(*row), secret
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """The request's open transaction when there is one (an idempotent key creation
+        commits with its record), else a connection from the pool."""
+        joined = scope.current_connection()
+        if joined is not None:
+            yield joined
+        else:
+            with self._pool.connection() as conn:
+                yield conn
 
     def listed(self, limit: int, after: str | None = None) -> list[IssuedKey]:
         """Keys in the order they were issued (created_at, then id), `limit` of them from
@@ -178,7 +195,7 @@ def authenticate() -> Principal:
         raise _unauthorized("the API key is not valid")
     if principal is REVOKED:
         raise _unauthorized("the API key was revoked", "key_revoked")
-    note_principal(principal.key_id or MASTER_KEY_ID, principal.role)  # type: ignore[union-attr]
+    note_principal(principal.key_id, principal.role)  # type: ignore[union-attr]
     return principal  # type: ignore[return-value]
 
 
@@ -186,7 +203,7 @@ def _principal_for(secret: str) -> Principal | _Revoked | None:
     wired = resources()
     admin_key = wired.config.admin_key
     if admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()):
-        return Principal(role="admin")
+        return Principal(role="admin", key_id=MASTER_KEY_ID)
     # A NUL or a huge header can only be a wrong key; never send it to PostgreSQL.
     if wired.keys is None or "\x00" in secret or len(secret) > 200:
         return None
@@ -208,6 +225,11 @@ def current_principal() -> Principal:
     """The authenticated caller (role, player_id) inside a view guarded by `require`."""
     principal = _guarded_principal.get()
     return principal if principal is not None else authenticate()
+
+
+def _owner(principal: Principal) -> str:
+    """Whose Idempotency-Keys a request's are: its API key's."""
+    return principal.key_id or f"{principal.role}:{principal.player_id}"
 
 
 def require(*roles: str) -> Callable[[View], View]:
@@ -233,7 +255,7 @@ def require(*roles: str) -> Callable[[View], View]:
                 )
             token = _guarded_principal.set(principal)
             try:
-                return view(*args, **kwargs)
+                return answer_write(_owner(principal), view, args, kwargs)
             finally:
                 _guarded_principal.reset(token)
 

@@ -47,6 +47,8 @@ class Config:
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
+    idempotency_window_s: float = 24 * 3600
+    """How long an Idempotency-Key's record (and so its first answer) is kept."""
     log_format: str = "json"
     """Request and application logs: one JSON object a line (production), or "text" for
     a person at a terminal (`make run`)."""
@@ -56,9 +58,10 @@ class Config:
     done): at DEBUG they no longer drown the terminal; INFO shows them."""
     rate_limit_per_key: str = DEFAULT_RATE_LIMIT_PER_KEY
     rate_limit_per_address: str = DEFAULT_RATE_LIMIT_PER_ADDRESS
-    """flask-limiter limit strings ("100/second", "5000 per minute;100/second"); "" for none."""
+    """Limit strings of the `limits` library ("1000/second", "5000 per minute;100/second");
+    "" for none."""
     rate_limit_storage_url: str | None = None
-    """Where the rate limits count (service.limits): by default the broker when it is
+    """Where the rate limits count (service.rate_limits): by default the broker when it is
     Redis, else each process's own memory."""
 
     @classmethod
@@ -76,6 +79,8 @@ class Config:
             chain_key=read.text("CARDROOM_CHAIN_KEY"),
             request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
                                                low=0.1, high=3600),
+            idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600,
+                                             low=1, high=366 * 24 * 3600),
             log_format=read.choice("CARDROOM_LOG_FORMAT", LOG_FORMATS, "json"),
             log_level=read.choice("CARDROOM_LOG_LEVEL", LOG_LEVELS, "INFO"),
             sweep_log_level=read.choice("CARDROOM_SWEEP_LOG_LEVEL", LOG_LEVELS, "DEBUG"),
@@ -83,7 +88,8 @@ class Config:
             rate_limit_per_address=read.limit("CARDROOM_RATE_LIMIT_PER_ADDRESS",
                                               DEFAULT_RATE_LIMIT_PER_ADDRESS),
             rate_limit_storage_url=read.text("CARDROOM_RATE_LIMIT_STORAGE_URL",
-                                             prefixes=("memory://", "redis://", "rediss://")),
+                                             prefixes=("cardroom-memory://", "memory://", "redis://",
+                                                       "rediss://")),
         )
 
 

@@ -42,7 +42,7 @@ def test_a_sane_client_request_id_is_kept_and_a_hostile_one_replaced(client, cap
     assert replaced.headers["X-Request-Id"] != "x\" forged=1"
     assert len(replaced.headers["X-Request-Id"]) == 32
     first, second = _request_lines(caplog)[-2:]
-    assert first.fields["player_id"] == "nobody" and first.fields["key_id"] == "admin-key"
+    assert first.fields["player_id"] == "nobody" and first.fields["key_id"] == "CARDROOM_ADMIN_KEY"
     assert second.fields["request_id"] == replaced.headers["X-Request-Id"]
 
 

@@ -9,8 +9,8 @@ from service.auth import REVOKED, ApiKeys, Principal, key_hash
 
 
 class _Rows:
-    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked, id), and
-    every lookup it answered."""
+    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked, id), and every
+    lookup it answered."""
 
     def __init__(self, rows: dict[str, tuple[str, str | None, bool, str]]) -> None:
         self.rows = rows
@@ -68,7 +68,7 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
 
 def test_the_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
-    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False, f"k-{n}") for n in range(3)})
+    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False, "k-new") for n in range(3)})
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     for n in range(3):
