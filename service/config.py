@@ -79,7 +79,7 @@ class Config:
             chain_key=read.text("CARDROOM_CHAIN_KEY"),
             request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
                                                low=0.1, high=3600),
-            idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600,
+            idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600.0,
                                              low=1, high=366 * 24 * 3600),
             log_format=read.choice("CARDROOM_LOG_FORMAT", LOG_FORMATS, "json"),
             log_level=read.choice("CARDROOM_LOG_LEVEL", LOG_LEVELS, "INFO"),

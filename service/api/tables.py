@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from typing import Any
 
 import marshmallow as ma
 from flask import Response, current_app, request
