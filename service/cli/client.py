@@ -83,9 +83,8 @@ class Client:
         self.transport = transport
 
     def call(self, method: str, path: str, *, json_body: Any = None, text: str | None = None,
-             content_type: str = "application/json", headers: Mapping[str, str] | None = None,
-             allowed: tuple[int, ...] = ()) -> Answer:
-        """The answer; a status of 400 or more (not in `allowed`) raises ApiError."""
+             content_type: str = "application/json", headers: Mapping[str, str] | None = None) -> Answer:
+        """The answer; a status of 400 or more raises ApiError."""
         sent = dict(headers or {})
         body: bytes | None = None
         if json_body is not None:
@@ -93,7 +92,7 @@ class Client:
         elif text is not None:
             body, sent["Content-Type"] = text.encode(), content_type
         answer = self.transport.send(method, path, body, sent)
-        if answer.status >= 400 and answer.status not in allowed:
+        if answer.status >= 400:
             raise ApiError(answer)
         return answer
 

@@ -4,8 +4,7 @@ as an audited hand) by the service, counted by variant.
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
 PHH format's hand-history collection). Each hand is sent with `?store=true` and an
 Idempotency-Key made from its text, so importing a folder twice stores each hand once.
-Variants that replay but are not stored yet (the mixed games: 422 `not_storable`) are
-replayed without storing. "matched": the replay ends with the record's finishing stacks.
+"matched": the replay ends with the record's finishing stacks.
 """
 from __future__ import annotations
 
@@ -88,25 +87,15 @@ def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool)
     count.hands += 1
     key = "phh-import-" + hashlib.sha256(hand.text.encode()).hexdigest()
     try:
-        if store:
-            answer = client.call("POST", "/v1/hand-histories?store=true", text=hand.text,
-                                 content_type="application/toml", headers={"Idempotency-Key": key},
-                                 allowed=(422,))
-            if answer.status == 422 and answer.json().get("code") == "not_storable":
-                answer = client.call("POST", "/v1/hand-histories", text=hand.text,
-                                     content_type="application/toml")
-            elif answer.status == 422:
-                raise ApiError(answer)
-            else:
-                count.stored += 1
-        else:
-            answer = client.call("POST", "/v1/hand-histories", text=hand.text,
-                                 content_type="application/toml")
+        answer = client.call("POST", "/v1/hand-histories" + ("?store=true" if store else ""),
+                             text=hand.text, content_type="application/toml",
+                             headers={"Idempotency-Key": key} if store else {})
     except ApiError as refused:
         count.refused += 1
         summary.refusals.append((hand.source, str(refused)))
         return
     count.replayed += 1
+    count.stored += store
     count.matched += answer.json().get("matches_record") is True
 
 

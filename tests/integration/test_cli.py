@@ -24,7 +24,6 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 WSOP_BY_VARIANT = {  # tests/unit/test_phh_corpus.py counts the same files
     "NT": 11, "FT": 7, "PO": 7, "F7S": 13, "F7S/8": 7, "FO/8": 14, "FR": 10, "F2L3D": 7, "N2L1D": 7,
 }
-STORED_VARIANTS = ("NT", "FT", "PO")  # the mixed games replay but are not stored yet
 
 
 @pytest.fixture(scope="module")
@@ -44,15 +43,14 @@ def cardroom(database_url, data_dir, monkeypatch):
     return run
 
 
-def test_importing_the_wsop_folder_replays_every_hand_and_stores_the_storable(cardroom):
+def test_importing_the_wsop_folder_replays_and_stores_every_hand(cardroom):
     result = cardroom("phh", "import", str(PHH / "wsop"), "--json")
 
     summary = json.loads(result.stdout)
     assert summary["files"] == 83
     assert {v: c["hands"] for v, c in summary["by_variant"].items()} == WSOP_BY_VARIANT
-    assert summary["total"] == {"hands": 83, "replayed": 83, "matched": 83, "stored": 25, "refused": 0}
-    assert all(c["stored"] == (c["hands"] if v in STORED_VARIANTS else 0)
-               for v, c in summary["by_variant"].items())
+    assert summary["total"] == {"hands": 83, "replayed": 83, "matched": 83, "stored": 83, "refused": 0}
+    assert all(c["stored"] == c["hands"] for c in summary["by_variant"].values())
     assert "importing" in result.stderr and "83/83" in result.stderr  # the progress bar
 
     again = json.loads(cardroom("phh", "import", str(PHH / "wsop/2023/43/5/63.phh"), "--json").stdout)

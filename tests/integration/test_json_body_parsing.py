@@ -163,9 +163,9 @@ def test_every_wrong_field_is_listed_unknown_ones_last(client):
     response = client.post("/v1/tables", headers=ADMIN, json={
         "game": "go", "seats": "x", "ranked": "perhaps", "extra": 1})
     assert_document(response, validation_error(
-        "invalid request: game: Must be one of: dice, five-card-draw, holdem, omaha, palace.; "
+        "invalid request: game: Must be one of: deuce_seven_triple_draw, dice, eight_game, five-card-draw, holdem, horse, omaha, omaha_hi_lo, palace, razz, stud, stud_hi_lo.; "
         "seats: Not a valid list.; ranked: Not a valid boolean.; extra: Unknown field.",
-        ("game", ["Must be one of: dice, five-card-draw, holdem, omaha, palace."]),
+        ("game", ["Must be one of: deuce_seven_triple_draw, dice, eight_game, five-card-draw, holdem, horse, omaha, omaha_hi_lo, palace, razz, stud, stud_hi_lo."]),
         ("seats", ["Not a valid list."]),
         ("ranked", ["Not a valid boolean."]),
         ("extra", ["Unknown field."])))
