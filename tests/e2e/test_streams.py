@@ -1,0 +1,192 @@
+"""Live feeds (live.md) against a real gunicorn over real sockets: the streams' messages,
+resuming, redaction per role, the `turn` message, the keyless public view, and the
+long-poll."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import Server, scripted_players
+from tests.e2e.sse import Message, SseClient
+
+pytestmark = pytest.mark.e2e
+
+STACK = 10_000
+
+
+@pytest.fixture
+def clients() -> Iterator[list[SseClient]]:
+    opened: list[SseClient] = []
+    yield opened
+    for client in opened:
+        client.close()
+
+
+def open_stream(server: Server, clients: list[SseClient], path: str,
+                headers: dict[str, str] | None = None) -> SseClient:
+    client = SseClient(server.port, path, headers)
+    clients.append(client)
+    assert client.read_head() == 200, client.body()
+    assert client.headers["content-type"].startswith("text/event-stream")
+    assert client.headers["cache-control"] == "no-cache"
+    return client
+
+
+def new_hand(server: Server, name: str) -> tuple[str, list[tuple[str, dict[str, str]]], int]:
+    """A three-handed hold'em table with a hand dealt: (table id, players, version)."""
+    players = scripted_players(server, 3, name)
+    status, created, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": STACK} for p, _ in players]}, server.admin)
+    assert status == 201, created
+    status, started, _ = server.call("POST", f"/v1/tables/{created['id']}/hands", {}, server.admin)
+    assert status == 201, started
+    return created["id"], players, started["version"]
+
+
+def act(server: Server, table_id: str, players: list[tuple[str, dict[str, str]]],
+        via: Server | None = None) -> dict:
+    """The player to act checks or calls, with their own key."""
+    via = via or server
+    _, legal, headers = via.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=via.admin)
+    action = {"action": "check"} if legal["legal"]["check"] else {"action": "call"}
+    status, answer, _ = via.call("POST", f"/v1/tables/{table_id}/actions", action,
+                                 {**dict(players)[legal["to_act"]], "If-Match": headers["ETag"]})
+    assert status == 201, answer
+    return answer
+
+
+def test_a_stream_sends_every_event_with_its_version_as_id_then_live_ones(server, clients):
+    table_id, players, version = new_hand(server, "Ids")
+    stream = open_stream(server, clients, f"/v1/tables/{table_id}/stream", server.admin)
+    events, _ = stream.events_until(version)
+    assert [m.id for m in events] == list(range(1, version + 1))
+    assert events[0].event == "TableCreated" == events[0].data["type"]
+    answer = act(server, table_id, players)
+    live, _ = stream.events_until(answer["version"])
+    assert [m.id for m in live] == list(range(version + 1, answer["version"] + 1))
+    assert [{k: v for k, v in m.data.items() if k != "recorded_at"} for m in live] == answer["events"]
+
+
+def test_resuming_with_last_event_id_or_after_skips_nothing_and_repeats_nothing(server, clients):
+    table_id, players, version = new_hand(server, "Resume")
+    first = open_stream(server, clients, f"/v1/tables/{table_id}/stream", server.admin)
+    seen, _ = first.events_until(version)
+    first.close()
+    written = [act(server, table_id, players)["version"] for _ in range(2)]
+    resumed = open_stream(server, clients, f"/v1/tables/{table_id}/stream?after=1",
+                          {**server.admin, "Last-Event-ID": str(seen[-1].id)})
+    events, _ = resumed.events_until(written[-1])
+    assert [m.id for m in events] == list(range(version + 1, written[-1] + 1))
+    by_after = open_stream(server, clients, f"/v1/tables/{table_id}/stream?after={version}", server.admin)
+    assert [m.id for m in by_after.events_until(written[-1])[0]] == [m.id for m in events]
+
+
+def test_a_player_stream_carries_their_own_hole_cards_and_nobody_elses(server, clients):
+    table_id, players, version = new_hand(server, "Cards")
+    _, view, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+    hole = {seat["player_id"]: seat["cards"] for seat in view["seats"]}
+    own_id, own_headers = players[0]
+    mine = open_stream(server, clients, f"/v1/tables/{table_id}/stream", own_headers)
+    text = "".join(repr(m.data) for m in mine.events_until(version)[0])
+    assert hole[own_id] in text
+    for other, _ in players[1:]:
+        assert hole[other] not in text
+    _, spectator = server.call("POST", "/v1/keys", {"role": "spectator"}, server.admin)[:2]
+    watcher = open_stream(server, clients, f"/v1/tables/{table_id}/stream",
+                          {"Authorization": f"Bearer {spectator['key']}"})
+    public = open_stream(server, clients, f"/v1/tables/{table_id}/stream?view=public")
+    for stream in (watcher, public):
+        dealt = [m for m in stream.events_until(version)[0] if m.event == "HoleCardsDealt"]
+        assert len(dealt) == 3 and all(m.data["data"]["cards"] is None for m in dealt)
+    # And after a reconnect, the same.
+    mine.close()
+    again = open_stream(server, clients, f"/v1/tables/{table_id}/stream",
+                        {**own_headers, "Last-Event-ID": "1"})
+    text = "".join(repr(m.data) for m in again.events_until(version)[0])
+    assert hole[own_id] in text and not any(hole[o] in text for o, _ in players[1:])
+
+
+def test_a_player_is_told_their_turn_with_what_is_legal(server, clients):
+    table_id, players, version = new_hand(server, "Turn")
+    _, legal, _ = server.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=server.admin)
+    first = legal["to_act"]
+    streams = {p: open_stream(server, clients, f"/v1/tables/{table_id}/stream", h) for p, h in players}
+    for player, stream in streams.items():
+        stream.events_until(version)
+        # The turn follows the events it is the turn after, in the same write.
+        told = stream.next_within(0.5)
+        assert told == (Message("turn", {"version": version, **legal}, None) if player == first else None)
+    answer = act(server, table_id, players)
+    for player, stream in streams.items():
+        stream.events_until(answer["version"])
+        told = stream.next_within(0.5)
+        assert told == (Message("turn", {"version": answer["version"], "to_act": answer["to_act"],
+                                         "legal": answer["legal"]}, None)
+                        if player == answer["to_act"] else None)
+
+
+def test_the_public_view_needs_no_key_and_other_views_do(server, clients):
+    table_id, _, version = new_hand(server, "Public")
+    anonymous = SseClient(server.port, f"/v1/tables/{table_id}/stream")
+    clients.append(anonymous)
+    assert anonymous.read_head() == 401
+    missing = SseClient(server.port, "/v1/tables/no-such-table/stream?view=public")
+    clients.append(missing)
+    assert missing.read_head() == 404
+    public = open_stream(server, clients, f"/v1/tables/{table_id}/stream?view=public")
+    public.events_until(version)
+    assert public.next_within(0.5) is None  # nobody's turn is told to the room
+
+
+def test_a_tournament_stream_follows_registrations(server, clients):
+    status, created, _ = server.call("POST", "/v1/tournaments", {
+        "name": "Streamed", "game": "holdem", "betting": "no-limit", "starting_stack": 10000,
+        "starts_at": "now", "payout_percentages": ["100"],
+        "levels": [{"small_blind": 25, "big_blind": 50, "seconds": 600}]},
+        server.admin)
+    assert status == 201, str(created)
+    tournament_id = created["id"]
+    stream = open_stream(server, clients, f"/v1/tournaments/{tournament_id}/stream?view=public")
+    assert stream.next().id == 1
+    player, _ = scripted_players(server, 1, "Entrant")[0]
+    status, answer, _ = server.call("POST", f"/v1/tournaments/{tournament_id}/registrations",
+                                    {"player_id": player}, server.admin)
+    assert status == 201, answer
+    message = stream.next()
+    assert (message.id, message.event) == (answer["version"], answer["events"][0]["type"])
+
+
+def test_a_long_poll_answers_within_100_ms_of_a_write(server):
+    table_id, players, version = new_hand(server, "Poll")
+    answered: dict = {}
+
+    def poll() -> None:
+        answered["status"], answered["body"], _ = server.call(
+            "GET", f"/v1/tables/{table_id}/events?after={version}&wait=20", headers=server.admin)
+        answered["at"] = time.monotonic()
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    time.sleep(0.5)
+    assert "at" not in answered
+    answer = act(server, table_id, players)
+    written_at = time.monotonic()
+    poller.join(10)
+    assert answered["status"] == 200
+    assert [e["version"] for e in answered["body"]["events"]] == list(range(version + 1, answer["version"] + 1))
+    assert answered["at"] - written_at < 0.1
+
+
+def test_a_long_poll_answers_empty_at_its_timeout(server):
+    table_id, _, version = new_hand(server, "Timeout")
+    started = time.monotonic()
+    status, body, _ = server.call("GET", f"/v1/tables/{table_id}/events?after={version}&wait=1",
+                                  headers=server.admin)
+    assert (status, body["events"]) == (200, [])
+    assert 1.0 <= time.monotonic() - started < 2.0
+    status, problem, _ = server.call("GET", f"/v1/tables/{table_id}/events?wait=61", headers=server.admin)
+    assert status == 400, problem
