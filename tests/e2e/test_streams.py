@@ -5,58 +5,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.conftest import Server, scripted_players
-from tests.e2e.sse import Message, SseClient
+from tests.e2e.conftest import scripted_players
+from tests.e2e.sse import Message, SseClient, act, new_hand, open_stream
 
 pytestmark = pytest.mark.e2e
-
-STACK = 10_000
-
-
-@pytest.fixture
-def clients() -> Iterator[list[SseClient]]:
-    opened: list[SseClient] = []
-    yield opened
-    for client in opened:
-        client.close()
-
-
-def open_stream(server: Server, clients: list[SseClient], path: str,
-                headers: dict[str, str] | None = None) -> SseClient:
-    client = SseClient(server.port, path, headers)
-    clients.append(client)
-    assert client.read_head() == 200, client.body()
-    assert client.headers["content-type"].startswith("text/event-stream")
-    assert client.headers["cache-control"] == "no-cache"
-    return client
-
-
-def new_hand(server: Server, name: str) -> tuple[str, list[tuple[str, dict[str, str]]], int]:
-    """A three-handed hold'em table with a hand dealt: (table id, players, version)."""
-    players = scripted_players(server, 3, name)
-    status, created, _ = server.call("POST", "/v1/tables", {
-        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
-        "seats": [{"player_id": p, "stack": STACK} for p, _ in players]}, server.admin)
-    assert status == 201, created
-    status, started, _ = server.call("POST", f"/v1/tables/{created['id']}/hands", {}, server.admin)
-    assert status == 201, started
-    return created["id"], players, started["version"]
-
-
-def act(server: Server, table_id: str, players: list[tuple[str, dict[str, str]]],
-        via: Server | None = None) -> dict:
-    """The player to act checks or calls, with their own key."""
-    via = via or server
-    _, legal, headers = via.call("GET", f"/v1/tables/{table_id}/legal-actions", headers=via.admin)
-    action = {"action": "check"} if legal["legal"]["check"] else {"action": "call"}
-    status, answer, _ = via.call("POST", f"/v1/tables/{table_id}/actions", action,
-                                 {**dict(players)[legal["to_act"]], "If-Match": headers["ETag"]})
-    assert status == 201, answer
-    return answer
 
 
 def test_a_stream_sends_every_event_with_its_version_as_id_then_live_ones(server, clients):
