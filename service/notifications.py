@@ -50,8 +50,9 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 
 class Feed:
     """The latest events of one stream, read once for every subscriber in this process.
-    `follow` (optional) derives something from the store after each read that found new
-    events (a table's state, for the `turn` messages); `followed` holds its last result."""
+    `follow` (optional, e.g. a table's state for the `turn` messages: only players' streams
+    need it) derives something from the store after each read that found new events;
+    `followed` holds its last result."""
 
     def __init__(self, store: EventStore, stream_id: str, reveal: Reveal | None,
                  follow: Callable[[], Any] | None) -> None:
@@ -80,8 +81,8 @@ class Feed:
                 records = self._store.read_stream(self.stream_id, after_version=self._version,
                                                   reveal=self._reveal)
                 version = records[-1].version if records else self._version
-            first_read = not self.read_at
-            followed = self._follow() if (records or first_read) and self._follow is not None else None
+            follow = self._follow
+            followed = follow() if follow is not None and (records or self.followed is None) else None
             with self._lock:
                 self.read_at = time.monotonic()
                 self._records = (self._records + records)[-FEED_EVENTS:]
@@ -89,6 +90,13 @@ class Feed:
                 if followed is not None:
                     self.followed = followed
             return bool(records)
+
+    def follow_with(self, follow: Callable[[], Any]) -> None:
+        """Follow from now on, if the feed did not yet (its first subscribers needed
+        nothing followed); the next refresh fills `followed`."""
+        with self._lock:
+            if self._follow is None:
+                self._follow = follow
 
     def refresh_if_stale(self) -> bool:
         if time.monotonic() - self.read_at >= FALLBACK_S:
@@ -139,6 +147,8 @@ class LiveFeeds:
             subscription.watchers.add(watcher)
             if feed and subscription.feed is None:
                 subscription.feed = Feed(self.store, stream_id, reveal, follow)
+            elif feed and follow is not None:
+                subscription.feed.follow_with(follow)
             return subscription.feed if feed else None
 
     def unsubscribe(self, stream_id: str, watcher: Watcher) -> None:

@@ -78,9 +78,11 @@ def table_stream(query: dict, table_id: str) -> Response:
     who = _viewer(query)
     store, stream_id = event_store(), commands.table_stream(table_id)
     _exists(stream_id, f"no table {table_id}")
+    # Only a player is told their turn: only their stream needs the table's state.
+    player = who.player_id is not None
     source = Source(stream_id, partial(views.redact_records, viewer=who), REVEAL_CLOSED_HANDS,
-                    follow=partial(commands.load_table, store, table_id),
-                    turn=partial(_turn, who))
+                    follow=partial(commands.load_table, store, table_id) if player else None,
+                    turn=partial(_turn, who) if player else None)
     return _served(source, query)
 
 
@@ -110,7 +112,7 @@ def _exists(stream_id: str, missing: str) -> None:
 
 def _turn(who: views.Viewer, loaded: commands.LoadedTable | None, version: int) -> dict[str, Any] | None:
     """The caller's turn at `version` (the version just sent), if it is theirs."""
-    if who.player_id is None or loaded is None or loaded.state is None or loaded.version != version:
+    if loaded is None or loaded.state is None or loaded.version != version:
         return None
     shown = views.legal_actions_view(loaded.state, who)
     if shown["to_act"] != who.player_id:
