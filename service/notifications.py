@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +63,7 @@ class Feed:
         self._reading = threading.Lock()
         self._lock = threading.Lock()
         self._records: list[RecordedEvent] = []
+        self._shared: dict[Hashable, bytes] = {}
         self._version: int | None = None  # None: never read
         self.read_at = 0.0
         self.followed: Any = None
@@ -87,9 +88,23 @@ class Feed:
                 self.read_at = time.monotonic()
                 self._records = (self._records + records)[-FEED_EVENTS:]
                 self._version = version
+                if records:
+                    self._shared.clear()
                 if followed is not None:
                     self.followed = followed
             return bool(records)
+
+    def shared(self, key: Hashable, build: Callable[[], bytes]) -> bytes:
+        """What `build` makes for `key`, built once for all the subscribers that ask with
+        that key until the next read brings events (the same batch seen the same way: the
+        streams of one table and one view share their messages)."""
+        with self._lock:
+            found = self._shared.get(key)
+        if found is None:
+            found = build()
+            with self._lock:
+                self._shared[key] = found
+        return found
 
     def follow_with(self, follow: Callable[[], Any]) -> None:
         """Follow from now on, if the feed did not yet (its first subscribers needed

@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from service.notifications import FALLBACK_S, Feed, LiveFeeds, Watcher
@@ -53,6 +54,9 @@ class Source:
     events, and (tables) what to follow for the `turn` message and how to read it."""
     stream_id: str
     render: Callable[[list[RecordedEvent]], list[dict[str, Any]]]
+    view: Hashable
+    """Who the events are rendered for (a Viewer): streams of one stream and view share
+    their rendered messages."""
     reveal: Reveal | None = None
     follow: Callable[[], Any] | None = None
     turn: Callable[[Any, int], dict[str, Any] | None] | None = None
@@ -85,18 +89,26 @@ class EventStream:
         keeps are read from the store when `may_read`; otherwise None: the stream cannot
         go on without a read (the event loop then drops it, and the client resumes)."""
         assert self._feed is not None
-        records = self._feed.after(self.sent)
+        feed = self._feed
+        records = feed.after(self.sent)
         if records is None:
             if not may_read:
                 return None
             records = self._live.store.read_stream(self._source.stream_id, after_version=self.sent,
                                                    reveal=self._source.reveal)
-        out = [sse_message(shown["type"], shown, shown["version"])
-               for shown in self._source.render(records)]
+            events = self._messages(records)
+        elif records:
+            events = feed.shared((self._source.view, self.sent, records[-1].version),
+                                 partial(self._messages, records))
+        else:
+            events = b""
         if records:
             self.sent = records[-1].version
-        out.append(self._turn())
-        return b"".join(out)
+        return events + self._turn()
+
+    def _messages(self, records: list[RecordedEvent]) -> bytes:
+        return b"".join(sse_message(shown["type"], shown, shown["version"])
+                        for shown in self._source.render(records))
 
     def _turn(self) -> bytes:
         source, feed = self._source, self._feed

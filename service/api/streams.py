@@ -80,7 +80,7 @@ def table_stream(query: dict, table_id: str) -> Response:
     _exists(stream_id, f"no table {table_id}")
     # Only a player is told their turn: only their stream needs the table's state.
     player = who.player_id is not None
-    source = Source(stream_id, partial(views.redact_records, viewer=who), REVEAL_CLOSED_HANDS,
+    source = Source(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
                     follow=partial(commands.load_table, store, table_id) if player else None,
                     turn=partial(_turn, who) if player else None)
     return _served(source, query)
@@ -95,7 +95,7 @@ def tournament_stream(query: dict, tournament_id: str) -> Response:
     _viewer(query)
     stream_id = tournaments.stream_id(tournament_id)
     _exists(stream_id, f"no tournament {tournament_id}")
-    return _served(Source(stream_id, views.tournament_records), query)
+    return _served(Source(stream_id, views.tournament_records, "anyone"), query)
 
 
 def _viewer(query: dict) -> views.Viewer:

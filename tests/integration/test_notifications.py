@@ -90,7 +90,7 @@ def test_a_lost_notification_costs_latency_never_an_event():
     store = InMemoryEventStore()  # nothing wired: every notification is lost
     live = LiveFeeds(store)
     store.append("s", 0, events(1))
-    stream = EventStream(live, Source("s", shown), after=0)
+    stream = EventStream(live, Source("s", shown, "anyone"), after=0)
     chunks = stream.in_thread()
     assert ids(next(chunks)) == [1]
     store.append("s", 1, events(2))
@@ -129,7 +129,7 @@ def test_a_stream_gets_every_version_after_its_start_once_and_in_order(batches, 
     head = 0
     original, notifications.FEED_EVENTS = notifications.FEED_EVENTS, kept
     try:
-        stream = EventStream(live, Source("s", shown), after=start)
+        stream = EventStream(live, Source("s", shown, "anyone"), after=start)
         received = ids(stream.open(lambda: None))
         for size in batches:
             store.append("s", head, events(size))
@@ -138,7 +138,7 @@ def test_a_stream_gets_every_version_after_its_start_once_and_in_order(batches, 
                 more = stream.catch_up(may_read=data.draw(st.booleans(), label="may read"))
                 if more is None:  # the loop drops it; the client resumes from what it got
                     stream.close()
-                    stream = EventStream(live, Source("s", shown), after=stream.sent)
+                    stream = EventStream(live, Source("s", shown, "anyone"), after=stream.sent)
                     more = stream.open(lambda: None)
                 received += ids(more)
         received += ids(stream.catch_up(may_read=True))
