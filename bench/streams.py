@@ -28,6 +28,7 @@ import http.client
 import importlib.util
 import json
 import os
+import re
 import secrets
 import selectors
 import socket
@@ -172,6 +173,9 @@ def _write(port: int, admin: dict[str, str], tables: list[Table], start_at: floa
     return writes
 
 
+_EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)")
+
+
 class Readers:
     """Every stream on one selector thread: what each stream received, and when."""
 
@@ -211,8 +215,11 @@ class Readers:
                     continue
                 *blocks, self.buffers[index] = (self.buffers[index] + chunk).split(b"\n\n")
                 for block in blocks:
-                    if block.startswith(b"id: "):
-                        self.received[index].append((int(block[4:block.index(b"\n")]), now))
+                    # Searched, not at the start: a threaded stream's body is chunked, and
+                    # each chunk (whole messages) begins with its size line.
+                    found = _EVENT_ID.search(block)
+                    if found:
+                        self.received[index].append((int(found.group(1)), now))
 
     def arrivals(self) -> list[tuple[str, int, float]]:
         return [(self.table_of[index], version, at)
