@@ -192,15 +192,14 @@ class LiveFeeds:
         for watcher in watchers:
             watcher()
 
-    def tick(self, force: bool = False) -> None:
-        """The fallback: every subscribed stream not read within FALLBACK_S (`force`: all)
-        is read and its watchers woken, in case a notification was lost."""
+    def due(self, force: bool = False) -> list[str]:
+        """The fallback: the subscribed streams not read within FALLBACK_S (`force`: all),
+        to publish in case a notification was lost."""
         with self._lock:
-            due = [(stream_id, s.feed) for stream_id, s in self._subscriptions.items()]
+            subscribed = [(stream_id, s.feed) for stream_id, s in self._subscriptions.items()]
         now = time.monotonic()
-        for stream_id, feed in due:
-            if force or feed is None or now - feed.read_at >= FALLBACK_S:
-                self.publish(stream_id)
+        return [stream_id for stream_id, feed in subscribed
+                if force or feed is None or now - feed.read_at >= FALLBACK_S]
 
     def wait_after(self, stream_id: str, version: int, wait_s: float) -> None:
         """Long-poll: returns as soon as `stream_id` has an event after `version`, or after
@@ -222,23 +221,30 @@ class LiveFeeds:
 
 
 class PostgresListener:
-    """One connection per process, LISTENing on CHANNEL, on a daemon thread: each
-    notification goes to `LiveFeeds.publish`; between them, `tick` every FALLBACK_S. A
-    lost connection is opened again; meanwhile notifications may have been missed, so
-    every feed is then re-read (`tick(force=True)`)."""
+    """One connection per process, LISTENing on CHANNEL, on a daemon thread. Notified
+    streams wait (once each, in arrival order) for REFRESHERS threads to publish them (LiveFeeds.publish reads
+    the feed, then wakes its watchers): notifications of one stream that arrive while it
+    waits make one read, and the listener never waits for a read. Every FALLBACK_S the
+    streams `due` are added too. A lost connection is opened again; meanwhile
+    notifications may have been missed, so every subscribed stream is then re-read."""
+
+    REFRESHERS = 2
 
     def __init__(self, live: LiveFeeds, database_url: str) -> None:
         self._live = live
         self._database_url = database_url
-        self._thread = threading.Thread(target=self._run, name="cardroom-listener", daemon=True)
-        self._thread.start()
+        self._pending: dict[str, None] = {}  # a set in arrival order: first come, first read
+        self._arrived = threading.Condition()
+        threading.Thread(target=self._listen, name="cardroom-listener", daemon=True).start()
+        for index in range(self.REFRESHERS):
+            threading.Thread(target=self._refresh, name=f"cardroom-feeds-{index}", daemon=True).start()
 
-    def _run(self) -> None:
+    def _listen(self) -> None:
         while True:
             try:
                 with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
-                    self._live.tick(force=True)
+                    self._add(self._live.due(force=True))
                     self._follow(connection)
             except psycopg.Error as error:
                 log.warning("The notification listener lost its connection: %s", error)
@@ -249,5 +255,20 @@ class PostgresListener:
             for notify in connection.notifies(timeout=FALLBACK_S):
                 parsed = parse_payload(notify.payload)
                 if parsed is not None:
-                    self._live.publish(*parsed)
-            self._live.tick()
+                    self._add([parsed[0]])
+            self._add(self._live.due())
+
+    def _add(self, stream_ids: list[str]) -> None:
+        if stream_ids:
+            with self._arrived:
+                self._pending.update(dict.fromkeys(stream_ids))
+                self._arrived.notify(len(stream_ids))
+
+    def _refresh(self) -> None:
+        while True:
+            with self._arrived:
+                while not self._pending:
+                    self._arrived.wait()
+                stream_id = next(iter(self._pending))
+                del self._pending[stream_id]
+            self._live.publish(stream_id)

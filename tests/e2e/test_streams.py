@@ -3,12 +3,13 @@ resuming, redaction per role, the `turn` message, the keyless public view, and t
 long-poll."""
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 
 import pytest
 
-from tests.e2e.conftest import scripted_players
+from tests.e2e.conftest import Server, scripted_players
 from tests.e2e.sse import Message, SseClient, act, new_hand, open_stream
 
 pytestmark = pytest.mark.e2e
@@ -145,3 +146,51 @@ def test_a_long_poll_answers_empty_at_its_timeout(server):
     assert 1.0 <= time.monotonic() - started < 2.0
     status, problem, _ = server.call("GET", f"/v1/tables/{table_id}/events?wait=61", headers=server.admin)
     assert status == 400, problem
+
+
+def play_from_stream(server: Server, table_id: str, headers: dict[str, str], hands: int,
+                     errors: list[str]) -> None:
+    """A bot: it acts on each `turn` its stream brings (check, else call; If-Match: the
+    turn's version) until `hands` hands have started, and reads nothing else."""
+    stream = SseClient(server.port, f"/v1/tables/{table_id}/stream", headers)
+    try:
+        assert stream.read_head() == 200
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        started = 0
+        while started < hands:
+            message = stream.next(timeout=30)
+            if message.event == "HandStarted":
+                started += 1
+            elif message.event == "turn":
+                legal = message.data["legal"]
+                action = {"action": "check"} if legal["check"] else {"action": "call"}
+                status, answer, _ = server.call(
+                    "POST", f"/v1/tables/{table_id}/actions", action,
+                    {**headers, "If-Match": f'"{message.data["version"]}"'}, connection)
+                assert status == 201, answer
+    except AssertionError as error:
+        errors.append(str(error))
+    finally:
+        stream.close()
+
+
+def test_two_bots_play_a_hundred_hands_from_their_streams_alone(server):
+    players = scripted_players(server, 2, "Stream bot")
+    status, created, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "auto_deal": True,
+        "betting": {"structure": "no-limit", "small_blind": 1, "big_blind": 2},
+        "seats": [{"player_id": p, "stack": 1_000_000} for p, _ in players]}, server.admin)
+    assert status == 201, created
+    table_id, errors = created["id"], []
+    bots = [threading.Thread(target=play_from_stream, args=(server, table_id, headers, 100, errors))
+            for _, headers in players]
+    for bot in bots:
+        bot.start()
+    time.sleep(0.5)  # both streams open: the first turn goes to one of them
+    status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
+    assert status == 201, answer
+    for bot in bots:
+        bot.join(120)
+    assert errors == []
+    _, view, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
+    assert view["hand"]["number"] >= 100
