@@ -32,7 +32,6 @@ import re
 import secrets
 import selectors
 import socket
-import subprocess
 import threading
 import time
 from contextlib import ExitStack
@@ -42,9 +41,9 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg import sql
 
-from bench.http import CpuWindow, Served, latency_ms
+from bench.http import CpuWindow, Served, latency_ms, serve
 from service.auth import new_secret
-from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers, spawn_tied, stop_process
+from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
 from service.embedded import free_port
 from service.migrate import upgrade
 
@@ -68,19 +67,7 @@ def _serve(stack: ExitStack, env: dict[str, str], worker_class: str | None) -> S
         # A thread (or greenlet) per stream, and the usual ones for the writes.
         command[command.index("--threads") + 1] = str(STREAMS // gunicorn_workers() + GUNICORN_THREADS)
         command += ["--worker-connections", str(STREAMS + 100)]
-    server = spawn_tied(command, env, output=subprocess.DEVNULL)
-    stack.callback(stop_process, server)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            connection.request("GET", "/livez")
-            connection.getresponse().read()
-            return Served(port, server.pid)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start") from None
-            time.sleep(0.1)
+    return serve(stack, command, port, env)
 
 
 def _call(connection: http.client.HTTPConnection, method: str, path: str, body: dict | None,

@@ -34,6 +34,9 @@ FALLBACK_S = 2.0
 FEED_EVENTS = 1024
 """The events a feed keeps: a subscriber further behind reads the store itself."""
 RECONNECT_PAUSE_S = 1.0
+LONG_POLLS_WAITING = 2
+"""Long-polls that may wait at once in one process: half of gunicorn's request threads
+(service.devserver.GUNICORN_THREADS), the other half always free for writes."""
 
 Watcher = Callable[[], None]
 """Called (on the notifying thread: keep it short) when its stream may have news."""
@@ -150,6 +153,7 @@ class LiveFeeds:
         self._listening: Any = None
         self._lock = threading.Lock()
         self._subscriptions: dict[str, _Subscription] = {}
+        self._long_polls = threading.BoundedSemaphore(LONG_POLLS_WAITING)
 
     def subscribe(self, stream_id: str, watcher: Watcher, *, reveal: Reveal | None = None,
                   follow: Callable[[], Any] | None = None, feed: bool = True) -> Feed | None:
@@ -203,8 +207,12 @@ class LiveFeeds:
 
     def wait_after(self, stream_id: str, version: int, wait_s: float) -> None:
         """Long-poll: returns as soon as `stream_id` has an event after `version`, or after
-        `wait_s`, or at once for a stream that does not exist. Holds the calling thread
-        meanwhile (live.md's long-poll is for clients that cannot hold a stream)."""
+        `wait_s`, or at once for a stream that does not exist. It holds the calling request
+        thread meanwhile, so at most LONG_POLLS_WAITING wait at once in a process; beyond
+        that it returns at once (the client gets the answer it would have got without
+        `wait`): long-polls never starve the writes of threads."""
+        if not self._long_polls.acquire(blocking=False):
+            return
         deadline = time.monotonic() + wait_s
         woken = threading.Event()
         self.subscribe(stream_id, woken.set, feed=False)
@@ -218,6 +226,7 @@ class LiveFeeds:
                 woken.clear()
         finally:
             self.unsubscribe(stream_id, woken.set)
+            self._long_polls.release()
 
 
 class PostgresListener:

@@ -145,3 +145,23 @@ def test_a_stream_gets_every_version_after_its_start_once_and_in_order(batches, 
     finally:
         notifications.FEED_EVENTS = original
     assert received == list(range(start + 1, head + 1))
+
+
+def test_long_polls_beyond_the_bound_answer_at_once():
+    store = InMemoryEventStore()
+    live = LiveFeeds(store)
+    store.appended = live.publish
+    store.append("s", 0, events(1))
+    waiting = [threading.Thread(target=live.wait_after, args=("s", 1, 1.0))
+               for _ in range(notifications.LONG_POLLS_WAITING)]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    live.wait_after("s", 1, 1.0)
+    assert time.monotonic() - started < 0.05
+    for thread in waiting:
+        thread.join()
+    started = time.monotonic()
+    live.wait_after("s", 1, 0.2)  # the waiters are gone: this one waits again
+    assert time.monotonic() - started >= 0.2
