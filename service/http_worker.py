@@ -357,6 +357,8 @@ class BufferingWorker(ThreadWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
         self.streams: dict[TConn, None] = {}  # in the order they were adopted
+        self.newsworthy: dict[TConn, None] = {}
+        self.news_lock = threading.Lock()
         self.next_stream_tending = 0.0
         app = self.wsgi
         self.wsgi = partial(self._offering_the_loop, app)
@@ -375,7 +377,22 @@ class BufferingWorker(ThreadWorker):
     def _adopt_later(self, conn: TConn, stream: EventStream):  # noqa: ANN202
         """On the request thread: the view gives its stream; news for it go to the loop."""
         conn.stream = stream
-        return partial(self.method_queue.defer, self._stream_news, conn)
+        return partial(self._news_for, conn)
+
+    def _news_for(self, conn: TConn) -> None:
+        """On a notifying thread: the streams with news wait in `newsworthy`, and the loop
+        is woken once for all of them (one wake-up per batch of news, not per stream)."""
+        with self.news_lock:
+            wake = not self.newsworthy
+            self.newsworthy[conn] = None
+        if wake:
+            self.method_queue.defer(self._deliver_news)
+
+    def _deliver_news(self) -> None:
+        with self.news_lock:
+            conns, self.newsworthy = self.newsworthy, {}
+        for conn in conns:
+            self._stream_news(conn)
 
     def finish_request(self, conn: TConn, fs) -> None:  # noqa: ANN001 - gunicorn's signature
         stream = getattr(conn, "stream", None)
