@@ -40,6 +40,7 @@ import json
 import selectors
 import socket
 import struct
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ from service.problems import problem_body
 from service.streams import ADOPT_STREAM, KEEP_ALIVE, KEEP_ALIVE_S, MAX_BUFFERED_BYTES, EventStream
 
 SOCKET_IO_TIMEOUT_S = 10.0
+GIL_SWITCH_INTERVAL_S = 0.0005
 MAX_BODY_BYTES = 1024 * 1024
 """The app's own limit (service.app.MAX_BODY_BYTES): a larger body is refused unread."""
 RECV_BYTES = 64 * 1024
@@ -247,6 +249,11 @@ class BufferingWorker(ThreadWorker):
             body=MAX_BODY_BYTES,
         )
         self.answering = threading.local()
+        # The loop thread makes a system call per stream per batch and so gives up the GIL
+        # each time; at Python's default 5 ms it then waits behind the request threads
+        # for up to that long, again and again. 1,000 streams beside 200 actions/s
+        # (bench.streams): delivery p99 380 ms at 5 ms, 122 ms at 0.5 ms.
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         super().init_process()
 
     def enqueue_req(self, conn: TConn) -> None:

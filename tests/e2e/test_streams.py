@@ -93,6 +93,12 @@ def test_the_public_view_needs_no_key_and_other_views_do(server, clients):
     missing = SseClient(server.port, "/v1/tables/no-such-table/stream?view=public")
     clients.append(missing)
     assert missing.read_head() == 404
+    for headers, query in (({"Last-Event-ID": "seven"}, ""), ({}, "&after=-1"), ({}, "&view=secret")):
+        refused = SseClient(server.port, f"/v1/tables/{table_id}/stream?view=public{query}".replace(
+            "?view=public&view=secret", "?view=secret"), headers)
+        clients.append(refused)
+        assert refused.read_head() == 400
+        assert refused.headers["content-type"] == "application/problem+json"
     public = open_stream(server, clients, f"/v1/tables/{table_id}/stream?view=public")
     public.events_until(version)
     assert public.next_within(0.5) is None  # nobody's turn is told to the room
