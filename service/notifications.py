@@ -2,7 +2,7 @@
 feeds of live.md (streams and long-polls).
 
 Every append notifies: on PostgreSQL a trigger sends `pg_notify('cardroom_events',
-'<stream id> <version>')` in the append's transaction (migration 0008), and one listening
+'<stream id> <version>')` in the append's transaction (migration 0009), and one listening
 connection per process (`PostgresListener`) hears the writes of every app server; the
 in-memory store calls `LiveFeeds.publish` itself after an append. A notification carries
 no event: whoever is woken re-reads the log from the last version it delivered, so a

@@ -6,15 +6,15 @@ the events are readable, never for a rolled-back append). The payload names the 
 and its version only, never event content: a listener re-reads the log, redacted for
 whoever it serves (service.notifications).
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
