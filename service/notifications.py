@@ -244,12 +244,17 @@ class PostgresListener:
         self._database_url = database_url
         self._pending: dict[str, None] = {}  # a set in arrival order: first come, first read
         self._arrived = threading.Condition()
+        self._stopped = threading.Event()
         threading.Thread(target=self._listen, name="cardroom-listener", daemon=True).start()
         for index in range(self.REFRESHERS):
             threading.Thread(target=self._refresh, name=f"cardroom-feeds-{index}", daemon=True).start()
 
+    def stop(self) -> None:
+        """Stop listening (within FALLBACK_S); the app's processes listen until they exit."""
+        self._stopped.set()
+
     def _listen(self) -> None:
-        while True:
+        while not self._stopped.is_set():
             try:
                 with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
@@ -257,10 +262,10 @@ class PostgresListener:
                     self._follow(connection)
             except psycopg.Error as error:
                 log.warning("The notification listener lost its connection: %s", error)
-            time.sleep(RECONNECT_PAUSE_S)
+            self._stopped.wait(RECONNECT_PAUSE_S)
 
     def _follow(self, connection: psycopg.Connection) -> None:
-        while True:
+        while not self._stopped.is_set():
             for notify in connection.notifies(timeout=FALLBACK_S):
                 parsed = parse_payload(notify.payload)
                 if parsed is not None:

@@ -56,7 +56,9 @@ def test_the_listener_wakes_a_watcher_for_a_write_from_another_store(database_ur
 
     other_pool = open_pool(database_url, max_size=2)
     try:
-        live = LiveFeeds(postgres_store, listen=lambda feeds: PostgresListener(feeds, database_url))
+        listeners: list[PostgresListener] = []
+        live = LiveFeeds(postgres_store, listen=lambda feeds: listeners.append(
+            PostgresListener(feeds, database_url)) or listeners[-1])
         woken = threading.Event()
         feed = live.subscribe(stream_id, woken.set)
         feed.refresh()
@@ -70,6 +72,8 @@ def test_the_listener_wakes_a_watcher_for_a_write_from_another_store(database_ur
         assert time.monotonic() - started < 0.5
         assert [r.version for r in feed.after(0) or []] == [1, 2]
     finally:
+        for listener in listeners:
+            listener.stop()
         other_pool.close()
 
 
