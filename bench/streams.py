@@ -1,7 +1,7 @@
 """Live feeds under load (live.md): open SSE streams spread over auto-deal tables while
 writes arrive at a fixed rate, through gunicorn with `make run`'s settings.
 
-Runs on one fresh database (on the DATABASE_URL server):
+Runs on one fresh database (on the DATABASE_URL server, else an embedded PostgreSQL):
 - `nostreams`: the writes alone (the reference for write throughput);
 - `loop`: the same with STREAMS open streams, served from the BufferingWorker's event
   loop (what `make run` does);
@@ -32,10 +32,12 @@ import re
 import secrets
 import selectors
 import socket
+import tempfile
 import threading
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
@@ -295,10 +297,20 @@ def _resume(served: Served, admin: dict[str, str], tables: list[Table], readers:
 
 
 def run() -> dict[str, float]:
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-streams-") as scratch:
+        server_url = os.environ.get("DATABASE_URL")
+        if not server_url:
+            from service.embedded.postgres import EmbeddedPostgres
+
+            postgres = EmbeddedPostgres(Path(scratch) / "postgres")
+            server_url = postgres.start()
+            stack.callback(postgres.stop)
+        return _run_on(server_url)
+
+
+def _run_on(server_url: str) -> dict[str, float]:
+    """The runs on a fresh database of the server, dropped afterwards."""
     figures: dict[str, float] = {}
-    server_url = os.environ.get("DATABASE_URL")
-    if not server_url:
-        raise RuntimeError("bench.streams needs DATABASE_URL (a PostgreSQL server it may create a database on)")
     name = f"cardroom_bench_streams_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin_connection:
         admin_connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
