@@ -98,6 +98,13 @@ def redact_records(records: Iterable[RecordedEvent], viewer: Viewer) -> list[dic
             for r in records]
 
 
+def tournament_records(records: Iterable[RecordedEvent]) -> list[dict[str, Any]]:
+    """A tournament's events as anyone may see them: they hold no hidden cards; who wrote
+    them (the metadata) is left out."""
+    return [{"version": r.version, "type": r.type, "data": r.data,
+             "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
+
+
 def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:
     """The `legal` shape of the betting ruling (api.md)."""
     if legal is None:

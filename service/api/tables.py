@@ -22,6 +22,7 @@ from domain.declarations import ORDERS, Pushed
 from service import commands, views
 from service.api import Blueprint, event_store
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
+from service.api.streams import wait_for_events, wait_query_field
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
 from service.sealing import REVEAL_CLOSED_HANDS
@@ -179,6 +180,7 @@ class EventsSchema(ma.Schema):
 
 class EventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
+    wait = wait_query_field()
 
 
 class TableSchema(ma.Schema):
@@ -481,6 +483,7 @@ def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
     # One read of the store gives the events and, in the same snapshot, whether each one's
     # hand is closed: only then are its sealed secrets revealed.
     store, stream = event_store(), commands.table_stream(table_id)
+    wait_for_events(stream, query["after"], query["wait"])
     records = store.read_stream(stream, after_version=query["after"], reveal=REVEAL_CLOSED_HANDS)
     version = records[-1].version if records else store.stream_version(stream)
     if version == 0:

@@ -25,14 +25,14 @@ from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
-from service import tournaments
+from service import tournaments, views
 from service.api import Blueprint, event_store
 from service.api.schemas import Chips, StrictBoolean
+from service.api.streams import wait_for_events, wait_query_field
 from service.api.players import load_player
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.auth import current_principal, require
 from service.problems import Problem
-from service.store.base import format_recorded_at
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Multi-table tournaments and their level clock")
@@ -252,6 +252,7 @@ class TournamentEventsSchema(ma.Schema):
 class TournamentEventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
     limit = ma.fields.Integer(load_default=200, validate=ma.validate.Range(min=1, max=1000))
+    wait = wait_query_field()
 
 
 class TournamentSchema(ma.Schema):
@@ -626,12 +627,12 @@ def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """The tournament's event log after version `after`, at most `limit` events. A
     tournament's events hold no hidden cards; who wrote them (the metadata) is left out."""
-    loaded = _existing(tournament_id)
     after = query["after"]
+    wait_for_events(tournaments.stream_id(tournament_id), after, query["wait"])
+    loaded = _existing(tournament_id)
     records = event_store().read_stream(tournaments.stream_id(tournament_id), after_version=after,
                                         up_to_version=after + query["limit"])
-    events = [{"version": r.version, "type": r.type, "data": r.data, "recorded_at": format_recorded_at(r.recorded_at)}
-              for r in records]
+    events = views.tournament_records(records)
     last = events[-1]["version"] if events else after
     return ({"events": events, "next_after": last if last < loaded.version else None}, 200,
             {"ETag": f'"{loaded.version}"'})

@@ -272,3 +272,14 @@ def start_gunicorn(database_url: str, environ: dict[str, str] | None = None) -> 
 @pytest.fixture(scope="module")
 def server(database_url) -> Iterator[Server]:
     yield from start_gunicorn(database_url)
+
+
+# Server-Sent Events clients, closed after each test.
+
+@pytest.fixture
+def clients() -> Iterator[list]:
+    """Each test's SseClients (tests.e2e.sse), appended as opened."""
+    opened: list = []
+    yield opened
+    for client in opened:
+        client.close()

@@ -159,13 +159,17 @@ def test_nested_field_errors_are_listed_by_path_in_field_order(client):
         ("seats.1.player_id", ["Missing data for required field."])))
 
 
+GAMES = ("deuce_seven_triple_draw, dice, eight_game, five-card-draw, holdem, horse, omaha, omaha_hi_lo, "
+         "palace, razz, stud, stud_hi_lo.")
+
+
 def test_every_wrong_field_is_listed_unknown_ones_last(client):
     response = client.post("/v1/tables", headers=ADMIN, json={
         "game": "go", "seats": "x", "ranked": "perhaps", "extra": 1})
     assert_document(response, validation_error(
-        "invalid request: game: Must be one of: deuce_seven_triple_draw, dice, eight_game, five-card-draw, holdem, horse, omaha, omaha_hi_lo, palace, razz, stud, stud_hi_lo.; "
+        f"invalid request: game: Must be one of: {GAMES}; "
         "seats: Not a valid list.; ranked: Not a valid boolean.; extra: Unknown field.",
-        ("game", ["Must be one of: deuce_seven_triple_draw, dice, eight_game, five-card-draw, holdem, horse, omaha, omaha_hi_lo, palace, razz, stud, stud_hi_lo."]),
+        ("game", [f"Must be one of: {GAMES}"]),
         ("seats", ["Not a valid list."]),
         ("ranked", ["Not a valid boolean."]),
         ("extra", ["Unknown field."])))
