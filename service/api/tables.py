@@ -20,17 +20,19 @@ from domain import table
 from domain.betting import BettingStructure
 from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
+from service.api.etags import conditional, version_tag
+from service.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
-from service.sealing import REVEAL_CLOSED_HANDS
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
 # Table ids derived from an Idempotency-Key live in their own UUID namespace.
 IDEMPOTENT_TABLE_IDS = uuid.UUID("0f7c3d52-8a1e-4b6f-9d3c-6e2a5b1c4d70")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+# "N", or "N.<view>" as a redacted read's ETag says it (service.api.etags).
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})(?:\.[0-9a-f]{1,32})?"?\s*$')
 IF_MATCH_HEADER = {
     "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
     "description": 'the table version last seen: "N" (a bare N is accepted too); '
@@ -117,14 +119,6 @@ class ReturnQuerySchema(ma.Schema):
                                          metadata={"description": "instead of If-Match"})
 
 
-class EventSchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
-    type = ma.fields.String(required=True)
-    data = ma.fields.Dict(required=True)
-    hand_id = ma.fields.String()
-    recorded_at = ma.fields.String()
-
-
 class PotSummarySchema(ma.Schema):
     amount = ma.fields.Integer(required=True)
     eligible = ma.fields.List(ma.fields.String(), required=True)
@@ -152,14 +146,6 @@ class WrittenSchema(ma.Schema):
                        "public information (stacks, bets, round), never from hidden cards"})
     hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
         "description": "the current (or last) hand's public summary; null before the first hand"})
-
-
-class EventsSchema(ma.Schema):
-    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
-
-
-class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
 
 
 class TableSchema(ma.Schema):
@@ -243,7 +229,7 @@ def written(result: commands.CommandResult, status: int = 201) -> Response:
 def json_response(body: dict, status: int, version: int) -> Response:
     response = current_app.json.response(body)
     response.status_code = status
-    response.headers["ETag"] = f'"{version}"'
+    response.headers["ETag"] = version_tag(version, viewer())
     return response
 
 
@@ -304,14 +290,16 @@ def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
 
 
 @blp.route("/<string:table_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def get_table(table_id: str) -> tuple[dict, int, dict]:
     """The table as the caller may see it (ETag: the version)."""
     loaded = loaded_table(table_id)
-    shown = views.table_view(loaded.state, loaded.version, viewer())
-    return shown, 200, {"ETag": f'"{loaded.version}"'}
+    who = viewer()
+    shown = views.table_view(loaded.state, loaded.version, who)
+    return shown, 200, {"ETag": version_tag(loaded.version, who)}
 
 
 @blp.route("/<string:table_id>/hands", methods=["POST"])
@@ -341,6 +329,7 @@ def start_hand(body: dict, table_id: str) -> Response:
 
 
 @blp.route("/<string:table_id>/legal-actions", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableLegalActionsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -449,18 +438,12 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
 
 
 @blp.route("/<string:table_id>/events", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
-    """The table's event log after version `after`, redacted for the caller."""
-    # One read of the store gives the events and, in the same snapshot, whether each one's
-    # hand is closed: only then are its sealed secrets revealed.
-    store, stream = event_store(), commands.table_stream(table_id)
-    records = store.read_stream(stream, after_version=query["after"], reveal=REVEAL_CLOSED_HANDS)
-    version = records[-1].version if records else store.stream_version(stream)
-    if version == 0:
-        raise Problem(404, "not_found", f"no table {table_id}")
-    shown = views.redact_records(records, viewer())
-    return {"events": shown}, 200, {"ETag": f'"{version}"'}
+    """The table's event log after version `after`, redacted for the caller, `limit` events
+    a page (`next`: the following page's URL, null once the page reaches the head)."""
+    return events_page(commands.table_stream(table_id), query, viewer(), f"no table {table_id}")
