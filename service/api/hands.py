@@ -24,6 +24,7 @@ from service.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
 from service.api.etags import conditional, version_tag
+from service.api.names import with_names
 from service.api.tables import ALL_ROLES, EventSchema, viewer
 from service.auth import require
 from service.problems import Problem
@@ -102,7 +103,7 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     state = commands.state_at(event_store(), table_id, last)
     over = _is_over(records)
     who = viewer()
-    shown_hand = views.hand_view(state, who, secrets_revealed=over)
+    shown_hand = with_names(views.hand_view(state, who, secrets_revealed=over))
     return {
         "id": hand_id, "table_id": table_id, "number": number, "over": over,
         "first_version": records[0].version, "last_version": last,
@@ -135,7 +136,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
         at = first + 1
         state = commands.state_at(event_store(), table_id, at)
     who = viewer()
-    shown = views.hand_view(state, who, secrets_revealed=_is_over(records))
+    shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
     # At a version before the hand's end, whether its secrets show depends on the end too.
     return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(records[-1].version, who)}
 

@@ -9,6 +9,7 @@ import marshmallow as ma
 
 from service import listings
 from service.api import Blueprint, resources
+from service.api.names import with_names
 from service.api.etags import body_tag, conditional, tagged
 from service.api.paging import ListQuerySchema, PagedSchema, decode_cursor, encode_cursor, link_headers, next_url
 from service.auth import require
@@ -90,18 +91,16 @@ def _pool() -> Any:
 
 
 def _listed(kind: str, key: str, query: dict[str, Any], filters: dict[str, Any],
-            item: Callable[[listings.Listing, dict[str, str]], dict[str, Any]],
-            with_names: bool = False) -> tuple[dict, int, dict]:
+            item: Callable[[listings.Listing], dict[str, Any]]) -> tuple[dict, int, dict]:
     """One page of `kind` under `filters`, its `next` and Link, tagged by its content."""
     pool = _pool()
     before = decode_cursor(filters, query["cursor"])
     found, more = listings.page(pool, kind, query["limit"], before=before, **filters)
-    names = listings.names(pool, (p for f in found for p in f.players)) if with_names else {}
     following = None
     if more:
         cursor = encode_cursor(filters, found[-1].position)
         following = next_url({**_query_filters(filters), "limit": query["limit"], "cursor": cursor})
-    body = {key: [item(f, names) for f in found], "next": following}
+    body = with_names({key: [item(f) for f in found], "next": following})
     return body, 200, tagged(body_tag(body), link_headers(following))
 
 
@@ -119,10 +118,10 @@ def list_tables(query: dict) -> tuple[dict, int, dict]:
     """Tables, newest first: by `status` (waiting between hands, playing, closing, finished),
     `game`, and `player_id` (tables the player has sat at); `limit` a page, then `next`."""
     filters = {"status": query["status"], "game": query["game"], "player_id": query["player_id"]}
-    return _listed("table", "tables", query, filters, lambda f, names: {
+    return _listed("table", "tables", query, filters, lambda f: {
         "id": f.id, "game": f.game, "status": f.status, "version": f.version,
         "created_at": format_recorded_at(f.created_at),
-        "players": [{"player_id": p, "name": names.get(p)} for p in f.players]}, with_names=True)
+        "players": [{"player_id": p} for p in f.players]})
 
 
 @blp.route("/tournaments", methods=["GET"])
@@ -135,7 +134,7 @@ def list_tournaments(query: dict) -> tuple[dict, int, dict]:
     """Tournaments, newest first: by `status` (registering, running, finished), `game`, and
     `player_id` (tournaments the player entered); `limit` a page, then `next`."""
     filters = {"status": query["status"], "game": query["game"], "player_id": query["player_id"]}
-    return _listed("tournament", "tournaments", query, filters, lambda f, _: {
+    return _listed("tournament", "tournaments", query, filters, lambda f: {
         "id": f.id, "name": f.name, "game": f.game, "status": f.status, "version": f.version,
         "created_at": format_recorded_at(f.created_at)})
 
@@ -149,5 +148,5 @@ def list_tournaments(query: dict) -> tuple[dict, int, dict]:
 def list_players(query: dict) -> tuple[dict, int, dict]:
     """Registered players, newest first; `name`: those whose name begins so (any case)."""
     filters = {"name_prefix": query["name"]}
-    return _listed("player", "players", query, filters, lambda f, _: {
+    return _listed("player", "players", query, filters, lambda f: {
         "id": f.id, "name": f.name, "created_at": format_recorded_at(f.created_at)})

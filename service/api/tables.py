@@ -21,6 +21,7 @@ from domain.betting import BettingStructure
 from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
 from service.api.etags import conditional, version_tag
+from service.api.names import with_names
 from service.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
 from service.auth import Principal, current_principal, require
@@ -298,7 +299,7 @@ def get_table(table_id: str) -> tuple[dict, int, dict]:
     """The table as the caller may see it (ETag: the version)."""
     loaded = loaded_table(table_id)
     who = viewer()
-    shown = views.table_view(loaded.state, loaded.version, who)
+    shown = with_names(views.table_view(loaded.state, loaded.version, who))
     return shown, 200, {"ETag": version_tag(loaded.version, who)}
 
 

@@ -120,6 +120,10 @@ def test_tournaments_list_with_status_game_and_entrant(client):
     assert [(t["id"], t["name"], t["game"], t["status"]) for t in listed] == [
         (tournament_id, body["name"], "holdem", "registering")]
     assert client.get(f"/v1/tournaments?player_id={ann}&status=running", headers=ADMIN).get_json()["tournaments"] == []
+    shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN)
+    assert shown.get_json()["registrations"] == [{"player_id": ann, "name": "Ann"}]
+    assert client.get(f"/v1/tournaments/{tournament_id}",
+                      headers={**ADMIN, "If-None-Match": shown.headers["ETag"]}).status_code in (200, 304)
 
 
 def test_a_list_answers_304_to_its_own_etag_until_it_changes(client):
@@ -182,3 +186,43 @@ def test_the_event_log_pages_by_limit_to_the_head(client):
     assert [[e["version"] for e in page] for page in pages] == [[v] for v in range(1, head + 1)]
     assert_problem(client.get(f"/v1/tables/{table_id}/events?limit=5001", headers=ADMIN), 400, "validation_error")
     assert client.get(f"/v1/tables/{table_id}/events?limit=5000", headers=ADMIN).status_code == 200
+
+
+def test_a_tables_seats_and_its_hand_carry_names(client):
+    ann, bob = register_player(client, "Ann"), register_player(client, "Bob")
+    table_id = new_table(client, [ann, bob])
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    seats = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
+    assert [(s["player_id"], s["name"]) for s in seats] == [(ann, "Ann"), (bob, "Bob")]
+    hand = client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()["hand"]
+    assert hand["players"] == [ann, bob] and hand["names"] == {ann: "Ann", bob: "Bob"}
+
+
+def test_ratings_and_the_leaderboard_carry_names_and_a_display_rounded_to_one_decimal(client):
+    game = "lists-" + secrets.token_hex(4)
+    ann, bob, cat = (register_player(client, n) for n in ("Ann", "Bob", "Cat"))
+    recorded = client.post("/v1/results", headers=ADMIN, json={
+        "game": game, "result_id": "r1",
+        "finishes": [{"player_id": ann, "place": 1}, {"player_id": bob, "place": 2},
+                     {"player_id": cat, "place": 3}]})
+    assert recorded.status_code == 201, recorded.get_data(as_text=True)
+    assert [c["name"] for c in recorded.get_json()["changes"]] == ["Ann", "Bob", "Cat"]
+    board = client.get(f"/v1/leaderboards/{game}", headers=ADMIN)
+    players = board.get_json()["players"]
+    assert [(p["player_id"], p["name"]) for p in players] == [(ann, "Ann"), (bob, "Bob"), (cat, "Cat")]
+    for entry in players:
+        assert entry["display"] == round(entry["rating"], 1) and entry["rating"] != entry["display"] or \
+            entry["rating"] == entry["display"]
+        assert abs(entry["display"] - entry["rating"]) <= 0.05
+    assert client.get(f"/v1/leaderboards/{game}",
+                      headers={**ADMIN, "If-None-Match": board.headers["ETag"]}).status_code == 304
+    mine = client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json()
+    assert mine["name"] == "Ann" and mine["ratings"][0]["display"] == players[0]["display"]
+
+
+@pytest.mark.parametrize("exact, shown", [(1516.25, 1516.3), (1516.24999, 1516.2), (1483.75, 1483.8),
+                                          (1500.0, 1500.0), (-0.05, -0.1)])
+def test_the_display_rating_rounds_half_up_to_one_decimal(exact, shown):
+    from service.api.ratings import display
+
+    assert display(exact) == shown
