@@ -21,6 +21,7 @@ from domain.betting import BettingStructure
 from service import commands, views
 from service.api import Blueprint, event_store, request_idempotency_key
 from service.api.etags import conditional, version_tag
+from service.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
 from service.api.names import with_names
 from service.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
@@ -64,7 +65,10 @@ class NewTableSchema(ma.Schema):
                                          "Omaha); five-card draw, Palace Poker and dice derive theirs "
                                          "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
-                           validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
+                           validate=ma.validate.Length(max=table.MAX_SEATS),
+                           metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
+                                                    "players at the start (none or more)"})
+    cash = CASH_FIELD
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
         strict=True, load_default=None, allow_none=True,
@@ -162,6 +166,8 @@ class TableSchema(ma.Schema):
     button = ma.fields.Integer(allow_none=True)
     hands_played = ma.fields.Integer()
     finished = ma.fields.Boolean()
+    cash = ma.fields.Dict(allow_none=True, metadata={"description": "a cash table's min_buy_in and max_buy_in"})
+    closing = ma.fields.Boolean(metadata={"description": "closed during a hand: finishes when it ends"})
     seats = ma.fields.List(ma.fields.Dict(), required=True,
                            metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
     hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
@@ -274,8 +280,9 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         table_id = str(uuid.uuid5(IDEMPOTENT_TABLE_IDS, f"{actor_name(principal)}:{key}"))
     else:
         table_id = str(uuid.uuid4())
-    command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
-                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"])
+    command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
+                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
+                                **buy_in_limits(body))
     result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
