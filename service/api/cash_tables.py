@@ -38,11 +38,19 @@ class TopUpSchema(WriteSchema):
     amount = Chips(required=True, minimum=1, metadata={"description": "chips added, up to the maximum buy-in"})
 
 
-def _documented(view: Any) -> Any:
-    for status, name in ((400, "BAD_REQUEST"), (403, "FORBIDDEN"), (404, "NOT_FOUND"), (409, "CONFLICT"),
-                         (422, "UNPROCESSABLE_ENTITY")):
-        view = blp.alt_response(status, response=name)(view)
-    return blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])(view)
+def _write(path: str, method: str, schema: ma.Schema, *, location: str = "json",
+           roles: tuple[str, ...] = ("admin", "floor", "player")) -> Any:
+    """A cash-table write's route: its roles, its input, the table's written answer (201,
+    200 for a DELETE) and the problems it may answer."""
+    def routed(view: Any) -> Any:
+        for status, name in ((400, "BAD_REQUEST"), (403, "FORBIDDEN"), (404, "NOT_FOUND"),
+                             (409, "CONFLICT"), (422, "UNPROCESSABLE_ENTITY")):
+            view = blp.alt_response(status, response=name)(view)
+        view = blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])(view)
+        view = blp.response(200 if method == "DELETE" else 201, WrittenSchema)(view)
+        view = blp.arguments(schema, location=location)(view)
+        return blp.route(path, methods=[method])(require(*roles)(view))
+    return routed
 
 
 def _run(table_id: str, body: dict, command: Any, status: int = 201) -> Response:
@@ -53,11 +61,7 @@ def _run(table_id: str, body: dict, command: Any, status: int = 201) -> Response
     return written(result, status)
 
 
-@blp.route("/<string:table_id>/seats", methods=["POST"])
-@require("admin", "floor", "player")
-@blp.arguments(SitDownSchema())
-@blp.response(201, WrittenSchema)
-@_documented
+@_write("/<string:table_id>/seats", "POST", SitDownSchema())
 def sit_down(body: dict, table_id: str) -> Response:
     """Sit down at a cash table with a buy-in within its limits, in an empty seat; dealt
     in from the next hand (`seat_taken`, `table_full`, `buy_in_out_of_range`, `already_seated`)."""
@@ -67,11 +71,7 @@ def sit_down(body: dict, table_id: str) -> Response:
     return _run(table_id, body, table.SitDown(player_id, body["buy_in"], body["seat"]))
 
 
-@blp.route("/<string:table_id>/seats/<string:player_id>", methods=["DELETE"])
-@require("admin", "floor", "player")
-@blp.arguments(ReturnQuerySchema(), location="query")
-@blp.response(200, WrittenSchema)
-@_documented
+@_write("/<string:table_id>/seats/<string:player_id>", "DELETE", ReturnQuerySchema(), location="query")
 def stand_up(query: dict, table_id: str, player_id: str) -> Response:
     """Stand up with the stack, once not in a hand being played (`hand_in_progress`
     otherwise: leave after the hand)."""
@@ -79,22 +79,14 @@ def stand_up(query: dict, table_id: str, player_id: str) -> Response:
     return _run(table_id, query, table.StandUp(player_id), status=200)
 
 
-@blp.route("/<string:table_id>/top-ups", methods=["POST"])
-@require("admin", "floor", "player")
-@blp.arguments(TopUpSchema())
-@blp.response(201, WrittenSchema)
-@_documented
+@_write("/<string:table_id>/top-ups", "POST", TopUpSchema())
 def top_up(body: dict, table_id: str) -> Response:
     """Add chips between the player's hands, up to the maximum buy-in (`top_up_over_max`)."""
     player_id = _player_named(body, current_principal())
     return _run(table_id, body, table.TopUp(player_id, body["amount"]))
 
 
-@blp.route("/<string:table_id>/close", methods=["POST"])
-@require("admin", "organiser", "floor")
-@blp.arguments(WriteSchema())
-@blp.response(201, WrittenSchema)
-@_documented
+@_write("/<string:table_id>/close", "POST", WriteSchema(), roles=("admin", "organiser", "floor"))
 def close_table(body: dict, table_id: str) -> Response:
     """No new hand: the table finishes now, or once the hand being played ends
     (`closing` meanwhile). A tournament closes its own tables."""

@@ -104,16 +104,21 @@ def _listed(kind: str, key: str, query: dict[str, Any], filters: dict[str, Any],
     return body, 200, tagged(body_tag(body), link_headers(following))
 
 
+def _list(path: str, query_schema: ma.Schema, response_schema: type[ma.Schema]) -> Callable[[Any], Any]:
+    """A list's route: any role, its query parsed strictly, 304 to its ETag."""
+    def routed(view: Any) -> Any:
+        view = blp.alt_response(400, response="BAD_REQUEST")(view)
+        view = blp.response(200, response_schema)(view)
+        view = blp.arguments(query_schema, location="query", unknown=ma.RAISE)(view)
+        return blp.route(path, methods=["GET"])(conditional(require(*ALL_ROLES)(view)))
+    return routed
+
+
 def _query_filters(filters: dict[str, Any]) -> dict[str, Any]:
     return {"name" if k == "name_prefix" else k: v for k, v in filters.items()}
 
 
-@blp.route("/tables", methods=["GET"])
-@conditional
-@require(*ALL_ROLES)
-@blp.arguments(TableListQuerySchema(), location="query", unknown=ma.RAISE)
-@blp.response(200, TableListSchema)
-@blp.alt_response(400, response="BAD_REQUEST")
+@_list("/tables", TableListQuerySchema(), TableListSchema)
 def list_tables(query: dict) -> tuple[dict, int, dict]:
     """Tables, newest first: by `status` (waiting between hands, playing, closing, finished),
     `game`, and `player_id` (tables the player has sat at); `limit` a page, then `next`."""
@@ -124,12 +129,7 @@ def list_tables(query: dict) -> tuple[dict, int, dict]:
         "players": [{"player_id": p} for p in f.players]})
 
 
-@blp.route("/tournaments", methods=["GET"])
-@conditional
-@require(*ALL_ROLES)
-@blp.arguments(TournamentListQuerySchema(), location="query", unknown=ma.RAISE)
-@blp.response(200, TournamentListSchema)
-@blp.alt_response(400, response="BAD_REQUEST")
+@_list("/tournaments", TournamentListQuerySchema(), TournamentListSchema)
 def list_tournaments(query: dict) -> tuple[dict, int, dict]:
     """Tournaments, newest first: by `status` (registering, running, finished), `game`, and
     `player_id` (tournaments the player entered); `limit` a page, then `next`."""
@@ -139,12 +139,7 @@ def list_tournaments(query: dict) -> tuple[dict, int, dict]:
         "created_at": format_recorded_at(f.created_at)})
 
 
-@blp.route("/players", methods=["GET"])
-@conditional
-@require(*ALL_ROLES)
-@blp.arguments(PlayerListQuerySchema(), location="query", unknown=ma.RAISE)
-@blp.response(200, PlayerListSchema)
-@blp.alt_response(400, response="BAD_REQUEST")
+@_list("/players", PlayerListQuerySchema(), PlayerListSchema)
 def list_players(query: dict) -> tuple[dict, int, dict]:
     """Registered players, newest first; `name`: those whose name begins so (any case)."""
     filters = {"name_prefix": query["name"]}
