@@ -4,9 +4,9 @@ replaying streams.
 
 A trigger on `events` keeps each row in the append's own transaction: a listing is never
 ahead of or behind its stream, whichever process wrote the event. It reads only what the
-first event and a few event types say (game, name, status, who sits or entered); the
-function is the owner's (SECURITY DEFINER), so the application may read listings but
-never write one except by appending events.
+first event and a few event types say (game, name, status, who sits or entered). The
+trigger's function is the owner's (SECURITY DEFINER) and the application may not execute
+`listing_apply` itself: it reads listings, and changes one only by appending events.
 
 - tables: status `waiting` (between hands), `playing` (a hand is open), `closing` (closed
   while a hand was open: finished when it ends), `finished`; `players` every player who
@@ -31,7 +31,7 @@ depends_on = None
 LISTING_APPLY = r"""
 CREATE FUNCTION listing_apply(p_stream_id text, p_version integer, p_type text, p_data jsonb,
                               p_metadata jsonb, p_position bigint, p_recorded_at timestamptz)
-RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     v_kind text := split_part(p_stream_id, '-', 1);
     v_status text;
@@ -83,7 +83,8 @@ $$
 """
 
 LISTING_TRIGGER = r"""
-CREATE FUNCTION events_update_listing() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION events_update_listing() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM listing_apply(NEW.stream_id, NEW.version, NEW.type, NEW.data, NEW.metadata,
                           NEW.position, NEW.recorded_at);
@@ -128,9 +129,8 @@ def upgrade() -> None:
         """
     )
     op.execute("REVOKE ALL ON listings FROM PUBLIC")
-    op.execute("REVOKE ALL ON FUNCTION listing_apply FROM PUBLIC")
+    op.execute("REVOKE ALL ON FUNCTION listing_apply, events_update_listing FROM PUBLIC")
     op.execute("GRANT SELECT ON listings TO cardroom_writer")
-    op.execute("GRANT EXECUTE ON FUNCTION listing_apply TO cardroom_writer")
 
 
 def downgrade() -> None:
