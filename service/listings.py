@@ -22,7 +22,6 @@ class Listing:
     position: int
     """The global position of the stream's first event: newer streams have larger ones."""
     created_at: datetime
-    version: int
     game: str | None
     name: str | None
     status: str
@@ -30,7 +29,7 @@ class Listing:
 
 
 _PAGE = """
-SELECT stream_id, created_position, created_at, version, game, name, status, players
+SELECT stream_id, created_position, created_at, game, name, status, players
   FROM listings
  WHERE kind = %(kind)s
    AND (%(status)s::text IS NULL OR status = %(status)s)
@@ -56,7 +55,7 @@ def page(pool: ConnectionPool, kind: str, limit: int, *, before: int | None = No
             "kind": kind, "status": status, "game": game, "player": player_id, "name": escaped,
             "before": before, "limit": limit + 1}).fetchall()
     prefix = len(kind) + 1
-    found = [Listing(row[0][prefix:], row[1], row[2], row[3], row[4], row[5], row[6], tuple(row[7]))
+    found = [Listing(row[0][prefix:], row[1], row[2], row[3], row[4], row[5], tuple(row[6]))
              for row in rows[:limit]]
     return found, len(rows) > limit
 

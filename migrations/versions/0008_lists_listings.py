@@ -41,9 +41,9 @@ BEGIN
         RETURN;
     END IF;
     IF p_version = 1 THEN
-        INSERT INTO listings (stream_id, kind, created_position, created_at, version, game,
-                              name, status, players)
-        VALUES (p_stream_id, v_kind, p_position, p_recorded_at, 1,
+        INSERT INTO listings (stream_id, kind, created_position, created_at, game, name,
+                              status, players)
+        VALUES (p_stream_id, v_kind, p_position, p_recorded_at,
                 CASE v_kind WHEN 'table' THEN p_data->>'game'
                             WHEN 'tournament' THEN p_metadata->>'game' END,
                 CASE v_kind WHEN 'player' THEN p_data->>'name'
@@ -70,9 +70,8 @@ BEGIN
         WHEN v_kind = 'tournament' AND p_type = 'PlayerRegistered' THEN p_data->>'player_id'
     END;
     UPDATE listings
-       SET version = p_version,
-           -- A closing table stays closing through the end of its last hand.
-           status = CASE WHEN v_status IS NULL THEN status
+       -- A closing table stays closing through the end of its last hand.
+       SET status = CASE WHEN v_status IS NULL THEN status
                          WHEN status = 'closing' AND v_status IN ('playing', 'waiting') THEN status
                          ELSE v_status END,
            players = CASE WHEN v_player IS NULL OR v_player = ANY (players) THEN players
@@ -81,6 +80,11 @@ BEGIN
 END
 $$
 """
+
+# The event types after the first that change a listing (listing_apply's CASEs).
+LISTED_TYPES = ", ".join(f"'{t}'" for t in (
+    "HandOpened", "HandClosed", "TableClosing", "TableFinished", "PlayerSeatedAtTable",
+    "TournamentStarted", "TournamentFinished", "PlayerRegistered"))
 
 LISTING_TRIGGER = r"""
 CREATE FUNCTION events_update_listing() RETURNS trigger LANGUAGE plpgsql
@@ -102,7 +106,6 @@ def upgrade() -> None:
             kind             text NOT NULL,
             created_position bigint NOT NULL,
             created_at       timestamptz NOT NULL,
-            version          integer NOT NULL,
             game             text,
             name             text,
             status           text NOT NULL,
@@ -115,17 +118,20 @@ def upgrade() -> None:
     op.execute("CREATE INDEX listings_players ON listings USING gin (players)")
     op.execute(LISTING_APPLY)
     op.execute(LISTING_TRIGGER)
+    # The WHEN clause is checked without calling the function: the events most appends
+    # write (actions, cards) cost the trigger nothing more.
     op.execute(
-        """
+        f"""
         CREATE TRIGGER events_listing AFTER INSERT ON events
-            FOR EACH ROW EXECUTE FUNCTION events_update_listing()
+            FOR EACH ROW WHEN (NEW.version = 1 OR NEW.type IN ({LISTED_TYPES}))
+            EXECUTE FUNCTION events_update_listing()
         """
     )
     # The streams written before this revision, in the order they were written.
     op.execute(
-        """
+        f"""
         SELECT listing_apply(stream_id, version, type, data, metadata, position, recorded_at)
-          FROM events ORDER BY stream_id, version
+          FROM events WHERE version = 1 OR type IN ({LISTED_TYPES}) ORDER BY stream_id, version
         """
     )
     op.execute("REVOKE ALL ON listings FROM PUBLIC")

@@ -50,7 +50,6 @@ class TableItemSchema(ma.Schema):
     id = ma.fields.String(required=True)
     game = ma.fields.String(required=True)
     status = ma.fields.String(required=True, metadata={"description": ", ".join(listings.TABLE_STATUSES)})
-    version = ma.fields.Integer(required=True)
     created_at = ma.fields.String(required=True)
     players = ma.fields.List(ma.fields.Nested(NamedPlayerSchema), required=True,
                              metadata={"description": "everyone who has sat here, in the order they sat down"})
@@ -61,7 +60,6 @@ class TournamentItemSchema(ma.Schema):
     name = ma.fields.String(allow_none=True)
     game = ma.fields.String(allow_none=True)
     status = ma.fields.String(required=True, metadata={"description": ", ".join(listings.TOURNAMENT_STATUSES)})
-    version = ma.fields.Integer(required=True)
     created_at = ma.fields.String(required=True)
 
 
@@ -124,7 +122,7 @@ def list_tables(query: dict) -> tuple[dict, int, dict]:
     `game`, and `player_id` (tables the player has sat at); `limit` a page, then `next`."""
     filters = {"status": query["status"], "game": query["game"], "player_id": query["player_id"]}
     return _listed("table", "tables", query, filters, lambda f: {
-        "id": f.id, "game": f.game, "status": f.status, "version": f.version,
+        "id": f.id, "game": f.game, "status": f.status,
         "created_at": format_recorded_at(f.created_at),
         "players": [{"player_id": p} for p in f.players]})
 
@@ -135,7 +133,7 @@ def list_tournaments(query: dict) -> tuple[dict, int, dict]:
     `player_id` (tournaments the player entered); `limit` a page, then `next`."""
     filters = {"status": query["status"], "game": query["game"], "player_id": query["player_id"]}
     return _listed("tournament", "tournaments", query, filters, lambda f: {
-        "id": f.id, "name": f.name, "game": f.game, "status": f.status, "version": f.version,
+        "id": f.id, "name": f.name, "game": f.game, "status": f.status,
         "created_at": format_recorded_at(f.created_at)})
 
 

@@ -37,8 +37,8 @@ def app_connection(database_url):
     "UPDATE api_keys SET role = 'admin'",
     "DROP TABLE alembic_version",
     "UPDATE listings SET status = 'finished'",
-    "INSERT INTO listings (stream_id, kind, created_position, created_at, version, status)"
-    " VALUES ('table-forged', 'table', 0, now(), 1, 'waiting')",
+    "INSERT INTO listings (stream_id, kind, created_position, created_at, status)"
+    " VALUES ('table-forged', 'table', 0, now(), 'waiting')",
     "DELETE FROM listings",
     "ALTER TABLE events DISABLE TRIGGER events_listing",
     "SELECT listing_apply('table-forged', 1, 'TableCreated', '{}', '{}', 0, now())",
