@@ -6,6 +6,8 @@ from __future__ import annotations
 import secrets
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
@@ -226,3 +228,34 @@ def test_the_display_rating_rounds_half_up_to_one_decimal(exact, shown):
     from service.api.ratings import display
 
     assert display(exact) == shown
+
+
+@pytest.fixture(scope="module")
+def seven_tables(client) -> tuple[str, list[str]]:
+    """One player at seven tables, oldest first."""
+    ann = register_player(client, "Ann")
+    return ann, [new_table(client, [ann, register_player(client, f"B{i}")]) for i in range(7)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(limit=st.integers(1, 8))
+def test_any_page_size_lists_every_table_once_newest_first(client, seven_tables, limit):
+    ann, created = seven_tables
+    pages = every_page(client, f"/v1/tables?player_id={ann}&limit={limit}", "tables")
+    assert [t["id"] for page in pages for t in page] == created[::-1]
+    assert all(len(page) == limit for page in pages[:-1]) and 1 <= len(pages[-1]) <= limit
+
+
+def test_a_tournaments_event_log_pages_with_next_and_link(client):
+    body = {"name": "Paged", "game": "holdem", "betting": "no-limit",
+            "levels": [{"small_blind": 25, "big_blind": 50, "minutes": 20}], "starting_stack": 1000,
+            "buy_in": 10, "table_size": 6, "tables": "physical", "starts_at": "now", "payout_percentages": ["100"]}
+    tournament_id = client.post("/v1/tournaments", json=body, headers=ADMIN).get_json()["id"]
+    for name in ("Ann", "Bob", "Cat"):
+        client.post(f"/v1/tournaments/{tournament_id}/registrations",
+                    json={"player_id": register_player(client, name)}, headers=ADMIN)
+    pages = every_page(client, f"/v1/tournaments/{tournament_id}/events?limit=2", "events")
+    assert [[e["version"] for e in page] for page in pages] == [[1, 2], [3, 4]]
+    url = f"/v1/tournaments/{tournament_id}/events"
+    read = client.get(url, headers=ADMIN)
+    assert client.get(url, headers={**ADMIN, "If-None-Match": read.headers["ETag"]}).status_code == 304
