@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence, Union
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
-from domain.games import draw as draw_game
+from domain.games import draw as draw_game, mixed as mixed_game
 from domain.games.holdem import (
     BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
@@ -591,8 +591,14 @@ def betting_action(player: int, event: ActionTaken) -> PhhAction:
     return BetOrRaisedTo(player, event.to)
 
 
+def phh_order(button: int, count: int) -> list[int]:
+    """A hand's seats in PHH player order: p1 the first seat left of the button, the
+    button last."""
+    return [(button + 1 + k) % count for k in range(count)]
+
+
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
-    """A finished hold'em/Omaha or five-card draw hand (its events) as a PHH record.
+    """A finished hold'em/Omaha, five-card draw or mixed-game hand (its events) as a PHH record.
 
     Seats are renumbered so that p1 is the first seat left of the button, the button last.
     """
@@ -600,6 +606,8 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     started = events[0]
     if isinstance(started, draw_game.HandStarted):
         return _draw_extension().phh_from_events(events)
+    if isinstance(started, mixed_game.HandStarted):
+        return _mixed_games().phh_from_events(events)
     if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     structure = started.betting
@@ -607,7 +615,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     if variant is None:
         raise ValueError(f"no PHH variant for {started.variant} {structure.kind}")
     count = len(started.players)
-    order = [(started.button + 1 + k) % count for k in range(count)]
+    order = phh_order(started.button, count)
     phh_index = {seat: k for k, seat in enumerate(order)}
 
     def in_phh_order(values: Sequence[Amount]) -> tuple[Amount, ...]:
@@ -625,6 +633,9 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
 
     # PHH deals every player's hole cards first, in player order, unknown ones as `??`.
     dealt = {phh_index[e.seat]: _cards(e.cards) for e in events if type(e) is HoleEvent}
+    for event in events:  # a hand shown is known to whoever reads the record
+        if type(event) is CardsShown:
+            dealt.setdefault(phh_index[event.seat], _cards(event.cards))
     unknown = (UNKNOWN_CARD,) * HOLE_CARD_COUNT[started.variant]
     actions: list[PhhAction] = [
         HoleCardsDealt(player, dealt.get(player, unknown)) for player in range(count)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.betting import BettingStructure, legal_actions
+from domain.betting import BettingStructure
 from domain.cards import format_card, parse_cards
 from domain.games import mixed
 from domain.hand_events import PostAction
-from domain.rulings import _legal, _money, _seat, _seats
+from domain.mixed_legal import mixed_legal
+from domain.rulings import _money, _seat, _seats
 from domain.violations import Violation
 
 GAMES = tuple(mixed.GAMES)
@@ -178,14 +179,9 @@ def _all_known(state: mixed.MixedState) -> bool:
 
 def _answer(state: mixed.MixedState) -> dict[str, Any]:
     names = state.players
-    b = state.betting
     to_act = state.to_act
     names_of_rounds = _STREET_NAMES[state.game.family]
-    legal = None
-    if to_act is not None and not state.over:
-        legal = _legal(legal_actions(b))
-        if state.bring_in_due:
-            legal.update(check=False, fold=False, bring_in=min(state.bring_in, b.stacks[to_act]))
+    legal = mixed_legal(state)
     answer: dict[str, Any] = {
         "round": "showdown" if state.phase == "showdown" or state.showdown
         else names_of_rounds[min(state.street, len(names_of_rounds) - 1)],

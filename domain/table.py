@@ -43,11 +43,14 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain import autoplay
+from domain import autoplay, deal_commitment
 from domain.betting import BettingStructure, with_changes
-from domain.cards import deck_commitment, deck_texts, parse_cards
+from domain.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
+from domain.table_rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -57,6 +60,7 @@ MAX_SEATS = 10
 MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -107,14 +111,35 @@ def _holdem_start(variant: str) -> Callable[..., Any]:
               betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
               commitment: str) -> holdem.StartHand:
         return holdem.StartHand(players, stacks, button, betting, variant,
-                                deck=deck, commitment=commitment)
+                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
     return start
 
 
-def _holdem_action(act: "Act", seat: int) -> holdem.PostAction:
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: dict[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", "table", {"showdown": showdown})
+    return showdown
+
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+
+
+def _holdem_action(act: "Act", seat: int) -> Any:
     if act.discard is not None:
         raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
                         "hand", {"action": act.action})
+    showdown = _SHOWDOWN_ACTIONS.get(act.action)
+    if showdown is not None:
+        return showdown(seat)
     return holdem.PostAction(seat, act.action, act.to)
 
 
@@ -125,7 +150,7 @@ GAMES: dict[str, GameRules] = {
 }
 GAMES.update({
     name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
-    for name, game in TABLE_GAMES.items()
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
 
@@ -252,6 +277,8 @@ class Act:
     """Dice poker's roll: positions (0-4) of the dice kept."""
     line: str | None = None
     """Dice poker's score: the line written."""
+    pushed: Pushed | None = None
+    """Chips pushed and words said, entered by the floor instead of `action` and `to`."""
 
 
 @dataclass(frozen=True)
@@ -331,6 +358,9 @@ class HandOpened:
     seats: tuple[int, ...]
     commitment: str
     salt: str
+    scheme: str = DECK_HASH
+    """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
+    domain.deal_commitment.SCHEME (a Merkle root over each card, hold'em and Omaha)."""
 
 
 @dataclass(frozen=True)
@@ -417,7 +447,7 @@ class PlayerReturned:
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted, TableClosing)
+                ChipsAdjusted, ChipsRuled, TableClosing)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -471,6 +501,8 @@ class TableState:
     chip_changes: tuple[int, ...] = ()
     """Tournament tables: the tournament's chip changes applied here (their ids); cash
     tables: their top-ups (numbered 1, 2, ...)."""
+    deal_scheme: str = DECK_HASH
+    """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
     min_buy_in: int | None = None
     max_buy_in: int | None = None
     closing: bool = False
@@ -548,7 +580,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is HandOpened:
         return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
                             hand_seats=event.seats, button=event.button, hand=None,
-                            commitment=event.commitment, salt=event.salt)
+                            commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
@@ -560,7 +592,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is ClockExpired:
         missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
         return with_changes(state, clock=None, missed_clocks=missed)
-    if kind is AutomaticAction:
+    if kind in (AutomaticAction, ChipsRuled):
         return state
     if kind is PlayerSatOut:
         return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
@@ -691,6 +723,8 @@ def _create(command: CreateTable) -> TableCreated:
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
     game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
+    if rules.table_game is None:
+        holdem_showdown(command.settings)
     turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
     action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
     if turn_limit_s is not None and action_clock_s != turn_limit_s:
@@ -700,9 +734,11 @@ def _create(command: CreateTable) -> TableCreated:
                         "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
-                        "table", {"seats": len(seats)})
+    # Stud and the draw games seat fewer: the deck must serve every player still in.
+    max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
+                        f"not {len(seats)}", "table", {"seats": len(seats), "max_seats": max_seats})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table", "table")
@@ -783,7 +819,11 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
-    commitment = deck_commitment(cards, bytes.fromhex(salt))
+    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
+        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
+            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
+    else:
+        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
         button, hand_button, betting = _given_positions(state, command, in_game, betting)
@@ -791,11 +831,16 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
     number = state.hands_played + 1
-    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
+    previous = state.hand
+    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
+                        scheme)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
-    if rules.table_game is not None:
+    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                                       commitment, _dealing(state, draws), previous=previous)
+    elif rules.table_game is not None:
         start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
                             commitment, _dealing(state, draws))
     else:
@@ -964,6 +1009,9 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
     if seat is None:
         raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
                         {"player": command.player_id})
+    ruled: list[Any] = []
+    if command.pushed is not None:
+        ruled, command = _ruled(state, seat, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
     if rules.table_game is not None:
@@ -976,7 +1024,21 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
                             {"action": command.action})
         game_command = rules.action(command, seat)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
-    return _with_closing(with_changes(state, hand=hand), hand_events)
+    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
+    """Chips and words (domain.declarations) become the action they are ruled to be; the
+    ruling is recorded beside it."""
+    # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
+    betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
+    pushed = command.pushed
+    if betting is None or pushed is None:
+        raise Violation("illegal_action", "chips and words are ruled in betting games only", "hand")
+    found, action, to = ruled_action(betting, seat, pushed)
+    event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
+                       pushed.said, pushed.order, found)
+    return [event], with_changes(command, action=action, to=to, pushed=None)
 
 
 # ------------------------------------------------------------- clocks and absences

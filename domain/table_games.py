@@ -58,6 +58,22 @@ class TableMove:
     line: str | None = None
 
 
+class PlaysForChips:
+    """The hooks of a game played for chips, hand after hand, with a 52-card pack."""
+
+    @staticmethod
+    def with_joker(raw: Mapping[str, Any]) -> bool:
+        return False
+
+    @staticmethod
+    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
+        return True
+
+    @staticmethod
+    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
+        return None
+
+
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
     for name in fields:
         if getattr(move, name) is not None:
@@ -159,11 +175,13 @@ class DrawGame:
     @staticmethod
     def action(move: TableMove, hand: DrawTableHand, dealing: Dealing) -> Any:
         _not_for("five-card draw", move, "defender", "keep", "line")
-        if move.action in ("discard", "draw"):
+        if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                                 "draw", {"action": move.action})
-            return draw.Discard(move.seat, move.discard)
+            return draw.Discard(move.seat, move.discard, split_openers=move.action == "split_openers")
+        if move.action == "false_openers":
+            return draw.FalseOpeners(move.seat)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                             "draw", {"action": move.action})
@@ -254,7 +272,7 @@ class PalaceTableHand:
         return self.game.phase
 
 
-class PalaceGame:
+class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
     name = "palace"
     EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut}
@@ -269,18 +287,6 @@ class PalaceGame:
         kind = FIXED_LIMIT if parsed.structure == FIXED_LIMIT else NO_LIMIT
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
-
-    @staticmethod
-    def with_joker(raw: Mapping[str, Any]) -> bool:
-        return False
-
-    @staticmethod
-    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
-        return True
-
-    @staticmethod
-    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
-        return None
 
     @staticmethod
     def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],

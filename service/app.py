@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from service import commands
 from service.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
-                         players, ratings, refuse_nul_in_url, rulings, tables, tournaments)
+                         players, ratings, receipts, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
@@ -63,8 +63,8 @@ def create_app(config: Config | None = None) -> Flask:
         },
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
-                      tables.blp, hands.blp, tournaments.blp, ratings.blp, lists.blp,
-                      cash_tables.blp):
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
+                      lists.blp, cash_tables.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)

@@ -13,7 +13,7 @@ from flask import Response
 
 from domain import table
 from service import commands
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
 from service.api.schemas import Chips
 from service.api.tables import (IDEMPOTENCY_KEY_HEADER, ReturnQuerySchema, WriteSchema, WrittenSchema,
                                 _player_named, actor_name, expected_version, loaded_table, written)
@@ -56,8 +56,7 @@ def _write(path: str, method: str, schema: ma.Schema, *, location: str = "json",
 def _run(table_id: str, body: dict, command: Any, status: int = 201) -> Response:
     version = expected_version(body, required=False)
     loaded_table(table_id)
-    result = commands.execute(event_store(), table_id, version, command,
-                              actor=actor_name(current_principal()), idempotency_key=request_idempotency_key())
+    result = commands.execute(event_store(), table_id, version, command, actor=actor_name(current_principal()))
     return written(result, status)
 
 

@@ -8,13 +8,13 @@ is a 422 with the rule's code and the action's `index` in `actions` (0-based).
 
 Any authenticated key may replay: nothing is stored. `?store=true` (floor, organiser,
 admin) keeps the hand as an audited record: the replay's events are appended to a stream
-of their own, `hand-<uuid>` (expected version 0, the request's Idempotency-Key), which is
+of their own, `hand-<uuid>` (expected version 0), which is
 also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
-computed outcome; a retry with the same key answers the first hand again, rebuilt from the
-stored events, whatever body it sends. Five-card draw records use our extension
+computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+again (service.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
-replay but are not stored yet: `?store=true` answers them 422 `not_storable`.
+are stored as their domain.games.mixed events.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 import marshmallow as ma
 from flask import request
 
-from domain.games import draw, holdem
+from domain.games import draw, holdem, mixed
 from domain.phh import (
     Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
 )
@@ -35,7 +35,7 @@ from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.pots import PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
-from service.api import Blueprint, event_store, request_idempotency_key, unstorable_values
+from service.api import Blueprint, event_store, unstorable_values
 from service.api.rulings import json_amount, problem_from_violation
 from service.api.schemas import StrictBoolean
 from service.auth import ROLES, current_principal, require
@@ -51,11 +51,9 @@ MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
-# Hand ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_HAND_IDS = uuid.UUID("6b1d9a3e-52c4-4f0e-a8d7-3c9e1f2b7a54")
 DRAW_GAME = "five-card-draw"
 # Events whose cards only their own player (and the floor) may see: type -> seat field.
-PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew")
+PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew", "CardsDealt", "CardsDiscarded")
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -159,14 +157,12 @@ def replay_hand_history(store: bool = False) -> Any:
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`); otherwise nothing is stored. Mixed-game hands are not stored yet (422
-    `not_storable`).
+    `id`), whatever its variant; otherwise nothing is stored.
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
-    key = request_idempotency_key() if store else None
     record = _record_from_body()
     try:
         result = replay(record)
@@ -174,19 +170,10 @@ def replay_hand_history(store: bool = False) -> Any:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
-    if record.variant in MIXED_VARIANTS:
-        raise Problem(422, "not_storable",
-                      f"{record.variant} hands replay but are not kept as audited hands yet: "
-                      "replay without ?store=true")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = IMPORTED_HAND_PREFIX + str(
-        uuid.uuid5(IDEMPOTENT_HAND_IDS, f"{actor}:{key}") if key is not None else uuid.uuid4())
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result),
-                                    idempotency_key=key, actor=actor)
-    if appended.deduplicated:
-        answer = answer_from_records(event_store().read_stream(hand_id))
-    else:
-        answer = _answer(record, result)
+    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer = _answer(record, result)
     answer.update(id=hand_id, version=appended.last_version)
     return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
 
@@ -194,6 +181,8 @@ def replay_hand_history(store: bool = False) -> Any:
 def game_of(record: HandHistory) -> str:
     if record.variant in DRAW_VARIANTS:
         return DRAW_GAME
+    if record.variant in MIXED_VARIANTS:
+        return MIXED_VARIANTS[record.variant][0]
     return "omaha" if record.variant == "PO" else "holdem"
 
 
@@ -223,6 +212,8 @@ def _storable(amount: Amount) -> int | str:
 
 
 def event_types(game: str) -> dict[str, type]:
+    if game in mixed.GAMES:
+        return mixed.EVENT_TYPES
     return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
 
 
@@ -234,28 +225,15 @@ def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any
 
 
 def replay_state(game: str, events: Iterable[Any]) -> Any:
-    """The hand's state after `events` (hold'em/Omaha or five-card draw)."""
+    """The hand's state after `events` (hold'em/Omaha, five-card draw or a mixed game)."""
     if game == DRAW_GAME:
         return draw.replay(events)
+    if game in mixed.GAMES:
+        return mixed.replay(events)
     state = None
     for event in events:
         state = holdem.evolve(state, event)
     return state
-
-
-def answer_from_records(records: Sequence[RecordedEvent]) -> dict[str, Any]:
-    """The replay answer of a stored hand, rebuilt from its events alone."""
-    game, events = events_from_records(records)
-    state = replay_state(game, events)
-    first = records[0].metadata
-    recorded = first.get("recorded_finishing_stacks")
-    return _outcome(first.get("phh_variant", ""), state.players, tuple(state.stacks),
-                    None if recorded is None else tuple(_amount(a) for a in recorded),
-                    state.awards)
-
-
-def _amount(stored: int | str) -> Amount:
-    return Fraction(stored) if isinstance(stored, str) else stored
 
 
 def _record_from_body() -> HandHistory:
@@ -264,7 +242,8 @@ def _record_from_body() -> HandHistory:
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
     if (request.content_length or 0) > MAX_PHH_BYTES:
         raise _too_large()
-    raw = request.stream.read(MAX_PHH_BYTES + 1)
+    # Cached: the Idempotency-Key's fingerprint (service.api.writes) reads the body too.
+    raw = request.get_data(cache=True)
     if len(raw) > MAX_PHH_BYTES:
         raise _too_large()
     try:

@@ -15,15 +15,15 @@ trigger's function is the owner's (SECURITY DEFINER) and the application may not
   `game` from the first event's metadata; `name` its settings' name.
 - players: `name`.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
