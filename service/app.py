@@ -10,7 +10,7 @@ from flask import Flask
 from psycopg_pool import ConnectionPool
 
 from service import commands
-from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
+from service.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists, players,
                          ratings, receipts, refuse_nul_in_url, rulings, streams, tables, tournaments)
 from service.auth import ApiKeys
 from service.config import Config
@@ -69,7 +69,7 @@ def create_app(config: Config | None = None) -> Flask:
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
                       tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
-                      streams.blp):
+                      lists.blp, cash_tables.blp, streams.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)
