@@ -10,9 +10,9 @@ from flask import Flask
 from psycopg_pool import ConnectionPool
 
 from service import commands, docs, metrics, rate_limits, request_log
-from service.api import (Api, Resources, hand_histories, hands, health, keys, operations,
-                         players, ratings, receipts, refuse_nul_in_url, rulings, streams, tables,
-                         tournaments)
+from service.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
+                         operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
+                         tables, tournaments)
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
@@ -71,7 +71,7 @@ def create_app(config: Config | None = None) -> Flask:
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
                       tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
-                      streams.blp, operations.blp):
+                      lists.blp, cash_tables.blp, streams.blp, operations.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)

@@ -240,6 +240,8 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "button": state.button,
         "hands_played": state.hands_played,
         "finished": state.finished,
+        "cash": {"min_buy_in": state.min_buy_in, "max_buy_in": state.max_buy_in} if state.cash else None,
+        "closing": state.closing,
         "seats": seats,
         "hand": hand_view(state, viewer) if hand is not None else None,
         "standings": _standings(state) if state.finished else None,
