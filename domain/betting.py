@@ -612,10 +612,11 @@ def _aggression(state: BettingState, to: Amount) -> dict[str, Any]:
     structure = state.structure
     if structure.kind == FIXED_LIMIT:
         unit = structure.unit(state.late)
-        target = state.full_level + unit
-        # 50% rule: an all-in of at least half a unit counts as the full raise it completes.
-        if to >= target or (to - state.full_level) * 2 >= unit:
-            changes.update(full_level=target, raises=state.raises + 1)
+        # 50% rule: an all-in of at least half a unit counts as a full raise, and the next
+        # raise is one unit on top of it (Robert's Rules: $15 all-in on a $20 round -> $35).
+        # A full raise is exactly one unit, so `to` is the new level either way.
+        if (to - state.full_level) * 2 >= unit:
+            changes.update(full_level=to, raises=state.raises + 1)
             if structure.raise_cap is not None and state.raises + 1 >= structure.raise_cap \
                     and len(state.contenders) > 2:
                 changes["capped_multiway"] = True

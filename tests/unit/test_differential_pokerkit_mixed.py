@@ -34,7 +34,7 @@ from tests.corpus import PHH as CORPUS
 HANDS = 200
 
 FIXED_LIMIT_CAP = "PokerKit does not count the big blind as the first bet of the cap"
-FIXED_LIMIT_HALF_BET_RULE = "PokerKit has no fixed-limit 50% rule (short all-in completion)"
+FIXED_LIMIT_HALF_BET_RULE = "PokerKit raises over a fixed-limit all-in of less than half a bet (not completing it)"
 BIG_BET_ON_FOURTH_WITH_OPEN_PAIR = "PokerKit has no open-pair option on fourth street"
 LIMPER_RERAISES_SHORT_ALL_IN = "PokerKit lets a player who already acted re-raise a short all-in"
 FIXED_LIMIT_OMAHA_HI_LO_IS_POT_LIMIT = "PokerKit's fixed-limit Omaha hi-lo offers pot-limit raises"
