@@ -405,11 +405,11 @@ class ReplayResult:
 
 
 def _unsupported(detail: str) -> Violation:
-    return Violation("unsupported_variant", detail, "PHH replay")
+    return Violation("unsupported_variant", detail)
 
 
 def _unsupported_forced_bets(detail: str) -> Violation:
-    return Violation("unsupported_forced_bets", detail, "PHH replay")
+    return Violation("unsupported_forced_bets", detail)
 
 
 def _betting_structure(record: HandHistory, kind: str) -> BettingStructure:
@@ -569,7 +569,7 @@ def _played(record: HandHistory) -> tuple[list[Command], list, HandState]:
         raise Violation(
             "hand_incomplete",
             f"the record ends while the hand awaits the {state.awaiting}",
-            "PHH replay", {"action_index": len(record.actions)})
+            numbers={"action_index": len(record.actions)})
     return commands, log, state
 
 

@@ -36,11 +36,10 @@ VARIANTS = {
     "FB": ("badugi", FIXED_LIMIT),
     "NS": ("short_deck", NO_LIMIT),
 }
-RULE = "PHH replay"
 
 
 def _forced_bets_refused(detail: str) -> Violation:
-    return Violation("unsupported_forced_bets", detail, RULE)
+    return Violation("unsupported_forced_bets", detail)
 
 
 def start_command(record: HandHistory) -> mixed.StartHand:
@@ -100,7 +99,7 @@ def _command(state: mixed.MixedState, action: PhhAction) -> Any:
             return None  # shown as unknown cards: they cannot be ranked
         return mixed.ShowCards(action.player, "".join(action.cards))
     raise Violation("unsupported_variant", f"{format_action(action)!r} is no action of "
-                    f"{state.game.name}", RULE)
+                    f"{state.game.name}")
 
 
 def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]:
@@ -129,7 +128,7 @@ def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]
         log += events
     if not state.over:
         raise Violation("hand_incomplete", f"the record ends while the hand awaits the {state.phase}",
-                        RULE, {"action_index": len(record.actions)})
+                        numbers={"action_index": len(record.actions)})
     return commands, log, state
 
 

@@ -20,7 +20,7 @@ from domain.betting import BettingStructure, legal_actions
 from domain.cards import format_card, parse_cards
 from domain.games import mixed
 from domain.hand_events import PostAction
-from domain.rulings import _legal, _money, _seat, _seats
+from domain.rulings import _legal, _money, _seat, _seats, allowed, refused
 from domain.violations import Violation
 
 GAMES = tuple(mixed.GAMES)
@@ -63,10 +63,14 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     proposed = request.get("proposed")
     if proposed is not None:
         try:
-            _apply(state, _command(state, seat_of, proposed, dealer))
-            answer["verdict"] = {"legal": True}
+            command = _command(state, seat_of, proposed, dealer)
+            _apply(state, command)
         except Violation as violation:
-            answer["verdict"] = {"legal": False, "code": violation.code, "detail": violation.detail}
+            answer["verdict"] = refused(violation)
+        else:
+            betting = state.betting if isinstance(command, PostAction) else None
+            answer["verdict"] = allowed(betting, command.seat, getattr(command, "action", "draw"),
+                                        getattr(command, "to", None))
     return answer
 
 
@@ -141,7 +145,7 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
     if state.game.family != mixed.DRAW:
-        raise Violation("illegal_action", f"{state.game.name} has no draw", "draw")
+        raise Violation("illegal_action", f"{state.game.name} has no draw")
     discard = action.get("discard", 0)
     if isinstance(discard, int) and not isinstance(discard, bool):
         thrown = mixed.UNKNOWN * discard

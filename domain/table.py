@@ -27,7 +27,7 @@ A tournament table (`tournament_id` set) mirrors one table of a tournament: its 
 are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
 (SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
 betting come from the tournament (StartNextHand's `button`, `big_blind`, `betting`: the
-level in force, TDA 23), and the table never finishes by itself: the tournament does.
+level in force, TDA 2024 23), and the table never finishes by itself: the tournament does.
 """
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ from domain.betting import BettingStructure, with_changes
 from domain.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.citations import cite
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -107,7 +108,7 @@ def _holdem_start(variant: str) -> Callable[..., Any]:
 def _holdem_action(act: "Act", seat: int) -> holdem.PostAction:
     if act.discard is not None:
         raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                        "hand", {"action": act.action})
+                        numbers={"action": act.action})
     return holdem.PostAction(seat, act.action, act.to)
 
 
@@ -126,8 +127,7 @@ def game_rules(game: str) -> GameRules:
     try:
         return GAMES[game]
     except KeyError:
-        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}",
-                        "table") from None
+        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}") from None
 
 
 # ------------------------------------------------------------------------- commands
@@ -159,7 +159,7 @@ class StartNextHand:
     """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
 
     A tournament gives the positions and the level in force: `button` (a table seat,
-    empty for a dead button, TDA 32), `small_blind` and `big_blind` (table seats; an
+    empty for a dead button, TDA 2024 32), `small_blind` and `big_blind` (table seats; an
     empty small blind seat is a dead small blind) and `betting` for this hand. Without
     them the button moves to the next seat with chips and the table's betting applies."""
     deck: tuple[str, ...]
@@ -560,7 +560,8 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
     remaining = sum(1 for stack in state.stacks if stack > 0)
     # Players out in the same hand: the bigger starting stack takes the better place
-    # (TDA 12); equal stacks share it.
+    # (house practice: the TDA has no numbered rule for it, tournaments.md); equal stacks
+    # share it.
     busted = sorted(event.busted, key=lambda p: -start_stacks[p])
     places = []
     worst_place = remaining
@@ -599,13 +600,13 @@ def handle(state: TableState | None, command: Command,
     orders, dice rolls); hold'em ignores it."""
     if isinstance(command, CreateTable):
         if state is not None:
-            raise Violation("illegal_action", "this table already exists", "table")
+            raise Violation("illegal_action", "this table already exists")
         event = _create(command)
         return [event], evolve(None, event)
     if state is None:
-        raise Violation("not_found", "no such table", "table")
+        raise Violation("not_found", "no such table")
     if state.finished:
-        raise Violation("table_finished", "the table has finished: no more hands", "table")
+        raise Violation("table_finished", "the table has finished: no more hands")
     if isinstance(command, StartNextHand):
         return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
     if isinstance(command, Act):
@@ -620,7 +621,7 @@ def handle(state: TableState | None, command: Command,
         return _change_seats(state, command)
     if isinstance(command, AdjustChips):
         return _adjust_chips(state, command)
-    raise Violation("illegal_action", f"unknown command {command!r}", "table")
+    raise Violation("illegal_action", f"unknown command {command!r}")
 
 
 def _create(command: CreateTable) -> TableCreated:
@@ -634,29 +635,29 @@ def _create(command: CreateTable) -> TableCreated:
         raise Violation("invalid_table",
                         f"action_clock_s {command.action_clock_s} and the game's turn_time_limit_s "
                         f"{turn_limit_s} differ: give one of them, or the same number",
-                        "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
+                        numbers={"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
-                        "table", {"seats": len(seats)})
+                        numbers={"seats": len(seats)})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
-        raise Violation("invalid_table", "a player may take only one seat at a table", "table")
+        raise Violation("invalid_table", "a player may take only one seat at a table")
     if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None:
-        raise Violation("invalid_table", "only a tournament's table has empty seats", "table")
+        raise Violation("invalid_table", "only a tournament's table has empty seats")
     for seat in seats:
         if seat.player_id == EMPTY_SEAT and seat.stack == 0:
             continue
         if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
-                            "table", {"stack": seat.stack})
+                            numbers={"stack": seat.stack})
     if action_clock_s is not None and not 0 < action_clock_s <= MAX_ACTION_CLOCK_S:
         raise Violation("invalid_table", f"the action clock must be 1 to {MAX_ACTION_CLOCK_S} seconds "
-                        f"(or null), not {action_clock_s}", "table", {"action_clock_s": action_clock_s})
+                        f"(or null), not {action_clock_s}", numbers={"action_clock_s": action_clock_s})
     if command.auto_deal and command.tournament_id is not None:
-        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal", "table")
+        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
@@ -672,7 +673,7 @@ def next_button(state: TableState) -> int:
         seat = (start + step) % count
         if state.stacks[seat] > 0:
             return seat
-    raise Violation("not_enough_players", "nobody has chips", "table")
+    raise Violation("not_enough_players", "nobody has chips")
 
 
 def seats_dealt_in(state: TableState) -> tuple[int, ...]:
@@ -686,19 +687,19 @@ def seats_dealt_in(state: TableState) -> tuple[int, ...]:
 def _start_next_hand(state: TableState, command: StartNextHand,
                      draws: Draws | None) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:
-        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played", "table",
-                        {"hand": state.hand_id})
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played",
+                        numbers={"hand": state.hand_id})
     in_game = seats_dealt_in(state)
     if len(in_game) < MIN_SEATS:
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
-                        "table", {"players_with_chips": len(in_game)})
+                        numbers={"players_with_chips": len(in_game)})
     salt = command.salt
     if _SALT_HEX.fullmatch(salt) is None:
-        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
+        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex")
     rules = game_rules(state.game)
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
-        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
+        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
     commitment = deck_commitment(cards, bytes.fromhex(salt))
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
@@ -727,7 +728,7 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
     and the betting, from a tournament's positions. The game puts the blinds on the two
     hand seats after its button (heads-up: the button and the next), so its button is
     the dealt-in seat two before the big blind (one before, heads-up). A dead button
-    (TDA 32) sits on an empty seat: the game's button is then the last player before the
+    (TDA 2024 32) sits on an empty seat: the game's button is then the last player before the
     small blind, who acts last as the button would. An empty small blind seat is a dead
     small blind: nobody posts it."""
     seat_count = len(state.players)
@@ -735,10 +736,10 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
         seat = getattr(command, name)
         if seat is not None and not 0 <= seat < seat_count:
             raise Violation("invalid_deal", f"the {name.replace('_', ' ')} seat must be 0..{seat_count - 1}",
-                            "deal", {name: seat})
+                            numbers={name: seat})
     if command.big_blind not in in_game:
         raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
-                        "deal", {"big_blind": command.big_blind})
+                        numbers={"big_blind": command.big_blind})
     big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
     if len(in_game) == 2:
         return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
@@ -751,44 +752,43 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
 
 def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands",
-                        "table")
+        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: players move between hands",
-                        "TDA 11", {"hand": state.hand_id})
+                        cite("balance_between_hands"), {"hand": state.hand_id})
     if isinstance(command, RemovePlayer):
         seat = _seat_of(state, command.player_id)
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat], command.tournament_version)
         return [left], evolve(state, left)
     if command.player_id in state.players:
-        raise Violation("already_seated", f"{command.player_id} already sits at this table", "table",
-                        {"player": command.player_id})
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
     if not 0 <= command.seat < len(state.players) or state.players[command.seat] != EMPTY_SEAT:
-        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table", "table",
-                        {"seat": command.seat})
+        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table",
+                        numbers={"seat": command.seat})
     if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
         raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
-                        "table", {"stack": command.stack})
+                        numbers={"stack": command.stack})
     if any(s.player_id == command.player_id for s in state.eliminated):
-        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back", "table",
-                        {"player": command.player_id})
+        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back",
+                        numbers={"player": command.player_id})
     seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version)
     return [seated], evolve(state, seated)
 
 
 def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "only a tournament changes chips at its tables", "table")
+        raise Violation("not_tournament_table", "only a tournament changes chips at its tables")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: chips change between hands",
-                        "table", {"hand": state.hand_id})
+                        numbers={"hand": state.hand_id})
     if command.change_id in state.chip_changes:
-        raise Violation("already_applied", f"chip change {command.change_id} is already applied here", "table",
-                        {"change_id": command.change_id})
+        raise Violation("already_applied", f"chip change {command.change_id} is already applied here",
+                        numbers={"change_id": command.change_id})
     seat = _seat_of(state, command.player_id)
     if state.stacks[seat] + command.amount < 0:
         raise Violation("exceeds_stack", f"{command.player_id} has {state.stacks[seat]} chips, not {-command.amount}",
-                        "table", {"stack": state.stacks[seat], "amount": command.amount})
+                        numbers={"stack": state.stacks[seat], "amount": command.amount})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
     return [adjusted], evolve(state, adjusted)
 
@@ -804,11 +804,11 @@ def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
 
 def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
-        raise Violation("hand_over", "no hand is being played: start the next hand", "hand")
+        raise Violation("hand_over", "no hand is being played: start the next hand")
     seat = state.hand_seat_of(command.player_id)
     if seat is None:
-        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
-                        {"player": command.player_id})
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
+                        numbers={"player": command.player_id})
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
     if rules.table_game is not None:
@@ -817,8 +817,8 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         game_command = rules.action(move, state.hand, dealing)
     else:
         if (command.defender, command.keep, command.line) != (None, None, None):
-            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line", "hand",
-                            {"action": command.action})
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": command.action})
         game_command = rules.action(command, seat)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     return _with_closing(with_changes(state, hand=hand), hand_events)
@@ -890,11 +890,11 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
         raise Violation("clock_not_running",
                         f"no clock of seat {command.seat} in hand {command.hand_id} ends at "
                         f"{command.deadline_at_ms}: the player acted, or it was already expired",
-                        "action clock", {"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
+                        numbers={"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
     if now_ms < clock.deadline_at_ms:
         raise Violation("clock_not_expired",
                         f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
-                        "action clock", {"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+                        numbers={"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
     expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
     state = evolve(state, expired)
     events: list[Any] = [expired]
@@ -911,8 +911,7 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
 def _seat_of(state: TableState, player_id: str) -> int:
     seat = state.seat_of(player_id)
     if seat is None:
-        raise Violation("not_seated", f"{player_id} has no seat at this table", "table",
-                        {"player": player_id})
+        raise Violation("not_seated", f"{player_id} has no seat at this table", numbers={"player": player_id})
     return seat
 
 
@@ -920,8 +919,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
              draws: Draws | None) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if state.sitting_out[seat]:
-        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out",
+                        numbers={"player": command.player_id})
     sat_out = PlayerSatOut(seat, command.player_id, REQUESTED)
     state = evolve(state, sat_out)
     if state.seat_to_act != seat:
@@ -933,8 +932,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
 def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if not state.sitting_out[seat]:
-        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out",
+                        numbers={"player": command.player_id})
     returned = PlayerReturned(seat, command.player_id)
     return [returned], evolve(state, returned)
 

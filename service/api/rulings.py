@@ -48,7 +48,9 @@ def problem_from_violation(violation: Violation, index: int | None = None) -> Pr
         return Problem(400, "validation_error", violation.detail,
                        errors=[{"location": "json", "field": "", "messages": [violation.detail]}])
     numbers = {name: _json_safe(value) for name, value in violation.numbers.items()}
-    extensions: dict[str, Any] = {"rule": violation.rule, "numbers": numbers}
+    # A refusal that applies a rule names it; any other carries no `rule` (never "").
+    extensions: dict[str, Any] = {**({"rule": violation.rule} if violation.rule else {}),
+                                  "numbers": numbers}
     if index is not None:
         extensions["index"] = index
     return Problem(422, violation.code, violation.detail, **extensions)
@@ -197,8 +199,13 @@ class LegalActionsSchema(ma.Schema):
 
 class VerdictSchema(ma.Schema):
     legal = ma.fields.Boolean(required=True)
-    code = ma.fields.String()
-    detail = ma.fields.String()
+    code = ma.fields.String(metadata={"description": "why not, when not legal"})
+    detail = ma.fields.String(metadata={"description": "the ruling as a floor person reads it out, "
+                                                      "with its numbers"})
+    rule = ma.fields.String(metadata={"description": "the rule applied, edition named "
+                                                    "(\"TDA 2024 47-A\"); absent when none applies"})
+    numbers = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Raw(), required=True,
+                             metadata={"description": "the numbers behind the verdict"})
 
 
 class PotSchema(ma.Schema):

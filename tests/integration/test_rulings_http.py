@@ -59,7 +59,9 @@ def test_betting_api_example_request_and_answer_verbatim(client):
                    "bet": null,
                    "raise": {"min_to": 500, "max_to": 10000}},
          "verdict": {"legal": false, "code": "raise_below_minimum",
-                     "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100"},
+                     "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100",
+                     "rule": "TDA 2024 43",
+                     "numbers": {"to": 450, "min_to": 500, "max_to": 10000, "last_full_raise": 200}},
          "pots": [{"amount": 450, "eligible": ["SB", "BB", "A", "BTN"]}],
          "stacks": {"SB": 9950, "BB": 9900, "A": 9700, "BTN": 10000}}""")
 
@@ -198,7 +200,7 @@ def test_betting_ruling_for_stud_names_the_bring_in(client):
         "cards": {"hole": {"Ann": "AhKh9c", "Bob": "QdJd2c"}},
         "proposed": {"player": "Bob", "action": "bring_in"}})
     assert answer["to_act"] == "Bob" and answer["legal"]["bring_in"] == 5
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {"legal": True, "numbers": {}}
 
 
 def test_showdown_omaha_hi_lo_names_the_high_and_the_low_winners(client):

@@ -28,7 +28,9 @@ def test_api_example_answer_verbatim():
                   "bet": None,
                   "raise": {"min_to": 500, "max_to": 10000}},
         "verdict": {"legal": False, "code": "raise_below_minimum",
-                    "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100"},
+                    "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100",
+                    "rule": "TDA 2024 43",
+                    "numbers": {"to": 450, "min_to": 500, "max_to": 10000, "last_full_raise": 200}},
         "pots": [{"amount": 450, "eligible": ["SB", "BB", "A", "BTN"]}],
         "stacks": {"SB": 9950, "BB": 9900, "A": 9700, "BTN": 10000}}
 
@@ -41,7 +43,9 @@ def test_rounds_close_by_themselves_and_a_legal_proposal_is_legal():
                     {"player": "SB", "action": "bet", "to": 200}],
         "proposed": {"player": "BB", "action": "raise", "to": 400}})
     assert answer["round"] == "flop" and answer["to_act"] == "BB"
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {
+        "legal": True, "detail": "the minimum raise is to 400: the last full bet was 200",
+        "rule": "TDA 2024 43", "numbers": {"to": 400, "min_to": 400, "max_to": 9900, "last_full_raise": 200}}
     assert answer["legal"]["raise"] == {"min_to": 400, "max_to": 9900}
 
 
