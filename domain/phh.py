@@ -31,7 +31,7 @@ from domain.games.holdem import (
     HOLE_CARD_COUNT, PostAction, SettleShowdown, ShowCards, StartHand, aggressive_action, handle,
 )
 from domain.hand_events import ActionTaken
-from domain.pots import SPLIT_EXACTLY, PotAward
+from domain.pots import LEFT_OF_BUTTON, SPLIT_EXACTLY, PotAward
 from domain.violations import Violation
 
 Amount = Union[int, Fraction]
@@ -402,6 +402,30 @@ class ReplayResult:
     winners: tuple[int, ...]
     # Our hold'em events of the hand (seat i is PHH player p(i+1)), for storing it.
     events: tuple[Event, ...] = ()
+    odd_chip_rule: str = "tda"
+
+
+# How a replay gives an odd chip (`odd_chip_rule` of the answer): "tda" is TDA 2024 20
+# (whole chips; board games: the first winner left of the button; stud: the high card by
+# suit), as PokerKit does; "split_exactly" divides the pot into exact fractions, as some
+# records do (the Pluribus files' halves).
+ODD_CHIP_TDA = "tda"
+ODD_CHIP_SPLIT_EXACTLY = "split_exactly"
+POT_POLICY = {ODD_CHIP_TDA: LEFT_OF_BUTTON, ODD_CHIP_SPLIT_EXACTLY: SPLIT_EXACTLY}
+
+
+def odd_chip_rule(record: HandHistory) -> str:
+    """"split_exactly" only where the record itself deals in fractions of a chip (finishing
+    stacks split into halves, or fractional stacks, blinds or bets); "tda" for whole-chip
+    hands."""
+    amounts = [*record.starting_stacks, *record.antes, *(record.blinds_or_straddles or ()),
+               *(record.finishing_stacks or ()),
+               *(a for a in (record.bring_in, record.small_bet, record.big_bet, record.min_bet)
+                 if a is not None),
+               *(a.amount for a in record.actions if type(a) is BetOrRaisedTo)]
+    if any(isinstance(a, Fraction) and a.denominator != 1 for a in amounts):
+        return ODD_CHIP_SPLIT_EXACTLY
+    return ODD_CHIP_TDA
 
 
 def _unsupported(detail: str) -> Violation:
@@ -481,7 +505,8 @@ def start_command(record: HandHistory) -> StartHand:
     count = record.player_count
     return StartHand(
         players=player_names(record), stacks=record.starting_stacks, button=count - 1,
-        betting=_betting_structure(record, kind), variant=game, odd_chip=SPLIT_EXACTLY,
+        betting=_betting_structure(record, kind), variant=game,
+        odd_chip=POT_POLICY[odd_chip_rule(record)],
     )
 
 
@@ -529,7 +554,7 @@ def replay(record: HandHistory) -> ReplayResult:
     _, log, state = _played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+                        tuple(log), odd_chip_rule(record))
 
 
 def engine_commands(record: HandHistory) -> tuple[Command, ...]:

@@ -19,10 +19,9 @@ from domain.games import mixed
 from domain.hand_events import PostAction
 from domain.phh import (
     UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
-    HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded,
-    format_action, player_names, _whole,
+    POT_POLICY, HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked,
+    StoodPatOrDiscarded, format_action, odd_chip_rule, player_names, _whole,
 )
-from domain.pots import SPLIT_EXACTLY
 from domain.violations import Violation
 
 # PHH variant -> (our game, betting structure).
@@ -69,7 +68,7 @@ def start_command(record: HandHistory) -> mixed.StartHand:
     return mixed.StartHand(
         game=game, players=player_names(record), stacks=record.starting_stacks,
         button=count - 1, betting=structure, antes=tuple(antes), blinds=tuple(blinds),
-        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=SPLIT_EXACTLY)
+        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
 def _command(state: mixed.MixedState, action: PhhAction) -> Any:
@@ -136,4 +135,4 @@ def replay(record: HandHistory) -> ReplayResult:
     _, log, state = played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+                        tuple(log), odd_chip_rule(record))

@@ -28,11 +28,12 @@ from flask import request
 
 from domain.games import draw, holdem
 from domain.phh import (
-    Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
+    ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
+    parse, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
-from domain.pots import PotAward
+from domain.pots import SPLIT_EXACTLY, PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
 from service.api import Blueprint, event_store, request_idempotency_key, unstorable_values
@@ -104,6 +105,11 @@ class HandHistoryReplaySchema(ma.Schema):
                                                metadata={"description": "as the record states them"})
     matches_record = ma.fields.Boolean(required=True, allow_none=True,
                                        metadata={"description": "null when the record states none"})
+    odd_chip_rule = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        (ODD_CHIP_TDA, ODD_CHIP_SPLIT_EXACTLY)), metadata={
+        "description": "how an odd chip was given: tda (TDA 2024 20, whole chips: the first winner "
+                       "left of the button; stud: the high card by suit) or split_exactly (into "
+                       "fractions, only where the record itself splits so)"})
     winners = ma.fields.List(ma.fields.String(), required=True)
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
     id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
@@ -249,9 +255,10 @@ def answer_from_records(records: Sequence[RecordedEvent]) -> dict[str, Any]:
     state = replay_state(game, events)
     first = records[0].metadata
     recorded = first.get("recorded_finishing_stacks")
+    split_exactly = game != DRAW_GAME and state.odd_chip == SPLIT_EXACTLY
     return _outcome(first.get("phh_variant", ""), state.players, tuple(state.stacks),
                     None if recorded is None else tuple(_amount(a) for a in recorded),
-                    state.awards)
+                    state.awards, ODD_CHIP_SPLIT_EXACTLY if split_exactly else ODD_CHIP_TDA)
 
 
 def _amount(stored: int | str) -> Amount:
@@ -308,11 +315,12 @@ def _too_large() -> Problem:
 
 def _answer(record: HandHistory, result: ReplayResult) -> dict[str, Any]:
     return _outcome(record.variant, player_names(record), result.finishing_stacks,
-                    record.finishing_stacks, result.pots)
+                    record.finishing_stacks, result.pots, result.odd_chip_rule)
 
 
 def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
-             recorded: Sequence[Amount] | None, pots: Sequence[PotAward]) -> dict[str, Any]:
+             recorded: Sequence[Amount] | None, pots: Sequence[PotAward],
+             odd_chip_rule: str) -> dict[str, Any]:
     stacks = tuple(int(a) if isinstance(a, Fraction) and a.denominator == 1 else a for a in stacks)
     winners = sorted({seat for pot in pots for seat in pot.winners})
     return {
@@ -321,6 +329,7 @@ def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
         "finishing_stacks": [json_amount(a) for a in stacks],
         "recorded_finishing_stacks": None if recorded is None else [json_amount(a) for a in recorded],
         "matches_record": None if recorded is None else stacks == tuple(recorded),
+        "odd_chip_rule": odd_chip_rule,
         "winners": [names[seat] for seat in winners],
         "pots": [
             {"amount": json_amount(pot.amount),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem
+from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
 
 pytestmark = pytest.mark.integration
 
@@ -52,6 +53,18 @@ def test_a_pluribus_hand_with_a_split_pot_reproduces_its_half_chips(client):
     assert answer["matches_record"] is True
     assert answer["winners"] == ["MrBlue", "MrBrown"]
     assert answer["pots"][0]["shares"] == {"MrBlue": 674.5, "MrBrown": 674.5}  # (3 x 225 + 2 x 337) / 2
+    assert answer["odd_chip_rule"] == "split_exactly"  # as the record itself splits
+
+
+def test_a_whole_chip_hand_gives_the_odd_chip_by_tda_rule_20(client):
+    # p2 and p3 play a royal flush on the board for a pot of 5: the odd chip goes to p2,
+    # the first winner left of the button (PokerKit agrees).
+    answer = replayed(client, CHOPPED_BOARD + "finishing_stacks = [99, 101, 100]\n")
+    assert answer["odd_chip_rule"] == "tda" and answer["matches_record"] is True
+    assert answer["finishing_stacks"] == [99, 101, 100]
+    assert answer["pots"][0]["shares"] == {"p2": 3, "p3": 2}
+    stored = send(client, CHOPPED_BOARD, query="?store=true")
+    assert stored.status_code == 201 and stored.get_json()["odd_chip_rule"] == "tda"
 
 
 @pytest.mark.parametrize("path", [WSOP_NT, WSOP_FT, WSOP_PO], ids=["NT", "FT", "PO"])
