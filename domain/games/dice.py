@@ -394,8 +394,9 @@ def replay(events: Iterable[Event], initial: DiceGameState = INITIAL_STATE) -> D
 
 def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     """The stateless ruling of api.md: the card's totals and, given dice, every line's score,
-    whether the roll may be written there (joker rule included) and the bonus it earns."""
-    unknown = sorted(set(request) - {"rules", "scorecard", "dice", "poker_bonus_count"})
+    whether the roll may be written there (joker rule included) and the bonus it earns;
+    given `rolls_taken` this turn, whether another roll is allowed (`roll`)."""
+    unknown = sorted(set(request) - {"rules", "scorecard", "dice", "poker_bonus_count", "rolls_taken"})
     if unknown:
         raise Violation("validation_error", f"unknown fields {unknown}", numbers={"unknown": unknown})
     settings = DiceSettings.from_dict(_object_field(request, "rules"))
@@ -410,6 +411,9 @@ def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         raise Violation("invalid_scorecard", f"{count} poker bonuses need Poker to hold 50, "
                         f"not {card.score('poker')}", numbers={"poker_bonus_count": count})
     answer: dict[str, Any] = {"totals": _totals_json(scorecard_totals(card, count, settings))}
+    if request.get("rolls_taken") is not None:
+        answer["roll"] = another_roll_ruling(request["rolls_taken"], settings, card,
+                                             request.get("dice") is not None)
     if request.get("dice") is None:
         return answer
     raw_dice = request["dice"]
@@ -428,6 +432,31 @@ def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         "best_line": best_free_line(card, dice, settings),
     })
     return answer
+
+
+def another_roll_ruling(rolls_taken: Any, settings: DiceSettings, card: Scorecard,
+                        dice_shown: bool) -> dict[str, Any]:
+    """Whether the player may roll again this turn (seed 003: all five dice, then up to two
+    re-rolls of 1 to 5 of them; after the last roll the result must be written)."""
+    limit = settings.rolls_per_turn
+    if isinstance(rolls_taken, bool) or not isinstance(rolls_taken, int) or not 0 <= rolls_taken <= limit:
+        raise Violation("validation_error", f"rolls_taken must be 0 to {limit} (the rolls a turn allows), "
+                        f"not {rolls_taken!r}", numbers={"rolls_taken": rolls_taken, "rolls_per_turn": limit})
+    if dice_shown and rolls_taken == 0:
+        raise Violation("validation_error", "dice on the table mean at least one roll was taken: "
+                        "rolls_taken must be 1 or more", numbers={"rolls_taken": 0})
+    left = 0 if card.is_full else limit - rolls_taken
+    if card.is_full:
+        detail = "the card is full: the game is over, no roll is left"
+    elif rolls_taken == 0:
+        detail = f"no roll taken yet: roll all five dice (1 of {limit})"
+    elif left:
+        detail = (f"{rolls_taken} of {limit} rolls taken: another roll is allowed, re-rolling 1 to 5 "
+                  f"dice ({left} left)")
+    else:
+        detail = f"{rolls_taken} of {limit} rolls taken: no roll is left; write the roll on a free line"
+    return {"another_roll": left > 0, "rolls_taken": rolls_taken, "rolls_per_turn": limit,
+            "rolls_left": left, "rule": RULE, "detail": detail}
 
 
 def _object_field(request: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:

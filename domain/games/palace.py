@@ -1115,6 +1115,27 @@ def judge_battle(attacker: Holding, defender: Holding) -> BattleJudgement:
 
 # ---------------------------------------------------------------- stateless battle ruling
 
+def battle_stakes(attacker: Holding, defender: Holding, names: dict[str, str],
+                  small_bet: int) -> dict[str, Any]:
+    """A battle's money as the floor reads it out (seed 001; palace-poker.md "Table and
+    stakes" and "Bet (battle)")."""
+    minimum = attack_minimum(len(attacker.soldiers), small_bet)
+    call = defender_call_amount(len(defender.soldiers), small_bet, 0)
+    ante = ante_for(small_bet)
+    return {
+        "small_bet": small_bet, "minimum_bet": minimum, "defender_call": call, "ante": ante,
+        "rule": RULE,
+        "detail": f"{names['attacker']} bets at least ({_soldiers(attacker)} + banner) x {small_bet} = "
+                  f"{minimum}; {names['defender']} calls ({_soldiers(defender)} + banner) x {small_bet} = "
+                  f"{call}; the ante is half the small bet: {ante}",
+    }
+
+
+def _soldiers(holding: Holding) -> str:
+    count = len(holding.soldiers)
+    return f"{count} soldier{'' if count == 1 else 's'}"
+
+
 def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     """Judge one battle from the cards alone.
 
@@ -1123,7 +1144,10 @@ def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     a list, soldiers optional (0..5), "name" optional. Answer: the winner and loser (or
     none), the outcome (attacker_won, defender_won, double_knockout, split), the reason
     (better_hand, more_banner_suit_cards, tie), whether the tie-break was applied, the
-    cards the winner captures, and per side the hand used and the suit ignored.
+    cards the winner captures, and per side the hand used and the suit ignored. With
+    `small_bet` (S), `stakes` adds the battle's money: the attacker's minimum bet,
+    (soldiers + banner) x S, the defender's call by the same formula, and the ante (half a
+    small bet, rounded down).
     """
     if not isinstance(request, dict):
         raise Violation("validation_error", "the request must be an object with attacker and defender")
@@ -1144,9 +1168,15 @@ def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     last_two = request.get("last_two", False)
     if not isinstance(last_two, bool):
         raise Violation("validation_error", "last_two must be true or false")
+    small_bet = request.get("small_bet")
+    if small_bet is not None and (isinstance(small_bet, bool) or not isinstance(small_bet, int)
+                                  or small_bet < 1):
+        raise Violation("validation_error", f"small_bet must be a whole number of chips of at least 1, "
+                        f"not {small_bet!r}")
 
     judgement = judge_battle(attacker, defender)
     answer: dict[str, Any] = {
+        **({"stakes": battle_stakes(attacker, defender, names, small_bet)} if small_bet else {}),
         "reason": judgement.reason,
         "tie_break_applied": judgement.reason != "better_hand",
         "hands": {

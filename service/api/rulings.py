@@ -317,6 +317,9 @@ class DiceRulingRequestSchema(ma.Schema):
     dice = ma.fields.List(ma.fields.Integer(strict=True), allow_none=True,
                           validate=ma.validate.Length(max=10), metadata={"example": [3, 3, 3, 5, 5]})
     poker_bonus_count = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100))
+    rolls_taken = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100),
+                                    metadata={"description": "rolls taken this turn: the answer's `roll` says "
+                                                             "whether another is allowed"})
 
 
 class DiceTotalsSchema(ma.Schema):
@@ -335,8 +338,18 @@ class DiceLineSchema(ma.Schema):
     reason = ma.fields.String(metadata={"description": "why the line is not legal"})
 
 
+class DiceRollSchema(ma.Schema):
+    another_roll = ma.fields.Boolean(required=True)
+    rolls_taken = ma.fields.Integer(required=True)
+    rolls_per_turn = ma.fields.Integer(required=True)
+    rolls_left = ma.fields.Integer(required=True)
+    rule = ma.fields.String(required=True, metadata={"example": "seed 003"})
+    detail = ma.fields.String(required=True)
+
+
 class DiceRulingSchema(ma.Schema):
     totals = ma.fields.Nested(DiceTotalsSchema, required=True)
+    roll = ma.fields.Nested(DiceRollSchema, metadata={"description": "with rolls_taken: may the player roll again"})
     dice = ma.fields.List(ma.fields.Integer())
     joker = ma.fields.Boolean()
     poker_bonus = ma.fields.Integer()
@@ -369,6 +382,8 @@ class PalaceBattleRequestSchema(ma.Schema):
     attacker = ma.fields.Nested(PalaceSideSchema, required=True)
     defender = ma.fields.Nested(PalaceSideSchema, required=True)
     last_two = StrictBoolean(metadata={"description": "only these two players remain"})
+    small_bet = Chips(minimum=1, metadata={"description": "the small bet S: the answer's `stakes` give the "
+                                                          "battle's minimum bet and the ante"})
 
 
 class PalaceHandSchema(ma.Schema):
@@ -386,7 +401,19 @@ class PalaceBattleHandsSchema(ma.Schema):
     defender = ma.fields.Nested(PalaceHandSchema, required=True)
 
 
+class PalaceStakesSchema(ma.Schema):
+    small_bet = ma.fields.Integer(required=True)
+    minimum_bet = ma.fields.Integer(required=True, metadata={
+        "description": "the attacker's minimum bet: (soldiers + banner) x small bet"})
+    defender_call = ma.fields.Integer(required=True, metadata={
+        "description": "the defender's call: (their soldiers + banner) x small bet"})
+    ante = ma.fields.Integer(required=True, metadata={"description": "half a small bet, rounded down"})
+    rule = ma.fields.String(required=True, metadata={"example": "seed 001"})
+    detail = ma.fields.String(required=True)
+
+
 class PalaceBattleRulingSchema(ma.Schema):
+    stakes = ma.fields.Nested(PalaceStakesSchema, metadata={"description": "with small_bet"})
     outcome = ma.fields.String(required=True, metadata={
         "description": "attacker_won, defender_won, double_knockout or split"})
     winner = ma.fields.String(required=True, allow_none=True)
