@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import draw as draw_game
@@ -237,8 +237,34 @@ def parse_action(text: str) -> PhhAction:
 
 def parse(text: str) -> HandHistory:
     """Read one PHH hand (TOML text) into a HandHistory."""
+    return record_from_fields(_toml(text))
+
+
+def is_hand_collection(fields: Mapping[str, Any]) -> bool:
+    """A .phhs file: several hands, each a TOML table of its own (`[1]`, `[2]` ...), and
+    nothing at the top level besides them."""
+    return bool(fields) and "variant" not in fields and all(
+        isinstance(value, dict) for value in fields.values())
+
+
+def parse_all(text: str) -> tuple[tuple[str, HandHistory], ...]:
+    """Read a .phhs file: (the table's name, its hand), in file order. A single hand (a
+    .phh) reads as one hand named "1"."""
+    fields = _toml(text)
+    if not is_hand_collection(fields):
+        return (("1", record_from_fields(fields)),)
+    hands = []
+    for name, hand in fields.items():
+        try:
+            hands.append((name, record_from_fields(hand)))
+        except PhhSyntaxError as error:
+            raise PhhSyntaxError(f"hand [{name}]: {error}") from None
+    return tuple(hands)
+
+
+def _toml(text: str) -> dict[str, Any]:
     try:
-        fields = tomllib.loads(text, parse_float=_number)
+        return tomllib.loads(text, parse_float=_number)
     except tomllib.TOMLDecodeError as error:
         raise PhhSyntaxError(f"not valid TOML: {error}") from error
     except RecursionError:
@@ -247,6 +273,10 @@ def parse(text: str) -> HandHistory:
         raise
     except ValueError as error:  # an integer of more than 4,300 digits
         raise PhhSyntaxError(f"not valid TOML: {error}") from None
+
+
+def record_from_fields(fields: Mapping[str, Any]) -> HandHistory:
+    """A HandHistory from one hand's TOML fields (amounts already exact)."""
     for required in ("variant", "antes", "starting_stacks", "actions"):
         if required not in fields:
             raise PhhSyntaxError(f"the field {required!r} is missing")

@@ -24,12 +24,12 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 import marshmallow as ma
-from flask import request
+from flask import jsonify, request
 
 from domain.games import draw, holdem
 from domain.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    parse, player_names, replay,
+    is_hand_collection, parse, parse_all, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
@@ -116,6 +116,38 @@ class HandHistoryReplaySchema(ma.Schema):
     version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
 
 
+class ReplayRefusalSchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(metadata={"description": "the rule applied, when one is"})
+    index = ma.fields.Integer(metadata={"description": "the first illegal action in `actions`"})
+
+
+class CollectedHandSchema(ma.Schema):
+    """One hand of a .phhs file: its outcome, or why it does not replay."""
+
+    name = ma.fields.String(required=True, metadata={"description": "the hand's table name in the file"})
+    outcome = ma.fields.Nested(HandHistoryReplaySchema, metadata={
+        "description": "the replay's answer, as for one hand"})
+    refused = ma.fields.Nested(ReplayRefusalSchema, metadata={
+        "description": "instead of the outcome: the hand's 422 problem"})
+
+
+class ReplaySummarySchema(ma.Schema):
+    hands = ma.fields.Integer(required=True)
+    replayed = ma.fields.Integer(required=True)
+    refused = ma.fields.Integer(required=True)
+    matching_record = ma.fields.Integer(required=True, metadata={
+        "description": "replayed hands whose computed finishing stacks are the recorded ones"})
+    not_matching_record = ma.fields.Integer(required=True)
+    without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+
+
+class HandCollectionReplaySchema(ma.Schema):
+    summary = ma.fields.Nested(ReplaySummarySchema, required=True)
+    hands = ma.fields.List(ma.fields.Nested(CollectedHandSchema), required=True)
+
+
 class StoredHandHistorySchema(HandHistoryReplaySchema):
     id = ma.fields.String(required=True, metadata={"example": "hand-6f1c..."})
     version = ma.fields.Integer(required=True)
@@ -153,6 +185,8 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
 @blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
+@blp.alt_response(200, schema=HandCollectionReplaySchema, description="a .phhs file: each hand, one summary",
+                  success=True)
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
@@ -173,7 +207,13 @@ def replay_hand_history(store: bool = False) -> Any:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
     key = request_idempotency_key() if store else None
-    record = _record_from_body()
+    text, fields = _body_fields()
+    if is_hand_collection(fields):
+        if store:
+            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
+                          "one at a time")
+        return jsonify(HandCollectionReplaySchema().dump(_collection_answer(text, fields)))
+    record = _parsed(text, fields)
     try:
         result = replay(record)
     except Violation as violation:
@@ -265,7 +305,34 @@ def _amount(stored: int | str) -> Amount:
     return Fraction(stored) if isinstance(stored, str) else stored
 
 
-def _record_from_body() -> HandHistory:
+def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Each hand of a .phhs file replayed on its own (a hand that does not replay is
+    reported, and the others still are), and one summary."""
+    for name, hand in fields.items():
+        _check_fields(hand, f"hand [{name}]: ")
+    try:
+        records = parse_all(text)
+    except PhhSyntaxError as error:
+        raise _invalid_phh(str(error)) from None
+    hands = []
+    for name, record in records:
+        try:
+            hands.append({"name": name, "outcome": _answer(record, replay(record))})
+        except Violation as violation:
+            problem = problem_from_violation(violation, violation.numbers.get("action_index"))
+            hands.append({"name": name, "refused": {
+                "code": problem.code, "detail": problem.detail,
+                **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}})
+    matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
+    return {"summary": {
+        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches),
+        "matching_record": matches.count(True), "not_matching_record": matches.count(False),
+        "without_record": matches.count(None)},
+        "hands": hands}
+
+
+def _body_fields() -> tuple[str, dict[str, Any]]:
+    """The body's TOML text and fields (one hand, or a .phhs file's hands)."""
     if request.mimetype not in PHH_MEDIA_TYPES:
         raise Problem(415, "unsupported_media_type",
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
@@ -289,10 +356,18 @@ def _record_from_body() -> HandHistory:
     unstorable = unstorable_values(fields)
     if unstorable:
         raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
+    return text, fields
+
+
+def _check_fields(fields: dict[str, Any], where: str = "") -> None:
     try:
         PhhFieldsSchema().load(fields)
     except ma.ValidationError as error:
-        raise _invalid_phh(f"not a PHH hand: {_flatten(error.normalized_messages())}") from None
+        raise _invalid_phh(f"{where}not a PHH hand: {_flatten(error.normalized_messages())}") from None
+
+
+def _parsed(text: str, fields: dict[str, Any]) -> HandHistory:
+    _check_fields(fields)
     try:
         return parse(text)
     except PhhSyntaxError as error:
