@@ -18,7 +18,7 @@ domain.phh_mixed.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence, Union
@@ -410,6 +410,20 @@ def write_phh(record: HandHistory) -> str:
         if value is not None:
             lines.append(f"{name} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+def metadata_text(record: HandHistory) -> str:
+    """The record's other fields (event, author, time, city, hand ...) as TOML text: what
+    an imported hand keeps so that its export writes them back unchanged."""
+    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in record.metadata)
+
+
+def with_metadata(record: HandHistory, text: str) -> HandHistory:
+    """The record with the fields of `metadata_text` added (fields it already writes, such
+    as our five-card draw settings, stay as they are)."""
+    written = {key for key, _ in record.metadata}
+    kept = tuple((key, value) for key, value in _toml(text).items() if key not in written)
+    return replace(record, metadata=record.metadata + kept)
 
 
 # ---------------------------------------------------------------- replay through our engine

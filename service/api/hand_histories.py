@@ -29,7 +29,7 @@ from flask import jsonify, request
 from domain.games import draw, holdem
 from domain.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    is_hand_collection, parse, parse_all, player_names, replay,
+    is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
@@ -256,7 +256,9 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
         if position == 0:
             metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
                             recorded_finishing_stacks=None if recorded is None
-                            else [_storable(a) for a in recorded])
+                            else [_storable(a) for a in recorded],
+                            # The record's other fields, written back on export.
+                            phh_metadata=metadata_text(record))
         if type_name in PRIVATE_CARD_EVENTS:
             metadata["visible_to"] = names[data["seat"]]
         new_events.append(NewEvent(type_name, data, metadata=metadata))
