@@ -185,8 +185,10 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
 @blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
-@blp.alt_response(200, schema=HandCollectionReplaySchema, description="a .phhs file: each hand, one summary",
-                  success=True)
+@blp.doc(responses={"200": {
+    "description": "the replayed hand; for a .phhs file (several hands), each hand and one summary",
+    "content": {"application/json": {"schema": {
+        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
