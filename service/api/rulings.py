@@ -5,8 +5,10 @@ or written to the event store. Any authenticated key may ask: the caller supplie
 card, so no hidden information can leak, and a ruling changes nothing.
 
 The schemas check the shape (400 `validation_error`); the domain decides the rules (422
-with the domain's code, `detail` quoting the numbers, and `index` for the first illegal
-action of a betting sequence).
+with the domain's code, `detail` quoting the numbers, the `rule` applied when one is, and
+`index` for the first illegal action of a betting sequence). A betting `verdict`, legal or
+not, reads like the same refusal at a live table: `detail`, `rule` (edition named, from
+domain.citations; absent when no numbered rule decides it) and `numbers`.
 """
 from __future__ import annotations
 
