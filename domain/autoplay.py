@@ -43,8 +43,11 @@ def holds_pair_or_better(hole: Sequence[int], board: Sequence[int], variant: str
     return evaluate(hole, board).category != "high_card"
 
 
-def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.PostAction:
-    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn)."""
+def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.Command:
+    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn): at
+    a declared showdown, show or muck as the cards speak (holdem.showdown_command)."""
+    if hand.to_show == seat:
+        return holdem.showdown_command(hand, seat)
     legal = holdem.legal_actions(hand)
     assert legal is not None and hand.to_act == seat, "the computer acts only on its own turn"
     hole = hand.hole[seat] or ()

@@ -31,6 +31,13 @@ CITATIONS: dict[str, str] = {
     "pot_limit_maximum": "TDA 2024 54",
     # --- Pots: odd chips (board games: the first winner left of the button).
     "odd_chip": "TDA 2024 20",
+    # --- The showdown at live tables (declarations.md "Showdown"; domain.showdown_order).
+    "all_in_face_up": "TDA 2024 16",
+    "order_of_show": "TDA 2024 17",
+    "not_your_turn_to_show": "TDA 2024 17",
+    "last_live_hand": "TDA 2024 17-B",
+    "no_right_to_see": "TDA 2024 18-B",
+    "ask_to_see_discretion": "TDA 2024 18",
     # --- Tournaments.
     # A table waits for every table to finish the round's hand (hand-for-hand).
     "hand_for_hand": "TDA 2024 RP-8",

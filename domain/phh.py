@@ -694,6 +694,9 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
 
     # PHH deals every player's hole cards first, in player order, unknown ones as `??`.
     dealt = {phh_index[e.seat]: _cards(e.cards) for e in events if type(e) is HoleEvent}
+    for event in events:  # a hand shown is known to whoever reads the record
+        if type(event) is CardsShown:
+            dealt.setdefault(phh_index[event.seat], _cards(event.cards))
     unknown = (UNKNOWN_CARD,) * HOLE_CARD_COUNT[started.variant]
     actions: list[PhhAction] = [
         HoleCardsDealt(player, dealt.get(player, unknown)) for player in range(count)

@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain import autoplay
+from domain import autoplay, deal_commitment
 from domain.betting import BettingStructure, with_changes
-from domain.cards import deck_commitment, deck_texts, parse_cards
+from domain.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.citations import cite
@@ -51,6 +51,7 @@ MAX_SEATS = 10
 MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -101,14 +102,35 @@ def _holdem_start(variant: str) -> Callable[..., Any]:
               betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
               commitment: str) -> holdem.StartHand:
         return holdem.StartHand(players, stacks, button, betting, variant,
-                                deck=deck, commitment=commitment)
+                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
     return start
 
 
-def _holdem_action(act: "Act", seat: int) -> holdem.PostAction:
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: dict[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", numbers={"showdown": showdown})
+    return showdown
+
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+
+
+def _holdem_action(act: "Act", seat: int) -> Any:
     if act.discard is not None:
         raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
                         numbers={"action": act.action})
+    showdown = _SHOWDOWN_ACTIONS.get(act.action)
+    if showdown is not None:
+        return showdown(seat)
     return holdem.PostAction(seat, act.action, act.to)
 
 
@@ -290,6 +312,9 @@ class HandOpened:
     seats: tuple[int, ...]
     commitment: str
     salt: str
+    scheme: str = DECK_HASH
+    """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
+    domain.deal_commitment.SCHEME (a Merkle root over each card, hold'em and Omaha)."""
 
 
 @dataclass(frozen=True)
@@ -423,6 +448,8 @@ class TableState:
     auto_deal: bool = False
     chip_changes: tuple[int, ...] = ()
     """Tournament tables: the tournament's chip changes applied here (their ids)."""
+    deal_scheme: str = DECK_HASH
+    """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
 
     @property
     def chips(self) -> int:
@@ -492,7 +519,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is HandOpened:
         return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
                             hand_seats=event.seats, button=event.button, hand=None,
-                            commitment=event.commitment, salt=event.salt)
+                            commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
@@ -629,6 +656,8 @@ def _create(command: CreateTable) -> TableCreated:
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
     game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
+    if rules.table_game is None:
+        holdem_showdown(command.settings)
     turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
     action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
     if turn_limit_s is not None and action_clock_s != turn_limit_s:
@@ -700,7 +729,11 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
-    commitment = deck_commitment(cards, bytes.fromhex(salt))
+    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
+        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
+            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
+    else:
+        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
         button, hand_button, betting = _given_positions(state, command, in_game, betting)
@@ -708,7 +741,8 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
     number = state.hands_played + 1
-    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
+    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
+                        scheme)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)

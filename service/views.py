@@ -7,8 +7,12 @@
 - everyone sees cards shown at the showdown and the board;
 - the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
   dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
-  visible before the hand ends), until the hand (a dice game) is over; then everyone sees
-  them, so anyone can check the deal against the commitment.
+  visible before the hand ends), until the hand (a dice game) is over;
+- then a hold'em or Omaha hand, committed card by card (domain.deal_commitment), shows its
+  deck and secret to the floor and admin only (metadata `floor_only`); everyone gets the
+  openings of the board and of the hands shown, each player those of their own cards, so
+  nobody learns a mucked card or one nobody saw. The other games' decks, committed whole,
+  are shown to everyone once the hand is over, so anyone can check the deal.
 
 Events are redacted one at a time with the metadata the application layer wrote on them
 (`hand_id`, and `visible_to` for private cards), so a slice of the log needs no context
@@ -19,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from domain import table
+from domain import deal_commitment, table
 from domain.betting import LegalActions, legal_actions
 from domain.cards import format_card, parse_cards, verify_deck_commitment
 from domain.games import dice, draw, palace
@@ -63,6 +67,9 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
     data = dict(event["data"]) if event.get("revealed") else hidden(event["type"], event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
         for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
+            data[name] = None
+    if not viewer.sees_everything:
+        for name in metadata.get("floor_only", ()):
             data[name] = None
     shown: dict[str, Any] = {"version": event["version"], "type": event["type"], "data": data}
     hand_id = metadata.get("hand_id")
@@ -116,7 +123,20 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
         return {"to_act": state.to_act, "legal": _draw_legal(hand, module, state.to_act, viewer)}
     if isinstance(hand, (PalaceTableHand, DiceTableHand)):
         return {"to_act": state.to_act, "legal": module.legal_actions(hand)}
+    if getattr(hand, "to_show", None) is not None:
+        return {"to_act": state.to_act, "legal": _showdown_legal(hand)}
     return {"to_act": state.to_act, "legal": legal_view(module.legal_actions(hand))}
+
+
+def _showdown_legal(hand: Any) -> dict[str, Any]:
+    """At a declared showdown the player to show may show or muck (TDA 2024 17); a caller
+    may ask to see the last aggressor's hand (TDA 2024 18-B), named here when that right
+    is open."""
+    aggressor = hand.aggressor
+    open_right = aggressor is not None and not hand.shown[aggressor] and aggressor in hand.show_order
+    return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+            "show": True, "muck": True,
+            "ask_to_see": hand.players[aggressor] if open_right else None}
 
 
 def _draw_legal(hand: DrawTableHand, module: Any, to_act: str | None,
@@ -300,9 +320,22 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in hand.awards],
         "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
         "stacks": dict(zip(names, hand.stacks)),
+        "showdown": _showdown_view(hand, names),
         "deal": deal_view(state, viewer, over if secrets_revealed is None else secrets_revealed),
     }
     return view
+
+
+def _showdown_view(hand: Any, names: list[str]) -> dict[str, Any]:
+    """Who has shown and who mucked (public facts), and at a live showdown the order of show
+    and who is next (TDA 2024 17)."""
+    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    to_show = hand.to_show
+    return {"mode": hand.showdown_mode,
+            "order": [names[s] for s in hand.show_order] if at_showdown else None,
+            "to_show": names[to_show] if to_show is not None else None,
+            "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
+            "mucked": [names[s] for s, mucked in enumerate(hand.mucked) if mucked]}
 
 
 def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:
@@ -319,6 +352,8 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
     deck = (hand.deck if revealed else None) if hand is not None else None
     if deck == ():
         deck = None
+    if state.deal_scheme == deal_commitment.SCHEME:
+        return _per_card_deal_view(state, viewer, deck, salt)
     verified = None
     if deck is not None and salt is not None and state.commitment is not None:
         verified = verify_deck_commitment(parse_cards(deck), bytes.fromhex(salt), state.commitment)
@@ -329,6 +364,32 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
         "salt": salt,
         "verified": verified,
     }
+
+
+def _per_card_deal_view(state: table.TableState, viewer: Viewer, deck: tuple[str, ...] | None,
+                        salt: str | None) -> dict[str, Any]:
+    """A hand committed card by card: the root always; once the hand is over, the floor
+    gets the deck and the secret (and the root recomputed), the others the openings of the
+    cards they may see (the board, hands shown, their own), each checked against the root."""
+    view: dict[str, Any] = {"commitment": state.commitment, "scheme": deal_commitment.SCHEME,
+                            "deck": None, "salt": None, "openings": None, "verified": None}
+    if deck is None or salt is None or state.commitment is None:
+        return view
+    secret = bytes.fromhex(salt)
+    if viewer.sees_everything:
+        return {**view, "deck": "".join(deck), "salt": salt,
+                "verified": deal_commitment.deal_root(deck, secret) == state.commitment}
+    position = {card: index for index, card in enumerate(deck)}
+    hand = state.hand
+    seen = [format_card(card) for card in hand.board]
+    for hand_seat, cards in enumerate(hand.hole):
+        player = state.players[state.hand_seats[hand_seat]]
+        if cards is not None and (hand.shown[hand_seat] or viewer.sees_cards_of(player)):
+            seen.extend(format_card(card) for card in cards)
+    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
+    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                                  "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, state.commitment) for o in opened)}
 
 
 def _draw_deal_view(state: table.TableState, hand: DrawTableHand, salt: str | None) -> dict[str, Any]:

@@ -43,7 +43,8 @@ class HandSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
-        "description": "commitment; deck, salt and the check once the hand is over"})
+        "description": "commitment; once the hand is over, the check: hold'em and Omaha give "
+                       "the floor the deck and salt, everyone else the openings of the cards they saw"})
 
 
 class HandStateSchema(ma.Schema):
