@@ -562,9 +562,9 @@ def legal_basis(state: BettingState, seat: int, action: str) -> tuple[str, str, 
         wording, arithmetic = pot_limit_arithmetic(state, seat)
         return wording, cite("pot_limit_maximum"), {**numbers, **arithmetic}
     if action == "bet":
-        return f"the minimum bet is {chips(allowed.min_to)}", cite("raise_amount"), numbers
+        return f"the minimum bet is {chips(allowed.min_to)}", cite("minimum_raise"), numbers
     return (f"the minimum raise is to {chips(allowed.min_to)}: {_last_full_wording(state)}",
-            cite("raise_amount"), {**numbers, "last_full_raise": state.full_increment})
+            cite("minimum_raise"), {**numbers, "last_full_raise": state.full_increment})
 
 
 def _range_numbers(to: Amount, allowed: AmountRange, **more: Amount) -> dict[str, Amount]:

@@ -17,7 +17,7 @@ CITATIONS: dict[str, str] = {
     # --- Betting amounts: the minimum bet and raise (TDA 2024 43; seed 002 explains it).
     "bet_below_minimum": "TDA 2024 43",
     "raise_below_minimum": "TDA 2024 43",
-    "raise_amount": "TDA 2024 43",
+    "minimum_raise": "TDA 2024 43",
     # --- Re-opening the bet: no-limit and pot-limit incomplete all-in (47-A); fixed
     # limit, the 50% rule (47-B), whose next raise goes one unit on top of the all-in
     # (Robert's Rules, Betting and Raising 6).
@@ -38,6 +38,31 @@ CITATIONS: dict[str, str] = {
     "last_live_hand": "TDA 2024 17-B",
     "no_right_to_see": "TDA 2024 18-B",
     "ask_to_see_discretion": "TDA 2024 18",
+    # --- Chips pushed and words said (domain.declarations; declarations.md)
+    "declaration_unclear": "TDA 2024 1, 40-A",
+    "verbal_binding": "TDA 2024 40-A",
+    "bare_amount": "TDA 2024 40-C",
+    "raise_amount": "TDA 2024 43-B",
+    "single_chip_call": "TDA 2024 44",
+    "single_chip_bet": "TDA 2024 44",
+    "raise_with_chips": "TDA 2024 40-A, 44",
+    "chips_bet": "TDA 2024 45",
+    "chips_all_needed": "TDA 2024 45-A",
+    "chips_fifty_percent": "TDA 2024 45-B, 43-A",
+    "last_chips_all_in": "TDA 2024 45-B-2",
+    "chips_already_out": "TDA 2024 46",
+    "chips_not_reopened": "TDA 2024 47-A",
+    "undercall": "TDA 2024 51-B",
+    "undercall_floor": "TDA 2024 1, 51-B",
+    "pot_pot_limit": "TDA 2024 3, 54",
+    "pot_no_limit": "TDA 2024 54-D",
+    "pot_fixed_limit": "TDA 2024 54-D",
+    "bet_five": "TDA 2024 57",
+    "over_bet_change": "TDA 2024 61",
+    "spoken_amount_wins": "RRP verbal declarations",
+    # --- Five-card draw openers (domain.games.draw; declarations.md)
+    "split_openers": "RRP draw: splitting openers",
+    "false_openers": "RRP draw: false openers",
     # --- Tournaments.
     # A table waits for every table to finish the round's hand (hand-for-hand).
     "hand_for_hand": "TDA 2024 RP-8",

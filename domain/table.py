@@ -39,6 +39,7 @@ from typing import Any, Callable, Union
 from domain import autoplay, deal_commitment
 from domain.betting import BettingStructure, with_changes
 from domain.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.citations import cite
@@ -235,6 +236,8 @@ class Act:
     """Dice poker's roll: positions (0-4) of the dice kept."""
     line: str | None = None
     """Dice poker's score: the line written."""
+    pushed: Pushed | None = None
+    """Chips pushed and words said, entered by the floor instead of `action` and `to`."""
 
 
 @dataclass(frozen=True)
@@ -395,7 +398,7 @@ class PlayerReturned:
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted)
+                ChipsAdjusted, ChipsRuled)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -529,7 +532,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is ClockExpired:
         missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
         return with_changes(state, clock=None, missed_clocks=missed)
-    if kind is AutomaticAction:
+    if kind in (AutomaticAction, ChipsRuled):
         return state
     if kind is PlayerSatOut:
         return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
@@ -841,8 +844,10 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         raise Violation("hand_over", "no hand is being played: start the next hand")
     seat = state.hand_seat_of(command.player_id)
     if seat is None:
-        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
-                        numbers={"player": command.player_id})
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", numbers={"player": command.player_id})
+    ruled: list[Any] = []
+    if command.pushed is not None:
+        ruled, command = _ruled(state, seat, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
     if rules.table_game is not None:
@@ -855,7 +860,21 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
                             numbers={"action": command.action})
         game_command = rules.action(command, seat)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
-    return _with_closing(with_changes(state, hand=hand), hand_events)
+    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
+    """Chips and words (domain.declarations) become the action they are ruled to be; the
+    ruling is recorded beside it."""
+    # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
+    betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
+    pushed = command.pushed
+    if betting is None or pushed is None:
+        raise Violation("illegal_action", "chips and words are ruled in betting games only")
+    found, action, to = ruled_action(betting, seat, pushed)
+    event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
+                       pushed.said, pushed.order, found)
+    return [event], with_changes(command, action=action, to=to, pushed=None)
 
 
 # ------------------------------------------------------------- clocks and absences

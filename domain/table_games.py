@@ -159,11 +159,13 @@ class DrawGame:
     @staticmethod
     def action(move: TableMove, hand: DrawTableHand, dealing: Dealing) -> Any:
         _not_for("five-card draw", move, "defender", "keep", "line")
-        if move.action in ("discard", "draw"):
+        if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                                 numbers={"action": move.action})
-            return draw.Discard(move.seat, move.discard)
+            return draw.Discard(move.seat, move.discard, split_openers=move.action == "split_openers")
+        if move.action == "false_openers":
+            return draw.FalseOpeners(move.seat)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                             numbers={"action": move.action})

@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from service import commands
 from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
-                         ratings, refuse_nul_in_url, rulings, tables, tournaments)
+                         ratings, receipts, refuse_nul_in_url, rulings, tables, tournaments)
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
@@ -63,7 +63,7 @@ def create_app(config: Config | None = None) -> Flask:
         },
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
-                      tables.blp, hands.blp, tournaments.blp, ratings.blp):
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)

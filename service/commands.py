@@ -40,6 +40,7 @@ from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service import ratings
 from service.sealing import seal
+from service.store import scope
 from service.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -49,14 +50,15 @@ CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat"}
 # A hand committed card by card (domain.deal_commitment) never shows its whole deck, or
 # the secret its per-card salts come from, to anyone but the floor and admin: the others
 # get the openings of the cards they saw (service.views.deal_view).
 FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck",)}
-# Table events that belong to the current hand's history (the floor audits a timeout there).
+# Table events that belong to the current hand's history (the floor audits a timeout, or
+# what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
-                     table.AutomaticAction)
+                     table.AutomaticAction, table.ChipsRuled)
 
 
 def table_stream(table_id: str) -> str:
@@ -126,8 +128,19 @@ class _TableCache:
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
 
+    def forget(self, table_id: str) -> None:
+        with self._lock:
+            self._entries.pop(table_id, None)
+
 
 _cache = _TableCache(CACHED_TABLES)
+
+
+@scope.forget_on_rollback
+def _forget_table(store: EventStore, stream_id: str) -> None:
+    """A table state cached inside a transaction that rolled back is ahead of the log."""
+    if stream_id.startswith(STREAM_PREFIX):
+        _cache.forget(stream_id[len(STREAM_PREFIX):])
 
 
 def load_table(store: EventStore, table_id: str) -> LoadedTable:

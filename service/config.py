@@ -27,6 +27,8 @@ class Config:
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
+    idempotency_window_s: float = 24 * 3600
+    """How long an Idempotency-Key's record (and so its first answer) is kept."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -41,4 +43,5 @@ class Config:
             database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
             chain_key=env.get("CARDROOM_CHAIN_KEY") or None,
             request_read_timeout_s=float(env.get("CARDROOM_REQUEST_READ_TIMEOUT_S") or 10.0),
+            idempotency_window_s=float(env.get("CARDROOM_IDEMPOTENCY_WINDOW_S") or 24 * 3600),
         )

@@ -23,6 +23,7 @@ from weakref import WeakKeyDictionary
 
 from domain.ratings import DEFAULT_ELO, EloChange, Finish, GameResult, RatingsUpdated, rate_elo
 from domain.violations import Violation
+from service.store import scope
 from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict, format_recorded_at
 
 STREAM_PREFIX = "ratings-"
@@ -80,6 +81,15 @@ class Recorded:
 # may both hold `ratings-holdem`.
 _books: WeakKeyDictionary[Any, dict[str, RatingBook]] = WeakKeyDictionary()
 _books_lock = threading.Lock()
+
+
+@scope.forget_on_rollback
+def _forget_book(store: EventStore, stream: str) -> None:
+    """A book cached inside a transaction that rolled back is ahead of the log."""
+    with _books_lock:
+        books = _books.get(store, {})
+        for game in [g for g in books if stream_id(g) == stream]:
+            del books[game]
 
 
 def load_book(store: EventStore, game: str) -> RatingBook:

@@ -31,6 +31,18 @@ Where the spec page and the seeds disagree, or are silent, this module decides:
   topped up with the discards and folded hands (never the drawing player's own discards);
   the opener's openers are shown at the end of the hand (OpenersShown, public), even when
   the opener folded or won without a showdown.
+- Openers (declarations.md; Robert's Rules, draw): an opener who throws away part of the
+  openers must declare it (`Discard.split_openers`, else `split_openers_undeclared`); the
+  discards kept aside are private to the opener (OpenersSplit) and never reshuffled into
+  the stub. A table checks the openers at the bet, so a false open reaches this module
+  only as `OpenWithoutProof` (a ruling describing a live game) and is found by the floor
+  (`FalseOpeners`) or at the end of the hand, when the opener must prove the openers.
+  The sources leave these open and we decide: nobody else acted after the open -> the
+  pot (antes and the opening bet) is carried to the next deal, which deals everyone who
+  was in at the open, the false opener too; otherwise the pot plays among the others
+  (found after the draw or at the showdown alike), the opener's chips stay in, callers'
+  bets stand, and a single remaining caller takes it as the last live hand; when every
+  other player folded to the false opener, no live hand is left and the pot is carried.
 - Our own rulings: a player may fold when they could check (the betting engine allows
   it); a folded hand is dead for the rest of the hand, redeals included, and its chips
   stay in the pot. When fewer than two players can bet (the others are all-in from the
@@ -105,9 +117,26 @@ class StartHand:
 
 @dataclass(frozen=True)
 class Discard:
-    """The seat's one draw: the cards thrown away (none: stand pat)."""
+    """The seat's one draw: the cards thrown away (none: stand pat). `split_openers`: the
+    opener says they throw away part of the openers, and the discards are kept aside."""
     seat: int
     cards: tuple[str, ...] = ()
+    split_openers: bool = False
+
+
+@dataclass(frozen=True)
+class OpenWithoutProof:
+    """The opening bet as it was made at a table where nobody checked the openers at the
+    bet (a ruling describing a live game): the proof comes later (FalseOpeners, or the
+    end of the hand)."""
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True)
+class FalseOpeners:
+    """The floor finds that the opener did not hold openers."""
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -118,7 +147,7 @@ class Redeal:
     reshuffle_order: tuple[str, ...] | None = None
 
 
-Command = Union[StartHand, PostAction, Discard, Redeal]
+Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners]
 
 
 # --------------------------------------------------------------------------- events
@@ -199,6 +228,23 @@ class OpenersShown:
 
 
 @dataclass(frozen=True)
+class OpenersSplit:
+    """The opener split the openers: `cards`, the discards kept aside face down to prove
+    them (private to the seat), never go back into a reshuffled stub."""
+    seat: int
+    cards: str | None
+
+
+@dataclass(frozen=True)
+class FalseOpenersFound:
+    """The opener had no openers: their hand is dead and their chips stay in the pot.
+    `outcome` "carried": nobody else had acted after the open (or no live hand is left),
+    so the pot is carried to the next deal; "pot_plays": the others play for it."""
+    seat: int
+    outcome: str
+
+
+@dataclass(frozen=True)
 class CardsShown:
     seat: int
     cards: str
@@ -221,11 +267,12 @@ class HandEnded:
 
 Event = Union[HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned,
               RedealRequired, Redealt, DrawBegan, StubReshuffled, PlayerDrew,
-              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded]
+              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded,
+              OpenersSplit, FalseOpenersFound]
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned, RedealRequired,
     Redealt, DrawBegan, StubReshuffled, PlayerDrew, SecondRoundBegan, OpenersShown,
-    CardsShown, PotAwarded, PointsScored, HandEnded)}
+    CardsShown, PotAwarded, PointsScored, HandEnded, OpenersSplit, FalseOpenersFound)}
 
 
 # ----------------------------------------------------------------------- visibility
@@ -238,6 +285,7 @@ _FLOOR_ONLY_FIELDS: dict[type, tuple[str, ...]] = {
 _SEAT_PRIVATE_FIELDS: dict[type, tuple[str, ...]] = {
     HoleCardsDealt: ("cards",),
     PlayerDrew: ("discarded", "received"),
+    OpenersSplit: ("cards",),
 }
 
 
@@ -287,6 +335,10 @@ class HandState:
     awards: tuple[PotAward, ...]
     points: tuple[int, ...]
     showdown: bool
+    acted_after_open: bool = False
+    """Someone other than the opener has acted since the open (false openers, RRP draw)."""
+    folded_at_open: tuple[bool, ...] | None = None
+    """Who had folded when the opening bet was made (a carried pot deals the rest again)."""
 
     @property
     def seat_count(self) -> int:
@@ -424,7 +476,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
             changes.update(hands=_put(state.hands, event.seat, ()),
                            muck=state.muck + state.hands[event.seat])
         elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
-            changes["opener"] = event.seat
+            changes.update(opener=event.seat, folded_at_open=state.betting.folded)
+        if state.opener is not None and event.seat != state.opener:
+            changes["acted_after_open"] = True
         return with_changes(state, **changes)
     if kind is UncalledReturned:
         return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount))
@@ -434,8 +488,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         n = state.seat_count
         return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
                             reshuffle_order=event.reshuffle_order, hands=((),) * n,
-                            dealt=((),) * n, stub=_cards("".join(event.deck)), muck=(),
-                            opener=None, redeals=state.redeals + 1)
+                            dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(event.deck)),
+                            muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
+                            folded_at_open=None)
     if kind is DrawBegan:
         return with_changes(state, phase=DRAW)
     if kind is StubReshuffled:
@@ -457,9 +512,32 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
     if kind is HandEnded:
         return with_changes(state, phase=OVER, showdown=event.showdown)
+    if kind is OpenersSplit:
+        aside = set(_cards(event.cards)) if event.cards else set()
+        return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
+    if kind is FalseOpenersFound:
+        return _false_openers_found(state, event)
     if kind in (OpenersShown, CardsShown):
         return state
     raise TypeError(f"not a five-card draw event: {event!r}")
+
+
+def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
+    b = state.betting
+    seat = event.seat
+    if event.outcome == "carried":
+        # The next deal: everyone still in when the bet was made is dealt again, the false
+        # opener included (their hand was dead for this deal only).
+        folded = _put(state.folded_at_open or b.folded, seat, False)
+        return with_changes(state, phase=REDEAL, betting=with_changes(b, folded=folded, to_act=None))
+    folded = _put(b.folded, seat, True)
+    to_act = b.to_act
+    if sum(not f for f in folded) <= 1:
+        to_act = None
+    elif to_act == seat:
+        to_act = bet.next_to_act(with_changes(b, folded=folded), seat)
+    return with_changes(state, betting=with_changes(b, folded=folded, to_act=to_act),
+                        hands=_put(state.hands, seat, ()), muck=state.muck + state.hands[seat])
 
 
 def _initial(event: HandStarted) -> HandState:
@@ -602,7 +680,41 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
         return _draw(state, command)
     if kind is Redeal:
         return _redeal(state, command)
+    if kind is OpenWithoutProof:
+        return [_open_without_proof(state, command)]
+    if kind is FalseOpeners:
+        return [_false_openers(state, command)]
     raise Violation("illegal_action", f"unknown command {command!r}")
+
+
+def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
+    if not _needs_openers(state) or state.phase != FIRST_ROUND:
+        raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
+                        cite("false_openers"))
+    _check_seat(state, command.seat)
+    to = bet.check_action(state.betting, command.seat, "bet", command.to)
+    return ActionTaken(command.seat, "bet", to, to - state.betting.bets[command.seat])
+
+
+def _false_openers(state: HandState, command: FalseOpeners) -> Event:
+    seat = command.seat
+    _check_seat(state, seat)
+    if state.settings.opening != JACKS_OR_BETTER or state.opener != seat:
+        raise Violation("illegal_action", f"{state.players[seat]} did not open this deal under jacks or better",
+                        cite("false_openers"), {"seat": seat})
+    if has_openers(state.dealt[seat], state.settings.joker):
+        raise Violation("openers_proven", f"{state.players[seat]} was dealt openers: "
+                        f"{opening_cards(state.dealt[seat], state.settings.joker)}", cite("false_openers"),
+                        {"seat": seat})
+    if state.betting.folded[seat]:
+        raise Violation("illegal_action", f"{state.players[seat]}'s hand is already dead", cite("false_openers"),
+                        {"seat": seat})
+    return FalseOpenersFound(seat, _false_openers_outcome(state, seat))
+
+
+def _false_openers_outcome(state: HandState, seat: int) -> str:
+    others_live = any(other != seat for other in state.betting.contenders)
+    return "pot_plays" if state.acted_after_open and others_live else "carried"
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
@@ -651,6 +763,7 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
         raise Violation("draw_limit_exceeded",
                         f"cannot exchange {len(discarded)} cards: the limit is {limit}{why}",
                         cite("five_card_draw"), {"count": len(discarded), "limit": limit})
+    split = _split_openers(state, command, discarded)
     events: list[Event] = []
     stub = state.stub
     if len(stub) < len(discarded):
@@ -659,7 +772,37 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
         stub = stub + pile
     received = stub[:len(discarded)]
     events.append(PlayerDrew(seat, len(discarded), _text(discarded), _text(received)))
+    if split:
+        events.append(OpenersSplit(seat, _text(discarded)))
     return events
+
+
+def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
+    """Whether throwing `discard` away breaks the opener's openers (the draw must then say so:
+    the computer player declares the split)."""
+    if state.settings.opening != JACKS_OR_BETTER or seat != state.opener \
+            or not has_openers(state.dealt[seat], state.settings.joker):
+        return False
+    return bool(set(_cards(opening_cards(state.dealt[seat], state.settings.joker))) & set(_cards("".join(discard))))
+
+
+def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
+    """Whether this draw splits the openers; an opener who throws away part of them must
+    say so (RRP draw), and only the opener can."""
+    seat = command.seat
+    opener = state.settings.opening == JACKS_OR_BETTER and seat == state.opener
+    if command.split_openers and not opener:
+        raise Violation("illegal_action", f"{state.players[seat]} did not open: only the opener splits openers",
+                        cite("split_openers"), {"seat": seat})
+    if not opener or not has_openers(state.dealt[seat], state.settings.joker):
+        return command.split_openers
+    openers = set(_cards(opening_cards(state.dealt[seat], state.settings.joker)))
+    if openers & set(discarded) and not command.split_openers:
+        raise Violation("split_openers_undeclared",
+                        f"discarding {_text(sorted(openers & set(discarded)))} breaks the openers "
+                        f"{_text(sorted(openers))}: the opener must declare splitting openers and keep the "
+                        "discards aside", cite("split_openers"), {"seat": seat})
+    return command.split_openers
 
 
 def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[int, ...]:
@@ -694,6 +837,9 @@ def _follow_up(state: HandState) -> list[Event]:
     if state.phase in (OVER, REDEAL):
         return []
     if state.phase == DRAW:
+        if state.betting is not None and state.betting.hand_decided:
+            # False openers found during the draw left one live hand: it takes the pot.
+            return _settlement(state)
         if state.draw_to_act is not None:
             return []
         if state.betting is None:
@@ -702,6 +848,9 @@ def _follow_up(state: HandState) -> list[Event]:
     b = state.betting
     if b.to_act is not None:
         return []
+    if (b.hand_decided or state.phase == SECOND_ROUND) and _unproven_opener(state):
+        # The opener must prove the openers at the end of the hand and cannot.
+        return [FalseOpenersFound(state.opener, _false_openers_outcome(state, state.opener))]  # type: ignore[arg-type]
     _, seat, amount = bet.return_uncalled(b)
     if amount:
         return [UncalledReturned(seat, amount)]
@@ -709,6 +858,12 @@ def _follow_up(state: HandState) -> list[Event]:
         return _settlement(state)
     reason = _redeal_reason(state)
     return [RedealRequired(reason)] if reason else [DrawBegan()]
+
+
+def _unproven_opener(state: HandState) -> bool:
+    opener = state.opener
+    return opener is not None and state.settings.opening == JACKS_OR_BETTER \
+        and not state.betting.folded[opener] and not has_openers(state.dealt[opener], state.settings.joker)
 
 
 def _redeal_reason(state: HandState) -> str | None:
@@ -747,8 +902,9 @@ def _settlement(state: HandState) -> list[Event]:
     pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
     at_showdown = not b.hand_decided
     events: list[Event] = []
-    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER:
-        events.append(OpenersShown(state.opener, _openers(state.dealt[state.opener], state.settings.joker)))
+    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
+            and has_openers(state.dealt[state.opener], state.settings.joker):
+        events.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
     strengths: dict[int, int] = {}
     if at_showdown:
         for seat in _from_left_of_dealer(b.contenders, state.button, n):
@@ -764,7 +920,9 @@ def _settlement(state: HandState) -> list[Event]:
     return events
 
 
-def _openers(cards: tuple[int, ...], joker: str | None) -> str:
+def opening_cards(cards: Sequence[int], joker: str | None) -> str:
+    """The cards that make a hand's openers (the pair, two pair, trips...; all five for a
+    straight or better), as text."""
     value = evaluate_high(cards, joker)
     return _text(value.best[:_CATEGORY_CARDS.get(value.category, HAND_SIZE)])
 
@@ -848,7 +1006,8 @@ def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAct
     if state.phase == DRAW:
         if timed_out:
             return Discard(seat, ())
-        return Discard(seat, advised_discard(_text(state.hands[seat]), state.settings))
+        advised = advised_discard(_text(state.hands[seat]), state.settings)
+        return Discard(seat, advised, split_openers=breaks_openers(state, seat, advised))
     legal = legal_actions(state)
     if legal.check:  # type: ignore[union-attr]
         return PostAction(seat, "check")

@@ -8,11 +8,11 @@ is a 422 with the rule's code and the action's `index` in `actions` (0-based).
 
 Any authenticated key may replay: nothing is stored. `?store=true` (floor, organiser,
 admin) keeps the hand as an audited record: the replay's events are appended to a stream
-of their own, `hand-<uuid>` (expected version 0, the request's Idempotency-Key), which is
+of their own, `hand-<uuid>` (expected version 0), which is
 also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
-computed outcome; a retry with the same key answers the first hand again, rebuilt from the
-stored events, whatever body it sends. Five-card draw records use our extension
+computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+again (service.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 replay but are not stored yet: `?store=true` answers them 422 `not_storable`.
 """
@@ -33,10 +33,10 @@ from domain.phh import (
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
-from domain.pots import SPLIT_EXACTLY, PotAward
+from domain.pots import PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
-from service.api import Blueprint, event_store, request_idempotency_key, unstorable_values
+from service.api import Blueprint, event_store, unstorable_values
 from service.api.rulings import json_amount, problem_from_violation
 from service.api.schemas import StrictBoolean
 from service.auth import ROLES, current_principal, require
@@ -52,8 +52,6 @@ MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
-# Hand ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_HAND_IDS = uuid.UUID("6b1d9a3e-52c4-4f0e-a8d7-3c9e1f2b7a54")
 DRAW_GAME = "five-card-draw"
 # Events whose cards only their own player (and the floor) may see: type -> seat field.
 PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew")
@@ -208,7 +206,6 @@ def replay_hand_history(store: bool = False) -> Any:
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
-    key = request_idempotency_key() if store else None
     text, fields = _body_fields()
     if is_hand_collection(fields):
         if store:
@@ -227,14 +224,9 @@ def replay_hand_history(store: bool = False) -> Any:
                       f"{record.variant} hands replay but are not kept as audited hands yet: "
                       "replay without ?store=true")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = IMPORTED_HAND_PREFIX + str(
-        uuid.uuid5(IDEMPOTENT_HAND_IDS, f"{actor}:{key}") if key is not None else uuid.uuid4())
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result),
-                                    idempotency_key=key, actor=actor)
-    if appended.deduplicated:
-        answer = answer_from_records(event_store().read_stream(hand_id))
-    else:
-        answer = _answer(record, result)
+    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer = _answer(record, result)
     answer.update(id=hand_id, version=appended.last_version)
     return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
 
@@ -293,22 +285,6 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
     return state
 
 
-def answer_from_records(records: Sequence[RecordedEvent]) -> dict[str, Any]:
-    """The replay answer of a stored hand, rebuilt from its events alone."""
-    game, events = events_from_records(records)
-    state = replay_state(game, events)
-    first = records[0].metadata
-    recorded = first.get("recorded_finishing_stacks")
-    split_exactly = game != DRAW_GAME and state.odd_chip == SPLIT_EXACTLY
-    return _outcome(first.get("phh_variant", ""), state.players, tuple(state.stacks),
-                    None if recorded is None else tuple(_amount(a) for a in recorded),
-                    state.awards, ODD_CHIP_SPLIT_EXACTLY if split_exactly else ODD_CHIP_TDA)
-
-
-def _amount(stored: int | str) -> Amount:
-    return Fraction(stored) if isinstance(stored, str) else stored
-
-
 def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
     """Each hand of a .phhs file replayed on its own (a hand that does not replay is
     reported, and the others still are), and one summary."""
@@ -342,7 +318,8 @@ def _body_fields() -> tuple[str, dict[str, Any]]:
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
     if (request.content_length or 0) > MAX_PHH_BYTES:
         raise _too_large()
-    raw = request.stream.read(MAX_PHH_BYTES + 1)
+    # Cached: the Idempotency-Key's fingerprint (service.api.writes) reads the body too.
+    raw = request.get_data(cache=True)
     if len(raw) > MAX_PHH_BYTES:
         raise _too_large()
     try:

@@ -18,8 +18,9 @@ from flask import Response, current_app, request
 
 from domain import table
 from domain.betting import BettingStructure
+from domain.declarations import ORDERS, Pushed
 from service import commands, views
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
@@ -28,8 +29,6 @@ from service.sealing import REVEAL_CLOSED_HANDS
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
-# Table ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_TABLE_IDS = uuid.UUID("0f7c3d52-8a1e-4b6f-9d3c-6e2a5b1c4d70")
 _IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
 IF_MATCH_HEADER = {
     "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
@@ -39,7 +38,8 @@ IF_MATCH_HEADER = {
 IDEMPOTENCY_KEY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "maxLength": 200},
-    "description": "a retry with the same key answers the first response and writes nothing",
+    "description": "the caller's key for this request: a retry with the same key and body "
+                   "answers the first response and writes nothing (service.api.writes)",
 }
 
 
@@ -79,14 +79,18 @@ class CreatedTableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
 
 
+# Rulings only the floor enters (five-card draw: the opener found without openers).
+FLOOR_ONLY_ACTIONS = ("false_openers",)
+
+
 class WriteSchema(ma.Schema):
     expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
                                          metadata={"description": "instead of If-Match"})
 
 
 class ActionSchema(WriteSchema):
-    action = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=20),
-                              metadata={"example": "raise"})
+    action = ma.fields.String(validate=ma.validate.Length(min=1, max=20),
+                              metadata={"example": "raise", "description": "required unless `chips` or `said`"})
     to = Chips(allow_none=True, metadata={"description": "the round total for bet and raise"})
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
                              validate=ma.validate.Length(max=7),
@@ -101,6 +105,21 @@ class ActionSchema(WriteSchema):
                           metadata={"description": "dice roll: positions (0-4) of the dice kept"})
     line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
                             metadata={"description": "dice score: the line written"})
+    chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
+        "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),
+                            metadata={"description": "floor and admin keys: the words said"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "said_first, chips_first or simultaneous"})
+
+    @ma.validates_schema
+    def _action_or_chips(self, data: dict, **kwargs: Any) -> None:
+        pushed = data.get("chips") is not None or data.get("said") is not None
+        if pushed == ("action" in data):
+            raise ma.ValidationError("give either `action` or what was pushed and said (`chips`, `said`)",
+                                     "action")
+        if pushed and data.get("to") is not None:
+            raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
 
 
 class StartHandSchema(WriteSchema):
@@ -259,7 +278,6 @@ def json_response(body: dict, status: int, version: int) -> Response:
 def create_table(body: dict) -> tuple[dict, int, dict]:
     """Open a table (admin, organiser, floor). Seats need registered players."""
     principal = current_principal()
-    key = request_idempotency_key()
     store = event_store()
     rules = table.game_rules(body["game"])
     if rules.table_game is None:
@@ -283,13 +301,10 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         if store.stream_version(f"player-{seat['player_id']}") == 0:
             raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
         seats.append(table.TableSeat(seat["player_id"], stack))
-    if key:
-        table_id = str(uuid.uuid5(IDEMPOTENT_TABLE_IDS, f"{actor_name(principal)}:{key}"))
-    else:
-        table_id = str(uuid.uuid4())
+    table_id = str(uuid.uuid4())
     command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
                                 body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"])
-    result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
+    result = commands.create_table(store, command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
 
@@ -326,7 +341,6 @@ def start_hand(body: dict, table_id: str) -> Response:
     """Start the next hand: the button moves to the next seat with chips, a fresh shuffle is
     committed to in the hand's first event. If-Match optional; players seated here may ask."""
     principal = current_principal()
-    key = request_idempotency_key()
     version = expected_version(body, required=False)
     # With If-Match, the cached state at that version needs no read (the append checks it).
     store = event_store()
@@ -336,7 +350,7 @@ def start_hand(body: dict, table_id: str) -> Response:
     if principal.role == "player" and principal.player_id not in loaded.state.players:
         raise Problem(403, "forbidden", "only players seated at this table may start its hands")
     result = commands.start_next_hand(store, table_id, version, actor=actor_name(principal),
-                                      idempotency_key=key, loaded=loaded)
+                                      loaded=loaded)
     return written(result)
 
 
@@ -368,7 +382,6 @@ def post_action(body: dict, table_id: str) -> Response:
     `legal`, the hand's public summary; ETag: the new version), so a client reads again only
     after a 409."""
     principal = current_principal()
-    key = request_idempotency_key()
     version = expected_version(body, required=True)
     if principal.role == "player":
         if body.get("player_id") not in (None, principal.player_id):
@@ -385,10 +398,17 @@ def post_action(body: dict, table_id: str) -> Response:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
     keep = tuple(body["keep"]) if body.get("keep") is not None else None
-    command = table.Act(player_id, body["action"], body.get("to"), discard, body.get("defender"),
-                        keep, body.get("line"))
+    if body.get("action") in FLOOR_ONLY_ACTIONS and principal.role == "player":
+        raise Problem(403, "forbidden", f"{body['action']} is the floor's ruling: a floor or admin key")
+    pushed = None
+    if "action" not in body:
+        if principal.role == "player":
+            raise Problem(403, "forbidden", "chips and words are entered by a floor or admin key")
+        pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
+    command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
+                        keep, body.get("line"), pushed)
     result = commands.execute(store, table_id, version, command,
-                              actor=actor_name(principal), idempotency_key=key, loaded=loaded)
+                              actor=actor_name(principal), loaded=loaded)
     return written(result)
 
 
@@ -423,7 +443,7 @@ def sit_out(body: dict, table_id: str) -> Response:
     player_id = _player_named(body, principal)
     loaded_table(table_id)
     result = commands.execute(event_store(), table_id, version, table.SitOut(player_id),
-                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+                              actor=actor_name(principal))
     return written(result)
 
 
@@ -444,7 +464,7 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
     _player_named({"player_id": player_id}, principal)
     loaded_table(table_id)
     result = commands.execute(event_store(), table_id, version, table.ReturnToSeat(player_id),
-                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+                              actor=actor_name(principal))
     return written(result, status=200)
 
 

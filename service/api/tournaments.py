@@ -26,7 +26,7 @@ from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
 from service import tournaments
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
 from service.api.schemas import Chips, StrictBoolean
 from service.api.players import load_player
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
@@ -40,8 +40,6 @@ blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
 ORGANISERS = ("admin", "organiser")
 FLOOR = ("admin", "organiser", "floor")
-# Tournament ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_TOURNAMENT_IDS = uuid.UUID("3d1e7a90-64c2-4f0b-8b7e-2c9a5d4f6e18")
 IF_MATCH_OPTIONAL = {
     "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
     "description": 'the tournament version last seen: "N" (a bare N is accepted too); '
@@ -301,7 +299,7 @@ def _send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tu
     _existing(tournament_id)
     outcome = tournaments.send(
         event_store(), tournament_id, command, expected_version=expected_version(body, required=False),
-        actor=actor_name(current_principal()), idempotency_key=request_idempotency_key(),
+        actor=actor_name(current_principal()),
     )
     return ({"version": outcome.version, "events": list(outcome.events)}, status,
             {"ETag": f'"{outcome.version}"'})
@@ -377,12 +375,9 @@ def create_tournament(body: dict) -> tuple[dict, int, dict]:
     structure or payout table is a 422 naming the rule; a start in the past is a 422
     `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
     principal = current_principal()
-    key = request_idempotency_key()
-    tournament_id = (str(uuid.uuid5(IDEMPOTENT_TOURNAMENT_IDS, f"{actor_name(principal)}:{key}"))
-                     if key else str(uuid.uuid4()))
+    tournament_id = str(uuid.uuid4())
     outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
-                                            body["betting"], actor=actor_name(principal), idempotency_key=key,
-                                            now=now())
+                                            body["betting"], actor=actor_name(principal), now=now())
     return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
 
 

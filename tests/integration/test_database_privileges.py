@@ -36,8 +36,11 @@ def app_connection(database_url):
     "DELETE FROM api_keys",
     "UPDATE api_keys SET role = 'admin'",
     "DROP TABLE alembic_version",
+    "TRUNCATE idempotency_records",
+    "ALTER TABLE idempotency_records DROP CONSTRAINT idempotency_records_pkey",
 ], ids=["update", "delete", "truncate", "disable-all-triggers", "disable-trigger", "drop-trigger",
-        "replication-role", "become-owner", "create-table", "delete-keys", "escalate-key", "drop-version"])
+        "replication-role", "become-owner", "create-table", "delete-keys", "escalate-key", "drop-version",
+        "truncate-idempotency-records", "unkey-idempotency-records"])
 def test_the_application_role_may_not(app_connection, postgres_store, stream_id, statement):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
     with pytest.raises(psycopg.errors.InsufficientPrivilege):

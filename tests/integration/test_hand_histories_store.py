@@ -77,8 +77,19 @@ def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
 def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new(client):
     key = secrets.token_hex(8)
     first = stored(client, DRAW_HAND, key)
-    retry = stored(client, (PHH / "dwan-ivey-2009.phh").read_text(), key)
-    assert retry == first
+    retry = store(client, DRAW_HAND, key=key)
+    assert (retry.status_code, retry.get_json()) == (201, first)
+    assert retry.headers["Idempotent-Replayed"] == "true"
+
+
+def test_the_same_key_with_another_hand_is_a_422_and_stores_nothing(client):
+    key = secrets.token_hex(8)
+    stored(client, DRAW_HAND, key)
+    hands = client.application.extensions["cardroom"].store.list_streams("hand-")
+    other = store(client, (PHH / "dwan-ivey-2009.phh").read_text(), key=key)
+    body = assert_problem(other, 422, "idempotency_key_reused")
+    assert (body["first_method"], body["first_path"]) == ("POST", "/v1/hand-histories?store=true")
+    assert client.application.extensions["cardroom"].store.list_streams("hand-") == hands
 
 
 def test_storing_needs_floor_organiser_or_admin(client):

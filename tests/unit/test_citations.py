@@ -18,6 +18,8 @@ SOURCES = sorted([*ROOT.glob("domain/**/*.py"), *ROOT.glob("service/**/*.py")])
 TABLE = ROOT / "domain" / "citations.py"
 # What a citation looks like: a rule book's name and a number.
 CITATION_LOOKING = re.compile(r"\b(TDA|RRP|Robert's Rules|seed)\s+(\d|RP|limit|rule)", re.IGNORECASE)
+# A TDA 2024 rule: 43, 47-A, 45-B-2, RP-8-A.
+TDA_RULE = r"(RP-)?\d+(-[A-Z](-\d)?)?"
 # A TDA number without its edition: "TDA 45-A" means different rules in 2024 and 2026.
 EDITIONLESS_TDA = re.compile(r"\bTDA (?!20(24|26)\b)[\dR]")
 
@@ -43,7 +45,8 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
 
 def test_every_citation_names_its_edition():
     for code, citation in CITATIONS.items():
-        assert re.fullmatch(r"TDA 2024 (RP-)?\d+(-[A-Z](-\d)?)?|RRP [a-z ]+ \d+|seed 00\d", citation), code
+        assert re.fullmatch(rf"TDA 2024 {TDA_RULE}(, {TDA_RULE})*|RRP [a-z][a-z :]+( \d+)?|seed 00\d",
+                            citation), code
 
 
 def test_the_spec_readme_numbers_are_the_2024_ones():
