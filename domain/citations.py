@@ -75,6 +75,8 @@ CITATIONS: dict[str, str] = {
     "on_break": "TDA 2024 23",
     # Players move for balance between hands only.
     "balance_between_hands": "TDA 2024 11",
+    # --- Seven-card stud: an open pair on fourth street may bet the big bet.
+    "open_pair_big_bet": "RRP seven-card stud 4",
     # --- The games' own rule books (the seeds).
     "five_card_draw": "seed 000",
     "palace_poker": "seed 001",

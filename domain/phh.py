@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
-from domain.games import draw as draw_game
+from domain.games import draw as draw_game, mixed as mixed_game
 from domain.games.holdem import (
     BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
@@ -660,8 +660,14 @@ def betting_action(player: int, event: ActionTaken) -> PhhAction:
     return BetOrRaisedTo(player, event.to)
 
 
+def phh_order(button: int, count: int) -> list[int]:
+    """A hand's seats in PHH player order: p1 the first seat left of the button, the
+    button last."""
+    return [(button + 1 + k) % count for k in range(count)]
+
+
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
-    """A finished hold'em/Omaha or five-card draw hand (its events) as a PHH record.
+    """A finished hold'em/Omaha, five-card draw or mixed-game hand (its events) as a PHH record.
 
     Seats are renumbered so that p1 is the first seat left of the button, the button last.
     """
@@ -669,6 +675,8 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     started = events[0]
     if isinstance(started, draw_game.HandStarted):
         return _draw_extension().phh_from_events(events)
+    if isinstance(started, mixed_game.HandStarted):
+        return _mixed_games().phh_from_events(events)
     if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     structure = started.betting
@@ -676,7 +684,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     if variant is None:
         raise ValueError(f"no PHH variant for {started.variant} {structure.kind}")
     count = len(started.players)
-    order = [(started.button + 1 + k) % count for k in range(count)]
+    order = phh_order(started.button, count)
     phh_index = {seat: k for k, seat in enumerate(order)}
 
     def in_phh_order(values: Sequence[Amount]) -> tuple[Amount, ...]:

@@ -43,6 +43,8 @@ from domain.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
 from domain.citations import cite
+from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
+from domain.table_rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -142,7 +144,7 @@ GAMES: dict[str, GameRules] = {
 }
 GAMES.update({
     name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
-    for name, game in TABLE_GAMES.items()
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
 
@@ -670,9 +672,11 @@ def _create(command: CreateTable) -> TableCreated:
                         numbers={"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
-                        numbers={"seats": len(seats)})
+    # Stud and the draw games seat fewer: the deck must serve every player still in.
+    max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
+                        f"not {len(seats)}", numbers={"seats": len(seats), "max_seats": max_seats})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table")
@@ -744,12 +748,16 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
     number = state.hands_played + 1
+    previous = state.hand
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
                         scheme)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
-    if rules.table_game is not None:
+    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                                       commitment, _dealing(state, draws), previous=previous)
+    elif rules.table_game is not None:
         start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
                             commitment, _dealing(state, draws))
     else:
@@ -844,7 +852,8 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         raise Violation("hand_over", "no hand is being played: start the next hand")
     seat = state.hand_seat_of(command.player_id)
     if seat is None:
-        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", numbers={"player": command.player_id})
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
+                        numbers={"player": command.player_id})
     ruled: list[Any] = []
     if command.pushed is not None:
         ruled, command = _ruled(state, seat, command)

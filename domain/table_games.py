@@ -58,6 +58,22 @@ class TableMove:
     line: str | None = None
 
 
+class PlaysForChips:
+    """The hooks of a game played for chips, hand after hand, with a 52-card pack."""
+
+    @staticmethod
+    def with_joker(raw: Mapping[str, Any]) -> bool:
+        return False
+
+    @staticmethod
+    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
+        return True
+
+    @staticmethod
+    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
+        return None
+
+
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
     for name in fields:
         if getattr(move, name) is not None:
@@ -256,7 +272,7 @@ class PalaceTableHand:
         return self.game.phase
 
 
-class PalaceGame:
+class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
     name = "palace"
     EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut}
@@ -271,18 +287,6 @@ class PalaceGame:
         kind = FIXED_LIMIT if parsed.structure == FIXED_LIMIT else NO_LIMIT
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
-
-    @staticmethod
-    def with_joker(raw: Mapping[str, Any]) -> bool:
-        return False
-
-    @staticmethod
-    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
-        return True
-
-    @staticmethod
-    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
-        return None
 
     @staticmethod
     def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],

@@ -50,7 +50,8 @@ CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat"}
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat",
+                       "CardsDealt": "seat", "CardsDiscarded": "seat"}  # the last two: mixed games
 # A hand committed card by card (domain.deal_commitment) never shows its whole deck, or
 # the secret its per-card salts come from, to anyone but the floor and admin: the others
 # get the openings of the cards they saw (service.views.deal_view).

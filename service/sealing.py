@@ -24,6 +24,8 @@ SEALED_FIELDS: dict[str, tuple[str, ...]] = {
     "PalaceDeckShuffled": ("order",),
     "DrawDeckReshuffled": ("order",),
     "PalaceDeckCut": ("deck",),
+    "MixedDeckCut": ("deck",),  # the mixed games
+    "DiscardsReshuffled": ("order",),
     "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
 }
 

@@ -29,6 +29,7 @@ from domain.cards import format_card, parse_cards, verify_deck_commitment
 from domain.games import dice, draw, palace
 from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
+from domain.table_mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, event_view
 from service.sealing import hidden
 from service.store.base import RecordedEvent, format_recorded_at
 
@@ -66,8 +67,11 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
     metadata = event.get("metadata") or {}
     data = dict(event["data"]) if event.get("revealed") else hidden(event["type"], event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
-        for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
-            data[name] = None
+        if event["type"] in PARTLY_PUBLIC_EVENTS:  # stud's up cards, how many were drawn
+            data = event_view(event["type"], data)
+        else:
+            for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
+                data[name] = None
     if not viewer.sees_everything:
         for name in metadata.get("floor_only", ()):
             data[name] = None
@@ -121,7 +125,7 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
     module = table.game_rules(state.game).module
     if isinstance(hand, DrawTableHand):
         return {"to_act": state.to_act, "legal": _draw_legal(hand, module, state.to_act, viewer)}
-    if isinstance(hand, (PalaceTableHand, DiceTableHand)):
+    if isinstance(hand, (PalaceTableHand, DiceTableHand)) or _owns_views(state):
         return {"to_act": state.to_act, "legal": module.legal_actions(hand)}
     if getattr(hand, "to_show", None) is not None:
         return {"to_act": state.to_act, "legal": _showdown_legal(hand)}
@@ -164,10 +168,20 @@ def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
     return shown
 
 
+def _owns_views(state: table.TableState) -> Any:
+    """The game's adapter when it says itself what each viewer sees of its hand (the mixed
+    games: domain.table_mixed), else None."""
+    module = table.game_rules(state.game).module
+    return module if getattr(module, "owns_views", False) else None
+
+
 def hand_summary(state: table.TableState) -> dict[str, Any]:
     """The current (or last) hand's public state: round, board, pots, stacks, over."""
     hand = state.hand
     names = [state.players[s] for s in state.hand_seats]
+    if (adapter := _owns_views(state)) is not None:
+        return {"id": state.hand_id, "number": state.hands_played, "over": hand.over,
+                **adapter.summary(hand, names), "stacks": dict(zip(names, hand.stacks))}
     if isinstance(hand, DrawTableHand):
         board, pots = "", hand.game.pots
     elif isinstance(hand, PalaceTableHand):
@@ -225,14 +239,23 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "points": dict(zip(state.players, state.points)) if state.points and any(state.points) else None,
         "results": [{"player_id": r.player_id, "place": r.place, "outcome": r.outcome}
                     for r in state.results] if state.finished else None,
+        "rotation": _rotation(state),
     }
+
+
+def _rotation(state: table.TableState) -> dict[str, Any] | None:
+    """A rotation table's current (or last) game and the next one; None at other tables."""
+    adapter = _owns_views(state)
+    if adapter is None or not hasattr(adapter, "rotation_view"):
+        return None
+    return adapter.rotation_view(state.hand, len(table.seats_dealt_in(state)))
 
 
 def _bet(state: table.TableState, hand_seat: int | None) -> int:
     if hand_seat is None or not state.hand_in_progress:
         return 0
     betting = getattr(state.hand, "betting", None)
-    if isinstance(state.hand, DrawTableHand):
+    if isinstance(state.hand, DrawTableHand) or _owns_views(state):
         betting = state.hand.game.betting
     return int(betting.bets[hand_seat]) if betting is not None else 0
 
@@ -248,6 +271,8 @@ def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> s
     if hand_seat is None or not state.hand_in_progress:
         return "out" if state.stacks[seat] == 0 and state.hand_seats else "waiting"
     hand = state.hand
+    if (adapter := _owns_views(state)) is not None:
+        return adapter.seat_status(hand, hand_seat)
     if isinstance(hand, PalaceTableHand):
         return "active" if hand.game.seats[hand_seat].in_hand else "folded"
     if isinstance(hand, DiceTableHand):
@@ -265,6 +290,8 @@ def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> s
 def _visible_hole(state: table.TableState, hand_seat: int, viewer: Viewer) -> str | None:
     hand = state.hand
     player = state.players[state.hand_seats[hand_seat]]
+    if (adapter := _owns_views(state)) is not None:
+        return adapter.hole_view(hand, hand_seat, player, viewer.sees_cards_of)
     if isinstance(hand, DrawTableHand):
         game = hand.game
         shown = game.over and game.showdown and hand_seat in game.contenders
@@ -292,6 +319,12 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
     over = hand.over
     to_act = hand.to_act
     revealed = over if secrets_revealed is None else secrets_revealed
+    if (adapter := _owns_views(state)) is not None:
+        return {"id": state.hand_id, "number": state.hands_played, "button": state.button,
+                "players": names, "over": over, "to_act": names[to_act] if to_act is not None else None,
+                **adapter.summary(hand, names),
+                "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
+                "stacks": dict(zip(names, hand.stacks)), "deal": deal_view(state, viewer, revealed)}
     if isinstance(hand, (DrawTableHand, PalaceTableHand, DiceTableHand)):
         view = {"id": state.hand_id, "number": state.hands_played, "button": state.button,
                 "players": names, "round": hand.round, "over": over,

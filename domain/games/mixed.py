@@ -96,6 +96,14 @@ GAMES: dict[str, Game] = {game.name: game for game in (
     Game("deuce_seven_single_draw", DRAW, 5, draws=1, low=_all_cards(deuce_seven_strength)),
     Game("badugi", DRAW, 4, draws=3, low=_all_cards(badugi_strength)),
 )}
+# Hold'em and Omaha high as a mixed-game rotation deals them (HORSE's hold'em, 8-game's
+# hold'em and Omaha): through this decider, so that every hand of a rotation table speaks
+# one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem.
+ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
+    Game("rotation_holdem", FLOP, 2, high=_all_cards(strength)),
+    Game("rotation_omaha", FLOP, 4, high=_omaha_high),
+)}
+DEALT_GAMES = {**GAMES, **ROTATION_GAMES}
 
 
 # ------------------------------------------------------------------------- commands
@@ -328,7 +336,7 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 
 
 def _hand_started(_: None, event: HandStarted) -> MixedState:
-    game = GAMES[event.game]
+    game = DEALT_GAMES[event.game]
     n = len(event.players)
     betting = _open_betting(event)
     return MixedState(
@@ -416,7 +424,7 @@ def _open_round(state: MixedState) -> MixedState:
     opener = None
     unknown = False
     if game.family == STUD:
-        opener = stud.opener_seat(_up_cards(state), game.razz)
+        opener = stud.opener_seat(up_cards(state), game.razz, (b.button + 1) % b.seat_count)
         unknown = opener is None
     opened = bet.start_round(b, late, opener)
     if unknown and opened.to_act is not None:
@@ -437,7 +445,7 @@ def _close_round(state: MixedState) -> MixedState:
     return _round_closed(state)
 
 
-def _up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
+def up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
     folded = state.betting.folded
     return [None if folded[s] else tuple(c for c, up in zip(state.hole[s], state.up[s]) if up)
             for s in range(len(state.hole))]
@@ -522,7 +530,7 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
 def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
     b = state.betting
     return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
-            and to > b.structure.unit(late=False) and stud.open_pair(_up_cards(state)))
+            and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
 
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
@@ -601,7 +609,7 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
 
 def _start(command: StartHand) -> HandStarted:
     n = len(command.players)
-    if command.game not in GAMES:
+    if command.game not in DEALT_GAMES:
         raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")

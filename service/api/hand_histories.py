@@ -14,7 +14,7 @@ also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain
 computed outcome; a retry with the same Idempotency-Key and body answers the first answer
 again (service.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
-replay but are not stored yet: `?store=true` answers them 422 `not_storable`.
+are stored as their domain.games.mixed events.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 import marshmallow as ma
 from flask import jsonify, request
 
-from domain.games import draw, holdem
+from domain.games import draw, holdem, mixed
 from domain.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
     is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
@@ -54,7 +54,7 @@ STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
 DRAW_GAME = "five-card-draw"
 # Events whose cards only their own player (and the floor) may see: type -> seat field.
-PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew")
+PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew", "CardsDealt", "CardsDiscarded")
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -199,8 +199,7 @@ def replay_hand_history(store: bool = False) -> Any:
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`); otherwise nothing is stored. Mixed-game hands are not stored yet (422
-    `not_storable`).
+    `id`), whatever its variant; otherwise nothing is stored.
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
@@ -219,10 +218,6 @@ def replay_hand_history(store: bool = False) -> Any:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
-    if record.variant in MIXED_VARIANTS:
-        raise Problem(422, "not_storable",
-                      f"{record.variant} hands replay but are not kept as audited hands yet: "
-                      "replay without ?store=true")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
     hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
     appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
@@ -234,6 +229,8 @@ def replay_hand_history(store: bool = False) -> Any:
 def game_of(record: HandHistory) -> str:
     if record.variant in DRAW_VARIANTS:
         return DRAW_GAME
+    if record.variant in MIXED_VARIANTS:
+        return MIXED_VARIANTS[record.variant][0]
     return "omaha" if record.variant == "PO" else "holdem"
 
 
@@ -265,6 +262,8 @@ def _storable(amount: Amount) -> int | str:
 
 
 def event_types(game: str) -> dict[str, type]:
+    if game in mixed.GAMES:
+        return mixed.EVENT_TYPES
     return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
 
 
@@ -276,9 +275,11 @@ def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any
 
 
 def replay_state(game: str, events: Iterable[Any]) -> Any:
-    """The hand's state after `events` (hold'em/Omaha or five-card draw)."""
+    """The hand's state after `events` (hold'em/Omaha, five-card draw or a mixed game)."""
     if game == DRAW_GAME:
         return draw.replay(events)
+    if game in mixed.GAMES:
+        return mixed.replay(events)
     state = None
     for event in events:
         state = holdem.evolve(state, event)

@@ -201,6 +201,9 @@ class TableSchema(ma.Schema):
     points = ma.fields.Dict(allow_none=True, metadata={"description": "games for points: each player's total"})
     results = ma.fields.List(ma.fields.Dict(), allow_none=True, metadata={
         "description": "once finished: player_id, place, outcome (win, draw, loss) for ratings"})
+    rotation = ma.fields.Dict(allow_none=True, metadata={
+        "description": "HORSE and 8-game tables: games (the rotation), current, hand_of_round, "
+                       "hands_in_round, next; null at other tables"})
 
 
 class TableLegalActionsSchema(ma.Schema):

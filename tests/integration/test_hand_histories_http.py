@@ -93,11 +93,6 @@ def test_omaha_hi_lo_hand_79_rast_takes_the_high_and_quarters_the_low(client):
     assert low_main["shares"] == {"Brian Rast": 975000, "Talal Shakerchi": 975000}
 
 
-def test_a_mixed_game_hand_is_not_stored_yet(client):
-    response = send(client, WSOP_RAZZ.read_text(), query="?store=true")
-    assert_problem(response, 422, "not_storable")
-
-
 def test_text_plain_is_accepted_like_application_toml(client):
     assert replayed(client, WSOP_NT.read_text(), "text/plain")["matches_record"] is True
 

@@ -74,6 +74,45 @@ def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
         "ok": True, "events": answer["version"], "first_bad_version": None, "reason": None}
 
 
+MIXED_GAME_HANDS = {"F7S": "wsop/2023/43/5/10.phh", "F7S/8": "wsop/2023/43/5/48.phh",
+                    "FR": "wsop/2023/43/5/20.phh", "FO/8": "wsop/2023/43/5/12.phh",
+                    "F2L3D": "wsop/2023/43/5/55.phh", "N2L1D": "wsop/2023/43/5/41.phh",
+                    "FB": "alice-carol-wikipedia.phh", "NS": "phua-xuan-2019.phh"}
+
+
+@pytest.mark.parametrize("path", MIXED_GAME_HANDS.values(), ids=MIXED_GAME_HANDS.keys())
+def test_every_mixed_game_hand_is_stored_and_exports_back_to_the_same_result(client, path):
+    text = (PHH / path).read_text()
+    answer = stored(client, text)
+    hand_id = answer["id"]
+    body = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    assert body["over"] is True and body["hand"]["round"] == "over"
+    assert list(body["hand"]["stacks"].values()) == answer["finishing_stacks"]
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN)
+    again = client.post("/v1/hand-histories", data=exported.get_data(), content_type="application/toml",
+                        headers=ADMIN).get_json()
+    assert again["finishing_stacks"] == answer["finishing_stacks"]
+    assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+def test_a_spectator_sees_the_up_cards_of_a_stored_stud_hand_and_no_down_card(client):
+    text = (PHH / MIXED_GAME_HANDS["F7S"]).read_text()
+    hand_id = stored(client, text)["id"]
+    spectator = key_of_role(client, "spectator")
+    body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
+    floor = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    for seen, full in zip(body["events"], floor["events"]):
+        if full["type"] == "CardsDealt":
+            expected = "".join(full["data"]["cards"][2 * i:2 * i + 2] if up else "??"
+                               for i, up in enumerate(full["data"]["up"]))
+            assert seen["data"]["cards"] == expected
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=spectator).get_data(as_text=True)
+    assert "????" in exported
+    replayed = client.post("/v1/hand-histories", data=exported, content_type="application/toml",
+                           headers=ADMIN).get_json()
+    assert replayed["finishing_stacks"] == stored(client, text)["finishing_stacks"]
+
+
 def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new(client):
     key = secrets.token_hex(8)
     first = stored(client, DRAW_HAND, key)

@@ -45,7 +45,7 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
 
 def test_every_citation_names_its_edition():
     for code, citation in CITATIONS.items():
-        assert re.fullmatch(rf"TDA 2024 {TDA_RULE}(, {TDA_RULE})*|RRP [a-z][a-z :]+( \d+)?|seed 00\d",
+        assert re.fullmatch(rf"TDA 2024 {TDA_RULE}(, {TDA_RULE})*|RRP [a-z][a-z :-]+( \d+)?|seed 00\d",
                             citation), code
 
 
