@@ -23,6 +23,13 @@ that closes a hand (once per command), with a shuffle and salt drawn through `dr
 so a client plays on without asking for each hand; the commitment is still published
 before the new hand's first card or action.
 
+A cash table (`min_buy_in` and `max_buy_in` set) lets players come and go: they sit
+down in an empty seat with a buy-in within the limits (SitDown), top up to at most the
+maximum (TopUp) and stand up with their chips (StandUp), all between their hands; it
+never finishes by itself, only when closed (CloseTable: at once between hands, else once
+the current hand ends). Chips are conserved: every chip brought (seats at creation,
+buy-ins, top-ups) minus every chip taken away (stand-ups) is on the table.
+
 A tournament table (`tournament_id` set) mirrors one table of a tournament: its seats
 are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
 (SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
@@ -177,6 +184,10 @@ class CreateTable:
     """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
     auto_deal: bool = False
     """The next hand opens as soon as one closes (cash tables)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    """Both set for a cash table: the chips a player sits down with, and the most a top-up
+    may bring a stack to. Its seats may be empty (EMPTY_SEAT, stack 0)."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +236,34 @@ class AdjustChips:
 
 
 @dataclass(frozen=True)
+class SitDown:
+    """Cash tables: `player_id` takes an empty seat (`seat`, or the first empty one) with
+    `buy_in` chips, between hands."""
+    player_id: str
+    buy_in: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """Cash tables: `player_id` leaves with their stack, once not in a hand being played."""
+    player_id: str
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """Cash tables: `player_id` adds `amount` chips, between their hands, up to the maximum
+    buy-in."""
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CloseTable:
+    """No new hand: the table finishes now, or when the hand being played ends."""
+
+
+@dataclass(frozen=True)
 class Act:
     """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
     round total), or a game's own actions (`discard` for a draw)."""
@@ -262,7 +301,7 @@ class ReturnToSeat:
 
 
 Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
-                RemovePlayer, AdjustChips]
+                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable]
 
 
 # --------------------------------------------------------------------------- events
@@ -279,6 +318,8 @@ class TableCreated:
     action_clock_s: int | None
     tournament_id: str | None = None
     auto_deal: bool = False
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
 
 
 @dataclass(frozen=True)
@@ -357,6 +398,12 @@ class TableFinished:
 
 
 @dataclass(frozen=True)
+class TableClosing:
+    """Closed during a hand: no hand follows it, and the table finishes when it ends."""
+    hand_id: str
+
+
+@dataclass(frozen=True)
 class ClockStarted:
     """`player_id` (table seat `seat`) is to act in `hand_id` by `deadline_at_ms` (ms since
     the epoch). A later ClockStarted, ClockExpired or HandClosed ends it."""
@@ -400,7 +447,7 @@ class PlayerReturned:
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted, ChipsRuled)
+                ChipsAdjusted, ChipsRuled, TableClosing)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -452,9 +499,18 @@ class TableState:
     """Who lost their last chip in the last hand, with the stack they began it with."""
     auto_deal: bool = False
     chip_changes: tuple[int, ...] = ()
-    """Tournament tables: the tournament's chip changes applied here (their ids)."""
+    """Tournament tables: the tournament's chip changes applied here (their ids); cash
+    tables: their top-ups (numbered 1, 2, ...)."""
     deal_scheme: str = DECK_HASH
     """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    closing: bool = False
+    """Closed during the current hand: it finishes when the hand ends."""
+
+    @property
+    def cash(self) -> bool:
+        return self.min_buy_in is not None
 
     @property
     def chips(self) -> int:
@@ -529,6 +585,8 @@ def evolve(state: TableState | None, event: Any) -> TableState:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
         return with_changes(state, finished=True, results=event.results)
+    if kind is TableClosing:
+        return with_changes(state, closing=True)
     if kind is ClockStarted:
         return with_changes(state, clock=event, missed_clocks=_met_clock(state))
     if kind is ClockExpired:
@@ -584,7 +642,8 @@ def _created(event: TableCreated) -> TableState:
         hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
         finished=False, clock=None, sitting_out=(False,) * seat_count,
         missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
-        tournament_id=event.tournament_id, auto_deal=event.auto_deal)
+        tournament_id=event.tournament_id, auto_deal=event.auto_deal,
+        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -653,6 +712,10 @@ def handle(state: TableState | None, command: Command,
         return _change_seats(state, command)
     if isinstance(command, AdjustChips):
         return _adjust_chips(state, command)
+    if isinstance(command, (SitDown, StandUp, TopUp)):
+        return _cash_move(state, command)
+    if isinstance(command, CloseTable):
+        return _close(state)
     raise Violation("illegal_action", f"unknown command {command!r}")
 
 
@@ -680,8 +743,12 @@ def _create(command: CreateTable) -> TableCreated:
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
         raise Violation("invalid_table", "a player may take only one seat at a table")
-    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None:
-        raise Violation("invalid_table", "only a tournament's table has empty seats")
+    cash = _buy_in_limits(command)
+    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None and not cash:
+        raise Violation("invalid_table", "only a tournament's or a cash table has empty seats")
+    for seat in seats:
+        if cash and seat.player_id != EMPTY_SEAT:
+            _check_buy_in(command.min_buy_in, command.max_buy_in, seat.stack)  # type: ignore[arg-type]
     for seat in seats:
         if seat.player_id == EMPTY_SEAT and seat.stack == 0:
             continue
@@ -697,7 +764,24 @@ def _create(command: CreateTable) -> TableCreated:
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
-                        command.auto_deal)
+                        command.auto_deal, command.min_buy_in, command.max_buy_in)
+
+
+def _buy_in_limits(command: CreateTable) -> bool:
+    """Whether the table is a cash table, once its limits are checked: both or neither,
+    whole chips, 0 < min <= max, on a table that plays for chips and no tournament's."""
+    limits = (command.min_buy_in, command.max_buy_in)
+    if limits == (None, None):
+        return False
+    numbers = {"min_buy_in": command.min_buy_in, "max_buy_in": command.max_buy_in}
+    if None in limits or any(isinstance(v, bool) or not isinstance(v, int) for v in limits) \
+            or not 0 < command.min_buy_in <= command.max_buy_in:  # type: ignore[operator]
+        raise Violation("invalid_table", f"a cash table's buy-in limits are whole chips with 0 < min_buy_in "
+                        f"<= max_buy_in, not {command.min_buy_in} and {command.max_buy_in}", numbers=numbers)
+    if command.tournament_id is not None or not game_rules(command.game).plays_for_chips(command.settings):
+        raise Violation("invalid_table", "only a table that plays for chips outside a tournament has buy-ins",
+                        numbers=numbers)
+    return True
 
 
 def next_button(state: TableState) -> int:
@@ -836,6 +920,78 @@ def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], T
                         numbers={"stack": state.stacks[seat], "amount": command.amount})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
     return [adjusted], evolve(state, adjusted)
+
+
+# ------------------------------------------------------------------- cash tables
+
+
+def _check_buy_in(minimum: int, maximum: int, buy_in: int) -> None:
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not minimum <= buy_in <= maximum:
+        raise Violation("buy_in_out_of_range", f"a buy-in here is {minimum} to {maximum} chips, not {buy_in!r}",
+                        numbers={"buy_in": buy_in, "min_buy_in": minimum, "max_buy_in": maximum})
+
+
+def _in_the_hand(state: TableState, seat: int) -> bool:
+    return state.hand_in_progress and seat in state.hand_seats
+
+
+def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[list[Any], TableState]:
+    """Sit down, top up or stand up at a cash table: the player's chips change only while
+    they are not in a hand being played (their stack is in play until it ends)."""
+    if not state.cash:
+        raise Violation("not_cash_table", "players sit down, top up and stand up only at cash tables")
+    if isinstance(command, SitDown):
+        return _sit_down(state, command)
+    seat = _seat_of(state, command.player_id)
+    if _in_the_hand(state, seat):
+        doing = "stand up" if isinstance(command, StandUp) else "top up"
+        raise Violation("hand_in_progress", f"{command.player_id} is in hand {state.hand_id}: "
+                        f"{doing} once it is over",
+                        numbers={"hand": state.hand_id, "player": command.player_id})
+    if isinstance(command, StandUp):
+        left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
+        return [left], evolve(state, left)
+    stack, most = state.stacks[seat], state.max_buy_in
+    if isinstance(command.amount, bool) or not isinstance(command.amount, int) or command.amount <= 0:
+        raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
+                        numbers={"amount": command.amount})
+    if stack + command.amount > most:  # type: ignore[operator]
+        raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
+                        f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
+                        numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
+    adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
+    return [adjusted], evolve(state, adjusted)
+
+
+def _sit_down(state: TableState, command: SitDown) -> tuple[list[Any], TableState]:
+    if state.closing:
+        raise Violation("table_closing", "the table is closing: nobody sits down")
+    if command.player_id == EMPTY_SEAT or command.player_id in state.players:
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
+    empty = [seat for seat, player in enumerate(state.players) if player == EMPTY_SEAT]
+    seat = command.seat if command.seat is not None else (empty[0] if empty else None)
+    if seat is None:
+        raise Violation("table_full", f"all {len(state.players)} seats are taken",
+                        numbers={"seats": len(state.players)})
+    if seat not in empty:
+        raise Violation("seat_taken", f"seat {seat} is not an empty seat of this table (empty: {empty})",
+                        numbers={"seat": seat, "empty_seats": empty})
+    _check_buy_in(state.min_buy_in, state.max_buy_in, command.buy_in)  # type: ignore[arg-type]
+    seated = PlayerSeatedAtTable(seat, command.player_id, command.buy_in)
+    return [seated], evolve(state, seated)
+
+
+def _close(state: TableState) -> tuple[list[Any], TableState]:
+    """Any table but a tournament's: finished now, or, during a hand, when it ends. An
+    early close rates nobody (no results), whatever the standings."""
+    if state.tournament_id is not None:
+        raise Violation("tournament_table", "a tournament closes its own tables")
+    if state.closing:
+        raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends",
+                        numbers={"hand": state.hand_id})
+    event: Any = TableClosing(state.hand_id) if state.hand_in_progress else TableFinished(standings(state))
+    return [event], evolve(state, event)
 
 
 def _next_seat(state: TableState) -> int:
@@ -1048,8 +1204,11 @@ def _closing(state: TableState) -> list[Any]:
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
     hands = rules.hands_in_match(state.settings)
-    if state.tournament_id is not None:
-        return events  # players come and go between hands; the tournament finishes, not its table
+    if state.closing:
+        events.append(TableFinished(standings(after)))
+        return events
+    if state.tournament_id is not None or state.cash:
+        return events  # players come and go between hands; the tournament (or the floor) finishes it
     if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
         final = standings(after)
         events.append(TableFinished(final, results_of(final)))

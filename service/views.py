@@ -98,6 +98,13 @@ def redact_records(records: Iterable[RecordedEvent], viewer: Viewer) -> list[dic
             for r in records]
 
 
+def tournament_records(records: Iterable[RecordedEvent]) -> list[dict[str, Any]]:
+    """A tournament's events as anyone may see them: they hold no hidden cards; who wrote
+    them (the metadata) is left out."""
+    return [{"version": r.version, "type": r.type, "data": r.data,
+             "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
+
+
 def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:
     """The `legal` shape of the betting ruling (api.md)."""
     if legal is None:
@@ -233,6 +240,8 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "button": state.button,
         "hands_played": state.hands_played,
         "finished": state.finished,
+        "cash": {"min_buy_in": state.min_buy_in, "max_buy_in": state.max_buy_in} if state.cash else None,
+        "closing": state.closing,
         "seats": seats,
         "hand": hand_view(state, viewer) if hand is not None else None,
         "standings": _standings(state) if state.finished else None,

@@ -24,6 +24,8 @@ from service.api import Blueprint, event_store
 from service.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
+from service.api.etags import conditional, version_tag
+from service.api.names import with_names
 from service.api.tables import ALL_ROLES, EventSchema, viewer
 from service.auth import require
 from service.problems import Problem
@@ -89,6 +91,7 @@ def _is_over(records: list[RecordedEvent]) -> bool:
 
 
 @blp.route("/hands/<string:hand_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, HandSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -102,16 +105,17 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     state = commands.state_at(event_store(), table_id, last)
     over = _is_over(records)
     who = viewer()
-    shown_hand = views.hand_view(state, who, secrets_revealed=over)
+    shown_hand = with_names(views.hand_view(state, who, secrets_revealed=over))
     return {
         "id": hand_id, "table_id": table_id, "number": number, "over": over,
         "first_version": records[0].version, "last_version": last,
         "events": views.redact_records(records, who),
         "hand": shown_hand, "deal": shown_hand["deal"],
-    }, 200, {"ETag": f'"{last}"'}
+    }, 200, {"ETag": version_tag(last, who)}
 
 
 @blp.route("/hands/<string:hand_id>/state", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(StateQuerySchema, location="query")
 @blp.response(200, HandStateSchema)
@@ -133,8 +137,10 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
         # Between HandOpened and the game's first event there is no hand state yet.
         at = first + 1
         state = commands.state_at(event_store(), table_id, at)
-    shown = views.hand_view(state, viewer(), secrets_revealed=_is_over(records))
-    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+    who = viewer()
+    shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
+    # At a version before the hand's end, whether its secrets show depends on the end too.
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(records[-1].version, who)}
 
 
 @blp.route("/hands/<string:hand_id>/phh", methods=["GET"])
@@ -306,15 +312,16 @@ def _imported_hand(hand_id: str) -> tuple[dict, int, dict]:
         "events": _json_amounts(_redacted_imported(records, who)),
         "hand": _imported_view(hand_id, game, replay_state(game, events), who),
         "deal": {"imported_from": "phh", "phh_variant": first.get("phh_variant")},
-    }, 200, {"ETag": f'"{last}"'}
+    }, 200, {"ETag": version_tag(last, who)}
 
 
 def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
     records = _imported_records(hand_id)
     at = min(at or len(records), len(records))
     game, events = events_from_records(records[:at])
-    shown = _imported_view(hand_id, game, replay_state(game, events), viewer())
-    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+    who = viewer()
+    shown = _imported_view(hand_id, game, replay_state(game, events), who)
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(at, who)}
 
 
 def _imported_phh(hand_id: str) -> Response:

@@ -6,6 +6,7 @@ Recording is idempotent on the result id: the same result again answers the firs
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import marshmallow as ma
@@ -13,6 +14,8 @@ import marshmallow as ma
 from domain.ratings import Finish, GameResult
 from service import ratings
 from service.api import Blueprint, event_store
+from service.api.etags import body_tag, conditional
+from service.api.names import with_names
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name
 from service.auth import current_principal, require
 from service.problems import Problem, validation_problem
@@ -39,6 +42,7 @@ class NewResultSchema(ma.Schema):
 
 class RatingChangeSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     before = ma.fields.Float(required=True)
     after = ma.fields.Float(required=True)
     change = ma.fields.Float(required=True)
@@ -60,15 +64,20 @@ class HistoryEntrySchema(ma.Schema):
     recorded_at = ma.fields.String(required=True)
 
 
+DISPLAY = {"description": "the rating rounded to one decimal (half up), for showing; `rating` is exact"}
+
+
 class GameRatingSchema(ma.Schema):
     game = ma.fields.String(required=True)
     rating = ma.fields.Float(required=True)
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
     games = ma.fields.Integer(required=True)
     history = ma.fields.List(ma.fields.Nested(HistoryEntrySchema), required=True)
 
 
 class PlayerRatingSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     ratings = ma.fields.List(ma.fields.Nested(GameRatingSchema), required=True)
 
 
@@ -79,7 +88,9 @@ class LeaderboardQuerySchema(ma.Schema):
 class LeaderboardEntrySchema(ma.Schema):
     rank = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     rating = ma.fields.Float(required=True)
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
     games = ma.fields.Integer(required=True)
 
 
@@ -118,38 +129,53 @@ def record_result(body: dict) -> tuple[dict, int]:
         "changes": [{"player_id": c.player_id, "before": c.before, "after": c.after,
                      "change": c.after - c.before} for c in update.elo],
     }
-    return shown, 200 if recorded.deduplicated else 201
+    return with_names(shown), 200 if recorded.deduplicated else 201
 
 
 @blp.route("/players/<string:player_id>/rating", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, PlayerRatingSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def player_rating(player_id: str) -> dict[str, Any]:
+def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
     """The player's current rating in each game, games played and history (oldest first)."""
     found = ratings.player_ratings(event_store(), player_id)
     if not found and not _registered(player_id):
         raise Problem(404, "not_found", f"no player {player_id}")
-    return {
+    return _tagged({
         "player_id": player_id,
         "ratings": [
-            {"game": game, "rating": rating.rating, "games": rating.games,
+            {"game": game, "rating": rating.rating, "display": display(rating.rating), "games": rating.games,
              "history": [{"result_id": h.result_id, "place": h.place, "before": h.before, "after": h.after,
                           "change": h.change, "recorded_at": h.recorded_at} for h in rating.history]}
             for game, rating in sorted(found.items())
         ],
-    }
+    })
 
 
 @blp.route("/leaderboards/<string:game>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(LeaderboardQuerySchema, location="query", unknown=ma.RAISE)
 @blp.response(200, LeaderboardSchema)
-def leaderboard(query: dict, game: str) -> dict[str, Any]:
+def leaderboard(query: dict, game: str) -> tuple[dict[str, Any], int, dict]:
     """The game's players by rating, highest first (a game nobody was rated in: empty)."""
     board = ratings.load_book(event_store(), game).leaderboard()[: query["limit"]]
-    return {
+    return _tagged({
         "game": game,
-        "players": [{"rank": rank, "player_id": player_id, "rating": rating.rating, "games": rating.games}
+        "players": [{"rank": rank, "player_id": player_id, "rating": rating.rating,
+                     "display": display(rating.rating), "games": rating.games}
                     for rank, (player_id, rating) in enumerate(board, start=1)],
-    }
+    })
+
+
+def _tagged(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict]:
+    """Named, and tagged by content (ratings are read across many streams: no one version)."""
+    shown = with_names(body)
+    return shown, 200, {"ETag": body_tag(shown)}
+
+
+def display(rating: float) -> float:
+    """One decimal, half up on the decimal digits the rating prints with (round() would
+    round 1512.25 down to even, and a binary float's own digits can round it either way)."""
+    return float(Decimal(repr(rating)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))

@@ -21,15 +21,20 @@ from domain.betting import BettingStructure
 from domain.declarations import ORDERS, Pushed
 from service import commands, views
 from service.api import Blueprint, event_store
+from service.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
+from service.api.etags import conditional, version_tag
+from service.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
+from service.api.names import with_names
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
+from service.api.streams import wait_for_events
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
-from service.sealing import REVEAL_CLOSED_HANDS
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+# "N", or "N.<view>" as a redacted read's ETag says it (service.api.etags).
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})(?:\.[0-9a-f]{1,32})?"?\s*$')
 IF_MATCH_HEADER = {
     "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
     "description": 'the table version last seen: "N" (a bare N is accepted too); '
@@ -61,7 +66,10 @@ class NewTableSchema(ma.Schema):
                                          "Omaha); five-card draw, Palace Poker and dice derive theirs "
                                          "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
-                           validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
+                           validate=ma.validate.Length(max=table.MAX_SEATS),
+                           metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
+                                                    "players at the start (none or more)"})
+    cash = CASH_FIELD
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
         strict=True, load_default=None, allow_none=True,
@@ -136,14 +144,6 @@ class ReturnQuerySchema(ma.Schema):
                                          metadata={"description": "instead of If-Match"})
 
 
-class EventSchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
-    type = ma.fields.String(required=True)
-    data = ma.fields.Dict(required=True)
-    hand_id = ma.fields.String()
-    recorded_at = ma.fields.String()
-
-
 class PotSummarySchema(ma.Schema):
     amount = ma.fields.Integer(required=True)
     eligible = ma.fields.List(ma.fields.String(), required=True)
@@ -173,14 +173,6 @@ class WrittenSchema(ma.Schema):
         "description": "the current (or last) hand's public summary; null before the first hand"})
 
 
-class EventsSchema(ma.Schema):
-    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
-
-
-class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
-
-
 class TableSchema(ma.Schema):
     id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
@@ -194,6 +186,8 @@ class TableSchema(ma.Schema):
     button = ma.fields.Integer(allow_none=True)
     hands_played = ma.fields.Integer()
     finished = ma.fields.Boolean()
+    cash = ma.fields.Dict(allow_none=True, metadata={"description": "a cash table's min_buy_in and max_buy_in"})
+    closing = ma.fields.Boolean(metadata={"description": "closed during a hand: finishes when it ends"})
     seats = ma.fields.List(ma.fields.Dict(), required=True,
                            metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
     hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
@@ -265,7 +259,7 @@ def written(result: commands.CommandResult, status: int = 201) -> Response:
 def json_response(body: dict, status: int, version: int) -> Response:
     response = current_app.json.response(body)
     response.status_code = status
-    response.headers["ETag"] = f'"{version}"'
+    response.headers["ETag"] = version_tag(version, viewer())
     return response
 
 
@@ -305,8 +299,9 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
             raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
         seats.append(table.TableSeat(seat["player_id"], stack))
     table_id = str(uuid.uuid4())
-    command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
-                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"])
+    command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
+                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
+                                **buy_in_limits(body))
     result = commands.create_table(store, command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
@@ -322,14 +317,16 @@ def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
 
 
 @blp.route("/<string:table_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def get_table(table_id: str) -> tuple[dict, int, dict]:
     """The table as the caller may see it (ETag: the version)."""
     loaded = loaded_table(table_id)
-    shown = views.table_view(loaded.state, loaded.version, viewer())
-    return shown, 200, {"ETag": f'"{loaded.version}"'}
+    who = viewer()
+    shown = with_names(views.table_view(loaded.state, loaded.version, who))
+    return shown, 200, {"ETag": version_tag(loaded.version, who)}
 
 
 @blp.route("/<string:table_id>/hands", methods=["POST"])
@@ -358,6 +355,7 @@ def start_hand(body: dict, table_id: str) -> Response:
 
 
 @blp.route("/<string:table_id>/legal-actions", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableLegalActionsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -472,18 +470,15 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
 
 
 @blp.route("/<string:table_id>/events", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
-    """The table's event log after version `after`, redacted for the caller."""
-    # One read of the store gives the events and, in the same snapshot, whether each one's
-    # hand is closed: only then are its sealed secrets revealed.
-    store, stream = event_store(), commands.table_stream(table_id)
-    records = store.read_stream(stream, after_version=query["after"], reveal=REVEAL_CLOSED_HANDS)
-    version = records[-1].version if records else store.stream_version(stream)
-    if version == 0:
-        raise Problem(404, "not_found", f"no table {table_id}")
-    shown = views.redact_records(records, viewer())
-    return {"events": shown}, 200, {"ETag": f'"{version}"'}
+    """The table's event log after version `after`, redacted for the caller, `limit` events
+    a page (`next`: the following page's URL, null once the page reaches the head); with
+    `wait`, answered as soon as an event after `after` exists (or empty at the timeout)."""
+    stream = commands.table_stream(table_id)
+    wait_for_events(stream, query["after"], query["wait"])
+    return events_page(stream, query, viewer(), f"no table {table_id}")

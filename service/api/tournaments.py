@@ -25,14 +25,18 @@ from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
-from service import tournaments
+from service import tournaments, views
 from service.api import Blueprint, event_store
 from service.api.schemas import Chips, StrictBoolean
+from service.api.streams import wait_for_events, wait_query_field
 from service.api.players import load_player
+from service.api.etags import body_tag, conditional, tagged, version_tag
+from service.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
+from service.api.names import with_names
+from service.api.paging import link_headers, next_url
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.auth import current_principal, require
 from service.problems import Problem
-from service.store.base import format_recorded_at
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Multi-table tournaments and their level clock")
@@ -247,11 +251,13 @@ class LogEventSchema(ma.Schema):
 class TournamentEventsSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(LogEventSchema), required=True)
     next_after = ma.fields.Integer(allow_none=True, metadata={"description": "the next page's `after`; null at the end"})
+    next = ma.fields.String(allow_none=True, metadata={"description": "the next page's URL; null at the end"})
 
 
 class TournamentEventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
-    limit = ma.fields.Integer(load_default=200, validate=ma.validate.Range(min=1, max=1000))
+    limit = ma.fields.Integer(load_default=DEFAULT_EVENTS, validate=ma.validate.Range(min=1, max=MAX_EVENTS))
+    wait = wait_query_field()
 
 
 class TournamentSchema(ma.Schema):
@@ -268,6 +274,7 @@ class TournamentSchema(ma.Schema):
     late_registration_until_level = ma.fields.Integer()
     hand_for_hand = StrictBoolean(metadata={"description": "every table plays one hand at a time"})
     registered = ma.fields.List(ma.fields.String())
+    registrations = ma.fields.List(ma.fields.Dict(), metadata={"description": "registered: player_id, name"})
     entries = ma.fields.Integer()
     players_left = ma.fields.Integer()
     clock = ma.fields.Dict(required=True, metadata={
@@ -382,6 +389,7 @@ def create_tournament(body: dict) -> tuple[dict, int, dict]:
 
 
 @blp.route("/<string:tournament_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TournamentSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -389,7 +397,10 @@ def get_tournament(tournament_id: str) -> tuple[dict, int, dict]:
     """Status, level and clock at the time of the request (derived from the events),
     tables with their players, standings and payouts. ETag: the version."""
     loaded = _existing(tournament_id)
-    return tournaments.tournament_view(loaded, now()), 200, {"ETag": f'"{loaded.version}"'}
+    shown = with_names(tournaments.tournament_view(loaded, now()))
+    shown["registrations"] = with_names([{"player_id": p} for p in shown["registered"]])
+    # The clock's reading changes with time at one version: the tag covers the content.
+    return shown, 200, {"ETag": body_tag(shown, loaded.version)}
 
 
 def _write_docs(view: Any) -> Any:
@@ -619,6 +630,7 @@ def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 
 
 @blp.route("/<string:tournament_id>/events", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(TournamentEventsQuerySchema(), location="query")
 @blp.response(200, TournamentEventsSchema)
@@ -626,15 +638,17 @@ def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """The tournament's event log after version `after`, at most `limit` events. A
     tournament's events hold no hidden cards; who wrote them (the metadata) is left out."""
-    loaded = _existing(tournament_id)
     after = query["after"]
+    wait_for_events(tournaments.stream_id(tournament_id), after, query["wait"])
+    loaded = _existing(tournament_id)
     records = event_store().read_stream(tournaments.stream_id(tournament_id), after_version=after,
                                         up_to_version=after + query["limit"])
-    events = [{"version": r.version, "type": r.type, "data": r.data, "recorded_at": format_recorded_at(r.recorded_at)}
-              for r in records]
+    events = views.tournament_records(records)
     last = events[-1]["version"] if events else after
-    return ({"events": events, "next_after": last if last < loaded.version else None}, 200,
-            {"ETag": f'"{loaded.version}"'})
+    more = last < loaded.version
+    following = next_url({"after": last, "limit": query["limit"]}) if more else None
+    return ({"events": events, "next_after": last if more else None, "next": following}, 200,
+            tagged(version_tag(loaded.version, None), link_headers(following)))
 
 
 def _csv(rows: list[list[Any]], filename: str) -> Response:

@@ -1,7 +1,9 @@
 """An in-memory event store with the same contract as the PostgreSQL one.
 
 One lock serialises appends, so the global log is simply append order and a global
-reader can never be overtaken by a late commit.
+reader can never be overtaken by a late commit. Notifications are in-process: `appended`
+(e.g. service.notifications.LiveFeeds.publish) is called with the stream and its new
+version after each append, as PostgreSQL's trigger notifies its listeners.
 """
 from __future__ import annotations
 
@@ -50,6 +52,7 @@ class InMemoryEventStore:
         self._log: list[tuple[Checkpoint, RecordedEvent]] = []
         self._appends: dict[tuple[str, str], AppendResult] = {}
         self._transactions = 0
+        self.appended: Callable[[str, int], None] | None = None
         self.idempotency = idempotency.InMemoryIdempotency()
 
     @contextmanager
@@ -112,6 +115,8 @@ class InMemoryEventStore:
         if gathered is not None:  # the receipt of the request's answer
             head = recorded[-1]
             gathered.appended(Head(stream_id, head.version, head.hash, head.mac))
+        if self.appended is not None:
+            self.appended(stream_id, result.last_version)
         return result
 
     def _record(

@@ -52,7 +52,7 @@ def poll(client: Any, path: str, headers: dict, role: str, errors: list[str],
         errors.append(f"{path} as {role}: {response.status_code}")
         return None
     if "ETag" in response.headers:
-        versions.append(max(versions[-1], int(response.headers["ETag"].strip('"'))))
+        versions.append(max(versions[-1], int(response.headers["ETag"].strip('"').split(".")[0])))
     return response.get_json(), answered
 
 

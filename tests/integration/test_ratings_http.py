@@ -114,7 +114,8 @@ def test_a_players_rating_lists_each_game_with_its_history(client, game):
 
 def test_a_player_without_games_has_no_ratings_and_an_unknown_one_is_a_404(client):
     (ann,) = register_players(client, "Ann")
-    assert client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json() == {"player_id": ann, "ratings": []}
+    assert client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json() == {
+        "player_id": ann, "name": "Ann", "ratings": []}
     assert_problem(client.get("/v1/players/nobody/rating", headers=ADMIN), 404, "not_found")
 
 
