@@ -2,7 +2,7 @@
 is away from the table.
 
 Two policies, both deterministic so a replay and a floor review reach the same action:
-- on a timeout (tournaments.md "Clocks", TDA 29): check if possible, else fold; on a draw,
+- on a timeout (tournaments.md "Clocks", TDA 2024 29): check if possible, else fold; on a draw,
   stand pat;
 - standing in for an absent player (five-card-draw.md "Seats and absence"): check when
   possible, call a small bet (at most one big blind / unit) with a pair or better, else

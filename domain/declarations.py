@@ -8,7 +8,7 @@ out. Where the TDA leaves it to the floor (Rule 1), the answer is `floor_decisio
 
 Amounts are round totals, as everywhere in the betting code. `in_front` is what the
 player has out already: their `committed` chips, or the physical chips of an earlier
-bet not yet pulled in when those are more (change due, TDA 46), which count with the
+bet not yet pulled in when those are more (change due, TDA 2024 46), which count with the
 new push. Chips are conserved in every answer: `to = in_front + pushed - returned +
 must_add`, and `to` never passes what the player has (`in_front + stack`).
 
@@ -121,7 +121,7 @@ class Ruling:
 
 def _invalid(detail: str, **numbers: int) -> Violation:
     """Numbers that describe no table: no rule applies, so none is cited."""
-    return Violation("invalid_situation", detail, "", numbers)
+    return Violation("invalid_situation", detail, numbers=numbers)
 
 
 def situation(description: Mapping) -> Situation:
@@ -164,7 +164,7 @@ def chips_ruling(request: Mapping) -> dict:
         seat = state.to_act
         if seat is None:
             raise Violation("hand_over" if state.over else "not_your_turn",
-                            "nobody is to act in this hand", "betting order")
+                            "nobody is to act in this hand")
         found = situation_from_betting(state.betting, seat)
     return interpret(found, request.get("chips") or (), request.get("said"), request.get("order")).as_dict()
 
@@ -352,7 +352,7 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
 def _undercall(situation: Situation, pushed: int, amount: int, prefix: str, code: str) -> Ruling:
     """Less than the call (TDA 2024 51-B): the last chips are an all-in; otherwise a full
     call heads-up or facing the round's opening bet, else the floor's decision. `amount`
-    is what counts as pushed (a bare amount said counts as pushed, TDA 40-C)."""
+    is what counts as pushed (a bare amount said counts as pushed, TDA 2024 40-C)."""
     reach = situation.in_front + amount
     if amount == situation.stack:
         return _answer(situation, pushed, "all_in", reach, code,
@@ -498,7 +498,7 @@ def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruli
     until the floor enters what it decided."""
     if betting.to_act != seat:
         raise Violation("not_your_turn", "chips and words are ruled for the player to act only",
-                        "betting order", {"seat": seat})
+                        numbers={"seat": seat})
     found = interpret(situation_from_betting(betting, seat), pushed.chips, pushed.said, pushed.order)
     if found.interpretation == "floor_decision":
         raise Violation("floor_decision", found.detail, found.rule, {"to": found.to})

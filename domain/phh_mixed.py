@@ -19,10 +19,10 @@ from domain.games import mixed
 from domain.hand_events import ActionTaken, PostAction
 from domain.phh import (
     UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
-    HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded,
-    betting_action, format_action, phh_order, player_names, _whole,
+    POT_POLICY, HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked,
+    StoodPatOrDiscarded, betting_action, format_action, odd_chip_rule, phh_order, player_names,
+    _whole,
 )
-from domain.pots import SPLIT_EXACTLY
 from domain.violations import Violation
 
 # PHH variant -> (our game, betting structure).
@@ -36,11 +36,10 @@ VARIANTS = {
     "FB": ("badugi", FIXED_LIMIT),
     "NS": ("short_deck", NO_LIMIT),
 }
-RULE = "PHH replay"
 
 
 def _forced_bets_refused(detail: str) -> Violation:
-    return Violation("unsupported_forced_bets", detail, RULE)
+    return Violation("unsupported_forced_bets", detail)
 
 
 def start_command(record: HandHistory) -> mixed.StartHand:
@@ -70,7 +69,7 @@ def start_command(record: HandHistory) -> mixed.StartHand:
     return mixed.StartHand(
         game=game, players=player_names(record), stacks=record.starting_stacks,
         button=count - 1, betting=structure, antes=tuple(antes), blinds=tuple(blinds),
-        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=SPLIT_EXACTLY)
+        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
 def _command(state: mixed.MixedState, action: PhhAction) -> Any:
@@ -100,7 +99,7 @@ def _command(state: mixed.MixedState, action: PhhAction) -> Any:
             return None  # shown as unknown cards: they cannot be ranked
         return mixed.ShowCards(action.player, "".join(action.cards))
     raise Violation("unsupported_variant", f"{format_action(action)!r} is no action of "
-                    f"{state.game.name}", RULE)
+                    f"{state.game.name}")
 
 
 def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]:
@@ -129,7 +128,7 @@ def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]
         log += events
     if not state.over:
         raise Violation("hand_incomplete", f"the record ends while the hand awaits the {state.phase}",
-                        RULE, {"action_index": len(record.actions)})
+                        numbers={"action_index": len(record.actions)})
     return commands, log, state
 
 
@@ -137,7 +136,7 @@ def replay(record: HandHistory) -> ReplayResult:
     _, log, state = played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+                        tuple(log), odd_chip_rule(record))
 
 
 # ---------------------------------------------------------------- export

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.betting import Amount, BettingStructure, LegalActions
+from domain.betting import Amount, BettingState, BettingStructure, LegalActions, legal_basis
 from domain.cards import JOKER, format_card, parse_cards
-from domain.citations import cite
+from domain.citations import cite, rule_for
 from domain.games import draw, holdem
 from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.games.draw_settings import DrawSettings
@@ -183,11 +183,33 @@ def _money(names: tuple[str, ...], over: bool, awards: tuple[PotAward, ...],
 
 
 def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str, Any]) -> dict[str, Any]:
+    command = _post_action(seat_of, proposed)
     try:
-        holdem.decide(state, _post_action(seat_of, proposed))
+        holdem.decide(state, command)
     except Violation as violation:
-        return {"legal": False, "code": violation.code, "detail": violation.detail}
-    return {"legal": True}
+        return refused(violation)
+    return allowed(state.betting, command.seat, command.action, command.to)
+
+
+def refused(violation: Violation) -> dict[str, Any]:
+    """An illegal proposal, read out as the same refusal at a live table would be: the
+    code, the detail, the rule applied (only when one is) and the numbers."""
+    return {"legal": False, "code": violation.code, "detail": violation.detail,
+            **({"rule": violation.rule} if violation.rule else {}),
+            "numbers": dict(violation.numbers)}
+
+
+def allowed(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
+    """A legal proposal with what makes it so: the detail and rule of the amount (when a
+    rule decides it) and the numbers (`to`, the bounds; pot limit, the pot's arithmetic)."""
+    if betting is None or betting.to_act != seat:
+        rule = rule_for(action)  # a draw or an openers declaration: its own rule, if it has one
+        return {"legal": True, **({"rule": rule} if rule else {}), "numbers": {}}
+    detail, rule, numbers = legal_basis(betting, seat, action)
+    if to is not None and action in ("bet", "raise"):
+        numbers = {"to": to, **numbers}
+    return {"legal": True, **({"detail": detail} if detail else {}),
+            **({"rule": rule} if rule else {}), "numbers": numbers}
 
 
 # ---------------------------------------------------------------- five-card draw
@@ -230,7 +252,7 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     for index, shape in enumerate(commands):
         try:
             if stopped_at_showdown:
-                raise Violation("hand_over", "the hand has reached the showdown", "hand")
+                raise Violation("hand_over", "the hand has reached the showdown")
             events, after = _replayed(state, shape)
         except Violation as violation:
             raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
@@ -415,10 +437,12 @@ def _draw_verdict(state: draw.HandState, seat_of: Mapping[str, int], proposed: M
                   at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
-            raise Violation("hand_over", "the hand has reached the showdown", "hand")
-        draw.decide(state, _draw_command(state, _draw_command_shape(seat_of, proposed)))
+            raise Violation("hand_over", "the hand has reached the showdown")
+        shape = _draw_command_shape(seat_of, proposed)
+        draw.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
-        return {"legal": False, "code": violation.code, "detail": violation.detail}
-    return {"legal": True}
+        return refused(violation)
+    seat, kind, _, to = shape
+    return allowed(state.betting if kind != "draw" else None, seat, kind, to)

@@ -34,7 +34,7 @@ A tournament table (`tournament_id` set) mirrors one table of a tournament: its 
 are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
 (SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
 betting come from the tournament (StartNextHand's `button`, `big_blind`, `betting`: the
-level in force, TDA 23), and the table never finishes by itself: the tournament does.
+level in force, TDA 2024 23), and the table never finishes by itself: the tournament does.
 """
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ from domain.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.citations import cite
 from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.table_rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.violations import Violation
@@ -125,7 +126,7 @@ def holdem_showdown(settings: dict[str, Any]) -> str:
     showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
     if showdown not in holdem.SHOWDOWNS:
         raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
-                        f"not {showdown!r}", "table", {"showdown": showdown})
+                        f"not {showdown!r}", numbers={"showdown": showdown})
     return showdown
 
 
@@ -136,7 +137,7 @@ _SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see"
 def _holdem_action(act: "Act", seat: int) -> Any:
     if act.discard is not None:
         raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                        "hand", {"action": act.action})
+                        numbers={"action": act.action})
     showdown = _SHOWDOWN_ACTIONS.get(act.action)
     if showdown is not None:
         return showdown(seat)
@@ -158,8 +159,7 @@ def game_rules(game: str) -> GameRules:
     try:
         return GAMES[game]
     except KeyError:
-        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}",
-                        "table") from None
+        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}") from None
 
 
 # ------------------------------------------------------------------------- commands
@@ -195,7 +195,7 @@ class StartNextHand:
     """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
 
     A tournament gives the positions and the level in force: `button` (a table seat,
-    empty for a dead button, TDA 32), `small_blind` and `big_blind` (table seats; an
+    empty for a dead button, TDA 2024 32), `small_blind` and `big_blind` (table seats; an
     empty small blind seat is a dead small blind) and `betting` for this hand. Without
     them the button moves to the next seat with chips and the table's betting applies."""
     deck: tuple[str, ...]
@@ -651,7 +651,8 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
     remaining = sum(1 for stack in state.stacks if stack > 0)
     # Players out in the same hand: the bigger starting stack takes the better place
-    # (TDA 12); equal stacks share it.
+    # (house practice: the TDA has no numbered rule for it, tournaments.md); equal stacks
+    # share it.
     busted = sorted(event.busted, key=lambda p: -start_stacks[p])
     places = []
     worst_place = remaining
@@ -690,13 +691,13 @@ def handle(state: TableState | None, command: Command,
     orders, dice rolls); hold'em ignores it."""
     if isinstance(command, CreateTable):
         if state is not None:
-            raise Violation("illegal_action", "this table already exists", "table")
+            raise Violation("illegal_action", "this table already exists")
         event = _create(command)
         return [event], evolve(None, event)
     if state is None:
-        raise Violation("not_found", "no such table", "table")
+        raise Violation("not_found", "no such table")
     if state.finished:
-        raise Violation("table_finished", "the table has finished: no more hands", "table")
+        raise Violation("table_finished", "the table has finished: no more hands")
     if isinstance(command, StartNextHand):
         return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
     if isinstance(command, Act):
@@ -715,7 +716,7 @@ def handle(state: TableState | None, command: Command,
         return _cash_move(state, command)
     if isinstance(command, CloseTable):
         return _close(state)
-    raise Violation("illegal_action", f"unknown command {command!r}", "table")
+    raise Violation("illegal_action", f"unknown command {command!r}")
 
 
 def _create(command: CreateTable) -> TableCreated:
@@ -731,20 +732,20 @@ def _create(command: CreateTable) -> TableCreated:
         raise Violation("invalid_table",
                         f"action_clock_s {command.action_clock_s} and the game's turn_time_limit_s "
                         f"{turn_limit_s} differ: give one of them, or the same number",
-                        "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
+                        numbers={"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
     # Stud and the draw games seat fewer: the deck must serve every player still in.
     max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
     if not MIN_SEATS <= len(seats) <= max_seats:
         raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
-                        f"not {len(seats)}", "table", {"seats": len(seats), "max_seats": max_seats})
+                        f"not {len(seats)}", numbers={"seats": len(seats), "max_seats": max_seats})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
-        raise Violation("invalid_table", "a player may take only one seat at a table", "table")
+        raise Violation("invalid_table", "a player may take only one seat at a table")
     cash = _buy_in_limits(command)
     if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None and not cash:
-        raise Violation("invalid_table", "only a tournament's or a cash table has empty seats", "table")
+        raise Violation("invalid_table", "only a tournament's or a cash table has empty seats")
     for seat in seats:
         if cash and seat.player_id != EMPTY_SEAT:
             _check_buy_in(command.min_buy_in, command.max_buy_in, seat.stack)  # type: ignore[arg-type]
@@ -754,12 +755,12 @@ def _create(command: CreateTable) -> TableCreated:
         if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
-                            "table", {"stack": seat.stack})
+                            numbers={"stack": seat.stack})
     if action_clock_s is not None and not 0 < action_clock_s <= MAX_ACTION_CLOCK_S:
         raise Violation("invalid_table", f"the action clock must be 1 to {MAX_ACTION_CLOCK_S} seconds "
-                        f"(or null), not {action_clock_s}", "table", {"action_clock_s": action_clock_s})
+                        f"(or null), not {action_clock_s}", numbers={"action_clock_s": action_clock_s})
     if command.auto_deal and command.tournament_id is not None:
-        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal", "table")
+        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
@@ -776,10 +777,10 @@ def _buy_in_limits(command: CreateTable) -> bool:
     if None in limits or any(isinstance(v, bool) or not isinstance(v, int) for v in limits) \
             or not 0 < command.min_buy_in <= command.max_buy_in:  # type: ignore[operator]
         raise Violation("invalid_table", f"a cash table's buy-in limits are whole chips with 0 < min_buy_in "
-                        f"<= max_buy_in, not {command.min_buy_in} and {command.max_buy_in}", "table", numbers)
+                        f"<= max_buy_in, not {command.min_buy_in} and {command.max_buy_in}", numbers=numbers)
     if command.tournament_id is not None or not game_rules(command.game).plays_for_chips(command.settings):
         raise Violation("invalid_table", "only a table that plays for chips outside a tournament has buy-ins",
-                        "table", numbers)
+                        numbers=numbers)
     return True
 
 
@@ -792,7 +793,7 @@ def next_button(state: TableState) -> int:
         seat = (start + step) % count
         if state.stacks[seat] > 0:
             return seat
-    raise Violation("not_enough_players", "nobody has chips", "table")
+    raise Violation("not_enough_players", "nobody has chips")
 
 
 def seats_dealt_in(state: TableState) -> tuple[int, ...]:
@@ -806,19 +807,19 @@ def seats_dealt_in(state: TableState) -> tuple[int, ...]:
 def _start_next_hand(state: TableState, command: StartNextHand,
                      draws: Draws | None) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:
-        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played", "table",
-                        {"hand": state.hand_id})
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played",
+                        numbers={"hand": state.hand_id})
     in_game = seats_dealt_in(state)
     if len(in_game) < MIN_SEATS:
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
-                        "table", {"players_with_chips": len(in_game)})
+                        numbers={"players_with_chips": len(in_game)})
     salt = command.salt
     if _SALT_HEX.fullmatch(salt) is None:
-        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
+        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex")
     rules = game_rules(state.game)
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
-        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
+        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
     if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
         scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
             tuple(format_card(card) for card in cards), bytes.fromhex(salt))
@@ -856,7 +857,7 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
     and the betting, from a tournament's positions. The game puts the blinds on the two
     hand seats after its button (heads-up: the button and the next), so its button is
     the dealt-in seat two before the big blind (one before, heads-up). A dead button
-    (TDA 32) sits on an empty seat: the game's button is then the last player before the
+    (TDA 2024 32) sits on an empty seat: the game's button is then the last player before the
     small blind, who acts last as the button would. An empty small blind seat is a dead
     small blind: nobody posts it."""
     seat_count = len(state.players)
@@ -864,10 +865,10 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
         seat = getattr(command, name)
         if seat is not None and not 0 <= seat < seat_count:
             raise Violation("invalid_deal", f"the {name.replace('_', ' ')} seat must be 0..{seat_count - 1}",
-                            "deal", {name: seat})
+                            numbers={name: seat})
     if command.big_blind not in in_game:
         raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
-                        "deal", {"big_blind": command.big_blind})
+                        numbers={"big_blind": command.big_blind})
     big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
     if len(in_game) == 2:
         return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
@@ -880,44 +881,43 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
 
 def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands",
-                        "table")
+        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: players move between hands",
-                        "TDA 11", {"hand": state.hand_id})
+                        cite("balance_between_hands"), {"hand": state.hand_id})
     if isinstance(command, RemovePlayer):
         seat = _seat_of(state, command.player_id)
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat], command.tournament_version)
         return [left], evolve(state, left)
     if command.player_id in state.players:
-        raise Violation("already_seated", f"{command.player_id} already sits at this table", "table",
-                        {"player": command.player_id})
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
     if not 0 <= command.seat < len(state.players) or state.players[command.seat] != EMPTY_SEAT:
-        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table", "table",
-                        {"seat": command.seat})
+        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table",
+                        numbers={"seat": command.seat})
     if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
         raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
-                        "table", {"stack": command.stack})
+                        numbers={"stack": command.stack})
     if any(s.player_id == command.player_id for s in state.eliminated):
-        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back", "table",
-                        {"player": command.player_id})
+        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back",
+                        numbers={"player": command.player_id})
     seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version)
     return [seated], evolve(state, seated)
 
 
 def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "only a tournament changes chips at its tables", "table")
+        raise Violation("not_tournament_table", "only a tournament changes chips at its tables")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: chips change between hands",
-                        "table", {"hand": state.hand_id})
+                        numbers={"hand": state.hand_id})
     if command.change_id in state.chip_changes:
-        raise Violation("already_applied", f"chip change {command.change_id} is already applied here", "table",
-                        {"change_id": command.change_id})
+        raise Violation("already_applied", f"chip change {command.change_id} is already applied here",
+                        numbers={"change_id": command.change_id})
     seat = _seat_of(state, command.player_id)
     if state.stacks[seat] + command.amount < 0:
         raise Violation("exceeds_stack", f"{command.player_id} has {state.stacks[seat]} chips, not {-command.amount}",
-                        "table", {"stack": state.stacks[seat], "amount": command.amount})
+                        numbers={"stack": state.stacks[seat], "amount": command.amount})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
     return [adjusted], evolve(state, adjusted)
 
@@ -928,7 +928,7 @@ def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], T
 def _check_buy_in(minimum: int, maximum: int, buy_in: int) -> None:
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not minimum <= buy_in <= maximum:
         raise Violation("buy_in_out_of_range", f"a buy-in here is {minimum} to {maximum} chips, not {buy_in!r}",
-                        "table", {"buy_in": buy_in, "min_buy_in": minimum, "max_buy_in": maximum})
+                        numbers={"buy_in": buy_in, "min_buy_in": minimum, "max_buy_in": maximum})
 
 
 def _in_the_hand(state: TableState, seat: int) -> bool:
@@ -939,43 +939,44 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
     """Sit down, top up or stand up at a cash table: the player's chips change only while
     they are not in a hand being played (their stack is in play until it ends)."""
     if not state.cash:
-        raise Violation("not_cash_table", "players sit down, top up and stand up only at cash tables", "table")
+        raise Violation("not_cash_table", "players sit down, top up and stand up only at cash tables")
     if isinstance(command, SitDown):
         return _sit_down(state, command)
     seat = _seat_of(state, command.player_id)
     if _in_the_hand(state, seat):
         doing = "stand up" if isinstance(command, StandUp) else "top up"
         raise Violation("hand_in_progress", f"{command.player_id} is in hand {state.hand_id}: "
-                        f"{doing} once it is over", "table", {"hand": state.hand_id, "player": command.player_id})
+                        f"{doing} once it is over",
+                        numbers={"hand": state.hand_id, "player": command.player_id})
     if isinstance(command, StandUp):
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
         return [left], evolve(state, left)
     stack, most = state.stacks[seat], state.max_buy_in
     if isinstance(command.amount, bool) or not isinstance(command.amount, int) or command.amount <= 0:
         raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
-                        "table", {"amount": command.amount})
+                        numbers={"amount": command.amount})
     if stack + command.amount > most:  # type: ignore[operator]
         raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
                         f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
-                        "table", {"stack": stack, "amount": command.amount, "max_buy_in": most})
+                        numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
     return [adjusted], evolve(state, adjusted)
 
 
 def _sit_down(state: TableState, command: SitDown) -> tuple[list[Any], TableState]:
     if state.closing:
-        raise Violation("table_closing", "the table is closing: nobody sits down", "table")
+        raise Violation("table_closing", "the table is closing: nobody sits down")
     if command.player_id == EMPTY_SEAT or command.player_id in state.players:
-        raise Violation("already_seated", f"{command.player_id} already sits at this table", "table",
-                        {"player": command.player_id})
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
     empty = [seat for seat, player in enumerate(state.players) if player == EMPTY_SEAT]
     seat = command.seat if command.seat is not None else (empty[0] if empty else None)
     if seat is None:
-        raise Violation("table_full", f"all {len(state.players)} seats are taken", "table",
-                        {"seats": len(state.players)})
+        raise Violation("table_full", f"all {len(state.players)} seats are taken",
+                        numbers={"seats": len(state.players)})
     if seat not in empty:
-        raise Violation("seat_taken", f"seat {seat} is not an empty seat of this table (empty: {empty})", "table",
-                        {"seat": seat, "empty_seats": empty})
+        raise Violation("seat_taken", f"seat {seat} is not an empty seat of this table (empty: {empty})",
+                        numbers={"seat": seat, "empty_seats": empty})
     _check_buy_in(state.min_buy_in, state.max_buy_in, command.buy_in)  # type: ignore[arg-type]
     seated = PlayerSeatedAtTable(seat, command.player_id, command.buy_in)
     return [seated], evolve(state, seated)
@@ -985,10 +986,10 @@ def _close(state: TableState) -> tuple[list[Any], TableState]:
     """Any table but a tournament's: finished now, or, during a hand, when it ends. An
     early close rates nobody (no results), whatever the standings."""
     if state.tournament_id is not None:
-        raise Violation("tournament_table", "a tournament closes its own tables", "table")
+        raise Violation("tournament_table", "a tournament closes its own tables")
     if state.closing:
-        raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends", "table",
-                        {"hand": state.hand_id})
+        raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends",
+                        numbers={"hand": state.hand_id})
     event: Any = TableClosing(state.hand_id) if state.hand_in_progress else TableFinished(standings(state))
     return [event], evolve(state, event)
 
@@ -1004,11 +1005,11 @@ def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
 
 def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
-        raise Violation("hand_over", "no hand is being played: start the next hand", "hand")
+        raise Violation("hand_over", "no hand is being played: start the next hand")
     seat = state.hand_seat_of(command.player_id)
     if seat is None:
-        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
-                        {"player": command.player_id})
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
+                        numbers={"player": command.player_id})
     ruled: list[Any] = []
     if command.pushed is not None:
         ruled, command = _ruled(state, seat, command)
@@ -1020,8 +1021,8 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         game_command = rules.action(move, state.hand, dealing)
     else:
         if (command.defender, command.keep, command.line) != (None, None, None):
-            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line", "hand",
-                            {"action": command.action})
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": command.action})
         game_command = rules.action(command, seat)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
@@ -1034,7 +1035,7 @@ def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
     betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
     pushed = command.pushed
     if betting is None or pushed is None:
-        raise Violation("illegal_action", "chips and words are ruled in betting games only", "hand")
+        raise Violation("illegal_action", "chips and words are ruled in betting games only")
     found, action, to = ruled_action(betting, seat, pushed)
     event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
                        pushed.said, pushed.order, found)
@@ -1107,11 +1108,11 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
         raise Violation("clock_not_running",
                         f"no clock of seat {command.seat} in hand {command.hand_id} ends at "
                         f"{command.deadline_at_ms}: the player acted, or it was already expired",
-                        "action clock", {"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
+                        numbers={"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
     if now_ms < clock.deadline_at_ms:
         raise Violation("clock_not_expired",
                         f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
-                        "action clock", {"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+                        numbers={"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
     expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
     state = evolve(state, expired)
     events: list[Any] = [expired]
@@ -1128,8 +1129,7 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
 def _seat_of(state: TableState, player_id: str) -> int:
     seat = state.seat_of(player_id)
     if seat is None:
-        raise Violation("not_seated", f"{player_id} has no seat at this table", "table",
-                        {"player": player_id})
+        raise Violation("not_seated", f"{player_id} has no seat at this table", numbers={"player": player_id})
     return seat
 
 
@@ -1137,8 +1137,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
              draws: Draws | None) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if state.sitting_out[seat]:
-        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out",
+                        numbers={"player": command.player_id})
     sat_out = PlayerSatOut(seat, command.player_id, REQUESTED)
     state = evolve(state, sat_out)
     if state.seat_to_act != seat:
@@ -1150,8 +1150,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
 def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if not state.sitting_out[seat]:
-        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out",
+                        numbers={"player": command.player_id})
     returned = PlayerReturned(seat, command.player_id)
     return [returned], evolve(state, returned)
 

@@ -77,8 +77,8 @@ class PlaysForChips:
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
     for name in fields:
         if getattr(move, name) is not None:
-            raise Violation("illegal_action", f"{game} has no {name!r} for {move.action!r}", "hand",
-                            {"action": move.action})
+            raise Violation("illegal_action", f"{game} has no {name!r} for {move.action!r}",
+                            numbers={"action": move.action})
 
 
 # ---------------------------------------------------------------------- five-card draw
@@ -178,13 +178,13 @@ class DrawGame:
         if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
-                                "draw", {"action": move.action})
+                                numbers={"action": move.action})
             return draw.Discard(move.seat, move.discard, split_openers=move.action == "split_openers")
         if move.action == "false_openers":
             return draw.FalseOpeners(move.seat)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
-                            "draw", {"action": move.action})
+                            numbers={"action": move.action})
         return draw.PostAction(move.seat, move.action, move.to)
 
     @staticmethod
@@ -236,7 +236,7 @@ class PalaceSettings:
 
 
 def _bad_palace(detail: str) -> Violation:
-    return Violation("invalid_settings", detail, "Palace Poker settings")
+    return Violation("invalid_settings", detail)
 
 
 @dataclass(frozen=True)
@@ -338,16 +338,16 @@ class PalaceGame(PlaysForChips):
         if action == "attack":
             if move.defender is None:
                 raise Violation("illegal_action", "an attack names its defender ('defender': a player id)",
-                                "Palace Poker", {"action": action})
+                                numbers={"action": action})
             return palace.Attack(player, move.defender, move.to)
         if action == "raise":
             return palace.Raise(player, move.to)
         simple = {"call": palace.Call, "stay": palace.Stay, "fold": palace.Fold}
         if action not in simple:
             raise Violation("illegal_action", f"Palace Poker actions are buy, discard, attack, call, raise, "
-                            f"stay and fold, not {action!r}", "Palace Poker", {"action": action})
+                            f"stay and fold, not {action!r}", numbers={"action": action})
         if move.to is not None:
-            raise Violation("illegal_action", f"{action!r} takes no amount", "Palace Poker", {"action": action})
+            raise Violation("illegal_action", f"{action!r} takes no amount", numbers={"action": action})
         return simple[action](player)
 
     @staticmethod
@@ -497,7 +497,7 @@ class DiceGame:
         if move.action == "score":
             _not_for("dice poker", move, "keep")
             if move.line is None:
-                raise Violation("unknown_line", "'score' names the line to write ('line')", dice.RULE)
+                raise Violation("unknown_line", "'score' names the line to write ('line')")
             return dice.Score(move.player, move.line)
         raise Violation("illegal_action", f"dice poker actions are roll (with keep) and score (with line), "
                         f"not {move.action!r}", dice.RULE, {"action": move.action})
@@ -533,7 +533,7 @@ def _roll(hand: DiceTableHand, player: str, keep: tuple[int, ...], dealing: Deal
     it is decided)."""
     prepared = hand.prepared
     if prepared is None:
-        raise Violation("game_not_started", "no roll is committed yet", dice.RULE)
+        raise Violation("game_not_started", "no roll is committed yet")
     return dice.Roll(player, prepared.values, tuple(keep), prepared.salt, None)
 
 

@@ -107,7 +107,7 @@ def _amount(raw: Mapping[str, Any], name: str, default: int | None, minimum: int
 
 
 def _bad(detail: str) -> Violation:
-    return Violation("invalid_settings", detail, "mixed-game settings")
+    return Violation("invalid_settings", detail)
 
 
 # ------------------------------------------------------------------------ events
@@ -420,11 +420,11 @@ def table_action(move: TableMove, hand: MixedTableHand) -> Any:
     _not_for(hand.game.game.name, move, "defender", "keep", "line")  # type: ignore[union-attr]
     if move.action in ("discard", "draw"):
         if hand.game.game.family != mixed.DRAW:  # type: ignore[union-attr]
-            raise Violation("illegal_action", f"{hand.game.game.name} has no draw", "draw",  # type: ignore[union-attr]
-                            {"action": move.action})
+            raise Violation("illegal_action", f"{hand.game.game.name} has no draw",
+                            numbers={"action": move.action})
         if move.discard is None:
             raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
-                            "draw", {"action": move.action})
+                            numbers={"action": move.action})
         return mixed.Discard(move.seat, format_cards(parse_cards(move.discard)) if move.discard else "")
     _not_for(hand.game.game.name, move, "discard")  # type: ignore[union-attr]
     return PostAction(move.seat, move.action, move.to)

@@ -585,13 +585,13 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     """`decide` plus the state after its events."""
     if isinstance(command, StartHand):
         if state is not None:
-            raise Violation("illegal_action", "this hand has already started", "hand")
+            raise Violation("illegal_action", "this hand has already started")
         events = _start(command)
     else:
         if state is None:
-            raise Violation("illegal_action", "the hand has not started", "hand")
+            raise Violation("illegal_action", "the hand has not started")
         if state.over:
-            raise Violation("hand_over", "the hand is over", "hand")
+            raise Violation("hand_over", "the hand is over")
         events = _decide_in_hand(state, command)
     current = state
     for event in events:
@@ -606,7 +606,7 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
 def _start(command: StartHand) -> list[Event]:
     settings = command.settings
     if not isinstance(settings, DrawSettings):
-        raise Violation("invalid_settings", "StartHand needs DrawSettings", "hand")
+        raise Violation("invalid_settings", "StartHand needs DrawSettings")
     settings.validate()
     players = tuple(command.players)
     n = len(players)
@@ -614,19 +614,18 @@ def _start(command: StartHand) -> list[Event]:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS or (settings.players and n != settings.players) \
             or len(set(players)) != n:
         raise Violation("illegal_action", f"five-card draw seats {wanted} distinct players, not {n}",
-                        "table", {"players": n})
+                        numbers={"players": n})
     if isinstance(command.button, bool) or not isinstance(command.button, int) \
             or not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "table")
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     stacks = tuple(command.stacks)
     if settings.betting:
         if len(stacks) != n or any(isinstance(s, bool) or not isinstance(s, int) or s <= 0
                                    for s in stacks):
             raise Violation("illegal_action", "every seated player needs a positive whole stack",
-                            "table", {"stacks": stacks})
+                            numbers={"stacks": stacks})
     elif stacks:
-        raise Violation("illegal_action", "no-betting mode plays without chips: send no stacks",
-                        "table")
+        raise Violation("illegal_action", "no-betting mode plays without chips: send no stacks")
     deck = _check_deck(settings, command.deck, "deck")
     reshuffle = _check_deck(settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
@@ -644,12 +643,12 @@ def _check_deck(settings: DrawSettings, order: Any, name: str) -> tuple[str, ...
     """A full deck (with the joker when the table plays one) in the caller's order."""
     expected = set(new_deck(with_joker=settings.joker is not None))
     if isinstance(order, str):
-        raise Violation("invalid_card", f"{name} must be a list of card strings", "deal")
+        raise Violation("invalid_card", f"{name} must be a list of card strings")
     cards = _parse_card_list(order, name)
     if set(cards) != expected:
         raise Violation("invalid_card", f"{name} must hold each of the {len(expected)} cards of "
-                        f"this table's deck exactly once, not {len(cards)} cards", "deal",
-                        {"cards": len(cards), "expected": len(expected)})
+                        f"this table's deck exactly once, not {len(cards)} cards",
+                        numbers={"cards": len(cards), "expected": len(expected)})
     return tuple(format_card(c) for c in cards)
 
 
@@ -658,7 +657,7 @@ def _parse_card_list(cards: Any, name: str) -> tuple[int, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, (tuple, list)) or not all(isinstance(c, str) for c in cards):
-        raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'", "cards")
+        raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'")
     return parse_cards(tuple(cards))
 
 
@@ -685,7 +684,7 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
         return [_open_without_proof(state, command)]
     if kind is FalseOpeners:
         return [_false_openers(state, command)]
-    raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+    raise Violation("illegal_action", f"unknown command {command!r}")
 
 
 def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
@@ -720,13 +719,13 @@ def _false_openers_outcome(state: HandState, seat: int) -> str:
 
 def _check_seat(state: HandState, seat: Any) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def _action(state: HandState, command: PostAction) -> Event:
     if state.phase not in (FIRST_ROUND, SECOND_ROUND):
         raise Violation("not_your_turn", f"nobody is to bet: the hand awaits the {state.awaiting}",
-                        "betting order", {"seat": command.seat})
+                        numbers={"seat": command.seat})
     _check_seat(state, command.seat)
     b = state.betting
     to = bet.check_action(b, command.seat, command.action, command.to)
@@ -735,28 +734,27 @@ def _action(state: HandState, command: PostAction) -> Event:
         raise Violation("no_openers",
                         f"{state.players[command.seat]} cannot open: the first bet needs a pair "
                         f"of jacks or better (opening requirement 'jacks or better'); check or fold",
-                        "opening requirement", {"seat": command.seat})
+                        cite("five_card_draw"), {"seat": command.seat})
     return ActionTaken(command.seat, command.action, to, to - b.bets[command.seat])
 
 
 def _draw(state: HandState, command: Discard) -> list[Event]:
     if state.phase != DRAW:
         raise Violation("not_your_turn", f"no draw now: the hand awaits the {state.awaiting}",
-                        "draw order", {"seat": command.seat})
+                        numbers={"seat": command.seat})
     _check_seat(state, command.seat)
     seat = command.seat
     if seat != state.draw_to_act:
         raise Violation("not_your_turn",
                         f"it is {state.players[state.draw_to_act]}'s turn to draw, not "  # type: ignore[index]
-                        f"{state.players[seat]}'s", "draw order",
-                        {"seat": seat, "to_act": state.draw_to_act})
+                        f"{state.players[seat]}'s", numbers={"seat": seat, "to_act": state.draw_to_act})
     discarded = _parse_card_list(command.cards, "cards to discard")
     held = state.hands[seat]
     foreign = [c for c in discarded if c not in held]
     if foreign:
         raise Violation("invalid_discard",
                         f"{_text(foreign)} not in {state.players[seat]}'s hand {_text(held)}",
-                        "draw", {"cards": _text(foreign)})
+                        numbers={"cards": _text(foreign)})
     kept = [c for c in held if c not in discarded]
     limit = draw_limit(state.settings, kept)
     if len(discarded) > limit:
@@ -764,7 +762,7 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
                if state.settings.draw_limit == THREE_OR_FOUR_WITH_ACE else "")
         raise Violation("draw_limit_exceeded",
                         f"cannot exchange {len(discarded)} cards: the limit is {limit}{why}",
-                        "draw limit", {"count": len(discarded), "limit": limit})
+                        cite("five_card_draw"), {"count": len(discarded), "limit": limit})
     split = _split_openers(state, command, discarded)
     events: list[Event] = []
     stub = state.stub
@@ -818,8 +816,7 @@ def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[i
 
 def _redeal(state: HandState, command: Redeal) -> list[Event]:
     if state.phase != REDEAL:
-        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}",
-                        "redeal")
+        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}")
     deck = _check_deck(state.settings, command.deck, "deck")
     reshuffle = _check_deck(state.settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
@@ -1004,8 +1001,8 @@ def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAct
     better, else fold; on the draw follow `advised_discard`.
     """
     if seat != state.to_act:
-        raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn", "turn",
-                        {"seat": seat, "to_act": state.to_act})
+        raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn",
+                        numbers={"seat": seat, "to_act": state.to_act})
     if state.phase == DRAW:
         if timed_out:
             return Discard(seat, ())

@@ -369,16 +369,16 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     the follow-ups, so replays that want both save evolving twice)."""
     if isinstance(command, StartHand):
         if state is not None:
-            raise Violation("illegal_action", "this hand has already started", "hand")
+            raise Violation("illegal_action", "this hand has already started")
         events = _start(command)
     else:
         if state is None:
-            raise Violation("illegal_action", "the hand has not started", "hand")
+            raise Violation("illegal_action", "the hand has not started")
         if state.over:
-            raise Violation("hand_over", "the hand is over", "hand")
+            raise Violation("hand_over", "the hand is over")
         decide_command = _DECIDERS.get(type(command))
         if decide_command is None:
-            raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+            raise Violation("illegal_action", f"unknown command {command!r}")
         events = decide_command(state, command)
     evolvers = _EVOLVERS  # the events are ours, so no need for evolve's type check
     current = state
@@ -395,21 +395,21 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
 def _start(command: StartHand) -> list[Event]:
     n = len(command.players)
     if command.variant not in VARIANTS:
-        raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}", "hand")
+        raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
-        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}", "hand")
+        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 23 or len(command.stacks) != n or len(set(command.players)) != n:
-        raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each", "hand")
+        raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each")
     if not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "hand")
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     if min(command.stacks) <= 0:
-        raise Violation("illegal_action", "every seated player needs chips", "hand")
+        raise Violation("illegal_action", "every seated player needs chips")
     if command.showdown not in SHOWDOWNS:
-        raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}", "hand")
+        raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
         parsed = parse_cards(command.deck)
         if len(parsed) < n * HOLE_CARD_COUNT[command.variant] + 8:
-            raise Violation("invalid_card", "the deck is too short for this hand", "deal")
+            raise Violation("invalid_card", "the deck is too short for this hand")
     started = HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
                           command.button, command.betting, command.odd_chip,
                           tuple(command.deck) if command.deck is not None else None,
@@ -430,7 +430,7 @@ def _post_action(state: HandState, command: PostAction) -> list[Event]:
     if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
         if b.to_act is None:
             raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
-                            "betting order", {"seat": seat})
+                            numbers={"seat": seat})
         _check_seat(state, seat)
     to = bet.check_action(b, seat, command.action, command.to)
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
@@ -439,25 +439,25 @@ def _post_action(state: HandState, command: PostAction) -> list[Event]:
 def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
     _check_seat(state, command.seat)
     if state.deck is not None:
-        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+        raise Violation("illegal_action", "the service deals this hand from its deck")
     if state.hole[command.seat] is not None:
-        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards", "deal")
+        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}")
     return [HoleCardsDealt(command.seat, text)]
 
 
 def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
     if state.deck is not None:
-        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+        raise Violation("illegal_action", "the service deals this hand from its deck")
     awaiting = state.awaiting
     if awaiting not in ("flop", "turn", "river"):
-        raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}", "deal")
+        raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}")
     cards, text = _fresh_cards(state, command.cards)
     due = _BOARD_CARDS_TO_DEAL[len(state.board)]
     if len(cards) != due:
-        raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}")
     return [BoardDealt(awaiting, text)]
 
 
@@ -468,15 +468,15 @@ def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
     name = state.players[command.seat]
     if command.cards is None:
         if known is None:
-            raise Violation("invalid_card", f"{name}'s cards are unknown: say which", "showdown")
+            raise Violation("invalid_card", f"{name}'s cards are unknown: say which")
         return [CardsShown(command.seat, _text(known))]
     if known is not None:
         if sorted(_parsed(command.cards)) != sorted(known):
-            raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}", "showdown")
+            raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}")
         return [CardsShown(command.seat, _text(known))]
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards", "showdown")
+        raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards")
     return [CardsShown(command.seat, text)]
 
 
@@ -521,7 +521,7 @@ def showdown_command(state: HandState, seat: int) -> Command:
 
 def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
     if state.awaiting != "showdown":
-        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}", "showdown")
+        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}")
     return _settlement(state)
 
 
@@ -532,20 +532,20 @@ _DECIDERS = {PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_bo
 
 def _check_seat(state: HandState, seat: Any) -> None:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def _check_contender(state: HandState, seat: int) -> None:
     _check_seat(state, seat)
     if state.betting.to_act is not None:
-        raise Violation("illegal_action", "cards are shown once the betting is over", "showdown")
+        raise Violation("illegal_action", "cards are shown once the betting is over")
     if state.live and state.shown[seat] and not state.betting.folded[seat]:
         all_in = any(state.stacks[s] == 0 for s in state.betting.contenders)
         why = ": all in with the betting over, every hand is tabled and none is mucked" if all_in else ""
         raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up{why}",
                         cite("all_in_face_up" if all_in else "order_of_show"), {"seat": seat})
     if state.betting.folded[seat] or state.shown[seat] or state.mucked[seat]:
-        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand", "showdown")
+        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
 
 
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
@@ -562,10 +562,10 @@ def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
         text = _text(cards)
     for card in cards:
         if card in used:
-            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
-                            {"card": format_card(card)})
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
+                            numbers={"card": format_card(card)})
         if card > 51:
-            raise Violation("invalid_card", "hold'em plays without a joker", "deal")
+            raise Violation("invalid_card", "hold'em plays without a joker")
     return cards, text
 
 

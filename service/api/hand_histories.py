@@ -24,11 +24,12 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 import marshmallow as ma
-from flask import request
+from flask import jsonify, request
 
 from domain.games import draw, holdem, mixed
 from domain.phh import (
-    Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
+    ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
+    is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
@@ -102,10 +103,47 @@ class HandHistoryReplaySchema(ma.Schema):
                                                metadata={"description": "as the record states them"})
     matches_record = ma.fields.Boolean(required=True, allow_none=True,
                                        metadata={"description": "null when the record states none"})
+    odd_chip_rule = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        (ODD_CHIP_TDA, ODD_CHIP_SPLIT_EXACTLY)), metadata={
+        "description": "how an odd chip was given: tda (TDA 2024 20, whole chips: the first winner "
+                       "left of the button; stud: the high card by suit) or split_exactly (into "
+                       "fractions, only where the record itself splits so)"})
     winners = ma.fields.List(ma.fields.String(), required=True)
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
     id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
     version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+
+
+class ReplayRefusalSchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(metadata={"description": "the rule applied, when one is"})
+    index = ma.fields.Integer(metadata={"description": "the first illegal action in `actions`"})
+
+
+class CollectedHandSchema(ma.Schema):
+    """One hand of a .phhs file: its outcome, or why it does not replay."""
+
+    name = ma.fields.String(required=True, metadata={"description": "the hand's table name in the file"})
+    outcome = ma.fields.Nested(HandHistoryReplaySchema, metadata={
+        "description": "the replay's answer, as for one hand"})
+    refused = ma.fields.Nested(ReplayRefusalSchema, metadata={
+        "description": "instead of the outcome: the hand's 422 problem"})
+
+
+class ReplaySummarySchema(ma.Schema):
+    hands = ma.fields.Integer(required=True)
+    replayed = ma.fields.Integer(required=True)
+    refused = ma.fields.Integer(required=True)
+    matching_record = ma.fields.Integer(required=True, metadata={
+        "description": "replayed hands whose computed finishing stacks are the recorded ones"})
+    not_matching_record = ma.fields.Integer(required=True)
+    without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+
+
+class HandCollectionReplaySchema(ma.Schema):
+    summary = ma.fields.Nested(ReplaySummarySchema, required=True)
+    hands = ma.fields.List(ma.fields.Nested(CollectedHandSchema), required=True)
 
 
 class StoredHandHistorySchema(HandHistoryReplaySchema):
@@ -145,6 +183,10 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
 @blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
+@blp.doc(responses={"200": {
+    "description": "the replayed hand; for a .phhs file (several hands), each hand and one summary",
+    "content": {"application/json": {"schema": {
+        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
@@ -163,7 +205,13 @@ def replay_hand_history(store: bool = False) -> Any:
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
-    record = _record_from_body()
+    text, fields = _body_fields()
+    if is_hand_collection(fields):
+        if store:
+            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
+                          "one at a time")
+        return jsonify(HandCollectionReplaySchema().dump(_collection_answer(text, fields)))
+    record = _parsed(text, fields)
     try:
         result = replay(record)
     except Violation as violation:
@@ -199,7 +247,9 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
         if position == 0:
             metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
                             recorded_finishing_stacks=None if recorded is None
-                            else [_storable(a) for a in recorded])
+                            else [_storable(a) for a in recorded],
+                            # The record's other fields, written back on export.
+                            phh_metadata=metadata_text(record))
         if type_name in PRIVATE_CARD_EVENTS:
             metadata["visible_to"] = names[data["seat"]]
         new_events.append(NewEvent(type_name, data, metadata=metadata))
@@ -236,7 +286,34 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
     return state
 
 
-def _record_from_body() -> HandHistory:
+def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Each hand of a .phhs file replayed on its own (a hand that does not replay is
+    reported, and the others still are), and one summary."""
+    for name, hand in fields.items():
+        _check_fields(hand, f"hand [{name}]: ")
+    try:
+        records = parse_all(text)
+    except PhhSyntaxError as error:
+        raise _invalid_phh(str(error)) from None
+    hands = []
+    for name, record in records:
+        try:
+            hands.append({"name": name, "outcome": _answer(record, replay(record))})
+        except Violation as violation:
+            problem = problem_from_violation(violation, violation.numbers.get("action_index"))
+            hands.append({"name": name, "refused": {
+                "code": problem.code, "detail": problem.detail,
+                **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}})
+    matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
+    return {"summary": {
+        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches),
+        "matching_record": matches.count(True), "not_matching_record": matches.count(False),
+        "without_record": matches.count(None)},
+        "hands": hands}
+
+
+def _body_fields() -> tuple[str, dict[str, Any]]:
+    """The body's TOML text and fields (one hand, or a .phhs file's hands)."""
     if request.mimetype not in PHH_MEDIA_TYPES:
         raise Problem(415, "unsupported_media_type",
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
@@ -261,10 +338,18 @@ def _record_from_body() -> HandHistory:
     unstorable = unstorable_values(fields)
     if unstorable:
         raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
+    return text, fields
+
+
+def _check_fields(fields: dict[str, Any], where: str = "") -> None:
     try:
         PhhFieldsSchema().load(fields)
     except ma.ValidationError as error:
-        raise _invalid_phh(f"not a PHH hand: {_flatten(error.normalized_messages())}") from None
+        raise _invalid_phh(f"{where}not a PHH hand: {_flatten(error.normalized_messages())}") from None
+
+
+def _parsed(text: str, fields: dict[str, Any]) -> HandHistory:
+    _check_fields(fields)
     try:
         return parse(text)
     except PhhSyntaxError as error:
@@ -287,11 +372,12 @@ def _too_large() -> Problem:
 
 def _answer(record: HandHistory, result: ReplayResult) -> dict[str, Any]:
     return _outcome(record.variant, player_names(record), result.finishing_stacks,
-                    record.finishing_stacks, result.pots)
+                    record.finishing_stacks, result.pots, result.odd_chip_rule)
 
 
 def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
-             recorded: Sequence[Amount] | None, pots: Sequence[PotAward]) -> dict[str, Any]:
+             recorded: Sequence[Amount] | None, pots: Sequence[PotAward],
+             odd_chip_rule: str) -> dict[str, Any]:
     stacks = tuple(int(a) if isinstance(a, Fraction) and a.denominator == 1 else a for a in stacks)
     winners = sorted({seat for pot in pots for seat in pot.winners})
     return {
@@ -300,6 +386,7 @@ def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
         "finishing_stacks": [json_amount(a) for a in stacks],
         "recorded_finishing_stacks": None if recorded is None else [json_amount(a) for a in recorded],
         "matches_record": None if recorded is None else stacks == tuple(recorded),
+        "odd_chip_rule": odd_chip_rule,
         "winners": [names[seat] for seat in winners],
         "pots": [
             {"amount": json_amount(pot.amount),

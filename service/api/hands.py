@@ -342,4 +342,5 @@ def _imported_phh(hand_id: str) -> Response:
         events = [event for event, record in zip(events, records)
                   if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
                   or "visible_to" not in record.metadata]
-    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+    exported = phh.with_metadata(phh.phh_from_events(events), records[0].metadata.get("phh_metadata", ""))
+    return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

@@ -5,8 +5,10 @@ or written to the event store. Any authenticated key may ask: the caller supplie
 card, so no hidden information can leak, and a ruling changes nothing.
 
 The schemas check the shape (400 `validation_error`); the domain decides the rules (422
-with the domain's code, `detail` quoting the numbers, and `index` for the first illegal
-action of a betting sequence).
+with the domain's code, `detail` quoting the numbers, the `rule` applied when one is, and
+`index` for the first illegal action of a betting sequence). A betting `verdict`, legal or
+not, reads like the same refusal at a live table: `detail`, `rule` (edition named, from
+domain.citations; absent when no numbered rule decides it) and `numbers`.
 """
 from __future__ import annotations
 
@@ -49,7 +51,9 @@ def problem_from_violation(violation: Violation, index: int | None = None) -> Pr
         return Problem(400, "validation_error", violation.detail,
                        errors=[{"location": "json", "field": "", "messages": [violation.detail]}])
     numbers = {name: _json_safe(value) for name, value in violation.numbers.items()}
-    extensions: dict[str, Any] = {"rule": violation.rule, "numbers": numbers}
+    # A refusal that applies a rule names it; any other carries no `rule` (never "").
+    extensions: dict[str, Any] = {**({"rule": violation.rule} if violation.rule else {}),
+                                  "numbers": numbers}
     if index is not None:
         extensions["index"] = index
     return Problem(422, violation.code, violation.detail, **extensions)
@@ -199,8 +203,13 @@ class LegalActionsSchema(ma.Schema):
 
 class VerdictSchema(ma.Schema):
     legal = ma.fields.Boolean(required=True)
-    code = ma.fields.String()
-    detail = ma.fields.String()
+    code = ma.fields.String(metadata={"description": "why not, when not legal"})
+    detail = ma.fields.String(metadata={"description": "the ruling as a floor person reads it out, "
+                                                      "with its numbers"})
+    rule = ma.fields.String(metadata={"description": "the rule applied, edition named "
+                                                    "(\"TDA 2024 47-A\"); absent when none applies"})
+    numbers = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Raw(), required=True,
+                             metadata={"description": "the numbers behind the verdict"})
 
 
 class PotSchema(ma.Schema):
@@ -392,6 +401,9 @@ class DiceRulingRequestSchema(ma.Schema):
     dice = ma.fields.List(ma.fields.Integer(strict=True), allow_none=True,
                           validate=ma.validate.Length(max=10), metadata={"example": [3, 3, 3, 5, 5]})
     poker_bonus_count = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100))
+    rolls_taken = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100),
+                                    metadata={"description": "rolls taken this turn: the answer's `roll` says "
+                                                             "whether another is allowed"})
 
 
 class DiceTotalsSchema(ma.Schema):
@@ -410,8 +422,18 @@ class DiceLineSchema(ma.Schema):
     reason = ma.fields.String(metadata={"description": "why the line is not legal"})
 
 
+class DiceRollSchema(ma.Schema):
+    another_roll = ma.fields.Boolean(required=True)
+    rolls_taken = ma.fields.Integer(required=True)
+    rolls_per_turn = ma.fields.Integer(required=True)
+    rolls_left = ma.fields.Integer(required=True)
+    rule = ma.fields.String(required=True, metadata={"example": "seed 003"})
+    detail = ma.fields.String(required=True)
+
+
 class DiceRulingSchema(ma.Schema):
     totals = ma.fields.Nested(DiceTotalsSchema, required=True)
+    roll = ma.fields.Nested(DiceRollSchema, metadata={"description": "with rolls_taken: may the player roll again"})
     dice = ma.fields.List(ma.fields.Integer())
     joker = ma.fields.Boolean()
     poker_bonus = ma.fields.Integer()
@@ -444,6 +466,8 @@ class PalaceBattleRequestSchema(ma.Schema):
     attacker = ma.fields.Nested(PalaceSideSchema, required=True)
     defender = ma.fields.Nested(PalaceSideSchema, required=True)
     last_two = StrictBoolean(metadata={"description": "only these two players remain"})
+    small_bet = Chips(minimum=1, metadata={"description": "the small bet S: the answer's `stakes` give the "
+                                                          "battle's minimum bet and the ante"})
 
 
 class PalaceHandSchema(ma.Schema):
@@ -461,7 +485,19 @@ class PalaceBattleHandsSchema(ma.Schema):
     defender = ma.fields.Nested(PalaceHandSchema, required=True)
 
 
+class PalaceStakesSchema(ma.Schema):
+    small_bet = ma.fields.Integer(required=True)
+    minimum_bet = ma.fields.Integer(required=True, metadata={
+        "description": "the attacker's minimum bet: (soldiers + banner) x small bet"})
+    defender_call = ma.fields.Integer(required=True, metadata={
+        "description": "the defender's call: (their soldiers + banner) x small bet"})
+    ante = ma.fields.Integer(required=True, metadata={"description": "half a small bet, rounded down"})
+    rule = ma.fields.String(required=True, metadata={"example": "seed 001"})
+    detail = ma.fields.String(required=True)
+
+
 class PalaceBattleRulingSchema(ma.Schema):
+    stakes = ma.fields.Nested(PalaceStakesSchema, metadata={"description": "with small_bet"})
     outcome = ma.fields.String(required=True, metadata={
         "description": "attacker_won, defender_won, double_knockout or split"})
     winner = ma.fields.String(required=True, allow_none=True)

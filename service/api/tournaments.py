@@ -417,7 +417,7 @@ def _write_docs(view: Any) -> Any:
 @_write_docs
 def register(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Register a player (a player key registers itself). Before the start, or during late
-    registration: the late entrant draws a seat (TDA 8-A); re-entry when allowed."""
+    registration: the late entrant draws a seat (TDA 2024 8-A); re-entry when allowed."""
     _for_self_or_staff(body["player_id"])
     _existing(tournament_id)
     _registered_player(body["player_id"])
@@ -510,7 +510,7 @@ def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Hand-for-hand (near the money): every table plays one hand at a time, and players
     out in the same round share the places reached (or are ranked by starting stack, as
-    set) (TDA RP-8)."""
+    set) (TDA 2024 RP-8)."""
     return _send(tournament_id, body, tournament.StartHandForHand(at=now()))
 
 
@@ -533,7 +533,7 @@ def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]
 @_write_docs
 def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Players busted on one hand. They take their places (shared, or by starting stack as
-    set), then tables are balanced or broken (TDA 10, 11); the last one finishes it."""
+    set), then tables are balanced or broken (TDA 2024 10, 11); the last one finishes it."""
     busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"]) for b in body["busted"])
     counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),

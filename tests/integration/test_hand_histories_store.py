@@ -7,6 +7,7 @@ import secrets
 
 import pytest
 
+from domain import phh
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
@@ -159,3 +160,24 @@ def test_an_illegal_or_garbage_hand_is_not_stored(client):
 def test_an_unknown_hand_id_is_404(client):
     for path in ("/v1/hands/hand-nope", "/v1/hands/hand-nope/state", "/v1/hands/hand-nope/phh"):
         assert client.get(path, headers=ADMIN).status_code == 404
+
+
+def test_an_imported_hand_keeps_its_metadata_on_export(client):
+    # The WSOP record names its event, author, place and day; a time of day is added.
+    text = (PHH / "wsop/2023/43/5/63.phh").read_text().replace(
+        "author = 'Juho Kim'", "author = 'Juho Kim'\ntime = 12:30:00\ntime_zone = 'America/Los_Angeles'")
+    hand_id = stored(client, text)["id"]
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    original, again = phh.parse(text), phh.parse(exported)
+    assert dict(again.metadata) == dict(original.metadata)
+    assert dict(again.metadata)["event"].startswith("2023 World Series of Poker Event #43")
+    assert (dict(again.metadata)["author"], str(dict(again.metadata)["time"])) == ("Juho Kim", "12:30:00")
+    assert again.players == original.players and again.finishing_stacks == original.finishing_stacks
+
+
+def test_an_imported_draw_hand_keeps_its_metadata_beside_the_draw_settings(client):
+    hand_id = stored(client, DRAW_HAND + "event = 'Home game'\nhand = 7\n")["id"]
+    exported = phh.parse(client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True))
+    assert (dict(exported.metadata)["event"], dict(exported.metadata)["hand"]) == ("Home game", 7)
+    keys = [key for key, _ in exported.metadata]
+    assert len(keys) == len(set(keys))

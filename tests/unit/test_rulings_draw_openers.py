@@ -65,7 +65,7 @@ def test_splitting_openers_must_be_declared():
     assert refused.value.code == "split_openers_undeclared" and refused.value.numbers["index"] == 3
     answer = ruling(opened, cards={"hole": hole},
                     proposed={"player": "A", "action": "split_openers", "discard": ["Js"]})
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {"legal": True, "rule": "RRP draw: splitting openers", "numbers": {}}
     answer = ruling(opened, cards={"hole": hole}, proposed={"player": "A", "action": "draw", "discard": ["Js"]})
     assert answer["verdict"]["code"] == "split_openers_undeclared"
 

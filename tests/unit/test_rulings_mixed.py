@@ -107,7 +107,9 @@ def test_stud_an_open_pair_on_fourth_street_offers_the_big_bet_beside_the_small_
                              "proposed": {"player": "Ann", "action": "bet", "to": 40}})
     assert answer["round"] == "fourth_street" and answer["to_act"] == "Ann"  # nines showing
     assert answer["legal"]["bet"] == {"min_to": 20, "max_to": 20, "open_pair_to": 40}
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {"legal": True, "rule": "RRP seven-card stud 4",
+                                 "detail": "an open pair on fourth street may bet the big bet of 40",
+                                 "numbers": {"to": 40, "open_pair_to": 40}}
 
 
 def test_stud_without_an_open_pair_fourth_street_is_the_small_bet_only() -> None:
