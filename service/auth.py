@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 from service.api import SECURITY_SCHEME, resources
 from service.api.writes import answer_write
 from service.problems import Problem
+from service.request_log import note_principal
 from service.store import scope
 
 ROLES = ("admin", "organiser", "floor", "player", "spectator")
@@ -41,7 +42,7 @@ class Principal:
     player_id: str | None = None
     key_id: str | None = None
     """The id of the API key the caller sent (MASTER_KEY_ID for CARDROOM_ADMIN_KEY): whose
-    Idempotency-Keys they are."""
+    Idempotency-Keys they are, and who a request's log line names."""
 
 
 MASTER_KEY_ID = "CARDROOM_ADMIN_KEY"
@@ -194,6 +195,7 @@ def authenticate() -> Principal:
         raise _unauthorized("the API key is not valid")
     if principal is REVOKED:
         raise _unauthorized("the API key was revoked", "key_revoked")
+    note_principal(principal.key_id, principal.role)  # type: ignore[union-attr]
     return principal  # type: ignore[return-value]
 
 

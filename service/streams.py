@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from service.metrics import OPEN_STREAMS
 from service.notifications import FALLBACK_S, Feed, LiveFeeds, Watcher
 from service.store.base import RecordedEvent, Reveal
 
@@ -78,6 +79,7 @@ class EventStream:
         """Subscribe (`watcher` is called on news) and answer what the client has not seen
         yet. Reads the store: call it on a request thread."""
         self._watcher = watcher
+        OPEN_STREAMS.inc()  # close() counts it out, whatever happens from here
         self._feed = self._live.subscribe(self._source.stream_id, watcher,
                                           reveal=self._source.reveal, follow=self._source.follow)
         assert self._feed is not None
@@ -124,6 +126,7 @@ class EventStream:
         if self._watcher is not None:
             self._live.unsubscribe(self._source.stream_id, self._watcher)
             self._watcher = None
+            OPEN_STREAMS.dec()
 
     def in_thread(self) -> Iterator[bytes]:
         """The whole stream on the calling thread, until the client leaves."""

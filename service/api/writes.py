@@ -33,6 +33,7 @@ from typing import Any, Callable
 from flask import Response, current_app, request
 
 from service.api import request_idempotency_key, resources
+from service.metrics import IDEMPOTENT_REPLAYS
 from service.problems import Problem
 from service.store import scope
 from service.store.base import Head, utc_now
@@ -133,6 +134,7 @@ def _replayed(first: IdempotencyRecord, fingerprint: Fingerprint) -> Response:
     for name, value in answer.headers:
         response.headers.add(name, value)
     response.headers[REPLAYED_HEADER] = "true"
+    IDEMPOTENT_REPLAYS.inc()
     return response
 
 

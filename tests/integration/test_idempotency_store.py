@@ -125,7 +125,7 @@ def test_a_crash_before_the_commit_leaves_neither_events_nor_record(keyed_postgr
         keyed_postgres.claim_key(owner, "k", NOW)
         keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
         keyed_postgres.record_answer(record(owner, "k"))
-        1 / 0
+        1 / 0  # noqa: B018 - fails on purpose, inside the transaction
     assert keyed_postgres.stream_version(stream_id) == 0
     with keyed_postgres.transaction():
         assert keyed_postgres.claim_key(owner, "k", NOW) is None

@@ -292,7 +292,7 @@ def _pokerkit_stacks(text: str) -> tuple:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         state = None
-        for state in HandHistory.loads(text):
+        for state in HandHistory.loads(text):  # noqa: B007 - the last state is the one wanted
             pass
         return tuple(state.stacks)
 

@@ -189,7 +189,7 @@ def test_hand_ids_name_their_table():
 
 
 def random_play(table: Table, rng: random.Random, hands: int) -> None:
-    for number in range(hands):
+    for _ in range(hands):
         if table.state.finished:
             return
         table.start(seed=rng.randrange(1 << 30))

@@ -72,7 +72,7 @@ def test_only_stud_games_take_antes_in_a_rotation() -> None:
 def test_every_hand_of_a_rotation_exports_as_phh_that_pokerkit_reads_to_the_same_stacks() -> None:
     played, _ = _play_hands("eight_game", players=3, hands=24, seed=5)
     adapter = table.game_rules("eight_game").table_game
-    for game, _, _, log in played:
+    for _game, _, _, log in played:
         events = [e for e in log if type(e) in mixed.EVENT_TYPES.values()]
         record = adapter.phh_record(events)
         text = phh.write_phh(record)
