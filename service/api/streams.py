@@ -66,11 +66,14 @@ _STREAM_DOC = {
                    "on tables `event: turn` with `version`, `to_act` and `legal` when the caller "
                    "is to act. Resume with `Last-Event-ID` or `?after=`.",
     "responses": {"200": {"description": "the stream", "content": {CONTENT_TYPE: {"schema": {"type": "string"}}}}},
+    # A key, or none with `?view=public` (what a spectator sees).
+    "security": [{"bearerAuth": []}, {}],
 }
 
 
 @blp.route("/tables/<string:table_id>/stream", methods=["GET"])
 @blp.arguments(StreamQuerySchema(), location="query")
+@blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_STREAM_DOC)
 def table_stream(query: dict, table_id: str) -> Response:
@@ -88,6 +91,7 @@ def table_stream(query: dict, table_id: str) -> Response:
 
 @blp.route("/tournaments/<string:tournament_id>/stream", methods=["GET"])
 @blp.arguments(StreamQuerySchema(), location="query")
+@blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_STREAM_DOC)
 def tournament_stream(query: dict, tournament_id: str) -> Response:
