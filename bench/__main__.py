@@ -25,8 +25,23 @@ def _bench_modules(selected: list[str]) -> list[str]:
     return [n for n in names if not selected or n in selected]
 
 
+def rate_limits_in_force() -> str:
+    """The limits the servers started here run with (the environment's, else the defaults):
+    the HTTP figures are measured behind them, and the benchmarks' clients stay under them."""
+    from service.config import Config
+    from service.rate_limits import MEMORY_URL, storage_url
+
+    config = Config.from_env()
+    # Without CELERY_BROKER_URL the benchmarks start an embedded Redis broker, and count there.
+    in_memory = config.broker_url is not None and storage_url(config) == MEMORY_URL
+    counted_in = "each web process's memory" if in_memory else "the Redis broker"
+    return (f"rate limits: {config.rate_limit_per_key or 'none'} per key (not the admin key), "
+            f"{config.rate_limit_per_address or 'none'} per address, counted in {counted_in}")
+
+
 def main(argv: list[str]) -> int:
     results: dict[str, float] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    print(rate_limits_in_force(), flush=True)
     for name in _bench_modules(argv):
         started = time.perf_counter()
         print(f"== {name}", flush=True)

@@ -86,7 +86,12 @@ class CpuWindow:
 
 def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> Served:
     port = free_port()
-    server = spawn_tied(gunicorn_command(wsgi_app, port), env, output=subprocess.DEVNULL)
+    return serve(stack, gunicorn_command(wsgi_app, port), port, env)
+
+
+def serve(stack: ExitStack, command: list[str], port: int, env: dict[str, str]) -> Served:
+    """gunicorn started by `command` on `port`, once it answers; stopped by `stack`."""
+    server = spawn_tied(command, env, output=subprocess.DEVNULL)
     stack.callback(stop_process, server)
     deadline = time.monotonic() + 30
     while True:
@@ -97,7 +102,7 @@ def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> Served:
             return Served(port, server.pid)
         except OSError:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn for {wsgi_app} did not start") from None
+                raise RuntimeError(f"{' '.join(command[:4])} did not start") from None
             time.sleep(0.1)
 
 

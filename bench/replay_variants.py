@@ -63,11 +63,11 @@ def run() -> dict[str, float]:
             ours = [parse(t) for t in playable] * repeat
             theirs = [PokerKitHandHistory.loads(t) for t in playable] * repeat
 
-            def ours_all() -> None:
+            def ours_all(ours: list = ours) -> None:  # this iteration's lists, bound now
                 for record in ours:
                     replay(record)
 
-            def theirs_all() -> None:
+            def theirs_all(theirs: list = theirs) -> None:
                 for history in theirs:
                     for _ in history:
                         pass

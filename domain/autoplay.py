@@ -2,7 +2,7 @@
 is away from the table.
 
 Two policies, both deterministic so a replay and a floor review reach the same action:
-- on a timeout (tournaments.md "Clocks", TDA 29): check if possible, else fold; on a draw,
+- on a timeout (tournaments.md "Clocks", TDA 2024 29): check if possible, else fold; on a draw,
   stand pat;
 - standing in for an absent player (five-card-draw.md "Seats and absence"): check when
   possible, call a small bet (at most one big blind / unit) with a pair or better, else
@@ -43,8 +43,11 @@ def holds_pair_or_better(hole: Sequence[int], board: Sequence[int], variant: str
     return evaluate(hole, board).category != "high_card"
 
 
-def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.PostAction:
-    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn)."""
+def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.Command:
+    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn): at
+    a declared showdown, show or muck as the cards speak (holdem.showdown_command)."""
+    if hand.to_show == seat:
+        return holdem.showdown_command(hand, seat)
     legal = holdem.legal_actions(hand)
     assert legal is not None and hand.to_act == seat, "the computer acts only on its own turn"
     hole = hand.hole[seat] or ()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Mapping, Union
 
+from domain.citations import cite
 from domain.violations import Violation
 
 Amount = Union[int, Fraction]
@@ -51,9 +52,6 @@ CAP_REACHED = "raise_cap_reached"
 STACK_TOO_SHORT = "stack_too_short"
 OPPONENTS_ALL_IN = "opponents_all_in"
 
-_RULE_MIN_RAISE = "TDA 43"
-_RULE_INCOMPLETE_ALL_IN = "TDA 45-A, 49-A"
-
 
 @dataclass(frozen=True)
 class BettingStructure:
@@ -63,7 +61,7 @@ class BettingStructure:
     set it to the unit). `small_bet`/`big_bet`: the fixed-limit units (default: the big
     blind and twice the small bet). `raise_cap`: fixed-limit bets + raises per round
     (None = unlimited). `heads_up_uncapped`: fixed-limit cap lifted once two players
-    remain, unless the round was capped before (Robert's Rules).
+    remain, unless the round was capped before (Robert's Rules, cash games).
     """
     kind: str = NO_LIMIT
     small_blind: Amount = 0
@@ -152,7 +150,7 @@ class BettingStructure:
 
 
 def _invalid(detail: str) -> None:
-    raise Violation("invalid_betting", detail, "betting description")
+    raise Violation("invalid_betting", detail)
 
 
 def _amount(description: Mapping[str, Any], name: str, default: Any) -> Any:
@@ -199,7 +197,9 @@ class BettingState:
     `faced[i]` is the highest bet when seat i last acted this round (None: not acted;
     posting a blind is not acting). `full_increment`/`full_level` describe the last
     full bet or raise (size, and the round total it made). `phantom` is what pot-limit
-    adds when sizing the pot for short or dead blinds pre-flop (TDA 54-B).
+    adds when sizing the pot for short or dead blinds pre-flop (TDA 2024 54).
+    `short_full_level`: fixed-limit, the last full raise was an all-in of at least half a
+    unit (the 50% rule), so the next raise goes one unit on top of the all-in amount.
     """
     structure: BettingStructure
     players: tuple[str, ...]
@@ -218,6 +218,7 @@ class BettingState:
     late: bool
     phantom: Amount
     to_act: int | None
+    short_full_level: bool = False
 
     @property
     def seat_count(self) -> int:
@@ -329,7 +330,7 @@ def start_round(state: BettingState, late: bool, opener: int | None = None) -> B
     return with_changes(
         state, bets=bets, faced=faced, highest=0,
         full_increment=state.structure.unit(late), full_level=0, raises=0,
-        capped_multiway=False, late=late, phantom=0,
+        capped_multiway=False, late=late, phantom=0, short_full_level=False,
         to_act=_next_to_act(state.folded, state.stacks, bets, faced, 0, after))
 
 
@@ -410,6 +411,27 @@ def _pot_limit_max(state: BettingState, seat: int) -> Amount:
     return state.highest + state.pot_total + state.phantom + to_call
 
 
+def pot_limit_arithmetic(state: BettingState, seat: int) -> tuple[str, dict[str, Amount]]:
+    """The pot-limit maximum as a floor person works it out, and its numbers: "pot 700 +
+    call 200 = 900: raise to at most 1,100" (the pot counts every bet on the table and a
+    short or dead blind as full)."""
+    pot = state.pot_total + state.phantom
+    to_call = state.highest - state.bets[seat]
+    most = _pot_limit_max(state, seat)
+    numbers = {"pot": pot, "call": to_call, "pot_after_call": pot + to_call, "max_to": most}
+    if state.highest == 0:
+        return f"pot {chips(pot)}: bet at most {chips(most)}", numbers
+    return (f"pot {chips(pot)} + call {chips(to_call)} = {chips(pot + to_call)}: "
+            f"raise to at most {chips(most)}"), numbers
+
+
+def chips(amount: Amount) -> str:
+    """An amount as people write it: 1,100 (thousands grouped)."""
+    if isinstance(amount, Fraction) and amount.denominator != 1:
+        return str(amount)
+    return f"{int(amount):,}"
+
+
 def _raise_range(state: BettingState, seat: int) -> AmountRange:
     all_in = state.bets[seat] + state.stacks[seat]
     kind = state.structure.kind
@@ -458,11 +480,11 @@ def check_action(state: BettingState, seat: int, action: str, to: Amount | None 
     """Validate an action; return the seat's round total after it. Raises Violation."""
     if state.to_act is None:
         raise Violation("not_your_turn", "nobody is to act in this betting round",
-                        "betting order", {"seat": seat})
+                        numbers={"seat": seat})
     if seat != state.to_act:
         raise Violation("not_your_turn",
                         f"it is {state.players[state.to_act]}'s turn, not {state.players[seat]}'s",
-                        "betting order", {"seat": seat, "to_act": state.to_act})
+                        numbers={"seat": seat, "to_act": state.to_act})
     bet = state.bets[seat]
     if action == "fold":
         return bet
@@ -472,24 +494,22 @@ def check_action(state: BettingState, seat: int, action: str, to: Amount | None 
         if to_call > 0:
             raise Violation("check_facing_bet",
                             f"cannot check facing a bet of {state.highest}: call {min(to_call, state.stacks[seat])} more, raise or fold",
-                            "check", {"highest": state.highest, "to_call": to_call})
+                            numbers={"highest": state.highest, "to_call": to_call})
         return bet
     if action == "call":
         if to_call <= 0:
             raise Violation("call_nothing_to_call",
                             f"there is nothing to call: the bet is {state.highest} and you have {bet} in; check instead",
-                            "call", {"highest": state.highest})
+                            numbers={"highest": state.highest})
         return min(state.highest, all_in)
     if action not in ("bet", "raise"):
-        raise Violation("illegal_action", f"unknown action {action!r}", "betting",
-                        {"action": action})
+        raise Violation("illegal_action", f"unknown action {action!r}", numbers={"action": action})
     if to is None or isinstance(to, bool) or not isinstance(to, (int, Fraction)):
-        raise Violation("illegal_action", f"{action} needs a bet total 'to'", "betting",
-                        {"action": action})
+        raise Violation("illegal_action", f"{action} needs a bet total 'to'", numbers={"action": action})
     if to > all_in:
         raise Violation("exceeds_stack",
                         f"{action} to {to} exceeds the stack: all-in is {all_in}",
-                        "table stakes", {"to": to, "all_in": all_in})
+                        numbers={"to": to, "all_in": all_in})
     if action == "bet":
         return _check_bet(state, seat, to, all_in)
     return _check_raise(state, seat, to, all_in)
@@ -499,23 +519,52 @@ def _check_bet(state: BettingState, seat: int, to: Amount, all_in: Amount) -> Am
     if state.highest > 0:
         raise Violation("bet_facing_bet",
                         f"there is already a bet of {state.highest} this round: raise, call or fold",
-                        "bet", {"highest": state.highest})
+                        numbers={"highest": state.highest})
     allowed = _bet_range(state, seat)
     if state.structure.kind == FIXED_LIMIT:
         if to != allowed.min_to:
             raise Violation("wrong_fixed_amount",
                             f"bet to {to} is not the fixed bet of {allowed.min_to}",
-                            "fixed-limit", _range_numbers(to, allowed))
+                            numbers=_range_numbers(to, allowed))
         return to
     if to < allowed.min_to:
         raise Violation("bet_below_minimum",
                         f"bet to {to} is below the minimum bet of {allowed.min_to}",
-                        "minimum bet", _range_numbers(to, allowed))
+                        numbers=_range_numbers(to, allowed))
     if to > allowed.max_to:
-        raise Violation("above_pot_limit",
-                        f"bet to {to} is above the pot limit of {allowed.max_to}",
-                        "pot-limit", _range_numbers(to, allowed))
+        wording, arithmetic = pot_limit_arithmetic(state, seat)
+        raise Violation("above_pot_limit", f"bet to {chips(to)} is above the pot limit: {wording}",
+                        numbers={**_range_numbers(to, allowed), **arithmetic})
     return to
+
+
+def legal_basis(state: BettingState, seat: int, action: str) -> tuple[str, str, dict[str, Amount]]:
+    """What a floor person reads out beside "legal" for an action that `check_action`
+    accepted, taken before it is applied: (detail, rule, numbers). The rule is a citation,
+    or "" where no numbered rule decides the action (a fold, a check, a call, a plain
+    fixed-limit bet)."""
+    bet = state.bets[seat]
+    if action == "call":
+        to = min(state.highest, bet + state.stacks[seat])
+        return f"a call to {chips(to)} adds {chips(to - bet)}", "", {"to": to, "adds": to - bet}
+    if action not in ("bet", "raise"):
+        return "", "", {}
+    allowed = _bet_range(state, seat) if action == "bet" else _raise_range(state, seat)
+    kind = state.structure.kind
+    if kind == FIXED_LIMIT:
+        numbers = {"min_to": allowed.min_to, "unit": state.structure.unit(state.late)}
+        if action == "bet":
+            return f"the bet is {chips(allowed.min_to)}", "", numbers
+        return (f"the raise is to {chips(allowed.min_to)}: {_fixed_raise_wording(state)}",
+                fixed_limit_raise_rule(state), {**numbers, "level": state.full_level})
+    numbers = {"min_to": allowed.min_to, "max_to": allowed.max_to}
+    if kind == POT_LIMIT:
+        wording, arithmetic = pot_limit_arithmetic(state, seat)
+        return wording, cite("pot_limit_maximum"), {**numbers, **arithmetic}
+    if action == "bet":
+        return f"the minimum bet is {chips(allowed.min_to)}", cite("minimum_raise"), numbers
+    return (f"the minimum raise is to {chips(allowed.min_to)}: {_last_full_wording(state)}",
+            cite("minimum_raise"), {**numbers, "last_full_raise": state.full_increment})
 
 
 def _range_numbers(to: Amount, allowed: AmountRange, **more: Amount) -> dict[str, Amount]:
@@ -526,8 +575,7 @@ def _range_numbers(to: Amount, allowed: AmountRange, **more: Amount) -> dict[str
 def _check_raise(state: BettingState, seat: int, to: Amount, all_in: Amount) -> Amount:
     if state.highest == 0:
         raise Violation("raise_without_bet",
-                        "there is no bet to raise this round: bet instead", "raise",
-                        {"to": to})
+                        "there is no bet to raise this round: bet instead", numbers={"to": to})
     reason = _raise_closed_reason(state, seat)
     if reason is not None:
         raise _closed_violation(state, seat, reason, to)
@@ -535,22 +583,35 @@ def _check_raise(state: BettingState, seat: int, to: Amount, all_in: Amount) -> 
     if state.structure.kind == FIXED_LIMIT:
         if to != allowed.min_to:
             raise Violation("wrong_fixed_amount",
-                            f"raise to {to} is not the fixed raise to {allowed.min_to} "
-                            f"({state.structure.unit(state.late)} more than {state.full_level})",
-                            "fixed-limit",
-                            _range_numbers(to, allowed, last_full_raise=state.full_increment))
+                            f"raise to {to} is not the fixed raise to {allowed.min_to}: "
+                            f"{_fixed_raise_wording(state)}", fixed_limit_raise_rule(state),
+                            _range_numbers(to, allowed, unit=state.structure.unit(state.late),
+                                           level=state.full_level))
         return to
     if to < allowed.min_to:
         raise Violation("raise_below_minimum",
                         f"raise to {to} is below the minimum raise to {allowed.min_to}: "
-                        f"{_last_full_wording(state)}", _RULE_MIN_RAISE,
-                        _range_numbers(to, allowed, last_full_raise=state.full_increment))
+                        f"{_last_full_wording(state)}",
+                        numbers=_range_numbers(to, allowed, last_full_raise=state.full_increment))
     if to > allowed.max_to:
-        raise Violation("above_pot_limit",
-                        f"raise to {to} is above the pot limit: the maximum raise is to {allowed.max_to}",
-                        "pot-limit",
-                        _range_numbers(to, allowed, last_full_raise=state.full_increment))
+        wording, arithmetic = pot_limit_arithmetic(state, seat)
+        raise Violation("above_pot_limit", f"raise to {chips(to)} is above the pot limit: {wording}",
+                        numbers={**_range_numbers(to, allowed, last_full_raise=state.full_increment),
+                                 **arithmetic})
     return to
+
+
+def fixed_limit_raise_rule(state: BettingState) -> str:
+    """A fixed-limit raise over a 50%-rule all-in follows Robert's Rules (one unit on top
+    of the all-in); any other is the plain fixed amount, which no numbered rule states."""
+    return cite("fixed_limit_all_in_raise") if state.short_full_level else ""
+
+
+def _fixed_raise_wording(state: BettingState) -> str:
+    unit, level = state.structure.unit(state.late), state.full_level
+    if state.short_full_level:
+        return f"one unit of {unit} on top of the all-in to {level}, at least half a unit, which counts as a full raise"
+    return f"{unit} more than {level}"
 
 
 def _last_full_wording(state: BettingState) -> str:
@@ -564,23 +625,42 @@ def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -
     numbers = {"to": to, "highest": state.highest}
     if reason == NOT_REOPENED:
         faced = state.faced[seat]
+        if state.structure.kind == FIXED_LIMIT:
+            unit = state.structure.unit(state.late)
+            return Violation(
+                "raise_not_reopened",
+                f"raising is not reopened: the bet rose by {state.highest - faced} since your action "
+                f"at {faced}, less than half the bet of {unit}; call or fold",
+                cite("raise_not_reopened_fixed_limit"),
+                {**numbers, "increase": state.highest - faced, "unit": unit})
         return Violation(
             "raise_not_reopened",
             f"raising is not reopened: the bet rose by {state.highest - faced} since your "
             f"action at {faced}, less than the last full bet or raise of {state.full_increment}; "
-            f"call or fold", _RULE_INCOMPLETE_ALL_IN,
-            {**numbers, "increase": state.highest - faced, "last_full_raise": state.full_increment})
+            f"call or fold", numbers={**numbers, "increase": state.highest - faced,
+                                      "last_full_raise": state.full_increment})
     if reason == CAP_REACHED:
-        return Violation("raise_cap_reached",
-                         f"the betting is capped: {state.raises} bets and raises of {state.structure.raise_cap} allowed",
-                         "fixed-limit cap", {**numbers, "raises": state.raises})
+        return Violation("raise_cap_reached", f"the betting is capped: {cap_wording(state.structure.raise_cap)}",
+                         numbers={**numbers, "raises": state.raises, "raise_cap": state.structure.raise_cap})
     if reason == STACK_TOO_SHORT:
         return Violation("exceeds_stack",
                          f"the stack covers only a call to {state.bets[seat] + state.stacks[seat]}",
-                         "table stakes", numbers)
+                         numbers=numbers)
     return Violation("illegal_action",
                      "every other player is all-in: nobody could call a raise; call or fold",
-                     "raise", numbers)
+                     numbers=numbers)
+
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def cap_wording(cap: int) -> str:
+    """The cap as a person says it: "a bet and three raises have been made"."""
+    raises = cap - 1
+    if raises == 0:
+        return "a bet has been made"
+    count = _COUNT_WORDS[raises] if raises < len(_COUNT_WORDS) else str(raises)
+    return f"a bet and {count} raise{'s' if raises > 1 else ''} have been made"
 
 
 def apply_action(state: BettingState, seat: int, action: str, to: Amount) -> BettingState:
@@ -612,10 +692,12 @@ def _aggression(state: BettingState, to: Amount) -> dict[str, Any]:
     structure = state.structure
     if structure.kind == FIXED_LIMIT:
         unit = structure.unit(state.late)
-        target = state.full_level + unit
-        # 50% rule: an all-in of at least half a unit counts as the full raise it completes.
-        if to >= target or (to - state.full_level) * 2 >= unit:
-            changes.update(full_level=target, raises=state.raises + 1)
+        # 50% rule: an all-in of at least half a unit counts as a full raise, and the next
+        # raise is one unit on top of it (Robert's Rules: $15 all-in on a $20 round -> $35).
+        # A full raise is exactly one unit, so `to` is the new level either way.
+        if (to - state.full_level) * 2 >= unit:
+            changes.update(full_level=to, raises=state.raises + 1,
+                           short_full_level=to < state.full_level + unit)
             if structure.raise_cap is not None and state.raises + 1 >= structure.raise_cap \
                     and len(state.contenders) > 2:
                 changes["capped_multiway"] = True

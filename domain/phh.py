@@ -18,20 +18,20 @@ domain.phh_mixed.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Mapping, Sequence, Union
 
 from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
-from domain.games import draw as draw_game
+from domain.games import draw as draw_game, mixed as mixed_game
 from domain.games.holdem import (
     BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
     HOLE_CARD_COUNT, PostAction, SettleShowdown, ShowCards, StartHand, aggressive_action, handle,
 )
 from domain.hand_events import ActionTaken
-from domain.pots import SPLIT_EXACTLY, PotAward
+from domain.pots import LEFT_OF_BUTTON, SPLIT_EXACTLY, PotAward
 from domain.violations import Violation
 
 Amount = Union[int, Fraction]
@@ -237,8 +237,34 @@ def parse_action(text: str) -> PhhAction:
 
 def parse(text: str) -> HandHistory:
     """Read one PHH hand (TOML text) into a HandHistory."""
+    return record_from_fields(_toml(text))
+
+
+def is_hand_collection(fields: Mapping[str, Any]) -> bool:
+    """A .phhs file: several hands, each a TOML table of its own (`[1]`, `[2]` ...), and
+    nothing at the top level besides them."""
+    return bool(fields) and "variant" not in fields and all(
+        isinstance(value, dict) for value in fields.values())
+
+
+def parse_all(text: str) -> tuple[tuple[str, HandHistory], ...]:
+    """Read a .phhs file: (the table's name, its hand), in file order. A single hand (a
+    .phh) reads as one hand named "1"."""
+    fields = _toml(text)
+    if not is_hand_collection(fields):
+        return (("1", record_from_fields(fields)),)
+    hands = []
+    for name, hand in fields.items():
+        try:
+            hands.append((name, record_from_fields(hand)))
+        except PhhSyntaxError as error:
+            raise PhhSyntaxError(f"hand [{name}]: {error}") from None
+    return tuple(hands)
+
+
+def _toml(text: str) -> dict[str, Any]:
     try:
-        fields = tomllib.loads(text, parse_float=_number)
+        return tomllib.loads(text, parse_float=_number)
     except tomllib.TOMLDecodeError as error:
         raise PhhSyntaxError(f"not valid TOML: {error}") from error
     except RecursionError:
@@ -247,6 +273,10 @@ def parse(text: str) -> HandHistory:
         raise
     except ValueError as error:  # an integer of more than 4,300 digits
         raise PhhSyntaxError(f"not valid TOML: {error}") from None
+
+
+def record_from_fields(fields: Mapping[str, Any]) -> HandHistory:
+    """A HandHistory from one hand's TOML fields (amounts already exact)."""
     for required in ("variant", "antes", "starting_stacks", "actions"):
         if required not in fields:
             raise PhhSyntaxError(f"the field {required!r} is missing")
@@ -382,6 +412,20 @@ def write_phh(record: HandHistory) -> str:
     return "\n".join(lines) + "\n"
 
 
+def metadata_text(record: HandHistory) -> str:
+    """The record's other fields (event, author, time, city, hand ...) as TOML text: what
+    an imported hand keeps so that its export writes them back unchanged."""
+    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in record.metadata)
+
+
+def with_metadata(record: HandHistory, text: str) -> HandHistory:
+    """The record with the fields of `metadata_text` added (fields it already writes, such
+    as our five-card draw settings, stay as they are)."""
+    written = {key for key, _ in record.metadata}
+    kept = tuple((key, value) for key, value in _toml(text).items() if key not in written)
+    return replace(record, metadata=record.metadata + kept)
+
+
 # ---------------------------------------------------------------- replay through our engine
 
 # PHH variant -> (our game, betting structure). These and the five-card draw extension
@@ -402,14 +446,38 @@ class ReplayResult:
     winners: tuple[int, ...]
     # Our hold'em events of the hand (seat i is PHH player p(i+1)), for storing it.
     events: tuple[Event, ...] = ()
+    odd_chip_rule: str = "tda"
+
+
+# How a replay gives an odd chip (`odd_chip_rule` of the answer): "tda" is TDA 2024 20
+# (whole chips; board games: the first winner left of the button; stud: the high card by
+# suit), as PokerKit does; "split_exactly" divides the pot into exact fractions, as some
+# records do (the Pluribus files' halves).
+ODD_CHIP_TDA = "tda"
+ODD_CHIP_SPLIT_EXACTLY = "split_exactly"
+POT_POLICY = {ODD_CHIP_TDA: LEFT_OF_BUTTON, ODD_CHIP_SPLIT_EXACTLY: SPLIT_EXACTLY}
+
+
+def odd_chip_rule(record: HandHistory) -> str:
+    """"split_exactly" only where the record itself deals in fractions of a chip (finishing
+    stacks split into halves, or fractional stacks, blinds or bets); "tda" for whole-chip
+    hands."""
+    amounts = [*record.starting_stacks, *record.antes, *(record.blinds_or_straddles or ()),
+               *(record.finishing_stacks or ()),
+               *(a for a in (record.bring_in, record.small_bet, record.big_bet, record.min_bet)
+                 if a is not None),
+               *(a.amount for a in record.actions if type(a) is BetOrRaisedTo)]
+    if any(isinstance(a, Fraction) and a.denominator != 1 for a in amounts):
+        return ODD_CHIP_SPLIT_EXACTLY
+    return ODD_CHIP_TDA
 
 
 def _unsupported(detail: str) -> Violation:
-    return Violation("unsupported_variant", detail, "PHH replay")
+    return Violation("unsupported_variant", detail)
 
 
 def _unsupported_forced_bets(detail: str) -> Violation:
-    return Violation("unsupported_forced_bets", detail, "PHH replay")
+    return Violation("unsupported_forced_bets", detail)
 
 
 def _betting_structure(record: HandHistory, kind: str) -> BettingStructure:
@@ -481,7 +549,8 @@ def start_command(record: HandHistory) -> StartHand:
     count = record.player_count
     return StartHand(
         players=player_names(record), stacks=record.starting_stacks, button=count - 1,
-        betting=_betting_structure(record, kind), variant=game, odd_chip=SPLIT_EXACTLY,
+        betting=_betting_structure(record, kind), variant=game,
+        odd_chip=POT_POLICY[odd_chip_rule(record)],
     )
 
 
@@ -529,7 +598,7 @@ def replay(record: HandHistory) -> ReplayResult:
     _, log, state = _played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+                        tuple(log), odd_chip_rule(record))
 
 
 def engine_commands(record: HandHistory) -> tuple[Command, ...]:
@@ -569,7 +638,7 @@ def _played(record: HandHistory) -> tuple[list[Command], list, HandState]:
         raise Violation(
             "hand_incomplete",
             f"the record ends while the hand awaits the {state.awaiting}",
-            "PHH replay", {"action_index": len(record.actions)})
+            numbers={"action_index": len(record.actions)})
     return commands, log, state
 
 
@@ -591,8 +660,14 @@ def betting_action(player: int, event: ActionTaken) -> PhhAction:
     return BetOrRaisedTo(player, event.to)
 
 
+def phh_order(button: int, count: int) -> list[int]:
+    """A hand's seats in PHH player order: p1 the first seat left of the button, the
+    button last."""
+    return [(button + 1 + k) % count for k in range(count)]
+
+
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
-    """A finished hold'em/Omaha or five-card draw hand (its events) as a PHH record.
+    """A finished hold'em/Omaha, five-card draw or mixed-game hand (its events) as a PHH record.
 
     Seats are renumbered so that p1 is the first seat left of the button, the button last.
     """
@@ -600,6 +675,8 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     started = events[0]
     if isinstance(started, draw_game.HandStarted):
         return _draw_extension().phh_from_events(events)
+    if isinstance(started, mixed_game.HandStarted):
+        return _mixed_games().phh_from_events(events)
     if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     structure = started.betting
@@ -607,7 +684,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     if variant is None:
         raise ValueError(f"no PHH variant for {started.variant} {structure.kind}")
     count = len(started.players)
-    order = [(started.button + 1 + k) % count for k in range(count)]
+    order = phh_order(started.button, count)
     phh_index = {seat: k for k, seat in enumerate(order)}
 
     def in_phh_order(values: Sequence[Amount]) -> tuple[Amount, ...]:
@@ -625,6 +702,9 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
 
     # PHH deals every player's hole cards first, in player order, unknown ones as `??`.
     dealt = {phh_index[e.seat]: _cards(e.cards) for e in events if type(e) is HoleEvent}
+    for event in events:  # a hand shown is known to whoever reads the record
+        if type(event) is CardsShown:
+            dealt.setdefault(phh_index[event.seat], _cards(event.cards))
     unknown = (UNKNOWN_CARD,) * HOLE_CARD_COUNT[started.variant]
     actions: list[PhhAction] = [
         HoleCardsDealt(player, dealt.get(player, unknown)) for player in range(count)

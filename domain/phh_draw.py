@@ -42,11 +42,10 @@ SETTING_FIELDS = {
     "_second_round_start": "second_round_start", "_joker": "joker",
     "_raise_cap": "raise_cap", "_heads_up_uncapped": "heads_up_uncapped",
 }
-RULE = "PHH five-card draw (docs/phh-five-card-draw.md)"
 
 
 def _refuse(code: str, detail: str, **numbers: Any) -> Violation:
-    return Violation(code, detail, RULE, numbers)
+    return Violation(code, detail, numbers=numbers)
 
 
 # ---------------------------------------------------------------- the table a record describes
@@ -314,7 +313,7 @@ def _step(state: draw.HandState, plan: _Plan, index: int,
         _check_shown(state, action)
         return [], state
     if state.over:
-        raise Violation("hand_over", "the hand is over", "hand")
+        raise Violation("hand_over", "the hand is over")
     if kind is Folded:
         return draw.handle(state, draw.PostAction(action.player, "fold"))
     if kind is CheckedOrCalled:
@@ -330,7 +329,7 @@ def _step(state: draw.HandState, plan: _Plan, index: int,
         _check_received(plan, plan.roles.get(index), events)
         return events, after
     raise Violation("unsupported_variant",
-                    f"{format_action(action)!r} belongs to another variant", RULE)
+                    f"{format_action(action)!r} belongs to another variant")
 
 
 def _dealt(state: draw.HandState, plan: _Plan, index: int,
@@ -343,10 +342,10 @@ def _dealt(state: draw.HandState, plan: _Plan, index: int,
         return [], state  # one of the five-card hands this deal's deck order dealt
     if state.phase != draw.REDEAL or role[1] != state.redeals + 1:
         raise Violation("illegal_action", "a new deal only follows a first round that ended "
-                        f"unopened; the hand awaits the {state.awaiting}", "redeal")
+                        f"unopened; the hand awaits the {state.awaiting}")
     if sorted(deal.hands) != sorted(state.contenders):
         raise Violation("invalid_card", "a redeal gives five cards to every player still in: "
-                        f"{', '.join(f'p{s + 1}' for s in state.contenders)}", "redeal")
+                        f"{', '.join(f'p{s + 1}' for s in state.contenders)}")
     return draw.handle(state, draw.Redeal(deal.deck, reshuffle_order=deal.reshuffle_order))
 
 
@@ -357,8 +356,7 @@ def _check_received(plan: _Plan, role: tuple[Any, ...] | None, events: list[draw
     drew = next(e for e in events if type(e) is draw.PlayerDrew)
     if UNKNOWN_CARD not in wanted and drew.received != wanted:
         raise Violation("invalid_card", f"the record deals {wanted}, but the stub and the "
-                        f"reshuffled discards give {drew.received}: a card cannot be dealt twice",
-                        "draw")
+                        f"reshuffled discards give {drew.received}: a card cannot be dealt twice")
 
 
 def _discards(state: draw.HandState, plan: _Plan, action: StoodPatOrDiscarded) -> tuple[str, ...]:
@@ -370,20 +368,19 @@ def _discards(state: draw.HandState, plan: _Plan, action: StoodPatOrDiscarded) -
         return tuple(next(unknown) if card == UNKNOWN_CARD else card for card in action.cards)
     except StopIteration:
         raise Violation("invalid_discard", f"p{action.player + 1} discards more unknown cards "
-                        "than they hold", "draw") from None
+                        "than they hold") from None
 
 
 def _check_shown(state: draw.HandState, action: ShownOrMucked) -> None:
     """Our showdown is automatic (every player still in shows); a record's `sm` must agree."""
     if not state.over:
-        raise Violation("illegal_action", f"no showdown yet: the hand awaits the {state.awaiting}",
-                        "showdown")
+        raise Violation("illegal_action", f"no showdown yet: the hand awaits the {state.awaiting}")
     if not action.cards or UNKNOWN_CARD in action.cards:
         return
     held = {format_card(c) for c in state.hands[action.player]}
     if set(action.cards) != held:
         raise Violation("invalid_card", f"p{action.player + 1} shows {''.join(action.cards)} but "
-                        f"holds {''.join(sorted(held))}", "showdown")
+                        f"holds {''.join(sorted(held))}")
 
 
 def _check_known_showdown(state: draw.HandState, plan: _Plan, log: Iterable[draw.Event]) -> None:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
+from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import mixed
-from domain.hand_events import PostAction
+from domain.hand_events import ActionTaken, PostAction
 from domain.phh import (
     UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
-    HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded,
-    format_action, player_names, _whole,
+    POT_POLICY, HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked,
+    StoodPatOrDiscarded, betting_action, format_action, odd_chip_rule, phh_order, player_names,
+    _whole,
 )
-from domain.pots import SPLIT_EXACTLY
 from domain.violations import Violation
 
 # PHH variant -> (our game, betting structure).
@@ -36,11 +36,10 @@ VARIANTS = {
     "FB": ("badugi", FIXED_LIMIT),
     "NS": ("short_deck", NO_LIMIT),
 }
-RULE = "PHH replay"
 
 
 def _forced_bets_refused(detail: str) -> Violation:
-    return Violation("unsupported_forced_bets", detail, RULE)
+    return Violation("unsupported_forced_bets", detail)
 
 
 def start_command(record: HandHistory) -> mixed.StartHand:
@@ -70,7 +69,7 @@ def start_command(record: HandHistory) -> mixed.StartHand:
     return mixed.StartHand(
         game=game, players=player_names(record), stacks=record.starting_stacks,
         button=count - 1, betting=structure, antes=tuple(antes), blinds=tuple(blinds),
-        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=SPLIT_EXACTLY)
+        bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
 def _command(state: mixed.MixedState, action: PhhAction) -> Any:
@@ -100,7 +99,7 @@ def _command(state: mixed.MixedState, action: PhhAction) -> Any:
             return None  # shown as unknown cards: they cannot be ranked
         return mixed.ShowCards(action.player, "".join(action.cards))
     raise Violation("unsupported_variant", f"{format_action(action)!r} is no action of "
-                    f"{state.game.name}", RULE)
+                    f"{state.game.name}")
 
 
 def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]:
@@ -129,7 +128,7 @@ def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]
         log += events
     if not state.over:
         raise Violation("hand_incomplete", f"the record ends while the hand awaits the {state.phase}",
-                        RULE, {"action_index": len(record.actions)})
+                        numbers={"action_index": len(record.actions)})
     return commands, log, state
 
 
@@ -137,4 +136,76 @@ def replay(record: HandHistory) -> ReplayResult:
     _, log, state = played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
-                        tuple(log))
+                        tuple(log), odd_chip_rule(record))
+
+
+# ---------------------------------------------------------------- export
+
+# A rotation's hold'em and Omaha hands are written as the phh-std's (read back through
+# domain.games.holdem).
+_VARIANT_OF = {**{game_and_kind: variant for variant, game_and_kind in VARIANTS.items()},
+               ("rotation_holdem", FIXED_LIMIT): "FT", ("rotation_holdem", NO_LIMIT): "NT",
+               ("rotation_omaha", POT_LIMIT): "PO"}
+
+
+def phh_from_events(events: Any) -> HandHistory:
+    """A finished mixed-game hand (its decider events) as a PHH record: p1 the first seat
+    left of the button, the button last (how `start_command` reads it back); each street's
+    cards as `d dh`, a draw as every player's `pN sd` and then their replacements' `d dh`
+    (the order PHH and PokerKit write a draw in, though a live dealer serves each player
+    as they discard); cards a viewer may not see written `??`."""
+    events = list(events)
+    started = events[0]
+    if not isinstance(started, mixed.HandStarted):
+        raise ValueError("a mixed-game hand's events begin with HandStarted")
+    structure = started.betting
+    variant = _VARIANT_OF.get((started.game, structure.kind))
+    if variant is None:
+        raise ValueError(f"no PHH variant for {started.game} {structure.kind}")
+    order = phh_order(started.button, len(started.players))
+    index = {seat: k for k, seat in enumerate(order)}
+    stud = mixed.DEALT_GAMES[started.game].family == mixed.STUD
+    actions: list[PhhAction] = []
+    replacements: list[PhhAction] = []  # of the draw under way, written after its discards
+    finishing = None
+    for event in events[1:]:
+        kind = type(event)
+        if kind is mixed.CardsDealt and (replacements or actions and isinstance(actions[-1], StoodPatOrDiscarded)):
+            replacements.append(HoleCardsDealt(index[event.seat], _card_texts(event.cards)))
+            continue
+        if kind is not mixed.CardsDiscarded:
+            actions += replacements
+            replacements = []
+        if kind is mixed.CardsDealt:
+            actions.append(HoleCardsDealt(index[event.seat], _card_texts(event.cards)))
+        elif kind is mixed.BoardDealt:
+            actions.append(BoardDealt(_card_texts(event.cards)))
+        elif kind is mixed.CardsDiscarded:
+            actions.append(StoodPatOrDiscarded(index[event.seat], _card_texts(event.cards)))
+        elif kind is ActionTaken:
+            actions.append(BringInPosted(index[event.seat]) if event.action == "bring_in"
+                           else betting_action(index[event.seat], event))
+        elif kind is mixed.CardsShown:
+            actions.append(ShownOrMucked(index[event.seat], _card_texts(event.cards)))
+        elif kind is mixed.CardsMucked:
+            actions.append(ShownOrMucked(index[event.seat], None))
+        elif kind is mixed.HandEnded:
+            finishing = tuple(_whole(event.stacks[seat]) for seat in order)
+    return HandHistory(
+        variant=variant,
+        ante_trimming_status=not started.dead_antes,
+        antes=tuple(started.antes[seat] for seat in order),
+        blinds_or_straddles=None if stud else tuple(started.blinds[seat] for seat in order),
+        bring_in=started.bring_in if stud else None,
+        small_bet=structure.unit(late=False) if structure.kind == FIXED_LIMIT else None,
+        big_bet=structure.unit(late=True) if structure.kind == FIXED_LIMIT else None,
+        min_bet=None if structure.kind == FIXED_LIMIT else structure.opening_minimum,
+        starting_stacks=tuple(started.stacks[seat] for seat in order),
+        actions=tuple(actions),
+        players=tuple(started.players[seat] for seat in order),
+        finishing_stacks=finishing,
+    )
+
+
+def _card_texts(cards: str) -> tuple[str, ...]:
+    return tuple(cards[i:i + 2] for i in range(0, len(cards), 2))

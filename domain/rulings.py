@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.betting import Amount, BettingStructure, LegalActions
+from domain.betting import Amount, BettingState, BettingStructure, LegalActions, legal_basis
 from domain.cards import JOKER, format_card, parse_cards
+from domain.citations import cite, rule_for
 from domain.games import draw, holdem
 from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.games.draw_settings import DrawSettings
@@ -44,6 +45,18 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if game in MIXED_GAMES:
         from domain.rulings_mixed import mixed_betting_ruling  # it builds on this module
         return mixed_betting_ruling(request)
+    state, seat_of = replayed_holdem(request)
+    answer = _answer(state)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        answer["verdict"] = _verdict(state, seat_of, proposed)
+    return answer
+
+
+def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, int]]:
+    """A hold'em or Omaha hand replayed from a ruling request (its `actions` in order; a
+    showdown settled when every card is known), and each player's seat."""
+    game = request.get("game", "holdem")
     structure = BettingStructure.from_dict(request.get("betting") or {})
     players, stacks = _seats(request)
     seat_of = {name: seat for seat, name in enumerate(players)}
@@ -71,11 +84,7 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if state.awaiting == "showdown" and len(board) == 5 and all(
             state.hole[s] is not None for s in state.betting.contenders):
         state = _run(state, holdem.SettleShowdown())
-    answer = _answer(state)
-    proposed = request.get("proposed")
-    if proposed is not None:
-        answer["verdict"] = _verdict(state, seat_of, proposed)
-    return answer
+    return state, seat_of
 
 
 def _seats(request: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[Amount, ...]]:
@@ -174,11 +183,33 @@ def _money(names: tuple[str, ...], over: bool, awards: tuple[PotAward, ...],
 
 
 def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str, Any]) -> dict[str, Any]:
+    command = _post_action(seat_of, proposed)
     try:
-        holdem.decide(state, _post_action(seat_of, proposed))
+        holdem.decide(state, command)
     except Violation as violation:
-        return {"legal": False, "code": violation.code, "detail": violation.detail}
-    return {"legal": True}
+        return refused(violation)
+    return allowed(state.betting, command.seat, command.action, command.to)
+
+
+def refused(violation: Violation) -> dict[str, Any]:
+    """An illegal proposal, read out as the same refusal at a live table would be: the
+    code, the detail, the rule applied (only when one is) and the numbers."""
+    return {"legal": False, "code": violation.code, "detail": violation.detail,
+            **({"rule": violation.rule} if violation.rule else {}),
+            "numbers": dict(violation.numbers)}
+
+
+def allowed(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
+    """A legal proposal with what makes it so: the detail and rule of the amount (when a
+    rule decides it) and the numbers (`to`, the bounds; pot limit, the pot's arithmetic)."""
+    if betting is None or betting.to_act != seat:
+        rule = rule_for(action)  # a draw or an openers declaration: its own rule, if it has one
+        return {"legal": True, **({"rule": rule} if rule else {}), "numbers": {}}
+    detail, rule, numbers = legal_basis(betting, seat, action)
+    if to is not None and action in ("bet", "raise"):
+        numbers = {"to": to, **numbers}
+    return {"legal": True, **({"detail": detail} if detail else {}),
+            **({"rule": rule} if rule else {}), "numbers": numbers}
 
 
 # ---------------------------------------------------------------- five-card draw
@@ -210,7 +241,7 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
             raise Violation("invalid_card", f"{players[seat]} is dealt {draw.HAND_SIZE} cards, "
                             f"not {len(hand)}", numbers={"player": players[seat]})
     receipts = [_receipt(players, seat, discard, received.get(seat))
-                for seat, kind, discard, _ in commands if kind == "draw"]
+                for seat, kind, discard, _ in commands if kind in _DRAWS]
     deck = recorded_deck(settings, [hole.get(seat, [UNKNOWN_CARD] * draw.HAND_SIZE)
                                     for seat in range(len(players))], receipts)
     log, state = draw.handle(None, draw.StartHand(players, len(players) - 1, settings, deck.deck,
@@ -221,8 +252,8 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     for index, shape in enumerate(commands):
         try:
             if stopped_at_showdown:
-                raise Violation("hand_over", "the hand has reached the showdown", "hand")
-            events, after = draw.handle(state, _draw_command(state, shape))
+                raise Violation("hand_over", "the hand has reached the showdown")
+            events, after = _replayed(state, shape)
         except Violation as violation:
             raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
                             {**violation.numbers, "index": index}) from None
@@ -243,10 +274,43 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         if not state.over:
             last_round = _DRAW_ROUNDS[state.phase]
     answer = _draw_answer(state, log, last_round, stopped_at_showdown)
+    found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
+    if found is not None:
+        answer["false_openers"] = _false_openers_answer(state, log, found)
     proposed = request.get("proposed")
     if proposed is not None:
         answer["verdict"] = _draw_verdict(state, seat_of, proposed, stopped_at_showdown)
     return answer
+
+
+_DRAWS = ("draw", "split_openers")
+
+
+def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[list[Any], draw.HandState]:
+    """One action as it happened at the table. An opening bet by a player whose cards hold
+    no openers is a false open as made (nobody checks openers at the bet in a live game):
+    it stands until the floor finds it (`false_openers`) or the end of the hand does."""
+    try:
+        return draw.handle(state, _draw_command(state, shape))
+    except Violation as violation:
+        seat, kind, _, to = shape
+        if violation.code != "no_openers" or kind != "bet":
+            raise
+        return draw.handle(state, draw.OpenWithoutProof(seat, to))
+
+
+def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
+    name = state.players[found.seat]
+    opened = next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == found.seat
+                  and e.action == "bet")
+    if found.outcome == "carried":
+        detail = (f"{name} opened for {opened:,} without openers: a dead hand; nobody else had acted "
+                  "after the open (or no live hand is left), so the antes and the opening bet stay in "
+                  "the pot for the next deal")
+    else:
+        detail = (f"{name} opened for {opened:,} without openers: a dead hand, their chips stay in "
+                  "the pot, which plays among the others")
+    return {"player": name, "outcome": found.outcome, "rule": cite("false_openers"), "detail": detail}
 
 
 def _draw_settings(request: Mapping[str, Any]) -> DrawSettings:
@@ -301,7 +365,7 @@ def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> tuple[int, s
         raise Violation("validation_error", f"an action is an object, not {action!r}")
     seat = _seat(seat_of, action.get("player"))
     kind = action.get("action")
-    if kind != "draw":
+    if kind not in _DRAWS:
         return seat, kind, None, action.get("to")
     discard = action.get("discard")
     if isinstance(discard, bool) or not isinstance(discard, (int, list, str)):
@@ -327,14 +391,17 @@ def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
 
 def _draw_command(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> Any:
     seat, kind, discard, to = shape
-    if kind != "draw":
+    if kind == "false_openers":
+        return draw.FalseOpeners(seat)
+    if kind not in _DRAWS:
         return draw.PostAction(seat, kind, to)
+    split = kind == "split_openers"
     if not isinstance(discard, int):
-        return draw.Discard(seat, tuple(discard))
+        return draw.Discard(seat, tuple(discard), split_openers=split)
     # A count: throw the lowest cards, keeping aces and the joker (what a 4-card draw needs).
     held = state.hands[seat] if 0 <= seat < state.seat_count else ()
     lowest_first = sorted(held, key=lambda c: (c == JOKER or c >> 2 == draw.ACE_RANK_INDEX, c))
-    return draw.Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]))
+    return draw.Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
 
 
 def _needs_unknown_cards(state: draw.HandState, fillers: set[str]) -> bool:
@@ -370,10 +437,12 @@ def _draw_verdict(state: draw.HandState, seat_of: Mapping[str, int], proposed: M
                   at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
-            raise Violation("hand_over", "the hand has reached the showdown", "hand")
-        draw.decide(state, _draw_command(state, _draw_command_shape(seat_of, proposed)))
+            raise Violation("hand_over", "the hand has reached the showdown")
+        shape = _draw_command_shape(seat_of, proposed)
+        draw.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
-        return {"legal": False, "code": violation.code, "detail": violation.detail}
-    return {"legal": True}
+        return refused(violation)
+    seat, kind, _, to = shape
+    return allowed(state.betting if kind != "draw" else None, seat, kind, to)

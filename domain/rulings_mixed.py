@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.betting import BettingStructure, legal_actions
+from domain.betting import BettingStructure
 from domain.cards import format_card, parse_cards
+from domain.citations import cite
 from domain.games import mixed
 from domain.hand_events import PostAction
-from domain.rulings import _legal, _money, _seat, _seats
+from domain.mixed_legal import mixed_legal, open_pair_big_bet_allowed
+from domain.rulings import _money, _seat, _seats, allowed, refused
 from domain.violations import Violation
 
 GAMES = tuple(mixed.GAMES)
@@ -63,11 +65,26 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     proposed = request.get("proposed")
     if proposed is not None:
         try:
-            _apply(state, _command(state, seat_of, proposed, dealer))
-            answer["verdict"] = {"legal": True}
+            command = _command(state, seat_of, proposed, dealer)
+            _apply(state, command)
         except Violation as violation:
-            answer["verdict"] = {"legal": False, "code": violation.code, "detail": violation.detail}
+            answer["verdict"] = refused(violation)
+        else:
+            answer["verdict"] = _allowed(state, command)
     return answer
+
+
+def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:
+    """A legal proposal read out; the big bet of an open pair on fourth street is stud's own
+    rule (Robert's Rules, seven-card stud 4), beside the fixed bet of betting.py."""
+    if not isinstance(command, PostAction):
+        return allowed(None, command.seat, "draw", None)
+    big = state.betting.structure.unit(late=True)
+    if command.action == "bet" and command.to == big and open_pair_big_bet_allowed(state) \
+            and big != state.betting.structure.unit(late=False):
+        return {"legal": True, "detail": f"an open pair on fourth street may bet the big bet of {big}",
+                "rule": cite("open_pair_big_bet"), "numbers": {"to": command.to, "open_pair_to": big}}
+    return allowed(state.betting, command.seat, command.action, command.to)
 
 
 def _texts(text: Any) -> list[str]:
@@ -141,7 +158,7 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
     if state.game.family != mixed.DRAW:
-        raise Violation("illegal_action", f"{state.game.name} has no draw", "draw")
+        raise Violation("illegal_action", f"{state.game.name} has no draw")
     discard = action.get("discard", 0)
     if isinstance(discard, int) and not isinstance(discard, bool):
         thrown = mixed.UNKNOWN * discard
@@ -178,14 +195,9 @@ def _all_known(state: mixed.MixedState) -> bool:
 
 def _answer(state: mixed.MixedState) -> dict[str, Any]:
     names = state.players
-    b = state.betting
     to_act = state.to_act
     names_of_rounds = _STREET_NAMES[state.game.family]
-    legal = None
-    if to_act is not None and not state.over:
-        legal = _legal(legal_actions(b))
-        if state.bring_in_due:
-            legal.update(check=False, fold=False, bring_in=min(state.bring_in, b.stacks[to_act]))
+    legal = mixed_legal(state)
     answer: dict[str, Any] = {
         "round": "showdown" if state.phase == "showdown" or state.showdown
         else names_of_rounds[min(state.street, len(names_of_rounds) - 1)],

@@ -26,7 +26,6 @@ JOKER_SETTINGS = ("none", "wild", "bug")
 # Cards each player shows: a draw hand is five; hold'em and Omaha are hole cards only.
 HAND_SIZE = {FIVE_CARD_DRAW: 5, HOLDEM: 2, OMAHA: 4}
 BOARD_SIZES = (3, 4, 5)
-RULE = "showdown"
 
 
 def showdown_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,7 +38,7 @@ def showdown_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     """
     game = request.get("game")
     if game not in GAMES:
-        raise Violation("validation_error", f"game must be one of {', '.join(GAMES)}, not {game!r}", RULE)
+        raise Violation("validation_error", f"game must be one of {', '.join(GAMES)}, not {game!r}")
     joker = _joker_setting(request, game)
     if game in MIXED_GAMES:
         hands = _shown_cards(request)
@@ -69,10 +68,10 @@ def _joker_setting(request: Mapping[str, Any], game: str) -> str | None:
         setting = "none"
     if setting not in JOKER_SETTINGS:
         raise Violation("validation_error",
-                        f"joker must be one of {', '.join(JOKER_SETTINGS)}, not {setting!r}", RULE)
+                        f"joker must be one of {', '.join(JOKER_SETTINGS)}, not {setting!r}")
     if setting != "none" and game != FIVE_CARD_DRAW:
         raise Violation("validation_error", f"{game} plays without a joker: the joker setting "
-                        "belongs to five-card draw", RULE)
+                        "belongs to five-card draw")
     return None if setting == "none" else setting
 
 
@@ -80,21 +79,21 @@ def _board(request: Mapping[str, Any], game: str) -> tuple[Card, ...]:
     text = request.get("board")
     if game == FIVE_CARD_DRAW:
         if text:
-            raise Violation("validation_error", "five-card draw has no board", RULE)
+            raise Violation("validation_error", "five-card draw has no board")
         return ()
     if text is None:
-        raise Violation("validation_error", f"{game} needs the board", RULE)
+        raise Violation("validation_error", f"{game} needs the board")
     board = _cards(text, "the board")
     if len(board) not in BOARD_SIZES:
-        raise Violation("validation_error", f"a board has 3, 4 or 5 cards, not {len(board)}", RULE,
-                        {"board": len(board)})
+        raise Violation("validation_error", f"a board has 3, 4 or 5 cards, not {len(board)}",
+                        numbers={"board": len(board)})
     return board
 
 
 def _shown_cards(request: Mapping[str, Any]) -> dict[str, tuple[Card, ...]]:
     shown = request.get("hands")
     if not isinstance(shown, Mapping) or len(shown) < 2:
-        raise Violation("validation_error", "hands must name at least two players and their cards", RULE)
+        raise Violation("validation_error", "hands must name at least two players and their cards")
     return {player: _cards(text, f"{player}'s hand") for player, text in shown.items()}
 
 
@@ -104,8 +103,8 @@ def _hands(request: Mapping[str, Any], game: str) -> dict[str, tuple[Card, ...]]
     for player, cards in _shown_cards(request).items():
         if len(cards) != size:
             raise Violation("validation_error",
-                            f"{player} shows {len(cards)} cards: a {game} hand shows {size}", RULE,
-                            {"player": player, "cards": len(cards), "expected": size})
+                            f"{player} shows {len(cards)} cards: a {game} hand shows {size}",
+                            numbers={"player": player, "cards": len(cards), "expected": size})
         hands[player] = cards
     return hands
 
@@ -113,7 +112,7 @@ def _hands(request: Mapping[str, Any], game: str) -> dict[str, tuple[Card, ...]]
 def _cards(text: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(text, str):
         raise Violation("validation_error", f"{what} must be cards written as text (e.g. 'AsKd'), "
-                        f"not {text!r}", RULE)
+                        f"not {text!r}")
     return parse_cards(text)
 
 
@@ -124,7 +123,7 @@ def _refuse_shared_cards(hands: Mapping[str, tuple[Card, ...]], board: tuple[Car
             if card in where:
                 shown = format_cards((card,))
                 raise Violation("duplicate_card", f"{shown} is both in {where[card]} and in {player}'s "
-                                "hand: a deck holds each card once", RULE, {"card": shown})
+                                "hand: a deck holds each card once", numbers={"card": shown})
             where[card] = f"{player}'s hand"
 
 

@@ -21,7 +21,6 @@ from domain.lowball import (
 from domain.short_deck import is_short_deck_card, short_deck_category, short_deck_strength
 from domain.violations import Violation
 
-RULE = "showdown"
 STUD, STUD_HI_LO, RAZZ = "stud", "stud_hi_lo", "razz"
 OMAHA_HI_LO, SHORT_DECK = "omaha_hi_lo", "short_deck"
 DEUCE_SEVEN, BADUGI = "deuce_seven", "badugi"
@@ -150,19 +149,19 @@ def _check(game: str, hands: Mapping[str, tuple[Card, ...]], board: tuple[Card, 
         if not fewest <= len(cards) <= most:
             expected = str(fewest) if fewest == most else f"{fewest} to {most}"
             raise Violation("validation_error", f"{player} shows {len(cards)} cards: a {game} "
-                            f"hand shows {expected}", RULE,
-                            {"player": player, "cards": len(cards), "expected": most})
+                            f"hand shows {expected}",
+                            numbers={"player": player, "cards": len(cards), "expected": most})
     if game in BOARD_GAMES:
         if len(board) not in (3, 4, 5):
             raise Violation("validation_error", f"a board has 3, 4 or 5 cards, not {len(board)}",
-                            RULE, {"board": len(board)})
+                            numbers={"board": len(board)})
     elif board:
-        raise Violation("validation_error", f"{game} has no board", RULE)
+        raise Violation("validation_error", f"{game} has no board")
     if game == SHORT_DECK:
         for card in (*board, *(c for cards in hands.values() for c in cards)):
             if not is_short_deck_card(card):
                 raise Violation("invalid_card", f"{format_cards((card,))} is not in the short "
-                                "deck (sixes to aces)", RULE, {"card": format_cards((card,))})
+                                "deck (sixes to aces)", numbers={"card": format_cards((card,))})
     if any(card > 51 for cards in hands.values() for card in cards):
-        raise Violation("invalid_card", f"{game} plays without a joker", RULE)
+        raise Violation("invalid_card", f"{game} plays without a joker")
 

@@ -23,11 +23,18 @@ that closes a hand (once per command), with a shuffle and salt drawn through `dr
 so a client plays on without asking for each hand; the commitment is still published
 before the new hand's first card or action.
 
+A cash table (`min_buy_in` and `max_buy_in` set) lets players come and go: they sit
+down in an empty seat with a buy-in within the limits (SitDown), top up to at most the
+maximum (TopUp) and stand up with their chips (StandUp), all between their hands; it
+never finishes by itself, only when closed (CloseTable: at once between hands, else once
+the current hand ends). Chips are conserved: every chip brought (seats at creation,
+buy-ins, top-ups) minus every chip taken away (stand-ups) is on the table.
+
 A tournament table (`tournament_id` set) mirrors one table of a tournament: its seats
 are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
 (SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
 betting come from the tournament (StartNextHand's `button`, `big_blind`, `betting`: the
-level in force, TDA 23), and the table never finishes by itself: the tournament does.
+level in force, TDA 2024 23), and the table never finishes by itself: the tournament does.
 """
 from __future__ import annotations
 
@@ -36,11 +43,15 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain import autoplay
+from domain import autoplay, deal_commitment
 from domain.betting import BettingStructure, with_changes
-from domain.cards import deck_commitment, deck_texts, parse_cards
+from domain.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.table_games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.citations import cite
+from domain.table_mixed import TABLE_GAMES as MIXED_TABLE_GAMES
+from domain.table_rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.violations import Violation
 
 MIN_SEATS = 2
@@ -50,6 +61,7 @@ MAX_SEATS = 10
 MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -100,14 +112,35 @@ def _holdem_start(variant: str) -> Callable[..., Any]:
               betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
               commitment: str) -> holdem.StartHand:
         return holdem.StartHand(players, stacks, button, betting, variant,
-                                deck=deck, commitment=commitment)
+                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
     return start
 
 
-def _holdem_action(act: "Act", seat: int) -> holdem.PostAction:
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: dict[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", numbers={"showdown": showdown})
+    return showdown
+
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+
+
+def _holdem_action(act: "Act", seat: int) -> Any:
     if act.discard is not None:
         raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                        "hand", {"action": act.action})
+                        numbers={"action": act.action})
+    showdown = _SHOWDOWN_ACTIONS.get(act.action)
+    if showdown is not None:
+        return showdown(seat)
     return holdem.PostAction(seat, act.action, act.to)
 
 
@@ -118,7 +151,7 @@ GAMES: dict[str, GameRules] = {
 }
 GAMES.update({
     name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
-    for name, game in TABLE_GAMES.items()
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
 
@@ -126,8 +159,7 @@ def game_rules(game: str) -> GameRules:
     try:
         return GAMES[game]
     except KeyError:
-        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}",
-                        "table") from None
+        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}") from None
 
 
 # ------------------------------------------------------------------------- commands
@@ -152,6 +184,10 @@ class CreateTable:
     """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
     auto_deal: bool = False
     """The next hand opens as soon as one closes (cash tables)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    """Both set for a cash table: the chips a player sits down with, and the most a top-up
+    may bring a stack to. Its seats may be empty (EMPTY_SEAT, stack 0)."""
 
 
 @dataclass(frozen=True)
@@ -159,7 +195,7 @@ class StartNextHand:
     """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
 
     A tournament gives the positions and the level in force: `button` (a table seat,
-    empty for a dead button, TDA 32), `small_blind` and `big_blind` (table seats; an
+    empty for a dead button, TDA 2024 32), `small_blind` and `big_blind` (table seats; an
     empty small blind seat is a dead small blind) and `betting` for this hand. Without
     them the button moves to the next seat with chips and the table's betting applies."""
     deck: tuple[str, ...]
@@ -202,6 +238,34 @@ class AdjustChips:
 
 
 @dataclass(frozen=True)
+class SitDown:
+    """Cash tables: `player_id` takes an empty seat (`seat`, or the first empty one) with
+    `buy_in` chips, between hands."""
+    player_id: str
+    buy_in: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """Cash tables: `player_id` leaves with their stack, once not in a hand being played."""
+    player_id: str
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """Cash tables: `player_id` adds `amount` chips, between their hands, up to the maximum
+    buy-in."""
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CloseTable:
+    """No new hand: the table finishes now, or when the hand being played ends."""
+
+
+@dataclass(frozen=True)
 class Act:
     """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
     round total), or a game's own actions (`discard` for a draw)."""
@@ -215,6 +279,8 @@ class Act:
     """Dice poker's roll: positions (0-4) of the dice kept."""
     line: str | None = None
     """Dice poker's score: the line written."""
+    pushed: Pushed | None = None
+    """Chips pushed and words said, entered by the floor instead of `action` and `to`."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +303,7 @@ class ReturnToSeat:
 
 
 Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
-                RemovePlayer, AdjustChips]
+                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable]
 
 
 # --------------------------------------------------------------------------- events
@@ -254,6 +320,8 @@ class TableCreated:
     action_clock_s: int | None
     tournament_id: str | None = None
     auto_deal: bool = False
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +361,9 @@ class HandOpened:
     seats: tuple[int, ...]
     commitment: str
     salt: str
+    scheme: str = DECK_HASH
+    """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
+    domain.deal_commitment.SCHEME (a Merkle root over each card, hold'em and Omaha)."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +398,12 @@ class TableFinished:
     standings, best first, and each player's result."""
     standings: tuple[Standing, ...]
     results: tuple[Result, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableClosing:
+    """Closed during a hand: no hand follows it, and the table finishes when it ends."""
+    hand_id: str
 
 
 @dataclass(frozen=True)
@@ -373,7 +450,7 @@ class PlayerReturned:
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted)
+                ChipsAdjusted, ChipsRuled, TableClosing)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -425,7 +502,18 @@ class TableState:
     """Who lost their last chip in the last hand, with the stack they began it with."""
     auto_deal: bool = False
     chip_changes: tuple[int, ...] = ()
-    """Tournament tables: the tournament's chip changes applied here (their ids)."""
+    """Tournament tables: the tournament's chip changes applied here (their ids); cash
+    tables: their top-ups (numbered 1, 2, ...)."""
+    deal_scheme: str = DECK_HASH
+    """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    closing: bool = False
+    """Closed during the current hand: it finishes when the hand ends."""
+
+    @property
+    def cash(self) -> bool:
+        return self.min_buy_in is not None
 
     @property
     def chips(self) -> int:
@@ -495,17 +583,19 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if kind is HandOpened:
         return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
                             hand_seats=event.seats, button=event.button, hand=None,
-                            commitment=event.commitment, salt=event.salt)
+                            commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
         return with_changes(state, finished=True, results=event.results)
+    if kind is TableClosing:
+        return with_changes(state, closing=True)
     if kind is ClockStarted:
         return with_changes(state, clock=event, missed_clocks=_met_clock(state))
     if kind is ClockExpired:
         missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
         return with_changes(state, clock=None, missed_clocks=missed)
-    if kind is AutomaticAction:
+    if kind in (AutomaticAction, ChipsRuled):
         return state
     if kind is PlayerSatOut:
         return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
@@ -558,7 +648,8 @@ def _created(event: TableCreated) -> TableState:
         hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
         finished=False, clock=None, sitting_out=(False,) * seat_count,
         missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
-        tournament_id=event.tournament_id, auto_deal=event.auto_deal)
+        tournament_id=event.tournament_id, auto_deal=event.auto_deal,
+        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -566,7 +657,8 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
     remaining = sum(1 for stack in state.stacks if stack > 0)
     # Players out in the same hand: the bigger starting stack takes the better place
-    # (TDA 12); equal stacks share it.
+    # (house practice: the TDA has no numbered rule for it, tournaments.md); equal stacks
+    # share it.
     busted = sorted(event.busted, key=lambda p: -start_stacks[p])
     places = []
     worst_place = remaining
@@ -605,13 +697,13 @@ def handle(state: TableState | None, command: Command,
     orders, dice rolls); hold'em ignores it."""
     if isinstance(command, CreateTable):
         if state is not None:
-            raise Violation("illegal_action", "this table already exists", "table")
+            raise Violation("illegal_action", "this table already exists")
         event = _create(command)
         return [event], evolve(None, event)
     if state is None:
-        raise Violation("not_found", "no such table", "table")
+        raise Violation("not_found", "no such table")
     if state.finished:
-        raise Violation("table_finished", "the table has finished: no more hands", "table")
+        raise Violation("table_finished", "the table has finished: no more hands")
     if isinstance(command, StartNextHand):
         return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
     if isinstance(command, Act):
@@ -626,7 +718,11 @@ def handle(state: TableState | None, command: Command,
         return _change_seats(state, command)
     if isinstance(command, AdjustChips):
         return _adjust_chips(state, command)
-    raise Violation("illegal_action", f"unknown command {command!r}", "table")
+    if isinstance(command, (SitDown, StandUp, TopUp)):
+        return _cash_move(state, command)
+    if isinstance(command, CloseTable):
+        return _close(state)
+    raise Violation("illegal_action", f"unknown command {command!r}")
 
 
 def _create(command: CreateTable) -> TableCreated:
@@ -634,39 +730,64 @@ def _create(command: CreateTable) -> TableCreated:
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
     game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
+    if rules.table_game is None:
+        holdem_showdown(command.settings)
     turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
     action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
     if turn_limit_s is not None and action_clock_s != turn_limit_s:
         raise Violation("invalid_table",
                         f"action_clock_s {command.action_clock_s} and the game's turn_time_limit_s "
                         f"{turn_limit_s} differ: give one of them, or the same number",
-                        "table", {"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
+                        numbers={"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
     chips = rules.plays_for_chips(command.settings)
     seats = command.seats
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise Violation("invalid_table", f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(seats)}",
-                        "table", {"seats": len(seats)})
+    # Stud and the draw games seat fewer: the deck must serve every player still in.
+    max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
+                        f"not {len(seats)}", numbers={"seats": len(seats), "max_seats": max_seats})
     players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
     if len(set(players)) != len(players):
-        raise Violation("invalid_table", "a player may take only one seat at a table", "table")
-    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None:
-        raise Violation("invalid_table", "only a tournament's table has empty seats", "table")
+        raise Violation("invalid_table", "a player may take only one seat at a table")
+    cash = _buy_in_limits(command)
+    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None and not cash:
+        raise Violation("invalid_table", "only a tournament's or a cash table has empty seats")
+    for seat in seats:
+        if cash and seat.player_id != EMPTY_SEAT:
+            _check_buy_in(command.min_buy_in, command.max_buy_in, seat.stack)  # type: ignore[arg-type]
     for seat in seats:
         if seat.player_id == EMPTY_SEAT and seat.stack == 0:
             continue
         if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
                 or (chips and seat.stack == 0):
             raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
-                            "table", {"stack": seat.stack})
+                            numbers={"stack": seat.stack})
     if action_clock_s is not None and not 0 < action_clock_s <= MAX_ACTION_CLOCK_S:
         raise Violation("invalid_table", f"the action clock must be 1 to {MAX_ACTION_CLOCK_S} seconds "
-                        f"(or null), not {action_clock_s}", "table", {"action_clock_s": action_clock_s})
+                        f"(or null), not {action_clock_s}", numbers={"action_clock_s": action_clock_s})
     if command.auto_deal and command.tournament_id is not None:
-        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal", "table")
+        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal")
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
-                        command.auto_deal)
+                        command.auto_deal, command.min_buy_in, command.max_buy_in)
+
+
+def _buy_in_limits(command: CreateTable) -> bool:
+    """Whether the table is a cash table, once its limits are checked: both or neither,
+    whole chips, 0 < min <= max, on a table that plays for chips and no tournament's."""
+    limits = (command.min_buy_in, command.max_buy_in)
+    if limits == (None, None):
+        return False
+    numbers = {"min_buy_in": command.min_buy_in, "max_buy_in": command.max_buy_in}
+    if None in limits or any(isinstance(v, bool) or not isinstance(v, int) for v in limits) \
+            or not 0 < command.min_buy_in <= command.max_buy_in:  # type: ignore[operator]
+        raise Violation("invalid_table", f"a cash table's buy-in limits are whole chips with 0 < min_buy_in "
+                        f"<= max_buy_in, not {command.min_buy_in} and {command.max_buy_in}", numbers=numbers)
+    if command.tournament_id is not None or not game_rules(command.game).plays_for_chips(command.settings):
+        raise Violation("invalid_table", "only a table that plays for chips outside a tournament has buy-ins",
+                        numbers=numbers)
+    return True
 
 
 def next_button(state: TableState) -> int:
@@ -678,7 +799,7 @@ def next_button(state: TableState) -> int:
         seat = (start + step) % count
         if state.stacks[seat] > 0:
             return seat
-    raise Violation("not_enough_players", "nobody has chips", "table")
+    raise Violation("not_enough_players", "nobody has chips")
 
 
 def seats_dealt_in(state: TableState) -> tuple[int, ...]:
@@ -692,20 +813,24 @@ def seats_dealt_in(state: TableState) -> tuple[int, ...]:
 def _start_next_hand(state: TableState, command: StartNextHand,
                      draws: Draws | None) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:
-        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played", "table",
-                        {"hand": state.hand_id})
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played",
+                        numbers={"hand": state.hand_id})
     in_game = seats_dealt_in(state)
     if len(in_game) < MIN_SEATS:
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
-                        "table", {"players_with_chips": len(in_game)})
+                        numbers={"players_with_chips": len(in_game)})
     salt = command.salt
     if _SALT_HEX.fullmatch(salt) is None:
-        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex", "deal")
+        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex")
     rules = game_rules(state.game)
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
-        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once", "deal")
-    commitment = deck_commitment(cards, bytes.fromhex(salt))
+        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
+    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
+        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
+            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
+    else:
+        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
         button, hand_button, betting = _given_positions(state, command, in_game, betting)
@@ -713,11 +838,16 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
     number = state.hands_played + 1
-    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt)
+    previous = state.hand
+    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
+                        scheme)
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
-    if rules.table_game is not None:
+    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                                       commitment, _dealing(state, draws), previous=previous)
+    elif rules.table_game is not None:
         start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
                             commitment, _dealing(state, draws))
     else:
@@ -733,7 +863,7 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
     and the betting, from a tournament's positions. The game puts the blinds on the two
     hand seats after its button (heads-up: the button and the next), so its button is
     the dealt-in seat two before the big blind (one before, heads-up). A dead button
-    (TDA 32) sits on an empty seat: the game's button is then the last player before the
+    (TDA 2024 32) sits on an empty seat: the game's button is then the last player before the
     small blind, who acts last as the button would. An empty small blind seat is a dead
     small blind: nobody posts it."""
     seat_count = len(state.players)
@@ -741,10 +871,10 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
         seat = getattr(command, name)
         if seat is not None and not 0 <= seat < seat_count:
             raise Violation("invalid_deal", f"the {name.replace('_', ' ')} seat must be 0..{seat_count - 1}",
-                            "deal", {name: seat})
+                            numbers={name: seat})
     if command.big_blind not in in_game:
         raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
-                        "deal", {"big_blind": command.big_blind})
+                        numbers={"big_blind": command.big_blind})
     big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
     if len(in_game) == 2:
         return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
@@ -757,27 +887,26 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
 
 def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands",
-                        "table")
+        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: players move between hands",
-                        "TDA 11", {"hand": state.hand_id})
+                        cite("balance_between_hands"), {"hand": state.hand_id})
     if isinstance(command, RemovePlayer):
         seat = _seat_of(state, command.player_id)
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat], command.tournament_version)
         return [left], evolve(state, left)
     if command.player_id in state.players:
-        raise Violation("already_seated", f"{command.player_id} already sits at this table", "table",
-                        {"player": command.player_id})
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
     if not 0 <= command.seat < len(state.players) or state.players[command.seat] != EMPTY_SEAT:
-        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table", "table",
-                        {"seat": command.seat})
+        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table",
+                        numbers={"seat": command.seat})
     if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
         raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
-                        "table", {"stack": command.stack})
+                        numbers={"stack": command.stack})
     if not command.re_entry and any(s.player_id == command.player_id for s in state.eliminated):
-        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back", "table",
-                        {"player": command.player_id})
+        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back",
+                        numbers={"player": command.player_id})
     seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version,
                                  command.re_entry)
     return [seated], evolve(state, seated)
@@ -785,19 +914,91 @@ def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tupl
 
 def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], TableState]:
     if state.tournament_id is None:
-        raise Violation("not_tournament_table", "only a tournament changes chips at its tables", "table")
+        raise Violation("not_tournament_table", "only a tournament changes chips at its tables")
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: chips change between hands",
-                        "table", {"hand": state.hand_id})
+                        numbers={"hand": state.hand_id})
     if command.change_id in state.chip_changes:
-        raise Violation("already_applied", f"chip change {command.change_id} is already applied here", "table",
-                        {"change_id": command.change_id})
+        raise Violation("already_applied", f"chip change {command.change_id} is already applied here",
+                        numbers={"change_id": command.change_id})
     seat = _seat_of(state, command.player_id)
     if state.stacks[seat] + command.amount < 0:
         raise Violation("exceeds_stack", f"{command.player_id} has {state.stacks[seat]} chips, not {-command.amount}",
-                        "table", {"stack": state.stacks[seat], "amount": command.amount})
+                        numbers={"stack": state.stacks[seat], "amount": command.amount})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
     return [adjusted], evolve(state, adjusted)
+
+
+# ------------------------------------------------------------------- cash tables
+
+
+def _check_buy_in(minimum: int, maximum: int, buy_in: int) -> None:
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not minimum <= buy_in <= maximum:
+        raise Violation("buy_in_out_of_range", f"a buy-in here is {minimum} to {maximum} chips, not {buy_in!r}",
+                        numbers={"buy_in": buy_in, "min_buy_in": minimum, "max_buy_in": maximum})
+
+
+def _in_the_hand(state: TableState, seat: int) -> bool:
+    return state.hand_in_progress and seat in state.hand_seats
+
+
+def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[list[Any], TableState]:
+    """Sit down, top up or stand up at a cash table: the player's chips change only while
+    they are not in a hand being played (their stack is in play until it ends)."""
+    if not state.cash:
+        raise Violation("not_cash_table", "players sit down, top up and stand up only at cash tables")
+    if isinstance(command, SitDown):
+        return _sit_down(state, command)
+    seat = _seat_of(state, command.player_id)
+    if _in_the_hand(state, seat):
+        doing = "stand up" if isinstance(command, StandUp) else "top up"
+        raise Violation("hand_in_progress", f"{command.player_id} is in hand {state.hand_id}: "
+                        f"{doing} once it is over",
+                        numbers={"hand": state.hand_id, "player": command.player_id})
+    if isinstance(command, StandUp):
+        left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
+        return [left], evolve(state, left)
+    stack, most = state.stacks[seat], state.max_buy_in
+    if isinstance(command.amount, bool) or not isinstance(command.amount, int) or command.amount <= 0:
+        raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
+                        numbers={"amount": command.amount})
+    if stack + command.amount > most:  # type: ignore[operator]
+        raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
+                        f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
+                        numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
+    adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
+    return [adjusted], evolve(state, adjusted)
+
+
+def _sit_down(state: TableState, command: SitDown) -> tuple[list[Any], TableState]:
+    if state.closing:
+        raise Violation("table_closing", "the table is closing: nobody sits down")
+    if command.player_id == EMPTY_SEAT or command.player_id in state.players:
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
+    empty = [seat for seat, player in enumerate(state.players) if player == EMPTY_SEAT]
+    seat = command.seat if command.seat is not None else (empty[0] if empty else None)
+    if seat is None:
+        raise Violation("table_full", f"all {len(state.players)} seats are taken",
+                        numbers={"seats": len(state.players)})
+    if seat not in empty:
+        raise Violation("seat_taken", f"seat {seat} is not an empty seat of this table (empty: {empty})",
+                        numbers={"seat": seat, "empty_seats": empty})
+    _check_buy_in(state.min_buy_in, state.max_buy_in, command.buy_in)  # type: ignore[arg-type]
+    seated = PlayerSeatedAtTable(seat, command.player_id, command.buy_in)
+    return [seated], evolve(state, seated)
+
+
+def _close(state: TableState) -> tuple[list[Any], TableState]:
+    """Any table but a tournament's: finished now, or, during a hand, when it ends. An
+    early close rates nobody (no results), whatever the standings."""
+    if state.tournament_id is not None:
+        raise Violation("tournament_table", "a tournament closes its own tables")
+    if state.closing:
+        raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends",
+                        numbers={"hand": state.hand_id})
+    event: Any = TableClosing(state.hand_id) if state.hand_in_progress else TableFinished(standings(state))
+    return [event], evolve(state, event)
 
 
 def _next_seat(state: TableState) -> int:
@@ -811,11 +1012,14 @@ def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
 
 def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
-        raise Violation("hand_over", "no hand is being played: start the next hand", "hand")
+        raise Violation("hand_over", "no hand is being played: start the next hand")
     seat = state.hand_seat_of(command.player_id)
     if seat is None:
-        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand", "betting order",
-                        {"player": command.player_id})
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
+                        numbers={"player": command.player_id})
+    ruled: list[Any] = []
+    if command.pushed is not None:
+        ruled, command = _ruled(state, seat, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
     if rules.table_game is not None:
@@ -824,11 +1028,25 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         game_command = rules.action(move, state.hand, dealing)
     else:
         if (command.defender, command.keep, command.line) != (None, None, None):
-            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line", "hand",
-                            {"action": command.action})
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": command.action})
         game_command = rules.action(command, seat)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
-    return _with_closing(with_changes(state, hand=hand), hand_events)
+    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
+    """Chips and words (domain.declarations) become the action they are ruled to be; the
+    ruling is recorded beside it."""
+    # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
+    betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
+    pushed = command.pushed
+    if betting is None or pushed is None:
+        raise Violation("illegal_action", "chips and words are ruled in betting games only")
+    found, action, to = ruled_action(betting, seat, pushed)
+    event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
+                       pushed.said, pushed.order, found)
+    return [event], with_changes(command, action=action, to=to, pushed=None)
 
 
 # ------------------------------------------------------------- clocks and absences
@@ -897,11 +1115,11 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
         raise Violation("clock_not_running",
                         f"no clock of seat {command.seat} in hand {command.hand_id} ends at "
                         f"{command.deadline_at_ms}: the player acted, or it was already expired",
-                        "action clock", {"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
+                        numbers={"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
     if now_ms < clock.deadline_at_ms:
         raise Violation("clock_not_expired",
                         f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
-                        "action clock", {"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+                        numbers={"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
     expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
     state = evolve(state, expired)
     events: list[Any] = [expired]
@@ -918,8 +1136,7 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
 def _seat_of(state: TableState, player_id: str) -> int:
     seat = state.seat_of(player_id)
     if seat is None:
-        raise Violation("not_seated", f"{player_id} has no seat at this table", "table",
-                        {"player": player_id})
+        raise Violation("not_seated", f"{player_id} has no seat at this table", numbers={"player": player_id})
     return seat
 
 
@@ -927,8 +1144,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
              draws: Draws | None) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if state.sitting_out[seat]:
-        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out",
+                        numbers={"player": command.player_id})
     sat_out = PlayerSatOut(seat, command.player_id, REQUESTED)
     state = evolve(state, sat_out)
     if state.seat_to_act != seat:
@@ -940,8 +1157,8 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
 def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if not state.sitting_out[seat]:
-        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out", "table",
-                        {"player": command.player_id})
+        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out",
+                        numbers={"player": command.player_id})
     returned = PlayerReturned(seat, command.player_id)
     return [returned], evolve(state, returned)
 
@@ -994,8 +1211,11 @@ def _closing(state: TableState) -> list[Any]:
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
     hands = rules.hands_in_match(state.settings)
-    if state.tournament_id is not None:
-        return events  # players come and go between hands; the tournament finishes, not its table
+    if state.closing:
+        events.append(TableFinished(standings(after)))
+        return events
+    if state.tournament_id is not None or state.cash:
+        return events  # players come and go between hands; the tournament (or the floor) finishes it
     if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
         final = standings(after)
         events.append(TableFinished(final, results_of(final)))

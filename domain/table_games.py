@@ -58,11 +58,27 @@ class TableMove:
     line: str | None = None
 
 
+class PlaysForChips:
+    """The hooks of a game played for chips, hand after hand, with a 52-card pack."""
+
+    @staticmethod
+    def with_joker(raw: Mapping[str, Any]) -> bool:
+        return False
+
+    @staticmethod
+    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
+        return True
+
+    @staticmethod
+    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
+        return None
+
+
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
     for name in fields:
         if getattr(move, name) is not None:
-            raise Violation("illegal_action", f"{game} has no {name!r} for {move.action!r}", "hand",
-                            {"action": move.action})
+            raise Violation("illegal_action", f"{game} has no {name!r} for {move.action!r}",
+                            numbers={"action": move.action})
 
 
 # ---------------------------------------------------------------------- five-card draw
@@ -159,14 +175,16 @@ class DrawGame:
     @staticmethod
     def action(move: TableMove, hand: DrawTableHand, dealing: Dealing) -> Any:
         _not_for("five-card draw", move, "defender", "keep", "line")
-        if move.action in ("discard", "draw"):
+        if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
-                                "draw", {"action": move.action})
-            return draw.Discard(move.seat, move.discard)
+                                numbers={"action": move.action})
+            return draw.Discard(move.seat, move.discard, split_openers=move.action == "split_openers")
+        if move.action == "false_openers":
+            return draw.FalseOpeners(move.seat)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
-                            "draw", {"action": move.action})
+                            numbers={"action": move.action})
         return draw.PostAction(move.seat, move.action, move.to)
 
     @staticmethod
@@ -218,7 +236,7 @@ class PalaceSettings:
 
 
 def _bad_palace(detail: str) -> Violation:
-    return Violation("invalid_settings", detail, "Palace Poker settings")
+    return Violation("invalid_settings", detail)
 
 
 @dataclass(frozen=True)
@@ -254,7 +272,7 @@ class PalaceTableHand:
         return self.game.phase
 
 
-class PalaceGame:
+class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
     name = "palace"
     EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut}
@@ -269,18 +287,6 @@ class PalaceGame:
         kind = FIXED_LIMIT if parsed.structure == FIXED_LIMIT else NO_LIMIT
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
-
-    @staticmethod
-    def with_joker(raw: Mapping[str, Any]) -> bool:
-        return False
-
-    @staticmethod
-    def plays_for_chips(raw: Mapping[str, Any]) -> bool:
-        return True
-
-    @staticmethod
-    def hands_in_match(raw: Mapping[str, Any]) -> int | None:
-        return None
 
     @staticmethod
     def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
@@ -332,16 +338,16 @@ class PalaceGame:
         if action == "attack":
             if move.defender is None:
                 raise Violation("illegal_action", "an attack names its defender ('defender': a player id)",
-                                "Palace Poker", {"action": action})
+                                numbers={"action": action})
             return palace.Attack(player, move.defender, move.to)
         if action == "raise":
             return palace.Raise(player, move.to)
         simple = {"call": palace.Call, "stay": palace.Stay, "fold": palace.Fold}
         if action not in simple:
             raise Violation("illegal_action", f"Palace Poker actions are buy, discard, attack, call, raise, "
-                            f"stay and fold, not {action!r}", "Palace Poker", {"action": action})
+                            f"stay and fold, not {action!r}", numbers={"action": action})
         if move.to is not None:
-            raise Violation("illegal_action", f"{action!r} takes no amount", "Palace Poker", {"action": action})
+            raise Violation("illegal_action", f"{action!r} takes no amount", numbers={"action": action})
         return simple[action](player)
 
     @staticmethod
@@ -491,7 +497,7 @@ class DiceGame:
         if move.action == "score":
             _not_for("dice poker", move, "keep")
             if move.line is None:
-                raise Violation("unknown_line", "'score' names the line to write ('line')", dice.RULE)
+                raise Violation("unknown_line", "'score' names the line to write ('line')")
             return dice.Score(move.player, move.line)
         raise Violation("illegal_action", f"dice poker actions are roll (with keep) and score (with line), "
                         f"not {move.action!r}", dice.RULE, {"action": move.action})
@@ -527,7 +533,7 @@ def _roll(hand: DiceTableHand, player: str, keep: tuple[int, ...], dealing: Deal
     it is decided)."""
     prepared = hand.prepared
     if prepared is None:
-        raise Violation("game_not_started", "no roll is committed yet", dice.RULE)
+        raise Violation("game_not_started", "no roll is committed yet")
     return dice.Roll(player, prepared.values, tuple(keep), prepared.salt, None)
 
 

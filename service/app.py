@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import select
+from functools import partial
 from typing import Any, Callable
 
 import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
-from service import commands
-from service.api import (Api, Resources, hand_histories, hands, health, keys, players,
-                         ratings, refuse_nul_in_url, rulings, tables, tournaments)
+from service import commands, docs, metrics, rate_limits, request_log
+from service.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
+                         operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
+                         tables, tournaments)
 from service.auth import ApiKeys
 from service.config import Config
 from service.problems import register_problem_handlers
 from service.integrity import open_store
+from service.notifications import LiveFeeds, PostgresListener
 
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
@@ -44,13 +47,17 @@ def create_app(config: Config | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     app.json.sort_keys = False
+    docs.install(app)
 
     pool = _open_pool(config) if config.database_url else None
+    store = open_store(pool, config) if pool else None
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,
-        store=open_store(pool, config) if pool else None,
+        store=store,
         keys=ApiKeys(pool) if pool else None,
+        live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
+        if store else None,
     )
 
     api = Api(
@@ -63,10 +70,14 @@ def create_app(config: Config | None = None) -> Flask:
         },
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
-                      tables.blp, hands.blp, tournaments.blp, ratings.blp):
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
+                      lists.blp, cash_tables.blp, streams.blp, operations.blp):
         api.register_blueprint(blueprint)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)
+    request_log.install(app)
+    metrics.install(app)
+    rate_limits.install(app, config)
     if config.broker_url:
         commands.schedule_clocks_with(_clock_sender(config.broker_url))
     return app

@@ -12,6 +12,8 @@ import hmac
 import secrets
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
@@ -23,7 +25,10 @@ from flask import request
 from psycopg_pool import ConnectionPool
 
 from service.api import SECURITY_SCHEME, resources
+from service.api.writes import answer_write
 from service.problems import Problem
+from service.request_log import note_principal
+from service.store import scope
 
 ROLES = ("admin", "organiser", "floor", "player", "spectator")
 KEY_PREFIX = "crd_"
@@ -35,6 +40,12 @@ View = TypeVar("View", bound=Callable[..., Any])
 class Principal:
     role: str
     player_id: str | None = None
+    key_id: str | None = None
+    """The id of the API key the caller sent (MASTER_KEY_ID for CARDROOM_ADMIN_KEY): whose
+    Idempotency-Keys they are, and who a request's log line names."""
+
+
+MASTER_KEY_ID = "CARDROOM_ADMIN_KEY"
 
 
 def new_secret() -> str:
@@ -94,7 +105,7 @@ class ApiKeys:
         if (role == "player") != (player_id is not None):
             raise ValueError("a player key needs a player id, and only a player key has one")
         secret = new_secret()
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "INSERT INTO api_keys (id, key_hash, role, player_id) VALUES (%s, %s, %s, %s)"
                 " RETURNING " + _KEY_COLUMNS,
@@ -102,6 +113,17 @@ class ApiKeys:
             ).fetchone()
         assert row is not None
         return IssuedKey(*row), secret
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """The request's open transaction when there is one (an idempotent key creation
+        commits with its record), else a connection from the pool."""
+        joined = scope.current_connection()
+        if joined is not None:
+            yield joined
+        else:
+            with self._pool.connection() as conn:
+                yield conn
 
     def listed(self, limit: int, after: str | None = None) -> list[IssuedKey]:
         """Keys in the order they were issued (created_at, then id), `limit` of them from
@@ -150,12 +172,12 @@ class ApiKeys:
     def _look_up(self, hashed: str) -> Principal | _Revoked | None:
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT role, player_id, revoked_at IS NOT NULL FROM api_keys WHERE key_hash = %s",
+                "SELECT role, player_id, revoked_at IS NOT NULL, id FROM api_keys WHERE key_hash = %s",
                 (hashed,),
             ).fetchone()
         if row is None:
             return None
-        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1])
+        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1], key_id=row[3])
 
 
 _KEY_COLUMNS = "id, role, player_id, created_at, revoked_at"
@@ -173,6 +195,7 @@ def authenticate() -> Principal:
         raise _unauthorized("the API key is not valid")
     if principal is REVOKED:
         raise _unauthorized("the API key was revoked", "key_revoked")
+    note_principal(principal.key_id, principal.role)  # type: ignore[union-attr]
     return principal  # type: ignore[return-value]
 
 
@@ -180,7 +203,7 @@ def _principal_for(secret: str) -> Principal | _Revoked | None:
     wired = resources()
     admin_key = wired.config.admin_key
     if admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()):
-        return Principal(role="admin")
+        return Principal(role="admin", key_id=MASTER_KEY_ID)
     # A NUL or a huge header can only be a wrong key; never send it to PostgreSQL.
     if wired.keys is None or "\x00" in secret or len(secret) > 200:
         return None
@@ -202,6 +225,11 @@ def current_principal() -> Principal:
     """The authenticated caller (role, player_id) inside a view guarded by `require`."""
     principal = _guarded_principal.get()
     return principal if principal is not None else authenticate()
+
+
+def _owner(principal: Principal) -> str:
+    """Whose Idempotency-Keys a request's are: its API key's."""
+    return principal.key_id or f"{principal.role}:{principal.player_id}"
 
 
 def require(*roles: str) -> Callable[[View], View]:
@@ -227,7 +255,7 @@ def require(*roles: str) -> Callable[[View], View]:
                 )
             token = _guarded_principal.set(principal)
             try:
-                return view(*args, **kwargs)
+                return answer_write(_owner(principal), view, args, kwargs)
             finally:
                 _guarded_principal.reset(token)
 

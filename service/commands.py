@@ -34,12 +34,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from domain import table
+from domain import deal_commitment, table
 from domain.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service import ratings
 from service.sealing import seal
+from service.store import scope
 from service.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,16 @@ CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat"}
-# Table events that belong to the current hand's history (the floor audits a timeout there).
+PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat",
+                       "CardsDealt": "seat", "CardsDiscarded": "seat"}  # the last two: mixed games
+# A hand committed card by card (domain.deal_commitment) never shows its whole deck, or
+# the secret its per-card salts come from, to anyone but the floor and admin: the others
+# get the openings of the cards they saw (service.views.deal_view).
+FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck",)}
+# Table events that belong to the current hand's history (the floor audits a timeout, or
+# what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
-                     table.AutomaticAction)
+                     table.AutomaticAction, table.ChipsRuled)
 
 
 def table_stream(table_id: str) -> str:
@@ -122,8 +129,19 @@ class _TableCache:
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
 
+    def forget(self, table_id: str) -> None:
+        with self._lock:
+            self._entries.pop(table_id, None)
+
 
 _cache = _TableCache(CACHED_TABLES)
+
+
+@scope.forget_on_rollback
+def _forget_table(store: EventStore, stream_id: str) -> None:
+    """A table state cached inside a transaction that rolled back is ahead of the log."""
+    if stream_id.startswith(STREAM_PREFIX):
+        _cache.forget(stream_id[len(STREAM_PREFIX):])
 
 
 def load_table(store: EventStore, table_id: str) -> LoadedTable:
@@ -299,12 +317,16 @@ def _new_events(before: table.TableState | None, after: table.TableState,
     may close a hand and open the next (auto_deal), so both are followed event by event."""
     hand_id = None if before is None else before.hand_id
     hand_seats = () if before is None else before.hand_seats
+    per_card = before is not None and before.deal_scheme == deal_commitment.SCHEME
     records = []
     for event, automatic in zip(events, table.automatic_flags(events)):
         if type(event) is table.HandOpened:
             hand_id, hand_seats = event.hand_id, event.seats
+            per_card = event.scheme == deal_commitment.SCHEME
         type_name, data = to_record(event)
         metadata: dict[str, Any] = {}
+        if per_card and type_name in FLOOR_ONLY_SECRETS:
+            metadata["floor_only"] = list(FLOOR_ONLY_SECRETS[type_name])
         if automatic:
             metadata["automatic"] = True
         if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):

@@ -1,12 +1,32 @@
-"""Settings from the environment: read once, then passed around as a frozen value."""
+"""Settings from the environment: read once, checked, then passed around as a frozen value.
+
+A wrong value stops the start-up with a `ConfigError` naming the variable, the value and
+what it should be (the dev server, gunicorn and Celery print it instead of a traceback).
+"""
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping, TypeVar
 
 DEFAULT_PORT = 8000
+LOG_FORMATS = ("json", "text")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+# Far above what one client does (a player acts every few seconds), and above what the
+# test suites do: a test client in a loop makes ~2,500 requests a second from one address,
+# the redaction race's readers several hundred a second per key. They stop a runaway
+# script or a flood; lower them in the environment where the clients are known.
+DEFAULT_RATE_LIMIT_PER_KEY = "1000/second"
+DEFAULT_RATE_LIMIT_PER_ADDRESS = "10000/second"
+
+T = TypeVar("T")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used, said so a person can fix it."""
 
 
 @dataclass(frozen=True)
@@ -27,18 +47,114 @@ class Config:
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
+    idempotency_window_s: float = 24 * 3600
+    """How long an Idempotency-Key's record (and so its first answer) is kept."""
+    log_format: str = "json"
+    """Request and application logs: one JSON object a line (production), or "text" for
+    a person at a terminal (`make run`)."""
+    log_level: str = "INFO"
+    sweep_log_level: str = "DEBUG"
+    """The level of the workers' routine lines (each periodic sweep and ping received and
+    done): at DEBUG they no longer drown the terminal; INFO shows them."""
+    rate_limit_per_key: str = DEFAULT_RATE_LIMIT_PER_KEY
+    rate_limit_per_address: str = DEFAULT_RATE_LIMIT_PER_ADDRESS
+    """Limit strings of the `limits` library ("1000/second", "5000 per minute;100/second");
+    "" for none."""
+    rate_limit_storage_url: str | None = None
+    """Where the rate limits count (service.rate_limits): by default the broker when it is
+    Redis, else each process's own memory."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
+        read = _Reader(env)
         return cls(
-            database_url=env.get("DATABASE_URL") or None,
-            app_database_url=env.get("APP_DATABASE_URL") or None,
-            broker_url=env.get("CELERY_BROKER_URL") or None,
-            admin_key=env.get("CARDROOM_ADMIN_KEY") or None,
-            port=int(env.get("PORT") or DEFAULT_PORT),
+            database_url=read.text("DATABASE_URL", prefixes=("postgresql://", "postgres://")),
+            app_database_url=read.text("APP_DATABASE_URL", prefixes=("postgresql://", "postgres://")),
+            broker_url=read.text("CELERY_BROKER_URL"),
+            admin_key=read.text("CARDROOM_ADMIN_KEY"),
+            port=read.number("PORT", int, DEFAULT_PORT, low=1, high=65535),
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
-            database_pool_size=int(env.get("CARDROOM_DB_POOL_SIZE") or 8),
-            chain_key=env.get("CARDROOM_CHAIN_KEY") or None,
-            request_read_timeout_s=float(env.get("CARDROOM_REQUEST_READ_TIMEOUT_S") or 10.0),
+            database_pool_size=read.number("CARDROOM_DB_POOL_SIZE", int, 8, low=1, high=1000),
+            chain_key=read.text("CARDROOM_CHAIN_KEY"),
+            request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
+                                               low=0.1, high=3600),
+            idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600.0,
+                                             low=1, high=366 * 24 * 3600),
+            log_format=read.choice("CARDROOM_LOG_FORMAT", LOG_FORMATS, "json"),
+            log_level=read.choice("CARDROOM_LOG_LEVEL", LOG_LEVELS, "INFO"),
+            sweep_log_level=read.choice("CARDROOM_SWEEP_LOG_LEVEL", LOG_LEVELS, "DEBUG"),
+            rate_limit_per_key=read.limit("CARDROOM_RATE_LIMIT_PER_KEY", DEFAULT_RATE_LIMIT_PER_KEY),
+            rate_limit_per_address=read.limit("CARDROOM_RATE_LIMIT_PER_ADDRESS",
+                                              DEFAULT_RATE_LIMIT_PER_ADDRESS),
+            rate_limit_storage_url=read.text("CARDROOM_RATE_LIMIT_STORAGE_URL",
+                                             prefixes=("cardroom-memory://", "memory://", "redis://",
+                                                       "rediss://")),
         )
+
+
+def checked_from_env() -> Config:
+    """For a process's start-up (gunicorn's app, Celery's app): the configuration, or one
+    line naming the wrong setting and exit status 3 (gunicorn's "worker failed to boot",
+    which stops its master instead of restarting workers forever)."""
+    try:
+        return Config.from_env()
+    except ConfigError as wrong:
+        print(f"cardroom: cannot start: {wrong}", file=sys.stderr, flush=True)
+        raise SystemExit(3) from None
+
+
+class _Reader:
+    """Reads one variable at a time, refusing a value that cannot be meant."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._env = env
+
+    def text(self, name: str, prefixes: tuple[str, ...] = ()) -> str | None:
+        value = self._env.get(name) or None
+        if value is not None and prefixes and not value.startswith(prefixes):
+            raise ConfigError(f"{name}={_shown(name, value)} must start with {' or '.join(prefixes)}")
+        return value
+
+    def number(self, name: str, kind: Callable[[str], T], default: T, *, low: float, high: float) -> T:
+        raw = self._env.get(name)
+        if not raw:
+            return default
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise ConfigError(f"{name}={raw!r} is not a {'whole ' if kind is int else ''}number") from None
+        if not low <= value <= high:  # type: ignore[operator]
+            raise ConfigError(f"{name}={raw!r} must be between {low:g} and {high:g}")
+        return value
+
+    def choice(self, name: str, choices: tuple[str, ...], default: str) -> str:
+        raw = self._env.get(name)
+        if not raw:
+            return default
+        value = raw.upper() if choices == LOG_LEVELS else raw.lower()
+        if value not in choices:
+            raise ConfigError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+        return value
+
+    def limit(self, name: str, default: str) -> str:
+        raw = self._env.get(name)
+        if raw is None:
+            return default
+        from limits import parse_many
+
+        try:
+            parse_many(raw) if raw.strip() else None
+        except ValueError:
+            raise ConfigError(f"{name}={raw!r} is not a rate limit such as '100/second' or "
+                              "'5000 per minute;100/second' (empty: no limit)") from None
+        return raw.strip()
+
+
+def _shown(name: str, value: str) -> str:
+    # URLs carry passwords: name the scheme only.
+    return repr(value.split(":", 1)[0] + ":...") if "URL" in name else repr(value)
+
+
+def level_number(level: str) -> int:
+    return logging.getLevelNamesMapping()[level]

@@ -75,6 +75,7 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
         # gunicorn's control socket defaults to one path per user (~/.gunicorn): two
         # servers on one machine (tests, benchmarks) would fight over it.
         "--no-control-socket",
+        "--config", "python:service.gunicorn_config",
     ]
 
 
@@ -240,6 +241,29 @@ def application_database_url(config: Config, database_url: str, data_dir: Path) 
     return app_database_url(database_url, data_dir)
 
 
+def fresh_metrics_dir(data_dir: Path) -> Path:
+    """Where the web workers and the Celery processes keep their metrics for /metrics to
+    add up (prometheus-client's multiprocess mode); emptied at each start, since the
+    counters of processes from an earlier run would otherwise count again."""
+    directory = data_dir / "metrics"
+    directory.mkdir(exist_ok=True)
+    for old in directory.glob("*.db"):
+        old.unlink()
+    return directory
+
+
+def banner(url: str, admin_key_source: str, data_dir: Path) -> list[str]:
+    """The lines that say where everything is, last on the terminal."""
+    return [
+        f"Cardroom is running at {url}",
+        f"  API documentation: {url}/docs   metrics: {url}/metrics   health: {url}/healthz",
+        f"  admin key: {admin_key_source}",
+        f"  data folder: {data_dir}",
+        f"  command line: .venv/bin/cardroom --url {url} status",
+        "Ctrl-C stops everything.",
+    ]
+
+
 class StopRequested(Exception):
     pass
 
@@ -287,6 +311,9 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 "CARDROOM_ADMIN_KEY": admin_key,
                 "CARDROOM_DATA_DIR": str(data_dir),
                 "PORT": str(config.port),
+                # A person reads this terminal: text lines, unless asked for JSON.
+                "CARDROOM_LOG_FORMAT": os.environ.get("CARDROOM_LOG_FORMAT") or "text",
+                "PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_dir(data_dir)),
             }
             check_stop()
             web = ChildProcess(lambda: gunicorn_command("service.wsgi:app", config.port), env)
@@ -295,8 +322,8 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
             started.callback(worker.stop)
             watched.append(Component("the web server (gunicorn)", web.exit_code, web.restart))
             watched.append(Component("the Celery worker (with beat)", worker.exit_code, worker.restart))
-            say(f"Cardroom: http://127.0.0.1:{config.port}  (admin key: {admin_key_source})")
-            say("Ctrl-C stops everything.")
+            for line in banner(f"http://127.0.0.1:{config.port}", admin_key_source, data_dir):
+                say(line)
             status = watch(watched, stop, say)
             say("stopping ...")
             return status

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from psycopg_pool import ConnectionPool
 
 from service.config import Config
-from service.store.base import ChainSigner
+from service.metrics import MeteredStore
+from service.store.base import ChainSigner, EventStore
 from service.store.checkpoints import HeadCheckpoints
 from service.store.postgres import PostgresEventStore
 
@@ -58,7 +59,8 @@ def checkpoints_path(config: Config) -> Path:
     return config.data_dir / f"checkpoints-{hashlib.sha256(where.encode()).hexdigest()[:16]}.sqlite3"
 
 
-def open_store(pool: ConnectionPool, config: Config) -> PostgresEventStore:
+def open_store(pool: ConnectionPool, config: Config) -> EventStore:
+    """The deployment's store, its appends counted for /metrics."""
     signer = chain_signer(config)
-    return PostgresEventStore(pool, signer=signer,
-                              checkpoints=HeadCheckpoints(checkpoints_path(config), signer))
+    return MeteredStore(PostgresEventStore(  # type: ignore[return-value]
+        pool, signer=signer, checkpoints=HeadCheckpoints(checkpoints_path(config), signer)))

@@ -15,6 +15,8 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.violations import Violation
+from service.metrics import VERSION_CONFLICTS
+from service.request_log import current_request_id
 from service.store.base import VersionConflict
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -77,6 +79,9 @@ def problem_response(
     **extensions: Any,
 ) -> Response:
     body = problem_body(status, code, detail, **extensions)
+    request_id = current_request_id()
+    if request_id is not None:
+        body["request_id"] = request_id
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     response.headers.update(headers or {})
     return response
@@ -136,6 +141,7 @@ def from_problem(problem: Problem) -> Response:
 
 def from_version_conflict(conflict: Exception) -> Response:
     # The store's message already names the expected and actual versions.
+    VERSION_CONFLICTS.labels("request").inc()
     return problem_response(409, "version_conflict", str(conflict))
 
 

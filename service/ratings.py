@@ -39,6 +39,7 @@ from domain.ratings import (
     rate_elo_and_glicko2,
 )
 from domain.violations import Violation
+from service.store import scope
 from service.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict, format_recorded_at
 
 STREAM_PREFIX = "ratings-"
@@ -104,6 +105,15 @@ class Recorded:
 # may both hold `ratings-holdem`.
 _books: WeakKeyDictionary[Any, dict[str, RatingBook]] = WeakKeyDictionary()
 _books_lock = threading.Lock()
+
+
+@scope.forget_on_rollback
+def _forget_book(store: EventStore, stream: str) -> None:
+    """A book cached inside a transaction that rolled back is ahead of the log."""
+    with _books_lock:
+        books = _books.get(store, {})
+        for game in [g for g in books if stream_id(g) == stream]:
+            del books[game]
 
 
 def load_book(store: EventStore, game: str) -> RatingBook:

@@ -3,8 +3,10 @@ read path has to ask the store to reveal them (service.store.base.Reveal).
 
 They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
 orders, the salt of the deal's commitment and the values behind a pending dice roll. No
-role sees them before the hand's HandClosed event; then everyone may, so anyone can check
-the deal against the commitment.
+role sees them before the hand's HandClosed event. Then a hold'em or Omaha hand, committed
+card by card, shows its deck and salt to the floor and admin only (service.views: the
+others get per-card openings derived from them); the other games' to everyone, so anyone
+can check the deal against the commitment.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ SEALED_FIELDS: dict[str, tuple[str, ...]] = {
     "PalaceDeckShuffled": ("order",),
     "DrawDeckReshuffled": ("order",),
     "PalaceDeckCut": ("deck",),
+    "MixedDeckCut": ("deck",),  # the mixed games
+    "DiscardsReshuffled": ("order",),
     "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
 }
 

@@ -12,7 +12,7 @@ duplicated or concurrent `advance` finds the same facts and sends nothing twice:
 - between hands, a table stream whose players differ from the tournament's seating:
   RemovePlayer (moved away, busted, table broken) and SeatPlayer (moved in) with the
   chips the player took from the table they left, found on that table's PlayerLeftTable,
-  or the starting stack for a late entrant or re-entry (TDA 8-A: the tournament drew a
+  or the starting stack for a late entrant or re-entry (TDA 2024 8-A: the tournament drew a
   seat from which they are dealt in);
 - between hands, a chip change the tournament recorded (a rebuy, an add-on, a colour-up
   race's result) for a player sitting at the table and not yet applied at any table:
@@ -22,7 +22,7 @@ duplicated or concurrent `advance` finds the same facts and sends nothing twice:
   tournament, whose result the previous rule then applies;
 - a table in sync, between hands, clock running: DealHand on the tournament (key
   `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
-  and the betting of the level it records (TDA 23).
+  and the betting of the level it records (TDA 2024 23).
 Every write carries the version it was decided on; a VersionConflict means another
 worker got there first, and the next call looks again.
 

@@ -27,6 +27,7 @@ from domain.tournaments.payouts import payout_amounts, prizes_for_places
 from domain.tournaments.structure import level_number
 from domain.violations import Violation
 from service import ratings
+from service.store import scope
 from service.store.base import EventStore, NewEvent, VersionConflict
 
 STREAM_PREFIX = "tournament-"
@@ -83,6 +84,10 @@ class _StreamCache:
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
 
+    def forget(self, stream_id: str) -> None:
+        with self._lock:
+            self._entries.pop(stream_id, None)
+
 
 # One cache per store: two stores (a test's in-memory one beside PostgreSQL) may hold
 # streams of the same name.
@@ -96,6 +101,12 @@ def _cache_of(store: EventStore) -> _StreamCache:
         if cache is None:
             cache = _caches[store] = _StreamCache(CACHED_STREAMS)
         return cache
+
+
+@scope.forget_on_rollback
+def _forget_stream(store: EventStore, stream_id: str) -> None:
+    """A state cached inside a transaction that rolled back is ahead of the log."""
+    _cache_of(store).forget(stream_id)
 
 
 def load(store: EventStore, stream_id: str, evolve: Evolve, initial: Any,

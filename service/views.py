@@ -7,8 +7,12 @@
 - everyone sees cards shown at the showdown and the board;
 - the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
   dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
-  visible before the hand ends), until the hand (a dice game) is over; then everyone sees
-  them, so anyone can check the deal against the commitment.
+  visible before the hand ends), until the hand (a dice game) is over;
+- then a hold'em or Omaha hand, committed card by card (domain.deal_commitment), shows its
+  deck and secret to the floor and admin only (metadata `floor_only`); everyone gets the
+  openings of the board and of the hands shown, each player those of their own cards, so
+  nobody learns a mucked card or one nobody saw. The other games' decks, committed whole,
+  are shown to everyone once the hand is over, so anyone can check the deal.
 
 Events are redacted one at a time with the metadata the application layer wrote on them
 (`hand_id`, and `visible_to` for private cards), so a slice of the log needs no context
@@ -19,12 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from domain import table
+from domain import deal_commitment, table
 from domain.betting import LegalActions, legal_actions
 from domain.cards import format_card, parse_cards, verify_deck_commitment
 from domain.games import dice, draw, palace
 from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
+from domain.table_mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, event_view
 from service.sealing import hidden
 from service.store.base import RecordedEvent, format_recorded_at
 
@@ -62,7 +67,13 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
     metadata = event.get("metadata") or {}
     data = dict(event["data"]) if event.get("revealed") else hidden(event["type"], event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
-        for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
+        if event["type"] in PARTLY_PUBLIC_EVENTS:  # stud's up cards, how many were drawn
+            data = event_view(event["type"], data)
+        else:
+            for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
+                data[name] = None
+    if not viewer.sees_everything:
+        for name in metadata.get("floor_only", ()):
             data[name] = None
     shown: dict[str, Any] = {"version": event["version"], "type": event["type"], "data": data}
     hand_id = metadata.get("hand_id")
@@ -85,6 +96,13 @@ def redact_records(records: Iterable[RecordedEvent], viewer: Viewer) -> list[dic
                           "metadata": r.metadata, "revealed": r.revealed,
                           "recorded_at": format_recorded_at(r.recorded_at)}, viewer)
             for r in records]
+
+
+def tournament_records(records: Iterable[RecordedEvent]) -> list[dict[str, Any]]:
+    """A tournament's events as anyone may see them: they hold no hidden cards; who wrote
+    them (the metadata) is left out."""
+    return [{"version": r.version, "type": r.type, "data": r.data,
+             "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
 
 
 def legal_view(legal: LegalActions | None) -> dict[str, Any] | None:
@@ -114,9 +132,22 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
     module = table.game_rules(state.game).module
     if isinstance(hand, DrawTableHand):
         return {"to_act": state.to_act, "legal": _draw_legal(hand, module, state.to_act, viewer)}
-    if isinstance(hand, (PalaceTableHand, DiceTableHand)):
+    if isinstance(hand, (PalaceTableHand, DiceTableHand)) or _owns_views(state):
         return {"to_act": state.to_act, "legal": module.legal_actions(hand)}
+    if getattr(hand, "to_show", None) is not None:
+        return {"to_act": state.to_act, "legal": _showdown_legal(hand)}
     return {"to_act": state.to_act, "legal": legal_view(module.legal_actions(hand))}
+
+
+def _showdown_legal(hand: Any) -> dict[str, Any]:
+    """At a declared showdown the player to show may show or muck (TDA 2024 17); a caller
+    may ask to see the last aggressor's hand (TDA 2024 18-B), named here when that right
+    is open."""
+    aggressor = hand.aggressor
+    open_right = aggressor is not None and not hand.shown[aggressor] and aggressor in hand.show_order
+    return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+            "show": True, "muck": True,
+            "ask_to_see": hand.players[aggressor] if open_right else None}
 
 
 def _draw_legal(hand: DrawTableHand, module: Any, to_act: str | None,
@@ -144,10 +175,20 @@ def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
     return shown
 
 
+def _owns_views(state: table.TableState) -> Any:
+    """The game's adapter when it says itself what each viewer sees of its hand (the mixed
+    games: domain.table_mixed), else None."""
+    module = table.game_rules(state.game).module
+    return module if getattr(module, "owns_views", False) else None
+
+
 def hand_summary(state: table.TableState) -> dict[str, Any]:
     """The current (or last) hand's public state: round, board, pots, stacks, over."""
     hand = state.hand
     names = [state.players[s] for s in state.hand_seats]
+    if (adapter := _owns_views(state)) is not None:
+        return {"id": state.hand_id, "number": state.hands_played, "over": hand.over,
+                **adapter.summary(hand, names), "stacks": dict(zip(names, hand.stacks))}
     if isinstance(hand, DrawTableHand):
         board, pots = "", hand.game.pots
     elif isinstance(hand, PalaceTableHand):
@@ -199,20 +240,31 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "button": state.button,
         "hands_played": state.hands_played,
         "finished": state.finished,
+        "cash": {"min_buy_in": state.min_buy_in, "max_buy_in": state.max_buy_in} if state.cash else None,
+        "closing": state.closing,
         "seats": seats,
         "hand": hand_view(state, viewer) if hand is not None else None,
         "standings": _standings(state) if state.finished else None,
         "points": dict(zip(state.players, state.points)) if state.points and any(state.points) else None,
         "results": [{"player_id": r.player_id, "place": r.place, "outcome": r.outcome}
                     for r in state.results] if state.finished else None,
+        "rotation": _rotation(state),
     }
+
+
+def _rotation(state: table.TableState) -> dict[str, Any] | None:
+    """A rotation table's current (or last) game and the next one; None at other tables."""
+    adapter = _owns_views(state)
+    if adapter is None or not hasattr(adapter, "rotation_view"):
+        return None
+    return adapter.rotation_view(state.hand, len(table.seats_dealt_in(state)))
 
 
 def _bet(state: table.TableState, hand_seat: int | None) -> int:
     if hand_seat is None or not state.hand_in_progress:
         return 0
     betting = getattr(state.hand, "betting", None)
-    if isinstance(state.hand, DrawTableHand):
+    if isinstance(state.hand, DrawTableHand) or _owns_views(state):
         betting = state.hand.game.betting
     return int(betting.bets[hand_seat]) if betting is not None else 0
 
@@ -228,6 +280,8 @@ def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> s
     if hand_seat is None or not state.hand_in_progress:
         return "out" if state.stacks[seat] == 0 and state.hand_seats else "waiting"
     hand = state.hand
+    if (adapter := _owns_views(state)) is not None:
+        return adapter.seat_status(hand, hand_seat)
     if isinstance(hand, PalaceTableHand):
         return "active" if hand.game.seats[hand_seat].in_hand else "folded"
     if isinstance(hand, DiceTableHand):
@@ -245,6 +299,8 @@ def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> s
 def _visible_hole(state: table.TableState, hand_seat: int, viewer: Viewer) -> str | None:
     hand = state.hand
     player = state.players[state.hand_seats[hand_seat]]
+    if (adapter := _owns_views(state)) is not None:
+        return adapter.hole_view(hand, hand_seat, player, viewer.sees_cards_of)
     if isinstance(hand, DrawTableHand):
         game = hand.game
         shown = game.over and game.showdown and hand_seat in game.contenders
@@ -272,6 +328,12 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
     over = hand.over
     to_act = hand.to_act
     revealed = over if secrets_revealed is None else secrets_revealed
+    if (adapter := _owns_views(state)) is not None:
+        return {"id": state.hand_id, "number": state.hands_played, "button": state.button,
+                "players": names, "over": over, "to_act": names[to_act] if to_act is not None else None,
+                **adapter.summary(hand, names),
+                "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
+                "stacks": dict(zip(names, hand.stacks)), "deal": deal_view(state, viewer, revealed)}
     if isinstance(hand, (DrawTableHand, PalaceTableHand, DiceTableHand)):
         view = {"id": state.hand_id, "number": state.hands_played, "button": state.button,
                 "players": names, "round": hand.round, "over": over,
@@ -300,9 +362,22 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in hand.awards],
         "hole": {names[s]: _visible_hole(state, s, viewer) for s in range(len(names))},
         "stacks": dict(zip(names, hand.stacks)),
+        "showdown": _showdown_view(hand, names),
         "deal": deal_view(state, viewer, over if secrets_revealed is None else secrets_revealed),
     }
     return view
+
+
+def _showdown_view(hand: Any, names: list[str]) -> dict[str, Any]:
+    """Who has shown and who mucked (public facts), and at a live showdown the order of show
+    and who is next (TDA 2024 17)."""
+    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    to_show = hand.to_show
+    return {"mode": hand.showdown_mode,
+            "order": [names[s] for s in hand.show_order] if at_showdown else None,
+            "to_show": names[to_show] if to_show is not None else None,
+            "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
+            "mucked": [names[s] for s, mucked in enumerate(hand.mucked) if mucked]}
 
 
 def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:
@@ -319,6 +394,8 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
     deck = (hand.deck if revealed else None) if hand is not None else None
     if deck == ():
         deck = None
+    if state.deal_scheme == deal_commitment.SCHEME:
+        return _per_card_deal_view(state, viewer, deck, salt)
     verified = None
     if deck is not None and salt is not None and state.commitment is not None:
         verified = verify_deck_commitment(parse_cards(deck), bytes.fromhex(salt), state.commitment)
@@ -329,6 +406,32 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
         "salt": salt,
         "verified": verified,
     }
+
+
+def _per_card_deal_view(state: table.TableState, viewer: Viewer, deck: tuple[str, ...] | None,
+                        salt: str | None) -> dict[str, Any]:
+    """A hand committed card by card: the root always; once the hand is over, the floor
+    gets the deck and the secret (and the root recomputed), the others the openings of the
+    cards they may see (the board, hands shown, their own), each checked against the root."""
+    view: dict[str, Any] = {"commitment": state.commitment, "scheme": deal_commitment.SCHEME,
+                            "deck": None, "salt": None, "openings": None, "verified": None}
+    if deck is None or salt is None or state.commitment is None:
+        return view
+    secret = bytes.fromhex(salt)
+    if viewer.sees_everything:
+        return {**view, "deck": "".join(deck), "salt": salt,
+                "verified": deal_commitment.deal_root(deck, secret) == state.commitment}
+    position = {card: index for index, card in enumerate(deck)}
+    hand = state.hand
+    seen = [format_card(card) for card in hand.board]
+    for hand_seat, cards in enumerate(hand.hole):
+        player = state.players[state.hand_seats[hand_seat]]
+        if cards is not None and (hand.shown[hand_seat] or viewer.sees_cards_of(player)):
+            seen.extend(format_card(card) for card in cards)
+    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
+    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                                  "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, state.commitment) for o in opened)}
 
 
 def _draw_deal_view(state: table.TableState, hand: DrawTableHand, salt: str | None) -> dict[str, Any]:

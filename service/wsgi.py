@@ -1,4 +1,9 @@
-"""gunicorn entry point: `gunicorn service.wsgi:app` (configuration from the environment)."""
+"""gunicorn entry point: `gunicorn service.wsgi:app` (configuration from the environment,
+checked first: a wrong value stops the server with one line naming it, not a traceback)."""
+from service import logs
 from service.app import create_app
+from service.config import checked_from_env
 
-app = create_app()
+config = checked_from_env()
+logs.configure(config)
+app = create_app(config)

@@ -5,9 +5,13 @@ backend: tasks report through the event log, never through Celery results.
 """
 from __future__ import annotations
 
-from celery import Celery
+from typing import Any
 
-from service.config import Config
+from celery import Celery
+from celery.signals import after_setup_logger
+
+from service import logs
+from service.config import Config, checked_from_env
 
 # The longest countdown/ETA any task is scheduled with (level clocks are the longest
 # timers, well under an hour). Redis hands an ETA task to a worker at once and keeps
@@ -71,4 +75,9 @@ def make_celery(config: Config) -> Celery:
     return app
 
 
-app = make_celery(Config.from_env())
+app = make_celery(checked_from_env())
+
+
+@after_setup_logger.connect
+def _quiet_routine_tasks(loglevel: int, **_: Any) -> None:
+    logs.quiet_routine_tasks(Config.from_env(), loglevel)

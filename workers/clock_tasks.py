@@ -23,8 +23,9 @@ from celery import Celery
 
 from domain import table
 from domain.violations import Violation
-from service import commands
+from service import clock_deadlines, commands
 from service.config import Config
+from service.metrics import CLOCK_LATENESS
 from service.store.base import EventStore, VersionConflict
 from workers.celery_app import app, make_celery
 from workers.tasks import pool, event_store
@@ -40,19 +41,6 @@ SWEEP_BATCH = 500
 # ETA tasks may reach the worker slightly early (clocks of two hosts); wait that out
 # rather than be refused, up to this much.
 EARLY_WAIT_LIMIT_S = 2.0
-
-# The open deadlines: each table's ClockStarted events that nothing ended since (a later
-# ClockStarted, ClockExpired or HandClosed), due by now. The domain still checks each.
-_DUE_CLOCKS = """
-SELECT e.stream_id, e.data FROM events e
- WHERE e.type = 'ClockStarted' AND e.stream_id LIKE %(prefix)s
-   AND (e.data->>'deadline_at_ms')::bigint <= %(due_by)s
-   AND NOT EXISTS (SELECT 1 FROM events later
-                    WHERE later.stream_id = e.stream_id AND later.version > e.version
-                      AND later.type IN ('ClockStarted', 'ClockExpired', 'HandClosed'))
- ORDER BY (e.data->>'deadline_at_ms')::bigint
- LIMIT %(limit)s
-"""
 
 
 def clock_sender(celery: Celery) -> commands.ClockScheduler:
@@ -112,10 +100,7 @@ def sweep_clocks() -> int:
 
 def due_clocks(due_by_ms: int) -> list[tuple[str, dict]]:
     """(table id, ClockStarted data) of open clocks with a deadline at or before `due_by_ms`."""
-    with pool().connection() as connection:
-        rows = connection.execute(_DUE_CLOCKS, {"prefix": commands.STREAM_PREFIX + "%", "due_by": due_by_ms,
-                                                "limit": SWEEP_BATCH}).fetchall()
-    return [(stream_id.removeprefix(commands.STREAM_PREFIX), data) for stream_id, data in rows]
+    return clock_deadlines.due_clocks(pool(), due_by_ms, SWEEP_BATCH)
 
 
 def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, seat: int,
@@ -128,6 +113,8 @@ def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, 
     for expected in dict.fromkeys((version, None)):
         try:
             commands.expire_clock(store, table_id, expected, hand_id, seat, deadline_at_ms)
+            CLOCK_LATENESS.labels("sweep" if version is None else "fast").observe(
+                max(0.0, time.time() - deadline_at_ms / 1000))
             return "expired"
         except VersionConflict:
             continue

@@ -37,7 +37,7 @@ def ping() -> str:
     """Beat's health ping: proves the worker consumes and reaches the database."""
     with pool().connection(timeout=5) as conn:
         conn.execute("SELECT 1")
-    log.info("ping: worker and database are up")
+    log.debug("ping: worker and database are up")
     return "pong"
 
 

@@ -190,7 +190,7 @@ def decide(state: DiceGameState, command: Command) -> list[Event]:
     if not isinstance(command, (Roll, Score, TimeOut)):
         raise TypeError(f"not a dice command: {command!r}")
     if not state.started:
-        raise Violation("game_not_started", "the game has not started", RULE)
+        raise Violation("game_not_started", "the game has not started")
     if state.over:
         raise Violation("game_over", "the game is over: every line of every card is filled", RULE)
     _check_turn(state, command.player)
@@ -208,17 +208,17 @@ def decide(state: DiceGameState, command: Command) -> list[Event]:
 
 def _start(state: DiceGameState, command: StartGame) -> list[Event]:
     if state.started:
-        raise Violation("game_already_started", "the game has already started", RULE)
+        raise Violation("game_already_started", "the game has already started")
     settings = command.settings
     settings.validate()
     players = tuple(command.players)
     if not 1 <= len(players) <= settings.max_players:
         raise Violation("invalid_players",
                         f"dice poker takes 1 to {settings.max_players} players, not {len(players)}",
-                        RULE, {"players": len(players), "max_players": settings.max_players})
+                        numbers={"players": len(players), "max_players": settings.max_players})
     if len(set(players)) != len(players):
         raise Violation("invalid_players", f"a player may take one seat only: {list(players)}",
-                        RULE, {"players": list(players)})
+                        numbers={"players": list(players)})
     events: list[Event] = [GameStarted(players, settings)]
     if command.roll_commitment is not None:
         events.append(RollCommitted(_valid_commitment(command.roll_commitment)))
@@ -235,7 +235,7 @@ def _check_turn(state: DiceGameState, player: str) -> None:
 def _valid_commitment(commitment: str) -> str:
     if not isinstance(commitment, str) or not COMMITMENT_PATTERN.fullmatch(commitment):
         raise Violation("invalid_commitment",
-                        "a roll commitment is a sha256 digest: 64 lowercase hex digits", RULE)
+                        "a roll commitment is a sha256 digest: 64 lowercase hex digits")
     return commitment
 
 
@@ -252,10 +252,10 @@ def _roll(state: DiceGameState, player: str, keep: tuple[int, ...], drawn_values
         if roll_commitment(drawn, salt) != state.commitment:
             raise Violation("roll_commitment_mismatch",
                             f"the dice {list(drawn)} with that salt do not match the commitment "
-                            f"{state.commitment}", RULE, {"drawn": list(drawn)})
+                            f"{state.commitment}", numbers={"drawn": list(drawn)})
         if next_commitment is None:
             raise Violation("roll_commitment_required",
-                            "rolls are committed in this game: commit the next roll", RULE)
+                            "rolls are committed in this game: commit the next roll")
     showing = state.dice or drawn  # the first roll keeps nothing
     dice = tuple(showing[i] if i in kept else drawn[i] for i in range(DICE_PER_ROLL))
     events: list[Event] = [DiceRolled(player, state.round, state.rolls + 1, kept, drawn, dice, salt)]
@@ -269,14 +269,14 @@ def _valid_keep(state: DiceGameState, keep: tuple[int, ...]) -> tuple[int, ...]:
         return keep
     if state.dice is None:
         raise Violation("invalid_keep", "the first roll of a turn throws all five dice: "
-                        "there is nothing to keep yet", RULE, {"keep": list(keep)})
+                        "there is nothing to keep yet", numbers={"keep": list(keep)})
     if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < DICE_PER_ROLL
                for i in keep) or len(set(keep)) != len(keep):
         raise Violation("invalid_keep", f"keep names dice by position 0 to 4, each once, not "
-                        f"{list(keep)}", RULE, {"keep": list(keep)})
+                        f"{list(keep)}", numbers={"keep": list(keep)})
     if len(keep) == DICE_PER_ROLL:
         raise Violation("invalid_keep", "a re-roll throws 1 to 5 dice; to keep all five, "
-                        "write the roll on a line", RULE, {"keep": list(keep)})
+                        "write the roll on a line", numbers={"keep": list(keep)})
     return tuple(sorted(keep))
 
 
@@ -286,7 +286,7 @@ def _score(state: DiceGameState, line: str, dice: Dice) -> list[Event]:
     card = state.cards[seat]
     if line not in LINES:
         raise Violation("unknown_line", f"{line!r} is not a line of the card; lines are {list(LINES)}",
-                        RULE, {"line": line})
+                        numbers={"line": line})
     if not card.is_free(line):
         raise Violation("line_filled", f"{player}'s {line} line already holds {card.score(line)}",
                         RULE, {"line": line, "score": card.score(line)})
@@ -344,7 +344,7 @@ def _time_out(state: DiceGameState, command: TimeOut) -> list[Event]:
     if dice is None:
         if command.dice is None:
             raise Violation("dice_required", f"{command.player} had not rolled: the clock's "
-                            "automatic roll needs the dice the service drew", RULE)
+                            "automatic roll needs the dice the service drew")
         roll_events = _roll(state, command.player, (), command.dice, command.salt,
                             command.next_commitment)
         events += roll_events
@@ -394,10 +394,11 @@ def replay(events: Iterable[Event], initial: DiceGameState = INITIAL_STATE) -> D
 
 def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     """The stateless ruling of api.md: the card's totals and, given dice, every line's score,
-    whether the roll may be written there (joker rule included) and the bonus it earns."""
-    unknown = sorted(set(request) - {"rules", "scorecard", "dice", "poker_bonus_count"})
+    whether the roll may be written there (joker rule included) and the bonus it earns;
+    given `rolls_taken` this turn, whether another roll is allowed (`roll`)."""
+    unknown = sorted(set(request) - {"rules", "scorecard", "dice", "poker_bonus_count", "rolls_taken"})
     if unknown:
-        raise Violation("validation_error", f"unknown fields {unknown}", RULE, {"unknown": unknown})
+        raise Violation("validation_error", f"unknown fields {unknown}", numbers={"unknown": unknown})
     settings = DiceSettings.from_dict(_object_field(request, "rules"))
     card = Scorecard.from_mapping(_object_field(request, "scorecard"))
     count = request.get("poker_bonus_count", 0)
@@ -405,17 +406,19 @@ def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         count = 0
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise Violation("validation_error", f"poker_bonus_count must be a whole number, not {count!r}",
-                        RULE, {"poker_bonus_count": count})
+                        numbers={"poker_bonus_count": count})
     if count and card.score("poker") != POKER_SCORE:
         raise Violation("invalid_scorecard", f"{count} poker bonuses need Poker to hold 50, "
-                        f"not {card.score('poker')}", RULE, {"poker_bonus_count": count})
+                        f"not {card.score('poker')}", numbers={"poker_bonus_count": count})
     answer: dict[str, Any] = {"totals": _totals_json(scorecard_totals(card, count, settings))}
+    if request.get("rolls_taken") is not None:
+        answer["roll"] = another_roll_ruling(request["rolls_taken"], settings, card,
+                                             request.get("dice") is not None)
     if request.get("dice") is None:
         return answer
     raw_dice = request["dice"]
     if not isinstance(raw_dice, (list, tuple)):
-        raise Violation("invalid_dice", f"dice are a list of five values 1 to 6, not {raw_dice!r}",
-                        RULE)
+        raise Violation("invalid_dice", f"dice are a list of five values 1 to 6, not {raw_dice!r}")
     dice = parse_dice(raw_dice)
     if card.is_full:
         raise Violation("game_over", "the card is full: no line is left for a roll", RULE)
@@ -431,10 +434,35 @@ def dice_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     return answer
 
 
+def another_roll_ruling(rolls_taken: Any, settings: DiceSettings, card: Scorecard,
+                        dice_shown: bool) -> dict[str, Any]:
+    """Whether the player may roll again this turn (seed 003: all five dice, then up to two
+    re-rolls of 1 to 5 of them; after the last roll the result must be written)."""
+    limit = settings.rolls_per_turn
+    if isinstance(rolls_taken, bool) or not isinstance(rolls_taken, int) or not 0 <= rolls_taken <= limit:
+        raise Violation("validation_error", f"rolls_taken must be 0 to {limit} (the rolls a turn allows), "
+                        f"not {rolls_taken!r}", numbers={"rolls_taken": rolls_taken, "rolls_per_turn": limit})
+    if dice_shown and rolls_taken == 0:
+        raise Violation("validation_error", "dice on the table mean at least one roll was taken: "
+                        "rolls_taken must be 1 or more", numbers={"rolls_taken": 0})
+    left = 0 if card.is_full else limit - rolls_taken
+    if card.is_full:
+        detail = "the card is full: the game is over, no roll is left"
+    elif rolls_taken == 0:
+        detail = f"no roll taken yet: roll all five dice (1 of {limit})"
+    elif left:
+        detail = (f"{rolls_taken} of {limit} rolls taken: another roll is allowed, re-rolling 1 to 5 "
+                  f"dice ({left} left)")
+    else:
+        detail = f"{rolls_taken} of {limit} rolls taken: no roll is left; write the roll on a free line"
+    return {"another_roll": left > 0, "rolls_taken": rolls_taken, "rolls_per_turn": limit,
+            "rolls_left": left, "rule": RULE, "detail": detail}
+
+
 def _object_field(request: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
     value = request.get(name)
     if value is not None and not isinstance(value, Mapping):
-        raise Violation("validation_error", f"{name} must be an object, not {value!r}", RULE)
+        raise Violation("validation_error", f"{name} must be an object, not {value!r}")
     return value
 
 

@@ -18,9 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Any, Iterable, Mapping
 
+from domain.citations import cite
 from domain.violations import Violation
 
-RULE = "dice poker (seed 003)"
+RULE = cite("dice_poker")
 
 UPPER_LINES: tuple[str, ...] = ("aces", "twos", "threes", "fours", "fives", "sixes")
 LOWER_LINES: tuple[str, ...] = (
@@ -106,7 +107,7 @@ DEFAULT_SETTINGS = DiceSettings()
 
 
 def _bad_setting(detail: str, **numbers: Any) -> Violation:
-    return Violation("invalid_settings", detail, RULE, numbers)
+    return Violation("invalid_settings", detail, numbers=numbers)
 
 
 def parse_dice(values: Iterable[Any]) -> Dice:
@@ -114,8 +115,8 @@ def parse_dice(values: Iterable[Any]) -> Dice:
     dice = tuple(values)
     if len(dice) != DICE_PER_ROLL or not all(_is_int(d) and d in FACES for d in dice):
         raise Violation("invalid_dice",
-                        f"a roll is five dice showing 1 to 6, not {list(dice)!r}", RULE,
-                        {"dice": list(dice)})
+                        f"a roll is five dice showing 1 to 6, not {list(dice)!r}",
+                        numbers={"dice": list(dice)})
     return dice
 
 
@@ -143,12 +144,12 @@ class Scorecard:
         unknown = sorted(set(mapping) - set(LINES))
         if unknown:
             raise Violation("invalid_scorecard", f"unknown lines {unknown}; lines are {list(LINES)}",
-                            RULE, {"unknown": unknown})
+                            numbers={"unknown": unknown})
         for line, score in mapping.items():
             if score is not None and (not _is_int(score) or score not in possible_scores(line)):
                 raise Violation("invalid_scorecard",
                                 f"{line} cannot hold {score!r}: no roll scores that there",
-                                RULE, {"line": line, "score": score})
+                                numbers={"line": line, "score": score})
         return cls(tuple(mapping.get(line) for line in LINES))
 
     def score(self, line: str) -> int | None:
@@ -224,7 +225,7 @@ def meets_need(line: str, dice: Dice) -> bool:
 
 def _unknown_line(line: str) -> Violation:
     return Violation("unknown_line", f"{line!r} is not a line of the card; lines are {list(LINES)}",
-                     RULE, {"line": line})
+                     numbers={"line": line})
 
 
 def line_score(line: str, dice: Dice, joker: bool = False) -> int:

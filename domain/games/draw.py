@@ -31,6 +31,18 @@ Where the spec page and the seeds disagree, or are silent, this module decides:
   topped up with the discards and folded hands (never the drawing player's own discards);
   the opener's openers are shown at the end of the hand (OpenersShown, public), even when
   the opener folded or won without a showdown.
+- Openers (declarations.md; Robert's Rules, draw): an opener who throws away part of the
+  openers must declare it (`Discard.split_openers`, else `split_openers_undeclared`); the
+  discards kept aside are private to the opener (OpenersSplit) and never reshuffled into
+  the stub. A table checks the openers at the bet, so a false open reaches this module
+  only as `OpenWithoutProof` (a ruling describing a live game) and is found by the floor
+  (`FalseOpeners`) or at the end of the hand, when the opener must prove the openers.
+  The sources leave these open and we decide: nobody else acted after the open -> the
+  pot (antes and the opening bet) is carried to the next deal, which deals everyone who
+  was in at the open, the false opener too; otherwise the pot plays among the others
+  (found after the draw or at the showdown alike), the opener's chips stay in, callers'
+  bets stand, and a single remaining caller takes it as the last live hand; when every
+  other player folded to the false opener, no live hand is left and the pot is carried.
 - Our own rulings: a player may fold when they could check (the betting engine allows
   it); a folded hand is dead for the rest of the hand, redeals included, and its chips
   stay in the pot. When fewer than two players can bet (the others are all-in from the
@@ -62,6 +74,7 @@ from domain.games.draw_settings import (
     DrawSettings,
 )
 from domain.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
+from domain.citations import cite
 from domain.violations import Violation
 
 HAND_SIZE = 5
@@ -104,9 +117,26 @@ class StartHand:
 
 @dataclass(frozen=True)
 class Discard:
-    """The seat's one draw: the cards thrown away (none: stand pat)."""
+    """The seat's one draw: the cards thrown away (none: stand pat). `split_openers`: the
+    opener says they throw away part of the openers, and the discards are kept aside."""
     seat: int
     cards: tuple[str, ...] = ()
+    split_openers: bool = False
+
+
+@dataclass(frozen=True)
+class OpenWithoutProof:
+    """The opening bet as it was made at a table where nobody checked the openers at the
+    bet (a ruling describing a live game): the proof comes later (FalseOpeners, or the
+    end of the hand)."""
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True)
+class FalseOpeners:
+    """The floor finds that the opener did not hold openers."""
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -117,7 +147,7 @@ class Redeal:
     reshuffle_order: tuple[str, ...] | None = None
 
 
-Command = Union[StartHand, PostAction, Discard, Redeal]
+Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners]
 
 
 # --------------------------------------------------------------------------- events
@@ -198,6 +228,23 @@ class OpenersShown:
 
 
 @dataclass(frozen=True)
+class OpenersSplit:
+    """The opener split the openers: `cards`, the discards kept aside face down to prove
+    them (private to the seat), never go back into a reshuffled stub."""
+    seat: int
+    cards: str | None
+
+
+@dataclass(frozen=True)
+class FalseOpenersFound:
+    """The opener had no openers: their hand is dead and their chips stay in the pot.
+    `outcome` "carried": nobody else had acted after the open (or no live hand is left),
+    so the pot is carried to the next deal; "pot_plays": the others play for it."""
+    seat: int
+    outcome: str
+
+
+@dataclass(frozen=True)
 class CardsShown:
     seat: int
     cards: str
@@ -220,11 +267,12 @@ class HandEnded:
 
 Event = Union[HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned,
               RedealRequired, Redealt, DrawBegan, StubReshuffled, PlayerDrew,
-              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded]
+              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded,
+              OpenersSplit, FalseOpenersFound]
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned, RedealRequired,
     Redealt, DrawBegan, StubReshuffled, PlayerDrew, SecondRoundBegan, OpenersShown,
-    CardsShown, PotAwarded, PointsScored, HandEnded)}
+    CardsShown, PotAwarded, PointsScored, HandEnded, OpenersSplit, FalseOpenersFound)}
 
 
 # ----------------------------------------------------------------------- visibility
@@ -237,6 +285,7 @@ _FLOOR_ONLY_FIELDS: dict[type, tuple[str, ...]] = {
 _SEAT_PRIVATE_FIELDS: dict[type, tuple[str, ...]] = {
     HoleCardsDealt: ("cards",),
     PlayerDrew: ("discarded", "received"),
+    OpenersSplit: ("cards",),
 }
 
 
@@ -286,6 +335,10 @@ class HandState:
     awards: tuple[PotAward, ...]
     points: tuple[int, ...]
     showdown: bool
+    acted_after_open: bool = False
+    """Someone other than the opener has acted since the open (false openers, RRP draw)."""
+    folded_at_open: tuple[bool, ...] | None = None
+    """Who had folded when the opening bet was made (a carried pot deals the rest again)."""
 
     @property
     def seat_count(self) -> int:
@@ -423,7 +476,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
             changes.update(hands=_put(state.hands, event.seat, ()),
                            muck=state.muck + state.hands[event.seat])
         elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
-            changes["opener"] = event.seat
+            changes.update(opener=event.seat, folded_at_open=state.betting.folded)
+        if state.opener is not None and event.seat != state.opener:
+            changes["acted_after_open"] = True
         return with_changes(state, **changes)
     if kind is UncalledReturned:
         return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount))
@@ -433,8 +488,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         n = state.seat_count
         return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
                             reshuffle_order=event.reshuffle_order, hands=((),) * n,
-                            dealt=((),) * n, stub=_cards("".join(event.deck)), muck=(),
-                            opener=None, redeals=state.redeals + 1)
+                            dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(event.deck)),
+                            muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
+                            folded_at_open=None)
     if kind is DrawBegan:
         return with_changes(state, phase=DRAW)
     if kind is StubReshuffled:
@@ -456,9 +512,32 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
     if kind is HandEnded:
         return with_changes(state, phase=OVER, showdown=event.showdown)
+    if kind is OpenersSplit:
+        aside = set(_cards(event.cards)) if event.cards else set()
+        return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
+    if kind is FalseOpenersFound:
+        return _false_openers_found(state, event)
     if kind in (OpenersShown, CardsShown):
         return state
     raise TypeError(f"not a five-card draw event: {event!r}")
+
+
+def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
+    b = state.betting
+    seat = event.seat
+    if event.outcome == "carried":
+        # The next deal: everyone still in when the bet was made is dealt again, the false
+        # opener included (their hand was dead for this deal only).
+        folded = _put(state.folded_at_open or b.folded, seat, False)
+        return with_changes(state, phase=REDEAL, betting=with_changes(b, folded=folded, to_act=None))
+    folded = _put(b.folded, seat, True)
+    to_act = b.to_act
+    if sum(not f for f in folded) <= 1:
+        to_act = None
+    elif to_act == seat:
+        to_act = bet.next_to_act(with_changes(b, folded=folded), seat)
+    return with_changes(state, betting=with_changes(b, folded=folded, to_act=to_act),
+                        hands=_put(state.hands, seat, ()), muck=state.muck + state.hands[seat])
 
 
 def _initial(event: HandStarted) -> HandState:
@@ -506,13 +585,13 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     """`decide` plus the state after its events."""
     if isinstance(command, StartHand):
         if state is not None:
-            raise Violation("illegal_action", "this hand has already started", "hand")
+            raise Violation("illegal_action", "this hand has already started")
         events = _start(command)
     else:
         if state is None:
-            raise Violation("illegal_action", "the hand has not started", "hand")
+            raise Violation("illegal_action", "the hand has not started")
         if state.over:
-            raise Violation("hand_over", "the hand is over", "hand")
+            raise Violation("hand_over", "the hand is over")
         events = _decide_in_hand(state, command)
     current = state
     for event in events:
@@ -527,7 +606,7 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
 def _start(command: StartHand) -> list[Event]:
     settings = command.settings
     if not isinstance(settings, DrawSettings):
-        raise Violation("invalid_settings", "StartHand needs DrawSettings", "hand")
+        raise Violation("invalid_settings", "StartHand needs DrawSettings")
     settings.validate()
     players = tuple(command.players)
     n = len(players)
@@ -535,19 +614,18 @@ def _start(command: StartHand) -> list[Event]:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS or (settings.players and n != settings.players) \
             or len(set(players)) != n:
         raise Violation("illegal_action", f"five-card draw seats {wanted} distinct players, not {n}",
-                        "table", {"players": n})
+                        numbers={"players": n})
     if isinstance(command.button, bool) or not isinstance(command.button, int) \
             or not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "table")
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     stacks = tuple(command.stacks)
     if settings.betting:
         if len(stacks) != n or any(isinstance(s, bool) or not isinstance(s, int) or s <= 0
                                    for s in stacks):
             raise Violation("illegal_action", "every seated player needs a positive whole stack",
-                            "table", {"stacks": stacks})
+                            numbers={"stacks": stacks})
     elif stacks:
-        raise Violation("illegal_action", "no-betting mode plays without chips: send no stacks",
-                        "table")
+        raise Violation("illegal_action", "no-betting mode plays without chips: send no stacks")
     deck = _check_deck(settings, command.deck, "deck")
     reshuffle = _check_deck(settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
@@ -565,12 +643,12 @@ def _check_deck(settings: DrawSettings, order: Any, name: str) -> tuple[str, ...
     """A full deck (with the joker when the table plays one) in the caller's order."""
     expected = set(new_deck(with_joker=settings.joker is not None))
     if isinstance(order, str):
-        raise Violation("invalid_card", f"{name} must be a list of card strings", "deal")
+        raise Violation("invalid_card", f"{name} must be a list of card strings")
     cards = _parse_card_list(order, name)
     if set(cards) != expected:
         raise Violation("invalid_card", f"{name} must hold each of the {len(expected)} cards of "
-                        f"this table's deck exactly once, not {len(cards)} cards", "deal",
-                        {"cards": len(cards), "expected": len(expected)})
+                        f"this table's deck exactly once, not {len(cards)} cards",
+                        numbers={"cards": len(cards), "expected": len(expected)})
     return tuple(format_card(c) for c in cards)
 
 
@@ -579,7 +657,7 @@ def _parse_card_list(cards: Any, name: str) -> tuple[int, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, (tuple, list)) or not all(isinstance(c, str) for c in cards):
-        raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'", "cards")
+        raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'")
     return parse_cards(tuple(cards))
 
 
@@ -602,18 +680,52 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
         return _draw(state, command)
     if kind is Redeal:
         return _redeal(state, command)
-    raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+    if kind is OpenWithoutProof:
+        return [_open_without_proof(state, command)]
+    if kind is FalseOpeners:
+        return [_false_openers(state, command)]
+    raise Violation("illegal_action", f"unknown command {command!r}")
+
+
+def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
+    if not _needs_openers(state) or state.phase != FIRST_ROUND:
+        raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
+                        cite("false_openers"))
+    _check_seat(state, command.seat)
+    to = bet.check_action(state.betting, command.seat, "bet", command.to)
+    return ActionTaken(command.seat, "bet", to, to - state.betting.bets[command.seat])
+
+
+def _false_openers(state: HandState, command: FalseOpeners) -> Event:
+    seat = command.seat
+    _check_seat(state, seat)
+    if state.settings.opening != JACKS_OR_BETTER or state.opener != seat:
+        raise Violation("illegal_action", f"{state.players[seat]} did not open this deal under jacks or better",
+                        cite("false_openers"), {"seat": seat})
+    if has_openers(state.dealt[seat], state.settings.joker):
+        raise Violation("openers_proven", f"{state.players[seat]} was dealt openers: "
+                        f"{opening_cards(state.dealt[seat], state.settings.joker)}", cite("false_openers"),
+                        {"seat": seat})
+    if state.betting.folded[seat]:
+        raise Violation("illegal_action", f"{state.players[seat]}'s hand is already dead", cite("false_openers"),
+                        {"seat": seat})
+    return FalseOpenersFound(seat, _false_openers_outcome(state, seat))
+
+
+def _false_openers_outcome(state: HandState, seat: int) -> str:
+    others_live = any(other != seat for other in state.betting.contenders)
+    return "pot_plays" if state.acted_after_open and others_live else "carried"
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def _action(state: HandState, command: PostAction) -> Event:
     if state.phase not in (FIRST_ROUND, SECOND_ROUND):
         raise Violation("not_your_turn", f"nobody is to bet: the hand awaits the {state.awaiting}",
-                        "betting order", {"seat": command.seat})
+                        numbers={"seat": command.seat})
     _check_seat(state, command.seat)
     b = state.betting
     to = bet.check_action(b, command.seat, command.action, command.to)
@@ -622,28 +734,27 @@ def _action(state: HandState, command: PostAction) -> Event:
         raise Violation("no_openers",
                         f"{state.players[command.seat]} cannot open: the first bet needs a pair "
                         f"of jacks or better (opening requirement 'jacks or better'); check or fold",
-                        "opening requirement", {"seat": command.seat})
+                        cite("five_card_draw"), {"seat": command.seat})
     return ActionTaken(command.seat, command.action, to, to - b.bets[command.seat])
 
 
 def _draw(state: HandState, command: Discard) -> list[Event]:
     if state.phase != DRAW:
         raise Violation("not_your_turn", f"no draw now: the hand awaits the {state.awaiting}",
-                        "draw order", {"seat": command.seat})
+                        numbers={"seat": command.seat})
     _check_seat(state, command.seat)
     seat = command.seat
     if seat != state.draw_to_act:
         raise Violation("not_your_turn",
                         f"it is {state.players[state.draw_to_act]}'s turn to draw, not "  # type: ignore[index]
-                        f"{state.players[seat]}'s", "draw order",
-                        {"seat": seat, "to_act": state.draw_to_act})
+                        f"{state.players[seat]}'s", numbers={"seat": seat, "to_act": state.draw_to_act})
     discarded = _parse_card_list(command.cards, "cards to discard")
     held = state.hands[seat]
     foreign = [c for c in discarded if c not in held]
     if foreign:
         raise Violation("invalid_discard",
                         f"{_text(foreign)} not in {state.players[seat]}'s hand {_text(held)}",
-                        "draw", {"cards": _text(foreign)})
+                        numbers={"cards": _text(foreign)})
     kept = [c for c in held if c not in discarded]
     limit = draw_limit(state.settings, kept)
     if len(discarded) > limit:
@@ -651,7 +762,8 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
                if state.settings.draw_limit == THREE_OR_FOUR_WITH_ACE else "")
         raise Violation("draw_limit_exceeded",
                         f"cannot exchange {len(discarded)} cards: the limit is {limit}{why}",
-                        "draw limit", {"count": len(discarded), "limit": limit})
+                        cite("five_card_draw"), {"count": len(discarded), "limit": limit})
+    split = _split_openers(state, command, discarded)
     events: list[Event] = []
     stub = state.stub
     if len(stub) < len(discarded):
@@ -660,7 +772,37 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
         stub = stub + pile
     received = stub[:len(discarded)]
     events.append(PlayerDrew(seat, len(discarded), _text(discarded), _text(received)))
+    if split:
+        events.append(OpenersSplit(seat, _text(discarded)))
     return events
+
+
+def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
+    """Whether throwing `discard` away breaks the opener's openers (the draw must then say so:
+    the computer player declares the split)."""
+    if state.settings.opening != JACKS_OR_BETTER or seat != state.opener \
+            or not has_openers(state.dealt[seat], state.settings.joker):
+        return False
+    return bool(set(_cards(opening_cards(state.dealt[seat], state.settings.joker))) & set(_cards("".join(discard))))
+
+
+def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
+    """Whether this draw splits the openers; an opener who throws away part of them must
+    say so (RRP draw), and only the opener can."""
+    seat = command.seat
+    opener = state.settings.opening == JACKS_OR_BETTER and seat == state.opener
+    if command.split_openers and not opener:
+        raise Violation("illegal_action", f"{state.players[seat]} did not open: only the opener splits openers",
+                        cite("split_openers"), {"seat": seat})
+    if not opener or not has_openers(state.dealt[seat], state.settings.joker):
+        return command.split_openers
+    openers = set(_cards(opening_cards(state.dealt[seat], state.settings.joker)))
+    if openers & set(discarded) and not command.split_openers:
+        raise Violation("split_openers_undeclared",
+                        f"discarding {_text(sorted(openers & set(discarded)))} breaks the openers "
+                        f"{_text(sorted(openers))}: the opener must declare splitting openers and keep the "
+                        "discards aside", cite("split_openers"), {"seat": seat})
+    return command.split_openers
 
 
 def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[int, ...]:
@@ -674,8 +816,7 @@ def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[i
 
 def _redeal(state: HandState, command: Redeal) -> list[Event]:
     if state.phase != REDEAL:
-        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}",
-                        "redeal")
+        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}")
     deck = _check_deck(state.settings, command.deck, "deck")
     reshuffle = _check_deck(state.settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
@@ -696,6 +837,9 @@ def _follow_up(state: HandState) -> list[Event]:
     if state.phase in (OVER, REDEAL):
         return []
     if state.phase == DRAW:
+        if state.betting is not None and state.betting.hand_decided:
+            # False openers found during the draw left one live hand: it takes the pot.
+            return _settlement(state)
         if state.draw_to_act is not None:
             return []
         if state.betting is None:
@@ -704,6 +848,9 @@ def _follow_up(state: HandState) -> list[Event]:
     b = state.betting
     if b.to_act is not None:
         return []
+    if (b.hand_decided or state.phase == SECOND_ROUND) and _unproven_opener(state):
+        # The opener must prove the openers at the end of the hand and cannot.
+        return [FalseOpenersFound(state.opener, _false_openers_outcome(state, state.opener))]  # type: ignore[arg-type]
     _, seat, amount = bet.return_uncalled(b)
     if amount:
         return [UncalledReturned(seat, amount)]
@@ -711,6 +858,12 @@ def _follow_up(state: HandState) -> list[Event]:
         return _settlement(state)
     reason = _redeal_reason(state)
     return [RedealRequired(reason)] if reason else [DrawBegan()]
+
+
+def _unproven_opener(state: HandState) -> bool:
+    opener = state.opener
+    return opener is not None and state.settings.opening == JACKS_OR_BETTER \
+        and not state.betting.folded[opener] and not has_openers(state.dealt[opener], state.settings.joker)
 
 
 def _redeal_reason(state: HandState) -> str | None:
@@ -749,8 +902,9 @@ def _settlement(state: HandState) -> list[Event]:
     pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
     at_showdown = not b.hand_decided
     events: list[Event] = []
-    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER:
-        events.append(OpenersShown(state.opener, _openers(state.dealt[state.opener], state.settings.joker)))
+    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
+            and has_openers(state.dealt[state.opener], state.settings.joker):
+        events.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
     strengths: dict[int, int] = {}
     if at_showdown:
         for seat in _from_left_of_dealer(b.contenders, state.button, n):
@@ -766,7 +920,9 @@ def _settlement(state: HandState) -> list[Event]:
     return events
 
 
-def _openers(cards: tuple[int, ...], joker: str | None) -> str:
+def opening_cards(cards: Sequence[int], joker: str | None) -> str:
+    """The cards that make a hand's openers (the pair, two pair, trips...; all five for a
+    straight or better), as text."""
     value = evaluate_high(cards, joker)
     return _text(value.best[:_CATEGORY_CARDS.get(value.category, HAND_SIZE)])
 
@@ -845,12 +1001,13 @@ def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAct
     better, else fold; on the draw follow `advised_discard`.
     """
     if seat != state.to_act:
-        raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn", "turn",
-                        {"seat": seat, "to_act": state.to_act})
+        raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn",
+                        numbers={"seat": seat, "to_act": state.to_act})
     if state.phase == DRAW:
         if timed_out:
             return Discard(seat, ())
-        return Discard(seat, advised_discard(_text(state.hands[seat]), state.settings))
+        advised = advised_discard(_text(state.hands[seat]), state.settings)
+        return Discard(seat, advised, split_openers=breaks_openers(state, seat, advised))
     legal = legal_actions(state)
     if legal.check:  # type: ignore[union-attr]
         return PostAction(seat, "check")

@@ -151,17 +151,17 @@ def decide(state: MatchState | None, command: Command) -> list[Event]:
     if isinstance(command, StartMatch):
         return _start(state, command)
     if state is None:
-        raise Violation("illegal_action", "the match has not started", "match")
+        raise Violation("illegal_action", "the match has not started")
     if state.over:
-        raise Violation("hand_over", "the match is over", "match")
+        raise Violation("hand_over", "the match is over")
     if isinstance(command, RecordHand):
         return _record(state, command)
-    raise Violation("illegal_action", f"unknown command {command!r}", "match")
+    raise Violation("illegal_action", f"unknown command {command!r}")
 
 
 def _start(state: MatchState | None, command: StartMatch) -> list[Event]:
     if state is not None:
-        raise Violation("illegal_action", "the match has already started", "match")
+        raise Violation("illegal_action", "the match has already started")
     command.settings.validate()
     n = len(command.players)
     expected = command.settings.players
@@ -170,10 +170,10 @@ def _start(state: MatchState | None, command: StartMatch) -> list[Event]:
         raise Violation("illegal_action",
                         f"five-card draw seats {MIN_PLAYERS} to {MAX_PLAYERS} distinct players"
                         f"{f' (this table: {expected})' if expected else ''}, not {n}",
-                        "table", {"players": n})
+                        numbers={"players": n})
     if isinstance(command.button, bool) or not isinstance(command.button, int) \
             or not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "table")
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     chips = command.settings.starting_chips if command.settings.betting else 0
     return [MatchStarted(tuple(command.players), command.settings, command.button, (chips,) * n)]
 
@@ -182,7 +182,7 @@ def next_hand(state: MatchState, deck: tuple[str, ...], commitment: str | None =
               reshuffle_order: tuple[str, ...] | None = None) -> StartHand:
     """The StartHand of the next hand: the players still in, their stacks, the button."""
     if state.over:
-        raise Violation("hand_over", "the match is over", "match")
+        raise Violation("hand_over", "the match is over")
     seats = state.in_game
     return StartHand(
         players=tuple(state.players[s] for s in seats), button=seats.index(state.button),
@@ -194,7 +194,7 @@ def next_hand(state: MatchState, deck: tuple[str, ...], commitment: str | None =
 def hand_result(hand: HandState) -> RecordHand:
     """The RecordHand for a finished hand."""
     if not hand.over:
-        raise Violation("illegal_action", "the hand is not over yet", "match")
+        raise Violation("illegal_action", "the hand is not over yet")
     stacks = tuple(int(s) for s in hand.stacks) if hand.settings.betting else ()
     return RecordHand(hand.players, stacks, hand.points)
 
@@ -205,7 +205,7 @@ def _record(state: MatchState, command: RecordHand) -> list[Event]:
     if tuple(command.players) != players:
         raise Violation("illegal_action",
                         f"the hand was not dealt to the players in the game {list(players)}",
-                        "match", {"players": list(command.players)})
+                        numbers={"players": list(command.players)})
     n = len(state.players)
     stacks = list(state.stacks)
     points = list(state.points)
@@ -214,14 +214,14 @@ def _record(state: MatchState, command: RecordHand) -> list[Event]:
                 or sum(command.stacks) != sum(state.stacks):
             raise Violation("illegal_action",
                             f"the stacks after a hand must total the {sum(state.stacks)} chips in play",
-                            "match", {"stacks": list(command.stacks)})
+                            numbers={"stacks": list(command.stacks)})
         for seat, chips in zip(seats, command.stacks):
             stacks[seat] = chips
     else:
         if len(command.points) != len(seats) or any(p not in (0, 1) for p in command.points) \
                 or not any(command.points):
             raise Violation("illegal_action", "a round scores 1 point for each best hand, 0 otherwise",
-                            "match", {"points": list(command.points)})
+                            numbers={"points": list(command.points)})
         for seat, scored in zip(seats, command.points):
             points[seat] += scored
     number = state.hands_played + 1

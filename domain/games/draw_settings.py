@@ -34,7 +34,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 # "a bet and four raises", the usual draw-game cap (betting-rules.md, fixed-limit).
 DRAW_RAISE_CAP = 5
-RULE = "five-card draw settings"
 
 
 def _is_whole(value: Any) -> bool:
@@ -140,4 +139,4 @@ def _one_of(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
 
 
 def _bad(detail: str, **numbers: Any) -> Violation:
-    return Violation("invalid_settings", detail, RULE, numbers)
+    return Violation("invalid_settings", detail, numbers=numbers)

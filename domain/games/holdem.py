@@ -3,7 +3,11 @@
 
 Seats are indexed 0..n-1 clockwise. Two ways to deal:
 - live play: StartHand carries the deck order (drawn by the service); hole cards and the
-  board are dealt inside `decide` as soon as they are due, and the showdown settles itself;
+  board are dealt inside `decide` as soon as they are due. The showdown follows the TDA
+  (domain.showdown_order): all in with the betting over, every hand is shown at once;
+  otherwise hands are shown or mucked in the order of show, by the computer on an
+  "automatic" showdown, by the players themselves (ShowCards, Muck, AskToSee) on a
+  "declared" one;
 - replay (PHH, rulings): no deck; `decide` stops where a deal is due (`state.awaiting`)
   and waits for DealHole / DealBoard. The showdown settles once every contender has shown
   or mucked (ShowCards / Muck), or on SettleShowdown; unknown cards cannot win.
@@ -19,10 +23,12 @@ from itertools import combinations
 from typing import Any, Iterable, Union
 
 from domain import betting as bet
+from domain import showdown_order
 from domain.betting import (
     Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item,
 )
 from domain.cards import format_card, parse_cards
+from domain.citations import cite
 from domain.evaluation import strength, strength7
 from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.pots import (
@@ -36,6 +42,11 @@ STREETS = ("preflop", "flop", "turn", "river")
 _STREET_BY_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
 _BOARD_CARDS_TO_DEAL = {0: 3, 3: 1, 4: 1}
 _CARD_BY_TEXT = {format_card(c): c for c in range(52)}
+AUTOMATIC = "automatic"
+"""Live showdowns played by the computer in the order of show (beaten hands mucked)."""
+DECLARED = "declared"
+"""Live showdowns where each player in turn shows, mucks or asks to see."""
+SHOWDOWNS = (AUTOMATIC, DECLARED)
 
 
 # ------------------------------------------------------------------------- commands
@@ -53,6 +64,7 @@ class StartHand:
     odd_chip: str = LEFT_OF_BUTTON
     deck: tuple[str, ...] | None = None
     commitment: str | None = None
+    showdown: str = AUTOMATIC
 
 
 @dataclass(frozen=True)
@@ -83,7 +95,13 @@ class SettleShowdown:
     """Settle now: contenders with known, unmucked cards show; the others cannot win."""
 
 
-Command = Union[StartHand, PostAction, DealHole, DealBoard, ShowCards, Muck, SettleShowdown]
+@dataclass(frozen=True)
+class AskToSee:
+    """A caller asks to see the last aggressor's hand (TDA 2024 18-B)."""
+    seat: int
+
+
+Command = Union[StartHand, PostAction, DealHole, DealBoard, ShowCards, Muck, SettleShowdown, AskToSee]
 
 
 # --------------------------------------------------------------------------- events
@@ -99,6 +117,7 @@ class HandStarted:
     odd_chip: str
     deck: tuple[str, ...] | None
     commitment: str | None
+    showdown: str = AUTOMATIC
 
 
 @dataclass(frozen=True)
@@ -125,16 +144,23 @@ class CardsMucked:
 
 
 @dataclass(frozen=True)
+class ShowAsked:
+    """`seat` asked to see `target`'s hand (TDA 2024 18-B); the CardsShown of it follows."""
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True)
 class HandEnded:
     stacks: tuple[Amount, ...]
     showdown: bool
 
 
 Event = Union[HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned,
-              CardsShown, CardsMucked, PotAwarded, HandEnded]
+              CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded]
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned, CardsShown,
-    CardsMucked, PotAwarded, HandEnded)}
+    CardsMucked, ShowAsked, PotAwarded, HandEnded)}
 
 
 def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
@@ -169,6 +195,27 @@ class HandState:
     returned: tuple[tuple[int, Amount], ...]
     over: bool
     showdown: bool
+    showdown_mode: str = AUTOMATIC
+    aggressor: int | None = None
+    """The last player to bet or raise in the current round."""
+
+    @property
+    def live(self) -> bool:
+        """Dealt by the service from its deck (else a replay deals by command)."""
+        return self.deck is not None
+
+    @property
+    def show_order(self) -> tuple[int, ...]:
+        """The contenders in the order of show (TDA 2024 17), for the final round."""
+        b = self.betting
+        return showdown_order.order_of_show(b.contenders, b.seat_count, b.button, self.aggressor)
+
+    @property
+    def to_show(self) -> int | None:
+        """The hand seat to show or muck now at a live showdown, if any."""
+        if self.over or not self.live or self.awaiting != "showdown":
+            return None
+        return showdown_order.next_to_show(self.show_order, self.shown, self.mucked)
 
     @property
     def round(self) -> str:
@@ -176,7 +223,12 @@ class HandState:
 
     @property
     def to_act(self) -> int | None:
-        return None if self.over else self.betting.to_act
+        """The player to bet, or (declared live showdown) to show or muck."""
+        if self.over:
+            return None
+        if self.betting.to_act is None and self.showdown_mode == DECLARED:
+            return self.to_show
+        return self.betting.to_act
 
     @property
     def stacks(self) -> tuple[Amount, ...]:
@@ -224,7 +276,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
 
 
 def _action_taken(state: HandState, event: ActionTaken) -> HandState:
-    return with_changes(state, betting=bet.apply_action(state.betting, event.seat, event.action, event.to))
+    aggressor = event.seat if event.action in ("bet", "raise") else state.aggressor
+    return with_changes(state, betting=bet.apply_action(state.betting, event.seat, event.action, event.to),
+                        aggressor=aggressor)
 
 
 def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
@@ -236,7 +290,7 @@ def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
 def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
     board = state.board + _cards(event.cards)
     position = state.deck_position + 1 + len(event.cards) // 2 if state.deck else 0  # one burnt
-    return with_changes(state, board=board, deck_position=position,
+    return with_changes(state, board=board, deck_position=position, aggressor=None,
                         betting=bet.start_round(state.betting, late=len(board) >= 4))
 
 
@@ -252,6 +306,10 @@ def _cards_shown(state: HandState, event: CardsShown) -> HandState:
 
 def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
     return with_changes(state, mucked=with_item(state.mucked, event.seat, True))
+
+
+def _show_asked(state: HandState, _: ShowAsked) -> HandState:
+    return state
 
 
 def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
@@ -271,6 +329,7 @@ _EVOLVERS = {
     ActionTaken: _action_taken, HoleCardsDealt: _hole_cards_dealt, BoardDealt: _board_dealt,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     PotAwarded: _pot_awarded, HandEnded: _hand_ended, HandStarted: _hand_started,
+    ShowAsked: _show_asked,
 }
 
 
@@ -281,7 +340,7 @@ def _initial(event: HandStarted) -> HandState:
         variant=event.variant, players=event.players, odd_chip=event.odd_chip, betting=betting,
         deck=event.deck, deck_position=0, commitment=event.commitment, hole=(None,) * n,
         board=(), shown=(False,) * n, mucked=(False,) * n, awards=(), returned=(),
-        over=False, showdown=False)
+        over=False, showdown=False, showdown_mode=event.showdown)
 
 
 def replay(events: Iterable[Event]) -> HandState:
@@ -310,16 +369,16 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     the follow-ups, so replays that want both save evolving twice)."""
     if isinstance(command, StartHand):
         if state is not None:
-            raise Violation("illegal_action", "this hand has already started", "hand")
+            raise Violation("illegal_action", "this hand has already started")
         events = _start(command)
     else:
         if state is None:
-            raise Violation("illegal_action", "the hand has not started", "hand")
+            raise Violation("illegal_action", "the hand has not started")
         if state.over:
-            raise Violation("hand_over", "the hand is over", "hand")
+            raise Violation("hand_over", "the hand is over")
         decide_command = _DECIDERS.get(type(command))
         if decide_command is None:
-            raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+            raise Violation("illegal_action", f"unknown command {command!r}")
         events = decide_command(state, command)
     evolvers = _EVOLVERS  # the events are ours, so no need for evolve's type check
     current = state
@@ -336,23 +395,25 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
 def _start(command: StartHand) -> list[Event]:
     n = len(command.players)
     if command.variant not in VARIANTS:
-        raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}", "hand")
+        raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
-        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}", "hand")
+        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 23 or len(command.stacks) != n or len(set(command.players)) != n:
-        raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each", "hand")
+        raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each")
     if not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}", "hand")
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     if min(command.stacks) <= 0:
-        raise Violation("illegal_action", "every seated player needs chips", "hand")
+        raise Violation("illegal_action", "every seated player needs chips")
+    if command.showdown not in SHOWDOWNS:
+        raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
         parsed = parse_cards(command.deck)
         if len(parsed) < n * HOLE_CARD_COUNT[command.variant] + 8:
-            raise Violation("invalid_card", "the deck is too short for this hand", "deal")
+            raise Violation("invalid_card", "the deck is too short for this hand")
     started = HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
                           command.button, command.betting, command.odd_chip,
                           tuple(command.deck) if command.deck is not None else None,
-                          command.commitment)
+                          command.commitment, command.showdown)
     events: list[Event] = [started]
     if command.deck is not None:
         k = HOLE_CARD_COUNT[command.variant]
@@ -369,7 +430,7 @@ def _post_action(state: HandState, command: PostAction) -> list[Event]:
     if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
         if b.to_act is None:
             raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
-                            "betting order", {"seat": seat})
+                            numbers={"seat": seat})
         _check_seat(state, seat)
     to = bet.check_action(b, seat, command.action, command.to)
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
@@ -378,72 +439,113 @@ def _post_action(state: HandState, command: PostAction) -> list[Event]:
 def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
     _check_seat(state, command.seat)
     if state.deck is not None:
-        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+        raise Violation("illegal_action", "the service deals this hand from its deck")
     if state.hole[command.seat] is not None:
-        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards", "deal")
+        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}")
     return [HoleCardsDealt(command.seat, text)]
 
 
 def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
     if state.deck is not None:
-        raise Violation("illegal_action", "the service deals this hand from its deck", "deal")
+        raise Violation("illegal_action", "the service deals this hand from its deck")
     awaiting = state.awaiting
     if awaiting not in ("flop", "turn", "river"):
-        raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}", "deal")
+        raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}")
     cards, text = _fresh_cards(state, command.cards)
     due = _BOARD_CARDS_TO_DEAL[len(state.board)]
     if len(cards) != due:
-        raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}")
     return [BoardDealt(awaiting, text)]
 
 
 def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
     _check_contender(state, command.seat)
+    _check_turn_to_show(state, command.seat)
     known = state.hole[command.seat]
     name = state.players[command.seat]
     if command.cards is None:
         if known is None:
-            raise Violation("invalid_card", f"{name}'s cards are unknown: say which", "showdown")
+            raise Violation("invalid_card", f"{name}'s cards are unknown: say which")
         return [CardsShown(command.seat, _text(known))]
     if known is not None:
         if sorted(_parsed(command.cards)) != sorted(known):
-            raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}", "showdown")
+            raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}")
         return [CardsShown(command.seat, _text(known))]
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards", "showdown")
+        raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards")
     return [CardsShown(command.seat, text)]
 
 
 def _muck(state: HandState, command: Muck) -> list[Event]:
     _check_contender(state, command.seat)
+    _check_turn_to_show(state, command.seat)
     return [CardsMucked(command.seat)]
+
+
+def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
+    _check_seat(state, command.seat)
+    if not state.live or state.awaiting != "showdown":
+        raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
+                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.seat})
+    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.seat,
+                                       state.aggressor, state.players[command.seat])
+    return [ShowAsked(command.seat, target), CardsShown(target, _text(state.hole[target]))]  # type: ignore[arg-type]
+
+
+def _check_turn_to_show(state: HandState, seat: int) -> None:
+    """Live hands show and muck in the order of show, once the last round is over."""
+    if not state.live:
+        return  # a replay records the showdown in whatever order it happened
+    if state.awaiting != "showdown":
+        raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
+                        f"{state.awaiting}", cite("order_of_show"), {"seat": seat})
+    showdown_order.check_turn_to_show(state.show_order, state.shown, state.mucked, seat,
+                                      state.players[seat])
+
+
+def shows_at_showdown(state: HandState, seat: int) -> bool:
+    """What the computer does for `seat` when it is next to show: show if it is first, or
+    beats or ties every hand shown; else muck (domain.showdown_order.computer_shows)."""
+    return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown,
+                                         state.mucked, seat)
+
+
+def showdown_command(state: HandState, seat: int) -> Command:
+    """The computer's showdown command for `seat` (next to show)."""
+    return ShowCards(seat) if shows_at_showdown(state, seat) else Muck(seat)
 
 
 def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
     if state.awaiting != "showdown":
-        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}", "showdown")
+        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}")
     return _settlement(state)
 
 
 _DECIDERS = {PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_board,
-             ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown}
+             ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown,
+             AskToSee: _ask_to_see}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def _check_contender(state: HandState, seat: int) -> None:
     _check_seat(state, seat)
     if state.betting.to_act is not None:
-        raise Violation("illegal_action", "cards are shown once the betting is over", "showdown")
+        raise Violation("illegal_action", "cards are shown once the betting is over")
+    if state.live and state.shown[seat] and not state.betting.folded[seat]:
+        all_in = any(state.stacks[s] == 0 for s in state.betting.contenders)
+        why = ": all in with the betting over, every hand is tabled and none is mucked" if all_in else ""
+        raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up{why}",
+                        cite("all_in_face_up" if all_in else "order_of_show"), {"seat": seat})
     if state.betting.folded[seat] or state.shown[seat] or state.mucked[seat]:
-        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand", "showdown")
+        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
 
 
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
@@ -460,10 +562,10 @@ def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
         text = _text(cards)
     for card in cards:
         if card in used:
-            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
-                            {"card": format_card(card)})
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
+                            numbers={"card": format_card(card)})
         if card > 51:
-            raise Violation("invalid_card", "hold'em plays without a joker", "deal")
+            raise Violation("invalid_card", "hold'em plays without a joker")
     return cards, text
 
 
@@ -492,6 +594,8 @@ def _follow_up(state: HandState) -> list[Event]:
         return [UncalledReturned(seat, amount)]
     if b.hand_decided:
         return _settlement(state)
+    if state.live and (face_up := _tabled_face_up(state)):
+        return face_up
     if len(state.board) < 5:
         if state.deck is None:
             return []
@@ -499,11 +603,30 @@ def _follow_up(state: HandState) -> list[Event]:
         start = state.deck_position + 1  # burn one
         cards = "".join(state.deck[start:start + due])
         return [BoardDealt(STREETS[_STREET_BY_BOARD[len(state.board)] + 1], cards)]
+    if state.live:
+        due = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
+        if due is None:  # every hand shown or mucked, or one live hand left (17-B)
+            return _settlement(state)
+        if state.showdown_mode == AUTOMATIC:
+            return [CardsShown(due, _text(state.hole[due])) if shows_at_showdown(state, due)  # type: ignore[arg-type]
+                    else CardsMucked(due)]
+        return []  # the player to show answers (or their clock runs out)
     undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
     unmucked = [s for s in b.contenders if not state.mucked[s]]
-    if state.deck is not None or not undecided or len(unmucked) <= 1:
+    if not undecided or len(unmucked) <= 1:
         return _settlement(state)
     return []
+
+
+def _tabled_face_up(state: HandState) -> list[Event]:
+    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
+    before the rest of the board."""
+    b = state.betting
+    still_betting = sum(1 for seat in b.contenders if b.stacks[seat] > 0) > 1
+    if (len(state.board) < 5 and still_betting) or not showdown_order.all_in_face_up(b.contenders, b.stacks):
+        return []
+    return [CardsShown(seat, _text(state.hole[seat]))  # type: ignore[arg-type]
+            for seat in state.show_order if not state.shown[seat]]
 
 
 def _settlement(state: HandState) -> list[Event]:

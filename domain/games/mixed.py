@@ -96,6 +96,14 @@ GAMES: dict[str, Game] = {game.name: game for game in (
     Game("deuce_seven_single_draw", DRAW, 5, draws=1, low=_all_cards(deuce_seven_strength)),
     Game("badugi", DRAW, 4, draws=3, low=_all_cards(badugi_strength)),
 )}
+# Hold'em and Omaha high as a mixed-game rotation deals them (HORSE's hold'em, 8-game's
+# hold'em and Omaha): through this decider, so that every hand of a rotation table speaks
+# one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem.
+ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
+    Game("rotation_holdem", FLOP, 2, high=_all_cards(strength)),
+    Game("rotation_omaha", FLOP, 4, high=_omaha_high),
+)}
+DEALT_GAMES = {**GAMES, **ROTATION_GAMES}
 
 
 # ------------------------------------------------------------------------- commands
@@ -284,13 +292,13 @@ def _card(text: str, short_deck: bool) -> Card | None:
     card = parse_card(text)
     if card > 51 or (short_deck and not is_short_deck_card(card)):
         deck = "the short deck (sixes to aces)" if short_deck else "a 52-card deck"
-        raise Violation("invalid_card", f"{text} is not a card of {deck}", "deal", {"card": text})
+        raise Violation("invalid_card", f"{text} is not a card of {deck}", numbers={"card": text})
     return card
 
 
 def _cards(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
     if len(text) % 2:
-        raise Violation("invalid_card", f"{text!r} is not a run of two-character cards", "deal")
+        raise Violation("invalid_card", f"{text!r} is not a run of two-character cards")
     return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
 
 
@@ -311,8 +319,8 @@ def _check_fresh(state: MixedState, cards: tuple[Card | None, ...]) -> None:
         if card is None:
             continue
         if card in seen:
-            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "deal",
-                            {"card": format_card(card)})
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
+                            numbers={"card": format_card(card)})
         seen.add(card)
 
 
@@ -328,7 +336,7 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 
 
 def _hand_started(_: None, event: HandStarted) -> MixedState:
-    game = GAMES[event.game]
+    game = DEALT_GAMES[event.game]
     n = len(event.players)
     betting = _open_betting(event)
     return MixedState(
@@ -416,7 +424,7 @@ def _open_round(state: MixedState) -> MixedState:
     opener = None
     unknown = False
     if game.family == STUD:
-        opener = stud.opener_seat(_up_cards(state), game.razz)
+        opener = stud.opener_seat(up_cards(state), game.razz, (b.button + 1) % b.seat_count)
         unknown = opener is None
     opened = bet.start_round(b, late, opener)
     if unknown and opened.to_act is not None:
@@ -437,7 +445,7 @@ def _close_round(state: MixedState) -> MixedState:
     return _round_closed(state)
 
 
-def _up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
+def up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
     folded = state.betting.folded
     return [None if folded[s] else tuple(c for c, up in zip(state.hole[s], state.up[s]) if up)
             for s in range(len(state.hole))]
@@ -522,7 +530,7 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
 def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
     b = state.betting
     return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
-            and to > b.structure.unit(late=False) and stud.open_pair(_up_cards(state)))
+            and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
 
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
@@ -578,16 +586,16 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
     """`decide` plus the state after its events, automatic follow-ups included."""
     if isinstance(command, StartHand):
         if state is not None:
-            raise Violation("illegal_action", "this hand has already started", "hand")
+            raise Violation("illegal_action", "this hand has already started")
         events: list[Event] = [_start(command)]
     else:
         if state is None:
-            raise Violation("illegal_action", "the hand has not started", "hand")
+            raise Violation("illegal_action", "the hand has not started")
         if state.over:
-            raise Violation("hand_over", "the hand is over", "hand")
+            raise Violation("hand_over", "the hand is over")
         decider = _DECIDERS.get(type(command))
         if decider is None:
-            raise Violation("illegal_action", f"unknown command {command!r}", "hand")
+            raise Violation("illegal_action", f"unknown command {command!r}")
         events = decider(state, command)
     current = state
     for event in events:
@@ -601,16 +609,16 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
 
 def _start(command: StartHand) -> HandStarted:
     n = len(command.players)
-    if command.game not in GAMES:
-        raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}", "hand")
+    if command.game not in DEALT_GAMES:
+        raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
-        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}", "hand")
+        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
-        raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each", "hand")
+        raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each")
     if len(command.antes) != n or len(command.blinds) != n:
-        raise Violation("illegal_action", "antes and blinds list one amount per player", "hand")
+        raise Violation("illegal_action", "antes and blinds list one amount per player")
     if min(command.stacks) <= 0:
-        raise Violation("illegal_action", "every seated player needs chips", "hand")
+        raise Violation("illegal_action", "every seated player needs chips")
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
@@ -619,7 +627,7 @@ def _start(command: StartHand) -> HandStarted:
 
 def _check_seat(state: MixedState, seat: Any) -> None:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise Violation("illegal_action", f"no seat {seat!r} at this table", "hand", {"seat": seat})
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
@@ -630,20 +638,20 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     name = state.players[seat]
     if state.phase == "draw":
         if not state.drawn[seat] or not state.owed[seat]:
-            raise Violation("illegal_action", f"{name} is owed no cards on this draw", "draw")
+            raise Violation("illegal_action", f"{name} is owed no cards on this draw")
         if len(cards) != state.owed[seat]:
             raise Violation("invalid_card", f"{name} discarded {state.owed[seat]} and is dealt "
-                            f"as many, not {len(cards)}", "draw")
+                            f"as many, not {len(cards)}")
         return [CardsDealt(seat, _text(cards), (False,) * len(cards))]
     if state.phase != "deal" or not state.due[seat] or state.betting.folded[seat]:
         raise Violation("illegal_action", f"no cards are due to {name}: the hand awaits the "
-                        f"{state.phase}", "deal")
+                        f"{state.phase}")
     if game.family == STUD:
         up = STUD_DEAL[state.street]
     else:
         up = (False,) * game.hand_size
     if len(cards) != len(up):
-        raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}")
     return [CardsDealt(seat, _text(cards), up)]
 
 
@@ -655,10 +663,10 @@ def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
             and all(state.due[s] for s in state.betting.contenders):
         return [BoardDealt(_text(cards))]  # the deck ran out: one common card
     if state.phase != "board":
-        raise Violation("illegal_action", f"no board card is due: the hand awaits the {state.phase}", "deal")
+        raise Violation("illegal_action", f"no board card is due: the hand awaits the {state.phase}")
     due = FLOP_BOARD[state.street]
     if len(cards) != due:
-        raise Violation("invalid_card", f"this street is {due} board card(s), not {len(cards)}", "deal")
+        raise Violation("invalid_card", f"this street is {due} board card(s), not {len(cards)}")
     return [BoardDealt(_text(cards))]
 
 
@@ -666,21 +674,21 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     _check_seat(state, command.seat)
     seat = command.seat
     if state.phase != "draw":
-        raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}", "draw")
+        raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
     if seat != state.next_to_draw:
         expected = state.next_to_draw
-        raise Violation("not_your_turn", f"{state.players[expected]} draws first", "draw order",
-                        {"seat": seat, "to_draw": expected})
+        raise Violation("not_your_turn", f"{state.players[expected]} draws first",
+                        numbers={"seat": seat, "to_draw": expected})
     thrown = _cards(command.cards, state.game.short_deck)
     hole = state.hole[seat]
     if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
             != sum(c is not None for c in thrown):
         raise Violation("invalid_discard", f"{state.players[seat]} holds {len(hole)} cards and "
-                        f"cannot throw {command.cards}", "draw")
+                        f"cannot throw {command.cards}")
     for card in thrown:
         if card is not None and card not in hole and None not in hole:
             raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
-                            f"{format_card(card)}", "draw")
+                            f"{format_card(card)}")
     return [CardsDiscarded(seat, _text(thrown))]
 
 
@@ -689,11 +697,11 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     seat, b = command.seat, state.betting
     if state.phase != "action":
         raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
-                        "betting order", {"seat": seat})
+                        numbers={"seat": seat})
     if state.opener_unknown:  # the record names the opener: any seat still able to bet
         if b.folded[seat] or not b.stacks[seat]:
             raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
-                            "betting order", {"seat": seat})
+                            numbers={"seat": seat})
         b = with_changes(b, to_act=seat)
     if state.bring_in_due and seat == b.to_act:
         if command.action == "bring_in":
@@ -701,9 +709,9 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
             return [ActionTaken(seat, "bring_in", to, to)]
         if command.action != "bet":
             raise Violation("illegal_action", f"{state.players[seat]} brings it in or completes "
-                            "the bet", "bring-in", {"seat": seat})
+                            "the bet", numbers={"seat": seat})
     elif command.action == "bring_in":
-        raise Violation("illegal_action", "no bring-in is due", "bring-in", {"seat": seat})
+        raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     to = _capped_fixed_amount(b, seat, command)
@@ -734,35 +742,35 @@ def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
     _check_seat(state, command.seat)
     seat = command.seat
     if state.betting.folded[seat] or state.mucked[seat]:
-        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand", "showdown")
+        raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
     if state.phase == "action" or state.betting.can_still_bet and state.phase != "showdown":
-        raise Violation("illegal_action", "cards are shown once the betting is over", "showdown")
+        raise Violation("illegal_action", "cards are shown once the betting is over")
     cards = _cards(command.cards, state.game.short_deck)
     hole = state.hole[seat]
     known = [c for c in hole if c is not None]
     if None in cards or any(c not in cards for c in known) or len(cards) != len(hole):
         raise Violation("invalid_card", f"{state.players[seat]} holds {_text(hole)}, not "
-                        f"{command.cards}", "showdown")
+                        f"{command.cards}")
     others = _known(state) - set(known)
     for card in cards:
         if card in others:
-            raise Violation("duplicate_card", f"{format_card(card)} is already dealt", "showdown",
-                            {"card": format_card(card)})
+            raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
+                            numbers={"card": format_card(card)})
     return [CardsShown(seat, _text(cards))]
 
 
 def _muck(state: MixedState, command: Muck) -> list[Event]:
     _check_seat(state, command.seat)
     if state.phase != "showdown":
-        raise Violation("illegal_action", "hands are mucked at the showdown", "showdown")
+        raise Violation("illegal_action", "hands are mucked at the showdown")
     if state.betting.folded[command.seat] or state.mucked[command.seat]:
-        raise Violation("illegal_action", f"{state.players[command.seat]} is not holding a live hand", "showdown")
+        raise Violation("illegal_action", f"{state.players[command.seat]} is not holding a live hand")
     return [CardsMucked(command.seat)]
 
 
 def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
     if state.phase != "showdown":
-        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.phase}", "showdown")
+        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.phase}")
     return _settlement(state)
 
 

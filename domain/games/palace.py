@@ -56,9 +56,10 @@ from domain.games.palace_interpretations import (
     no_limit_minimum_raise,
     odd_chip_order,
 )
+from domain.citations import cite
 from domain.violations import Violation
 
-RULE = "Palace Poker"
+RULE = cite("palace_poker")
 DECK_SIZE = 52
 
 # Phases of a hand.
@@ -424,7 +425,7 @@ class PalaceHand:
             if seat.player == player:
                 return index
         raise Violation("unknown_player", f"{player!r} is not seated in this hand",
-                        RULE, {"player": player})
+                        numbers={"player": player})
 
     @property
     def left(self) -> tuple[int, ...]:
@@ -594,9 +595,9 @@ def first_dealer(draws: Sequence[dict[str, str]]) -> str:
         if len(contenders) == 1:
             return contenders.pop()
     if contenders is None:
-        raise Violation("validation_error", "no cards were drawn for the first dealer", RULE)
+        raise Violation("validation_error", "no cards were drawn for the first dealer")
     raise Violation("draw_again", f"{', '.join(sorted(contenders))} tie for the highest card: "
-                    "they draw again", RULE, {"tied": sorted(contenders)})
+                    "they draw again", numbers={"tied": sorted(contenders)})
 
 
 # ---------------------------------------------------------------- decide
@@ -703,11 +704,11 @@ def _deal(story: _Story, command: StartHand) -> None:
 def _full_deck(cards: Sequence[str], name: str, needed_for: str = "") -> tuple[str, ...]:
     if not cards and needed_for:
         raise Violation("shuffle_order_required", f"{needed_for}: pass {name}, a random "
-                        f"permutation of the 52 cards", RULE, {"missing": name})
+                        f"permutation of the 52 cards", numbers={"missing": name})
     parsed = parse_cards(cards)
     if len(parsed) != DECK_SIZE or JOKER in parsed:
         raise Violation("invalid_card", f"{name} must hold each of the 52 cards once, "
-                        f"not {len(parsed)} cards", RULE, {"field": name, "cards": len(parsed)})
+                        f"not {len(parsed)} cards", numbers={"field": name, "cards": len(parsed)})
     return tuple(format_card(card) for card in parsed)
 
 
@@ -1114,6 +1115,27 @@ def judge_battle(attacker: Holding, defender: Holding) -> BattleJudgement:
 
 # ---------------------------------------------------------------- stateless battle ruling
 
+def battle_stakes(attacker: Holding, defender: Holding, names: dict[str, str],
+                  small_bet: int) -> dict[str, Any]:
+    """A battle's money as the floor reads it out (seed 001; palace-poker.md "Table and
+    stakes" and "Bet (battle)")."""
+    minimum = attack_minimum(len(attacker.soldiers), small_bet)
+    call = defender_call_amount(len(defender.soldiers), small_bet, 0)
+    ante = ante_for(small_bet)
+    return {
+        "small_bet": small_bet, "minimum_bet": minimum, "defender_call": call, "ante": ante,
+        "rule": RULE,
+        "detail": f"{names['attacker']} bets at least ({_soldiers(attacker)} + banner) x {small_bet} = "
+                  f"{minimum}; {names['defender']} calls ({_soldiers(defender)} + banner) x {small_bet} = "
+                  f"{call}; the ante is half the small bet: {ante}",
+    }
+
+
+def _soldiers(holding: Holding) -> str:
+    count = len(holding.soldiers)
+    return f"{count} soldier{'' if count == 1 else 's'}"
+
+
 def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     """Judge one battle from the cards alone.
 
@@ -1122,7 +1144,10 @@ def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     a list, soldiers optional (0..5), "name" optional. Answer: the winner and loser (or
     none), the outcome (attacker_won, defender_won, double_knockout, split), the reason
     (better_hand, more_banner_suit_cards, tie), whether the tie-break was applied, the
-    cards the winner captures, and per side the hand used and the suit ignored.
+    cards the winner captures, and per side the hand used and the suit ignored. With
+    `small_bet` (S), `stakes` adds the battle's money: the attacker's minimum bet,
+    (soldiers + banner) x S, the defender's call by the same formula, and the ante (half a
+    small bet, rounded down).
     """
     if not isinstance(request, dict):
         raise Violation("validation_error", "the request must be an object with attacker and defender")
@@ -1132,9 +1157,9 @@ def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
     repeated = sorted({card for card in every if every.count(card) > 1})
     if repeated:
         raise Violation("duplicate_card", f"{' '.join(repeated)} appear(s) in both hands: a deck "
-                        "holds each card once", RULE, {"cards": repeated})
+                        "holds each card once", numbers={"cards": repeated})
     if names["attacker"] == names["defender"]:
-        raise Violation("validation_error", "attacker and defender need different names", RULE)
+        raise Violation("validation_error", "attacker and defender need different names")
     attacker, defender = sides["attacker"], sides["defender"]
     if attacker.suit == defender.suit:
         raise Violation("same_banner_suit", f"{names['attacker']} ({attacker.banner}) may not "
@@ -1142,10 +1167,16 @@ def palace_battle_ruling(request: dict[str, Any]) -> dict[str, Any]:
                         "same suit", RULE)
     last_two = request.get("last_two", False)
     if not isinstance(last_two, bool):
-        raise Violation("validation_error", "last_two must be true or false", RULE)
+        raise Violation("validation_error", "last_two must be true or false")
+    small_bet = request.get("small_bet")
+    if small_bet is not None and (isinstance(small_bet, bool) or not isinstance(small_bet, int)
+                                  or small_bet < 1):
+        raise Violation("validation_error", f"small_bet must be a whole number of chips of at least 1, "
+                        f"not {small_bet!r}")
 
     judgement = judge_battle(attacker, defender)
     answer: dict[str, Any] = {
+        **({"stakes": battle_stakes(attacker, defender, names, small_bet)} if small_bet else {}),
         "reason": judgement.reason,
         "tie_break_applied": judgement.reason != "better_hand",
         "hands": {
@@ -1181,19 +1212,19 @@ def _holding_from_request(request: dict[str, Any], role: str) -> Holding:
     side = request.get(role)
     if not isinstance(side, dict):
         raise Violation("validation_error", f"{role} must be an object with banner, palace "
-                        "and soldiers", RULE, {"field": role})
+                        "and soldiers", numbers={"field": role})
     banner = _canonical(side.get("banner") or "")
     palace = _canonical(side.get("palace") or "")
     soldiers = _canonical(side.get("soldiers") or "")
     if len(banner) != 1:
         raise Violation("validation_error", f"{role}.banner must be one card, not {len(banner)}",
-                        RULE, {"field": f"{role}.banner"})
+                        numbers={"field": f"{role}.banner"})
     if len(palace) != PALACE_CARDS:
         raise Violation("validation_error", f"{role}.palace must be {PALACE_CARDS} cards, not "
-                        f"{len(palace)}", RULE, {"field": f"{role}.palace"})
+                        f"{len(palace)}", numbers={"field": f"{role}.palace"})
     if len(soldiers) > SOLDIER_LIMIT:
         raise Violation("validation_error", f"{role} holds {len(soldiers)} soldiers: nobody may "
-                        f"keep more than {SOLDIER_LIMIT}", RULE, {"field": f"{role}.soldiers"})
+                        f"keep more than {SOLDIER_LIMIT}", numbers={"field": f"{role}.soldiers"})
     if "Jk" in banner + palace + soldiers:
-        raise Violation("invalid_card", "Palace Poker is played without a joker", RULE)
+        raise Violation("invalid_card", "Palace Poker is played without a joker")
     return Holding(banner[0], palace, soldiers)

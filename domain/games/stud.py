@@ -43,23 +43,24 @@ def bring_in_seat(up_cards: Sequence[Card | None], razz: bool) -> int | None:
 
 
 def showing_value(up_cards: Sequence[Card], razz: bool) -> tuple[int, ...]:
-    """How good the up cards are for opening a street (higher opens), pairs and trips
-    above high cards; in razz the lowest hand scores highest."""
-    if razz:
-        counts = Counter(ACE_LOW_RANK[c] for c in up_cards)
-        groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-        # Fewer pairs first, then the lowest ranks from the top: negate everything.
-        return tuple(-x for n, r in groups for x in (n, r))
-    counts = Counter(c >> 2 for c in up_cards)
+    """How good the up cards are for opening a street (higher opens): the shape first
+    (trips above two pair above one pair above none), then the ranks; in razz the lowest
+    hand scores highest (no pair best)."""
+    counts = Counter(ACE_LOW_RANK[c] for c in up_cards) if razz else Counter(c >> 2 for c in up_cards)
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    return tuple(x for n, r in groups for x in (n, r))
+    value = tuple(n for n, _ in groups) + tuple(r for _, r in groups)
+    return tuple(-x for x in value) if razz else value
 
 
-def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool) -> int | None:
+def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool, first: int = 0) -> int | None:
     """The seat that opens a later street among the seats still in (None: not in); None
-    when a live seat's up cards are unknown (the record says who opened)."""
+    when a live seat's up cards are unknown (the record says who opened). `first`: the
+    seat on the dealer's left, the first of equal hands (seat 0 when the dealer is last,
+    as PHH seats them)."""
     best_seat, best = None, None
-    for seat, cards in enumerate(up_cards):
+    count = len(up_cards)
+    for seat in ((first + step) % count for step in range(count)):
+        cards = up_cards[seat]
         if cards is None:
             continue
         if any(c is None for c in cards):

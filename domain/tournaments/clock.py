@@ -13,7 +13,7 @@ more is refused with the time left in the problem, so a typo never skips levels.
 another period the organiser sets it (LevelSet): any period, forward or back, with its
 full time or a given remaining time, paused or running as the clock was.
 
-A new level applies from the next hand (TDA 23): a hand plays at the level in force when
+A new level applies from the next hand (TDA 2024 23): a hand plays at the level in force when
 it started, which `level_for_hand` answers from the events up to that moment.
 """
 from __future__ import annotations
@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Iterable, Sequence
 
-from domain.tournaments.rules import rule_for
 from domain.tournaments.structure import Period, level_number
 from domain.violations import Violation
 
@@ -166,15 +165,13 @@ def clock_from_events(periods: Sequence[Period], events: Iterable[ClockEvent]) -
 
 def level_for_hand(periods: Sequence[Period], events: Iterable[ClockEvent], hand_started_at: float) -> int:
     """Period index of the level a hand started at `hand_started_at` plays to its end
-    (TDA 23), from the clock events recorded up to that moment."""
+    (TDA 2024 23), from the clock events recorded up to that moment."""
     clock = clock_from_events(periods, (e for e in events if e.at <= hand_started_at))
     reading = read_clock(clock, hand_started_at)
     if not reading.started:
         raise Violation("clock_not_started", "no hand is dealt before the first level starts")
     if reading.on_break:
-        raise Violation(
-            "on_break", f"a hand started at {hand_started_at} falls in a break", rule=rule_for("on_break")
-        )
+        raise Violation("on_break", f"a hand started at {hand_started_at} falls in a break")
     return reading.period_index  # type: ignore[return-value]
 
 

@@ -173,10 +173,10 @@ def icm_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     prizes: Sequence[int] = request["prizes"]
     if len(stacks) < 2:
         raise Violation("invalid_stacks", f"a chop is between 2 players or more, not {len(stacks)}",
-                        "payouts", {"players": len(stacks)})
+                        numbers={"players": len(stacks)})
     if any(prize < 0 for prize in prizes) or any(later > earlier for earlier, later in zip(prizes, prizes[1:])):
         raise Violation("invalid_prizes", f"prizes go from first place down and are never negative: {list(prizes)}",
-                        "payouts", {"prizes": list(prizes)})
+                        numbers={"prizes": list(prizes)})
     players = list(stacks)
     chips = [stacks[player] for player in players]
     equities = icm_equities(chips, prizes)

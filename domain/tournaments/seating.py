@@ -1,6 +1,6 @@
-"""Multi-table seating: the initial draw, balancing (TDA 11), breaking tables (TDA 10),
-late entrants (TDA 8-A), and each table's next button and blinds with a dead button
-(TDA 32) and the heads-up button on the small blind (TDA 34-B).
+"""Multi-table seating: the initial draw, balancing (TDA 2024 11), breaking tables (TDA 2024 10),
+late entrants (TDA 2024 8-A), and each table's next button and blinds with a dead button
+(TDA 2024 32) and the heads-up button on the small blind (TDA 2024 34-B).
 
 Randomness is an argument (a `random.Random` built from a seed the command carries and
 the event records), so every draw can be audited and replay never draws again.
@@ -26,7 +26,7 @@ BREAK_RANDOM = "random"
 @dataclass(frozen=True)
 class Positions:
     """Button and blind seats of one hand. A dead button or dead small blind sits on an
-    empty seat (TDA 32): the seat is kept because the next hand moves on from it."""
+    empty seat (TDA 2024 32): the seat is kept because the next hand moves on from it."""
 
     button: int
     small_blind: int
@@ -71,7 +71,7 @@ class BalancePolicy:
     break_order: str = BREAK_PREDETERMINED
 
     def tolerance_for(self, tables: int) -> int:
-        # With two tables the difference is always at most one (TDA 11).
+        # With two tables the difference is always at most one (TDA 2024 11).
         return 1 if tables <= 2 else self.tolerance
 
 
@@ -216,8 +216,8 @@ def opening_positions(seats: Sequence[str | None], button: int) -> Positions:
 def next_positions(seats: Sequence[str | None], previous: Positions) -> Positions:
     """The next hand's button and blinds. The big blind moves to the next player every
     hand; the small blind goes on the seat that was big blind and the button on the seat
-    that was small blind, dead if that player is gone (TDA 32). Heads-up the button posts
-    the small blind, and the big blind still moves on so nobody posts it twice (TDA 34-B)."""
+    that was small blind, dead if that player is gone (TDA 2024 32). Heads-up the button posts
+    the small blind, and the big blind still moves on so nobody posts it twice (TDA 2024 34-B)."""
     occupied = sum(1 for p in seats if p is not None)
     if occupied < 2:
         raise Violation("not_enough_players", "a hand needs at least two players")
@@ -246,7 +246,7 @@ def next_big_blind(table: Table) -> int:
 
 
 def worst_open_seat(table: Table) -> int:
-    """Where a player moved in for balance sits (TDA 11): the open seat the big blind
+    """Where a player moved in for balance sits (TDA 2024 11): the open seat the big blind
     reaches first, never the seat that posts the small blind next (the last big blind's)."""
     seats = table.seats
     n = len(seats)
@@ -261,7 +261,7 @@ def worst_open_seat(table: Table) -> int:
 
 
 def entrant_seats(table: Table) -> list[int]:
-    """Open seats a late entrant may take (TDA 8-A): any from which they are dealt into
+    """Open seats a late entrant may take (TDA 2024 8-A): any from which they are dealt into
     the table's next hand, that is neither the small blind nor between the small blind and
     the button. `positions` are the last hand's, so each seat is tried with the entrant in
     it and the next hand's button and blinds worked out as they will be."""
@@ -351,8 +351,8 @@ def floor_move(seating: Seating, player_id: str, to_table: int, to_seat: int) ->
 
 def rebalance(seating: Seating, rng: random.Random, policy: BalancePolicy = BalancePolicy(),
               busy: frozenset[int] = frozenset()) -> Rebalancing:
-    """Break tables while the players fit on one fewer (TDA 10), then move players from
-    the largest to the smallest table until every table is within tolerance (TDA 11).
+    """Break tables while the players fit on one fewer (TDA 2024 10), then move players from
+    the largest to the smallest table until every table is within tolerance (TDA 2024 11).
 
     `busy`: tables playing a hand. Players leave a table between hands only, so a busy
     table is never broken nor a source of a balancing move (it may receive players: they
@@ -401,7 +401,7 @@ def _table_to_break(draft: _Draft, rng: random.Random, policy: BalancePolicy, bu
 
 def _break(draft: _Draft, number: int, rng: random.Random) -> list[Move]:
     """Seat the broken table's players, in random order, at random open seats of the
-    tables that are smallest at that moment (TDA 10: any position, blinds included)."""
+    tables that are smallest at that moment (TDA 2024 10: any position, blinds included)."""
     table = draft.tables[number - 1]
     assert table is not None
     leaving = [(p, s) for s, p in enumerate(table.seats) if p is not None]

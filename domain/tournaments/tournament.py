@@ -1,5 +1,5 @@
 """The tournament decider: registration, the draw, hands dealt with the level in force
-(TDA 23) and a dead button (TDA 32), eliminations with balancing and breaking (TDA 10,
+(TDA 2024 23) and a dead button (TDA 2024 32), eliminations with balancing and breaking (TDA 2024 10,
 11), hand-for-hand, the level clock, floor moves, disqualification, rebuys, add-ons and
 colour-ups, finishing order and prizes.
 
@@ -86,7 +86,6 @@ from domain.tournaments.seating import (
     seated,
 )
 from domain.tournaments.chips import RacedStack, chip_race
-from domain.tournaments.rules import rule_for
 from domain.tournaments.structure import Period, level_number, validate_structure
 from domain.violations import Violation
 
@@ -314,7 +313,7 @@ class PlayerSeated:
 class HandDealt:
     table: int
     positions: Positions
-    period_index: int  # the level this hand plays to its end (TDA 23)
+    period_index: int  # the level this hand plays to its end (TDA 2024 23)
     at: float
 
 
@@ -376,7 +375,7 @@ class ChipsRaced:
 @dataclass(frozen=True)
 class PlayersBusted:
     """Hand-for-hand: players out on a table's hand of a round that other tables are
-    still playing. They are placed together when the round is over (TDA RP-8)."""
+    still playing. They are placed together when the round is over (TDA 2024 RP-8)."""
 
     busted: tuple[Bust, ...]
     at: float
@@ -589,8 +588,8 @@ def iso(epoch: float) -> str:
 
 
 def _refuse(code: str, detail: str, **numbers: object) -> Violation:
-    """A tournament refusal; it names a rule only where one applies (domain.tournaments.rules)."""
-    return Violation(code, detail, rule_for(code), numbers)
+    """A tournament refusal; it names a rule only where one applies (domain.citations)."""
+    return Violation(code, detail, numbers=numbers)
 
 
 # --- decide ----------------------------------------------------------------------------

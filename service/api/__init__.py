@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from service.auth import ApiKeys
+    from service.notifications import LiveFeeds
     from service.store.base import EventStore
 
 SECURITY_SCHEME = "bearerAuth"
@@ -276,6 +277,9 @@ class Resources:
     pool: ConnectionPool | None
     store: EventStore | None
     keys: ApiKeys | None
+    live: LiveFeeds | None = None
+    """This process's notifications and feeds (service.notifications), for streams and
+    long-polls."""
 
 
 def resources() -> Resources:

@@ -8,13 +8,13 @@ is a 422 with the rule's code and the action's `index` in `actions` (0-based).
 
 Any authenticated key may replay: nothing is stored. `?store=true` (floor, organiser,
 admin) keeps the hand as an audited record: the replay's events are appended to a stream
-of their own, `hand-<uuid>` (expected version 0, the request's Idempotency-Key), which is
+of their own, `hand-<uuid>` (expected version 0), which is
 also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
-computed outcome; a retry with the same key answers the first hand again, rebuilt from the
-stored events, whatever body it sends. Five-card draw records use our extension
+computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+again (service.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
-replay but are not stored yet: `?store=true` answers them 422 `not_storable`.
+are stored as their domain.games.mixed events.
 """
 from __future__ import annotations
 
@@ -24,18 +24,19 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 import marshmallow as ma
-from flask import request
+from flask import jsonify, request
 
-from domain.games import draw, holdem
+from domain.games import draw, holdem, mixed
 from domain.phh import (
-    Amount, HandHistory, PhhSyntaxError, ReplayResult, parse, player_names, replay,
+    ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
+    is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
 )
 from domain.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.pots import PotAward
 from domain.records import from_record, to_record
 from domain.violations import Violation
-from service.api import Blueprint, event_store, request_idempotency_key, unstorable_values
+from service.api import Blueprint, event_store, unstorable_values
 from service.api.rulings import json_amount, problem_from_violation
 from service.api.schemas import StrictBoolean
 from service.auth import ROLES, current_principal, require
@@ -51,11 +52,9 @@ MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
-# Hand ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_HAND_IDS = uuid.UUID("6b1d9a3e-52c4-4f0e-a8d7-3c9e1f2b7a54")
 DRAW_GAME = "five-card-draw"
 # Events whose cards only their own player (and the floor) may see: type -> seat field.
-PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew")
+PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew", "CardsDealt", "CardsDiscarded")
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -104,10 +103,47 @@ class HandHistoryReplaySchema(ma.Schema):
                                                metadata={"description": "as the record states them"})
     matches_record = ma.fields.Boolean(required=True, allow_none=True,
                                        metadata={"description": "null when the record states none"})
+    odd_chip_rule = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        (ODD_CHIP_TDA, ODD_CHIP_SPLIT_EXACTLY)), metadata={
+        "description": "how an odd chip was given: tda (TDA 2024 20, whole chips: the first winner "
+                       "left of the button; stud: the high card by suit) or split_exactly (into "
+                       "fractions, only where the record itself splits so)"})
     winners = ma.fields.List(ma.fields.String(), required=True)
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
     id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
     version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+
+
+class ReplayRefusalSchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(metadata={"description": "the rule applied, when one is"})
+    index = ma.fields.Integer(metadata={"description": "the first illegal action in `actions`"})
+
+
+class CollectedHandSchema(ma.Schema):
+    """One hand of a .phhs file: its outcome, or why it does not replay."""
+
+    name = ma.fields.String(required=True, metadata={"description": "the hand's table name in the file"})
+    outcome = ma.fields.Nested(HandHistoryReplaySchema, metadata={
+        "description": "the replay's answer, as for one hand"})
+    refused = ma.fields.Nested(ReplayRefusalSchema, metadata={
+        "description": "instead of the outcome: the hand's 422 problem"})
+
+
+class ReplaySummarySchema(ma.Schema):
+    hands = ma.fields.Integer(required=True)
+    replayed = ma.fields.Integer(required=True)
+    refused = ma.fields.Integer(required=True)
+    matching_record = ma.fields.Integer(required=True, metadata={
+        "description": "replayed hands whose computed finishing stacks are the recorded ones"})
+    not_matching_record = ma.fields.Integer(required=True)
+    without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+
+
+class HandCollectionReplaySchema(ma.Schema):
+    summary = ma.fields.Nested(ReplaySummarySchema, required=True)
+    hands = ma.fields.List(ma.fields.Nested(CollectedHandSchema), required=True)
 
 
 class StoredHandHistorySchema(HandHistoryReplaySchema):
@@ -147,6 +183,10 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
 @blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
+@blp.doc(responses={"200": {
+    "description": "the replayed hand; for a .phhs file (several hands), each hand and one summary",
+    "content": {"application/json": {"schema": {
+        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
@@ -159,34 +199,29 @@ def replay_hand_history(store: bool = False) -> Any:
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`); otherwise nothing is stored. Mixed-game hands are not stored yet (422
-    `not_storable`).
+    `id`), whatever its variant; otherwise nothing is stored.
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
-    key = request_idempotency_key() if store else None
-    record = _record_from_body()
+    text, fields = _body_fields()
+    if is_hand_collection(fields):
+        if store:
+            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
+                          "one at a time")
+        return jsonify(HandCollectionReplaySchema().dump(_collection_answer(text, fields)))
+    record = _parsed(text, fields)
     try:
         result = replay(record)
     except Violation as violation:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
-    if record.variant in MIXED_VARIANTS:
-        raise Problem(422, "not_storable",
-                      f"{record.variant} hands replay but are not kept as audited hands yet: "
-                      "replay without ?store=true")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = IMPORTED_HAND_PREFIX + str(
-        uuid.uuid5(IDEMPOTENT_HAND_IDS, f"{actor}:{key}") if key is not None else uuid.uuid4())
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result),
-                                    idempotency_key=key, actor=actor)
-    if appended.deduplicated:
-        answer = answer_from_records(event_store().read_stream(hand_id))
-    else:
-        answer = _answer(record, result)
+    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer = _answer(record, result)
     answer.update(id=hand_id, version=appended.last_version)
     return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
 
@@ -194,6 +229,8 @@ def replay_hand_history(store: bool = False) -> Any:
 def game_of(record: HandHistory) -> str:
     if record.variant in DRAW_VARIANTS:
         return DRAW_GAME
+    if record.variant in MIXED_VARIANTS:
+        return MIXED_VARIANTS[record.variant][0]
     return "omaha" if record.variant == "PO" else "holdem"
 
 
@@ -210,7 +247,9 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
         if position == 0:
             metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
                             recorded_finishing_stacks=None if recorded is None
-                            else [_storable(a) for a in recorded])
+                            else [_storable(a) for a in recorded],
+                            # The record's other fields, written back on export.
+                            phh_metadata=metadata_text(record))
         if type_name in PRIVATE_CARD_EVENTS:
             metadata["visible_to"] = names[data["seat"]]
         new_events.append(NewEvent(type_name, data, metadata=metadata))
@@ -223,6 +262,8 @@ def _storable(amount: Amount) -> int | str:
 
 
 def event_types(game: str) -> dict[str, type]:
+    if game in mixed.GAMES:
+        return mixed.EVENT_TYPES
     return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
 
 
@@ -234,37 +275,52 @@ def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any
 
 
 def replay_state(game: str, events: Iterable[Any]) -> Any:
-    """The hand's state after `events` (hold'em/Omaha or five-card draw)."""
+    """The hand's state after `events` (hold'em/Omaha, five-card draw or a mixed game)."""
     if game == DRAW_GAME:
         return draw.replay(events)
+    if game in mixed.GAMES:
+        return mixed.replay(events)
     state = None
     for event in events:
         state = holdem.evolve(state, event)
     return state
 
 
-def answer_from_records(records: Sequence[RecordedEvent]) -> dict[str, Any]:
-    """The replay answer of a stored hand, rebuilt from its events alone."""
-    game, events = events_from_records(records)
-    state = replay_state(game, events)
-    first = records[0].metadata
-    recorded = first.get("recorded_finishing_stacks")
-    return _outcome(first.get("phh_variant", ""), state.players, tuple(state.stacks),
-                    None if recorded is None else tuple(_amount(a) for a in recorded),
-                    state.awards)
+def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Each hand of a .phhs file replayed on its own (a hand that does not replay is
+    reported, and the others still are), and one summary."""
+    for name, hand in fields.items():
+        _check_fields(hand, f"hand [{name}]: ")
+    try:
+        records = parse_all(text)
+    except PhhSyntaxError as error:
+        raise _invalid_phh(str(error)) from None
+    hands = []
+    for name, record in records:
+        try:
+            hands.append({"name": name, "outcome": _answer(record, replay(record))})
+        except Violation as violation:
+            problem = problem_from_violation(violation, violation.numbers.get("action_index"))
+            hands.append({"name": name, "refused": {
+                "code": problem.code, "detail": problem.detail,
+                **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}})
+    matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
+    return {"summary": {
+        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches),
+        "matching_record": matches.count(True), "not_matching_record": matches.count(False),
+        "without_record": matches.count(None)},
+        "hands": hands}
 
 
-def _amount(stored: int | str) -> Amount:
-    return Fraction(stored) if isinstance(stored, str) else stored
-
-
-def _record_from_body() -> HandHistory:
+def _body_fields() -> tuple[str, dict[str, Any]]:
+    """The body's TOML text and fields (one hand, or a .phhs file's hands)."""
     if request.mimetype not in PHH_MEDIA_TYPES:
         raise Problem(415, "unsupported_media_type",
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
     if (request.content_length or 0) > MAX_PHH_BYTES:
         raise _too_large()
-    raw = request.stream.read(MAX_PHH_BYTES + 1)
+    # Cached: the Idempotency-Key's fingerprint (service.api.writes) reads the body too.
+    raw = request.get_data(cache=True)
     if len(raw) > MAX_PHH_BYTES:
         raise _too_large()
     try:
@@ -282,10 +338,18 @@ def _record_from_body() -> HandHistory:
     unstorable = unstorable_values(fields)
     if unstorable:
         raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
+    return text, fields
+
+
+def _check_fields(fields: dict[str, Any], where: str = "") -> None:
     try:
         PhhFieldsSchema().load(fields)
     except ma.ValidationError as error:
-        raise _invalid_phh(f"not a PHH hand: {_flatten(error.normalized_messages())}") from None
+        raise _invalid_phh(f"{where}not a PHH hand: {_flatten(error.normalized_messages())}") from None
+
+
+def _parsed(text: str, fields: dict[str, Any]) -> HandHistory:
+    _check_fields(fields)
     try:
         return parse(text)
     except PhhSyntaxError as error:
@@ -308,11 +372,12 @@ def _too_large() -> Problem:
 
 def _answer(record: HandHistory, result: ReplayResult) -> dict[str, Any]:
     return _outcome(record.variant, player_names(record), result.finishing_stacks,
-                    record.finishing_stacks, result.pots)
+                    record.finishing_stacks, result.pots, result.odd_chip_rule)
 
 
 def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
-             recorded: Sequence[Amount] | None, pots: Sequence[PotAward]) -> dict[str, Any]:
+             recorded: Sequence[Amount] | None, pots: Sequence[PotAward],
+             odd_chip_rule: str) -> dict[str, Any]:
     stacks = tuple(int(a) if isinstance(a, Fraction) and a.denominator == 1 else a for a in stacks)
     winners = sorted({seat for pot in pots for seat in pot.winners})
     return {
@@ -321,6 +386,7 @@ def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
         "finishing_stacks": [json_amount(a) for a in stacks],
         "recorded_finishing_stacks": None if recorded is None else [json_amount(a) for a in recorded],
         "matches_record": None if recorded is None else stacks == tuple(recorded),
+        "odd_chip_rule": odd_chip_rule,
         "winners": [names[seat] for seat in winners],
         "pots": [
             {"amount": json_amount(pot.amount),

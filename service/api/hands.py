@@ -16,13 +16,16 @@ from flask import Response
 
 from domain import phh, table
 from domain.cards import format_card
-from domain.games import draw
+from domain.games import draw, mixed
+from domain.table_mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
 from service import commands, views
 from service.api import Blueprint, event_store
 from service.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
+from service.api.etags import conditional, version_tag
+from service.api.names import with_names
 from service.api.tables import ALL_ROLES, EventSchema, viewer
 from service.auth import require
 from service.problems import Problem
@@ -43,7 +46,8 @@ class HandSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
-        "description": "commitment; deck, salt and the check once the hand is over"})
+        "description": "commitment; once the hand is over, the check: hold'em and Omaha give "
+                       "the floor the deck and salt, everyone else the openings of the cards they saw"})
 
 
 class HandStateSchema(ma.Schema):
@@ -87,6 +91,7 @@ def _is_over(records: list[RecordedEvent]) -> bool:
 
 
 @blp.route("/hands/<string:hand_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, HandSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -100,16 +105,17 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     state = commands.state_at(event_store(), table_id, last)
     over = _is_over(records)
     who = viewer()
-    shown_hand = views.hand_view(state, who, secrets_revealed=over)
+    shown_hand = with_names(views.hand_view(state, who, secrets_revealed=over))
     return {
         "id": hand_id, "table_id": table_id, "number": number, "over": over,
         "first_version": records[0].version, "last_version": last,
         "events": views.redact_records(records, who),
         "hand": shown_hand, "deal": shown_hand["deal"],
-    }, 200, {"ETag": f'"{last}"'}
+    }, 200, {"ETag": version_tag(last, who)}
 
 
 @blp.route("/hands/<string:hand_id>/state", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(StateQuerySchema, location="query")
 @blp.response(200, HandStateSchema)
@@ -131,8 +137,10 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
         # Between HandOpened and the game's first event there is no hand state yet.
         at = first + 1
         state = commands.state_at(event_store(), table_id, at)
-    shown = views.hand_view(state, viewer(), secrets_revealed=_is_over(records))
-    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+    who = viewer()
+    shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
+    # At a version before the hand's end, whether its secrets show depends on the end too.
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(records[-1].version, who)}
 
 
 @blp.route("/hands/<string:hand_id>/phh", methods=["GET"])
@@ -142,8 +150,9 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def hand_phh(hand_id: str) -> Response:
-    """A finished hand in the PHH format (TOML): hold'em and Omaha, and five-card draw in
-    our extension (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
+    razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
+    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
@@ -152,13 +161,15 @@ def hand_phh(hand_id: str) -> Response:
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
     events = _visible_game_events(loaded.state.game, records, viewer())
-    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+    own_record = getattr(table.game_rules(loaded.state.game).table_game, "phh_record", None)
+    record = own_record(events) if own_record is not None else phh.phh_from_events(events)
+    return Response(phh.write_phh(record), status=200, mimetype="application/toml")
 
 
 def _check_phh_form(state: table.TableState) -> None:
     """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
     rules = table.game_rules(state.game)
-    if rules.table_game is None:
+    if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if state.game != DRAW_GAME:
         raise Problem(422, "phh_not_available",
@@ -180,7 +191,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
-        if hidden and game != DRAW_GAME:
+        if hidden and game != DRAW_GAME and record.type not in views.PARTLY_PUBLIC_EVENTS:
             # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
@@ -232,6 +243,8 @@ def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[
     shown = []
     for r in records:
         data = dict(r.data)
+        if r.type in views.PARTLY_PUBLIC_EVENTS and not who.sees_cards_of(r.metadata.get("visible_to")):
+            data = event_view(r.type, data)  # a mixed game's up cards and draw counts stay
         for name in _hidden_fields(r.type, who, dict(r.metadata)):
             if name in data:
                 data[name] = None
@@ -253,7 +266,12 @@ def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> di
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in state.awards],
         "stacks": dict(zip(names, state.stacks)),
     }
-    if game == DRAW_GAME:
+    if game in mixed.GAMES:
+        hand = MixedTableHand((), state)
+        view["round"] = hand.round
+        view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
+        view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
+    elif game == DRAW_GAME:
         shown = over and state.showdown
         view["round"] = "over" if over else state.phase
         view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
@@ -294,15 +312,16 @@ def _imported_hand(hand_id: str) -> tuple[dict, int, dict]:
         "events": _json_amounts(_redacted_imported(records, who)),
         "hand": _imported_view(hand_id, game, replay_state(game, events), who),
         "deal": {"imported_from": "phh", "phh_variant": first.get("phh_variant")},
-    }, 200, {"ETag": f'"{last}"'}
+    }, 200, {"ETag": version_tag(last, who)}
 
 
 def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
     records = _imported_records(hand_id)
     at = min(at or len(records), len(records))
     game, events = events_from_records(records[:at])
-    shown = _imported_view(hand_id, game, replay_state(game, events), viewer())
-    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": f'"{at}"'}
+    who = viewer()
+    shown = _imported_view(hand_id, game, replay_state(game, events), who)
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(at, who)}
 
 
 def _imported_phh(hand_id: str) -> Response:
@@ -314,9 +333,14 @@ def _imported_phh(hand_id: str) -> Response:
         seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
         role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
         events = [draw.visible_event(event, seat, role) for event in events]
+    elif game in mixed.GAMES:
+        events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
+                  for shown in _redacted_imported(records, who)]
+        return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
     else:
         # As for table hands: hole cards the caller may not see are left out, written `??`.
         events = [event for event, record in zip(events, records)
                   if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
                   or "visible_to" not in record.metadata]
-    return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+    exported = phh.with_metadata(phh.phh_from_events(events), records[0].metadata.get("phh_metadata", ""))
+    return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

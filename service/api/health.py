@@ -62,6 +62,29 @@ def broker_state() -> str:
     return "ok"
 
 
+def overall(database: str, broker: str) -> str:
+    """`down` without the database; `degraded` when only the broker is down."""
+    if database == "down":
+        return "down"
+    return "ok" if broker == "ok" else "degraded"
+
+
+def queue_depth(queue: str) -> int | None:
+    """Messages waiting in a Celery queue (None when the broker cannot tell): Redis keeps
+    a queue as a list; other brokers answer a passive declaration with the count."""
+    url = resources().config.broker_url
+    if url is None:
+        return None
+    try:
+        if url.startswith(("redis://", "rediss://")):
+            return int(_redis_client(url).llen(queue))
+        with Connection(url, connect_timeout=CHECK_TIMEOUT_S) as connection:
+            return int(connection.default_channel.queue_declare(queue, passive=True).message_count)
+    except Exception as error:  # noqa: BLE001 - a scrape must not fail for one gauge
+        log.warning("health: queue depth of %s unknown: %s", queue, error)
+        return None
+
+
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, HealthSchema, description="`ok`, or `degraded`: the broker is down, so "
               "action clocks wait for it, but reads and writes are served")
@@ -70,10 +93,7 @@ def broker_state() -> str:
 def healthz() -> tuple[dict, int]:
     """Health of the service and its connections (no key needed)."""
     database, broker = database_state(), broker_state()
-    if database == "down":
-        status = "down"
-    else:
-        status = "ok" if broker == "ok" else "degraded"
+    status = overall(database, broker)
     body = {"status": status, "database": database, "broker": broker}
     return body, 503 if status == "down" else 200
 

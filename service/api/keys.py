@@ -10,6 +10,7 @@ import marshmallow as ma
 
 from service.api import Blueprint, event_store, resources
 from service.api.players import load_player
+from service.api.writes import keep_out_of_record
 from service.auth import ROLES, ApiKeys, IssuedKey, current_principal, require
 from service.problems import Problem
 
@@ -42,7 +43,9 @@ class KeySchema(ma.Schema):
 
 
 class IssuedKeySchema(KeySchema):
-    key = ma.fields.String(required=True, metadata={"description": "the secret; shown only once"})
+    key = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "the secret; shown only once (null when an Idempotency-Key retry "
+                       "replays the answer: the secret is never stored)"})
 
 
 class KeyListQuerySchema(ma.Schema):
@@ -80,6 +83,7 @@ def issue_key(body: dict) -> dict:
     if player_id is not None and not load_player(event_store(), player_id).registered:
         raise Problem(422, "unknown_player", f"no player {player_id} is registered")
     issued, secret = api_keys().create(role, player_id)
+    keep_out_of_record("key")
     return {**shown(issued), "key": secret}
 
 

@@ -7,7 +7,7 @@ import uuid
 import marshmallow as ma
 
 from domain import players
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
 from service.api.schemas import CreatedSchema, PlayerName
 from service.auth import current_principal, require
 from service.problems import Problem
@@ -22,8 +22,6 @@ def stream_id(player_id: str) -> str:
     return STREAM_PREFIX + player_id
 
 
-# Player ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_IDS = uuid.UUID("5b0c6f4e-0d8a-4a53-9a43-2f3c1d7e9b10")
 
 
 def load_player(store: EventStore, player_id: str) -> players.Player:
@@ -42,7 +40,8 @@ def register_player(
     """Load, decide, append with the expected version: the same path for HTTP and workers.
 
     Returns the stream version after the append. A lost race is a VersionConflict (409);
-    a retry carrying the idempotency key of the registration changes nothing.
+    a redelivery carrying the idempotency key of the registration (a worker's task)
+    changes nothing.
     """
     records = store.read_stream(stream_id(player_id))
     if records and idempotency_key and records[0].metadata.get("idempotency_key") == idempotency_key:
@@ -75,18 +74,11 @@ class PlayerSchema(ma.Schema):
 def create_player(body: dict) -> dict:
     """Register a player (admin, organiser, floor).
 
-    With an `Idempotency-Key` header a retry answers the same id and registers nobody new.
+    With an `Idempotency-Key` header a retry answers the first answer (service.api.writes).
     """
     principal = current_principal()
-    retry_key = request_idempotency_key()
-    if retry_key:
-        scope = f"{principal.role}:{principal.player_id}:{retry_key}"
-        player_id = str(uuid.uuid5(IDEMPOTENT_IDS, scope))
-    else:
-        player_id = str(uuid.uuid4())
-    register_player(
-        event_store(), player_id, body["name"], actor=principal.role, idempotency_key=retry_key
-    )
+    player_id = str(uuid.uuid4())
+    register_player(event_store(), player_id, body["name"], actor=principal.role)
     return {"id": player_id}
 
 

@@ -8,13 +8,16 @@ Recording is idempotent on the result id: the same result again answers the firs
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import marshmallow as ma
 
 from domain.ratings import Finish, GameResult, Glicko2Rating
 from service import ratings
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
+from service.api.etags import body_tag, conditional
+from service.api.names import with_names
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name
 from service.auth import current_principal, require
 from service.problems import Problem, validation_problem
@@ -39,8 +42,12 @@ class NewResultSchema(ma.Schema):
                               validate=ma.validate.Length(min=2, max=1000))
 
 
+DISPLAY = {"description": "the rating rounded to one decimal (half up), for showing; `rating` is exact"}
+
+
 class Glicko2Schema(ma.Schema):
     rating = ma.fields.Float(required=True)
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
     deviation = ma.fields.Float(required=True, metadata={"description": "RD: about 95% of players "
                                                           "lie within 2 RD of their rating"})
     volatility = ma.fields.Float(required=True)
@@ -54,6 +61,7 @@ class Glicko2ChangeSchema(ma.Schema):
 
 class RatingChangeSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     before = ma.fields.Float(required=True, metadata={"description": "Elo"})
     after = ma.fields.Float(required=True, metadata={"description": "Elo"})
     change = ma.fields.Float(required=True, metadata={"description": "Elo"})
@@ -81,6 +89,7 @@ class HistoryEntrySchema(ma.Schema):
 class GameRatingSchema(ma.Schema):
     game = ma.fields.String(required=True)
     rating = ma.fields.Float(required=True, metadata={"description": "Elo"})
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
     glicko2 = ma.fields.Nested(Glicko2Schema, required=True)
     games = ma.fields.Integer(required=True)
     history = ma.fields.List(ma.fields.Nested(HistoryEntrySchema), required=True)
@@ -88,6 +97,7 @@ class GameRatingSchema(ma.Schema):
 
 class PlayerRatingSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     ratings = ma.fields.List(ma.fields.Nested(GameRatingSchema), required=True)
 
 
@@ -100,7 +110,9 @@ class LeaderboardQuerySchema(ma.Schema):
 class LeaderboardEntrySchema(ma.Schema):
     rank = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
+    name = ma.fields.String(allow_none=True)
     rating = ma.fields.Float(required=True, metadata={"description": "Elo"})
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
     glicko2 = ma.fields.Nested(Glicko2Schema, required=True)
     games = ma.fields.Integer(required=True)
 
@@ -112,7 +124,8 @@ class LeaderboardSchema(ma.Schema):
 
 
 def _glicko2(rating: Glicko2Rating) -> dict[str, float]:
-    return {"rating": rating.rating, "deviation": rating.deviation, "volatility": rating.volatility}
+    return {"rating": rating.rating, "display": display(rating.rating), "deviation": rating.deviation,
+            "volatility": rating.volatility}
 
 
 def _glicko2_change(before: Glicko2Rating | None, after: Glicko2Rating | None) -> dict[str, Any] | None:
@@ -135,7 +148,6 @@ def _registered(player_id: str) -> bool:
 def record_result(body: dict) -> tuple[dict, int]:
     """Record a finished ranked game (admin, floor): Elo over every head-to-head pair,
     finishing ahead a win, the same place a draw, K 32 scaled by 1 / (N - 1)."""
-    request_idempotency_key()  # validated; the result id is what makes a retry harmless
     players = [f["player_id"] for f in body["finishes"]]
     if len(set(players)) != len(players):
         raise validation_problem([{"location": "json", "field": "finishes",
@@ -156,41 +168,57 @@ def record_result(body: dict) -> tuple[dict, int]:
                      if c.player_id in periods else None}
                     for c in update.elo],
     }
-    return shown, 200 if recorded.deduplicated else 201
+    return with_names(shown), 200 if recorded.deduplicated else 201
 
 
 @blp.route("/players/<string:player_id>/rating", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, PlayerRatingSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def player_rating(player_id: str) -> dict[str, Any]:
+def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
     """The player's current rating in each game, games played and history (oldest first)."""
     found = ratings.player_ratings(event_store(), player_id)
     if not found and not _registered(player_id):
         raise Problem(404, "not_found", f"no player {player_id}")
-    return {
+    return _tagged({
         "player_id": player_id,
         "ratings": [
-            {"game": game, "rating": rating.rating, "glicko2": _glicko2(rating.glicko2), "games": rating.games,
+            {"game": game, "rating": rating.rating, "display": display(rating.rating),
+             "glicko2": _glicko2(rating.glicko2), "games": rating.games,
              "history": [{"result_id": h.result_id, "place": h.place, "before": h.before, "after": h.after,
                           "change": h.change, "glicko2": _glicko2_change(h.glicko2_before, h.glicko2_after),
                           "recorded_at": h.recorded_at} for h in rating.history]}
             for game, rating in sorted(found.items())
         ],
-    }
+    })
 
 
 @blp.route("/leaderboards/<string:game>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(LeaderboardQuerySchema, location="query", unknown=ma.RAISE)
 @blp.response(200, LeaderboardSchema)
-def leaderboard(query: dict, game: str) -> dict[str, Any]:
+def leaderboard(query: dict, game: str) -> tuple[dict[str, Any], int, dict]:
     """The game's players by rating in `system` (Elo by default), highest first (a game
     nobody was rated in: empty)."""
     board = ratings.load_book(event_store(), game).leaderboard(query["system"])[: query["limit"]]
-    return {
+    return _tagged({
         "game": game, "system": query["system"],
         "players": [{"rank": rank, "player_id": player_id, "rating": rating.rating,
-                     "glicko2": _glicko2(rating.glicko2), "games": rating.games}
+                     "display": display(rating.rating), "glicko2": _glicko2(rating.glicko2),
+                     "games": rating.games}
                     for rank, (player_id, rating) in enumerate(board, start=1)],
-    }
+    })
+
+
+def _tagged(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict]:
+    """Named, and tagged by content (ratings are read across many streams: no one version)."""
+    shown = with_names(body)
+    return shown, 200, {"ETag": body_tag(shown)}
+
+
+def display(rating: float) -> float:
+    """One decimal, half up on the decimal digits the rating prints with (round() would
+    round 1512.25 down to even, and a binary float's own digits can round it either way)."""
+    return float(Decimal(repr(rating)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))

@@ -5,8 +5,10 @@ or written to the event store. Any authenticated key may ask: the caller supplie
 card, so no hidden information can leak, and a ruling changes nothing.
 
 The schemas check the shape (400 `validation_error`); the domain decides the rules (422
-with the domain's code, `detail` quoting the numbers, and `index` for the first illegal
-action of a betting sequence).
+with the domain's code, `detail` quoting the numbers, the `rule` applied when one is, and
+`index` for the first illegal action of a betting sequence). A betting `verdict`, legal or
+not, reads like the same refusal at a live table: `detail`, `rule` (edition named, from
+domain.citations; absent when no numbered rule decides it) and `numbers`.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
+from domain.declarations import HAND_GAMES, INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES, chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
@@ -48,7 +51,9 @@ def problem_from_violation(violation: Violation, index: int | None = None) -> Pr
         return Problem(400, "validation_error", violation.detail,
                        errors=[{"location": "json", "field": "", "messages": [violation.detail]}])
     numbers = {name: _json_safe(value) for name, value in violation.numbers.items()}
-    extensions: dict[str, Any] = {"rule": violation.rule, "numbers": numbers}
+    # A refusal that applies a rule names it; any other carries no `rule` (never "").
+    extensions: dict[str, Any] = {**({"rule": violation.rule} if violation.rule else {}),
+                                  "numbers": numbers}
     if index is not None:
         extensions["index"] = index
     return Problem(422, violation.code, violation.detail, **extensions)
@@ -106,7 +111,7 @@ class SeatSchema(ma.Schema):
     stack = Chips(minimum=1, required=True, metadata={"description": "at the start of the hand"})
 
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "draw", "bring_in", "split_openers", "false_openers")
 HAND_SIZE = 5
 
 
@@ -131,7 +136,8 @@ class BettingActionSchema(ma.Schema):
     action = ma.fields.String(required=True, validate=ma.validate.OneOf(ACTIONS))
     to = Chips(allow_none=True, metadata={"description": "bet total for the round (bet, raise)"})
     discard = DiscardField(metadata={
-        "description": "five-card draw `draw`: the cards thrown away, or how many",
+        "description": "five-card draw `draw` (or `split_openers`, the opener keeping the discards "
+                       "aside): the cards thrown away, or how many",
         "oneOf": [{"type": "integer", "minimum": 0, "maximum": HAND_SIZE},
                   {"type": "array", "items": {"type": "string"}, "maxItems": HAND_SIZE},
                   {"type": "string"}]})
@@ -197,8 +203,13 @@ class LegalActionsSchema(ma.Schema):
 
 class VerdictSchema(ma.Schema):
     legal = ma.fields.Boolean(required=True)
-    code = ma.fields.String()
-    detail = ma.fields.String()
+    code = ma.fields.String(metadata={"description": "why not, when not legal"})
+    detail = ma.fields.String(metadata={"description": "the ruling as a floor person reads it out, "
+                                                      "with its numbers"})
+    rule = ma.fields.String(metadata={"description": "the rule applied, edition named "
+                                                    "(\"TDA 2024 47-A\"); absent when none applies"})
+    numbers = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Raw(), required=True,
+                             metadata={"description": "the numbers behind the verdict"})
 
 
 class PotSchema(ma.Schema):
@@ -215,6 +226,13 @@ class DrawOptionsSchema(ma.Schema):
         "description": "most cards they may exchange without keeping an ace or the joker"})
 
 
+class FalseOpenersSchema(ma.Schema):
+    player = ma.fields.String(required=True)
+    outcome = ma.fields.String(required=True, metadata={"description": "carried (to the next deal) or pot_plays"})
+    rule = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+
+
 class BettingRulingSchema(ma.Schema):
     round = ma.fields.String(required=True)
     to_act = ma.fields.String(required=True, allow_none=True)
@@ -229,6 +247,9 @@ class BettingRulingSchema(ma.Schema):
     drawn = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
                            metadata={"description": "five-card draw: how many cards each player drew (public)"})
     redeals = ma.fields.Integer(metadata={"description": "five-card draw: unopened first rounds dealt again"})
+    false_openers = ma.fields.Nested(FalseOpenersSchema, metadata={
+        "description": "five-card draw: an opener found without openers (`false_openers` action, or "
+                       "the end of the hand), and what becomes of the pot"})
     to_draw = ma.fields.String(metadata={"description": "2-7 and badugi draws: who draws next"})
 
 
@@ -248,6 +269,76 @@ def betting(body: dict) -> dict:
     An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
+
+
+# ---------------------------------------------------------------- chips pushed and words said
+
+SAID_MAX_LENGTH = 200
+MAX_CHIPS_PUSHED = 100
+
+
+class ChipSituationSchema(ma.Schema):
+    """declarations.md's compact situation; omitted fields change nothing."""
+
+    structure = ma.fields.String(load_default="no-limit", validate=ma.validate.OneOf(STRUCTURES))
+    facing_to = Chips(load_default=0, metadata={"description": "the bet total faced this round"})
+    committed = Chips(load_default=0, metadata={"description": "what the player has in for this round"})
+    last_full_raise = Chips(load_default=0, metadata={"description": "size of the last full bet or raise"})
+    pot = Chips(metadata={"description": "every chip in the pot and in front of players, the bet "
+                                         "faced included (pot limit needs it)"})
+    stack = Chips(required=True, metadata={"description": "chips before this push, the pushed included"})
+    big_blind = Chips(minimum=1, required=True)
+    raise_open = StrictBoolean(load_default=True, metadata={
+        "description": "false when an incomplete raise did not reopen the betting"})
+    prior_chips = Chips(load_default=0, metadata={
+        "description": "chips of an earlier bet not yet pulled in (change due included)"})
+    unit = Chips(minimum=1, metadata={"description": "fixed limit: the bet of this round (default the big blind)"})
+    opponents = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_SEATS), metadata={
+        "description": "others still in the hand (the undercall rule needs it)"})
+    rules = ma.fields.String(load_default="tda", validate=ma.validate.OneOf(RULE_BOOKS), metadata={
+        "description": "tda (default), or robert: the cash-game setting where a spoken amount wins"})
+
+
+class ChipsRulingRequestSchema(ma.Schema):
+    """A compact `situation`, or the whole hold'em/Omaha hand as for `/betting` (`game`,
+    `betting`, `seats`, `actions`, `cards`; the player is the one to act)."""
+
+    situation = ma.fields.Nested(ChipSituationSchema)
+    game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(HAND_GAMES))
+    betting = ma.fields.Nested(RulingBettingDescriptionSchema)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), validate=ma.validate.Length(min=2, max=MAX_SEATS),
+                           metadata={"description": "clockwise from left of the button; the button last"})
+    button = _player_name()
+    actions = ma.fields.List(ma.fields.Nested(BettingActionSchema), validate=ma.validate.Length(max=MAX_ACTIONS))
+    cards = ma.fields.Nested(KnownCardsSchema)
+    chips = ma.fields.List(Chips(minimum=1), load_default=list,
+                           validate=ma.validate.Length(max=MAX_CHIPS_PUSHED),
+                           metadata={"description": "the denominations pushed in one motion"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=SAID_MAX_LENGTH),
+                            metadata={"example": "raise, eight thousand"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "which came first when both chips and words"})
+
+
+class ChipsRulingSchema(ma.Schema):
+    interpretation = ma.fields.String(required=True, validate=ma.validate.OneOf(INTERPRETATIONS))
+    to = ma.fields.Integer(required=True, metadata={"description": "the player's round total"})
+    returned = ma.fields.Integer(required=True, metadata={"description": "chips given back"})
+    must_add = ma.fields.Integer(required=True, metadata={"description": "chips the player must add"})
+    rule = ma.fields.String(required=True, metadata={"example": "TDA 2024 45-A"})
+    detail = ma.fields.String(required=True)
+
+
+@blp.route("/chips", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(ChipsRulingRequestSchema)
+@blp.response(200, ChipsRulingSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def chips(body: dict) -> dict:
+    """What pushed chips and spoken words count as (any role; declarations.md): one
+    oversized chip, several chips, chips already out, undercalls, speech against chips,
+    spoken amounts and "pot"; `floor_decision` where the TDA leaves it to the floor."""
+    return adjudicate(chips_ruling, body)
 
 
 # ---------------------------------------------------------------- showdown
@@ -310,6 +401,9 @@ class DiceRulingRequestSchema(ma.Schema):
     dice = ma.fields.List(ma.fields.Integer(strict=True), allow_none=True,
                           validate=ma.validate.Length(max=10), metadata={"example": [3, 3, 3, 5, 5]})
     poker_bonus_count = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100))
+    rolls_taken = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(min=0, max=100),
+                                    metadata={"description": "rolls taken this turn: the answer's `roll` says "
+                                                             "whether another is allowed"})
 
 
 class DiceTotalsSchema(ma.Schema):
@@ -328,8 +422,18 @@ class DiceLineSchema(ma.Schema):
     reason = ma.fields.String(metadata={"description": "why the line is not legal"})
 
 
+class DiceRollSchema(ma.Schema):
+    another_roll = ma.fields.Boolean(required=True)
+    rolls_taken = ma.fields.Integer(required=True)
+    rolls_per_turn = ma.fields.Integer(required=True)
+    rolls_left = ma.fields.Integer(required=True)
+    rule = ma.fields.String(required=True, metadata={"example": "seed 003"})
+    detail = ma.fields.String(required=True)
+
+
 class DiceRulingSchema(ma.Schema):
     totals = ma.fields.Nested(DiceTotalsSchema, required=True)
+    roll = ma.fields.Nested(DiceRollSchema, metadata={"description": "with rolls_taken: may the player roll again"})
     dice = ma.fields.List(ma.fields.Integer())
     joker = ma.fields.Boolean()
     poker_bonus = ma.fields.Integer()
@@ -362,6 +466,8 @@ class PalaceBattleRequestSchema(ma.Schema):
     attacker = ma.fields.Nested(PalaceSideSchema, required=True)
     defender = ma.fields.Nested(PalaceSideSchema, required=True)
     last_two = StrictBoolean(metadata={"description": "only these two players remain"})
+    small_bet = Chips(minimum=1, metadata={"description": "the small bet S: the answer's `stakes` give the "
+                                                          "battle's minimum bet and the ante"})
 
 
 class PalaceHandSchema(ma.Schema):
@@ -379,7 +485,19 @@ class PalaceBattleHandsSchema(ma.Schema):
     defender = ma.fields.Nested(PalaceHandSchema, required=True)
 
 
+class PalaceStakesSchema(ma.Schema):
+    small_bet = ma.fields.Integer(required=True)
+    minimum_bet = ma.fields.Integer(required=True, metadata={
+        "description": "the attacker's minimum bet: (soldiers + banner) x small bet"})
+    defender_call = ma.fields.Integer(required=True, metadata={
+        "description": "the defender's call: (their soldiers + banner) x small bet"})
+    ante = ma.fields.Integer(required=True, metadata={"description": "half a small bet, rounded down"})
+    rule = ma.fields.String(required=True, metadata={"example": "seed 001"})
+    detail = ma.fields.String(required=True)
+
+
 class PalaceBattleRulingSchema(ma.Schema):
+    stakes = ma.fields.Nested(PalaceStakesSchema, metadata={"description": "with small_bet"})
     outcome = ma.fields.String(required=True, metadata={
         "description": "attacker_won, defender_won, double_knockout or split"})
     winner = ma.fields.String(required=True, allow_none=True)

@@ -42,6 +42,11 @@ class ProblemSchema(ma.Schema):
     index = ma.fields.Integer(
         metadata={"description": "the first illegal action of a replayed sequence (422 only)"}
     )
+    request_id = ma.fields.String(metadata={
+        "description": "this request's id (also its X-Request-Id header and its log line)"})
+    limit = ma.fields.String(metadata={"description": "the rate limit exceeded (429 only)"})
+    per = ma.fields.String(metadata={"description": "`key` or `address`: what the limit counts (429 only)"})
+    retry_after_s = ma.fields.Integer(metadata={"description": "as Retry-After (429 only)"})
 
 
 class PlayerName(ma.fields.String):

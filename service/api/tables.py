@@ -18,19 +18,23 @@ from flask import Response, current_app, request
 
 from domain import table
 from domain.betting import BettingStructure
+from domain.declarations import ORDERS, Pushed
 from service import commands, views
-from service.api import Blueprint, event_store, request_idempotency_key
+from service.api import Blueprint, event_store
+from service.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
+from service.api.etags import conditional, version_tag
+from service.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
+from service.api.names import with_names
 from service.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
+from service.api.streams import wait_for_events
 from service.auth import Principal, current_principal, require
 from service.problems import Problem, validation_problem
-from service.sealing import REVEAL_CLOSED_HANDS
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
-# Table ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_TABLE_IDS = uuid.UUID("0f7c3d52-8a1e-4b6f-9d3c-6e2a5b1c4d70")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+# "N", or "N.<view>" as a redacted read's ETag says it (service.api.etags).
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})(?:\.[0-9a-f]{1,32})?"?\s*$')
 IF_MATCH_HEADER = {
     "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
     "description": 'the table version last seen: "N" (a bare N is accepted too); '
@@ -39,7 +43,8 @@ IF_MATCH_HEADER = {
 IDEMPOTENCY_KEY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "maxLength": 200},
-    "description": "a retry with the same key answers the first response and writes nothing",
+    "description": "the caller's key for this request: a retry with the same key and body "
+                   "answers the first response and writes nothing (service.api.writes)",
 }
 
 
@@ -61,7 +66,10 @@ class NewTableSchema(ma.Schema):
                                          "Omaha); five-card draw, Palace Poker and dice derive theirs "
                                          "from their settings"})
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
-                           validate=ma.validate.Length(min=table.MIN_SEATS, max=table.MAX_SEATS))
+                           validate=ma.validate.Length(max=table.MAX_SEATS),
+                           metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
+                                                    "players at the start (none or more)"})
+    cash = CASH_FIELD
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
         strict=True, load_default=None, allow_none=True,
@@ -79,14 +87,18 @@ class CreatedTableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
 
 
+# Rulings only the floor enters (five-card draw: the opener found without openers).
+FLOOR_ONLY_ACTIONS = ("false_openers",)
+
+
 class WriteSchema(ma.Schema):
     expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
                                          metadata={"description": "instead of If-Match"})
 
 
 class ActionSchema(WriteSchema):
-    action = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=20),
-                              metadata={"example": "raise"})
+    action = ma.fields.String(validate=ma.validate.Length(min=1, max=20),
+                              metadata={"example": "raise", "description": "required unless `chips` or `said`"})
     to = Chips(allow_none=True, metadata={"description": "the round total for bet and raise"})
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
                              validate=ma.validate.Length(max=7),
@@ -101,6 +113,21 @@ class ActionSchema(WriteSchema):
                           metadata={"description": "dice roll: positions (0-4) of the dice kept"})
     line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
                             metadata={"description": "dice score: the line written"})
+    chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
+        "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),
+                            metadata={"description": "floor and admin keys: the words said"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "said_first, chips_first or simultaneous"})
+
+    @ma.validates_schema
+    def _action_or_chips(self, data: dict, **kwargs: Any) -> None:
+        pushed = data.get("chips") is not None or data.get("said") is not None
+        if pushed == ("action" in data):
+            raise ma.ValidationError("give either `action` or what was pushed and said (`chips`, `said`)",
+                                     "action")
+        if pushed and data.get("to") is not None:
+            raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
 
 
 class StartHandSchema(WriteSchema):
@@ -115,14 +142,6 @@ class AbsenceSchema(WriteSchema):
 class ReturnQuerySchema(ma.Schema):
     expected_version = ma.fields.Integer(validate=ma.validate.Range(min=0),
                                          metadata={"description": "instead of If-Match"})
-
-
-class EventSchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
-    type = ma.fields.String(required=True)
-    data = ma.fields.Dict(required=True)
-    hand_id = ma.fields.String()
-    recorded_at = ma.fields.String()
 
 
 class PotSummarySchema(ma.Schema):
@@ -154,14 +173,6 @@ class WrittenSchema(ma.Schema):
         "description": "the current (or last) hand's public summary; null before the first hand"})
 
 
-class EventsSchema(ma.Schema):
-    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
-
-
-class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
-
-
 class TableSchema(ma.Schema):
     id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
@@ -175,6 +186,8 @@ class TableSchema(ma.Schema):
     button = ma.fields.Integer(allow_none=True)
     hands_played = ma.fields.Integer()
     finished = ma.fields.Boolean()
+    cash = ma.fields.Dict(allow_none=True, metadata={"description": "a cash table's min_buy_in and max_buy_in"})
+    closing = ma.fields.Boolean(metadata={"description": "closed during a hand: finishes when it ends"})
     seats = ma.fields.List(ma.fields.Dict(), required=True,
                            metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
     hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
@@ -182,6 +195,9 @@ class TableSchema(ma.Schema):
     points = ma.fields.Dict(allow_none=True, metadata={"description": "games for points: each player's total"})
     results = ma.fields.List(ma.fields.Dict(), allow_none=True, metadata={
         "description": "once finished: player_id, place, outcome (win, draw, loss) for ratings"})
+    rotation = ma.fields.Dict(allow_none=True, metadata={
+        "description": "HORSE and 8-game tables: games (the rotation), current, hand_of_round, "
+                       "hands_in_round, next; null at other tables"})
 
 
 class TableLegalActionsSchema(ma.Schema):
@@ -243,7 +259,7 @@ def written(result: commands.CommandResult, status: int = 201) -> Response:
 def json_response(body: dict, status: int, version: int) -> Response:
     response = current_app.json.response(body)
     response.status_code = status
-    response.headers["ETag"] = f'"{version}"'
+    response.headers["ETag"] = version_tag(version, viewer())
     return response
 
 
@@ -259,7 +275,6 @@ def json_response(body: dict, status: int, version: int) -> Response:
 def create_table(body: dict) -> tuple[dict, int, dict]:
     """Open a table (admin, organiser, floor). Seats need registered players."""
     principal = current_principal()
-    key = request_idempotency_key()
     store = event_store()
     rules = table.game_rules(body["game"])
     if rules.table_game is None:
@@ -283,13 +298,11 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         if store.stream_version(f"player-{seat['player_id']}") == 0:
             raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
         seats.append(table.TableSeat(seat["player_id"], stack))
-    if key:
-        table_id = str(uuid.uuid5(IDEMPOTENT_TABLE_IDS, f"{actor_name(principal)}:{key}"))
-    else:
-        table_id = str(uuid.uuid4())
-    command = table.CreateTable(table_id, body["game"], body["settings"], betting, tuple(seats),
-                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"])
-    result = commands.create_table(store, command, actor=actor_name(principal), idempotency_key=key)
+    table_id = str(uuid.uuid4())
+    command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
+                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
+                                **buy_in_limits(body))
+    result = commands.create_table(store, command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
 
@@ -304,14 +317,16 @@ def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
 
 
 @blp.route("/<string:table_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def get_table(table_id: str) -> tuple[dict, int, dict]:
     """The table as the caller may see it (ETag: the version)."""
     loaded = loaded_table(table_id)
-    shown = views.table_view(loaded.state, loaded.version, viewer())
-    return shown, 200, {"ETag": f'"{loaded.version}"'}
+    who = viewer()
+    shown = with_names(views.table_view(loaded.state, loaded.version, who))
+    return shown, 200, {"ETag": version_tag(loaded.version, who)}
 
 
 @blp.route("/<string:table_id>/hands", methods=["POST"])
@@ -326,7 +341,6 @@ def start_hand(body: dict, table_id: str) -> Response:
     """Start the next hand: the button moves to the next seat with chips, a fresh shuffle is
     committed to in the hand's first event. If-Match optional; players seated here may ask."""
     principal = current_principal()
-    key = request_idempotency_key()
     version = expected_version(body, required=False)
     # With If-Match, the cached state at that version needs no read (the append checks it).
     store = event_store()
@@ -336,11 +350,12 @@ def start_hand(body: dict, table_id: str) -> Response:
     if principal.role == "player" and principal.player_id not in loaded.state.players:
         raise Problem(403, "forbidden", "only players seated at this table may start its hands")
     result = commands.start_next_hand(store, table_id, version, actor=actor_name(principal),
-                                      idempotency_key=key, loaded=loaded)
+                                      loaded=loaded)
     return written(result)
 
 
 @blp.route("/<string:table_id>/legal-actions", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TableLegalActionsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -368,7 +383,6 @@ def post_action(body: dict, table_id: str) -> Response:
     `legal`, the hand's public summary; ETag: the new version), so a client reads again only
     after a 409."""
     principal = current_principal()
-    key = request_idempotency_key()
     version = expected_version(body, required=True)
     if principal.role == "player":
         if body.get("player_id") not in (None, principal.player_id):
@@ -385,10 +399,17 @@ def post_action(body: dict, table_id: str) -> Response:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
     keep = tuple(body["keep"]) if body.get("keep") is not None else None
-    command = table.Act(player_id, body["action"], body.get("to"), discard, body.get("defender"),
-                        keep, body.get("line"))
+    if body.get("action") in FLOOR_ONLY_ACTIONS and principal.role == "player":
+        raise Problem(403, "forbidden", f"{body['action']} is the floor's ruling: a floor or admin key")
+    pushed = None
+    if "action" not in body:
+        if principal.role == "player":
+            raise Problem(403, "forbidden", "chips and words are entered by a floor or admin key")
+        pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
+    command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
+                        keep, body.get("line"), pushed)
     result = commands.execute(store, table_id, version, command,
-                              actor=actor_name(principal), idempotency_key=key, loaded=loaded)
+                              actor=actor_name(principal), loaded=loaded)
     return written(result)
 
 
@@ -423,7 +444,7 @@ def sit_out(body: dict, table_id: str) -> Response:
     player_id = _player_named(body, principal)
     loaded_table(table_id)
     result = commands.execute(event_store(), table_id, version, table.SitOut(player_id),
-                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+                              actor=actor_name(principal))
     return written(result)
 
 
@@ -444,23 +465,20 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
     _player_named({"player_id": player_id}, principal)
     loaded_table(table_id)
     result = commands.execute(event_store(), table_id, version, table.ReturnToSeat(player_id),
-                              actor=actor_name(principal), idempotency_key=request_idempotency_key())
+                              actor=actor_name(principal))
     return written(result, status=200)
 
 
 @blp.route("/<string:table_id>/events", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventsSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
-    """The table's event log after version `after`, redacted for the caller."""
-    # One read of the store gives the events and, in the same snapshot, whether each one's
-    # hand is closed: only then are its sealed secrets revealed.
-    store, stream = event_store(), commands.table_stream(table_id)
-    records = store.read_stream(stream, after_version=query["after"], reveal=REVEAL_CLOSED_HANDS)
-    version = records[-1].version if records else store.stream_version(stream)
-    if version == 0:
-        raise Problem(404, "not_found", f"no table {table_id}")
-    shown = views.redact_records(records, viewer())
-    return {"events": shown}, 200, {"ETag": f'"{version}"'}
+    """The table's event log after version `after`, redacted for the caller, `limit` events
+    a page (`next`: the following page's URL, null once the page reaches the head); with
+    `wait`, answered as soon as an event after `after` exists (or empty at the timeout)."""
+    stream = commands.table_stream(table_id)
+    wait_for_events(stream, query["after"], query["wait"])
+    return events_page(stream, query, viewer(), f"no table {table_id}")

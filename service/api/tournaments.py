@@ -25,14 +25,18 @@ from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
-from service import tournaments
-from service.api import Blueprint, event_store, request_idempotency_key
+from service import tournaments, views
+from service.api import Blueprint, event_store
 from service.api.schemas import Chips, StrictBoolean
+from service.api.streams import wait_for_events, wait_query_field
 from service.api.players import load_player
+from service.api.etags import body_tag, conditional, tagged, version_tag
+from service.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
+from service.api.names import with_names
+from service.api.paging import link_headers, next_url
 from service.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.auth import current_principal, require
 from service.problems import Problem
-from service.store.base import format_recorded_at
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Multi-table tournaments and their level clock")
@@ -40,8 +44,6 @@ blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
 ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
 ORGANISERS = ("admin", "organiser")
 FLOOR = ("admin", "organiser", "floor")
-# Tournament ids derived from an Idempotency-Key live in their own UUID namespace.
-IDEMPOTENT_TOURNAMENT_IDS = uuid.UUID("3d1e7a90-64c2-4f0b-8b7e-2c9a5d4f6e18")
 IF_MATCH_OPTIONAL = {
     "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
     "description": 'the tournament version last seen: "N" (a bare N is accepted too); '
@@ -249,11 +251,13 @@ class LogEventSchema(ma.Schema):
 class TournamentEventsSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(LogEventSchema), required=True)
     next_after = ma.fields.Integer(allow_none=True, metadata={"description": "the next page's `after`; null at the end"})
+    next = ma.fields.String(allow_none=True, metadata={"description": "the next page's URL; null at the end"})
 
 
 class TournamentEventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
-    limit = ma.fields.Integer(load_default=200, validate=ma.validate.Range(min=1, max=1000))
+    limit = ma.fields.Integer(load_default=DEFAULT_EVENTS, validate=ma.validate.Range(min=1, max=MAX_EVENTS))
+    wait = wait_query_field()
 
 
 class TournamentSchema(ma.Schema):
@@ -270,6 +274,7 @@ class TournamentSchema(ma.Schema):
     late_registration_until_level = ma.fields.Integer()
     hand_for_hand = StrictBoolean(metadata={"description": "every table plays one hand at a time"})
     registered = ma.fields.List(ma.fields.String())
+    registrations = ma.fields.List(ma.fields.Dict(), metadata={"description": "registered: player_id, name"})
     entries = ma.fields.Integer()
     players_left = ma.fields.Integer()
     clock = ma.fields.Dict(required=True, metadata={
@@ -301,7 +306,7 @@ def _send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tu
     _existing(tournament_id)
     outcome = tournaments.send(
         event_store(), tournament_id, command, expected_version=expected_version(body, required=False),
-        actor=actor_name(current_principal()), idempotency_key=request_idempotency_key(),
+        actor=actor_name(current_principal()),
     )
     return ({"version": outcome.version, "events": list(outcome.events)}, status,
             {"ETag": f'"{outcome.version}"'})
@@ -377,16 +382,14 @@ def create_tournament(body: dict) -> tuple[dict, int, dict]:
     structure or payout table is a 422 naming the rule; a start in the past is a 422
     `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
     principal = current_principal()
-    key = request_idempotency_key()
-    tournament_id = (str(uuid.uuid5(IDEMPOTENT_TOURNAMENT_IDS, f"{actor_name(principal)}:{key}"))
-                     if key else str(uuid.uuid4()))
+    tournament_id = str(uuid.uuid4())
     outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
-                                            body["betting"], actor=actor_name(principal), idempotency_key=key,
-                                            now=now())
+                                            body["betting"], actor=actor_name(principal), now=now())
     return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
 
 
 @blp.route("/<string:tournament_id>", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.response(200, TournamentSchema)
 @blp.alt_response(404, response="NOT_FOUND")
@@ -394,7 +397,10 @@ def get_tournament(tournament_id: str) -> tuple[dict, int, dict]:
     """Status, level and clock at the time of the request (derived from the events),
     tables with their players, standings and payouts. ETag: the version."""
     loaded = _existing(tournament_id)
-    return tournaments.tournament_view(loaded, now()), 200, {"ETag": f'"{loaded.version}"'}
+    shown = with_names(tournaments.tournament_view(loaded, now()))
+    shown["registrations"] = with_names([{"player_id": p} for p in shown["registered"]])
+    # The clock's reading changes with time at one version: the tag covers the content.
+    return shown, 200, {"ETag": body_tag(shown, loaded.version)}
 
 
 def _write_docs(view: Any) -> Any:
@@ -411,7 +417,7 @@ def _write_docs(view: Any) -> Any:
 @_write_docs
 def register(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Register a player (a player key registers itself). Before the start, or during late
-    registration: the late entrant draws a seat (TDA 8-A); re-entry when allowed."""
+    registration: the late entrant draws a seat (TDA 2024 8-A); re-entry when allowed."""
     _for_self_or_staff(body["player_id"])
     _existing(tournament_id)
     _registered_player(body["player_id"])
@@ -504,7 +510,7 @@ def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Hand-for-hand (near the money): every table plays one hand at a time, and players
     out in the same round share the places reached (or are ranked by starting stack, as
-    set) (TDA RP-8)."""
+    set) (TDA 2024 RP-8)."""
     return _send(tournament_id, body, tournament.StartHandForHand(at=now()))
 
 
@@ -527,7 +533,7 @@ def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]
 @_write_docs
 def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Players busted on one hand. They take their places (shared, or by starting stack as
-    set), then tables are balanced or broken (TDA 10, 11); the last one finishes it."""
+    set), then tables are balanced or broken (TDA 2024 10, 11); the last one finishes it."""
     busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"]) for b in body["busted"])
     counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
@@ -624,6 +630,7 @@ def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 
 
 @blp.route("/<string:tournament_id>/events", methods=["GET"])
+@conditional
 @require(*ALL_ROLES)
 @blp.arguments(TournamentEventsQuerySchema(), location="query")
 @blp.response(200, TournamentEventsSchema)
@@ -631,15 +638,17 @@ def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """The tournament's event log after version `after`, at most `limit` events. A
     tournament's events hold no hidden cards; who wrote them (the metadata) is left out."""
-    loaded = _existing(tournament_id)
     after = query["after"]
+    wait_for_events(tournaments.stream_id(tournament_id), after, query["wait"])
+    loaded = _existing(tournament_id)
     records = event_store().read_stream(tournaments.stream_id(tournament_id), after_version=after,
                                         up_to_version=after + query["limit"])
-    events = [{"version": r.version, "type": r.type, "data": r.data, "recorded_at": format_recorded_at(r.recorded_at)}
-              for r in records]
+    events = views.tournament_records(records)
     last = events[-1]["version"] if events else after
-    return ({"events": events, "next_after": last if last < loaded.version else None}, 200,
-            {"ETag": f'"{loaded.version}"'})
+    more = last < loaded.version
+    following = next_url({"after": last, "limit": query["limit"]}) if more else None
+    return ({"events": events, "next_after": last if more else None, "next": following}, 200,
+            tagged(version_tag(loaded.version, None), link_headers(following)))
 
 
 def _csv(rows: list[list[Any]], filename: str) -> Response:

@@ -168,10 +168,12 @@ class EmbeddedServer:
         self._process, self.port = self.launch(port), port
         return self.url
 
-    def stop(self) -> None:
+    def stop(self, how: signal.Signals | None = None) -> None:
+        """Stop with `stop_signal`, or `how` (e.g. PostgreSQL's SIGQUIT, a crash: no
+        checkpoint, recovery at the next start)."""
         if self._process is None:
             return
-        stop_child(self._process, self.stop_signal)
+        stop_child(self._process, how or self.stop_signal)
         self._process, self.port = None, None
 
     def __enter__(self) -> str:

@@ -31,7 +31,9 @@ from service.embedded import EmbeddedServer, ServerDidNotStart, start_tied_child
 _USER_NAMESPACE = ["unshare", "--user", "--map-user=65534", "--map-group=65534"]
 
 FAST_UNSAFE_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
-"""For throwaway test clusters: a crash of the machine may lose data, a crash of ours not."""
+"""For throwaway test clusters: a crash of the machine may lose data, and so may a crash of
+PostgreSQL itself (SIGQUIT, a kill): with synchronous_commit off, the last commits may
+still be in its WAL buffers. A crash of ours loses nothing (PostgreSQL shuts down)."""
 
 
 class EmbeddedPostgresUnavailable(RuntimeError):

@@ -344,7 +344,8 @@ class Head:
     stream_id: str
     version: int
     hash: str
-    mac: str
+    mac: str | None
+    """None from a store without a chain key."""
 
 
 def verify_chain(
@@ -386,3 +387,45 @@ def verify_chain(
 
 def _bad(events: Sequence[RecordedEvent], version: int, reason: str) -> Verification:
     return Verification(False, len(events), version, reason)
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    """Whether the log still reaches a receipt (a Head a write answered), and why not."""
+
+    valid: bool
+    reason: str | None
+    """None when valid; else mac_wrong, unknown_stream, version_beyond_head, hash_differs
+    or chain_broken."""
+    detail: str | None
+    head_version: int
+    """The stream's version now (0: no such stream)."""
+
+
+def check_receipt(receipt: Head, events: Sequence[RecordedEvent],
+                  signer: ChainSigner | None) -> ReceiptCheck:
+    """`events`: the receipt's stream read with Reveal.ALL. First the MAC (a receipt the
+    chain key did not sign proves nothing), then the log: it must hold the receipt's
+    version with the same hash, and verify up to it."""
+    head = events[-1].version if events else 0
+    if signer is not None and not signer.valid(receipt.stream_id, receipt.version, receipt.hash,
+                                               receipt.mac):
+        return ReceiptCheck(False, "mac_wrong", "the receipt's MAC is not the chain key's: "
+                            "this service did not issue it", head)
+    if not events:
+        return ReceiptCheck(False, "unknown_stream", f"the log holds no stream {receipt.stream_id!r}", 0)
+    if receipt.version > head:
+        return ReceiptCheck(False, "version_beyond_head",
+                            f"the log ends at version {head}, but the receipt is for version "
+                            f"{receipt.version}: events were removed", head)
+    at_version = next((e for e in events if e.version == receipt.version), None)
+    if at_version is not None and at_version.hash != receipt.hash:
+        return ReceiptCheck(False, "hash_differs",
+                            f"the event at version {receipt.version} is not the one the receipt "
+                            "was given for", head)
+    verification = verify_chain(receipt.stream_id,
+                                [e for e in events if e.version <= receipt.version], signer)
+    if not verification.ok:
+        return ReceiptCheck(False, "chain_broken", f"version {verification.first_bad_version}: "
+                            f"{verification.reason}", head)
+    return ReceiptCheck(True, None, None, head)

@@ -1,7 +1,9 @@
 """An in-memory event store with the same contract as the PostgreSQL one.
 
 One lock serialises appends, so the global log is simply append order and a global
-reader can never be overtaken by a late commit.
+reader can never be overtaken by a late commit. Notifications are in-process: `appended`
+(e.g. service.notifications.LiveFeeds.publish) is called with the stream and its new
+version after each append, as PostgreSQL's trigger notifies its listeners.
 """
 from __future__ import annotations
 
@@ -9,8 +11,12 @@ import bisect
 import dataclasses
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Callable, Sequence
+
+from service.store import idempotency, scope
 
 from service.store.base import (
     GENESIS_HASH,
@@ -46,6 +52,26 @@ class InMemoryEventStore:
         self._log: list[tuple[Checkpoint, RecordedEvent]] = []
         self._appends: dict[tuple[str, str], AppendResult] = {}
         self._transactions = 0
+        self.appended: Callable[[str, int], None] | None = None
+        self.idempotency = idempotency.InMemoryIdempotency()
+
+    @contextmanager
+    def transaction(self) -> Iterator[scope.WriteScope]:
+        """The idempotency records' scope. Appends here are not undone when the block
+        fails (nothing of this store outlives a crash); the key's claim ends with it."""
+        with scope.transaction_of(self) as opened:
+            yield opened
+
+    def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
+        opened = scope.current()
+        if opened is None or opened.store is not self:
+            raise RuntimeError("idempotency records are kept inside store.transaction() only")
+        found = self.idempotency.claim(owner, key, now)
+        opened.at_end(lambda: self.idempotency.release(owner, key))
+        return found
+
+    def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
+        self.idempotency.record(record)
 
     def append(
         self,
@@ -85,7 +111,13 @@ class InMemoryEventStore:
             )
             if idempotency_key is not None:
                 self._appends[(stream_id, idempotency_key)] = result
-            return result
+        gathered = scope.current()
+        if gathered is not None:  # the receipt of the request's answer
+            head = recorded[-1]
+            gathered.appended(Head(stream_id, head.version, head.hash, head.mac))
+        if self.appended is not None:
+            self.appended(stream_id, result.last_version)
+        return result
 
     def _record(
         self,

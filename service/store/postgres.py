@@ -26,6 +26,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
@@ -34,6 +36,7 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
+from service.store import idempotency, scope
 from service.store.checkpoints import HeadCheckpoints
 from service.store.base import (
     GENESIS_HASH,
@@ -326,6 +329,10 @@ class PostgresEventStore:
         idempotency_key: str | None = None,
         actor: str | None = None,
     ) -> AppendResult:
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            return self._append_in_savepoint(joined, stream_id, expected_version, events,
+                                             idempotency_key, actor)
         with self._pool.connection() as connection:
             return self.append_on(
                 connection,
@@ -335,6 +342,53 @@ class PostgresEventStore:
                 idempotency_key=idempotency_key,
                 actor=actor,
             )
+
+    def _append_in_savepoint(
+        self, connection: psycopg.Connection[Any], stream_id: str, expected_version: int,
+        events: Sequence[NewEvent], idempotency_key: str | None, actor: str | None,
+    ) -> AppendResult:
+        """An append inside the scope's transaction, under a savepoint: a lost race (which
+        a caller may retry on fresh state) undoes this append only, not the transaction."""
+        try:
+            with connection.transaction():
+                result = self.append_on(connection, stream_id, expected_version, events,
+                                        idempotency_key=idempotency_key, actor=actor)
+                if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
+                    raise _Undone(result)  # the key's first result, found on another connection
+        except _Undone as undone:
+            return undone.result
+        return result
+
+    @contextmanager
+    def transaction(self) -> Iterator[scope.WriteScope]:
+        """One transaction that every append (and read) of this store in the block joins,
+        with the idempotency records written in it (service.store.idempotency)."""
+        with self._pool.connection() as connection:
+            with scope.transaction_of(self, connection) as opened, connection.transaction():
+                yield opened
+
+    def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
+        return idempotency.claim_on(self._joined(), owner, key, now)
+
+    def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
+        idempotency.record_on(self._joined(), record)
+
+    def _joined(self) -> psycopg.Connection[Any]:
+        connection = scope.joined_transaction(self)
+        if connection is None:
+            raise RuntimeError("idempotency records are kept inside store.transaction() only")
+        return connection
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """The open transaction's connection when the block runs in one (a request reads
+        what it wrote), else one from the pool."""
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            yield joined
+        else:
+            with self._pool.connection() as connection:
+                yield connection
 
     def append_on(
         self,
@@ -385,11 +439,24 @@ class PostgresEventStore:
             return None
         last_version = expected_version + result.ntuples
         if _outside_transaction(connection):  # committed: later appends may chain from it
-            self._heads.remember(stream_id, last_version, last_hash)
-            if self._checkpoints is not None:
-                self._checkpoints.note(stream_id, last_version, last_hash)
+            self._committed(stream_id, last_version, last_hash)
+        elif scope.joined_transaction(self) is connection:
+            scope.after_commit(lambda: self._committed(stream_id, last_version, last_hash))
+        gathered = scope.current()
+        if gathered is not None:  # the receipt of the request's answer
+            mac = None if self.signer is None else self.signer.sign(stream_id, last_version, last_hash)
+            gathered.appended(Head(stream_id, last_version, last_hash, mac))
         positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
         return AppendResult(stream_id, expected_version + 1, last_version, tuple(positions))
+
+    def _committed(self, stream_id: str, version: int, hash_: str) -> None:
+        self._heads.remember(stream_id, version, hash_)
+        if self._checkpoints is not None:
+            self._checkpoints.note(stream_id, version, hash_)
+
+    def forget(self, stream_id: str) -> None:
+        """Drop the head this process remembers of the stream (a rolled-back append)."""
+        self._heads.forget(stream_id)
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
@@ -397,7 +464,7 @@ class PostgresEventStore:
     ) -> list[RecordedEvent]:
         upper = _MAX_VERSION if up_to_version is None else up_to_version
         query = _READ_STREAM.format(columns=_COLUMNS, sealed=_sealed_column(reveal))
-        with self._pool.connection() as connection:
+        with self._connection() as connection:
             rows = _fetch(connection, query, (stream_id, after_version, upper))
         recorded = [_recorded(row) for row in rows]
         if recorded:
@@ -405,7 +472,7 @@ class PostgresEventStore:
         return recorded
 
     def stream_version(self, stream_id: str) -> int:
-        with self._pool.connection() as connection:
+        with self._connection() as connection:
             return _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
 
     def read_all(
@@ -428,9 +495,22 @@ class PostgresEventStore:
 
     def list_streams(self, prefix: str = "") -> list[str]:
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        with self._pool.connection() as connection:
+        with self._connection() as connection:
             rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
         return [row[0] for row in rows]
+
+
+@scope.forget_on_rollback
+def _forget_head(store: Any, stream_id: str) -> None:
+    if isinstance(store, PostgresEventStore):
+        store.forget(stream_id)
+
+
+class _Undone(Exception):
+    """Undo a savepoint whose append was refused, keeping the result found meanwhile."""
+
+    def __init__(self, result: AppendResult) -> None:
+        self.result = result
 
 
 class _EncodedAppend:

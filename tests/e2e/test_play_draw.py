@@ -28,11 +28,14 @@ def new_table(server: Server, players: list[tuple[str, dict]]) -> str:
     return created["id"]
 
 
-def choose(rng: random.Random, legal: dict, cards: str) -> dict:
+def choose(rng: random.Random, legal: dict, cards: str, opened: bool) -> dict:
     if legal.get("discard"):
         held = [cards[i:i + 2] for i in range(0, len(cards), 2)]
         count = rng.randint(0, legal["discard"]["most_keeping_no_ace"])
-        return {"action": "discard", "discard": rng.sample(held, count)}
+        # Under jacks or better the opener who draws keeps the discards aside (splitting
+        # openers must be declared; declaring it when nothing is split is harmless).
+        action = "split_openers" if opened and count else "discard"
+        return {"action": action, "discard": rng.sample(held, count)}
     if legal["bet"] and rng.random() < 0.3:
         return {"action": "bet", "to": legal["bet"]["min_to"]}
     if legal["raise"] and rng.random() < 0.15:
@@ -52,7 +55,7 @@ def test_fifty_scripted_draw_hands_conserve_chips_hide_cards_and_replay(server):
         own = next(s["cards"] for s in seen["seats"] if s["player_id"] == player)
         assert own and all(s["cards"] is None for s in seen["seats"] if s["player_id"] != player)
         assert seen["hand"]["deal"]["deck"] is None and seen["hand"]["deal"]["salt"] is None
-        return choose(rng, legal, own)
+        return choose(rng, legal, own, seen["hand"].get("opener") == player)
 
     def check_hand(view: dict) -> None:
         assert sum(seat["stack"] for seat in view["seats"]) == SEATS * STACK, view

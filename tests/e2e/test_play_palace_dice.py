@@ -8,10 +8,7 @@ import time
 
 import pytest
 
-from domain import table
-from domain.records import from_record
-from service import views
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, assert_log_replays_to_live
 
 pytestmark = pytest.mark.e2e
 
@@ -77,11 +74,7 @@ def play_out(server: Server, game: str, settings: dict, players, choose, rng, st
                                             {**key_of[player], "If-Match": headers["ETag"]})
             assert status == 201, (action, answer)
             assert time.monotonic() - started < TIME_LIMIT_S
-    _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
-    _, log, _ = server.call("GET", f"/v1/tables/{table_id}/events", headers=server.admin)
-    rebuilt = table.replay(from_record(table.event_types(game), e["type"], e["data"]) for e in log["events"])
-    assert views.table_view(rebuilt, live["version"], views.Viewer("admin")) == live
-    return live
+    return assert_log_replays_to_live(server, table_id, game)
 
 
 def test_a_complete_game_of_palace_poker_through_http(server):

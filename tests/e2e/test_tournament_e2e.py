@@ -177,7 +177,8 @@ def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, st
     place_of = {s["player_id"]: s["place"] for s in standings}
     for prize in view["prizes"]:
         assert place_of[prize["player_id"]] == prize["place"] <= len(PAYOUTS)
-    assert view["prizes"][0] == {"player_id": winners[0]["player_id"], "place": 1, "amount": pool * 50 // 100}
+    assert view["prizes"][0] == {"player_id": winners[0]["player_id"], "name": winners[0]["name"], "place": 1,
+                                 "amount": pool * 50 // 100}
     assert_the_multi_table_machinery_ran(store, tournament_id)
 
     for player_id in keys:

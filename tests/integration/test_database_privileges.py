@@ -36,8 +36,18 @@ def app_connection(database_url):
     "DELETE FROM api_keys",
     "UPDATE api_keys SET role = 'admin'",
     "DROP TABLE alembic_version",
+    "TRUNCATE idempotency_records",
+    "ALTER TABLE idempotency_records DROP CONSTRAINT idempotency_records_pkey",
+    "UPDATE listings SET status = 'finished'",
+    "INSERT INTO listings (stream_id, kind, created_position, created_at, status)"
+    " VALUES ('table-forged', 'table', 0, now(), 'waiting')",
+    "DELETE FROM listings",
+    "ALTER TABLE events DISABLE TRIGGER events_listing",
+    "SELECT listing_apply('table-forged', 1, 'TableCreated', '{}', '{}', 0, now())",
 ], ids=["update", "delete", "truncate", "disable-all-triggers", "disable-trigger", "drop-trigger",
-        "replication-role", "become-owner", "create-table", "delete-keys", "escalate-key", "drop-version"])
+        "replication-role", "become-owner", "create-table", "delete-keys", "escalate-key", "drop-version",
+        "truncate-idempotency-records", "unkey-idempotency-records",
+        "forge-listing", "insert-listing", "delete-listings", "disable-listing-trigger", "apply-listing"])
 def test_the_application_role_may_not(app_connection, postgres_store, stream_id, statement):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
     with pytest.raises(psycopg.errors.InsufficientPrivilege):

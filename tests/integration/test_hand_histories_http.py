@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem
+from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
 
 pytestmark = pytest.mark.integration
 
@@ -52,6 +53,18 @@ def test_a_pluribus_hand_with_a_split_pot_reproduces_its_half_chips(client):
     assert answer["matches_record"] is True
     assert answer["winners"] == ["MrBlue", "MrBrown"]
     assert answer["pots"][0]["shares"] == {"MrBlue": 674.5, "MrBrown": 674.5}  # (3 x 225 + 2 x 337) / 2
+    assert answer["odd_chip_rule"] == "split_exactly"  # as the record itself splits
+
+
+def test_a_whole_chip_hand_gives_the_odd_chip_by_tda_rule_20(client):
+    # p2 and p3 play a royal flush on the board for a pot of 5: the odd chip goes to p2,
+    # the first winner left of the button (PokerKit agrees).
+    answer = replayed(client, CHOPPED_BOARD + "finishing_stacks = [99, 101, 100]\n")
+    assert answer["odd_chip_rule"] == "tda" and answer["matches_record"] is True
+    assert answer["finishing_stacks"] == [99, 101, 100]
+    assert answer["pots"][0]["shares"] == {"p2": 3, "p3": 2}
+    stored = send(client, CHOPPED_BOARD, query="?store=true")
+    assert stored.status_code == 201 and stored.get_json()["odd_chip_rule"] == "tda"
 
 
 @pytest.mark.parametrize("path", [WSOP_NT, WSOP_FT, WSOP_PO], ids=["NT", "FT", "PO"])
@@ -78,11 +91,6 @@ def test_omaha_hi_lo_hand_79_rast_takes_the_high_and_quarters_the_low(client):
     assert high_main["winners"] == high_side["winners"] == ["Brian Rast"]
     assert low_main["winners"] == low_side["winners"] == ["Brian Rast", "Talal Shakerchi"]
     assert low_main["shares"] == {"Brian Rast": 975000, "Talal Shakerchi": 975000}
-
-
-def test_a_mixed_game_hand_is_not_stored_yet(client):
-    response = send(client, WSOP_RAZZ.read_text(), query="?store=true")
-    assert_problem(response, 422, "not_storable")
 
 
 def test_text_plain_is_accepted_like_application_toml(client):
@@ -179,3 +187,30 @@ def damaged_hands(draw: st.DrawFn) -> str:
 def test_a_damaged_real_hand_gets_an_answer_or_a_4xx_never_a_500(client, text):
     response = send(client, text)
     assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
+
+
+def phhs(*hands: str) -> str:
+    """A .phhs file: each hand a TOML table of its own, [1], [2] ..."""
+    return "\n".join(f"[{number}]\n{text}" for number, text in enumerate(hands, 1))
+
+
+def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
+    illegal = CHOPPED_BOARD.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")  # a raise of 1 over 2
+    answer = replayed(client, phhs(PLURIBUS_SPLIT_POT.read_text(), WSOP_NT.read_text(),
+                                   CHOPPED_BOARD, illegal))
+    assert answer["summary"] == {"hands": 4, "replayed": 3, "refused": 1, "matching_record": 2,
+                                 "not_matching_record": 0, "without_record": 1}
+    first, second, third, fourth = answer["hands"]
+    assert first["name"] == "1" and first["outcome"]["odd_chip_rule"] == "split_exactly"
+    assert first["outcome"] == replayed(client, PLURIBUS_SPLIT_POT.read_text())
+    assert second["outcome"]["matches_record"] is True
+    assert third["outcome"]["finishing_stacks"] == [99, 101, 100]
+    assert fourth["refused"]["code"] == "raise_below_minimum" and fourth["refused"]["index"] == 3
+    assert fourth["refused"]["rule"] == "TDA 2024 43"
+
+
+def test_a_phhs_file_with_a_broken_hand_is_invalid_phh_naming_it(client):
+    body = phhs(CHOPPED_BOARD, "variant = 'NT'\nantes = 'none'\n")
+    problem = assert_problem(send(client, body), 400, "invalid_phh")
+    assert "hand [2]" in problem["detail"]
+    assert_problem(send(client, phhs(CHOPPED_BOARD), query="?store=true"), 422, "not_storable")

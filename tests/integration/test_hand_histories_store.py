@@ -7,6 +7,7 @@ import secrets
 
 import pytest
 
+from domain import phh
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
@@ -73,11 +74,61 @@ def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
         "ok": True, "events": answer["version"], "first_bad_version": None, "reason": None}
 
 
+MIXED_GAME_HANDS = {"F7S": "wsop/2023/43/5/10.phh", "F7S/8": "wsop/2023/43/5/48.phh",
+                    "FR": "wsop/2023/43/5/20.phh", "FO/8": "wsop/2023/43/5/12.phh",
+                    "F2L3D": "wsop/2023/43/5/55.phh", "N2L1D": "wsop/2023/43/5/41.phh",
+                    "FB": "alice-carol-wikipedia.phh", "NS": "phua-xuan-2019.phh"}
+
+
+@pytest.mark.parametrize("path", MIXED_GAME_HANDS.values(), ids=MIXED_GAME_HANDS.keys())
+def test_every_mixed_game_hand_is_stored_and_exports_back_to_the_same_result(client, path):
+    text = (PHH / path).read_text()
+    answer = stored(client, text)
+    hand_id = answer["id"]
+    body = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    assert body["over"] is True and body["hand"]["round"] == "over"
+    assert list(body["hand"]["stacks"].values()) == answer["finishing_stacks"]
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN)
+    again = client.post("/v1/hand-histories", data=exported.get_data(), content_type="application/toml",
+                        headers=ADMIN).get_json()
+    assert again["finishing_stacks"] == answer["finishing_stacks"]
+    assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+def test_a_spectator_sees_the_up_cards_of_a_stored_stud_hand_and_no_down_card(client):
+    text = (PHH / MIXED_GAME_HANDS["F7S"]).read_text()
+    hand_id = stored(client, text)["id"]
+    spectator = key_of_role(client, "spectator")
+    body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
+    floor = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    for seen, full in zip(body["events"], floor["events"]):
+        if full["type"] == "CardsDealt":
+            expected = "".join(full["data"]["cards"][2 * i:2 * i + 2] if up else "??"
+                               for i, up in enumerate(full["data"]["up"]))
+            assert seen["data"]["cards"] == expected
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=spectator).get_data(as_text=True)
+    assert "????" in exported
+    replayed = client.post("/v1/hand-histories", data=exported, content_type="application/toml",
+                           headers=ADMIN).get_json()
+    assert replayed["finishing_stacks"] == stored(client, text)["finishing_stacks"]
+
+
 def test_a_retry_with_the_same_key_answers_the_first_hand_and_stores_nothing_new(client):
     key = secrets.token_hex(8)
     first = stored(client, DRAW_HAND, key)
-    retry = stored(client, (PHH / "dwan-ivey-2009.phh").read_text(), key)
-    assert retry == first
+    retry = store(client, DRAW_HAND, key=key)
+    assert (retry.status_code, retry.get_json()) == (201, first)
+    assert retry.headers["Idempotent-Replayed"] == "true"
+
+
+def test_the_same_key_with_another_hand_is_a_422_and_stores_nothing(client):
+    key = secrets.token_hex(8)
+    stored(client, DRAW_HAND, key)
+    hands = client.application.extensions["cardroom"].store.list_streams("hand-")
+    other = store(client, (PHH / "dwan-ivey-2009.phh").read_text(), key=key)
+    body = assert_problem(other, 422, "idempotency_key_reused")
+    assert (body["first_method"], body["first_path"]) == ("POST", "/v1/hand-histories?store=true")
+    assert client.application.extensions["cardroom"].store.list_streams("hand-") == hands
 
 
 def test_storing_needs_floor_organiser_or_admin(client):
@@ -109,3 +160,24 @@ def test_an_illegal_or_garbage_hand_is_not_stored(client):
 def test_an_unknown_hand_id_is_404(client):
     for path in ("/v1/hands/hand-nope", "/v1/hands/hand-nope/state", "/v1/hands/hand-nope/phh"):
         assert client.get(path, headers=ADMIN).status_code == 404
+
+
+def test_an_imported_hand_keeps_its_metadata_on_export(client):
+    # The WSOP record names its event, author, place and day; a time of day is added.
+    text = (PHH / "wsop/2023/43/5/63.phh").read_text().replace(
+        "author = 'Juho Kim'", "author = 'Juho Kim'\ntime = 12:30:00\ntime_zone = 'America/Los_Angeles'")
+    hand_id = stored(client, text)["id"]
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    original, again = phh.parse(text), phh.parse(exported)
+    assert dict(again.metadata) == dict(original.metadata)
+    assert dict(again.metadata)["event"].startswith("2023 World Series of Poker Event #43")
+    assert (dict(again.metadata)["author"], str(dict(again.metadata)["time"])) == ("Juho Kim", "12:30:00")
+    assert again.players == original.players and again.finishing_stacks == original.finishing_stacks
+
+
+def test_an_imported_draw_hand_keeps_its_metadata_beside_the_draw_settings(client):
+    hand_id = stored(client, DRAW_HAND + "event = 'Home game'\nhand = 7\n")["id"]
+    exported = phh.parse(client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True))
+    assert (dict(exported.metadata)["event"], dict(exported.metadata)["hand"]) == ("Home game", 7)
+    keys = [key for key, _ in exported.metadata]
+    assert len(keys) == len(set(keys))

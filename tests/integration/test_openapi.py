@@ -43,6 +43,9 @@ def test_every_operation_documents_problems_and_guarded_ones_their_key():
             if method == "parameters":
                 continue
             assert "default" in operation["responses"], f"{method} {path}"
-            if path.startswith("/v1/"):
+            if path.endswith("/stream"):  # a key, or none for the public view
+                assert operation["security"] == [{"bearerAuth": []}, {}], f"{method} {path}"
+                assert "401" in operation["responses"], f"{method} {path}"
+            elif path.startswith("/v1/"):
                 assert operation["security"] == [{"bearerAuth": []}], f"{method} {path}"
                 assert {"401", "403"} <= set(operation["responses"]), f"{method} {path}"

@@ -114,7 +114,8 @@ def test_a_players_rating_lists_each_game_with_its_history(client, game):
 
 def test_a_player_without_games_has_no_ratings_and_an_unknown_one_is_a_404(client):
     (ann,) = register_players(client, "Ann")
-    assert client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json() == {"player_id": ann, "ratings": []}
+    assert client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json() == {
+        "player_id": ann, "name": "Ann", "ratings": []}
     assert_problem(client.get("/v1/players/nobody/rating", headers=ADMIN), 404, "not_found")
 
 
@@ -137,12 +138,14 @@ def test_every_answer_gives_glicko2_beside_elo_from_the_same_result(client, game
         GameResult("r", game, (Finish(ann, 1), Finish(bob, 2))), {}).glicko2}
     for change in recorded["changes"]:
         period = by_glickman[change["player_id"]]
-        assert change["glicko2"]["before"] == {"rating": 1500, "deviation": 350, "volatility": 0.06}
+        assert change["glicko2"]["before"] == {"rating": 1500, "display": 1500, "deviation": 350, "volatility": 0.06}
         assert change["glicko2"]["after"] == {"rating": period.after.rating, "deviation": period.after.deviation,
-                                              "volatility": period.after.volatility}
+                                              "volatility": period.after.volatility,
+                                              "display": round(period.after.rating, 1)}
     rating = client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json()["ratings"][0]
     assert rating["rating"] == 1516
     assert rating["glicko2"] == {"rating": by_glickman[ann].after.rating,
+                                 "display": round(by_glickman[ann].after.rating, 1),
                                  "deviation": by_glickman[ann].after.deviation,
                                  "volatility": by_glickman[ann].after.volatility}
     assert rating["history"][0]["glicko2"]["after"] == rating["glicko2"]

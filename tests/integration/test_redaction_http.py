@@ -1,7 +1,8 @@
 """No hidden card leaks to a role that may not see it, on any endpoint: a player sees their
 own hole cards only, spectators none, floor and admin every dealt card; the deck and salt
-are hidden from every role during the hand (api.md: "never visible before the hand ends")
-and revealed to everyone after it."""
+are hidden from every role during the hand (api.md: "never visible before the hand ends");
+after it a hold'em hand, committed card by card, shows them to the floor only, and everyone
+else checks the cards they saw through their openings."""
 from __future__ import annotations
 
 import json

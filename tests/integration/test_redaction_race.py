@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from collections import defaultdict
 
 import pytest
 
 from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.races import play_table, read_loop, run_race
 
 pytestmark = pytest.mark.integration
 
@@ -45,30 +45,10 @@ def test_no_read_of_any_role_shows_a_live_hands_secrets_or_anothers_cards(client
     stop = threading.Event()
     errors: list[str] = []
 
-    def play() -> None:
-        rng = random.Random(1)
-        while not stop.is_set():
-            looked = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)
-            legal = looked.get_json()
-            player = legal["to_act"]
-            if player is None:
-                errors.append(f"the table stopped dealing: {legal}")
-                return
-            allowed = legal["legal"]
-            action = ({"action": "check"} if allowed["check"]
-                      else {"action": "call"} if rng.random() < 0.8 or not allowed["fold"]
-                      else {"action": "fold"})
-            sent = time.monotonic()
-            answer = client.post(f"/v1/tables/{table_id}/actions", json=action,
-                                 headers={**keys[player], "If-Match": looked.headers["ETag"]})
-            if answer.status_code == 409:
-                continue
-            if answer.status_code != 201:
-                errors.append(f"{action} -> {answer.status_code} {answer.get_data(as_text=True)}")
-                return
-            for event in answer.get_json()["events"]:
-                if event["type"] == "HandClosed":
-                    closing_sent[event["data"]["hand_id"]] = sent
+    def choose(allowed: dict, rng: random.Random) -> dict:
+        return ({"action": "check"} if allowed["check"]
+                else {"action": "call"} if rng.random() < 0.8 or not allowed["fold"]
+                else {"action": "fold"})
 
     seen_secret: list[tuple[str, float, str, str]] = []  # (hand, answered at, role, path)
     card_leaks: list[str] = []
@@ -76,46 +56,26 @@ def test_no_read_of_any_role_shows_a_live_hands_secrets_or_anothers_cards(client
     live_reads = [0] * READERS
     versions = [1]
 
-    def read(index: int) -> None:
-        rng = random.Random(index)
-        while not stop.is_set() and sum(reads) < READS:
-            role = rng.choice(list(roles))
-            version = versions[-1]
-            hand = f"{table_id}.{max(1, (version - 3) // 9)}"
-            path = rng.choice([
-                f"/v1/tables/{table_id}/events?after={max(0, version - 30)}",
+    def paths(version: int) -> list[str]:
+        hand = f"{table_id}.{max(1, (version - 3) // 9)}"
+        return [f"/v1/tables/{table_id}/events?after={max(0, version - 30)}",
                 f"/v1/tables/{table_id}/events?after={max(0, version - 3)}",
                 f"/v1/tables/{table_id}",
                 f"/v1/hands/{hand}",
                 f"/v1/hands/{hand}/state",
-                f"/v1/tables/{table_id}/legal-actions",
-            ])
-            response = client.get(path, headers=roles[role])
-            answered = time.monotonic()
-            reads[index] += 1
-            if response.status_code == 404:  # a hand number guessed ahead of the table
-                continue
-            if response.status_code != 200:
-                errors.append(f"{path} as {role}: {response.status_code}")
-                return
-            body = response.get_json()
-            secrets, live = _secrets_shown(body)
-            live_reads[index] += live
-            seen_secret.extend((h, answered, role, path) for h in secrets)
-            card_leaks.extend(f"{role} on {path}: {leak}" for leak in _cards_not_theirs(body, role))
-            if "ETag" in response.headers:
-                versions.append(max(versions[-1], int(response.headers["ETag"].strip('"'))))
+                f"/v1/tables/{table_id}/legal-actions"]
 
-    threads = [threading.Thread(target=play)] + [
-        threading.Thread(target=read, args=(i,)) for i in range(READERS)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    while sum(reads) < READS and time.monotonic() - started < TIME_LIMIT_S and not errors:
-        time.sleep(0.2)
-    stop.set()
-    for thread in threads:
-        thread.join()
+    def judge(index: int, role: str, path: str, body: dict, answered: float) -> None:
+        secrets, live = _secrets_shown(body)
+        live_reads[index] += live
+        seen_secret.extend((h, answered, role, path) for h in secrets)
+        card_leaks.extend(f"{role} on {path}: {leak}" for leak in _cards_not_theirs(body, role))
+
+    def read(index: int) -> None:
+        read_loop(client, index, roles, paths, judge, stop, errors, reads, READS, versions)
+
+    run_race(lambda: play_table(client, table_id, keys, choose, stop, errors, closing_sent), read,
+             READERS, reads, READS, TIME_LIMIT_S, stop, errors)
 
     assert not errors, errors[:5]
     assert sum(reads) >= READS, f"only {sum(reads)} reads in {TIME_LIMIT_S} s"

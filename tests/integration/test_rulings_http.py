@@ -59,7 +59,9 @@ def test_betting_api_example_request_and_answer_verbatim(client):
                    "bet": null,
                    "raise": {"min_to": 500, "max_to": 10000}},
          "verdict": {"legal": false, "code": "raise_below_minimum",
-                     "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100"},
+                     "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100",
+                     "rule": "TDA 2024 43",
+                     "numbers": {"to": 450, "min_to": 500, "max_to": 10000, "last_full_raise": 200}},
          "pots": [{"amount": 450, "eligible": ["SB", "BB", "A", "BTN"]}],
          "stacks": {"SB": 9950, "BB": 9900, "A": 9700, "BTN": 10000}}""")
 
@@ -198,7 +200,7 @@ def test_betting_ruling_for_stud_names_the_bring_in(client):
         "cards": {"hole": {"Ann": "AhKh9c", "Bob": "QdJd2c"}},
         "proposed": {"player": "Bob", "action": "bring_in"}})
     assert answer["to_act"] == "Bob" and answer["legal"]["bring_in"] == 5
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {"legal": True, "numbers": {}}
 
 
 def test_showdown_omaha_hi_lo_names_the_high_and_the_low_winners(client):
@@ -383,3 +385,24 @@ def test_an_icm_chop_refuses_rising_prizes_and_a_lone_player(client):
                    400, "validation_error")
     assert_problem(client.post("/v1/rulings/icm", headers=ADMIN, json={"stacks": {"P1": 0, "P2": 5}, "prizes": [1]}),
                    400, "validation_error")
+
+
+def test_dice_says_whether_another_roll_is_allowed_this_turn(client):
+    roll = ruling(client, "dice", {"dice": [3, 3, 3, 5, 5], "rolls_taken": 2})["roll"]
+    assert roll == {"another_roll": True, "rolls_taken": 2, "rolls_per_turn": 3, "rolls_left": 1,
+                    "rule": "seed 003",
+                    "detail": "2 of 3 rolls taken: another roll is allowed, re-rolling 1 to 5 dice (1 left)"}
+    assert ruling(client, "dice", {"dice": [3, 3, 3, 5, 5], "rolls_taken": 3})["roll"]["another_roll"] is False
+    assert_problem(ask(client, "dice", {"rolls_taken": 4}), 400, "validation_error")
+
+
+def test_palace_battle_gives_the_minimum_bet_and_the_ante(client):
+    answer = ruling(client, "palace-battle", {
+        "attacker": {"name": "Ann", "banner": "Ah", "palace": "KdKc2s", "soldiers": "7h7d"},
+        "defender": {"name": "Bob", "banner": "Qs", "palace": "QhQd3c"}, "small_bet": 10})
+    stakes = answer["stakes"]
+    assert (stakes["minimum_bet"], stakes["defender_call"], stakes["ante"]) == (30, 10, 5)
+    assert stakes["rule"] == "seed 001"
+    assert_problem(ask(client, "palace-battle", {
+        "attacker": {"banner": "Ah", "palace": "KdKc2s"},
+        "defender": {"banner": "Qs", "palace": "QhQd3c"}, "small_bet": 0}), 400, "validation_error")

@@ -182,8 +182,12 @@ def test_the_hand_history_and_the_deal_check_after_the_hand(client, seated):
     assert hand["over"] is True
     assert [e["type"] for e in hand["events"]][:2] == ["HandOpened", "HandStarted"]
     assert hand["events"][-1]["type"] == "HandClosed"
-    assert hand["deal"]["verified"] is True
-    assert len(hand["deal"]["deck"]) == 104 and len(hand["deal"]["salt"]) == 64
+    # A player gets the openings of their own two cards (nothing else was dealt face up)
+    # and checks them against the root; only the floor gets the deck and the secret.
+    assert hand["deal"]["verified"] is True and len(hand["deal"]["openings"]) == 2
+    assert hand["deal"]["deck"] is None and hand["deal"]["salt"] is None
+    floor = client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()["deal"]
+    assert len(floor["deck"]) == 104 and len(floor["salt"]) == 64 and floor["verified"] is True
     assert hand["events"][0]["data"]["commitment"] == hand["deal"]["commitment"]
 
 

@@ -9,10 +9,10 @@ from service.auth import REVOKED, ApiKeys, Principal, key_hash
 
 
 class _Rows:
-    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked), and every
+    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked, id), and every
     lookup it answered."""
 
-    def __init__(self, rows: dict[str, tuple[str, str | None, bool]]) -> None:
+    def __init__(self, rows: dict[str, tuple[str, str | None, bool, str]]) -> None:
         self.rows = rows
         self.lookups: list[str] = []
 
@@ -35,21 +35,21 @@ class _Clock:
 
 
 def test_a_key_found_is_not_looked_up_again_within_the_ttl():
-    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False)}), _Clock()
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False, "k-ann")}), _Clock()
     keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
 
-    assert keys.find("crd_ann") == Principal("player", "ann")
+    assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
     clock.now += 0.49
-    assert keys.find("crd_ann") == Principal("player", "ann")
+    assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
     assert rows.lookups == [key_hash("crd_ann")]
 
 
 def test_a_key_revoked_elsewhere_is_refused_once_the_ttl_has_passed():
-    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False)}), _Clock()
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False, "k-ann")}), _Clock()
     keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
-    assert keys.find("crd_ann") == Principal("player", "ann")
+    assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
 
-    rows.rows[key_hash("crd_ann")] = ("player", "ann", True)  # another worker revoked it
+    rows.rows[key_hash("crd_ann")] = ("player", "ann", True, "k-ann")  # another worker revoked it
     clock.now += 0.5
     assert keys.find("crd_ann") is REVOKED
     assert keys.find("crd_ann") is REVOKED
@@ -61,14 +61,14 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     assert keys.find("crd_new") is None
-    rows.rows[key_hash("crd_new")] = ("spectator", None, False)
-    assert keys.find("crd_new") == Principal("spectator")
+    rows.rows[key_hash("crd_new")] = ("spectator", None, False, "k-new")
+    assert keys.find("crd_new") == Principal("spectator", key_id="k-new")
     assert len(rows.lookups) == 2
 
 
 def test_the_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
-    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False) for n in range(3)})
+    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False, "k-new") for n in range(3)})
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     for n in range(3):

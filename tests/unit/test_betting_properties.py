@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from domain.betting import BettingStructure
+from domain.betting import BettingStructure, apply_action, check_action, open_hand, start_round
+from domain.betting import legal_actions as betting_legal
 from domain.cards import format_card
 from domain.games.holdem import PostAction, StartHand, decide, handle, legal_actions, replay
 from domain.violations import Violation
@@ -81,3 +82,31 @@ def test_random_legal_hands_conserve_chips_and_replay_to_the_same_state(data):
     assert sum(state.stacks) == total
     assert all(stack >= 0 for stack in state.stacks)
     assert replay(events) == state
+
+
+@settings(max_examples=80, deadline=None)
+@given(unit=st.integers(2, 50), bet_units=st.integers(0, 1), short=st.data())
+def test_a_fixed_limit_all_in_of_half_a_unit_or_more_is_raised_one_unit_on_top(unit, bet_units, short):
+    """Robert's Rules, Betting and Raising 6: whatever the all-in (at least half a unit over
+    the bet it faces, less than a full raise), the next raise goes to the all-in plus one unit."""
+    structure = BettingStructure("fixed-limit", small_blind=unit // 2, big_blind=unit,
+                                 small_bet=unit, big_bet=2 * unit)
+    faced = bet_units * unit  # 0: the all-in opens the round; unit: it raises a bet
+    over = short.draw(st.integers(-(-unit // 2), unit - 1))  # half a unit (rounded up) or more
+    all_in = faced + over
+    stacks = (10 * unit, unit + all_in, 10 * unit)  # the big blind called pre-flop
+    state = open_hand(structure, ("A", "B", "C"), stacks, button=2)
+    while state.to_act is not None:
+        seat = state.to_act
+        action = "call" if state.highest > state.bets[seat] else "check"
+        state = apply_action(state, seat, action, check_action(state, seat, action))
+    state = start_round(state, late=False)
+    if faced:
+        state = apply_action(state, 0, "bet", check_action(state, 0, "bet", faced))
+    else:
+        state = apply_action(state, 0, "check", check_action(state, 0, "check"))
+    action = "raise" if faced else "bet"
+    state = apply_action(state, 1, action, check_action(state, 1, action, all_in))
+    assert state.stacks[1] == 0
+    raise_ = betting_legal(state).raise_
+    assert raise_ is not None and raise_.min_to == raise_.max_to == all_in + unit

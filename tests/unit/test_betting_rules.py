@@ -288,16 +288,36 @@ def test_fixed_limit_round_capped_before_heads_up_stays_capped():
 
 
 def test_fixed_limit_all_in_of_half_a_unit_reopens_as_a_full_raise():
-    # unit 100: A bets 100, B all-in to 160 (60, at least half): a raise, which the next
-    # raise completes to the 200 it would have been, plus one unit: 300.
+    # unit 100: A bets 100, B all-in to 160 (60, at least half): a raise, and the next
+    # raise is one unit on top of the all-in amount: 260 (betting-rules.md, 2026-12-01).
     state = flop_round({"A": BIG, "B": 260, "C": BIG}, FL)
     state = act(state, "A", "bet", 100)
     state = act(state, "B", "raise", 160)
-    assert legal_actions(state).raise_ == AmountRange(300, 300)
+    assert legal_actions(state).raise_ == AmountRange(260, 260)
     state = act(state, "C", "call")
     legal = legal_actions(state)
-    assert who(state) == "A" and legal.raise_ == AmountRange(300, 300)
+    assert who(state) == "A" and legal.raise_ == AmountRange(260, 260)
     assert state.raises == 2  # counts toward the cap
+    assert rejected(state, "A", "raise", 300).code == "wrong_fixed_amount"
+
+
+def test_robert_s_rules_a_15_all_in_bet_on_a_20_round_is_raised_to_35():
+    # Robert's Rules, Betting and Raising 6: "a $15 all-in bet on a $20 round is raised to
+    # $35".
+    limit_20 = BettingStructure("fixed-limit", 10, 20, small_bet=20, big_bet=40)
+    state = flop_round({"A": 20 + 15, "B": BIG, "C": BIG}, limit_20)  # 20 called pre-flop
+    state = act(state, "A", "bet", 15)
+    assert legal_actions(state).raise_ == AmountRange(35, 35)
+    assert rejected(state, "B", "raise", 40).code == "wrong_fixed_amount"
+
+
+def test_robert_s_rules_a_20_bet_raised_all_in_to_30_is_raised_to_50():
+    limit_20 = BettingStructure("fixed-limit", 10, 20, small_bet=20, big_bet=40)
+    state = flop_round({"A": BIG, "B": 20 + 30, "C": BIG}, limit_20)
+    state = act(state, "A", "bet", 20)
+    state = act(state, "B", "raise", 30)
+    assert legal_actions(state).raise_ == AmountRange(50, 50)
+    assert rejected(state, "C", "raise", 60).code == "wrong_fixed_amount"
 
 
 def test_fixed_limit_all_in_under_half_a_unit_does_not_reopen():

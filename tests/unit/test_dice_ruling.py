@@ -71,3 +71,40 @@ def test_bad_requests_are_refused_with_a_stable_code(request_body, code):
     with pytest.raises(Violation) as refused:
         dice_ruling(request_body)
     assert refused.value.code == code
+
+
+# dice-poker.md "Turn": all five dice, then up to two re-rolls: at most 3 rolls.
+
+@pytest.mark.parametrize("taken, another, left", [(0, True, 3), (1, True, 2), (2, True, 1), (3, False, 0)])
+def test_another_roll_is_allowed_until_three_rolls_are_taken(taken, another, left):
+    request = {"scorecard": EMPTY_CARD, "rolls_taken": taken}
+    if taken:
+        request["dice"] = [3, 3, 3, 5, 5]
+    roll = dice_ruling(request)["roll"]
+    assert (roll["another_roll"], roll["rolls_left"], roll["rolls_per_turn"]) == (another, left, 3)
+    assert roll["rule"] == "seed 003"
+
+
+def test_the_last_roll_must_be_written_and_the_detail_says_so():
+    roll = dice_ruling({"rolls_taken": 3, "dice": [1, 2, 3, 4, 6]})["roll"]
+    assert roll["detail"] == "3 of 3 rolls taken: no roll is left; write the roll on a free line"
+    assert dice_ruling({"rolls_taken": 2})["roll"]["detail"] == (
+        "2 of 3 rolls taken: another roll is allowed, re-rolling 1 to 5 dice (1 left)")
+
+
+def test_a_rolls_per_turn_setting_moves_the_limit():
+    roll = dice_ruling({"rules": {"rolls_per_turn": 4}, "rolls_taken": 3})["roll"]
+    assert (roll["another_roll"], roll["rolls_left"]) == (True, 1)
+
+
+def test_a_full_card_allows_no_roll():
+    full = {**{line: 0 for line in LINES}, "chance": 5}  # chance always scores the dice
+    assert dice_ruling({"scorecard": full, "rolls_taken": 0})["roll"]["another_roll"] is False
+
+
+@pytest.mark.parametrize("request_", [{"rolls_taken": 4}, {"rolls_taken": -1}, {"rolls_taken": True},
+                                      {"rolls_taken": 0, "dice": [1, 2, 3, 4, 5]}])
+def test_rolls_taken_beyond_the_turn_or_against_the_dice_is_refused(request_):
+    with pytest.raises(Violation) as refused:
+        dice_ruling(request_)
+    assert refused.value.code == "validation_error"

@@ -32,7 +32,7 @@ HANDS = 200
 
 # Where PokerKit's model is not the TDA's (found by this test, each pinned down below).
 LIMPER_RERAISES_SHORT_ALL_IN = "PokerKit lets a player who already acted re-raise a short all-in"
-FIXED_LIMIT_HALF_BET_RULE = "PokerKit has no fixed-limit 50% rule (short all-in completion)"
+FIXED_LIMIT_HALF_BET_RULE = "PokerKit raises over a fixed-limit all-in of less than half a bet (not completing it)"
 FIXED_LIMIT_CAP = "PokerKit does not count the big blind as the first bet of the cap"
 POT_LIMIT_SHORT_BLIND = "PokerKit sizes a short big blind at what was posted (TDA 54-B)"
 SHORT_ALL_INS_ADD_UP = "PokerKit closes raising that short all-ins adding up reopened"
@@ -311,16 +311,16 @@ def test_a_limper_may_not_reraise_a_short_all_in_over_the_big_blind() -> None:
     assert theirs[2] is not None, LIMPER_RERAISES_SHORT_ALL_IN
 
 
-def test_fixed_limit_all_in_of_half_a_bet_reopens_and_the_next_raise_completes_it() -> None:
+def test_fixed_limit_all_in_of_half_a_bet_is_raised_one_unit_on_top_as_pokerkit_does() -> None:
     # Fixed limit 100/200, flop. Seat 0 bets 100; seat 1 is all-in for 150 (half a bet: a
-    # full raise under the 50% rule, to 200 in effect); seat 2 may raise to 300.
-    # PokerKit raises from the all-in amount instead: to 250.
+    # full raise under the 50% rule); seat 2 may raise one unit on top of it, to 250
+    # (Robert's Rules, Betting and Raising 6). Here the engines agree.
     structure = _structure(FIXED_LIMIT, 100)
     preflop = [("call", None), ("call", None), ("check", None)]
     mine, theirs, _ = _both(structure, (1000, 250, 1000),
                             preflop + [("bet", 100), ("raise", 150)])
-    assert mine == (False, 150, (300, 300))
-    assert theirs[2] == (250, 250), FIXED_LIMIT_HALF_BET_RULE
+    assert mine == (False, 150, (250, 250))
+    assert theirs == mine
 
 
 def test_fixed_limit_all_in_of_less_than_half_a_bet_is_completed_not_raised_over() -> None:

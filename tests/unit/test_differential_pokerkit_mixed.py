@@ -14,7 +14,6 @@ import functools
 import random
 import warnings
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Callable
 
 import pytest
@@ -34,15 +33,19 @@ from tests.corpus import PHH as CORPUS
 HANDS = 200
 
 FIXED_LIMIT_CAP = "PokerKit does not count the big blind as the first bet of the cap"
-FIXED_LIMIT_HALF_BET_RULE = "PokerKit has no fixed-limit 50% rule (short all-in completion)"
+FIXED_LIMIT_HALF_BET_RULE = "PokerKit raises over a fixed-limit all-in of less than half a bet (not completing it)"
 BIG_BET_ON_FOURTH_WITH_OPEN_PAIR = "PokerKit has no open-pair option on fourth street"
 LIMPER_RERAISES_SHORT_ALL_IN = "PokerKit lets a player who already acted re-raise a short all-in"
 FIXED_LIMIT_OMAHA_HI_LO_IS_POT_LIMIT = "PokerKit's fixed-limit Omaha hi-lo offers pot-limit raises"
 CAPPED_RAISE_TO_WHAT_CAN_BE_CALLED = (
     "PokerKit refuses a fixed-limit raise that stops at what the only opponent can call")
+POTS_OF_THE_SAME_WINNERS_SPLIT_AS_ONE = (
+    "PokerKit splits the pots that the same players win as one pot, so their odd chips add up "
+    "(TDA 2024 20 splits each pot: each odd chip to the first winner left of the button)")
 DEPARTURES = (FIXED_LIMIT_CAP, FIXED_LIMIT_HALF_BET_RULE, BIG_BET_ON_FOURTH_WITH_OPEN_PAIR,
               LIMPER_RERAISES_SHORT_ALL_IN,
-              FIXED_LIMIT_OMAHA_HI_LO_IS_POT_LIMIT, CAPPED_RAISE_TO_WHAT_CAN_BE_CALLED)
+              FIXED_LIMIT_OMAHA_HI_LO_IS_POT_LIMIT, CAPPED_RAISE_TO_WHAT_CAN_BE_CALLED,
+              POTS_OF_THE_SAME_WINNERS_SPLIT_AS_ONE)
 # Our refusal of an action PokerKit took -> the departure that explains it.
 DEPARTURE_OF_REFUSAL = {"raise_not_reopened": LIMPER_RERAISES_SHORT_ALL_IN,
                         "raise_cap_reached": FIXED_LIMIT_CAP,
@@ -62,12 +65,6 @@ class FixedLimitOmahaHiLo(FixedLimitPokerMixin, OmahaHoldemMixin, Holdem):
     hand_types = FixedLimitOmahaHoldemHighLowSplitEightOrBetter.hand_types
 
 
-def _exact_divmod(amount: Any, count: int) -> tuple[Any, int]:
-    # PHH replay splits exactly ("split_exactly"); so must PokerKit here.
-    share = Fraction(amount) / count
-    return (int(share) if share.denominator == 1 else share), 0
-
-
 @dataclass(frozen=True)
 class Variant:
     code: str
@@ -80,21 +77,21 @@ class Variant:
 def _stud(cls: Any) -> Callable[[random.Random, int], Any]:
     def make(rng: random.Random, unit: int) -> Any:
         return cls(_AUTOMATIONS, True, rng.choice([unit // 5, unit // 4]), unit // 2, unit,
-                   2 * unit, mode=Mode.CASH_GAME, divmod=_exact_divmod)
+                   2 * unit, mode=Mode.CASH_GAME)
     return make
 
 
 def _fixed_blinds(cls: Any) -> Callable[[random.Random, int], Any]:
     def make(rng: random.Random, unit: int) -> Any:
         return cls(_AUTOMATIONS, True, 0, (unit // 2, unit), unit, 2 * unit,
-                   mode=Mode.CASH_GAME, divmod=_exact_divmod)
+                   mode=Mode.CASH_GAME)
     return make
 
 
 def _no_limit(cls: Any) -> Callable[[random.Random, int], Any]:
     def make(rng: random.Random, unit: int) -> Any:
         return cls(_AUTOMATIONS, True, rng.choice([0, unit // 10]), (unit // 2, unit), unit,
-                   mode=Mode.CASH_GAME, divmod=_exact_divmod)
+                   mode=Mode.CASH_GAME)
     return make
 
 
@@ -249,8 +246,27 @@ def test_random_hands_end_with_the_same_stacks_in_both_engines(
     compared = [o for o in outcomes[code] if not o.refused]
     assert len(compared) >= HANDS
     differ = [(o.our_stacks, o.pokerkit_stacks, o.text) for o in compared
-              if o.our_stacks != o.pokerkit_stacks]
+              if o.our_stacks != o.pokerkit_stacks
+              and _split_as_one(o.text) != o.pokerkit_stacks]  # POTS_OF_THE_SAME_WINNERS_SPLIT_AS_ONE
     assert not differ, differ[:1]
+
+
+def _split_as_one(text: str) -> tuple:
+    """Our finishing stacks had the pots won by the same players been split as one pot,
+    its odd chips to the first of them (PokerKit's model)."""
+    result = replay(parse(text))
+    stacks = list(result.finishing_stacks)
+    merged: dict[tuple, int] = {}
+    for pot in result.pots:
+        if len(pot.winners) > 1:
+            for seat, share in zip(pot.winners, pot.shares):
+                stacks[seat] -= share
+            merged[pot.winners] = merged.get(pot.winners, 0) + pot.amount
+    for winners, amount in merged.items():
+        share, odd = divmod(amount, len(winners))
+        for k, seat in enumerate(sorted(winners)):
+            stacks[seat] += share + (odd if k == 0 else 0)
+    return tuple(stacks)
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -276,7 +292,7 @@ def _pokerkit_stacks(text: str) -> tuple:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         state = None
-        for state in HandHistory.loads(text):
+        for state in HandHistory.loads(text):  # noqa: B007 - the last state is the one wanted
             pass
         return tuple(state.stacks)
 

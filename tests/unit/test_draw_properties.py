@@ -49,7 +49,9 @@ def _random_command(state: game.HandState, rng: random.Random) -> Any:
         discard = rng.sample(hand, rng.choice((rng.randint(0, 5), 5)))
         while len(discard) > game.draw_limit(state.settings, [c for c in hand if c not in discard]):
             discard.pop()
-        return game.Discard(seat, tuple(format_card(c) for c in discard))
+        thrown = tuple(format_card(c) for c in discard)
+        # An opener who throws part of the openers away says so (splitting openers).
+        return game.Discard(seat, thrown, split_openers=game.breaks_openers(state, seat, thrown))
     legal = game.legal_actions(state)
     options = [("fold", None)] if rng.random() < 0.15 else []
     if legal.check:

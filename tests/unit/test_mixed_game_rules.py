@@ -34,6 +34,16 @@ def test_razz_the_highest_up_card_brings_it_in_the_ace_is_low() -> None:
     assert stud.bring_in_seat([c("As"), c("2c"), c("3d")], razz=True) == 2
 
 
+def test_two_pair_showing_opens_before_a_higher_single_pair() -> None:
+    # Found by a live table's PHH export that PokerKit read differently: 5-5-3-3 showing
+    # is the best hand against T-T-6-5 (the shape before the ranks).
+    ups = [(c("3c"), c("3s"), c("5d"), c("5c")), (c("Ts"), c("Tc"), c("6c"), c("5s"))]
+    assert stud.opener_seat(ups, razz=False) == 0
+    # Razz: one pair is lower than two pair, whatever the ranks.
+    razz_ups = [(c("Kc"), c("Kd"), c("Qh"), c("Js")), (c("2c"), c("2d"), c("3h"), c("3s"))]
+    assert stud.opener_seat(razz_ups, razz=True) == 0
+
+
 def test_an_unknown_up_card_leaves_the_bring_in_to_the_record() -> None:
     assert stud.bring_in_seat([c("2d"), None, c("Ks")], razz=False) is None
 

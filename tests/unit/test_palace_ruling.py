@@ -98,3 +98,28 @@ def test_a_hand_of_fewer_than_five_cards_ranks_by_what_it_makes_missing_cards_lo
     assert short.strength < full.strength
     assert hand_value(("Ah", "Kd", "Qc", "Js")).strength > hand_value(("Kh", "Qd", "Jc", "9s", "8s")).strength
     assert hand_value(("2h", "2d")).strength > hand_value(("Ah", "Kd", "Qc", "Js", "9s")).strength
+
+
+def test_the_battle_stakes_are_soldiers_plus_banner_times_the_small_bet_and_half_a_small_bet_ante():
+    # palace-poker.md: "the attacker puts in at least (attacker's soldiers + 1) x S", the
+    # defender calls "(defender's soldiers + 1) x S", and "S = 10 -> ante 5".
+    answer = ruling({"name": "Ann", "banner": "Ah", "palace": "KdKc2s", "soldiers": ["7h", "7d"]},
+                    {"name": "Bob", "banner": "Qs", "palace": "QdQc3h", "soldiers": "9c"}, small_bet=10)
+    assert answer["stakes"] == {
+        "small_bet": 10, "minimum_bet": 30, "defender_call": 20, "ante": 5, "rule": "seed 001",
+        "detail": "Ann bets at least (2 soldiers + banner) x 10 = 30; Bob calls (1 soldier + banner) "
+                  "x 10 = 20; the ante is half the small bet: 5"}
+
+
+def test_an_odd_small_bet_antes_half_rounded_down_and_no_soldiers_bet_the_banner_alone():
+    answer = ruling({"banner": "Ah", "palace": "KdKc2s"}, {"banner": "Qs", "palace": "QdQc3h"},
+                    small_bet=25)
+    assert (answer["stakes"]["minimum_bet"], answer["stakes"]["ante"]) == (25, 12)
+    assert "stakes" not in ruling({"banner": "Ah", "palace": "KdKc2s"}, {"banner": "Qs", "palace": "QdQc3h"})
+
+
+@pytest.mark.parametrize("small_bet", [0, -5, 2.5, True, "10"])
+def test_a_small_bet_that_is_no_whole_number_of_chips_is_refused(small_bet):
+    with pytest.raises(Violation) as refused:
+        ruling({"banner": "Ah", "palace": "KdKc2s"}, {"banner": "Qs", "palace": "QdQc3h"}, small_bet=small_bet)
+    assert refused.value.code == "validation_error"

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from domain.phh import parse, phh_from_events, replay, write_phh
-from domain.violations import Violation
 from tests.corpus import PHH as CORPUS
 
 REPLAYED_VARIANTS = ("NT", "FT", "PO")

@@ -42,7 +42,7 @@ def broken_rule() -> dict:
     raise Violation(
         "raise_below_minimum",
         "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100",
-        rule="TDA 45-A",
+        rule="TDA 2024 43",
         numbers={"to": 450, "min_to": 500},
     )
 
@@ -125,7 +125,7 @@ def test_a_nul_character_in_an_ignored_key_is_rejected_too(client):
 
 def test_a_broken_rule_is_422_with_code_rule_and_numbers(client):
     body = assert_problem(client.post("/v1/sample/raise"), 422, "raise_below_minimum")
-    assert body["rule"] == "TDA 45-A"
+    assert body["rule"] == "TDA 2024 43"
     assert body["numbers"] == {"to": 450, "min_to": 500}
     assert "below the minimum raise to 500" in body["detail"]
 

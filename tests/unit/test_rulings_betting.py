@@ -28,7 +28,9 @@ def test_api_example_answer_verbatim():
                   "bet": None,
                   "raise": {"min_to": 500, "max_to": 10000}},
         "verdict": {"legal": False, "code": "raise_below_minimum",
-                    "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100"},
+                    "detail": "raise to 450 is below the minimum raise to 500: the last full raise was 200 over 100",
+                    "rule": "TDA 2024 43",
+                    "numbers": {"to": 450, "min_to": 500, "max_to": 10000, "last_full_raise": 200}},
         "pots": [{"amount": 450, "eligible": ["SB", "BB", "A", "BTN"]}],
         "stacks": {"SB": 9950, "BB": 9900, "A": 9700, "BTN": 10000}}
 
@@ -41,7 +43,9 @@ def test_rounds_close_by_themselves_and_a_legal_proposal_is_legal():
                     {"player": "SB", "action": "bet", "to": 200}],
         "proposed": {"player": "BB", "action": "raise", "to": 400}})
     assert answer["round"] == "flop" and answer["to_act"] == "BB"
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {
+        "legal": True, "detail": "the minimum raise is to 400: the last full bet was 200",
+        "rule": "TDA 2024 43", "numbers": {"to": 400, "min_to": 400, "max_to": 9900, "last_full_raise": 200}}
     assert answer["legal"]["raise"] == {"min_to": 400, "max_to": 9900}
 
 
@@ -126,3 +130,84 @@ def test_malformed_requests_are_violations(request_, code):
     with pytest.raises(Violation) as caught:
         betting_ruling(request_)
     assert caught.value.code == code
+
+
+# ------------------------------------------------ every verdict: the rule and its numbers
+
+FIVE = [{"player": name, "stack": 10000} for name in ("SB", "BB", "A", "B", "BTN")]
+LIMPED = [{"player": "A", "action": "call"}, {"player": "B", "action": "call"},
+          {"player": "BTN", "action": "call"}, {"player": "SB", "action": "call"},
+          {"player": "BB", "action": "check"}]
+
+
+def test_the_pot_limit_maximum_shows_its_arithmetic():
+    # Five players limp for 100 (pot 500); on the flop SB bets 200: pot 700, call 200.
+    request = {"betting": {"structure": "pot-limit", "small_blind": 50, "big_blind": 100},
+               "seats": FIVE, "actions": [*LIMPED, {"player": "SB", "action": "bet", "to": 200}]}
+    over = betting_ruling({**request, "proposed": {"player": "BB", "action": "raise", "to": 1200}})
+    assert over["verdict"] == {
+        "legal": False, "code": "above_pot_limit", "rule": "TDA 2024 54",
+        "detail": "raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: raise to at most 1,100",
+        "numbers": {"to": 1200, "min_to": 400, "max_to": 1100, "last_full_raise": 200,
+                    "pot": 700, "call": 200, "pot_after_call": 900}}
+    most = betting_ruling({**request, "proposed": {"player": "BB", "action": "raise", "to": 1100}})
+    assert most["verdict"] == {
+        "legal": True, "rule": "TDA 2024 54",
+        "detail": "pot 700 + call 200 = 900: raise to at most 1,100",
+        "numbers": {"to": 1100, "min_to": 400, "max_to": 1100, "pot": 700, "call": 200,
+                    "pot_after_call": 900}}
+
+
+def test_the_cap_reads_as_a_person_says_it():
+    # Fixed limit: the big blind is the bet; A, B and BTN raise: a bet and three raises.
+    answer = betting_ruling({
+        "betting": {"structure": "fixed-limit", "small_blind": 50, "big_blind": 100,
+                    "small_bet": 100, "big_bet": 200},
+        "seats": FIVE,
+        "actions": [{"player": "A", "action": "raise", "to": 200},
+                    {"player": "B", "action": "raise", "to": 300},
+                    {"player": "BTN", "action": "raise", "to": 400}],
+        "proposed": {"player": "SB", "action": "raise", "to": 500}})
+    assert answer["legal"]["raise_closed_reason"] == "raise_cap_reached"
+    assert answer["verdict"] == {
+        "legal": False, "code": "raise_cap_reached", "rule": "TDA 2024 48",
+        "detail": "the betting is capped: a bet and three raises have been made",
+        "numbers": {"to": 500, "highest": 400, "raises": 4, "raise_cap": 4}}
+
+
+def test_an_incomplete_all_in_cites_47_a_in_no_limit_and_47_b_in_fixed_limit():
+    # Flop, A bets, B is all-in short, C calls, back to A (seed 002 example 1).
+    def back_to_a(betting, short_stack, bet, all_in, proposed_to):
+        seats = [{"player": "A", "stack": 10000}, {"player": "B", "stack": short_stack},
+                 {"player": "C", "stack": 10000}, {"player": "D", "stack": 10000}]
+        preflop = [{"player": "C", "action": "call"}, {"player": "D", "action": "call"},
+                   {"player": "A", "action": "call"}, {"player": "B", "action": "check"}]
+        return betting_ruling({
+            "betting": betting, "seats": seats,
+            "actions": [*preflop, {"player": "A", "action": "bet", "to": bet},
+                        {"player": "B", "action": "raise", "to": all_in},
+                        {"player": "C", "action": "call"}, {"player": "D", "action": "call"}],
+            "proposed": {"player": "A", "action": "raise", "to": proposed_to}})["verdict"]
+    no_limit = back_to_a(NL, 250, 100, 150, 250)
+    assert (no_limit["code"], no_limit["rule"]) == ("raise_not_reopened", "TDA 2024 47-A")
+    assert no_limit["numbers"] == {"to": 250, "highest": 150, "increase": 50, "last_full_raise": 100}
+    fixed = back_to_a({"structure": "fixed-limit", "small_blind": 50, "big_blind": 100,
+                       "small_bet": 100, "big_bet": 200}, 240, 100, 140, 240)
+    assert (fixed["code"], fixed["rule"]) == ("raise_not_reopened", "TDA 2024 47-B")
+    assert fixed["detail"] == ("raising is not reopened: the bet rose by 40 since your action at 100, "
+                               "less than half the bet of 100; call or fold")
+
+
+def test_a_refusal_without_a_rule_has_no_rule_key_but_its_numbers():
+    answer = betting_ruling({"betting": NL, "seats": FOUR,
+                             "proposed": {"player": "BB", "action": "check"}})
+    assert answer["verdict"] == {
+        "legal": False, "code": "not_your_turn", "detail": "it is A's turn, not BB's",
+        "numbers": {"seat": 1, "to_act": 2}}
+
+
+def test_a_legal_call_says_what_it_adds():
+    answer = betting_ruling({"betting": NL, "seats": FOUR,
+                             "proposed": {"player": "A", "action": "call"}})
+    assert answer["verdict"] == {"legal": True, "detail": "a call to 100 adds 100",
+                                 "numbers": {"to": 100, "adds": 100}}

@@ -34,7 +34,7 @@ def test_after_the_first_round_the_draw_goes_from_left_of_the_dealer_and_counts_
     assert answer["round"] == "draw" and answer["to_act"] == "B" and answer["legal"] is None
     assert answer["drawn"] == {"A": 3}
     assert answer["draw"]["player"] == "B"
-    assert answer["verdict"] == {"legal": True}
+    assert answer["verdict"] == {"legal": True, "numbers": {}}  # no rule sizes a draw
 
 
 def test_four_cards_only_keeping_an_ace():

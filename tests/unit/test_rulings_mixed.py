@@ -93,3 +93,40 @@ def test_a_count_discard_from_known_cards_leaves_the_kept_cards_unknown() -> Non
                                          {"player": "Bob", "action": "check"}]})
     # Bob's hand is no longer known: the showdown cannot be settled from these cards.
     assert answer["round"] == "showdown" and answer["hand_over"] is False
+
+
+def test_stud_an_open_pair_on_fourth_street_offers_the_big_bet_beside_the_small_one() -> None:
+    # Robert's Rules of Poker, seven-card stud 4: an open pair on fourth street gives the
+    # option of the small or the big bet.
+    answer = betting_ruling({"game": "stud", "betting": STUD, "seats": SEATS,
+                             "cards": {"hole": {"Ann": "AhKh9c9d", "Bob": "QdJd2c3c",
+                                                "Cy": "7s6s8dTc"}},
+                             "actions": [{"player": "Bob", "action": "bring_in"},
+                                         {"player": "Cy", "action": "call"},
+                                         {"player": "Ann", "action": "call"}],
+                             "proposed": {"player": "Ann", "action": "bet", "to": 40}})
+    assert answer["round"] == "fourth_street" and answer["to_act"] == "Ann"  # nines showing
+    assert answer["legal"]["bet"] == {"min_to": 20, "max_to": 20, "open_pair_to": 40}
+    assert answer["verdict"] == {"legal": True, "rule": "RRP seven-card stud 4",
+                                 "detail": "an open pair on fourth street may bet the big bet of 40",
+                                 "numbers": {"to": 40, "open_pair_to": 40}}
+
+
+def test_stud_without_an_open_pair_fourth_street_is_the_small_bet_only() -> None:
+    answer = betting_ruling({"game": "stud", "betting": STUD, "seats": SEATS,
+                             "cards": {"hole": {"Ann": "AhKh9cTd", "Bob": "QdJd2c3c",
+                                                "Cy": "7s6s8d4c"}},
+                             "actions": [{"player": "Bob", "action": "bring_in"},
+                                         {"player": "Cy", "action": "call"},
+                                         {"player": "Ann", "action": "call"}]})
+    assert answer["legal"]["bet"] == {"min_to": 20, "max_to": 20}
+
+
+def test_stud_hi_lo_has_no_open_pair_big_bet_in_the_ruling() -> None:
+    answer = betting_ruling({"game": "stud_hi_lo", "betting": STUD, "seats": SEATS,
+                             "cards": {"hole": {"Ann": "AhKh9c9d", "Bob": "QdJd2c3c",
+                                                "Cy": "7s6s8dTc"}},
+                             "actions": [{"player": "Bob", "action": "bring_in"},
+                                         {"player": "Cy", "action": "call"},
+                                         {"player": "Ann", "action": "call"}]})
+    assert answer["legal"]["bet"] == {"min_to": 20, "max_to": 20}

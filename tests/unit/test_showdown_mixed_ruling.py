@@ -95,6 +95,6 @@ def test_random_showdowns_name_winners_among_the_players_and_their_best_cards(ga
                  for k in range(3)}
         answer = showdown_ruling({"game": game, "board": board or None, "hands": hands})
         assert set(answer["winners"]) <= set(hands)
-        for player, shown in answer["hands"].items():
+        for shown in answer["hands"].values():
             assert set(shown["best"][i:i + 2] for i in range(0, len(shown["best"]), 2)) \
                 <= set(deck[:board_size + 3 * hole])

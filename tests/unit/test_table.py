@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.betting import BettingStructure
-from domain.cards import format_card, new_deck, parse_cards, shuffled, verify_deck_commitment
+from domain.cards import format_card, new_deck, shuffled
+from domain.deal_commitment import SCHEME, deal_root
 from domain.games import holdem
 from domain.records import from_record, to_record
 from domain.table import (Act, CreateTable, HandClosed, HandOpened, TableCreated, TableFinished,
@@ -51,7 +52,8 @@ def test_the_hand_opens_with_the_commitment_before_any_card_is_dealt():
     opened = events[0]
     assert isinstance(opened, HandOpened)
     assert opened.hand_id == hand_id_for("t1", 1) == "t1.1"
-    assert verify_deck_commitment(parse_cards(deck(7)), bytes.fromhex(SALT), opened.commitment)
+    assert opened.scheme == SCHEME
+    assert opened.commitment == deal_root(deck(7), bytes.fromhex(SALT))
     assert isinstance(events[1], holdem.HandStarted) and events[1].commitment == opened.commitment
     assert [type(e) for e in events[2:]] == [holdem.HoleCardsDealt] * 3
 
@@ -187,7 +189,7 @@ def test_hand_ids_name_their_table():
 
 
 def random_play(table: Table, rng: random.Random, hands: int) -> None:
-    for number in range(hands):
+    for _ in range(hands):
         if table.state.finished:
             return
         table.start(seed=rng.randrange(1 << 30))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.betting import BettingStructure
-from domain.cards import parse_cards, verify_deck_commitment
+from domain.deal_commitment import deal_root
 from domain.games import draw, holdem
 from domain.records import from_record, to_record
 from domain.table import (Act, AutomaticAction, CreateTable, HandClosed, HandOpened, SitOut,
@@ -55,7 +55,7 @@ def test_the_action_that_closes_a_hand_opens_the_next_with_a_committed_deal():
     replayed._random.setstate(draws_before)
     expected = fresh_deal(table.state, replayed)
     assert started.deck == expected.deck and opened.salt == expected.salt
-    assert verify_deck_commitment(parse_cards(started.deck), bytes.fromhex(opened.salt), opened.commitment)
+    assert deal_root(started.deck, bytes.fromhex(opened.salt)) == opened.commitment
     # Button P1: P2 posts 50, P0 100, P1 is first to act in the new hand.
     assert table.state.hand_in_progress and table.state.to_act == "P1"
     assert table.state.stacks == (1000, 950, 1050)  # as the new hand began

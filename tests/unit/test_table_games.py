@@ -9,6 +9,7 @@ import pytest
 from domain import table
 from domain.betting import BettingStructure
 from domain.cards import format_card, new_deck
+from domain.games import draw
 from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
 from domain.violations import Violation
 
@@ -51,7 +52,10 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
             seat = state.hand_seat_of(player)
             cards = [format_card(c) for c in hand.game.hands[seat]]
             count = rng.randint(0, legal["discard"]["most_keeping_no_ace"])
-            act = table.Act(player, "discard", discard=tuple(rng.sample(cards, count)))
+            thrown = tuple(rng.sample(cards, count))
+            # An opener who throws part of the openers away says so (splitting openers).
+            action = "split_openers" if draw.breaks_openers(hand.game, seat, thrown) else "discard"
+            act = table.Act(player, action, discard=thrown)
         else:
             choices = [a for a in ("check", "call", "fold") if legal.get(a)]
             if legal.get("bet") and rng.random() < 0.3:

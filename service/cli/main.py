@@ -1,0 +1,273 @@
+"""The `cardroom` commands. Each speaks to the service through `Client` and prints a
+table for a person, or with --json one JSON document for a script; progress bars go to
+stderr, so --json output can be piped. Exit status: 0 done, 1 something was refused or
+did not verify, 2 the command could not run (bad input, service unreachable)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
+from urllib.parse import quote, urlencode
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from service.cli import hand_import
+from service.cli.client import ApiError, Client, HttpTransport, InProcessTransport
+from service.cli.structure import StructureError, tournament_body
+from service.config import DEFAULT_PORT
+
+F = TypeVar("F", bound=Callable[..., Any])
+KEY_ROLES = ("admin", "organiser", "floor", "player", "spectator")
+
+
+def _default_key() -> str | None:
+    """CARDROOM_KEY, else the admin key `make run` keeps in the data folder."""
+    key = os.environ.get("CARDROOM_KEY") or os.environ.get("CARDROOM_ADMIN_KEY")
+    if key:
+        return key
+    path = Path(os.environ.get("CARDROOM_DATA_DIR") or ".data") / "admin-key"
+    return path.read_text().strip() if path.is_file() else None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--url", envvar="CARDROOM_URL", default=f"http://127.0.0.1:{DEFAULT_PORT}", show_default=True,
+              help="the running service (CARDROOM_URL)")
+@click.option("--key", envvar="CARDROOM_KEY", default=None,
+              help="an API key (CARDROOM_KEY; default: .data/admin-key of `make run`)")
+@click.option("--database-url", default=None,
+              help="skip the server: run the application in this process on this database")
+@click.pass_context
+def main(context: click.Context, url: str, key: str | None, database_url: str | None) -> None:
+    """Cardroom's command line: hand-history imports, chain checks, tournaments, keys, status."""
+    transport = InProcessTransport(database_url) if database_url else HttpTransport(url, key or _default_key())
+    context.obj = Client(transport)
+
+
+def json_option(command: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="one JSON document on stdout")(command)
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=Console(stderr=True))
+
+
+def _emit(as_json: bool, document: Any, table: Table | str) -> None:
+    if as_json:
+        click.echo(json.dumps(document, indent=2, default=str))
+    else:
+        _out().print(table)
+
+
+def _table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> Table:
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*("" if cell is None else str(cell) for cell in row))
+    return table
+
+
+# ------------------------------------------------------------------------------ phh
+
+
+@main.group()
+def phh() -> None:
+    """Hand histories in the PHH format."""
+
+
+@phh.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--no-store", is_flag=True, help="replay only: keep nothing")
+@json_option
+@click.pass_obj
+def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, as_json: bool) -> None:
+    """Replay (and keep) every hand of FOLDER, FILE.phh or FILE.phhs; a summary by variant."""
+    files = hand_import.hand_files(list(paths))
+    with _progress() as progress:
+        task = progress.add_task("importing", total=len(files))
+        summary = hand_import.import_files(client, files, not no_store,
+                                           lambda n: progress.advance(task, n))
+    columns = ("hands", "replayed", "matched", "stored", "refused")
+    counts = {variant: vars(count) for variant, count in sorted(summary.by_variant.items())}
+    total = vars(summary.total())
+    rows = [[variant, *(count[c] for c in columns)] for variant, count in counts.items()]
+    table = _table(f"{len(files)} files", ("variant", *columns), [*rows, ["all", *(total[c] for c in columns)]])
+    _emit(as_json, {"files": len(files), "by_variant": counts, "total": total,
+                    "refused": [{"hand": s, "reason": r} for s, r in summary.refusals]}, table)
+    if not as_json:
+        for source, reason in summary.refusals:
+            click.echo(f"refused {source}: {reason}", err=True)
+    sys.exit(1 if summary.refusals else 0)
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def _stream_ids(client: Client, prefixes: Iterable[str]) -> list[str]:
+    ids: list[str] = []
+    for prefix in prefixes:
+        after: str | None = ""
+        while after is not None:
+            page = client.get("/v1/streams?" + urlencode({"prefix": prefix, "after": after}))
+            ids += page["streams"]
+            after = page["next"]
+    return sorted(set(ids))
+
+
+@main.command()
+@click.option("--prefix", "prefixes", multiple=True, help="only streams whose id starts so (repeatable)")
+@json_option
+@click.pass_obj
+def verify(client: Client, prefixes: tuple[str, ...], as_json: bool) -> None:
+    """Recompute the hash chain of every stream (or those under --prefix)."""
+    ids = _stream_ids(client, prefixes or ("",))
+    results = []
+    with _progress() as progress:
+        task = progress.add_task("verifying", total=len(ids))
+        for stream_id in ids:
+            results.append({"stream": stream_id, **client.get(f"/v1/streams/{quote(stream_id, safe='')}/verify")})
+            progress.advance(task)
+    bad = [r for r in results if not r["ok"]]
+    events = sum(r["events"] for r in results)
+    table: Table | str = f"{len(ids)} streams, {events} events: every chain verifies"
+    if bad:
+        table = _table(f"{len(ids)} streams, {events} events: {len(bad)} do not verify",
+                       ("stream", "events", "first bad version", "reason"),
+                       [[r["stream"], r["events"], r["first_bad_version"], r["reason"]] for r in bad])
+    _emit(as_json, {"streams": len(ids), "events": events, "ok": len(ids) - len(bad), "bad": bad}, table)
+    sys.exit(1 if bad else 0)
+
+
+# ----------------------------------------------------------------------- tournament
+
+
+@main.group()
+def tournament() -> None:
+    """Tournaments."""
+
+
+@tournament.command("create")
+@click.argument("structure", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+@click.pass_obj
+def tournament_create(client: Client, structure: Path, as_json: bool) -> None:
+    """Create a tournament from a structure file (levels, breaks, payouts: YAML)."""
+    try:
+        body = tournament_body(structure)
+    except StructureError as error:
+        raise click.UsageError(str(error)) from None
+    created = client.call("POST", "/v1/tournaments", json_body=body).json()
+    _emit(as_json, created, f"tournament {created['id']} created (version {created['version']})")
+
+
+EXPORTS = ("results", "seating", "payouts")
+
+
+@tournament.command("export")
+@click.argument("tournament_id")
+@click.option("--csv", "csv_of", type=click.Choice(EXPORTS), is_flag=False, flag_value="results", default=None,
+              help="CSV of the results (default), the seating or the payouts, instead of JSON")
+@click.pass_obj
+def tournament_export(client: Client, tournament_id: str, csv_of: str | None) -> None:
+    """A tournament as JSON (its view), or one of its CSV exports."""
+    if csv_of:
+        click.echo(client.call("GET", f"/v1/tournaments/{tournament_id}/{csv_of}.csv").body.decode(), nl=False)
+    else:
+        click.echo(json.dumps(client.get(f"/v1/tournaments/{tournament_id}"), indent=2))
+
+
+# ----------------------------------------------------------------------------- keys
+
+
+@main.group()
+def keys() -> None:
+    """API keys (admin)."""
+
+
+def _key_rows(listed: Iterable[dict[str, Any]]) -> list[list[Any]]:
+    return [[k["id"], k["role"], k["player_id"], k["created_at"], k["revoked_at"]] for k in listed]
+
+
+KEY_COLUMNS = ("id", "role", "player", "created", "revoked")
+
+
+@keys.command("issue")
+@click.argument("role", type=click.Choice(KEY_ROLES))
+@click.option("--player", "player_id", default=None, help="the player, for a player key")
+@json_option
+@click.pass_obj
+def keys_issue(client: Client, role: str, player_id: str | None, as_json: bool) -> None:
+    """Issue a key; its secret is shown this once."""
+    issued = client.call("POST", "/v1/keys", json_body={"role": role, "player_id": player_id}).json()
+    _emit(as_json, issued, f"key {issued['id']} ({role}): {issued['key']}\n(shown once: keep it now)")
+
+
+@keys.command("revoke")
+@click.argument("key_id")
+@json_option
+@click.pass_obj
+def keys_revoke(client: Client, key_id: str, as_json: bool) -> None:
+    """Revoke a key: within a second every worker refuses it."""
+    revoked = client.call("DELETE", f"/v1/keys/{key_id}").json()
+    _emit(as_json, revoked, f"key {revoked['id']} revoked at {revoked['revoked_at']}")
+
+
+@keys.command("list")
+@json_option
+@click.pass_obj
+def keys_list(client: Client, as_json: bool) -> None:
+    """Every key issued, oldest first (never their secrets)."""
+    listed: list[dict[str, Any]] = []
+    after = ""
+    while True:
+        page = client.get("/v1/keys?limit=100" + (f"&after={after}" if after else ""))
+        listed += page["keys"]
+        if not page["next"]:
+            break
+        after = page["next"]
+    _emit(as_json, listed, _table(f"{len(listed)} keys", KEY_COLUMNS, _key_rows(listed)))
+
+
+# --------------------------------------------------------------------------- status
+
+
+@main.command()
+@json_option
+@click.pass_obj
+def status(client: Client, as_json: bool) -> None:
+    """What runs: health, queue depth, overdue clocks, tournaments not finished."""
+    now = client.get("/v1/status")
+    summary = (f"{now['status']}: database {now['database']}, broker {now['broker']}, "
+               f"queue depth {now['queue_depth']}, clocks overdue {now['clocks_due']}")
+    table: Table | str = f"{summary}\nno tournament is registering or running"
+    if now["tournaments"]:
+        table = _table(summary, ("tournament", "name", "status", "players left", "level"),
+                       [[t["id"], t["name"], t["status"], t["players_left"], t["level"]]
+                        for t in now["tournaments"]])
+    _emit(as_json, now, table)
+
+
+def run() -> None:
+    """The console script: a refusal or an unreachable service is a message, not a traceback."""
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(2)
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except (ApiError, ConnectionError) as error:
+        click.echo(f"cardroom: {error}", err=True)
+        sys.exit(2)

@@ -1,0 +1,71 @@
+"""The listings read model (migration 0008): tables, tournaments and players newest first,
+filtered, read a page at a time from an index the append's own transaction keeps (a
+trigger on `events`), so a list costs its page, never a replay of the streams listed.
+Also the names of players, for every answer that lists players beside their ids."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterable
+
+from psycopg_pool import ConnectionPool
+
+KINDS = ("table", "tournament", "player")
+TABLE_STATUSES = ("waiting", "playing", "closing", "finished")
+TOURNAMENT_STATUSES = ("registering", "running", "finished")
+
+
+@dataclass(frozen=True)
+class Listing:
+    id: str
+    """The stream's id without its kind's prefix."""
+    position: int
+    """The global position of the stream's first event: newer streams have larger ones."""
+    created_at: datetime
+    game: str | None
+    name: str | None
+    status: str
+    players: tuple[str, ...]
+
+
+_PAGE = """
+SELECT stream_id, created_position, created_at, game, name, status, players
+  FROM listings
+ WHERE kind = %(kind)s
+   AND (%(status)s::text IS NULL OR status = %(status)s)
+   AND (%(game)s::text IS NULL OR game = %(game)s)
+   AND (%(player)s::text IS NULL OR players @> ARRAY[%(player)s::text])
+   AND (%(name)s::text IS NULL OR lower(name) LIKE %(name)s ESCAPE '\\')
+   AND (%(before)s::bigint IS NULL OR created_position < %(before)s)
+ ORDER BY created_position DESC
+ LIMIT %(limit)s
+"""
+
+
+def page(pool: ConnectionPool, kind: str, limit: int, *, before: int | None = None,
+         status: str | None = None, game: str | None = None, player_id: str | None = None,
+         name_prefix: str | None = None) -> tuple[list[Listing], bool]:
+    """Up to `limit` listings of `kind` created before position `before`, newest first,
+    and whether more follow."""
+    escaped = None
+    if name_prefix is not None:
+        escaped = name_prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    with pool.connection() as connection:
+        rows = connection.execute(_PAGE, {
+            "kind": kind, "status": status, "game": game, "player": player_id, "name": escaped,
+            "before": before, "limit": limit + 1}).fetchall()
+    prefix = len(kind) + 1
+    found = [Listing(row[0][prefix:], row[1], row[2], row[3], row[4], row[5], tuple(row[6]))
+             for row in rows[:limit]]
+    return found, len(rows) > limit
+
+
+def names(pool: ConnectionPool, player_ids: Iterable[str]) -> dict[str, str]:
+    """Each registered player's name (one query, whatever the count)."""
+    wanted = sorted({f"player-{p}" for p in player_ids if p})
+    if not wanted:
+        return {}
+    with pool.connection() as connection:
+        rows = connection.execute(
+            "SELECT stream_id, name FROM listings WHERE stream_id = ANY(%s)", (wanted,)).fetchall()
+    return {stream_id[len("player-"):]: name for stream_id, name in rows}

@@ -1,0 +1,116 @@
+"""The `cardroom` command line straight to the test database (--database-url: the app
+in-process), as an operator runs it (issue 19)."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from domain.tournaments import tournament
+from service import tournaments
+from service.cli.main import main
+from service.config import Config
+from service.integrity import open_store
+from service.store.postgres import open_pool
+from tests.corpus import PHH
+from tests.integration.test_tournament_tables import play_to_the_end
+
+pytestmark = pytest.mark.integration
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+WSOP_BY_VARIANT = {  # tests/unit/test_phh_corpus.py counts the same files
+    "NT": 11, "FT": 7, "PO": 7, "F7S": 13, "F7S/8": 7, "FO/8": 14, "FR": 10, "F2L3D": 7, "N2L1D": 7,
+}
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli-data")
+
+
+@pytest.fixture
+def cardroom(database_url, data_dir, monkeypatch):
+    monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
+
+    def run(*args: str, expect: int = 0):
+        result = CliRunner().invoke(main, ["--database-url", database_url, *args], catch_exceptions=False)
+        assert result.exit_code == expect, result.output + result.stderr
+        return result
+
+    return run
+
+
+def test_importing_the_wsop_folder_replays_and_stores_every_hand(cardroom):
+    result = cardroom("phh", "import", str(PHH / "wsop"), "--json")
+
+    summary = json.loads(result.stdout)
+    assert summary["files"] == 83
+    assert {v: c["hands"] for v, c in summary["by_variant"].items()} == WSOP_BY_VARIANT
+    assert summary["total"] == {"hands": 83, "replayed": 83, "matched": 83, "stored": 83, "refused": 0}
+    assert all(c["stored"] == c["hands"] for c in summary["by_variant"].values())
+    assert "importing" in result.stderr and "83/83" in result.stderr  # the progress bar
+
+    again = json.loads(cardroom("phh", "import", str(PHH / "wsop/2023/43/5/63.phh"), "--json").stdout)
+    assert again["total"]["stored"] == 1  # the same hand again: its first record, not a second
+
+
+def test_the_summary_table_names_each_variant_and_a_refused_hand(cardroom, tmp_path):
+    broken = tmp_path / "two.phhs"
+    good = (PHH / "wsop/2023/43/5/63.phh").read_text()
+    broken.write_text(f"[1]\n{good}\n[2]\n{good.replace('starting_stacks', 'starting_chips')}")
+
+    result = cardroom("phh", "import", "--no-store", str(broken), expect=1)
+
+    assert "all" in result.stdout and "NT" in result.stdout
+    assert "refused" in result.stderr and "two.phhs[2]" in result.stderr and "invalid_phh" in result.stderr
+
+
+def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_url, data_dir):
+    pool = open_pool(database_url, max_size=2)
+    store = open_store(pool, Config(database_url=database_url, data_dir=data_dir))
+    created = json.loads(cardroom("tournament", "create", str(DOCS / "tournament-structure.yaml"),
+                                  "--json").stdout)
+    tournament_id = created["id"]
+    for n in range(6):
+        tournaments.send(store, tournament_id, tournament.Register(f"{tournament_id}p{n}", at=int(time.time())))
+    tournaments.send(store, tournament_id, tournament.StartTournament(at=int(time.time()), seed=3))
+    play_to_the_end(store, tournament_id, 6)
+    pool.close()
+
+    result = cardroom("verify", "--prefix", f"tournament-{tournament_id}", "--prefix", f"table-{tournament_id}-",
+                      "--json")
+
+    checked = json.loads(result.stdout)
+    assert checked["streams"] == 2 and checked["ok"] == 2 and checked["bad"] == []
+    assert checked["events"] > 20  # the tournament and its table, every hand of it
+    assert "verifying" in result.stderr
+
+    results = cardroom("tournament", "export", tournament_id, "--csv").stdout.splitlines()
+    assert results[0] == "place,player_id,name,prize" and len(results) == 7
+    status = json.loads(cardroom("status", "--json").stdout)
+    assert status["database"] == "ok" and tournament_id not in [t["id"] for t in status["tournaments"]]
+
+
+def test_keys_are_issued_listed_and_revoked(cardroom):
+    issued = json.loads(cardroom("keys", "issue", "floor", "--json").stdout)
+    assert issued["key"].startswith("crd_") and issued["role"] == "floor"
+
+    listed = json.loads(cardroom("keys", "list", "--json").stdout)
+    revoked = json.loads(cardroom("keys", "revoke", issued["id"], "--json").stdout)
+
+    assert issued["id"] in [k["id"] for k in listed]
+    assert revoked["revoked_at"]
+
+
+def test_a_structure_file_the_service_refuses_names_the_field(database_url, data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("name: Wrong\ngame: holdem\nstarting_stack: 0\nstarts_at: now\n"
+                     "levels:\n  - {minutes: 10, small_blind: 25, big_blind: 50}\npayouts: [100]\n")
+
+    result = CliRunner().invoke(main, ["--database-url", database_url, "tournament", "create", str(wrong)])
+
+    assert "starting_stack" in str(result.exception)

@@ -1,0 +1,146 @@
+"""The idempotency records' contract (service.store.idempotency), run against the in-memory
+and the PostgreSQL store alike, and what only PostgreSQL can promise: a record commits with
+the events it answers for, or neither does."""
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from service.store import scope
+from service.store.base import ChainSigner, NewEvent
+from service.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
+from service.store.memory import InMemoryEventStore
+from service.store.postgres import PostgresEventStore
+
+pytestmark = pytest.mark.integration
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+FIRST = Fingerprint.of("POST", "/v1/tables/t/actions", b'{"action":"check"}')
+ANSWER = Answer(201, b'{"version":7}\n', (("Content-Type", "application/json"), ("ETag", '"7"')))
+
+
+def record(owner: str, key: str, now: datetime = NOW, window_s: int = 3600) -> IdempotencyRecord:
+    return IdempotencyRecord(owner, key, FIRST, ANSWER, now, now + timedelta(seconds=window_s))
+
+
+@pytest.fixture
+def owner() -> str:
+    return "key-" + uuid.uuid4().hex
+
+
+def test_a_key_never_used_has_no_record_and_a_recorded_one_answers_its_first_answer(store, owner):
+    with store.transaction():
+        assert store.claim_key(owner, "k1", NOW) is None
+        store.record_answer(record(owner, "k1"))
+    with store.transaction():
+        found = store.claim_key(owner, "k1", NOW + timedelta(seconds=1))
+    assert (found.fingerprint, found.answer, found.owner, found.key) == (FIRST, ANSWER, owner, "k1")
+
+
+def test_keys_belong_to_their_owner(store, owner):
+    with store.transaction():
+        store.claim_key(owner, "shared", NOW)
+        store.record_answer(record(owner, "shared"))
+    with store.transaction():
+        assert store.claim_key(owner + "-other", "shared", NOW) is None
+
+
+def test_a_key_held_by_a_running_transaction_is_in_use_until_it_ends(store, owner):
+    held, release = threading.Event(), threading.Event()
+
+    def first_request() -> None:
+        with store.transaction():
+            store.claim_key(owner, "busy", NOW)
+            held.set()
+            release.wait(10)
+            store.record_answer(record(owner, "busy"))
+
+    runner = threading.Thread(target=first_request)
+    runner.start()
+    assert held.wait(10)
+    try:
+        with pytest.raises(KeyInUse), store.transaction():
+            store.claim_key(owner, "busy", NOW)
+    finally:
+        release.set()
+        runner.join(10)
+    with store.transaction():
+        assert store.claim_key(owner, "busy", NOW).answer == ANSWER
+
+
+def test_an_expired_record_is_gone_and_the_key_may_be_used_again(store, owner):
+    with store.transaction():
+        store.claim_key(owner, "old", NOW)
+        store.record_answer(record(owner, "old", window_s=60))
+    later = NOW + timedelta(seconds=61)
+    again = IdempotencyRecord(owner, "old", Fingerprint.of("DELETE", "/v1/keys/x", b""),
+                              Answer(200, b"{}", ()), later, later + timedelta(seconds=60))
+    with store.transaction():
+        assert store.claim_key(owner, "old", later) is None
+        store.record_answer(again)
+    with store.transaction():
+        assert store.claim_key(owner, "old", later).fingerprint.method == "DELETE"
+
+
+def test_records_are_kept_inside_a_transaction_only(store, owner):
+    with pytest.raises(RuntimeError):
+        store.claim_key(owner, "k", NOW)
+
+
+def test_a_write_gathers_the_signed_head_of_each_stream_it_appended_to(stream_id):
+    signer = ChainSigner(b"k" * 32)
+    store = InMemoryEventStore(signer=signer)
+    with scope.gathering() as gathered:
+        store.append(stream_id, 0, [NewEvent("A", {"n": 1}), NewEvent("A", {"n": 2})])
+        store.append(stream_id + "-b", 0, [NewEvent("A", {"n": 3})])
+    head = gathered.heads[stream_id]
+    assert (head.version, head.hash) == (2, store.read_stream(stream_id)[-1].hash)
+    assert signer.valid(stream_id, 2, head.hash, head.mac)
+    assert set(gathered.heads) == {stream_id, stream_id + "-b"}
+
+
+# --- PostgreSQL: one transaction ------------------------------------------------------
+
+@pytest.fixture
+def keyed_postgres(postgres_pool) -> PostgresEventStore:
+    return PostgresEventStore(postgres_pool, signer=ChainSigner(b"p" * 32))
+
+
+def test_events_and_their_record_commit_together(keyed_postgres, stream_id, owner):
+    with keyed_postgres.transaction() as opened:
+        keyed_postgres.claim_key(owner, "k", NOW)
+        keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+        assert keyed_postgres.read_stream(stream_id)[0].data == {"n": 1}  # it reads its own write
+        keyed_postgres.record_answer(record(owner, "k"))
+    assert keyed_postgres.stream_version(stream_id) == 1
+    assert opened.heads[stream_id].version == 1
+    assert keyed_postgres.verify_stream(stream_id, list(opened.heads.values())).ok
+
+
+def test_a_crash_before_the_commit_leaves_neither_events_nor_record(keyed_postgres, stream_id, owner):
+    with pytest.raises(ZeroDivisionError), keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "k", NOW)
+        keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+        keyed_postgres.record_answer(record(owner, "k"))
+        1 / 0  # noqa: B018 - fails on purpose, inside the transaction
+    assert keyed_postgres.stream_version(stream_id) == 0
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k", NOW) is None
+    # The head this process remembered of the rolled-back append is forgotten: appending
+    # at version 0 works at once.
+    keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 2})])
+    assert keyed_postgres.verify_stream(stream_id).ok
+
+
+def test_a_lost_race_inside_the_transaction_undoes_that_append_only(keyed_postgres, stream_id, owner):
+    keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "k", NOW)
+        with pytest.raises(Exception, match="version"):
+            keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 99})])
+        keyed_postgres.append(stream_id, 1, [NewEvent("A", {"n": 2})])
+        keyed_postgres.record_answer(record(owner, "k"))
+    assert [e.data["n"] for e in keyed_postgres.read_stream(stream_id)] == [1, 2]

@@ -1,0 +1,99 @@
+"""Rate limits per key and per address: a 429 problem with Retry-After past the limit
+(issue 19). Each test builds an app with its own low limits."""
+from __future__ import annotations
+
+import pytest
+
+from service.app import create_app
+from service.config import Config
+from service.rate_limits import storage_url
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem
+
+
+def _app(database_url: str, **limits: str):
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY, **limits)).test_client()
+
+
+def _spectator_key(client) -> dict[str, str]:
+    issued = client.post("/v1/keys", json={"role": "spectator"}, headers=ADMIN).get_json()
+    return {"Authorization": f"Bearer {issued['key']}"}
+
+
+def test_a_key_past_its_limit_gets_a_429_problem_with_retry_after(database_url):
+    client = _app(database_url, rate_limit_per_key="3/minute", rate_limit_per_address="")
+    key = _spectator_key(client)
+
+    answered = [client.get("/v1/players/nobody", headers=key).status_code for _ in range(3)]
+    refused = client.get("/v1/players/nobody", headers=key)
+
+    assert answered == [404, 404, 404]
+    body = assert_problem(refused, 429, "rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert body["retry_after_s"] == int(refused.headers["Retry-After"])
+    assert (body["limit"], body["per"]) == ("3 per 1 minute", "key")
+    assert body["request_id"] == refused.headers["X-Request-Id"]
+    # Another key is counted apart; the deployment's admin key is not limited per key.
+    assert client.get("/v1/players/nobody", headers=_spectator_key(client)).status_code == 404
+    assert all(client.get("/v1/players/nobody", headers=ADMIN).status_code == 404 for _ in range(5))
+
+
+def test_an_address_past_its_limit_gets_a_429_but_health_is_never_limited(database_url):
+    client = _app(database_url, rate_limit_per_key="", rate_limit_per_address="2/minute")
+
+    assert [client.get("/v1/players/nobody").status_code for _ in range(2)] == [401, 401]
+    refused = client.get("/v1/players/nobody", headers=ADMIN)
+
+    assert_problem(refused, 429, "rate_limited")
+    assert refused.get_json()["per"] == "address"
+    assert refused.headers["Retry-After"]
+    assert all(client.get(path).status_code in (200, 302) for path in ("/healthz", "/metrics", "/livez", "/docs")
+               for _ in range(3))
+
+
+def test_with_a_redis_broker_the_count_is_shared_by_every_process(database_url, broker_url):
+    limits = {"rate_limit_per_key": "2/minute", "rate_limit_per_address": "", "broker_url": broker_url}
+    first, second = _app(database_url, **limits), _app(database_url, **limits)
+    key = _spectator_key(first)
+
+    assert first.get("/v1/players/nobody", headers=key).status_code == 404
+    assert second.get("/v1/players/nobody", headers=key).status_code == 404
+    assert_problem(first.get("/v1/players/nobody", headers=key), 429, "rate_limited")
+
+
+def test_a_counting_store_that_is_down_lets_requests_through_and_counts_in_memory(database_url):
+    client = _app(database_url, rate_limit_per_key="2/minute", rate_limit_per_address="",
+                  broker_url="redis://127.0.0.1:1/0")  # nothing listens there
+    key = _spectator_key(client)
+
+    assert [client.get("/v1/players/nobody", headers=key).status_code for _ in range(2)] == [404, 404]
+    assert_problem(client.get("/v1/players/nobody", headers=key), 429, "rate_limited")
+
+
+def test_the_default_limits_leave_a_busy_client_alone(database_url):
+    client = _app(database_url)
+    key = _spectator_key(client)
+    assert all(client.get("/v1/players/nobody", headers=key).status_code == 404 for _ in range(60))
+
+
+@pytest.mark.parametrize("broker, counted_in", [
+    (None, "cardroom-memory://"),
+    ("redis://broker:6379/3", "redis://broker:6379/3"),
+    ("amqp://guest@rabbit//", "cardroom-memory://"),
+])
+def test_the_limits_count_in_a_redis_broker_else_in_memory(broker, counted_in):
+    assert storage_url(Config(broker_url=broker)) == counted_in
+
+
+def test_in_memory_an_expired_count_starts_again_and_no_thread_is_started(monkeypatch):
+    import threading
+
+    from service import rate_limits
+
+    storage = rate_limits.QuietMemoryStorage()
+    now = [1000.0]
+    monkeypatch.setattr(rate_limits.time, "time", lambda: now[0])
+    threads = threading.active_count()
+    assert [storage.incr("k", 1) for _ in range(3)] == [1, 2, 3]
+    now[0] += 1.5
+    assert storage.incr("k", 1) == 1
+    assert threading.active_count() == threads

@@ -1,0 +1,60 @@
+"""The card-by-card commitment (service.md): each opening proves its one card against the
+root, binds its position and card, and says nothing of the other cards."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain import table
+from domain.cards import deck_texts
+from domain.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
+from domain.records import from_record
+
+SECRET = bytes(range(32))
+
+
+def shuffled_deck(seed: int, with_joker: bool = False) -> tuple[str, ...]:
+    deck = list(deck_texts(with_joker))
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), joker=st.booleans(), data=st.data())
+def test_every_opening_verifies_against_the_root_and_a_changed_card_does_not(seed, joker, data):
+    deck = shuffled_deck(seed, joker)
+    root = deal_root(deck, SECRET)
+    positions = data.draw(st.lists(st.integers(0, len(deck) - 1), min_size=1, max_size=9, unique=True))
+    for opening in openings(deck, SECRET, positions):
+        assert opening.card == deck[opening.position]
+        assert verify_opening(opening, root)
+        other = next(card for card in deck if card != opening.card)
+        assert not verify_opening(Opening(opening.position, other, opening.salt, opening.path), root)
+        moved = (opening.position + 1) % len(deck)
+        assert not verify_opening(Opening(moved, opening.card, opening.salt, opening.path), root)
+
+
+def test_an_opening_carries_no_other_card_and_salts_differ_by_position():
+    deck = shuffled_deck(3)
+    (opening,) = openings(deck, SECRET, [5])
+    assert opening.card == deck[5]
+    assert len(opening.path) == 6, "52 leaves: six sibling hashes up to the root"
+    assert all(len(sibling) == 64 and int(sibling, 16) >= 0 for _, sibling in opening.path)
+    assert len({position_salt(SECRET, i) for i in range(52)}) == 52
+
+
+def test_the_root_changes_with_the_order_and_with_the_secret():
+    deck = shuffled_deck(1)
+    swapped = (deck[1], deck[0]) + deck[2:]
+    assert deal_root(deck, SECRET) != deal_root(swapped, SECRET)
+    assert deal_root(deck, SECRET) != deal_root(deck, bytes(32))
+
+
+def test_a_hand_opened_before_per_card_commitments_keeps_its_whole_deck_scheme():
+    opened = from_record(table.TABLE_EVENT_TYPES, "HandOpened", {
+        "hand_id": "t.1", "number": 1, "button": 0, "seats": [0, 1], "commitment": "c", "salt": "s"})
+    assert opened.scheme == table.DECK_HASH
+    assert table.evolve(table.replay([table.TableCreated("t", "holdem", {}, None, (), False, None)]),
+                        opened).deal_scheme == table.DECK_HASH
