@@ -202,7 +202,7 @@ def tournament_events(store, tournament_id: str) -> list[object]:
 
 
 def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(server, worker, store):
-    players = scripted_players(server, EARLY + LATE + 0, "Entrant")
+    players = scripted_players(server, EARLY + LATE, "Entrant")
     keys = dict(players)
     floor = Floor(server, store, keys, worker)
     status, created, _ = server.call("POST", "/v1/tournaments", {
@@ -215,7 +215,7 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         "hand_for_hand_at_bubble": True}, server.admin)
     assert status == 201, created
     floor.tournament_id = created["id"]
-    for player_id, key in players[:EARLY]:
+    for player_id, _ in players[:EARLY]:
         floor.call("POST", "/registrations", {"player_id": player_id})
     floor.call("POST", "/start", {})
     view = floor.wait_for_hands()
