@@ -61,7 +61,7 @@ class Glicko2Change:
 class RatingsUpdated:
     result_id: str
     game: str
-    system: str  # "elo" | "glicko2"
+    system: str  # "elo" | "glicko2" | "elo+glicko2" (both, as the service rates)
     elo: tuple[EloChange, ...] = ()
     glicko2: tuple[Glicko2Change, ...] = ()
 
@@ -205,6 +205,21 @@ def rate_glicko2(
     return RatingsUpdated(
         result_id=result.result_id, game=result.game, system="glicko2", glicko2=tuple(changes)
     )
+
+
+def rate_elo_and_glicko2(
+    result: GameResult,
+    elo: Mapping[str, float],
+    glicko2: Mapping[str, Glicko2Rating],
+    k: float = DEFAULT_K,
+    tau: float = DEFAULT_TAU,
+) -> RatingsUpdated:
+    """Both systems from one result, so one event moves both ratings together: the Elo
+    changes of `rate_elo` and the Glicko-2 period of `rate_glicko2`."""
+    by_elo = rate_elo(result, elo, k)
+    by_glicko2 = rate_glicko2(result, glicko2, tau)
+    return RatingsUpdated(result_id=result.result_id, game=result.game, system="elo+glicko2",
+                          elo=by_elo.elo, glicko2=by_glicko2.glicko2)
 
 
 def _check_result(result: GameResult) -> None:

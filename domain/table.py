@@ -210,11 +210,13 @@ class StartNextHand:
 class SeatPlayer:
     """Tournament tables, between hands: `player_id` sits in the empty `seat` with the
     chips they bring (a move from another table). `tournament_version`: the tournament
-    version that moved them, for the audit log."""
+    version that moved them, for the audit log. `re_entry`: the tournament entered them
+    again after they busted (they may be drawn to the table they busted at)."""
     player_id: str
     seat: int
     stack: int
     tournament_version: int = 0
+    re_entry: bool = False
 
 
 @dataclass(frozen=True)
@@ -328,6 +330,7 @@ class PlayerSeatedAtTable:
     player_id: str
     stack: int
     tournament_version: int = 0
+    re_entry: bool = False  # a new entry: their bust here is a finished entry's
 
 
 @dataclass(frozen=True)
@@ -600,8 +603,11 @@ def evolve(state: TableState | None, event: Any) -> TableState:
         return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
                             missed_clocks=_put(state.missed_clocks, event.seat, 0))
     if kind is PlayerSeatedAtTable:
-        return _with_seat(state, event.seat, event.player_id, event.stack,
-                          tuple(d for d in state.departures if d.player_id != event.player_id))
+        seated = _with_seat(state, event.seat, event.player_id, event.stack,
+                            tuple(d for d in state.departures if d.player_id != event.player_id))
+        if not event.re_entry:
+            return seated
+        return with_changes(seated, eliminated=tuple(s for s in state.eliminated if s.player_id != event.player_id))
     if kind is ChipsAdjusted:
         return with_changes(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
                             chip_changes=state.chip_changes + (event.change_id,))
@@ -898,10 +904,11 @@ def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tupl
     if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
         raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
                         numbers={"stack": command.stack})
-    if any(s.player_id == command.player_id for s in state.eliminated):
+    if not command.re_entry and any(s.player_id == command.player_id for s in state.eliminated):
         raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back",
                         numbers={"player": command.player_id})
-    seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version)
+    seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version,
+                                 command.re_entry)
     return [seated], evolve(state, seated)
 
 

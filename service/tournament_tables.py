@@ -260,8 +260,9 @@ def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number:
         stack = _chips_brought(store, loaded, player, departures.get(player))
         if stack is None:
             continue
+        re_entry = state.entries_by_player.get(player, 0) > 1
         commands.execute(store, loaded_table.table_id, loaded_table.version,
-                         table.SeatPlayer(player, seat, stack, loaded.version), actor=ACTOR)
+                         table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry), actor=ACTOR)
         return True
     return False
 

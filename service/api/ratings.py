@@ -1,5 +1,7 @@
 """Ratings: record a finished ranked result (`POST /v1/results`), a player's ratings with
-their history (`GET /v1/players/{id}/rating`) and a game's leaderboard.
+their history (`GET /v1/players/{id}/rating`) and a game's leaderboard. Every answer
+gives both systems: Elo (`rating`, the default) and Glicko-2 (`glicko2`: rating, deviation
+and volatility); a leaderboard sorts by either (`?system=`).
 
 Recording is idempotent on the result id: the same result again answers the first update
 (200) and moves nobody twice; the same id with other finishes is a 422.
@@ -11,7 +13,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from domain.ratings import Finish, GameResult
+from domain.ratings import Finish, GameResult, Glicko2Rating
 from service import ratings
 from service.api import Blueprint, event_store
 from service.api.etags import body_tag, conditional
@@ -40,12 +42,31 @@ class NewResultSchema(ma.Schema):
                               validate=ma.validate.Length(min=2, max=1000))
 
 
+DISPLAY = {"description": "the rating rounded to one decimal (half up), for showing; `rating` is exact"}
+
+
+class Glicko2Schema(ma.Schema):
+    rating = ma.fields.Float(required=True)
+    display = ma.fields.Float(required=True, metadata=DISPLAY)
+    deviation = ma.fields.Float(required=True, metadata={"description": "RD: about 95% of players "
+                                                          "lie within 2 RD of their rating"})
+    volatility = ma.fields.Float(required=True)
+
+
+class Glicko2ChangeSchema(ma.Schema):
+    before = ma.fields.Nested(Glicko2Schema, required=True)
+    after = ma.fields.Nested(Glicko2Schema, required=True)
+    change = ma.fields.Float(required=True)
+
+
 class RatingChangeSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(allow_none=True)
-    before = ma.fields.Float(required=True)
-    after = ma.fields.Float(required=True)
-    change = ma.fields.Float(required=True)
+    before = ma.fields.Float(required=True, metadata={"description": "Elo"})
+    after = ma.fields.Float(required=True, metadata={"description": "Elo"})
+    change = ma.fields.Float(required=True, metadata={"description": "Elo"})
+    glicko2 = ma.fields.Nested(Glicko2ChangeSchema, allow_none=True, required=True,
+                               metadata={"description": "null for a result rated before Glicko-2 was"})
 
 
 class RecordedResultSchema(ma.Schema):
@@ -61,16 +82,15 @@ class HistoryEntrySchema(ma.Schema):
     before = ma.fields.Float(required=True)
     after = ma.fields.Float(required=True)
     change = ma.fields.Float(required=True)
+    glicko2 = ma.fields.Nested(Glicko2ChangeSchema, allow_none=True, required=True)
     recorded_at = ma.fields.String(required=True)
-
-
-DISPLAY = {"description": "the rating rounded to one decimal (half up), for showing; `rating` is exact"}
 
 
 class GameRatingSchema(ma.Schema):
     game = ma.fields.String(required=True)
-    rating = ma.fields.Float(required=True)
+    rating = ma.fields.Float(required=True, metadata={"description": "Elo"})
     display = ma.fields.Float(required=True, metadata=DISPLAY)
+    glicko2 = ma.fields.Nested(Glicko2Schema, required=True)
     games = ma.fields.Integer(required=True)
     history = ma.fields.List(ma.fields.Nested(HistoryEntrySchema), required=True)
 
@@ -83,20 +103,35 @@ class PlayerRatingSchema(ma.Schema):
 
 class LeaderboardQuerySchema(ma.Schema):
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
+    system = ma.fields.String(load_default="elo", validate=ma.validate.OneOf(ratings.SYSTEMS),
+                              metadata={"description": "the rating to rank by"})
 
 
 class LeaderboardEntrySchema(ma.Schema):
     rank = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(allow_none=True)
-    rating = ma.fields.Float(required=True)
+    rating = ma.fields.Float(required=True, metadata={"description": "Elo"})
     display = ma.fields.Float(required=True, metadata=DISPLAY)
+    glicko2 = ma.fields.Nested(Glicko2Schema, required=True)
     games = ma.fields.Integer(required=True)
 
 
 class LeaderboardSchema(ma.Schema):
     game = ma.fields.String(required=True)
+    system = ma.fields.String(required=True)
     players = ma.fields.List(ma.fields.Nested(LeaderboardEntrySchema), required=True)
+
+
+def _glicko2(rating: Glicko2Rating) -> dict[str, float]:
+    return {"rating": rating.rating, "display": display(rating.rating), "deviation": rating.deviation,
+            "volatility": rating.volatility}
+
+
+def _glicko2_change(before: Glicko2Rating | None, after: Glicko2Rating | None) -> dict[str, Any] | None:
+    if before is None or after is None:
+        return None
+    return {"before": _glicko2(before), "after": _glicko2(after), "change": after.rating - before.rating}
 
 
 def _registered(player_id: str) -> bool:
@@ -124,10 +159,14 @@ def record_result(body: dict) -> tuple[dict, int]:
                         tuple(Finish(f["player_id"], f["place"]) for f in body["finishes"]))
     recorded = ratings.record_result(event_store(), result, actor=actor_name(current_principal()))
     update = recorded.update
+    periods = {c.player_id: c for c in update.glicko2}
     shown = {
         "result_id": update.result_id, "game": update.game, "system": update.system,
         "changes": [{"player_id": c.player_id, "before": c.before, "after": c.after,
-                     "change": c.after - c.before} for c in update.elo],
+                     "change": c.after - c.before,
+                     "glicko2": _glicko2_change(periods[c.player_id].before, periods[c.player_id].after)
+                     if c.player_id in periods else None}
+                    for c in update.elo],
     }
     return with_names(shown), 200 if recorded.deduplicated else 201
 
@@ -145,9 +184,11 @@ def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
     return _tagged({
         "player_id": player_id,
         "ratings": [
-            {"game": game, "rating": rating.rating, "display": display(rating.rating), "games": rating.games,
+            {"game": game, "rating": rating.rating, "display": display(rating.rating),
+             "glicko2": _glicko2(rating.glicko2), "games": rating.games,
              "history": [{"result_id": h.result_id, "place": h.place, "before": h.before, "after": h.after,
-                          "change": h.change, "recorded_at": h.recorded_at} for h in rating.history]}
+                          "change": h.change, "glicko2": _glicko2_change(h.glicko2_before, h.glicko2_after),
+                          "recorded_at": h.recorded_at} for h in rating.history]}
             for game, rating in sorted(found.items())
         ],
     })
@@ -159,12 +200,14 @@ def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
 @blp.arguments(LeaderboardQuerySchema, location="query", unknown=ma.RAISE)
 @blp.response(200, LeaderboardSchema)
 def leaderboard(query: dict, game: str) -> tuple[dict[str, Any], int, dict]:
-    """The game's players by rating, highest first (a game nobody was rated in: empty)."""
-    board = ratings.load_book(event_store(), game).leaderboard()[: query["limit"]]
+    """The game's players by rating in `system` (Elo by default), highest first (a game
+    nobody was rated in: empty)."""
+    board = ratings.load_book(event_store(), game).leaderboard(query["system"])[: query["limit"]]
     return _tagged({
-        "game": game,
+        "game": game, "system": query["system"],
         "players": [{"rank": rank, "player_id": player_id, "rating": rating.rating,
-                     "display": display(rating.rating), "games": rating.games}
+                     "display": display(rating.rating), "glicko2": _glicko2(rating.glicko2),
+                     "games": rating.games}
                     for rank, (player_id, rating) in enumerate(board, start=1)],
     })
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.ratings import Finish, GameResult
+from domain.ratings import Finish, GameResult, rate_glicko2
 from service import ratings
 from service.store.memory import InMemoryEventStore
 from tests.integration.conftest import ADMIN, assert_problem, register_players
@@ -127,7 +127,45 @@ def test_the_leaderboard_ranks_by_rating_and_honours_the_limit(client, game):
     top = client.get(f"/v1/leaderboards/{game}?limit=1", headers=ADMIN).get_json()["players"]
     assert [p["player_id"] for p in top] == [cat]
     assert client.get("/v1/leaderboards/never-played", headers=ADMIN).get_json() == {
-        "game": "never-played", "players": []}
+        "game": "never-played", "system": "elo", "players": []}
+
+
+def test_every_answer_gives_glicko2_beside_elo_from_the_same_result(client, game):
+    ann, bob = register_players(client, "Ann", "Bob")
+    recorded = post_result(client, game, {ann: 1, bob: 2}).get_json()
+    assert recorded["system"] == "elo+glicko2"
+    by_glickman = {c.player_id: c for c in rate_glicko2(
+        GameResult("r", game, (Finish(ann, 1), Finish(bob, 2))), {}).glicko2}
+    for change in recorded["changes"]:
+        period = by_glickman[change["player_id"]]
+        assert change["glicko2"]["before"] == {"rating": 1500, "display": 1500, "deviation": 350, "volatility": 0.06}
+        assert change["glicko2"]["after"] == {"rating": period.after.rating, "deviation": period.after.deviation,
+                                              "volatility": period.after.volatility,
+                                              "display": round(period.after.rating, 1)}
+    rating = client.get(f"/v1/players/{ann}/rating", headers=ADMIN).get_json()["ratings"][0]
+    assert rating["rating"] == 1516
+    assert rating["glicko2"] == {"rating": by_glickman[ann].after.rating,
+                                 "display": round(by_glickman[ann].after.rating, 1),
+                                 "deviation": by_glickman[ann].after.deviation,
+                                 "volatility": by_glickman[ann].after.volatility}
+    assert rating["history"][0]["glicko2"]["after"] == rating["glicko2"]
+    assert rating["glicko2"]["rating"] > 1600 > rating["rating"]  # a newcomer's RD of 350 moves far
+
+
+def test_a_leaderboard_sorts_by_either_system(client, game):
+    # Elo weighs the three games alike; Glicko-2 rates each as its own period, so Bob's
+    # last win over Ann counts for more and puts him above her.
+    ann, bob, cat, dan = register_players(client, "Ann", "Bob", "Cat", "Dan")
+    for winner, loser in ((ann, bob), (ann, bob), (bob, ann), (cat, dan)):
+        assert post_result(client, game, {winner: 1, loser: 2}).status_code == 201
+    by_elo = client.get(f"/v1/leaderboards/{game}", headers=ADMIN).get_json()
+    by_glicko2 = client.get(f"/v1/leaderboards/{game}?system=glicko2", headers=ADMIN).get_json()
+    assert (by_elo["system"], by_glicko2["system"]) == ("elo", "glicko2")
+    assert [p["player_id"] for p in by_elo["players"]] == [cat, ann, bob, dan]
+    assert [p["player_id"] for p in by_glicko2["players"]] == [cat, bob, ann, dan]
+    ratings_shown = [p["glicko2"]["rating"] for p in by_glicko2["players"]]
+    assert ratings_shown == sorted(ratings_shown, reverse=True)
+    assert_problem(client.get(f"/v1/leaderboards/{game}?system=trueskill", headers=ADMIN), 400, "validation_error")
 
 
 def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(postgres_store, game):

@@ -14,6 +14,7 @@ from domain.ratings import (
     expected_score,
     glicko2_update,
     rate_elo,
+    rate_elo_and_glicko2,
     rate_glicko2,
 )
 from domain.records import from_record, to_record
@@ -110,3 +111,13 @@ def test_finishing_ahead_never_loses_more_than_finishing_behind(ratings: list[fl
     first = elo_multiplayer(ratings, [1, *others])[0]
     last = elo_multiplayer(ratings, [len(ratings) + 1, *others])[0]
     assert first > last
+
+
+def test_both_systems_rate_one_result_in_one_event() -> None:
+    result = GameResult("r-9", "holdem", (Finish("ann", 1), Finish("bob", 2), Finish("cat", 2)))
+    elo = {"ann": 1450.0}
+    glicko2 = {"bob": Glicko2Rating(1600.0, 120.0, 0.059)}
+    both = rate_elo_and_glicko2(result, elo, glicko2)
+    assert both.system == "elo+glicko2" and both.result_id == "r-9"
+    assert both.elo == rate_elo(result, elo).elo
+    assert both.glicko2 == rate_glicko2(result, glicko2).glicko2

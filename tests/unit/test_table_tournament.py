@@ -138,6 +138,20 @@ def test_a_player_busted_here_cannot_buy_back_in():
     assert refused.value.code == "no_rebuy"
 
 
+def test_a_re_entry_drawn_to_the_table_where_the_player_busted_sits_down_there():
+    state = deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1)
+    while state.hand_in_progress:
+        legal = table.game_rules("holdem").module.legal_actions(state.hand)
+        state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
+                    table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    [busted] = [s.player_id for s in state.last_busted]
+    state = run(state, table.RemovePlayer(busted))
+    events, state = table.handle(state, table.SeatPlayer(busted, 2, 1000, 40, re_entry=True))
+    assert events == [table.PlayerSeatedAtTable(2, busted, 1000, 40, re_entry=True)]
+    assert state.players[2] == busted and state.stacks[2] == 1000
+    assert busted not in [s.player_id for s in state.eliminated]  # the new entry is not out
+
+
 def test_the_busted_are_reported_with_the_stack_they_started_the_hand_with():
     state = deal(tournament_table(("ann", 300), ("bob", 1000), ("cat", 1000)), 0, 1, 2)
     while state.hand_in_progress:
