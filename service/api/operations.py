@@ -26,9 +26,13 @@ CLOCKS_COUNTED = 10_000
 OVERDUE_AFTER_MS = 5000
 
 
+# Stream ids hold no control characters (a URL may not carry NUL at all).
+_STREAM_ID_TEXT = ma.validate.Regexp(r"^[^\x00-\x1f\x7f]*$", error="no control characters")
+
+
 class StreamsQuerySchema(ma.Schema):
-    prefix = ma.fields.String(load_default="", validate=ma.validate.Length(max=200))
-    after = ma.fields.String(load_default="", validate=ma.validate.Length(max=300),
+    prefix = ma.fields.String(load_default="", validate=[ma.validate.Length(max=200), _STREAM_ID_TEXT])
+    after = ma.fields.String(load_default="", validate=[ma.validate.Length(max=300), _STREAM_ID_TEXT],
                              metadata={"description": "the last id of the previous page"})
 
 
