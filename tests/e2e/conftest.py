@@ -298,6 +298,27 @@ def server(database_url) -> Iterator[Server]:
     yield from start_gunicorn(database_url)
 
 
+# The tournament e2e tests: a `celery worker -B` that deals every hand, and the store they
+# read the log from.
+
+@pytest.fixture
+def worker(tmp_path: Path, database_url: str, broker_url: str) -> Iterator[Any]:
+    from tests.integration.conftest import CeleryWorker
+
+    running = CeleryWorker(tmp_path / "worker", database_url, broker_url, beat=True)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Any]:
+    from service.store.postgres import PostgresEventStore, open_pool
+
+    pool = open_pool(database_url, max_size=2)
+    yield PostgresEventStore(pool)
+    pool.close()
+
+
 # Server-Sent Events clients, closed after each test.
 
 @pytest.fixture

@@ -15,9 +15,7 @@ import pytest
 from domain.records import from_record
 from domain.tournaments import tournament
 from service import tournament_tables, tournaments
-from service.store.postgres import PostgresEventStore, open_pool
 from tests.e2e.conftest import Server
-from tests.integration.test_action_clock_worker import Worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 
@@ -30,20 +28,6 @@ LEVEL_S = 2
 SHOVE_CHANCE = 0.5
 CALL_CHANCE = 0.35
 TIME_LIMIT_S = 170
-
-
-@pytest.fixture
-def worker(tmp_path, database_url, broker_url):
-    running = Worker(tmp_path / "worker", database_url, broker_url, beat=True)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def store(database_url):
-    pool = open_pool(database_url, max_size=2)
-    yield PostgresEventStore(pool)
-    pool.close()
 
 
 def register_players(server: Server) -> dict[str, dict]:

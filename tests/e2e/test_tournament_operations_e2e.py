@@ -24,9 +24,8 @@ from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.payouts import payout_amounts
 from service import tournament_tables, tournaments
-from service.store.postgres import PostgresEventStore, open_pool
 from tests.e2e.conftest import Server, scripted_players
-from tests.integration.test_action_clock_worker import Worker
+from tests.integration.conftest import CeleryWorker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 
@@ -55,24 +54,10 @@ def structure() -> list[dict]:
     ]
 
 
-@pytest.fixture
-def worker(tmp_path, database_url, broker_url):
-    running = Worker(tmp_path / "worker", database_url, broker_url, beat=True)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def store(database_url):
-    pool = open_pool(database_url, max_size=2)
-    yield PostgresEventStore(pool)
-    pool.close()
-
-
 class Floor:
     """The organiser's and the floor's calls, and the scripted players at the tables."""
 
-    def __init__(self, server: Server, store, keys: dict[str, dict], worker: Worker) -> None:
+    def __init__(self, server: Server, store, keys: dict[str, dict], worker: CeleryWorker) -> None:
         self.server, self.store, self.keys, self.worker = server, store, keys, worker
         self.rng = random.Random(30)
         self.tournament_id = ""

@@ -124,12 +124,17 @@ def test_no_player_sits_down_without_chips():
     assert refused.value.code == "invalid_stack"
 
 
-def test_a_player_busted_here_cannot_buy_back_in():
-    state = deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1)
+def all_in_to_the_end(state: table.TableState) -> table.TableState:
+    """Everybody raises all in, or calls, to the end of the hand."""
     while state.hand_in_progress:
         legal = table.game_rules("holdem").module.legal_actions(state.hand)
         state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
                     table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    return state
+
+
+def test_a_player_busted_here_cannot_buy_back_in():
+    state = all_in_to_the_end(deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1))
     busted = [s.player_id for s in state.last_busted]
     assert len(busted) == 1 and not state.finished  # the tournament, not the table, says it is over
     state = run(state, table.RemovePlayer(busted[0]))
@@ -139,11 +144,7 @@ def test_a_player_busted_here_cannot_buy_back_in():
 
 
 def test_a_re_entry_drawn_to_the_table_where_the_player_busted_sits_down_there():
-    state = deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1)
-    while state.hand_in_progress:
-        legal = table.game_rules("holdem").module.legal_actions(state.hand)
-        state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
-                    table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    state = all_in_to_the_end(deal(tournament_table(("ann", 100), ("bob", 1000), (E, 0)), 0, 0, 1))
     [busted] = [s.player_id for s in state.last_busted]
     state = run(state, table.RemovePlayer(busted))
     events, state = table.handle(state, table.SeatPlayer(busted, 2, 1000, 40, re_entry=True))
@@ -153,11 +154,7 @@ def test_a_re_entry_drawn_to_the_table_where_the_player_busted_sits_down_there()
 
 
 def test_the_busted_are_reported_with_the_stack_they_started_the_hand_with():
-    state = deal(tournament_table(("ann", 300), ("bob", 1000), ("cat", 1000)), 0, 1, 2)
-    while state.hand_in_progress:
-        legal = table.game_rules("holdem").module.legal_actions(state.hand)
-        state = run(state, table.Act(state.to_act, "raise", legal.raise_.max_to) if legal.raise_ else
-                    table.Act(state.to_act, "call") if legal.call else table.Act(state.to_act, "check"))
+    state = all_in_to_the_end(deal(tournament_table(("ann", 300), ("bob", 1000), ("cat", 1000)), 0, 1, 2))
     for seat in state.last_busted:
         assert seat.stack == {"ann": 300, "bob": 1000, "cat": 1000}[seat.player_id]
 
