@@ -127,7 +127,9 @@ def _turn(who: views.Viewer, loaded: commands.LoadedTable | None, version: int) 
 def _served(source: Source, query: dict) -> Response:
     stream = EventStream(live(), source, _start_after(query))
     adopt = request.environ.get(ADOPT_STREAM)
-    body = [stream.open(adopt(stream))] if adopt is not None else stream.in_thread()
+    # An iterator, never a list: Werkzeug gives a list body a Content-Length, and a client
+    # (curl, a browser's EventSource) then stops reading after the backlog.
+    body = iter([stream.open(adopt(stream))]) if adopt is not None else stream.in_thread()
     return Response(body, 200, mimetype=CONTENT_TYPE, headers=HEADERS)
 
 

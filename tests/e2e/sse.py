@@ -114,6 +114,8 @@ def open_stream(server: Server, clients: list[SseClient], path: str,
     assert client.read_head() == 200, client.body()
     assert client.headers["content-type"].startswith("text/event-stream")
     assert client.headers["cache-control"] == "no-cache"
+    # A stream has no length: with one, curl and EventSource stop reading at it.
+    assert "content-length" not in client.headers
     return client
 
 
