@@ -126,8 +126,8 @@ def _replayed(first: IdempotencyRecord, fingerprint: Fingerprint) -> Response:
         raise Problem(422, "idempotency_key_reused",
                       f"this Idempotency-Key was first used for {was.method} {was.path}; its "
                       f"{', '.join(differs)} differ(s) here: use a new key for a new request",
-                      first_method=was.method, first_path=was.path, method=fingerprint.method,
-                      path=fingerprint.path, differs=differs)
+                      numbers={"first_method": was.method, "first_path": was.path,
+                               "method": fingerprint.method, "path": fingerprint.path, "differs": differs})
     answer = first.answer
     response = Response(answer.body, status=answer.status)
     response.headers.clear()

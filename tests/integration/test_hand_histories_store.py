@@ -127,7 +127,7 @@ def test_the_same_key_with_another_hand_is_a_422_and_stores_nothing(client):
     hands = client.application.extensions["cardroom"].store.list_streams("hand-")
     other = store(client, (PHH / "dwan-ivey-2009.phh").read_text(), key=key)
     body = assert_problem(other, 422, "idempotency_key_reused")
-    assert (body["first_method"], body["first_path"]) == ("POST", "/v1/hand-histories?store=true")
+    assert (body["numbers"]["first_method"], body["numbers"]["first_path"]) == ("POST", "/v1/hand-histories?store=true")
     assert client.application.extensions["cardroom"].store.list_streams("hand-") == hands
 
 

@@ -125,7 +125,7 @@ def test_a_raise_retried_with_another_amount_is_a_422_and_writes_nothing(client,
     before = written(postgres_pool)
     other = client.post(path, json={"action": "raise", "to": 900}, headers=headers)
     problem = assert_problem(other, 422, "idempotency_key_reused")
-    assert (problem["first_method"], problem["first_path"], problem["differs"]) == ("POST", path, ["body"])
+    assert (problem["numbers"]["first_method"], problem["numbers"]["first_path"], problem["numbers"]["differs"]) == ("POST", path, ["body"])
     assert written(postgres_pool) == before
 
 
@@ -135,10 +135,10 @@ def test_the_same_key_on_another_path_or_method_is_a_422(client, postgres_pool):
     before = written(postgres_pool)
     problem = assert_problem(client.post("/v1/tables", json={"name": "Kim"}, headers=headers),
                              422, "idempotency_key_reused")
-    assert (problem["first_method"], problem["first_path"]) == ("POST", "/v1/players")
-    assert problem["differs"] == ["path"]
+    assert (problem["numbers"]["first_method"], problem["numbers"]["first_path"]) == ("POST", "/v1/players")
+    assert problem["numbers"]["differs"] == ["path"]
     problem = assert_problem(client.delete("/v1/keys/x", headers=headers), 422, "idempotency_key_reused")
-    assert problem["method"] == "DELETE" and "method" in problem["differs"]
+    assert problem["numbers"]["method"] == "DELETE" and "method" in problem["numbers"]["differs"]
     assert written(postgres_pool) == before
 
 
