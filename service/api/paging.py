@@ -64,7 +64,9 @@ def decode_cursor(filters: Mapping[str, Any], cursor: str | None) -> int | None:
     if cursor is None:
         return None
     payload, _, mac = cursor.partition(".")
-    if not mac or not hmac.compare_digest(_mac(_scope(filters), payload), mac):
+    # Bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
+    if not mac or not hmac.compare_digest(_mac(_scope(filters), payload).encode(),
+                                          mac.encode("utf-8", "surrogatepass")):
         raise _invalid_cursor()
     try:
         position = int(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode())

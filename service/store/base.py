@@ -334,7 +334,8 @@ class ChainSigner:
         return hmac.new(self._key, message, hashlib.sha256).hexdigest()
 
     def valid(self, stream_id: str, version: int, hash_: str, mac: str | None) -> bool:
-        return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_), mac)
+        return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_).encode(),
+                                                       mac.encode("utf-8", "surrogatepass"))
 
 
 @dataclass(frozen=True)
