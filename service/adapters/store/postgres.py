@@ -479,7 +479,9 @@ class PostgresEventStore:
         self, after: Checkpoint | None = None, limit: int = 1000
     ) -> tuple[list[RecordedEvent], Checkpoint]:
         after = after or START
-        with self._pool.connection() as connection:
+        # Inside a transaction (a follower's batch) on its connection, so the batch's
+        # reads, commands and checkpoint share one transaction.
+        with self._connection() as connection:
             rows = _fetch(connection, _READ_ALL, (str(after.transaction_id), after.position, limit))
         if not rows:
             return [], after
