@@ -21,8 +21,7 @@ LONGEST_COUNTDOWN_S = 3600
 VISIBILITY_TIMEOUT_S = LONGEST_COUNTDOWN_S + 600
 
 HEALTH_PING_EVERY_S = 60.0
-# Tournament starts and level ends are acted on by this sweep (workers.tournament_tasks).
-TOURNAMENT_SWEEP_EVERY_S = 5.0
+# Tournaments have no sweep: their manager follows the log (workers.tournament_tasks).
 # Action clocks missed by their ETA task are acted on by this sweep (workers.clock_tasks).
 CLOCK_SWEEP_EVERY_S = 1.0
 
@@ -65,8 +64,6 @@ def make_celery(config: Config) -> Celery:
         enable_utc=True,
         beat_schedule={
             "health-ping": {"task": "workers.tasks.ping", "schedule": HEALTH_PING_EVERY_S},
-            "tournament-clocks": {"task": "workers.tournament_tasks.sweep_tournaments",
-                                  "schedule": TOURNAMENT_SWEEP_EVERY_S},
             # A sweep still queued when the next is due is dropped: they do the same work.
             "action-clocks": {"task": "workers.clock_tasks.sweep_clocks", "schedule": CLOCK_SWEEP_EVERY_S,
                               "options": {"expires": CLOCK_SWEEP_EVERY_S}},

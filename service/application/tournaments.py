@@ -105,8 +105,13 @@ def _cache_of(store: EventStore) -> _StreamCache:
 
 @scope.forget_on_rollback
 def _forget_stream(store: EventStore, stream_id: str) -> None:
-    """A state cached inside a transaction that rolled back is ahead of the log."""
-    _cache_of(store).forget(stream_id)
+    """A state cached inside a transaction that rolled back is ahead of the log. Forgotten
+    in every store's cache: the transaction names the store that opened it, which may sit
+    under the wrapper the cache knows (service.http.metrics.MeteredStore)."""
+    with _caches_lock:
+        caches = list(_caches.values())
+    for cache in caches:
+        cache.forget(stream_id)
 
 
 def load(store: EventStore, stream_id: str, evolve: Evolve, initial: Any,

@@ -1,10 +1,10 @@
 """Tracking records on PostgreSQL (migration 0011): where each follower of the global log
 stands, kept in the transaction of the commands its batches send.
 
-`claim` locks the follower's row for the caller's open transaction (FOR UPDATE: a second
-follower of the same name waits for the first to commit and then reads the checkpoint it
-committed), so a position is never handled by two followers; `move` writes the new
-checkpoint in the same transaction.
+`claim` locks the follower's row inside the store transaction that is open
+(`store.transaction()`): a second follower of the same name waits on the lock until the
+first commits, then reads the checkpoint it committed, so no position is handled twice;
+`move` writes the new checkpoint in that same transaction.
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 
 from psycopg.rows import tuple_row
 
-from service.adapters.store.base import START, Checkpoint
+from service.adapters.store import scope
+from service.adapters.store.base import Checkpoint
 
 _CREATE = """
 INSERT INTO process_trackings (name, transaction_id, position) VALUES (%s, '0'::xid8, 0)
@@ -25,17 +26,23 @@ UPDATE process_trackings SET transaction_id = %s::text::xid8, position = %s, mov
 """
 
 
-def claim(connection: Any, name: str) -> Checkpoint:
-    """The follower's checkpoint, its row locked until the caller's transaction ends."""
-    with connection.cursor(row_factory=tuple_row) as cursor:
-        row = cursor.execute(_CLAIM, (name,)).fetchone()
-        if row is None:
-            cursor.execute(_CREATE, (name,))
+class PostgresTracking:
+    def claim(self, name: str) -> Checkpoint:
+        """The follower's checkpoint, its row locked until the open transaction ends."""
+        with _open_transaction().cursor(row_factory=tuple_row) as cursor:
             row = cursor.execute(_CLAIM, (name,)).fetchone()
-    transaction_id, position = row
-    checkpoint = Checkpoint(int(transaction_id), position)
-    return START if checkpoint == START else checkpoint
+            if row is None:
+                cursor.execute(_CREATE, (name,))
+                row = cursor.execute(_CLAIM, (name,)).fetchone()
+        assert row is not None
+        return Checkpoint(int(row[0]), row[1])
+
+    def move(self, name: str, checkpoint: Checkpoint) -> None:
+        _open_transaction().execute(_MOVE, (str(checkpoint.transaction_id), checkpoint.position, name))
 
 
-def move(connection: Any, name: str, checkpoint: Checkpoint) -> None:
-    connection.execute(_MOVE, (str(checkpoint.transaction_id), checkpoint.position, name))
+def _open_transaction() -> Any:
+    connection = scope.current_connection()
+    if connection is None:
+        raise RuntimeError("tracking records are kept inside store.transaction() only")
+    return connection
