@@ -44,6 +44,7 @@ TOURNAMENT_MANAGER = "tournaments"
 """The tracking record's name: every tournament follower shares it, so they take turns."""
 BATCH_EVENTS = 1000
 OVERDUE_RETRY_S = 1.0
+START_RETRY_S = 5.0
 TABLE_MARK = "-table-"  # tournament_tables.table_id_for: "<tournament id>-table-<number>"
 
 
@@ -78,16 +79,19 @@ def tournament_of_table(table_id: str) -> tuple[str, int] | None:
 
 
 def next_deadline(state: tournament.Tournament, now: float) -> float | None:
-    """When the tournament's clock next has something to record, if ever: its start (a
-    start that is due but cannot happen waits for the next registration, an event), or
+    """When the tournament's clock next has something to record, if ever: its start, or
     the end of the recorded period when another follows (a paused clock waits for the
-    floor's resume, an event). One overdue (its command refused or lost in a race) is
-    tried again OVERDUE_RETRY_S later."""
+    floor's resume, an event). A start that is due but cannot happen yet (fewer than two
+    registered) is looked at again every START_RETRY_S, as the clock sweep did: the
+    registrations themselves do not start it, so a field registering just after its
+    start time (`"starts_at": "now"`, then the floor's start) is not cut at two. Any
+    other deadline overdue (its command refused or lost in a race) is tried again
+    OVERDUE_RETRY_S later."""
     settings = state.settings
     if settings is None:
         return None
     if state.status == tournament.REGISTERING:
-        return settings.starts_at if settings.starts_at > now else None
+        return settings.starts_at if settings.starts_at > now else now + START_RETRY_S
     clock = state.clock
     if state.status != tournament.RUNNING or clock.period_index is None or clock.paused \
             or clock.period_index + 1 == len(clock.periods):
@@ -122,7 +126,7 @@ class TournamentFollower:
                 touched = self._observe(records)
                 now = self._clock()
                 due = {t for t, at in self._deadlines.items() if at <= now}
-                recorded = sum(self._handle(t, now) for t in sorted(touched | due))
+                recorded = sum(self._handle(t, now, t in due) for t in sorted(touched | due))
                 self._tracking.move(self._name, after)
         except BaseException:
             self._forget()
@@ -192,11 +196,14 @@ class TournamentFollower:
         else:
             tables[number] = commands.fold_records(known, fresh)
 
-    def _handle(self, tournament_id: str, now: float) -> int:
-        """Record what the tournament's clock has due, then drive its tables."""
+    def _handle(self, tournament_id: str, now: float, clock_due: bool) -> int:
+        """Record what the tournament's clock has due (a start only when its deadline
+        came, see next_deadline), then drive its tables."""
         recorded = 0
+        loaded = tournaments.load_tournament(self._store, tournament_id)
         try:
-            recorded += len(tournaments.act_on_deadlines(self._store, tournament_id, int(now)))
+            if clock_due or loaded.state.status != tournament.REGISTERING:
+                recorded += len(tournaments.act_on_deadlines(self._store, tournament_id, int(now)))
         except VersionConflict as lost:
             log.info("tournament %s: someone acted first (%s); its next event looks again", tournament_id, lost)
         except Violation as refused:
