@@ -157,11 +157,18 @@ class TournamentFollower:
                                self._clock())
 
     def _start(self, now: float) -> None:
+        """Every tournament not finished is looked at in this first batch: a follower
+        that starts (a new worker, a restart) does whatever is due at once, even where
+        nothing new was appended since the checkpoint."""
         self._tables.clear()
         self._deadlines.clear()
         self._tournaments = set(tournaments.tournament_ids(self._store))
         for tournament_id in self._tournaments:
-            self._schedule(tournament_id, tournaments.load_tournament(self._store, tournament_id).state, now)
+            state = tournaments.load_tournament(self._store, tournament_id).state
+            if state.status == tournament.RUNNING:
+                self._deadlines[tournament_id] = now
+            else:
+                self._schedule(tournament_id, state, now)
 
     def _observe(self, records: list[RecordedEvent]) -> set[str]:
         """The tournaments these events concern; their tables' states folded in."""
@@ -200,9 +207,11 @@ class TournamentFollower:
         """Record what the tournament's clock has due (a start only when its deadline
         came, see next_deadline), then drive its tables."""
         recorded = 0
-        loaded = tournaments.load_tournament(self._store, tournament_id)
+        state = tournaments.load_tournament(self._store, tournament_id).state
+        # Judged here first (pure), so a hand's end costs no second read of the tournament.
+        due = state.status == tournament.FINISHED or bool(tournaments.due_commands(state, int(now)))
         try:
-            if clock_due or loaded.state.status != tournament.REGISTERING:
+            if due and (clock_due or state.status != tournament.REGISTERING):
                 recorded += len(tournaments.act_on_deadlines(self._store, tournament_id, int(now)))
         except VersionConflict as lost:
             log.info("tournament %s: someone acted first (%s); its next event looks again", tournament_id, lost)
