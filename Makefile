@@ -33,7 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 openapi: $(STAMP)
-	$(BIN)/python -m service.openapi > openapi.yaml
+	$(BIN)/python -m service.http.openapi > openapi.yaml
 
 clean:
 	rm -rf $(VENV) .data

@@ -29,7 +29,7 @@ def rate_limits_in_force() -> str:
     """The limits the servers started here run with (the environment's, else the defaults):
     the HTTP figures are measured behind them, and the benchmarks' clients stay under them."""
     from service.config import Config
-    from service.rate_limits import MEMORY_URL, storage_url
+    from service.http.rate_limits import MEMORY_URL, storage_url
 
     config = Config.from_env()
     # Without CELERY_BROKER_URL the benchmarks start an embedded Redis broker, and count there.

@@ -24,11 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
-from domain import table
-from domain.betting import BettingStructure
-from service import commands
-from service.migrate import upgrade
-from service.store.postgres import PostgresEventStore, open_pool
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from service.application import commands
+from service.adapters.migrate import upgrade
+from service.adapters.store.postgres import PostgresEventStore, open_pool
 
 TABLES = 1000
 SHORTEST_CLOCK_S = 25
@@ -128,13 +128,13 @@ def run() -> dict[str, float]:
         scratch = Path(scratch_dir)
         env = dict(os.environ)
         if not env.get("DATABASE_URL"):
-            from service.embedded.postgres import EmbeddedPostgres
+            from service.adapters.embedded.postgres import EmbeddedPostgres
 
             postgres = EmbeddedPostgres(scratch / "postgres")
             env["DATABASE_URL"] = postgres.start()
             stack.callback(postgres.stop)
         if not env.get("CELERY_BROKER_URL"):
-            from service.embedded.broker import EmbeddedBroker
+            from service.adapters.embedded.broker import EmbeddedBroker
 
             broker = EmbeddedBroker(scratch / "broker")
             env["CELERY_BROKER_URL"] = broker.start()

@@ -16,12 +16,12 @@ import random
 import time
 from typing import Callable, Sequence
 
-from domain.cards import format_card, new_deck
-from domain.evaluation import strength7
-from domain.lowball import (
+from domain.rules.cards import format_card, new_deck
+from domain.rules.evaluation import strength7
+from domain.rules.lowball import (
     badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
 )
-from domain.short_deck import short_deck_strength
+from domain.rules.short_deck import short_deck_strength
 
 SEED = 20240607
 HANDS = 50_000

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from flask import Flask
 
-from service.auth import new_secret
+from service.http.auth import new_secret
 from service.devserver import gunicorn_command, spawn_tied, stop_process
-from service.embedded import free_port
-from service.migrate import upgrade
+from service.adapters.embedded import free_port
+from service.adapters.migrate import upgrade
 
 CLIENT_THREADS = 16
 MEASURE_S = 4.0
@@ -159,13 +159,13 @@ def run() -> dict[str, float]:
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-http-") as scratch:
         env = dict(os.environ)
         if not env.get("DATABASE_URL"):
-            from service.embedded.postgres import EmbeddedPostgres
+            from service.adapters.embedded.postgres import EmbeddedPostgres
 
             postgres = EmbeddedPostgres(Path(scratch) / "postgres")
             env["DATABASE_URL"] = postgres.start()
             stack.callback(postgres.stop)
         if not env.get("CELERY_BROKER_URL"):
-            from service.embedded.broker import EmbeddedBroker
+            from service.adapters.embedded.broker import EmbeddedBroker
 
             broker = EmbeddedBroker(Path(scratch) / "broker")
             env["CELERY_BROKER_URL"] = broker.start()

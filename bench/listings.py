@@ -7,17 +7,17 @@ a page of `GET /v1/tables` costs when the database holds many tables.
   alternating, median of the rounds).
 - `listings.first_page_ms`, `listings.deep_page_ms`, `listings.player_page_ms`: a page of
   50 of TABLES tables (the newest, one far down by cursor position, and one player's),
-  through service.listings, median of PAGE_READS reads."""
+  through service.application.listings, median of PAGE_READS reads."""
 from __future__ import annotations
 
 import statistics
 import time
 
 from bench.store import _scratch_database, _server  # the store bench's scratch database
-from service import listings
-from service.migrate import upgrade
-from service.store.base import NewEvent
-from service.store.postgres import PostgresEventStore, open_pool
+from service.application import listings
+from service.adapters.migrate import upgrade
+from service.adapters.store.base import NewEvent
+from service.adapters.store.postgres import PostgresEventStore, open_pool
 
 STREAMS = 100
 APPENDS = 1000

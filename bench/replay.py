@@ -1,7 +1,7 @@
 """Replay speed: the 10,000 Pluribus hands through our engine and through PokerKit.
 
 Both sides start from already-parsed hands, so neither pays for TOML or for translating
-PHH notation: ours runs each hand's engine commands (`domain.phh.engine_commands`, built
+PHH notation: ours runs each hand's engine commands (`domain.history.phh.engine_commands`, built
 before timing) through `holdem.handle`; PokerKit runs a pre-built list of state
 operations with the automations its own `HandHistory` uses (antes, blinds, bet
 collection, hand killing, chip pushing and pulling automatic; burns, deals, actions and
@@ -23,7 +23,7 @@ from pokerkit import (
 )
 
 from domain.games.holdem import handle
-from domain.phh import (
+from domain.history.phh import (
     BetOrRaisedTo, BoardDealt, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt,
     ShownOrMucked, engine_commands, parse, replay,
 )

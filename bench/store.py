@@ -29,9 +29,9 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from service.migrate import upgrade
-from service.store.base import NewEvent, canonical_json
-from service.store.postgres import PostgresEventStore, open_pool
+from service.adapters.migrate import upgrade
+from service.adapters.store.base import NewEvent, canonical_json
+from service.adapters.store.postgres import PostgresEventStore, open_pool
 
 ROUNDS = 24
 PER_ROUND = 100
@@ -45,7 +45,7 @@ def _server() -> Iterator[str]:
     if configured:
         yield configured
         return
-    from service.embedded.postgres import EmbeddedPostgres
+    from service.adapters.embedded.postgres import EmbeddedPostgres
 
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as scratch:
         with EmbeddedPostgres(Path(scratch) / "data") as url:

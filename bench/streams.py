@@ -44,10 +44,10 @@ import psycopg
 from psycopg import sql
 
 from bench.http import CpuWindow, Served, latency_ms, serve
-from service.auth import new_secret
+from service.http.auth import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
-from service.embedded import free_port
-from service.migrate import upgrade
+from service.adapters.embedded import free_port
+from service.adapters.migrate import upgrade
 
 STREAMS = int(os.environ.get("BENCH_STREAMS", 1000))
 TABLES = int(os.environ.get("BENCH_TABLES", 100))
@@ -300,7 +300,7 @@ def run() -> dict[str, float]:
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-streams-") as scratch:
         server_url = os.environ.get("DATABASE_URL")
         if not server_url:
-            from service.embedded.postgres import EmbeddedPostgres
+            from service.adapters.embedded.postgres import EmbeddedPostgres
 
             postgres = EmbeddedPostgres(Path(scratch) / "postgres")
             server_url = postgres.start()

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.http import CLIENT_THREADS, CpuWindow, Served, _serve, latency_ms, run_clients
-from service.auth import new_secret
-from service.migrate import upgrade
+from service.http.auth import new_secret
+from service.adapters.migrate import upgrade
 
 ROUNDS = 8
 TABLE_LOADS = (  # figure prefix, seats per table, auto-deal
@@ -195,7 +195,7 @@ def run() -> dict[str, float]:
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-tables-") as scratch:
         env = dict(os.environ)
         if not env.get("DATABASE_URL"):
-            from service.embedded.postgres import EmbeddedPostgres
+            from service.adapters.embedded.postgres import EmbeddedPostgres
 
             postgres = EmbeddedPostgres(Path(scratch) / "postgres")
             env["DATABASE_URL"] = postgres.start()

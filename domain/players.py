@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Iterable
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 NAME_MAX_LENGTH = 100
 # Control characters (Unicode category Cc) would corrupt table displays and hand

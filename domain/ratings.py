@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 DEFAULT_K = 32.0
 DEFAULT_ELO = 1500.0

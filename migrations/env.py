@@ -7,11 +7,11 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from service.migrate import sqlalchemy_url
+from service.adapters.migrate import sqlalchemy_url
 
 config = context.config
 
-# Only the alembic CLI configures logging; a program calling service.migrate.upgrade
+# Only the alembic CLI configures logging; a program calling service.adapters.migrate.upgrade
 # keeps its own logging untouched.
 if config.config_file_name is not None:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
@@ -25,7 +25,7 @@ def _database_url() -> str:
 
 
 def run_migrations_online() -> None:
-    # service.migrate.upgrade runs the migrations as the owner role (the connecting user
+    # service.adapters.migrate.upgrade runs the migrations as the owner role (the connecting user
     # only needs to be allowed to become it), so every object they create is the owner's.
     owner = config.attributes.get("owner_role")
     connect_args = {"options": f"-c role={owner}"} if owner else {}

@@ -35,7 +35,7 @@ class Config:
     # document) and /healthz reports the missing dependency as down.
     database_url: str | None = None
     # `make run` only: the application's own login (least privilege), when DATABASE_URL is
-    # an administrator's; without it, `cardroom_app` is set up (service.migrate).
+    # an administrator's; without it, `cardroom_app` is set up (service.adapters.migrate).
     app_database_url: str | None = None
     broker_url: str | None = None
     admin_key: str | None = None
@@ -43,7 +43,7 @@ class Config:
     data_dir: Path = Path(".data")
     database_pool_size: int = 8
     chain_key: str | None = None
-    """The key of the log's HMAC chain (service.integrity); None: <data_dir>/chain-key."""
+    """The key of the log's HMAC chain (service.adapters.integrity); None: <data_dir>/chain-key."""
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
@@ -61,7 +61,7 @@ class Config:
     """Limit strings of the `limits` library ("1000/second", "5000 per minute;100/second");
     "" for none."""
     rate_limit_storage_url: str | None = None
-    """Where the rate limits count (service.rate_limits): by default the broker when it is
+    """Where the rate limits count (service.http.rate_limits): by default the broker when it is
     Redis, else each process's own memory."""
 
     @classmethod

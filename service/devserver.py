@@ -2,7 +2,7 @@
 
 PostgreSQL (unless DATABASE_URL) and Redis (unless CELERY_BROKER_URL) start from their
 wheels under the data directory (CARDROOM_DATA_DIR, default .data), migrations run as the
-owner role, the application's restricted login is set up (service.migrate), an admin key
+owner role, the application's restricted login is set up (service.adapters.migrate), an admin key
 is ensured, then gunicorn and a Celery worker with beat, connected as that login. SIGINT or SIGTERM
 stops what was started, last first: Celery before the broker it consumes from, the web
 before the database. Every child is tied to this process (PR_SET_PDEATHSIG), so even a
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from service.auth import new_secret
+from service.http.auth import new_secret
 from service.config import Config
-from service.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade, user_of
+from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade, user_of
 
 # Threads per worker: enough to cover PostgreSQL round trips, few enough that request
 # threads do not queue for the GIL. In interleaved runs of the table benchmark (2 workers,
@@ -58,8 +58,8 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
         "--bind", f"127.0.0.1:{port}",
         # gunicorn's gthread worker, reading each whole request in its event loop before
         # a thread serves it: a client that stalls mid-request holds no thread (see
-        # service/http_worker.py).
-        "--worker-class", "service.http_worker.BufferingWorker",
+        # service/http/gunicorn_worker.py).
+        "--worker-class", "service.http.gunicorn_worker.BufferingWorker",
         "--workers", str(gunicorn_workers()),
         "--threads", str(GUNICORN_THREADS),
         "--graceful-timeout", "10",
@@ -75,7 +75,7 @@ def gunicorn_command(wsgi_app: str, port: int) -> list[str]:
         # gunicorn's control socket defaults to one path per user (~/.gunicorn): two
         # servers on one machine (tests, benchmarks) would fight over it.
         "--no-control-socket",
-        "--config", "python:service.gunicorn_config",
+        "--config", "python:service.http.gunicorn_config",
     ]
 
 
@@ -281,7 +281,7 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
         try:
             database_url = config.database_url
             if not database_url:
-                from service.embedded.postgres import EmbeddedPostgres
+                from service.adapters.embedded.postgres import EmbeddedPostgres
 
                 postgres = EmbeddedPostgres(data_dir / "postgres")
                 database_url = postgres.start()
@@ -291,7 +291,7 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
             check_stop()
             broker_url = config.broker_url
             if not broker_url:
-                from service.embedded.broker import EmbeddedBroker
+                from service.adapters.embedded.broker import EmbeddedBroker
 
                 broker = EmbeddedBroker(data_dir / "broker")
                 broker_url = broker.start()

@@ -1,7 +1,7 @@
 """gunicorn entry point: `gunicorn service.wsgi:app` (configuration from the environment,
 checked first: a wrong value stops the server with one line naming it, not a traceback)."""
-from service import logs
-from service.app import create_app
+from service.adapters import logs
+from service.bootstrap import create_app
 from service.config import checked_from_env
 
 config = checked_from_env()

@@ -5,7 +5,7 @@ the fixtures to keep unit-test collection fast. Under pytest-xdist each worker p
 gets its own session, hence its own database and broker.
 
 - `database_url`: a fresh, migrated database, reached as the application reaches it: as
-  a login role with only the writer's rights (service.migrate: no UPDATE, DELETE or
+  a login role with only the writer's rights (service.adapters.migrate: no UPDATE, DELETE or
   TRUNCATE of events, no trigger control, no superuser), so every test runs under least
   privilege. On the server in DATABASE_URL if set (a uniquely named database, dropped
   afterwards), else on an embedded PostgreSQL in a temporary directory.
@@ -56,7 +56,7 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, s
         yield from _fresh_database_on(server_url)
         return
 
-    from service.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres
+    from service.adapters.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres
 
     server = EmbeddedPostgres(
         tmp_path_factory.mktemp("postgres") / "data", settings=FAST_UNSAFE_SETTINGS
@@ -73,7 +73,7 @@ def _fresh_database_on(server_url: str) -> Iterator[tuple[str, str]]:
     import psycopg
     from psycopg import sql
 
-    from service.migrate import ensure_login_role, upgrade
+    from service.adapters.migrate import ensure_login_role, upgrade
 
     name = f"cardroom_test_{os.getpid()}_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin:
@@ -96,7 +96,7 @@ def broker_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iter
         yield _broker_of_this_test_process(configured, worker_id)
         return
 
-    from service.embedded.broker import EmbeddedBroker
+    from service.adapters.embedded.broker import EmbeddedBroker
 
     with EmbeddedBroker(tmp_path_factory.mktemp("broker")) as url:
         yield url

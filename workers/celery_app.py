@@ -10,7 +10,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import after_setup_logger
 
-from service import logs
+from service.adapters import logs
 from service.config import Config, checked_from_env
 
 # The longest countdown/ETA any task is scheduled with (level clocks are the longest

@@ -2,7 +2,7 @@
 
 A clock's deadline is a fact in the table's log (ClockStarted), recorded in the same
 append as the action that passed the turn. Two paths act on it, both through the same
-application layer as HTTP (service.commands.expire_clock), so the domain decides:
+application layer as HTTP (service.application.commands.expire_clock), so the domain decides:
 - fast path: right after that append, `expire_clock` is sent with an ETA at the deadline;
 - slow path: beat runs `sweep_clocks` every second; it finds the deadlines in the log
   that passed more than a moment ago and are still open, and expires them. This covers a
@@ -21,12 +21,12 @@ from datetime import datetime, timezone
 
 from celery import Celery
 
-from domain import table
-from domain.violations import Violation
-from service import clock_deadlines, commands
+from domain.live import table
+from domain.rules.violations import Violation
+from service.application import clock_deadlines, commands
 from service.config import Config
-from service.metrics import CLOCK_LATENESS
-from service.store.base import EventStore, VersionConflict
+from service.http.metrics import CLOCK_LATENESS
+from service.adapters.store.base import EventStore, VersionConflict
 from workers.celery_app import app, make_celery
 from workers.tasks import pool, event_store
 

@@ -1,5 +1,5 @@
 """Rating updates from workers: the tables layer (or anything that finishes a ranked
-game) sends the result here. Applying it goes through service.ratings, which rates a
+game) sends the result here. Applying it goes through service.application.ratings, which rates a
 result id once, so a redelivered or duplicated task changes nothing."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import logging
 from functools import lru_cache
 
 from domain.ratings import Finish, GameResult
-from domain.violations import Violation
-from service import ratings
-from service.store.base import EventStore
+from domain.rules.violations import Violation
+from service.application import ratings
+from service.adapters.store.base import EventStore
 from workers.celery_app import app
 from workers.tasks import event_store
 

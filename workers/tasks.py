@@ -7,10 +7,10 @@ from functools import lru_cache
 
 from psycopg_pool import ConnectionPool
 
-from service.api.players import register_player as register_player_command
+from service.http.api.players import register_player as register_player_command
 from service.config import Config
-from service.store.base import EventStore
-from service.integrity import open_store
+from service.adapters.store.base import EventStore
+from service.adapters.integrity import open_store
 from workers.celery_app import app
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ processes, a slow worker) record a deadline once; the loser's conflict is logged
 dropped.
 
 Between level deadlines the same sweep drives the tournaments' live tables
-(service.tournament_tables.advance: report closed hands, apply moves, deal the next
+(service.application.tournament_tables.advance: report closed hands, apply moves, deal the next
 hands) several times a second until the next sweep is due, so a hand on a tournament
 table is followed by the next within a moment. Each pass reads the log afresh and acts
 at the versions it read, so overlapping sweeps change nothing twice.
@@ -22,10 +22,10 @@ import logging
 from functools import lru_cache
 import time
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from domain.tournaments import tournament
-from service import tournament_tables, tournaments
-from service.store.base import EventStore, VersionConflict
+from service.application import tournament_tables, tournaments
+from service.adapters.store.base import EventStore, VersionConflict
 from workers.celery_app import app
 from workers.tasks import event_store
 

@@ -28,7 +28,7 @@ from domain.games.dice_scoring import (
     Scorecard, Totals, best_free_line, is_joker, legal_lines, line_options, line_score, parse_dice,
     poker_bonus_earned, scorecard_totals, upper_bonus_earned,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 TURNS_PER_PLAYER = len(LINES)
 COMMITMENT_PATTERN = re.compile(r"[0-9a-f]{64}")

@@ -18,8 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Any, Iterable, Mapping
 
-from domain.citations import cite
-from domain.violations import Violation
+from domain.rules.citations import cite
+from domain.rules.violations import Violation
 
 RULE = cite("dice_poker")
 

@@ -1,6 +1,6 @@
 """One hand of five-card draw as a decider: `decide(state, command) -> events`,
 `evolve(state, event) -> state`, `replay(events) -> state` (five-card-draw.md, seeds 000
-Bengali and 004 Indonesian; betting through domain.betting and domain.pots).
+Bengali and 004 Indonesian; betting through domain.rules.betting and domain.rules.pots).
 
 A hand: antes, five cards each dealt one at a time from the left of the dealer, the first
 betting round from the left of the dealer, one draw each in turn from the left of the
@@ -26,7 +26,7 @@ Where the spec page and the seeds disagree, or are silent, this module decides:
   pot-limit take any larger whole amount), as the spec page does; fixed-limit bets exactly
   one unit before the draw and two after.
 - The "bug" joker is not in the seeds (their only joker is wild); it is the spec page's
-  extra option and scores as domain.evaluation's "bug" rule.
+  extra option and scores as domain.rules.evaluation's "bug" rule.
 - Seeds silent, standard practice: the deal goes one card at a time; an exhausted stub is
   topped up with the discards and folded hands (never the drawing player's own discards);
   the opener's openers are shown at the end of the hand (OpenersShown, public), even when
@@ -60,11 +60,11 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Any, Iterable, Sequence, Union
 
-from domain import betting as bet
-from domain.betting import Amount, BettingState, LegalActions, with_changes
-from domain.cards import JOKER, format_card, new_deck, parse_cards
-from domain.evaluation import evaluate_high
-from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.rules import betting as bet
+from domain.rules.betting import Amount, BettingState, LegalActions, with_changes
+from domain.rules.cards import JOKER, format_card, new_deck, parse_cards
+from domain.rules.evaluation import evaluate_high
+from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.games.draw_settings import (
     JACKS_OR_BETTER,
     LEFT_OF_DEALER,
@@ -73,9 +73,9 @@ from domain.games.draw_settings import (
     THREE_OR_FOUR_WITH_ACE,
     DrawSettings,
 )
-from domain.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
-from domain.citations import cite
-from domain.violations import Violation
+from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
+from domain.rules.citations import cite
+from domain.rules.violations import Violation
 
 HAND_SIZE = 5
 ACE_RANK_INDEX = 12

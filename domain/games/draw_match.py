@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Iterable, Union
 
-from domain.betting import with_changes
+from domain.rules.betting import with_changes
 from domain.games.draw import HandState, StartHand
 from domain.games.draw_settings import MAX_PLAYERS, MIN_PLAYERS, DrawSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 WIN = "win"
 DRAW = "draw"

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from domain.betting import FIXED_LIMIT, KINDS, NO_LIMIT, BettingStructure
-from domain.evaluation import JOKER_RULES
-from domain.violations import Violation
+from domain.rules.betting import FIXED_LIMIT, KINDS, NO_LIMIT, BettingStructure
+from domain.rules.evaluation import JOKER_RULES
+from domain.rules.violations import Violation
 
 BETTING = "betting"
 NO_BETTING = "no-betting"

@@ -4,7 +4,7 @@
 Seats are indexed 0..n-1 clockwise. Two ways to deal:
 - live play: StartHand carries the deck order (drawn by the service); hole cards and the
   board are dealt inside `decide` as soon as they are due. The showdown follows the TDA
-  (domain.showdown_order): all in with the betting over, every hand is shown at once;
+  (domain.rules.showdown_order): all in with the betting over, every hand is shown at once;
   otherwise hands are shown or mucked in the order of show, by the computer on an
   "automatic" showdown, by the players themselves (ShowCards, Muck, AskToSee) on a
   "declared" one;
@@ -22,19 +22,19 @@ from functools import lru_cache, reduce
 from itertools import combinations
 from typing import Any, Iterable, Union
 
-from domain import betting as bet
-from domain import showdown_order
-from domain.betting import (
+from domain.rules import betting as bet
+from domain.rules import showdown_order
+from domain.rules.betting import (
     Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item,
 )
-from domain.cards import format_card, parse_cards
-from domain.citations import cite
-from domain.evaluation import strength, strength7
-from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
-from domain.pots import (
+from domain.rules.cards import format_card, parse_cards
+from domain.rules.citations import cite
+from domain.rules.evaluation import strength, strength7
+from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.rules.pots import (
     ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 VARIANTS = ("holdem", "omaha")
 HOLE_CARD_COUNT = {"holdem": 2, "omaha": 4}
@@ -509,7 +509,7 @@ def _check_turn_to_show(state: HandState, seat: int) -> None:
 
 def shows_at_showdown(state: HandState, seat: int) -> bool:
     """What the computer does for `seat` when it is next to show: show if it is first, or
-    beats or ties every hand shown; else muck (domain.showdown_order.computer_shows)."""
+    beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
     return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown,
                                          state.mucked, seat)
 

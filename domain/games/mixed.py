@@ -25,19 +25,19 @@ from functools import reduce
 from itertools import combinations
 from typing import Any, Callable, Iterable, Union
 
-from domain import betting as bet
-from domain.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
-from domain.cards import Card, format_card, parse_card
-from domain.evaluation import strength
+from domain.rules import betting as bet
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
+from domain.rules.cards import Card, format_card, parse_card
+from domain.rules.evaluation import strength
 from domain.games import stud
-from domain.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
-from domain.lowball import (
+from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.rules.lowball import (
     badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
 )
-from domain.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
-from domain.short_deck import is_short_deck_card, short_deck_strength
-from domain.split_pots import award_high_low
-from domain.violations import Violation
+from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
+from domain.rules.short_deck import is_short_deck_card, short_deck_strength
+from domain.rules.split_pots import award_high_low
+from domain.rules.violations import Violation
 
 UNKNOWN = "??"
 STUD, FLOP, DRAW = "stud", "flop", "draw"

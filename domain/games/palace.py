@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 from typing import Any, Iterable, Sequence, Union
 
-from domain.cards import JOKER, card_rank, format_card, parse_cards
-from domain.evaluation import CATEGORIES, evaluate_high
-from domain.evaluation_tables import (
+from domain.rules.cards import JOKER, card_rank, format_card, parse_cards
+from domain.rules.evaluation import CATEGORIES, evaluate_high
+from domain.rules.evaluation_tables import (
     FOUR_OF_A_KIND,
     HIGH_CARD,
     ONE_PAIR,
@@ -56,8 +56,8 @@ from domain.games.palace_interpretations import (
     no_limit_minimum_raise,
     odd_chip_order,
 )
-from domain.citations import cite
-from domain.violations import Violation
+from domain.rules.citations import cite
+from domain.rules.violations import Violation
 
 RULE = cite("palace_poker")
 DECK_SIZE = 52
@@ -1027,7 +1027,7 @@ def legal_actions(state: PalaceHand) -> dict[str, Any]:
 @dataclass(frozen=True)
 class HandStrength:
     """A hand's worth, whatever the number of cards: `strength` in the layout of
-    domain.evaluation (so hands of fewer than five cards compare with full hands)."""
+    domain.rules.evaluation (so hands of fewer than five cards compare with full hands)."""
 
     strength: int
     category: str

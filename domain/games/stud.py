@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from domain.cards import Card
-from domain.lowball import ACE_LOW_RANK
+from domain.rules.cards import Card
+from domain.rules.lowball import ACE_LOW_RANK
 
-# Suit index of domain.cards (s h d c = 0 1 2 3) -> bring-in order, clubs lowest.
+# Suit index of domain.rules.cards (s h d c = 0 1 2 3) -> bring-in order, clubs lowest.
 _SUIT_ORDER = (3, 2, 1, 0)
 
 

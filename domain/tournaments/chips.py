@@ -23,8 +23,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from domain.cards import RANKS, deck_texts
-from domain.violations import Violation
+from domain.rules.cards import RANKS, deck_texts
+from domain.rules.violations import Violation
 
 SUIT_ORDER = "cdhs"  # clubs lowest, spades highest (the race's tie-break by suit)
 

@@ -23,7 +23,7 @@ from functools import reduce
 from typing import Iterable, Sequence
 
 from domain.tournaments.structure import Period, level_number
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 @dataclass(frozen=True)

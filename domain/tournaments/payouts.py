@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 RANK_SHARED = "shared"  # busting on the same hand shares the places reached
 RANK_BY_STARTING_STACK = "starting_stack"  # the larger stack at the start of the hand places higher (default)

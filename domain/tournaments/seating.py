@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 BREAK_PREDETERMINED = "predetermined"  # the highest-numbered table breaks first
 BREAK_RANDOM = "random"

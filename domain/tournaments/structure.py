@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 @dataclass(frozen=True)

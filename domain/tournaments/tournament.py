@@ -87,7 +87,7 @@ from domain.tournaments.seating import (
 )
 from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.structure import Period, level_number, validate_structure
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 TABLES_SERVICE, TABLES_PHYSICAL = "service", "physical"  # who deals: the service, or dealers at real tables
@@ -588,7 +588,7 @@ def iso(epoch: float) -> str:
 
 
 def _refuse(code: str, detail: str, **numbers: object) -> Violation:
-    """A tournament refusal; it names a rule only where one applies (domain.citations)."""
+    """A tournament refusal; it names a rule only where one applies (domain.rules.citations)."""
     return Violation(code, detail, numbers=numbers)
 
 

@@ -64,7 +64,7 @@ class HttpTransport:
 
 class InProcessTransport:
     def __init__(self, database_url: str) -> None:
-        from service.app import create_app
+        from service.bootstrap import create_app
         from service.config import Config
 
         self.key = secrets.token_urlsafe(32)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from service.devserver import gunicorn_command, spawn_tied, stop_process
-from service.embedded import free_port
+from service.adapters.embedded import free_port
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 90.0
@@ -235,9 +235,9 @@ def play_scripted_hands(server: Server, players: list[tuple[str, dict[str, str]]
 
 def assert_log_replays_to_live(server: Server, table_id: str, game: str) -> dict:
     """The table rebuilt from its event log equals the live table; returns the live view."""
-    from domain import table
+    from domain.live import table
     from domain.records import from_record
-    from service import views
+    from service.application import views
 
     _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
     types = table.event_types(game)
@@ -312,7 +312,7 @@ def worker(tmp_path: Path, database_url: str, broker_url: str) -> Iterator[Any]:
 
 @pytest.fixture
 def store(database_url: str) -> Iterator[Any]:
-    from service.store.postgres import PostgresEventStore, open_pool
+    from service.adapters.store.postgres import PostgresEventStore, open_pool
 
     pool = open_pool(database_url, max_size=2)
     yield PostgresEventStore(pool)

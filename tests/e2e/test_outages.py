@@ -64,14 +64,14 @@ def crash_safe_settings() -> dict[str, str]:
     acknowledged (synchronous_commit on): a killed PostgreSQL then loses no acknowledged
     write, as `make run`'s cluster (which keeps PostgreSQL's defaults). fsync may stay off:
     the machine does not crash here, only PostgreSQL."""
-    from service.embedded.postgres import FAST_UNSAFE_SETTINGS
+    from service.adapters.embedded.postgres import FAST_UNSAFE_SETTINGS
 
     return {**FAST_UNSAFE_SETTINGS, "synchronous_commit": "on"}
 
 
 def test_a_database_killed_under_load_is_503s_within_2_s_loses_no_acknowledged_write_and_heals(tmp_path: Path):
-    from service.embedded.postgres import EmbeddedPostgres
-    from service.migrate import upgrade
+    from service.adapters.embedded.postgres import EmbeddedPostgres
+    from service.adapters.migrate import upgrade
 
     postgres = EmbeddedPostgres(tmp_path / "pg", settings=crash_safe_settings())
     url = postgres.start()

@@ -49,7 +49,7 @@ def test_a_stream_on_one_server_sees_every_event_written_through_another_in_orde
 
 
 FALLBACK_WAIT_S = 2.5
-"""Longer than service.notifications.FALLBACK_S: a re-read on the tick adds nothing."""
+"""Longer than service.adapters.notifications.FALLBACK_S: a re-read on the tick adds nothing."""
 
 
 def test_many_more_open_streams_than_threads_leave_writes_fast(server, clients):

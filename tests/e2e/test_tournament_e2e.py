@@ -14,7 +14,7 @@ import pytest
 
 from domain.records import from_record
 from domain.tournaments import tournament
-from service import tournament_tables, tournaments
+from service.application import tournament_tables, tournaments
 from tests.e2e.conftest import Server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]

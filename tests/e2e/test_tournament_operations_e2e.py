@@ -23,7 +23,7 @@ import pytest
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.payouts import payout_amounts
-from service import tournament_tables, tournaments
+from service.application import tournament_tables, tournaments
 from tests.e2e.conftest import Server, scripted_players
 from tests.integration.conftest import CeleryWorker
 

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from psycopg_pool import ConnectionPool
 
-from service.store.base import EventStore
-from service.store.memory import InMemoryEventStore
+from service.adapters.store.base import EventStore
+from service.adapters.store.memory import InMemoryEventStore
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 WORKER_WAIT_S = 30
@@ -36,7 +36,7 @@ ADMIN = {"Authorization": f"Bearer {ADMIN_KEY}"}
 
 @pytest.fixture(scope="session")
 def postgres_pool(database_url: str) -> Iterator[ConnectionPool]:
-    from service.store.postgres import open_pool
+    from service.adapters.store.postgres import open_pool
 
     # Enough connections for the 16-writer race plus a reader.
     pool = open_pool(database_url, max_size=20)
@@ -50,7 +50,7 @@ def postgres_pool(database_url: str) -> Iterator[ConnectionPool]:
 def store(request: pytest.FixtureRequest) -> EventStore:
     if request.param == "memory":
         return InMemoryEventStore()
-    from service.store.postgres import PostgresEventStore
+    from service.adapters.store.postgres import PostgresEventStore
 
     return PostgresEventStore(request.getfixturevalue("postgres_pool"))
 
@@ -63,7 +63,7 @@ def stream_id(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="module")
 def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
-    from service.store.postgres import PostgresEventStore
+    from service.adapters.store.postgres import PostgresEventStore
 
     return PostgresEventStore(postgres_pool)
 
@@ -156,7 +156,7 @@ def celery_worker(database_url: str, broker_url: str,
 @pytest.fixture(scope="module")
 def client(database_url: str) -> Any:
     """A Flask test client of the app on the test database; `ADMIN` is its admin."""
-    from service.app import create_app
+    from service.bootstrap import create_app
     from service.config import Config
 
     return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
@@ -173,7 +173,7 @@ def without_digests(text: str) -> str:
 
 def assert_problem(response: Any, status: int, code: str) -> dict:
     """The response is an RFC 9457 problem document with this status and code, and a detail."""
-    from service.problems import PROBLEM_CONTENT_TYPE
+    from service.http.problems import PROBLEM_CONTENT_TYPE
 
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == PROBLEM_CONTENT_TYPE

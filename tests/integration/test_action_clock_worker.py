@@ -7,9 +7,9 @@ import uuid
 
 import pytest
 
-from domain import table
-from domain.betting import BettingStructure
-from service import commands
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from service.application import commands
 from tests.integration.conftest import CeleryWorker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
@@ -91,7 +91,7 @@ def test_an_action_in_time_leaves_no_timeout(postgres_store, fast_path, worker):
 
 
 def test_over_http_a_player_sits_out_the_computer_acts_and_the_view_shows_the_clock(database_url):
-    from service.app import create_app
+    from service.bootstrap import create_app
     from service.config import Config
 
     admin = {"Authorization": "Bearer clock-admin-key"}
@@ -166,7 +166,7 @@ def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exac
 def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_once(database_url):
     """The clock's ETA task cannot be sent; the write is done and answered within the
     send's short timeout, and the sweep will act on the deadline once a worker runs."""
-    from service.app import create_app
+    from service.bootstrap import create_app
     from service.config import Config
 
     admin = {"Authorization": "Bearer clock-admin-key"}

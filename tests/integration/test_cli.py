@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from domain.tournaments import tournament
-from service import tournaments
+from service.application import tournaments
 from service.cli.main import main
 from service.config import Config
-from service.integrity import open_store
-from service.store.postgres import open_pool
+from service.adapters.integrity import open_store
+from service.adapters.store.postgres import open_pool
 from tests.corpus import PHH
 from tests.integration.test_tournament_tables import play_to_the_end
 

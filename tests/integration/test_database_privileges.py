@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from service.migrate import OWNER_ROLE, WRITER_ROLE, ensure_login_role, ensure_roles, with_user
-from service.store.base import NewEvent
+from service.adapters.migrate import OWNER_ROLE, WRITER_ROLE, ensure_login_role, ensure_roles, with_user
+from service.adapters.store.base import NewEvent
 
 pytestmark = pytest.mark.integration
 

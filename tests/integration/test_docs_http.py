@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from service.app import create_app
+from service.bootstrap import create_app
 from service.config import Config
 
 

@@ -16,9 +16,9 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from service.store.base import ChainSigner, NewEvent, canonical_json, chained_hash, format_recorded_at
-from service.store.checkpoints import HeadCheckpoints
-from service.store.postgres import PostgresEventStore
+from service.adapters.store.base import ChainSigner, NewEvent, canonical_json, chained_hash, format_recorded_at
+from service.adapters.store.checkpoints import HeadCheckpoints
+from service.adapters.store.postgres import PostgresEventStore
 
 pytestmark = pytest.mark.integration
 
@@ -102,7 +102,7 @@ def test_a_receipt_proves_a_head_the_log_no_longer_reaches(keyed_store, written,
     with psycopg.connect(admin_database_url) as intruder:
         intruder.execute("SET session_replication_role = replica")
         intruder.execute("DELETE FROM events WHERE stream_id = %s AND version = 5", (written,))
-    from service.store.base import Head
+    from service.adapters.store.base import Head
 
     forgetful = PostgresEventStore(keyed_store._pool, signer=keyed_store.signer)  # no checkpoints
     receipt = Head(written, head.version, head.hash, head.mac)

@@ -7,7 +7,7 @@ import secrets
 
 import pytest
 
-from domain import phh
+from domain.history import phh
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from domain import phh
+from domain.history import phh
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
 
 pytestmark = pytest.mark.integration

@@ -1,5 +1,5 @@
 """Idempotency-Key over HTTP on a real PostgreSQL, as payments APIs do it
-(service.api.writes): a key belongs to the API key that sent it; the same key and request
+(service.http.api.writes): a key belongs to the API key that sent it; the same key and request
 answer the first answer again (its status, `Idempotent-Replayed: true`) and write nothing;
 the same key with another method, path or body is a 422 `idempotency_key_reused` that
 writes nothing; of concurrent requests with one key exactly one runs; records expire."""
@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.app import create_app
-from service.auth import MASTER_KEY_ID
+from service.bootstrap import create_app
+from service.http.auth import MASTER_KEY_ID
 from service.config import Config
-from service.store.base import utc_now
+from service.adapters.store.base import utc_now
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_player
 from tests.integration.test_tables_http import new_player, new_table, version_of
 from tests.integration.test_tournaments_http import running, schedule

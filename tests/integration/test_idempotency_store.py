@@ -1,4 +1,4 @@
-"""The idempotency records' contract (service.store.idempotency), run against the in-memory
+"""The idempotency records' contract (service.adapters.store.idempotency), run against the in-memory
 and the PostgreSQL store alike, and what only PostgreSQL can promise: a record commits with
 the events it answers for, or neither does."""
 from __future__ import annotations
@@ -9,11 +9,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from service.store import scope
-from service.store.base import ChainSigner, NewEvent
-from service.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
-from service.store.memory import InMemoryEventStore
-from service.store.postgres import PostgresEventStore
+from service.adapters.store import scope
+from service.adapters.store.base import ChainSigner, NewEvent
+from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
+from service.adapters.store.memory import InMemoryEventStore
+from service.adapters.store.postgres import PostgresEventStore
 
 pytestmark = pytest.mark.integration
 

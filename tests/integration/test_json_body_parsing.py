@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.problems import PROBLEM_CONTENT_TYPE
+from service.http.problems import PROBLEM_CONTENT_TYPE
 from tests.integration.conftest import ADMIN, register_players
 
 pytestmark = pytest.mark.integration
@@ -45,7 +45,7 @@ NAME_MISSING = validation_error("invalid request: name: Missing data for require
 def assert_document(response, expected: dict) -> None:
     assert response.mimetype == PROBLEM_CONTENT_TYPE, response.get_data(as_text=True)
     document = response.get_json(force=True)
-    # Every problem names its request (service.request_log); the rest is compared exactly.
+    # Every problem names its request (service.http.request_log); the rest is compared exactly.
     assert document.pop("request_id") == response.headers["X-Request-Id"]
     assert (response.status_code, document) == (expected["status"], expected)
 

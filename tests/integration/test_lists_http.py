@@ -228,7 +228,7 @@ def test_ratings_and_the_leaderboard_carry_names_and_a_display_rounded_to_one_de
 @pytest.mark.parametrize("exact, shown", [(1516.25, 1516.3), (1516.24999, 1516.2), (1483.75, 1483.8),
                                           (1500.0, 1500.0), (-0.05, -0.1)])
 def test_the_display_rating_rounds_half_up_to_one_decimal(exact, shown):
-    from service.api.ratings import display
+    from service.http.api.ratings import display
 
     assert display(exact) == shown
 

@@ -1,4 +1,4 @@
-"""Notifications and feeds (service.notifications, service.streams): the append trigger's
+"""Notifications and feeds (service.adapters.notifications, service.http.streams): the append trigger's
 payload, the listener, the in-memory store's in-process notification, the fallback when a
 notification is lost, and a stream's catch-up (nothing skipped, nothing twice)."""
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import notifications
-from service.notifications import CHANNEL, FALLBACK_S, LiveFeeds, PostgresListener
-from service.store.base import NewEvent
-from service.store.memory import InMemoryEventStore
-from service.streams import EventStream, Source
+from service.adapters import notifications
+from service.adapters.notifications import CHANNEL, FALLBACK_S, LiveFeeds, PostgresListener
+from service.adapters.store.base import NewEvent
+from service.adapters.store.memory import InMemoryEventStore
+from service.http.streams import EventStream, Source
 
 
 def events(count: int) -> list[NewEvent]:
@@ -52,7 +52,7 @@ def test_an_append_rolled_back_notifies_nobody(database_url, postgres_store, pos
 
 
 def test_the_listener_wakes_a_watcher_for_a_write_from_another_store(database_url, postgres_store, stream_id):
-    from service.store.postgres import PostgresEventStore, open_pool
+    from service.adapters.store.postgres import PostgresEventStore, open_pool
 
     other_pool = open_pool(database_url, max_size=2)
     try:

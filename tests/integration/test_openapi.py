@@ -5,9 +5,9 @@ from pathlib import Path
 
 import yaml
 
-from service.app import create_app
+from service.bootstrap import create_app
 from service.config import Config
-from service.openapi import SERVED_AT, openapi_document, openapi_yaml
+from service.http.openapi import SERVED_AT, openapi_document, openapi_yaml
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.app import create_app
+from service.bootstrap import create_app
 from service.config import Config
-from service.rate_limits import storage_url
+from service.http.rate_limits import storage_url
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem
 
 
@@ -87,7 +87,7 @@ def test_the_limits_count_in_a_redis_broker_else_in_memory(broker, counted_in):
 def test_in_memory_an_expired_count_starts_again_and_no_thread_is_started(monkeypatch):
     import threading
 
-    from service import rate_limits
+    from service.http import rate_limits
 
     storage = rate_limits.QuietMemoryStorage()
     now = [1000.0]

@@ -9,7 +9,7 @@ import pytest
 
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service import ratings, tournaments
+from service.application import ratings, tournaments
 from service.config import Config
 from workers.celery_app import make_celery
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.ratings import Finish, GameResult, rate_glicko2
-from service import ratings
-from service.store.memory import InMemoryEventStore
+from service.application import ratings
+from service.adapters.store.memory import InMemoryEventStore
 from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration

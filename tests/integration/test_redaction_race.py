@@ -5,7 +5,7 @@ still being played, nor a hole card its caller may not see.
 The bug this guards against: GET /v1/tables/{id}/events decided which hand was live in one
 read and read the log in a second; a hand dealt in between came back with its deck and
 salt. Now the store reveals sealed fields only of hands whose HandClosed it reads in the
-same statement (service.sealing).
+same statement (service.application.sealing).
 
 A secret of hand H seen by a read that answered before the request that closed H was even
 sent is a certain leak; reads that overlap the closing request are not judged (either

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from service import logs
+from service.adapters import logs
 from service.config import Config
 from tests.integration.conftest import ADMIN, key_for
 

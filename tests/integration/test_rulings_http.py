@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.dice_scoring import LINES
-from service.problems import PROBLEM_CONTENT_TYPE
+from service.http.problems import PROBLEM_CONTENT_TYPE
 from tests.integration.conftest import ADMIN, assert_problem, key_for
 
 pytestmark = pytest.mark.integration

@@ -18,7 +18,7 @@ from schemathesis import GenerationMode
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from service.app import create_app
+from service.bootstrap import create_app
 from service.config import Config
 
 pytestmark = pytest.mark.integration

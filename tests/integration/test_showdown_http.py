@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from domain import phh
-from domain.deal_commitment import Opening, deal_root, verify_opening
+from domain.history import phh
+from domain.rules.deal_commitment import Opening, deal_root, verify_opening
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, without_digests
 
 pytestmark = pytest.mark.integration

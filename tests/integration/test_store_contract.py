@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.store.base import (
+from service.adapters.store.base import (
     AppendResult,
     Checkpoint,
     EventStore,
@@ -24,7 +24,7 @@ from service.store.base import (
     Verification,
     VersionConflict,
 )
-from service.store.memory import InMemoryEventStore
+from service.adapters.store.memory import InMemoryEventStore
 
 WRITERS = 16
 

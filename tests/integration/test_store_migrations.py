@@ -7,7 +7,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from service.migrate import ensure_database, sqlalchemy_url, upgrade
+from service.adapters.migrate import ensure_database, sqlalchemy_url, upgrade
 
 
 @pytest.mark.parametrize(
@@ -26,7 +26,7 @@ def _newest_revision() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from service.migrate import PROJECT_ROOT
+    from service.adapters.migrate import PROJECT_ROOT
 
     return ScriptDirectory.from_config(Config(str(PROJECT_ROOT / "alembic.ini"))).get_current_head()
 

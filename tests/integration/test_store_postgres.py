@@ -5,8 +5,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.store.base import NewEvent, VersionConflict
-from service.store.postgres import PostgresEventStore, open_pool
+from service.adapters.store.base import NewEvent, VersionConflict
+from service.adapters.store.postgres import PostgresEventStore, open_pool
 from tests.integration.test_store_contract import drain, follow_until
 
 

@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from service.app import create_app
+from service.bootstrap import create_app
 from service.config import Config
 from tests.integration.conftest import without_digests
 

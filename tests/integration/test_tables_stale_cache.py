@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain import table
+from domain.live import table
 from domain.records import to_record
-from service import commands
-from service.store.base import NewEvent
+from service.application import commands
+from service.adapters.store.base import NewEvent
 from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration

@@ -5,7 +5,7 @@ disqualification and floor moves asked mid-hand. At every step
     chips in play = entries x starting stack + rebuys x rebuy chips
                     + add-ons x add-on chips - chips removed
 
-where chips in play are counted on the table streams (service.tournament_tables) and the
+where chips in play are counted on the table streams (service.application.tournament_tables) and the
 removals are the events' own amounts (ChipsRaced.removed, PlayerDisqualified.chips_removed)."""
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import table
+from domain.live import table
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service import commands, tournament_tables, tournaments
-from service.store.memory import InMemoryEventStore
+from service.application import commands, tournament_tables, tournaments
+from service.adapters.store.memory import InMemoryEventStore
 
 STACK = 1000
 T0 = 2_000_000_000

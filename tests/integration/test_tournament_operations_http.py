@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from domain.tournaments import tournament
-from service import tournaments
+from service.application import tournaments
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 from tests.integration.test_tournaments_http import STRUCTURE, iso, running, schedule, view
 

@@ -1,5 +1,5 @@
 """A tournament played on real table streams in PostgreSQL: the process manager
-(service.tournament_tables.advance) creates the tables, deals every hand with the level
+(service.application.tournament_tables.advance) creates the tables, deals every hand with the level
 in force, reports busted players, applies balancing and breaking between hands, and the
 tournament finishes with a full finishing order, its prizes and one rating per player."""
 from __future__ import annotations
@@ -9,12 +9,12 @@ import uuid
 
 import pytest
 
-from domain import table
+from domain.live import table
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service import commands, ratings, tournament_tables, tournaments
-from service.store.postgres import PostgresEventStore, open_pool
+from service.application import commands, ratings, tournament_tables, tournaments
+from service.adapters.store.postgres import PostgresEventStore, open_pool
 
 pytestmark = pytest.mark.integration
 

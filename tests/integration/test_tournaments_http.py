@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service import ratings, tournaments
-from service.store.memory import InMemoryEventStore
+from service.application import ratings, tournaments
+from service.adapters.store.memory import InMemoryEventStore
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from service import auth
-from service.auth import REVOKED, ApiKeys, Principal, key_hash
+from service.http import auth
+from service.http.auth import REVOKED, ApiKeys, Principal, key_hash
 
 
 class _Rows:

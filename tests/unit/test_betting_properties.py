@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from domain.betting import BettingStructure, apply_action, check_action, open_hand, start_round
-from domain.betting import legal_actions as betting_legal
-from domain.cards import format_card
+from domain.rules.betting import BettingStructure, apply_action, check_action, open_hand, start_round
+from domain.rules.betting import legal_actions as betting_legal
+from domain.rules.cards import format_card
 from domain.games.holdem import PostAction, StartHand, decide, handle, legal_actions, replay
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 STRUCTURES = [
     BettingStructure("no-limit", small_blind=5, big_blind=10),

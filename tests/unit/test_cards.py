@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import (
+from domain.rules.cards import (
     JOKER,
     RANKS,
     SUITS,
@@ -24,7 +24,7 @@ from domain.cards import (
     shuffled,
     verify_deck_commitment,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def test_ace_of_spades_and_ten_of_diamonds_read_as_rank_and_suit():
@@ -144,7 +144,7 @@ def test_formatted_cards_parse_back_to_the_same_cards(cards):
 
 
 def test_deck_texts_are_the_new_deck_formatted():
-    from domain.cards import deck_texts
+    from domain.rules.cards import deck_texts
 
     assert deck_texts() == tuple(format_card(c) for c in new_deck())
     assert deck_texts(with_joker=True) == tuple(format_card(c) for c in new_deck(with_joker=True))

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.betting import BettingStructure
-from domain.cards import format_card, new_deck, shuffled
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.records import from_record, to_record
-from domain.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, PlayerLeftTable,
+from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, PlayerLeftTable,
                           PlayerSeatedAtTable, SitDown, StandUp, StartNextHand, TableClosing,
                           TableFinished, TableSeat, TopUp, event_types, handle, replay)
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 SALT = "cd" * 32

@@ -1,4 +1,4 @@
-"""One table of rule citations (domain.citations): every rule the code cites comes from
+"""One table of rule citations (domain.rules.citations): every rule the code cites comes from
 it and names its edition (spec README "Rule numbers"), and a refusal that applies no rule
 carries none."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from domain.citations import CITATIONS, cite, rule_for
-from domain.violations import Violation
-from service.api.rulings import problem_from_violation
+from domain.rules.citations import CITATIONS, cite, rule_for
+from domain.rules.violations import Violation
+from service.http.api.rulings import problem_from_violation
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.glob("domain/**/*.py"), *ROOT.glob("service/**/*.py")])
@@ -67,7 +67,7 @@ def test_every_citation_looking_string_in_the_code_comes_from_the_table(path):
     strays = [(line, text[match.start():match.start() + 30])
               for line, text in _code_strings(path) for match in CITATION_LOOKING.finditer(text)
               if _citation_at(text, match.start()) not in cited]
-    assert strays == [], f"cite these through domain.citations.cite: {strays}"
+    assert strays == [], f"cite these through domain.rules.citations.cite: {strays}"
 
 
 def _citation_at(text: str, start: int) -> str | None:

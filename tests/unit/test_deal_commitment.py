@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import table
-from domain.cards import deck_texts
-from domain.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
+from domain.live import table
+from domain.rules.cards import deck_texts
+from domain.rules.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
 from domain.records import from_record
 
 SECRET = bytes(range(32))

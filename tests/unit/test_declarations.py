@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.betting import BettingStructure, apply_action, check_action, open_hand, start_round
-from domain.citations import CITATIONS
-from domain.declarations import Situation, interpret, situation, situation_from_betting
-from domain.spoken import declaration, spoken_amount
-from domain.violations import Violation
+from domain.rules.betting import BettingStructure, apply_action, check_action, open_hand, start_round
+from domain.rules.citations import CITATIONS
+from domain.rules.declarations import Situation, interpret, situation, situation_from_betting
+from domain.rules.spoken import declaration, spoken_amount
+from domain.rules.violations import Violation
 
 
 def nl(**numbers) -> Situation:
@@ -438,9 +438,9 @@ def test_a_silent_push_is_never_read_as_more_than_the_chips_allow(case):
 
 
 def test_the_recorded_ruling_replays_from_its_store_record():
-    from domain.declarations import ChipsRuled
+    from domain.rules.declarations import ChipsRuled
     from domain.records import from_record, to_record
-    from domain.table import TABLE_EVENT_TYPES
+    from domain.live.table import TABLE_EVENT_TYPES
 
     ruling = interpret(nl(facing_to=400, last_full_raise=400, big_blind=200, stack=9000), [5000])
     event = ChipsRuled("t.1", 2, "ann", (5000,), None, None, ruling)

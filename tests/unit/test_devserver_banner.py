@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 
 from service.devserver import banner, fresh_metrics_dir
-from service.gunicorn_config import _NamedAddress
+from service.http.gunicorn_config import _NamedAddress
 
 
 def test_the_banner_says_the_url_the_admin_keys_file_and_the_data_folder(tmp_path):

@@ -9,7 +9,7 @@ from domain.games.dice import (
     replay, roll_commitment,
 )
 from domain.games.dice_scoring import LINES, DiceSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 ANN_BOB = GameStarted(("ann", "bob"), DiceSettings())
 

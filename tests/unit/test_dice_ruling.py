@@ -3,7 +3,7 @@ import pytest
 
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 EMPTY_CARD = dict.fromkeys(LINES)
 

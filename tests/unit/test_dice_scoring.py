@@ -5,7 +5,7 @@ from domain.games.dice_scoring import (
     DEFAULT_SETTINGS, LINES, DiceSettings, Scorecard, Totals, best_free_line, is_joker,
     legal_lines, line_options, line_score, meets_need, parse_dice, scorecard_totals,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def roll(text: str) -> tuple[int, ...]:

@@ -21,8 +21,8 @@ from pokerkit import (
 )
 from pokerkit.games import PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem
 
-from domain.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure, LegalActions
-from domain.cards import RANKS, SUITS
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure, LegalActions
+from domain.rules.cards import RANKS, SUITS
 from domain.games.holdem import (
     DealBoard, DealHole, HandState, PostAction, SettleShowdown, StartHand, handle,
     legal_actions,

@@ -25,9 +25,9 @@ from pokerkit import (
 )
 from pokerkit.games import FixedLimitPokerMixin, Holdem, OmahaHoldemMixin
 
-from domain.cards import RANKS, SUITS
-from domain.phh import parse, replay
-from domain.violations import Violation
+from domain.rules.cards import RANKS, SUITS
+from domain.history.phh import parse, replay
+from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
 
 HANDS = 200

@@ -5,7 +5,7 @@ import pytest
 
 from domain.games.draw import Discard, PostAction, advised_discard, auto_action
 from domain.games.draw_settings import DrawSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table
 
 DEFAULT = DrawSettings()

@@ -6,14 +6,14 @@ from typing import Sequence
 
 import pytest
 
-from domain.cards import format_card, new_deck, parse_cards
+from domain.rules.cards import format_card, new_deck, parse_cards
 from domain.games import draw
 from domain.games.draw import (AntesPosted, CardsShown, Discard, DrawBegan,
                                HandEnded, HoleCardsDealt, OpenersShown, PlayerDrew, PostAction,
                                PotAwarded, Redeal, Redealt, RedealRequired, SecondRoundBegan,
                                StartHand, StubReshuffled, UncalledReturned, handle)
 from domain.games.draw_settings import DrawSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 DEFAULT = DrawSettings()
 

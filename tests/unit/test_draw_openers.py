@@ -16,7 +16,7 @@ from domain.games import draw
 from domain.games.draw import (Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit,
                                OpenWithoutProof, PotAwarded, Redeal, visible_event)
 from domain.games.draw_settings import DrawSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table, parse_and_text, stacked_deck
 
 JACKS = DrawSettings(opening="jacks_or_better")

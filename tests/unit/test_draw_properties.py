@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from domain.cards import format_card, new_deck, shuffled
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import draw as game
 from domain.games.draw_settings import DrawSettings
 from domain.records import from_record, to_record

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games.draw_settings import DEFAULT_SETTINGS, DrawSettings
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def test_the_defaults_are_the_seeds_defaults():

@@ -16,8 +16,8 @@ import psutil
 import psycopg
 import pytest
 
-from service.embedded.broker import EmbeddedBroker
-from service.embedded.postgres import (
+from service.adapters.embedded.broker import EmbeddedBroker
+from service.adapters.embedded.postgres import (
     EmbeddedPostgres,
     EmbeddedPostgresUnavailable,
     FAST_UNSAFE_SETTINGS,
@@ -93,9 +93,9 @@ def _owner_script(launcher: str) -> str:
 @pytest.mark.parametrize(
     "launcher",
     [
-        "from service.embedded.postgres import EmbeddedPostgres as Server\n"
+        "from service.adapters.embedded.postgres import EmbeddedPostgres as Server\n"
         "server = Server(Path(sys.argv[1]) / 'data')",
-        "from service.embedded.broker import EmbeddedBroker as Server\n"
+        "from service.adapters.embedded.broker import EmbeddedBroker as Server\n"
         "server = Server(Path(sys.argv[1]) / 'broker')",
     ],
     ids=["postgres", "redis"],

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.cards import JOKER, format_cards, parse_cards
-from domain.evaluation import (
+from domain.rules.cards import JOKER, format_cards, parse_cards
+from domain.rules.evaluation import (
     CATEGORIES,
     HandValue,
     category_of,
@@ -19,8 +19,8 @@ from domain.evaluation import (
     strength,
     strength7,
 )
-from domain.evaluation_tables import NONFLUSH_STRENGTH, rank_key, strength_without_flush
-from domain.violations import Violation
+from domain.rules.evaluation_tables import NONFLUSH_STRENGTH, rank_key, strength_without_flush
+from domain.rules.violations import Violation
 
 
 def high(cards: str, joker: str | None = None) -> HandValue:

@@ -11,12 +11,12 @@ from pokerkit import (
     ShortDeckHoldemHand, StandardLowHand,
 )
 
-from domain.cards import RANKS, SUITS, parse_cards
-from domain.lowball import (
+from domain.rules.cards import RANKS, SUITS, parse_cards
+from domain.rules.lowball import (
     badugi_ranks, badugi_size, badugi_strength, deuce_seven_strength, low8_strength,
     omaha_low8_strength, razz_pairing, razz_ranks, razz_strength,
 )
-from domain.short_deck import short_deck_category, short_deck_strength
+from domain.rules.short_deck import short_deck_category, short_deck_strength
 
 
 def c(text: str) -> tuple[int, ...]:

@@ -13,8 +13,8 @@ from phevaluator import evaluate_cards, evaluate_omaha_cards
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
-from domain.cards import JOKER, format_card, new_deck
-from domain.evaluation import category_of, evaluate_high, evaluate_omaha, strength, strength7
+from domain.rules.cards import JOKER, format_card, new_deck
+from domain.rules.evaluation import category_of, evaluate_high, evaluate_omaha, strength, strength7
 
 PH_ID = [PhCard(format_card(card)).id_ for card in range(52)]
 TREYS_ID = [TreysCard.new(format_card(card)) for card in range(52)]

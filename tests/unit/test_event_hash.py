@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.store.base import canonical_json, chained_hash, event_hash, format_recorded_at
+from service.adapters.store.base import canonical_json, chained_hash, event_hash, format_recorded_at
 
 TEXTS = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=8)
 VALUES = st.dictionaries(TEXTS, st.one_of(st.integers(), TEXTS, st.booleans(), st.none(),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.betting import BettingStructure
+from domain.rules.betting import BettingStructure
 from domain.games import draw
-from domain.table import AutomaticAction, CreateTable, HandClosed, HandOpened, TableSeat, handle
-from service.commands import _new_events
+from domain.live.table import AutomaticAction, CreateTable, HandClosed, HandOpened, TableSeat, handle
+from service.application.commands import _new_events
 
 
 def _three_seat_table():

@@ -6,14 +6,14 @@ import socket
 import pytest
 
 from service.devserver import gunicorn_command
-from service.embedded import free_port
+from service.adapters.embedded import free_port
 
 
 def test_each_worker_listens_on_its_own_reuse_port_socket():
     command = gunicorn_command("service.wsgi:app", free_port())
 
     assert "--reuse-port" in command
-    assert command[command.index("--worker-class") + 1] == "service.http_worker.BufferingWorker"
+    assert command[command.index("--worker-class") + 1] == "service.http.gunicorn_worker.BufferingWorker"
 
 
 def test_a_port_something_listens_on_is_refused_rather_than_shared():

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from domain.betting import BettingStructure
-from domain.cards import format_card, new_deck
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card, new_deck
 from domain.games import holdem
 from domain.games.holdem import (BoardDealt, DealBoard, DealHole, HandEnded, Muck,
                                  PostAction, PotAwarded, SettleShowdown, ShowCards, StartHand,
                                  UncalledReturned, aggressive_action, decide, handle, replay)
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 

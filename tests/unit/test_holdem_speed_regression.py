@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from domain import betting as bet
-from domain.betting import BettingStructure
+from domain.rules import betting as bet
+from domain.rules.betting import BettingStructure
 from domain.games import holdem
-from domain.pots import SPLIT_EXACTLY, award_pots, build_pots, split
-from domain.violations import Violation
+from domain.rules.pots import SPLIT_EXACTLY, award_pots, build_pots, split
+from domain.rules.violations import Violation
 
 amounts = st.one_of(st.integers(0, 500), st.fractions(0, 500, max_denominator=4))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from service.logs import RoutineLines, TextFormatter
+from service.adapters.logs import RoutineLines, TextFormatter
 
 
 def _record(message: str, level: int = logging.INFO) -> logging.LogRecord:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
-from domain.cards import parse_cards
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
+from domain.rules.cards import parse_cards
 from domain.games import mixed, stud
-from domain.hand_events import PostAction
-from domain.pots import LEFT_OF_BUTTON, Pot
-from domain.split_pots import award_high_low
-from domain.violations import Violation
+from domain.games.hand_events import PostAction
+from domain.rules.pots import LEFT_OF_BUTTON, Pot
+from domain.rules.split_pots import award_high_low
+from domain.rules.violations import Violation
 
 
 def c(text: str) -> int:

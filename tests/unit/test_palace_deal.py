@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from domain.cards import format_card, new_deck, shuffled
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import palace as P
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.unit.test_palace_scenarios import after, chips_on_table, dealt, when
 
 BANNERS = {"Ann": "Ah", "Bob": "Ks", "Cy": "Qd"}

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.cards import format_card, new_deck, shuffled
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())

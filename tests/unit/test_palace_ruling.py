@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games.palace import hand_value, palace_battle_ruling
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def ruling(attacker: dict, defender: dict, **extra) -> dict:

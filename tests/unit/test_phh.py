@@ -7,14 +7,14 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from domain.betting import BettingStructure
+from domain.rules.betting import BettingStructure
 from domain.games.holdem import PostAction, StartHand, handle
-from domain.phh import (
+from domain.history.phh import (
     BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded, HandHistory,
     HoleCardsDealt, PhhSyntaxError, ShownOrMucked, StoodPatOrDiscarded, format_action,
     format_amount, parse, parse_action, phh_from_events, replay, write_phh,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
 
 

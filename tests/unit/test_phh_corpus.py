@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.phh import parse, phh_from_events, replay, write_phh
+from domain.history.phh import parse, phh_from_events, replay, write_phh
 from tests.corpus import PHH as CORPUS
 
 REPLAYED_VARIANTS = ("NT", "FT", "PO")

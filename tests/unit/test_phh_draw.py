@@ -7,12 +7,12 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from domain.cards import format_card, new_deck
+from domain.rules.cards import format_card, new_deck
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
-from domain.phh import parse, phh_from_events, replay, write_phh
-from domain.phh_draw import recorded_deck
-from domain.violations import Violation
+from domain.history.phh import parse, phh_from_events, replay, write_phh
+from domain.history.phh_draw import recorded_deck
+from domain.rules.violations import Violation
 
 HEADER = """\
 variant = "N5CD"

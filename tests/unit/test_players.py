@@ -16,7 +16,7 @@ from domain.players import (
     evolve,
     replay,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def test_a_new_player_is_registered_under_the_trimmed_name():

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from hypothesis import given, strategies as st
 
-from domain.pots import Pot, award_pots, build_pots, split
+from domain.rules.pots import Pot, award_pots, build_pots, split
 
 
 def test_one_pot_while_nobody_is_all_in_even_with_uneven_bets():

@@ -8,15 +8,15 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.violations import Violation
-from service.api import Api, Blueprint
-from service.problems import (
+from domain.rules.violations import Violation
+from service.http.api import Api, Blueprint
+from service.http.problems import (
     PROBLEM_CONTENT_TYPE,
     Problem,
     register_problem_handlers,
     validation_errors,
 )
-from service.store.base import VersionConflict
+from service.adapters.store.base import VersionConflict
 
 blp = Blueprint("sample", __name__, url_prefix="/v1/sample")
 
@@ -176,7 +176,7 @@ def test_a_lost_or_refused_database_connection_is_an_outage_and_other_database_e
     from psycopg import errors
     from psycopg_pool import PoolTimeout
 
-    from service.problems import is_database_outage
+    from service.http.problems import is_database_outage
 
     assert is_database_outage(PoolTimeout("couldn't get a connection after 1.50 sec"))
     assert is_database_outage(psycopg.OperationalError("connection refused"))

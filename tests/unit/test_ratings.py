@@ -19,7 +19,7 @@ from domain.ratings import (
 )
 from domain.records import from_record, to_record
 from domain.ratings import EVENT_TYPES
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def test_expected_score_follows_the_logistic_formula() -> None:

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gunicorn.http import errors as http_errors
-from service.http_worker import Framing, Limits, Refusal, refusal_for, request_framing
+from service.http.gunicorn_worker import Framing, Limits, Refusal, refusal_for, request_framing
 
 LIMITS = Limits(request_line=4096, header_block=64 * 1024, body=1024 * 1024)
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rulings import betting_ruling
-from domain.violations import Violation
+from domain.rules.rulings import betting_ruling
+from domain.rules.violations import Violation
 
 FOUR = [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
         {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 10000}]

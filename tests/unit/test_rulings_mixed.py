@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rulings import betting_ruling
-from domain.violations import Violation
+from domain.rules.rulings import betting_ruling
+from domain.rules.violations import Violation
 
 STUD = {"structure": "fixed-limit", "small_bet": 20, "big_bet": 40, "ante": 2, "bring_in": 5}
 SEATS = [{"player": "Ann", "stack": 1000}, {"player": "Bob", "stack": 1000},

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from domain.cards import new_deck, shuffled
-from service import commands
-from service.commands import SecretShuffle, draw_deal
+from domain.rules.cards import new_deck, shuffled
+from service.application import commands
+from service.application.commands import SecretShuffle, draw_deal
 
 
 def test_a_shuffled_deck_holds_every_card_once():

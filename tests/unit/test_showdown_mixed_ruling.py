@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.showdown import showdown_ruling
-from domain.violations import Violation
+from domain.rules.showdown import showdown_ruling
+from domain.rules.violations import Violation
 
 
 def test_stud_hi_lo_splits_between_the_high_and_the_eight_low() -> None:
@@ -82,7 +82,7 @@ SIZES = {"stud": (7, 0), "stud_hi_lo": (7, 0), "razz": (7, 0), "omaha_hi_lo": (4
 def test_random_showdowns_name_winners_among_the_players_and_their_best_cards(game: str) -> None:
     import random
 
-    from domain.cards import RANKS, SUITS
+    from domain.rules.cards import RANKS, SUITS
 
     rng = random.Random(game)
     ranks = RANKS[4:] if game == "short_deck" else RANKS

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.cards import format_cards, new_deck
-from domain.evaluation import CATEGORIES
-from domain.showdown import showdown_ruling
-from domain.violations import Violation
+from domain.rules.cards import format_cards, new_deck
+from domain.rules.evaluation import CATEGORIES
+from domain.rules.showdown import showdown_ruling
+from domain.rules.violations import Violation
 
 
 def violation_of(request: dict) -> Violation:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betting import BettingStructure
+from domain.rules.betting import BettingStructure
 from domain.games import holdem
-from domain.table import (Act, AutomaticAction, ClockStarted, CreateTable, ExpireClock, HandClosed,
+from domain.live.table import (Act, AutomaticAction, ClockStarted, CreateTable, ExpireClock, HandClosed,
                           SitOut, StartNextHand, TableSeat, handle)
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.unit.test_showdown_tda import live_deck
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

@@ -15,14 +15,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import phh, table
-from domain.betting import BettingStructure
-from domain.cards import format_card
+from domain.history import phh
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card
 from domain.games import holdem
 from domain.records import from_record
-from service import commands, views
-from service.sealing import REVEAL_CLOSED_HANDS
-from service.store.memory import InMemoryEventStore
+from service.application import commands, views
+from service.application.sealing import REVEAL_CLOSED_HANDS
+from service.adapters.store.memory import InMemoryEventStore
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 PLAYERS = ("Ann", "Bob", "Cat")

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.betting import BettingStructure
-from domain.deal_commitment import deal_root
+from domain.rules.betting import BettingStructure
+from domain.rules.deal_commitment import deal_root
 from domain.games import draw, holdem
 from domain.records import from_record, to_record
-from domain.table import (Act, AutomaticAction, CreateTable, HandClosed, HandOpened, SitOut,
+from domain.live.table import (Act, AutomaticAction, CreateTable, HandClosed, HandOpened, SitOut,
                           TableFinished, TableSeat, event_types, fresh_deal, handle,
                           replay)
-from domain.violations import Violation
+from domain.rules.violations import Violation
 from tests.unit.test_table_games import SeededDraws, _play
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

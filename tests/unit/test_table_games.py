@@ -1,17 +1,17 @@
-"""Five-card draw, Palace Poker and dice poker played as live tables (domain.table with
-domain.table_games): seeded randomness, scripted players choosing among the legal actions."""
+"""Five-card draw, Palace Poker and dice poker played as live tables (domain.live.table with
+domain.live.games): seeded randomness, scripted players choosing among the legal actions."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from domain import table
-from domain.betting import BettingStructure
-from domain.cards import format_card, new_deck
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card, new_deck
 from domain.games import draw
-from domain.table_games import DiceTableHand, DrawTableHand, PalaceTableHand
-from domain.violations import Violation
+from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
+from domain.rules.violations import Violation
 
 
 class SeededDraws:
@@ -43,7 +43,7 @@ def _create(game: str, settings: dict, stacks: tuple[int, ...] = (1000, 1000, 10
 
 def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tuple[list, table.TableState]:
     """One scripted action among the legal ones for whoever is to act."""
-    from service.views import legal_actions_view
+    from service.application.views import legal_actions_view
     shown = legal_actions_view(state)
     player, legal = shown["to_act"], shown["legal"]
     hand = state.hand

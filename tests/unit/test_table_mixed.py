@@ -1,5 +1,5 @@
-"""Stud, razz, stud hi-lo, Omaha hi-lo and 2-7 triple draw at a live table (domain.table
-with domain.table_mixed): the dealer deals from a stacked deck, the rule books' stud and
+"""Stud, razz, stud hi-lo, Omaha hi-lo and 2-7 triple draw at a live table (domain.live.table
+with domain.live.mixed): the dealer deals from a stacked deck, the rule books' stud and
 draw rules hold at the table, and each role sees what it may."""
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from domain import table
-from domain.betting import BettingStructure
-from domain.cards import deck_texts, format_card
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import deck_texts, format_card
 from domain.games import mixed
-from domain.table_mixed import DiscardsReshuffled, MixedDeckCut, legal
-from domain.violations import Violation
-from service import views
+from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, legal
+from domain.rules.violations import Violation
+from service.application import views
 from tests.unit.test_table_games import SeededDraws
 
 SALT = "ab" * 32

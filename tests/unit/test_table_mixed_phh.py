@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from domain import phh, table
-from domain.cards import deck_texts, format_card
-from domain.table_mixed import LIVE_GAMES, TABLE_GAMES, legal
+from domain.history import phh
+from domain.live import table
+from domain.rules.cards import deck_texts, format_card
+from domain.live.mixed import LIVE_GAMES, TABLE_GAMES, legal
 from domain.games import mixed
 from tests.unit.test_table_mixed import create
 from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks

@@ -8,12 +8,12 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from domain import table
-from domain.betting import BettingStructure
-from domain.cards import deck_texts, format_card
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import deck_texts, format_card
 from domain.records import from_record, to_record
-from domain.table_mixed import LIVE_GAMES, legal
-from domain.table_rotation import ROTATIONS
+from domain.live.mixed import LIVE_GAMES, legal
+from domain.live.rotation import ROTATIONS
 from domain.games import mixed
 from tests.unit.test_table_games import SeededDraws
 

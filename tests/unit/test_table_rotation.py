@@ -1,13 +1,14 @@
-"""HORSE and 8-game tables (domain.table_rotation): the game changes on the orbit, a
+"""HORSE and 8-game tables (domain.live.rotation): the game changes on the orbit, a
 round lasting as many hands as there are players, stud games included; the table shows
 the current and the next game; each hand exports as PHH that PokerKit reads back."""
 from __future__ import annotations
 
-from domain import phh, table
-from domain.cards import deck_texts
+from domain.history import phh
+from domain.live import table
+from domain.rules.cards import deck_texts
 from domain.games import mixed
-from domain.table_rotation import ROTATIONS, RotationDealt, next_position
-from service import views
+from domain.live.rotation import ROTATIONS, RotationDealt, next_position
+from service.application import views
 from tests.unit.test_table_games import SeededDraws
 from tests.unit.test_table_mixed import create, passive
 from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks

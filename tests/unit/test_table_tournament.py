@@ -8,10 +8,10 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from domain import table
-from domain.betting import BettingStructure
-from domain.cards import format_card, new_deck, shuffled
-from domain.violations import Violation
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card, new_deck, shuffled
+from domain.rules.violations import Violation
 
 LEVEL_1 = BettingStructure("no-limit", small_blind=25, big_blind=50)
 LEVEL_2 = BettingStructure("no-limit", small_blind=100, big_blind=200)

@@ -20,7 +20,7 @@ from domain.tournaments.structure import (
     period_index_of_level,
     validate_structure,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 T0 = 1_800_000_000.0
 STRUCTURE = (

@@ -51,7 +51,7 @@ from domain.tournaments.tournament import (
     evolve,
     replay,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 T0 = 1_800_000_000.0
 STRUCTURE = (

@@ -18,7 +18,7 @@ from domain.tournaments.payouts import (
     prize_pool,
     prizes_for_places,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def test_the_prize_pool_counts_entries_re_entries_rebuys_and_add_ons() -> None:

@@ -29,7 +29,7 @@ from domain.tournaments.seating import (
     tables_needed,
     worst_open_seat,
 )
-from domain.violations import Violation
+from domain.rules.violations import Violation
 
 
 def players(n: int) -> list[str]:

@@ -1,0 +1,52 @@
+"""The betting command and events every betting game shares (hold'em, Omaha, five-card
+draw): one definition, so the store's record types ("ActionTaken", "PotAwarded", ...) mean
+the same thing in every game. Each game module imports them and maps them in its own
+`EVENT_TYPES`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.rules.betting import Amount, BettingState, with_changes
+from domain.rules.pots import PotAward
+
+
+@dataclass(frozen=True)
+class PostAction:
+    """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
+    seat: int
+    action: str
+    to: Amount | None = None
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
+    seat: int
+    action: str
+    to: Amount
+    adds: Amount
+
+
+@dataclass(frozen=True)
+class UncalledReturned:
+    seat: int
+    amount: Amount
+
+
+@dataclass(frozen=True)
+class PotAwarded:
+    amount: Amount
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[Amount, ...]
+
+
+def credit_award(betting: BettingState, event: PotAwarded) -> tuple[BettingState, PotAward]:
+    """The betting state with the pot's shares added to the winners' stacks, and the award
+    as the state records it."""
+    stacks = list(betting.stacks)
+    for seat, share in zip(event.winners, event.shares):
+        stacks[seat] += share
+    award = PotAward(event.amount, event.eligible, event.winners, event.shares)
+    return with_changes(betting, stacks=tuple(stacks)), award

@@ -1,0 +1,1 @@
+"""Hand histories: PHH records read, replayed and checked against what they recorded."""

@@ -1,0 +1,56 @@
+"""The computer player: what is played for a player who lets their clock run out, or who
+is away from the table.
+
+Two policies, both deterministic so a replay and a floor review reach the same action:
+- on a timeout (tournaments.md "Clocks", TDA 2024 29): check if possible, else fold; on a draw,
+  stand pat;
+- standing in for an absent player (five-card-draw.md "Seats and absence"): check when
+  possible, call a small bet (at most one big blind / unit) with a pair or better, else
+  fold; on a draw, the game's own draw advice.
+
+A game with its own idea of this (draw's `auto_action(state, seat, timed_out)`) is asked
+through that hook by domain.live.table; this module covers the betting games (hold'em, Omaha).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from domain.rules.betting import LegalActions
+from domain.rules.evaluation import evaluate_holdem, evaluate_omaha
+from domain.games import holdem
+
+CHECK = "check"
+CALL = "call"
+FOLD = "fold"
+
+
+def betting_choice(legal: LegalActions, small_bet: int, pair_or_better: bool, *, timed_out: bool) -> str:
+    """check | call | fold: never a bet or a raise, so the computer never builds a pot for
+    someone who is not there."""
+    if legal.check:
+        return CHECK
+    if not timed_out and pair_or_better and legal.call is not None and legal.call.adds <= small_bet:
+        return CALL
+    return FOLD
+
+
+def holds_pair_or_better(hole: Sequence[int], board: Sequence[int], variant: str) -> bool:
+    """Before the flop: a pair among the hole cards; after it, the made hand."""
+    if not board:
+        ranks = [card >> 2 for card in hole]
+        return len(set(ranks)) < len(ranks)
+    evaluate = evaluate_omaha if variant == "omaha" else evaluate_holdem
+    return evaluate(hole, board).category != "high_card"
+
+
+def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.Command:
+    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn): at
+    a declared showdown, show or muck as the cards speak (holdem.showdown_command)."""
+    if hand.to_show == seat:
+        return holdem.showdown_command(hand, seat)
+    legal = holdem.legal_actions(hand)
+    assert legal is not None and hand.to_act == seat, "the computer acts only on its own turn"
+    hole = hand.hole[seat] or ()
+    pair = holds_pair_or_better(hole, hand.board, hand.variant)
+    small_bet = hand.betting.structure.opening_minimum
+    return holdem.PostAction(seat, betting_choice(legal, small_bet, pair, timed_out=timed_out))

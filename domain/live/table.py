@@ -1,0 +1,1252 @@
+"""A live table as a decider: seats and stacks across hands, the moving button, one hand at
+a time delegated to the game's own decider, and the final standings.
+
+The table's stream holds its own events (TableCreated, HandOpened, HandClosed,
+TableFinished) with the game's hand events between a HandOpened and its HandClosed, so a
+hand's history is a slice of the table stream and replaying the table replays its hands.
+
+Randomness stays outside: StartNextHand carries the shuffled deck and a secret salt drawn
+by the service. HandOpened, the hand's first event, publishes the commitment
+(`deck_commitment(deck, salt)`) before any card is dealt or action taken; the deck and
+salt are in the log too, and views hide them until the hand is over.
+
+Time stays outside too: `handle(state, command, now_ms)` gets the time from the service.
+On a table with an action clock, every command that passes the turn records the deadline
+as a fact (ClockStarted, in the same append); ExpireClock acts on exactly that deadline
+once it has passed, so a late, repeated or stale expiry is refused and changes nothing.
+Absent players (sat out, or two clocks missed in a row) are played by the computer
+(domain.live.autoplay) the moment their turn comes, in the same append as the action that
+gave it to them.
+
+A table created with `auto_deal` opens its next hand in the same append as the action
+that closes a hand (once per command), with a shuffle and salt drawn through `draws`,
+so a client plays on without asking for each hand; the commitment is still published
+before the new hand's first card or action.
+
+A cash table (`min_buy_in` and `max_buy_in` set) lets players come and go: they sit
+down in an empty seat with a buy-in within the limits (SitDown), top up to at most the
+maximum (TopUp) and stand up with their chips (StandUp), all between their hands; it
+never finishes by itself, only when closed (CloseTable: at once between hands, else once
+the current hand ends). Chips are conserved: every chip brought (seats at creation,
+buy-ins, top-ups) minus every chip taken away (stand-ups) is on the table.
+
+A tournament table (`tournament_id` set) mirrors one table of a tournament: its seats
+are the tournament table's seats (EMPTY_SEAT where nobody sits), players are seated
+(SeatPlayer) and removed (RemovePlayer) between hands only, each hand's button, blinds and
+betting come from the tournament (StartNextHand's `button`, `big_blind`, `betting`: the
+level in force, TDA 2024 23), and the table never finishes by itself: the tournament does.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Union
+
+from domain.live import autoplay
+from domain.rules import deal_commitment
+from domain.rules.betting import BettingStructure, with_changes
+from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
+from domain.games import holdem
+from domain.live.games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.rules.citations import cite
+from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
+from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
+from domain.rules.violations import Violation
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+# An hour a turn at most: a longer clock is no clock, and a deadline years away only
+# burdens the scheduler.
+MAX_ACTION_CLOCK_S = 3600
+EMPTY_SEAT = ""
+"""A tournament table's seat where nobody sits (stack 0)."""
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
+_SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
+MISSED_CLOCKS_BEFORE_ABSENT = 2
+# Why the computer acted (AutomaticAction.reason).
+CLOCK_EXPIRED = "clock_expired"
+SITTING_OUT = "sitting_out"
+# Why a player sat out (PlayerSatOut.reason).
+REQUESTED = "requested"
+MISSED_CLOCKS = "missed_clocks"
+
+
+# ------------------------------------------------------------------------ the games
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What the table needs from a game module: its decider and how to start and act."""
+    name: str
+    module: ModuleType
+    with_joker: bool
+    start: Callable[..., Any]
+    """(players, stacks, button, betting, settings, deck, commitment) -> the game's StartHand."""
+    action: Callable[["Act", int], Any]
+    """(the table's Act, the actor's hand seat) -> the game's action command."""
+    auto_action: Callable[[Any, int, bool], Any]
+    """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
+    table_game: Any = None
+    """Five-card draw, Palace Poker and dice: their domain.live.games adapter (`module`
+    too), which reads the table's settings and draws what randomness the game needs."""
+
+    def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
+        """The structure the table bets with: a game with its own settings derives it."""
+        return betting if self.table_game is None else self.table_game.betting(settings)
+
+    def plays_for_chips(self, settings: dict[str, Any]) -> bool:
+        """Chips move from hand to hand (else points decide: draw without betting, dice)."""
+        return self.table_game is None or self.table_game.plays_for_chips(settings)
+
+    def uses_joker(self, settings: dict[str, Any]) -> bool:
+        return self.with_joker or (self.table_game is not None and self.table_game.with_joker(settings))
+
+    def hands_in_match(self, settings: dict[str, Any]) -> int | None:
+        """The table is finished after this many hands (None: when one player has every chip)."""
+        return None if self.table_game is None else self.table_game.hands_in_match(settings)
+
+
+def _holdem_start(variant: str) -> Callable[..., Any]:
+    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
+              betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
+              commitment: str) -> holdem.StartHand:
+        return holdem.StartHand(players, stacks, button, betting, variant,
+                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
+    return start
+
+
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: dict[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", numbers={"showdown": showdown})
+    return showdown
+
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+
+
+def _holdem_action(act: "Act", seat: int) -> Any:
+    if act.discard is not None:
+        raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
+                        numbers={"action": act.action})
+    showdown = _SHOWDOWN_ACTIONS.get(act.action)
+    if showdown is not None:
+        return showdown(seat)
+    return holdem.PostAction(seat, act.action, act.to)
+
+
+GAMES: dict[str, GameRules] = {
+    name: GameRules(name, holdem, False, _holdem_start(name), _holdem_action,
+                    autoplay.holdem_auto_action)
+    for name in holdem.VARIANTS
+}
+GAMES.update({
+    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
+    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
+})
+
+
+def game_rules(game: str) -> GameRules:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}") from None
+
+
+# ------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    player_id: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class CreateTable:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    seats: tuple[TableSeat, ...]
+    ranked: bool = False
+    action_clock_s: int | None = None
+    tournament_id: str | None = None
+    """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
+    auto_deal: bool = False
+    """The next hand opens as soon as one closes (cash tables)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    """Both set for a cash table: the chips a player sits down with, and the most a top-up
+    may bring a stack to. Its seats may be empty (EMPTY_SEAT, stack 0)."""
+
+
+@dataclass(frozen=True)
+class StartNextHand:
+    """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
+
+    A tournament gives the positions and the level in force: `button` (a table seat,
+    empty for a dead button, TDA 2024 32), `small_blind` and `big_blind` (table seats; an
+    empty small blind seat is a dead small blind) and `betting` for this hand. Without
+    them the button moves to the next seat with chips and the table's betting applies."""
+    deck: tuple[str, ...]
+    salt: str
+    button: int | None = None
+    small_blind: int | None = None
+    big_blind: int | None = None
+    betting: BettingStructure | None = None
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """Tournament tables, between hands: `player_id` sits in the empty `seat` with the
+    chips they bring (a move from another table). `tournament_version`: the tournament
+    version that moved them, for the audit log. `re_entry`: the tournament entered them
+    again after they busted (they may be drawn to the table they busted at)."""
+    player_id: str
+    seat: int
+    stack: int
+    tournament_version: int = 0
+    re_entry: bool = False
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """Tournament tables, between hands: `player_id` leaves with their chips (moved to
+    another table, or busted with none)."""
+    player_id: str
+    tournament_version: int = 0
+
+
+@dataclass(frozen=True)
+class AdjustChips:
+    """Tournament tables, between hands: the tournament's chip change `change_id` gives
+    `player_id` `amount` chips (a rebuy, an add-on) or takes them (a colour-up race)."""
+    player_id: str
+    amount: int
+    change_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SitDown:
+    """Cash tables: `player_id` takes an empty seat (`seat`, or the first empty one) with
+    `buy_in` chips, between hands."""
+    player_id: str
+    buy_in: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """Cash tables: `player_id` leaves with their stack, once not in a hand being played."""
+    player_id: str
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """Cash tables: `player_id` adds `amount` chips, between their hands, up to the maximum
+    buy-in."""
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CloseTable:
+    """No new hand: the table finishes now, or when the hand being played ends."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
+    round total), or a game's own actions (`discard` for a draw)."""
+    player_id: str
+    action: str
+    to: int | None = None
+    discard: tuple[str, ...] | None = None
+    defender: str | None = None
+    """Palace Poker's attack: the player attacked."""
+    keep: tuple[int, ...] | None = None
+    """Dice poker's roll: positions (0-4) of the dice kept."""
+    line: str | None = None
+    """Dice poker's score: the line written."""
+    pushed: Pushed | None = None
+    """Chips pushed and words said, entered by the floor instead of `action` and `to`."""
+
+
+@dataclass(frozen=True)
+class ExpireClock:
+    """The clock of `seat` (a table seat) in `hand_id` that ends at `deadline_at_ms` has run
+    out: act for the player. Names the exact clock so a stale or repeated expiry misses."""
+    hand_id: str
+    seat: int
+    deadline_at_ms: int
+
+
+@dataclass(frozen=True)
+class SitOut:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class ReturnToSeat:
+    player_id: str
+
+
+Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
+                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class TableCreated:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    seats: tuple[TableSeat, ...]
+    ranked: bool
+    action_clock_s: int | None
+    tournament_id: str | None = None
+    auto_deal: bool = False
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSeatedAtTable:
+    seat: int
+    player_id: str
+    stack: int
+    tournament_version: int = 0
+    re_entry: bool = False  # a new entry: their bust here is a finished entry's
+
+
+@dataclass(frozen=True)
+class PlayerLeftTable:
+    """The player left between hands taking `stack` chips (0 once busted)."""
+    seat: int
+    player_id: str
+    stack: int
+    tournament_version: int = 0
+
+
+@dataclass(frozen=True)
+class ChipsAdjusted:
+    seat: int
+    player_id: str
+    amount: int
+    change_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class HandOpened:
+    """A hand begins. `seats`: the table seats dealt in (hand seat k is table seat
+    seats[k]); `button`: a table seat. `salt` is secret until the hand is closed."""
+    hand_id: str
+    number: int
+    button: int
+    seats: tuple[int, ...]
+    commitment: str
+    salt: str
+    scheme: str = DECK_HASH
+    """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
+    domain.rules.deal_commitment.SCHEME (a Merkle root over each card, hold'em and Omaha)."""
+
+
+@dataclass(frozen=True)
+class HandClosed:
+    """The hand is over: every table seat's stack now, and who lost their last chip."""
+    hand_id: str
+    stacks: tuple[int, ...]
+    busted: tuple[str, ...]
+    points: tuple[int, ...] = ()
+    """Per table seat, points the hand scored (draw without betting, dice); () if none."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: str
+    place: int
+    stack: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """A player's result for ratings: "win" (alone at the top), "draw" (sharing the top)
+    or "loss"."""
+    player_id: str
+    place: int
+    outcome: str
+
+
+@dataclass(frozen=True)
+class TableFinished:
+    """Fewer than two players have chips, or the match's hands are played: the final
+    standings, best first, and each player's result."""
+    standings: tuple[Standing, ...]
+    results: tuple[Result, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableClosing:
+    """Closed during a hand: no hand follows it, and the table finishes when it ends."""
+    hand_id: str
+
+
+@dataclass(frozen=True)
+class ClockStarted:
+    """`player_id` (table seat `seat`) is to act in `hand_id` by `deadline_at_ms` (ms since
+    the epoch). A later ClockStarted, ClockExpired or HandClosed ends it."""
+    hand_id: str
+    seat: int
+    player_id: str
+    deadline_at_ms: int
+
+
+@dataclass(frozen=True)
+class ClockExpired:
+    hand_id: str
+    seat: int
+    player_id: str
+    deadline_at_ms: int
+    expired_at_ms: int
+
+
+@dataclass(frozen=True)
+class AutomaticAction:
+    """The computer acts for the player; the game events up to the next table event are
+    its action (the service marks them `automatic` in their metadata)."""
+    hand_id: str
+    seat: int
+    player_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerSatOut:
+    seat: int
+    player_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerReturned:
+    seat: int
+    player_id: str
+
+
+TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
+                AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
+                ChipsAdjusted, ChipsRuled, TableClosing)
+TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
+
+
+def event_types(game: str) -> dict[str, type]:
+    """Every record type a table of `game` holds: its own events and the game's."""
+    return {**game_rules(game).module.EVENT_TYPES, **TABLE_EVENT_TYPES}
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class TableState:
+    table_id: str
+    game: str
+    settings: dict[str, Any]
+    betting: BettingStructure
+    ranked: bool
+    action_clock_s: int | None
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    """Between hands; during a hand the hand state holds the live stacks."""
+    button: int | None
+    hands_played: int
+    hand_id: str | None
+    """The current hand, or the last one once it is closed."""
+    hand_seats: tuple[int, ...]
+    hand: Any
+    """The game's state of the current (or last) hand."""
+    commitment: str | None
+    salt: str | None
+    eliminated: tuple[Standing, ...]
+    finished: bool
+    clock: ClockStarted | None = None
+    """The pending action clock, if any."""
+    sitting_out: tuple[bool, ...] = ()
+    """Per table seat: the computer plays for this player."""
+    missed_clocks: tuple[int, ...] = ()
+    """Per table seat: clocks run out in a row."""
+    points: tuple[int, ...] = ()
+    """Per table seat: points scored so far (games played for points)."""
+    results: tuple[Result, ...] = ()
+    """Once finished: each player's win/draw/loss."""
+    tournament_id: str | None = None
+    departures: tuple[PlayerLeftTable, ...] = ()
+    """Tournament tables: the last time each player left here with chips, until they sit
+    here again (a move's chips are on their way to another table)."""
+    last_busted: tuple[TableSeat, ...] = ()
+    """Who lost their last chip in the last hand, with the stack they began it with."""
+    auto_deal: bool = False
+    chip_changes: tuple[int, ...] = ()
+    """Tournament tables: the tournament's chip changes applied here (their ids); cash
+    tables: their top-ups (numbered 1, 2, ...)."""
+    deal_scheme: str = DECK_HASH
+    """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    closing: bool = False
+    """Closed during the current hand: it finishes when the hand ends."""
+
+    @property
+    def cash(self) -> bool:
+        return self.min_buy_in is not None
+
+    @property
+    def chips(self) -> int:
+        """Every chip at the table, a hand in progress included (its stacks as it began)."""
+        return sum(self.stacks)
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return self.hand is not None and not self.hand.over
+
+    @property
+    def live_stacks(self) -> tuple[int, ...]:
+        """Every table seat's chips behind right now (a hand in progress included)."""
+        if not self.hand_in_progress:
+            return self.stacks
+        stacks = list(self.stacks)
+        for hand_seat, table_seat in enumerate(self.hand_seats):
+            stacks[table_seat] = self.hand.stacks[hand_seat]
+        return tuple(stacks)
+
+    @property
+    def to_act(self) -> str | None:
+        """The player to act in the current hand, if any."""
+        seat = self.seat_to_act
+        return None if seat is None else self.players[seat]
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The table seat to act in the current hand, if any."""
+        if not self.hand_in_progress or self.hand.to_act is None:
+            return None
+        return self.hand_seats[self.hand.to_act]
+
+    def seat_of(self, player_id: str) -> int | None:
+        if player_id == EMPTY_SEAT:
+            return None
+        return self.players.index(player_id) if player_id in self.players else None
+
+    def hand_seat_of(self, player_id: str) -> int | None:
+        for hand_seat, table_seat in enumerate(self.hand_seats):
+            if self.players[table_seat] == player_id:
+                return hand_seat
+        return None
+
+
+def hand_id_for(table_id: str, number: int) -> str:
+    """Hand ids name their table, so a hand's history is found without an index."""
+    return f"{table_id}.{number}"
+
+
+def table_id_of_hand(hand_id: str) -> tuple[str, int] | None:
+    table_id, dot, number = hand_id.rpartition(".")
+    if not dot or not table_id or not number.isdigit():
+        return None
+    return table_id, int(number)
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def evolve(state: TableState | None, event: Any) -> TableState:
+    kind = type(event)
+    if kind is TableCreated:
+        return _created(event)
+    if state is None:
+        raise ValueError(f"a table stream begins with TableCreated, not {kind.__name__}")
+    if kind is HandOpened:
+        return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
+                            hand_seats=event.seats, button=event.button, hand=None,
+                            commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
+    if kind is HandClosed:
+        return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
+    if kind is TableFinished:
+        return with_changes(state, finished=True, results=event.results)
+    if kind is TableClosing:
+        return with_changes(state, closing=True)
+    if kind is ClockStarted:
+        return with_changes(state, clock=event, missed_clocks=_met_clock(state))
+    if kind is ClockExpired:
+        missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
+        return with_changes(state, clock=None, missed_clocks=missed)
+    if kind in (AutomaticAction, ChipsRuled):
+        return state
+    if kind is PlayerSatOut:
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
+    if kind is PlayerReturned:
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
+                            missed_clocks=_put(state.missed_clocks, event.seat, 0))
+    if kind is PlayerSeatedAtTable:
+        seated = _with_seat(state, event.seat, event.player_id, event.stack,
+                            tuple(d for d in state.departures if d.player_id != event.player_id))
+        if not event.re_entry:
+            return seated
+        return with_changes(seated, eliminated=tuple(s for s in state.eliminated if s.player_id != event.player_id))
+    if kind is ChipsAdjusted:
+        return with_changes(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
+                            chip_changes=state.chip_changes + (event.change_id,))
+    if kind is PlayerLeftTable:
+        departures = tuple(d for d in state.departures if d.player_id != event.player_id)
+        return _with_seat(state, event.seat, EMPTY_SEAT, 0,
+                          departures + ((event,) if event.stack else ()))
+    return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
+
+
+def _met_clock(state: TableState) -> tuple[int, ...]:
+    """A clock ended by anything but its expiry was met: its player acted in time, so
+    their run of missed clocks is over."""
+    if state.clock is None:
+        return state.missed_clocks
+    return _put(state.missed_clocks, state.clock.seat, 0)
+
+
+def _with_seat(state: TableState, seat: int, player_id: str, stack: int,
+               departures: tuple[PlayerLeftTable, ...]) -> TableState:
+    return with_changes(state, players=_put(state.players, seat, player_id),
+                        stacks=_put(state.stacks, seat, stack),
+                        sitting_out=_put(state.sitting_out, seat, False),
+                        missed_clocks=_put(state.missed_clocks, seat, 0), departures=departures)
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def _created(event: TableCreated) -> TableState:
+    seat_count = len(event.seats)
+    return TableState(
+        table_id=event.table_id, game=event.game, settings=event.settings, betting=event.betting,
+        ranked=event.ranked, action_clock_s=event.action_clock_s,
+        players=tuple(seat.player_id for seat in event.seats),
+        stacks=tuple(seat.stack for seat in event.seats), button=None, hands_played=0,
+        hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
+        finished=False, clock=None, sitting_out=(False,) * seat_count,
+        missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
+        tournament_id=event.tournament_id, auto_deal=event.auto_deal,
+        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in)
+
+
+def _closed(state: TableState, event: HandClosed) -> TableState:
+    # state.stacks still holds the stacks the hand started with.
+    start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
+    remaining = sum(1 for stack in state.stacks if stack > 0)
+    # Players out in the same hand: the bigger starting stack takes the better place
+    # (house practice: the TDA has no numbered rule for it, tournaments.md); equal stacks
+    # share it.
+    busted = sorted(event.busted, key=lambda p: -start_stacks[p])
+    places = []
+    worst_place = remaining
+    for player in busted:
+        better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
+        places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
+    points = state.points
+    if event.points:
+        points = tuple(mine + scored for mine, scored in zip(points or (0,) * len(event.points), event.points))
+    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places),
+                        points=points, last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
+
+
+def replay(events: Any) -> TableState:
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    return state  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(state: TableState | None, command: Command, now_ms: int | None = None,
+           draws: Draws | None = None) -> list[Any]:
+    return handle(state, command, now_ms, draws)[0]
+
+
+def handle(state: TableState | None, command: Command,
+           now_ms: int | None = None, draws: Draws | None = None) -> tuple[list[Any], TableState]:
+    """`decide` plus the state after its events (the game decider evolves them anyway).
+
+    `now_ms` (ms since the epoch) is needed on a table with an action clock, to date the
+    deadlines, and by ExpireClock; other tables ignore it. `draws`: fresh randomness for
+    games that need more than the deal (draw redeals and reshuffles, Palace Poker's
+    orders, dice rolls); hold'em ignores it."""
+    if isinstance(command, CreateTable):
+        if state is not None:
+            raise Violation("illegal_action", "this table already exists")
+        event = _create(command)
+        return [event], evolve(None, event)
+    if state is None:
+        raise Violation("not_found", "no such table")
+    if state.finished:
+        raise Violation("table_finished", "the table has finished: no more hands")
+    if isinstance(command, StartNextHand):
+        return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
+    if isinstance(command, Act):
+        return _turn_passed(*_act(state, command, draws), now_ms, draws)
+    if isinstance(command, ExpireClock):
+        return _expire_clock(state, command, _required(now_ms), draws)
+    if isinstance(command, SitOut):
+        return _sit_out(state, command, now_ms, draws)
+    if isinstance(command, ReturnToSeat):
+        return _return_to_seat(state, command)
+    if isinstance(command, (SeatPlayer, RemovePlayer)):
+        return _change_seats(state, command)
+    if isinstance(command, AdjustChips):
+        return _adjust_chips(state, command)
+    if isinstance(command, (SitDown, StandUp, TopUp)):
+        return _cash_move(state, command)
+    if isinstance(command, CloseTable):
+        return _close(state)
+    raise Violation("illegal_action", f"unknown command {command!r}")
+
+
+def _create(command: CreateTable) -> TableCreated:
+    rules = game_rules(command.game)
+    # Parsing refuses what the game cannot play. Five-card draw and dice name their own
+    # turn time limit (`turn_time_limit_s`), which is the table's action clock.
+    game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
+    if rules.table_game is None:
+        holdem_showdown(command.settings)
+    turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
+    action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
+    if turn_limit_s is not None and action_clock_s != turn_limit_s:
+        raise Violation("invalid_table",
+                        f"action_clock_s {command.action_clock_s} and the game's turn_time_limit_s "
+                        f"{turn_limit_s} differ: give one of them, or the same number",
+                        numbers={"action_clock_s": command.action_clock_s, "turn_time_limit_s": turn_limit_s})
+    chips = rules.plays_for_chips(command.settings)
+    seats = command.seats
+    # Stud and the draw games seat fewer: the deck must serve every player still in.
+    max_seats = getattr(rules.table_game, "max_seats", MAX_SEATS)
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise Violation("invalid_table", f"a {command.game} table seats {MIN_SEATS} to {max_seats} players, "
+                        f"not {len(seats)}", numbers={"seats": len(seats), "max_seats": max_seats})
+    players = [seat.player_id for seat in seats if seat.player_id != EMPTY_SEAT]
+    if len(set(players)) != len(players):
+        raise Violation("invalid_table", "a player may take only one seat at a table")
+    cash = _buy_in_limits(command)
+    if EMPTY_SEAT in (seat.player_id for seat in seats) and command.tournament_id is None and not cash:
+        raise Violation("invalid_table", "only a tournament's or a cash table has empty seats")
+    for seat in seats:
+        if cash and seat.player_id != EMPTY_SEAT:
+            _check_buy_in(command.min_buy_in, command.max_buy_in, seat.stack)  # type: ignore[arg-type]
+    for seat in seats:
+        if seat.player_id == EMPTY_SEAT and seat.stack == 0:
+            continue
+        if isinstance(seat.stack, bool) or not isinstance(seat.stack, int) or seat.stack < 0 \
+                or (chips and seat.stack == 0):
+            raise Violation("invalid_table", f"{seat.player_id}'s stack must be a whole number of chips above 0, not {seat.stack!r}",
+                            numbers={"stack": seat.stack})
+    if action_clock_s is not None and not 0 < action_clock_s <= MAX_ACTION_CLOCK_S:
+        raise Violation("invalid_table", f"the action clock must be 1 to {MAX_ACTION_CLOCK_S} seconds "
+                        f"(or null), not {action_clock_s}", numbers={"action_clock_s": action_clock_s})
+    if command.auto_deal and command.tournament_id is not None:
+        raise Violation("invalid_table", "a tournament deals its tables' hands itself: no auto_deal")
+    betting = rules.settings_betting(command.settings, command.betting)
+    return TableCreated(command.table_id, command.game, dict(command.settings), betting,
+                        tuple(seats), command.ranked, action_clock_s, command.tournament_id,
+                        command.auto_deal, command.min_buy_in, command.max_buy_in)
+
+
+def _buy_in_limits(command: CreateTable) -> bool:
+    """Whether the table is a cash table, once its limits are checked: both or neither,
+    whole chips, 0 < min <= max, on a table that plays for chips and no tournament's."""
+    limits = (command.min_buy_in, command.max_buy_in)
+    if limits == (None, None):
+        return False
+    numbers = {"min_buy_in": command.min_buy_in, "max_buy_in": command.max_buy_in}
+    if None in limits or any(isinstance(v, bool) or not isinstance(v, int) for v in limits) \
+            or not 0 < command.min_buy_in <= command.max_buy_in:  # type: ignore[operator]
+        raise Violation("invalid_table", f"a cash table's buy-in limits are whole chips with 0 < min_buy_in "
+                        f"<= max_buy_in, not {command.min_buy_in} and {command.max_buy_in}", numbers=numbers)
+    if command.tournament_id is not None or not game_rules(command.game).plays_for_chips(command.settings):
+        raise Violation("invalid_table", "only a table that plays for chips outside a tournament has buy-ins",
+                        numbers=numbers)
+    return True
+
+
+def next_button(state: TableState) -> int:
+    """The next seat clockwise from the last button that still has chips (the first seat
+    with chips for the first hand)."""
+    count = len(state.players)
+    start = 0 if state.button is None else state.button + 1
+    for step in range(count):
+        seat = (start + step) % count
+        if state.stacks[seat] > 0:
+            return seat
+    raise Violation("not_enough_players", "nobody has chips")
+
+
+def seats_dealt_in(state: TableState) -> tuple[int, ...]:
+    """The table seats dealt into the next hand: those with chips (every seat when the
+    game plays for points)."""
+    if not game_rules(state.game).plays_for_chips(state.settings):
+        return tuple(range(len(state.players)))
+    return tuple(seat for seat, stack in enumerate(state.stacks) if stack > 0)
+
+
+def _start_next_hand(state: TableState, command: StartNextHand,
+                     draws: Draws | None) -> tuple[list[Any], TableState]:
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played",
+                        numbers={"hand": state.hand_id})
+    in_game = seats_dealt_in(state)
+    if len(in_game) < MIN_SEATS:
+        raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
+                        numbers={"players_with_chips": len(in_game)})
+    salt = command.salt
+    if _SALT_HEX.fullmatch(salt) is None:
+        raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex")
+    rules = game_rules(state.game)
+    cards = parse_cards(command.deck)
+    if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
+        raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
+    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
+        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
+            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
+    else:
+        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
+    betting = state.betting if command.betting is None else command.betting
+    if command.big_blind is not None:
+        button, hand_button, betting = _given_positions(state, command, in_game, betting)
+    else:
+        button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
+        hand_button = in_game.index(button)
+    number = state.hands_played + 1
+    previous = state.hand
+    opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
+                        scheme)
+    state = evolve(state, opened)
+    players = tuple(state.players[s] for s in in_game)
+    stacks = tuple(state.stacks[s] for s in in_game)
+    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                                       commitment, _dealing(state, draws), previous=previous)
+    elif rules.table_game is not None:
+        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                            commitment, _dealing(state, draws))
+    else:
+        start = rules.start(players, stacks, hand_button, betting, state.settings,
+                            tuple(command.deck), commitment)
+    hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
+    return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
+
+
+def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[int, ...],
+                     betting: BettingStructure) -> tuple[int, int, BettingStructure]:
+    """The table seat recorded as the button, the hand seat the game takes as its button,
+    and the betting, from a tournament's positions. The game puts the blinds on the two
+    hand seats after its button (heads-up: the button and the next), so its button is
+    the dealt-in seat two before the big blind (one before, heads-up). A dead button
+    (TDA 2024 32) sits on an empty seat: the game's button is then the last player before the
+    small blind, who acts last as the button would. An empty small blind seat is a dead
+    small blind: nobody posts it."""
+    seat_count = len(state.players)
+    for name in ("button", "small_blind", "big_blind"):
+        seat = getattr(command, name)
+        if seat is not None and not 0 <= seat < seat_count:
+            raise Violation("invalid_deal", f"the {name.replace('_', ' ')} seat must be 0..{seat_count - 1}",
+                            numbers={name: seat})
+    if command.big_blind not in in_game:
+        raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
+                        numbers={"big_blind": command.big_blind})
+    big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
+    if len(in_game) == 2:
+        return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
+    dead_small_blind = command.small_blind is not None and command.small_blind not in in_game
+    if dead_small_blind:
+        betting = with_changes(betting, dead_small_blind=True)
+    button = command.button if command.button is not None else in_game[(big_blind - 2) % len(in_game)]
+    return button, (big_blind - 2) % len(in_game), betting
+
+
+def _change_seats(state: TableState, command: SeatPlayer | RemovePlayer) -> tuple[list[Any], TableState]:
+    if state.tournament_id is None:
+        raise Violation("not_tournament_table", "players join and leave only a tournament's tables between hands")
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: players move between hands",
+                        cite("balance_between_hands"), {"hand": state.hand_id})
+    if isinstance(command, RemovePlayer):
+        seat = _seat_of(state, command.player_id)
+        left = PlayerLeftTable(seat, command.player_id, state.stacks[seat], command.tournament_version)
+        return [left], evolve(state, left)
+    if command.player_id in state.players:
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
+    if not 0 <= command.seat < len(state.players) or state.players[command.seat] != EMPTY_SEAT:
+        raise Violation("seat_taken", f"seat {command.seat} is not an empty seat of this table",
+                        numbers={"seat": command.seat})
+    if isinstance(command.stack, bool) or not isinstance(command.stack, int) or command.stack <= 0:
+        raise Violation("invalid_stack", f"a player sits down with the chips they have, more than 0, not {command.stack!r}: no rebuy",
+                        numbers={"stack": command.stack})
+    if not command.re_entry and any(s.player_id == command.player_id for s in state.eliminated):
+        raise Violation("no_rebuy", f"{command.player_id} busted at this table: no chips to bring back",
+                        numbers={"player": command.player_id})
+    seated = PlayerSeatedAtTable(command.seat, command.player_id, command.stack, command.tournament_version,
+                                 command.re_entry)
+    return [seated], evolve(state, seated)
+
+
+def _adjust_chips(state: TableState, command: AdjustChips) -> tuple[list[Any], TableState]:
+    if state.tournament_id is None:
+        raise Violation("not_tournament_table", "only a tournament changes chips at its tables")
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played: chips change between hands",
+                        numbers={"hand": state.hand_id})
+    if command.change_id in state.chip_changes:
+        raise Violation("already_applied", f"chip change {command.change_id} is already applied here",
+                        numbers={"change_id": command.change_id})
+    seat = _seat_of(state, command.player_id)
+    if state.stacks[seat] + command.amount < 0:
+        raise Violation("exceeds_stack", f"{command.player_id} has {state.stacks[seat]} chips, not {-command.amount}",
+                        numbers={"stack": state.stacks[seat], "amount": command.amount})
+    adjusted = ChipsAdjusted(seat, command.player_id, command.amount, command.change_id, command.reason)
+    return [adjusted], evolve(state, adjusted)
+
+
+# ------------------------------------------------------------------- cash tables
+
+
+def _check_buy_in(minimum: int, maximum: int, buy_in: int) -> None:
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or not minimum <= buy_in <= maximum:
+        raise Violation("buy_in_out_of_range", f"a buy-in here is {minimum} to {maximum} chips, not {buy_in!r}",
+                        numbers={"buy_in": buy_in, "min_buy_in": minimum, "max_buy_in": maximum})
+
+
+def _in_the_hand(state: TableState, seat: int) -> bool:
+    return state.hand_in_progress and seat in state.hand_seats
+
+
+def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[list[Any], TableState]:
+    """Sit down, top up or stand up at a cash table: the player's chips change only while
+    they are not in a hand being played (their stack is in play until it ends)."""
+    if not state.cash:
+        raise Violation("not_cash_table", "players sit down, top up and stand up only at cash tables")
+    if isinstance(command, SitDown):
+        return _sit_down(state, command)
+    seat = _seat_of(state, command.player_id)
+    if _in_the_hand(state, seat):
+        doing = "stand up" if isinstance(command, StandUp) else "top up"
+        raise Violation("hand_in_progress", f"{command.player_id} is in hand {state.hand_id}: "
+                        f"{doing} once it is over",
+                        numbers={"hand": state.hand_id, "player": command.player_id})
+    if isinstance(command, StandUp):
+        left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
+        return [left], evolve(state, left)
+    stack, most = state.stacks[seat], state.max_buy_in
+    if isinstance(command.amount, bool) or not isinstance(command.amount, int) or command.amount <= 0:
+        raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
+                        numbers={"amount": command.amount})
+    if stack + command.amount > most:  # type: ignore[operator]
+        raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
+                        f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
+                        numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
+    adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
+    return [adjusted], evolve(state, adjusted)
+
+
+def _sit_down(state: TableState, command: SitDown) -> tuple[list[Any], TableState]:
+    if state.closing:
+        raise Violation("table_closing", "the table is closing: nobody sits down")
+    if command.player_id == EMPTY_SEAT or command.player_id in state.players:
+        raise Violation("already_seated", f"{command.player_id} already sits at this table",
+                        numbers={"player": command.player_id})
+    empty = [seat for seat, player in enumerate(state.players) if player == EMPTY_SEAT]
+    seat = command.seat if command.seat is not None else (empty[0] if empty else None)
+    if seat is None:
+        raise Violation("table_full", f"all {len(state.players)} seats are taken",
+                        numbers={"seats": len(state.players)})
+    if seat not in empty:
+        raise Violation("seat_taken", f"seat {seat} is not an empty seat of this table (empty: {empty})",
+                        numbers={"seat": seat, "empty_seats": empty})
+    _check_buy_in(state.min_buy_in, state.max_buy_in, command.buy_in)  # type: ignore[arg-type]
+    seated = PlayerSeatedAtTable(seat, command.player_id, command.buy_in)
+    return [seated], evolve(state, seated)
+
+
+def _close(state: TableState) -> tuple[list[Any], TableState]:
+    """Any table but a tournament's: finished now, or, during a hand, when it ends. An
+    early close rates nobody (no results), whatever the standings."""
+    if state.tournament_id is not None:
+        raise Violation("tournament_table", "a tournament closes its own tables")
+    if state.closing:
+        raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends",
+                        numbers={"hand": state.hand_id})
+    event: Any = TableClosing(state.hand_id) if state.hand_in_progress else TableFinished(standings(state))
+    return [event], evolve(state, event)
+
+
+def _next_seat(state: TableState) -> int:
+    """Games for points: the button moves one seat on, chips or not."""
+    return 0 if state.button is None else (state.button + 1) % len(state.players)
+
+
+def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
+    return None if draws is None or state.salt is None else Dealing(draws, state.salt)
+
+
+def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
+    if not state.hand_in_progress:
+        raise Violation("hand_over", "no hand is being played: start the next hand")
+    seat = state.hand_seat_of(command.player_id)
+    if seat is None:
+        raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
+                        numbers={"player": command.player_id})
+    ruled: list[Any] = []
+    if command.pushed is not None:
+        ruled, command = _ruled(state, seat, command)
+    rules = game_rules(state.game)
+    dealing = _dealing(state, draws)
+    if rules.table_game is not None:
+        move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
+                         command.defender, command.keep, command.line)
+        game_command = rules.action(move, state.hand, dealing)
+    else:
+        if (command.defender, command.keep, command.line) != (None, None, None):
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": command.action})
+        game_command = rules.action(command, seat)
+    hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
+    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
+    """Chips and words (domain.rules.declarations) become the action they are ruled to be; the
+    ruling is recorded beside it."""
+    # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
+    betting = getattr(state.hand, "betting", None) or getattr(getattr(state.hand, "game", None), "betting", None)
+    pushed = command.pushed
+    if betting is None or pushed is None:
+        raise Violation("illegal_action", "chips and words are ruled in betting games only")
+    found, action, to = ruled_action(betting, seat, pushed)
+    event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
+                       pushed.said, pushed.order, found)
+    return [event], with_changes(command, action=action, to=to, pushed=None)
+
+
+# ------------------------------------------------------------- clocks and absences
+
+
+def _required(now_ms: int | None) -> int:
+    if now_ms is None:
+        raise ValueError("the service passes the time (now_ms) for clocks")
+    return now_ms
+
+
+def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
+                 draws: Draws | None = None, *, deal_next: bool = True) -> tuple[list[Any], TableState]:
+    """After the turn moved: the computer plays every absent player whose turn comes, an
+    auto-deal table opens its next hand if these events closed one (`deal_next`: at most
+    once per command, so absent players alone never play hand after hand), then the next
+    present player's clock starts."""
+    events = list(events)
+    while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
+        played, state = _play_for(state, seat, SITTING_OUT, draws)
+        events.extend(played)
+    if deal_next and _deals_next(state, events):
+        opened, state = _start_next_hand(state, fresh_deal(state, draws), draws)
+        return _turn_passed([*events, *opened], state, now_ms, draws, deal_next=False)
+    seat = state.seat_to_act
+    if state.action_clock_s is not None and seat is not None:
+        deadline = _required(now_ms) + state.action_clock_s * 1000
+        started = ClockStarted(state.hand_id, seat, state.players[seat], deadline)  # type: ignore[arg-type]
+        events.append(started)
+        state = evolve(state, started)
+    return events, state
+
+
+def _deals_next(state: TableState, events: list[Any]) -> bool:
+    """An auto-deal table whose hand these events closed goes on to the next hand, unless
+    it has finished."""
+    return state.auto_deal and not state.finished and not state.hand_in_progress \
+        and any(type(event) is HandClosed for event in events)
+
+
+def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:
+    """The next hand's shuffle and salt, drawn through `draws` (the caller's randomness)."""
+    if draws is None:
+        raise ValueError("auto_deal needs fresh randomness: the service passes `draws`")
+    deck = deck_texts(game_rules(state.game).uses_joker(state.settings))
+    return StartNextHand(draws.shuffled(deck), draws.salt())
+
+
+def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) -> tuple[list[Any], TableState]:
+    """The computer's action for table seat `seat` (whose turn it is), through the game's
+    decider like any other action."""
+    rules = game_rules(state.game)
+    hand_seat = state.hand_seat_of(state.players[seat])
+    marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
+    state = evolve(state, marker)
+    command = rules.auto_action(state.hand, hand_seat, reason == CLOCK_EXPIRED)
+    hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
+    return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
+
+
+def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
+                  draws: Draws | None) -> tuple[list[Any], TableState]:
+    clock = state.clock
+    if clock is None or (clock.hand_id, clock.seat, clock.deadline_at_ms) != \
+            (command.hand_id, command.seat, command.deadline_at_ms):
+        raise Violation("clock_not_running",
+                        f"no clock of seat {command.seat} in hand {command.hand_id} ends at "
+                        f"{command.deadline_at_ms}: the player acted, or it was already expired",
+                        numbers={"seat": command.seat, "deadline_at_ms": command.deadline_at_ms})
+    if now_ms < clock.deadline_at_ms:
+        raise Violation("clock_not_expired",
+                        f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
+                        numbers={"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+    expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
+    state = evolve(state, expired)
+    events: list[Any] = [expired]
+    if state.missed_clocks[clock.seat] >= MISSED_CLOCKS_BEFORE_ABSENT and not state.sitting_out[clock.seat]:
+        sat_out = PlayerSatOut(clock.seat, clock.player_id, MISSED_CLOCKS)
+        state = evolve(state, sat_out)
+        events.append(sat_out)
+    # This turn is a timeout (check or fold) even for a player who is now away; the
+    # computer's fuller policy plays their later turns.
+    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED, draws)
+    return _turn_passed([*events, *played], state, now_ms, draws)
+
+
+def _seat_of(state: TableState, player_id: str) -> int:
+    seat = state.seat_of(player_id)
+    if seat is None:
+        raise Violation("not_seated", f"{player_id} has no seat at this table", numbers={"player": player_id})
+    return seat
+
+
+def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
+             draws: Draws | None) -> tuple[list[Any], TableState]:
+    seat = _seat_of(state, command.player_id)
+    if state.sitting_out[seat]:
+        raise Violation("already_sitting_out", f"{command.player_id} is already sitting out",
+                        numbers={"player": command.player_id})
+    sat_out = PlayerSatOut(seat, command.player_id, REQUESTED)
+    state = evolve(state, sat_out)
+    if state.seat_to_act != seat:
+        return [sat_out], state
+    # Their turn, perhaps with their clock running: the computer acts now.
+    return _turn_passed([sat_out], state, now_ms, draws)
+
+
+def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
+    seat = _seat_of(state, command.player_id)
+    if not state.sitting_out[seat]:
+        raise Violation("not_sitting_out", f"{command.player_id} is not sitting out",
+                        numbers={"player": command.player_id})
+    returned = PlayerReturned(seat, command.player_id)
+    return [returned], evolve(state, returned)
+
+
+def automatic_flags(events: list[Any]) -> list[bool]:
+    """Which of `events` the computer played: the game events after an AutomaticAction, up
+    to the next table event."""
+    flags = []
+    automatic = False
+    for event in events:
+        if type(event) in TABLE_EVENTS:
+            automatic = isinstance(event, AutomaticAction)
+            flags.append(False)
+        else:
+            flags.append(automatic)
+    return flags
+
+
+def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
+    module = rules.module
+    if rules.table_game is not None:
+        if dealing is None:
+            raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
+        return rules.table_game.handle(hand, command, dealing)
+    if hasattr(module, "handle"):
+        return module.handle(hand, command)
+    events = module.decide(hand, command)
+    for event in events:
+        hand = module.evolve(hand, event)
+    return events, hand
+
+
+def _closing(state: TableState) -> list[Any]:
+    """HandClosed (and TableFinished) once the game's hand is over."""
+    if state.hand is None or not state.hand.over:
+        return []
+    rules = game_rules(state.game)
+    chips = rules.plays_for_chips(state.settings)
+    stacks = list(state.stacks)
+    points = [0] * len(state.players)
+    hand_points = getattr(state.hand, "points", ())
+    for hand_seat, table_seat in enumerate(state.hand_seats):
+        stacks[table_seat] = state.hand.stacks[hand_seat]
+        if hand_points:
+            points[table_seat] = hand_points[hand_seat]
+    busted = tuple(state.players[s] for s in state.hand_seats if chips and stacks[s] == 0)
+    closed = HandClosed(state.hand_id, tuple(stacks), busted,  # type: ignore[arg-type]
+                        tuple(points) if hand_points else ())
+    events: list[Any] = [closed]
+    after = evolve(state, closed)
+    with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
+    hands = rules.hands_in_match(state.settings)
+    if state.closing:
+        events.append(TableFinished(standings(after)))
+        return events
+    if state.tournament_id is not None or state.cash:
+        return events  # players come and go between hands; the tournament (or the floor) finishes it
+    if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
+        final = standings(after)
+        events.append(TableFinished(final, results_of(final)))
+    return events
+
+
+def _with_closing(state: TableState, events: list[Any]) -> tuple[list[Any], TableState]:
+    closing = _closing(state)
+    for event in closing:
+        state = evolve(state, event)
+    return [*events, *closing], state
+
+
+def standings(state: TableState) -> tuple[Standing, ...]:
+    """Players with chips first (by stack), then the eliminated by place; in a game for
+    points, everyone by points. Level players share a place."""
+    seats = range(len(state.players))
+    if not game_rules(state.game).plays_for_chips(state.settings):
+        scores = state.points or (0,) * len(state.players)
+        return tuple(Standing(state.players[s], 1 + sum(1 for o in scores if o > scores[s]), state.stacks[s])
+                     for s in sorted(seats, key=lambda s: (-scores[s], s)))
+    alive = [s for s in seats if state.stacks[s] > 0]
+    ranked = [Standing(state.players[s], 1 + sum(1 for o in alive if state.stacks[o] > state.stacks[s]),
+                       state.stacks[s]) for s in sorted(alive, key=lambda s: (-state.stacks[s], s))]
+    out = sorted(state.eliminated, key=lambda s: s.place)
+    return tuple(ranked + out)
+
+
+def results_of(final: tuple[Standing, ...]) -> tuple[Result, ...]:
+    """Win for the one player in first place, draw for each of several, loss for the rest."""
+    leaders = sum(1 for s in final if s.place == 1)
+    return tuple(Result(s.player_id, s.place, "loss" if s.place > 1 else ("win" if leaders == 1 else "draw"))
+                 for s in final)

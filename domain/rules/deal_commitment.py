@@ -1,0 +1,94 @@
+"""The card-by-card commitment to a deal (service.md "Provably fair deals, without exposing
+mucked cards"): each deck position gets its own salt, each (position, card, salt) a leaf
+hash, and the leaves a Merkle root that the hand's first event publishes before any card
+is dealt. After the hand, one card is proven by its opening (position, card, salt and
+the sibling hashes up to the root), so a player can check their own cards, the board and
+the hands shown down without being given any other card.
+
+The per-position salts come from the hand's one secret salt (HMAC-SHA256 of the
+position), so the store seals one 32-byte secret as before; an opened salt says nothing
+about the secret or about any other position's salt. The floor, who holds the secret and
+the whole deck, recomputes the root from them.
+
+Canonical text, so anyone can redo the check without this code:
+- salt of position i: hmac_sha256(key=secret, msg=b"cardroom-card-salt|<i>"), as hex;
+- leaf: sha256(b"cardroom-card|<i>|<card>|<salt hex>") (card as "As", "Td", "Jk");
+- node: sha256(b"cardroom-node|" + left hex + b"|" + right hex); a level with an odd
+  count carries its last hash up unchanged;
+- root: the single hash left, as lowercase hex.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+SCHEME = "merkle-sha256 per card (docs: domain/rules/deal_commitment.py)"
+LEFT = "L"
+RIGHT = "R"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One deck position proven against the root: `path` lists (side, hash) from the leaf
+    up, side saying where the sibling sits."""
+    position: int
+    card: str
+    salt: str
+    path: tuple[tuple[str, str], ...]
+
+
+def position_salt(secret: bytes, position: int) -> str:
+    return hmac.digest(secret, f"cardroom-card-salt|{position}".encode("ascii"), "sha256").hex()
+
+
+def leaf_hash(position: int, card: str, salt: str) -> str:
+    return hashlib.sha256(f"cardroom-card|{position}|{card}|{salt}".encode("ascii")).hexdigest()
+
+
+def _node(left: str, right: str) -> str:
+    return hashlib.sha256(f"cardroom-node|{left}|{right}".encode("ascii")).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _levels(deck: tuple[str, ...], secret: bytes) -> tuple[tuple[str, ...], ...]:
+    """Every level of the tree, leaves first. Cached: a closed hand's views are read again
+    and again, each needing the same tree."""
+    level = tuple(leaf_hash(i, card, position_salt(secret, i)) for i, card in enumerate(deck))
+    levels = [level]
+    while len(level) > 1:
+        level = tuple(_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                      for i in range(0, len(level), 2))
+        levels.append(level)
+    return tuple(levels)
+
+
+def deal_root(deck: Sequence[str], secret: bytes) -> str:
+    """The commitment published before the deal: the Merkle root over every position."""
+    return _levels(tuple(deck), secret)[-1][0]
+
+
+def openings(deck: Sequence[str], secret: bytes, positions: Sequence[int]) -> tuple[Opening, ...]:
+    """The openings of `positions` (in the order asked), and of no other card."""
+    levels = _levels(tuple(deck), secret)
+    opened = []
+    for position in positions:
+        path = []
+        index = position
+        for level in levels[:-1]:
+            sibling = index ^ 1
+            if sibling < len(level):
+                path.append((RIGHT if sibling > index else LEFT, level[sibling]))
+            index //= 2
+        opened.append(Opening(position, deck[position], position_salt(secret, position), tuple(path)))
+    return tuple(opened)
+
+
+def verify_opening(opening: Opening, root: str) -> bool:
+    """True when the opening leads to `root` (compared in constant time)."""
+    current = leaf_hash(opening.position, opening.card, opening.salt)
+    for side, sibling in opening.path:
+        current = _node(current, sibling) if side == RIGHT else _node(sibling, current)
+    return hmac.compare_digest(current, root.strip().lower())

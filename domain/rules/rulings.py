@@ -1,0 +1,448 @@
+"""Stateless adjudication: POST /v1/rulings/betting as a pure function (api.md).
+
+The situation is replayed through the hold'em/Omaha decider: seats clockwise from left of
+the button (the button last), actions in order with rounds closing by themselves. Board
+cards come from `cards.board` when given; otherwise betting moves on over cards nobody
+named (they are never reported and never settle a showdown).
+
+Five-card draw (`"game": "five-card-draw"`) replays through the draw decider instead: an
+ante game whose unit (`betting.min_bet`, the smallest bet) is twice the ante, with `draw`
+actions (`discard`: a list of cards, or a count). `cards.hole` gives hands as dealt and
+`cards.received` the cards drawn; unknown cards are stood in for (domain.history.phh_draw's
+recorded_deck), so they never settle a showdown: the ruling then stops at it.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, legal_basis
+from domain.rules.cards import JOKER, format_card, parse_cards
+from domain.rules.citations import cite, rule_for
+from domain.games import draw, holdem
+from domain.games.mixed import GAMES as MIXED_GAMES
+from domain.games.draw_settings import DrawSettings
+from domain.games.holdem import HandState
+from domain.history.phh import UNKNOWN_CARD
+from domain.history.phh_draw import recorded_deck
+from domain.rules.pots import PotAward
+from domain.rules.violations import Violation
+
+FIVE_CARD_DRAW = "five-card-draw"
+# The mixed games (stud, razz, hi-lo, lowball draws, badugi, short deck): domain.rules.rulings_mixed.
+GAMES = ("holdem", "omaha", FIVE_CARD_DRAW, *MIXED_GAMES)
+# Five-card draw settings a ruling may name beside the betting description (api.md).
+DRAW_RULING_SETTINGS = ("draw_limit", "opening", "second_round_start", "joker")
+
+
+def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer a betting ruling request; raises Violation for a malformed request, and for an
+    illegal action sequence a Violation whose numbers["index"] is the first illegal action."""
+    game = request.get("game", "holdem")
+    if game not in GAMES:
+        raise Violation("validation_error", f"betting rulings cover {', '.join(GAMES)}, not {game!r}")
+    if game == FIVE_CARD_DRAW:
+        return draw_betting_ruling(request)
+    if game in MIXED_GAMES:
+        from domain.rules.rulings_mixed import mixed_betting_ruling  # it builds on this module
+        return mixed_betting_ruling(request)
+    state, seat_of = replayed_holdem(request)
+    answer = _answer(state)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        answer["verdict"] = _verdict(state, seat_of, proposed)
+    return answer
+
+
+def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, int]]:
+    """A hold'em or Omaha hand replayed from a ruling request (its `actions` in order; a
+    showdown settled when every card is known), and each player's seat."""
+    game = request.get("game", "holdem")
+    structure = BettingStructure.from_dict(request.get("betting") or {})
+    players, stacks = _seats(request)
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    button = request.get("button")
+    if button is not None and button != players[-1]:
+        raise Violation("validation_error",
+                        f"the button must be the last seat ({players[-1]}), not {button!r}")
+    cards = request.get("cards") or {}
+    hole = cards.get("hole") or {}
+    board = parse_cards(cards.get("board") or "")
+    if len(board) > 5:
+        raise Violation("invalid_card", f"a board has at most 5 cards, not {len(board)}")
+    _, state = holdem.handle(None, holdem.StartHand(players, stacks, len(players) - 1, structure, game))
+    for name, text in hole.items():
+        state = _run(state, holdem.DealHole(_seat(seat_of, name), text))
+    filler = _filler(state, board)
+    for index, action in enumerate(request.get("actions") or []):
+        state = _deal_due(state, board, filler)
+        try:
+            state = _run(state, _post_action(seat_of, action))
+        except Violation as violation:
+            raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
+                            {**violation.numbers, "index": index}) from None
+    state = _deal_due(state, board, filler)
+    if state.awaiting == "showdown" and len(board) == 5 and all(
+            state.hole[s] is not None for s in state.betting.contenders):
+        state = _run(state, holdem.SettleShowdown())
+    return state, seat_of
+
+
+def _seats(request: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[Amount, ...]]:
+    seats = request.get("seats")
+    if not isinstance(seats, list) or len(seats) < 2:
+        raise Violation("validation_error", "seats must list at least two players")
+    players, stacks = [], []
+    for seat in seats:
+        name, stack = seat.get("player"), seat.get("stack")
+        if not isinstance(name, str) or isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            raise Violation("validation_error", f"each seat needs a player name and a stack above 0: {seat!r}")
+        players.append(name)
+        stacks.append(stack)
+    if len(set(players)) != len(players):
+        raise Violation("validation_error", "player names must be distinct")
+    return tuple(players), tuple(stacks)
+
+
+def _seat(seat_of: Mapping[str, int], name: Any) -> int:
+    if name not in seat_of:
+        raise Violation("validation_error", f"{name!r} is not seated", numbers={"player": name})
+    return seat_of[name]
+
+
+def _post_action(seat_of: Mapping[str, int], action: Mapping[str, Any]) -> holdem.PostAction:
+    return holdem.PostAction(_seat(seat_of, action.get("player")), action.get("action"), action.get("to"))
+
+
+def _run(state: HandState, command: Any) -> HandState:
+    return holdem.handle(state, command)[1]
+
+
+def _filler(state: HandState, board: tuple[int, ...]) -> tuple[int, ...]:
+    """Stand-in board cards for betting past streets the request gives no cards for."""
+    used = set(board)
+    for cards in state.hole:
+        used.update(cards or ())
+    return tuple(c for c in range(52) if c not in used)[:5]
+
+
+def _deal_due(state: HandState, board: tuple[int, ...], filler: tuple[int, ...]) -> HandState:
+    while state.awaiting in ("flop", "turn", "river"):
+        dealt = len(state.board)
+        due = 3 if dealt == 0 else 1
+        known = board[dealt:dealt + due] if len(board) >= dealt + due else filler[dealt:dealt + due]
+        state = _run(state, holdem.DealBoard("".join(format_card(c) for c in known)))
+    return state
+
+
+def _legal(legal: LegalActions | None) -> dict[str, Any] | None:
+    if legal is None:
+        return None
+    shape: dict[str, Any] = {
+        "fold": legal.fold, "check": legal.check,
+        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
+        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
+        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
+    }
+    if legal.raise_closed_reason is not None:
+        shape["raise_closed_reason"] = legal.raise_closed_reason
+    return shape
+
+
+def _answer(state: HandState) -> dict[str, Any]:
+    names = state.players
+    to_act = state.to_act
+    answer: dict[str, Any] = {
+        "round": state.round,
+        "to_act": names[to_act] if to_act is not None else None,
+        "hand_over": state.over,
+        "legal": _legal(holdem.legal_actions(state)),
+    }
+    answer.update(_money(names, state.over, state.awards, state.returned, state.pots, state.stacks))
+    return answer
+
+
+def _money(names: tuple[str, ...], over: bool, awards: tuple[PotAward, ...],
+           returned: tuple[tuple[int, Amount], ...], pots: tuple[Any, ...],
+           stacks: tuple[Amount, ...]) -> dict[str, Any]:
+    """`pots` (with winners once the hand is over), `returned` uncalled chips, `stacks`."""
+    answer: dict[str, Any] = {}
+    if over:
+        answer["pots"] = [{"amount": a.amount, "eligible": [names[s] for s in a.eligible],
+                           "winners": [names[s] for s in a.winners],
+                           "shares": {names[s]: share for s, share in zip(a.winners, a.shares)}}
+                          for a in awards]
+        by_name: dict[str, Amount] = {}
+        for seat, amount in returned:
+            by_name[names[seat]] = by_name.get(names[seat], 0) + amount
+        answer["returned"] = by_name
+    else:
+        answer["pots"] = [{"amount": p.amount, "eligible": [names[s] for s in p.eligible]}
+                          for p in pots]
+    answer["stacks"] = {name: stack for name, stack in zip(names, stacks)}
+    return answer
+
+
+def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str, Any]) -> dict[str, Any]:
+    command = _post_action(seat_of, proposed)
+    try:
+        holdem.decide(state, command)
+    except Violation as violation:
+        return refused(violation)
+    return allowed(state.betting, command.seat, command.action, command.to)
+
+
+def refused(violation: Violation) -> dict[str, Any]:
+    """An illegal proposal, read out as the same refusal at a live table would be: the
+    code, the detail, the rule applied (only when one is) and the numbers."""
+    return {"legal": False, "code": violation.code, "detail": violation.detail,
+            **({"rule": violation.rule} if violation.rule else {}),
+            "numbers": dict(violation.numbers)}
+
+
+def allowed(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
+    """A legal proposal with what makes it so: the detail and rule of the amount (when a
+    rule decides it) and the numbers (`to`, the bounds; pot limit, the pot's arithmetic)."""
+    if betting is None or betting.to_act != seat:
+        rule = rule_for(action)  # a draw or an openers declaration: its own rule, if it has one
+        return {"legal": True, **({"rule": rule} if rule else {}), "numbers": {}}
+    detail, rule, numbers = legal_basis(betting, seat, action)
+    if to is not None and action in ("bet", "raise"):
+        numbers = {"to": to, **numbers}
+    return {"legal": True, **({"detail": detail} if detail else {}),
+            **({"rule": rule} if rule else {}), "numbers": numbers}
+
+
+# ---------------------------------------------------------------- five-card draw
+
+_DRAW_ROUNDS = {draw.FIRST_ROUND: "first_round", draw.REDEAL: "first_round",
+                draw.DRAW: "draw", draw.SECOND_ROUND: "second_round"}
+_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, draw.PotAwarded, draw.HandEnded)
+
+
+def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The betting ruling for five-card draw (same answer shape as hold'em, plus `draw`:
+    who draws and how many cards they may exchange, and `drawn`: the public draw counts).
+    An unopened first round is dealt again by itself (`redeals` counts it)."""
+    players, stacks = _seats(request)
+    seat_of = {name: seat for seat, name in enumerate(players)}
+    button = request.get("button")
+    if button is not None and button != players[-1]:
+        raise Violation("validation_error",
+                        f"the button must be the last seat ({players[-1]}), not {button!r}")
+    settings = _draw_settings(request)
+    actions = list(request.get("actions") or [])
+    commands = [_draw_command_shape(seat_of, action) for action in actions]
+    cards = request.get("cards") or {}
+    hole = {_seat(seat_of, name): _card_texts(text) for name, text in (cards.get("hole") or {}).items()}
+    received = {_seat(seat_of, name): _card_texts(text)
+                for name, text in (cards.get("received") or {}).items()}
+    for seat, hand in hole.items():
+        if len(hand) != draw.HAND_SIZE:
+            raise Violation("invalid_card", f"{players[seat]} is dealt {draw.HAND_SIZE} cards, "
+                            f"not {len(hand)}", numbers={"player": players[seat]})
+    receipts = [_receipt(players, seat, discard, received.get(seat))
+                for seat, kind, discard, _ in commands if kind in _DRAWS]
+    deck = recorded_deck(settings, [hole.get(seat, [UNKNOWN_CARD] * draw.HAND_SIZE)
+                                    for seat in range(len(players))], receipts)
+    log, state = draw.handle(None, draw.StartHand(players, len(players) - 1, settings, deck.deck,
+                                                  stacks, reshuffle_order=deck.reshuffle_order))
+    fillers = set(deck.fillers)
+    last_round = _DRAW_ROUNDS[state.phase]
+    stopped_at_showdown = False
+    for index, shape in enumerate(commands):
+        try:
+            if stopped_at_showdown:
+                raise Violation("hand_over", "the hand has reached the showdown")
+            events, after = _replayed(state, shape)
+        except Violation as violation:
+            raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
+                            {**violation.numbers, "index": index}) from None
+        if after.phase == draw.REDEAL:
+            redeal = recorded_deck(settings, [[UNKNOWN_CARD] * draw.HAND_SIZE] * len(after.contenders),
+                                   receipts)
+            fillers |= redeal.fillers
+            more, after = draw.handle(after, draw.Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
+            events += more
+        if after.over and after.showdown and _needs_unknown_cards(after, fillers):
+            # Cards nobody named never settle a showdown: stop just before it.
+            settled = next(k for k, e in enumerate(events) if isinstance(e, _SETTLEMENT_EVENTS))
+            events = events[:settled]
+            after = draw.replay([*log, *events])
+            stopped_at_showdown = True
+        log += events
+        state = after
+        if not state.over:
+            last_round = _DRAW_ROUNDS[state.phase]
+    answer = _draw_answer(state, log, last_round, stopped_at_showdown)
+    found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
+    if found is not None:
+        answer["false_openers"] = _false_openers_answer(state, log, found)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        answer["verdict"] = _draw_verdict(state, seat_of, proposed, stopped_at_showdown)
+    return answer
+
+
+_DRAWS = ("draw", "split_openers")
+
+
+def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[list[Any], draw.HandState]:
+    """One action as it happened at the table. An opening bet by a player whose cards hold
+    no openers is a false open as made (nobody checks openers at the bet in a live game):
+    it stands until the floor finds it (`false_openers`) or the end of the hand does."""
+    try:
+        return draw.handle(state, _draw_command(state, shape))
+    except Violation as violation:
+        seat, kind, _, to = shape
+        if violation.code != "no_openers" or kind != "bet":
+            raise
+        return draw.handle(state, draw.OpenWithoutProof(seat, to))
+
+
+def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
+    name = state.players[found.seat]
+    opened = next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == found.seat
+                  and e.action == "bet")
+    if found.outcome == "carried":
+        detail = (f"{name} opened for {opened:,} without openers: a dead hand; nobody else had acted "
+                  "after the open (or no live hand is left), so the antes and the opening bet stay in "
+                  "the pot for the next deal")
+    else:
+        detail = (f"{name} opened for {opened:,} without openers: a dead hand, their chips stay in "
+                  "the pot, which plays among the others")
+    return {"player": name, "outcome": found.outcome, "rule": cite("false_openers"), "detail": detail}
+
+
+def _draw_settings(request: Mapping[str, Any]) -> DrawSettings:
+    """The table's settings from the betting description (the unit is twice the ante) and
+    the optional `settings` object (draw_limit, opening, second_round_start, joker)."""
+    betting = dict(request.get("betting") or {})
+    if any(betting.get(name) for name in ("small_blind", "big_blind", "straddles", "big_blind_ante")):
+        raise Violation("validation_error", "five-card draw is an ante game: send no blinds; "
+                        "betting.min_bet is the unit (twice the ante)")
+    structure = betting.get("structure", "no-limit")
+    unit_fields = {"min_bet": 1, "small_bet": 1, "big_bet": 2}
+    units = {name: betting[name] // per for name, per in unit_fields.items()
+             if isinstance(betting.get(name), int) and betting[name] % per == 0 and betting[name]}
+    ante = betting.get("ante") or (next(iter(units.values())) // 2 if units else DrawSettings().ante)
+    if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
+        raise Violation("validation_error", "the unit (min_bet) must be twice a whole ante of at least 1")
+    for name, per in unit_fields.items():
+        stated = betting.get(name)
+        if stated is not None and stated != per * 2 * ante:
+            raise Violation("validation_error",
+                            f"betting.{name} is {stated}, but five-card draw bets a unit of twice the "
+                            f"ante ({ante}): {name} must be {per * 2 * ante}",
+                            numbers={name: stated, "ante": ante})
+    return DrawSettings.from_dict({"structure": structure, "ante": ante, **_extra_settings(request),
+                                   **_caps(betting)})
+
+
+def _caps(betting: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: betting[name] for name in ("raise_cap", "heads_up_uncapped") if name in betting}
+
+
+def _extra_settings(request: Mapping[str, Any]) -> dict[str, Any]:
+    extra = request.get("settings") or {}
+    if not isinstance(extra, Mapping):
+        raise Violation("validation_error", "settings must be an object")
+    unknown = sorted(set(extra) - set(DRAW_RULING_SETTINGS))
+    if unknown:
+        raise Violation("validation_error", f"a draw ruling takes the settings {list(DRAW_RULING_SETTINGS)}, "
+                        f"not {unknown}")
+    return dict(extra)
+
+
+def _card_texts(text: Any) -> list[str]:
+    if not isinstance(text, str):
+        raise Violation("validation_error", f"cards are text like 'AsKd', not {text!r}")
+    return [format_card(c) for c in parse_cards(text)]
+
+
+def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> tuple[int, str, Any, Any]:
+    """(seat, action, discard, to), checked for shape before anything is replayed."""
+    if not isinstance(action, Mapping):
+        raise Violation("validation_error", f"an action is an object, not {action!r}")
+    seat = _seat(seat_of, action.get("player"))
+    kind = action.get("action")
+    if kind not in _DRAWS:
+        return seat, kind, None, action.get("to")
+    discard = action.get("discard")
+    if isinstance(discard, bool) or not isinstance(discard, (int, list, str)):
+        raise Violation("validation_error", "a draw names its `discard`: a list of cards or a count")
+    if isinstance(discard, int) and not 0 <= discard <= draw.HAND_SIZE:
+        raise Violation("validation_error", f"a draw discards 0 to {draw.HAND_SIZE} cards, not {discard}")
+    if not isinstance(discard, int):
+        discard = _card_texts("".join(discard) if isinstance(discard, list)
+                              and all(isinstance(c, str) for c in discard) else discard)
+    return seat, kind, discard, None
+
+
+def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
+             received: list[str] | None) -> list[str]:
+    count = discard if isinstance(discard, int) else len(discard)
+    if received is None:
+        return [UNKNOWN_CARD] * count
+    if len(received) != count:
+        raise Violation("invalid_card", f"{players[seat]} discards {count} and so receives {count} "
+                        f"cards, not {len(received)}", numbers={"player": players[seat]})
+    return received
+
+
+def _draw_command(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> Any:
+    seat, kind, discard, to = shape
+    if kind == "false_openers":
+        return draw.FalseOpeners(seat)
+    if kind not in _DRAWS:
+        return draw.PostAction(seat, kind, to)
+    split = kind == "split_openers"
+    if not isinstance(discard, int):
+        return draw.Discard(seat, tuple(discard), split_openers=split)
+    # A count: throw the lowest cards, keeping aces and the joker (what a 4-card draw needs).
+    held = state.hands[seat] if 0 <= seat < state.seat_count else ()
+    lowest_first = sorted(held, key=lambda c: (c == JOKER or c >> 2 == draw.ACE_RANK_INDEX, c))
+    return draw.Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
+
+
+def _needs_unknown_cards(state: draw.HandState, fillers: set[str]) -> bool:
+    return any(format_card(card) in fillers for seat in state.contenders for card in state.hands[seat])
+
+
+def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
+                 at_showdown: bool) -> dict[str, Any]:
+    names = state.players
+    to_act = None if at_showdown else state.to_act
+    if state.over:
+        shown_round = "showdown" if state.showdown else last_round
+    else:
+        shown_round = "showdown" if at_showdown else _DRAW_ROUNDS[state.phase]
+    answer: dict[str, Any] = {
+        "round": shown_round,
+        "to_act": names[to_act] if to_act is not None else None,
+        "hand_over": state.over,
+        "legal": None if at_showdown else _legal(draw.legal_actions(state)),
+    }
+    options = draw.legal_draw(state)
+    if options is not None:
+        answer["draw"] = {"player": names[options.seat], "most": options.most,
+                          "most_keeping_no_ace": options.most_keeping_no_ace}
+    answer["drawn"] = {names[seat]: count for seat, count in enumerate(state.drawn) if count is not None}
+    answer["redeals"] = state.redeals
+    returned = tuple((e.seat, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
+    answer.update(_money(names, state.over, state.awards, returned, state.pots, state.stacks))
+    return answer
+
+
+def _draw_verdict(state: draw.HandState, seat_of: Mapping[str, int], proposed: Mapping[str, Any],
+                  at_showdown: bool) -> dict[str, Any]:
+    try:
+        if at_showdown:
+            raise Violation("hand_over", "the hand has reached the showdown")
+        shape = _draw_command_shape(seat_of, proposed)
+        draw.decide(state, _draw_command(state, shape))
+    except Violation as violation:
+        if violation.code == "validation_error":
+            raise
+        return refused(violation)
+    seat, kind, _, to = shape
+    return allowed(state.betting if kind != "draw" else None, seat, kind, to)

@@ -1,0 +1,432 @@
+"""The event store contract shared by the in-memory and PostgreSQL stores.
+
+A stream is the ordered history of one aggregate (a table, a tournament); versions start
+at 1 and have no gaps. Every event is chained to the previous event of its stream by a
+SHA-256 hash over a canonical JSON document, so floor staff can prove a log unaltered.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
+
+GENESIS_HASH = "0" * 64
+"""The "previous hash" of a stream's first event."""
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended (the store adds version, position, time and hash)."""
+
+    type: str
+    data: Mapping[str, Any]
+    schema_version: int = 1
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    sealed: Mapping[str, Any] = field(default_factory=dict)
+    """The event's secret fields (a deck, a salt), stored apart from `data`: a read returns
+    them only when it asks to (see Reveal). The hash chain covers them."""
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+    recorded_at: datetime
+    hash: str
+    """Hex SHA-256 of this event's canonical document, which includes the previous hash."""
+    sealed: Mapping[str, Any] | None = None
+    """The sealed fields when the read revealed them ({} when the event has none); None when
+    they were withheld."""
+    mac: str | None = None
+    """Hex HMAC of (stream, version, hash) under the chain key (ChainSigner); None on events
+    written before the chain was keyed."""
+
+    @property
+    def revealed(self) -> bool:
+        """True when the read returned this event's sealed fields (or it has none)."""
+        return self.sealed is not None
+
+    def full_data(self) -> Mapping[str, Any]:
+        """`data` with the sealed fields put back: the event as the domain recorded it."""
+        return {**self.data, **self.sealed} if self.sealed else self.data
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """What sealed fields a read returns with the events.
+
+    `Reveal.ALL`: every one (the application's own replay; verification). `Reveal.closed_by
+    ("HandClosed")`: only those of events whose `hand_id` (metadata) has an event of that type
+    in the stream, decided by the store in the same statement that reads the events, so a
+    hand that starts during the read can never be revealed. Without a Reveal, none.
+    """
+
+    closing_type: str | None = None
+
+    ALL: ClassVar[Reveal]
+
+    @classmethod
+    def closed_by(cls, closing_type: str) -> Reveal:
+        return cls(closing_type)
+
+
+Reveal.ALL = Reveal()
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    stream_id: str
+    first_version: int
+    last_version: int
+    positions: tuple[int, ...]
+    deduplicated: bool = field(default=False, compare=False)
+    """True when an idempotent retry returned the original result (nothing was written).
+    Left out of equality so a retry's result equals the original."""
+
+
+@dataclass(frozen=True, order=True)
+class Checkpoint:
+    """Where a global reader stopped: ordered by (transaction_id, position).
+
+    The PostgreSQL store orders the global log by the writing transaction's id, then by
+    position (see service.adapters.store.postgres); the in-memory store numbers its appends.
+    """
+
+    transaction_id: int
+    position: int
+
+
+START = Checkpoint(0, 0)
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    events: int
+    first_bad_version: int | None
+    reason: str | None = field(default=None, compare=False)
+    """Why the first bad version is bad, in words (None when ok)."""
+
+
+class VersionConflict(Exception):
+    """The stream was not at the expected version; nothing was written."""
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"stream {stream_id!r} is at version {actual}, not the expected {expected}"
+        )
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
+
+class EventStore(Protocol):
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+    ) -> AppendResult: ...
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]: ...
+
+    def stream_version(self, stream_id: str) -> int: ...
+
+    def read_all(
+        self, after: Checkpoint | None = None, limit: int = 1000
+    ) -> tuple[list[RecordedEvent], Checkpoint]: ...
+
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification: ...
+
+    def list_streams(self, prefix: str = "") -> list[str]: ...
+
+
+def check_append_arguments(expected_version: int, events: Sequence[NewEvent]) -> None:
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be 0 or more, not {expected_version}")
+    if not events:
+        raise ValueError("an append needs at least one event")
+
+
+def event_metadata(
+    event: NewEvent, idempotency_key: str | None, actor: str | None
+) -> dict[str, Any]:
+    """The metadata stored with an event: the caller's, plus who appended it and the key."""
+    metadata = dict(event.metadata)
+    if actor is not None:
+        metadata["actor"] = actor
+    if idempotency_key is not None:
+        metadata["idempotency_key"] = idempotency_key
+    return metadata
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, UTF-8 text: the same bytes wherever the value came from.
+
+    Floats are refused: PostgreSQL keeps JSON numbers as `numeric` and gives some back in
+    another spelling (1e+16 comes back as 10000000000000000, -0.0 as 0), which would
+    break the hash chain on verification. Events hold whole numbers or strings.
+    The NUL character and lone surrogates are refused too: PostgreSQL text and jsonb
+    cannot hold them, and UTF-8 cannot encode a surrogate.
+    """
+    check_storable(value)
+    return _CANONICAL.encode(value)
+
+
+def check_storable(value: Any) -> None:
+    """Refuse what canonical_json refuses (floats, NUL, lone surrogates, non-string keys),
+    without encoding anything."""
+    # Exact-type fast paths first (events are mostly these): the checks below are the same,
+    # but `isinstance(x, typing.Mapping)` is slow.
+    kind = type(value)
+    if kind is int or kind is bool or value is None:
+        return
+    if kind is dict:
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"event keys must be strings (got {key!r})")
+            if "\x00" in key or not key.isascii():
+                check_storable(key)
+            # Inline for the plain ASCII texts and ints events are full of: no call for them.
+            item_kind = type(item)
+            if item_kind is str:
+                if "\x00" in item or not item.isascii():
+                    check_storable(item)
+            elif item_kind is not int:
+                check_storable(item)
+        return
+    if kind is list or kind is tuple:
+        if value and type(value[0]) is str and _plain_ascii_texts(value):
+            return
+        for item in value:
+            item_kind = type(item)
+            if item_kind is str:
+                if "\x00" in item or not item.isascii():
+                    check_storable(item)
+            elif item_kind is not int:
+                check_storable(item)
+        return
+    if isinstance(value, float):
+        raise TypeError(f"event values must not be floats (got {value!r}): use int or str")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError(f"event text must not contain the NUL character: {value!r}")
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(f"event text must be valid Unicode: {value!r}") from None
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"event keys must be strings (got {key!r})")
+            check_storable(key)
+            check_storable(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            check_storable(item)
+
+
+def _plain_ascii_texts(texts: list[Any] | tuple[Any, ...]) -> bool:
+    """True when every item is a text of ASCII without NUL, checked as one joined text at C
+    speed (decks, card and player lists); False sends the caller item by item."""
+    try:
+        joined = "".join(texts)
+    except TypeError:  # not all texts
+        return False
+    return "\x00" not in joined and joined.isascii()
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON-friendly: {value!r}")
+
+
+# One encoder for every call: json.dumps with options builds a new one each time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse)
+
+
+def utc_now() -> datetime:
+    """The stores' clock for recorded_at (a store takes another, e.g. in tests)."""
+    return datetime.now(timezone.utc)
+
+
+def format_recorded_at(moment: datetime) -> str:
+    """UTC with microseconds (PostgreSQL keeps microseconds too): the hashed spelling,
+    "2026-11-30T09:38:46.123456Z" (isoformat is C code; strftime is twice as slow)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
+
+
+def event_hash(
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data: Mapping[str, Any],
+    metadata: Mapping[str, Any],
+    previous_hash: str,
+    recorded_at: datetime,
+    sealed: Mapping[str, Any] | None = None,
+) -> str:
+    """Hex SHA-256 of the event's canonical document: the canonical JSON of {data, metadata,
+    previous_hash, recorded_at, schema_version, [sealed,] stream_id, type, version}; `sealed`
+    only when the event has sealed fields, so events without any hash as they always did."""
+    return chained_hash(stream_id, version, type, schema_version, canonical_json(data),
+                        canonical_json(metadata), previous_hash, format_recorded_at(recorded_at),
+                        canonical_json(sealed) if sealed else None)
+
+
+def chained_hash(
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data_json: str,
+    metadata_json: str,
+    previous_hash: str,
+    recorded_at: str,
+    sealed_json: str | None = None,
+) -> str:
+    """event_hash from data, metadata and sealed fields already in canonical JSON (a store
+    encodes them once, for storing and for hashing) and recorded_at already spelled
+    (format_recorded_at). The document is written with its keys in sorted order, exactly as
+    canonical_json would write it whole."""
+    sealed = "" if sealed_json is None else f'"sealed":{sealed_json},'
+    document = (
+        f'{{"data":{data_json},"metadata":{metadata_json},"previous_hash":"{previous_hash}",'
+        f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},{sealed}'
+        f'"stream_id":{_CANONICAL.encode(stream_id)},"type":{_CANONICAL.encode(type)},'
+        f'"version":{version:d}}}'
+    )
+    return hashlib.sha256(document.encode("utf-8")).hexdigest()
+
+
+class ChainSigner:
+    """Keys the hash chain: an HMAC-SHA256 of (stream, version, hash) under a secret the
+    database never holds (CARDROOM_CHAIN_KEY or the data directory's chain-key file).
+
+    SHA-256 alone proves nothing against someone who can write the events table: they can
+    edit an event and recompute every later hash. Without the key they cannot compute the
+    MAC of an edited, inserted or recomputed event, and the same MAC signs the receipt each
+    write returns and the head checkpoints kept outside the database (which catch a removed
+    tail)."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("the chain key needs at least 16 bytes")
+        self._key = key
+
+    def sign(self, stream_id: str, version: int, hash_: str) -> str:
+        message = f"{stream_id}\n{version:d}\n{hash_}".encode()
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+
+    def valid(self, stream_id: str, version: int, hash_: str, mac: str | None) -> bool:
+        return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_).encode(),
+                                                       mac.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stream's head as a checkpoint or a receipt records it: version, hash and its MAC."""
+
+    stream_id: str
+    version: int
+    hash: str
+    mac: str | None
+    """None from a store without a chain key."""
+
+
+def verify_chain(
+    stream_id: str,
+    events: Sequence[RecordedEvent],
+    signer: ChainSigner | None = None,
+    heads: Sequence[Head] = (),
+) -> Verification:
+    """Recompute every hash in version order (sealed fields included, so `events` must be
+    read with Reveal.ALL); with a signer, check every event's MAC; then check the stream
+    still reaches every recorded head (checkpoints, receipts) with the same hash. The first
+    bad version is reported, with why."""
+    previous_hash = GENESIS_HASH
+    for expected_version, event in enumerate(events, start=1):
+        if event.version != expected_version:
+            return _bad(events, expected_version, "a version is missing here")
+        if event.hash != event_hash(
+            stream_id, event.version, event.type, event.schema_version, event.data,
+            event.metadata, previous_hash, event.recorded_at, event.sealed,
+        ):
+            return _bad(events, expected_version, "the event does not hash to its recorded hash")
+        if signer is not None and not signer.valid(stream_id, event.version, event.hash, event.mac):
+            return _bad(events, expected_version,
+                        "the event carries no MAC (written before the chain was keyed, or forged)"
+                        if event.mac is None else "the event's MAC is not the chain key's")
+        previous_hash = event.hash
+    by_version = {event.version: event.hash for event in events}
+    for head in sorted(heads, key=lambda h: h.version):
+        if signer is not None and not signer.valid(head.stream_id, head.version, head.hash, head.mac):
+            continue  # not ours: a forged checkpoint proves nothing either way
+        if head.version not in by_version:
+            return _bad(events, len(events) + 1,
+                        f"the log ends at version {len(events)}, but version {head.version} "
+                        f"was recorded (checkpoint or receipt)")
+        if by_version[head.version] != head.hash:
+            return _bad(events, head.version, "the event differs from the one recorded (checkpoint or receipt)")
+    return Verification(True, len(events), None)
+
+
+def _bad(events: Sequence[RecordedEvent], version: int, reason: str) -> Verification:
+    return Verification(False, len(events), version, reason)
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    """Whether the log still reaches a receipt (a Head a write answered), and why not."""
+
+    valid: bool
+    reason: str | None
+    """None when valid; else mac_wrong, unknown_stream, version_beyond_head, hash_differs
+    or chain_broken."""
+    detail: str | None
+    head_version: int
+    """The stream's version now (0: no such stream)."""
+
+
+def check_receipt(receipt: Head, events: Sequence[RecordedEvent],
+                  signer: ChainSigner | None) -> ReceiptCheck:
+    """`events`: the receipt's stream read with Reveal.ALL. First the MAC (a receipt the
+    chain key did not sign proves nothing), then the log: it must hold the receipt's
+    version with the same hash, and verify up to it."""
+    head = events[-1].version if events else 0
+    if signer is not None and not signer.valid(receipt.stream_id, receipt.version, receipt.hash,
+                                               receipt.mac):
+        return ReceiptCheck(False, "mac_wrong", "the receipt's MAC is not the chain key's: "
+                            "this service did not issue it", head)
+    if not events:
+        return ReceiptCheck(False, "unknown_stream", f"the log holds no stream {receipt.stream_id!r}", 0)
+    if receipt.version > head:
+        return ReceiptCheck(False, "version_beyond_head",
+                            f"the log ends at version {head}, but the receipt is for version "
+                            f"{receipt.version}: events were removed", head)
+    at_version = next((e for e in events if e.version == receipt.version), None)
+    if at_version is not None and at_version.hash != receipt.hash:
+        return ReceiptCheck(False, "hash_differs",
+                            f"the event at version {receipt.version} is not the one the receipt "
+                            "was given for", head)
+    verification = verify_chain(receipt.stream_id,
+                                [e for e in events if e.version <= receipt.version], signer)
+    if not verification.ok:
+        return ReceiptCheck(False, "chain_broken", f"version {verification.first_bad_version}: "
+                            f"{verification.reason}", head)
+    return ReceiptCheck(True, None, None, head)

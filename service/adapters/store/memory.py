@@ -1,0 +1,196 @@
+"""An in-memory event store with the same contract as the PostgreSQL one.
+
+One lock serialises appends, so the global log is simply append order and a global
+reader can never be overtaken by a late commit. Notifications are in-process: `appended`
+(e.g. service.adapters.notifications.LiveFeeds.publish) is called with the stream and its new
+version after each append, as PostgreSQL's trigger notifies its listeners.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Callable, Sequence
+
+from service.adapters.store import idempotency, scope
+
+from service.adapters.store.base import (
+    GENESIS_HASH,
+    START,
+    AppendResult,
+    ChainSigner,
+    Checkpoint,
+    Head,
+    NewEvent,
+    RecordedEvent,
+    Reveal,
+    Verification,
+    VersionConflict,
+    canonical_json,
+    check_append_arguments,
+    chained_hash,
+    event_metadata,
+    format_recorded_at,
+    utc_now,
+    verify_chain,
+)
+
+
+class InMemoryEventStore:
+    def __init__(self, clock: Callable[[], datetime] = utc_now,
+                 signer: ChainSigner | None = None) -> None:
+        self._clock = clock
+        self.signer = signer
+        self._lock = threading.Lock()
+        self._streams: dict[str, list[RecordedEvent]] = {}
+        # (checkpoint, event) in append order; the checkpoint's transaction id numbers
+        # the append, as PostgreSQL's transaction ids do.
+        self._log: list[tuple[Checkpoint, RecordedEvent]] = []
+        self._appends: dict[tuple[str, str], AppendResult] = {}
+        self._transactions = 0
+        self.appended: Callable[[str, int], None] | None = None
+        self.idempotency = idempotency.InMemoryIdempotency()
+
+    @contextmanager
+    def transaction(self) -> Iterator[scope.WriteScope]:
+        """The idempotency records' scope. Appends here are not undone when the block
+        fails (nothing of this store outlives a crash); the key's claim ends with it."""
+        with scope.transaction_of(self) as opened:
+            yield opened
+
+    def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
+        opened = scope.current()
+        if opened is None or opened.store is not self:
+            raise RuntimeError("idempotency records are kept inside store.transaction() only")
+        found = self.idempotency.claim(owner, key, now)
+        opened.at_end(lambda: self.idempotency.release(owner, key))
+        return found
+
+    def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
+        self.idempotency.record(record)
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+    ) -> AppendResult:
+        check_append_arguments(expected_version, events)
+        with self._lock:
+            if idempotency_key is not None:
+                original = self._appends.get((stream_id, idempotency_key))
+                if original is not None:
+                    return AppendResult(
+                        original.stream_id,
+                        original.first_version,
+                        original.last_version,
+                        original.positions,
+                        deduplicated=True,
+                    )
+            stream = self._streams.get(stream_id, [])
+            if len(stream) != expected_version:
+                raise VersionConflict(stream_id, expected_version, len(stream))
+            # Build the whole batch before touching state, so a refused value (a float,
+            # say) leaves nothing half written.
+            recorded = self._record(stream_id, stream, events, idempotency_key, actor)
+            self._transactions += 1
+            self._streams[stream_id] = stream + recorded
+            self._log.extend((Checkpoint(self._transactions, e.position), e) for e in recorded)
+            result = AppendResult(
+                stream_id,
+                expected_version + 1,
+                expected_version + len(recorded),
+                tuple(e.position for e in recorded),
+            )
+            if idempotency_key is not None:
+                self._appends[(stream_id, idempotency_key)] = result
+        gathered = scope.current()
+        if gathered is not None:  # the receipt of the request's answer
+            head = recorded[-1]
+            gathered.appended(Head(stream_id, head.version, head.hash, head.mac))
+        if self.appended is not None:
+            self.appended(stream_id, result.last_version)
+        return result
+
+    def _record(
+        self,
+        stream_id: str,
+        stream: list[RecordedEvent],
+        events: Sequence[NewEvent],
+        idempotency_key: str | None,
+        actor: str | None,
+    ) -> list[RecordedEvent]:
+        recorded_at = self._clock()
+        moment = format_recorded_at(recorded_at)
+        previous_hash = stream[-1].hash if stream else GENESIS_HASH
+        recorded: list[RecordedEvent] = []
+        for offset, event in enumerate(events, start=1):
+            version = len(stream) + offset
+            data_json = canonical_json(event.data)
+            metadata_json = canonical_json(event_metadata(event, idempotency_key, actor))
+            sealed_json = canonical_json(event.sealed) if event.sealed else None
+            previous_hash = chained_hash(
+                stream_id, version, event.type, event.schema_version, data_json, metadata_json,
+                previous_hash, moment, sealed_json,
+            )
+            recorded.append(
+                RecordedEvent(
+                    stream_id=stream_id,
+                    version=version,
+                    position=len(self._log) + offset,
+                    type=event.type,
+                    schema_version=event.schema_version,
+                    # Through JSON, as PostgreSQL does: tuples come back as lists.
+                    data=json.loads(data_json),
+                    metadata=json.loads(metadata_json),
+                    recorded_at=recorded_at,
+                    hash=previous_hash,
+                    sealed={} if sealed_json is None else json.loads(sealed_json),
+                    mac=None if self.signer is None else self.signer.sign(stream_id, version, previous_hash),
+                )
+            )
+        return recorded
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        with self._lock:
+            stream = self._streams.get(stream_id, [])
+            events = stream[after_version:up_to_version]
+            if reveal is not None and reveal.closing_type is None:
+                return events
+            closed = set() if reveal is None else {
+                e.metadata.get("hand_id") for e in stream if e.type == reveal.closing_type}
+        return [e if e.metadata.get("hand_id") in closed and "hand_id" in e.metadata
+                else dataclasses.replace(e, sealed=None) for e in events]
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._lock:
+            return len(self._streams.get(stream_id, []))
+
+    def read_all(
+        self, after: Checkpoint | None = None, limit: int = 1000
+    ) -> tuple[list[RecordedEvent], Checkpoint]:
+        after = after or START
+        with self._lock:
+            start = bisect.bisect_right(self._log, after, key=lambda entry: entry[0])
+            batch = self._log[start : start + limit]
+        if not batch:
+            return [], after
+        return [event for _, event in batch], batch[-1][0]
+
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL), self.signer,
+                            receipts)
+
+    def list_streams(self, prefix: str = "") -> list[str]:
+        with self._lock:
+            return sorted(s for s in self._streams if s.startswith(prefix))

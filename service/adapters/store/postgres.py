@@ -1,0 +1,646 @@
+"""The event store on PostgreSQL (psycopg 3 with a connection pool).
+
+An append is one round trip: one INSERT (see _APPEND_ONE and _APPEND_BATCH) that checks
+the expected version against the hash the chain continues from. Each event's data and
+metadata are encoded to canonical JSON once, here; the server stores that text as jsonb,
+and the store hashes the very same text (service.adapters.store.base.verify_chain recomputes it
+from what is read back). The hash at the stream's head comes from what this process last
+appended or read (`_StreamHeads`); without it, the append first reads it. A writer that
+loses a race for the same version fails on the unique (stream_id, version) constraint;
+that slow path costs a second query.
+
+Global reading without skipping late commits: every event records the id of the
+transaction that wrote it (`transaction_id xid8 DEFAULT pg_current_xact_id()`), and the
+global log is ordered by (transaction_id, position). A reader only takes events whose
+transaction id is below `pg_snapshot_xmin(pg_current_snapshot())`, the oldest transaction
+still running: every transaction below it has finished, and every transaction that has
+not yet committed has an id at or above it, so nothing can later appear below a
+checkpoint. We chose this transaction-id high-water mark over serialising appends (a
+table lock) because tables and tournaments are independent streams and must not queue
+behind each other; the price is that a long-running writing transaction anywhere in the
+database holds readers back until it ends. Positions may have gaps (a writer that lost a
+version race, a rollback); readers never rely on them being dense.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, Callable, Sequence
+
+import psycopg
+from psycopg import pq
+from psycopg.rows import tuple_row
+from psycopg_pool import ConnectionPool
+
+from service.adapters.store import idempotency, scope
+from service.adapters.store.checkpoints import HeadCheckpoints
+from service.adapters.store.base import (
+    GENESIS_HASH,
+    START,
+    AppendResult,
+    ChainSigner,
+    Checkpoint,
+    Head,
+    NewEvent,
+    RecordedEvent,
+    Reveal,
+    Verification,
+    VersionConflict,
+    canonical_json,
+    check_append_arguments,
+    check_storable,
+    event_metadata,
+    chained_hash,
+    format_recorded_at,
+    utc_now,
+    verify_chain,
+)
+
+
+def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
+    """A pool the store works best with: autocommit, so an append is one round trip."""
+    pool = ConnectionPool(
+        database_url,
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"autocommit": True},
+        open=False,
+    )
+    pool.open(wait=True)
+    return pool
+
+
+_SQLSTATE = pq.DiagnosticField.SQLSTATE
+_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
+
+# Parameter type oids: text, integer, their arrays, timestamp with time zone.
+_TEXT, _INTEGER, _TEXT_ARRAY, _INTEGER_ARRAY, _TIMESTAMPTZ = 25, 23, 1009, 1007, 1184
+
+
+class _PreparedStatement:
+    """A statement prepared under its own name on each connection that runs it.
+
+    A session can lose it: psycopg sends DEALLOCATE ALL after a rollback once it holds
+    prepared statements of its own. Outside a transaction, a run that finds it gone
+    prepares it again; inside one, where a failed statement would abort the caller's
+    transaction, the server is asked first.
+    """
+
+    def __init__(self, name: bytes, sql: str, parameter_types: Sequence[int]) -> None:
+        self.name = name
+        self._sql = sql.encode()
+        self._parameter_types = parameter_types
+        self._prepared_on: weakref.WeakSet[pq.abc.PGconn] = weakref.WeakSet()
+
+    def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
+        """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
+        pgconn = connection.pgconn
+        with connection.lock:
+            if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE:
+                _checked(connection, pgconn.exec_(_begin_command(connection)))
+            if pgconn.transaction_status == pq.TransactionStatus.IDLE:
+                if pgconn in self._prepared_on:
+                    result = pgconn.exec_prepared(self.name, parameters)
+                    if result.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
+                        return _checked(connection, result)
+                self._prepare(connection)
+            elif pgconn not in self._prepared_on or not self._on_server(connection):
+                self._prepare(connection)
+            return _checked(connection, pgconn.exec_prepared(self.name, parameters))
+
+    def _prepare(self, connection: psycopg.Connection[Any]) -> None:
+        pgconn = connection.pgconn
+        _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
+        self._prepared_on.add(pgconn)
+
+    def _on_server(self, connection: psycopg.Connection[Any]) -> bool:
+        found = _checked(connection, connection.pgconn.exec_params(
+            b"SELECT FROM pg_prepared_statements WHERE name = $1", [self.name]))
+        return found.ntuples == 1
+
+
+def _checked(connection: psycopg.Connection[Any], result: pq.abc.PGresult) -> pq.abc.PGresult:
+    if result.status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        return result
+    raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
+
+
+def _begin_command(connection: psycopg.Connection[Any]) -> bytes:
+    """The BEGIN psycopg itself sends before the first statement outside autocommit."""
+    parts = ["BEGIN"]
+    if connection.isolation_level is not None:
+        parts.append("ISOLATION LEVEL " + connection.isolation_level.name.replace("_", " "))
+    if connection.read_only is not None:
+        parts.append("READ ONLY" if connection.read_only else "READ WRITE")
+    if connection.deferrable is not None:
+        parts.append("DEFERRABLE" if connection.deferrable else "NOT DEFERRABLE")
+    return " ".join(parts).encode()
+
+
+def _text_array(items: Sequence[str | None]) -> bytes:
+    """A PostgreSQL array literal of texts (quoted, with " and \\ escaped; None is NULL)."""
+    quoted = ("NULL" if item is None else '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"'
+              for item in items)
+    return ("{" + ",".join(quoted) + "}").encode()
+
+
+# One event (the usual append) and a batch each have their own statement, sent with libpq's
+# prepared-statement call (psycopg.pq) instead of a psycopg cursor: on this machine the cursor
+# machinery costs the client about 90 µs a statement, more than the server spends on the
+# whole append. Parameters travel as text.
+#
+# The store chains the hashes itself (service.adapters.store.base.chained_hash, from the same
+# canonical JSON it stores) and dates the events with its own clock, so the server only
+# checks and inserts. The check: the event at the expected version still has the hash the
+# chain continues from (none at version 0), and (stream_id, version) is unique, so with
+# gapless versions the stream's head is the expected version. A writer that loses a race
+# for a version (or a key) fails on a unique constraint; the store turns that into a
+# VersionConflict or the original result. The idempotency key sits on the first event of
+# an append only; the batch is found from there.
+_MAY_APPEND = """$2 = 0 OR EXISTS (SELECT FROM events e
+                                  WHERE e.stream_id = $1 AND e.version = $2
+                                    AND e.hash = decode($8, 'hex'))"""
+
+# $1 stream id, $2 expected version, $3 idempotency key, $4 type, $5 schema version,
+# $6 data, $7 metadata (canonical JSON texts), $8 the hash chained from, $9 recorded at,
+# $10 the event's hash (hex).
+_APPEND_ONE = _PreparedStatement(
+    b"cardroom_insert_one",
+    f"""
+INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
+                    idempotency_key, recorded_at, hash, sealed, mac)
+SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10, 'hex'),
+       $11::jsonb, decode($12, 'hex')
+ WHERE {_MAY_APPEND}
+RETURNING position
+""",
+    (_TEXT, _INTEGER, _TEXT, _TEXT, _INTEGER, _TEXT, _TEXT, _TEXT, _TIMESTAMPTZ, _TEXT, _TEXT, _TEXT),
+)
+
+# $11 the sealed fields (canonical JSON, NULL when none), $12 the event's MAC (hex, NULL
+# without a chain key).
+#
+# The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata, $10 hashes,
+# $11 sealed, $12 MACs), inserted in version order.
+_APPEND_BATCH = _PreparedStatement(
+    b"cardroom_insert_batch",
+    f"""
+INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
+                    idempotency_key, recorded_at, hash, sealed, mac)
+SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
+       CASE WHEN e.i = 1 THEN $3 END, $9::timestamptz, decode(e.hash, 'hex'),
+       e.sealed::jsonb, decode(e.mac, 'hex')
+  FROM unnest($4::text[], $5::integer[], $6::text[], $7::text[], $10::text[], $11::text[],
+              $12::text[])
+       WITH ORDINALITY AS e (type, schema_version, data, metadata, hash, sealed, mac, i)
+ WHERE {_MAY_APPEND}
+ ORDER BY e.i
+RETURNING position
+""",
+    (_TEXT, _INTEGER, _TEXT, _TEXT_ARRAY, _INTEGER_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY, _TEXT,
+     _TIMESTAMPTZ, _TEXT_ARRAY, _TEXT_ARRAY, _TEXT_ARRAY),
+)
+
+_HASH_AT = "SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s"
+
+_FIND_BY_KEY = """
+SELECT first.version, array_agg(e.position ORDER BY e.version), max(e.version)
+  FROM events first
+  JOIN events e ON e.stream_id = first.stream_id AND e.version >= first.version
+               AND e.metadata->>'idempotency_key' = first.idempotency_key
+ WHERE first.stream_id = %s AND first.idempotency_key = %s
+ GROUP BY first.version
+"""
+
+_COLUMNS = (
+    "stream_id, version, position, type, schema_version, data, metadata, recorded_at, hash, mac"
+)
+# The sealed fields, as the read's Reveal allows: all, none, or those of events whose hand's
+# closing event is in the stream. The closing check runs in the statement that reads the
+# events, so both see one snapshot: a hand opened during the read is never revealed.
+_ALL_SEALED = "coalesce(e.sealed, '{}')"
+_NO_SEALED = "NULL::jsonb"
+_SEALED_IF_CLOSED = """CASE WHEN EXISTS (SELECT FROM events c
+                                 WHERE c.stream_id = e.stream_id AND c.type = {closing}
+                                   AND c.metadata->>'hand_id' = e.metadata->>'hand_id')
+            THEN coalesce(e.sealed, '{{}}') END"""
+
+
+def _sealed_column(reveal: Reveal | None) -> str:
+    if reveal is None:
+        return _NO_SEALED
+    if reveal.closing_type is None:
+        return _ALL_SEALED
+    # A literal, not a parameter: the partial index events_hand_closed is only used when
+    # the planner sees the type itself.
+    return _SEALED_IF_CLOSED.format(closing=_sql_text_literal(reveal.closing_type))
+
+
+def _sql_text_literal(text: str) -> str:
+    if not text.isidentifier():
+        raise ValueError(f"a closing event type is a name, not {text!r}")
+    return f"'{text}'"
+
+
+_READ_STREAM = """
+SELECT {columns}, {sealed} FROM events e
+ WHERE stream_id = %s AND version > %s AND version <= %s
+ ORDER BY version
+"""
+
+_READ_ALL = f"""
+SELECT {_COLUMNS}, {_ALL_SEALED}, transaction_id::text AS transaction_id_text FROM events e
+ WHERE (transaction_id, position) > (%s::text::xid8, %s)
+   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ ORDER BY transaction_id, position
+ LIMIT %s
+"""
+
+_STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s"
+
+# DISTINCT by skipping through the (stream_id, version) index: one probe per stream.
+_LIST_STREAMS = r"""
+WITH RECURSIVE found(stream_id) AS (
+    (SELECT stream_id FROM events WHERE stream_id LIKE %(pattern)s ORDER BY stream_id LIMIT 1)
+  UNION ALL
+    SELECT (SELECT e.stream_id FROM events e
+             WHERE e.stream_id > found.stream_id AND e.stream_id LIKE %(pattern)s
+             ORDER BY e.stream_id LIMIT 1)
+      FROM found WHERE found.stream_id IS NOT NULL
+)
+SELECT stream_id FROM found WHERE stream_id IS NOT NULL
+"""
+
+_MAX_VERSION = 2**31 - 1
+
+
+class _StreamHeads:
+    """The latest (version, hash) this process saw of each stream, so an append needs no
+    read to continue the chain. Only a hint: the append statement checks the hash against
+    the database, and a stale or wrong hint only costs a read. Bounded, least recently
+    used out; threads share it under a lock."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, stream_id: str) -> tuple[int, str] | None:
+        with self._lock:
+            return self._heads.get(stream_id)
+
+    def remember(self, stream_id: str, version: int, hash_: str) -> None:
+        with self._lock:
+            head = self._heads.get(stream_id)
+            if head is None or head[0] <= version:
+                self._heads[stream_id] = (version, hash_)
+            self._heads.move_to_end(stream_id)
+            if len(self._heads) > self._capacity:
+                self._heads.popitem(last=False)
+
+    def forget(self, stream_id: str) -> None:
+        with self._lock:
+            self._heads.pop(stream_id, None)
+
+
+STREAM_HEADS_KEPT = 4096
+
+
+class PostgresEventStore:
+    def __init__(self, pool: ConnectionPool, clock: Callable[[], datetime] = utc_now, *,
+                 signer: ChainSigner | None = None,
+                 checkpoints: HeadCheckpoints | None = None) -> None:
+        self._pool = pool
+        self._clock = clock
+        self._heads = _StreamHeads(STREAM_HEADS_KEPT)
+        self.signer = signer
+        self._checkpoints = checkpoints
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+    ) -> AppendResult:
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            return self._append_in_savepoint(joined, stream_id, expected_version, events,
+                                             idempotency_key, actor)
+        with self._pool.connection() as connection:
+            return self.append_on(
+                connection,
+                stream_id,
+                expected_version,
+                events,
+                idempotency_key=idempotency_key,
+                actor=actor,
+            )
+
+    def _append_in_savepoint(
+        self, connection: psycopg.Connection[Any], stream_id: str, expected_version: int,
+        events: Sequence[NewEvent], idempotency_key: str | None, actor: str | None,
+    ) -> AppendResult:
+        """An append inside the scope's transaction, under a savepoint: a lost race (which
+        a caller may retry on fresh state) undoes this append only, not the transaction."""
+        try:
+            with connection.transaction():
+                result = self.append_on(connection, stream_id, expected_version, events,
+                                        idempotency_key=idempotency_key, actor=actor)
+                if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
+                    raise _Undone(result)  # the key's first result, found on another connection
+        except _Undone as undone:
+            return undone.result
+        return result
+
+    @contextmanager
+    def transaction(self) -> Iterator[scope.WriteScope]:
+        """One transaction that every append (and read) of this store in the block joins,
+        with the idempotency records written in it (service.adapters.store.idempotency)."""
+        with self._pool.connection() as connection:
+            with scope.transaction_of(self, connection) as opened, connection.transaction():
+                yield opened
+
+    def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
+        return idempotency.claim_on(self._joined(), owner, key, now)
+
+    def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
+        idempotency.record_on(self._joined(), record)
+
+    def _joined(self) -> psycopg.Connection[Any]:
+        connection = scope.joined_transaction(self)
+        if connection is None:
+            raise RuntimeError("idempotency records are kept inside store.transaction() only")
+        return connection
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """The open transaction's connection when the block runs in one (a request reads
+        what it wrote), else one from the pool."""
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            yield joined
+        else:
+            with self._pool.connection() as connection:
+                yield connection
+
+    def append_on(
+        self,
+        connection: psycopg.Connection[Any],
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+    ) -> AppendResult:
+        """Append inside the caller's connection (and transaction, if one is open), e.g.
+        to write a read model in the same transaction. A lost race aborts that transaction."""
+        encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor,
+                                 self.signer)
+        head = self._heads.get(stream_id)
+        if head is not None and head[0] == expected_version:
+            appended = self._insert(connection, encoded, head[1])
+            if appended is not None:
+                return appended
+            self._heads.forget(stream_id)  # a wrong hint: read the hash instead
+        previous_hash = (
+            GENESIS_HASH if expected_version == 0
+            else _fetch_hash_at(connection, stream_id, expected_version)
+        )
+        if previous_hash is not None:
+            appended = self._insert(connection, encoded, previous_hash)
+            if appended is not None:
+                return appended
+        # The stream is behind the expected version.
+        return _refusal(connection, stream_id, expected_version, idempotency_key)
+
+    def _insert(
+        self, connection: psycopg.Connection[Any], encoded: _EncodedAppend, previous_hash: str
+    ) -> AppendResult | None:
+        """The append chained from `previous_hash`; None (nothing written) when the event
+        at the expected version does not have that hash or does not exist."""
+        stream_id, expected_version = encoded.stream_id, encoded.expected_version
+        statement, parameters, last_hash = encoded.statement(previous_hash, self._clock())
+        try:
+            result = statement.run(connection, parameters)
+        except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
+            if _outside_transaction(connection):
+                return _refusal(connection, stream_id, expected_version, encoded.idempotency_key)
+            with self._pool.connection() as fresh:  # the caller's transaction is aborted
+                return _refusal(fresh, stream_id, expected_version, encoded.idempotency_key)
+        if result.ntuples == 0:
+            return None
+        last_version = expected_version + result.ntuples
+        if _outside_transaction(connection):  # committed: later appends may chain from it
+            self._committed(stream_id, last_version, last_hash)
+        elif scope.joined_transaction(self) is connection:
+            scope.after_commit(lambda: self._committed(stream_id, last_version, last_hash))
+        gathered = scope.current()
+        if gathered is not None:  # the receipt of the request's answer
+            mac = None if self.signer is None else self.signer.sign(stream_id, last_version, last_hash)
+            gathered.appended(Head(stream_id, last_version, last_hash, mac))
+        positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
+        return AppendResult(stream_id, expected_version + 1, last_version, tuple(positions))
+
+    def _committed(self, stream_id: str, version: int, hash_: str) -> None:
+        self._heads.remember(stream_id, version, hash_)
+        if self._checkpoints is not None:
+            self._checkpoints.note(stream_id, version, hash_)
+
+    def forget(self, stream_id: str) -> None:
+        """Drop the head this process remembers of the stream (a rolled-back append)."""
+        self._heads.forget(stream_id)
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
+        *, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        upper = _MAX_VERSION if up_to_version is None else up_to_version
+        query = _READ_STREAM.format(columns=_COLUMNS, sealed=_sealed_column(reveal))
+        with self._connection() as connection:
+            rows = _fetch(connection, query, (stream_id, after_version, upper))
+        recorded = [_recorded(row) for row in rows]
+        if recorded:
+            self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
+        return recorded
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._connection() as connection:
+            return _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
+
+    def read_all(
+        self, after: Checkpoint | None = None, limit: int = 1000
+    ) -> tuple[list[RecordedEvent], Checkpoint]:
+        after = after or START
+        with self._pool.connection() as connection:
+            rows = _fetch(connection, _READ_ALL, (str(after.transaction_id), after.position, limit))
+        if not rows:
+            return [], after
+        last = rows[-1]
+        return [_recorded(row[:-1]) for row in rows], Checkpoint(int(last[-1]), last[2])
+
+    def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
+        """The chain recomputed, every MAC checked (with a chain key), and the stream checked
+        to reach every head recorded outside the database (checkpoints) or shown (receipts)."""
+        heads = [*receipts, *(self._checkpoints.heads(stream_id) if self._checkpoints else ())]
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL),
+                            self.signer, heads)
+
+    def list_streams(self, prefix: str = "") -> list[str]:
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        with self._connection() as connection:
+            rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
+        return [row[0] for row in rows]
+
+
+@scope.forget_on_rollback
+def _forget_head(store: Any, stream_id: str) -> None:
+    if isinstance(store, PostgresEventStore):
+        store.forget(stream_id)
+
+
+class _Undone(Exception):
+    """Undo a savepoint whose append was refused, keeping the result found meanwhile."""
+
+    def __init__(self, result: AppendResult) -> None:
+        self.result = result
+
+
+class _EncodedAppend:
+    """An append's events checked and encoded once (canonical JSON, as stored and hashed);
+    `statement` chains them from a given hash."""
+
+    def __init__(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None,
+        actor: str | None,
+        signer: ChainSigner | None,
+    ) -> None:
+        check_append_arguments(expected_version, events)
+        self.types = [event.type for event in events]
+        # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
+        # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
+        check_storable([stream_id, idempotency_key, *self.types])
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.idempotency_key = idempotency_key
+        self.schema_versions = [event.schema_version for event in events]
+        self.data = [canonical_json(event.data) for event in events]
+        self.metadata = [
+            canonical_json(event_metadata(event, idempotency_key, actor)) for event in events
+        ]
+        self.sealed = [canonical_json(event.sealed) if event.sealed else None for event in events]
+        self.signer = signer
+
+    def statement(
+        self, previous_hash: str, recorded_at: datetime
+    ) -> tuple[_PreparedStatement, list[bytes | None], str]:
+        """The statement and its parameters, and the last event's hash."""
+        moment = format_recorded_at(recorded_at)
+        hashes = []
+        chained_from = previous_hash
+        macs: list[str | None] = []
+        for offset, (type_, schema_version, data, metadata, sealed) in enumerate(
+            zip(self.types, self.schema_versions, self.data, self.metadata, self.sealed), start=1
+        ):
+            version = self.expected_version + offset
+            chained_from = chained_hash(self.stream_id, version, type_, schema_version, data,
+                                        metadata, chained_from, moment, sealed)
+            hashes.append(chained_from)
+            macs.append(None if self.signer is None
+                        else self.signer.sign(self.stream_id, version, chained_from))
+        key = None if self.idempotency_key is None else self.idempotency_key.encode()
+        common = [self.stream_id.encode(), b"%d" % self.expected_version, key]
+        checks = [previous_hash.encode(), moment.encode()]
+        if len(hashes) == 1:
+            return _APPEND_ONE, [
+                *common,
+                self.types[0].encode(),
+                b"%d" % self.schema_versions[0],
+                self.data[0].encode(),
+                self.metadata[0].encode(),
+                *checks,
+                hashes[0].encode(),
+                None if self.sealed[0] is None else self.sealed[0].encode(),
+                None if macs[0] is None else macs[0].encode(),
+            ], chained_from
+        return _APPEND_BATCH, [
+            *common,
+            _text_array(self.types),
+            ("{" + ",".join(str(v) for v in self.schema_versions) + "}").encode(),
+            _text_array(self.data),
+            _text_array(self.metadata),
+            *checks,
+            ("{" + ",".join(hashes) + "}").encode(),
+            _text_array(self.sealed),
+            _text_array(macs),
+        ], chained_from
+
+
+def _outside_transaction(connection: psycopg.Connection[Any]) -> bool:
+    return connection.pgconn.transaction_status == pq.TransactionStatus.IDLE
+
+
+def _fetch_hash_at(connection: psycopg.Connection[Any], stream_id: str, version: int) -> str | None:
+    rows = _fetch(connection, _HASH_AT, (stream_id, version))
+    return rows[0][0] if rows else None
+
+
+def _refusal(
+    connection: psycopg.Connection[Any],
+    stream_id: str,
+    expected_version: int,
+    idempotency_key: str | None,
+) -> AppendResult:
+    """Why an append wrote nothing: the key's first result (a retry), else the conflict."""
+    if idempotency_key is not None:
+        found = _found_by_key(connection, stream_id, idempotency_key)
+        if found is not None:
+            return found
+    actual = _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
+    raise VersionConflict(stream_id, expected_version, actual)
+
+
+def _found_by_key(
+    connection: psycopg.Connection[Any], stream_id: str, idempotency_key: str
+) -> AppendResult | None:
+    """The result of the append that recorded this key, if one did."""
+    rows = _fetch(connection, _FIND_BY_KEY, (stream_id, idempotency_key))
+    if not rows:
+        return None
+    first_version, positions, last_version = rows[0]
+    return AppendResult(stream_id, first_version, last_version, tuple(positions), deduplicated=True)
+
+
+def _fetch(connection: psycopg.Connection[Any], query: str, params: Any) -> list[tuple[Any, ...]]:
+    # Tuple rows whatever row factory the pool's owner chose for its connections.
+    with connection.cursor(row_factory=tuple_row) as cursor:
+        return cursor.execute(query, params, prepare=True).fetchall()
+
+
+def _recorded(row: Sequence[Any]) -> RecordedEvent:
+    (stream_id, version, position, type_, schema_version, data, metadata, recorded_at, hash_,
+     mac, sealed) = row
+    return RecordedEvent(
+        stream_id=stream_id,
+        version=version,
+        position=position,
+        type=type_,
+        schema_version=schema_version,
+        data=data,
+        metadata=metadata,
+        recorded_at=recorded_at,
+        hash=bytes(hash_).hex(),
+        sealed=sealed,
+        mac=None if mac is None else bytes(mac).hex(),
+    )

@@ -1,0 +1,123 @@
+"""One request's writes, gathered: the signed head of every stream it appended to (the
+receipts its answer carries) and, for an idempotent request, the open transaction its
+appends join, so its events and its idempotency record commit together or not at all.
+
+A scope lives in a context variable: the store finds it without every caller passing it
+down (a view calls commands, which call the store). Caches that remember what a request
+read or wrote inside an open transaction must not keep it when the transaction rolls back:
+they register a `forgetter`, told each stream the rolled-back transaction appended to.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.adapters.store.base import Head
+
+Forgetter = Callable[[Any, str], None]
+"""(store, stream id) -> drop what is cached about that stream of that store."""
+_forgetters: list[Forgetter] = []
+
+
+def forget_on_rollback(forgetter: Forgetter) -> Forgetter:
+    """Register a cache's forgetter (usable as a decorator)."""
+    _forgetters.append(forgetter)
+    return forgetter
+
+
+@dataclass
+class WriteScope:
+    store: Any = None
+    """The store whose transaction is open (None: appends commit one by one)."""
+    connection: Any = None
+    """That transaction's connection (PostgreSQL), or None."""
+    heads: dict[str, Head] = field(default_factory=dict)
+    """stream id -> its head after this scope's last append there (a receipt)."""
+    _after_commit: list[Callable[[], None]] = field(default_factory=list)
+    _at_end: list[Callable[[], None]] = field(default_factory=list)
+
+    def appended(self, head: Head) -> None:
+        self.heads[head.stream_id] = head
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Run `action` once the transaction commits; at once without one."""
+        if self.store is None:
+            action()
+        else:
+            self._after_commit.append(action)
+
+    def at_end(self, action: Callable[[], None]) -> None:
+        """Run `action` when the transaction ends, committed or not."""
+        self._at_end.append(action)
+
+    def committed(self) -> None:
+        for action in self._after_commit:
+            action()
+        self._ended()
+
+    def rolled_back(self) -> None:
+        for stream_id in self.heads:
+            for forgetter in _forgetters:
+                forgetter(self.store, stream_id)
+        self.heads.clear()
+        self._ended()
+
+    def _ended(self) -> None:
+        for action in self._at_end:
+            action()
+
+
+_current: ContextVar[WriteScope | None] = ContextVar("write_scope", default=None)
+
+
+def current() -> WriteScope | None:
+    return _current.get()
+
+
+def joined_transaction(store: Any) -> Any:
+    """The connection of the transaction `store` has open in this context, or None."""
+    scope = _current.get()
+    return scope.connection if scope is not None and scope.store is store else None
+
+
+def current_connection() -> Any:
+    """The connection of whatever transaction is open in this context (same database), or None."""
+    scope = _current.get()
+    return None if scope is None else scope.connection
+
+
+def after_commit(action: Callable[[], None]) -> None:
+    """Run `action` when the current transaction commits (at once outside one)."""
+    scope = _current.get()
+    if scope is None:
+        action()
+    else:
+        scope.after_commit(action)
+
+
+@contextmanager
+def transaction_of(store: Any, connection: Any = None) -> Iterator[WriteScope]:
+    """A scope for `store`'s open transaction (on `connection`): the caller commits or
+    rolls back inside the block, which then tells the scope which of the two happened."""
+    scope = WriteScope(store=store, connection=connection)
+    try:
+        with gathering(scope):
+            yield scope
+    except BaseException:
+        scope.rolled_back()
+        raise
+    scope.committed()
+
+
+@contextmanager
+def gathering(scope: WriteScope | None = None) -> Iterator[WriteScope]:
+    """Make `scope` (a fresh one by default) the current one for the block."""
+    scope = scope or WriteScope()
+    token = _current.set(scope)
+    try:
+        yield scope
+    finally:
+        _current.reset(token)

@@ -1,0 +1,53 @@
+"""Which fields of a table's events are sealed: stored apart from the event's data, so a
+read path has to ask the store to reveal them (service.adapters.store.base.Reveal).
+
+They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
+orders, the salt of the deal's commitment and the values behind a pending dice roll. No
+role sees them before the hand's HandClosed event. Then a hold'em or Omaha hand, committed
+card by card, shows its deck and salt to the floor and admin only (service.application.views: the
+others get per-card openings derived from them); the other games' to everyone, so anyone
+can check the deal against the commitment.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from service.adapters.store.base import Reveal
+
+# Record type -> its sealed fields.
+SEALED_FIELDS: dict[str, tuple[str, ...]] = {
+    "HandOpened": ("salt",),
+    "HandStarted": ("deck", "reshuffle_order"),  # hold'em, five-card draw
+    "Redealt": ("deck", "reshuffle_order"),
+    "StubReshuffled": ("cards",),
+    "SetAsideBannersReshuffled": ("order",),  # Palace Poker
+    "PalaceDeckShuffled": ("order",),
+    "DrawDeckReshuffled": ("order",),
+    "PalaceDeckCut": ("deck",),
+    "MixedDeckCut": ("deck",),  # the mixed games
+    "DiscardsReshuffled": ("order",),
+    "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
+}
+
+HAND_CLOSED = "HandClosed"
+REVEAL_CLOSED_HANDS = Reveal.closed_by(HAND_CLOSED)
+"""How views read a table's log: sealed fields only of hands whose HandClosed is stored."""
+
+
+def seal(type_name: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(public data, sealed fields) of a record about to be stored. The public data keeps
+    each sealed field as null, so an event has the same shape revealed or not."""
+    names = SEALED_FIELDS.get(type_name)
+    if not names:
+        return dict(data), {}
+    sealed = {name: data[name] for name in names if name in data}
+    return {**data, **dict.fromkeys(sealed)}, sealed
+
+
+def hidden(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The data with its sealed fields as null: how an event whose hand is not closed reads,
+    whether its secrets were stored sealed or (events written before sealing) in its data."""
+    names = SEALED_FIELDS.get(type_name)
+    if not names:
+        return dict(data)
+    return {**data, **dict.fromkeys(name for name in names if name in data)}

@@ -1,0 +1,368 @@
+"""The process manager between a tournament and its live tables.
+
+It reads the tournament stream and each of its table streams and sends whichever command
+brings them closer together; nothing is remembered between calls, so a retried,
+duplicated or concurrent `advance` finds the same facts and sends nothing twice:
+- started tournament, table stream missing: create it (expected version 0) with the
+  tournament table's players who have not sat at another table, with the starting stack
+  (players moved in from elsewhere are seated with their own chips by the next rule);
+- a table's hand k closed while the tournament still has it in progress: FinishHand with
+  its busted players (idempotency key `<table>.<k>:finish`, expected tournament version);
+  its moves and broken tables are then applied by the rules below;
+- between hands, a table stream whose players differ from the tournament's seating:
+  RemovePlayer (moved away, busted, table broken) and SeatPlayer (moved in) with the
+  chips the player took from the table they left, found on that table's PlayerLeftTable,
+  or the starting stack for a late entrant or re-entry (TDA 2024 8-A: the tournament drew a
+  seat from which they are dealt in);
+- between hands, a chip change the tournament recorded (a rebuy, an add-on, a colour-up
+  race's result) for a player sitting at the table and not yet applied at any table:
+  AdjustChips (the table refuses a change id twice), before anyone moves, so the chips
+  travel with the player;
+- a table in sync, between hands, with a colour-up due (TDA 2024 24): RaceChips on the
+  tournament, whose result the previous rule then applies;
+- a table in sync, between hands, clock running: DealHand on the tournament (key
+  `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
+  and the betting of the level it records (TDA 2024 23).
+Every write carries the version it was decided on; a VersionConflict means another
+worker got there first, and the next call looks again.
+
+The tournament never moves a player off a table playing a hand (it balances, breaks or
+makes the floor's queued moves when that table reports its hand over), so a player
+always busts at the table the tournament has them at, and every bust travels with its
+hand's FinishHand, beside the chips each player there ended the hand with.
+
+Only tournaments on the service's tables (`tables: "service"`) are driven; physical
+tables report to the tournament through the floor.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.records import from_record
+from domain.tournaments import tournament
+from domain.tournaments.clock import read_clock
+from domain.tournaments.seating import Table as SeatingTable
+from domain.rules.violations import Violation
+from service.application import commands, tournaments
+from service.adapters.store.base import EventStore, VersionConflict
+
+log = logging.getLogger(__name__)
+
+ACTOR = "tournament"
+
+
+def table_id_for(tournament_id: str, number: int) -> str:
+    """The stream id of the tournament's table `number` (no dot: hand ids split on it)."""
+    return f"{tournament_id}-table-{number}"
+
+
+@dataclass(frozen=True)
+class TableChips:
+    table_id: str
+    number: int
+    chips: int
+    players: dict[str, int]
+
+
+def table_states(store: EventStore, tournament_id: str,
+                 state: tournament.Tournament) -> dict[int, commands.LoadedTable]:
+    """Every table stream of the tournament that exists, by table number."""
+    found = {}
+    for number in range(1, len(state.seating.tables) + 1):
+        loaded = commands.load_table(store, table_id_for(tournament_id, number))
+        if loaded.state is not None:
+            found[number] = loaded
+    return found
+
+
+def chips_in_play(store: EventStore, tournament_id: str) -> tuple[int, list[TableChips]]:
+    """Chips of the players still in: on the tournament's tables (a hand in progress
+    counted as it began), those
+    of players between two tables, and chip changes recorded but not yet applied at a
+    table (for players still in); and each table's share."""
+    loaded = tournaments.load_tournament(store, tournament_id)
+    state = loaded.state
+    tables = table_states(store, tournament_id, state)
+    # A player the tournament no longer has (disqualified: their chips are out of play)
+    # may sit at a table until it removes them between hands.
+    shares = [TableChips(t.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
+                         {p: s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where})
+              for n, t in sorted(tables.items())]
+    seated = {p for share in shares for p in share.players}
+    departures = _latest_departures(tables)
+    # A late entrant on the way to a first seat holds what the tournament gave them
+    # (their chip changes included); anyone else's unapplied changes are counted apart.
+    arriving = {p for p in state.seating.where if p not in seated and _never_seated(tables, p)}
+    in_transit = sum(d.stack for d in departures.values()
+                     if d.player_id not in seated and d.player_id in state.seating.where and d.player_id not in arriving)
+    pending = sum(c.amount for c in state.pending_chip_changes(_applied_changes(tables))
+                  if c.player_id in state.seating.where and c.player_id not in arriving)
+    entering = sum(state.stack_of(p) for p in arriving)
+    return sum(s.chips for s in shares) + in_transit + pending + entering, shares
+
+
+def _never_seated(tables: dict[int, commands.LoadedTable], player: str) -> bool:
+    return not any(player in t.state.players or any(d.player_id == player for d in t.state.departures)
+                   for t in tables.values())
+
+
+def _applied_changes(tables: dict[int, commands.LoadedTable]) -> set[int]:
+    return {change for t in tables.values() for change in t.state.chip_changes}
+
+
+def advance(store: EventStore, tournament_id: str, now: float) -> int:
+    """Send every command the tournament and its tables are due; returns how many were
+    recorded. Stops at the first lost race (the next call looks again)."""
+    recorded = 0
+    try:
+        while _step(store, tournament_id, int(now)):
+            recorded += 1
+    except VersionConflict as lost:
+        log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
+    except Violation as refused:
+        # Decided on a state that moved on meanwhile (a table read before another worker's
+        # write): the next call judges the fresh state.
+        log.info("tournament %s: a command was refused: %s", tournament_id, refused)
+    return recorded
+
+
+def _step(store: EventStore, tournament_id: str, now: int) -> bool:
+    """One command that brings the tournament and a table closer; False when none is due."""
+    loaded = tournaments.load_tournament(store, tournament_id)
+    state = loaded.state
+    if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
+        return False
+    tables = table_states(store, tournament_id, state)
+    for number, seating_table in enumerate(state.seating.tables, start=1):
+        if seating_table is not None and number not in tables:
+            _create_table(store, loaded, seating_table)
+            return True
+    for number, loaded_table in tables.items():
+        if _report_hand(store, loaded, number, loaded_table, now):
+            return True
+    for number, loaded_table in tables.items():
+        if _apply_chip_changes(store, loaded, number, loaded_table, tables):
+            return True
+    for number, loaded_table in tables.items():
+        if _sync_seats(store, loaded, number, loaded_table, tables):
+            return True
+    for number, loaded_table in tables.items():
+        if _race(store, loaded, number, loaded_table, now):
+            return True
+    for number, loaded_table in tables.items():
+        if _deal(store, loaded, number, loaded_table, tables, now):
+            return True
+    return False
+
+
+def _apply_chip_changes(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                        loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
+    """Between hands: the first chip change not applied anywhere for a player seated here."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    for change in state.pending_chip_changes(_applied_changes(tables)):
+        # Applied where the player sits now, before a move takes them (and their chips) on.
+        if change.player_id not in state.seating.where or change.player_id not in table_state.players:
+            continue
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason),
+                         actor=ACTOR)
+        return True
+    return False
+
+
+def _race(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+          loaded_table: commands.LoadedTable, now: int) -> bool:
+    """A colour-up due at a table in sync between hands: the race, on the tournament."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress or not _in_sync(state, number, table_state):
+        return False
+    if state.colour_up_due(number, now) is None:
+        return False
+    tournaments.send(store, loaded.tournament_id, tournament.RaceChips(number, at=now, seed=tournaments.new_seed()),
+                     expected_version=loaded.version, actor=ACTOR)
+    return True
+
+
+def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
+    state = loaded.state
+    settings = state.settings
+    assert settings is not None
+    stack = settings.starting_stack
+    # A table opened after the start (a late entrant found every table full) may already
+    # hold players balanced in from live tables: they arrive with their own chips.
+    live = table_states(store, loaded.tournament_id, state)
+    elsewhere = set(_latest_departures(live)) | {p for t in live.values() for p in t.state.players}
+    seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
+                  else table.TableSeat(table.EMPTY_SEAT, 0)
+                  for player in seating_table.seats)
+    first_level = next(p for p in settings.structure if not p.is_break)
+    command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
+                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
+    commands.create_table(store, command, actor=ACTOR)
+
+
+def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
+    return BettingStructure.from_dict({**period.betting(), "structure": loaded.betting or "no-limit"})
+
+
+def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                 loaded_table: commands.LoadedTable, now: int) -> bool:
+    """The table's last hand is over: tell the tournament who busted on it."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    k = table_state.hands_played
+    if k == 0 or table_state.hand_in_progress or number not in state.hands_in_progress:
+        return False
+    if _deal_key(loaded_table.table_id, k + 1) in _keys(store, loaded):
+        return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
+    here = tuple(tournament.Bust(seat.player_id, seat.stack) for seat in table_state.last_busted
+                 if state.seating.where.get(seat.player_id, (None,))[0] == number)
+    stacks = tuple(tournament.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
+                   if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
+    tournaments.send(store, loaded.tournament_id,
+                     tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
+                     expected_version=loaded.version, actor=ACTOR,
+                     idempotency_key=f"{loaded_table.table_id}.{k}:finish")
+    return True
+
+
+def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+                loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
+    """Between hands: one removal or seating that brings the table stream to the
+    tournament's seating."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    seating_table = state.seating.tables[number - 1]
+    wanted = {} if seating_table is None else \
+        {player: seat for seat, player in enumerate(seating_table.seats) if player is not None}
+    for seat, player in enumerate(table_state.players):
+        if player == table.EMPTY_SEAT or wanted.get(player) == seat:
+            continue
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.RemovePlayer(player, loaded.version), actor=ACTOR)
+        return True
+    departures = _latest_departures(tables)
+    for player, seat in wanted.items():
+        if table_state.players[seat] == player:
+            continue
+        if any(player in t.state.players for t in tables.values()):
+            continue  # still at the table they leave: removed there first, once its hand is over
+        stack = _chips_brought(store, loaded, player, departures.get(player))
+        if stack is None:
+            continue
+        re_entry = state.entries_by_player.get(player, 0) > 1
+        commands.execute(store, loaded_table.table_id, loaded_table.version,
+                         table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry), actor=ACTOR)
+        return True
+    return False
+
+
+def _chips_brought(store: EventStore, loaded: tournaments.LoadedTournament, player: str,
+                   departure: table.PlayerLeftTable | None) -> int | None:
+    """What a player takes to their new seat: the chips they left their last table with,
+    or the starting stack if they entered (late, or again) since; None while in transit
+    (still to be removed from the table they leave)."""
+    state = loaded.state
+    assert state.settings is not None
+    entered_while_running = player not in state.registered or state.entries_by_player.get(player, 0) > 1
+    if not entered_while_running:
+        return None if departure is None else departure.stack
+    if departure is not None and departure.tournament_version > _last_entry_version(store, loaded, player):
+        return departure.stack
+    return state.settings.starting_stack
+
+
+def _last_entry_version(store: EventStore, loaded: tournaments.LoadedTournament, player: str) -> int:
+    """The tournament version that last seated `player` as an entrant (PlayerSeated).
+    Read from the log only for late entrants on their way to a seat: rare and short."""
+    version = 0
+    for record in store.read_stream(tournaments.stream_id(loaded.tournament_id)):
+        if record.type == "PlayerSeated" and record.data["seat"]["player_id"] == player:
+            version = record.version
+    return version
+
+
+def _latest_departures(tables: dict[int, commands.LoadedTable]) -> dict[str, table.PlayerLeftTable]:
+    """Each player's last departure with chips, across the tournament's tables."""
+    latest: dict[str, table.PlayerLeftTable] = {}
+    for loaded_table in tables.values():
+        for departure in loaded_table.state.departures:  # type: ignore[union-attr]
+            known = latest.get(departure.player_id)
+            if known is None or departure.tournament_version > known.tournament_version:
+                latest[departure.player_id] = departure
+    return latest
+
+
+def _in_sync(state: tournament.Tournament, number: int, table_state: table.TableState) -> bool:
+    seating_table = state.seating.tables[number - 1]
+    if seating_table is None:
+        return False
+    return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) == table_state.players
+
+
+def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+          loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable], now: int) -> bool:
+    """Deal the table's next hand on the tournament (its positions and level), then on
+    the table. The tournament deals a table in sync with its seating; players it seats
+    there after that (a break, a balancing move: a table playing a hand may receive
+    players) sit down once this hand is over, so the table starts it as it was dealt."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress:
+        return False
+    k = table_state.hands_played
+    key = _deal_key(loaded_table.table_id, k + 1)
+    keys = _keys(store, loaded)
+    if number not in state.hands_in_progress:
+        if not _in_sync(state, number, table_state):
+            return False
+        reading = read_clock(state.clock, now)
+        if reading.on_break or reading.paused or state.seating.table(number).count < 2:
+            return False
+        try:
+            tournaments.send(store, loaded.tournament_id, tournament.DealHand(number, at=now),
+                             expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
+        except Violation as refused:
+            log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
+            return False
+        return True
+    if key not in keys:
+        return False
+    dealt = _recorded_deal(store, loaded.tournament_id, keys[key])
+    period = state.clock.periods[dealt.period_index]
+    positions = dealt.positions
+    deal = commands.draw_deal()
+    command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
+                                  small_blind=positions.small_blind, big_blind=positions.big_blind,
+                                  betting=_betting(loaded, period))
+    commands.execute(store, loaded_table.table_id, loaded_table.version, command, actor=ACTOR)
+    return True
+
+
+def _deal_key(table_id: str, hand_number: int) -> str:
+    return f"{table_id}.{hand_number}:deal"
+
+
+def _keys(store: EventStore, loaded: tournaments.LoadedTournament) -> Any:
+    return tournaments.idempotency_keys(store, loaded.tournament_id)
+
+
+def _recorded_deal(store: EventStore, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
+    first, last = versions
+    for record in store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
+                                    up_to_version=last):
+        if record.type == "HandDealt":
+            event = from_record(tournament.EVENT_TYPES, record.type, record.data)
+            assert isinstance(event, tournament.HandDealt)
+            return event
+    raise AssertionError(f"no HandDealt at versions {first}..{last} of tournament {tournament_id}")

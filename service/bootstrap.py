@@ -1,0 +1,130 @@
+"""create_app(): the one place the service is wired together."""
+from __future__ import annotations
+
+import select
+from functools import partial
+from typing import Any, Callable
+
+import psycopg
+from flask import Flask
+from psycopg_pool import ConnectionPool
+
+from service.application import commands
+from service.http import docs, metrics, rate_limits, request_log
+from service.http.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
+                         operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
+                         tables, tournaments)
+from service.http.auth import ApiKeys
+from service.config import Config
+from service.http.problems import register_problem_handlers
+from service.adapters.integrity import open_store
+from service.adapters.notifications import LiveFeeds, PostgresListener
+
+API_VERSION = "1.0.0"
+OPENAPI_VERSION = "3.1.0"
+MAX_BODY_BYTES = 1024 * 1024
+
+
+class CardroomFlask(Flask):
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Every view here is synchronous. Flask's own check inspects the function on every
+        call, and flask-smorest calls it once per decorator layer of every request."""
+        return func
+
+
+def create_app(config: Config | None = None) -> Flask:
+    config = config or Config.from_env()
+    app = CardroomFlask("cardroom")
+    app.config.update(
+        API_TITLE="Cardroom",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION=OPENAPI_VERSION,
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        # Keep the JSON key order of our payloads as written (problem documents read
+        # type, title, status, code, detail).
+        JSON_SORT_KEYS=False,
+        # Bodies are commands and single hand histories: far below this. Larger is a 413.
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+    )
+    app.json.sort_keys = False
+    docs.install(app)
+
+    pool = _open_pool(config) if config.database_url else None
+    store = open_store(pool, config) if pool else None
+    app.extensions["cardroom"] = Resources(
+        config=config,
+        pool=pool,
+        store=store,
+        keys=ApiKeys(pool) if pool else None,
+        live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
+        if store else None,
+    )
+
+    api = Api(
+        app,
+        spec_kwargs={
+            "info": {
+                "description": "Event-sourced poker rules adjudication and tournaments. "
+                "Errors are RFC 9457 problem documents with a stable `code`."
+            }
+        },
+    )
+    for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
+                      tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
+                      lists.blp, cash_tables.blp, streams.blp, operations.blp):
+        api.register_blueprint(blueprint)
+    register_problem_handlers(app)
+    app.before_request(refuse_nul_in_url)
+    request_log.install(app)
+    metrics.install(app)
+    rate_limits.install(app, config)
+    if config.broker_url:
+        commands.schedule_clocks_with(_clock_sender(config.broker_url))
+    return app
+
+
+def _clock_sender(broker_url: str) -> commands.ClockScheduler:
+    """The action clocks' fast path: after an append that starts a clock, its expiry task
+    goes to the broker with an ETA. Without a broker the workers' sweep alone acts on
+    deadlines (and this process never imports the Celery side)."""
+    from workers.clock_tasks import clock_sender_for
+
+    return clock_sender_for(broker_url)
+
+
+POOL_WAIT_S = 1.5
+"""How long a request waits for a database connection before it is a 503: a request
+thread never waits for a connection in normal running (the pool holds more connections
+than the worker has threads), so waiting means the database is unreachable."""
+RECONNECT_GIVE_UP_S = 3.0
+CONNECT_TIMEOUT_S = 2
+
+
+def _open_pool(config: Config) -> ConnectionPool:
+    # open=True starts connecting in the background: the app serves /healthz (as
+    # "database down") even when PostgreSQL is not up yet, and recovers when it is.
+    return ConnectionPool(
+        config.database_url,
+        min_size=1,
+        max_size=config.database_pool_size,
+        open=True,
+        timeout=POOL_WAIT_S,
+        check=check_idle_connection,
+        # The pool retries a failed connection with a growing back-off (1, 2, 4 ... s). It
+        # gives up on this one after a few seconds instead of five minutes, so that once
+        # the database is back the next request opens a fresh connection at once rather
+        # than wait out a long back-off.
+        reconnect_timeout=RECONNECT_GIVE_UP_S,
+        kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+    )
+
+
+def check_idle_connection(conn: psycopg.Connection) -> None:
+    """The pool's check before it lends a connection. A connection the server has closed
+    (PostgreSQL stopped or restarted) has the server's goodbye, or its end, waiting on the
+    socket: only then is a round trip made, which fails and makes the pool drop it (and try
+    another). Without a check, the first request on each such connection would fail; with
+    psycopg_pool's own check, every request would pay a round trip."""
+    if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
+        ConnectionPool.check_connection(conn)

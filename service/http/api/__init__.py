@@ -1,0 +1,293 @@
+"""What every blueprint builds on: the request parser, the Blueprint and Api classes, and
+access to the app's wired resources (the event store, the key table).
+
+Blueprints use `service.http.api.Blueprint` (not flask_smorest's) so that request bodies get the
+house rules: JSON only (415 otherwise), no NUL characters or lone surrogates, no nesting
+deeper than MAX_JSON_DEPTH, and 400 for invalid input.
+"""
+from __future__ import annotations
+
+import functools
+import http
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+import flask_smorest
+import marshmallow as ma
+from flask import Request, current_app, request
+from flask_smorest.utils import prepare_response
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from service.http.api.schemas import ProblemSchema
+from service.config import Config
+from service.http.problems import (
+    PROBLEM_CONTENT_TYPE,
+    Problem,
+    from_http_exception,
+    validation_errors,
+    validation_problem,
+)
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from service.http.auth import ApiKeys
+    from service.adapters.notifications import LiveFeeds
+    from service.adapters.store.base import EventStore
+
+SECURITY_SCHEME = "bearerAuth"
+
+
+class RequestParser(FlaskParser):
+    """For what `Blueprint.arguments` leaves to webargs: the other locations, and a JSON
+    body wanted as keyword arguments or with webargs' own options."""
+
+    # Invalid input is the client's mistake (400); 422 is kept for broken game rules.
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def load_json(self, req: Request, schema: Any) -> Any:
+        return read_json_body(req)
+
+
+def read_json_body(req: Request) -> Any:
+    """The body as webargs' FlaskParser reads it (`core.missing` if empty or not JSON), under
+    the house rules: a body of another media type is a 415; NUL characters, lone surrogates
+    and nesting deeper than MAX_JSON_DEPTH are a 400 naming the field (`unstorable_values`)."""
+    if not is_json_request(req):
+        if req.content_length or "chunked" in req.headers.get("Transfer-Encoding", ""):
+            raise Problem(
+                415,
+                "unsupported_media_type",
+                f"the body must be application/json, not {req.mimetype or 'untyped'}",
+            )
+        return core.missing
+    raw = req.get_data(cache=True)
+    if not raw:
+        return core.missing
+    try:
+        # Strict UTF-8 (as webargs decodes; json.loads would also guess UTF-16 and -32), and
+        # standard JSON: no NaN or Infinity, which json.loads takes by default.
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise _body_problem("Invalid JSON body.") from None
+    except RecursionError:
+        raise _body_problem(NESTED_TOO_DEEPLY) from None
+    except ValueError as error:  # our constant, or an integer of more than 4,300 digits
+        raise _body_problem(_NUMBER_REFUSED if "digits" in str(error) else str(error)) from None
+    errors = unstorable_values(data)
+    if errors:
+        raise validation_problem(
+            [{"location": "json", "field": path, "messages": [message]} for path, message in errors]
+        )
+    return data
+
+
+_NUMBER_REFUSED = "A number has too many digits."
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number.")
+
+
+def _body_problem(message: str) -> Problem:
+    return validation_problem([{"location": "json", "field": "", "messages": [message]}])
+
+
+def refuse_nul_in_url() -> None:
+    """before_request hook: path parameters and query strings end up in SQL parameters too.
+    Checked on the raw query string: a NUL can only get there as %00 (or a raw NUL byte),
+    and parsing the arguments here would cost every request."""
+    query = request.query_string
+    if "\x00" in request.path or b"\x00" in query or b"%00" in query:
+        raise validation_problem(
+            [{"location": "url", "field": "", "messages": ["NUL characters are not allowed."]}]
+        )
+
+
+IDEMPOTENCY_KEY_MAX_LENGTH = 200
+
+
+def request_idempotency_key() -> str | None:
+    """The request's `Idempotency-Key` header (every write accepts one), validated."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and (len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
+        raise validation_problem(
+            [
+                {
+                    "location": "headers",
+                    "field": "Idempotency-Key",
+                    "messages": [f"at most {IDEMPOTENCY_KEY_MAX_LENGTH} characters, no NUL."],
+                }
+            ]
+        )
+    return key
+
+
+# Bodies are commands and settings a few levels deep; deeper nesting only costs recursion.
+MAX_JSON_DEPTH = 32
+NESTED_TOO_DEEPLY = "The JSON is nested too deeply."
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unstorable_values(value: Any) -> list[tuple[str, str]]:
+    """(dotted path, message) for each part of a decoded JSON (or TOML) value that nothing
+    downstream should see: NUL characters and lone UTF-16 surrogates (JSON's "\\ud800"
+    decodes to one; PostgreSQL and UTF-8 cannot hold either), and nesting deeper than
+    MAX_JSON_DEPTH. Keys count as strings. One walk; the usual body is a few dozen values."""
+    found: list[tuple[str, str]] = []
+    _walk(value, (), found)
+    return found
+
+
+def _walk(value: Any, path: tuple[str, ...], found: list[tuple[str, str]]) -> None:
+    if isinstance(value, str):
+        _check_text(value, path, found)
+        return
+    if not isinstance(value, (dict, list)):
+        return
+    if len(path) >= MAX_JSON_DEPTH:
+        found.append((".".join(path), NESTED_TOO_DEEPLY))
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            shown = _escaped(key)
+            _check_text(key, (*path, shown), found)
+            _walk(item, (*path, shown), found)
+    else:
+        for index, item in enumerate(value):
+            _walk(item, (*path, str(index)), found)
+
+
+def _escaped(key: str) -> str:
+    """A key as a path may show it: NUL and surrogates written as JSON escapes."""
+    if key.isascii() and "\x00" not in key:
+        return key
+    return re.sub("[\x00\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", key)
+
+
+def _check_text(text: str, path: tuple[str, ...], found: list[tuple[str, str]]) -> None:
+    if text.isascii():
+        if "\x00" in text:
+            found.append((".".join(path), "NUL characters are not allowed."))
+    elif _SURROGATE.search(text):
+        found.append((".".join(path), "Lone surrogate characters (\\ud800-\\udfff) are not allowed."))
+    elif "\x00" in text:
+        found.append((".".join(path), "NUL characters are not allowed."))
+
+
+View = Callable[..., Any]
+
+# `Blueprint.arguments` options that only document; any other is one of webargs' use_args.
+DOCUMENTATION_ONLY_ARGUMENTS = frozenset(
+    {"content_type", "required", "description", "example", "examples"}
+)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the house request parser. `alt_response` and `doc`
+    only document: flask-smorest also wraps the view in a layer per use that does nothing
+    but call the next, a cost on every request (an action has six such layers); here the
+    view keeps the documentation and loses the layer. `arguments` for a JSON body keeps
+    flask-smorest's documentation but parses with `_with_json_body`, one layer instead of
+    webargs' and flask-smorest's two."""
+
+    ARGUMENTS_PARSER = RequestParser()
+
+    def arguments(
+        self, schema: Any, *, location: str = "json", **kwargs: Any
+    ) -> Callable[[View], View]:
+        documented = super().arguments(schema, location=location, **kwargs)
+        if location != "json" or kwargs.keys() - DOCUMENTATION_ONLY_ARGUMENTS:
+            return documented
+        # webargs makes an instance of a Schema class per request; schemas keep no state.
+        return _with_json_body(schema() if isinstance(schema, type) else schema, documented)
+
+    def alt_response(self, *args: Any, **kwargs: Any) -> Callable[[View], View]:
+        return _documentation_only(super().alt_response(*args, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Callable[[View], View]:
+        return _documentation_only(flask_smorest.Blueprint.doc(**kwargs))
+
+
+def _documentation_only(decorator: Callable[[View], View]) -> Callable[[View], View]:
+    def document(view: View) -> View:
+        view._apidoc = decorator(view)._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return document
+
+
+def _with_json_body(
+    schema: ma.Schema, documented: Callable[[View], View]
+) -> Callable[[View], View]:
+    """What webargs' use_args does for a JSON body, as one layer: the body loaded by the
+    schema (with the schema's own `unknown`, as webargs leaves it for JSON; an empty body
+    as {}) goes to the view after its positional arguments."""
+
+    def parse_body_first(view: View) -> View:
+        @functools.wraps(view)
+        def with_body(*args: Any, **view_args: Any) -> Any:
+            data = read_json_body(request)
+            try:
+                body = schema.load({} if data is core.missing else data)
+            except ma.ValidationError as error:
+                # Under the location's name, as webargs reports it: the same 400 document.
+                raise validation_problem(validation_errors({"json": error.messages})) from None
+            return view(*args, body, **view_args)
+
+        with_body._apidoc = documented(view)._apidoc  # type: ignore[attr-defined]
+        return with_body
+
+    return parse_body_first
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api with RFC 9457 problems as the documented and actual error shape."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            if status < 400:
+                continue
+            response = {"description": status.phrase, "schema": self.ERROR_SCHEMA}
+            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Problem document (RFC 9457)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+        self.spec.components.security_scheme(
+            SECURITY_SCHEME,
+            {"type": "http", "scheme": "bearer", "description": "an API key: Bearer <key>"},
+        )
+
+    def handle_http_exception(self, error: Any) -> Any:
+        return from_http_exception(error)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Everything create_app wired, reachable from any view through `resources()`."""
+
+    config: Config
+    pool: ConnectionPool | None
+    store: EventStore | None
+    keys: ApiKeys | None
+    live: LiveFeeds | None = None
+    """This process's notifications and feeds (service.adapters.notifications), for streams and
+    long-polls."""
+
+
+def resources() -> Resources:
+    return current_app.extensions["cardroom"]
+
+
+def event_store() -> EventStore:
+    store = resources().store
+    if store is None:
+        raise Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")
+    return store

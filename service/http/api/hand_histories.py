@@ -1,0 +1,398 @@
+"""`POST /v1/hand-histories`: replay one hand in the PHH format through our rules (api.md).
+
+The body is the hand's TOML text (`Content-Type: application/toml`, or `text/plain`).
+The answer is the computed outcome: finishing stacks, pots and winners, beside the record's
+own `finishing_stacks` when it has them. A body that is not a PHH hand is a 400
+`invalid_phh`; a variant we do not replay is a 422 `unsupported_variant`; an illegal action
+is a 422 with the rule's code and the action's `index` in `actions` (0-based).
+
+Any authenticated key may replay: nothing is stored. `?store=true` (floor, organiser,
+admin) keeps the hand as an audited record: the replay's events are appended to a stream
+of their own, `hand-<uuid>` (expected version 0), which is
+also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
+`GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
+computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+again (service.http.api.writes). Five-card draw records use our extension
+(docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
+are stored as their domain.games.mixed events.
+"""
+from __future__ import annotations
+
+import tomllib
+import uuid
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import marshmallow as ma
+from flask import jsonify, request
+
+from domain.games import draw, holdem, mixed
+from domain.history.phh import (
+    ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
+    is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
+)
+from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
+from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
+from domain.rules.pots import PotAward
+from domain.records import from_record, to_record
+from domain.rules.violations import Violation
+from service.http.api import Blueprint, event_store, unstorable_values
+from service.http.api.rulings import json_amount, problem_from_violation
+from service.http.api.schemas import StrictBoolean
+from service.http.auth import ROLES, current_principal, require
+from service.http.problems import Problem
+from service.adapters.store.base import NewEvent, RecordedEvent
+
+blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",
+                description="Hand histories in the PHH format, replayed through the rules")
+
+PHH_MEDIA_TYPES = ("application/toml", "text/plain")
+# A real hand is a few kilobytes; a hostile one should not cost a long parse.
+MAX_PHH_BYTES = 256 * 1024
+MAX_PLAYERS = 23
+STORING_ROLES = ("admin", "organiser", "floor")
+IMPORTED_HAND_PREFIX = "hand-"
+DRAW_GAME = "five-card-draw"
+# Events whose cards only their own player (and the floor) may see: type -> seat field.
+PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew", "CardsDealt", "CardsDiscarded")
+
+
+class PhhFieldsSchema(ma.Schema):
+    """The field types of a PHH hand, checked before the domain reads it, so a hand of the
+    wrong shape is a clear 400 naming the field. Fields we do not interpret pass through."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    variant = ma.fields.String(required=True)
+    ante_trimming_status = StrictBoolean()
+    antes = ma.fields.List(ma.fields.Float(allow_nan=False), required=True)
+    blinds_or_straddles = ma.fields.List(ma.fields.Float(allow_nan=False))
+    bring_in = ma.fields.Float(allow_nan=False)
+    small_bet = ma.fields.Float(allow_nan=False)
+    big_bet = ma.fields.Float(allow_nan=False)
+    min_bet = ma.fields.Float(allow_nan=False)
+    starting_stacks = ma.fields.List(ma.fields.Float(allow_nan=False), required=True,
+                                     validate=ma.validate.Length(min=2, max=MAX_PLAYERS))
+    actions = ma.fields.List(ma.fields.String(), required=True)
+    players = ma.fields.List(ma.fields.String())
+    finishing_stacks = ma.fields.List(ma.fields.Float(allow_nan=False))
+
+
+def _amount_field(**kwargs: Any) -> ma.fields.Raw:
+    # Whole chips are JSON integers; PHH's fractional amounts (an odd chip split in halves)
+    # are JSON numbers with their decimals.
+    return ma.fields.Raw(metadata={"type": "number", **kwargs.pop("metadata", {})}, **kwargs)
+
+
+class ReplayedPotSchema(ma.Schema):
+    amount = _amount_field(required=True)
+    eligible = ma.fields.List(ma.fields.String(), required=True)
+    winners = ma.fields.List(ma.fields.String(), required=True)
+    shares = ma.fields.Dict(keys=ma.fields.String(), values=_amount_field(), required=True)
+
+
+class HandHistoryReplaySchema(ma.Schema):
+    variant = ma.fields.String(required=True, metadata={"example": "NT"})
+    players = ma.fields.List(ma.fields.String(), required=True,
+                             metadata={"description": "the record's players (p1, p2 ... when unnamed), "
+                                                      "first seat left of the button first"})
+    finishing_stacks = ma.fields.List(_amount_field(), required=True,
+                                      metadata={"description": "computed by our rules"})
+    recorded_finishing_stacks = ma.fields.List(_amount_field(), required=True, allow_none=True,
+                                               metadata={"description": "as the record states them"})
+    matches_record = ma.fields.Boolean(required=True, allow_none=True,
+                                       metadata={"description": "null when the record states none"})
+    odd_chip_rule = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        (ODD_CHIP_TDA, ODD_CHIP_SPLIT_EXACTLY)), metadata={
+        "description": "how an odd chip was given: tda (TDA 2024 20, whole chips: the first winner "
+                       "left of the button; stud: the high card by suit) or split_exactly (into "
+                       "fractions, only where the record itself splits so)"})
+    winners = ma.fields.List(ma.fields.String(), required=True)
+    pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
+    id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
+    version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+
+
+class ReplayRefusalSchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(metadata={"description": "the rule applied, when one is"})
+    index = ma.fields.Integer(metadata={"description": "the first illegal action in `actions`"})
+
+
+class CollectedHandSchema(ma.Schema):
+    """One hand of a .phhs file: its outcome, or why it does not replay."""
+
+    name = ma.fields.String(required=True, metadata={"description": "the hand's table name in the file"})
+    outcome = ma.fields.Nested(HandHistoryReplaySchema, metadata={
+        "description": "the replay's answer, as for one hand"})
+    refused = ma.fields.Nested(ReplayRefusalSchema, metadata={
+        "description": "instead of the outcome: the hand's 422 problem"})
+
+
+class ReplaySummarySchema(ma.Schema):
+    hands = ma.fields.Integer(required=True)
+    replayed = ma.fields.Integer(required=True)
+    refused = ma.fields.Integer(required=True)
+    matching_record = ma.fields.Integer(required=True, metadata={
+        "description": "replayed hands whose computed finishing stacks are the recorded ones"})
+    not_matching_record = ma.fields.Integer(required=True)
+    without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+
+
+class HandCollectionReplaySchema(ma.Schema):
+    summary = ma.fields.Nested(ReplaySummarySchema, required=True)
+    hands = ma.fields.List(ma.fields.Nested(CollectedHandSchema), required=True)
+
+
+class StoredHandHistorySchema(HandHistoryReplaySchema):
+    id = ma.fields.String(required=True, metadata={"example": "hand-6f1c..."})
+    version = ma.fields.Integer(required=True)
+
+
+class StoreQuerySchema(ma.Schema):
+    store = ma.fields.Boolean(
+        truthy={"true"}, falsy={"false"}, load_default=False,
+        metadata={"description": "keep the hand as an audited record (floor, organiser, admin)"})
+
+
+PHH_REQUEST_BODY = {
+    "required": True,
+    "description": "One hand in the PHH format (phh-std TOML); variants NT, FT, PO, F7S, "
+                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD replay. "
+                   f"At most {MAX_PHH_BYTES} bytes (413 beyond).",
+    "content": {
+        media_type: {"schema": {"type": "string"},
+                     "example": 'variant = "NT"\nante_trimming_status = true\nantes = [0, 0]\n'
+                                'blinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+                                'starting_stacks = [200, 200]\nactions = ["d dh p1 AsAd", '
+                                '"d dh p2 7c2h", "p2 f"]\n'}
+        for media_type in PHH_MEDIA_TYPES
+    },
+}
+IDEMPOTENCY_KEY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "with ?store=true: a retry with the same key answers the first stored hand",
+}
+
+
+@blp.route("", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(StoreQuerySchema, location="query", as_kwargs=True)
+@blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
+@blp.response(200, HandHistoryReplaySchema)
+@blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
+@blp.doc(responses={"200": {
+    "description": "the replayed hand; for a .phhs file (several hands), each hand and one summary",
+    "content": {"application/json": {"schema": {
+        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def replay_hand_history(store: bool = False) -> Any:
+    """Replay one PHH hand: computed finishing stacks, pots and winners (any role).
+
+    An illegal action is a 422 naming it (`index` in `actions`); a variant other than
+    NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
+    five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
+    `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
+    `id`), whatever its variant; otherwise nothing is stored.
+    """
+    principal = current_principal()
+    if store and principal.role not in STORING_ROLES:
+        raise Problem(403, "forbidden", f"storing a hand history needs the role "
+                      f"{', '.join(STORING_ROLES)}, not {principal.role}")
+    text, fields = _body_fields()
+    if is_hand_collection(fields):
+        if store:
+            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
+                          "one at a time")
+        return jsonify(HandCollectionReplaySchema().dump(_collection_answer(text, fields)))
+    record = _parsed(text, fields)
+    try:
+        result = replay(record)
+    except Violation as violation:
+        raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
+    if not store:
+        return _answer(record, result)
+    actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
+    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer = _answer(record, result)
+    answer.update(id=hand_id, version=appended.last_version)
+    return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
+
+
+def game_of(record: HandHistory) -> str:
+    if record.variant in DRAW_VARIANTS:
+        return DRAW_GAME
+    if record.variant in MIXED_VARIANTS:
+        return MIXED_VARIANTS[record.variant][0]
+    return "omaha" if record.variant == "PO" else "holdem"
+
+
+def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> list[NewEvent]:
+    """The replay's events as store records. Metadata lets views redact each event on its
+    own (`visible_to`: the player whose cards it holds) and rebuild the answer: the game,
+    the PHH variant and the record's own finishing stacks ride on the first event."""
+    names = player_names(record)
+    recorded = record.finishing_stacks
+    new_events = []
+    for position, event in enumerate(result.events):
+        type_name, data = to_record(event)
+        metadata: dict[str, Any] = {"hand_id": hand_id}
+        if position == 0:
+            metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
+                            recorded_finishing_stacks=None if recorded is None
+                            else [_storable(a) for a in recorded],
+                            # The record's other fields, written back on export.
+                            phh_metadata=metadata_text(record))
+        if type_name in PRIVATE_CARD_EVENTS:
+            metadata["visible_to"] = names[data["seat"]]
+        new_events.append(NewEvent(type_name, data, metadata=metadata))
+    return new_events
+
+
+def _storable(amount: Amount) -> int | str:
+    # Events hold no floats: fractional chips are kept as exact "p/q" text.
+    return str(amount) if isinstance(amount, Fraction) and amount.denominator != 1 else int(amount)
+
+
+def event_types(game: str) -> dict[str, type]:
+    if game in mixed.GAMES:
+        return mixed.EVENT_TYPES
+    return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
+
+
+def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any]]:
+    """(game, the domain events) of a stored hand's records."""
+    game = records[0].metadata.get("game", "holdem")
+    types = event_types(game)
+    return game, [from_record(types, r.type, r.data) for r in records]
+
+
+def replay_state(game: str, events: Iterable[Any]) -> Any:
+    """The hand's state after `events` (hold'em/Omaha, five-card draw or a mixed game)."""
+    if game == DRAW_GAME:
+        return draw.replay(events)
+    if game in mixed.GAMES:
+        return mixed.replay(events)
+    state = None
+    for event in events:
+        state = holdem.evolve(state, event)
+    return state
+
+
+def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Each hand of a .phhs file replayed on its own (a hand that does not replay is
+    reported, and the others still are), and one summary."""
+    for name, hand in fields.items():
+        _check_fields(hand, f"hand [{name}]: ")
+    try:
+        records = parse_all(text)
+    except PhhSyntaxError as error:
+        raise _invalid_phh(str(error)) from None
+    hands = []
+    for name, record in records:
+        try:
+            hands.append({"name": name, "outcome": _answer(record, replay(record))})
+        except Violation as violation:
+            problem = problem_from_violation(violation, violation.numbers.get("action_index"))
+            hands.append({"name": name, "refused": {
+                "code": problem.code, "detail": problem.detail,
+                **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}})
+    matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
+    return {"summary": {
+        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches),
+        "matching_record": matches.count(True), "not_matching_record": matches.count(False),
+        "without_record": matches.count(None)},
+        "hands": hands}
+
+
+def _body_fields() -> tuple[str, dict[str, Any]]:
+    """The body's TOML text and fields (one hand, or a .phhs file's hands)."""
+    if request.mimetype not in PHH_MEDIA_TYPES:
+        raise Problem(415, "unsupported_media_type",
+                      f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
+    if (request.content_length or 0) > MAX_PHH_BYTES:
+        raise _too_large()
+    # Cached: the Idempotency-Key's fingerprint (service.http.api.writes) reads the body too.
+    raw = request.get_data(cache=True)
+    if len(raw) > MAX_PHH_BYTES:
+        raise _too_large()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _invalid_phh(f"the body is not UTF-8 text: {error}") from None
+    if not text.strip():
+        raise _invalid_phh("the body is empty: send one hand in the PHH format")
+    try:
+        fields = tomllib.loads(text)
+    except RecursionError:
+        raise _invalid_phh("not valid TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError, or an integer of more than 4,300 digits
+        raise _invalid_phh(f"not valid TOML: {error}") from None
+    unstorable = unstorable_values(fields)
+    if unstorable:
+        raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
+    return text, fields
+
+
+def _check_fields(fields: dict[str, Any], where: str = "") -> None:
+    try:
+        PhhFieldsSchema().load(fields)
+    except ma.ValidationError as error:
+        raise _invalid_phh(f"{where}not a PHH hand: {_flatten(error.normalized_messages())}") from None
+
+
+def _parsed(text: str, fields: dict[str, Any]) -> HandHistory:
+    _check_fields(fields)
+    try:
+        return parse(text)
+    except PhhSyntaxError as error:
+        raise _invalid_phh(str(error)) from None
+
+
+def _flatten(messages: Any, path: str = "") -> str:
+    if isinstance(messages, dict):
+        return "; ".join(_flatten(inner, f"{path}.{key}" if path else str(key)) for key, inner in messages.items())
+    return f"{path}: {' '.join(str(m) for m in messages)}"
+
+
+def _invalid_phh(detail: str) -> Problem:
+    return Problem(400, "invalid_phh", detail)
+
+
+def _too_large() -> Problem:
+    return Problem(413, "payload_too_large", f"a hand history is at most {MAX_PHH_BYTES} bytes")
+
+
+def _answer(record: HandHistory, result: ReplayResult) -> dict[str, Any]:
+    return _outcome(record.variant, player_names(record), result.finishing_stacks,
+                    record.finishing_stacks, result.pots, result.odd_chip_rule)
+
+
+def _outcome(variant: str, names: Sequence[str], stacks: Sequence[Amount],
+             recorded: Sequence[Amount] | None, pots: Sequence[PotAward],
+             odd_chip_rule: str) -> dict[str, Any]:
+    stacks = tuple(int(a) if isinstance(a, Fraction) and a.denominator == 1 else a for a in stacks)
+    winners = sorted({seat for pot in pots for seat in pot.winners})
+    return {
+        "variant": variant,
+        "players": list(names),
+        "finishing_stacks": [json_amount(a) for a in stacks],
+        "recorded_finishing_stacks": None if recorded is None else [json_amount(a) for a in recorded],
+        "matches_record": None if recorded is None else stacks == tuple(recorded),
+        "odd_chip_rule": odd_chip_rule,
+        "winners": [names[seat] for seat in winners],
+        "pots": [
+            {"amount": json_amount(pot.amount),
+             "eligible": [names[seat] for seat in pot.eligible],
+             "winners": [names[seat] for seat in pot.winners],
+             "shares": {names[seat]: json_amount(share) for seat, share in zip(pot.winners, pot.shares)}}
+            for pot in pots
+        ],
+    }

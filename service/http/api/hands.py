@@ -1,0 +1,347 @@
+"""Hands and streams for auditors: a hand's history, its state at any version, its PHH
+export, and the hash-chain check of any stream.
+
+A hand id is `<table id>.<number>`; its events are the slice of the table stream tagged
+with that hand, so no extra index is kept. A hand imported from PHH (`POST
+/v1/hand-histories?store=true`) has the id `hand-<uuid>`, the name of its own stream.
+Everything is redacted for the caller.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import marshmallow as ma
+from flask import Response
+
+from domain.history import phh
+from domain.live import table
+from domain.rules.cards import format_card
+from domain.games import draw, mixed
+from domain.live.mixed import MixedTableHand, event_view, hole_view
+from domain.records import from_record
+from service.application import commands, views
+from service.http.api import Blueprint, event_store
+from service.http.api.hand_histories import (
+    DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
+)
+from service.http.api.etags import conditional, version_tag
+from service.http.api.names import with_names
+from service.http.api.tables import ALL_ROLES, EventSchema, viewer
+from service.http.auth import require
+from service.http.problems import Problem
+from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
+from service.adapters.store.base import RecordedEvent, format_recorded_at
+
+blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
+
+
+class HandSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    table_id = ma.fields.String(required=True, allow_none=True,
+                                metadata={"description": "null for a hand imported from PHH"})
+    number = ma.fields.Integer(required=True, allow_none=True)
+    over = ma.fields.Boolean(required=True)
+    first_version = ma.fields.Integer(required=True)
+    last_version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
+    deal = ma.fields.Dict(required=True, metadata={
+        "description": "commitment; once the hand is over, the check: hold'em and Omaha give "
+                       "the floor the deck and salt, everyone else the openings of the cards they saw"})
+
+
+class HandStateSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    hand = ma.fields.Dict(required=True)
+
+
+class StateQuerySchema(ma.Schema):
+    at = ma.fields.Integer(validate=ma.validate.Range(min=1, max=2**31 - 1),
+                           metadata={"description": "table stream version; default the hand's last"})
+
+
+class VerificationSchema(ma.Schema):
+    ok = ma.fields.Boolean(required=True)
+    events = ma.fields.Integer(required=True)
+    first_bad_version = ma.fields.Integer(allow_none=True)
+    reason = ma.fields.String(allow_none=True, metadata={
+        "description": "why the first bad version is bad (a hash, a MAC, a missing tail)"})
+
+
+def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
+    """The table and the hand's events, read with their hand's sealed fields revealed only
+    if its HandClosed is stored (decided in the same read)."""
+    located = table.table_id_of_hand(hand_id)
+    if located is None:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    table_id, number = located
+    loaded = commands.load_table(event_store(), table_id)
+    if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    records = [r for r in event_store().read_stream(commands.table_stream(table_id),
+                                                    reveal=REVEAL_CLOSED_HANDS)
+               if r.metadata.get("hand_id") == hand_id]
+    return loaded, records
+
+
+def _is_over(records: list[RecordedEvent]) -> bool:
+    """Whether the hand of these records (one read) is closed: only then are its secrets out."""
+    return any(r.type == HAND_CLOSED for r in records)
+
+
+@blp.route("/hands/<string:hand_id>", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.response(200, HandSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_hand(hand_id: str) -> tuple[dict, int, dict]:
+    """A hand's history: its events, the hand at its last event, and the deal check."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_hand(hand_id)
+    _, records = _hand_records(hand_id)
+    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    last = records[-1].version
+    state = commands.state_at(event_store(), table_id, last)
+    over = _is_over(records)
+    who = viewer()
+    shown_hand = with_names(views.hand_view(state, who, secrets_revealed=over))
+    return {
+        "id": hand_id, "table_id": table_id, "number": number, "over": over,
+        "first_version": records[0].version, "last_version": last,
+        "events": views.redact_records(records, who),
+        "hand": shown_hand, "deal": shown_hand["deal"],
+    }, 200, {"ETag": version_tag(last, who)}
+
+
+@blp.route("/hands/<string:hand_id>/state", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.arguments(StateQuerySchema, location="query")
+@blp.response(200, HandStateSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
+    """The hand replayed to table version `at` (clamped to the hand's own events); for an
+    imported hand, to version `at` of its own stream."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_state(hand_id, query.get("at"))
+    _, records = _hand_records(hand_id)
+    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    first, last = records[0].version, records[-1].version
+    at = query.get("at", last)
+    if at < first:
+        raise Problem(404, "not_found", f"hand {hand_id} begins at version {first}, after {at}")
+    at = min(at, last)
+    state = commands.state_at(event_store(), table_id, at)
+    if state is None or state.hand is None:
+        # Between HandOpened and the game's first event there is no hand state yet.
+        at = first + 1
+        state = commands.state_at(event_store(), table_id, at)
+    who = viewer()
+    shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
+    # At a version before the hand's end, whether its secrets show depends on the end too.
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(records[-1].version, who)}
+
+
+@blp.route("/hands/<string:hand_id>/phh", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, {"type": "string"}, content_type="application/toml")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def hand_phh(hand_id: str) -> Response:
+    """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
+    razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
+    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return _imported_phh(hand_id)
+    loaded, records = _hand_records(hand_id)
+    _check_phh_form(loaded.state)
+    if not _is_over(records):
+        raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
+    events = _visible_game_events(loaded.state.game, records, viewer())
+    own_record = getattr(table.game_rules(loaded.state.game).table_game, "phh_record", None)
+    record = own_record(events) if own_record is not None else phh.phh_from_events(events)
+    return Response(phh.write_phh(record), status=200, mimetype="application/toml")
+
+
+def _check_phh_form(state: table.TableState) -> None:
+    """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
+    rules = table.game_rules(state.game)
+    if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
+        return
+    if state.game != DRAW_GAME:
+        raise Problem(422, "phh_not_available",
+                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha and "
+                      f"five-card draw only", game=state.game)
+    if not rules.plays_for_chips(state.settings):
+        raise Problem(422, "phh_not_available",
+                      "PHH cannot express a five-card draw hand played without betting "
+                      "(for points): it records chips bet and won", game=state.game)
+
+
+def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Viewer) -> list[Any]:
+    """The hand's game events as the caller may see them (the hand is over, so only other
+    players' private cards are hidden)."""
+    types = table.event_types(game)
+    events: list[Any] = []
+    for record in records:
+        if record.type in table.TABLE_EVENT_TYPES:
+            continue
+        visible_to = record.metadata.get("visible_to")
+        hidden = visible_to is not None and not who.sees_cards_of(visible_to)
+        if hidden and game != DRAW_GAME and record.type not in views.PARTLY_PUBLIC_EVENTS:
+            # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
+            continue
+        # Draw keeps the event with its cards blanked: the deal, the discard and its count
+        # are actions in the record, their cards `??`.
+        shown = views.redact_event({"version": record.version, "type": record.type,
+                                    "data": record.full_data(), "metadata": record.metadata,
+                                    "revealed": record.revealed}, who)
+        events.append(from_record(types, record.type, shown["data"]))
+    return events
+
+
+@blp.route("/streams/<string:stream_id>/verify", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, VerificationSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def verify_stream(stream_id: str) -> dict:
+    """Recompute a stream's hash chain: ok, or the first version that does not match."""
+    verification = event_store().verify_stream(stream_id)
+    if verification.events == 0:
+        raise Problem(404, "not_found", f"no stream {stream_id}")
+    return {"ok": verification.ok, "events": verification.events,
+            "first_bad_version": verification.first_bad_version, "reason": verification.reason}
+
+
+# ---------------------------------------------------------------- hands imported from PHH
+# Always over (a replay only stores a finished hand); their players are the record's names,
+# so a player key sees hidden cards only if its player id is that name.
+
+
+def _imported_records(hand_id: str) -> list[RecordedEvent]:
+    records = event_store().read_stream(hand_id)
+    if not records or records[0].metadata.get("imported_from") != "phh":
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    return records
+
+
+def _hidden_fields(type_name: str, who: views.Viewer, metadata: dict[str, Any]) -> tuple[str, ...]:
+    """Fields of an imported hand's event this viewer may not see."""
+    if who.sees_everything:
+        return ()
+    if "visible_to" in metadata and not who.sees_cards_of(metadata["visible_to"]):
+        return {"HoleCardsDealt": ("cards",), "PlayerDrew": ("discarded", "received")}.get(type_name, ())
+    # The deck order a draw replay built from the record holds every card, mucked ones too.
+    return {"HandStarted": ("deck", "reshuffle_order"), "Redealt": ("deck", "reshuffle_order"),
+            "StubReshuffled": ("cards",)}.get(type_name, ())
+
+
+def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[dict[str, Any]]:
+    shown = []
+    for r in records:
+        data = dict(r.data)
+        if r.type in views.PARTLY_PUBLIC_EVENTS and not who.sees_cards_of(r.metadata.get("visible_to")):
+            data = event_view(r.type, data)  # a mixed game's up cards and draw counts stay
+        for name in _hidden_fields(r.type, who, dict(r.metadata)):
+            if name in data:
+                data[name] = None
+        shown.append({"version": r.version, "type": r.type, "data": data, "hand_id": r.stream_id,
+                      "recorded_at": format_recorded_at(r.recorded_at)})
+    return shown
+
+
+def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> dict[str, Any]:
+    """The imported hand as this viewer may see it (the shape of a table hand's view)."""
+    names = list(state.players)
+    over = state.over
+    to_act = state.to_act
+    view: dict[str, Any] = {
+        "id": hand_id, "game": game, "players": names, "over": over,
+        "to_act": names[to_act] if to_act is not None else None,
+        "pots": [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in state.pots],
+        "awards": [{"amount": a.amount, "winners": [names[s] for s in a.winners],
+                    "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in state.awards],
+        "stacks": dict(zip(names, state.stacks)),
+    }
+    if game in mixed.GAMES:
+        hand = MixedTableHand((), state)
+        view["round"] = hand.round
+        view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
+        view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
+    elif game == DRAW_GAME:
+        shown = over and state.showdown
+        view["round"] = "over" if over else state.phase
+        view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
+        view["hole"] = {
+            name: "".join(format_card(c) for c in state.hands[s])
+            if state.hands[s] and ((shown and s in state.contenders) or who.sees_cards_of(name)) else None
+            for s, name in enumerate(names)}
+    else:
+        view["round"] = state.round
+        view["board"] = "".join(format_card(c) for c in state.board)
+        view["hole"] = {
+            name: "".join(format_card(c) for c in state.hole[s])
+            if state.hole[s] is not None and (state.shown[s] or who.sees_cards_of(name)) else None
+            for s, name in enumerate(names)}
+    return _json_amounts(view)
+
+
+def _json_amounts(value: Any) -> Any:
+    # PHH replays may split an odd chip into halves: those amounts keep their decimals.
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, dict):
+        return {key: _json_amounts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_amounts(item) for item in value]
+    return value
+
+
+def _imported_hand(hand_id: str) -> tuple[dict, int, dict]:
+    records = _imported_records(hand_id)
+    game, events = events_from_records(records)
+    who = viewer()
+    last = records[-1].version
+    first = records[0].metadata
+    return {
+        "id": hand_id, "table_id": None, "number": None, "over": True,
+        "first_version": 1, "last_version": last,
+        "events": _json_amounts(_redacted_imported(records, who)),
+        "hand": _imported_view(hand_id, game, replay_state(game, events), who),
+        "deal": {"imported_from": "phh", "phh_variant": first.get("phh_variant")},
+    }, 200, {"ETag": version_tag(last, who)}
+
+
+def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
+    records = _imported_records(hand_id)
+    at = min(at or len(records), len(records))
+    game, events = events_from_records(records[:at])
+    who = viewer()
+    shown = _imported_view(hand_id, game, replay_state(game, events), who)
+    return {"id": hand_id, "version": at, "hand": shown}, 200, {"ETag": version_tag(at, who)}
+
+
+def _imported_phh(hand_id: str) -> Response:
+    records = _imported_records(hand_id)
+    game, events = events_from_records(records)
+    who = viewer()
+    if game == DRAW_GAME:
+        names = events[0].players
+        seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
+        role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
+        events = [draw.visible_event(event, seat, role) for event in events]
+    elif game in mixed.GAMES:
+        events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
+                  for shown in _redacted_imported(records, who)]
+        return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
+    else:
+        # As for table hands: hole cards the caller may not see are left out, written `??`.
+        events = [event for event, record in zip(events, records)
+                  if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
+                  or "visible_to" not in record.metadata]
+    exported = phh.with_metadata(phh.phh_from_events(events), records[0].metadata.get("phh_metadata", ""))
+    return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

@@ -1,0 +1,94 @@
+"""What an operator asks of a running service (the `cardroom` command line uses these):
+`GET /v1/streams`, every stream's id (to verify them all), and `GET /v1/status`: the
+health, the queue depth, the open action clocks past their deadline and the tournaments
+that have not finished."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import marshmallow as ma
+
+from domain.tournaments import tournament
+from service.application import clock_deadlines, tournaments
+from service.http.api import Blueprint, event_store, resources
+from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
+from service.http.auth import require
+from service.http.metrics import CELERY_QUEUE
+
+blp = Blueprint("operations", __name__, url_prefix="/v1",
+                description="For operators: every stream, and what runs now")
+
+STREAMS_PAGE = 1000
+CLOCKS_COUNTED = 10_000
+# An open clock this far past its deadline is one the workers have not acted on: the
+# sweep acts within about a second (workers.clock_tasks).
+OVERDUE_AFTER_MS = 5000
+
+
+# Stream ids hold no control characters (a URL may not carry NUL at all).
+_STREAM_ID_TEXT = ma.validate.Regexp(r"^[^\x00-\x1f\x7f]*$", error="no control characters")
+
+
+class StreamsQuerySchema(ma.Schema):
+    prefix = ma.fields.String(load_default="", validate=[ma.validate.Length(max=200), _STREAM_ID_TEXT])
+    after = ma.fields.String(load_default="", validate=[ma.validate.Length(max=300), _STREAM_ID_TEXT],
+                             metadata={"description": "the last id of the previous page"})
+
+
+class StreamsSchema(ma.Schema):
+    streams = ma.fields.List(ma.fields.String(), required=True)
+    next = ma.fields.String(allow_none=True, required=True,
+                            metadata={"description": "pass as `after` for the next page; null: no more"})
+
+
+@blp.route("/streams", methods=["GET"])
+@require("admin")
+@blp.arguments(StreamsQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, StreamsSchema)
+def list_streams(prefix: str, after: str) -> dict[str, Any]:
+    """Every stream's id starting with `prefix`, in order, a page at a time (admin only)."""
+    ids = [s for s in event_store().list_streams(prefix) if s > after]
+    page = ids[:STREAMS_PAGE]
+    return {"streams": page, "next": page[-1] if len(ids) > STREAMS_PAGE else None}
+
+
+class TournamentRunningSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    status = ma.fields.String(required=True)
+    players_left = ma.fields.Integer(required=True)
+    level = ma.fields.Integer(allow_none=True, required=True)
+
+
+class StatusSchema(HealthSchema):
+    queue_depth = ma.fields.Integer(allow_none=True, required=True,
+                                    metadata={"description": "tasks waiting in the Celery queue"})
+    clocks_due = ma.fields.Integer(required=True, metadata={
+        "description": f"open action clocks more than {OVERDUE_AFTER_MS} ms past their deadline "
+                       "(the workers are behind or stopped)"})
+    tournaments = ma.fields.List(ma.fields.Nested(TournamentRunningSchema), required=True,
+                                 metadata={"description": "those registering or running"})
+
+
+@blp.route("/status", methods=["GET"])
+@require("admin")
+@blp.response(200, StatusSchema)
+def status() -> dict[str, Any]:
+    """What runs now: health, queue depth, overdue clocks, unfinished tournaments (admin only)."""
+    database, broker = database_state(), broker_state()
+    store, pool = event_store(), resources().pool
+    assert pool is not None  # event_store() answered, so a pool is configured
+    now = time.time()
+    overdue = clock_deadlines.due_clocks(pool, int(now * 1000) - OVERDUE_AFTER_MS, CLOCKS_COUNTED)
+    running = []
+    for tournament_id in tournaments.tournament_ids(store):
+        loaded = tournaments.load_tournament(store, tournament_id)
+        if loaded.state.status == tournament.FINISHED:
+            continue
+        view = tournaments.tournament_view(loaded, now)
+        running.append({"id": tournament_id, "name": view["name"], "status": view["status"],
+                        "players_left": view["players_left"], "level": (view["clock"] or {}).get("level")})
+    return {"status": overall(database, broker), "database": database, "broker": broker,
+            "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
+            "clocks_due": len(overdue), "tournaments": running}

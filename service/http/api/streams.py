@@ -1,0 +1,144 @@
+"""Live feeds (live.md): `GET /v1/tables/{id}/stream` and `GET /v1/tournaments/{id}/stream`
+as Server-Sent Events (service.http.streams), and the long-poll of `GET .../events?wait=`.
+
+A stream starts after the client's version: `Last-Event-ID` (what a browser's EventSource
+sends when it reconnects) or else `?after=` (default 0: the whole log). A table's events
+are redacted for the caller exactly as `GET .../events` redacts them (service.application.views).
+`?view=public` needs no key: the keyless view of the public screens (pages.md), which sees
+what a spectator sees (no hidden card). The pages' session cookie does not exist yet
+(pages.md is another issue): until it does, a browser without a key reads the public view.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, request
+
+from service.application import commands, tournaments, views
+from service.http.api import Blueprint, event_store, resources
+from service.http.auth import authenticate
+from service.adapters.notifications import LiveFeeds
+from service.http.problems import Problem, validation_problem
+from service.application.sealing import REVEAL_CLOSED_HANDS
+from service.http.streams import ADOPT_STREAM, CONTENT_TYPE, HEADERS, EventStream, Source
+
+blp = Blueprint("streams", __name__, url_prefix="/v1", description="Live feeds (Server-Sent Events)")
+
+MAX_WAIT_S = 60
+"""The longest long-poll (`?wait=`): a client waits again rather than hold a thread longer."""
+_LAST_EVENT_ID = re.compile(r"^\s*(\d{1,10})\s*$")
+
+
+class StreamQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1),
+                              metadata={"description": "start after this version (Last-Event-ID wins)"})
+    view = ma.fields.String(load_default=None, validate=ma.validate.OneOf(["public"]),
+                            metadata={"description": "`public`: the keyless view of the public screens"})
+
+
+def wait_query_field() -> ma.fields.Integer:
+    """`?wait=` of the events lists: the long-poll, in whole seconds."""
+    return ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT_S), metadata={
+        "description": f"long-poll: wait up to this many seconds (at most {MAX_WAIT_S}) for an event "
+                       "after `after` before answering (empty if none came)"})
+
+
+def wait_for_events(stream_id: str, after: int, wait_s: int) -> None:
+    """The long-poll, before an events list reads: returns as soon as the stream has an
+    event after `after`, or after `wait_s` seconds."""
+    if wait_s:
+        live().wait_after(stream_id, after, wait_s)
+
+
+def live() -> LiveFeeds:
+    feeds = resources().live
+    if feeds is None:
+        raise Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")
+    return feeds
+
+
+_STREAM_DOC = {
+    "description": "Server-Sent Events: one message per event (`id:` its version, `event:` its "
+                   "type, `data:` the event as the caller may see it), keep-alive comments, and "
+                   "on tables `event: turn` with `version`, `to_act` and `legal` when the caller "
+                   "is to act. Resume with `Last-Event-ID` or `?after=`.",
+    "responses": {"200": {"description": "the stream", "content": {CONTENT_TYPE: {"schema": {"type": "string"}}}}},
+    # A key, or none with `?view=public` (what a spectator sees).
+    "security": [{"bearerAuth": []}, {}],
+}
+
+
+@blp.route("/tables/<string:table_id>/stream", methods=["GET"])
+@blp.arguments(StreamQuerySchema(), location="query")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**_STREAM_DOC)
+def table_stream(query: dict, table_id: str) -> Response:
+    """The table's events live, redacted for the caller."""
+    who = _viewer(query)
+    store, stream_id = event_store(), commands.table_stream(table_id)
+    _exists(stream_id, f"no table {table_id}")
+    # Only a player is told their turn: only their stream needs the table's state.
+    player = who.player_id is not None
+    source = Source(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
+                    follow=partial(commands.load_table, store, table_id) if player else None,
+                    turn=partial(_turn, who) if player else None)
+    return _served(source, query)
+
+
+@blp.route("/tournaments/<string:tournament_id>/stream", methods=["GET"])
+@blp.arguments(StreamQuerySchema(), location="query")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**_STREAM_DOC)
+def tournament_stream(query: dict, tournament_id: str) -> Response:
+    """The tournament's events live (they hold no hidden cards)."""
+    _viewer(query)
+    stream_id = tournaments.stream_id(tournament_id)
+    _exists(stream_id, f"no tournament {tournament_id}")
+    return _served(Source(stream_id, views.tournament_records, "anyone"), query)
+
+
+def _viewer(query: dict) -> views.Viewer:
+    if query["view"] == "public":
+        return views.Viewer("public")
+    principal = authenticate()
+    return views.Viewer(principal.role, principal.player_id)
+
+
+def _exists(stream_id: str, missing: str) -> None:
+    if event_store().stream_version(stream_id) == 0:
+        raise Problem(404, "not_found", missing)
+
+
+def _turn(who: views.Viewer, loaded: commands.LoadedTable | None, version: int) -> dict[str, Any] | None:
+    """The caller's turn at `version` (the version just sent), if it is theirs."""
+    if loaded is None or loaded.state is None or loaded.version != version:
+        return None
+    shown = views.legal_actions_view(loaded.state, who)
+    if shown["to_act"] != who.player_id:
+        return None
+    return {"version": version, **shown}
+
+
+def _served(source: Source, query: dict) -> Response:
+    stream = EventStream(live(), source, _start_after(query))
+    adopt = request.environ.get(ADOPT_STREAM)
+    # An iterator, never a list: Werkzeug gives a list body a Content-Length, and a client
+    # (curl, a browser's EventSource) then stops reading after the backlog.
+    body = iter([stream.open(adopt(stream))]) if adopt is not None else stream.in_thread()
+    return Response(body, 200, mimetype=CONTENT_TYPE, headers=HEADERS)
+
+
+def _start_after(query: dict) -> int:
+    header = request.headers.get("Last-Event-ID")
+    if header is None:
+        return query["after"]
+    match = _LAST_EVENT_ID.match(header)
+    if match is None or int(match.group(1)) > 2**31 - 1:
+        raise validation_problem([{"location": "headers", "field": "Last-Event-ID",
+                                   "messages": ["the version of the last event received, a whole number"]}])
+    return int(match.group(1))

@@ -1,0 +1,484 @@
+"""Live tables: create a table, start hands, act, and read the table and its event log.
+
+Stream `table-<id>`. Reads carry `ETag: "N"` (the stream version); actions need the
+version the client last saw (`If-Match`, or `expected_version` in the body) and accept an
+`Idempotency-Key`. Every answer is redacted for the caller (service.application.views).
+
+Players may sit out and come back to the same seat (`/absences`); the computer plays for
+them meanwhile. On a table with an action clock the view shows the running deadline.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, current_app, request
+
+from domain.live import table
+from domain.rules.betting import BettingStructure
+from domain.rules.declarations import ORDERS, Pushed
+from service.application import commands, views
+from service.http.api import Blueprint, event_store
+from service.http.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
+from service.http.api.etags import conditional, version_tag
+from service.http.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
+from service.http.api.names import with_names
+from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
+from service.http.api.streams import wait_for_events
+from service.http.auth import Principal, current_principal, require
+from service.http.problems import Problem, validation_problem
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
+
+ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
+# "N", or "N.<view>" as a redacted read's ETag says it (service.http.api.etags).
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})(?:\.[0-9a-f]{1,32})?"?\s*$')
+IF_MATCH_HEADER = {
+    "name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+    "description": 'the table version last seen: "N" (a bare N is accepted too); '
+                   "`expected_version` in the body may stand in for it",
+}
+IDEMPOTENCY_KEY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "the caller's key for this request: a retry with the same key and body "
+                   "answers the first response and writes nothing (service.http.api.writes)",
+}
+
+
+# ----------------------------------------------------------------------------- schemas
+# `blp.arguments` gets schema instances: given a class, webargs (which still parses query
+# strings) builds a new schema and deep-copies its fields on every request.
+
+class TableSeatSchema(ma.Schema):
+    player_id = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
+    stack = Chips(minimum=1, metadata={"description": "chips (cash tables); default settings.starting_chips"})
+
+
+class NewTableSchema(ma.Schema):
+    game = ma.fields.String(required=True, validate=ma.validate.OneOf(sorted(table.GAMES)))
+    settings = GameSettings(load_default=dict,
+                            metadata={"description": "the game's settings from its spec page"})
+    betting = ma.fields.Nested(BettingDescriptionSchema, load_default=None, allow_none=True,
+                               metadata={"description": "the betting description of api.md (hold'em and "
+                                         "Omaha); five-card draw, Palace Poker and dice derive theirs "
+                                         "from their settings"})
+    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
+                           validate=ma.validate.Length(max=table.MAX_SEATS),
+                           metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
+                                                    "players at the start (none or more)"})
+    cash = CASH_FIELD
+    ranked = StrictBoolean(load_default=False)
+    action_clock_s = ma.fields.Integer(
+        strict=True, load_default=None, allow_none=True,
+        validate=ma.validate.Range(min=1, max=table.MAX_ACTION_CLOCK_S),
+        metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
+                                 "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
+    auto_deal = StrictBoolean(load_default=False, metadata={
+        "description": "Deal the next hand as soon as one ends, in the same write as the action that "
+                       "ended it (its answer's `to_act` is then the new hand's first player); "
+                       "otherwise POST /hands starts each hand."})
+
+
+class CreatedTableSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+
+
+# Rulings only the floor enters (five-card draw: the opener found without openers).
+FLOOR_ONLY_ACTIONS = ("false_openers",)
+
+
+class WriteSchema(ma.Schema):
+    expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0),
+                                         metadata={"description": "instead of If-Match"})
+
+
+class ActionSchema(WriteSchema):
+    action = ma.fields.String(validate=ma.validate.Length(min=1, max=20),
+                              metadata={"example": "raise", "description": "required unless `chips` or `said`"})
+    to = Chips(allow_none=True, metadata={"description": "the round total for bet and raise"})
+    discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
+                             validate=ma.validate.Length(max=7),
+                             metadata={"description": "draw: the cards thrown ([] stands pat); "
+                                       "Palace Poker: soldiers discarded (with buy or discard)"})
+    player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
+                                 metadata={"description": "floor and admin keys: who acts"})
+    defender = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=100),
+                                metadata={"description": "Palace Poker attack: the player attacked"})
+    keep = ma.fields.List(ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=4)),
+                          allow_none=True, validate=ma.validate.Length(max=5),
+                          metadata={"description": "dice roll: positions (0-4) of the dice kept"})
+    line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
+                            metadata={"description": "dice score: the line written"})
+    chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
+        "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
+    said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),
+                            metadata={"description": "floor and admin keys: the words said"})
+    order = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(ORDERS),
+                             metadata={"description": "said_first, chips_first or simultaneous"})
+
+    @ma.validates_schema
+    def _action_or_chips(self, data: dict, **kwargs: Any) -> None:
+        pushed = data.get("chips") is not None or data.get("said") is not None
+        if pushed == ("action" in data):
+            raise ma.ValidationError("give either `action` or what was pushed and said (`chips`, `said`)",
+                                     "action")
+        if pushed and data.get("to") is not None:
+            raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
+
+
+class StartHandSchema(WriteSchema):
+    pass
+
+
+class AbsenceSchema(WriteSchema):
+    player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
+                                 metadata={"description": "floor and admin keys: who sits out"})
+
+
+class ReturnQuerySchema(ma.Schema):
+    expected_version = ma.fields.Integer(validate=ma.validate.Range(min=0),
+                                         metadata={"description": "instead of If-Match"})
+
+
+class PotSummarySchema(ma.Schema):
+    amount = ma.fields.Integer(required=True)
+    eligible = ma.fields.List(ma.fields.String(), required=True)
+
+
+class HandSummarySchema(ma.Schema):
+    id = ma.fields.String(allow_none=True)
+    number = ma.fields.Integer()
+    round = ma.fields.String(metadata={"description": "the game's round or phase"})
+    over = ma.fields.Boolean()
+    board = ma.fields.String(metadata={"description": "community cards (\"\" in games without a board)"})
+    pots = ma.fields.List(ma.fields.Nested(PotSummarySchema))
+    stacks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                            metadata={"description": "each player's stack behind (chips not yet bet)"})
+
+
+class WrittenSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    to_act = ma.fields.String(allow_none=True, metadata={
+        "description": "who acts next (null between hands): act on it with If-Match = version, "
+                       "no GET legal-actions needed"})
+    legal = ma.fields.Dict(allow_none=True, metadata={
+        "description": "what `to_act` may do, as GET legal-actions answers it: derived from "
+                       "public information (stacks, bets, round), never from hidden cards"})
+    hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
+        "description": "the current (or last) hand's public summary; null before the first hand"})
+
+
+class TableSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    game = ma.fields.String(required=True)
+    settings = ma.fields.Dict()
+    ranked = ma.fields.Boolean()
+    action_clock_s = ma.fields.Integer(allow_none=True)
+    auto_deal = ma.fields.Boolean()
+    clock = ma.fields.Dict(allow_none=True, metadata={
+        "description": "the running action clock: player_id, seat, deadline_at_ms (ms since the epoch)"})
+    button = ma.fields.Integer(allow_none=True)
+    hands_played = ma.fields.Integer()
+    finished = ma.fields.Boolean()
+    cash = ma.fields.Dict(allow_none=True, metadata={"description": "a cash table's min_buy_in and max_buy_in"})
+    closing = ma.fields.Boolean(metadata={"description": "closed during a hand: finishes when it ends"})
+    seats = ma.fields.List(ma.fields.Dict(), required=True,
+                           metadata={"description": "seat, player_id, stack, status, bet, cards (where visible)"})
+    hand = ma.fields.Dict(allow_none=True, metadata={"description": "the current or last hand"})
+    standings = ma.fields.List(ma.fields.Dict(), allow_none=True)
+    points = ma.fields.Dict(allow_none=True, metadata={"description": "games for points: each player's total"})
+    results = ma.fields.List(ma.fields.Dict(), allow_none=True, metadata={
+        "description": "once finished: player_id, place, outcome (win, draw, loss) for ratings"})
+    rotation = ma.fields.Dict(allow_none=True, metadata={
+        "description": "HORSE and 8-game tables: games (the rotation), current, hand_of_round, "
+                       "hands_in_round, next; null at other tables"})
+
+
+class TableLegalActionsSchema(ma.Schema):
+    to_act = ma.fields.String(allow_none=True)
+    legal = ma.fields.Dict(allow_none=True)
+
+
+# ------------------------------------------------------------------------------ shared
+
+
+def viewer() -> views.Viewer:
+    principal = current_principal()
+    return views.Viewer(principal.role, principal.player_id)
+
+
+def actor_name(principal: Principal) -> str:
+    return f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
+
+
+def loaded_table(table_id: str) -> commands.LoadedTable:
+    loaded = commands.load_table(event_store(), table_id)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    return loaded
+
+
+def expected_version(body: dict, *, required: bool) -> int | None:
+    """If-Match ("N", bare N) or the body's expected_version; 428 if neither and required."""
+    header = request.headers.get("If-Match")
+    field = body.get("expected_version")
+    from_header = None
+    if header is not None:
+        match = _IF_MATCH.match(header)
+        if match is None:
+            raise validation_problem([{"location": "headers", "field": "If-Match",
+                                       "messages": ['the table version, as "N" or N']}])
+        from_header = int(match.group(1))
+    if from_header is not None and field is not None and from_header != field:
+        raise validation_problem([{"location": "json", "field": "expected_version",
+                                   "messages": [f"If-Match says {from_header}, expected_version {field}"]}])
+    version = from_header if from_header is not None else field
+    if version is None and required:
+        raise Problem(428, "precondition_required",
+                      'send the table version you last saw: If-Match: "N" (from the ETag) or expected_version')
+    return version
+
+
+def written(result: commands.CommandResult, status: int = 201) -> Response:
+    """The events as the caller may see them, and what comes next (views.next_view), so a
+    client acts again without a read. Built here as plain JSON: the data is ours and already
+    in shape, and dumping it through the schema again was a measurable share of an action."""
+    who = viewer()
+    shown = {"version": result.version,
+             "events": views.redact_events(result.events, who),
+             **views.next_view(result.state, who)}
+    return json_response(shown, status, result.version)
+
+
+def json_response(body: dict, status: int, version: int) -> Response:
+    response = current_app.json.response(body)
+    response.status_code = status
+    response.headers["ETag"] = version_tag(version, viewer())
+    return response
+
+
+# ------------------------------------------------------------------------------- views
+
+
+@blp.route("", methods=["POST"])
+@require("admin", "organiser", "floor")
+@blp.arguments(NewTableSchema())
+@blp.response(201, CreatedTableSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def create_table(body: dict) -> tuple[dict, int, dict]:
+    """Open a table (admin, organiser, floor). Seats need registered players."""
+    principal = current_principal()
+    store = event_store()
+    rules = table.game_rules(body["game"])
+    if rules.table_game is None:
+        if body["betting"] is None:
+            raise validation_problem([{"location": "json", "field": "betting",
+                                       "messages": [f"{body['game']} tables need a betting description"]}])
+        betting = BettingStructure.from_dict(body["betting"])
+    else:
+        if body["betting"] is not None:
+            raise validation_problem([{"location": "json", "field": "betting", "messages": [
+                f"{body['game']} derives its betting from its settings: leave betting out"]}])
+        betting = rules.table_game.betting(body["settings"])
+    starting = _starting_chips(rules, body["settings"])
+    seats = []
+    for seat in body["seats"]:
+        stack = seat.get("stack", starting)
+        if isinstance(stack, bool) or not isinstance(stack, int) or \
+                (stack <= 0 and rules.plays_for_chips(body["settings"])):
+            raise Problem(422, "invalid_table",
+                          f"seat {seat['player_id']} needs a stack (or settings.starting_chips) above 0")
+        if store.stream_version(f"player-{seat['player_id']}") == 0:
+            raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
+        seats.append(table.TableSeat(seat["player_id"], stack))
+    table_id = str(uuid.uuid4())
+    command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
+                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
+                                **buy_in_limits(body))
+    result = commands.create_table(store, command, actor=actor_name(principal))
+    return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
+
+
+def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
+    """A seat's stack when none is given: settings.starting_chips (five-card draw's default
+    when unset); games for points need none."""
+    if not rules.plays_for_chips(settings):
+        return settings.get("starting_chips", 0)
+    if rules.table_game is not None:
+        return getattr(rules.table_game.settings(settings), "starting_chips", None)
+    return settings.get("starting_chips")
+
+
+@blp.route("/<string:table_id>", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.response(200, TableSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_table(table_id: str) -> tuple[dict, int, dict]:
+    """The table as the caller may see it (ETag: the version)."""
+    loaded = loaded_table(table_id)
+    who = viewer()
+    shown = with_names(views.table_view(loaded.state, loaded.version, who))
+    return shown, 200, {"ETag": version_tag(loaded.version, who)}
+
+
+@blp.route("/<string:table_id>/hands", methods=["POST"])
+@require("admin", "organiser", "floor", "player")
+@blp.arguments(StartHandSchema())
+@blp.response(201, WrittenSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def start_hand(body: dict, table_id: str) -> Response:
+    """Start the next hand: the button moves to the next seat with chips, a fresh shuffle is
+    committed to in the hand's first event. If-Match optional; players seated here may ask."""
+    principal = current_principal()
+    version = expected_version(body, required=False)
+    # With If-Match, the cached state at that version needs no read (the append checks it).
+    store = event_store()
+    loaded = commands.load_table_for_write(store, table_id, version)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    if principal.role == "player" and principal.player_id not in loaded.state.players:
+        raise Problem(403, "forbidden", "only players seated at this table may start its hands")
+    result = commands.start_next_hand(store, table_id, version, actor=actor_name(principal),
+                                      loaded=loaded)
+    return written(result)
+
+
+@blp.route("/<string:table_id>/legal-actions", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.response(200, TableLegalActionsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def legal_actions(table_id: str) -> Response:
+    """Who is to act and what they may do (the betting ruling's `legal` shape), from public
+    information: under jacks or better, others see a bet the player to act may make only
+    with openers marked `bet_needs_openers`."""
+    loaded = loaded_table(table_id)
+    return json_response(views.legal_actions_view(loaded.state, viewer()), 200, loaded.version)
+
+
+@blp.route("/<string:table_id>/actions", methods=["POST"])
+@require("admin", "floor", "player")
+@blp.arguments(ActionSchema())
+@blp.response(201, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(428, response="PRECONDITION_REQUIRED")
+@blp.doc(parameters=[IF_MATCH_HEADER, IDEMPOTENCY_KEY_HEADER])
+def post_action(body: dict, table_id: str) -> Response:
+    """Act in the current hand. A player key acts for its player; floor and admin keys name
+    the player with `player_id`. The answer carries what the next action needs (`to_act`,
+    `legal`, the hand's public summary; ETag: the new version), so a client reads again only
+    after a 409."""
+    principal = current_principal()
+    version = expected_version(body, required=True)
+    if principal.role == "player":
+        if body.get("player_id") not in (None, principal.player_id):
+            raise Problem(403, "forbidden", "a player key acts for its own player only")
+        player_id = principal.player_id
+    else:
+        player_id = body.get("player_id")
+        if player_id is None:
+            raise validation_problem([{"location": "json", "field": "player_id",
+                                       "messages": ["floor and admin keys name the player who acts"]}])
+    store = event_store()
+    loaded = commands.load_table_for_write(store, table_id, version)
+    if loaded.state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
+    discard = tuple(body["discard"]) if body.get("discard") is not None else None
+    keep = tuple(body["keep"]) if body.get("keep") is not None else None
+    if body.get("action") in FLOOR_ONLY_ACTIONS and principal.role == "player":
+        raise Problem(403, "forbidden", f"{body['action']} is the floor's ruling: a floor or admin key")
+    pushed = None
+    if "action" not in body:
+        if principal.role == "player":
+            raise Problem(403, "forbidden", "chips and words are entered by a floor or admin key")
+        pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
+    command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
+                        keep, body.get("line"), pushed)
+    result = commands.execute(store, table_id, version, command,
+                              actor=actor_name(principal), loaded=loaded)
+    return written(result)
+
+
+def _player_named(body: dict, principal: Principal) -> str:
+    """A player key speaks for its own player; floor and admin keys name one."""
+    if principal.role == "player":
+        if body.get("player_id") not in (None, principal.player_id):
+            raise Problem(403, "forbidden", "a player key acts for its own player only")
+        return principal.player_id  # type: ignore[return-value]
+    player_id = body.get("player_id")
+    if player_id is None:
+        raise validation_problem([{"location": "json", "field": "player_id",
+                                   "messages": ["floor and admin keys name the player"]}])
+    return player_id
+
+
+@blp.route("/<string:table_id>/absences", methods=["POST"])
+@require("admin", "floor", "player")
+@blp.arguments(AbsenceSchema())
+@blp.response(201, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def sit_out(body: dict, table_id: str) -> Response:
+    """Sit out: the seat is kept, and the computer plays the player's turns (check when
+    possible, call a small bet with a pair or better, else fold) until they return.
+    If-Match optional."""
+    principal = current_principal()
+    version = expected_version(body, required=False)
+    player_id = _player_named(body, principal)
+    loaded_table(table_id)
+    result = commands.execute(event_store(), table_id, version, table.SitOut(player_id),
+                              actor=actor_name(principal))
+    return written(result)
+
+
+@blp.route("/<string:table_id>/absences/<string:player_id>", methods=["DELETE"])
+@require("admin", "floor", "player")
+@blp.arguments(ReturnQuerySchema(), location="query")
+@blp.response(200, WrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
+    """Come back to the same seat: the player acts for themselves from their next turn.
+    If-Match optional."""
+    principal = current_principal()
+    version = expected_version(query, required=False)
+    _player_named({"player_id": player_id}, principal)
+    loaded_table(table_id)
+    result = commands.execute(event_store(), table_id, version, table.ReturnToSeat(player_id),
+                              actor=actor_name(principal))
+    return written(result, status=200)
+
+
+@blp.route("/<string:table_id>/events", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.arguments(EventsQuerySchema(), location="query")
+@blp.response(200, EventsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
+    """The table's event log after version `after`, redacted for the caller, `limit` events
+    a page (`next`: the following page's URL, null once the page reaches the head); with
+    `wait`, answered as soon as an event after `after` exists (or empty at the timeout)."""
+    stream = commands.table_stream(table_id)
+    wait_for_events(stream, query["after"], query["wait"])
+    return events_page(stream, query, viewer(), f"no table {table_id}")

@@ -1,0 +1,726 @@
+"""Tournaments: create, register, start, read (clock derived at the time of the request),
+the organiser's clock controls and the floor's eliminations, moves and disqualifications,
+rebuys, add-ons, chip counts and races, the event log and CSV exports.
+
+Stream `tournament-<id>`. Reads carry `ETag: "N"`; writes take `If-Match` (or
+`expected_version`) when the client wants its view checked, and an `Idempotency-Key`.
+Without a version the write is judged on the current state (registrations from many
+players at once must not turn into conflicts).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import time
+import uuid
+from datetime import datetime
+from typing import Any
+
+import marshmallow as ma
+from flask import Response
+
+from domain.live import table
+from domain.tournaments import tournament
+from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
+from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
+from domain.tournaments.clock import read_clock
+from domain.tournaments.structure import Period, period_index_of_level
+from service.application import tournaments, views
+from service.http.api import Blueprint, event_store
+from service.http.api.schemas import Chips, StrictBoolean
+from service.http.api.streams import wait_for_events, wait_query_field
+from service.http.api.players import load_player
+from service.http.api.etags import body_tag, conditional, tagged, version_tag
+from service.http.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
+from service.http.api.names import with_names
+from service.http.api.paging import link_headers, next_url
+from service.http.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
+from service.http.auth import current_principal, require
+from service.http.problems import Problem
+
+blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
+                description="Multi-table tournaments and their level clock")
+
+ALL_ROLES = ("admin", "organiser", "floor", "player", "spectator")
+ORGANISERS = ("admin", "organiser")
+FLOOR = ("admin", "organiser", "floor")
+IF_MATCH_OPTIONAL = {
+    "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": 'the tournament version last seen: "N" (a bare N is accepted too); '
+                   "a stale one is a 409 and nothing is written",
+}
+WRITE_PARAMETERS = [IF_MATCH_OPTIONAL, IDEMPOTENCY_KEY_HEADER]
+# A tournament's tables play its levels' blinds: the games dealt with a betting description
+# (five-card draw, Palace Poker and dice derive theirs from their own settings).
+TOURNAMENT_GAMES = sorted(name for name, rules in table.GAMES.items() if rules.table_game is None)
+
+
+def _player_id(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.Length(min=1, max=100), **kwargs)
+
+
+# ----------------------------------------------------------------------------- schemas
+
+
+class PeriodSchema(ma.Schema):
+    is_break = StrictBoolean(data_key="break", load_default=False,
+                                 metadata={"description": "a break; blinds are then ignored"})
+    minutes = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=1440))
+    seconds = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=86400),
+                                metadata={"description": "added to the minutes: turbo and test levels "
+                                                         "may be shorter than a minute"})
+    small_blind = Chips(load_default=0)
+    big_blind = Chips(load_default=0)
+    ante = Chips(load_default=0)
+    big_blind_ante = StrictBoolean(load_default=False)
+    colour_up = Chips(load_default=0, metadata={
+        "description": "a scheduled colour-up: when this period begins, chips below this denomination are "
+                       "raced off (TDA 2024 24); 0: none"})
+
+    @ma.validates_schema
+    def _lasts(self, data: dict, **kwargs: Any) -> None:
+        if data.get("minutes", 0) * 60 + data.get("seconds", 0) <= 0:
+            raise ma.ValidationError("a level or break lasts more than 0: give minutes, seconds or both",
+                                     "minutes")
+
+
+class StartsAt(ma.fields.Field):
+    """An ISO 8601 instant with its offset, or "now"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if value == "now":
+            return "now"
+        return ma.fields.AwareDateTime()._deserialize(value, attr, data, **kwargs)
+
+
+class NewTournamentSchema(ma.Schema):
+    name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
+    game = ma.fields.String(required=True, validate=ma.validate.OneOf(TOURNAMENT_GAMES),
+                            metadata={"example": "holdem"})
+    betting = ma.fields.String(load_default="no-limit",
+                               validate=ma.validate.OneOf(["no-limit", "pot-limit", "fixed-limit"]))
+    levels = ma.fields.List(ma.fields.Nested(PeriodSchema), required=True,
+                            validate=ma.validate.Length(min=1, max=200),
+                            metadata={"description": "levels and breaks in order"})
+    starting_stack = Chips(minimum=1, required=True)
+    buy_in = Chips(load_default=0)
+    table_size = ma.fields.Integer(strict=True, load_default=9, validate=ma.validate.Range(min=2, max=10))
+    starts_at = StartsAt(required=True, metadata={
+        "description": 'an ISO 8601 instant with its offset, not in the past, or "now"',
+        "example": "2026-12-01T18:00:00Z", "type": "string"})
+    late_registration_until_level = ma.fields.Integer(strict=True, load_default=0,
+                                                      validate=ma.validate.Range(min=0, max=200))
+    re_entries_allowed = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=100))
+    rebuy_price = Chips(load_default=0, metadata={"description": "0: no rebuys"})
+    rebuy_chips = Chips(metadata={"description": "chips per rebuy (default: the starting stack)"})
+    rebuys_allowed = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=100),
+                                       metadata={"description": "rebuys per player (default 1)"})
+    rebuy_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
+        "description": "the last level a rebuy is taken in, and the break after it (default: the late "
+                       "registration's, at least 1). A rebuy is taken at or below the starting stack"})
+    add_on_price = Chips(load_default=0, metadata={"description": "0: no add-on"})
+    add_on_chips = Chips(metadata={"description": "chips per add-on (default: the starting stack)"})
+    add_ons_allowed = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=100),
+                                        metadata={"description": "add-ons per player (default 1)"})
+    add_on_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
+        "description": "the last level an add-on is taken in, and the break after it (default: the rebuys')"})
+    tables = ma.fields.String(load_default=tournament.TABLES_SERVICE,
+                              validate=ma.validate.OneOf([tournament.TABLES_SERVICE, tournament.TABLES_PHYSICAL]),
+                              metadata={"description": "service: the service deals every hand and sees every bust; "
+                                                       "physical: dealers at real tables, the floor reports busts "
+                                                       "and chip counts"})
+    hand_for_hand_at_bubble = StrictBoolean(load_default=False, metadata={
+        "description": "hand-for-hand starts by itself when the next bust is the bubble, stops once it bursts"})
+    denominations = ma.fields.List(Chips(), load_default=list, validate=ma.validate.Length(max=20), metadata={
+        "description": "chip denominations in play at the start, smallest first (needed for colour-ups)"})
+    payout_percentages = ma.fields.List(
+        ma.fields.String(validate=ma.validate.Regexp(r"^\d{1,3}(\.\d{1,6})?$")),
+        required=True, validate=ma.validate.Length(min=1, max=1000),
+        metadata={"description": "exact decimals by place, summing to 100", "example": ["50", "30", "20"]})
+    balance_tolerance = ma.fields.Integer(strict=True, load_default=1, validate=ma.validate.Range(min=1, max=10))
+    break_order = ma.fields.String(load_default=BREAK_PREDETERMINED,
+                                   validate=ma.validate.OneOf([BREAK_PREDETERMINED, BREAK_RANDOM]))
+    bust_ranking = ma.fields.String(load_default=RANK_BY_STARTING_STACK,
+                                    validate=ma.validate.OneOf([RANK_SHARED, RANK_BY_STARTING_STACK]), metadata={
+        "description": "players out on one hand at one table: starting_stack (the bigger stack finishes "
+                       "higher, equal stacks share) or shared (all share the places reached)"})
+
+
+class CreatedTournamentSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+
+
+class TournamentWriteSchema(ma.Schema):
+    expected_version = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=2**31 - 1),
+                                         metadata={"description": "instead of If-Match"})
+
+
+class RegistrationSchema(TournamentWriteSchema):
+    player_id = _player_id(required=True)
+
+
+class AdjustSchema(TournamentWriteSchema):
+    seconds = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=-86400, max=86400),
+                                metadata={"description": "added to the current period; negative shortens it, "
+                                                         "at most to its end (never past it)"})
+
+
+class SetLevelSchema(TournamentWriteSchema):
+    level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=200),
+                              metadata={"description": "a level number (breaks not counted)"})
+    period = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=400),
+                               metadata={"description": "a period of the structure, breaks counted, from 1"})
+    step = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=-400, max=400),
+                             metadata={"description": "periods forward (positive) or back (negative) from the "
+                                                      "current one, breaks counted"})
+    remaining_s = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=86400 * 2),
+                                    metadata={"description": "time left in it (default: its full length)"})
+
+    @ma.validates_schema
+    def _one_target(self, data: dict, **kwargs: Any) -> None:
+        if sum(key in data for key in ("level", "period", "step")) != 1:
+            raise ma.ValidationError("give exactly one of level, period or step", "level")
+
+
+class BustSchema(ma.Schema):
+    player_id = _player_id(required=True)
+    starting_stack = Chips(load_default=0, metadata={
+        "description": "the stack at the start of the hand: ranks players busting together"})
+
+
+class ChipCountSchema(ma.Schema):
+    player_id = _player_id(required=True)
+    chips = Chips(required=True)
+
+
+class ChipCountsSchema(TournamentWriteSchema):
+    counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), required=True,
+                            validate=ma.validate.Length(min=1, max=10),
+                            metadata={"description": "every player of one physical table; the total must be "
+                                                     "the chips that table had"})
+
+
+class EliminationSchema(TournamentWriteSchema):
+    busted = ma.fields.List(ma.fields.Nested(BustSchema), required=True,
+                            validate=ma.validate.Length(min=1, max=100))
+    counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), load_default=list,
+                            validate=ma.validate.Length(max=10),
+                            metadata={"description": "physical tables: the table's counts after the hand, "
+                                                     "the busted at 0"})
+
+
+class ChipRaceSchema(TournamentWriteSchema):
+    table = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=100000))
+
+
+class MoveSchema(TournamentWriteSchema):
+    player_id = _player_id(required=True)
+    to_table = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=100000))
+    to_seat = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=0, max=9))
+
+
+class DisqualificationSchema(TournamentWriteSchema):
+    player_id = _player_id(required=True)
+    reason = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=500))
+
+
+class TournamentEventSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+
+
+class TournamentWrittenSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(TournamentEventSchema), required=True)
+
+
+class MoveWrittenSchema(TournamentWrittenSchema):
+    move = ma.fields.Dict(metadata={"description": "a move queued until the hand is over: move_id, player_id, "
+                                                   "to_table, to_seat (202)"})
+
+
+class LogEventSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+    recorded_at = ma.fields.String()
+
+
+class TournamentEventsSchema(ma.Schema):
+    events = ma.fields.List(ma.fields.Nested(LogEventSchema), required=True)
+    next_after = ma.fields.Integer(allow_none=True, metadata={"description": "the next page's `after`; null at the end"})
+    next = ma.fields.String(allow_none=True, metadata={"description": "the next page's URL; null at the end"})
+
+
+class TournamentEventsQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0, max=2**31 - 1))
+    limit = ma.fields.Integer(load_default=DEFAULT_EVENTS, validate=ma.validate.Range(min=1, max=MAX_EVENTS))
+    wait = wait_query_field()
+
+
+class TournamentSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+    game = ma.fields.String()
+    betting = ma.fields.String()
+    status = ma.fields.String(required=True, metadata={"description": "registering, running or finished"})
+    starts_at = ma.fields.String(required=True)
+    starting_stack = ma.fields.Integer()
+    buy_in = ma.fields.Integer()
+    table_size = ma.fields.Integer()
+    late_registration_until_level = ma.fields.Integer()
+    hand_for_hand = StrictBoolean(metadata={"description": "every table plays one hand at a time"})
+    registered = ma.fields.List(ma.fields.String())
+    registrations = ma.fields.List(ma.fields.Dict(), metadata={"description": "registered: player_id, name"})
+    entries = ma.fields.Integer()
+    players_left = ma.fields.Integer()
+    clock = ma.fields.Dict(required=True, metadata={
+        "description": "started, period, level, on_break, paused, remaining_s, ends_at (ISO 8601), blinds, next"})
+    chips = ma.fields.Dict(metadata={"description": "in_play, issued, removed, rebuys, add-ons, smallest chip"})
+    pending_moves = ma.fields.List(ma.fields.Dict(), metadata={"description": "queued floor moves"})
+    tables = ma.fields.List(ma.fields.Dict(), metadata={"description": "number, table_id (the live table where its players act), players (seat, player_id)"})
+    standings = ma.fields.List(ma.fields.Dict(), metadata={"description": "player_id, place"})
+    prize_pool = ma.fields.Integer()
+    payouts = ma.fields.List(ma.fields.Dict(), metadata={"description": "place, amount"})
+    prizes = ma.fields.List(ma.fields.Dict(), metadata={"description": "once finished: player_id, place, amount"})
+
+
+# ------------------------------------------------------------------------------ shared
+
+
+def now() -> int:
+    return int(time.time())
+
+
+def _existing(tournament_id: str) -> tournaments.LoadedTournament:
+    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    if not loaded.exists:
+        raise Problem(404, "not_found", f"no tournament {tournament_id}")
+    return loaded
+
+
+def _send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tuple[dict, int, dict]:
+    _existing(tournament_id)
+    outcome = tournaments.send(
+        event_store(), tournament_id, command, expected_version=expected_version(body, required=False),
+        actor=actor_name(current_principal()),
+    )
+    return ({"version": outcome.version, "events": list(outcome.events)}, status,
+            {"ETag": f'"{outcome.version}"'})
+
+
+def _registered_player(player_id: str) -> None:
+    if event_store().stream_version(f"player-{player_id}") == 0:
+        raise Problem(422, "unknown_player", f"no player {player_id} is registered")
+
+
+def _for_self_or_staff(player_id: str) -> None:
+    principal = current_principal()
+    if principal.role == "player" and principal.player_id != player_id:
+        raise Problem(403, "forbidden", "a player key registers its own player only")
+
+
+def _period(fields: dict) -> Period:
+    if fields["is_break"]:
+        return Period.pause(fields["minutes"], fields["seconds"], fields["colour_up"])
+    return Period.level(fields["small_blind"], fields["big_blind"], fields["minutes"],
+                        fields["ante"], fields["big_blind_ante"], fields["seconds"], fields["colour_up"])
+
+
+def _starts_at(value: str | datetime) -> int:
+    return now() if value == "now" else int(value.timestamp())  # type: ignore[union-attr]
+
+
+def _settings(body: dict) -> tournament.Settings:
+    """The settings, with the documented defaults of rebuys and add-ons when offered."""
+    stack = body["starting_stack"]
+    rebuy = body["rebuy_price"] > 0
+    add_on = body["add_on_price"] > 0
+    rebuy_until = body.get("rebuy_until_level", max(1, body["late_registration_until_level"]) if rebuy else 0)
+    return tournament.Settings(
+        name=body["name"],
+        structure=tuple(_period(p) for p in body["levels"]),
+        starts_at=_starts_at(body["starts_at"]),
+        starting_stack=stack,
+        buy_in=body["buy_in"],
+        payout_percentages=tuple(body["payout_percentages"]),
+        table_size=body["table_size"],
+        late_registration_until_level=body["late_registration_until_level"],
+        re_entries_allowed=body["re_entries_allowed"],
+        rebuy_price=body["rebuy_price"],
+        add_on_price=body["add_on_price"],
+        balance_tolerance=body["balance_tolerance"],
+        break_order=body["break_order"],
+        bust_ranking=body["bust_ranking"],
+        rebuy_chips=body.get("rebuy_chips", stack if rebuy else 0),
+        rebuys_allowed=body.get("rebuys_allowed", 1 if rebuy else 0),
+        rebuy_until_level=rebuy_until,
+        add_on_chips=body.get("add_on_chips", stack if add_on else 0),
+        add_ons_allowed=body.get("add_ons_allowed", 1 if add_on else 0),
+        add_on_until_level=body.get("add_on_until_level", (rebuy_until or max(1, body["late_registration_until_level"]))
+                                    if add_on else 0),
+        tables=body["tables"],
+        hand_for_hand_at_bubble=body["hand_for_hand_at_bubble"],
+        denominations=tuple(body["denominations"]),
+    )
+
+
+# ------------------------------------------------------------------------------- views
+
+
+@blp.route("", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(NewTournamentSchema)
+@blp.response(201, CreatedTournamentSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_HEADER])
+def create_tournament(body: dict) -> tuple[dict, int, dict]:
+    """Schedule a tournament (organiser, admin): structure, entries, payouts. A broken
+    structure or payout table is a 422 naming the rule; a start in the past is a 422
+    `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
+    principal = current_principal()
+    tournament_id = str(uuid.uuid4())
+    outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
+                                            body["betting"], actor=actor_name(principal), now=now())
+    return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
+
+
+@blp.route("/<string:tournament_id>", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.response(200, TournamentSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_tournament(tournament_id: str) -> tuple[dict, int, dict]:
+    """Status, level and clock at the time of the request (derived from the events),
+    tables with their players, standings and payouts. ETag: the version."""
+    loaded = _existing(tournament_id)
+    shown = with_names(tournaments.tournament_view(loaded, now()))
+    shown["registrations"] = with_names([{"player_id": p} for p in shown["registered"]])
+    # The clock's reading changes with time at one version: the tag covers the content.
+    return shown, 200, {"ETag": body_tag(shown, loaded.version)}
+
+
+def _write_docs(view: Any) -> Any:
+    for status, name in ((400, "BAD_REQUEST"), (404, "NOT_FOUND"), (409, "CONFLICT"),
+                         (422, "UNPROCESSABLE_ENTITY")):
+        view = blp.alt_response(status, response=name)(view)
+    return blp.doc(parameters=WRITE_PARAMETERS)(view)
+
+
+@blp.route("/<string:tournament_id>/registrations", methods=["POST"])
+@require("admin", "organiser", "floor", "player")
+@blp.arguments(RegistrationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def register(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Register a player (a player key registers itself). Before the start, or during late
+    registration: the late entrant draws a seat (TDA 2024 8-A); re-entry when allowed."""
+    _for_self_or_staff(body["player_id"])
+    _existing(tournament_id)
+    _registered_player(body["player_id"])
+    return _send(tournament_id, body, tournament.Register(body["player_id"], at=now(), seed=tournaments.new_seed()))
+
+
+@blp.route("/<string:tournament_id>/registrations/<string:player_id>", methods=["DELETE"])
+@require("admin", "organiser", "floor", "player")
+@blp.arguments(TournamentWriteSchema)
+@blp.response(200, TournamentWrittenSchema)
+@_write_docs
+def unregister(body: dict, tournament_id: str, player_id: str) -> tuple[dict, int, dict]:
+    """Withdraw a registration before the start."""
+    _for_self_or_staff(player_id)
+    return _send(tournament_id, body, tournament.Unregister(player_id), status=200)
+
+
+@blp.route("/<string:tournament_id>/start", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def start(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Start now (not before the scheduled time): seats are drawn at random, the seed is
+    in the event, and the first level starts. The clock worker does this by itself."""
+    return _send(tournament_id, body, tournament.StartTournament(at=now(), seed=tournaments.new_seed()))
+
+
+@blp.route("/<string:tournament_id>/clock/pause", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def pause_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Stop the level clock; the remaining time is frozen."""
+    return _send(tournament_id, body, tournament.PauseClock(at=now()))
+
+
+@blp.route("/<string:tournament_id>/clock/resume", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def resume_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Restart the level clock with the time that was left."""
+    return _send(tournament_id, body, tournament.ResumeClock(at=now()))
+
+
+@blp.route("/<string:tournament_id>/clock/adjust", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(AdjustSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Add (or with a negative number take) seconds to the current period. An adjustment
+    never leaves the running period: taking more than the time left is a 422
+    `adjust_beyond_period` with `remaining_s`; taking exactly that ends the period now.
+    To change periods, set the level."""
+    return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/clock/level", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(SetLevelSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Set the clock to any period, forward or back: `level` (a level number), `period`
+    (breaks counted, from 1) or `step` (periods from the current one), with its full time
+    or `remaining_s`. A paused clock stays paused. Hands already dealt finish at their
+    level; the next hand plays the level set (TDA 2024 23)."""
+    loaded = _existing(tournament_id)
+    at = now()
+    periods = loaded.state.clock.periods
+    if "level" in body:
+        index = period_index_of_level(periods, body["level"])
+    elif "period" in body:
+        index = body["period"] - 1
+    else:
+        current = read_clock(loaded.state.clock, at).period_index
+        index = (current or 0) + body["step"]
+    return _send(tournament_id, body, tournament.SetLevel(index, at=at, remaining_s=body.get("remaining_s")))
+
+
+@blp.route("/<string:tournament_id>/hand-for-hand", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Hand-for-hand (near the money): every table plays one hand at a time, and players
+    out in the same round share the places reached (or are ranked by starting stack, as
+    set) (TDA 2024 RP-8)."""
+    return _send(tournament_id, body, tournament.StartHandForHand(at=now()))
+
+
+@blp.route("/<string:tournament_id>/hand-for-hand", methods=["DELETE"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(200, TournamentWrittenSchema)
+@_write_docs
+def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Back to tables playing at their own pace; players out in the unfinished round are
+    placed together."""
+    return _send(tournament_id, body, tournament.StopHandForHand(at=now(), seed=tournaments.new_seed()),
+                 status=200)
+
+
+@blp.route("/<string:tournament_id>/eliminations", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(EliminationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Players busted on one hand. They take their places (shared, or by starting stack as
+    set), then tables are balanced or broken (TDA 2024 10, 11); the last one finishes it."""
+    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"]) for b in body["busted"])
+    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
+                                                           counts=counts))
+
+
+@blp.route("/<string:tournament_id>/chip-counts", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(ChipCountsSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def chip_counts(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Physical tables: one table's chip counts, every player at it; the total must be
+    the chips that table had (`chips_not_conserved` otherwise)."""
+    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament.ReportChipCounts(counts, at=now()))
+
+
+@blp.route("/<string:tournament_id>/chip-races", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(ChipRaceSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def chip_race(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """A scheduled colour-up at one table, between its hands (TDA 2024 24): the race's
+    cards and every stack before and after are in the event. The service's own tables
+    race by themselves before their next hand."""
+    return _send(tournament_id, body, tournament.RaceChips(body["table"], at=now(), seed=tournaments.new_seed()))
+
+
+@blp.route("/<string:tournament_id>/moves", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(MoveSchema)
+@blp.response(201, MoveWrittenSchema)
+@blp.alt_response(202, schema=MoveWrittenSchema, description="queued: made after the hand in progress")
+@_write_docs
+def move(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """A floor move (or a seat change at the same table) to an open seat. Between hands it
+    is made at once (201); while either table plays a hand it is queued (202, with its
+    `move_id`) and made after that hand, before the table's next deal."""
+    body_out, status, headers = _send(tournament_id, body, tournament.MovePlayer(
+        body["player_id"], body["to_table"], body["to_seat"], at=now()))
+    queued = [e for e in body_out["events"] if e["type"] == "MoveQueued"]
+    if queued:
+        body_out["move"] = {k: v for k, v in queued[0]["data"].items() if k != "at"}
+        return body_out, 202, headers
+    return body_out, status, headers
+
+
+@blp.route("/<string:tournament_id>/moves/<int:move_id>", methods=["DELETE"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(200, TournamentWrittenSchema)
+@_write_docs
+def cancel_move(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
+    """Cancel a queued move (404-like 422 `unknown_move` once made or cancelled)."""
+    return _send(tournament_id, body, tournament.CancelMove(move_id), status=200)
+
+
+@blp.route("/<string:tournament_id>/disqualifications", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(DisqualificationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Disqualify a player: out at the current place, their chips removed from play (the
+    event says how many), tables rebalanced. During the player's hand it is made when
+    that hand is over."""
+    return _send(tournament_id, body, tournament.Disqualify(body["player_id"], body["reason"], at=now(),
+                                                           seed=tournaments.new_seed()))
+
+
+@blp.route("/<string:tournament_id>/rebuys", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(RegistrationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """A rebuy for a seated player at or below the starting stack, while offered (until
+    `rebuy_until_level`, `rebuys_allowed` each). The chips reach the table between hands
+    (at once when it is between hands)."""
+    return _send(tournament_id, body, tournament.Rebuy(body["player_id"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/add-ons", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(RegistrationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """An add-on for a seated player, while offered (until `add_on_until_level`,
+    `add_ons_allowed` each). The chips reach the table between hands."""
+    return _send(tournament_id, body, tournament.AddOn(body["player_id"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/events", methods=["GET"])
+@conditional
+@require(*ALL_ROLES)
+@blp.arguments(TournamentEventsQuerySchema(), location="query")
+@blp.response(200, TournamentEventsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """The tournament's event log after version `after`, at most `limit` events. A
+    tournament's events hold no hidden cards; who wrote them (the metadata) is left out."""
+    after = query["after"]
+    wait_for_events(tournaments.stream_id(tournament_id), after, query["wait"])
+    loaded = _existing(tournament_id)
+    records = event_store().read_stream(tournaments.stream_id(tournament_id), after_version=after,
+                                        up_to_version=after + query["limit"])
+    events = views.tournament_records(records)
+    last = events[-1]["version"] if events else after
+    more = last < loaded.version
+    following = next_url({"after": last, "limit": query["limit"]}) if more else None
+    return ({"events": events, "next_after": last if more else None, "next": following}, 200,
+            tagged(version_tag(loaded.version, None), link_headers(following)))
+
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    """RFC 4180 (CRLF, quoted where needed), UTF-8; a cell that a spreadsheet would take
+    for a formula (= + - @, tab, CR) is neutralised with a leading apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+    response = Response(out.getvalue().encode("utf-8"), mimetype="text/csv")
+    response.headers["Content-Type"] = "text/csv; charset=utf-8; header=present"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _name(player_id: str) -> str:
+    return load_player(event_store(), player_id).name or ""
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    if isinstance(value, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text
+
+
+CSV_DOC = {"responses": {"200": {"description": "RFC 4180 CSV, UTF-8",
+                                 "content": {"text/csv": {"schema": {"type": "string"}}}}}}
+
+
+@blp.route("/<string:tournament_id>/results.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def results_csv(tournament_id: str) -> Response:
+    """Places so far (the players still in share the best place left), with prizes once finished."""
+    loaded = _existing(tournament_id)
+    view = tournaments.tournament_view(loaded, now())
+    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
+    rows = [["place", "player_id", "name", "prize"]]
+    rows += [[e.place, e.player_id, _name(e.player_id), prizes.get(e.player_id, 0)]
+             for e in loaded.state.finishing_order()]
+    return _csv(rows, f"{tournament_id}-results.csv")
+
+
+@blp.route("/<string:tournament_id>/seating.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def seating_csv(tournament_id: str) -> Response:
+    """Every seated player: table, seat (from 1), player, chips as last known."""
+    loaded = _existing(tournament_id)
+    state = loaded.state
+    rows = [["table", "seat", "player_id", "name", "chips"]]
+    for seating_table in state.seating.tables:
+        if seating_table is None:
+            continue
+        rows += [[seating_table.number, seat + 1, player, _name(player),
+                  state.stack_of(player)]
+                 for seat, player in enumerate(seating_table.seats) if player is not None]
+    return _csv(rows, f"{tournament_id}-seating.csv")
+
+
+@blp.route("/<string:tournament_id>/payouts.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def payouts_csv(tournament_id: str) -> Response:
+    """The payout table for the prize pool so far: place, percentage, amount."""
+    loaded = _existing(tournament_id)
+    view = tournaments.tournament_view(loaded, now())
+    percentages = loaded.state.settings.payout_percentages  # type: ignore[union-attr]
+    rows = [["place", "percentage", "amount"]]
+    rows += [[p["place"], percentages[p["place"] - 1], p["amount"]] for p in view["payouts"]]
+    return _csv(rows, f"{tournament_id}-payouts.csv")

@@ -1,0 +1,149 @@
+"""What every write's answer gets (every POST and DELETE goes through `answer_write`, from
+service.http.auth.require): a receipt per stream it appended to and, with an Idempotency-Key,
+the first answer again, as payments APIs do it.
+
+Receipts: one `Cardroom-Receipt` header per stream the write appended to, holding the JSON
+`{"stream", "version", "hash", "mac"}` of the stream's head after the write, the MAC under
+the chain key (service.adapters.store.base.ChainSigner). A client keeps it and may later show it to
+`POST /v1/receipts/verify`, which says whether the log still reaches it.
+
+Idempotency: a key belongs to the API key that sent it (the record is keyed by (API key
+id, Idempotency-Key)) and holds the request's fingerprint (method, path with query, SHA-256
+of the body bytes) and the first answer, for `Config.idempotency_window_s` (24 hours).
+- The same key and the same request: the first answer again, status included (a retried
+  create is a 201 again, not a 200), with its body, its Content-Type, Location, ETag and
+  receipts, and `Idempotent-Replayed: true`. Nothing runs, nothing is written.
+- The same key with another method, path or body: 422 `idempotency_key_reused`, naming the
+  first request's method and path. Nothing runs.
+- Two requests with one key at once: one runs; the other is a 409
+  `idempotency_request_in_progress` with Retry-After, at once (it holds no thread waiting).
+- Only an answer in the 2xx range is recorded, in the same transaction as the events it
+  answers for (a crash leaves both or neither). A refused request wrote nothing, so its key
+  stays free and a corrected request may use it.
+- A secret is shown once: fields a view names with `keep_out_of_record` (an issued key's
+  secret) are stored as null, and a replay answers them as null.
+"""
+from __future__ import annotations
+
+import json
+from contextvars import ContextVar
+from datetime import timedelta
+from typing import Any, Callable
+
+from flask import Response, current_app, request
+
+from service.http.api import request_idempotency_key, resources
+from service.http.metrics import IDEMPOTENT_REPLAYS
+from service.http.problems import Problem
+from service.adapters.store import scope
+from service.adapters.store.base import Head, utc_now
+from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+RECEIPT_HEADER = "Cardroom-Receipt"
+REPLAYED_HEADER = "Idempotent-Replayed"
+RECORDED_HEADERS = ("Content-Type", "Location", "ETag", RECEIPT_HEADER)
+RETRY_IN_PROGRESS_AFTER_S = 1
+
+# The fields to store as null, while a request with an Idempotency-Key runs (None otherwise:
+# there is no record to keep them out of).
+_withheld: ContextVar[tuple[str, ...] | None] = ContextVar("withheld_from_record", default=None)
+
+
+def keep_out_of_record(*fields: str) -> None:
+    """The answer's top-level `fields` are secrets shown once: the record stores them as null."""
+    withheld = _withheld.get()
+    if withheld is not None:
+        _withheld.set(withheld + fields)
+
+
+def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """Run the write `view` for the caller whose API key id is `owner`."""
+    if request.method not in WRITE_METHODS:
+        return view(*args, **kwargs)
+    key = request_idempotency_key()
+    store = resources().store
+    if key is None or store is None:
+        with scope.gathering() as gathered:
+            response = current_app.make_response(view(*args, **kwargs))
+        return with_receipts(response, gathered.heads.values())
+    fingerprint = Fingerprint.of(request.method, _path_with_query(), request.get_data(cache=True))
+    token = _withheld.set(())
+    try:
+        with store.transaction() as opened:
+            now = utc_now()
+            first = store.claim_key(owner, key, now)
+            if first is not None:
+                raise _Answered(_replayed(first, fingerprint))
+            response = current_app.make_response(view(*args, **kwargs))
+            if not 200 <= response.status_code < 300:
+                raise _Answered(response)  # rolled back: nothing is kept, the key stays free
+            with_receipts(response, opened.heads.values())
+            window = timedelta(seconds=resources().config.idempotency_window_s)
+            store.record_answer(IdempotencyRecord(owner, key, fingerprint, _recorded(response),
+                                                  now, now + window))
+    except _Answered as answered:
+        return answered.response
+    except KeyInUse:
+        raise Problem(409, "idempotency_request_in_progress",
+                      "a request with this Idempotency-Key is still running: retry after it",
+                      headers={"Retry-After": str(RETRY_IN_PROGRESS_AFTER_S)}) from None
+    finally:
+        _withheld.reset(token)
+    return response
+
+
+def receipt_text(head: Head) -> str:
+    return json.dumps({"stream": head.stream_id, "version": head.version, "hash": head.hash,
+                       "mac": head.mac}, separators=(",", ":"))
+
+
+def with_receipts(response: Response, heads: Any) -> Response:
+    for head in heads:
+        response.headers.add(RECEIPT_HEADER, receipt_text(head))
+    return response
+
+
+class _Answered(Exception):
+    """Leave the transaction (rolled back) with this answer."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
+def _path_with_query() -> str:
+    query = request.query_string.decode("latin-1")
+    return request.path + ("?" + query if query else "")
+
+
+def _replayed(first: IdempotencyRecord, fingerprint: Fingerprint) -> Response:
+    was = first.fingerprint
+    if was != fingerprint:
+        differs = [part for part, a, b in (("method", was.method, fingerprint.method),
+                                           ("path", was.path, fingerprint.path),
+                                           ("body", was.body_sha256, fingerprint.body_sha256))
+                   if a != b]
+        raise Problem(422, "idempotency_key_reused",
+                      f"this Idempotency-Key was first used for {was.method} {was.path}; its "
+                      f"{', '.join(differs)} differ(s) here: use a new key for a new request",
+                      numbers={"first_method": was.method, "first_path": was.path,
+                               "method": fingerprint.method, "path": fingerprint.path, "differs": differs})
+    answer = first.answer
+    response = Response(answer.body, status=answer.status)
+    response.headers.clear()
+    for name, value in answer.headers:
+        response.headers.add(name, value)
+    response.headers[REPLAYED_HEADER] = "true"
+    IDEMPOTENT_REPLAYS.inc()
+    return response
+
+
+def _recorded(response: Response) -> Answer:
+    body = response.get_data()
+    withheld = _withheld.get()
+    if withheld and response.is_json:
+        shown = json.loads(body)
+        body = current_app.json.dumps({**shown, **dict.fromkeys(withheld)}).encode() + b"\n"
+    headers = tuple((name, value) for name, value in response.headers.items()
+                    if name in RECORDED_HEADERS)
+    return Answer(response.status_code, body, headers)

@@ -1,0 +1,270 @@
+"""API keys and roles: `Authorization: Bearer <key>`.
+
+A key is a high-entropy secret from `secrets`, shown once; only its sha256 is stored
+(api_keys table), so a leaked database does not leak usable keys. A plain hash (no salt,
+no slow KDF) is enough because the secret has 256 bits of entropy, and it keeps the
+lookup a single indexed equality. `CARDROOM_ADMIN_KEY` works as a master admin key.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from copy import deepcopy
+from dataclasses import dataclass
+from datetime import datetime
+from functools import wraps
+from typing import Any, Callable, TypeVar
+
+from flask import request
+from psycopg_pool import ConnectionPool
+
+from service.http.api import SECURITY_SCHEME, resources
+from service.http.api.writes import answer_write
+from service.http.problems import Problem
+from service.http.request_log import note_principal
+from service.adapters.store import scope
+
+ROLES = ("admin", "organiser", "floor", "player", "spectator")
+KEY_PREFIX = "crd_"
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: str
+    player_id: str | None = None
+    key_id: str | None = None
+    """The id of the API key the caller sent (MASTER_KEY_ID for CARDROOM_ADMIN_KEY): whose
+    Idempotency-Keys they are, and who a request's log line names."""
+
+
+MASTER_KEY_ID = "CARDROOM_ADMIN_KEY"
+
+
+def new_secret() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def key_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+KNOWN_KEYS_KEPT = 4096
+# How long a worker trusts what it read about a key: a revocation takes effect on every
+# worker (process) within this, at the cost of one indexed lookup per key and period.
+KEY_CACHE_TTL_S = 0.5
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key as `GET /v1/keys` lists it: never its secret, which is shown once."""
+
+    id: str
+    role: str
+    player_id: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class _Revoked:
+    """What the key cache holds for a revoked key."""
+
+
+REVOKED = _Revoked()
+
+
+class ApiKeys:
+    """The api_keys table (migrations 0002 and 0005).
+
+    What a lookup found (a principal, or REVOKED) is remembered by hash for KEY_CACHE_TTL_S,
+    so a player's every request does not cost a database round trip, yet a key revoked
+    through any worker stops working on every worker within that time. The hot path is one
+    dict lookup and one clock read. Unknown keys are not remembered (random keys would only
+    push real ones out). Up to KNOWN_KEYS_KEPT hashes are kept; past that the memory is
+    emptied, which costs one lookup per key in use.
+    """
+
+    def __init__(self, pool: ConnectionPool, ttl_s: float = KEY_CACHE_TTL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._pool = pool
+        self._ttl_s = ttl_s
+        self._clock = clock
+        self._known: dict[str, tuple[float, Principal | _Revoked]] = {}
+
+    def create(self, role: str, player_id: str | None = None) -> tuple[IssuedKey, str]:
+        """Store a new key; returns it and its secret (the only time the secret is visible)."""
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        if (role == "player") != (player_id is not None):
+            raise ValueError("a player key needs a player id, and only a player key has one")
+        secret = new_secret()
+        with self._connection() as conn:
+            row = conn.execute(
+                "INSERT INTO api_keys (id, key_hash, role, player_id) VALUES (%s, %s, %s, %s)"
+                " RETURNING " + _KEY_COLUMNS,
+                (str(uuid.uuid4()), key_hash(secret), role, player_id),
+            ).fetchone()
+        assert row is not None
+        return IssuedKey(*row), secret
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """The request's open transaction when there is one (an idempotent key creation
+        commits with its record), else a connection from the pool."""
+        joined = scope.current_connection()
+        if joined is not None:
+            yield joined
+        else:
+            with self._pool.connection() as conn:
+                yield conn
+
+    def listed(self, limit: int, after: str | None = None) -> list[IssuedKey]:
+        """Keys in the order they were issued (created_at, then id), `limit` of them from
+        the one after the key `after`."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT " + _KEY_COLUMNS + " FROM api_keys"
+                " WHERE %(after)s::text IS NULL"
+                "    OR (created_at, id) > (SELECT created_at, id FROM api_keys WHERE id = %(after)s)"
+                " ORDER BY created_at, id LIMIT %(limit)s",
+                {"after": after, "limit": limit},
+            ).fetchall()
+        return [IssuedKey(*row) for row in rows]
+
+    def get(self, key_id: str) -> IssuedKey | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT " + _KEY_COLUMNS + " FROM api_keys WHERE id = %s", (key_id,)
+            ).fetchone()
+        return IssuedKey(*row) if row else None
+
+    def revoke(self, key_id: str) -> IssuedKey | None:
+        """Revoke the key (once: revoking again keeps the first time); None if unknown."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s"
+                " RETURNING " + _KEY_COLUMNS,
+                (key_id,),
+            ).fetchone()
+        return IssuedKey(*row) if row else None
+
+    def find(self, secret: str) -> Principal | _Revoked | None:
+        """The key's principal, REVOKED, or None for a key never issued."""
+        hashed = key_hash(secret)
+        now = self._clock()
+        known = self._known.get(hashed)
+        if known is not None and known[0] > now:
+            return known[1]
+        found = self._look_up(hashed)
+        if found is not None:
+            if len(self._known) >= KNOWN_KEYS_KEPT:
+                self._known.clear()
+            self._known[hashed] = (now + self._ttl_s, found)
+        return found
+
+    def _look_up(self, hashed: str) -> Principal | _Revoked | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT role, player_id, revoked_at IS NOT NULL, id FROM api_keys WHERE key_hash = %s",
+                (hashed,),
+            ).fetchone()
+        if row is None:
+            return None
+        return REVOKED if row[2] else Principal(role=row[0], player_id=row[1], key_id=row[3])
+
+
+_KEY_COLUMNS = "id, role, player_id, created_at, revoked_at"
+
+
+def authenticate() -> Principal:
+    """The caller's principal, or a 401 problem. `require` asks once per request and
+    keeps the answer for the view (`current_principal`)."""
+    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        raise _unauthorized("send an API key as 'Authorization: Bearer <key>'")
+    principal = _principal_for(secret)
+    if principal is None:
+        raise _unauthorized("the API key is not valid")
+    if principal is REVOKED:
+        raise _unauthorized("the API key was revoked", "key_revoked")
+    note_principal(principal.key_id, principal.role)  # type: ignore[union-attr]
+    return principal  # type: ignore[return-value]
+
+
+def _principal_for(secret: str) -> Principal | _Revoked | None:
+    wired = resources()
+    admin_key = wired.config.admin_key
+    if admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()):
+        return Principal(role="admin", key_id=MASTER_KEY_ID)
+    # A NUL or a huge header can only be a wrong key; never send it to PostgreSQL.
+    if wired.keys is None or "\x00" in secret or len(secret) > 200:
+        return None
+    return wired.keys.find(secret)
+
+
+def _unauthorized(detail: str, code: str = "unauthorized") -> Problem:
+    return Problem(
+        401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="cardroom"'}
+    )
+
+
+# The principal `require` checked, for the view it guards: a context variable (one per
+# thread, like the request) read without going through Flask's `g` proxy each time.
+_guarded_principal: ContextVar[Principal | None] = ContextVar("guarded_principal", default=None)
+
+
+def current_principal() -> Principal:
+    """The authenticated caller (role, player_id) inside a view guarded by `require`."""
+    principal = _guarded_principal.get()
+    return principal if principal is not None else authenticate()
+
+
+def _owner(principal: Principal) -> str:
+    """Whose Idempotency-Keys a request's are: its API key's."""
+    return principal.key_id or f"{principal.role}:{principal.player_id}"
+
+
+def require(*roles: str) -> Callable[[View], View]:
+    """Guard a view: 401 without a valid key, 403 when the key's role is not in `roles`.
+
+    Place it directly under `@blp.route` so authentication runs before body parsing:
+    an anonymous caller learns nothing about the body's shape. It also documents the
+    security requirement and the 401/403 responses in the OpenAPI document.
+    """
+    unknown = set(roles) - set(ROLES)
+    if unknown or not roles:
+        raise ValueError(f"require() needs roles from {ROLES}, got {roles}")
+
+    def decorator(view: View) -> View:
+        @wraps(view)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            principal = authenticate()
+            if principal.role not in roles:
+                raise Problem(
+                    403,
+                    "forbidden",
+                    f"the {principal.role} role may not do this; allowed: {', '.join(roles)}",
+                )
+            token = _guarded_principal.set(principal)
+            try:
+                return answer_write(_owner(principal), view, args, kwargs)
+            finally:
+                _guarded_principal.reset(token)
+
+        apidoc = deepcopy(getattr(guarded, "_apidoc", {}))
+        apidoc.setdefault("manual_doc", {})["security"] = [{SECURITY_SCHEME: []}]
+        responses = apidoc.setdefault("response", {}).setdefault("responses", {})
+        responses.setdefault(401, []).append("UNAUTHORIZED")
+        responses.setdefault(403, []).append("FORBIDDEN")
+        guarded._apidoc = apidoc  # type: ignore[attr-defined]
+        return guarded  # type: ignore[return-value]
+
+    return decorator

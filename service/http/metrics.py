@@ -1,0 +1,170 @@
+"""Prometheus metrics: what `/metrics` tells, and the names other modules count with.
+
+Hook in by importing the metric and counting where the thing happens:
+    from service.http.metrics import OPEN_STREAMS, IDEMPOTENT_REPLAYS
+    OPEN_STREAMS.inc() / OPEN_STREAMS.dec()   # an SSE stream opened / closed
+    IDEMPOTENT_REPLAYS.inc()                  # a retry answered with the first result
+Appends, lost races and the store's idempotent replays are counted by `MeteredStore`
+(every store the app and the workers open), 409s by the problem handler, request
+latencies by the app, clock lateness by the clock worker.
+
+Under gunicorn's several workers (and with the Celery processes) the numbers are kept
+in files in PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode; `make run`
+sets it) and `/metrics` adds up every process's. Without it, each process tells its own.
+Gauges of the moment (readiness, queue depth) are measured when scraped.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Iterable, Iterator
+
+from flask import Flask, Response, g, request
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
+                               Histogram, generate_latest)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from service.adapters.store.base import AppendResult, VersionConflict
+
+REQUEST_SECONDS = Histogram(
+    "cardroom_http_request_duration_seconds", "Time to answer a request, by route and status",
+    ["route", "method", "status"],
+    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
+APPENDS = Counter("cardroom_appends_total", "Appends to the event log that wrote events")
+EVENTS_APPENDED = Counter("cardroom_events_appended_total", "Events written to the log")
+VERSION_CONFLICTS = Counter(
+    "cardroom_version_conflicts_total",
+    "Stale expected versions: at=request, requests answered 409 version_conflict; at=log, "
+    "appends that lost a race at the log (retried inside or answered 409)", ["at"])
+IDEMPOTENT_REPLAYS = Counter("cardroom_idempotent_replays_total",
+                             "Retries with a known Idempotency-Key answered with the first result")
+CLOCK_LATENESS = Histogram(
+    "cardroom_clock_lateness_seconds", "How long after its deadline an action clock was expired",
+    ["path"], buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
+OPEN_STREAMS = Gauge("cardroom_open_streams", "Event streams (SSE) open now",
+                     multiprocess_mode="livesum")
+POOL_CONNECTIONS = Gauge("cardroom_db_pool_connections",
+                         "Database connections of the web workers' pools, open and idle",
+                         ["state"], multiprocess_mode="livesum")
+POOL_WAITING = Gauge("cardroom_db_pool_waiting", "Requests waiting for a database connection",
+                     multiprocess_mode="livesum")
+
+POOL_SAMPLE_EVERY_S = 1.0
+CELERY_QUEUE = "celery"
+
+
+class MeteredStore:
+    """An event store that counts its appends, conflicts and idempotent replays; anything
+    else goes straight to the store it wraps."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def append(self, *args: Any, **kwargs: Any) -> AppendResult:
+        return _metered(self._store.append, *args, **kwargs)
+
+    def append_on(self, *args: Any, **kwargs: Any) -> AppendResult:
+        return _metered(self._store.append_on, *args, **kwargs)
+
+
+def _metered(append: Callable[..., AppendResult], *args: Any, **kwargs: Any) -> AppendResult:
+    try:
+        appended = append(*args, **kwargs)
+    except VersionConflict:
+        VERSION_CONFLICTS.labels("log").inc()
+        raise
+    if appended.deduplicated:
+        IDEMPOTENT_REPLAYS.inc()
+    else:
+        APPENDS.inc()
+        EVENTS_APPENDED.inc(appended.last_version - appended.first_version + 1)
+    return appended
+
+
+class _Readiness(Collector):
+    """Measured at each scrape: /healthz's answer as gauges, and the Celery queue depth."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from service.http.api import health
+
+        database, broker = health.database_state(), health.broker_state()
+        status = health.overall(database, broker)
+        ready = GaugeMetricFamily("cardroom_health", "/healthz: 1 for the status it answers now",
+                                  labels=["status"])
+        for state in ("ok", "degraded", "down"):
+            ready.add_metric([state], 1.0 if state == status else 0.0)
+        yield ready
+        up = GaugeMetricFamily("cardroom_dependency_up", "1 when the dependency answers",
+                               labels=["dependency"])
+        up.add_metric(["database"], 1.0 if database == "ok" else 0.0)
+        up.add_metric(["broker"], 1.0 if broker == "ok" else 0.0)
+        yield up
+        depth = health.queue_depth(CELERY_QUEUE) if broker == "ok" else None
+        if depth is not None:
+            yield GaugeMetricFamily("cardroom_celery_queue_depth",
+                                    "Tasks waiting in the Celery queue (not those held for an ETA)",
+                                    value=float(depth))
+
+
+def _registry() -> CollectorRegistry:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        registry = CollectorRegistry(auto_describe=True)
+        registry.register(_ThisProcess())
+    registry.register(_Readiness())
+    return registry
+
+
+class _ThisProcess(Collector):
+    def collect(self) -> Iterable[Any]:
+        return REGISTRY.collect()
+
+
+def metrics_view() -> Response:
+    """`GET /metrics`: Prometheus' text format (no key: it tells counts, never cards)."""
+    return Response(generate_latest(_registry()), mimetype=CONTENT_TYPE_LATEST)
+
+
+class _RequestMetrics:
+    """The after-request hook: the request's latency, and the pool's counts at most once
+    a second per process (get_stats takes the pool's lock)."""
+
+    def __init__(self) -> None:
+        self._pool_sampled_at = 0.0
+
+    def __call__(self, response: Response) -> Response:
+        started = g.get("request_started")
+        if started is not None:
+            route = request.url_rule.rule if request.url_rule else "unmatched"
+            REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
+                time.perf_counter() - started)
+        now = time.monotonic()
+        if now - self._pool_sampled_at >= POOL_SAMPLE_EVERY_S:
+            self._pool_sampled_at = now
+            self._sample_pool()
+        return response
+
+    @staticmethod
+    def _sample_pool() -> None:
+        from service.http.api import resources
+
+        pool = resources().pool
+        if pool is None:
+            return
+        stats = pool.get_stats()
+        POOL_CONNECTIONS.labels("open").set(stats.get("pool_size", 0))
+        POOL_CONNECTIONS.labels("idle").set(stats.get("pool_available", 0))
+        POOL_WAITING.set(stats.get("requests_waiting", 0))
+
+
+def install(app: Flask) -> None:
+    app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+    app.after_request(_RequestMetrics())

@@ -1,0 +1,76 @@
+"""One log line per request, and the request id that ties it to what the client saw.
+
+The id is the client's `X-Request-Id` when it is sane (1-128 letters, digits, `.`, `_`,
+`-`, `:`; anything else could forge log lines or fill them), else a fresh one. It is
+echoed in the response's `X-Request-Id` and in every problem document (`request_id`), so
+a person who reports a problem document hands the operator the key to its log line.
+
+The line goes to the `cardroom.requests` logger with its fields in `record.fields`
+(service.adapters.logs formats them as JSON or as text): request id, key id and role, method,
+path, route, status, duration, and the table, tournament, hand or stream it concerned.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+from flask import Flask, Response, g, has_request_context, request
+
+REQUEST_ID_HEADER = "X-Request-Id"
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+# Path parameters worth a field of their own: what an operator searches the log by.
+SUBJECT_PARAMETERS = ("table_id", "tournament_id", "hand_id", "stream_id", "player_id", "key_id")
+
+log = logging.getLogger("cardroom.requests")
+
+
+def current_request_id() -> str | None:
+    """The id of the request being served (None outside a request)."""
+    return g.get("request_id") if has_request_context() else None
+
+
+def note_principal(key_id: str | None, role: str) -> None:
+    """Called by authentication: who made this request, for its log line."""
+    g.principal_seen = (key_id, role)
+
+
+def _start() -> None:
+    offered = request.headers.get(REQUEST_ID_HEADER, "")
+    g.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
+    g.request_started = time.perf_counter()
+
+
+def _finish(response: Response) -> Response:
+    if "request_id" not in g:  # a hook before ours failed
+        _start()
+    response.headers[REQUEST_ID_HEADER] = g.request_id
+    duration_s = time.perf_counter() - g.request_started
+    g.request_duration_s = duration_s
+    if log.isEnabledFor(logging.INFO):
+        key_id, role = g.get("principal_seen", (None, None))
+        fields: dict[str, Any] = {
+            "request_id": g.request_id,
+            "method": request.method,
+            "path": request.path,
+            "route": request.url_rule.rule if request.url_rule else None,
+            "status": response.status_code,
+            "duration_ms": round(duration_s * 1000, 2),
+            "key_id": key_id,
+            "role": role,
+        }
+        for name in SUBJECT_PARAMETERS:
+            value = (request.view_args or {}).get(name)
+            if value is not None:
+                fields[name] = value
+        log.info("%s %s %s %.1f ms", request.method, request.path, response.status_code,
+                 duration_s * 1000, extra={"fields": fields})
+    return response
+
+
+def install(app: Flask) -> None:
+    # First before-request hook, so even a request refused by a later hook has an id.
+    app.before_request_funcs.setdefault(None, []).insert(0, _start)
+    app.after_request(_finish)
