@@ -24,8 +24,8 @@ from tests.integration.test_tournament_tables import STACK, new_tournament, shov
 
 pytestmark = pytest.mark.integration
 
-PLAYERS = 14
-TABLE_SIZE = 6
+PLAYERS = 10
+TABLE_SIZE = 5
 
 
 @pytest.fixture(scope="module")
