@@ -122,15 +122,16 @@ def _applied_changes(tables: Tables) -> set[int]:
     return {change for t in tables.values() for change in t.state.chip_changes}
 
 
-def advance(store: EventStore, tournament_id: str, now: float, tables: Tables | None = None) -> int:
-    """Send every command the tournament and its tables are due; returns how many were
-    recorded. Stops at the first lost race (the next call looks again). `tables`: the
-    table states to decide on (read from the store when None)."""
+def advance(store: EventStore, tournament_id: str, now: float, tables: Tables | None = None,
+            limit: int | None = None) -> int:
+    """Send every command the tournament and its tables are due, or the first `limit` of
+    them; returns how many were recorded. Stops at the first lost race (the next call
+    looks again). `tables`: the table states to decide on (read from the store when None)."""
     recorded = 0
     if tables is None:
         tables = table_states(store, tournament_id, tournaments.load_tournament(store, tournament_id).state)
     try:
-        while _step(store, tournament_id, int(now), tables):
+        while (limit is None or recorded < limit) and _step(store, tournament_id, int(now), tables):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
