@@ -191,7 +191,9 @@ class _ProductionPlayer:
             "seats": [{"player_id": p, "stack": PRODUCTION_STACK} for p in self._keys],
             "auto_deal": True, "action_clock_s": PRODUCTION_ACTION_CLOCK_S}, _fresh_key())
         assert status == 201, created
-        _, next_up, etag = self._admin.call("GET", f"/v1/tables/{created['id']}/legal-actions")
+        status, next_up, etag = self._admin.call("POST", f"/v1/tables/{created['id']}/hands", {},
+                                                 {"If-Match": f'"{created["version"]}"', **_fresh_key()})
+        assert status == 201, next_up
         return [created["id"], next_up, etag]
 
     def _choose(self, legal: dict) -> dict:
