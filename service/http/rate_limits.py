@@ -30,7 +30,7 @@ from typing import Any
 
 from flask import Flask, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, storage_from_string
+from limits.storage import MemoryStorage, RedisStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from service.config import Config
@@ -106,36 +106,54 @@ class RateLimits:
     def __call__(self) -> None:
         if request.endpoint in UNLIMITED_ENDPOINTS:
             return
-        address = request.remote_addr or "unknown"
-        for item in self._per_address:
-            self._hit(item, "address", address)
+        hits = [(item, "address", request.remote_addr or "unknown") for item in self._per_address]
         secret = _bearer_secret()
-        if not self._per_key or not secret:
+        if self._per_key and secret and not (
+                self._admin_key is not None and hmac.compare_digest(secret.encode(), self._admin_key)):
+            key = hashlib.sha256(secret.encode()).hexdigest()[:32]
+            hits += [(item, "key", key) for item in self._per_key]
+        if not hits:
             return
-        if self._admin_key is not None and hmac.compare_digest(secret.encode(), self._admin_key):
-            return
-        key = hashlib.sha256(secret.encode()).hexdigest()[:32]
-        for item in self._per_key:
-            self._hit(item, "key", key)
-
-    def _hit(self, item: RateLimitItem, per: str, who: str) -> None:
         limiter = self._counted if time.monotonic() >= self._storage_down_until else self._fallback
         try:
-            allowed = limiter.hit(item, NAMESPACE, per, who)
+            counts = _counts_after(limiter, hits)
         except Exception as error:  # noqa: BLE001 - the counting store is down: count here
             log.warning("rate limits: the counting store failed (%s); counting in memory for %g s",
                         error, STORAGE_RETRY_S)
             self._storage_down_until = time.monotonic() + STORAGE_RETRY_S
             limiter = self._fallback
-            allowed = limiter.hit(item, NAMESPACE, per, who)
-        if not allowed:
-            reset_at = limiter.get_window_stats(item, NAMESPACE, per, who).reset_time
-            wait_s = min(max(1, math.ceil(reset_at - time.time())), item.get_expiry())
-            raise Problem(
-                429, "rate_limited",
-                f"more than {item} from this {'API key' if per == 'key' else 'address'}; "
-                f"retry after {wait_s} s",
-                headers={"Retry-After": str(wait_s)}, limit=str(item), per=per, retry_after_s=wait_s)
+            counts = _counts_after(limiter, hits)
+        for (item, per, who), count in zip(hits, counts):
+            if count > item.amount:
+                reset_at = limiter.get_window_stats(item, NAMESPACE, per, who).reset_time
+                wait_s = min(max(1, math.ceil(reset_at - time.time())), item.get_expiry())
+                raise Problem(
+                    429, "rate_limited",
+                    f"more than {item} from this {'API key' if per == 'key' else 'address'}; "
+                    f"retry after {wait_s} s",
+                    headers={"Retry-After": str(wait_s)}, limit=str(item), per=per, retry_after_s=wait_s)
+
+
+def _counts_after(limiter: FixedWindowRateLimiter, hits: list[tuple[RateLimitItem, str, str]]) -> list[int]:
+    """Each limit's count in its window once this request is counted (limits' fixed window,
+    the same keys and script as its `hit`). In Redis, every limit of the request is counted
+    in one pipelined round trip: one round trip per limit (address and key) was a fifth of
+    an action's CPU with the limits counted there; there every limit that applies counts
+    the request, also when another one refuses it. In memory, the counting stops at the
+    first limit passed."""
+    storage = limiter.storage
+    if isinstance(storage, RedisStorage):
+        pipeline = storage.get_connection().pipeline(transaction=False)
+        for item, per, who in hits:
+            storage.lua_incr_expire([storage.prefixed_key(item.key_for(NAMESPACE, per, who))],
+                                    [item.get_expiry(), 1], client=pipeline)
+        return [int(count) for count in pipeline.execute()]
+    counts = []
+    for item, per, who in hits:
+        counts.append(storage.incr(item.key_for(NAMESPACE, per, who), item.get_expiry()))
+        if counts[-1] > item.amount:
+            break
+    return counts
 
 
 def install(app: Flask, config: Config) -> None:
