@@ -52,10 +52,11 @@ def clock_sender(celery: Celery, producers: _KeptProducers | None = None) -> com
     (through `producers`' producer of the calling thread, else one from Celery's pool)."""
     def send(table_id: str, version: int, clock: table.ClockStarted) -> None:
         producer = None if producers is None else producers.of_this_thread()
+        args = [table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms]
         try:
             celery.send_task(
                 EXPIRE_TASK,
-                args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
+                args=args,
                 eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
                 # A broker that is down must not hold up the write that started the clock:
                 # fail at once, the sweep acts on the deadline.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import datetime, timezone
 
 import pytest
 import redis
@@ -13,7 +14,7 @@ import redis
 from domain.live import table
 from service.config import Config
 from workers.celery_app import make_celery
-from workers.clock_tasks import clock_sender, clock_sender_for
+from workers.clock_tasks import EXPIRE_TASK, clock_sender_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
@@ -45,8 +46,12 @@ def queue(broker_url):
 
 def test_the_kept_producer_sends_what_celery_sends(broker_url, queue):
     clock = _clock()
-    clock_sender_for(broker_url)("table-1", 7, clock)
-    clock_sender(make_celery(Config(broker_url=broker_url)))("table-1", 7, clock)
+    clock_sender_for(broker_url)("2f0c3c1e-8f4c-4a49-9a36-1c3f4b0d9e11", 7, clock)
+    # Celery's own send, its defaults untouched (its pool's producer, its saferepr of the args).
+    make_celery(Config(broker_url=broker_url)).send_task(
+        EXPIRE_TASK, args=["2f0c3c1e-8f4c-4a49-9a36-1c3f4b0d9e11", 7, clock.hand_id, clock.seat,
+                           clock.deadline_at_ms],
+        eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc), retry=False)
     kept, pooled = (_comparable(raw) for raw in queue.lrange(QUEUE, 0, -1))
     assert kept == pooled
     assert kept["headers"]["task"] == "workers.clock_tasks.expire_clock"
