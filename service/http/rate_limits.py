@@ -89,7 +89,7 @@ def _bearer_secret() -> str:
 
 # limits' incr_expire.lua for several counters at once: each key's count after adding
 # one, its expiry set when the window starts (ARGV[i]: that key's window in seconds).
-_INCR_EXPIRE_EACH = """
+_INCR_EXPIRE_EACH = b"""
 local counts = {}
 for i, key in ipairs(KEYS) do
     local count = redis.call("incrby", key, 1)
