@@ -67,11 +67,24 @@ class _Client:
 
     def call(self, method: str, path: str, body: dict | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, dict, str | None]:
-        self._connection.request(method, path, body=json.dumps(body) if body is not None else None,
-                                 headers={**self._auth, **(headers or {})})
-        response = self._connection.getresponse()
+        response = self.send(method, path, json.dumps(body) if body is not None else None,
+                             {**self._auth, **(headers or {})})
         raw = response.read()
         return response.status, json.loads(raw) if raw else {}, response.getheader("ETag")
+
+    def send(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> http.client.HTTPResponse:
+        """The request's response; once more on a new connection when the server had closed
+        this one (idle past its keep-alive while other loads ran). A write is sent again
+        only if nothing of it was answered, and the production load's carry their
+        Idempotency-Key, so a retried one is answered once."""
+        try:
+            self._connection.request(method, path, body=body, headers=headers)
+            return self._connection.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected,
+                http.client.CannotSendRequest):
+            self._connection.close()
+            self._connection.request(method, path, body=body, headers=headers)
+            return self._connection.getresponse()
 
 
 @dataclass
@@ -175,8 +188,9 @@ class _ProductionPlayer:
         self._tables = [self._new_table() for _ in range(tables)]
 
     def _connect(self) -> None:
-        """One keep-alive connection, each request signed with the acting player's key."""
-        self._connection = http.client.HTTPConnection("127.0.0.1", self._port, timeout=30)
+        """One keep-alive connection for the players' requests, each signed with the acting
+        player's key."""
+        self._players = _Client(self._port, "")
 
     def moved_to(self, port: int) -> None:
         """The server restarted on `port`: reconnect (what the tables are at is unchanged)."""
@@ -226,9 +240,7 @@ class _ProductionPlayer:
                    "Content-Type": "application/json", "If-Match": etag or "",
                    "Idempotency-Key": str(uuid.uuid4())}
         began = time.monotonic()
-        self._connection.request("POST", f"/v1/tables/{table_id}/actions", body=json.dumps(action),
-                                 headers=headers)
-        response = self._connection.getresponse()
+        response = self._players.send("POST", f"/v1/tables/{table_id}/actions", json.dumps(action), headers)
         answer = json.loads(response.read())
         if measured:
             latencies.append(time.monotonic() - began)
