@@ -317,14 +317,15 @@ def _figures(prefix: str, phase: _Phase, bare_before: _Phase, bare: _Phase) -> d
 def _production_env(env: dict[str, str], stack: ExitStack, scratch: str) -> dict[str, str]:
     """`env` with what a production run switches on: a Redis broker (the clocks' expiry
     tasks go there, and the rate limits count there), JSON request logs at INFO, and the
-    default rate limits."""
-    production = dict(env)
-    if not production.get("CELERY_BROKER_URL", "").startswith(("redis://", "rediss://")):
-        from service.adapters.embedded.broker import EmbeddedBroker
+    default rate limits. The broker is this run's own, never CELERY_BROKER_URL's: the load
+    queues tens of thousands of expiry tasks, which a worker on that broker would then
+    chew through (the clock benchmark's was a minute late behind them)."""
+    from service.adapters.embedded.broker import EmbeddedBroker
 
-        broker = EmbeddedBroker(Path(scratch) / "broker")
-        production["CELERY_BROKER_URL"] = broker.start()
-        stack.callback(broker.stop)
+    production = dict(env)
+    broker = EmbeddedBroker(Path(scratch) / "broker")
+    production["CELERY_BROKER_URL"] = broker.start()
+    stack.callback(broker.stop)
     for name in ("CARDROOM_RATE_LIMIT_PER_KEY", "CARDROOM_RATE_LIMIT_PER_ADDRESS",
                  "CARDROOM_RATE_LIMIT_STORAGE_URL"):
         production.pop(name, None)
