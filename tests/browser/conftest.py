@@ -3,8 +3,9 @@ real server (gunicorn on the test database, as tests/e2e run it).
 
 Skipped, with the reason, when Chromium, its driver or Selenium is missing; `make test`
 then says so in its summary (tests/conftest.py). One server and one browser serve the
-whole suite (one xdist group), and the suite has a time budget: each test at most
-TEST_BUDGET_S, all of them at most SUITE_BUDGET_S, so `make test` stays bounded.
+whole suite (one xdist group), and the suite has a time budget: each test's own run at
+most TEST_BUDGET_S (its fixtures' start-up, e.g. the server's, not counted), all of them
+with their fixtures at most SUITE_BUDGET_S, so `make test` stays bounded.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "tests/browser/" not in item.nodeid:
             continue
         item.add_marker(pytest.mark.xdist_group("browser"))
-        item.add_marker(pytest.mark.timeout(TEST_BUDGET_S))
+        item.add_marker(pytest.mark.timeout(TEST_BUDGET_S, func_only=True))
         if reason:
             item.add_marker(pytest.mark.skip(reason=f"browser tests skipped: {reason}"))
 

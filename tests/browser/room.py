@@ -65,13 +65,28 @@ def read(server: Server, tournament_id: str) -> dict:
 def deal_hand(database_url: str, tournament_id: str, table: int) -> None:
     """A hand starts at a table (what the table service records): moves there now wait."""
     from domain.tournaments import tournament as rules
+
+    _send(database_url, tournament_id, rules.DealHand(table, at=int(time.time())))
+
+
+def finish_hand(database_url: str, tournament_id: str, table: int, stacks: dict[str, int]) -> None:
+    """The hand at `table` ends with these stacks; a player left with none is out (what
+    the table service records). Waiting moves are made, tables balanced or broken."""
+    from domain.tournaments import tournament as rules
+
+    busted = tuple(rules.Bust(player, STARTING_STACK) for player, chips in stacks.items() if chips == 0)
+    counts = tuple(rules.ChipCount(player, chips) for player, chips in stacks.items())
+    _send(database_url, tournament_id, rules.FinishHand(table, at=int(time.time()), busted=busted,
+                                                        seed=1, stacks=counts))
+
+
+def _send(database_url: str, tournament_id: str, command: Any) -> None:
     from service.adapters.store.postgres import PostgresEventStore, open_pool
     from service.application import tournaments
 
     pool = open_pool(database_url, max_size=1)
     try:
-        tournaments.send(PostgresEventStore(pool), tournament_id, rules.DealHand(table, at=int(time.time())),
-                         actor="test")
+        tournaments.send(PostgresEventStore(pool), tournament_id, command, actor="test")
     finally:
         pool.close()
 

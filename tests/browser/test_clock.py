@@ -10,12 +10,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import chromium, room
-
-FOLLOWS_WITHIN_S = 1.0
+from tests.browser.pages import following, shown, within_a_second
 
 
 def countdown(browser) -> str:
-    return browser.find_element(By.CSS_SELECTOR, ".clock .countdown").text
+    return shown(browser, ".clock .countdown")
 
 
 def seconds(text: str) -> int:
@@ -25,22 +24,12 @@ def seconds(text: str) -> int:
     return total
 
 
-def within_a_second(browser, condition, what: str) -> float:
-    """Waits for `condition(browser)`; the seconds it took (fails past FOLLOWS_WITHIN_S)."""
-    started = time.monotonic()
-    WebDriverWait(browser, FOLLOWS_WITHIN_S, poll_frequency=0.05).until(condition, what)
-    return time.monotonic() - started
-
-
 @pytest.fixture
 def clock(server, base, browser):
     entrants = room.players(server, ["Ann", "Bob", "Cy"])
     tournament_id = room.tournament(server, "Clock test", entrants)
     browser.get(f"{base}/screens/tournaments/{tournament_id}/clock")
-    # The page follows its stream once the stream answered (the backlog after its version).
-    WebDriverWait(browser, 5).until(lambda b: b.execute_script(
-        "return document.querySelector('#screen') !== null"))
-    time.sleep(0.3)
+    following(browser)
     return tournament_id
 
 
@@ -48,29 +37,27 @@ def test_the_clock_counts_down_and_follows_a_level_change_an_adjust_and_a_pause(
     first = seconds(countdown(browser))
     assert 19 * 60 <= first <= 20 * 60
     WebDriverWait(browser, 2.5, poll_frequency=0.05).until(lambda b: seconds(countdown(b)) <= first - 2)
-    level_text = browser.find_element(By.CSS_SELECTOR, ".clock .level")
-    assert level_text.text == "Level 1"
+    assert shown(browser, ".clock .level") == "Level 1"
     marker = browser.execute_script("window.notReloaded = true; return true")
 
     room.write(server, clock, "clock/level", {"level": 2})
-    within_a_second(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".clock .level").text == "Level 2",
+    within_a_second(browser, lambda b: shown(b, ".clock .level") == "Level 2",
                     "the level change")
-    assert "200 / 400" in browser.find_element(By.CSS_SELECTOR, ".clock .blinds").text
-    assert "ante 50" in browser.find_element(By.CSS_SELECTOR, ".clock .blinds").text
+    assert "200 / 400" in shown(browser, ".clock .blinds") and "ante 50" in shown(browser, ".clock .blinds")
 
     before = seconds(countdown(browser))
     room.write(server, clock, "clock/adjust", {"seconds": -600})
     within_a_second(browser, lambda b: abs(seconds(countdown(b)) - (before - 600)) <= 2, "the adjust")
 
     room.write(server, clock, "clock/pause")
-    within_a_second(browser, lambda b: "Paused" in b.find_element(By.CSS_SELECTOR, ".clock .paused-note").text,
+    within_a_second(browser, lambda b: shown(b, ".clock .paused-note") == "Paused",
                     "the pause")
     frozen = countdown(browser)
     time.sleep(1.3)
     assert countdown(browser) == frozen, "a paused clock does not count"
 
     room.write(server, clock, "clock/resume")
-    within_a_second(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".clock .paused-note").text == "",
+    within_a_second(browser, lambda b: shown(b, ".clock .paused-note") == "",
                     "the resume")
     WebDriverWait(browser, 2.5, poll_frequency=0.05).until(lambda b: countdown(b) != frozen)
     assert browser.execute_script("return window.notReloaded === true") and marker
