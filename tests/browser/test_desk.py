@@ -4,6 +4,7 @@ without the session's CSRF token is refused."""
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import room
 from tests.browser.pages import following, shown, within_a_second
@@ -28,7 +29,7 @@ def test_the_desk_pauses_the_clock_and_the_screen_follows(server, base, browser,
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and admin_key not in cookie["value"]
 
     browser.find_element(By.ID, "pause").click()
-    assert shown(browser, "[role=status]") == "The clock is paused."
+    WebDriverWait(browser, 5).until(lambda b: shown(b, "[role=status]") == "The clock is paused.")
     browser.switch_to.window(screen)
     within_a_second(browser, lambda b: shown(b, ".clock .paused-note") == "Paused", "the desk's pause")
     paused = room.read(server, tournament_id)["clock"]
@@ -38,5 +39,6 @@ def test_the_desk_pauses_the_clock_and_the_screen_follows(server, base, browser,
     browser.get(base + desk_path)
     browser.execute_script("document.querySelectorAll('input[name=csrf_token]').forEach(e => e.value = 'forged')")
     browser.find_element(By.ID, "resume").click()
-    assert "csrf_invalid" in browser.page_source
+    WebDriverWait(browser, 5).until(lambda b: shown(b, "[data-code]") is not None)
+    assert browser.execute_script("return document.querySelector('[data-code]').dataset.code") == "csrf_invalid"
     assert room.read(server, tournament_id)["clock"]["paused"], "a forged form changes nothing"

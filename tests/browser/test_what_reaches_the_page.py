@@ -59,7 +59,7 @@ def test_hostile_names_render_as_text_on_every_page(server, base, browser, admin
              f"/screens/tournaments/{tournament_id}/clock": [],
              f"/screens/tournaments/{tournament_id}/seating": seated,
              f"/screens/tournaments/{tournament_id}/payouts": HOSTILE[:1]}
-    for size in ("tv", "phone"):
+    for size in ("tv", "laptop", "phone"):
         chromium.set_viewport(browser, size)
         for path, names in pages.items():
             browser.get(base + path)
