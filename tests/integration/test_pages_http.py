@@ -293,3 +293,12 @@ def test_a_players_session_sees_their_own_cards_on_a_table_stream_and_nobody_els
     text = first_chunk(client.get(f"/v1/tables/{table}/stream", buffered=False))
     assert hole[players[0]] in text
     assert not any(hole[other] in text for other in players[1:])
+
+
+def test_pages_run_no_script_but_their_own_and_a_floor_page_is_never_cached(client):
+    tournament_id, _ = new_tournament(client, ["Csp A", "Csp B"])
+    screen = client.get(f"/screens/tournaments/{tournament_id}/clock")
+    assert "script-src 'self'" in screen.headers["Content-Security-Policy"]
+    assert screen.headers["X-Content-Type-Options"] == "nosniff"
+    sign_in(client, ADMIN_KEY)
+    assert client.get(f"/floor/tournaments/{tournament_id}").headers["Cache-Control"] == "no-store"
