@@ -302,3 +302,20 @@ def test_pages_run_no_script_but_their_own_and_a_floor_page_is_never_cached(clie
     assert screen.headers["X-Content-Type-Options"] == "nosniff"
     sign_in(client, ADMIN_KEY)
     assert client.get(f"/floor/tournaments/{tournament_id}").headers["Cache-Control"] == "no-store"
+
+
+def test_a_physical_tables_counts_after_a_hand_put_the_player_at_zero_out(client):
+    tournament_id, players = new_tournament(client, ["Phys A", "Phys B", "Phys C"], tables="physical")
+    sign_in(client, ADMIN_KEY)
+    desk = client.get(f"/floor/tournaments/{tournament_id}").get_data(as_text=True)
+    assert 'data-counts="1"' in desk
+    counts = {f"chips:{players[0]}": "10000", f"chips:{players[1]}": "5000", f"chips:{players[2]}": "0"}
+    recorded = client.post(f"/floor/tournaments/{tournament_id}/counts",
+                           data={**desk_form(client, tournament_id), "table": "1", **counts})
+    assert recorded.status_code == 303, recorded.get_data(as_text=True)[:400]
+    shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
+    assert shown["players_left"] == 2 and shown["standings"] == [{"player_id": players[2], "place": 3,
+                                                                   "name": "Phys C"}]
+    unbalanced = client.post(f"/floor/tournaments/{tournament_id}/counts", data={
+        **desk_form(client, tournament_id), "table": "1", f"chips:{players[0]}": "1", f"chips:{players[1]}": "1"})
+    assert unbalanced.status_code == 422 and 'data-code="chips_not_conserved"' in unbalanced.get_data(as_text=True)
