@@ -433,6 +433,8 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
                     player, tuple(_split(event.received)) if event.received is not None else hidden))
         elif kind is draw.CardsShown:
             actions.append(ShownOrMucked(phh[event.seat], tuple(_split(event.cards))))
+        elif kind is draw.CardsMucked:
+            actions.append(ShownOrMucked(phh[event.seat], None))
         elif kind is draw.HandEnded:
             finishing = tuple(event.stacks[seat] for seat in order)
     unit = settings.unit
