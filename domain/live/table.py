@@ -1042,8 +1042,22 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
             raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
                             numbers={"action": command.action})
         game_command = rules.action(command, seat)
-    hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
+    try:
+        hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
+    except Violation as refused:
+        raise _about_players(refused, state, command.player_id) from None
     return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _about_players(refused: Violation, state: TableState, player_id: str) -> Violation:
+    """A game's refusal of a table action, with who tried (`player`) and, when it was not
+    their turn, whose turn it is (`to_act_player`): the game counts hand seats, the table
+    and its clients know players."""
+    numbers = {**refused.numbers}
+    numbers.setdefault("player", player_id)
+    if refused.code in ("not_your_turn", "not_your_turn_to_show") and state.to_act is not None:
+        numbers.setdefault("to_act_player", state.to_act)
+    return Violation(refused.code, refused.detail, refused.rule, numbers)
 
 
 def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
