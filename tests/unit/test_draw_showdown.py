@@ -9,8 +9,11 @@ from domain.games import draw
 from domain.games.draw import (AskToSee, CardsMucked, CardsShown, HandEnded, Muck, PotAwarded, ShowAsked,
                                ShowCards)
 from domain.games.draw_settings import DrawSettings
+from domain.live import table
+from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table
+from tests.unit.test_table_games import SeededDraws, _deal
 
 DECLARED = DrawSettings(showdown="declared")
 # Seat 0 the dealer: seat 1 is first left of the dealer. Seat 2 holds the best hand.
@@ -132,3 +135,29 @@ def test_the_showdown_setting_is_automatic_or_declared():
         DrawSettings.from_dict({"showdown": "tabled"})
     assert refused.value.code == "invalid_settings"
     assert DrawSettings.from_dict({}).showdown == "automatic"
+
+
+def test_at_a_table_the_clock_runs_at_a_declared_showdown_and_an_expiry_plays_the_cards():
+    """The player to show has the action clock like any turn; when it runs out the computer
+    shows or mucks for them as the cards speak (ClockExpired, then the automatic show)."""
+    draws, now = SeededDraws(4), 0
+    seats = tuple(table.TableSeat(p, 2000) for p in ("p0", "p1", "p2"))
+    _, state = table.handle(None, table.CreateTable("t", "five-card-draw", {"showdown": "declared"},
+                                                    BettingStructure(), seats, False, 30), now, draws)
+    state = table.handle(state, _deal(draws), now, draws)[1]
+    while state.hand.game.to_show is None:
+        game = state.hand.game
+        if game.phase == draw.DRAW:
+            act = table.Act(state.to_act, "discard", discard=())
+        else:
+            legal = draw.legal_actions(game)
+            act = table.Act(state.to_act, "bet", legal.bet.min_to) if legal.bet else \
+                table.Act(state.to_act, "check" if legal.check else "call")
+        now += 1000
+        state = table.handle(state, act, now, draws)[1]
+    clock = state.clock
+    assert clock is not None and state.hand_seat_of(clock.player_id) == state.hand.game.to_show
+    events, state = table.handle(state, table.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
+                                 clock.deadline_at_ms, draws)
+    assert isinstance(events[0], table.ClockExpired)
+    assert any(isinstance(e, (CardsShown, CardsMucked)) for e in events)
