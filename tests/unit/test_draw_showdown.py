@@ -10,6 +10,7 @@ from domain.games.draw import (AskToSee, CardsMucked, CardsShown, HandEnded, Muc
                                ShowCards)
 from domain.games.draw_settings import DrawSettings
 from domain.live import table
+from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table
@@ -161,3 +162,11 @@ def test_at_a_table_the_clock_runs_at_a_declared_showdown_and_an_expiry_plays_th
                                  clock.deadline_at_ms, draws)
     assert isinstance(events[0], table.ClockExpired)
     assert any(isinstance(e, (CardsShown, CardsMucked)) for e in events)
+
+
+def test_a_hand_stored_before_the_showdown_setting_loads_with_the_automatic_showdown():
+    started = Table(HANDS).events[0]
+    type_name, data = to_record(started)
+    del data["settings"]["showdown"]
+    old = from_record(draw.EVENT_TYPES, type_name, data)
+    assert old.settings.showdown == "automatic" and draw.replay([old]).shown == (False,) * 3
