@@ -270,6 +270,9 @@ def test_addendum_47_example_1_short_all_ins_adding_to_a_full_raise_reopen():
                       (4, "call", None), (5, "fold", None)])
     a = situation_from_betting(state, 0)
     assert a.raise_open and (a.facing_to, a.committed) == (200, 100)
+    # TDA 2024 47-A: "If multiple short all-ins re-open the betting, the minimum raise is
+    # always the last full valid bet or raise of the round": A's 100, so at least 300.
+    assert a.min_to == 300
     ruled(interpret(a, [100, 100, 100]), "raise", 400)
 
 
