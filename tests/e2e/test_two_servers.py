@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from service.application import commands, tournaments
+from service.application import commands
 from tests.e2e.conftest import Server, assert_log_replays_to_live, start_gunicorn
 from tests.e2e.test_tournament_e2e import (
     BUY_IN,
