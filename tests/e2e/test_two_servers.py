@@ -14,7 +14,8 @@ runs one scheduler, so this does). Shown here:
   per ClockStarted that ran out, counted against their deadlines), whichever worker's
   ETA task or beat sweep gets there first;
 - a 40-player tournament (tests/e2e/test_tournament_e2e.py's) played through both
-  servers, dealt by both workers, to one winner, its payouts and chips conserved.
+  servers, its tables driven by whichever worker takes beat's sweep, to one winner, its
+  payouts and chips conserved.
 
 `make test-integration` (the integration and e2e phase of .ci/run) runs it; `make test`
 leaves it out (marker `scale`): it takes about a minute on 2 cores.
@@ -32,6 +33,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from service.application import commands
@@ -75,17 +77,30 @@ class Cluster:
 
 @pytest.fixture(scope="module")
 def cluster(database_url: str, broker_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """The four processes, started at once and stopped at once (a worker's warm shutdown
+    waits for its running sweep: seconds each, one after the other)."""
     environ = {"CELERY_BROKER_URL": broker_url, "CARDROOM_ADMIN_KEY": "two-servers-" + secrets.token_hex(8)}
     directory = Path(tmp_path_factory.mktemp("two-servers"))
-    with ExitStack() as stack, ThreadPoolExecutor(4) as starting:
-        servers = [starting.submit(stack.enter_context, contextmanager(start_gunicorn)(database_url, environ))
-                   for _ in range(2)]
-        workers = [starting.submit(CeleryWorker, directory / f"worker-{index}", database_url, broker_url,
-                                   beat=index == 0) for index in range(2)]
-        running = [future.result() for future in workers]
-        for worker in running:
-            stack.callback(worker.stop)
-        yield Cluster([future.result() for future in servers], running)
+    stops: list = []
+
+    def serve() -> Server:
+        stack = ExitStack()
+        stops.append(stack.close)
+        return stack.enter_context(contextmanager(start_gunicorn)(database_url, environ))
+
+    def work(index: int) -> CeleryWorker:
+        worker = CeleryWorker(directory / f"worker-{index}", database_url, broker_url, beat=index == 0)
+        stops.append(worker.stop)
+        return worker
+
+    with ThreadPoolExecutor(4) as pool:
+        try:
+            servers = [pool.submit(serve) for _ in range(2)]
+            workers = [pool.submit(work, index) for index in range(2)]
+            yield Cluster([future.result() for future in servers], [future.result() for future in workers])
+        finally:
+            for stopped in [pool.submit(stop) for stop in stops]:
+                stopped.result()
 
 
 def connections_to(cluster: Cluster) -> list[http.client.HTTPConnection]:
@@ -259,7 +274,13 @@ def test_action_clocks_started_through_both_servers_fire_exactly_once(cluster, s
     print(f"clocks: {2 * CLOCK_TABLES} expired once each; ETA tasks run by each worker {ran}")
 
 
-def test_forty_players_on_two_servers_and_two_workers_play_down_to_one_winner(cluster, store):
+def connections_held(database_url: str) -> int:
+    """Connections open to the test database (the servers', the workers', this process's)."""
+    with psycopg.connect(database_url) as connection:
+        return connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0]
+
+
+def test_forty_players_on_two_servers_and_two_workers_play_down_to_one_winner(cluster, store, database_url):
     started = time.monotonic()
     first = cluster.server(0)
     keys = {}
@@ -295,4 +316,5 @@ def test_forty_players_on_two_servers_and_two_workers_play_down_to_one_winner(cl
     assert view["prizes"][0]["amount"] == pool * int(PAYOUTS[0]) // 100
     assert_the_multi_table_machinery_ran(store, tournament_id)
     swept = [worker.succeeded("sweep_tournaments") for worker in cluster.workers]
-    print(f"tournament: {time.monotonic() - started:.1f} s; sweeps run by each worker {swept}")
+    print(f"tournament: {time.monotonic() - started:.1f} s; sweeps run by each worker {swept}; "
+          f"connections to the database now: {connections_held(database_url)}")
