@@ -11,6 +11,9 @@
 - `node.read_all_events_per_s`: the global log paged 1,000 at a time (the followers' read).
 - `node.connect_ms`, `node.max_connections`: what a new connection costs and how many the
   server allows; `node.bytes_per_event`: the events table with its indexes, per event.
+- `node.clock_sweep_ms_<n>_past_clocks`: one run of the action-clock sweep's query
+  (service.application.clock_deadlines.due_clocks, every second in production) with n
+  clocks in the log that have all ended: it grows with every clock ever started.
 Uses DATABASE_URL's server if set (a scratch database, dropped afterwards), else an
 embedded PostgreSQL with default, durable settings. About 30 s.
 `python -m bench node_limits`
@@ -107,6 +110,34 @@ def _reads(url: str) -> dict[str, float]:
     }
 
 
+PAST_CLOCKS = (2_000, 10_000)
+
+
+def _clock_sweep(url: str) -> dict[str, float]:
+    from service.application.clock_deadlines import due_clocks
+
+    pool = ConnectionPool(url, min_size=1, max_size=1, open=True,
+                          kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
+    store = PostgresEventStore(pool)
+    figures = {}
+    written = 0
+    try:
+        for past in PAST_CLOCKS:
+            for n in range(written, past):  # a clock its hand's close ended long ago
+                store.append(f"table-clocked-{n}", 0, [
+                    NewEvent("ClockStarted", {"hand_id": "h", "seat": 0, "player_id": "p", "deadline_at_ms": 1000 + n}),
+                    NewEvent("HandClosed", {})])
+            written = past
+            due_clocks(pool, 2**62, 500)
+            began = time.perf_counter()
+            for _ in range(5):
+                assert due_clocks(pool, 2**62, 500) == []
+            figures[f"node.clock_sweep_ms_{past}_past_clocks"] = round((time.perf_counter() - began) / 5 * 1000, 1)
+    finally:
+        pool.close()
+    return figures
+
+
 def run() -> dict[str, float]:
     figures: dict[str, float] = {}
     with _server() as server_url, _scratch_database(server_url) as url:
@@ -117,6 +148,7 @@ def run() -> dict[str, float]:
                 hand_closes = _appends_per_s(url, writers, HAND_CLOSE_EVENTS, durable)
                 figures[f"{prefix}hand_close_events_per_s_{writers}w"] = round(hand_closes * HAND_CLOSE_EVENTS, 1)
         figures.update(_reads(url))
+        figures.update(_clock_sweep(url))
     return figures
 
 
