@@ -13,7 +13,8 @@
   server allows; `node.bytes_per_event`: the events table with its indexes, per event.
 - `node.clock_sweep_ms_<n>_past_clocks`: one run of the action-clock sweep's query
   (service.application.clock_deadlines.due_clocks, every second in production) with n
-  clocks in the log that have all ended: it grows with every clock ever started.
+  clocks in the log that have all ended: flat since migration 0011 (it read every clock
+  ever started before: 2.7, 22 and 126 ms for 1,000, 10,000 and 40,000).
 Uses DATABASE_URL's server if set (a scratch database, dropped afterwards), else an
 embedded PostgreSQL with default, durable settings. About 30 s.
 `python -m bench node_limits`
