@@ -2,7 +2,7 @@
 
 - `/floor/sign-in` takes the key in a form and verifies it as the API verifies a bearer
   key (service.http.auth). A valid key opens a server-side session (`PageSessions`, the
-  page_sessions table of migration 0011) under a random id sent in an HttpOnly,
+  page_sessions table of migration 0012) under a random id sent in an HttpOnly,
   SameSite=Strict cookie (Secure when the request came over https); the table and the
   lookup are service.http.page_sessions'. The row keeps the key's id, role and player,
   never the key.
