@@ -240,6 +240,10 @@ def test_the_desk_moves_rebuys_and_exports(client):
                         data={**desk_form(client, tournament_id), "player_id": players[1]})
     assert rebuy.status_code == 303
     assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["chips"]["rebuys"] == 1
+    for action, on in (("hand-for-hand", True), ("hand-for-hand-off", False)):
+        assert client.post(f"/floor/tournaments/{tournament_id}/{action}",
+                           data=desk_form(client, tournament_id)).status_code == 303
+        assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["hand_for_hand"] is on
     for export, header in (("standings", "place,player_id,name,prize"), ("seating", "table,seat,player_id"),
                            ("payouts", "place,percentage,amount")):
         answer = client.get(f"/floor/tournaments/{tournament_id}/{export}.csv")
