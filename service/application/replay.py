@@ -132,7 +132,14 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
 
 def _seat_name(players: Sequence[str], names: Mapping[str, str]) -> Callable[[int], str]:
     """Seat -> the name of its player, for captions."""
-    return lambda seat: names.get(players[seat], players[seat]) if 0 <= seat < len(players) else f"seat {seat}"
+    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat}"
+
+
+def isolated(name: str) -> str:
+    """A name people typed, set off as its own run of text (Unicode's first-strong isolate):
+    a right-to-left name, or one holding a direction override, cannot reorder the words
+    of the caption around it."""
+    return f"\u2068{name}\u2069"
 
 
 def _betting_of(hand: Any) -> BettingState | None:

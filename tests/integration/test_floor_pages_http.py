@@ -106,7 +106,7 @@ def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text})
     body = page.get_data(as_text=True)
     assert page.status_code == 200, body[:2000]
-    assert "Tom Dwan raises to 7,000" in body and HOSTILE not in body
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in body and HOSTILE not in body
 
 
 @pytest.mark.parametrize("text, status", [

@@ -67,7 +67,7 @@ def test_a_live_hand_gives_the_range_verdict_and_rule_at_each_decision() -> None
         s.get("rule", {}).get("rule") for s in replayed["steps"]}
     assert every_rule - {None} <= set(CITATIONS.values())
     assert replayed["names"]["Ann"] == "Ann Smith"
-    assert any(s["caption"].startswith("Ann Smith is dealt ") for s in replayed["steps"])
+    assert any(s["caption"].startswith(replay.isolated("Ann Smith") + " is dealt ") for s in replayed["steps"])
     assert replayed["chain"]["ok"] and replayed["deal_check"]["ok"] is True
     assert replayed["deal"]["deck"] is not None  # the floor gets the deck once the hand is closed
 

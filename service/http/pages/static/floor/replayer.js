@@ -10,7 +10,9 @@
   var current = 0;
 
   function byId(id) { return document.getElementById(id); }
-  function named(player) { return names[player] || player; }
+  /* A name people typed, isolated (U+2068 ... U+2069): a right-to-left name cannot
+     reorder the words around it. */
+  function named(player) { return "\u2068" + (names[player] || player) + "\u2069"; }
   function chips(amount) {
     return typeof amount === "number" ? amount.toLocaleString("en-US") : String(amount);
   }
