@@ -96,7 +96,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     names = {player: known.get(player) or player for player in state.players}
     steps = [_live_step(index, before, after, record, shown[record.version], viewer, names)
              for index, (before, after, record) in enumerate(folded)]
-    deal = views.hand_view(state, viewer, secrets_revealed=closed)["deal"] if state.hand is not None else None
+    deal = views.hand_view(state, viewer, secrets_revealed=closed)["deal"] if _dealt(state) else None
     return {
         "id": hand_id, "source": "table", "table_id": table_id, "number": number,
         "game": state.game, "over": closed, "players": players,
@@ -122,7 +122,7 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
     rule = _event_rule(record.type, shown["data"], before)
     if rule is not None:
         step["rule"] = rule
-    if record.type == "ActionTaken" and before is not None and before.hand is not None:
+    if record.type == "ActionTaken" and before is not None and _dealt(before):
         data = shown["data"]
         legal = views.legal_actions_view(before, viewer)["legal"]
         step["decision"] = decision(_betting_of(before.hand), legal, data["seat"],
@@ -151,8 +151,14 @@ def _betting_of(hand: Any) -> BettingState | None:
     return betting if isinstance(betting, BettingState) else None
 
 
+def _dealt(state: table.TableState) -> bool:
+    """Whether the hand has a game state yet: between HandOpened and the game's first
+    event there is none (a mixed game's hand holds only its deck until HandStarted)."""
+    return state.hand is not None and getattr(state.hand, "game", True) is not None
+
+
 def _live_table(state: table.TableState, viewer: views.Viewer) -> dict[str, Any]:
-    if state.hand is None:
+    if not _dealt(state):
         return {"round": None, "board": "", "pots": [], "pot_total": 0, "to_act": None,
                 "button": state.button, "seats": [
                     _seat_view(_Seat(state.players[s], state.stacks[s], 0, "waiting", None), s)

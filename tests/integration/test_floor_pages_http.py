@@ -168,3 +168,30 @@ def test_bad_input_reads_as_a_reason_on_the_page(floor: Any, kind: str, data: di
     page = floor.post(f"/floor/rulings/{kind}", data={"csrf_token": csrf(form), **data})
     assert page.status_code == status, page.get_data(as_text=True)[:3000]
     assert 'class="error"' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("role", ["floor", "player"])
+def test_each_step_shows_the_cards_the_api_shows_the_same_key(client: Any, role: str) -> None:
+    """Never more than the API gives that role: at every step, the seats' cards are the
+    hole cards GET /v1/hands/{id}/state?at=<version> shows the same caller."""
+    from service.application import replay, views
+    from service.http.api import event_store
+
+    table_id, players = short_all_in_table(client)
+    cat = players[2]
+    headers = key_for(client, role, cat if role == "player" else None)
+    viewer = views.Viewer(role, cat if role == "player" else None)
+    with client.application.app_context():
+        replayed = replay.table_hand(event_store(), f"{table_id}.1", viewer)
+    compared = 0
+    for step in replayed["steps"]:
+        if step["table"]["round"] is None:
+            continue  # before the deal: no hand state to compare
+        state = client.get(f"/v1/hands/{table_id}.1/state?at={step['version']}", headers=headers)
+        assert state.status_code == 200, state.get_data(as_text=True)
+        hole = state.get_json()["hand"]["hole"]
+        assert {seat["player"]: seat["cards"] for seat in step["table"]["seats"]} == hole, step["caption"]
+        compared += 1
+    assert compared >= 5
+    seen = {seat["player"] for step in replayed["steps"] for seat in step["table"]["seats"] if seat["cards"]}
+    assert seen == (set(players) if role == "floor" else {cat})

@@ -122,3 +122,28 @@ def test_a_variant_without_steps_is_refused_by_name() -> None:
     with pytest.raises(replay.Violation) as refused:
         replay.phh_record(record, FLOOR)
     assert refused.value.code == "unsupported_variant"
+
+
+@pytest.mark.parametrize("game, settings, betting", [
+    ("omaha", {}, BettingStructure("pot-limit", small_blind=50, big_blind=100)),
+    ("stud", {"small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}, NL),
+    ("deuce_seven_triple_draw", {"small_bet": 10, "big_bet": 20}, NL),
+    ("dice", {}, NL),
+])
+def test_every_game_at_a_live_table_steps_through_its_hand(game: str, settings: dict,
+                                                           betting: BettingStructure) -> None:
+    """Whatever the game, every event is a step with a table, and each betting decision a
+    verdict (the computer plays for three players who sat out)."""
+    store = InMemoryEventStore()
+    table_id = str(uuid.uuid4())
+    players = ("Ann", "Bob", "Cat")
+    commands.create_table(store, table.CreateTable(table_id, game, settings, betting,
+                                                   tuple(table.TableSeat(p, 1000) for p in players)))
+    for player in players:
+        commands.execute(store, table_id, None, table.SitOut(player))
+    commands.start_next_hand(store, table_id, None)
+    for viewer in (FLOOR, views.Viewer("player", "Ann"), views.Viewer("spectator")):
+        replayed = replay.table_hand(store, f"{table_id}.1", viewer)
+        assert replayed["over"] and replayed["chain"]["ok"]
+        assert all(step["table"]["seats"] for step in replayed["steps"][1:])
+        assert all(d["verdict"]["legal"] for d in decisions(replayed))
