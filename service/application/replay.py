@@ -152,9 +152,12 @@ def _betting_of(hand: Any) -> BettingState | None:
 
 
 def _dealt(state: table.TableState) -> bool:
-    """Whether the hand has a game state yet: between HandOpened and the game's first
-    event there is none (a mixed game's hand holds only its deck until HandStarted)."""
-    return state.hand is not None and getattr(state.hand, "game", True) is not None
+    """Whether the hand has a game state with its players yet: between HandOpened and the
+    game's first events there is none (a mixed game's hand holds only its deck until
+    HandStarted; a Palace Poker hand has no seats until its deal)."""
+    hand = state.hand
+    return (hand is not None and getattr(hand, "game", True) is not None
+            and len(hand.stacks) == len(state.hand_seats))
 
 
 def _live_table(state: table.TableState, viewer: views.Viewer) -> dict[str, Any]:

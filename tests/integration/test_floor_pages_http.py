@@ -195,3 +195,33 @@ def test_each_step_shows_the_cards_the_api_shows_the_same_key(client: Any, role:
     assert compared >= 5
     seen = {seat["player"] for step in replayed["steps"] for seat in step["table"]["seats"] if seat["cards"]}
     assert seen == (set(players) if role == "floor" else {cat})
+
+
+def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    hand_id = stored.get_json()["id"]
+    form = floor.get("/floor/hand-histories")
+    opened = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "hand_id": hand_id})
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/floor/hands/{hand_id}")
+    page = floor.get(f"/floor/hands/{hand_id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text[:2000]
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and f"the hash chain of {hand_id} holds" in text
+    assert floor.get("/floor/hands/hand-00000000-0000-0000-0000-000000000000").status_code == 404
+
+
+@pytest.mark.parametrize("game, settings", [("dice", {}), ("five-card-draw", {}), ("palace", {"small_bet": 10, "big_bet": 20})])
+def test_the_live_table_page_shows_every_game(client: Any, floor: Any, game: str, settings: dict) -> None:
+    players = register_players(client, "Ann", "Bob")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": game, "settings": settings, "seats": [{"player_id": p, "stack": 1000} for p in players]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    page = floor.get(f"/floor/tables/{table_id}")
+    assert page.status_code == 200, page.get_data(as_text=True)[:3000]
+    assert "to act" in page.get_data(as_text=True)
+    assert floor.get(f"/floor/hands/{table_id}.1").status_code == 200

@@ -129,6 +129,7 @@ def test_a_variant_without_steps_is_refused_by_name() -> None:
     ("stud", {"small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}, NL),
     ("deuce_seven_triple_draw", {"small_bet": 10, "big_bet": 20}, NL),
     ("dice", {}, NL),
+    ("palace", {"small_bet": 10, "big_bet": 20}, NL),
 ])
 def test_every_game_at_a_live_table_steps_through_its_hand(game: str, settings: dict,
                                                            betting: BettingStructure) -> None:
