@@ -5,7 +5,8 @@
    `onEvent(type, data, id)` gets each one, `data` parsed from JSON. The browser
    reconnects by itself and resumes after the last id it received (Last-Event-ID; the
    server sends `retry:`), so nothing is skipped. `options.onOpen` / `options.onError`
-   are told of (re)connections and drops. Returns the EventSource (close() it). */
+   are told of (re)connections and drops. `Cardroom.open` is true while a stream is
+   connected (the browser tests wait for it). Returns the EventSource (close() it). */
 (function () {
   "use strict";
   function follow(url, onEvent, options) {
@@ -18,9 +19,11 @@
     }
     source.onmessage = deliver;
     (options.types || []).forEach(function (type) { source.addEventListener(type, deliver); });
+    source.addEventListener("open", function () { window.Cardroom.open = true; });
+    source.addEventListener("error", function () { window.Cardroom.open = false; });
     if (options.onOpen) { source.addEventListener("open", options.onOpen); }
     if (options.onError) { source.addEventListener("error", options.onError); }
     return source;
   }
-  window.Cardroom = { follow: follow };
+  window.Cardroom = { follow: follow, open: false };
 })();
