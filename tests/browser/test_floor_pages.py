@@ -144,7 +144,7 @@ def test_the_live_table_follows_its_stream_and_opens_the_replayer(
     status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", {
         "action": "call", "player_id": ann, "expected_version": short_all_in["version"]}, server.admin)
     assert status == 201, acted
-    WebDriverWait(browser, 3, poll_frequency=0.05).until(lambda b: text(b, "#round") == "flop")
+    WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda b: text(b, "#round") == "flop")
     assert browser.execute_script("return window.notReloaded === true")
     browser.find_element(By.LINK_TEXT, "Hand 1").click()
     WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
