@@ -23,7 +23,12 @@ HOSTILE = '<img src=x onerror=alert(1)>"Bob\u202e'
 
 
 def text(browser: Any, selector: str) -> str:
-    return browser.find_element(By.CSS_SELECTOR, selector).text.strip()
+    """The element's text as rendered, read in one step: the live table swaps its fragment
+    in, and an element found a moment before may be gone when its text is read."""
+    shown = browser.execute_script(
+        "const found = document.querySelector(arguments[0]); return found ? found.innerText : null", selector)
+    assert shown is not None, f"nothing matches {selector}"
+    return str(shown).strip()
 
 
 def key(server: Any, role: str, player_id: str | None = None) -> str:
@@ -146,7 +151,8 @@ def test_the_live_table_follows_its_stream_and_opens_the_replayer(
     assert status == 201, acted
     WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda b: text(b, "#round") == "flop")
     assert browser.execute_script("return window.notReloaded === true")
-    browser.find_element(By.LINK_TEXT, "Hand 1").click()
+    # Clicked in one step: the fragment may be swapped in again meanwhile (one event per action).
+    browser.execute_script("document.querySelector('ol.hands a[href$=\".1\"]').click()")
     WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
     assert text(browser, "#step-caption").startswith("Hand 1 opens")
 
