@@ -110,6 +110,10 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert text(browser, "#step-caption") == f"{isolated('Phil Ivey')} raises to 1,067,100"
     browser.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
     assert text(browser, "#board") == "Jc3d5c4hJh"
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    screenshot(browser, "floor-replayer-phone")
     assert "1,997,500" in text(browser, "#seats")  # Antonius folded pre-flop: 2,000,000 less his blind and ante
 
 
@@ -150,6 +154,9 @@ def test_the_live_table_follows_its_stream_and_opens_the_replayer(
     assert text(browser, "#turn h2") == "Ann to act"  # a <bdi>, not characters
     assert "call 150 (to 450)" in text(browser, "#legal") and "no raise (not reopened)" in text(browser, "#legal")
     no_alert(browser)
+    chromium.set_viewport(browser, "phone")
+    assert chromium.horizontal_overflow(browser) == 0
+    chromium.set_viewport(browser, "tv")
     screenshot(browser, "floor-table")
     browser.execute_script("window.notReloaded = true")
     status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", {
