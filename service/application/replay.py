@@ -109,8 +109,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
 def _live_step(index: int, before: table.TableState | None, after: table.TableState,
                record: RecordedEvent, shown: Mapping[str, Any], viewer: views.Viewer,
                names: Mapping[str, str]) -> dict[str, Any]:
-    in_hand = before if before is not None and before.hand_seats else after
-    hand_players = [in_hand.players[s] for s in in_hand.hand_seats]
+    hand_players = [after.players[s] for s in after.hand_seats]  # HandOpened sets them first
     step: dict[str, Any] = {
         "index": index, "version": record.version, "type": record.type,
         "automatic": bool(record.metadata.get("automatic")),
