@@ -148,3 +148,23 @@ def test_every_game_at_a_live_table_steps_through_its_hand(game: str, settings: 
         assert replayed["over"] and replayed["chain"]["ok"]
         assert all(step["table"]["seats"] for step in replayed["steps"][1:])
         assert all(d["verdict"]["legal"] for d in decisions(replayed))
+
+
+def test_a_fixed_limit_all_in_of_half_a_unit_reads_as_a_full_raise() -> None:
+    """Robert's Rules (limit 6) and TDA 2024 47-B: on a $20 round, a raise to $40 then an
+    all-in to $55 (15 more, at least half a unit) counts as a full raise, so the next raise
+    is one unit on top of the all-in: to $75."""
+    store = InMemoryEventStore()
+    table_id = str(uuid.uuid4())
+    limit = BettingStructure("fixed-limit", small_blind=10, big_blind=20, small_bet=20, big_bet=40)
+    seats = (table.TableSeat("Ann", 1000), table.TableSeat("Bob", 55), table.TableSeat("Cat", 1000))
+    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, limit, seats))
+    commands.start_next_hand(store, table_id, None)
+    for player, action, to in (("Ann", "raise", 40), ("Bob", "raise", 55), ("Cat", "raise", 75)):
+        commands.execute(store, table_id, None, table.Act(player, action, to))
+    _, bob, cat = decisions(replay.table_hand(store, f"{table_id}.1", FLOOR))
+    assert bob["all_in"] and bob["verdict"]["rule"] == "TDA 2024 47-B"
+    assert "counts as a full raise (the 50% rule)" in bob["verdict"]["detail"]
+    assert bob["verdict"]["numbers"]["increase"] == 15 and bob["verdict"]["numbers"]["unit"] == 20
+    assert cat["legal"]["raise"] == {"min_to": 75, "max_to": 75}
+    assert cat["verdict"]["rule"] == "RRP limit 6"
