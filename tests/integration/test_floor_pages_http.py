@@ -5,6 +5,7 @@ refused; hostile names and PHH metadata render as text; bad input is a page with
 reason, never a 500."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from html import unescape
@@ -225,3 +226,15 @@ def test_the_live_table_page_shows_every_game(client: Any, floor: Any, game: str
     assert page.status_code == 200, page.get_data(as_text=True)[:3000]
     assert "to act" in page.get_data(as_text=True)
     assert floor.get(f"/floor/hands/{table_id}.1").status_code == 200
+
+
+def test_an_uploaded_phh_file_opens_in_the_replayer(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_bytes()
+    page = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(form), "phh": "", "phh_file": (io.BytesIO(record), "dwan-ivey-2009.phh")})
+    assert page.status_code == 200, page.get_data(as_text=True)[:2000]
+    assert "Full Tilt Million Dollar Cash Game S4E12" in page.get_data(as_text=True)
+    too_big = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(form), "phh_file": (io.BytesIO(b"#" * (300 * 1024)), "big.phh")})
+    assert too_big.status_code == 400 and "at most" in too_big.get_data(as_text=True)
