@@ -67,3 +67,12 @@ def horizontal_overflow(driver: Any) -> int:
     return int(driver.execute_script(
         "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
         " - document.documentElement.clientWidth"))
+
+
+def overflowing(driver: Any) -> list[str]:
+    """The elements that reach past the viewport's right edge (tag.class), for a message."""
+    return driver.execute_script("""
+        const width = document.documentElement.clientWidth;
+        return Array.from(document.querySelectorAll('body *'))
+          .filter(e => e.getBoundingClientRect().right > width + 1)
+          .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''));""")

@@ -27,7 +27,9 @@ def within_a_second(browser: Any, condition: Callable[[Any], Any], what: str) ->
     """Waits for `condition(browser)`; the seconds it took (fails past FOLLOWS_WITHIN_S)."""
     started = time.monotonic()
     WebDriverWait(browser, FOLLOWS_WITHIN_S, poll_frequency=0.05).until(condition, what)
-    return time.monotonic() - started
+    took = time.monotonic() - started
+    print(f"followed {what} in {took * 1000:.0f} ms")  # shown with -s, or for a failed test
+    return took
 
 
 def following(browser: Any) -> None:

@@ -110,7 +110,10 @@ def player_named_beyond_the_api(database_url: str, name: str) -> str:
 def sign_in(driver: Any, base: str, key: str, then: str) -> None:
     """Through the sign-in form, as a person would."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     driver.get(f"{base}/floor/sign-in?next={then}")
     driver.find_element(By.NAME, "key").send_keys(key)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, 5).until(lambda d: d.get_cookie("cardroom_session") is not None
+                                   and "/floor/sign-in" not in d.current_url)

@@ -11,6 +11,7 @@ The frame every page builds on:
   CSRF check on every POST.
 - `static/live.js`: `Cardroom.follow(url, onEvent)`, an EventSource on a stream.
 - Jinja filters `clock_time` (seconds as 12:00) and `chips` (25,000).
+- Every page answer carries CONTENT_SECURITY_POLICY: scripts come from static/ only.
 - `problem_page(status, code, detail)`: an error as a page (a problem document for a
   client that does not take HTML); problems, violations and conflicts raised in a page
   view come out that way.
@@ -29,6 +30,10 @@ from service.adapters.store.base import VersionConflict
 from service.http.problems import Problem, problem_response
 
 STATIC_URL = "/static/pages"
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+"""Scripts only from static/ (no inline script, no inline handler, no javascript: URL):
+should a name ever slip past the escaping, the browser still runs none of it."""
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                   static_url_path=STATIC_URL)
@@ -59,6 +64,14 @@ def clock_time(seconds: float | None) -> str:
 def chips(amount: int | None) -> str:
     """A chip count with thousands separated: 25,000."""
     return "" if amount is None else f"{amount:,}"
+
+
+@pages.after_request
+def _page_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
 
 
 @pages.errorhandler(Problem)

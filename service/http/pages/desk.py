@@ -1,6 +1,6 @@
 """The organiser's desk, `/floor/tournaments/{id}` (pages.md): the clock controls (start,
 pause, resume, adjust, set the level), registrations, rebuys, add-ons, moves,
-eliminations, hand-for-hand and the CSV exports, for organisers, the floor and admins.
+eliminations, chip counts of physical tables, hand-for-hand and the CSV exports, for organisers, the floor and admins.
 
 Every form is a POST with the session's CSRF token (service.http.pages.session) to
 `/floor/tournaments/{id}/<action>`. An action is the command the API's view of the same
@@ -112,6 +112,27 @@ def _player(loaded: tournaments.LoadedTournament) -> str:
     return _text("player_id")
 
 
+MAX_CHIPS = 2**53
+"""The largest count a form takes (what a JSON number holds exactly)."""
+
+
+def _table_counts(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
+    """Physical tables: one table's chip counts after a hand, a field `chips:<player_id>`
+    for each player at it. A player counted at 0 is out (ranked by the stack they had),
+    the others' counts are reported with them; without anyone out, the counts alone."""
+    state = loaded.state
+    number = _whole("table", 1, 100000)
+    table = next((t for t in state.seating.tables if t is not None and t.number == number), None)
+    if table is None:
+        raise Problem(422, "unknown_table", f"there is no table {number} in play", numbers={"table": number})
+    counts = tuple(tournament.ChipCount(player, _whole(f"chips:{player}", 0, MAX_CHIPS))
+                   for player in table.seats if player is not None)
+    busted = tuple(tournament.Bust(c.player_id, state.stack_of(c.player_id)) for c in counts if c.chips == 0)
+    if busted:
+        return tournament.Eliminate(busted, at=now, seed=tournaments.new_seed(), counts=counts)
+    return tournament.ReportChipCounts(counts, at=now)
+
+
 ACTIONS: dict[str, Action] = {
     "start": Action(ORGANISERS, lambda t, now, f: tournament.StartTournament(at=now, seed=tournaments.new_seed()),
                     "The tournament started."),
@@ -129,6 +150,7 @@ ACTIONS: dict[str, Action] = {
                           "Move cancelled."),
     "eliminate": Action(FLOOR, lambda t, now, f: tournament.Eliminate(
         (tournament.Bust(_player(t), 0),), at=now, seed=tournaments.new_seed()), "Elimination recorded."),
+    "counts": Action(FLOOR, _table_counts, "Chip counts recorded."),
     "hand-for-hand": Action(FLOOR, lambda t, now, f: tournament.StartHandForHand(at=now), "Hand-for-hand is on."),
     "hand-for-hand-off": Action(FLOOR, lambda t, now, f: tournament.StopHandForHand(
         at=now, seed=tournaments.new_seed()), "Hand-for-hand is off."),

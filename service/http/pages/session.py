@@ -29,7 +29,7 @@ from functools import wraps
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Response, g, redirect, render_template, request, url_for
+from flask import Response, g, make_response, redirect, render_template, request, url_for
 
 from service.http.api import resources
 from service.http.auth import REVOKED, Principal, acting_as, principal_for_key
@@ -91,7 +91,8 @@ def set_anonymous_csrf_cookie(response: Response) -> Response:
 
 def floor_page(roles: tuple[str, ...]) -> Callable[[View], View]:
     """Guard a page view: signed out, a redirect to the sign-in (and back after it);
-    signed in with another role, a 403 page. The view runs as the signed-in caller."""
+    signed in with another role, a 403 page. The view runs as the signed-in caller, and
+    its answer is not cached (Cache-Control: no-store)."""
 
     def decorator(view: View) -> View:
         @wraps(view)
@@ -103,7 +104,10 @@ def floor_page(roles: tuple[str, ...]) -> Callable[[View], View]:
                 return problem_page(403, "forbidden", f"the {principal.role} role may not open this page; "
                                                       f"allowed: {', '.join(roles)}")
             with acting_as(principal):
-                return view(*args, **kwargs)
+                response = make_response(view(*args, **kwargs))
+            # What a signed-in caller saw stays out of shared and back-button caches.
+            response.headers["Cache-Control"] = "no-store"
+            return response
 
         return guarded  # type: ignore[return-value]
 

@@ -23,6 +23,11 @@
     source.addEventListener("error", function () { window.Cardroom.open = false; });
     if (options.onOpen) { source.addEventListener("open", options.onOpen); }
     if (options.onError) { source.addEventListener("error", options.onError); }
+    // A page left for another may stay alive in the back-forward cache with its stream
+    // open; a browser holds six connections per server, so leaving closes the stream,
+    // and coming back (a cached page shown again) reloads the page to follow afresh.
+    window.addEventListener("pagehide", function () { source.close(); window.Cardroom.open = false; });
+    window.addEventListener("pageshow", function (event) { if (event.persisted) { window.location.reload(); } });
     return source;
   }
   window.Cardroom = { follow: follow, open: false };
