@@ -139,10 +139,12 @@ def from_problem(problem: Problem) -> Response:
     )
 
 
-def from_version_conflict(conflict: Exception) -> Response:
-    # The store's message already names the expected and actual versions.
+def from_version_conflict(conflict: VersionConflict) -> Response:
+    # The numbers too, as every problem has them: a client that lost a race learns the
+    # version to read (or retry) at without parsing the detail.
     VERSION_CONFLICTS.labels("request").inc()
-    return problem_response(409, "version_conflict", str(conflict))
+    return problem_response(409, "version_conflict", str(conflict),
+                            numbers={"expected_version": conflict.expected, "actual_version": conflict.actual})
 
 
 def from_http_exception(error: HTTPException) -> Response:
