@@ -2,11 +2,9 @@
 ../shared/phh and through a live hand with a short all-in, with the legal range and the
 rule cited at each step, and shows the floor every card the floor may see; a player's
 key cannot open a floor page; the live table follows its stream without a reload; a
-ruling form gives the TDA's answer. With CARDROOM_SCREENSHOTS=docs/screenshots the tests
-save each page's screenshot there."""
+ruling form gives the TDA's answer. (Their screenshots: tests.browser.floor_screenshots.)"""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +18,6 @@ from service.application.replay import isolated
 from tests.browser import chromium, room
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
-SCREENSHOTS = os.environ.get("CARDROOM_SCREENSHOTS")
-"""Where the pages' screenshots go when set (docs/screenshots for the README); a plain
-test run leaves the committed ones alone."""
 HOSTILE = '<img src=x onerror=alert(1)>"Bob\u202e'
 
 
@@ -62,13 +57,6 @@ def no_alert(browser: Any) -> None:
         browser.switch_to.alert  # noqa: B018 - reading it is the check
 
 
-def screenshot(browser: Any, name: str) -> None:
-    if not SCREENSHOTS:
-        return
-    Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(Path(SCREENSHOTS) / f"{name}.png"))
-
-
 @pytest.fixture(scope="module")
 def short_all_in(server: Any) -> dict[str, Any]:
     """A live no-limit hand three-handed: Ann (the button) raises to 300, Bob is all in for
@@ -102,7 +90,6 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
     assert text(browser, "#decision-rule") == "TDA 2024 43"
     assert "the minimum raise is to 4,000" in text(browser, "#decision-verdict")
-    screenshot(browser, "floor-replayer-phh")
     step_to(browser, f"{isolated('Tom Dwan')} calls 262,400")
     assert "no raise" in text(browser, "#decision-legal")
     assert text(browser, "#decision-closed").startswith("No raise: the stack covers only a call to 495,000")
@@ -113,7 +100,6 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     for size in ("laptop", "phone"):
         chromium.set_viewport(browser, size)
         assert chromium.horizontal_overflow(browser) == 0, size
-    screenshot(browser, "floor-replayer-phone")
     assert "1,997,500" in text(browser, "#seats")  # Antonius folded pre-flop: 2,000,000 less his blind and ante
 
 
@@ -128,7 +114,6 @@ def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_
     assert text(browser, "#decision-rule") == "TDA 2024 47-A"
     assert "does not reopen the betting" in text(browser, "#decision-verdict")
     no_alert(browser)
-    screenshot(browser, "floor-replayer-live")
     # The floor sees every hole card at every step (as GET /v1/hands gives the floor).
     cards = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#seats td:last-child")]
     assert len(cards) == 3 and all(len(c) == 4 and c != "hidden" for c in cards), cards
@@ -156,8 +141,6 @@ def test_the_live_table_follows_its_stream_and_opens_the_replayer(
     no_alert(browser)
     chromium.set_viewport(browser, "phone")
     assert chromium.horizontal_overflow(browser) == 0
-    chromium.set_viewport(browser, "tv")
-    screenshot(browser, "floor-table")
     browser.execute_script("window.notReloaded = true")
     status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", {
         "action": "call", "player_id": ann, "expected_version": short_all_in["version"]}, server.admin)
@@ -185,6 +168,3 @@ def test_a_ruling_form_reads_out_the_pot_limit_arithmetic(server: Any, base: str
             "raise to at most 1,100 (TDA 2024 54)") in answer
     chromium.set_viewport(browser, "phone")
     assert chromium.horizontal_overflow(browser) == 0
-    chromium.set_viewport(browser, "laptop")
-    browser.execute_script("document.getElementById('betting').scrollIntoView()")
-    screenshot(browser, "floor-rulings")
