@@ -1,4 +1,4 @@
-"""The pages' sign-in sessions (migration 0011's page_sessions table) and who a request's
+"""The pages' sign-in sessions (migration 0012's page_sessions table) and who a request's
 session says the caller is. Kept apart from the pages' views (service.http.pages.session)
 because the API's streams read sessions too: a browser's EventSource sends no
 Authorization header, so a stream accepts the session cookie (live.md).
@@ -33,7 +33,7 @@ def _hashed(session_id: str) -> str:
 
 
 class PageSessions:
-    """The page_sessions table (migration 0011)."""
+    """The page_sessions table (migration 0012)."""
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool

@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots]
 
 A room with one tournament in its second level (two tables, a move waiting for a hand to
-end, two players out), on the PostgreSQL of DATABASE_URL (a fresh database, dropped
+end, two players out) and a cash table, on the PostgreSQL of DATABASE_URL (a fresh database, dropped
 afterwards) or an embedded one, served by gunicorn as in production and shown in
 headless Chromium (tests.browser.chromium). Writes <page>-<size>.png.
 """
@@ -64,6 +64,12 @@ def set_the_room(server: room.Server, database_url: str) -> str:
     free = next(s for s in range(8) if s not in {p["seat"] for p in other["players"]})
     room.write(server, tournament_id, "moves", {"player_id": busy["players"][0]["player_id"],
                                                 "to_table": other["number"], "to_seat": free})
+    cash = room.players(server, ["Pia Larsen", "Quinn Ames", "Rui Costa"])
+    status, table, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 1, "big_blind": 2},
+        "seats": [{"player_id": p, "stack": 200} for p in cash]}, server.admin)
+    assert status == 201, table
+    server.call("POST", f"/v1/tables/{table['id']}/hands", {}, server.admin)
     return tournament_id
 
 

@@ -33,7 +33,9 @@ def clock(server, base, browser):
     return tournament_id
 
 
-def test_the_clock_counts_down_and_follows_a_level_change_an_adjust_and_a_pause(server, browser, clock):
+@pytest.mark.parametrize("size", ["tv", "laptop", "phone"])
+def test_the_clock_counts_down_and_follows_a_level_change_an_adjust_and_a_pause(server, browser, clock, size):
+    chromium.set_viewport(browser, size)
     first = seconds(countdown(browser))
     assert 19 * 60 <= first <= 20 * 60
     WebDriverWait(browser, 2.5, poll_frequency=0.05).until(lambda b: seconds(countdown(b)) <= first - 2)
@@ -61,6 +63,7 @@ def test_the_clock_counts_down_and_follows_a_level_change_an_adjust_and_a_pause(
                     "the resume")
     WebDriverWait(browser, 2.5, poll_frequency=0.05).until(lambda b: countdown(b) != frozen)
     assert browser.execute_script("return window.notReloaded === true") and marker
+    assert chromium.horizontal_overflow(browser) == 0
 
 
 @pytest.mark.parametrize("size", ["tv", "laptop", "phone"])

@@ -139,6 +139,15 @@ def test_signing_out_ends_the_session_for_good(client):
     assert "signed in" not in client.get("/").get_data(as_text=True), "the old cookie opens nothing"
 
 
+def test_signing_in_again_replaces_the_browsers_session(client):
+    sign_in(client, ADMIN_KEY)
+    first = session_cookie(client)
+    sign_in(client, issue(client, "floor")["key"])
+    assert session_cookie(client) != first
+    client.set_cookie("cardroom_session", first)
+    assert "signed in" not in client.get("/").get_data(as_text=True)
+
+
 @pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:x"])
 def test_the_sign_in_goes_back_only_to_a_page_of_this_site(client, target):
     assert sign_in(client, ADMIN_KEY, target).headers["Location"] == "/"

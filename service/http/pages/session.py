@@ -2,7 +2,7 @@
 
 - `/floor/sign-in` takes the key in a form and verifies it as the API verifies a bearer
   key (service.http.auth). A valid key opens a server-side session (`PageSessions`, the
-  page_sessions table of migration 0011) under a random id sent in an HttpOnly,
+  page_sessions table of migration 0012) under a random id sent in an HttpOnly,
   SameSite=Strict cookie (Secure when the request came over https); the table and the
   lookup are service.http.page_sessions'. The row keeps the key's id, role and player,
   never the key.
@@ -148,7 +148,12 @@ def sign_in_with_key() -> Any:
     if error is not None:
         return render_template("sign_in.html", next=target, error=error), 401
     assert sessions is not None and isinstance(found, Principal)
-    session_id, session = sessions.open(found)
+    # A sign-in always starts a new session (a fixed id could have been planted); the
+    # browser's previous one ends.
+    previous = request.cookies.get(SESSION_COOKIE)
+    if previous:
+        sessions.close(previous)
+    session_id, _ = sessions.open(found)
     response = redirect(target, code=303)
     response.set_cookie(SESSION_COOKIE, session_id, max_age=SESSION_TTL_S, path="/", httponly=True,
                         samesite="Strict", secure=request.is_secure)

@@ -6,15 +6,15 @@ opened with (`key_id`, its role and player), never the key itself: a session is 
 against api_keys on every request, so revoking the key ends its sessions at once. The
 CSRF token of the session's forms lives beside it.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
