@@ -214,6 +214,18 @@ def _chain(store: EventStore, stream: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- decisions
 
 
+def pot_limit_words(state: table.TableState) -> str | None:
+    """At a pot-limit table, the largest bet or raise of the player to act as the floor
+    works it out ("pot 700 + call 200 = 900: raise to at most 1,100", TDA 2024 54)."""
+    if not state.hand_in_progress or not _dealt(state):
+        return None
+    betting = _betting_of(state.hand)
+    if betting is None or betting.structure.kind != bet.POT_LIMIT or betting.to_act is None:
+        return None
+    words, _ = bet.pot_limit_arithmetic(betting, betting.to_act)
+    return f"{words} ({cite('pot_limit_maximum')})"
+
+
 def decision(betting: BettingState | None, legal: Mapping[str, Any] | None, seat: int, player: str,
              action: str, to: Any, adds: Any) -> dict[str, Any]:
     """Who acted, what was legal just before, the verdict on what they did and the rule

@@ -238,3 +238,15 @@ def test_an_uploaded_phh_file_opens_in_the_replayer(floor: Any) -> None:
     too_big = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
         "csrf_token": csrf(form), "phh_file": (io.BytesIO(b"#" * (300 * 1024)), "big.phh")})
     assert too_big.status_code == 400 and "at most" in too_big.get_data(as_text=True)
+
+
+def test_a_pot_limit_table_reads_out_the_largest_raise(client: Any, floor: Any) -> None:
+    players = register_players(client, "Ann", "Bob", "Cat")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "omaha", "betting": {"structure": "pot-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 10000} for p in players]})
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    text = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
+    # The button acts first three-handed: pot 150 + call 100 = 250, raise to 100 + 250.
+    assert "Pot limit: pot 150 + call 100 = 250: raise to at most 350 (TDA 2024 54)" in text

@@ -14,7 +14,7 @@ from typing import Any
 from flask import render_template, request, url_for
 
 from domain.live import table
-from service.application import commands, views
+from service.application import commands, replay, views
 from service.http.api import event_store
 from service.http.pages import pages, problem_page
 from service.http.pages.replayer import FLOOR_ROLES, names_of, page_viewer
@@ -37,6 +37,7 @@ def _live(table_id: str) -> dict[str, Any] | None:
     hand = shown["hand"]
     return {
         "table": shown, "names": names, "to_act": acting["to_act"], "legal": acting["legal"],
+        "pot_limit": replay.pot_limit_words(state),
         "hand": hand, "pot_total": sum(pot["amount"] for pot in (hand or {}).get("pots") or []),
         "hands": _hands(table_id, state.hands_played),
         "more_hands": _older_hands(state.hands_played),
