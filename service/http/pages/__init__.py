@@ -94,3 +94,4 @@ def _conflict(error: VersionConflict) -> Response:
 
 # The views: each module adds its routes to `pages`.
 from service.http.pages import desk, home, screens, session  # noqa: E402,F401
+from service.http.pages import floor_tables, replayer, rulings_forms  # noqa: E402,F401
