@@ -8,15 +8,15 @@ checkpoint together or neither, and two followers of one name take turns, each s
 where the other committed. The application may read, create and move rows, never delete
 them.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0013
+Revises: 0012
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
