@@ -26,10 +26,10 @@ from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
 from service.application import tournaments, views
-from service.http.api import Blueprint, event_store
+from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips, StrictBoolean
 from service.http.api.streams import wait_for_events, wait_query_field
-from service.http.api.players import load_player
+from service.application.players import load_player
 from service.http.api.etags import body_tag, conditional, tagged, version_tag
 from service.http.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
 from service.http.api.names import with_names
@@ -296,7 +296,7 @@ def now() -> int:
 
 
 def _existing(tournament_id: str) -> tournaments.LoadedTournament:
-    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    loaded = tournaments.load_tournament(application(), tournament_id)
     if not loaded.exists:
         raise Problem(404, "not_found", f"no tournament {tournament_id}")
     return loaded
@@ -304,8 +304,7 @@ def _existing(tournament_id: str) -> tournaments.LoadedTournament:
 
 def _send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tuple[dict, int, dict]:
     _existing(tournament_id)
-    outcome = tournaments.send(
-        event_store(), tournament_id, command, expected_version=expected_version(body, required=False),
+    outcome = tournaments.send(application(), tournament_id, command, expected_version=expected_version(body, required=False),
         actor=actor_name(current_principal()),
     )
     return ({"version": outcome.version, "events": list(outcome.events)}, status,
@@ -383,7 +382,7 @@ def create_tournament(body: dict) -> tuple[dict, int, dict]:
     `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
     principal = current_principal()
     tournament_id = str(uuid.uuid4())
-    outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
+    outcome = tournaments.create_tournament(application(), tournament_id, _settings(body), body["game"],
                                             body["betting"], actor=actor_name(principal), now=now())
     return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
 
@@ -665,7 +664,7 @@ def _csv(rows: list[list[Any]], filename: str) -> Response:
 
 
 def _name(player_id: str) -> str:
-    return load_player(event_store(), player_id).name or ""
+    return load_player(application(), player_id).name or ""
 
 
 def _cell(value: Any) -> str:

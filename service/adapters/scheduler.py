@@ -1,0 +1,88 @@
+"""The application's Scheduler (service.application.scheduling) on the Celery broker:
+tasks are sent by name, so this process needs the broker, never the workers' code. The
+workers (workers.clock_tasks) implement the tasks named here.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from celery import Celery
+
+from domain.live.table import ClockStarted
+
+EXPIRE_CLOCK_TASK = "workers.clock_tasks.expire_clock"
+
+# The longest countdown/ETA any task is scheduled with (level clocks are the longest
+# timers, well under an hour). Redis hands an ETA task to a worker at once and keeps
+# it "unacked" until then; if the visibility timeout were shorter than the countdown the
+# broker would redeliver it to a second worker and it would run twice.
+LONGEST_COUNTDOWN_S = 3600
+VISIBILITY_TIMEOUT_S = LONGEST_COUNTDOWN_S + 600
+
+BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": VISIBILITY_TIMEOUT_S,
+    # kombu scans for unacked messages past their visibility timeout every
+    # interval * throttle seconds (10 * 10 by default); scan every 5 s instead so a
+    # message held by a killed worker is redelivered promptly once its timeout passes.
+    # Deadlines never depend on this alone: the event log holds them and acting on one
+    # is idempotent.
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
+    # Fail fast instead of hanging when the broker vanishes without closing the socket.
+    "socket_timeout": 30,
+    "socket_connect_timeout": 5,
+}
+
+SEND_TIMEOUT_S = 0.5
+"""How long the web app's send of a clock's task may take: a broker that is down costs
+the write that started the clock this much at most (kombu's defaults took 6 s)."""
+
+
+def broker_settings(broker_url: str) -> dict[str, Any]:
+    """The Celery settings every process on the broker shares (workers add theirs)."""
+    return {
+        "broker_url": broker_url,
+        # Celery prefers the CELERY_BROKER_URL environment variable over broker_url; the
+        # read and write URLs win over both, so the URL given here is the one used.
+        "broker_read_url": broker_url,
+        "broker_write_url": broker_url,
+        "broker_transport_options": BROKER_TRANSPORT_OPTIONS,
+        "result_backend": None,
+        "task_ignore_result": True,
+        "task_serializer": "json",
+        "accept_content": ["json"],
+        "timezone": "UTC",
+        "enable_utc": True,
+    }
+
+
+def sender(broker_url: str) -> Celery:
+    """A Celery client that only sends (the web app, a test, a bench), failing fast."""
+    celery = Celery("cardroom")
+    celery.conf.update(broker_settings(broker_url))
+    celery.conf.broker_connection_timeout = SEND_TIMEOUT_S
+    celery.conf.broker_transport_options = {
+        **BROKER_TRANSPORT_OPTIONS,
+        "socket_connect_timeout": SEND_TIMEOUT_S,
+        "socket_timeout": SEND_TIMEOUT_S,
+        "max_retries": 0,
+    }
+    return celery
+
+
+class CeleryScheduler:
+    """Schedules on `celery`'s broker: the clock's expiry task with an ETA at its deadline."""
+
+    def __init__(self, celery: Celery) -> None:
+        self.celery = celery
+
+    def expire_clock_at_deadline(self, table_id: str, version: int, clock: ClockStarted) -> None:
+        self.celery.send_task(
+            EXPIRE_CLOCK_TASK,
+            args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
+            eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
+            # A broker that is down must not hold up the write that started the clock:
+            # fail at once, the sweep acts on the deadline.
+            retry=False,
+        )
