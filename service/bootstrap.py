@@ -67,6 +67,7 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
         store=store,
         keys=ApiKeys(pool) if pool else None,
         application=application(store, scheduler or broker_scheduler(config)) if store else None,
+        broker_client=health.broker_client(config.broker_url),
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
         if store else None,
     )

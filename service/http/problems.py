@@ -15,7 +15,7 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.rules.violations import Violation
-from service.http.metrics import VERSION_CONFLICTS
+from service.adapters.store.metered import VERSION_CONFLICTS
 from service.http.request_log import current_request_id
 from service.adapters.store.base import VersionConflict
 

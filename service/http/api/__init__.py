@@ -280,6 +280,8 @@ class Resources:
     keys: ApiKeys | None
     application: Application | None = None
     """The one application layer over `store` (service.application.application)."""
+    broker_client: Any = None
+    """The Redis client /healthz asks about a Redis broker (service.http.api.health)."""
     live: LiveFeeds | None = None
     """This process's notifications and feeds (service.adapters.notifications), for streams and
     long-polls."""
