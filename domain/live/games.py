@@ -1,6 +1,13 @@
-"""Five-card draw, Palace Poker and dice poker as live-table games: each wraps its game's
-decider so that domain.live.table can seat it like hold'em (a hand state with `over`, `to_act`
-and `stacks`; `handle(hand, command, dealing)`; `legal_actions(hand)`).
+"""Hold'em and Omaha, five-card draw, Palace Poker and dice poker as live-table games: each
+adapter wraps its game's decider so that domain.live.table can seat it (a hand state with
+`over`, `to_act` and `stacks`; how a hand starts, how a table action becomes the game's
+command, what the computer plays), and says what each viewer may see of its hand: the
+view, the public summary, the seats' status and bets, the legal actions, the deal's
+check (service.application.views asks the adapter, never the game's type). The mixed
+games' adapters (domain.live.mixed, domain.live.rotation) have the same shape.
+
+A viewer is `Viewing`: whose cards they may see (`sees`: the owner, or the players allowed)
+and whether they see everything (floor and admin).
 
 Randomness the game needs after the deal (a draw redeal's deck, the reshuffle orders,
 Palace Poker's palace order, every dice roll) is drawn through `Draws`, which the service
@@ -15,13 +22,15 @@ roll itself reveals them in `DiceRolled`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, with_changes
-from domain.rules.cards import deck_commitment, deck_texts, parse_cards
-from domain.games import dice, draw, palace
-from domain.games.dice_scoring import DICE_PER_ROLL, DiceSettings, best_free_line, legal_lines, line_options
-from domain.games.draw_settings import DrawSettings
+from domain.live import autoplay
+from domain.rules import deal_commitment
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, LegalActions, legal_actions, with_changes
+from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards, verify_deck_commitment
+from domain.games import dice, draw, holdem, palace
+from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_free_line, legal_lines, line_options
+from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
 from domain.rules.violations import Violation
 
 
@@ -72,6 +81,232 @@ class PlaysForChips:
     @staticmethod
     def hands_in_match(raw: Mapping[str, Any]) -> int | None:
         return None
+
+
+@dataclass(frozen=True)
+class Viewing:
+    """Who looks at a hand: `sees(owner)` says whether they may see the cards of `owner`
+    (a player id, or the players allowed to see them); `everything`: the floor and admin."""
+    sees: Callable[[Any], bool]
+    everything: bool
+
+
+@dataclass(frozen=True)
+class DealSeal:
+    """The table's commitment to the hand's deal, and the salt once it may be shown."""
+    commitment: str | None
+    scheme: str | None
+    salt: str | None
+
+
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
+
+
+def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
+    """The `legal` shape of the betting ruling (api.md)."""
+    if legal is None:
+        return None
+    shape: dict[str, Any] = {
+        "fold": legal.fold,
+        "check": legal.check,
+        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
+        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
+        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
+    }
+    if legal.raise_closed_reason is not None and legal.bet is None:
+        shape["raise_closed_reason"] = legal.raise_closed_reason
+    return shape
+
+
+def betting_status(betting: Any, seat: int) -> str:
+    """A seat's status in a betting round (no round yet: active)."""
+    if betting is None:
+        return "active"
+    if betting.folded[seat]:
+        return "folded"
+    if betting.stacks[seat] == 0:
+        return "all_in"
+    return "active"
+
+
+def pots_view(pots: Iterable[Any], names: list[str]) -> list[dict[str, Any]]:
+    return [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in pots]
+
+
+def awards_view(awards: Iterable[Any], names: list[str]) -> list[dict[str, Any]]:
+    return [{"amount": a.amount, "winners": [names[s] for s in a.winners],
+             "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in awards]
+
+
+def deck_deal_view(deck: tuple[str, ...] | None, seal: DealSeal) -> dict[str, Any]:
+    """A deck committed whole: shown to everyone once the hand is over, so anyone can
+    check the deal."""
+    deck = deck or None
+    verified = None
+    if deck is not None and seal.salt is not None and seal.commitment is not None:
+        verified = verify_deck_commitment(parse_cards(deck), bytes.fromhex(seal.salt), seal.commitment)
+    return {
+        "commitment": seal.commitment,
+        "scheme": DECK_HASH,
+        "deck": "".join(deck) if deck is not None else None,
+        "salt": seal.salt,
+        "verified": verified,
+    }
+
+
+def _text(cards: Iterable[int]) -> str:
+    return "".join(format_card(c) for c in cards)
+
+
+def _hole_by_name(adapter: Any, hand: Any, names: list[str], viewing: Viewing) -> dict[str, str | None]:
+    return {names[s]: adapter.hole_view(hand, s, names[s], viewing.sees) for s in range(len(names))}
+
+
+def _to_act(hand: Any, names: list[str]) -> str | None:
+    return names[hand.to_act] if hand.to_act is not None else None
+
+
+# ------------------------------------------------------------------- hold'em and Omaha
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: Mapping[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", numbers={"showdown": showdown})
+    return str(showdown)
+
+
+class HoldemGame:
+    """Hold'em or Omaha at a live table. The table bets with its own structure (the game
+    has no settings of its own but the showdown) and deals it card by card
+    (domain.rules.deal_commitment), so each card can be opened on its own."""
+    EVENT_TYPES = holdem.EVENT_TYPES
+
+    def __init__(self, variant: str) -> None:
+        self.name = variant
+
+    def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
+              betting: BettingStructure, settings: Mapping[str, Any], deck: tuple[str, ...],
+              commitment: str) -> holdem.StartHand:
+        return holdem.StartHand(players, stacks, button, betting, self.name,
+                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
+
+    @staticmethod
+    def action(act: Any, seat: int) -> Any:
+        """The table's Act -> the hand's command."""
+        if act.discard is not None:
+            raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
+                            numbers={"action": act.action})
+        showdown = _SHOWDOWN_ACTIONS.get(act.action)
+        if showdown is not None:
+            return showdown(seat)
+        return holdem.PostAction(seat, act.action, act.to)
+
+    auto_action = staticmethod(autoplay.holdem_auto_action)
+
+    @staticmethod
+    def legal_view(hand: holdem.HandState, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        if hand.to_show is not None:
+            return _showdown_legal(hand)
+        return legal_shape(holdem.legal_actions(hand))
+
+    @staticmethod
+    def seat_status(hand: holdem.HandState, seat: int) -> str:
+        return betting_status(hand.betting, seat)
+
+    @staticmethod
+    def bet(hand: holdem.HandState, seat: int) -> int:
+        return int(hand.betting.bets[seat]) if hand.betting is not None else 0
+
+    @staticmethod
+    def hole_view(hand: holdem.HandState, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        cards = hand.hole[seat]
+        if cards is None:
+            return None
+        return _text(cards) if hand.shown[seat] or sees(owner) else None
+
+    @staticmethod
+    def hand_summary(hand: holdem.HandState, names: list[str]) -> dict[str, Any]:
+        return {"round": hand.round, "over": hand.over, "board": _text(hand.board),
+                "pots": pots_view(hand.pots, names), "stacks": dict(zip(names, hand.stacks))}
+
+    @classmethod
+    def hand_view(cls, hand: holdem.HandState, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        return {
+            "round": hand.round,
+            "over": hand.over,
+            "to_act": _to_act(hand, names),
+            "board": _text(hand.board),
+            "pots": pots_view(hand.pots, names),
+            "awards": awards_view(hand.awards, names),
+            "hole": _hole_by_name(cls, hand, names, viewing),
+            "stacks": dict(zip(names, hand.stacks)),
+            "showdown": _showdown_view(hand, names),
+        }
+
+    @staticmethod
+    def deal_view(hand: holdem.HandState, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        deck = hand.deck if revealed else None
+        if seal.scheme != deal_commitment.SCHEME:  # dealt before hands were committed card by card
+            return deck_deal_view(deck, seal)
+        return _per_card_deal_view(hand, names, deck or None, seal, viewing)
+
+
+def _showdown_legal(hand: holdem.HandState) -> dict[str, Any]:
+    """At a declared showdown the player to show may show or muck (TDA 2024 17); a caller
+    may ask to see the last aggressor's hand (TDA 2024 18-B), named here when that right
+    is open."""
+    aggressor = hand.aggressor
+    open_right = aggressor is not None and not hand.shown[aggressor] and aggressor in hand.show_order
+    return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+            "show": True, "muck": True,
+            "ask_to_see": hand.players[aggressor] if open_right and aggressor is not None else None}
+
+
+def _showdown_view(hand: holdem.HandState, names: list[str]) -> dict[str, Any]:
+    """Who has shown and who mucked (public facts), and at a live showdown the order of show
+    and who is next (TDA 2024 17)."""
+    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    to_show = hand.to_show
+    return {"mode": hand.showdown_mode,
+            "order": [names[s] for s in hand.show_order] if at_showdown else None,
+            "to_show": names[to_show] if to_show is not None else None,
+            "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
+            "mucked": [names[s] for s, mucked in enumerate(hand.mucked) if mucked]}
+
+
+def _per_card_deal_view(hand: holdem.HandState, names: list[str], deck: tuple[str, ...] | None,
+                        seal: DealSeal, viewing: Viewing) -> dict[str, Any]:
+    """A hand committed card by card: the root always; once the hand is over, the floor
+    gets the deck and the secret (and the root recomputed), the others the openings of the
+    cards they may see (the board, hands shown, their own), each checked against the root."""
+    view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
+                            "deck": None, "salt": None, "openings": None, "verified": None}
+    if deck is None or seal.salt is None or seal.commitment is None:
+        return view
+    secret = bytes.fromhex(seal.salt)
+    if viewing.everything:
+        return {**view, "deck": "".join(deck), "salt": seal.salt,
+                "verified": deal_commitment.deal_root(deck, secret) == seal.commitment}
+    position = {card: index for index, card in enumerate(deck)}
+    seen = [format_card(card) for card in hand.board]
+    for hand_seat, cards in enumerate(hand.hole):
+        if cards is not None and (hand.shown[hand_seat] or viewing.sees(names[hand_seat])):
+            seen.extend(format_card(card) for card in cards)
+    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
+    commitment = seal.commitment
+    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                                  "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, commitment) for o in opened)}
 
 
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
@@ -201,6 +436,76 @@ class DrawGame:
                     "discard": {"most": options.most, "most_keeping_no_ace": options.most_keeping_no_ace}}
         legal = draw.legal_actions(hand.game)
         return None if legal is None else {"betting": legal, "discard": None}
+
+    @classmethod
+    def legal_view(cls, hand: DrawTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        """Under jacks or better, whether the player to act may open depends on their
+        cards: whoever may not see them (`sees` None: staff, who see everything) is shown
+        the bet as the betting allows it, marked `bet_needs_openers`."""
+        game = hand.game
+        needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
+                         and game.phase == draw.FIRST_ROUND and game.betting is not None)
+        if needs_openers and sees is not None and not sees(to_act):
+            shape = legal_shape(legal_actions(game.betting)) or {}  # type: ignore[arg-type]
+            if shape.get("bet") is not None:
+                shape["bet_needs_openers"] = True
+            return {**shape, "discard": None}
+        legal = cls.legal_actions(hand)
+        if legal is not None and "betting" in legal:
+            legal = {**(legal_shape(legal["betting"]) or {}), "discard": None}
+        return legal
+
+    @staticmethod
+    def seat_status(hand: DrawTableHand, seat: int) -> str:
+        return betting_status(hand.game.betting, seat)
+
+    @staticmethod
+    def bet(hand: DrawTableHand, seat: int) -> int:
+        betting = hand.game.betting
+        return int(betting.bets[seat]) if betting is not None else 0
+
+    @staticmethod
+    def hole_view(hand: DrawTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        game = hand.game
+        shown = game.over and game.showdown and seat in game.contenders
+        cards = game.hands[seat]
+        return _text(cards) if cards and (shown or sees(owner)) else None
+
+    @staticmethod
+    def hand_summary(hand: DrawTableHand, names: list[str]) -> dict[str, Any]:
+        return {"round": hand.round, "over": hand.over, "board": "", "pots": pots_view(hand.game.pots, names),
+                "stacks": dict(zip(names, hand.stacks))}
+
+    @classmethod
+    def hand_view(cls, hand: DrawTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        return {
+            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
+            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            "board": "",
+            "pots": pots_view(game.pots, names),
+            "awards": awards_view(game.awards, names),
+            "drawn": {names[s]: n for s, n in enumerate(game.drawn) if n is not None},
+            "opener": names[game.opener] if game.opener is not None else None,
+            "redeals": game.redeals,
+            "points": dict(zip(names, game.points)) if not game.settings.betting else None,
+        }
+
+    @staticmethod
+    def deal_view(hand: DrawTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        """Every deck of the hand (a redeal brings a new one, committed to with the same salt)."""
+        salt = seal.salt
+        decks = []
+        for deck, commitment in hand.decks:
+            shown = deck if salt is not None else None
+            verified = None
+            if shown is not None and salt is not None and commitment is not None:
+                verified = verify_deck_commitment(parse_cards(shown), bytes.fromhex(salt), commitment)
+            decks.append({"commitment": commitment, "deck": "".join(shown) if shown else None, "verified": verified})
+        first = decks[0]
+        return {"commitment": seal.commitment, "scheme": DECK_HASH,
+                "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
 
 
 # ------------------------------------------------------------------------ Palace Poker
@@ -370,6 +675,56 @@ class PalaceGame(PlaysForChips):
         shown = palace.legal_actions(hand.game)
         return dict(shown["legal"], phase=shown["phase"]) if shown["to_act"] is not None else None
 
+    @classmethod
+    def legal_view(cls, hand: PalaceTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        return cls.legal_actions(hand)
+
+    @staticmethod
+    def seat_status(hand: PalaceTableHand, seat: int) -> str:
+        return "active" if hand.game.seats[seat].in_hand else "folded"
+
+    @staticmethod
+    def bet(hand: PalaceTableHand, seat: int) -> int:
+        return 0  # a battle's stakes are in the pot, not before the seats
+
+    @staticmethod
+    def hole_view(hand: PalaceTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        palace_cards = hand.game.seats[seat].palace
+        return "".join(palace_cards) if palace_cards and sees(owner) else None
+
+    @staticmethod
+    def _pots(hand: PalaceTableHand) -> list[dict[str, Any]]:
+        return [{"amount": hand.game.pot, "eligible": [s.player for s in hand.game.seats if s.in_hand]}]
+
+    @classmethod
+    def hand_summary(cls, hand: PalaceTableHand, names: list[str]) -> dict[str, Any]:
+        return {"round": hand.round, "over": hand.over, "board": "", "pots": cls._pots(hand),
+                "stacks": dict(zip(names, hand.stacks))}
+
+    @classmethod
+    def hand_view(cls, hand: PalaceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        battle = game.battle
+        return {
+            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
+            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            "pot": game.pot,
+            "pots": cls._pots(hand),
+            "seats": [{"player_id": seat.player, "in_hand": seat.in_hand, "stack": seat.stack,
+                       "banner": seat.banner, "soldiers": list(seat.soldiers),
+                       "palace": list(seat.palace) if viewing.sees(seat.player) else
+                       [palace.UNKNOWN_CARD] * len(seat.palace)} for seat in game.seats],
+            "battle": None if battle is None else {"attacker": names[battle.attacker],
+                                                   "defender": names[battle.defender]},
+            "draw_deck": len(game.draw_deck),
+            "discard_pile": list(game.discard_pile),
+        }
+
+    @staticmethod
+    def deal_view(hand: PalaceTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        return deck_deal_view(hand.deck if revealed else None, seal)
+
 
 # --------------------------------------------------------------------------- dice poker
 
@@ -523,6 +878,48 @@ class DiceGame:
         return {"roll": {"rolls_left": rolls_left, "keep": game.dice is not None} if rolls_left > 0 else None,
                 "score": score}
 
+    @classmethod
+    def legal_view(cls, hand: DiceTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        return cls.legal_actions(hand)
+
+    @staticmethod
+    def seat_status(hand: DiceTableHand, seat: int) -> str:
+        return "active"
+
+    @staticmethod
+    def bet(hand: DiceTableHand, seat: int) -> int:
+        return 0
+
+    @staticmethod
+    def hole_view(hand: DiceTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        return None  # dice hide nothing but the next roll (RollPrepared, sealed)
+
+    @staticmethod
+    def hand_summary(hand: DiceTableHand, names: list[str]) -> dict[str, Any]:
+        return {"round": hand.round, "over": hand.over, "board": "", "pots": [],
+                "stacks": dict(zip(names, hand.stacks))}
+
+    @classmethod
+    def hand_view(cls, hand: DiceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        return {
+            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
+            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            "dice": list(game.dice) if game.dice is not None else None,
+            "rolls": game.rolls,
+            "scorecards": {p: {line: card.score(line) for line in LINES if not card.is_free(line)}
+                           for p, card in zip(game.players, game.cards)},
+            "totals": dict(zip(names, hand.points)),
+            "results": [{"player_id": r.player, "grand_total": r.grand_total, "place": r.place,
+                         "outcome": r.result} for r in game.results],
+        }
+
+    @staticmethod
+    def deal_view(hand: DiceTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        return {"commitment": seal.commitment, "scheme": "sha256(<salt>:<five dice>) per roll",
+                "roll_commitment": hand.game.commitment, "salt": seal.salt, "deck": None, "verified": None}
+
 
 def _prepare_roll(draws: Draws) -> RollPrepared:
     return RollPrepared(tuple(draws.die() for _ in range(DICE_PER_ROLL)), draws.salt())
@@ -538,3 +935,4 @@ def _roll(hand: DiceTableHand, player: str, keep: tuple[int, ...], dealing: Deal
 
 
 TABLE_GAMES = {game.name: game for game in (DrawGame, PalaceGame, DiceGame)}
+HOLDEM_GAMES = {variant: HoldemGame(variant) for variant in holdem.VARIANTS}

@@ -43,13 +43,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain.live import autoplay
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
-from domain.live.games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, TableMove, holdem_showdown
 from domain.rules.citations import cite
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
@@ -62,7 +61,6 @@ MAX_SEATS = 10
 MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
-DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -89,8 +87,11 @@ class GameRules:
     auto_action: Callable[[Any, int, bool], Any]
     """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
     table_game: Any = None
-    """Five-card draw, Palace Poker and dice: their domain.live.games adapter (`module`
+    """Five-card draw, Palace Poker, dice and the mixed games: their adapter (`module`
     too), which reads the table's settings and draws what randomness the game needs."""
+    adapter: Any = None
+    """Every game's adapter (domain.live.games): what each viewer may see of its hand,
+    its summary, its seats' status and bets, its legal actions, its deal's check."""
 
     def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
         """The structure the table bets with: a game with its own settings derives it."""
@@ -108,50 +109,14 @@ class GameRules:
         return None if self.table_game is None else self.table_game.hands_in_match(settings)
 
 
-def _holdem_start(variant: str) -> Callable[..., Any]:
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-              betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
-              commitment: str) -> holdem.StartHand:
-        return holdem.StartHand(players, stacks, button, betting, variant,
-                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
-    return start
-
-
-SHOWDOWN_SETTING = "showdown"
-
-
-def holdem_showdown(settings: dict[str, Any]) -> str:
-    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
-    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
-    to see in turn). Raises Violation("invalid_table") for anything else."""
-    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
-    if showdown not in holdem.SHOWDOWNS:
-        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
-                        f"not {showdown!r}", numbers={"showdown": showdown})
-    return showdown
-
-
-# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
-_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
-
-
-def _holdem_action(act: "Act", seat: int) -> Any:
-    if act.discard is not None:
-        raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                        numbers={"action": act.action})
-    showdown = _SHOWDOWN_ACTIONS.get(act.action)
-    if showdown is not None:
-        return showdown(seat)
-    return holdem.PostAction(seat, act.action, act.to)
-
-
+# Hold'em and Omaha bet with the table's structure and are dealt card by card: their
+# adapter plays them, but they have no `table_game` (settings, randomness of their own).
 GAMES: dict[str, GameRules] = {
-    name: GameRules(name, holdem, False, _holdem_start(name), _holdem_action,
-                    autoplay.holdem_auto_action)
-    for name in holdem.VARIANTS
+    name: GameRules(name, holdem, False, game.start, game.action, game.auto_action, adapter=game)
+    for name, game in HOLDEM_GAMES.items()
 }
 GAMES.update({
-    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
+    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game, game)
     for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
