@@ -166,6 +166,18 @@ def _to_act(hand: Any, names: list[str]) -> str | None:
     return names[hand.to_act] if hand.to_act is not None else None
 
 
+def _summary(hand: Any, names: list[str], pots: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public summary of a game without a board (draw, Palace Poker, dice)."""
+    return {"round": hand.round, "over": hand.over, "board": "", "pots": pots, "stacks": dict(zip(names, hand.stacks))}
+
+
+def _view_head(adapter: Any, hand: Any, names: list[str], viewing: Viewing) -> dict[str, Any]:
+    """What every game's hand view begins with (draw, Palace Poker, dice): the game's own
+    part follows."""
+    return {"round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
+            "hole": _hole_by_name(adapter, hand, names, viewing), "stacks": dict(zip(names, hand.stacks))}
+
+
 # ------------------------------------------------------------------- hold'em and Omaha
 
 # The showdown's actions (declared showdowns): the table's Act -> the hand's command.
@@ -473,15 +485,13 @@ class DrawGame:
 
     @staticmethod
     def hand_summary(hand: DrawTableHand, names: list[str]) -> dict[str, Any]:
-        return {"round": hand.round, "over": hand.over, "board": "", "pots": pots_view(hand.game.pots, names),
-                "stacks": dict(zip(names, hand.stacks))}
+        return _summary(hand, names, pots_view(hand.game.pots, names))
 
     @classmethod
     def hand_view(cls, hand: DrawTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
         game = hand.game
         return {
-            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
-            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            **_view_head(cls, hand, names, viewing),
             "board": "",
             "pots": pots_view(game.pots, names),
             "awards": awards_view(game.awards, names),
@@ -698,16 +708,14 @@ class PalaceGame(PlaysForChips):
 
     @classmethod
     def hand_summary(cls, hand: PalaceTableHand, names: list[str]) -> dict[str, Any]:
-        return {"round": hand.round, "over": hand.over, "board": "", "pots": cls._pots(hand),
-                "stacks": dict(zip(names, hand.stacks))}
+        return _summary(hand, names, cls._pots(hand))
 
     @classmethod
     def hand_view(cls, hand: PalaceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
         game = hand.game
         battle = game.battle
         return {
-            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
-            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            **_view_head(cls, hand, names, viewing),
             "pot": game.pot,
             "pots": cls._pots(hand),
             "seats": [{"player_id": seat.player, "in_hand": seat.in_hand, "stack": seat.stack,
@@ -896,15 +904,13 @@ class DiceGame:
 
     @staticmethod
     def hand_summary(hand: DiceTableHand, names: list[str]) -> dict[str, Any]:
-        return {"round": hand.round, "over": hand.over, "board": "", "pots": [],
-                "stacks": dict(zip(names, hand.stacks))}
+        return _summary(hand, names, [])
 
     @classmethod
     def hand_view(cls, hand: DiceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
         game = hand.game
         return {
-            "round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
-            "hole": _hole_by_name(cls, hand, names, viewing), "stacks": dict(zip(names, hand.stacks)),
+            **_view_head(cls, hand, names, viewing),
             "dice": list(game.dice) if game.dice is not None else None,
             "rolls": game.rolls,
             "scorecards": {p: {line: card.score(line) for line in LINES if not card.is_free(line)}
