@@ -7,13 +7,14 @@ import logging
 
 from domain.ratings import Finish, GameResult
 from domain.rules.violations import Violation
+from service.adapters.scheduler import APPLY_RATING_TASK
 from service.application import ratings
 from workers.celery_app import app, resources
 
 log = logging.getLogger(__name__)
 
 
-@app.task(name="workers.rating_tasks.apply_rating")
+@app.task(name=APPLY_RATING_TASK)
 def apply_rating(game: str, result_id: str, finishes: list[dict]) -> int:
     """Rate one finished game; `finishes` are {"player_id", "place"}. Returns the version
     of the game's rating stream that holds the update."""

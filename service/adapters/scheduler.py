@@ -10,8 +10,10 @@ from typing import Any
 from celery import Celery
 
 from domain.live.table import ClockStarted
+from domain.ratings import GameResult
 
 EXPIRE_CLOCK_TASK = "workers.clock_tasks.expire_clock"
+APPLY_RATING_TASK = "workers.rating_tasks.apply_rating"
 
 # The longest countdown/ETA any task is scheduled with (level clocks are the longest
 # timers, well under an hour). Redis hands an ETA task to a worker at once and keeps
@@ -72,7 +74,8 @@ def sender(broker_url: str) -> Celery:
 
 
 class CeleryScheduler:
-    """Schedules on `celery`'s broker: the clock's expiry task with an ETA at its deadline."""
+    """Schedules on `celery`'s broker: the clock's expiry task with an ETA at its deadline,
+    a rating the application could not record itself."""
 
     def __init__(self, celery: Celery) -> None:
         self.celery = celery
@@ -84,5 +87,13 @@ class CeleryScheduler:
             eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
             # A broker that is down must not hold up the write that started the clock:
             # fail at once, the sweep acts on the deadline.
+            retry=False,
+        )
+
+    def rate_later(self, result: GameResult) -> None:
+        self.celery.send_task(
+            APPLY_RATING_TASK,
+            args=[result.game, result.result_id, [{"player_id": f.player_id, "place": f.place}
+                                                  for f in result.finishes]],
             retry=False,
         )

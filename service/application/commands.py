@@ -13,8 +13,8 @@ Events the computer played for a player carry `automatic: true` in their metadat
 Games that need randomness after the deal (a draw redeal, reshuffles, Palace Poker's palace
 order, every dice roll) get it through `SecretDraws`, which draws with `secrets` as well.
 When a ranked table finishes, its results are rated once (service.application.ratings.record_result,
-result id = the table id); a failure there is logged and the results stay on the table's
-TableFinished event for the rating worker.
+result id = the table id); if that fails, a worker is asked to (the scheduler's
+`rate_later`), and the results stay on the table's TableFinished event either way.
 """
 from __future__ import annotations
 
@@ -141,13 +141,13 @@ def draw_deal(with_joker: bool = False) -> table.StartNextHand:
 
 
 def create_table(app: Application, command: table.CreateTable, *, actor: str | None = None,
-                 idempotency_key: str | None = None) -> Handled[table.TableState]:
+                 idempotency_key: str | None = None) -> Handled[table.TableState | None]:
     return execute(app, command.table_id, 0, command, actor=actor, idempotency_key=idempotency_key)
 
 
 def start_next_hand(app: Application, table_id: str, expected_version: int | None, *,
                     actor: str | None = None, idempotency_key: str | None = None,
-                    loaded: LoadedTable | None = None) -> Handled[table.TableState]:
+                    loaded: LoadedTable | None = None) -> Handled[table.TableState | None]:
     loaded = loaded or load_table_for_write(app, table_id, expected_version)
     # No table: any deal will do, `execute` answers that the table is not found.
     deal = draw_deal() if loaded.state is None else table.fresh_deal(loaded.state, SecretDraws())
@@ -157,17 +157,17 @@ def start_next_hand(app: Application, table_id: str, expected_version: int | Non
 
 def execute(app: Application, table_id: str, expected_version: int | None, command: table.Command,
             *, actor: str | None = None, idempotency_key: str | None = None,
-            loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table.TableState]:
+            loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table.TableState | None]:
     """Decide `command` on the table and record the events. `expected_version` None means
     "whatever the current version is" (the domain still refuses what the state forbids).
     `now`: seconds since the epoch (default: the wall clock)."""
     handled = app.tables.handle(table_stream(table_id), partial(_decide, command, now_ms(now)),
                                 expected_version=expected_version, idempotency_key=idempotency_key,
-                                actor=actor, loaded=loaded or load_table(app, table_id))
+                                actor=actor, loaded=loaded)
     if not handled.deduplicated:
         _schedule_clocks(app, table_id, handled.version, handled.decided)
         _rate_if_finished(app, handled.state, handled.decided, actor)
-    return handled  # type: ignore[return-value]
+    return handled
 
 
 def _decide(command: table.Command, now: int, loaded: LoadedTable) -> Decision[table.TableState | None]:
@@ -175,16 +175,21 @@ def _decide(command: table.Command, now: int, loaded: LoadedTable) -> Decision[t
     return Decision(_new_events(loaded.state, state, events), state, events)
 
 
-def _rate_if_finished(app: Application, state: table.TableState, events: Sequence[Any], actor: str | None) -> None:
+def _rate_if_finished(app: Application, state: table.TableState | None, events: Sequence[Any], actor: str | None) -> None:
     finished = next((e for e in events if isinstance(e, table.TableFinished)), None)
-    if finished is None or not state.ranked or not finished.results:
+    if finished is None or state is None or not state.ranked or not finished.results:
         return
     result = GameResult(state.table_id, state.game,
                         tuple(Finish(r.player_id, r.place) for r in finished.results))
     try:
         ratings.record_result(app, result, actor=actor)
     except Exception:  # noqa: BLE001 - the table is finished either way; the results stay on its event
-        log.warning("could not rate table %s; its results are on TableFinished", state.table_id, exc_info=True)
+        log.warning("could not rate table %s; a worker is asked to (its results are on TableFinished)",
+                    state.table_id, exc_info=True)
+        try:
+            app.scheduler.rate_later(result)
+        except Exception:  # noqa: BLE001 - the broker is down too: the results stay on the event
+            log.warning("could not ask a worker to rate table %s", state.table_id, exc_info=True)
 
 
 def _schedule_clocks(app: Application, table_id: str, version: int, events: Sequence[Any]) -> None:
@@ -202,7 +207,7 @@ CLOCK_ACTOR = "clock"
 
 
 def expire_clock(app: Application, table_id: str, expected_version: int | None, hand_id: str,
-                 seat: int, deadline_at_ms: int, *, now: float | None = None) -> Handled[table.TableState]:
+                 seat: int, deadline_at_ms: int, *, now: float | None = None) -> Handled[table.TableState | None]:
     """Act for the player whose clock (the one of `seat` in `hand_id` ending at
     `deadline_at_ms`) ran out. Refused (Violation) unless that very clock is still running
     and has passed; a stale `expected_version` is a VersionConflict."""
