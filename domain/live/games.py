@@ -205,6 +205,15 @@ class HoldemGame:
     def __init__(self, variant: str) -> None:
         self.name = variant
 
+    @staticmethod
+    def settings(raw: Mapping[str, Any]) -> str:
+        """The only setting: the showdown (refused if unknown)."""
+        return holdem_showdown(raw)
+
+    @staticmethod
+    def handle(hand: holdem.HandState | None, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
+        return holdem.handle(hand, command)  # the deck is dealt whole: nothing more to draw
+
     def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
               betting: BettingStructure, settings: Mapping[str, Any], deck: tuple[str, ...],
               commitment: str) -> holdem.StartHand:
@@ -212,15 +221,17 @@ class HoldemGame:
                                 deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
 
     @staticmethod
-    def action(act: Any, seat: int) -> Any:
-        """The table's Act -> the hand's command."""
-        if act.discard is not None:
+    def action(move: TableMove, hand: holdem.HandState, dealing: Dealing | None) -> Any:
+        if (move.defender, move.keep, move.line) != (None, None, None):
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": move.action})
+        if move.discard is not None:
             raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                            numbers={"action": act.action})
-        showdown = _SHOWDOWN_ACTIONS.get(act.action)
+                            numbers={"action": move.action})
+        showdown = _SHOWDOWN_ACTIONS.get(move.action)
         if showdown is not None:
-            return showdown(seat)
-        return holdem.PostAction(seat, act.action, act.to)
+            return showdown(move.seat)
+        return holdem.PostAction(move.seat, move.action, move.to)
 
     auto_action = staticmethod(autoplay.holdem_auto_action)
 

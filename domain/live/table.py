@@ -48,7 +48,7 @@ from domain.rules.betting import BettingStructure, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
-from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, TableMove, holdem_showdown
+from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, TableMove
 from domain.rules.citations import cite
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
@@ -82,8 +82,8 @@ class GameRules:
     with_joker: bool
     start: Callable[..., Any]
     """(players, stacks, button, betting, settings, deck, commitment) -> the game's StartHand."""
-    action: Callable[["Act", int], Any]
-    """(the table's Act, the actor's hand seat) -> the game's action command."""
+    action: Callable[[TableMove, Any, Dealing | None], Any]
+    """(the table's action, the hand, the dealing) -> the game's action command."""
     auto_action: Callable[[Any, int, bool], Any]
     """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
     table_game: Any = None
@@ -695,9 +695,7 @@ def _create(command: CreateTable) -> TableCreated:
     rules = game_rules(command.game)
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
-    game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
-    if rules.table_game is None:
-        holdem_showdown(command.settings)
+    game_settings = rules.adapter.settings(command.settings)
     turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
     action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
     if turn_limit_s is not None and action_clock_s != turn_limit_s:
@@ -988,15 +986,9 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         ruled, command = _ruled(state, seat, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
-    if rules.table_game is not None:
-        move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
-                         command.defender, command.keep, command.line)
-        game_command = rules.action(move, state.hand, dealing)
-    else:
-        if (command.defender, command.keep, command.line) != (None, None, None):
-            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
-                            numbers={"action": command.action})
-        game_command = rules.action(command, seat)
+    move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
+                     command.defender, command.keep, command.line)
+    game_command = rules.action(move, state.hand, dealing)
     hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
 
@@ -1144,17 +1136,9 @@ def automatic_flags(events: list[Any]) -> list[bool]:
 
 
 def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
-    module = rules.module
-    if rules.table_game is not None:
-        if dealing is None:
-            raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
-        return rules.table_game.handle(hand, command, dealing)
-    if hasattr(module, "handle"):
-        return module.handle(hand, command)
-    events = module.decide(hand, command)
-    for event in events:
-        hand = module.evolve(hand, event)
-    return events, hand
+    if dealing is None and rules.table_game is not None:
+        raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
+    return rules.adapter.handle(hand, command, dealing)
 
 
 def _closing(state: TableState) -> list[Any]:
