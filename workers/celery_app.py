@@ -21,6 +21,7 @@ TOURNAMENT_SWEEP_EVERY_S = 5.0
 # Action clocks missed by their ETA task are acted on by this sweep (workers.clock_tasks).
 CLOCK_SWEEP_EVERY_S = 1.0
 
+
 def make_celery(config: Config) -> Celery:
     app = Celery("cardroom", include=["workers.tasks", "workers.tournament_tasks", "workers.rating_tasks",
                                         "workers.clock_tasks"])
