@@ -14,9 +14,12 @@
   nobody learns a mucked card or one nobody saw. The other games' decks, committed whole,
   are shown to everyone once the hand is over, so anyone can check the deal.
 
-Events are redacted one at a time with the metadata the application layer wrote on them
-(`hand_id`, and `visible_to` for private cards), so a slice of the log needs no context
-beyond which hand is still being played.
+What a viewer sees of a hand (its cards, summary, seats, bets, legal actions and deal
+check) is said by the game's adapter (domain.live.games, domain.live.mixed); this module
+says who the viewer is and puts the table around it. Events are redacted one at a time
+with the metadata the application layer wrote on them (`hand_id`, and `visible_to` for
+private cards), so a slice of the log needs no context beyond which hand is still being
+played.
 """
 from __future__ import annotations
 
