@@ -3,6 +3,8 @@ in-memory store: the order of its checks, its retries, and what its cache keeps.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
@@ -107,3 +109,30 @@ def test_the_cache_keeps_the_most_recently_used_streams():
         streams.handle(f"counter-{name}", add(1))
     assert streams._cached("counter-a") is None
     assert streams._cached("counter-e") is not None
+
+
+@given(st.lists(st.tuples(st.sampled_from(("mine", "theirs")), st.integers(1, 5),
+                          st.sampled_from((None, "k1", "k2")), st.booleans()), min_size=1, max_size=25))
+@settings(max_examples=60, deadline=None)
+def test_two_processes_writing_one_stream_never_write_a_key_twice_or_answer_a_state_the_log_does_not_hold(writes):
+    store = InMemoryEventStore()
+    processes = {"mine": Streams(store, RETRYING), "theirs": Streams(store, RETRYING)}
+    seen = {"mine": 0, "theirs": 0}  # the version each process last wrote or read
+    for process, by, key, expecting in writes:
+        streams = processes[process]
+        # Its cached state, stale if the other process wrote since: the append finds out.
+        loaded = streams.load_for_write("counter-a", seen[process])
+        try:
+            handled = streams.handle("counter-a", add(by), expected_version=seen[process] if expecting else None,
+                                     idempotency_key=key, loaded=loaded)
+        except VersionConflict:
+            seen[process] = streams.load("counter-a").version
+            continue
+        seen[process] = handled.version
+        # Whatever a writer is answered is the state the log holds at that version.
+        assert handled.state == sum(r.data["by"] for r in store.read_stream("counter-a", up_to_version=handled.version))
+    records = store.read_stream("counter-a")
+    keys = [r.metadata.get("idempotency_key") for r in records if r.metadata.get("idempotency_key")]
+    assert len(keys) == len(set(keys))
+    for streams in processes.values():
+        assert streams.load("counter-a").state == sum(r.data["by"] for r in records)
