@@ -55,6 +55,23 @@ class Dealing:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """What a game deals a hand from: the players dealt in and their stacks, the hand's
+    button, the table's settings and betting (hold'em and Omaha bet with the table's, the
+    others read theirs from the settings), the shuffled pack and its commitment, the fresh
+    randomness, and the table's last hand (a rotation follows it)."""
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    button: int
+    settings: Mapping[str, Any]
+    betting: BettingStructure
+    deck: tuple[str, ...]
+    commitment: str
+    dealing: Dealing | None
+    previous: Any = None
+
+
+@dataclass(frozen=True)
 class TableMove:
     """A table action as the games read it (domain.live.table.Act without the table's concerns)."""
     player: str
@@ -214,11 +231,10 @@ class HoldemGame:
     def handle(hand: holdem.HandState | None, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
         return holdem.handle(hand, command)  # the deck is dealt whole: nothing more to draw
 
-    def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-              betting: BettingStructure, settings: Mapping[str, Any], deck: tuple[str, ...],
-              commitment: str) -> holdem.StartHand:
-        return holdem.StartHand(players, stacks, button, betting, self.name,
-                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
+    def start(self, opening: Opening) -> holdem.StartHand:
+        return holdem.StartHand(opening.players, opening.stacks, opening.button, opening.betting, self.name,
+                                deck=opening.deck, commitment=opening.commitment,
+                                showdown=holdem_showdown(opening.settings))
 
     @staticmethod
     def action(move: TableMove, hand: holdem.HandState, dealing: Dealing | None) -> Any:
@@ -398,11 +414,12 @@ class DrawGame:
         return DrawSettings.from_dict(raw).hands
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> draw.StartHand:
-        parsed = DrawSettings.from_dict(settings)
-        return draw.StartHand(players, button, parsed, deck, stacks if parsed.betting else (),
-                              commitment, dealing.draws.shuffled(deck_texts(parsed.joker is not None)))
+    def start(opening: Opening) -> draw.StartHand:
+        parsed = DrawSettings.from_dict(opening.settings)
+        assert opening.dealing is not None
+        return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
+                              opening.stacks if parsed.betting else (), opening.commitment,
+                              opening.dealing.draws.shuffled(deck_texts(parsed.joker is not None)))
 
     @staticmethod
     def evolve(hand: DrawTableHand | None, event: Any) -> DrawTableHand:
@@ -615,14 +632,15 @@ class PalaceGame(PlaysForChips):
                                 big_bet=parsed.big_bet)
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> palace.StartHand:
-        parsed = PalaceSettings.from_dict(settings)
+    def start(opening: Opening) -> tuple[PalaceDeckCut, palace.StartHand]:
+        parsed = PalaceSettings.from_dict(opening.settings)
         full = deck_texts()
-        return (PalaceDeckCut(deck),
-                palace.StartHand(players, stacks, button, parsed.small_bet, parsed.big_bet,
-                                 parsed.structure, deck, dealing.draws.shuffled(full),
-                                 dealing.draws.shuffled(full)))
+        assert opening.dealing is not None
+        draws = opening.dealing.draws
+        return (PalaceDeckCut(opening.deck),
+                palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
+                                 parsed.big_bet, parsed.structure, opening.deck, draws.shuffled(full),
+                                 draws.shuffled(full)))
 
     @staticmethod
     def evolve(hand: PalaceTableHand | None, event: Any) -> PalaceTableHand:
@@ -824,9 +842,8 @@ class DiceGame:
         return 1
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> Any:
-        return (DiceGameOpened(stacks), dice.StartGame(players, DiceSettings.from_dict(settings)))
+    def start(opening: Opening) -> Any:
+        return (DiceGameOpened(opening.stacks), dice.StartGame(opening.players, DiceSettings.from_dict(opening.settings)))
 
     @staticmethod
     def evolve(hand: DiceTableHand | None, event: Any) -> DiceTableHand:

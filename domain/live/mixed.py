@@ -35,7 +35,7 @@ from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
-from domain.live.games import DealSeal, Dealing, PlaysForChips, TableMove, Viewing, _not_for, deck_deal_view
+from domain.live.games import DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, deck_deal_view
 from domain.rules.violations import Violation
 
 LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
@@ -361,10 +361,9 @@ class MixedTableGame(PlaysForChips):
     def betting(self, raw: Mapping[str, Any]) -> BettingStructure:
         return self.settings(raw).structure()
 
-    def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-              settings: Mapping[str, Any], deck: tuple[str, ...], commitment: str,
-              dealing: Dealing) -> tuple[MixedDeckCut, mixed.StartHand]:
-        return MixedDeckCut(deck), start_command(self.game, players, stacks, button, self.settings(settings))
+    def start(self, opening: Opening) -> tuple[Any, ...]:
+        return MixedDeckCut(opening.deck), start_command(self.game, opening.players, opening.stacks, opening.button,
+                                                         self.settings(opening.settings))
 
     @staticmethod
     def evolve(hand: MixedTableHand | None, event: Any) -> MixedTableHand:

@@ -48,7 +48,7 @@ from domain.rules.betting import BettingStructure, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
-from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, TableMove
+from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, Opening, TableMove
 from domain.rules.citations import cite
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
@@ -80,8 +80,8 @@ class GameRules:
     name: str
     module: ModuleType
     with_joker: bool
-    start: Callable[..., Any]
-    """(players, stacks, button, betting, settings, deck, commitment) -> the game's StartHand."""
+    start: Callable[[Opening], Any]
+    """What the hand is dealt from -> the game's StartHand."""
     action: Callable[[TableMove, Any, Dealing | None], Any]
     """(the table's action, the hand, the dealing) -> the game's action command."""
     auto_action: Callable[[Any, int, bool], Any]
@@ -808,15 +808,8 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     state = evolve(state, opened)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
-    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
-        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
-                                       commitment, _dealing(state, draws), previous=previous)
-    elif rules.table_game is not None:
-        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
-                            commitment, _dealing(state, draws))
-    else:
-        start = rules.start(players, stacks, hand_button, betting, state.settings,
-                            tuple(command.deck), commitment)
+    start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),
+                                commitment, _dealing(state, draws), previous))
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
 
