@@ -84,8 +84,25 @@ class TableMove:
     line: str | None = None
 
 
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
+
+
+def commit_whole_deck(cards: list[int], salt: str) -> tuple[str, str]:
+    """(scheme, commitment) of a deck committed whole: one hash, checkable once it is shown."""
+    return DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
+
+
+def commit_card_by_card(cards: list[int], salt: str) -> tuple[str, str]:
+    """(scheme, commitment) of a deck committed card by card (a Merkle root): each card can
+    be opened on its own, so a hand shows only the cards its viewer saw."""
+    return deal_commitment.SCHEME, deal_commitment.deal_root(tuple(format_card(card) for card in cards),
+                                                             bytes.fromhex(salt))
+
+
 class PlaysForChips:
     """The hooks of a game played for chips, hand after hand, with a 52-card pack."""
+
+    commit = staticmethod(commit_whole_deck)
 
     @staticmethod
     def with_joker(raw: Mapping[str, Any]) -> bool:
@@ -114,9 +131,6 @@ class DealSeal:
     commitment: str | None
     scheme: str | None
     salt: str | None
-
-
-DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 
 
 def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
@@ -218,6 +232,7 @@ class HoldemGame:
     has no settings of its own but the showdown) and deals it card by card
     (domain.rules.deal_commitment), so each card can be opened on its own."""
     EVENT_TYPES = holdem.EVENT_TYPES
+    commit = staticmethod(commit_card_by_card)
 
     def __init__(self, variant: str) -> None:
         self.name = variant
@@ -390,6 +405,7 @@ class DrawTableHand:
 
 class DrawGame:
     """Five-card draw (five-card-draw.md) at a live table."""
+    commit = staticmethod(commit_whole_deck)
     name = "five-card-draw"
     EVENT_TYPES = draw.EVENT_TYPES
 
@@ -817,6 +833,7 @@ class DiceGameOpened:
 
 class DiceGame:
     """Dice poker (dice-poker.md) at a live table: one game, then the table is finished."""
+    commit = staticmethod(commit_whole_deck)
     name = "dice"
     EVENT_TYPES = {**dice.EVENT_TYPES, "RollPrepared": RollPrepared, "DiceGameOpened": DiceGameOpened}
 

@@ -43,9 +43,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, with_changes
-from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.rules.cards import deck_texts, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
 from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, Opening, TableMove
@@ -790,11 +789,7 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
-    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
-        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
-            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
-    else:
-        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
+    scheme, commitment = rules.adapter.commit(cards, salt)
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
         button, hand_button, betting = _given_positions(state, command, in_game, betting)
