@@ -227,7 +227,7 @@ def holdem_showdown(settings: Mapping[str, Any]) -> str:
     return str(showdown)
 
 
-class HoldemGame:
+class HoldemGame(PlaysForChips):
     """Hold'em or Omaha at a live table. The table bets with its own structure (the game
     has no settings of its own but the showdown) and deals it card by card
     (domain.rules.deal_commitment), so each card can be opened on its own."""

@@ -98,14 +98,15 @@ class GameRules:
 
     def plays_for_chips(self, settings: dict[str, Any]) -> bool:
         """Chips move from hand to hand (else points decide: draw without betting, dice)."""
-        return self.table_game is None or self.table_game.plays_for_chips(settings)
+        return bool(self.adapter.plays_for_chips(settings))
 
     def uses_joker(self, settings: dict[str, Any]) -> bool:
-        return self.with_joker or (self.table_game is not None and self.table_game.with_joker(settings))
+        return self.with_joker or bool(self.adapter.with_joker(settings))
 
     def hands_in_match(self, settings: dict[str, Any]) -> int | None:
         """The table is finished after this many hands (None: when one player has every chip)."""
-        return None if self.table_game is None else self.table_game.hands_in_match(settings)
+        hands: int | None = self.adapter.hands_in_match(settings)
+        return hands
 
 
 # Hold'em and Omaha bet with the table's structure and are dealt card by card: their
