@@ -15,6 +15,12 @@ implements with `secrets` and tests with a seeded generator. Whatever is drawn l
 event, so replay never draws. Each draw redeal commits to its deck with the hand's secret
 salt, so the one salt revealed at the end verifies every deck of the hand.
 
+Five-card draw commits card by card (domain.rules.deal_commitment), as hold'em does: each
+deal's root covers its deck and then the order its discards would be reshuffled in, so
+every card a player is given, from the stub or from a reshuffle, has one position to be
+opened at, and the adapter records which positions each seat was given and which were
+tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card.
+
 Dice rolls are committed before they are rolled: `RollPrepared` records the values and
 salt behind the pending `RollCommitted` (views hide them while the game is played; the
 roll itself reveals them in `DiceRolled`).
@@ -31,6 +37,7 @@ from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_c
 from domain.games import dice, draw, holdem, palace
 from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_free_line, legal_lines, line_options
 from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
+from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 
 
@@ -66,7 +73,8 @@ class Opening:
     settings: Mapping[str, Any]
     betting: BettingStructure
     deck: tuple[str, ...]
-    commitment: str
+    commitment: str | None
+    """None when the game makes it itself (`commits_card_by_card`: five-card draw)."""
     dealing: Dealing | None
     previous: Any = None
 
@@ -303,7 +311,8 @@ class HoldemGame(PlaysForChips):
             "awards": awards_view(hand.awards, names),
             "hole": _hole_by_name(cls, hand, names, viewing),
             "stacks": dict(zip(names, hand.stacks)),
-            "showdown": _showdown_view(hand, names),
+            "showdown": _showdown_view(hand, names, hand.live and (hand.awaiting == "showdown" or hand.showdown),
+                                       hand.showdown_mode),
         }
 
     @staticmethod
@@ -326,12 +335,11 @@ def _showdown_legal(hand: holdem.HandState) -> dict[str, Any]:
             "ask_to_see": hand.players[aggressor] if open_right and aggressor is not None else None}
 
 
-def _showdown_view(hand: holdem.HandState, names: list[str]) -> dict[str, Any]:
+def _showdown_view(hand: Any, names: list[str], at_showdown: bool, mode: str) -> dict[str, Any]:
     """Who has shown and who mucked (public facts), and at a live showdown the order of show
-    and who is next (TDA 2024 17)."""
-    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    and who is next (TDA 2024 17). `hand`: a hold'em or draw hand state."""
     to_show = hand.to_show
-    return {"mode": hand.showdown_mode,
+    return {"mode": mode,
             "order": [names[s] for s in hand.show_order] if at_showdown else None,
             "to_show": names[to_show] if to_show is not None else None,
             "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
@@ -374,13 +382,49 @@ def _not_for(game: str, move: TableMove, *fields: str) -> None:
 
 
 @dataclass(frozen=True)
+class DrawDeal:
+    """One deal of a draw hand (the first, or a redeal after an unopened round): its deck,
+    the order discards are reshuffled in, the commitment published before its first card,
+    and `first`, the hand-wide position of its deck's first card."""
+    deck: tuple[str, ...] | None
+    reshuffle_order: tuple[str, ...] | None
+    commitment: str | None
+    first: int
+
+    @property
+    def committed(self) -> tuple[str, ...]:
+        """The sequence the commitment covers: the deck, then the reshuffle order."""
+        return committed_cards(self.deck or (), self.reshuffle_order)
+
+    def position(self, card: str, reshuffled: bool) -> int | None:
+        """Where `card` sits in the committed sequence: in the reshuffle order when it comes
+        back from the discards, else in the deck; None when that order is not known."""
+        if self.deck is None:
+            return None
+        if not reshuffled:
+            return self.first + self.deck.index(card)
+        if self.reshuffle_order is None:
+            return None
+        return self.first + len(self.deck) + self.reshuffle_order.index(card)
+
+
+def committed_cards(deck: tuple[str, ...], reshuffle_order: tuple[str, ...] | None) -> tuple[str, ...]:
+    return deck + (reshuffle_order or ())
+
+
+@dataclass(frozen=True)
 class DrawTableHand:
     """A five-card draw hand at a table. `start_stacks`: the chips the hand began with
-    (no-betting mode plays for points, so they do not move); `decks`: every deck of the
-    hand with its commitment, the redeals' included."""
+    (no-betting mode plays for points, so they do not move); `deals`: every deal of the
+    hand, the redeals' included; `held`: per hand seat, the (card, position) of every card
+    it was given; `given`: the cards handed out in the current deal (a card handed out again
+    came back through a reshuffle); `tabled`: the positions of the cards shown to everyone."""
     game: draw.HandState
     start_stacks: tuple[int, ...]
-    decks: tuple[tuple[tuple[str, ...], str | None], ...]
+    deals: tuple[DrawDeal, ...]
+    held: tuple[tuple[tuple[str, int | None], ...], ...] = ()
+    given: frozenset[str] = frozenset()
+    tabled: tuple[int, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -405,7 +449,6 @@ class DrawTableHand:
 
 class DrawGame:
     """Five-card draw (five-card-draw.md) at a live table."""
-    commit = staticmethod(commit_whole_deck)
     name = "five-card-draw"
     EVENT_TYPES = draw.EVENT_TYPES
 
@@ -429,43 +472,89 @@ class DrawGame:
     def hands_in_match(raw: Mapping[str, Any]) -> int | None:
         return DrawSettings.from_dict(raw).hands
 
-    @staticmethod
-    def start(opening: Opening) -> draw.StartHand:
-        parsed = DrawSettings.from_dict(opening.settings)
-        assert opening.dealing is not None
-        return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
-                              opening.stacks if parsed.betting else (), opening.commitment,
-                              opening.dealing.draws.shuffled(deck_texts(parsed.joker is not None)))
+    makes_its_commitment = True
+    """`start` commits to the deal itself, card by card, with the reshuffle order it draws
+    (domain.live.table._start_next_hand publishes it); the other games' `commit` does."""
 
     @staticmethod
-    def evolve(hand: DrawTableHand | None, event: Any) -> DrawTableHand:
+    def start(opening: Opening) -> draw.StartHand:
+        """The hand's StartHand, its reshuffle order drawn, committed to card by card: the
+        table publishes its `commitment` in HandOpened."""
+        parsed = DrawSettings.from_dict(opening.settings)
+        dealing = opening.dealing
+        assert dealing is not None
+        reshuffle = dealing.draws.shuffled(deck_texts(parsed.joker is not None))
+        commitment = deal_commitment.deal_root(committed_cards(opening.deck, reshuffle), bytes.fromhex(dealing.salt))
+        return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
+                              opening.stacks if parsed.betting else (), commitment, reshuffle)
+
+    @classmethod
+    def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, draw.HandStarted):
-            return DrawTableHand(draw.evolve(None, event), tuple(event.stacks),  # type: ignore[arg-type]
-                                 ((event.deck, event.commitment),))
-        game = draw.evolve(hand.game, event)  # type: ignore[union-attr]
+            game = draw.evolve(None, event)  # type: ignore[arg-type]
+            return DrawTableHand(game, tuple(event.stacks),
+                                 (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
+                                 ((),) * game.seat_count)
+        assert hand is not None
+        game = draw.evolve(hand.game, event)
         if isinstance(event, draw.Redealt):
-            return with_changes(hand, game=game, decks=hand.decks + ((event.deck, event.commitment),))
+            last = hand.deals[-1]
+            deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
+            return with_changes(hand, game=game, deals=hand.deals + (deal,), given=frozenset())
+        if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)):
+            return with_changes(cls._given_to(hand, event), game=game)
+        if isinstance(event, (draw.CardsShown, draw.OpenersShown)):
+            held = dict(hand.held[event.seat])  # a card's latest position is the one it was tabled from
+            tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
+            return with_changes(hand, game=game, tabled=hand.tabled + tabled)  # type: ignore[operator]
         return with_changes(hand, game=game)
+
+    @staticmethod
+    def _given_to(hand: DrawTableHand, event: draw.HoleCardsDealt | draw.PlayerDrew) -> DrawTableHand:
+        cards = _pairs((event.cards if isinstance(event, draw.HoleCardsDealt) else event.received) or "")
+        deal = hand.deals[-1]
+        given = [(card, deal.position(card, card in hand.given)) for card in cards]
+        held = hand.held[:event.seat] + (hand.held[event.seat] + tuple(given),) + hand.held[event.seat + 1:]
+        return with_changes(hand, held=held, given=hand.given | set(cards))
 
     @classmethod
     def handle(cls, hand: DrawTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DrawTableHand]:
         events, game = draw.handle(None if hand is None else hand.game, command)
+        for event in events:
+            hand = cls.evolve(hand, event)
+        assert hand is not None
         if game.phase == draw.REDEAL:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
             # again from a fresh deck, committed to before its first card.
             with_joker = game.settings.joker is not None
             deck = dealing.draws.shuffled(deck_texts(with_joker))
-            commitment = deck_commitment(parse_cards(deck), bytes.fromhex(dealing.salt))
-            redeal = draw.Redeal(deck, commitment, dealing.draws.shuffled(deck_texts(with_joker)))
+            reshuffle = dealing.draws.shuffled(deck_texts(with_joker))
+            redeal = draw.Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
             more, game = draw.handle(game, redeal)
+            for event in more:
+                hand = cls.evolve(hand, event)
             events += more
-        for event in events:
-            hand = cls.evolve(hand, event)
-        return events, hand  # type: ignore[return-value]
+        return events, hand
+
+    @staticmethod
+    def _redeal_commitment(hand: DrawTableHand, deck: tuple[str, ...], reshuffle: tuple[str, ...],
+                           salt: str) -> str:
+        """Card by card, numbered on from the last deal, when the hand's first deal was
+        committed so; a hand begun before that scheme keeps one hash of each deck."""
+        secret = bytes.fromhex(salt)
+        first, last = hand.deals[0], hand.deals[-1]
+        if first.deck is not None and first.commitment == deal_commitment.deal_root(first.committed, secret):
+            return deal_commitment.deal_root(committed_cards(deck, reshuffle), secret, last.first + len(last.committed))
+        return deck_commitment(parse_cards(deck), secret)
 
     @staticmethod
     def action(move: TableMove, hand: DrawTableHand, dealing: Dealing) -> Any:
         _not_for("five-card draw", move, "defender", "keep", "line")
+        if move.action in _DRAW_SHOWDOWN_ACTIONS:
+            if move.discard is not None:
+                raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
+                                numbers={"action": move.action})
+            return _DRAW_SHOWDOWN_ACTIONS[move.action](move.seat)
         if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
@@ -485,12 +574,20 @@ class DrawGame:
     @staticmethod
     def legal_actions(hand: DrawTableHand) -> dict[str, Any] | None:
         """The betting `legal` shape, plus `discard` ({"most", "most_keeping_no_ace"}) on
-        the draw."""
+        the draw; at a declared showdown `show`, `muck` and `ask_to_see` (the last
+        aggressor's name while a caller may ask to see that hand, TDA 2024 18-B)."""
         options = draw.legal_draw(hand.game)
         if options is not None:
             return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
                     "discard": {"most": options.most, "most_keeping_no_ace": options.most_keeping_no_ace}}
-        legal = draw.legal_actions(hand.game)
+        game = hand.game
+        if game.to_show is not None and game.settings.showdown == DECLARED:
+            aggressor = game.aggressor
+            open_right = aggressor is not None and not game.shown[aggressor] and aggressor in game.show_order
+            return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+                    "show": True, "muck": True, "discard": None,
+                    "ask_to_see": game.players[aggressor] if open_right else None}  # type: ignore[index]
+        legal = draw.legal_actions(game)
         return None if legal is None else {"betting": legal, "discard": None}
 
     @classmethod
@@ -523,9 +620,8 @@ class DrawGame:
     @staticmethod
     def hole_view(hand: DrawTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
         game = hand.game
-        shown = game.over and game.showdown and seat in game.contenders
         cards = game.hands[seat]
-        return _text(cards) if cards and (shown or sees(owner)) else None
+        return _text(cards) if cards and (game.shown[seat] or sees(owner)) else None
 
     @staticmethod
     def hand_summary(hand: DrawTableHand, names: list[str]) -> dict[str, Any]:
@@ -543,23 +639,74 @@ class DrawGame:
             "opener": names[game.opener] if game.opener is not None else None,
             "redeals": game.redeals,
             "points": dict(zip(names, game.points)) if not game.settings.betting else None,
+            **({"showdown": _showdown_view(game, names, game.at_showdown or game.showdown, game.settings.showdown)}
+               if game.settings.betting else {}),
         }
 
     @staticmethod
     def deal_view(hand: DrawTableHand, names: list[str], seal: DealSeal, revealed: bool,
                   viewing: Viewing) -> dict[str, Any]:
-        """Every deck of the hand (a redeal brings a new one, committed to with the same salt)."""
-        salt = seal.salt
-        decks = []
-        for deck, commitment in hand.decks:
-            shown = deck if salt is not None else None
-            verified = None
-            if shown is not None and salt is not None and commitment is not None:
-                verified = verify_deck_commitment(parse_cards(shown), bytes.fromhex(salt), commitment)
-            decks.append({"commitment": commitment, "deck": "".join(shown) if shown else None, "verified": verified})
-        first = decks[0]
-        return {"commitment": seal.commitment, "scheme": DECK_HASH,
-                "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
+        if seal.scheme == deal_commitment.SCHEME:
+            return _per_card_draw_deal_view(hand, names, seal, viewing)
+        return _whole_deck_draw_deal_view(hand, seal)
+
+
+def _per_card_draw_deal_view(hand: DrawTableHand, names: list[str], seal: DealSeal,
+                             viewing: Viewing) -> dict[str, Any]:
+    """A draw hand committed card by card, one root per deal (each covering its deck, then
+    its reshuffle order): once the hand is over, the floor gets every deck, reshuffle order
+    and the secret, each root recomputed; the others the openings of the cards they were
+    given (their own seat's) and of the cards tabled, each checked against its deal's root.
+    `redeals` lists the later deals the same way."""
+    salt = seal.salt
+    deals = []
+    secret = bytes.fromhex(salt) if salt is not None else None
+    own = [position for seat, held in enumerate(hand.held) if viewing.sees(names[seat]) for _, position in held]
+    seen = set(hand.tabled) | {position for position in own if position is not None}
+    for deal in hand.deals:
+        shown: dict[str, Any] = {"commitment": deal.commitment, "deck": None, "reshuffle_order": None,
+                                 "openings": None, "verified": None}
+        if secret is not None and deal.deck is not None and deal.commitment is not None:
+            committed = deal.committed
+            if viewing.everything:
+                shown.update(deck="".join(deal.deck), reshuffle_order="".join(deal.reshuffle_order or ()),
+                             verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
+            else:
+                mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
+                opened = deal_commitment.openings(committed, secret, mine, deal.first)
+                root = deal.commitment
+                shown.update(openings=[{"position": o.position, "card": o.card, "salt": o.salt,
+                                        "path": [list(step) for step in o.path]} for o in opened],
+                             verified=all(deal_commitment.verify_opening(o, root) for o in opened))
+        deals.append(shown)
+    first = deals[0]
+    return {**first, "commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
+            "salt": salt if viewing.everything else None, "redeals": deals[1:]}
+
+
+def _whole_deck_draw_deal_view(hand: DrawTableHand, seal: DealSeal) -> dict[str, Any]:
+    """Every deck of the hand (a redeal brings a new one, committed to with the same salt):
+    draw hands dealt before the per-card commitment, whose decks were published whole."""
+    salt = seal.salt
+    decks = []
+    for deal in hand.deals:
+        deck, commitment = deal.deck, deal.commitment
+        shown = deck if salt is not None else None
+        verified = None
+        if shown is not None and salt is not None and commitment is not None:
+            verified = verify_deck_commitment(parse_cards(shown), bytes.fromhex(salt), commitment)
+        decks.append({"commitment": commitment, "deck": "".join(shown) if shown else None, "verified": verified})
+    first = decks[0]
+    return {"commitment": seal.commitment, "scheme": DECK_HASH,
+            "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
+
+
+# The showdown's actions (declared showdowns): the table's action -> the hand's command.
+_DRAW_SHOWDOWN_ACTIONS = {"show": draw.ShowCards, "muck": draw.Muck, "ask_to_see": draw.AskToSee}
+
+
+def _pairs(cards: str) -> list[str]:
+    return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
 # ------------------------------------------------------------------------ Palace Poker
