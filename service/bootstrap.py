@@ -103,7 +103,8 @@ def broker_scheduler(config: Config) -> Scheduler:
     deadlines."""
     if not config.broker_url:
         return NoScheduler()
-    return celery_scheduler.CeleryScheduler(celery_scheduler.sender(config.broker_url))
+    celery = celery_scheduler.sender(config.broker_url)
+    return celery_scheduler.CeleryScheduler(celery, celery_scheduler.KeptProducers(celery))
 
 
 WORKER_POOL_SIZE = 4
