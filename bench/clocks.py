@@ -29,8 +29,9 @@ from domain.rules.betting import BettingStructure
 from service.application import commands
 from service.adapters.migrate import upgrade
 from service.adapters.store.postgres import PostgresEventStore, open_pool
-from service.adapters.scheduler import CeleryScheduler, sender
 from service.application.application import Application, application
+from service.bootstrap import broker_scheduler
+from service.config import Config
 
 TABLES = 1000
 SHORTEST_CLOCK_S = 25
@@ -87,7 +88,7 @@ def _stop(process: subprocess.Popen) -> None:
 def _measure(env: dict[str, str], scratch: Path) -> dict[str, float]:
     pool = open_pool(env["DATABASE_URL"], max_size=OPENING_THREADS + 2)
     # The ETA tasks go to the broker as the web app sends them after an append.
-    app = application(PostgresEventStore(pool), CeleryScheduler(sender(env["CELERY_BROKER_URL"])))
+    app = application(PostgresEventStore(pool), broker_scheduler(Config(broker_url=env["CELERY_BROKER_URL"])))
     worker = _start_worker(scratch, env)
     try:
         prefix = f"bench-clock-{uuid.uuid4().hex[:8]}-"
