@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -39,6 +39,7 @@ from service.adapters.store import trackings
 from service.adapters.store.base import START, NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands, process_managers, tournament_tables, tournaments
+from service.application.application import Application, application
 
 SEED = 20_261_202
 BIG, SMALL = 10_000, 100
@@ -70,14 +71,14 @@ def _events_written(url: str) -> int:
     return int(row[0])
 
 
-def _new_tournament(store: PostgresEventStore, players: int, now: float) -> str:
+def _new_tournament(app: Application, players: int, now: float) -> str:
     """Registered and started; the registrations are set up in chunks (the domain decides
     each one, the store appends 500 at a time), which is not what is measured."""
     tournament_id = f"bench{players}x{random.Random(players).randrange(10**6)}"
     settings = tournament.Settings(name=f"{players} players", structure=STRUCTURE, starts_at=int(now),
                                    starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"))
-    tournaments.create_tournament(store, tournament_id, settings, "holdem", "no-limit")
-    loaded = tournaments.load_tournament(store, tournament_id)
+    tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
+    loaded = tournaments.load_tournament(app, tournament_id)
     state, version = loaded.state, loaded.version
     stream = tournaments.stream_id(tournament_id)
     for first in range(0, players, REGISTRATIONS_PER_APPEND):
@@ -86,13 +87,14 @@ def _new_tournament(store: PostgresEventStore, players: int, now: float) -> str:
             for event in tournament.decide(state, tournament.Register(f"{tournament_id}p{n}", at=int(now))):
                 state = tournament.evolve(state, event)
                 events.append(NewEvent(*to_record(event)))
-        version = store.append(stream, version, events).last_version
-    tournaments.send(store, tournament_id, tournament.StartTournament(at=int(now), seed=SEED),
+        version = app.store.append(stream, version, events).last_version
+    tournaments.send(app, tournament_id, tournament.StartTournament(at=int(now), seed=SEED),
                      expected_version=version)
     return tournament_id
 
 
-def _follower_at_the_head(store: PostgresEventStore, name: str, clock: _Clock) -> process_managers.TournamentFollower:
+def _follower_at_the_head(app: Application, name: str, clock: _Clock) -> process_managers.TournamentFollower:
+    store = cast(PostgresEventStore, app.store)
     at = START
     while True:
         records, following = store.read_all(at, 5000)
@@ -103,14 +105,14 @@ def _follower_at_the_head(store: PostgresEventStore, name: str, clock: _Clock) -
     with store.transaction():
         tracking.claim(name)
         tracking.move(name, at)
-    return process_managers.TournamentFollower(store, tracking, name=name, clock=clock)
+    return process_managers.TournamentFollower(app, tracking, name=name, clock=clock)
 
 
-def _play_hand(store: PostgresEventStore, table_id: str) -> bool:
+def _play_hand(app: Application, table_id: str) -> bool:
     """The first to act goes all in, the next calls, the rest fold; False if no hand plays."""
     acted = 0
     while True:
-        state = commands.load_table(store, table_id).state
+        state = commands.load_table(app, table_id).state
         if state is None or state.to_act is None:
             return acted > 0
         legal = table.game_rules(state.game).module.legal_actions(state.hand)
@@ -122,7 +124,7 @@ def _play_hand(store: PostgresEventStore, table_id: str) -> bool:
             act = table.Act(state.to_act, "fold")
         else:
             act = table.Act(state.to_act, "check")
-        commands.execute(store, table_id, None, act)
+        commands.execute(app, table_id, None, act)
         acted += 1
 
 
@@ -135,29 +137,29 @@ def _drain(follower: process_managers.TournamentFollower) -> int:
             return recorded
 
 
-def _level_change(store: PostgresEventStore, follower: process_managers.TournamentFollower, clock: _Clock,
+def _level_change(app: Application, follower: process_managers.TournamentFollower, clock: _Clock,
                   tournament_id: str) -> float:
     """Move the clock to the running level's end and time the batch that records the next."""
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(app, tournament_id).state
     clock.now = state.clock.ends_at + 0.5
     started = time.perf_counter()
     follower.handle_batch()
     elapsed = time.perf_counter() - started
-    after = tournaments.load_tournament(store, tournament_id).state
+    after = tournaments.load_tournament(app, tournament_id).state
     assert after.clock.period_index == (state.clock.period_index or 0) + 1, "the level did not change"
     _drain(follower)
     return elapsed
 
 
-def _tournament(store: PostgresEventStore, url: str, players: int) -> dict[str, float]:
+def _tournament(app: Application, url: str, players: int) -> dict[str, float]:
     clock = _Clock()
-    tournament_id = _new_tournament(store, players, clock.now)
-    follower = _follower_at_the_head(store, f"bench-{tournament_id}", clock)
+    tournament_id = _new_tournament(app, players, clock.now)
+    follower = _follower_at_the_head(app, f"bench-{tournament_id}", clock)
     written = _events_written(url)
     started = time.perf_counter()
     _drain(follower)
     open_s = time.perf_counter() - started
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(app, tournament_id).state
     tables = len(state.seating.tables)
     opened_events = _events_written(url) - written
 
@@ -171,10 +173,10 @@ def _tournament(store: PostgresEventStore, url: str, players: int) -> dict[str, 
         # server: another client's long transaction holds it (and this loop) back.
         if idle > IDLE_PICKS:
             raise RuntimeError(f"no table had a hand to play {IDLE_PICKS} times running")
-        state = tournaments.load_tournament(store, tournament_id).state
+        state = tournaments.load_tournament(app, tournament_id).state
         open_tables = [t.number for t in state.seating.tables if t is not None]
         number = rng.choice(open_tables)
-        if not _play_hand(store, tournament_tables.table_id_for(tournament_id, number)):
+        if not _play_hand(app, tournament_tables.table_id_for(tournament_id, number)):
             _drain(follower)  # a table waiting for players moved in: its deal comes with them
             idle += 1
             continue
@@ -184,15 +186,15 @@ def _tournament(store: PostgresEventStore, url: str, players: int) -> dict[str, 
         started = time.perf_counter()
         follower.handle_batch()
         elapsed = time.perf_counter() - started
-        busted = tournaments.load_tournament(store, tournament_id).state.seating.players < left
+        busted = tournaments.load_tournament(app, tournament_id).state.seating.players < left
         (bust_times if busted else other_times).append(elapsed)
         if busted:
             bust_events.append(_events_written(url) - written)
         _drain(follower)
 
-    level_times = [_level_change(store, follower, clock, tournament_id) for _ in range(LEVEL_CHANGES)]
+    level_times = [_level_change(app, follower, clock, tournament_id) for _ in range(LEVEL_CHANGES)]
     started = time.perf_counter()
-    tournament_tables.advance(store, tournament_id, clock.now)  # the old sweep's step: every stream read
+    tournament_tables.advance(app, tournament_id, clock.now)  # the old sweep's step: every stream read
     stateless_s = time.perf_counter() - started
     return {
         "tables": tables,
@@ -216,9 +218,9 @@ def run() -> dict[str, Any]:
         upgrade(url)
         pool = open_pool(url, max_size=4)
         try:
-            store = PostgresEventStore(pool)
-            small = _tournament(store, url, SMALL)
-            big = _tournament(store, url, BIG)
+            app = application(PostgresEventStore(pool))
+            small = _tournament(app, url, SMALL)
+            big = _tournament(app, url, BIG)
         finally:
             pool.close()
     for key in big:

@@ -20,13 +20,14 @@ import time
 from typing import Any
 
 from celery.signals import worker_ready, worker_shutting_down
-from psycopg_pool import ConnectionPool
 
-from service.adapters.integrity import open_store
+from service import bootstrap
+from service.adapters.scheduler import CeleryScheduler
 from service.adapters.store.trackings import PostgresTracking
 from service.adapters.wakeups import Wakeups
 from service.application import commands, process_managers, tournaments
 from service.config import Config
+from workers.celery_app import app
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +45,20 @@ def follows(stream_id: str) -> bool:
 
 
 class TournamentManager:
-    """The follower, its notifications and its own connection pool (opened here, after
-    the pool processes were forked, and never used by them)."""
+    """The follower, its notifications and its own application and connection pool
+    (built in the worker's main process, after the pool processes were forked, and never
+    handed to them: they build their own on their first task)."""
 
     def __init__(self, config: Config) -> None:
-        if not config.database_url:
-            raise RuntimeError("DATABASE_URL is not set for the worker")
-        self._pool = ConnectionPool(config.database_url, min_size=1, max_size=2, kwargs={"autocommit": True},
-                                    open=False)
-        self._follower = process_managers.TournamentFollower(open_store(self._pool, config),  # type: ignore[arg-type]
-                                                             PostgresTracking())
+        resources = bootstrap.worker_resources(config, CeleryScheduler(app))
+        assert config.database_url is not None  # worker_resources refused to start without one
+        self._pool = resources.pool
+        self._follower = process_managers.TournamentFollower(resources.application, PostgresTracking())
         self._wakeups = Wakeups(config.database_url, follows)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tournament-manager", daemon=True)
 
     def start(self) -> None:
-        self._pool.open()
         self._wakeups.start()
         self._thread.start()
 

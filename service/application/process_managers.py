@@ -30,13 +30,14 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, cast
 
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
 from service.application import commands, tournament_tables, tournaments
+from service.application.application import Application
 
 log = logging.getLogger(__name__)
 
@@ -104,9 +105,11 @@ def next_deadline(state: tournament.Tournament, now: float) -> float | None:
 
 
 class TournamentFollower:
-    def __init__(self, store: TransactionalStore, tracking: Tracking, *, name: str = TOURNAMENT_MANAGER,
+    def __init__(self, app: Application, tracking: Tracking, *, name: str = TOURNAMENT_MANAGER,
                  clock: Callable[[], float] = time.time, batch_events: int = BATCH_EVENTS) -> None:
-        self._store = store
+        self._app = app
+        # The PostgreSQL store (or one wrapping it): batches are its transactions.
+        self._store = cast(TransactionalStore, app.store)
         self._tracking = tracking
         self._name = name
         self._clock = clock
@@ -163,7 +166,7 @@ class TournamentFollower:
             if not records:
                 break
             for tournament_id in self._observe(records):
-                self._schedule(tournament_id, tournaments.load_tournament(self._store, tournament_id).state,
+                self._schedule(tournament_id, tournaments.load_tournament(self._app, tournament_id).state,
                                self._clock())
 
     def _start(self, now: float) -> None:
@@ -172,9 +175,9 @@ class TournamentFollower:
         nothing new was appended since the checkpoint."""
         self._tables.clear()
         self._deadlines.clear()
-        self._tournaments = set(tournaments.tournament_ids(self._store))
+        self._tournaments = set(tournaments.tournament_ids(self._app))
         for tournament_id in self._tournaments:
-            state = tournaments.load_tournament(self._store, tournament_id).state
+            state = tournaments.load_tournament(self._app, tournament_id).state
             if state.status == tournament.RUNNING:
                 self._deadlines[tournament_id] = now
             else:
@@ -204,41 +207,42 @@ class TournamentFollower:
         if tables is None:
             return  # not followed yet: read from the store when first needed
         table_id = tournament_tables.table_id_for(tournament_id, number)
-        known = tables.get(number, commands.LoadedTable(table_id, 0, None))
+        known = tables.get(number, commands.LoadedTable(commands.table_stream(table_id), 0, None))
         fresh = [r for r in records if r.version > known.version]
         if not fresh:
             return  # this follower wrote them, or read them from the store already
         if fresh[0].version != known.version + 1:  # some were missed: the store has them
-            tables[number] = commands.load_table(self._store, table_id)
+            tables[number] = commands.load_table(self._app, table_id)
         else:
-            tables[number] = commands.fold_records(known, fresh)
+            tables[number] = replace(known, version=fresh[-1].version,
+                                     state=commands.fold_records(known.state, fresh))
 
     def _handle(self, tournament_id: str, now: float, clock_due: bool, budget: int) -> int:
         """Record what the tournament's clock has due (a start only when its deadline
         came, see next_deadline), then drive its tables."""
         recorded = 0
-        state = tournaments.load_tournament(self._store, tournament_id).state
+        state = tournaments.load_tournament(self._app, tournament_id).state
         # Judged here first (pure), so a hand's end costs no second read of the tournament.
         due = state.status == tournament.FINISHED or bool(tournaments.due_commands(state, int(now)))
         try:
             if due and (clock_due or state.status != tournament.REGISTERING):
-                recorded += len(tournaments.act_on_deadlines(self._store, tournament_id, int(now)))
+                recorded += len(tournaments.act_on_deadlines(self._app, tournament_id, int(now)))
         except VersionConflict as lost:
             log.info("tournament %s: someone acted first (%s); its next event looks again", tournament_id, lost)
         except Violation as refused:
             log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
-        loaded = tournaments.load_tournament(self._store, tournament_id)
+        loaded = tournaments.load_tournament(self._app, tournament_id)
         settings = loaded.state.settings
         if loaded.state.status == tournament.RUNNING and settings is not None \
                 and settings.tables == tournament.TABLES_SERVICE:
             tables = self._tables.get(tournament_id)
             if tables is None:
                 tables = self._tables[tournament_id] = tournament_tables.table_states(
-                    self._store, tournament_id, loaded.state)
+                    self._app, tournament_id, loaded.state)
             allowed = max(1, budget - recorded)
-            advanced = tournament_tables.advance(self._store, tournament_id, now, tables, allowed)
+            advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed)
             recorded += advanced
-            loaded = tournaments.load_tournament(self._store, tournament_id)
+            loaded = tournaments.load_tournament(self._app, tournament_id)
             self._schedule(tournament_id, loaded.state, now)
             if advanced == allowed:  # stopped by the budget: more may be due, in the next batch
                 self._deadlines[tournament_id] = now

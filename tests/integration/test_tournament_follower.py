@@ -20,6 +20,8 @@ from service.adapters.store import trackings
 from service.adapters.store.base import START, Checkpoint, VersionConflict
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands, process_managers, tournament_tables, tournaments
+from service.application.application import application
+from tests import applications
 from tests.integration.test_tournament_tables import STACK, new_tournament, shove
 
 pytestmark = pytest.mark.integration
@@ -86,7 +88,7 @@ def checkpoint_of(store: PostgresEventStore, name: str) -> Checkpoint:
 
 
 def play_all_tables(store: PostgresEventStore, tournament_id: str) -> None:
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
     for number in range(1, len(state.seating.tables) + 1):
         try:
             while shove(store, tournament_tables.table_id_for(tournament_id, number)):
@@ -98,7 +100,7 @@ def play_all_tables(store: PostgresEventStore, tournament_id: str) -> None:
 
 
 def finished(store: PostgresEventStore, tournament_id: str) -> bool:
-    return tournaments.load_tournament(store, tournament_id).state.status == tournament.FINISHED
+    return tournaments.load_tournament(applications.of(store), tournament_id).state.status == tournament.FINISHED
 
 
 def streams_of(store: PostgresEventStore, tournament_id: str) -> list[str]:
@@ -112,14 +114,14 @@ def assert_played_once(store: PostgresEventStore, tournament_id: str, handled: l
     positions = [r.position for s in streams_of(store, tournament_id) for r in store.read_stream(s)]
     assert len(handled) == len(set(handled)), "a position was handled twice"
     assert set(positions) <= set(handled)
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
     order = state.finishing_order()
     assert len(order) == PLAYERS and len({e.player_id for e in order}) == PLAYERS
     assert [e.place for e in order].count(1) == 1
     tournament_log = store.read_stream(tournaments.stream_id(tournament_id))
     reports = [r.metadata["idempotency_key"] for r in tournament_log if r.type == "HandFinished"]
     assert len(reports) == len(set(reports))
-    hands = sum(commands.load_table(store, table_id[len(commands.STREAM_PREFIX):]).state.hands_played
+    hands = sum(commands.load_table(applications.of(store), table_id[len(commands.STREAM_PREFIX):]).state.hands_played
                 for table_id in streams_of(store, tournament_id)[1:])
     assert len(reports) == hands
     seated_at: dict[str, str] = {}
@@ -144,14 +146,14 @@ def test_a_follower_killed_mid_batch_leaves_nothing_and_the_next_one_handles_eac
     tournament_id = new_tournament(store, PLAYERS, table_size=TABLE_SIZE)
     dice = random.Random(18)
     dying = DyingStore(store)
-    follower = process_managers.TournamentFollower(dying, trackings.PostgresTracking(), name=name)
+    follower = process_managers.TournamentFollower(application(dying), trackings.PostgresTracking(), name=name)
     handled: list[int] = []
     kills = 0
     for _ in range(3000):
         if finished(store, tournament_id):
             break
         dying.appends_left = dice.randrange(1, 4) if dice.random() < 0.7 else None
-        version = tournaments.load_tournament(store, tournament_id).version
+        version = tournaments.load_tournament(applications.of(store), tournament_id).version
         checkpoint = checkpoint_of(store, name)
         dying.read.clear()
         try:
@@ -159,9 +161,9 @@ def test_a_follower_killed_mid_batch_leaves_nothing_and_the_next_one_handles_eac
         except Killed:
             kills += 1
             # Nothing of the batch is left: not its tournament commands, not its checkpoint.
-            assert tournaments.load_tournament(store, tournament_id).version == version
+            assert tournaments.load_tournament(applications.of(store), tournament_id).version == version
             assert checkpoint_of(store, name) == checkpoint
-            follower = process_managers.TournamentFollower(dying, trackings.PostgresTracking(), name=name)
+            follower = process_managers.TournamentFollower(application(dying), trackings.PostgresTracking(), name=name)
             continue
         handled.extend(dying.read)
         if not batch.recorded and not batch.full:
@@ -184,7 +186,7 @@ def test_two_followers_on_one_tracking_record_take_turns_and_never_handle_a_posi
 
     def follow(index: int) -> None:
         watched = DyingStore(store)
-        follower = process_managers.TournamentFollower(watched, trackings.PostgresTracking(), name=name)
+        follower = process_managers.TournamentFollower(application(watched), trackings.PostgresTracking(), name=name)
         try:
             while not stop.is_set():
                 watched.read.clear()
