@@ -92,17 +92,19 @@ class TournamentManager:
         return max(0.0, min(SAFETY_NET_S, deadline - time.time()))
 
 
-_running: list[TournamentManager] = []
+MANAGER = "cardroom_tournament_manager"
+"""Where the worker's main process keeps its manager: the Celery app's configuration."""
 
 
 @worker_ready.connect
 def _start_manager(**_: Any) -> None:
     manager = TournamentManager(Config.from_env())
     manager.start()
-    _running.append(manager)
+    app.conf[MANAGER] = manager
 
 
 @worker_shutting_down.connect
 def _stop_manager(**_: Any) -> None:
-    while _running:
-        _running.pop().stop()
+    manager = app.conf.get(MANAGER)
+    if manager is not None:
+        manager.stop()
