@@ -1107,9 +1107,11 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
 
 def _deals_next(state: TableState, events: list[Any]) -> bool:
     """An auto-deal table whose hand these events closed goes on to the next hand, unless
-    it has finished."""
+    it has finished or (a cash table, which never finishes by itself) fewer than two
+    players have chips left: the action that busted one stands and the table waits."""
     return state.auto_deal and not state.finished and not state.hand_in_progress \
-        and any(type(event) is HandClosed for event in events)
+        and any(type(event) is HandClosed for event in events) \
+        and len(seats_dealt_in(state)) >= MIN_SEATS
 
 
 def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:

@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.records import from_record, to_record
-from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, PlayerLeftTable,
-                          PlayerSeatedAtTable, SitDown, StandUp, StartNextHand, TableClosing,
-                          TableFinished, TableSeat, TopUp, event_types, handle, replay)
+from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, HandClosed,
+                               PlayerLeftTable, PlayerSeatedAtTable, SitDown, StandUp, StartNextHand,
+                               TableClosing, TableFinished, TableSeat, TopUp, event_types, fresh_deal,
+                               handle, replay)
 from domain.rules.violations import Violation
+from tests.unit.test_table_games import SeededDraws
 
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 SALT = "cd" * 32
@@ -107,6 +109,24 @@ def test_a_cash_table_does_not_finish_when_one_player_is_left():
     state = handle(state, StandUp("P0"))[1]
     assert not state.finished
     assert refused(state, StartNextHand(("As",), SALT)).code == "not_enough_players"
+
+
+def test_an_auto_deal_cash_table_takes_the_call_that_busts_a_player_and_waits_for_the_next():
+    # Found by playing: the call that left one player with chips was refused with
+    # not_enough_players, because the auto-deal tried to open a hand for one player.
+    taken = (TableSeat("P0", 500), TableSeat("P1", 300)) + (TableSeat(EMPTY_SEAT, 0),) * 4
+    state = handle(None, CreateTable("c1", "holdem", {}, NL, taken, auto_deal=True,
+                                     min_buy_in=MIN_BUY_IN, max_buy_in=MAX_BUY_IN))[1]
+    draws = SeededDraws(7)
+    state = handle(state, fresh_deal(state, draws), draws=draws)[1]
+    state = handle(state, Act(state.to_act, "raise", 500), draws=draws)[1]
+    events, state = handle(state, Act(state.to_act, "call"), draws=draws)
+    assert any(type(event) is HandClosed for event in events)
+    assert not state.hand_in_progress and not state.finished
+    assert sorted(state.stacks[:2]) == [0, 800]
+    # A new player sits down and the next hand is dealt by hand.
+    state = handle(state, SitDown("Ann", 300), draws=draws)[1]
+    assert handle(state, fresh_deal(state, draws), draws=draws)[1].hand_in_progress
 
 
 def test_closing_between_hands_finishes_the_table_at_once():
