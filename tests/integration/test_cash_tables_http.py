@@ -21,6 +21,16 @@ def cash_table(client, players=(), stack=500) -> str:
     return response.get_json()["id"]
 
 
+def test_a_cash_table_opens_without_a_seats_list_and_another_table_names_the_field(client):
+    created = client.post("/v1/tables", headers=ADMIN, json={"game": "holdem", "betting": NL, "cash": CASH})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    seats = seats_of(client, created.get_json()["id"])
+    assert len(seats) == 6 and {s["player_id"] for s in seats} == {""}
+    refused = client.post("/v1/tables", headers=ADMIN, json={"game": "holdem", "betting": NL})
+    assert_problem(refused, 400, "validation_error")
+    assert [e["field"] for e in refused.get_json()["errors"]] == ["seats"]
+
+
 def seats_of(client, table_id: str) -> list[dict]:
     return client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
 

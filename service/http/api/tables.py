@@ -65,10 +65,11 @@ class NewTableSchema(ma.Schema):
                                metadata={"description": "the betting description of api.md (hold'em and "
                                          "Omaha); five-card draw, Palace Poker and dice derive theirs "
                                          "from their settings"})
-    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
+    # Not required: a cash table may open empty (table_seats asks the others for two or more).
+    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), load_default=list,
                            validate=ma.validate.Length(max=table.MAX_SEATS),
                            metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
-                                                    "players at the start (none or more)"})
+                                                    "players at the start (none or more; may be left out)"})
     cash = CASH_FIELD
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(
