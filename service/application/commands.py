@@ -41,6 +41,7 @@ from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service.application import ratings
 from service.application.sealing import seal
+from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
 from service.adapters.store import scope
 from service.adapters.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
 
@@ -252,8 +253,25 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
             *, actor: str | None = None, idempotency_key: str | None = None,
             loaded: LoadedTable | None = None, now: float | None = None) -> CommandResult:
     """Decide `command` on the table and record the events. `expected_version` None means
-    "whatever the current version is" (the domain still refuses what the state forbids).
-    `now`: seconds since the epoch (default: the wall clock)."""
+    "whatever the current version is" (the domain still refuses what the state forbids):
+    a race lost then is decided again on the fresh state, as tournaments do, so two
+    players taking one seat hear `seat_taken`, not a conflict with a version they never
+    sent. `now`: seconds since the epoch (default: the wall clock)."""
+    attempts = 1 if expected_version is not None else RETRIES_WITHOUT_EXPECTED_VERSION
+    for attempt in range(attempts):
+        try:
+            return _execute_once(store, table_id, expected_version, command, actor=actor,
+                                 idempotency_key=idempotency_key, loaded=loaded, now=now)
+        except VersionConflict:
+            if attempt + 1 == attempts:
+                raise
+            loaded = None
+    raise AssertionError("unreachable: the last attempt raises or returns")
+
+
+def _execute_once(store: EventStore, table_id: str, expected_version: int | None, command: table.Command,
+                  *, actor: str | None, idempotency_key: str | None, loaded: LoadedTable | None,
+                  now: float | None) -> CommandResult:
     loaded = loaded or load_table(store, table_id)
     stream = table_stream(table_id)
     if idempotency_key is not None and idempotency_key in loaded.idempotency_keys:

@@ -3,6 +3,9 @@ seats, sit down, top up, stand up and close, each with its refusals (problem doc
 with stable codes and the numbers), and the chips accounted for in the event log."""
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
@@ -29,6 +32,25 @@ def test_a_cash_table_opens_without_a_seats_list_and_another_table_names_the_fie
     refused = client.post("/v1/tables", headers=ADMIN, json={"game": "holdem", "betting": NL})
     assert_problem(refused, 400, "validation_error")
     assert [e["field"] for e in refused.get_json()["errors"]] == ["seats"]
+
+
+def test_players_racing_for_one_seat_without_a_version_hear_seat_taken(client):
+    # Found by playing: the losers of the race got 409 version_conflict, naming an
+    # expected version they never sent; a write without one is decided again instead.
+    table_id = cash_table(client)
+    racers = [key_for(client, "player", register_player(client, f"Racer {i}")) for i in range(6)]
+    start = threading.Barrier(len(racers))
+
+    def sit(headers: dict):
+        own = client.application.test_client()
+        start.wait(10)
+        return own.post(f"/v1/tables/{table_id}/seats", json={"buy_in": 300, "seat": 0}, headers=headers)
+
+    with ThreadPoolExecutor(len(racers)) as pool:
+        answers = list(pool.map(sit, racers))
+    assert sorted(a.status_code for a in answers) == [201] + [422] * 5, [a.get_data(as_text=True) for a in answers]
+    for lost in (a for a in answers if a.status_code == 422):
+        assert_problem(lost, 422, "seat_taken")
 
 
 def seats_of(client, table_id: str) -> list[dict]:
