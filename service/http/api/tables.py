@@ -42,7 +42,7 @@ IF_MATCH_HEADER = {
 }
 IDEMPOTENCY_KEY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
-    "schema": {"type": "string", "maxLength": 200},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
     "description": "the caller's key for this request: a retry with the same key and body "
                    "answers the first response and writes nothing (service.http.api.writes)",
 }
