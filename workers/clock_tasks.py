@@ -16,8 +16,12 @@ the version race, and change nothing.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
+from typing import Any
 
 from celery import Celery
 
@@ -43,18 +47,62 @@ SWEEP_BATCH = 500
 EARLY_WAIT_LIMIT_S = 2.0
 
 
-def clock_sender(celery: Celery) -> commands.ClockScheduler:
-    """The fast path: schedule `expire_clock` at the clock's deadline on `celery`'s broker."""
+def clock_sender(celery: Celery, producers: _KeptProducers | None = None) -> commands.ClockScheduler:
+    """The fast path: schedule `expire_clock` at the clock's deadline on `celery`'s broker
+    (through `producers`' producer of the calling thread, else one from Celery's pool)."""
     def send(table_id: str, version: int, clock: table.ClockStarted) -> None:
-        celery.send_task(
-            EXPIRE_TASK,
-            args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
-            eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
-            # A broker that is down must not hold up the write that started the clock:
-            # fail at once, the sweep acts on the deadline.
-            retry=False,
-        )
+        producer = None if producers is None else producers.of_this_thread()
+        args = [table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms]
+        try:
+            celery.send_task(
+                EXPIRE_TASK,
+                args=args,
+                eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
+                # A broker that is down must not hold up the write that started the clock:
+                # fail at once, the sweep acts on the deadline.
+                retry=False,
+                producer=producer,
+            )
+        except Exception:
+            if producers is not None:
+                producers.drop()  # its connection may be broken: the next send opens another
+            raise
     return send
+
+
+class _KeptProducers(threading.local):
+    """A producer per thread, kept from one send to the next, whose channel keeps its Redis
+    client. Celery's pool lends a producer per send, and kombu's Redis channel builds a new
+    redis-py client for every message it publishes (`conn_or_acquire`): together about a
+    third of the CPU a send costs (200 of 650 us measured), on every action of a table with
+    an action clock. The message sent is the same."""
+
+    def __init__(self, celery: Celery) -> None:
+        self._celery = celery
+        self._producer: Any = None
+
+    def of_this_thread(self) -> Any:
+        if self._producer is None:
+            producer = self._celery.amqp.Producer(self._celery.connection_for_write(), auto_declare=False)
+            channel = producer.channel
+            if hasattr(channel, "conn_or_acquire"):  # kombu's Redis transport
+                client = channel._create_client()
+
+                @contextmanager
+                def kept_client(given: Any = None) -> Iterator[Any]:
+                    yield given or client
+
+                channel.conn_or_acquire = kept_client
+            self._producer = producer
+        return self._producer
+
+    def drop(self) -> None:
+        producer, self._producer = self._producer, None
+        if producer is not None:
+            try:
+                producer.connection.release()
+            except Exception:  # noqa: BLE001 - already broken: nothing to release
+                log.debug("clock sender: releasing a broken broker connection failed", exc_info=True)
 
 
 SEND_TIMEOUT_S = 0.5
@@ -72,7 +120,7 @@ def clock_sender_for(broker_url: str) -> commands.ClockScheduler:
         "socket_timeout": SEND_TIMEOUT_S,
         "max_retries": 0,
     }
-    return clock_sender(celery)
+    return clock_sender(celery, _KeptProducers(celery))
 
 
 @app.task(name=EXPIRE_TASK)
