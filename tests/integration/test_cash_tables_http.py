@@ -112,21 +112,24 @@ def test_top_ups_reach_the_maximum_buy_in_and_no_further(client):
                    400, "validation_error")
 
 
-def test_a_player_in_the_hand_stands_up_or_tops_up_only_after_it(client):
+def test_a_player_in_the_hand_tops_up_only_after_it_and_stands_up_at_its_end(client):
     ann, bob = register_player(client, "Ann"), register_player(client, "Bob")
     table_id = cash_table(client, [ann, bob])
     answer = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
     key = key_for(client, "player", ann)
-    assert_problem(client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key), 422, "hand_in_progress")
     assert_problem(client.post(f"/v1/tables/{table_id}/top-ups", json={"amount": 50}, headers=key),
                    422, "hand_in_progress")
+    queued = client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key)
+    assert queued.status_code == 200, queued.get_data(as_text=True)
+    assert [e["type"] for e in queued.get_json()["events"]] == ["StandUpQueued"]
+    assert_problem(client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key), 422, "already_leaving")
     folded = client.post(f"/v1/tables/{table_id}/actions", json={"action": "fold", "player_id": answer["to_act"]},
-                         headers={**ADMIN, "If-Match": f'"{answer["version"]}"'})
+                         headers={**ADMIN, "If-Match": f'"{queued.get_json()["version"]}"'})
     assert folded.status_code == 201, folded.get_data(as_text=True)
-    stack = seats_of(client, table_id)[0]["stack"]
-    left = client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key)
-    assert left.status_code == 200, left.get_data(as_text=True)
-    assert left.get_json()["events"][0]["data"]["stack"] == stack
+    written = folded.get_json()["events"]
+    closed = next(e for e in written if e["type"] == "HandClosed")
+    left = next(e for e in written if e["type"] == "PlayerLeftTable")
+    assert left["data"]["player_id"] == ann and left["data"]["stack"] == closed["data"]["stacks"][0]
     assert seats_of(client, table_id)[0]["player_id"] == ""
     assert_problem(client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key), 422, "not_seated")
 

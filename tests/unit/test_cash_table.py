@@ -13,7 +13,7 @@ from domain.rules.cards import format_card, new_deck, shuffled
 from domain.records import from_record, to_record
 from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, HandClosed,
                                PlayerLeftTable, PlayerSeatedAtTable, SitDown, StandUp, StartNextHand,
-                               TableClosing, TableFinished, TableSeat, TopUp, event_types, fresh_deal,
+                               StandUpQueued, TableClosing, TableFinished, TableSeat, TopUp, event_types, fresh_deal,
                                handle, replay)
 from domain.rules.violations import Violation
 from tests.unit.test_table_games import SeededDraws
@@ -75,14 +75,35 @@ def test_a_player_who_sits_down_during_a_hand_is_dealt_in_from_the_next_and_may_
     assert 3 in deal(state, seed=2).hand_seats
 
 
-def test_a_player_in_the_hand_may_neither_stand_up_nor_top_up_until_it_is_over():
-    state = deal(cash_table(500, 500))
-    assert refused(state, StandUp("P0")).code == "hand_in_progress"
+def test_a_player_in_the_hand_tops_up_after_it_and_a_stand_up_waits_for_its_end():
+    state = deal(cash_table(500, 500, 500))
     assert refused(state, TopUp("P0", 100)).code == "hand_in_progress"
+    events, state = handle(state, StandUp("P0"))
+    assert events == [StandUpQueued(0, "P0", state.hand_id)] and state.players[0] == "P0"
+    assert refused(state, StandUp("P0")).code == "already_leaving"
     while state.hand_in_progress:
-        state = handle(state, Act(state.to_act, "fold"))[1]
-    events, state = handle(state, TopUp("P0", 100))
+        events, state = handle(state, Act(state.to_act, "fold"))
+    left = [e for e in events if isinstance(e, PlayerLeftTable)]
+    assert [(e.seat, e.player_id) for e in left] == [(0, "P0")] and state.players[0] == EMPTY_SEAT
+    assert left[0].stack == sum(e.stacks[0] for e in events if isinstance(e, HandClosed))
+    assert state.leaving == ()
+    events, state = handle(state, TopUp("P1", 100))
     assert isinstance(events[0], ChipsAdjusted) and events[0].reason == "top_up"
+
+
+def test_on_an_auto_deal_table_a_stand_up_leaves_before_the_next_hand_is_dealt():
+    # Found by playing: the next hand was dealt in the write that closed the last, so a
+    # player at an auto-deal cash table was always in a hand and could never leave.
+    taken = tuple(TableSeat(f"P{i}", 500) for i in range(3)) + (TableSeat(EMPTY_SEAT, 0),) * 3
+    state = handle(None, CreateTable("c1", "holdem", {}, NL, taken, auto_deal=True,
+                                     min_buy_in=MIN_BUY_IN, max_buy_in=MAX_BUY_IN))[1]
+    draws = SeededDraws(3)
+    state = handle(state, fresh_deal(state, draws), draws=draws)[1]
+    state = handle(state, StandUp("P2"), draws=draws)[1]
+    first = state.hand_id
+    while state.hand_id == first:
+        state = handle(state, Act(state.to_act, "fold"), draws=draws)[1]
+    assert state.hand_in_progress and 2 not in state.hand_seats and state.players[2] == EMPTY_SEAT
 
 
 def test_a_top_up_may_bring_the_stack_to_the_maximum_and_no_further():
