@@ -996,8 +996,11 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
         raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
                         numbers={"amount": command.amount})
     if stack + command.amount > most:  # type: ignore[operator]
+        # A stack that won its way over the maximum takes no top-up at all ("at most -256
+        # more" said nothing).
+        room = f"at most {most - stack} more" if stack < most else "the stack is already at or over it"  # type: ignore[operator]
         raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
-                        f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
+                        f"the maximum buy-in of {most}: {room}",
                         numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
     return [adjusted], evolve(state, adjusted)

@@ -3,6 +3,7 @@ hands and within the buy-in limits; and chips conserved over any sequence of the
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -114,6 +115,14 @@ def test_a_top_up_may_bring_the_stack_to_the_maximum_and_no_further():
     assert violation.numbers == {"stack": 900, "amount": 101, "max_buy_in": 1000}
     assert refused(state, TopUp("P0", 0)).code == "invalid_top_up"
     assert refused(state, TopUp("Nobody", 10)).code == "not_seated"
+
+
+def test_a_stack_over_the_maximum_takes_no_top_up_and_is_told_so():
+    won = cash_table(1000, 500)
+    state = replace(won, stacks=(1500, *won.stacks[1:]))  # P0 won 500 in a hand
+    violation = refused(state, TopUp("P0", 10))
+    assert violation.code == "top_up_over_max" and "already at or over" in violation.detail
+    assert violation.numbers == {"stack": 1500, "amount": 10, "max_buy_in": 1000}
 
 
 def test_standing_up_takes_the_stack_away_and_frees_the_seat():
