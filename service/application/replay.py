@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from domain.games import holdem
 from domain.history import phh
 from domain.live import table
+from domain.live.games import legal_shape
 from domain.records import from_record
 from domain.rules import betting as bet
 from domain.rules.betting import BettingState, chips
@@ -401,7 +402,7 @@ def _phh_steps(events: Sequence[Any], names: list[str], viewer: views.Viewer,
         if rule is not None:
             step["rule"] = rule
         if isinstance(event, holdem.ActionTaken) and before is not None:
-            legal = views.legal_view(holdem.legal_actions(before))
+            legal = legal_shape(holdem.legal_actions(before))
             step["decision"] = decision(before.betting, legal, event.seat, names[event.seat],
                                         event.action, event.to, event.adds)
         steps.append(step)

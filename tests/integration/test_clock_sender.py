@@ -1,4 +1,4 @@
-"""The web app's clock sender keeps a producer (and its Redis client) per thread: what it
+"""The web app's clock sender (service.bootstrap.broker_scheduler) keeps a producer (and its Redis client) per thread: what it
 puts on the broker must be what Celery's own send puts there, and a broker that is down
 must still fail each send fast, without breaking the sends after it."""
 from __future__ import annotations
@@ -12,14 +12,20 @@ import pytest
 import redis
 
 from domain.live import table
+from service.adapters.scheduler import EXPIRE_CLOCK_TASK as EXPIRE_TASK
+from service.bootstrap import broker_scheduler
 from service.config import Config
 from workers.celery_app import make_celery
-from workers.clock_tasks import EXPIRE_TASK, clock_sender_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
 QUEUE = "celery"
 UNREACHABLE_BROKER = "redis://127.0.0.1:1/0"
+
+
+def send(broker_url: str):
+    """What the web app does after an append that started a clock."""
+    return broker_scheduler(Config(broker_url=broker_url)).expire_clock_at_deadline
 
 
 def _clock() -> table.ClockStarted:
@@ -46,7 +52,7 @@ def queue(broker_url):
 
 def test_the_kept_producer_sends_what_celery_sends(broker_url, queue):
     clock = _clock()
-    clock_sender_for(broker_url)("2f0c3c1e-8f4c-4a49-9a36-1c3f4b0d9e11", 7, clock)
+    send(broker_url)("2f0c3c1e-8f4c-4a49-9a36-1c3f4b0d9e11", 7, clock)
     # Celery's own send, its defaults untouched (its pool's producer, its saferepr of the args).
     make_celery(Config(broker_url=broker_url)).send_task(
         EXPIRE_TASK, args=["2f0c3c1e-8f4c-4a49-9a36-1c3f4b0d9e11", 7, clock.hand_id, clock.seat,
@@ -58,8 +64,8 @@ def test_the_kept_producer_sends_what_celery_sends(broker_url, queue):
 
 
 def test_each_thread_sends_on_its_own_producer(broker_url, queue):
-    send = clock_sender_for(broker_url)
-    threads = [threading.Thread(target=lambda: [send("table-1", v, _clock()) for v in range(20)])
+    send_clock = send(broker_url)
+    threads = [threading.Thread(target=lambda: [send_clock("table-1", v, _clock()) for v in range(20)])
                for _ in range(4)]
     for thread in threads:
         thread.start()
@@ -69,9 +75,9 @@ def test_each_thread_sends_on_its_own_producer(broker_url, queue):
 
 
 def test_a_broker_that_is_down_fails_every_send_fast():
-    send = clock_sender_for(UNREACHABLE_BROKER)
+    send_clock = send(UNREACHABLE_BROKER)
     for _ in range(3):
         began = time.monotonic()
         with pytest.raises(Exception):  # noqa: B017 - kombu's or redis-py's connection error
-            send("table-1", 1, _clock())
+            send_clock("table-1", 1, _clock())
         assert time.monotonic() - began < 1.5
