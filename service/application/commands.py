@@ -34,6 +34,7 @@ from service.application import ratings
 from service.application.handling import Decision, Handled, Loaded, StreamKind
 from service.application.sealing import seal
 from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
+from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
 
 if TYPE_CHECKING:
     from service.application.application import Application
@@ -83,7 +84,8 @@ def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent
 
 
 TABLES: StreamKind[table.TableState | None] = StreamKind(
-    STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES)
+    STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES,
+    retries=RETRIES_WITHOUT_EXPECTED_VERSION)
 
 
 def load_table(app: Application, table_id: str) -> LoadedTable:
@@ -162,8 +164,10 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
             *, actor: str | None = None, idempotency_key: str | None = None,
             loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table.TableState | None]:
     """Decide `command` on the table and record the events. `expected_version` None means
-    "whatever the current version is" (the domain still refuses what the state forbids).
-    `now`: seconds since the epoch (default: the wall clock)."""
+    "whatever the current version is" (the domain still refuses what the state forbids):
+    a race lost then is decided again on the fresh state (TABLES.retries), as tournaments
+    do, so two players taking one seat hear `seat_taken`, not a conflict with a version
+    they never sent. `now`: seconds since the epoch (default: the wall clock)."""
     handled = app.tables.handle(table_stream(table_id), partial(_decide, command, now_ms(now)),
                                 expected_version=expected_version, idempotency_key=idempotency_key,
                                 actor=actor, loaded=loaded)

@@ -169,13 +169,15 @@ def hand_phh(hand_id: str) -> Response:
 
 
 def _check_phh_form(state: table.TableState) -> None:
-    """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
+    """PHH writes hold'em, Omaha, the mixed games (stud, razz, their rotations...) and (our
+    extension) five-card draw for chips; nothing else."""
     rules = table.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if state.game != DRAW_GAME:
         raise Problem(422, "phh_not_available",
-                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha and "
+                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha, the "
+                      f"mixed games (stud, razz, 2-7 triple draw and their rotations) and "
                       f"five-card draw only", game=state.game)
     if not rules.plays_for_chips(state.settings):
         raise Problem(422, "phh_not_available",
