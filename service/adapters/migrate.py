@@ -29,7 +29,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from alembic import command
 from alembic.config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 OWNER_ROLE = "cardroom_owner"
 WRITER_ROLE = "cardroom_writer"
