@@ -52,6 +52,7 @@ def create_app(config: Config | None = None) -> Flask:
 
     pool = _open_pool(config) if config.database_url else None
     store = open_store(pool, config) if pool else None
+    commands.keep_tables(config.table_cache_size)
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,

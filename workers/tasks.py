@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from psycopg_pool import ConnectionPool
 
+from service.application import commands
 from service.http.api.players import register_player as register_player_command
 from service.config import Config
 from service.adapters.store.base import EventStore
@@ -29,7 +30,9 @@ def pool() -> ConnectionPool:
 @lru_cache(maxsize=1)
 def event_store() -> EventStore:
     # One store per process: it keeps the heads it noted for the checkpoint file.
-    return open_store(pool(), Config.from_env())
+    config = Config.from_env()
+    commands.keep_tables(config.table_cache_size)
+    return open_store(pool(), config)
 
 
 @app.task(name="workers.tasks.ping")

@@ -25,6 +25,7 @@ TableFinished event for the rating worker.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import secrets
@@ -39,15 +40,17 @@ from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
-from service.application import ratings
+from service.application import ratings, snapshots
 from service.application.sealing import seal
+from service.config import Config
 from service.adapters.store import scope
-from service.adapters.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
+from service.adapters.store.base import (
+    EventStore, NewEvent, RecordedEvent, Reveal, Snapshot, VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
 STREAM_PREFIX = "table-"
-CACHED_TABLES = 512
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
@@ -134,8 +137,19 @@ class _TableCache:
         with self._lock:
             self._entries.pop(table_id, None)
 
+    def resize(self, capacity: int) -> None:
+        with self._lock:
+            self._capacity = capacity
+            while len(self._entries) > capacity:
+                self._entries.popitem(last=False)
 
-_cache = _TableCache(CACHED_TABLES)
+
+_cache = _TableCache(Config.table_cache_size)
+
+
+def keep_tables(capacity: int) -> None:
+    """How many table states this process keeps (Config.table_cache_size)."""
+    _cache.resize(capacity)
 
 
 @scope.forget_on_rollback
@@ -146,15 +160,62 @@ def _forget_table(store: EventStore, stream_id: str) -> None:
 
 
 def load_table(store: EventStore, table_id: str) -> LoadedTable:
-    """The table's current state: the cached state plus whatever was appended since."""
-    cached = _cache.get(table_id) or LoadedTable(table_id, 0, None)
-    records = store.read_stream(table_stream(table_id), after_version=cached.version,
-                                reveal=Reveal.ALL)
-    if not records:
-        return cached
-    loaded = fold_records(cached, records)
-    _cache.put(loaded)
+    """The table's current state: the cached state plus whatever was appended since; not
+    cached, its newest snapshot plus what came after it (load_table_state)."""
+    cached = _cache.get(table_id)
+    if cached is None:
+        loaded = load_table_state(store, table_id)
+    else:
+        records = store.read_stream(table_stream(table_id), after_version=cached.version,
+                                    reveal=Reveal.ALL)
+        if not records:
+            return cached
+        loaded = fold_records(cached, records)
+    if loaded.version:
+        _cache.put(loaded)
     return loaded
+
+
+def load_table_state(store: EventStore, table_id: str, up_to_version: int | None = None) -> LoadedTable:
+    """The table at `up_to_version` (default: its head) from the newest snapshot at or
+    before it, plus the events after that: the cost of the newest hand, not the table's
+    age. Without a usable snapshot (none yet, or written by other code), from version 0."""
+    start = _snapshot_at_or_before(store, table_id, up_to_version) or LoadedTable(table_id, 0, None)
+    records = store.read_stream(table_stream(table_id), after_version=start.version,
+                                up_to_version=up_to_version, reveal=Reveal.ALL)
+    return fold_records(start, records) if records else start
+
+
+def _snapshot_at_or_before(store: EventStore, table_id: str, version: int | None) -> LoadedTable | None:
+    found = store.newest_snapshot(table_stream(table_id), snapshots.SCHEMA, version)
+    if found is None:
+        return None
+    try:
+        state, keys = snapshots.decode(found.body)
+    except (ValueError, TypeError, KeyError):
+        log.warning("table %s: the snapshot at version %s does not decode; replaying instead",
+                    table_id, found.version, exc_info=True)
+        return None
+    return LoadedTable(table_id, found.version, state, keys)
+
+
+def _snapshot_closed_hand(store: EventStore, loaded: LoadedTable, events: list[Any],
+                          first_version: int, keys: dict[str, tuple[int, int]]) -> None:
+    """After an append that closed a hand: the table's state right after its HandClosed
+    (an auto-deal table's next deal follows in the same append, and stays out)."""
+    closed_at = next((i for i in range(len(events) - 1, -1, -1)
+                      if type(events[i]) is table.HandClosed), None)
+    if closed_at is None:
+        return
+    state = functools.reduce(table.evolve, events[:closed_at + 1], loaded.state)
+    version = first_version + closed_at
+    kept = {key: (first, min(last, version)) for key, (first, last) in keys.items() if first <= version}
+    try:
+        body = snapshots.encode(state, kept)
+    except snapshots.NotSnapshottable:
+        log.warning("table %s: no snapshot at version %s", loaded.table_id, version, exc_info=True)
+        return
+    store.save_snapshot(Snapshot(table_stream(loaded.table_id), version, snapshots.SCHEMA, body))
 
 
 def load_table_for_write(store: EventStore, table_id: str, expected_version: int | None) -> LoadedTable:
@@ -183,9 +244,9 @@ def fold_records(loaded: LoadedTable, records: list[RecordedEvent]) -> LoadedTab
 
 
 def state_at(store: EventStore, table_id: str, version: int) -> table.TableState | None:
-    """Replay the table to `version` (for floor staff auditing a hand step by step)."""
-    records = store.read_stream(table_stream(table_id), up_to_version=version, reveal=Reveal.ALL)
-    return fold_records(LoadedTable(table_id, 0, None), records).state if records else None
+    """The table at `version` (for floor staff auditing a hand step by step): from the
+    newest snapshot at or before it."""
+    return load_table_state(store, table_id, version).state
 
 
 class SecretShuffle:
@@ -267,6 +328,7 @@ def execute(store: EventStore, table_id: str, expected_version: int | None, comm
     if idempotency_key is not None:
         keys[idempotency_key] = (result.first_version, result.last_version)
     _cache.put(LoadedTable(table_id, result.last_version, state, keys))
+    _snapshot_closed_hand(store, loaded, events, result.first_version, keys)
     recorded = tuple(
         {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
         for version, new in zip(range(result.first_version, result.last_version + 1), new_events))

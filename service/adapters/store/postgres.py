@@ -48,6 +48,7 @@ from service.adapters.store.base import (
     NewEvent,
     RecordedEvent,
     Reveal,
+    Snapshot,
     Verification,
     VersionConflict,
     canonical_json,
@@ -250,6 +251,39 @@ _READ_STREAM = """
 SELECT {columns}, {sealed} FROM events e
  WHERE stream_id = %s AND version > %s AND version <= %s
  ORDER BY version
+"""
+
+# A hand's events: those tagged with it between its opening event and the stream's next
+# one, found through the partial indexes on opening events (migration 0011), so a read
+# costs the hand's events, whatever the age of the stream. The opening type is a literal
+# for the planner to match the partial indexes (as _sealed_column's closing type).
+_READ_HAND = """
+WITH opened AS (
+    SELECT version FROM events
+     WHERE stream_id = %(stream)s AND type = {opening} AND metadata->>'hand_id' = %(hand)s
+     LIMIT 1
+), next_opened AS (
+    SELECT min(n.version) AS version FROM events n, opened
+     WHERE n.stream_id = %(stream)s AND n.type = {opening} AND n.version > opened.version
+)
+SELECT {columns}, {sealed} FROM events e, opened, next_opened
+ WHERE e.stream_id = %(stream)s AND e.version >= opened.version
+   AND e.version < coalesce(next_opened.version, 2147483647)
+   AND e.metadata->>'hand_id' = %(hand)s
+ ORDER BY e.version
+"""
+
+# $1 stream, $2 schema, $3 version: the newest snapshot at or below a version.
+_NEWEST_SNAPSHOT = """
+SELECT version, body, encode(mac, 'hex') FROM snapshots
+ WHERE stream_id = %s AND schema = %s AND version <= %s
+ ORDER BY version DESC LIMIT 1
+"""
+
+_SAVE_SNAPSHOT = """
+INSERT INTO snapshots (stream_id, schema, version, body, mac)
+VALUES (%s, %s, %s, %s, decode(%s, 'hex'))
+ON CONFLICT DO NOTHING
 """
 
 _READ_ALL = f"""
@@ -471,6 +505,45 @@ class PostgresEventStore:
             self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
         return recorded
 
+    def read_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        """The events tagged with `hand_id` (metadata), from its opening event (type
+        `opened_by`) to the stream's next opening event: one statement over two small
+        indexes and the hand's own rows."""
+        query = _READ_HAND.format(columns=", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(",")),
+                                  sealed=_sealed_column(reveal),
+                                  opening=_sql_text_literal(opened_by))
+        with self._connection() as connection:
+            rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
+        return [_recorded(row) for row in rows]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Inside the open transaction when there is one (it commits or rolls back with
+        the events it follows); once per (stream, schema, version), the first kept."""
+        mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
+        with self._connection() as connection:
+            _fetch_none(connection, _SAVE_SNAPSHOT, (snapshot.stream_id, snapshot.schema,
+                                                     snapshot.version, snapshot.body, mac))
+
+    def newest_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> Snapshot | None:
+        """The newest snapshot at or below `up_to_version` under `schema`; with a chain
+        key, one whose MAC is not the key's is passed over (and the next older read)."""
+        upper = _MAX_VERSION if up_to_version is None else up_to_version
+        with self._connection() as connection:
+            while upper >= 1:
+                rows = _fetch(connection, _NEWEST_SNAPSHOT, (stream_id, schema, upper))
+                if not rows:
+                    return None
+                version, body, mac = rows[0]
+                found = Snapshot(stream_id, version, schema, body)
+                if self.signer is None or self.signer.valid_snapshot(found, mac):
+                    return found
+                upper = version - 1
+        return None
+
     def stream_version(self, stream_id: str) -> int:
         with self._connection() as connection:
             return _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
@@ -626,6 +699,11 @@ def _fetch(connection: psycopg.Connection[Any], query: str, params: Any) -> list
     # Tuple rows whatever row factory the pool's owner chose for its connections.
     with connection.cursor(row_factory=tuple_row) as cursor:
         return cursor.execute(query, params, prepare=True).fetchall()
+
+
+def _fetch_none(connection: psycopg.Connection[Any], query: str, params: Any) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(query, params, prepare=True)
 
 
 def _recorded(row: Sequence[Any]) -> RecordedEvent:

@@ -1,8 +1,11 @@
 """Hands and streams for auditors: a hand's history, its state at any version, its PHH
 export, and the hash-chain check of any stream.
 
-A hand id is `<table id>.<number>`; its events are the slice of the table stream tagged
-with that hand, so no extra index is kept. A hand imported from PHH (`POST
+A hand id is `<table id>.<number>`; its events are the ones of the table stream tagged
+with that hand, all between its HandOpened and the next hand's (the application tags an
+event with the hand opened last), read as that range (EventStore.read_hand), and its state
+is replayed from the snapshot taken when the hand before it closed: a hand read costs
+that hand, whatever the age of the table. A hand imported from PHH (`POST
 /v1/hand-histories?store=true`) has the id `hand-<uuid>`, the name of its own stream.
 Everything is redacted for the caller.
 """
@@ -32,6 +35,8 @@ from service.http.auth import require
 from service.http.problems import Problem
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 from service.adapters.store.base import RecordedEvent, format_recorded_at
+
+HAND_OPENED = table.HandOpened.__name__
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
 
@@ -80,9 +85,10 @@ def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEven
     loaded = commands.load_table(event_store(), table_id)
     if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    records = [r for r in event_store().read_stream(commands.table_stream(table_id),
-                                                    reveal=REVEAL_CLOSED_HANDS)
-               if r.metadata.get("hand_id") == hand_id]
+    records = event_store().read_hand(commands.table_stream(table_id), hand_id,
+                                      opened_by=HAND_OPENED, reveal=REVEAL_CLOSED_HANDS)
+    if not records:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
     return loaded, records
 
 
