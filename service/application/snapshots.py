@@ -11,7 +11,8 @@ The body is canonical JSON, never pickle: ints, strings, booleans and null as th
 tuples as arrays, and every other value as an object whose "@" names what it is: a domain
 dataclass by module and name ("domain.games.holdem:HandState", its fields beside), "dict"
 (its items as pairs, since keys need not be strings), "frozenset" (sorted items),
-"Fraction". Decoding builds only dataclasses of the `domain` package, through their own
+"Fraction", and "constant": a rule table's entry that holds code (a mixed game and its
+ranking functions) by the module and name it is kept under. Decoding builds only dataclasses of the `domain` package, through their own
 constructors. Anything else in a state is refused when encoding, and no snapshot is
 written.
 
@@ -26,6 +27,7 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import sys
 import typing
 from fractions import Fraction
 from functools import lru_cache
@@ -82,7 +84,10 @@ def _plain(value: Any) -> Any:
         return [item if type(item) in _PLAIN else _plain(item) for item in value]
     names = _field_names(kind)
     if names is not None:
-        encoded = {name: _plain(getattr(value, name)) for name in names}
+        try:
+            encoded = {name: _plain(getattr(value, name)) for name in names}
+        except NotSnapshottable:
+            return _constant(value)
         encoded["@"] = _class_name(kind)
         return encoded
     if kind is dict:
@@ -95,6 +100,22 @@ def _plain(value: Any) -> Any:
         return {"@": "Fraction", "value": str(value)}
     raise NotSnapshottable(f"a table state holds a {kind.__module__}.{kind.__qualname__}, "
                            f"which snapshots do not encode")
+
+
+def _constant(value: Any) -> dict[str, Any]:
+    """A value of the domain's own rule tables that holds code (a mixed game with its
+    ranking functions), by where its module keeps it: a module attribute, or an entry of
+    a module-level dict."""
+    module = sys.modules[type(value).__module__]
+    for name, held in vars(module).items():
+        if held is value:
+            return {"@": "constant", "module": module.__name__, "name": name}
+        if type(held) is dict:
+            for key, item in held.items():
+                if item is value and type(key) is str:
+                    return {"@": "constant", "module": module.__name__, "name": name, "key": key}
+    raise NotSnapshottable(f"a table state holds a {type(value).__qualname__} with code in it "
+                           f"that its module does not keep by name")
 
 
 def _sort_key(item: Any) -> str:
@@ -133,8 +154,20 @@ def _built(value: Any) -> Any:
         return frozenset(_built(item) for item in value["items"])
     if tag == "Fraction":
         return Fraction(value["value"])
+    if tag == "constant":
+        return _kept_constant(value["module"], value["name"], value.get("key"))
     cls = _domain_class(tag)
     return cls(**{name: _built(item) for name, item in value.items() if name != "@"})
+
+
+def _kept_constant(module_name: str, name: str, key: str | None) -> Any:
+    if not module_name.startswith(_DOMAIN):
+        raise ValueError(f"a snapshot names a constant of {module_name!r}, which is not the domain's")
+    held = getattr(importlib.import_module(module_name), name)
+    found = held if key is None else held[key]
+    if _field_names(type(found)) is None:
+        raise ValueError(f"a snapshot names {module_name}.{name}, which is no domain dataclass")
+    return found
 
 
 @lru_cache(maxsize=None)
