@@ -258,18 +258,20 @@ SELECT {columns}, {sealed} FROM events e
 # costs the hand's events, whatever the age of the stream. The opening type is a literal
 # for the planner to match the partial indexes (as _sealed_column's closing type).
 _READ_HAND = """
-WITH opened AS (
-    SELECT version FROM events
-     WHERE stream_id = %(stream)s AND type = {opening} AND metadata->>'hand_id' = %(hand)s
+WITH bounds AS MATERIALIZED (
+    SELECT o.version AS first_version,
+           -- ORDER BY ... LIMIT 1, not min(): one index probe, not one per later hand.
+           coalesce((SELECT n.version FROM events n
+                      WHERE n.stream_id = %(stream)s AND n.type = {opening} AND n.version > o.version
+                      ORDER BY n.version LIMIT 1), 2147483647) AS next_version
+      FROM events o
+     WHERE o.stream_id = %(stream)s AND o.type = {opening} AND o.metadata->>'hand_id' = %(hand)s
      LIMIT 1
-), next_opened AS (
-    SELECT min(n.version) AS version FROM events n, opened
-     WHERE n.stream_id = %(stream)s AND n.type = {opening} AND n.version > opened.version
 )
-SELECT {columns}, {sealed} FROM events e, opened, next_opened
- WHERE e.stream_id = %(stream)s AND e.version >= opened.version
-   AND e.version < coalesce(next_opened.version, 2147483647)
-   AND e.metadata->>'hand_id' = %(hand)s
+SELECT {columns}, {sealed} FROM bounds b
+  JOIN events e ON e.stream_id = %(stream)s AND e.version >= b.first_version
+                AND e.version < b.next_version
+ WHERE e.metadata->>'hand_id' = %(hand)s
  ORDER BY e.version
 """
 
