@@ -19,7 +19,7 @@ from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts
 from service.application import commands, snapshots, views
 from service.application.sealing import REVEAL_CLOSED_HANDS
-from service.adapters.store.base import Reveal, Snapshot
+from service.adapters.store.base import Reveal, Snapshot, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
 from tests.unit.test_table_games import SeededDraws, _play
 from tests.unit import test_table_mixed_properties as mixed_play
@@ -216,3 +216,25 @@ def test_the_table_cache_keeps_as_many_tables_as_configured():
         assert commands._cache.get(ids[0]) is None and commands._cache.get(ids[2]) is not None
     finally:
         commands.keep_tables(commands.Config.table_cache_size)
+
+
+def test_a_write_that_lost_a_race_retries_from_the_cached_state_not_from_version_zero():
+    store = InMemoryEventStore()
+    table_id = _table(store, 2, [5000, 5000], 2, 40, all_in=False)
+    stream = commands.table_stream(table_id)
+    stale = commands.load_table(store, table_id)
+    draws = SeededDraws(5)
+    move = (_act(stale.state, random.Random(1), False) if stale.state.hand_in_progress
+            else table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
+    commands.execute(store, table_id, stale.version, move)  # another writer
+    commands._cache.forget(table_id)
+    commands._cache.put(stale)  # this process still holds the state before it
+    with pytest.raises(VersionConflict):
+        commands.execute(store, table_id, None, move, loaded=stale)
+    reads = []
+    read_stream = store.read_stream
+    store.read_stream = lambda *a, **k: reads.append(read_stream(*a, **k)) or reads[-1]  # type: ignore[method-assign]
+
+    retried = commands.load_table(store, table_id)
+    assert reads[0][0].version == stale.version + 1 and reads[0][-1].version == store.stream_version(stream)
+    assert retried == _replayed(store, table_id, store.stream_version(stream))
