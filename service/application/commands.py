@@ -183,7 +183,29 @@ def load_table_state(store: EventStore, table_id: str, up_to_version: int | None
     start = _snapshot_at_or_before(store, table_id, up_to_version) or LoadedTable(table_id, 0, None)
     records = store.read_stream(table_stream(table_id), after_version=start.version,
                                 up_to_version=up_to_version, reveal=Reveal.ALL)
-    return fold_records(start, records) if records else start
+    if not records:
+        return start
+    closed_at = _last_close(records) if len(records) > REPLAY_WORTH_A_SNAPSHOT else None
+    if closed_at is None:
+        return fold_records(start, records)
+    # A long replay (a table older than snapshots, or snapshots of other code after a
+    # deploy) leaves one at the last close it passed, so the next load or hand read there
+    # is short.
+    at_close = fold_records(start, records[:closed_at + 1])
+    _save_snapshot(store, at_close)
+    rest = records[closed_at + 1:]
+    return fold_records(at_close, rest) if rest else at_close
+
+
+REPLAY_WORTH_A_SNAPSHOT = 500
+"""Events replayed past a snapshot (or from version 0) beyond which a load writes one."""
+
+
+def _last_close(records: list[RecordedEvent]) -> int | None:
+    return next((i for i in range(len(records) - 1, -1, -1) if records[i].type == _HAND_CLOSED), None)
+
+
+_HAND_CLOSED = table.HandClosed.__name__
 
 
 def _snapshot_at_or_before(store: EventStore, table_id: str, version: int | None) -> LoadedTable | None:
@@ -210,12 +232,16 @@ def _snapshot_closed_hand(store: EventStore, loaded: LoadedTable, events: list[A
     state = functools.reduce(table.evolve, events[:closed_at + 1], loaded.state)
     version = first_version + closed_at
     kept = {key: (first, min(last, version)) for key, (first, last) in keys.items() if first <= version}
+    _save_snapshot(store, LoadedTable(loaded.table_id, version, state, kept))
+
+
+def _save_snapshot(store: EventStore, loaded: LoadedTable) -> None:
     try:
-        body = snapshots.encode(state, kept)
+        body = snapshots.encode(loaded.state, loaded.idempotency_keys)
     except snapshots.NotSnapshottable:
-        log.warning("table %s: no snapshot at version %s", loaded.table_id, version, exc_info=True)
+        log.warning("table %s: no snapshot at version %s", loaded.table_id, loaded.version, exc_info=True)
         return
-    store.save_snapshot(Snapshot(table_stream(loaded.table_id), version, snapshots.SCHEMA, body))
+    store.save_snapshot(Snapshot(table_stream(loaded.table_id), loaded.version, snapshots.SCHEMA, body))
 
 
 def load_table_for_write(store: EventStore, table_id: str, expected_version: int | None) -> LoadedTable:

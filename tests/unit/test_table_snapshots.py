@@ -238,3 +238,23 @@ def test_a_write_that_lost_a_race_retries_from_the_cached_state_not_from_version
     retried = commands.load_table(store, table_id)
     assert reads[0][0].version == stale.version + 1 and reads[0][-1].version == store.stream_version(stream)
     assert retried == _replayed(store, table_id, store.stream_version(stream))
+
+
+def test_a_long_replay_leaves_a_snapshot_at_the_last_close_it_passed(monkeypatch):
+    """A table older than snapshots, or after a deploy of other domain code: the first
+    cold load replays from version 0 and keeps a snapshot; the next one starts there."""
+    store = InMemoryEventStore()
+    table_id = _table(store, 3, [5000, 5000, 5000], 8, 400, all_in=False)
+    stream = commands.table_stream(table_id)
+    monkeypatch.setattr(snapshots, "SCHEMA", "table-state/1/the-next-deploy")
+    assert store.newest_snapshot(stream, snapshots.SCHEMA) is None
+    head = store.stream_version(stream)
+    assert head > commands.REPLAY_WORTH_A_SNAPSHOT
+    commands._cache.forget(table_id)
+
+    assert commands.load_table(store, table_id) == _replayed(store, table_id, head)
+    kept = store.newest_snapshot(stream, snapshots.SCHEMA)
+    last_close = max(e.version for e in store.read_stream(stream) if e.type == "HandClosed")
+    assert kept.version == last_close
+    commands._cache.forget(table_id)
+    assert commands.load_table_state(store, table_id) == _replayed(store, table_id, head)

@@ -23,6 +23,7 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections import OrderedDict
@@ -60,6 +61,9 @@ from service.adapters.store.base import (
     utc_now,
     verify_chain,
 )
+
+
+log = logging.getLogger(__name__)
 
 
 def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
@@ -522,11 +526,21 @@ class PostgresEventStore:
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Inside the open transaction when there is one (it commits or rolls back with
-        the events it follows); once per (stream, schema, version), the first kept."""
+        the events it follows); once per (stream, schema, version), the first kept. Outside
+        one, a snapshot that cannot be written is logged and let go: it is a cache."""
         mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
-        with self._connection() as connection:
-            _fetch_none(connection, _SAVE_SNAPSHOT, (snapshot.stream_id, snapshot.schema,
-                                                     snapshot.version, snapshot.body, mac))
+        parameters = (snapshot.stream_id, snapshot.schema, snapshot.version, snapshot.body, mac)
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            _fetch_none(joined, _SAVE_SNAPSHOT, parameters)
+            return
+        try:
+            with self._pool.connection() as connection:
+                _fetch_none(connection, _SAVE_SNAPSHOT, parameters)
+        except psycopg.OperationalError:
+            # A cache lost, not a write: the events it follows are committed already.
+            log.warning("could not keep the snapshot of %s at version %s", snapshot.stream_id,
+                        snapshot.version, exc_info=True)
 
     def newest_snapshot(
         self, stream_id: str, schema: str, up_to_version: int | None = None,
