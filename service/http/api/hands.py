@@ -75,21 +75,18 @@ class VerificationSchema(ma.Schema):
         "description": "why the first bad version is bad (a hash, a MAC, a missing tail)"})
 
 
-def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
-    """The table and the hand's events, read with their hand's sealed fields revealed only
-    if its HandClosed is stored (decided in the same read)."""
+def _hand_records(hand_id: str) -> list[RecordedEvent]:
+    """The hand's events, read with their sealed fields revealed only if its HandClosed is
+    stored (decided in the same read): one range of the table stream, no table load."""
     located = table.table_id_of_hand(hand_id)
     if located is None:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    table_id, number = located
-    loaded = commands.load_table(event_store(), table_id)
-    if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
-        raise Problem(404, "not_found", f"no hand {hand_id}")
+    table_id, _ = located
     records = event_store().read_hand(commands.table_stream(table_id), hand_id,
                                       opened_by=HAND_OPENED, reveal=REVEAL_CLOSED_HANDS)
     if not records:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    return loaded, records
+    return records
 
 
 def _is_over(records: list[RecordedEvent]) -> bool:
@@ -106,7 +103,7 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     """A hand's history: its events, the hand at its last event, and the deal check."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_hand(hand_id)
-    _, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
     state = commands.state_at(event_store(), table_id, last)
@@ -132,7 +129,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     imported hand, to version `at` of its own stream."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_state(hand_id, query.get("at"))
-    _, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
     table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     first, last = records[0].version, records[-1].version
     at = query.get("at", last)
@@ -163,7 +160,9 @@ def hand_phh(hand_id: str) -> Response:
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
-    loaded, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
+    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    loaded = commands.load_table(event_store(), table_id)
     _check_phh_form(loaded.state)
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
