@@ -300,11 +300,13 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
 
     # Add-ons in the break after level 2 (no hands are dealt in it: the hands of level 2
     # still playing are played out first), for the biggest stack of each table.
-    view = floor.view()
-    for shown in view["tables"]:
+    for shown in floor.view()["tables"]:
         floor.act(shown["table_id"], shove=0.0, call=0.0)
+    # The stacks once the worker has recorded every hand's end: a hand's end reaches the
+    # tournament a moment after the table, and a stack read before it would never match.
+    view = floor.settled()
     adders = [max(t["players"], key=lambda p: p["chips"])["player_id"] for t in view["tables"]]
-    stacks = {player_id: floor.stack(player_id) for player_id in adders}
+    stacks = {p["player_id"]: p["chips"] for t in view["tables"] for p in t["players"]}
     for player_id in adders:
         floor.call("POST", "/add-ons", {"player_id": player_id})
     while any(floor.stack(p) != stacks[p] + ADD_ON_CHIPS for p in adders):
