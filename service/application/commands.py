@@ -180,9 +180,13 @@ def load_table_state(store: EventStore, table_id: str, up_to_version: int | None
     """The table at `up_to_version` (default: its head) from the newest snapshot at or
     before it, plus the events after that: the cost of the newest hand, not the table's
     age. Without a usable snapshot (none yet, or written by other code), from version 0."""
-    start = _snapshot_at_or_before(store, table_id, up_to_version) or LoadedTable(table_id, 0, None)
-    records = store.read_stream(table_stream(table_id), after_version=start.version,
-                                up_to_version=up_to_version, reveal=Reveal.ALL)
+    stream = table_stream(table_id)
+    found, records = store.read_from_snapshot(stream, snapshots.SCHEMA, up_to_version)
+    start = None if found is None else _decoded(found)
+    if start is None:
+        start = LoadedTable(table_id, 0, None)
+        if found is not None:  # it does not decode: from the first event after all
+            records = store.read_stream(stream, up_to_version=up_to_version, reveal=Reveal.ALL)
     if not records:
         return start
     closed_at = _last_close(records) if len(records) > REPLAY_WORTH_A_SNAPSHOT else None
@@ -208,10 +212,8 @@ def _last_close(records: list[RecordedEvent]) -> int | None:
 _HAND_CLOSED = table.HandClosed.__name__
 
 
-def _snapshot_at_or_before(store: EventStore, table_id: str, version: int | None) -> LoadedTable | None:
-    found = store.newest_snapshot(table_stream(table_id), snapshots.SCHEMA, version)
-    if found is None:
-        return None
+def _decoded(found: Snapshot) -> LoadedTable | None:
+    table_id = found.stream_id[len(STREAM_PREFIX):]
     try:
         state, keys = snapshots.decode(found.body)
     except (ValueError, TypeError, KeyError):

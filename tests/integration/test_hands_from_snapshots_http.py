@@ -72,13 +72,14 @@ def test_a_table_not_cached_loads_from_its_newest_snapshot(client, played, postg
     assert newest is not None and newest.version > 1
     commands._cache.forget(table_id)
     reads = []
-    read_stream = postgres_store.read_stream
+    read_from_snapshot = postgres_store.read_from_snapshot
 
     def counted(*args, **kwargs):
-        reads.append(read_stream(*args, **kwargs))
+        reads.append(read_from_snapshot(*args, **kwargs))
         return reads[-1]
 
-    monkeypatch.setattr(postgres_store, "read_stream", counted)
+    monkeypatch.setattr(postgres_store, "read_from_snapshot", counted)
     loaded = commands.load_table(postgres_store, table_id)
-    assert reads[0][0].version == newest.version + 1
-    assert loaded.version == postgres_store.stream_version(stream)
+    (found, events), = reads
+    assert found == newest and events[0].version == newest.version + 1
+    assert loaded.version == events[-1].version == postgres_store.stream_version(stream)

@@ -96,6 +96,22 @@ def test_the_newest_snapshot_at_or_before_a_version_under_its_schema(store, stre
     assert store.newest_snapshot(stream_id + "-other", SCHEMA) is None
 
 
+def test_a_read_from_the_newest_snapshot_gives_it_and_the_revealed_events_after_it(store, stream_id):
+    _three_hands(store, stream_id)
+    assert store.read_from_snapshot(stream_id, SCHEMA) == (None, store.read_stream(stream_id, reveal=Reveal.ALL))
+    store.save_snapshot(Snapshot(stream_id, 7, SCHEMA, '"at 7"'))
+    store.save_snapshot(Snapshot(stream_id, 11, SCHEMA, '"at 11"'))
+
+    found, events = store.read_from_snapshot(stream_id, SCHEMA)
+    assert found == Snapshot(stream_id, 11, SCHEMA, '"at 11"')
+    assert [(e.version, e.sealed) for e in events] == [
+        (12, {}), (13, {"salt": "salt-3"}), (14, {"deck": "deck-3"}), (15, {})]
+    found, events = store.read_from_snapshot(stream_id, SCHEMA, 10)
+    assert found.version == 7 and [e.version for e in events] == [8, 9, 10]
+    assert store.read_from_snapshot(stream_id, SCHEMA, 11) == (Snapshot(stream_id, 11, SCHEMA, '"at 11"'), [])
+    assert store.read_from_snapshot(stream_id + "-none", SCHEMA) == (None, [])
+
+
 def test_a_second_snapshot_at_one_version_keeps_the_first(store, stream_id):
     store.save_snapshot(Snapshot(stream_id, 5, SCHEMA, '"first"'))
     store.save_snapshot(Snapshot(stream_id, 5, SCHEMA, '"second"'))
@@ -112,6 +128,7 @@ def test_a_snapshot_signed_by_another_key_is_passed_over(postgres_pool, stream_i
     PostgresEventStore(postgres_pool).save_snapshot(Snapshot(stream_id, 12, SCHEMA, '"unsigned"'))
 
     assert store.newest_snapshot(stream_id, SCHEMA) == Snapshot(stream_id, 4, SCHEMA, '"true"')
+    assert store.read_from_snapshot(stream_id, SCHEMA)[0] == Snapshot(stream_id, 4, SCHEMA, '"true"')
 
 
 def test_the_in_memory_store_passes_over_a_snapshot_it_did_not_sign(stream_id):

@@ -167,6 +167,10 @@ class EventStore(Protocol):
         self, stream_id: str, schema: str, up_to_version: int | None = None,
     ) -> Snapshot | None: ...
 
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]: ...
+
     def read_all(
         self, after: Checkpoint | None = None, limit: int = 1000
     ) -> tuple[list[RecordedEvent], Checkpoint]: ...

@@ -216,6 +216,15 @@ class InMemoryEventStore:
                 return snapshot
         return None
 
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The newest snapshot at or below `up_to_version` (newest_snapshot) and the events
+        after it up to that version, their sealed fields revealed: the owner's replay."""
+        found = self.newest_snapshot(stream_id, schema, up_to_version)
+        return found, self.read_stream(stream_id, 0 if found is None else found.version,
+                                       up_to_version, reveal=Reveal.ALL)
+
     def stream_version(self, stream_id: str) -> int:
         with self._lock:
             return len(self._streams.get(stream_id, []))

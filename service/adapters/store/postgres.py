@@ -224,6 +224,7 @@ SELECT first.version, array_agg(e.position ORDER BY e.version), max(e.version)
 _COLUMNS = (
     "stream_id, version, position, type, schema_version, data, metadata, recorded_at, hash, mac"
 )
+_E_COLUMNS = ", ".join(f"e.{column.strip()}" for column in _COLUMNS.split(","))
 # The sealed fields, as the read's Reveal allows: all, none, or those of events whose hand's
 # closing event is in the stream. The closing check runs in the statement that reads the
 # events, so both see one snapshot: a hand opened during the read is never revealed.
@@ -284,6 +285,24 @@ _NEWEST_SNAPSHOT = """
 SELECT version, body, encode(mac, 'hex') FROM snapshots
  WHERE stream_id = %s AND schema = %s AND version <= %s
  ORDER BY version DESC LIMIT 1
+"""
+
+# The newest snapshot and the events after it, in one round trip: the snapshot's columns
+# beside each event (its body on the first row only), or alone on one row when no event
+# follows it; one row of nulls when there is neither.
+_FROM_SNAPSHOT = """
+WITH s AS MATERIALIZED (
+    SELECT version, body, mac FROM snapshots
+     WHERE stream_id = %(stream)s AND schema = %(schema)s AND version <= %(upper)s
+     ORDER BY version DESC LIMIT 1
+)
+SELECT s.version, CASE WHEN e.version IS NULL OR e.version = min(e.version) OVER () THEN s.body END,
+       encode(s.mac, 'hex'), {columns}, {sealed}
+  FROM (SELECT) AS one
+  LEFT JOIN s ON true
+  LEFT JOIN events e ON e.stream_id = %(stream)s AND e.version > coalesce(s.version, 0)
+                    AND e.version <= %(upper)s
+ ORDER BY e.version
 """
 
 _SAVE_SNAPSHOT = """
@@ -517,8 +536,7 @@ class PostgresEventStore:
         """The events tagged with `hand_id` (metadata), from its opening event (type
         `opened_by`) to the stream's next opening event: one statement over two small
         indexes and the hand's own rows."""
-        query = _READ_HAND.format(columns=", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(",")),
-                                  sealed=_sealed_column(reveal),
+        query = _READ_HAND.format(columns=_E_COLUMNS, sealed=_sealed_column(reveal),
                                   opening=_sql_text_literal(opened_by))
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
@@ -559,6 +577,24 @@ class PostgresEventStore:
                     return found
                 upper = version - 1
         return None
+
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The newest snapshot at or below `up_to_version` and the events after it up to
+        that version, sealed fields revealed (the owner's replay): one statement. A newest
+        snapshot whose MAC is not the chain key's is passed over as newest_snapshot does."""
+        upper = _MAX_VERSION if up_to_version is None else up_to_version
+        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, sealed=_ALL_SEALED)
+        with self._connection() as connection:
+            rows = _fetch(connection, query, {"stream": stream_id, "schema": schema, "upper": upper})
+        version, body, mac = rows[0][:3]
+        found = None if version is None else Snapshot(stream_id, version, schema, body)
+        if found is not None and self.signer is not None and not self.signer.valid_snapshot(found, mac):
+            older = self.newest_snapshot(stream_id, schema, found.version - 1)
+            return older, self.read_stream(stream_id, 0 if older is None else older.version,
+                                           up_to_version, reveal=Reveal.ALL)
+        return found, [_recorded(row[3:]) for row in rows if row[3] is not None]
 
     def stream_version(self, stream_id: str) -> int:
         with self._connection() as connection:
