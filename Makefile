@@ -23,8 +23,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The two-servers e2e (marker `scale`, about a minute) runs in test-integration only.
 test: lint
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not scale"
 
 test-integration: $(STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup tests/integration tests/e2e

@@ -53,6 +53,7 @@ def decide(state: Player, command: RegisterPlayer) -> list[PlayerRegistered]:
         raise Violation(
             "player_exists",
             f"player {command.player_id} is already registered as {state.name!r}",
+            numbers={"player": command.player_id},
         )
     if len(command.name) > NAME_MAX_LENGTH:
         raise Violation(

@@ -15,6 +15,8 @@ from service.http.api import (Api, Resources, cash_tables, hand_histories, hands
                          operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
                          tables, tournaments)
 from service.http.auth import ApiKeys
+from service.http.pages import pages
+from service.http.page_sessions import PageSessions
 from service.config import Config
 from service.http.problems import register_problem_handlers
 from service.adapters.integrity import open_store
@@ -58,6 +60,7 @@ def create_app(config: Config | None = None) -> Flask:
         pool=pool,
         store=store,
         keys=ApiKeys(pool) if pool else None,
+        sessions=PageSessions(pool) if pool else None,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
         if store else None,
     )
@@ -75,6 +78,7 @@ def create_app(config: Config | None = None) -> Flask:
                       tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
                       lists.blp, cash_tables.blp, streams.blp, operations.blp):
         api.register_blueprint(blueprint)
+    app.register_blueprint(pages)
     register_problem_handlers(app)
     app.before_request(refuse_nul_in_url)
     request_log.install(app)

@@ -112,3 +112,21 @@ def _broker_of_this_test_process(url: str, worker_id: str) -> str:
     base = int(parts.path.strip("/") or 0)
     offset = int(worker_id.removeprefix("gw"))
     return urlunsplit(parts._replace(path=f"/{(base - offset) % 16}"))
+
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how the browser tests (tests/browser) went, or why they could not run: a
+    skipped browser suite is easy to miss among the dots."""
+    from tests.browser.chromium import CHROMIUM, missing
+
+    counts = {outcome: sum(1 for report in terminalreporter.stats.get(outcome, [])
+                           if getattr(report, "nodeid", "").startswith("tests/browser/")
+                           and getattr(report, "when", "call") in ("call", "setup"))
+              for outcome in ("passed", "failed", "error", "skipped")}
+    reason = missing()
+    if reason:
+        terminalreporter.write_line(f"browser tests: SKIPPED, {reason}", yellow=True, bold=True)
+    elif any(counts.values()):
+        shown = ", ".join(f"{n} {outcome}" for outcome, n in counts.items() if n)
+        terminalreporter.write_line(f"browser tests in headless {CHROMIUM}: {shown}")

@@ -7,6 +7,15 @@ betting round from the left of the dealer, one draw each in turn from the left o
 dealer, the second betting round, the showdown. In no-betting mode: deal, draw, show, and
 the best hand (every tied best hand) scores a point.
 
+The showdown is the TDA's (declarations.md "Showdown"; domain.rules.showdown_order), as at
+hold'em tables: all in with the betting over, every hand is tabled (TDA 2024 16: at the
+showdown, after the draw, which has no board to run out); otherwise the last aggressor of
+the second round shows first, else the first player left of the dealer, and the others show
+or muck in turn (17), by the computer (`settings.showdown` "automatic") or by the players
+themselves ("declared": ShowCards, Muck, AskToSee, 18-B); the last live hand wins without
+showing (17-B). A mucked hand is never shown. No-betting mode shows every hand: points go
+to every best hand, so there is nothing to muck for.
+
 Randomness comes from the caller: StartHand and Redeal carry the deck order (a full
 permutation, 53 cards with a joker) and its published commitment, plus an optional
 `reshuffle_order` (another permutation) that orders the discards if the stub runs out.
@@ -61,10 +70,13 @@ from functools import reduce
 from typing import Any, Iterable, Sequence, Union
 
 from domain.rules import betting as bet
+from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, LegalActions, with_changes
 from domain.rules.cards import JOKER, format_card, new_deck, parse_cards
 from domain.rules.evaluation import evaluate_high
-from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.games.hand_events import (
+    ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award,
+)
 from domain.games.draw_settings import (
     JACKS_OR_BETTER,
     LEFT_OF_DEALER,
@@ -83,6 +95,8 @@ FIRST_ROUND = "first_round"
 REDEAL = "redeal"
 DRAW = "draw"
 SECOND_ROUND = "second_round"
+SHOWDOWN = "showdown"
+"""Not a phase of its own: what a hand awaits once the second round is over (`awaiting`)."""
 OVER = "over"
 ALL_CHECKED = "all_checked"
 NO_OPENERS = "no_openers"
@@ -147,7 +161,26 @@ class Redeal:
     reshuffle_order: tuple[str, ...] | None = None
 
 
-Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners]
+@dataclass(frozen=True)
+class ShowCards:
+    """At a declared showdown: the seat next in the order of show tables its hand."""
+    seat: int
+
+
+@dataclass(frozen=True)
+class Muck:
+    """At a declared showdown: the seat next in the order of show throws its hand away."""
+    seat: int
+
+
+@dataclass(frozen=True)
+class AskToSee:
+    """A caller asks to see the last aggressor's hand (TDA 2024 18-B)."""
+    seat: int
+
+
+Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners,
+                ShowCards, Muck, AskToSee]
 
 
 # --------------------------------------------------------------------------- events
@@ -268,11 +301,12 @@ class HandEnded:
 Event = Union[HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned,
               RedealRequired, Redealt, DrawBegan, StubReshuffled, PlayerDrew,
               SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded,
-              OpenersSplit, FalseOpenersFound]
+              OpenersSplit, FalseOpenersFound, CardsMucked, ShowAsked]
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned, RedealRequired,
     Redealt, DrawBegan, StubReshuffled, PlayerDrew, SecondRoundBegan, OpenersShown,
-    CardsShown, PotAwarded, PointsScored, HandEnded, OpenersSplit, FalseOpenersFound)}
+    CardsShown, PotAwarded, PointsScored, HandEnded, OpenersSplit, FalseOpenersFound,
+    CardsMucked, ShowAsked)}
 
 
 # ----------------------------------------------------------------------- visibility
@@ -339,6 +373,12 @@ class HandState:
     """Someone other than the opener has acted since the open (false openers, RRP draw)."""
     folded_at_open: tuple[bool, ...] | None = None
     """Who had folded when the opening bet was made (a carried pot deals the rest again)."""
+    shown: tuple[bool, ...] = ()
+    """Per seat: the hand was tabled at the showdown (CardsShown)."""
+    mucked: tuple[bool, ...] = ()
+    """Per seat: the hand was mucked at the showdown (CardsMucked): it stays hidden."""
+    aggressor: int | None = None
+    """The last player to bet or raise in the second round (TDA 2024 17: shows first)."""
 
     @property
     def seat_count(self) -> int:
@@ -373,23 +413,45 @@ class HandState:
 
     @property
     def to_act(self) -> int | None:
-        """Whose turn it is: to bet, or to draw."""
+        """Whose turn it is: to bet, to draw, or (declared showdown) to show or muck."""
         if self.phase == DRAW:
             return self.draw_to_act
+        if self.at_showdown and self.settings.showdown == showdown_order.DECLARED:
+            return self.to_show
         if self.phase in (FIRST_ROUND, SECOND_ROUND):
             return self.betting.to_act  # type: ignore[union-attr]
         return None
 
     @property
     def awaiting(self) -> str | None:
-        """"action", "draw", "redeal", or None once the hand is over."""
+        """"action", "draw", "redeal", "showdown", or None once the hand is over."""
         if self.phase == DRAW:
             return "draw"
         if self.phase == REDEAL:
             return "redeal"
         if self.phase == OVER:
             return None
+        if self.at_showdown:
+            return SHOWDOWN
         return "action"
+
+    @property
+    def at_showdown(self) -> bool:
+        """The second round is over with two or more hands left: they are shown or mucked."""
+        b = self.betting
+        return self.phase == SECOND_ROUND and b is not None and b.to_act is None and not b.hand_decided
+
+    @property
+    def show_order(self) -> tuple[int, ...]:
+        """The contenders in the order of show (TDA 2024 17)."""
+        return showdown_order.order_of_show(self.contenders, self.seat_count, self.button, self.aggressor)
+
+    @property
+    def to_show(self) -> int | None:
+        """The seat to show or muck now, at the showdown."""
+        if not self.at_showdown:
+            return None
+        return showdown_order.next_to_show(self.show_order, self.shown, self.mucked)
 
     @property
     def pots(self) -> tuple[Pot, ...]:
@@ -477,6 +539,8 @@ def evolve(state: HandState | None, event: Event) -> HandState:
                            muck=state.muck + state.hands[event.seat])
         elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
             changes.update(opener=event.seat, folded_at_open=state.betting.folded)
+        if event.action in ("bet", "raise") and state.phase == SECOND_ROUND:
+            changes["aggressor"] = event.seat
         if state.opener is not None and event.seat != state.opener:
             changes["acted_after_open"] = True
         return with_changes(state, **changes)
@@ -490,7 +554,7 @@ def evolve(state: HandState | None, event: Event) -> HandState:
                             reshuffle_order=event.reshuffle_order, hands=((),) * n,
                             dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(event.deck)),
                             muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
-                            folded_at_open=None)
+                            folded_at_open=None, aggressor=None)
     if kind is DrawBegan:
         return with_changes(state, phase=DRAW)
     if kind is StubReshuffled:
@@ -517,7 +581,11 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
     if kind is FalseOpenersFound:
         return _false_openers_found(state, event)
-    if kind in (OpenersShown, CardsShown):
+    if kind is CardsShown:
+        return with_changes(state, shown=_put(state.shown, event.seat, True))
+    if kind is CardsMucked:
+        return with_changes(state, mucked=_put(state.mucked, event.seat, True))
+    if kind in (OpenersShown, ShowAsked):
         return state
     raise TypeError(f"not a five-card draw event: {event!r}")
 
@@ -553,7 +621,7 @@ def _initial(event: HandStarted) -> HandState:
         commitment=event.commitment, reshuffle_order=event.reshuffle_order,
         hands=((),) * n, dealt=((),) * n, drawn=(None,) * n,
         stub=_cards("".join(event.deck)), muck=(), opener=None, redeals=0, awards=(),
-        points=(0,) * n, showdown=False)
+        points=(0,) * n, showdown=False, shown=(False,) * n, mucked=(False,) * n)
 
 
 def replay(events: Iterable[Event]) -> HandState:
@@ -684,7 +752,51 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
         return [_open_without_proof(state, command)]
     if kind is FalseOpeners:
         return [_false_openers(state, command)]
+    if kind in (ShowCards, Muck):
+        return [_show_or_muck(state, command)]  # type: ignore[arg-type]
+    if kind is AskToSee:
+        return _ask_to_see(state, command)  # type: ignore[arg-type]
     raise Violation("illegal_action", f"unknown command {command!r}")
+
+
+def _show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
+    seat = command.seat
+    _check_seat(state, seat)
+    if not state.at_showdown:
+        raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
+                        f"{state.awaiting}", cite("order_of_show"), {"seat": seat})
+    if state.shown[seat] and not state.betting.folded[seat]:  # type: ignore[union-attr]
+        raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up",
+                        cite("order_of_show"), {"seat": seat})
+    showdown_order.check_turn_to_show(state.show_order, state.shown, state.mucked, seat, state.players[seat])
+    return _shown(state, seat) if isinstance(command, ShowCards) else CardsMucked(seat)
+
+
+def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
+    _check_seat(state, command.seat)
+    if not state.at_showdown:
+        raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
+                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.seat})
+    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.seat,
+                                       state.aggressor, state.players[command.seat])
+    return [ShowAsked(command.seat, target), _shown(state, target)]
+
+
+def _shown(state: HandState, seat: int) -> CardsShown:
+    cards = state.hands[seat]
+    return CardsShown(seat, _text(cards), evaluate_high(cards, state.settings.joker).category)
+
+
+def shows_at_showdown(state: HandState, seat: int) -> bool:
+    """What the computer does for `seat` when it is next to show: show if it is first, or
+    beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
+    return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown, state.mucked, seat)
+
+
+def _strengths(state: HandState) -> dict[int, int]:
+    """The hands that count: every contender's hand not mucked."""
+    return {seat: evaluate_high(state.hands[seat], state.settings.joker).strength
+            for seat in state.contenders if not state.mucked[seat]}
 
 
 def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
@@ -854,8 +966,10 @@ def _follow_up(state: HandState) -> list[Event]:
     _, seat, amount = bet.return_uncalled(b)
     if amount:
         return [UncalledReturned(seat, amount)]
-    if b.hand_decided or state.phase == SECOND_ROUND:
+    if b.hand_decided:
         return _settlement(state)
+    if state.phase == SECOND_ROUND:
+        return _showdown_step(state)
     reason = _redeal_reason(state)
     return [RedealRequired(reason)] if reason else [DrawBegan()]
 
@@ -895,8 +1009,26 @@ def _second_round_first(state: HandState) -> int | None:
     return None
 
 
+def _showdown_step(state: HandState) -> list[Event]:
+    """The showdown's next events: every hand tabled when one is all in (TDA 2024 16); else
+    the computer's show or muck for the seat next in the order (automatic showdowns), or
+    nothing while that player is to answer (declared); the settlement once every hand is
+    shown or mucked, or one live hand is left (17-B)."""
+    order = state.show_order
+    if showdown_order.all_in_face_up(order, state.stacks):
+        face_up: list[Event] = [_shown(state, seat) for seat in order if not state.shown[seat]]
+        if face_up:
+            return face_up
+    due = showdown_order.next_to_show(order, state.shown, state.mucked)
+    if due is None:
+        return _settlement(state)
+    if state.settings.showdown == showdown_order.AUTOMATIC:
+        return [_shown(state, due) if shows_at_showdown(state, due) else CardsMucked(due)]
+    return []
+
+
 def _settlement(state: HandState) -> list[Event]:
-    """Openers proven, hands shown (if two or more are left), every pot awarded, hand over."""
+    """Openers proven, every pot awarded among the hands not mucked, hand over."""
     b = state.betting
     n = state.seat_count
     pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
@@ -905,12 +1037,7 @@ def _settlement(state: HandState) -> list[Event]:
     if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
             and has_openers(state.dealt[state.opener], state.settings.joker):
         events.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
-    strengths: dict[int, int] = {}
-    if at_showdown:
-        for seat in _from_left_of_dealer(b.contenders, state.button, n):
-            value = evaluate_high(state.hands[seat], state.settings.joker)
-            events.append(CardsShown(seat, _text(state.hands[seat]), value.category))
-            strengths[seat] = value.strength
+    strengths = _strengths(state) if at_showdown else {}
     stacks = list(b.stacks)
     for award in award_pots(pots, strengths, b.button, n, LEFT_OF_BUTTON):
         events.append(PotAwarded(award.amount, award.eligible, award.winners, award.shares))
@@ -992,17 +1119,20 @@ def _discarding(cards: tuple[int, ...], keep: Sequence[int]) -> tuple[str, ...]:
     return tuple(format_card(c) for c in cards if c not in kept)
 
 
-def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAction | Discard:
+def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAction | Discard | ShowCards | Muck:
     """The command played for `seat` when it is their turn and they do not act.
 
     `timed_out` (the turn time limit ran out): check if possible, else fold; on the draw
-    keep all five cards (both seeds). Otherwise the computer player standing in for an
+    keep all five cards (both seeds); at the showdown the cards speak, whoever is to show
+    (`shows_at_showdown`: a house decision, as at hold'em tables). Otherwise the computer player standing in for an
     absent player: check when possible, call a bet of at most one unit with a pair or
     better, else fold; on the draw follow `advised_discard`.
     """
     if seat != state.to_act:
         raise Violation("not_your_turn", f"it is not {state.players[seat]}'s turn",
                         numbers={"seat": seat, "to_act": state.to_act})
+    if state.at_showdown:
+        return ShowCards(seat) if shows_at_showdown(state, seat) else Muck(seat)
     if state.phase == DRAW:
         if timed_out:
             return Discard(seat, ())

@@ -3,7 +3,8 @@
 `DrawSettings.from_dict` reads the table's `settings` object of api.md
 (`mode, ante, starting_chips, draw_limit, opening, second_round_start, joker, hands,
 turn_time_limit_s, players`, plus the betting `structure`, `raise_cap` and
-`heads_up_uncapped`, which the seeds leave open) and answers `invalid_settings` for
+`heads_up_uncapped`, which the seeds leave open, and the TDA `showdown` as at hold'em
+tables: "automatic" or "declared") and answers `invalid_settings` for
 anything it cannot play. The bet amounts are never set directly: the seeds fix the unit
 at twice the ante, so they are derived (`betting_structure`).
 """
@@ -14,6 +15,7 @@ from typing import Any, Mapping
 
 from domain.rules.betting import FIXED_LIMIT, KINDS, NO_LIMIT, BettingStructure
 from domain.rules.evaluation import JOKER_RULES
+from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
 from domain.rules.violations import Violation
 
 BETTING = "betting"
@@ -58,6 +60,7 @@ class DrawSettings:
     structure: str = NO_LIMIT
     raise_cap: int | None = DRAW_RAISE_CAP
     heads_up_uncapped: bool = False
+    showdown: str = AUTOMATIC
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any] | None) -> "DrawSettings":
@@ -84,6 +87,7 @@ class DrawSettings:
         _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
         _one_of("joker", self.joker, (None, *JOKER_RULES))
         _one_of("structure", self.structure, KINDS)
+        _one_of("showdown", self.showdown, SHOWDOWNS)
         if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
             raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
                        draw_limit=self.draw_limit)

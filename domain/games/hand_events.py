@@ -1,5 +1,5 @@
 """The betting command and events every betting game shares (hold'em, Omaha, five-card
-draw): one definition, so the store's record types ("ActionTaken", "PotAwarded", ...) mean
+draw), and the showdown's mucks and requests to see: one definition, so the store's record types ("ActionTaken", "PotAwarded", ...) mean
 the same thing in every game. Each game module imports them and maps them in its own
 `EVENT_TYPES`.
 """
@@ -40,6 +40,19 @@ class PotAwarded:
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[Amount, ...]
+
+
+@dataclass(frozen=True)
+class CardsMucked:
+    """`seat` threw the hand away at the showdown: its cards stay hidden from the players."""
+    seat: int
+
+
+@dataclass(frozen=True)
+class ShowAsked:
+    """`seat` asked to see `target`'s hand (TDA 2024 18-B); the CardsShown of it follows."""
+    seat: int
+    target: int
 
 
 def credit_award(betting: BettingState, event: PotAwarded) -> tuple[BettingState, PotAward]:

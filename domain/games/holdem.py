@@ -30,7 +30,9 @@ from domain.rules.betting import (
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
 from domain.rules.evaluation import strength, strength7
-from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.games.hand_events import (
+    ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award,
+)
 from domain.rules.pots import (
     ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
 )
@@ -42,11 +44,9 @@ STREETS = ("preflop", "flop", "turn", "river")
 _STREET_BY_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
 _BOARD_CARDS_TO_DEAL = {0: 3, 3: 1, 4: 1}
 _CARD_BY_TEXT = {format_card(c): c for c in range(52)}
-AUTOMATIC = "automatic"
-"""Live showdowns played by the computer in the order of show (beaten hands mucked)."""
-DECLARED = "declared"
-"""Live showdowns where each player in turn shows, mucks or asks to see."""
-SHOWDOWNS = (AUTOMATIC, DECLARED)
+AUTOMATIC = showdown_order.AUTOMATIC
+DECLARED = showdown_order.DECLARED
+SHOWDOWNS = showdown_order.SHOWDOWNS
 
 
 # ------------------------------------------------------------------------- commands
@@ -136,18 +136,6 @@ class BoardDealt:
 class CardsShown:
     seat: int
     cards: str
-
-
-@dataclass(frozen=True)
-class CardsMucked:
-    seat: int
-
-
-@dataclass(frozen=True)
-class ShowAsked:
-    """`seat` asked to see `target`'s hand (TDA 2024 18-B); the CardsShown of it follows."""
-    seat: int
-    target: int
 
 
 @dataclass(frozen=True)

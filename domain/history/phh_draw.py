@@ -372,7 +372,8 @@ def _discards(state: draw.HandState, plan: _Plan, action: StoodPatOrDiscarded) -
 
 
 def _check_shown(state: draw.HandState, action: ShownOrMucked) -> None:
-    """Our showdown is automatic (every player still in shows); a record's `sm` must agree."""
+    """Our replay's showdown is automatic (the computer shows or mucks in the order of show);
+    a record's `sm` must name the cards the player holds."""
     if not state.over:
         raise Violation("illegal_action", f"no showdown yet: the hand awaits the {state.awaiting}")
     if not action.cards or UNKNOWN_CARD in action.cards:
@@ -385,8 +386,10 @@ def _check_shown(state: draw.HandState, action: ShownOrMucked) -> None:
 
 def _check_known_showdown(state: draw.HandState, plan: _Plan, log: Iterable[draw.Event]) -> None:
     fillers = plan.deals[state.redeals].fillers
+    # A hand the computer mucked was weighed too: filler cards must not decide that either.
     for event in log:
-        if type(event) is draw.CardsShown and fillers & set(_split(event.cards)):
+        if type(event) is draw.CardsShown and fillers & set(_split(event.cards)) or \
+                type(event) is draw.CardsMucked and fillers & {format_card(c) for c in state.hands[event.seat]}:
             raise _refuse("unknown_cards", f"the showdown needs p{event.seat + 1}'s cards, which "
                           "the record gives as unknown (??)", seat=event.seat)
 
@@ -430,6 +433,8 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
                     player, tuple(_split(event.received)) if event.received is not None else hidden))
         elif kind is draw.CardsShown:
             actions.append(ShownOrMucked(phh[event.seat], tuple(_split(event.cards))))
+        elif kind is draw.CardsMucked:
+            actions.append(ShownOrMucked(phh[event.seat], None))
         elif kind is draw.HandEnded:
             finishing = tuple(event.stacks[seat] for seat in order)
     unit = settings.unit

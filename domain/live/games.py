@@ -8,6 +8,12 @@ implements with `secrets` and tests with a seeded generator. Whatever is drawn l
 event, so replay never draws. Each draw redeal commits to its deck with the hand's secret
 salt, so the one salt revealed at the end verifies every deck of the hand.
 
+Five-card draw commits card by card (domain.rules.deal_commitment), as hold'em does: each
+deal's root covers its deck and then the order its discards would be reshuffled in, so
+every card a player is given, from the stub or from a reshuffle, has one position to be
+opened at, and the adapter records which positions each seat was given and which were
+tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card.
+
 Dice rolls are committed before they are rolled: `RollPrepared` records the values and
 salt behind the pending `RollCommitted` (views hide them while the game is played; the
 roll itself reveals them in `DiceRolled`).
@@ -17,11 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
+from domain.rules import deal_commitment
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards
 from domain.games import dice, draw, palace
 from domain.games.dice_scoring import DICE_PER_ROLL, DiceSettings, best_free_line, legal_lines, line_options
 from domain.games.draw_settings import DrawSettings
+from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 
 
@@ -85,13 +93,49 @@ def _not_for(game: str, move: TableMove, *fields: str) -> None:
 
 
 @dataclass(frozen=True)
+class DrawDeal:
+    """One deal of a draw hand (the first, or a redeal after an unopened round): its deck,
+    the order discards are reshuffled in, the commitment published before its first card,
+    and `first`, the hand-wide position of its deck's first card."""
+    deck: tuple[str, ...] | None
+    reshuffle_order: tuple[str, ...] | None
+    commitment: str | None
+    first: int
+
+    @property
+    def committed(self) -> tuple[str, ...]:
+        """The sequence the commitment covers: the deck, then the reshuffle order."""
+        return committed_cards(self.deck or (), self.reshuffle_order)
+
+    def position(self, card: str, reshuffled: bool) -> int | None:
+        """Where `card` sits in the committed sequence: in the reshuffle order when it comes
+        back from the discards, else in the deck; None when that order is not known."""
+        if self.deck is None:
+            return None
+        if not reshuffled:
+            return self.first + self.deck.index(card)
+        if self.reshuffle_order is None:
+            return None
+        return self.first + len(self.deck) + self.reshuffle_order.index(card)
+
+
+def committed_cards(deck: tuple[str, ...], reshuffle_order: tuple[str, ...] | None) -> tuple[str, ...]:
+    return deck + (reshuffle_order or ())
+
+
+@dataclass(frozen=True)
 class DrawTableHand:
     """A five-card draw hand at a table. `start_stacks`: the chips the hand began with
-    (no-betting mode plays for points, so they do not move); `decks`: every deck of the
-    hand with its commitment, the redeals' included."""
+    (no-betting mode plays for points, so they do not move); `deals`: every deal of the
+    hand, the redeals' included; `held`: per hand seat, the (card, position) of every card
+    it was given; `given`: the cards handed out in the current deal (a card handed out again
+    came back through a reshuffle); `tabled`: the positions of the cards shown to everyone."""
     game: draw.HandState
     start_stacks: tuple[int, ...]
-    decks: tuple[tuple[tuple[str, ...], str | None], ...]
+    deals: tuple[DrawDeal, ...]
+    held: tuple[tuple[tuple[str, int | None], ...], ...] = ()
+    given: frozenset[str] = frozenset()
+    tabled: tuple[int, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -139,42 +183,87 @@ class DrawGame:
     def hands_in_match(raw: Mapping[str, Any]) -> int | None:
         return DrawSettings.from_dict(raw).hands
 
-    @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> draw.StartHand:
-        parsed = DrawSettings.from_dict(settings)
-        return draw.StartHand(players, button, parsed, deck, stacks if parsed.betting else (),
-                              commitment, dealing.draws.shuffled(deck_texts(parsed.joker is not None)))
+    commits_card_by_card = True
+    """The table lets `start` make the commitment (domain.live.table._start_next_hand)."""
 
     @staticmethod
-    def evolve(hand: DrawTableHand | None, event: Any) -> DrawTableHand:
+    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
+                        settings: Mapping[str, Any], deck: tuple[str, ...], dealing: Dealing) -> draw.StartHand:
+        """The hand's StartHand, its reshuffle order drawn, committed to card by card: the
+        table publishes its `commitment` in HandOpened."""
+        parsed = DrawSettings.from_dict(settings)
+        reshuffle = dealing.draws.shuffled(deck_texts(parsed.joker is not None))
+        commitment = deal_commitment.deal_root(committed_cards(deck, reshuffle), bytes.fromhex(dealing.salt))
+        return draw.StartHand(players, button, parsed, deck, stacks if parsed.betting else (),
+                              commitment, reshuffle)
+
+    @classmethod
+    def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, draw.HandStarted):
-            return DrawTableHand(draw.evolve(None, event), tuple(event.stacks),  # type: ignore[arg-type]
-                                 ((event.deck, event.commitment),))
-        game = draw.evolve(hand.game, event)  # type: ignore[union-attr]
+            game = draw.evolve(None, event)  # type: ignore[arg-type]
+            return DrawTableHand(game, tuple(event.stacks),
+                                 (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
+                                 ((),) * game.seat_count)
+        assert hand is not None
+        game = draw.evolve(hand.game, event)
         if isinstance(event, draw.Redealt):
-            return with_changes(hand, game=game, decks=hand.decks + ((event.deck, event.commitment),))
+            last = hand.deals[-1]
+            deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
+            return with_changes(hand, game=game, deals=hand.deals + (deal,), given=frozenset())
+        if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)):
+            return with_changes(cls._given_to(hand, event), game=game)
+        if isinstance(event, (draw.CardsShown, draw.OpenersShown)):
+            held = dict(hand.held[event.seat])  # a card's latest position is the one it was tabled from
+            tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
+            return with_changes(hand, game=game, tabled=hand.tabled + tabled)  # type: ignore[operator]
         return with_changes(hand, game=game)
+
+    @staticmethod
+    def _given_to(hand: DrawTableHand, event: draw.HoleCardsDealt | draw.PlayerDrew) -> DrawTableHand:
+        cards = _pairs((event.cards if isinstance(event, draw.HoleCardsDealt) else event.received) or "")
+        deal = hand.deals[-1]
+        given = [(card, deal.position(card, card in hand.given)) for card in cards]
+        held = hand.held[:event.seat] + (hand.held[event.seat] + tuple(given),) + hand.held[event.seat + 1:]
+        return with_changes(hand, held=held, given=hand.given | set(cards))
 
     @classmethod
     def handle(cls, hand: DrawTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DrawTableHand]:
         events, game = draw.handle(None if hand is None else hand.game, command)
+        for event in events:
+            hand = cls.evolve(hand, event)
+        assert hand is not None
         if game.phase == draw.REDEAL:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
             # again from a fresh deck, committed to before its first card.
             with_joker = game.settings.joker is not None
             deck = dealing.draws.shuffled(deck_texts(with_joker))
-            commitment = deck_commitment(parse_cards(deck), bytes.fromhex(dealing.salt))
-            redeal = draw.Redeal(deck, commitment, dealing.draws.shuffled(deck_texts(with_joker)))
+            reshuffle = dealing.draws.shuffled(deck_texts(with_joker))
+            redeal = draw.Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
             more, game = draw.handle(game, redeal)
+            for event in more:
+                hand = cls.evolve(hand, event)
             events += more
-        for event in events:
-            hand = cls.evolve(hand, event)
-        return events, hand  # type: ignore[return-value]
+        return events, hand
+
+    @staticmethod
+    def _redeal_commitment(hand: DrawTableHand, deck: tuple[str, ...], reshuffle: tuple[str, ...],
+                           salt: str) -> str:
+        """Card by card, numbered on from the last deal, when the hand's first deal was
+        committed so; a hand begun before that scheme keeps one hash of each deck."""
+        secret = bytes.fromhex(salt)
+        first, last = hand.deals[0], hand.deals[-1]
+        if first.deck is not None and first.commitment == deal_commitment.deal_root(first.committed, secret):
+            return deal_commitment.deal_root(committed_cards(deck, reshuffle), secret, last.first + len(last.committed))
+        return deck_commitment(parse_cards(deck), secret)
 
     @staticmethod
     def action(move: TableMove, hand: DrawTableHand, dealing: Dealing) -> Any:
         _not_for("five-card draw", move, "defender", "keep", "line")
+        if move.action in _DRAW_SHOWDOWN_ACTIONS:
+            if move.discard is not None:
+                raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
+                                numbers={"action": move.action})
+            return _DRAW_SHOWDOWN_ACTIONS[move.action](move.seat)
         if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
@@ -194,13 +283,29 @@ class DrawGame:
     @staticmethod
     def legal_actions(hand: DrawTableHand) -> dict[str, Any] | None:
         """The betting `legal` shape, plus `discard` ({"most", "most_keeping_no_ace"}) on
-        the draw."""
+        the draw; at a declared showdown `show`, `muck` and `ask_to_see` (the last
+        aggressor's name while a caller may ask to see that hand, TDA 2024 18-B)."""
         options = draw.legal_draw(hand.game)
         if options is not None:
             return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
                     "discard": {"most": options.most, "most_keeping_no_ace": options.most_keeping_no_ace}}
-        legal = draw.legal_actions(hand.game)
+        game = hand.game
+        if game.to_show is not None and game.settings.showdown == DECLARED:
+            aggressor = game.aggressor
+            open_right = aggressor is not None and not game.shown[aggressor] and aggressor in game.show_order
+            return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+                    "show": True, "muck": True, "discard": None,
+                    "ask_to_see": game.players[aggressor] if open_right else None}  # type: ignore[index]
+        legal = draw.legal_actions(game)
         return None if legal is None else {"betting": legal, "discard": None}
+
+
+# The showdown's actions (declared showdowns): the table's action -> the hand's command.
+_DRAW_SHOWDOWN_ACTIONS = {"show": draw.ShowCards, "muck": draw.Muck, "ask_to_see": draw.AskToSee}
+
+
+def _pairs(cards: str) -> list[str]:
+    return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
 # ------------------------------------------------------------------------ Palace Poker

@@ -364,7 +364,8 @@ class HandOpened:
     salt: str
     scheme: str = DECK_HASH
     """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
-    domain.rules.deal_commitment.SCHEME (a Merkle root over each card, hold'em and Omaha)."""
+    domain.rules.deal_commitment.SCHEME (a Merkle root over each card: hold'em, Omaha and
+    five-card draw)."""
 
 
 @dataclass(frozen=True)
@@ -827,33 +828,42 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     cards = parse_cards(command.deck)
     if sorted(cards) != list(range(53 if rules.uses_joker(state.settings) else 52)):
         raise Violation("invalid_deal", "the deck must be every card of the pack exactly once")
-    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
-        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
-            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
-    else:
-        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
     betting = state.betting if command.betting is None else command.betting
     if command.big_blind is not None:
         button, hand_button, betting = _given_positions(state, command, in_game, betting)
     else:
         button = next_button(state) if rules.plays_for_chips(state.settings) else _next_seat(state)
         hand_button = in_game.index(button)
+    players = tuple(state.players[s] for s in in_game)
+    stacks = tuple(state.stacks[s] for s in in_game)
+    start = None
+    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
+        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
+            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
+    elif getattr(rules.table_game, "commits_card_by_card", False):  # five-card draw: the game draws
+        # the rest of what it commits to (the reshuffle order) and makes the root itself
+        if draws is None:
+            raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
+        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
+                            Dealing(draws, salt))
+        scheme, commitment = deal_commitment.SCHEME, start.commitment
+    else:
+        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
     number = state.hands_played + 1
     previous = state.hand
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
                         scheme)
     state = evolve(state, opened)
-    players = tuple(state.players[s] for s in in_game)
-    stacks = tuple(state.stacks[s] for s in in_game)
-    if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
-        start = rules.table_game.start(players, stacks, hand_button, state.settings, tuple(command.deck),
-                                       commitment, _dealing(state, draws), previous=previous)
-    elif rules.table_game is not None:
-        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
-                            commitment, _dealing(state, draws))
-    else:
-        start = rules.start(players, stacks, hand_button, betting, state.settings,
-                            tuple(command.deck), commitment)
+    if start is None:
+        deck = tuple(command.deck)
+        if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
+            start = rules.table_game.start(players, stacks, hand_button, state.settings, deck,
+                                           commitment, _dealing(state, draws), previous=previous)
+        elif rules.table_game is not None:
+            start = rules.start(players, stacks, hand_button, state.settings, deck, commitment,
+                                _dealing(state, draws))
+        else:
+            start = rules.start(players, stacks, hand_button, betting, state.settings, deck, commitment)
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
 
@@ -1032,8 +1042,22 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
             raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
                             numbers={"action": command.action})
         game_command = rules.action(command, seat)
-    hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
+    try:
+        hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
+    except Violation as refused:
+        raise _about_players(refused, state, command.player_id) from None
     return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+
+
+def _about_players(refused: Violation, state: TableState, player_id: str) -> Violation:
+    """A game's refusal of a table action, with who tried (`player`) and, when it was not
+    their turn, whose turn it is (`to_act_player`): the game counts hand seats, the table
+    and its clients know players."""
+    numbers = {**refused.numbers}
+    numbers.setdefault("player", player_id)
+    if refused.code in ("not_your_turn", "not_your_turn_to_show") and state.to_act is not None:
+        numbers.setdefault("to_act_player", state.to_act)
+    return Violation(refused.code, refused.detail, refused.rule, numbers)
 
 
 def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:

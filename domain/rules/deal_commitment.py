@@ -16,6 +16,12 @@ Canonical text, so anyone can redo the check without this code:
 - node: sha256(b"cardroom-node|" + left hex + b"|" + right hex); a level with an odd
   count carries its last hash up unchanged;
 - root: the single hash left, as lowercase hex.
+
+A hand with more than one committed sequence (five-card draw: the deck and the order
+discards are reshuffled in, and again for each redeal) numbers positions across the whole
+hand: a sequence whose first card is position `first` has its own root over positions
+first, first+1, ...; so no two cards of a hand share a salt, and an opened salt never
+unlocks a leaf hash another opening's path shows.
 """
 from __future__ import annotations
 
@@ -53,10 +59,10 @@ def _node(left: str, right: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _levels(deck: tuple[str, ...], secret: bytes) -> tuple[tuple[str, ...], ...]:
+def _levels(deck: tuple[str, ...], secret: bytes, first: int) -> tuple[tuple[str, ...], ...]:
     """Every level of the tree, leaves first. Cached: a closed hand's views are read again
     and again, each needing the same tree."""
-    level = tuple(leaf_hash(i, card, position_salt(secret, i)) for i, card in enumerate(deck))
+    level = tuple(leaf_hash(first + i, card, position_salt(secret, first + i)) for i, card in enumerate(deck))
     levels = [level]
     while len(level) > 1:
         level = tuple(_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
@@ -65,24 +71,27 @@ def _levels(deck: tuple[str, ...], secret: bytes) -> tuple[tuple[str, ...], ...]
     return tuple(levels)
 
 
-def deal_root(deck: Sequence[str], secret: bytes) -> str:
-    """The commitment published before the deal: the Merkle root over every position."""
-    return _levels(tuple(deck), secret)[-1][0]
+def deal_root(deck: Sequence[str], secret: bytes, first: int = 0) -> str:
+    """The commitment published before the deal: the Merkle root over every position
+    (`deck[i]` at position first + i)."""
+    return _levels(tuple(deck), secret, first)[-1][0]
 
 
-def openings(deck: Sequence[str], secret: bytes, positions: Sequence[int]) -> tuple[Opening, ...]:
-    """The openings of `positions` (in the order asked), and of no other card."""
-    levels = _levels(tuple(deck), secret)
+def openings(deck: Sequence[str], secret: bytes, positions: Sequence[int],
+             first: int = 0) -> tuple[Opening, ...]:
+    """The openings of `positions` (in the order asked; `deck[i]` is position first + i),
+    and of no other card."""
+    levels = _levels(tuple(deck), secret, first)
     opened = []
     for position in positions:
         path = []
-        index = position
+        index = position - first
         for level in levels[:-1]:
             sibling = index ^ 1
             if sibling < len(level):
                 path.append((RIGHT if sibling > index else LEFT, level[sibling]))
             index //= 2
-        opened.append(Opening(position, deck[position], position_salt(secret, position), tuple(path)))
+        opened.append(Opening(position, deck[position - first], position_salt(secret, position), tuple(path)))
     return tuple(opened)
 
 

@@ -312,7 +312,10 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
             return _bet_or_raise(situation, pushed, reach, "single_chip_bet", detail)
         return _bet_or_raise(situation, pushed, reach, "chips_bet",
                              f"{prefix}{pushed:,} pushed with nothing to call: a bet of {pushed:,}")
-    if len(chips) == 1 and not raise_said:
+    # TDA 2024 46-C-2: when the chips already out cover the call, the combined bet is
+    # judged by the 50% standard alone (no single-chip call, no "every chip needed").
+    covered = prior and situation.prior_chips >= situation.facing_to
+    if len(chips) == 1 and not raise_said and not covered:
         code = "chips_already_out" if prior else "single_chip_call"
         return _call(situation, pushed, code,
                      f"{prefix}one {chips[0]:,} chip facing a bet of {situation.facing_to:,} with no "
@@ -322,7 +325,7 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
                              f"{prefix}'raise' said first: a raise to the {reach:,} pushed, "
                              "at least the minimum")
     smallest = min(chips)
-    if reach - smallest < situation.facing_to:
+    if reach - smallest < situation.facing_to and not covered:
         code = "chips_already_out" if prior else "chips_all_needed"
         out = f" with the {situation.in_front:,} already out" if situation.in_front else ""
         return _call(situation, pushed, code,

@@ -216,7 +216,7 @@ def allowed(betting: BettingState | None, seat: int, action: str, to: Any) -> di
 
 _DRAW_ROUNDS = {draw.FIRST_ROUND: "first_round", draw.REDEAL: "first_round",
                 draw.DRAW: "draw", draw.SECOND_ROUND: "second_round"}
-_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, draw.PotAwarded, draw.HandEnded)
+_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, draw.CardsMucked, draw.PotAwarded, draw.HandEnded)
 
 
 def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:

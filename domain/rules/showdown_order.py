@@ -26,6 +26,12 @@ from typing import Any, Sequence
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
 
+AUTOMATIC = "automatic"
+"""Live showdowns played by the computer in the order of show (beaten hands mucked)."""
+DECLARED = "declared"
+"""Live showdowns where each player in turn shows, mucks or asks to see."""
+SHOWDOWNS = (AUTOMATIC, DECLARED)
+
 
 def all_in_face_up(contenders: Sequence[int], stacks: Sequence[Any]) -> bool:
     """TDA 2024 16 applies: two or more hands contest, one of them is all in, and at most

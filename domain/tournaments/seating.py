@@ -341,7 +341,7 @@ def apply_positions(seating: Seating, number: int, positions: Positions) -> Seat
 def floor_move(seating: Seating, player_id: str, to_table: int, to_seat: int) -> Move:
     """A move the floor orders; checked, not chosen."""
     if player_id not in seating.where:
-        raise Violation("not_seated", f"player {player_id} is not seated")
+        raise Violation("not_seated", f"player {player_id} is not seated", numbers={"player": player_id})
     target = seating.table(to_table)
     if not 0 <= to_seat < len(target.seats) or target.seats[to_seat] is not None:
         raise Violation("seat_taken", f"seat {to_seat} at table {to_table} is not an open seat")
@@ -524,7 +524,7 @@ class _Draft:
     def vacate(self, player_id: str) -> tuple[int, int]:
         place = self.locate(player_id)
         if place is None:
-            raise Violation("not_seated", f"player {player_id} is not seated")
+            raise Violation("not_seated", f"player {player_id} is not seated", numbers={"player": player_id})
         number, seat = place
         self.changes[player_id] = None
         table = self.tables[number - 1]

@@ -735,14 +735,14 @@ def _register(state: Tournament, settings: Settings, command: Register) -> list[
     player = command.player_id
     if state.status == REGISTERING:
         if player in state.registered:
-            raise _refuse("already_registered", f"player {player} is already registered")
+            raise _refuse("already_registered", f"player {player} is already registered", player=player)
         return [PlayerRegistered(player)]
     if state.status != RUNNING or not _late_registration_open(state, settings, command.at):
         raise _refuse("registration_closed", "registration is closed",
                       late_registration_until_level=settings.late_registration_until_level,
                       level=_level_of(state, command.at))
     if player in state.seating.where or any(b.player_id == player for b in state.round_busts):
-        raise _refuse("already_registered", f"player {player} is still in the tournament")
+        raise _refuse("already_registered", f"player {player} is still in the tournament", player=player)
     entries = state.entries_by_player.get(player, 0)
     if entries > settings.re_entries_allowed:
         raise _refuse(
@@ -801,7 +801,7 @@ def _finish_hand(state: Tournament, command: FinishHand) -> list[object]:
     for bust in (*command.busted, *command.stacks):
         if state.seating.where.get(bust.player_id, (None,))[0] != command.table:
             raise _refuse("not_seated", f"player {bust.player_id} is not at table {command.table}",
-                          table=command.table)
+                          table=command.table, player=bust.player_id)
     # A player who rebought during the hand plays on with those chips.
     busted = tuple(replace(b, table=command.table) for b in command.busted
                    if not state.credits_in_hand.get(b.player_id))
@@ -846,7 +846,7 @@ def _eliminate_reported(state: Tournament, settings: Settings, command: Eliminat
         raise _refuse("duplicate_player", "a player is listed twice among the busted")
     for name in names:
         if name not in state.seating.where:
-            raise _refuse("not_seated", f"player {name} is not in the tournament")
+            raise _refuse("not_seated", f"player {name} is not in the tournament", player=name)
     events: list[object] = []
     if command.counts:
         if settings.tables != TABLES_PHYSICAL:
@@ -871,7 +871,7 @@ def _counted(state: Tournament, counts: tuple[ChipCount, ...], at: float) -> Chi
         raise _refuse("invalid_counts", "a count names each player of one table once")
     for count in counts:
         if count.player_id not in state.seating.where:
-            raise _refuse("not_seated", f"player {count.player_id} is not in the tournament")
+            raise _refuse("not_seated", f"player {count.player_id} is not in the tournament", player=count.player_id)
         if count.chips < 0:
             raise _refuse("invalid_counts", f"{count.player_id} cannot have {count.chips} chips")
     table = state.seating.where[names[0]][0]
@@ -889,7 +889,8 @@ def _counted(state: Tournament, counts: tuple[ChipCount, ...], at: float) -> Chi
 
 def _disqualify(state: Tournament, command: Disqualify) -> list[object]:
     if command.player_id not in state.seating.where:
-        raise _refuse("not_seated", f"player {command.player_id} is not in the tournament")
+        raise _refuse("not_seated", f"player {command.player_id} is not in the tournament",
+                      player=command.player_id)
     if state.seating.players == 1:
         raise _refuse("last_player", "the last player standing cannot be disqualified")
     if state.seating.where[command.player_id][0] in state.hands_in_progress:
@@ -1035,7 +1036,7 @@ def _rebuy_or_add_on(state: Tournament, settings: Settings, command: Rebuy | Add
         raise _refuse(f"{code}_not_offered", f"this tournament offers no {what}")
     player = command.player_id
     if player not in state.seating.where:
-        raise _refuse("not_seated", f"player {player} is not in the tournament")
+        raise _refuse("not_seated", f"player {player} is not in the tournament", player=player)
     until = settings.rebuy_until_level if rebuy else settings.add_on_until_level
     level = _level_of(state, command.at)
     if level is None or level > until:

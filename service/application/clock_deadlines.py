@@ -1,5 +1,6 @@
-"""The open action clocks whose deadline has passed, read from the log: what the clock
-sweep (workers.clock_tasks) acts on and what `GET /v1/status` counts."""
+"""The open action clocks whose deadline has passed, as the log's trigger keeps them
+(`open_clocks`): what the clock sweep (workers.clock_tasks) acts on and what
+`GET /v1/status` counts."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,16 +9,13 @@ from psycopg_pool import ConnectionPool
 
 from service.application import commands
 
-# The open deadlines: each table's ClockStarted events that nothing ended since (a later
-# ClockStarted, ClockExpired or HandClosed), due by now. The domain still checks each.
+# The running clocks (migration 0011 keeps one row per table whose clock runs, in the
+# append's transaction), due by now: an index range, however many clocks ever ran. The
+# domain still checks each.
 _DUE_CLOCKS = """
-SELECT e.stream_id, e.data FROM events e
- WHERE e.type = 'ClockStarted' AND e.stream_id LIKE %(prefix)s
-   AND (e.data->>'deadline_at_ms')::bigint <= %(due_by)s
-   AND NOT EXISTS (SELECT 1 FROM events later
-                    WHERE later.stream_id = e.stream_id AND later.version > e.version
-                      AND later.type IN ('ClockStarted', 'ClockExpired', 'HandClosed'))
- ORDER BY (e.data->>'deadline_at_ms')::bigint
+SELECT stream_id, data FROM open_clocks
+ WHERE stream_id LIKE %(prefix)s AND deadline_at_ms <= %(due_by)s
+ ORDER BY deadline_at_ms
  LIMIT %(limit)s
 """
 

@@ -58,8 +58,11 @@ PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersS
                        "CardsDealt": "seat", "CardsDiscarded": "seat"}  # the last two: mixed games
 # A hand committed card by card (domain.rules.deal_commitment) never shows its whole deck, or
 # the secret its per-card salts come from, to anyone but the floor and admin: the others
-# get the openings of the cards they saw (service.application.views.deal_view).
-FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck",)}
+# get the openings of the cards they saw (service.application.views.deal_view). Five-card
+# draw's reshuffle orders and reshuffled stubs hold the mucked discards, so they are the
+# floor's too.
+FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck", "reshuffle_order"),
+                      "Redealt": ("deck", "reshuffle_order"), "StubReshuffled": ("cards",)}
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
@@ -417,7 +420,7 @@ def _new_events(before: table.TableState | None, after: table.TableState,
         type_name, data = to_record(event)
         metadata: dict[str, Any] = {}
         if per_card and type_name in FLOOR_ONLY_SECRETS:
-            metadata["floor_only"] = list(FLOOR_ONLY_SECRETS[type_name])
+            metadata["floor_only"] = [name for name in FLOOR_ONLY_SECRETS[type_name] if name in data]
         if automatic:
             metadata["automatic"] = True
         if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):

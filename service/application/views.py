@@ -8,11 +8,13 @@
 - the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
   dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
   visible before the hand ends), until the hand (a dice game) is over;
-- then a hold'em or Omaha hand, committed card by card (domain.rules.deal_commitment), shows its
-  deck and secret to the floor and admin only (metadata `floor_only`); everyone gets the
-  openings of the board and of the hands shown, each player those of their own cards, so
-  nobody learns a mucked card or one nobody saw. The other games' decks, committed whole,
-  are shown to everyone once the hand is over, so anyone can check the deal.
+- then a hold'em, Omaha or five-card draw hand, committed card by card
+  (domain.rules.deal_commitment), shows its deck (draw: every deck, reshuffle order and
+  reshuffled stub) and secret to the floor and admin only (metadata `floor_only`); everyone
+  gets the openings of the board and of the hands shown, each player those of their own
+  cards (draw: every card they were dealt or drew), so nobody learns a mucked card or one
+  nobody saw. The other games' decks, committed whole (and draw hands dealt before the
+  per-card scheme), are shown to everyone once the hand is over, so anyone can check the deal.
 
 Events are redacted one at a time with the metadata the application layer wrote on them
 (`hand_id`, and `visible_to` for private cards), so a slice of the log needs no context
@@ -304,9 +306,8 @@ def _visible_hole(state: table.TableState, hand_seat: int, viewer: Viewer) -> st
         return adapter.hole_view(hand, hand_seat, player, viewer.sees_cards_of)
     if isinstance(hand, DrawTableHand):
         game = hand.game
-        shown = game.over and game.showdown and hand_seat in game.contenders
         cards = game.hands[hand_seat]
-        return _text(cards) if cards and (shown or viewer.sees_cards_of(player)) else None
+        return _text(cards) if cards and (game.shown[hand_seat] or viewer.sees_cards_of(player)) else None
     if isinstance(hand, PalaceTableHand):
         palace_cards = hand.game.seats[hand_seat].palace
         return "".join(palace_cards) if palace_cards and viewer.sees_cards_of(player) else None
@@ -343,6 +344,8 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
                 "stacks": dict(zip(names, hand.stacks))}
         if isinstance(hand, DrawTableHand):
             view.update(_draw_view(hand, names))
+            if hand.game.settings.betting:
+                view["showdown"] = _showdown_view(hand.game, names)
         elif isinstance(hand, PalaceTableHand):
             view.update(_palace_view(hand, names, viewer))
         else:
@@ -372,9 +375,12 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
 def _showdown_view(hand: Any, names: list[str]) -> dict[str, Any]:
     """Who has shown and who mucked (public facts), and at a live showdown the order of show
     and who is next (TDA 2024 17)."""
-    at_showdown = hand.live and (hand.awaiting == "showdown" or hand.showdown)
+    if isinstance(hand, draw.HandState):
+        at_showdown, mode = hand.at_showdown or hand.showdown, hand.settings.showdown
+    else:
+        at_showdown, mode = hand.live and (hand.awaiting == "showdown" or hand.showdown), hand.showdown_mode
     to_show = hand.to_show
-    return {"mode": hand.showdown_mode,
+    return {"mode": mode,
             "order": [names[s] for s in hand.show_order] if at_showdown else None,
             "to_show": names[to_show] if to_show is not None else None,
             "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
@@ -388,6 +394,8 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
     hand = state.hand
     salt = state.salt if revealed else None
     if isinstance(hand, DrawTableHand):
+        if state.deal_scheme == deal_commitment.SCHEME:
+            return _per_card_draw_deal_view(state, hand, viewer, salt)
         return _draw_deal_view(state, hand, salt)
     if isinstance(hand, DiceTableHand):
         return {"commitment": state.commitment, "scheme": "sha256(<salt>:<five dice>) per roll",
@@ -435,10 +443,44 @@ def _per_card_deal_view(state: table.TableState, viewer: Viewer, deck: tuple[str
             "verified": all(deal_commitment.verify_opening(o, state.commitment) for o in opened)}
 
 
+def _per_card_draw_deal_view(state: table.TableState, hand: DrawTableHand, viewer: Viewer,
+                             salt: str | None) -> dict[str, Any]:
+    """A draw hand committed card by card, one root per deal (each covering its deck, then
+    its reshuffle order): once the hand is over, the floor gets every deck, reshuffle order
+    and the secret, each root recomputed; the others the openings of the cards they were
+    given (their own seat's) and of the cards tabled, each checked against its deal's root.
+    `redeals` lists the later deals the same way."""
+    deals = []
+    secret = bytes.fromhex(salt) if salt is not None else None
+    own = [position for seat, held in enumerate(hand.held)
+           if viewer.sees_cards_of(state.players[state.hand_seats[seat]]) for _, position in held]
+    seen = set(hand.tabled) | {position for position in own if position is not None}
+    for deal in hand.deals:
+        shown: dict[str, Any] = {"commitment": deal.commitment, "deck": None, "reshuffle_order": None,
+                                 "openings": None, "verified": None}
+        if secret is not None and deal.deck is not None and deal.commitment is not None:
+            committed = deal.committed
+            if viewer.sees_everything:
+                shown.update(deck="".join(deal.deck), reshuffle_order="".join(deal.reshuffle_order or ()),
+                             verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
+            else:
+                mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
+                opened = deal_commitment.openings(committed, secret, mine, deal.first)
+                shown.update(openings=[{"position": o.position, "card": o.card, "salt": o.salt,
+                                        "path": [list(step) for step in o.path]} for o in opened],
+                             verified=all(deal_commitment.verify_opening(o, deal.commitment) for o in opened))
+        deals.append(shown)
+    first = deals[0]
+    return {**first, "commitment": state.commitment, "scheme": deal_commitment.SCHEME,
+            "salt": salt if viewer.sees_everything else None, "redeals": deals[1:]}
+
+
 def _draw_deal_view(state: table.TableState, hand: DrawTableHand, salt: str | None) -> dict[str, Any]:
-    """Every deck of the hand (a redeal brings a new one, committed to with the same salt)."""
+    """Every deck of the hand (a redeal brings a new one, committed to with the same salt):
+    draw hands dealt before the per-card commitment, whose decks were published whole."""
     decks = []
-    for deck, commitment in hand.decks:
+    for deal in hand.deals:
+        deck, commitment = deal.deck, deal.commitment
         shown = deck if salt is not None else None
         verified = None
         if shown is not None and commitment is not None:

@@ -199,6 +199,12 @@ def authenticate() -> Principal:
     return principal  # type: ignore[return-value]
 
 
+def principal_for_key(secret: str) -> Principal | _Revoked | None:
+    """What a key typed into a page's sign-in form is, verified as the API verifies a
+    bearer key: its principal, REVOKED, or None for a key never issued."""
+    return _principal_for(secret.strip())
+
+
 def _principal_for(secret: str) -> Principal | _Revoked | None:
     wired = resources()
     admin_key = wired.config.admin_key
@@ -225,6 +231,17 @@ def current_principal() -> Principal:
     """The authenticated caller (role, player_id) inside a view guarded by `require`."""
     principal = _guarded_principal.get()
     return principal if principal is not None else authenticate()
+
+
+@contextmanager
+def acting_as(principal: Principal) -> Iterator[None]:
+    """`current_principal()` is `principal` inside: a page view acts as its signed-in
+    caller through the same application functions as the API's views."""
+    token = _guarded_principal.set(principal)
+    try:
+        yield
+    finally:
+        _guarded_principal.reset(token)
 
 
 def _owner(principal: Principal) -> str:

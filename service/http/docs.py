@@ -3,15 +3,15 @@
 
 The page and its assets come from this server (the `flask-swagger-ui` wheel's copy of
 Swagger UI 5, which reads OpenAPI 3.1), never from a CDN: the documentation works on a
-card room's network with no internet, and no third party sees who reads it. `/` leads
-a person who opens the server's address to it.
+card room's network with no internet, and no third party sees who reads it. `/` is the
+pages' (service.http.pages.home), which link here.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Flask, Response, redirect, send_from_directory
+from flask import Flask, Response, send_from_directory
 
 DOCS_PATH = "docs"
 ASSETS_URL = f"/{DOCS_PATH}/assets/"
@@ -31,12 +31,7 @@ def _asset(filename: str) -> Response:
     return send_from_directory(ASSETS_DIR, filename, max_age=ASSETS_MAX_AGE_S)
 
 
-def _home() -> Response:
-    return redirect(f"/{DOCS_PATH}", code=302)  # type: ignore[return-value]
-
-
 def install(app: Flask) -> None:
     """Before the Api is created: flask-smorest reads SETTINGS when it registers its pages."""
     app.config.update(SETTINGS)
     app.add_url_rule(f"{ASSETS_URL}<path:filename>", "docs_asset", _asset, methods=["GET"])
-    app.add_url_rule("/", "home", _home, methods=["GET"])

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import http
 import logging
+import re
 from typing import Any, Iterable, Mapping
 
 import psycopg
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, has_app_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.rules.violations import Violation
+from service.application import listings
 from service.http.metrics import VERSION_CONFLICTS
 from service.http.request_log import current_request_id
 from service.adapters.store.base import VersionConflict
@@ -123,14 +125,49 @@ def validation_problem(errors: list[dict[str, Any]]) -> Problem:
 
 
 def from_violation(violation: Violation) -> Response:
+    detail, numbers, names = with_player_names(violation.detail, dict(violation.numbers))
     return problem_response(
         422,
         violation.code,
-        violation.detail,
+        detail,
         # A refusal that applies a rule names it; any other carries no `rule` (never "").
         **({"rule": violation.rule} if violation.rule else {}),
-        numbers=dict(violation.numbers),
+        numbers=numbers,
+        **({"names": names} if names else {}),
     )
+
+
+# Player ids are UUIDs; the domain names players by id, people by name (issue 16).
+_PLAYER_ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+
+
+def with_player_names(detail: str, numbers: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """A refusal about players as people read it: each registered player's id in `numbers`
+    gets their name beside it (`player` -> `player_name`, `player_id` -> `player_name`,
+    `to_act_player` -> `to_act_player_name`), the detail says the name where it said the id
+    (unless it already says the name), and every player named gets {id: name} in the
+    third value (the problem's `names`)."""
+    keyed = {key: value for key, value in numbers.items() if isinstance(value, str) and _PLAYER_ID.fullmatch(value)}
+    names = _registered_names(set(keyed.values()) | set(_PLAYER_ID.findall(detail)))
+    if not names:
+        return detail, numbers, {}
+    named: dict[str, Any] = {}
+    for key, value in numbers.items():
+        named[key] = value
+        if key in keyed and value in names:
+            named[(key[:-3] if key.endswith("_id") else key) + "_name"] = names[value]
+    # A detail that already says the name keeps the id (it reads "... registered as 'Ann'").
+    said = _PLAYER_ID.sub(lambda found: found.group() if names.get(found.group(), "") in detail
+                          else names.get(found.group(), found.group()), detail)
+    return said, named, dict(sorted(names.items()))
+
+
+def _registered_names(player_ids: set[str]) -> dict[str, str]:
+    """Names of registered players (none without a database: the embedded memory store)."""
+    pool = getattr(current_app.extensions.get("cardroom"), "pool", None) if has_app_context() else None
+    if not player_ids or pool is None:
+        return {}
+    return listings.names(pool, player_ids)
 
 
 def from_problem(problem: Problem) -> Response:
@@ -139,10 +176,12 @@ def from_problem(problem: Problem) -> Response:
     )
 
 
-def from_version_conflict(conflict: Exception) -> Response:
-    # The store's message already names the expected and actual versions.
+def from_version_conflict(conflict: VersionConflict) -> Response:
+    # The numbers too, as every problem has them: a client that lost a race learns the
+    # version to read (or retry) at without parsing the detail.
     VERSION_CONFLICTS.labels("request").inc()
-    return problem_response(409, "version_conflict", str(conflict))
+    return problem_response(409, "version_conflict", str(conflict),
+                            numbers={"expected_version": conflict.expected, "actual_version": conflict.actual})
 
 
 def from_http_exception(error: HTTPException) -> Response:

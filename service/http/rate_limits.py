@@ -37,7 +37,7 @@ from service.config import Config
 from service.http.problems import Problem
 
 UNLIMITED_ENDPOINTS = frozenset({"health.healthz", "health.livez", "metrics", "docs_asset",
-                                 "api-docs.openapi_swagger_ui", "api-docs.openapi_json", "home"})
+                                 "api-docs.openapi_swagger_ui", "api-docs.openapi_json", "pages.static"})
 STORAGE_TIMEOUT_S = 0.5
 STORAGE_RETRY_S = 5.0
 MEMORY_URL = "cardroom-memory://"

@@ -271,10 +271,12 @@ def whole_log(server: Server, table_id: str) -> list[dict]:
 
 
 def start_gunicorn(database_url: str, environ: dict[str, str] | None = None) -> Iterator[Server]:
-    """gunicorn on the test database with a fresh admin key (and `environ`); stopped afterwards."""
-    admin_key = "e2e-admin-" + secrets.token_hex(8)
-    env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": admin_key, **(environ or {})}
-    env.pop("CELERY_BROKER_URL", None)
+    """gunicorn on the test database with a fresh admin key and no broker, unless `environ`
+    names them (and with the rest of `environ`); stopped afterwards."""
+    environ = {"CARDROOM_ADMIN_KEY": "e2e-admin-" + secrets.token_hex(8), **(environ or {})}
+    admin_key = environ["CARDROOM_ADMIN_KEY"]
+    env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
+    env.update(DATABASE_URL=database_url, **environ)
     port = free_port()
     process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
     server = Server(port, {"Authorization": f"Bearer {admin_key}"})

@@ -44,10 +44,14 @@ def app_connection(database_url):
     "DELETE FROM listings",
     "ALTER TABLE events DISABLE TRIGGER events_listing",
     "SELECT listing_apply('table-forged', 1, 'TableCreated', '{}', '{}', 0, now())",
+    "DELETE FROM open_clocks",
+    "INSERT INTO open_clocks VALUES ('table-forged', 1, 0, '{}')",
+    "ALTER TABLE events DISABLE TRIGGER events_open_clock",
 ], ids=["update", "delete", "truncate", "disable-all-triggers", "disable-trigger", "drop-trigger",
         "replication-role", "become-owner", "create-table", "delete-keys", "escalate-key", "drop-version",
         "truncate-idempotency-records", "unkey-idempotency-records",
-        "forge-listing", "insert-listing", "delete-listings", "disable-listing-trigger", "apply-listing"])
+        "forge-listing", "insert-listing", "delete-listings", "disable-listing-trigger", "apply-listing",
+        "delete-open-clocks", "forge-open-clock", "disable-open-clock-trigger"])
 def test_the_application_role_may_not(app_connection, postgres_store, stream_id, statement):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
     with pytest.raises(psycopg.errors.InsufficientPrivilege):

@@ -23,9 +23,10 @@ def test_the_docs_page_loads_swagger_ui_from_this_server_only():
     assert client.get("/openapi.json").get_json()["openapi"] == "3.1.0"
 
 
-def test_the_servers_address_leads_to_the_docs():
+def test_the_servers_address_shows_what_runs_and_leads_to_the_docs():
     response = create_app(Config()).test_client().get("/")
-    assert response.status_code == 302 and response.headers["Location"] == "/docs"
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert 'href="/docs"' in response.get_data(as_text=True)
 
 
 def test_an_asset_outside_the_folder_is_not_served():

@@ -97,9 +97,9 @@ def test_a_player_discards_and_sees_only_their_own_cards_on_every_endpoint(clien
 
 @pytest.mark.parametrize("game", ["holdem", "five-card-draw"])
 def test_no_role_sees_the_deck_or_salt_before_the_hand_ends_and_the_floor_sees_them_after(client, players, game):
-    """After the hand the floor verifies the whole deck; a five-card draw deck is still
-    revealed to all, while a hold'em hand, committed card by card, shows the others only
-    the openings of cards they saw (tests/integration/test_showdown_http.py)."""
+    """After the hand the floor verifies the whole deck; hold'em and five-card draw hands,
+    committed card by card, show the others only the openings of cards they saw
+    (tests/integration/test_showdown_http.py, test_draw_showdown_http.py)."""
     extra = {"betting": {"structure": "no-limit", "small_blind": 5, "big_blind": 10}} if game == "holdem" else {}
     table_id = new_table(client, players, game=game, settings={} if game == "holdem" else None,
                          **extra | ({"seats": [{"player_id": p, "stack": 500} for p in players]} if game == "holdem" else {})
@@ -119,10 +119,9 @@ def test_no_role_sees_the_deck_or_salt_before_the_hand_ends_and_the_floor_sees_t
     while (legal := client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)).get_json()["to_act"]:
         client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": legal.headers["ETag"]},
                     json={"action": "fold", "player_id": legal.get_json()["to_act"]})
-    for headers in roles if game == "five-card-draw" else roles[:2]:
+    for headers in roles[:2]:
         deal = client.get(f"/v1/hands/{table_id}.1", headers=headers).get_json()["deal"]
         assert deal["salt"] and deal["deck"] and deal["verified"] is True
-    if game == "holdem":
-        for headers in roles[2:]:
-            deal = client.get(f"/v1/hands/{table_id}.1", headers=headers).get_json()["deal"]
-            assert deal["salt"] is None and deal["deck"] is None
+    for headers in roles[2:]:
+        deal = client.get(f"/v1/hands/{table_id}.1", headers=headers).get_json()["deal"]
+        assert deal["salt"] is None and deal["deck"] is None

@@ -337,7 +337,7 @@ def test_an_elimination_of_a_player_with_chips_is_refused_with_the_stack_and_wri
     refused = client.post(f"/v1/tournaments/{tournament_id}/eliminations",
                           json={"busted": [{"player_id": names[0]}]}, headers=ADMIN)
     body = assert_problem(refused, 422, "player_has_chips")
-    assert body["numbers"] == {"player_id": names[0], "stack": 10000} and "rule" not in body
+    assert body["numbers"] == {"player_id": names[0], "player_name": "P0", "stack": 10000} and "rule" not in body
     assert view(client, tournament_id)["version"] == version
 
 

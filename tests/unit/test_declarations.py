@@ -238,6 +238,24 @@ def test_46_situation_5_prior_bet_with_too_little_added_is_below_fifty_percent()
           "raise", 1700, must_add=300, rule="TDA 2024 46")
 
 
+def test_46c2_chips_out_that_cover_the_call_make_the_combined_push_a_raise_at_fifty_percent():
+    """TDA 2024 46-C-2: "if prior chip(s) cover the call, the combined final chip bet is a
+    raise if reaching the 50% standard". A bet 300 with a 1,000 chip (700 change due), B
+    raised to 800 (a 500 raise); A silently adds one 100 chip: 1,100 is 300 over the call,
+    at least half of 500, so a raise, made the full 1,300 (not a single-chip call)."""
+    covered = nl(facing_to=800, committed=300, prior_chips=1000, last_full_raise=500, big_blind=100, stack=9000)
+    ruled(interpret(covered, [100]), "raise", 1300, must_add=200, rule="TDA 2024 46")
+    ruled(interpret(covered, [1000]), "raise", 2000, rule="TDA 2024 46")
+
+
+def test_46c2_chips_out_that_cover_the_call_with_too_little_added_are_a_call():
+    """TDA 2024 46-C-2, "if less it is a call": A's 1,000 chip is out for a 300 bet, B
+    raised to 900 (a 600 raise); A adds one 100 chip: 1,100 is 200 over the call, less
+    than half of 600: a call of 900, 200 returns."""
+    covered = nl(facing_to=900, committed=300, prior_chips=1000, last_full_raise=600, big_blind=100, stack=9000)
+    ruled(interpret(covered, [100]), "call", 900, returned=200, rule="TDA 2024 46")
+
+
 # ---------------------------------------------------------------- TDA 2024 47: re-opening
 
 
@@ -252,6 +270,9 @@ def test_addendum_47_example_1_short_all_ins_adding_to_a_full_raise_reopen():
                       (4, "call", None), (5, "fold", None)])
     a = situation_from_betting(state, 0)
     assert a.raise_open and (a.facing_to, a.committed) == (200, 100)
+    # TDA 2024 47-A: "If multiple short all-ins re-open the betting, the minimum raise is
+    # always the last full valid bet or raise of the round": A's 100, so at least 300.
+    assert a.min_to == 300
     ruled(interpret(a, [100, 100, 100]), "raise", 400)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from domain.rules.cards import format_card, new_deck, parse_cards
 from domain.games import draw
-from domain.games.draw import (AntesPosted, CardsShown, Discard, DrawBegan,
+from domain.games.draw import (AntesPosted, CardsMucked, CardsShown, Discard, DrawBegan,
                                HandEnded, HoleCardsDealt, OpenersShown, PlayerDrew, PostAction,
                                PotAwarded, Redeal, Redealt, RedealRequired, SecondRoundBegan,
                                StartHand, StubReshuffled, UncalledReturned, handle)
@@ -474,13 +474,16 @@ def test_pot_limit_caps_the_bet_at_the_pot():
 
 # --------------------------------------------------------------------- showdown
 
-def test_the_best_hand_wins_the_pot_at_the_showdown():
+def test_the_best_hand_wins_the_pot_at_the_showdown_and_a_beaten_hand_is_mucked():
+    # No bet on the second round: the first left of the dealer shows first (TDA 2024 17);
+    # the computer mucks seat 2's hand, beaten by the one shown, and shows seat 0's.
     table = to_the_draw()
     table.draw_all("", "", "")
     table.act(("check",), ("check",), ("check",))
     shown = [e for e in table.events if isinstance(e, CardsShown)]
-    assert [e.seat for e in shown] == [1, 2, 0]
-    assert shown[2] == CardsShown(0, "AsAhKdQc2s", "one_pair")
+    assert [e.seat for e in shown] == [1, 0]
+    assert CardsMucked(2) in table.events
+    assert shown[1] == CardsShown(0, "AsAhKdQc2s", "one_pair")
     assert PotAwarded(90, (0, 1, 2), (0,), (90,)) in table.events
     assert table.events[-1] == HandEnded((2060, 1970, 1970), (0, 0, 0), True)
 
@@ -519,7 +522,8 @@ def test_a_wild_joker_makes_five_of_a_kind_which_beats_a_royal_flush():
     table.draw_all("", "", "")
     table.act(("check",), ("check",), ("check",))
     shown = {e.seat: e.category for e in table.events if isinstance(e, CardsShown)}
-    assert shown == {0: "five_of_a_kind", 1: "royal_flush", 2: "high_card"}
+    assert shown == {0: "five_of_a_kind", 1: "royal_flush"}
+    assert CardsMucked(2) in table.events
     assert pot_winners(table) == [(0,)]
 
 

@@ -133,6 +133,7 @@ def test_a_broken_rule_is_422_with_code_rule_and_numbers(client):
 def test_a_version_conflict_is_409_naming_both_versions(client):
     body = assert_problem(client.post("/v1/sample/conflict"), 409, "version_conflict")
     assert "4" in body["detail"] and "3" in body["detail"]
+    assert body["numbers"] == {"expected_version": 3, "actual_version": 4}
 
 
 def test_a_view_problem_keeps_its_status_code_and_extensions(client):

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from service.http.auth import ApiKeys
+    from service.http.page_sessions import PageSessions
     from service.adapters.notifications import LiveFeeds
     from service.adapters.store.base import EventStore
 
@@ -280,6 +281,8 @@ class Resources:
     live: LiveFeeds | None = None
     """This process's notifications and feeds (service.adapters.notifications), for streams and
     long-polls."""
+    sessions: PageSessions | None = None
+    """The pages' sign-in sessions (service.http.page_sessions)."""
 
 
 def resources() -> Resources:

@@ -52,8 +52,9 @@ class HandSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
-        "description": "commitment; once the hand is over, the check: hold'em and Omaha give "
-                       "the floor the deck and salt, everyone else the openings of the cards they saw"})
+        "description": "commitment; once the hand is over, the check: hold'em, Omaha and "
+                       "five-card draw give the floor the deck (draw: every deal's deck and "
+                       "reshuffle order) and salt, everyone else the openings of the cards they saw"})
 
 
 class HandStateSchema(ma.Schema):
@@ -278,12 +279,11 @@ def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> di
         view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
         view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
     elif game == DRAW_GAME:
-        shown = over and state.showdown
         view["round"] = "over" if over else state.phase
         view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
         view["hole"] = {
             name: "".join(format_card(c) for c in state.hands[s])
-            if state.hands[s] and ((shown and s in state.contenders) or who.sees_cards_of(name)) else None
+            if state.hands[s] and (state.shown[s] or who.sees_cards_of(name)) else None
             for s, name in enumerate(names)}
     else:
         view["round"] = state.round

@@ -37,7 +37,11 @@ class ProblemSchema(ma.Schema):
     )
     detail = ma.fields.String(required=True, metadata={"description": "quotes the numbers"})
     rule = ma.fields.String(metadata={"description": "the rule applied (422 only)"})
-    numbers = ma.fields.Dict(metadata={"description": "the figures behind a 422"})
+    numbers = ma.fields.Dict(metadata={"description": "the figures behind a 422; a player's id "
+                                                      "(`player`, `to_act_player`) has the name beside "
+                                                      "it (`player_name`, `to_act_player_name`)"})
+    names = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), metadata={
+        "description": "the registered players the refusal is about, id -> name (422 only)"})
     errors = ma.fields.List(ma.fields.Nested(FieldErrorSchema), metadata={"description": "400 only"})
     index = ma.fields.Integer(
         metadata={"description": "the first illegal action of a replayed sequence (422 only)"}

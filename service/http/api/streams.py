@@ -5,8 +5,9 @@ A stream starts after the client's version: `Last-Event-ID` (what a browser's Ev
 sends when it reconnects) or else `?after=` (default 0: the whole log). A table's events
 are redacted for the caller exactly as `GET .../events` redacts them (service.application.views).
 `?view=public` needs no key: the keyless view of the public screens (pages.md), which sees
-what a spectator sees (no hidden card). The pages' session cookie does not exist yet
-(pages.md is another issue): until it does, a browser without a key reads the public view.
+what a spectator sees (no hidden card). A browser's EventSource sends no Authorization
+header: without one, the pages' session cookie says who the caller is
+(service.http.page_sessions), and the events are redacted for the signed-in caller.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from flask import Response, request
 
 from service.application import commands, tournaments, views
 from service.http.api import Blueprint, event_store, resources
-from service.http.auth import authenticate
+from service.http.page_sessions import stream_caller
 from service.adapters.notifications import LiveFeeds
 from service.http.problems import Problem, validation_problem
 from service.application.sealing import REVEAL_CLOSED_HANDS
@@ -66,7 +67,7 @@ _STREAM_DOC = {
                    "on tables `event: turn` with `version`, `to_act` and `legal` when the caller "
                    "is to act. Resume with `Last-Event-ID` or `?after=`.",
     "responses": {"200": {"description": "the stream", "content": {CONTENT_TYPE: {"schema": {"type": "string"}}}}},
-    # A key, or none with `?view=public` (what a spectator sees).
+    # A key (or the pages' session cookie), or none with `?view=public` (what a spectator sees).
     "security": [{"bearerAuth": []}, {}],
 }
 
@@ -105,7 +106,7 @@ def tournament_stream(query: dict, tournament_id: str) -> Response:
 def _viewer(query: dict) -> views.Viewer:
     if query["view"] == "public":
         return views.Viewer("public")
-    principal = authenticate()
+    principal = stream_caller()
     return views.Viewer(principal.role, principal.player_id)
 
 

@@ -9,8 +9,6 @@ players at once must not turn into conflicts).
 """
 from __future__ import annotations
 
-import csv
-import io
 import time
 import uuid
 from datetime import datetime
@@ -26,10 +24,10 @@ from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
 from service.application import tournaments, views
+from service.http import tournament_exports as exports
 from service.http.api import Blueprint, event_store
 from service.http.api.schemas import Chips, StrictBoolean
 from service.http.api.streams import wait_for_events, wait_query_field
-from service.http.api.players import load_player
 from service.http.api.etags import body_tag, conditional, tagged, version_tag
 from service.http.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
 from service.http.api.names import with_names
@@ -651,30 +649,6 @@ def tournament_events(query: dict, tournament_id: str) -> tuple[dict, int, dict]
             tagged(version_tag(loaded.version, None), link_headers(following)))
 
 
-def _csv(rows: list[list[Any]], filename: str) -> Response:
-    """RFC 4180 (CRLF, quoted where needed), UTF-8; a cell that a spreadsheet would take
-    for a formula (= + - @, tab, CR) is neutralised with a leading apostrophe."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    for row in rows:
-        writer.writerow([_cell(value) for value in row])
-    response = Response(out.getvalue().encode("utf-8"), mimetype="text/csv")
-    response.headers["Content-Type"] = "text/csv; charset=utf-8; header=present"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _name(player_id: str) -> str:
-    return load_player(event_store(), player_id).name or ""
-
-
-def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    if isinstance(value, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + text
-    return text
-
-
 CSV_DOC = {"responses": {"200": {"description": "RFC 4180 CSV, UTF-8",
                                  "content": {"text/csv": {"schema": {"type": "string"}}}}}}
 
@@ -685,13 +659,7 @@ CSV_DOC = {"responses": {"200": {"description": "RFC 4180 CSV, UTF-8",
 @blp.doc(**CSV_DOC)
 def results_csv(tournament_id: str) -> Response:
     """Places so far (the players still in share the best place left), with prizes once finished."""
-    loaded = _existing(tournament_id)
-    view = tournaments.tournament_view(loaded, now())
-    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
-    rows = [["place", "player_id", "name", "prize"]]
-    rows += [[e.place, e.player_id, _name(e.player_id), prizes.get(e.player_id, 0)]
-             for e in loaded.state.finishing_order()]
-    return _csv(rows, f"{tournament_id}-results.csv")
+    return exports.results_csv(_existing(tournament_id), now())
 
 
 @blp.route("/<string:tournament_id>/seating.csv", methods=["GET"])
@@ -700,16 +668,7 @@ def results_csv(tournament_id: str) -> Response:
 @blp.doc(**CSV_DOC)
 def seating_csv(tournament_id: str) -> Response:
     """Every seated player: table, seat (from 1), player, chips as last known."""
-    loaded = _existing(tournament_id)
-    state = loaded.state
-    rows = [["table", "seat", "player_id", "name", "chips"]]
-    for seating_table in state.seating.tables:
-        if seating_table is None:
-            continue
-        rows += [[seating_table.number, seat + 1, player, _name(player),
-                  state.stack_of(player)]
-                 for seat, player in enumerate(seating_table.seats) if player is not None]
-    return _csv(rows, f"{tournament_id}-seating.csv")
+    return exports.seating_csv(_existing(tournament_id))
 
 
 @blp.route("/<string:tournament_id>/payouts.csv", methods=["GET"])
@@ -718,9 +677,4 @@ def seating_csv(tournament_id: str) -> Response:
 @blp.doc(**CSV_DOC)
 def payouts_csv(tournament_id: str) -> Response:
     """The payout table for the prize pool so far: place, percentage, amount."""
-    loaded = _existing(tournament_id)
-    view = tournaments.tournament_view(loaded, now())
-    percentages = loaded.state.settings.payout_percentages  # type: ignore[union-attr]
-    rows = [["place", "percentage", "amount"]]
-    rows += [[p["place"], percentages[p["place"] - 1], p["amount"]] for p in view["payouts"]]
-    return _csv(rows, f"{tournament_id}-payouts.csv")
+    return exports.payouts_csv(_existing(tournament_id), now())

@@ -1,0 +1,513 @@
+"""The floor's hand replayer (pages.md): a hand's events as steps a person walks through.
+
+Each step is one event of the hand and the table as it was just after it: stacks, bets,
+pots, the board, and the cards this viewer may see (service.application.views decides, as
+it does for the API, so a page never shows more than the same key reads there). A step
+that is a betting decision also says who acted, what was legal just before (the call, the
+bet or raise range, or why raising was closed), the verdict and the rule applied, cited
+from domain.rules.citations with its edition. A live hand ends with the deal check (the
+commitment, verified once the hand is closed) and the chain check of its table's stream;
+a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays through
+domain.history.phh into the same steps.
+
+Replays hold hold'em and Omaha records (the PHH variants NT, FT and PO); a live table's
+hand of any game steps through its events, with the ruling at each betting decision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from domain.games import holdem
+from domain.history import phh
+from domain.live import table
+from domain.records import from_record
+from domain.rules import betting as bet
+from domain.rules.betting import BettingState, chips
+from domain.rules.cards import format_card
+from domain.rules.citations import cite
+from domain.rules.rulings import allowed
+from domain.rules.violations import Violation
+from service.adapters.store.base import EventStore, RecordedEvent, Reveal
+from service.application import commands, views
+from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
+
+IMPORTED_HAND_PREFIX = "hand-"
+# PHH variants whose records step through the hold'em decider (the others replay, without
+# steps, through POST /v1/hand-histories).
+STEPPED_VARIANTS = ("NT", "FT", "PO")
+STEPPED_IMPORTED_GAMES = ("holdem", "omaha")
+
+NamesOf = Callable[[Iterable[str]], Mapping[str, str | None]]
+"""Player ids -> the names people know them by (service.application.listings.names)."""
+
+
+class HandNotFound(LookupError):
+    """No hand with this id (or not one the replayer steps through)."""
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """One player of the hand as a step shows them."""
+    player: str
+    stack: Any
+    bet: Any
+    status: str
+    cards: str | None
+
+
+# ---------------------------------------------------------------- a live table's hand
+
+
+def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
+               names_of: NamesOf = lambda ids: {}) -> dict[str, Any]:
+    """Every step of a live table's hand as `viewer` may see it, the deal check and the
+    chain check. Raises HandNotFound."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        return imported_hand(store, hand_id, viewer)
+    located = table.table_id_of_hand(hand_id)
+    if located is None:
+        raise HandNotFound(hand_id)
+    table_id, number = located
+    stream = commands.table_stream(table_id)
+    # What the viewer reads of each event, with sealed fields only if the hand is closed
+    # (the store decides that in the same read, as for GET /v1/hands/{id}).
+    shown_records = [r for r in store.read_stream(stream, reveal=REVEAL_CLOSED_HANDS)
+                     if r.metadata.get("hand_id") == hand_id]
+    if not shown_records:
+        raise HandNotFound(hand_id)
+    closed = any(r.type == HAND_CLOSED for r in shown_records)
+    shown = {e["version"]: e for e in views.redact_records(shown_records, viewer)}
+    state: table.TableState | None = None
+    types: dict[str, type] | None = None
+    folded: list[tuple[table.TableState | None, table.TableState, RecordedEvent]] = []
+    last = shown_records[-1].version
+    for record in store.read_stream(stream, up_to_version=last, reveal=Reveal.ALL):
+        if types is None:
+            types = table.event_types(record.data["game"])
+        before = state
+        state = table.evolve(state, from_record(types, record.type, record.full_data()))
+        if record.version in shown:
+            folded.append((before, state, record))
+    assert state is not None
+    players = [state.players[s] for s in state.hand_seats]
+    known = names_of(set(state.players))
+    names = {player: known.get(player) or player for player in state.players}
+    steps = [_live_step(index, before, after, record, shown[record.version], viewer, names)
+             for index, (before, after, record) in enumerate(folded)]
+    deal = views.hand_view(state, viewer, secrets_revealed=closed)["deal"] if _dealt(state) else None
+    return {
+        "id": hand_id, "source": "table", "table_id": table_id, "number": number,
+        "game": state.game, "over": closed, "players": players,
+        "names": {player: names[player] for player in players},
+        "steps": steps, "deal": deal, "deal_check": _deal_check(deal, closed),
+        "chain": _chain(store, stream),
+    }
+
+
+def _live_step(index: int, before: table.TableState | None, after: table.TableState,
+               record: RecordedEvent, shown: Mapping[str, Any], viewer: views.Viewer,
+               names: Mapping[str, str]) -> dict[str, Any]:
+    hand_players = [after.players[s] for s in after.hand_seats]  # HandOpened sets them first
+    step: dict[str, Any] = {
+        "index": index, "version": record.version, "type": record.type,
+        "automatic": bool(record.metadata.get("automatic")),
+        "caption": _caption(record.type, shown["data"], _seat_name(hand_players, names),
+                            _seat_name(after.players, names)),
+        "table": _live_table(after, viewer),
+        "decision": None,
+    }
+    rule = _event_rule(record.type, shown["data"], before)
+    if rule is not None:
+        step["rule"] = rule
+    if record.type == "ActionTaken" and before is not None and _dealt(before):
+        data = shown["data"]
+        legal = views.legal_actions_view(before, viewer)["legal"]
+        step["decision"] = decision(_betting_of(before.hand), legal, data["seat"],
+                                    hand_players[data["seat"]], data["action"], data["to"], data["adds"])
+    return step
+
+
+def _seat_name(players: Sequence[str], names: Mapping[str, str]) -> Callable[[int], str]:
+    """Seat -> the name of its player, for captions."""
+    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat}"
+
+
+def isolated(name: str) -> str:
+    """A name people typed, set off as its own run of text (Unicode's first-strong isolate):
+    a right-to-left name, or one holding a direction override, cannot reorder the words
+    of the caption around it."""
+    return f"\u2068{name}\u2069"
+
+
+def _betting_of(hand: Any) -> BettingState | None:
+    """The hand's betting state, whichever game holds it (hold'em on the hand, draw and the
+    mixed games on their game)."""
+    betting = getattr(hand, "betting", None)
+    if not isinstance(betting, BettingState):
+        betting = getattr(getattr(hand, "game", None), "betting", None)
+    return betting if isinstance(betting, BettingState) else None
+
+
+def _dealt(state: table.TableState) -> bool:
+    """Whether the hand has a game state with its players yet: between HandOpened and the
+    game's first events there is none (a mixed game's hand holds only its deck until
+    HandStarted; a Palace Poker hand has no seats until its deal)."""
+    hand = state.hand
+    return (hand is not None and getattr(hand, "game", True) is not None
+            and len(hand.stacks) == len(state.hand_seats))
+
+
+def _live_table(state: table.TableState, viewer: views.Viewer) -> dict[str, Any]:
+    if not _dealt(state):
+        return {"round": None, "board": "", "pots": [], "pot_total": 0, "to_act": None,
+                "button": state.button, "seats": [
+                    _seat_view(_Seat(state.players[s], state.stacks[s], 0, "waiting", None), s)
+                    for s in state.hand_seats]}
+    summary = views.hand_summary(state)
+    seats = {seat["seat"]: seat for seat in views.table_view(state, 0, viewer)["seats"]}
+    return {
+        "round": summary.get("round"), "board": summary.get("board") or "",
+        "pots": summary.get("pots") or [],
+        "pot_total": sum(p["amount"] for p in summary.get("pots") or []),
+        "to_act": state.to_act, "button": state.button,
+        "seats": [_seat_view(_Seat(seats[s]["player_id"], seats[s]["stack"], seats[s]["bet"],
+                                   seats[s]["status"], seats[s]["cards"]), s) for s in state.hand_seats],
+    }
+
+
+def _seat_view(seat: _Seat, number: int) -> dict[str, Any]:
+    return {"seat": number, "player": seat.player, "stack": _plain(seat.stack), "bet": _plain(seat.bet),
+            "status": seat.status, "cards": seat.cards}
+
+
+def _deal_check(deal: Mapping[str, Any] | None, closed: bool) -> dict[str, Any]:
+    """The deal check in words: the commitment, and whether the revealed deal matches it."""
+    if deal is None:
+        return {"ok": None, "detail": "no deal was recorded for this hand"}
+    commitment = deal.get("commitment")
+    verified = deal.get("verified")
+    if not closed:
+        return {"ok": None, "detail": f"committed to {commitment}: the deal is checked once the hand is over"}
+    if verified is None:
+        return {"ok": None, "detail": f"committed to {commitment}: nothing revealed to check"}
+    if deal.get("openings") is not None:
+        what = f"the {len(deal['openings'])} cards this viewer saw, each opened against the root"
+    else:
+        what = "the deck and the salt"
+    return {"ok": bool(verified),
+            "detail": f"{what} {'match' if verified else 'do NOT match'} the commitment {commitment}"}
+
+
+def _chain(store: EventStore, stream: str) -> dict[str, Any]:
+    verification = store.verify_stream(stream)
+    if verification.ok:
+        detail = f"the hash chain of {stream} holds over its {verification.events} events"
+    else:
+        detail = (f"the hash chain of {stream} breaks at version {verification.first_bad_version}: "
+                  f"{verification.reason}")
+    return {"stream": stream, "ok": verification.ok, "events": verification.events,
+            "first_bad_version": verification.first_bad_version, "detail": detail}
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def pot_limit_words(state: table.TableState) -> str | None:
+    """At a pot-limit table, the largest bet or raise of the player to act as the floor
+    works it out ("pot 700 + call 200 = 900: raise to at most 1,100", TDA 2024 54)."""
+    if not state.hand_in_progress or not _dealt(state):
+        return None
+    betting = _betting_of(state.hand)
+    if betting is None or betting.structure.kind != bet.POT_LIMIT or betting.to_act is None:
+        return None
+    words, _ = bet.pot_limit_arithmetic(betting, betting.to_act)
+    return f"{words} ({cite('pot_limit_maximum')})"
+
+
+def decision(betting: BettingState | None, legal: Mapping[str, Any] | None, seat: int, player: str,
+             action: str, to: Any, adds: Any) -> dict[str, Any]:
+    """Who acted, what was legal just before, the verdict on what they did and the rule
+    applied. `betting`: the betting state before the action; `legal`: its legal actions as
+    the API shows them to this viewer."""
+    verdict = _verdict(betting, seat, action, to)
+    shown: dict[str, Any] = {
+        "player": player, "action": action, "to": _plain(to), "adds": _plain(adds),
+        "all_in": betting is not None and betting.stacks[seat] == adds and adds != 0,
+        "legal": _plain(dict(legal)) if legal is not None else None,
+        "verdict": _plain(verdict),
+    }
+    closed = _raise_closed(betting, seat)
+    if closed is not None:
+        shown["raise_closed"] = closed
+    return shown
+
+
+def _verdict(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
+    """The ruling a floor person reads out: legal, with the rule and the numbers that make
+    it so (domain.rules.rulings.allowed); a bet or raise all in for less than a full one
+    names the rule of the incomplete raise (TDA 2024 47)."""
+    verdict = allowed(betting, seat, action, to)
+    if action not in ("bet", "raise") or betting is None or betting.to_act != seat:
+        return verdict
+    full = _full_to(betting, action)
+    if to >= full:
+        return verdict
+    return {**verdict, **_incomplete(betting, action, to, full)}
+
+
+def _full_to(betting: BettingState, action: str) -> Any:
+    """The smallest full bet or raise, before a short stack caps the range at its all-in."""
+    unit = betting.structure.unit(betting.late)
+    if action == "bet":
+        return unit
+    if betting.structure.kind == bet.FIXED_LIMIT:
+        return betting.full_level + unit
+    return betting.highest + betting.full_increment
+
+
+def _incomplete(betting: BettingState, action: str, to: Any, full: Any) -> dict[str, Any]:
+    """An all-in bet or raise short of a full one: whether it reopens the betting."""
+    numbers = {"to": to, "full_to": full, "highest": betting.highest}
+    if betting.structure.kind == bet.FIXED_LIMIT:
+        unit = betting.structure.unit(betting.late)
+        increase = to - betting.full_level
+        counts = increase * 2 >= unit
+        reads = ("counts as a full raise (the 50% rule): the next raise is one unit on top of it"
+                 if counts else "is less than half a unit: it does not reopen the betting to "
+                                "players who have already acted")
+        return {"detail": f"all in to {chips(to)}, short of the full {action} to {chips(full)}: "
+                          f"{chips(increase)} of a {chips(unit)} unit {reads}",
+                "rule": cite("raise_not_reopened_fixed_limit"),
+                "numbers": {**numbers, "increase": increase, "unit": unit}}
+    return {"detail": f"all in to {chips(to)}, less than a full {action} to {chips(full)}: an "
+                      f"incomplete {action}, which does not reopen the betting to players who "
+                      f"have already acted",
+            "rule": cite("raise_not_reopened"), "numbers": numbers}
+
+
+def _raise_closed(betting: BettingState | None, seat: int) -> dict[str, Any] | None:
+    """Why this player could not raise, when raising was closed to them: as the refusal of
+    a raise all in would have said it (code, words, rule) where a rule closes it, else the
+    plain reason (the stack covers only a call, nobody left could call a raise)."""
+    if betting is None or betting.to_act != seat or betting.highest == 0:
+        return None
+    legal = bet.legal_actions(betting)
+    reason = None if legal is None else legal.raise_closed_reason
+    all_in = betting.bets[seat] + betting.stacks[seat]
+    if reason == bet.STACK_TOO_SHORT:
+        return {"code": reason, "detail": f"the stack covers only a call to {chips(all_in)}: no raise is possible",
+                "numbers": _plain({"all_in": all_in, "highest": betting.highest})}
+    if reason == bet.OPPONENTS_ALL_IN:
+        return {"code": reason, "detail": "every other player is all in: nobody could call a raise",
+                "numbers": {}}
+    if reason is None:
+        return None
+    try:
+        bet.check_action(betting, seat, "raise", all_in)
+    except Violation as refusal:
+        return {"code": refusal.code, "detail": refusal.detail,
+                **({"rule": refusal.rule} if refusal.rule else {}), "numbers": _plain(dict(refusal.numbers))}
+    return None
+
+
+def _event_rule(type_name: str, data: Mapping[str, Any], before: Any) -> dict[str, str] | None:
+    """The rule an event other than a betting action applies, where one does: the showdown
+    (all in: every hand face up; else the order of show), an odd chip, a ruling on chips
+    pushed and words said."""
+    if type_name == "ChipsRuled":
+        ruling = data.get("ruling") or {}
+        return {"rule": ruling.get("rule", ""), "detail": ruling.get("detail", "")}
+    if type_name in ("CardsShown", "CardsMucked"):
+        betting = _betting_of(getattr(before, "hand", before))
+        if betting is not None and any(betting.stacks[s] == 0 for s in betting.contenders):
+            return {"rule": cite("all_in_face_up"),
+                    "detail": "all in with the betting over: every hand is tabled"}
+        return {"rule": cite("order_of_show"), "detail": "hands are shown in the order of show"}
+    if type_name == "ShowAsked":
+        return {"rule": cite("no_right_to_see"), "detail": "a caller may ask to see the last aggressor's hand"}
+    if type_name == "PotAwarded":
+        shares = list(data.get("shares") or ())
+        if len(set(shares)) > 1:
+            return {"rule": cite("odd_chip"),
+                    "detail": "the odd chip goes to the first winner left of the button"}
+    return None
+
+
+# ---------------------------------------------------------------- PHH records
+
+
+def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = "") -> dict[str, Any]:
+    """Every step of a hold'em or Omaha PHH record replayed through our rules. Raises
+    Violation (an unsupported variant, the first illegal action)."""
+    if record.variant not in STEPPED_VARIANTS:
+        raise Violation("unsupported_variant",
+                        f"the replayer steps through hold'em and Omaha records "
+                        f"({', '.join(STEPPED_VARIANTS)}), not {record.variant}; "
+                        "POST /v1/hand-histories replays the others", numbers={"variant": record.variant})
+    result = phh.replay(record)
+    names = list(phh.player_names(record))
+    replayed = _phh_steps(list(result.events), names, viewer)
+    replayed.update(
+        id=None, source="phh", title=title, variant=record.variant,
+        metadata=[[key, str(value)] for key, value in record.metadata],
+        outcome={"finishing_stacks": [_plain(s) for s in result.finishing_stacks],
+                 "recorded_finishing_stacks": None if record.finishing_stacks is None
+                 else [_plain(s) for s in record.finishing_stacks],
+                 "matches_record": None if record.finishing_stacks is None
+                 else tuple(result.finishing_stacks) == tuple(record.finishing_stacks),
+                 "odd_chip_rule": result.odd_chip_rule},
+        deal=None, deal_check={"ok": None, "detail": "a recorded hand carries no deal commitment"},
+        chain=None)
+    return replayed
+
+
+def imported_hand(store: EventStore, hand_id: str, viewer: views.Viewer) -> dict[str, Any]:
+    """A hold'em or Omaha hand stored from PHH (its own stream, `hand-<uuid>`), stepped
+    through, with its stream's chain check."""
+    records = store.read_stream(hand_id)
+    if not records or records[0].metadata.get("imported_from") != "phh" \
+            or records[0].metadata.get("game") not in STEPPED_IMPORTED_GAMES:
+        raise HandNotFound(hand_id)
+    events = [from_record(holdem.EVENT_TYPES, r.type, r.data) for r in records]
+    names = list(events[0].players)
+    replayed = _phh_steps(events, names, viewer, versions=[r.version for r in records])
+    replayed.update(id=hand_id, source="imported", title=hand_id,
+                    variant=records[0].metadata.get("phh_variant"),
+                    metadata=[["phh", records[0].metadata.get("phh_metadata", "")]],
+                    deal=None, deal_check={"ok": None, "detail": "a recorded hand carries no deal commitment"},
+                    chain=_chain(store, hand_id))
+    return replayed
+
+
+def _phh_steps(events: Sequence[Any], names: list[str], viewer: views.Viewer,
+               versions: Sequence[int] | None = None) -> dict[str, Any]:
+    state: holdem.HandState | None = None
+    steps: list[dict[str, Any]] = []
+    player = _seat_name(names, {})
+    for index, event in enumerate(events):
+        before = state
+        state = holdem.evolve(state, event)
+        type_name = type(event).__name__
+        data = _phh_event_data(event, names, viewer)
+        step: dict[str, Any] = {
+            "index": index, "version": versions[index] if versions else index + 1, "type": type_name,
+            "automatic": False,
+            "caption": _caption(type_name, data, player, player),
+            "table": _phh_table(state, names, viewer), "decision": None,
+        }
+        rule = _event_rule(type_name, data, before)
+        if rule is not None:
+            step["rule"] = rule
+        if isinstance(event, holdem.ActionTaken) and before is not None:
+            legal = views.legal_view(holdem.legal_actions(before))
+            step["decision"] = decision(before.betting, legal, event.seat, names[event.seat],
+                                        event.action, event.to, event.adds)
+        steps.append(step)
+    return {"game": state.variant if state is not None else None, "over": bool(state and state.over),
+            "players": names, "names": {name: name for name in names}, "steps": steps}
+
+
+def _phh_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    """The event's fields for a caption, hole cards blanked where the viewer may not see
+    them (a recorded hand's players are its names)."""
+    data = {key: getattr(event, key) for key in event.__dataclass_fields__}
+    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.seat]):
+        data["cards"] = None
+    return data
+
+
+def _phh_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    b = state.betting
+    seats = []
+    for seat, name in enumerate(names):
+        cards = state.hole[seat]
+        visible = cards is not None and (state.shown[seat] or viewer.sees_cards_of(name))
+        status = "folded" if b.folded[seat] else "all_in" if b.stacks[seat] == 0 else "active"
+        seats.append(_seat_view(_Seat(name, b.stacks[seat], 0 if state.over else b.bets[seat], status,
+                                      "".join(format_card(c) for c in cards) if visible and cards else None),
+                                seat))
+    pots = [{"amount": _plain(p.amount), "eligible": [names[s] for s in p.eligible]} for p in state.pots]
+    to_act = state.to_act
+    return {"round": state.round, "board": "".join(format_card(c) for c in state.board), "pots": pots,
+            "pot_total": _plain(sum((p.amount for p in state.pots), 0)),
+            "to_act": names[to_act] if to_act is not None else None, "button": b.button, "seats": seats}
+
+
+# ---------------------------------------------------------------- words
+
+
+_ROUND_NAMES = {"flop": "The flop", "turn": "The turn", "river": "The river"}
+
+
+def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], str],
+             by_table_seat: Callable[[int], str]) -> str:
+    """The event as a person says it: `player` names a hand seat, `by_table_seat` a table
+    seat (table events count seats at the table)."""
+    if type_name == "ActionTaken":
+        return _action_words(player(data["seat"]), data["action"], data["to"], data["adds"])
+    if type_name == "HoleCardsDealt":
+        return f"{player(data['seat'])} is dealt {data['cards'] or 'cards face down'}"
+    if type_name == "BoardDealt":
+        return f"{_ROUND_NAMES.get(data['street'], data['street'])}: {data['cards']}"
+    if type_name == "CardsShown":
+        return f"{player(data['seat'])} shows {data['cards']}"
+    if type_name == "CardsMucked":
+        return f"{player(data['seat'])} mucks"
+    if type_name == "ShowAsked":
+        return f"{player(data['seat'])} asks to see {player(data['target'])}'s hand"
+    if type_name == "UncalledReturned":
+        return f"{chips(data['amount'])} uncalled returned to {player(data['seat'])}"
+    if type_name == "PotAwarded":
+        winners = list(data.get("winners") or ())
+        shares = list(data.get("shares") or ())
+        split = ", ".join(f"{player(w)} {chips(s)}" for w, s in zip(winners, shares))
+        return f"Pot of {chips(data['amount'])} awarded: {split}"
+    if type_name == "HandStarted":
+        return f"The hand starts: {len(data.get('players') or ())} players, blinds and antes posted"
+    if type_name == "HandEnded":
+        return "The hand ends" + (" at a showdown" if data.get("showdown") else "")
+    if type_name == "HandOpened":
+        return f"Hand {data['number']} opens; the button is at seat {data['button']}"
+    if type_name == "HandClosed":
+        busted = list(data.get("busted") or ())
+        out = f": {len(busted)} player{'s' if len(busted) > 1 else ''} out" if busted else ""
+        return f"The hand is closed and its stacks recorded{out}"
+    if type_name == "ClockStarted":
+        return f"{by_table_seat(data['seat'])}'s action clock starts"
+    if type_name == "ClockExpired":
+        return f"{by_table_seat(data['seat'])}'s action clock runs out"
+    if type_name == "AutomaticAction":
+        return f"The computer acts for {by_table_seat(data['seat'])} ({data['reason']})"
+    if type_name == "ChipsRuled":
+        pushed = ", ".join(chips(c) for c in data.get("chips") or ()) or "no chips"
+        said = f" and said {data['said']!r}" if data.get("said") else ""
+        return f"{by_table_seat(data['seat'])} pushed {pushed}{said}"
+    words = "".join(" " + c.lower() if c.isupper() else c for c in type_name).strip()
+    return words[:1].upper() + words[1:]
+
+
+def _action_words(who: str, action: str, to: Any, adds: Any) -> str:
+    if action == "fold":
+        return f"{who} folds"
+    if action == "check":
+        return f"{who} checks"
+    if action == "call":
+        return f"{who} calls {chips(adds)}"
+    if action == "bet":
+        return f"{who} bets {chips(to)}"
+    if action == "raise":
+        return f"{who} raises to {chips(to)}"
+    return f"{who}: {action} {chips(to) if to else ''}".rstrip()
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready amounts: a PHH replay may split an odd chip into halves (Fractions)."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value

@@ -1,0 +1,109 @@
+"""The pages' sign-in sessions (migration 0012's page_sessions table) and who a request's
+session says the caller is. Kept apart from the pages' views (service.http.pages.session)
+because the API's streams read sessions too: a browser's EventSource sends no
+Authorization header, so a stream accepts the session cookie (live.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import g, request
+from psycopg_pool import ConnectionPool
+
+from service.http.api import resources
+from service.http.auth import MASTER_KEY_ID, Principal, authenticate
+
+SESSION_COOKIE = "cardroom_session"
+SESSION_TTL_S = 12 * 3600
+"""A shift at the floor desk; then the key is asked again."""
+
+
+@dataclass(frozen=True)
+class PageSession:
+    principal: Principal
+    csrf_token: str
+    expires_at: datetime
+
+
+def _hashed(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+class PageSessions:
+    """The page_sessions table (migration 0012)."""
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self._pool = pool
+
+    def open(self, principal: Principal, ttl_s: int = SESSION_TTL_S) -> tuple[str, PageSession]:
+        """A new session for `principal`: (its id for the cookie, the session). Sessions
+        past their expiry are deleted on the way (sign-ins are rare; no sweeper needed)."""
+        session_id = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(32)
+        assert principal.key_id is not None
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM page_sessions WHERE expires_at < now()")
+            row = conn.execute(
+                "INSERT INTO page_sessions (id_hash, key_id, role, player_id, csrf_token, expires_at)"
+                " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s)) RETURNING expires_at",
+                (_hashed(session_id), principal.key_id, principal.role, principal.player_id, csrf, ttl_s),
+            ).fetchone()
+        assert row is not None
+        return session_id, PageSession(principal, csrf, row[0])
+
+    def find(self, session_id: str, *, master_key_configured: bool) -> PageSession | None:
+        """The live session with this id: not expired, and its key not revoked (a session of
+        CARDROOM_ADMIN_KEY lives while a master key is configured)."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT s.key_id, s.role, s.player_id, s.csrf_token, s.expires_at"
+                "  FROM page_sessions s LEFT JOIN api_keys k ON k.id = s.key_id"
+                " WHERE s.id_hash = %s AND s.expires_at > now()"
+                "   AND ((k.id IS NOT NULL AND k.revoked_at IS NULL)"
+                "        OR (s.key_id = %s AND %s))",
+                (_hashed(session_id), MASTER_KEY_ID, master_key_configured),
+            ).fetchone()
+        if row is None:
+            return None
+        key_id, role, player_id, csrf, expires_at = row
+        return PageSession(Principal(role=role, player_id=player_id, key_id=key_id), csrf, expires_at)
+
+    def close(self, session_id: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM page_sessions WHERE id_hash = %s", (_hashed(session_id),))
+
+
+def current_session() -> PageSession | None:
+    """The request's live session, looked up once per request."""
+    if "page_session" not in g:
+        g.page_session = _look_up_session()
+    session: PageSession | None = g.page_session
+    return session
+
+
+def _look_up_session() -> PageSession | None:
+    session_id = request.cookies.get(SESSION_COOKIE)
+    sessions = resources().sessions
+    # A cookie no random id could be is not worth a query.
+    if not session_id or sessions is None or len(session_id) > 100 or "\x00" in session_id:
+        return None
+    return sessions.find(session_id, master_key_configured=bool(resources().config.admin_key))
+
+
+def signed_in() -> Principal | None:
+    """Who is signed in to the pages on this request, if anyone."""
+    session = current_session()
+    return session.principal if session else None
+
+
+def stream_caller() -> Principal:
+    """A stream's caller: the bearer key when one is sent, else the pages' session, else a
+    401 as the API answers."""
+    if "Authorization" not in request.headers:
+        principal = signed_in()
+        if principal is not None:
+            return principal
+    return authenticate()

@@ -1,0 +1,83 @@
+"""`/floor/tables/{id}` (pages.md): a table live for the floor: seats, stacks, bets, the
+pot and the board, whose turn it is and the legal range, the action clock, and the
+table's hands, each opening the replayer.
+
+The page follows the table's stream (GET /v1/tables/{id}/stream, the session cookie
+standing in for a key, redacted for the signed-in caller) with static/floor/table.js; on
+each event it fetches `/floor/tables/{id}/live`, the same server-rendered fragment the
+page was built with, so there is one template and Jinja escapes every name in it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request, url_for
+
+from domain.live import table
+from service.application import commands, replay, views
+from service.http.api import event_store
+from service.http.pages import pages, problem_page
+from service.http.pages.replayer import FLOOR_ROLES, names_of, page_viewer
+from service.http.pages.session import floor_page
+
+HANDS_SHOWN = 50
+"""Hands listed per page, newest first (`?hands_before=N` for older ones)."""
+
+
+def _live(table_id: str) -> dict[str, Any] | None:
+    """What the live fragment shows, as the signed-in caller may see it (None: no table)."""
+    loaded = commands.load_table(event_store(), table_id)
+    state = loaded.state
+    if state is None:
+        return None
+    viewer = page_viewer()
+    shown = views.table_view(state, loaded.version, viewer)
+    names = names_of(set(state.players) - {table.EMPTY_SEAT})
+    acting = views.legal_actions_view(state, viewer)
+    hand = shown["hand"]
+    return {
+        "table": shown, "names": names, "to_act": acting["to_act"], "legal": acting["legal"],
+        "pot_limit": replay.pot_limit_words(state),
+        "hand": hand, "pot_total": sum(pot["amount"] for pot in (hand or {}).get("pots") or []),
+        "hands": _hands(table_id, state.hands_played),
+        "more_hands": _older_hands(state.hands_played),
+    }
+
+
+def _hands(table_id: str, played: int) -> list[dict[str, Any]]:
+    newest = min(played, _hands_before(played) - 1)
+    return [{"number": n, "id": table.hand_id_for(table_id, n),
+             "href": url_for("pages.hand_replayer", hand_id=table.hand_id_for(table_id, n))}
+            for n in range(newest, max(0, newest - HANDS_SHOWN), -1)]
+
+
+def _hands_before(played: int) -> int:
+    asked = request.args.get("hands_before", "")
+    return int(asked) if asked.isdigit() and 1 <= int(asked) <= played + 1 else played + 1
+
+
+def _older_hands(played: int) -> int | None:
+    """The `hands_before` of the next page of older hands, if any."""
+    oldest_shown = min(played, _hands_before(played) - 1) - HANDS_SHOWN + 1
+    return oldest_shown if oldest_shown > 1 else None
+
+
+@pages.route("/floor/tables/<string:table_id>", methods=["GET"])
+@floor_page(roles=FLOOR_ROLES)
+def floor_table(table_id: str) -> Any:
+    live = _live(table_id)
+    if live is None:
+        return problem_page(404, "not_found", f"no table {table_id}")
+    game = live["table"]["game"]
+    return render_template("floor/table.html", live=live, table_id=table_id,
+                           stream_types=sorted(table.event_types(game)))
+
+
+@pages.route("/floor/tables/<string:table_id>/live", methods=["GET"])
+@floor_page(roles=FLOOR_ROLES)
+def floor_table_live(table_id: str) -> Any:
+    """The live part of the page alone, for the page's script to swap in after an event."""
+    live = _live(table_id)
+    if live is None:
+        return problem_page(404, "not_found", f"no table {table_id}")
+    return render_template("floor/table_live.html", live=live, table_id=table_id)

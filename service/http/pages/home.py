@@ -1,0 +1,43 @@
+"""`/`: what runs now (pages.md): the tournaments (status, level, players left) and the
+tables, newest first, each linked to its screens and the floor's pages."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import render_template
+
+from domain.tournaments.clock import read_clock
+from service.application import listings, tournaments
+from service.http.api import event_store, resources
+from service.http.pages import pages
+
+SHOWN = 30
+"""Tournaments and tables each: the room's current ones are the newest."""
+
+
+@pages.route("/", methods=["GET"])
+def home() -> str:
+    pool = resources().pool
+    found_tournaments, more_tournaments = listings.page(pool, "tournament", SHOWN) if pool else ([], False)
+    found_tables, more_tables = listings.page(pool, "table", SHOWN) if pool else ([], False)
+    return render_template("home.html", tournaments=[_tournament_row(t) for t in found_tournaments],
+                           tables=found_tables, more_tournaments=more_tournaments, more_tables=more_tables)
+
+
+def _tournament_row(listing: listings.Listing) -> dict[str, Any]:
+    loaded = tournaments.load_tournament(event_store(), listing.id)
+    state = loaded.state
+    reading = read_clock(state.clock, time.time())
+    running = state.status == "running"
+    return {
+        "id": listing.id,
+        "name": listing.name,
+        "game": listing.game,
+        "status": state.status,
+        "level": reading.level if running else None,
+        "on_break": running and reading.on_break,
+        "paused": running and reading.paused,
+        "players_left": state.seating.players if state.status != "registering" else len(state.registered),
+        "entries": state.entries,
+    }

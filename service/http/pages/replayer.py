@@ -1,0 +1,145 @@
+"""The floor's hand replayer (pages.md): `/floor/hands/{hand_id}` steps through a live
+table's hand, or a hand stored from PHH, and `/floor/hand-histories` opens a PHH record
+(pasted, uploaded, or stored by id) in the same replayer.
+
+The steps come from service.application.replay (the table as this key may see it at
+each event, the legal range, the verdict and the rule at each decision, the deal check
+and the chain check); they are embedded in the page as JSON (`tojson` escapes `<`, `>`,
+`&` and quotes, so hostile PHH metadata or names stay text) and stepped through by
+static/floor/replayer.js with buttons and the arrow keys.
+"""
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Iterable
+
+import marshmallow as ma
+from flask import redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from domain.history import phh
+from domain.rules.violations import Violation
+from service.application import listings, replay, views
+from service.http.api import event_store, resources
+from service.http.api.hand_histories import MAX_PHH_BYTES, PhhFieldsSchema
+from service.http.auth import current_principal
+from service.http.pages import pages, problem_page
+from service.http.pages.session import floor_page
+
+FLOOR_ROLES = ("floor", "admin")
+PHH_FIELD = "phh"
+PHH_FILE_FIELD = "phh_file"
+STORED_FIELD = "hand_id"
+
+
+def page_viewer() -> views.Viewer:
+    """The signed-in caller as the views redact for them."""
+    principal = current_principal()
+    return views.Viewer(principal.role, principal.player_id)
+
+
+def names_of(player_ids: Iterable[str]) -> dict[str, str]:
+    """The names players registered under (one query), for captions and seats."""
+    pool = resources().pool
+    return listings.names(pool, player_ids) if pool is not None else {}
+
+
+@pages.route("/floor/hands/<string:hand_id>", methods=["GET"])
+@floor_page(roles=FLOOR_ROLES)
+def hand_replayer(hand_id: str) -> Any:
+    try:
+        replayed = replay.table_hand(event_store(), hand_id, page_viewer(), names_of)
+    except replay.HandNotFound:
+        return problem_page(404, "not_found", f"no hand {hand_id} to replay")
+    return render_template("floor/replayer.html", replay=replayed, title=f"Hand {hand_id}")
+
+
+@pages.route("/floor/hand-histories", methods=["GET"])
+@floor_page(roles=FLOOR_ROLES)
+def hand_history_form() -> Any:
+    return render_template("floor/hand_histories.html", error=None, text="", stored="")
+
+
+@pages.route("/floor/hand-histories", methods=["POST"])
+@floor_page(roles=FLOOR_ROLES)
+def open_hand_history() -> Any:
+    """A stored hand's id opens its replayer; PHH text (pasted or uploaded) is replayed
+    here and nothing is stored. A record that does not replay is shown back with why."""
+    stored = request.form.get(STORED_FIELD, "").strip()
+    if stored:
+        if len(stored) > 200 or not stored.startswith(replay.IMPORTED_HAND_PREFIX) and "." not in stored:
+            return _form_error("a stored hand's id is hand-<uuid> (or a table hand's <table id>.<number>)",
+                               "", stored, 400)
+        return redirect(url_for("pages.hand_replayer", hand_id=stored), code=303)
+    text, error = _posted_text()
+    if error is not None:
+        return _form_error(error, "", "", 400)
+    try:
+        record = _record(text)
+        replayed = replay.phh_record(record, page_viewer(), title=_title(record))
+    except phh.PhhSyntaxError as invalid:
+        return _form_error(f"not a PHH hand we can read: {invalid}", text, "", 400)
+    except Violation as refused:
+        rule = f" ({refused.rule})" if refused.rule else ""
+        return _form_error(f"{refused.code}: {refused.detail}{rule}", text, "", 422)
+    return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or "PHH hand")
+
+
+def _posted_text() -> tuple[str, str | None]:
+    """The PHH text of the form (an uploaded file wins over the text area), or why not."""
+    upload = request.files.get(PHH_FILE_FIELD)
+    raw = upload.read(MAX_PHH_BYTES + 1) if upload is not None and upload.filename else None
+    if raw is not None:
+        if len(raw) > MAX_PHH_BYTES:
+            return "", f"a hand history is at most {MAX_PHH_BYTES:,} bytes"
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "", "the file is not UTF-8 text"
+    else:
+        text = request.form.get(PHH_FIELD, "")
+    if len(text.encode()) > MAX_PHH_BYTES:
+        return "", f"a hand history is at most {MAX_PHH_BYTES:,} bytes"
+    if not text.strip():
+        return "", "paste a PHH hand, choose a .phh file, or give a stored hand's id"
+    return text, None
+
+
+def _record(text: str) -> phh.HandHistory:
+    """The PHH hand, its fields' types checked as POST /v1/hand-histories checks them
+    (a list of words where numbers belong is a syntax error, not a crash)."""
+    try:
+        fields = tomllib.loads(text)
+    except RecursionError:
+        raise phh.PhhSyntaxError("not valid TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError, or an integer of more than 4,300 digits
+        raise phh.PhhSyntaxError(f"not valid TOML: {error}") from None
+    if phh.is_hand_collection(fields):
+        raise phh.PhhSyntaxError("this is a .phhs file of several hands: open one hand at a time")
+    try:
+        PhhFieldsSchema().load(fields)
+    except ma.ValidationError as error:
+        raise phh.PhhSyntaxError(validation_words(error.normalized_messages())) from None
+    return phh.parse(text)
+
+
+def validation_words(messages: Any, path: str = "") -> str:
+    """Marshmallow's messages as one line a person reads: `field.inner: what is wrong`."""
+    if isinstance(messages, dict):
+        return "; ".join(validation_words(inner, f"{path}.{key}" if path else str(key))
+                         for key, inner in messages.items())
+    if isinstance(messages, list):
+        return f"{path}: {' '.join(str(m) for m in messages)}"
+    return f"{path}: {messages}"
+
+
+def _title(record: phh.HandHistory) -> str:
+    """What the record says it is (its event, hand or table), for the page's heading."""
+    fields = dict(record.metadata)
+    parts = [str(fields[key]) for key in ("event", "hand", "table") if key in fields]
+    return " · ".join(parts)
+
+
+def _form_error(error: str, text: str, stored: str, status: int) -> Response:
+    body = render_template("floor/hand_histories.html", error=error, text=text, stored=stored)
+    return Response(body, status, mimetype="text/html")

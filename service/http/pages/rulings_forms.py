@@ -1,0 +1,311 @@
+"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown and
+dice rulings, answered in words with the rule.
+
+Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
+same schemas (service.http.api.rulings) and ruled by the same domain functions, so the
+page and the API never disagree. Lines of text stand in for the API's lists: seats as
+`name stack`, actions as `player action [to]`, hands as `name cards`, a scorecard as
+`line score`. A form that does not parse, or a situation the rules refuse, comes back
+with the reason (the code, the detail, the rule) beside the form, never a 500.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import marshmallow as ma
+from flask import render_template, request
+from werkzeug.wrappers import Response
+
+from domain.games.dice import dice_ruling
+from domain.games.dice_scoring import LINES
+from domain.rules.betting import KINDS, chips
+from domain.rules.declarations import ORDERS, RULE_BOOKS, chips_ruling
+from domain.rules.rulings import GAMES as BETTING_GAMES
+from domain.rules.rulings import betting_ruling
+from domain.rules.showdown import GAMES as SHOWDOWN_GAMES
+from domain.rules.showdown import showdown_ruling
+from domain.rules.violations import Violation
+from service.http.api.rulings import (
+    BettingRulingRequestSchema, ChipsRulingRequestSchema, DiceRulingRequestSchema,
+    ShowdownRulingRequestSchema,
+)
+from service.http.pages import pages
+from service.http.pages.replayer import FLOOR_ROLES, validation_words
+from service.http.pages.session import CSRF_FIELD, floor_page
+
+FORM_FIELD_MAX = 20_000
+"""Characters per field: far more than any situation, little enough to parse at once."""
+
+
+class FormError(ValueError):
+    """A field that does not read as what it stands for: said to the person who typed it."""
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One form: its fields' request body, the schema and the domain function of its
+    POST /v1/rulings/* twin, and the answer read out in words."""
+    title: str
+    body: Callable[[Mapping[str, str]], dict[str, Any]]
+    schema: type[ma.Schema]
+    rule: Callable[[Mapping[str, Any]], dict[str, Any]]
+    words: Callable[[dict[str, Any]], list[str]]
+
+
+# ---------------------------------------------------------------- reading the fields
+
+
+def _text(form: Mapping[str, str], name: str) -> str:
+    value = form.get(name, "")
+    if len(value) > FORM_FIELD_MAX:
+        raise FormError(f"{name}: at most {FORM_FIELD_MAX:,} characters")
+    return value.strip()
+
+
+def _amount(form: Mapping[str, str], name: str, *, required: bool = False) -> int | None:
+    value = _text(form, name).replace(",", "").replace("_", "")
+    if not value:
+        if required:
+            raise FormError(f"{name.replace('_', ' ')}: give an amount")
+        return None
+    if not value.isdigit() or len(value) > 15:
+        raise FormError(f"{name.replace('_', ' ')}: {value[:40]!r} is not a whole number of chips")
+    return int(value)
+
+
+def _lines(form: Mapping[str, str], name: str) -> list[list[str]]:
+    return [line.split() for line in _text(form, name).splitlines() if line.strip()]
+
+
+def _number(word: str, where: str) -> int:
+    cleaned = word.replace(",", "")
+    if not cleaned.isdigit() or len(cleaned) > 15:
+        raise FormError(f"{where}: {word[:40]!r} is not a whole number")
+    return int(cleaned)
+
+
+def _seats(form: Mapping[str, str]) -> list[dict[str, Any]]:
+    seats = []
+    for number, words in enumerate(_lines(form, "seats"), 1):
+        if len(words) != 2:
+            raise FormError(f"seats, line {number}: write `name stack`, e.g. `Ann 10000`")
+        seats.append({"player": words[0], "stack": _number(words[1], f"seats, line {number}")})
+    return seats
+
+
+def _action(words: list[str], where: str) -> dict[str, Any]:
+    if len(words) not in (2, 3):
+        raise FormError(f"{where}: write `player action [to]`, e.g. `Ann raise 300`")
+    action: dict[str, Any] = {"player": words[0], "action": words[1].lower()}
+    if len(words) == 3:
+        action["to"] = _number(words[2], where)
+    return action
+
+
+def _betting_description(form: Mapping[str, str]) -> dict[str, Any]:
+    description: dict[str, Any] = {"structure": _text(form, "structure") or "no-limit"}
+    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet"):
+        amount = _amount(form, name)
+        if amount is not None:
+            description[name] = amount
+    return description
+
+
+# ---------------------------------------------------------------- the four forms
+
+
+def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "betting": _betting_description(form),
+                            "seats": _seats(form),
+                            "actions": [_action(words, f"actions, line {n}")
+                                        for n, words in enumerate(_lines(form, "actions"), 1)]}
+    proposed = _text(form, "proposed")
+    if proposed:
+        body["proposed"] = _action(proposed.split(), "proposed action")
+    board = _text(form, "board")
+    if board:
+        body["cards"] = {"board": board}
+    return body
+
+
+def _legal_words(legal: Mapping[str, Any] | None) -> str:
+    if not legal:
+        return "nothing: nobody is to act"
+    words = [name for name in ("fold", "check") if legal.get(name)]
+    if legal.get("call"):
+        words.append(f"call {chips(legal['call']['adds'])} (to {chips(legal['call']['to'])})")
+    for name in ("bet", "raise"):
+        if legal.get(name):
+            words.append(f"{name} {'to ' if name == 'raise' else ''}{chips(legal[name]['min_to'])} "
+                         f"to {chips(legal[name]['max_to'])}")
+    if legal.get("raise_closed_reason"):
+        words.append(f"no raise ({legal['raise_closed_reason'].replace('_', ' ')})")
+    return ", ".join(words)
+
+
+def _betting_words(answer: dict[str, Any]) -> list[str]:
+    said = []
+    verdict = answer.get("verdict")
+    if verdict is not None:
+        rule = f" ({verdict['rule']})" if verdict.get("rule") else " (no numbered rule decides it)"
+        if verdict["legal"]:
+            said.append(f"Legal: {verdict.get('detail') or 'the action stands'}{rule}")
+        else:
+            said.append(f"Not legal: {verdict['detail']}{rule}")
+    if answer.get("hand_over"):
+        said.append("The hand is over.")
+    else:
+        said.append(f"{answer.get('to_act')} is to act ({answer.get('round')}): {_legal_words(answer.get('legal'))}.")
+    pots = answer.get("pots") or []
+    if pots:
+        said.append("Pots: " + "; ".join(f"{chips(p['amount'])} among {', '.join(p['eligible'])}" for p in pots))
+    return said
+
+
+def _chips_body(form: Mapping[str, str]) -> dict[str, Any]:
+    situation: dict[str, Any] = {"structure": _text(form, "structure") or "no-limit",
+                                 "raise_open": form.get("raise_open", "") == "on",
+                                 "rules": _text(form, "rules") or "tda"}
+    for name in ("facing_to", "committed", "last_full_raise", "pot", "stack", "big_blind",
+                 "prior_chips", "unit", "opponents"):
+        amount = _amount(form, name, required=name in ("stack", "big_blind"))
+        if amount is not None:
+            situation[name] = amount
+    pushed = _text(form, "chips").replace(",", " ").split()
+    body: dict[str, Any] = {"situation": situation,
+                            "chips": [_number(chip, "chips pushed") for chip in pushed]}
+    said = _text(form, "said")
+    if said:
+        body["said"] = said
+    order = _text(form, "order")
+    if order:
+        body["order"] = order
+    return body
+
+
+def _chips_words(answer: dict[str, Any]) -> list[str]:
+    reads = {"floor_decision": "The floor decides"}.get(answer["interpretation"],
+                                                          answer["interpretation"].replace("_", " ").capitalize())
+    said = [f"{reads} to {chips(answer['to'])}: {answer['detail']} ({answer['rule']})"]
+    if answer.get("returned"):
+        said.append(f"{chips(answer['returned'])} goes back to the player.")
+    if answer.get("must_add"):
+        said.append(f"The player must add {chips(answer['must_add'])}.")
+    return said
+
+
+def _showdown_body(form: Mapping[str, str]) -> dict[str, Any]:
+    hands = {}
+    for number, words in enumerate(_lines(form, "hands"), 1):
+        if len(words) != 2:
+            raise FormError(f"hands, line {number}: write `name cards`, e.g. `Ann AsKd`")
+        hands[words[0]] = words[1]
+    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "hands": hands}
+    board = _text(form, "board")
+    if board:
+        body["board"] = board
+    joker = _text(form, "joker")
+    if joker:
+        body["joker"] = joker
+    return body
+
+
+def _showdown_words(answer: dict[str, Any]) -> list[str]:
+    winners = answer["winners"]
+    said = [f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}"
+            + (" (a split pot)" if len(winners) > 1 else "") + "."]
+    for group in answer["ranking"]:
+        for player in group:
+            hand = answer["hands"][player]
+            said.append(f"{player}: {hand['description']} ({hand['best']})")
+    low = answer.get("low")
+    if low is not None:
+        said.append(f"Low: {' and '.join(low['winners'])}" if low["winners"] else "No low qualifies: the high scoops.")
+    return said
+
+
+def _dice_body(form: Mapping[str, str]) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    dice = _text(form, "dice").replace(",", " ").split()
+    if dice:
+        body["dice"] = [_number(die, "dice") for die in dice]
+    scorecard = {}
+    for number, words in enumerate(_lines(form, "scorecard"), 1):
+        if len(words) != 2:
+            raise FormError(f"scorecard, line {number}: write `line score`, e.g. `threes 9`")
+        scorecard[words[0]] = _number(words[1], f"scorecard, line {number}")
+    if scorecard:
+        body["scorecard"] = scorecard
+    rolls = _amount(form, "rolls_taken")
+    if rolls is not None:
+        body["rolls_taken"] = rolls
+    return body
+
+
+def _dice_words(answer: dict[str, Any]) -> list[str]:
+    said = []
+    roll = answer.get("roll")
+    if roll is not None:
+        said.append(f"{'Another roll is allowed' if roll['another_roll'] else 'No other roll'}: "
+                    f"{roll['detail']} ({roll['rule']})")
+    if answer.get("best_line"):
+        best = answer["lines"][answer["best_line"]]
+        said.append(f"Best line: {answer['best_line']} for {best['score']}"
+                    + (f" and a bonus of {best['bonus']}" if best.get("bonus") else ""))
+    if answer.get("legal_lines") is not None:
+        said.append("May be written on: " + (", ".join(answer["legal_lines"]) or "no line"))
+    totals = answer["totals"]
+    said.append(f"Card total: {totals['grand_total']} (upper {totals['upper']} + bonus {totals['upper_bonus']}, "
+                f"lower {totals['lower']})")
+    return said
+
+
+RULINGS = {
+    "betting": Ruling("Betting: who acts, what is legal, is this action legal", _betting_body,
+                      BettingRulingRequestSchema, betting_ruling, _betting_words),
+    "chips": Ruling("Chips pushed and words said", _chips_body, ChipsRulingRequestSchema,
+                    chips_ruling, _chips_words),
+    "showdown": Ruling("Showdown: who wins", _showdown_body, ShowdownRulingRequestSchema,
+                       showdown_ruling, _showdown_words),
+    "dice": Ruling("Dice poker: the roll, the lines, another roll", _dice_body, DiceRulingRequestSchema,
+                   dice_ruling, _dice_words),
+}
+CHOICES = {"structures": KINDS, "betting_games": BETTING_GAMES, "showdown_games": SHOWDOWN_GAMES,
+           "orders": ORDERS, "rule_books": RULE_BOOKS, "lines": LINES}
+
+
+def _page(kind: str | None, form: Mapping[str, str], outcome: dict[str, Any] | None, status: int) -> Response:
+    body = render_template("floor/rulings.html", rulings=RULINGS, kind=kind, form=form, outcome=outcome,
+                           choices=CHOICES)
+    return Response(body, status, mimetype="text/html")
+
+
+@pages.route("/floor/rulings", methods=["GET"])
+@floor_page(roles=FLOOR_ROLES)
+def rulings_forms() -> Any:
+    return _page(None, {}, None, 200)
+
+
+@pages.route("/floor/rulings/<string:kind>", methods=["POST"])
+@floor_page(roles=FLOOR_ROLES)
+def ask_ruling(kind: str) -> Any:
+    ruling = RULINGS.get(kind)
+    if ruling is None:
+        return _page(None, {}, {"error": f"no {kind[:40]!r} ruling: the forms are "
+                                         f"{', '.join(RULINGS)}"}, 404)
+    form = {name: value for name, value in request.form.items() if name != CSRF_FIELD}
+    try:
+        body = ruling.schema().load(ruling.body(form))
+        answer = ruling.rule(body)
+    except FormError as unreadable:
+        return _page(kind, form, {"error": str(unreadable)}, 400)
+    except ma.ValidationError as invalid:
+        return _page(kind, form, {"error": "the situation does not read: " + validation_words(invalid.normalized_messages())},
+                     400)
+    except Violation as refused:
+        status = 400 if refused.code == "validation_error" else 422
+        return _page(kind, form, {"error": refused.detail, "code": refused.code, "rule": refused.rule,
+                                  "numbers": dict(refused.numbers)}, status)
+    return _page(kind, form, {"words": ruling.words(answer), "answer": answer}, 200)
+

@@ -1,0 +1,63 @@
+"""The public screens of a tournament (pages.md): `/screens/tournaments/{id}/clock`,
+`/seating` and `/payouts`, for a TV in the room; no sign-in.
+
+Each page is rendered from its screen of service.application.screens (the keyless public
+view, field by field) and nothing else. In the browser, static/screens.js follows the
+tournament's public stream (`?view=public`, from the version the page shows) and on any
+event fetches the page's `?part=screen` (the same template's screen alone) and swaps it
+in; the clock counts down in between, to the second.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from flask import render_template, request
+
+from domain.tournaments import tournament
+from service.application import listings, screens, tournaments
+from service.http.api import event_store, resources
+from service.http.pages import pages
+from service.http.problems import Problem
+
+SCREEN_PART = "screen"
+FOLLOWED_TYPES = sorted(tournament.EVENT_TYPES)
+"""The stream's message names (an EventSource is told of named messages by name only)."""
+
+
+def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
+    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    if not loaded.exists:
+        raise Problem(404, "not_found", f"no tournament {tournament_id}")
+    return loaded
+
+
+def _names(loaded: tournaments.LoadedTournament) -> dict[str, str]:
+    pool = resources().pool
+    wanted = screens.players_named(loaded)
+    return listings.names(pool, wanted) if pool is not None and wanted else {}
+
+
+def _render(kind: str, tournament_id: str, build: Callable[[tournaments.LoadedTournament], dict[str, Any]]) -> str:
+    loaded = _loaded(tournament_id)
+    screen = build(loaded)
+    part = f"screens/{kind}_part.html"
+    if request.args.get("part") == SCREEN_PART:
+        return render_template(part, screen=screen, version=loaded.version)
+    return render_template("screens/screen.html", kind=kind, part=part, screen=screen, version=loaded.version,
+                           tournament_id=tournament_id, followed_types=FOLLOWED_TYPES)
+
+
+@pages.route("/screens/tournaments/<string:tournament_id>/clock", methods=["GET"])
+def clock_screen(tournament_id: str) -> str:
+    return _render("clock", tournament_id, lambda loaded: screens.clock_screen(loaded, time.time()))
+
+
+@pages.route("/screens/tournaments/<string:tournament_id>/seating", methods=["GET"])
+def seating_screen(tournament_id: str) -> str:
+    return _render("seating", tournament_id, lambda loaded: screens.seating_screen(loaded, _names(loaded)))
+
+
+@pages.route("/screens/tournaments/<string:tournament_id>/payouts", methods=["GET"])
+def payouts_screen(tournament_id: str) -> str:
+    return _render("payouts", tournament_id, lambda loaded: screens.payouts_screen(loaded, _names(loaded)))

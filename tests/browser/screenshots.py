@@ -1,0 +1,118 @@
+"""Screenshots of every page at TV, laptop and phone sizes, for the README:
+
+    .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots]
+
+A room with one tournament in its second level (two tables, a move waiting for a hand to
+end, two players out) and a cash table, on the PostgreSQL of DATABASE_URL (a fresh database, dropped
+afterwards) or an embedded one, served by gunicorn as in production and shown in
+headless Chromium (tests.browser.chromium). Writes <page>-<size>.png.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.browser import chromium, room
+
+NAMES = ["Ann Duke", "Bo Ferguson", "Chen Wei", "Dara Ó Briain", "Eli Seidel", "Fatima Zahra", "Gus Hansen",
+         "Hana Sato", "Ivo Ivanov", "Jana Novak", "Kofi Mensah", "Lena Berg", "Mo Salah", "Nadia Rahman"]
+SIZES = ("tv", "laptop", "phone")
+
+
+@contextmanager
+def database() -> Iterator[str]:
+    from tests.conftest import _fresh_database_on
+
+    server_url = os.environ.get("DATABASE_URL")
+    if server_url:
+        fresh = _fresh_database_on(server_url)
+        yield next(fresh)[1]
+        fresh.close()
+        return
+    from service.adapters.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres
+
+    embedded = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="cardroom-shots-")) / "data",
+                                settings=FAST_UNSAFE_SETTINGS)
+    embedded.start()
+    try:
+        fresh = _fresh_database_on(embedded.url)
+        yield next(fresh)[1]
+        fresh.close()
+    finally:
+        embedded.stop()
+
+
+def set_the_room(server: room.Server, database_url: str) -> str:
+    players = room.players(server, NAMES)
+    tournament_id = room.tournament(server, "Friday Deepstack", players, table_size=8)
+    room.write(server, tournament_id, "clock/level", {"level": 2, "remaining_s": 14 * 60 + 32})
+    tables = room.read(server, tournament_id)["tables"]
+    first = [p["player_id"] for p in tables[0]["players"]]
+    room.deal_hand(database_url, tournament_id, tables[0]["number"])
+    stacks = {p: room.STARTING_STACK for p in first}
+    stacks[first[1]], stacks[first[2]], stacks[first[3]] = 0, 0, 3 * room.STARTING_STACK
+    room.finish_hand(database_url, tournament_id, tables[0]["number"], stacks)
+    tables = room.read(server, tournament_id)["tables"]
+    busy = tables[-1]
+    room.deal_hand(database_url, tournament_id, busy["number"])
+    other = next(t for t in tables if t["number"] != busy["number"])
+    free = next(s for s in range(8) if s not in {p["seat"] for p in other["players"]})
+    room.write(server, tournament_id, "moves", {"player_id": busy["players"][0]["player_id"],
+                                                "to_table": other["number"], "to_seat": free})
+    cash = room.players(server, ["Pia Larsen", "Quinn Ames", "Rui Costa"])
+    status, table, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 1, "big_blind": 2},
+        "seats": [{"player_id": p, "stack": 200} for p in cash]}, server.admin)
+    assert status == 201, table
+    server.call("POST", f"/v1/tables/{table['id']}/hands", {}, server.admin)
+    return tournament_id
+
+
+def take(out: Path) -> list[Path]:
+    from tests.e2e.conftest import start_gunicorn
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with database() as database_url:
+        serving = start_gunicorn(database_url)
+        server = next(serving)
+        try:
+            base = f"http://127.0.0.1:{server.port}"
+            tournament_id = set_the_room(server, database_url)
+            pages = {"home": "/", "clock": f"/screens/tournaments/{tournament_id}/clock",
+                     "seating": f"/screens/tournaments/{tournament_id}/seating",
+                     "payouts": f"/screens/tournaments/{tournament_id}/payouts",
+                     "sign-in": "/floor/sign-in", "desk": f"/floor/tournaments/{tournament_id}"}
+            with chromium.chromium() as browser:
+                for size in SIZES:
+                    chromium.set_viewport(browser, size)
+                    for page, path in pages.items():
+                        if page == "desk" and not browser.get_cookie("cardroom_session"):
+                            room.sign_in(browser, base, server.admin["Authorization"].removeprefix("Bearer "), path)
+                        browser.get(base + path)
+                        time.sleep(0.5)  # the stream open, the clock ticked
+                        target = out / f"{page}-{size}.png"
+                        browser.save_screenshot(str(target))
+                        written.append(target)
+        finally:
+            serving.close()
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    reason = chromium.missing()
+    if reason:
+        raise SystemExit(f"no screenshots: {reason}")
+    for path in take(parser.parse_args().out):
+        print(f"{path} {path.stat().st_size // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""The floor's pages in Chromium (pages.md): the replayer steps through a real hand from
+../shared/phh and through a live hand with a short all-in, with the legal range and the
+rule cited at each step, and shows the floor every card the floor may see; a player's
+key cannot open a floor page; the live table follows its stream without a reload; a
+ruling form gives the TDA's answer. (Their screenshots: tests.browser.floor_screenshots.)"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from service.application.replay import isolated
+from tests.browser import chromium, room
+
+PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
+HOSTILE = '<img src=x onerror=alert(1)>"Bob\u202e'
+
+
+def text(browser: Any, selector: str) -> str:
+    """The element's text as rendered, read in one step: the live table swaps its fragment
+    in, and an element found a moment before may be gone when its text is read."""
+    shown = browser.execute_script(
+        "const found = document.querySelector(arguments[0]); return found ? found.innerText : null", selector)
+    assert shown is not None, f"nothing matches {selector}"
+    return str(shown).strip()
+
+
+def key(server: Any, role: str, player_id: str | None = None) -> str:
+    status, issued, _ = server.call("POST", "/v1/keys", {"role": role, **({"player_id": player_id} if player_id else {})},
+                                    server.admin)
+    assert status == 201, issued
+    return issued["key"]
+
+
+def press(browser: Any, key_name: str, times: int = 1) -> None:
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(times):
+        body.send_keys(key_name)
+
+
+def step_to(browser: Any, caption_start: str) -> None:
+    """Forward with the arrow key until the step's caption begins so."""
+    for _ in range(60):
+        if text(browser, "#step-caption").startswith(caption_start):
+            return
+        press(browser, Keys.ARROW_RIGHT)
+    raise AssertionError(f"no step begins {caption_start!r}; last: {text(browser, '#step-caption')}")
+
+
+def no_alert(browser: Any) -> None:
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert  # noqa: B018 - reading it is the check
+
+
+@pytest.fixture(scope="module")
+def short_all_in(server: Any) -> dict[str, Any]:
+    """A live no-limit hand three-handed: Ann (the button) raises to 300, Bob is all in for
+    450 (short of the full raise to 500), Cat calls; Ann may only call or fold (TDA 2024
+    47-A) and the hand waits for her."""
+    ann, bob, cat = room.players(server, ["Ann", HOSTILE, "Cat"])
+    status, created, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": ann, "stack": 5000}, {"player_id": bob, "stack": 450},
+                  {"player_id": cat, "stack": 5000}]}, server.admin)
+    assert status == 201, created
+    table_id = created["id"]
+    status, started, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
+    version = started["version"]
+    for player, action, to in ((ann, "raise", 300), (bob, "raise", 450), (cat, "call", None)):
+        body = {"action": action, "player_id": player, "expected_version": version, **({"to": to} if to else {})}
+        status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", body, server.admin)
+        assert status == 201, acted
+        version = acted["version"]
+    return {"table_id": table_id, "players": [ann, bob, cat], "version": version}
+
+
+def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:
+    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    browser.execute_script("document.getElementById('phh').value = arguments[0]", record)
+    browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    assert text(browser, "#step-caption").startswith("The hand starts")
+    step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
+    assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
+    assert text(browser, "#decision-rule") == "TDA 2024 43"
+    assert "the minimum raise is to 4,000" in text(browser, "#decision-verdict")
+    step_to(browser, f"{isolated('Tom Dwan')} calls 262,400")
+    assert "no raise" in text(browser, "#decision-legal")
+    assert text(browser, "#decision-closed").startswith("No raise: the stack covers only a call to 495,000")
+    press(browser, Keys.ARROW_LEFT)
+    assert text(browser, "#step-caption") == f"{isolated('Phil Ivey')} raises to 1,067,100"
+    browser.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
+    assert text(browser, "#board") == "Jc3d5c4hJh"
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    assert "1,997,500" in text(browser, "#seats")  # Antonius folded pre-flop: 2,000,000 less his blind and ante
+
+
+def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_card(
+        server: Any, base: str, browser: Any, short_all_in: dict[str, Any]) -> None:
+    hand = f"{short_all_in['table_id']}.1"
+    room.sign_in(browser, base, key(server, "floor"), f"/floor/hands/{hand}")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    step_to(browser, f"{isolated(HOSTILE)} raises to 450")
+    assert text(browser, "#decision-who") == f"{isolated(HOSTILE)}: raise to 450, all in"
+    assert text(browser, "#decision-legal") == "fold · call 250 (to 300) · raise to 450 – 450"
+    assert text(browser, "#decision-rule") == "TDA 2024 47-A"
+    assert "does not reopen the betting" in text(browser, "#decision-verdict")
+    no_alert(browser)
+    # The floor sees every hole card at every step (as GET /v1/hands gives the floor).
+    cards = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#seats td:last-child")]
+    assert len(cards) == 3 and all(len(c) == 4 and c != "hidden" for c in cards), cards
+    assert "Deal check" in browser.page_source and "hash chain" in text(browser, "#chain-check")
+
+
+def test_a_player_key_cannot_open_the_floor_pages(server: Any, base: str, browser: Any,
+                                                  short_all_in: dict[str, Any]) -> None:
+    ann = short_all_in["players"][0]
+    room.sign_in(browser, base, key(server, "player", ann), f"/floor/hands/{short_all_in['table_id']}.1")
+    assert "403" in text(browser, "h1")
+    assert "replay-data" not in browser.page_source
+    browser.get(f"{base}/floor/tables/{short_all_in['table_id']}")
+    assert "403" in text(browser, "h1")
+
+
+def test_the_live_table_follows_its_stream_and_opens_the_replayer(
+        server: Any, base: str, browser: Any, short_all_in: dict[str, Any]) -> None:
+    table_id = short_all_in["table_id"]
+    ann = short_all_in["players"][0]
+    room.sign_in(browser, base, key(server, "floor"), f"/floor/tables/{table_id}")
+    WebDriverWait(browser, 5).until(lambda b: "live" in text(b, "#live-status"))
+    assert text(browser, "#turn h2") == "Ann to act"  # a <bdi>, not characters
+    assert "call 150 (to 450)" in text(browser, "#legal") and "no raise (not reopened)" in text(browser, "#legal")
+    no_alert(browser)
+    chromium.set_viewport(browser, "phone")
+    assert chromium.horizontal_overflow(browser) == 0
+    browser.execute_script("window.notReloaded = true")
+    status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", {
+        "action": "call", "player_id": ann, "expected_version": short_all_in["version"]}, server.admin)
+    assert status == 201, acted
+    WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda b: text(b, "#round") == "flop")
+    assert browser.execute_script("return window.notReloaded === true")
+    # Clicked in one step: the fragment may be swapped in again meanwhile (one event per action).
+    browser.execute_script("document.querySelector('ol.hands a[href$=\".1\"]').click()")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    assert text(browser, "#step-caption").startswith("Hand 1 opens")
+
+
+def test_a_ruling_form_reads_out_the_pot_limit_arithmetic(server: Any, base: str, browser: Any) -> None:
+    room.sign_in(browser, base, key(server, "floor"), "/floor/rulings")
+    form = browser.find_element(By.CSS_SELECTOR, "#betting form")
+    form.find_element(By.CSS_SELECTOR, "select[name=structure] option[value=pot-limit]").click()
+    fields = {"seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
+              "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", "proposed": "BB raise 1200"}
+    for name, value in fields.items():
+        browser.execute_script("arguments[0].value = arguments[1]", form.find_element(By.NAME, name), value)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer-betting"))
+    answer = text(browser, "#answer-betting")
+    assert ("Not legal: raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: "
+            "raise to at most 1,100 (TDA 2024 54)") in answer
+    chromium.set_viewport(browser, "phone")
+    assert chromium.horizontal_overflow(browser) == 0

@@ -1,0 +1,252 @@
+"""The floor's pages over HTTP (Flask's test client, real PostgreSQL): the replayer, the
+live table, the hand-history form and the rulings forms. Signed in with a floor key
+(the session cookie and CSRF token of service.http.pages.session); a player's key is
+refused; hostile names and PHH metadata render as text; bad input is a page with the
+reason, never a 500."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.conftest import ADMIN, key_for, register_players
+
+PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
+HOSTILE = '<script>alert("x")</script>\u202eevil'
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf(page: Any) -> str:
+    found = _CSRF.search(page.get_data(as_text=True))
+    assert found, page.get_data(as_text=True)[:500]
+    return unescape(found.group(1))
+
+
+def sign_in(client: Any, headers: dict[str, str]) -> None:
+    key = headers["Authorization"].removeprefix("Bearer ")
+    form = client.get("/floor/sign-in")
+    signed = client.post("/floor/sign-in", data={"key": key, "csrf_token": csrf(form), "next": "/"})
+    assert signed.status_code == 303, signed.get_data(as_text=True)
+
+
+@pytest.fixture
+def floor(client: Any) -> Any:
+    """A browser of its own (the module's client keeps its cookies), signed in as the floor."""
+    browser = client.application.test_client()
+    sign_in(browser, key_for(client, "floor"))
+    return browser
+
+
+def short_all_in_table(client: Any) -> tuple[str, list[str]]:
+    """Three-handed no-limit: the button raises to 300, the small blind is all in for 450,
+    the big blind calls, and the button may only call (TDA 2024 47-A)."""
+    ann, bob, cat = register_players(client, "Ann", HOSTILE, "Cat")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": ann, "stack": 5000}, {"player_id": bob, "stack": 450},
+                  {"player_id": cat, "stack": 5000}]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    table_id = created.get_json()["id"]
+    started = client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={})
+    version = started.get_json()["version"]
+    for player, action, to in ((ann, "raise", 300), (bob, "raise", 450), (cat, "call", None)):
+        body = {"action": action, "player_id": player, "expected_version": version,
+                **({"to": to} if to else {})}
+        acted = client.post(f"/v1/tables/{table_id}/actions", headers=ADMIN, json=body)
+        assert acted.status_code == 201, acted.get_data(as_text=True)
+        version = acted.get_json()["version"]
+    return table_id, [ann, bob, cat]
+
+
+def test_the_replayer_shows_the_steps_with_the_rule_and_escapes_names(floor: Any) -> None:
+    table_id, _ = short_all_in_table(floor)
+    page = floor.get(f"/floor/hands/{table_id}.1")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert HOSTILE not in text and "<script>alert" not in text
+    assert "TDA 2024 47-A" in text and "TDA 2024 43" in text
+    assert 'id="replay-data"' in text
+
+
+def test_a_player_key_cannot_open_the_floor_pages(client: Any) -> None:
+    table_id, players = short_all_in_table(client)
+    browser = client.application.test_client()
+    sign_in(browser, key_for(client, "player", players[0]))
+    for path in (f"/floor/hands/{table_id}.1", f"/floor/tables/{table_id}", "/floor/rulings",
+                 "/floor/hand-histories"):
+        assert browser.get(path).status_code == 403, path
+
+
+def test_signed_out_the_floor_pages_ask_for_the_key(client: Any) -> None:
+    answer = client.application.test_client().get("/floor/rulings")
+    assert answer.status_code == 302 and "/floor/sign-in" in answer.headers["Location"]
+
+
+def test_the_live_table_lists_its_hands_and_the_legal_range(floor: Any) -> None:
+    table_id, _ = short_all_in_table(floor)
+    page = floor.get(f"/floor/tables/{table_id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert f"/floor/hands/{table_id}.1" in text
+    assert "call 150 (to 450)" in text and "no raise (not reopened)" in text
+    assert HOSTILE not in text
+    assert floor.get(f"/floor/tables/{table_id}/live").status_code == 200
+    assert floor.get("/floor/tables/no-such-table").status_code == 404
+
+
+def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    # The record's own event name becomes a hostile one: the page's title and its fields.
+    text = re.sub(r"(?m)^event = .*$", lambda _: f"event = {json.dumps(HOSTILE)}",
+                  (PHH_DIR / "dwan-ivey-2009.phh").read_text())
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text})
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in body and HOSTILE not in body
+
+
+@pytest.mark.parametrize("text, status", [
+    ("not = [toml", 400),
+    ('variant = "NT"\nantes = ["a"]\nstarting_stacks = [1, 2]\nactions = []', 400),
+    ('variant = "F7S"\nantes = [0, 0]\nstarting_stacks = [100, 100]\nactions = []', 422),
+    ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+     'starting_stacks = [100, 100]\nactions = ["p1 cbr 1"]', 422),
+    ("", 400),
+])
+def test_a_record_that_does_not_replay_comes_back_with_why(floor: Any, text: str, status: int) -> None:
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text})
+    assert page.status_code == status, page.get_data(as_text=True)[:2000]
+    assert 'id="form-error"' in page.get_data(as_text=True)
+
+
+def test_forms_need_their_csrf_token(floor: Any) -> None:
+    assert floor.post("/floor/rulings/betting", data={"seats": "A 1\nB 1"}).status_code == 403
+    assert floor.post("/floor/hand-histories", data={"phh": "x"}).status_code == 403
+
+
+def test_the_pot_limit_form_reads_out_the_arithmetic(floor: Any) -> None:
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/betting", data={
+        "csrf_token": csrf(form), "game": "holdem", "structure": "pot-limit", "small_blind": "50",
+        "big_blind": "100", "seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
+        "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", "proposed": "BB raise 1200"})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:2000]
+    assert "Not legal: raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: raise to at most 1,100" in text
+    assert "TDA 2024 54" in text
+
+
+def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
+    # TDA 2024 Addendum 45, example 1-B: facing 1,100 (the last raise 600), a silent push of
+    # a 500 and a 1,000 is a call: removing either leaves less than 1,100.
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/chips", data={
+        "csrf_token": csrf(form), "structure": "no-limit", "facing_to": "1100", "last_full_raise": "600",
+        "big_blind": "500", "stack": "9000", "raise_open": "on", "chips": "500 1000"})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:2000]
+    assert "Call to 1,100" in text and "TDA 2024 45-A" in text and "400 goes back" in text
+
+
+@pytest.mark.parametrize("kind, data, status", [
+    ("betting", {"seats": "A ten\nB 100"}, 400),
+    ("betting", {"seats": "A 100"}, 400),
+    ("betting", {"seats": "A 100\nB 100", "actions": "A fly"}, 400),
+    ("betting", {"seats": "A 100\nB 100", "actions": "B call"}, 422),
+    ("chips", {"stack": "", "big_blind": "100"}, 400),
+    ("showdown", {"hands": "A AsAs\nB KdKh", "board": "2c3c4c"}, 422),
+    ("dice", {"dice": "1 2 3 4 9"}, 422),
+    ("nonsense", {}, 404),
+])
+def test_bad_input_reads_as_a_reason_on_the_page(floor: Any, kind: str, data: dict, status: int) -> None:
+    form = floor.get("/floor/rulings")
+    page = floor.post(f"/floor/rulings/{kind}", data={"csrf_token": csrf(form), **data})
+    assert page.status_code == status, page.get_data(as_text=True)[:3000]
+    assert 'class="error"' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("role", ["floor", "player"])
+def test_each_step_shows_the_cards_the_api_shows_the_same_key(client: Any, role: str) -> None:
+    """Never more than the API gives that role: at every step, the seats' cards are the
+    hole cards GET /v1/hands/{id}/state?at=<version> shows the same caller."""
+    from service.application import replay, views
+    from service.http.api import event_store
+
+    table_id, players = short_all_in_table(client)
+    cat = players[2]
+    headers = key_for(client, role, cat if role == "player" else None)
+    viewer = views.Viewer(role, cat if role == "player" else None)
+    with client.application.app_context():
+        replayed = replay.table_hand(event_store(), f"{table_id}.1", viewer)
+    compared = 0
+    for step in replayed["steps"]:
+        if step["table"]["round"] is None:
+            continue  # before the deal: no hand state to compare
+        state = client.get(f"/v1/hands/{table_id}.1/state?at={step['version']}", headers=headers)
+        assert state.status_code == 200, state.get_data(as_text=True)
+        hole = state.get_json()["hand"]["hole"]
+        assert {seat["player"]: seat["cards"] for seat in step["table"]["seats"]} == hole, step["caption"]
+        compared += 1
+    assert compared >= 5
+    seen = {seat["player"] for step in replayed["steps"] for seat in step["table"]["seats"] if seat["cards"]}
+    assert seen == (set(players) if role == "floor" else {cat})
+
+
+def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    hand_id = stored.get_json()["id"]
+    form = floor.get("/floor/hand-histories")
+    opened = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "hand_id": hand_id})
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/floor/hands/{hand_id}")
+    page = floor.get(f"/floor/hands/{hand_id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text[:2000]
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and f"the hash chain of {hand_id} holds" in text
+    assert floor.get("/floor/hands/hand-00000000-0000-0000-0000-000000000000").status_code == 404
+
+
+@pytest.mark.parametrize("game, settings", [("dice", {}), ("five-card-draw", {}), ("palace", {"small_bet": 10, "big_bet": 20})])
+def test_the_live_table_page_shows_every_game(client: Any, floor: Any, game: str, settings: dict) -> None:
+    players = register_players(client, "Ann", "Bob")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": game, "settings": settings, "seats": [{"player_id": p, "stack": 1000} for p in players]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    page = floor.get(f"/floor/tables/{table_id}")
+    assert page.status_code == 200, page.get_data(as_text=True)[:3000]
+    assert "to act" in page.get_data(as_text=True)
+    assert floor.get(f"/floor/hands/{table_id}.1").status_code == 200
+
+
+def test_an_uploaded_phh_file_opens_in_the_replayer(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_bytes()
+    page = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(form), "phh": "", "phh_file": (io.BytesIO(record), "dwan-ivey-2009.phh")})
+    assert page.status_code == 200, page.get_data(as_text=True)[:2000]
+    assert "Full Tilt Million Dollar Cash Game S4E12" in page.get_data(as_text=True)
+    too_big = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(form), "phh_file": (io.BytesIO(b"#" * (300 * 1024)), "big.phh")})
+    assert too_big.status_code == 400 and "at most" in too_big.get_data(as_text=True)
+
+
+def test_a_pot_limit_table_reads_out_the_largest_raise(client: Any, floor: Any) -> None:
+    players = register_players(client, "Ann", "Bob", "Cat")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "omaha", "betting": {"structure": "pot-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 10000} for p in players]})
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    text = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
+    # The button acts first three-handed: pot 150 + call 100 = 250, raise to 100 + 250.
+    assert "Pot limit: pot 150 + call 100 = 250: raise to at most 350 (TDA 2024 54)" in text
