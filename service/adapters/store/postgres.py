@@ -259,7 +259,7 @@ SELECT {columns}, {sealed} FROM events e
 """
 
 # A hand's events: those tagged with it between its opening event and the stream's next
-# one, found through the partial indexes on opening events (migration 0012), so a read
+# one, found through the partial indexes on opening events (migration 0013), so a read
 # costs the hand's events, whatever the age of the stream. The opening type is a literal
 # for the planner to match the partial indexes (as _sealed_column's closing type).
 _READ_HAND = """

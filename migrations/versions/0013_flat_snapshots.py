@@ -10,15 +10,15 @@ starts from.
   stream (service.adapters.store.postgres._READ_HAND). Partial indexes: one entry per hand,
   nothing for the events most appends write.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
