@@ -148,7 +148,8 @@ def test_signing_in_again_replaces_the_browsers_session(client):
     assert "signed in" not in client.get("/").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:x"])
+@pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:x",
+                                    "/\r\nSet-Cookie: x=1", "/\x00", "/" + "x" * 3000])
 def test_the_sign_in_goes_back_only_to_a_page_of_this_site(client, target):
     assert sign_in(client, ADMIN_KEY, target).headers["Location"] == "/"
 
@@ -239,6 +240,10 @@ def test_the_desk_moves_rebuys_and_exports(client):
                         data={**desk_form(client, tournament_id), "player_id": players[1]})
     assert rebuy.status_code == 303
     assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["chips"]["rebuys"] == 1
+    for action, on in (("hand-for-hand", True), ("hand-for-hand-off", False)):
+        assert client.post(f"/floor/tournaments/{tournament_id}/{action}",
+                           data=desk_form(client, tournament_id)).status_code == 303
+        assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["hand_for_hand"] is on
     for export, header in (("standings", "place,player_id,name,prize"), ("seating", "table,seat,player_id"),
                            ("payouts", "place,percentage,amount")):
         answer = client.get(f"/floor/tournaments/{tournament_id}/{export}.csv")
@@ -328,3 +333,16 @@ def test_a_physical_tables_counts_after_a_hand_put_the_player_at_zero_out(client
     unbalanced = client.post(f"/floor/tournaments/{tournament_id}/counts", data={
         **desk_form(client, tournament_id), "table": "1", f"chips:{players[0]}": "1", f"chips:{players[1]}": "1"})
     assert unbalanced.status_code == 422 and 'data-code="chips_not_conserved"' in unbalanced.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("value", ["\x00", "x" * 5000, "-1", "99999999999999999999999", "", "١٢"])
+def test_no_desk_form_answers_a_500_whatever_its_fields_hold(client, value):
+    from service.http.pages.desk import ACTIONS
+
+    tournament_id, _ = new_tournament(client, ["Fuzz A", "Fuzz B"], tables="physical")
+    sign_in(client, ADMIN_KEY)
+    fields = ("player_id", "name", "seconds", "level", "step", "to_table", "to_seat", "move_id", "table")
+    for action in ACTIONS:
+        answer = client.post(f"/floor/tournaments/{tournament_id}/{action}", data={
+            **desk_form(client, tournament_id), **{field: value for field in fields}})
+        assert answer.status_code < 500, (action, answer.get_data(as_text=True)[:300])

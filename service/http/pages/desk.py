@@ -96,7 +96,7 @@ def _set_level(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> 
 def _register(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
     """A new player by name (the form's id makes the same player of a form sent twice),
     or a registered player by id."""
-    player_id = request.form.get("player_id", "").strip()
+    player_id = _text("player_id") if request.form.get("player_id", "").strip() else ""
     if player_id:
         if event_store().stream_version(f"player-{player_id}") == 0:
             raise Problem(422, "unknown_player", f"no player {player_id} is registered")

@@ -119,7 +119,8 @@ def floor_page(roles: tuple[str, ...]) -> Callable[[View], View]:
 
 def _local(target: str | None) -> str:
     """Where to go after signing in: a path of this site only (never another host)."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    if (not target or not target.startswith("/") or target.startswith("//") or "\\" in target
+            or len(target) > 2000 or any(ord(c) < 32 or ord(c) == 127 for c in target)):
         return url_for("pages.home")
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:
