@@ -29,6 +29,9 @@ from domain.rules.betting import BettingStructure
 from service.application import commands
 from service.adapters.migrate import upgrade
 from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.application.application import Application, application
+from service.bootstrap import broker_scheduler
+from service.config import Config
 
 TABLES = 1000
 SHORTEST_CLOCK_S = 25
@@ -47,10 +50,10 @@ SELECT e.stream_id, (e.data->>'deadline_at_ms')::bigint, e.data->>'hand_id', (e.
 """
 
 
-def _open_table(store: PostgresEventStore, table_id: str, clock_s: int) -> int:
+def _open_table(app: Application, table_id: str, clock_s: int) -> int:
     seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
-    clock = commands.start_next_hand(store, table_id, 1).state.clock
+    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
+    clock = commands.start_next_hand(app, table_id, 1).state.clock
     assert clock is not None
     return clock.deadline_at_ms
 
@@ -83,17 +86,15 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def _measure(env: dict[str, str], scratch: Path) -> dict[str, float]:
-    from workers.clock_tasks import clock_sender_for
-
     pool = open_pool(env["DATABASE_URL"], max_size=OPENING_THREADS + 2)
-    store = PostgresEventStore(pool)
+    # The ETA tasks go to the broker as the web app sends them after an append.
+    app = application(PostgresEventStore(pool), broker_scheduler(Config(broker_url=env["CELERY_BROKER_URL"])))
     worker = _start_worker(scratch, env)
-    commands.schedule_clocks_with(clock_sender_for(env["CELERY_BROKER_URL"]))
     try:
         prefix = f"bench-clock-{uuid.uuid4().hex[:8]}-"
         with ThreadPoolExecutor(OPENING_THREADS) as threads:
             deadlines = list(threads.map(
-                lambda n: _open_table(store, f"{prefix}{n}", SHORTEST_CLOCK_S + n * CLOCK_SPREAD_S // TABLES),
+                lambda n: _open_table(app, f"{prefix}{n}", SHORTEST_CLOCK_S + n * CLOCK_SPREAD_S // TABLES),
                 range(TABLES)))
         pattern = commands.table_stream(prefix) + "%"
         give_up = time.monotonic() + SHORTEST_CLOCK_S + CLOCK_SPREAD_S + GIVE_UP_S
@@ -107,7 +108,6 @@ def _measure(env: dict[str, str], scratch: Path) -> dict[str, float]:
         with pool.connection() as connection:
             rows = connection.execute(_TIMEOUTS, (pattern,)).fetchall()
     finally:
-        commands.schedule_clocks_with(None)
         _stop(worker)
         pool.close()
     lateness = sorted(recorded_at - deadline_ms / 1000 for _, deadline_ms, _, _, recorded_at in rows)

@@ -7,7 +7,7 @@ mix of hands: a fold before the flop, a check-down, a raise and call, a flop bet
 fold) and written through the application's own tagging and sealing
 (commands._new_events) and the deployment's store (service.adapters.integrity.open_store:
 hash chain, MACs, head checkpoints) in appends of about APPEND_EVENTS events, a snapshot
-at every HandClosed as commands.execute writes them. Then, through the Flask app (test
+at every HandClosed as the application's handling path writes them. Then, through the Flask app (test
 client: the whole request path without the network; an admin key, an Idempotency-Key and
 If-Match on every action):
 
@@ -17,7 +17,7 @@ If-Match on every action):
 - `flat_costs.hand_get_p50_ms_first|middle|last` (hands 1, HANDS/2, HANDS of the old
   table) beside `..._fresh_table` (hand 1 of the fresh one): GET /v1/hands/{id}, median of
   HAND_READS reads each (goal: < 10 ms).
-- `flat_costs.cold_load_p50_ms` (commands.load_table with the table not cached: the newest
+- `flat_costs.cold_load_p50_ms` (the table loaded by a process that has not cached it: the newest
   snapshot and the events after it; goal < 50 ms) beside `cold_load_full_replay_ms`, the
   first `cold_load_full_replay_events` (100,000) events of the same table replayed from
   version 0 (what a cold load of a 100,000-event table cost before snapshots), and
@@ -34,6 +34,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -42,7 +43,8 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands, views
 from service.adapters.migrate import upgrade
-from service.adapters.store.base import NewEvent, Reveal
+from service.adapters.store.base import NewEvent
+from service.application.handling import Decision, Loaded, Streams
 from service.config import Config
 
 HANDS = int(os.environ.get("BENCH_FLAT_HANDS", "20000"))
@@ -98,18 +100,19 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
     """`hands` hands played by the domain, written as the application writes them."""
     draws = _SeededDraws(18)
     stream = commands.table_stream(table_id)
-    loaded = commands.LoadedTable(table_id, 0, None)
+    tables = Streams(store, commands.TABLES, cached=0)
+    loaded: commands.LoadedTable = Loaded(stream, 0, None)
     written = 0
     pending: list[NewEvent] = []
-    closes: list[tuple[commands.LoadedTable, list[Any], int]] = []
+    closes: list[tuple[commands.LoadedTable, Decision[Any], int]] = []
     acted = 0
 
     def flush() -> None:
         nonlocal written, pending, closes
         with store.transaction():  # the events and their snapshots, one commit
             store.append(stream, written, pending)
-            for before, events, first in closes:
-                commands._snapshot_closed_hand(store, before, events, first, {})
+            for before, decided, first in closes:
+                tables._snapshot_closed(before, decided, first, {}, {})
         written += len(pending)
         pending, closes = [], []
 
@@ -119,12 +122,12 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
         events, state = table.handle(loaded.state, command, now, draws)
         new = commands._new_events(loaded.state, state, events)
         if any(type(e) is table.HandClosed for e in events):
-            closes.append((loaded, events, loaded.version + 1))
+            closes.append((loaded, Decision(new, state, events), loaded.version + 1))
             acted = 0
         else:
             acted += 1
         pending += new
-        loaded = commands.LoadedTable(table_id, loaded.version + len(new), state)
+        loaded = Loaded(stream, loaded.version + len(new), state)
         if len(pending) >= APPEND_EVENTS:
             flush()
         if state.hands_played > hands or (state.hands_played == hands and not state.hand_in_progress):
@@ -233,13 +236,12 @@ def run() -> dict[str, float]:
                 _median_ms(_hand_reader(client, f"{fresh}.1"), HAND_READS), 2)
 
             def cold_load() -> None:
-                commands._cache.forget(old)
-                commands.load_table(store, old)
+                Streams(store, commands.TABLES, cached=0).load(commands.table_stream(old))
             figures["flat_costs.cold_load_p50_ms"] = round(_median_ms(cold_load, COLD_LOADS), 2)
             replayed = min(events, REPLAYED_EVENTS)
             figures["flat_costs.cold_load_full_replay_ms"] = round(_median_ms(
-                lambda: commands.fold_records(commands.LoadedTable(old, 0, None), store.read_stream(
-                    commands.table_stream(old), up_to_version=replayed, reveal=Reveal.ALL)), 1), 1)
+                lambda: Streams(store, replace(commands.TABLES, snapshots=None), cached=0).replay(
+                    commands.table_stream(old), replayed), 1), 1)
             figures["flat_costs.cold_load_full_replay_events"] = replayed
             return figures
         finally:

@@ -1,7 +1,12 @@
-"""create_app(): the one place the service is wired together."""
+"""The one place the service is wired together: create_app() for the web process,
+worker_application() for a Celery worker process. Each builds the store, the caches (one
+`Streams` per kind of stream, inside the Application), the notifier and the scheduler
+once, and hands them on: the Flask app keeps them in `app.extensions["cardroom"]`, the
+Celery app in its configuration (workers.celery_app)."""
 from __future__ import annotations
 
 import select
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
 
@@ -9,7 +14,9 @@ import psycopg
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
-from service.application import commands
+from service.application.application import Application, application
+from service.application.scheduling import NoScheduler, Scheduler
+from service.adapters import scheduler as celery_scheduler
 from service.http import docs, metrics, rate_limits, request_log
 from service.http.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
                          operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
@@ -34,7 +41,9 @@ class CardroomFlask(Flask):
         return func
 
 
-def create_app(config: Config | None = None) -> Flask:
+def create_app(config: Config | None = None, scheduler: Scheduler | None = None) -> Flask:
+    """`scheduler`: what the application schedules on (default: the Celery broker of the
+    configuration, or nothing without one: the workers' sweeps alone act then)."""
     config = config or Config.from_env()
     app = CardroomFlask("cardroom")
     app.config.update(
@@ -54,12 +63,14 @@ def create_app(config: Config | None = None) -> Flask:
 
     pool = _open_pool(config) if config.database_url else None
     store = open_store(pool, config) if pool else None
-    commands.keep_tables(config.table_cache_size)
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,
         store=store,
         keys=ApiKeys(pool) if pool else None,
+        application=application(store, scheduler or broker_scheduler(config),
+                                table_cache_size=config.table_cache_size) if store else None,
+        broker_client=health.broker_client(config.broker_url),
         sessions=PageSessions(pool) if pool else None,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
         if store else None,
@@ -84,18 +95,39 @@ def create_app(config: Config | None = None) -> Flask:
     request_log.install(app)
     metrics.install(app)
     rate_limits.install(app, config)
-    if config.broker_url:
-        commands.schedule_clocks_with(_clock_sender(config.broker_url))
     return app
 
 
-def _clock_sender(broker_url: str) -> commands.ClockScheduler:
+def broker_scheduler(config: Config) -> Scheduler:
     """The action clocks' fast path: after an append that starts a clock, its expiry task
     goes to the broker with an ETA. Without a broker the workers' sweep alone acts on
-    deadlines (and this process never imports the Celery side)."""
-    from workers.clock_tasks import clock_sender_for
+    deadlines."""
+    if not config.broker_url:
+        return NoScheduler()
+    celery = celery_scheduler.sender(config.broker_url)
+    return celery_scheduler.CeleryScheduler(celery, celery_scheduler.KeptProducers(celery))
 
-    return clock_sender_for(broker_url)
+
+WORKER_POOL_SIZE = 4
+
+
+@dataclass(frozen=True)
+class WorkerResources:
+    """What a worker process's tasks use: its pool (the health ping, the clock sweep's
+    query) and the application."""
+    pool: ConnectionPool
+    application: Application
+
+
+def worker_resources(config: Config, scheduler: Scheduler) -> WorkerResources:
+    """A worker process's resources, on its own pool (built on the process's first task,
+    after the prefork fork, so no connection is shared between processes)."""
+    if not config.database_url:
+        raise RuntimeError("DATABASE_URL is not set for the worker")
+    pool = ConnectionPool(config.database_url, min_size=1, max_size=WORKER_POOL_SIZE,
+                          kwargs={"autocommit": True})
+    return WorkerResources(pool, application(open_store(pool, config), scheduler,
+                                             table_cache_size=config.table_cache_size))
 
 
 POOL_WAIT_S = 1.5

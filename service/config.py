@@ -50,7 +50,7 @@ class Config:
     idempotency_window_s: float = 24 * 3600
     """How long an Idempotency-Key's record (and so its first answer) is kept."""
     table_cache_size: int = 2048
-    """Table states each process keeps (service.application.commands.keep_tables): enough for
+    """Table states each process keeps (service.application.application): enough for
     a 10,000-player tournament's 1,112 tables; a state not kept loads from its snapshot."""
     log_format: str = "json"
     """Request and application logs: one JSON object a line (production), or "text" for

@@ -3,7 +3,8 @@
 A clock's deadline is a fact in the table's log (ClockStarted), recorded in the same
 append as the action that passed the turn. Two paths act on it, both through the same
 application layer as HTTP (service.application.commands.expire_clock), so the domain decides:
-- fast path: right after that append, `expire_clock` is sent with an ETA at the deadline;
+- fast path: right after that append, `expire_clock` is sent with an ETA at the deadline
+  (service.adapters.scheduler, the application's Scheduler);
 - slow path: beat runs `sweep_clocks` every second; it finds the deadlines in the log
   that passed more than a moment ago and are still open, and expires them. This covers a
   task lost with a killed worker (Redis would only redeliver it after the visibility
@@ -17,22 +18,17 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timezone
 
-from celery import Celery
-
-from domain.live import table
 from domain.rules.violations import Violation
 from service.application import clock_deadlines, commands
-from service.config import Config
+from service.application.application import Application
+from service.adapters.scheduler import EXPIRE_CLOCK_TASK
 from service.http.metrics import CLOCK_LATENESS
-from service.adapters.store.base import EventStore, VersionConflict
-from workers.celery_app import app, make_celery
-from workers.tasks import pool, event_store
+from service.adapters.store.base import VersionConflict
+from workers.celery_app import app, resources
 
 log = logging.getLogger(__name__)
 
-EXPIRE_TASK = "workers.clock_tasks.expire_clock"
 SWEEP_TASK = "workers.clock_tasks.sweep_clocks"
 # The sweep leaves a just-passed deadline to its ETA task for this long, so the two paths
 # do not race for every clock.
@@ -43,55 +39,23 @@ SWEEP_BATCH = 500
 EARLY_WAIT_LIMIT_S = 2.0
 
 
-def clock_sender(celery: Celery) -> commands.ClockScheduler:
-    """The fast path: schedule `expire_clock` at the clock's deadline on `celery`'s broker."""
-    def send(table_id: str, version: int, clock: table.ClockStarted) -> None:
-        celery.send_task(
-            EXPIRE_TASK,
-            args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
-            eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
-            # A broker that is down must not hold up the write that started the clock:
-            # fail at once, the sweep acts on the deadline.
-            retry=False,
-        )
-    return send
-
-
-SEND_TIMEOUT_S = 0.5
-"""How long the web app's send of a clock's task may take: a broker that is down costs
-the write that started the clock this much at most (kombu's defaults took 6 s)."""
-
-
-def clock_sender_for(broker_url: str) -> commands.ClockScheduler:
-    """The fast path for a process that is not a worker (the web app, a test, a bench)."""
-    celery = make_celery(Config(broker_url=broker_url))
-    celery.conf.broker_connection_timeout = SEND_TIMEOUT_S
-    celery.conf.broker_transport_options = {
-        **celery.conf.broker_transport_options,
-        "socket_connect_timeout": SEND_TIMEOUT_S,
-        "socket_timeout": SEND_TIMEOUT_S,
-        "max_retries": 0,
-    }
-    return clock_sender(celery)
-
-
-@app.task(name=EXPIRE_TASK)
+@app.task(name=EXPIRE_CLOCK_TASK)
 def expire_clock(table_id: str, version: int, hand_id: str, seat: int, deadline_at_ms: int) -> str:
     """Expire one clock (the fast path); returns what happened, for the log."""
     early_s = deadline_at_ms / 1000 - time.time()
     if 0 < early_s <= EARLY_WAIT_LIMIT_S:
         time.sleep(early_s)
-    return expire(event_store(), table_id, version, hand_id, seat, deadline_at_ms)
+    return expire(resources().application, table_id, version, hand_id, seat, deadline_at_ms)
 
 
 @app.task(name=SWEEP_TASK)
 def sweep_clocks() -> int:
     """Expire every open clock whose deadline passed (the slow path); returns how many."""
-    store = event_store()
+    application = resources().application
     due_by = commands.now_ms() - SWEEP_GRACE_MS
     expired = 0
     for table_id, clock in due_clocks(due_by):
-        outcome = expire(store, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
+        outcome = expire(application, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
         expired += outcome == "expired"
     if expired:
         log.info("sweep: expired %d clocks missed by the fast path", expired)
@@ -100,10 +64,10 @@ def sweep_clocks() -> int:
 
 def due_clocks(due_by_ms: int) -> list[tuple[str, dict]]:
     """(table id, ClockStarted data) of open clocks with a deadline at or before `due_by_ms`."""
-    return clock_deadlines.due_clocks(pool(), due_by_ms, SWEEP_BATCH)
+    return clock_deadlines.due_clocks(resources().pool, due_by_ms, SWEEP_BATCH)
 
 
-def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, seat: int,
+def expire(application: Application, table_id: str, version: int | None, hand_id: str, seat: int,
            deadline_at_ms: int) -> str:
     """"expired", or why not: the refusal's code, or "conflict" when a writer got there
     first twice (the sweep looks again)."""
@@ -112,7 +76,7 @@ def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, 
     # domain refuses it if the clock is no longer the running one.
     for expected in dict.fromkeys((version, None)):
         try:
-            commands.expire_clock(store, table_id, expected, hand_id, seat, deadline_at_ms)
+            commands.expire_clock(application, table_id, expected, hand_id, seat, deadline_at_ms)
             CLOCK_LATENESS.labels("sweep" if version is None else "fast").observe(
                 max(0.0, time.time() - deadline_at_ms / 1000))
             return "expired"
@@ -123,8 +87,3 @@ def expire(store: EventStore, table_id: str, version: int | None, hand_id: str, 
                      deadline_at_ms, refused.code)
             return refused.code
     return "conflict"
-
-
-# Clocks started by this worker's own commands (the next player's, after an expiry) get
-# their fast path too.
-commands.schedule_clocks_with(clock_sender(app))

@@ -4,31 +4,23 @@ result id once, so a redelivered or duplicated task changes nothing."""
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 
 from domain.ratings import Finish, GameResult
 from domain.rules.violations import Violation
+from service.adapters.scheduler import APPLY_RATING_TASK
 from service.application import ratings
-from service.adapters.store.base import EventStore
-from workers.celery_app import app
-from workers.tasks import event_store
+from workers.celery_app import app, resources
 
 log = logging.getLogger(__name__)
 
 
-@lru_cache(maxsize=1)
-def _store() -> EventStore:
-    # One store per worker process, so the folded states it caches outlive a task.
-    return event_store()
-
-
-@app.task(name="workers.rating_tasks.apply_rating")
+@app.task(name=APPLY_RATING_TASK)
 def apply_rating(game: str, result_id: str, finishes: list[dict]) -> int:
     """Rate one finished game; `finishes` are {"player_id", "place"}. Returns the version
     of the game's rating stream that holds the update."""
     result = GameResult(result_id, game, tuple(Finish(f["player_id"], int(f["place"])) for f in finishes))
     try:
-        recorded = ratings.record_result(_store(), result, actor="worker")
+        recorded = ratings.record_result(resources().application, result, actor="worker")
     except Violation as refused:
         # A result the rules refuse will be refused on every retry: log it, do not retry.
         log.warning("rating for %s/%s refused: %s", game, result_id, refused)

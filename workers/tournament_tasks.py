@@ -19,15 +19,14 @@ at the versions it read, so overlapping sweeps change nothing twice.
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 import time
 
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from service.application import tournament_tables, tournaments
-from service.adapters.store.base import EventStore, VersionConflict
-from workers.celery_app import app
-from workers.tasks import event_store
+from service.application.application import Application
+from service.adapters.store.base import VersionConflict
+from workers.celery_app import app, resources
 
 log = logging.getLogger(__name__)
 
@@ -37,41 +36,35 @@ TABLES_FOR_S = 4.0
 TABLES_EVERY_S = 0.1
 
 
-@lru_cache(maxsize=1)
-def _store() -> EventStore:
-    # One store per worker process, so the folded states it caches outlive a task.
-    return event_store()
-
-
 @app.task(name="workers.tournament_tasks.sweep_tournaments")
 def sweep_tournaments() -> int:
     """Act on every tournament's due deadlines; returns how many commands were recorded."""
-    store = _store()
+    application = resources().application
     now = int(time.time())
     recorded = 0
-    ids = tournaments.tournament_ids(store)
+    ids = tournaments.tournament_ids(application)
     for tournament_id in ids:
-        recorded += _act(store, tournament_id, now)
-    running = [t for t in ids if tournaments.load_tournament(store, t).state.status == tournament.RUNNING]
+        recorded += _act(application, tournament_id, now)
+    running = [t for t in ids if tournaments.load_tournament(application, t).state.status == tournament.RUNNING]
     until = time.monotonic() + TABLES_FOR_S
     while running and time.monotonic() < until:
         for tournament_id in running:
-            recorded += _advance_tables(store, tournament_id)
+            recorded += _advance_tables(application, tournament_id)
         time.sleep(TABLES_EVERY_S)
     return recorded
 
 
-def _advance_tables(store: EventStore, tournament_id: str) -> int:
+def _advance_tables(application: Application, tournament_id: str) -> int:
     try:
-        return tournament_tables.advance(store, tournament_id, time.time())
+        return tournament_tables.advance(application, tournament_id, time.time())
     except Exception:
         log.exception("tournament %s: driving its tables failed", tournament_id)
     return 0
 
 
-def _act(store: EventStore, tournament_id: str, now: int) -> int:
+def _act(application: Application, tournament_id: str, now: int) -> int:
     try:
-        return len(tournaments.act_on_deadlines(store, tournament_id, now))
+        return len(tournaments.act_on_deadlines(application, tournament_id, now))
     except VersionConflict as lost:
         log.info("tournament %s: someone acted first (%s); the next sweep looks again", tournament_id, lost)
     except Violation as refused:

@@ -1,6 +1,13 @@
-"""Five-card draw, Palace Poker and dice poker as live-table games: each wraps its game's
-decider so that domain.live.table can seat it like hold'em (a hand state with `over`, `to_act`
-and `stacks`; `handle(hand, command, dealing)`; `legal_actions(hand)`).
+"""Hold'em and Omaha, five-card draw, Palace Poker and dice poker as live-table games: each
+adapter wraps its game's decider so that domain.live.table can seat it (a hand state with
+`over`, `to_act` and `stacks`; how a hand starts, how a table action becomes the game's
+command, what the computer plays), and says what each viewer may see of its hand: the
+view, the public summary, the seats' status and bets, the legal actions, the deal's
+check (service.application.views asks the adapter, never the game's type). The mixed
+games' adapters (domain.live.mixed, domain.live.rotation) have the same shape.
+
+A viewer is `Viewing`: whose cards they may see (`sees`: the owner, or the players allowed)
+and whether they see everything (floor and admin).
 
 Randomness the game needs after the deal (a draw redeal's deck, the reshuffle orders,
 Palace Poker's palace order, every dice roll) is drawn through `Draws`, which the service
@@ -21,14 +28,15 @@ roll itself reveals them in `DiceRolled`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
+from domain.live import autoplay
 from domain.rules import deal_commitment
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, with_changes
-from domain.rules.cards import deck_commitment, deck_texts, parse_cards
-from domain.games import dice, draw, palace
-from domain.games.dice_scoring import DICE_PER_ROLL, DiceSettings, best_free_line, legal_lines, line_options
-from domain.games.draw_settings import DrawSettings
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, LegalActions, legal_actions, with_changes
+from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards, verify_deck_commitment
+from domain.games import dice, draw, holdem, palace
+from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_free_line, legal_lines, line_options
+from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
 from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 
@@ -54,6 +62,24 @@ class Dealing:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """What a game deals a hand from: the players dealt in and their stacks, the hand's
+    button, the table's settings and betting (hold'em and Omaha bet with the table's, the
+    others read theirs from the settings), the shuffled pack and its commitment, the fresh
+    randomness, and the table's last hand (a rotation follows it)."""
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    button: int
+    settings: Mapping[str, Any]
+    betting: BettingStructure
+    deck: tuple[str, ...]
+    commitment: str | None
+    """None when the game makes it itself (`commits_card_by_card`: five-card draw)."""
+    dealing: Dealing | None
+    previous: Any = None
+
+
+@dataclass(frozen=True)
 class TableMove:
     """A table action as the games read it (domain.live.table.Act without the table's concerns)."""
     player: str
@@ -66,8 +92,25 @@ class TableMove:
     line: str | None = None
 
 
+DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
+
+
+def commit_whole_deck(cards: list[int], salt: str) -> tuple[str, str]:
+    """(scheme, commitment) of a deck committed whole: one hash, checkable once it is shown."""
+    return DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
+
+
+def commit_card_by_card(cards: list[int], salt: str) -> tuple[str, str]:
+    """(scheme, commitment) of a deck committed card by card (a Merkle root): each card can
+    be opened on its own, so a hand shows only the cards its viewer saw."""
+    return deal_commitment.SCHEME, deal_commitment.deal_root(tuple(format_card(card) for card in cards),
+                                                             bytes.fromhex(salt))
+
+
 class PlaysForChips:
     """The hooks of a game played for chips, hand after hand, with a 52-card pack."""
+
+    commit = staticmethod(commit_whole_deck)
 
     @staticmethod
     def with_joker(raw: Mapping[str, Any]) -> bool:
@@ -80,6 +123,252 @@ class PlaysForChips:
     @staticmethod
     def hands_in_match(raw: Mapping[str, Any]) -> int | None:
         return None
+
+
+@dataclass(frozen=True)
+class Viewing:
+    """Who looks at a hand: `sees(owner)` says whether they may see the cards of `owner`
+    (a player id, or the players allowed to see them); `everything`: the floor and admin."""
+    sees: Callable[[Any], bool]
+    everything: bool
+
+
+@dataclass(frozen=True)
+class DealSeal:
+    """The table's commitment to the hand's deal, and the salt once it may be shown."""
+    commitment: str | None
+    scheme: str | None
+    salt: str | None
+
+
+def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
+    """The `legal` shape of the betting ruling (api.md)."""
+    if legal is None:
+        return None
+    shape: dict[str, Any] = {
+        "fold": legal.fold,
+        "check": legal.check,
+        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
+        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
+        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
+    }
+    if legal.raise_closed_reason is not None and legal.bet is None:
+        shape["raise_closed_reason"] = legal.raise_closed_reason
+    return shape
+
+
+def betting_status(betting: Any, seat: int) -> str:
+    """A seat's status in a betting round (no round yet: active)."""
+    if betting is None:
+        return "active"
+    if betting.folded[seat]:
+        return "folded"
+    if betting.stacks[seat] == 0:
+        return "all_in"
+    return "active"
+
+
+def pots_view(pots: Iterable[Any], names: list[str]) -> list[dict[str, Any]]:
+    return [{"amount": pot.amount, "eligible": [names[s] for s in pot.eligible]} for pot in pots]
+
+
+def awards_view(awards: Iterable[Any], names: list[str]) -> list[dict[str, Any]]:
+    return [{"amount": a.amount, "winners": [names[s] for s in a.winners],
+             "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in awards]
+
+
+def deck_deal_view(deck: tuple[str, ...] | None, seal: DealSeal) -> dict[str, Any]:
+    """A deck committed whole: shown to everyone once the hand is over, so anyone can
+    check the deal."""
+    deck = deck or None
+    verified = None
+    if deck is not None and seal.salt is not None and seal.commitment is not None:
+        verified = verify_deck_commitment(parse_cards(deck), bytes.fromhex(seal.salt), seal.commitment)
+    return {
+        "commitment": seal.commitment,
+        "scheme": DECK_HASH,
+        "deck": "".join(deck) if deck is not None else None,
+        "salt": seal.salt,
+        "verified": verified,
+    }
+
+
+def _text(cards: Iterable[int]) -> str:
+    return "".join(format_card(c) for c in cards)
+
+
+def _hole_by_name(adapter: Any, hand: Any, names: list[str], viewing: Viewing) -> dict[str, str | None]:
+    return {names[s]: adapter.hole_view(hand, s, names[s], viewing.sees) for s in range(len(names))}
+
+
+def _to_act(hand: Any, names: list[str]) -> str | None:
+    return names[hand.to_act] if hand.to_act is not None else None
+
+
+def _summary(hand: Any, names: list[str], pots: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public summary of a game without a board (draw, Palace Poker, dice)."""
+    return {"round": hand.round, "over": hand.over, "board": "", "pots": pots, "stacks": dict(zip(names, hand.stacks))}
+
+
+def _view_head(adapter: Any, hand: Any, names: list[str], viewing: Viewing) -> dict[str, Any]:
+    """What every game's hand view begins with (draw, Palace Poker, dice): the game's own
+    part follows."""
+    return {"round": hand.round, "over": hand.over, "to_act": _to_act(hand, names),
+            "hole": _hole_by_name(adapter, hand, names, viewing), "stacks": dict(zip(names, hand.stacks))}
+
+
+# ------------------------------------------------------------------- hold'em and Omaha
+
+# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
+_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
+SHOWDOWN_SETTING = "showdown"
+
+
+def holdem_showdown(settings: Mapping[str, Any]) -> str:
+    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
+    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
+    to see in turn). Raises Violation("invalid_table") for anything else."""
+    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
+    if showdown not in holdem.SHOWDOWNS:
+        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
+                        f"not {showdown!r}", numbers={"showdown": showdown})
+    return str(showdown)
+
+
+class HoldemGame(PlaysForChips):
+    """Hold'em or Omaha at a live table. The table bets with its own structure (the game
+    has no settings of its own but the showdown) and deals it card by card
+    (domain.rules.deal_commitment), so each card can be opened on its own."""
+    EVENT_TYPES = holdem.EVENT_TYPES
+    commit = staticmethod(commit_card_by_card)
+
+    def __init__(self, variant: str) -> None:
+        self.name = variant
+
+    @staticmethod
+    def settings(raw: Mapping[str, Any]) -> str:
+        """The only setting: the showdown (refused if unknown)."""
+        return holdem_showdown(raw)
+
+    @staticmethod
+    def handle(hand: holdem.HandState | None, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
+        return holdem.handle(hand, command)  # the deck is dealt whole: nothing more to draw
+
+    def start(self, opening: Opening) -> holdem.StartHand:
+        return holdem.StartHand(opening.players, opening.stacks, opening.button, opening.betting, self.name,
+                                deck=opening.deck, commitment=opening.commitment,
+                                showdown=holdem_showdown(opening.settings))
+
+    @staticmethod
+    def action(move: TableMove, hand: holdem.HandState, dealing: Dealing | None) -> Any:
+        if (move.defender, move.keep, move.line) != (None, None, None):
+            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
+                            numbers={"action": move.action})
+        if move.discard is not None:
+            raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
+                            numbers={"action": move.action})
+        showdown = _SHOWDOWN_ACTIONS.get(move.action)
+        if showdown is not None:
+            return showdown(move.seat)
+        return holdem.PostAction(move.seat, move.action, move.to)
+
+    auto_action = staticmethod(autoplay.holdem_auto_action)
+
+    @staticmethod
+    def legal_view(hand: holdem.HandState, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        if hand.to_show is not None:
+            return _showdown_legal(hand)
+        return legal_shape(holdem.legal_actions(hand))
+
+    @staticmethod
+    def seat_status(hand: holdem.HandState, seat: int) -> str:
+        return betting_status(hand.betting, seat)
+
+    @staticmethod
+    def bet(hand: holdem.HandState, seat: int) -> int:
+        return int(hand.betting.bets[seat]) if hand.betting is not None else 0
+
+    @staticmethod
+    def hole_view(hand: holdem.HandState, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        cards = hand.hole[seat]
+        if cards is None:
+            return None
+        return _text(cards) if hand.shown[seat] or sees(owner) else None
+
+    @staticmethod
+    def hand_summary(hand: holdem.HandState, names: list[str]) -> dict[str, Any]:
+        return {"round": hand.round, "over": hand.over, "board": _text(hand.board),
+                "pots": pots_view(hand.pots, names), "stacks": dict(zip(names, hand.stacks))}
+
+    @classmethod
+    def hand_view(cls, hand: holdem.HandState, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        return {
+            "round": hand.round,
+            "over": hand.over,
+            "to_act": _to_act(hand, names),
+            "board": _text(hand.board),
+            "pots": pots_view(hand.pots, names),
+            "awards": awards_view(hand.awards, names),
+            "hole": _hole_by_name(cls, hand, names, viewing),
+            "stacks": dict(zip(names, hand.stacks)),
+            "showdown": _showdown_view(hand, names, hand.live and (hand.awaiting == "showdown" or hand.showdown),
+                                       hand.showdown_mode),
+        }
+
+    @staticmethod
+    def deal_view(hand: holdem.HandState, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        deck = hand.deck if revealed else None
+        if seal.scheme != deal_commitment.SCHEME:  # dealt before hands were committed card by card
+            return deck_deal_view(deck, seal)
+        return _per_card_deal_view(hand, names, deck or None, seal, viewing)
+
+
+def _showdown_legal(hand: holdem.HandState) -> dict[str, Any]:
+    """At a declared showdown the player to show may show or muck (TDA 2024 17); a caller
+    may ask to see the last aggressor's hand (TDA 2024 18-B), named here when that right
+    is open."""
+    aggressor = hand.aggressor
+    open_right = aggressor is not None and not hand.shown[aggressor] and aggressor in hand.show_order
+    return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+            "show": True, "muck": True,
+            "ask_to_see": hand.players[aggressor] if open_right and aggressor is not None else None}
+
+
+def _showdown_view(hand: Any, names: list[str], at_showdown: bool, mode: str) -> dict[str, Any]:
+    """Who has shown and who mucked (public facts), and at a live showdown the order of show
+    and who is next (TDA 2024 17). `hand`: a hold'em or draw hand state."""
+    to_show = hand.to_show
+    return {"mode": mode,
+            "order": [names[s] for s in hand.show_order] if at_showdown else None,
+            "to_show": names[to_show] if to_show is not None else None,
+            "shown": [names[s] for s, shown in enumerate(hand.shown) if shown],
+            "mucked": [names[s] for s, mucked in enumerate(hand.mucked) if mucked]}
+
+
+def _per_card_deal_view(hand: holdem.HandState, names: list[str], deck: tuple[str, ...] | None,
+                        seal: DealSeal, viewing: Viewing) -> dict[str, Any]:
+    """A hand committed card by card: the root always; once the hand is over, the floor
+    gets the deck and the secret (and the root recomputed), the others the openings of the
+    cards they may see (the board, hands shown, their own), each checked against the root."""
+    view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
+                            "deck": None, "salt": None, "openings": None, "verified": None}
+    if deck is None or seal.salt is None or seal.commitment is None:
+        return view
+    secret = bytes.fromhex(seal.salt)
+    if viewing.everything:
+        return {**view, "deck": "".join(deck), "salt": seal.salt,
+                "verified": deal_commitment.deal_root(deck, secret) == seal.commitment}
+    position = {card: index for index, card in enumerate(deck)}
+    seen = [format_card(card) for card in hand.board]
+    for hand_seat, cards in enumerate(hand.hole):
+        if cards is not None and (hand.shown[hand_seat] or viewing.sees(names[hand_seat])):
+            seen.extend(format_card(card) for card in cards)
+    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
+    commitment = seal.commitment
+    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                                  "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, commitment) for o in opened)}
 
 
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
@@ -183,19 +472,21 @@ class DrawGame:
     def hands_in_match(raw: Mapping[str, Any]) -> int | None:
         return DrawSettings.from_dict(raw).hands
 
-    commits_card_by_card = True
-    """The table lets `start` make the commitment (domain.live.table._start_next_hand)."""
+    makes_its_commitment = True
+    """`start` commits to the deal itself, card by card, with the reshuffle order it draws
+    (domain.live.table._start_next_hand publishes it); the other games' `commit` does."""
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-                        settings: Mapping[str, Any], deck: tuple[str, ...], dealing: Dealing) -> draw.StartHand:
+    def start(opening: Opening) -> draw.StartHand:
         """The hand's StartHand, its reshuffle order drawn, committed to card by card: the
         table publishes its `commitment` in HandOpened."""
-        parsed = DrawSettings.from_dict(settings)
+        parsed = DrawSettings.from_dict(opening.settings)
+        dealing = opening.dealing
+        assert dealing is not None
         reshuffle = dealing.draws.shuffled(deck_texts(parsed.joker is not None))
-        commitment = deal_commitment.deal_root(committed_cards(deck, reshuffle), bytes.fromhex(dealing.salt))
-        return draw.StartHand(players, button, parsed, deck, stacks if parsed.betting else (),
-                              commitment, reshuffle)
+        commitment = deal_commitment.deal_root(committed_cards(opening.deck, reshuffle), bytes.fromhex(dealing.salt))
+        return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
+                              opening.stacks if parsed.betting else (), commitment, reshuffle)
 
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
@@ -299,6 +590,116 @@ class DrawGame:
         legal = draw.legal_actions(game)
         return None if legal is None else {"betting": legal, "discard": None}
 
+    @classmethod
+    def legal_view(cls, hand: DrawTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        """Under jacks or better, whether the player to act may open depends on their
+        cards: whoever may not see them (`sees` None: staff, who see everything) is shown
+        the bet as the betting allows it, marked `bet_needs_openers`."""
+        game = hand.game
+        needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
+                         and game.phase == draw.FIRST_ROUND and game.betting is not None)
+        if needs_openers and sees is not None and not sees(to_act):
+            shape = legal_shape(legal_actions(game.betting)) or {}  # type: ignore[arg-type]
+            if shape.get("bet") is not None:
+                shape["bet_needs_openers"] = True
+            return {**shape, "discard": None}
+        legal = cls.legal_actions(hand)
+        if legal is not None and "betting" in legal:
+            legal = {**(legal_shape(legal["betting"]) or {}), "discard": None}
+        return legal
+
+    @staticmethod
+    def seat_status(hand: DrawTableHand, seat: int) -> str:
+        return betting_status(hand.game.betting, seat)
+
+    @staticmethod
+    def bet(hand: DrawTableHand, seat: int) -> int:
+        betting = hand.game.betting
+        return int(betting.bets[seat]) if betting is not None else 0
+
+    @staticmethod
+    def hole_view(hand: DrawTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        game = hand.game
+        cards = game.hands[seat]
+        return _text(cards) if cards and (game.shown[seat] or sees(owner)) else None
+
+    @staticmethod
+    def hand_summary(hand: DrawTableHand, names: list[str]) -> dict[str, Any]:
+        return _summary(hand, names, pots_view(hand.game.pots, names))
+
+    @classmethod
+    def hand_view(cls, hand: DrawTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        return {
+            **_view_head(cls, hand, names, viewing),
+            "board": "",
+            "pots": pots_view(game.pots, names),
+            "awards": awards_view(game.awards, names),
+            "drawn": {names[s]: n for s, n in enumerate(game.drawn) if n is not None},
+            "opener": names[game.opener] if game.opener is not None else None,
+            "redeals": game.redeals,
+            "points": dict(zip(names, game.points)) if not game.settings.betting else None,
+            **({"showdown": _showdown_view(game, names, game.at_showdown or game.showdown, game.settings.showdown)}
+               if game.settings.betting else {}),
+        }
+
+    @staticmethod
+    def deal_view(hand: DrawTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        if seal.scheme == deal_commitment.SCHEME:
+            return _per_card_draw_deal_view(hand, names, seal, viewing)
+        return _whole_deck_draw_deal_view(hand, seal)
+
+
+def _per_card_draw_deal_view(hand: DrawTableHand, names: list[str], seal: DealSeal,
+                             viewing: Viewing) -> dict[str, Any]:
+    """A draw hand committed card by card, one root per deal (each covering its deck, then
+    its reshuffle order): once the hand is over, the floor gets every deck, reshuffle order
+    and the secret, each root recomputed; the others the openings of the cards they were
+    given (their own seat's) and of the cards tabled, each checked against its deal's root.
+    `redeals` lists the later deals the same way."""
+    salt = seal.salt
+    deals = []
+    secret = bytes.fromhex(salt) if salt is not None else None
+    own = [position for seat, held in enumerate(hand.held) if viewing.sees(names[seat]) for _, position in held]
+    seen = set(hand.tabled) | {position for position in own if position is not None}
+    for deal in hand.deals:
+        shown: dict[str, Any] = {"commitment": deal.commitment, "deck": None, "reshuffle_order": None,
+                                 "openings": None, "verified": None}
+        if secret is not None and deal.deck is not None and deal.commitment is not None:
+            committed = deal.committed
+            if viewing.everything:
+                shown.update(deck="".join(deal.deck), reshuffle_order="".join(deal.reshuffle_order or ()),
+                             verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
+            else:
+                mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
+                opened = deal_commitment.openings(committed, secret, mine, deal.first)
+                root = deal.commitment
+                shown.update(openings=[{"position": o.position, "card": o.card, "salt": o.salt,
+                                        "path": [list(step) for step in o.path]} for o in opened],
+                             verified=all(deal_commitment.verify_opening(o, root) for o in opened))
+        deals.append(shown)
+    first = deals[0]
+    return {**first, "commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
+            "salt": salt if viewing.everything else None, "redeals": deals[1:]}
+
+
+def _whole_deck_draw_deal_view(hand: DrawTableHand, seal: DealSeal) -> dict[str, Any]:
+    """Every deck of the hand (a redeal brings a new one, committed to with the same salt):
+    draw hands dealt before the per-card commitment, whose decks were published whole."""
+    salt = seal.salt
+    decks = []
+    for deal in hand.deals:
+        deck, commitment = deal.deck, deal.commitment
+        shown = deck if salt is not None else None
+        verified = None
+        if shown is not None and salt is not None and commitment is not None:
+            verified = verify_deck_commitment(parse_cards(shown), bytes.fromhex(salt), commitment)
+        decks.append({"commitment": commitment, "deck": "".join(shown) if shown else None, "verified": verified})
+    first = decks[0]
+    return {"commitment": seal.commitment, "scheme": DECK_HASH,
+            "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
+
 
 # The showdown's actions (declared showdowns): the table's action -> the hand's command.
 _DRAW_SHOWDOWN_ACTIONS = {"show": draw.ShowCards, "muck": draw.Muck, "ask_to_see": draw.AskToSee}
@@ -394,14 +795,15 @@ class PalaceGame(PlaysForChips):
                                 big_bet=parsed.big_bet)
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> palace.StartHand:
-        parsed = PalaceSettings.from_dict(settings)
+    def start(opening: Opening) -> tuple[PalaceDeckCut, palace.StartHand]:
+        parsed = PalaceSettings.from_dict(opening.settings)
         full = deck_texts()
-        return (PalaceDeckCut(deck),
-                palace.StartHand(players, stacks, button, parsed.small_bet, parsed.big_bet,
-                                 parsed.structure, deck, dealing.draws.shuffled(full),
-                                 dealing.draws.shuffled(full)))
+        assert opening.dealing is not None
+        draws = opening.dealing.draws
+        return (PalaceDeckCut(opening.deck),
+                palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
+                                 parsed.big_bet, parsed.structure, opening.deck, draws.shuffled(full),
+                                 draws.shuffled(full)))
 
     @staticmethod
     def evolve(hand: PalaceTableHand | None, event: Any) -> PalaceTableHand:
@@ -475,6 +877,54 @@ class PalaceGame(PlaysForChips):
         shown = palace.legal_actions(hand.game)
         return dict(shown["legal"], phase=shown["phase"]) if shown["to_act"] is not None else None
 
+    @classmethod
+    def legal_view(cls, hand: PalaceTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        return cls.legal_actions(hand)
+
+    @staticmethod
+    def seat_status(hand: PalaceTableHand, seat: int) -> str:
+        return "active" if hand.game.seats[seat].in_hand else "folded"
+
+    @staticmethod
+    def bet(hand: PalaceTableHand, seat: int) -> int:
+        return 0  # a battle's stakes are in the pot, not before the seats
+
+    @staticmethod
+    def hole_view(hand: PalaceTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        palace_cards = hand.game.seats[seat].palace
+        return "".join(palace_cards) if palace_cards and sees(owner) else None
+
+    @staticmethod
+    def _pots(hand: PalaceTableHand) -> list[dict[str, Any]]:
+        return [{"amount": hand.game.pot, "eligible": [s.player for s in hand.game.seats if s.in_hand]}]
+
+    @classmethod
+    def hand_summary(cls, hand: PalaceTableHand, names: list[str]) -> dict[str, Any]:
+        return _summary(hand, names, cls._pots(hand))
+
+    @classmethod
+    def hand_view(cls, hand: PalaceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        battle = game.battle
+        return {
+            **_view_head(cls, hand, names, viewing),
+            "pot": game.pot,
+            "pots": cls._pots(hand),
+            "seats": [{"player_id": seat.player, "in_hand": seat.in_hand, "stack": seat.stack,
+                       "banner": seat.banner, "soldiers": list(seat.soldiers),
+                       "palace": list(seat.palace) if viewing.sees(seat.player) else
+                       [palace.UNKNOWN_CARD] * len(seat.palace)} for seat in game.seats],
+            "battle": None if battle is None else {"attacker": names[battle.attacker],
+                                                   "defender": names[battle.defender]},
+            "draw_deck": len(game.draw_deck),
+            "discard_pile": list(game.discard_pile),
+        }
+
+    @staticmethod
+    def deal_view(hand: PalaceTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        return deck_deal_view(hand.deck if revealed else None, seal)
+
 
 # --------------------------------------------------------------------------- dice poker
 
@@ -530,6 +980,7 @@ class DiceGameOpened:
 
 class DiceGame:
     """Dice poker (dice-poker.md) at a live table: one game, then the table is finished."""
+    commit = staticmethod(commit_whole_deck)
     name = "dice"
     EVENT_TYPES = {**dice.EVENT_TYPES, "RollPrepared": RollPrepared, "DiceGameOpened": DiceGameOpened}
 
@@ -555,9 +1006,8 @@ class DiceGame:
         return 1
 
     @staticmethod
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int, settings: Mapping[str, Any],
-              deck: tuple[str, ...], commitment: str, dealing: Dealing) -> Any:
-        return (DiceGameOpened(stacks), dice.StartGame(players, DiceSettings.from_dict(settings)))
+    def start(opening: Opening) -> Any:
+        return (DiceGameOpened(opening.stacks), dice.StartGame(opening.players, DiceSettings.from_dict(opening.settings)))
 
     @staticmethod
     def evolve(hand: DiceTableHand | None, event: Any) -> DiceTableHand:
@@ -628,6 +1078,46 @@ class DiceGame:
         return {"roll": {"rolls_left": rolls_left, "keep": game.dice is not None} if rolls_left > 0 else None,
                 "score": score}
 
+    @classmethod
+    def legal_view(cls, hand: DiceTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        return cls.legal_actions(hand)
+
+    @staticmethod
+    def seat_status(hand: DiceTableHand, seat: int) -> str:
+        return "active"
+
+    @staticmethod
+    def bet(hand: DiceTableHand, seat: int) -> int:
+        return 0
+
+    @staticmethod
+    def hole_view(hand: DiceTableHand, seat: int, owner: str, sees: Callable[[Any], bool]) -> str | None:
+        return None  # dice hide nothing but the next roll (RollPrepared, sealed)
+
+    @staticmethod
+    def hand_summary(hand: DiceTableHand, names: list[str]) -> dict[str, Any]:
+        return _summary(hand, names, [])
+
+    @classmethod
+    def hand_view(cls, hand: DiceTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        game = hand.game
+        return {
+            **_view_head(cls, hand, names, viewing),
+            "dice": list(game.dice) if game.dice is not None else None,
+            "rolls": game.rolls,
+            "scorecards": {p: {line: card.score(line) for line in LINES if not card.is_free(line)}
+                           for p, card in zip(game.players, game.cards)},
+            "totals": dict(zip(names, hand.points)),
+            "results": [{"player_id": r.player, "grand_total": r.grand_total, "place": r.place,
+                         "outcome": r.result} for r in game.results],
+        }
+
+    @staticmethod
+    def deal_view(hand: DiceTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        return {"commitment": seal.commitment, "scheme": "sha256(<salt>:<five dice>) per roll",
+                "roll_commitment": hand.game.commitment, "salt": seal.salt, "deck": None, "verified": None}
+
 
 def _prepare_roll(draws: Draws) -> RollPrepared:
     return RollPrepared(tuple(draws.die() for _ in range(DICE_PER_ROLL)), draws.salt())
@@ -643,3 +1133,4 @@ def _roll(hand: DiceTableHand, player: str, keep: tuple[int, ...], dealing: Deal
 
 
 TABLE_GAMES = {game.name: game for game in (DrawGame, PalaceGame, DiceGame)}
+HOLDEM_GAMES = {variant: HoldemGame(variant) for variant in holdem.VARIANTS}

@@ -35,7 +35,7 @@ from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
-from domain.live.games import Dealing, PlaysForChips, TableMove, _not_for
+from domain.live.games import DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, deck_deal_view
 from domain.rules.violations import Violation
 
 LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
@@ -349,7 +349,6 @@ def summary(hand: MixedTableHand, names: list[str]) -> dict[str, Any]:
 class MixedTableGame(PlaysForChips):
     """One mixed game at a live table (the domain.live.games adapter shape)."""
     EVENT_TYPES = EVENT_TYPES
-    owns_views = True
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -362,10 +361,9 @@ class MixedTableGame(PlaysForChips):
     def betting(self, raw: Mapping[str, Any]) -> BettingStructure:
         return self.settings(raw).structure()
 
-    def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-              settings: Mapping[str, Any], deck: tuple[str, ...], commitment: str,
-              dealing: Dealing) -> tuple[MixedDeckCut, mixed.StartHand]:
-        return MixedDeckCut(deck), start_command(self.game, players, stacks, button, self.settings(settings))
+    def start(self, opening: Opening) -> tuple[Any, ...]:
+        return MixedDeckCut(opening.deck), start_command(self.game, opening.players, opening.stacks, opening.button,
+                                                         self.settings(opening.settings))
 
     @staticmethod
     def evolve(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
@@ -397,6 +395,30 @@ class MixedTableGame(PlaysForChips):
     seat_status = staticmethod(seat_status)
     summary = staticmethod(summary)
     PRIVATE_EVENTS = PRIVATE_EVENTS
+
+    @staticmethod
+    def legal_view(hand: MixedTableHand, to_act: str | None, sees: Sees | None) -> dict[str, Any] | None:
+        return legal(hand)
+
+    @staticmethod
+    def bet(hand: MixedTableHand, seat: int) -> int:
+        return int(hand.game.betting.bets[seat])  # type: ignore[union-attr]
+
+    @staticmethod
+    def hand_summary(hand: MixedTableHand, names: list[str]) -> dict[str, Any]:
+        return {"over": hand.over, **summary(hand, names), "stacks": dict(zip(names, hand.stacks))}
+
+    @staticmethod
+    def hand_view(hand: MixedTableHand, names: list[str], viewing: Viewing) -> dict[str, Any]:
+        return {"over": hand.over, "to_act": names[hand.to_act] if hand.to_act is not None else None,
+                **summary(hand, names),
+                "hole": {names[s]: hole_view(hand, s, names[s], viewing.sees) for s in range(len(names))},
+                "stacks": dict(zip(names, hand.stacks))}
+
+    @staticmethod
+    def deal_view(hand: MixedTableHand, names: list[str], seal: DealSeal, revealed: bool,
+                  viewing: Viewing) -> dict[str, Any]:
+        return deck_deal_view(hand.deck if revealed else None, seal)
 
 
 def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int, ...], button: int,

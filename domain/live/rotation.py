@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import mixed
-from domain.live.games import Dealing
+from domain.live.games import Dealing, Opening
 from domain.live.mixed import (
     EVENT_TYPES as MIXED_EVENT_TYPES, MAX_SEATS, MixedDeckCut, MixedSettings, MixedTableGame,
     MixedTableHand, start_command,
@@ -71,9 +71,8 @@ def next_position(last: RotationDealt | None, players: int, rotation: tuple[Step
 
 class RotationTableGame(MixedTableGame):
     """A rotation of mixed games at one live table (the domain.live.games adapter
-    shape; `rotates`: its start is given the table's last hand)."""
+    shape; its start follows from the table's last hand)."""
     EVENT_TYPES = {**MIXED_EVENT_TYPES, "RotationDealt": RotationDealt}
-    rotates = True
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -87,15 +86,16 @@ class RotationTableGame(MixedTableGame):
     def betting(self, raw: Mapping[str, Any]) -> BettingStructure:
         return self.settings(raw).structure()
 
-    def start(self, players: tuple[str, ...], stacks: tuple[int, ...], button: int,  # type: ignore[override]
-              settings: Mapping[str, Any], deck: tuple[str, ...], commitment: str, dealing: Dealing,
-              previous: MixedTableHand | None = None) -> tuple[Any, ...]:
-        position = next_position(None if previous is None else previous.position, len(players), self.rotation)
+    def start(self, opening: Opening) -> tuple[Any, ...]:
+        """The game follows from the table's last hand (`opening.previous`)."""
+        previous = opening.previous
+        position = next_position(None if previous is None else previous.position, len(opening.players),
+                                 self.rotation)
         step = self.step(position)
         game = mixed.DEALT_GAMES[step.game]
-        start = start_command(game, players, stacks, button, self.settings(settings), step.kind,
-                              antes_too=game.family == mixed.STUD)
-        return position, MixedDeckCut(deck), start
+        start = start_command(game, opening.players, opening.stacks, opening.button, self.settings(opening.settings),
+                              step.kind, antes_too=game.family == mixed.STUD)
+        return position, MixedDeckCut(opening.deck), start
 
     def step(self, position: RotationDealt) -> Step:
         return self.rotation[position.round % len(self.rotation)]

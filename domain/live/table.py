@@ -43,13 +43,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Union
 
-from domain.live import autoplay
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, with_changes
-from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
+from domain.rules.cards import deck_texts, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.games import holdem
-from domain.live.games import TABLE_GAMES, Dealing, Draws, TableMove
+from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, Opening, TableMove
 from domain.rules.citations import cite
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
@@ -62,7 +61,6 @@ MAX_SEATS = 10
 MAX_ACTION_CLOCK_S = 3600
 EMPTY_SEAT = ""
 """A tournament table's seat where nobody sits (stack 0)."""
-DECK_HASH = "sha256(<deck cards concatenated>|<salt hex>)"
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -82,15 +80,18 @@ class GameRules:
     name: str
     module: ModuleType
     with_joker: bool
-    start: Callable[..., Any]
-    """(players, stacks, button, betting, settings, deck, commitment) -> the game's StartHand."""
-    action: Callable[["Act", int], Any]
-    """(the table's Act, the actor's hand seat) -> the game's action command."""
+    start: Callable[[Opening], Any]
+    """What the hand is dealt from -> the game's StartHand."""
+    action: Callable[[TableMove, Any, Dealing | None], Any]
+    """(the table's action, the hand, the dealing) -> the game's action command."""
     auto_action: Callable[[Any, int, bool], Any]
     """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
     table_game: Any = None
-    """Five-card draw, Palace Poker and dice: their domain.live.games adapter (`module`
+    """Five-card draw, Palace Poker, dice and the mixed games: their adapter (`module`
     too), which reads the table's settings and draws what randomness the game needs."""
+    adapter: Any = None
+    """Every game's adapter (domain.live.games): what each viewer may see of its hand,
+    its summary, its seats' status and bets, its legal actions, its deal's check."""
 
     def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
         """The structure the table bets with: a game with its own settings derives it."""
@@ -98,60 +99,25 @@ class GameRules:
 
     def plays_for_chips(self, settings: dict[str, Any]) -> bool:
         """Chips move from hand to hand (else points decide: draw without betting, dice)."""
-        return self.table_game is None or self.table_game.plays_for_chips(settings)
+        return bool(self.adapter.plays_for_chips(settings))
 
     def uses_joker(self, settings: dict[str, Any]) -> bool:
-        return self.with_joker or (self.table_game is not None and self.table_game.with_joker(settings))
+        return self.with_joker or bool(self.adapter.with_joker(settings))
 
     def hands_in_match(self, settings: dict[str, Any]) -> int | None:
         """The table is finished after this many hands (None: when one player has every chip)."""
-        return None if self.table_game is None else self.table_game.hands_in_match(settings)
+        hands: int | None = self.adapter.hands_in_match(settings)
+        return hands
 
 
-def _holdem_start(variant: str) -> Callable[..., Any]:
-    def start(players: tuple[str, ...], stacks: tuple[int, ...], button: int,
-              betting: BettingStructure, settings: dict[str, Any], deck: tuple[str, ...],
-              commitment: str) -> holdem.StartHand:
-        return holdem.StartHand(players, stacks, button, betting, variant,
-                                deck=deck, commitment=commitment, showdown=holdem_showdown(settings))
-    return start
-
-
-SHOWDOWN_SETTING = "showdown"
-
-
-def holdem_showdown(settings: dict[str, Any]) -> str:
-    """A hold'em or Omaha table's `settings.showdown`: "automatic" (the default: the computer
-    shows and mucks in the order of show) or "declared" (each player shows, mucks or asks
-    to see in turn). Raises Violation("invalid_table") for anything else."""
-    showdown = settings.get(SHOWDOWN_SETTING, holdem.AUTOMATIC)
-    if showdown not in holdem.SHOWDOWNS:
-        raise Violation("invalid_table", f"settings.showdown must be one of {', '.join(holdem.SHOWDOWNS)}, "
-                        f"not {showdown!r}", numbers={"showdown": showdown})
-    return showdown
-
-
-# The showdown's actions (declared showdowns): the table's Act -> the hand's command.
-_SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
-
-
-def _holdem_action(act: "Act", seat: int) -> Any:
-    if act.discard is not None:
-        raise Violation("illegal_action", "hold'em and Omaha have no draw: nothing to discard",
-                        numbers={"action": act.action})
-    showdown = _SHOWDOWN_ACTIONS.get(act.action)
-    if showdown is not None:
-        return showdown(seat)
-    return holdem.PostAction(seat, act.action, act.to)
-
-
+# Hold'em and Omaha bet with the table's structure and are dealt card by card: their
+# adapter plays them, but they have no `table_game` (settings, randomness of their own).
 GAMES: dict[str, GameRules] = {
-    name: GameRules(name, holdem, False, _holdem_start(name), _holdem_action,
-                    autoplay.holdem_auto_action)
-    for name in holdem.VARIANTS
+    name: GameRules(name, holdem, False, game.start, game.action, game.auto_action, adapter=game)
+    for name, game in HOLDEM_GAMES.items()
 }
 GAMES.update({
-    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game)
+    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game, game)
     for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
 })
 
@@ -731,9 +697,7 @@ def _create(command: CreateTable) -> TableCreated:
     rules = game_rules(command.game)
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
-    game_settings = rules.table_game.settings(command.settings) if rules.table_game is not None else None
-    if rules.table_game is None:
-        holdem_showdown(command.settings)
+    game_settings = rules.adapter.settings(command.settings)
     turn_limit_s = getattr(game_settings, "turn_time_limit_s", None)
     action_clock_s = command.action_clock_s if command.action_clock_s is not None else turn_limit_s
     if turn_limit_s is not None and action_clock_s != turn_limit_s:
@@ -836,34 +800,24 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         hand_button = in_game.index(button)
     players = tuple(state.players[s] for s in in_game)
     stacks = tuple(state.stacks[s] for s in in_game)
+    previous = state.hand
     start = None
-    if rules.table_game is None:  # hold'em and Omaha: each card can be opened on its own
-        scheme, commitment = deal_commitment.SCHEME, deal_commitment.deal_root(
-            tuple(format_card(card) for card in cards), bytes.fromhex(salt))
-    elif getattr(rules.table_game, "commits_card_by_card", False):  # five-card draw: the game draws
+    if getattr(rules.adapter, "makes_its_commitment", False):  # five-card draw: the game draws
         # the rest of what it commits to (the reshuffle order) and makes the root itself
         if draws is None:
             raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
-        start = rules.start(players, stacks, hand_button, state.settings, tuple(command.deck),
-                            Dealing(draws, salt))
+        start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),
+                                    None, Dealing(draws, salt), previous))
         scheme, commitment = deal_commitment.SCHEME, start.commitment
     else:
-        scheme, commitment = DECK_HASH, deck_commitment(cards, bytes.fromhex(salt))
+        scheme, commitment = rules.adapter.commit(cards, salt)
     number = state.hands_played + 1
-    previous = state.hand
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
                         scheme)
     state = evolve(state, opened)
     if start is None:
-        deck = tuple(command.deck)
-        if getattr(rules.table_game, "rotates", False):  # the game follows from the last hand's
-            start = rules.table_game.start(players, stacks, hand_button, state.settings, deck,
-                                           commitment, _dealing(state, draws), previous=previous)
-        elif rules.table_game is not None:
-            start = rules.start(players, stacks, hand_button, state.settings, deck, commitment,
-                                _dealing(state, draws))
-        else:
-            start = rules.start(players, stacks, hand_button, betting, state.settings, deck, commitment)
+        start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),
+                                    commitment, _dealing(state, draws), previous))
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
 
@@ -1033,15 +987,9 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         ruled, command = _ruled(state, seat, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
-    if rules.table_game is not None:
-        move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
-                         command.defender, command.keep, command.line)
-        game_command = rules.action(move, state.hand, dealing)
-    else:
-        if (command.defender, command.keep, command.line) != (None, None, None):
-            raise Violation("illegal_action", "hold'em and Omaha take no defender, keep or line",
-                            numbers={"action": command.action})
-        game_command = rules.action(command, seat)
+    move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
+                     command.defender, command.keep, command.line)
+    game_command = rules.action(move, state.hand, dealing)
     try:
         hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     except Violation as refused:
@@ -1203,17 +1151,9 @@ def automatic_flags(events: list[Any]) -> list[bool]:
 
 
 def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
-    module = rules.module
-    if rules.table_game is not None:
-        if dealing is None:
-            raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
-        return rules.table_game.handle(hand, command, dealing)
-    if hasattr(module, "handle"):
-        return module.handle(hand, command)
-    events = module.decide(hand, command)
-    for event in events:
-        hand = module.evolve(hand, event)
-    return events, hand
+    if dealing is None and rules.table_game is not None:
+        raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
+    return rules.adapter.handle(hand, command, dealing)
 
 
 def _closing(state: TableState) -> list[Any]:

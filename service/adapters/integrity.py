@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from psycopg_pool import ConnectionPool
 
 from service.config import Config
-from service.http.metrics import MeteredStore
+from service.adapters.store.metered import MeteredStore
 from service.adapters.store.base import ChainSigner, EventStore
 from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store.postgres import PostgresEventStore

@@ -1,2 +1,5 @@
-"""The application layer: load a stream, let the domain decide, append with the expected
-version; the read models and views every entry point (HTTP, pages, workers) shares."""
+"""The application layer: one handling path (handling.py: load a stream, let the domain
+decide, append with the expected version) for tables, tournaments, ratings and players,
+the Application that holds it (application.py, built once by service.bootstrap), what it
+schedules (scheduling.py, an interface), and the read models and views every entry point
+(HTTP, pages, workers) shares."""

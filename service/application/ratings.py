@@ -23,10 +23,8 @@ are stored as their shortest round-trip text (`repr`), exact both ways.
 from __future__ import annotations
 
 import re
-import threading
-from dataclasses import dataclass, field
-from typing import Any, Mapping
-from weakref import WeakKeyDictionary
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from domain.ratings import (
     DEFAULT_ELO,
@@ -39,8 +37,11 @@ from domain.ratings import (
     rate_elo_and_glicko2,
 )
 from domain.rules.violations import Violation
-from service.adapters.store import scope
-from service.adapters.store.base import EventStore, NewEvent, RecordedEvent, VersionConflict, format_recorded_at
+from service.application.handling import Decision, Loaded, StreamKind
+from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
+
+if TYPE_CHECKING:
+    from service.application.application import Application
 
 STREAM_PREFIX = "ratings-"
 GAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -101,38 +102,13 @@ class Recorded:
     deduplicated: bool
 
 
-# Books per store, then per game: two stores (a test's in-memory one beside PostgreSQL)
-# may both hold `ratings-holdem`.
-_books: WeakKeyDictionary[Any, dict[str, RatingBook]] = WeakKeyDictionary()
-_books_lock = threading.Lock()
-
-
-@scope.forget_on_rollback
-def _forget_book(store: EventStore, stream: str) -> None:
-    """A book cached inside a transaction that rolled back is ahead of the log."""
-    with _books_lock:
-        books = _books.get(store, {})
-        for game in [g for g in books if stream_id(g) == stream]:
-            del books[game]
-
-
-def load_book(store: EventStore, game: str) -> RatingBook:
+def load_book(app: Application, game: str) -> RatingBook:
     """The game's book: the cached one plus whatever was appended since."""
-    with _books_lock:
-        books = _books.setdefault(store, {})
-        cached = books.get(game) or RatingBook(game)
-    records = store.read_stream(stream_id(game), after_version=cached.version)
-    if not records:
-        return cached
-    book = _fold(cached, records)
-    with _books_lock:
-        current = books.get(game)
-        if current is None or current.version < book.version:
-            books[game] = book
-    return book
+    book = app.ratings.load(stream_id(game)).state
+    return book if book.game == game else replace(book, game=game)
 
 
-def _fold(book: RatingBook, records: list[RecordedEvent]) -> RatingBook:
+def _fold(book: RatingBook, records: Sequence[RecordedEvent]) -> RatingBook:
     players = dict(book.players)
     results = dict(book.results)
     finishes = dict(book.finishes)
@@ -152,47 +128,57 @@ def _fold(book: RatingBook, records: list[RecordedEvent]) -> RatingBook:
                 period.after if period else previous.glicko2)
         results[update.result_id] = update
         finishes[update.result_id] = places
-    return RatingBook(book.game, records[-1].version, players, results, finishes)
+    return RatingBook(book.game or records[0].data["game"], records[-1].version, players, results, finishes)
 
 
-def record_result(store: EventStore, result: GameResult, *, actor: str | None = None) -> Recorded:
+# A book is read for every rated game a player is looked up in: keep the few games' books.
+CACHED_GAMES = 64
+BOOKS: StreamKind[RatingBook] = StreamKind(STREAM_PREFIX, RatingBook(""), _fold, cached=CACHED_GAMES,
+                                           retries=RETRIES)
+
+
+def record_result(app: Application, result: GameResult, *, actor: str | None = None) -> Recorded:
     """Rate a finished ranked game once. The same result id again answers the first update
     (a different set of finishes under that id is refused)."""
     if not GAME_PATTERN.match(result.game):
         raise Violation("invalid_result", f"game {result.game!r}: lower-case letters, digits, - and _")
     finishes = tuple(sorted(result.finishes, key=lambda f: (f.place, f.player_id)))
-    for _ in range(RETRIES):
-        book = load_book(store, result.game)
-        if result.result_id in book.results:
-            if book.finishes[result.result_id] != finishes:
-                raise Violation(
-                    "result_already_recorded",
-                    f"result {result.result_id} was recorded for {result.game} with other finishes",
-                )
-            return Recorded(book.results[result.result_id], book.version, deduplicated=True)
-        update = rate_elo_and_glicko2(result, {p: r.rating for p, r in book.players.items()},
-                                      {p: r.glicko2 for p, r in book.players.items()})
-        event = NewEvent(
-            "RatingsUpdated", _update_data(update),
-            metadata={"finishes": [{"player_id": f.player_id, "place": f.place} for f in finishes]},
-        )
-        try:
-            appended = store.append(stream_id(result.game), book.version, [event], actor=actor)
-        except VersionConflict:
-            continue
-        return Recorded(update, appended.last_version, deduplicated=False)
-    raise VersionConflict(stream_id(result.game), book.version, store.stream_version(stream_id(result.game)))
+    handled = app.ratings.handle(stream_id(result.game), lambda loaded: _rate(loaded, result, finishes),
+                                 actor=actor)
+    update = handled.decided[0]
+    return Recorded(update, handled.version, deduplicated=not handled.events)
 
 
-def rated_games(store: EventStore) -> list[str]:
-    return [s[len(STREAM_PREFIX):] for s in store.list_streams(STREAM_PREFIX)]
+def _rate(loaded: Loaded[RatingBook], result: GameResult, finishes: tuple[Finish, ...]) -> Decision[RatingBook]:
+    """The result rated on the book's ratings; nothing new when the book has it already.
+    The book after it is folded from the log on the next read: its history is dated by the
+    store's clock."""
+    book = loaded.state
+    if result.result_id in book.results:
+        if book.finishes[result.result_id] != finishes:
+            raise Violation(
+                "result_already_recorded",
+                f"result {result.result_id} was recorded for {result.game} with other finishes",
+            )
+        return Decision((), book, (book.results[result.result_id],))
+    update = rate_elo_and_glicko2(result, {p: r.rating for p, r in book.players.items()},
+                                  {p: r.glicko2 for p, r in book.players.items()})
+    event = NewEvent(
+        "RatingsUpdated", _update_data(update),
+        metadata={"finishes": [{"player_id": f.player_id, "place": f.place} for f in finishes]},
+    )
+    return Decision((event,), book, (update,), remember=False)
 
 
-def player_ratings(store: EventStore, player_id: str) -> dict[str, PlayerRating]:
+def rated_games(app: Application) -> list[str]:
+    return [s[len(STREAM_PREFIX):] for s in app.store.list_streams(STREAM_PREFIX)]
+
+
+def player_ratings(app: Application, player_id: str) -> dict[str, PlayerRating]:
     """The player's rating in every game they have been rated in."""
     found = {}
-    for game in rated_games(store):
-        rating = load_book(store, game).players.get(player_id)
+    for game in rated_games(app):
+        rating = load_book(app, game).players.get(player_id)
         if rating is not None:
             found[game] = rating
     return found

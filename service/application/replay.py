@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from domain.games import holdem
 from domain.history import phh
 from domain.live import table
+from domain.live.games import legal_shape
 from domain.records import from_record
 from domain.rules import betting as bet
 from domain.rules.betting import BettingState, chips
@@ -31,6 +32,7 @@ from domain.rules.rulings import allowed
 from domain.rules.violations import Violation
 from service.adapters.store.base import EventStore, RecordedEvent, Reveal
 from service.application import commands, views
+from service.application.handling import Streams
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 
 IMPORTED_HAND_PREFIX = "hand-"
@@ -82,7 +84,8 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     closed = any(r.type == HAND_CLOSED for r in shown_records)
     shown = {e["version"]: e for e in views.redact_records(shown_records, viewer)}
     first, last = shown_records[0].version, shown_records[-1].version
-    state = commands.state_at(store, table_id, first - 1)  # the table before the hand
+    # The table before the hand, from its snapshot (a replay: nothing cached).
+    state = Streams(store, commands.TABLES, cached=0).replay(stream, first - 1).state
     types = None if state is None else table.event_types(state.game)
     folded: list[tuple[table.TableState | None, table.TableState, RecordedEvent]] = []
     for record in store.read_stream(stream, after_version=first - 1, up_to_version=last,
@@ -404,7 +407,7 @@ def _phh_steps(events: Sequence[Any], names: list[str], viewer: views.Viewer,
         if rule is not None:
             step["rule"] = rule
         if isinstance(event, holdem.ActionTaken) and before is not None:
-            legal = views.legal_view(holdem.legal_actions(before))
+            legal = legal_shape(holdem.legal_actions(before))
             step["decision"] = decision(before.betting, legal, event.seat, names[event.seat],
                                         event.action, event.to, event.adds)
         steps.append(step)

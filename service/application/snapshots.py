@@ -61,19 +61,23 @@ class NotSnapshottable(TypeError):
     """The state holds a value this encoding does not know (no snapshot is written)."""
 
 
-def encode(state: Any, idempotency_keys: Mapping[str, tuple[int, int]]) -> str:
-    """The snapshot body of a table state and the keys recorded up to it."""
+def encode(state: Any, idempotency_keys: Mapping[str, tuple[int, int]],
+           first_metadata: Mapping[str, Any] | None = None) -> str:
+    """The snapshot body of a stream's state, the keys recorded up to it and its first
+    event's metadata (plain JSON)."""
     document = {"state": _plain(state),
-                "idempotency_keys": {key: list(versions) for key, versions in idempotency_keys.items()}}
+                "idempotency_keys": {key: list(versions) for key, versions in idempotency_keys.items()},
+                "first_metadata": dict(first_metadata or {})}
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def decode(body: str) -> tuple[Any, dict[str, tuple[int, int]]]:
-    """(state, idempotency keys) of a snapshot body written by `encode` under `SCHEMA`.
-    Raises ValueError (or TypeError) on a body this code cannot have written."""
+def decode(body: str) -> tuple[Any, dict[str, tuple[int, int]], dict[str, Any]]:
+    """(state, idempotency keys, first metadata) of a snapshot body written by `encode`
+    under `SCHEMA`. Raises ValueError (or TypeError, KeyError) on a body this code cannot
+    have written."""
     document = json.loads(body)
     keys = {key: (int(first), int(last)) for key, (first, last) in document["idempotency_keys"].items()}
-    return _built(document["state"]), keys
+    return _built(document["state"]), keys, dict(document["first_metadata"])
 
 
 def _plain(value: Any) -> Any:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.live import table
 from domain.rules.betting import BettingStructure
@@ -48,7 +48,10 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.seating import Table as SeatingTable
 from domain.rules.violations import Violation
 from service.application import commands, tournaments
-from service.adapters.store.base import EventStore, VersionConflict
+from service.adapters.store.base import VersionConflict
+
+if TYPE_CHECKING:
+    from service.application.application import Application
 
 log = logging.getLogger(__name__)
 
@@ -68,28 +71,28 @@ class TableChips:
     players: dict[str, int]
 
 
-def table_states(store: EventStore, tournament_id: str,
+def table_states(app: Application, tournament_id: str,
                  state: tournament.Tournament) -> dict[int, commands.LoadedTable]:
     """Every table stream of the tournament that exists, by table number."""
     found = {}
     for number in range(1, len(state.seating.tables) + 1):
-        loaded = commands.load_table(store, table_id_for(tournament_id, number))
+        loaded = commands.load_table(app, table_id_for(tournament_id, number))
         if loaded.state is not None:
             found[number] = loaded
     return found
 
 
-def chips_in_play(store: EventStore, tournament_id: str) -> tuple[int, list[TableChips]]:
+def chips_in_play(app: Application, tournament_id: str) -> tuple[int, list[TableChips]]:
     """Chips of the players still in: on the tournament's tables (a hand in progress
     counted as it began), those
     of players between two tables, and chip changes recorded but not yet applied at a
     table (for players still in); and each table's share."""
-    loaded = tournaments.load_tournament(store, tournament_id)
+    loaded = tournaments.load_tournament(app, tournament_id)
     state = loaded.state
-    tables = table_states(store, tournament_id, state)
+    tables = table_states(app, tournament_id, state)
     # A player the tournament no longer has (disqualified: their chips are out of play)
     # may sit at a table until it removes them between hands.
-    shares = [TableChips(t.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
+    shares = [TableChips(t.state.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
                          {p: s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where})
               for n, t in sorted(tables.items())]
     seated = {p for share in shares for p in share.players}
@@ -114,12 +117,12 @@ def _applied_changes(tables: dict[int, commands.LoadedTable]) -> set[int]:
     return {change for t in tables.values() for change in t.state.chip_changes}
 
 
-def advance(store: EventStore, tournament_id: str, now: float) -> int:
+def advance(app: Application, tournament_id: str, now: float) -> int:
     """Send every command the tournament and its tables are due; returns how many were
     recorded. Stops at the first lost race (the next call looks again)."""
     recorded = 0
     try:
-        while _step(store, tournament_id, int(now)):
+        while _step(app, tournament_id, int(now)):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
@@ -130,36 +133,36 @@ def advance(store: EventStore, tournament_id: str, now: float) -> int:
     return recorded
 
 
-def _step(store: EventStore, tournament_id: str, now: int) -> bool:
+def _step(app: Application, tournament_id: str, now: int) -> bool:
     """One command that brings the tournament and a table closer; False when none is due."""
-    loaded = tournaments.load_tournament(store, tournament_id)
+    loaded = tournaments.load_tournament(app, tournament_id)
     state = loaded.state
     if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
         return False
-    tables = table_states(store, tournament_id, state)
+    tables = table_states(app, tournament_id, state)
     for number, seating_table in enumerate(state.seating.tables, start=1):
         if seating_table is not None and number not in tables:
-            _create_table(store, loaded, seating_table)
+            _create_table(app, loaded, seating_table)
             return True
     for number, loaded_table in tables.items():
-        if _report_hand(store, loaded, number, loaded_table, now):
+        if _report_hand(app, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
-        if _apply_chip_changes(store, loaded, number, loaded_table, tables):
+        if _apply_chip_changes(app, loaded, number, loaded_table, tables):
             return True
     for number, loaded_table in tables.items():
-        if _sync_seats(store, loaded, number, loaded_table, tables):
+        if _sync_seats(app, loaded, number, loaded_table, tables):
             return True
     for number, loaded_table in tables.items():
-        if _race(store, loaded, number, loaded_table, now):
+        if _race(app, loaded, number, loaded_table, now):
             return True
     for number, loaded_table in tables.items():
-        if _deal(store, loaded, number, loaded_table, tables, now):
+        if _deal(app, loaded, number, loaded_table, tables, now):
             return True
     return False
 
 
-def _apply_chip_changes(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+def _apply_chip_changes(app: Application, loaded: tournaments.LoadedTournament, number: int,
                         loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
     """Between hands: the first chip change not applied anywhere for a player seated here."""
     state, table_state = loaded.state, loaded_table.state
@@ -170,14 +173,14 @@ def _apply_chip_changes(store: EventStore, loaded: tournaments.LoadedTournament,
         # Applied where the player sits now, before a move takes them (and their chips) on.
         if change.player_id not in state.seating.where or change.player_id not in table_state.players:
             continue
-        commands.execute(store, loaded_table.table_id, loaded_table.version,
+        commands.execute(app, table_state.table_id, loaded_table.version,
                          table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason),
                          actor=ACTOR)
         return True
     return False
 
 
-def _race(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+def _race(app: Application, loaded: tournaments.LoadedTournament, number: int,
           loaded_table: commands.LoadedTable, now: int) -> bool:
     """A colour-up due at a table in sync between hands: the race, on the tournament."""
     state, table_state = loaded.state, loaded_table.state
@@ -186,19 +189,19 @@ def _race(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
         return False
     if state.colour_up_due(number, now) is None:
         return False
-    tournaments.send(store, loaded.tournament_id, tournament.RaceChips(number, at=now, seed=tournaments.new_seed()),
+    tournaments.send(app, loaded.tournament_id, tournament.RaceChips(number, at=now, seed=tournaments.new_seed()),
                      expected_version=loaded.version, actor=ACTOR)
     return True
 
 
-def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
+def _create_table(app: Application, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
     state = loaded.state
     settings = state.settings
     assert settings is not None
     stack = settings.starting_stack
     # A table opened after the start (a late entrant found every table full) may already
     # hold players balanced in from live tables: they arrive with their own chips.
-    live = table_states(store, loaded.tournament_id, state)
+    live = table_states(app, loaded.tournament_id, state)
     elsewhere = set(_latest_departures(live)) | {p for t in live.values() for p in t.state.players}
     seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
                   else table.TableSeat(table.EMPTY_SEAT, 0)
@@ -206,14 +209,14 @@ def _create_table(store: EventStore, loaded: tournaments.LoadedTournament, seati
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
                                 {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
-    commands.create_table(store, command, actor=ACTOR)
+    commands.create_table(app, command, actor=ACTOR)
 
 
 def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
     return BettingStructure.from_dict({**period.betting(), "structure": loaded.betting or "no-limit"})
 
 
-def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number: int,
                  loaded_table: commands.LoadedTable, now: int) -> bool:
     """The table's last hand is over: tell the tournament who busted on it."""
     state, table_state = loaded.state, loaded_table.state
@@ -221,20 +224,20 @@ def _report_hand(store: EventStore, loaded: tournaments.LoadedTournament, number
     k = table_state.hands_played
     if k == 0 or table_state.hand_in_progress or number not in state.hands_in_progress:
         return False
-    if _deal_key(loaded_table.table_id, k + 1) in _keys(store, loaded):
+    if _deal_key(table_state.table_id, k + 1) in _keys(app, loaded):
         return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
     here = tuple(tournament.Bust(seat.player_id, seat.stack) for seat in table_state.last_busted
                  if state.seating.where.get(seat.player_id, (None,))[0] == number)
     stacks = tuple(tournament.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
                    if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
-    tournaments.send(store, loaded.tournament_id,
+    tournaments.send(app, loaded.tournament_id,
                      tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
                      expected_version=loaded.version, actor=ACTOR,
-                     idempotency_key=f"{loaded_table.table_id}.{k}:finish")
+                     idempotency_key=f"{table_state.table_id}.{k}:finish")
     return True
 
 
-def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: int,
                 loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
     """Between hands: one removal or seating that brings the table stream to the
     tournament's seating."""
@@ -248,7 +251,7 @@ def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number:
     for seat, player in enumerate(table_state.players):
         if player == table.EMPTY_SEAT or wanted.get(player) == seat:
             continue
-        commands.execute(store, loaded_table.table_id, loaded_table.version,
+        commands.execute(app, table_state.table_id, loaded_table.version,
                          table.RemovePlayer(player, loaded.version), actor=ACTOR)
         return True
     departures = _latest_departures(tables)
@@ -257,17 +260,17 @@ def _sync_seats(store: EventStore, loaded: tournaments.LoadedTournament, number:
             continue
         if any(player in t.state.players for t in tables.values()):
             continue  # still at the table they leave: removed there first, once its hand is over
-        stack = _chips_brought(store, loaded, player, departures.get(player))
+        stack = _chips_brought(app, loaded, player, departures.get(player))
         if stack is None:
             continue
         re_entry = state.entries_by_player.get(player, 0) > 1
-        commands.execute(store, loaded_table.table_id, loaded_table.version,
+        commands.execute(app, table_state.table_id, loaded_table.version,
                          table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry), actor=ACTOR)
         return True
     return False
 
 
-def _chips_brought(store: EventStore, loaded: tournaments.LoadedTournament, player: str,
+def _chips_brought(app: Application, loaded: tournaments.LoadedTournament, player: str,
                    departure: table.PlayerLeftTable | None) -> int | None:
     """What a player takes to their new seat: the chips they left their last table with,
     or the starting stack if they entered (late, or again) since; None while in transit
@@ -277,16 +280,16 @@ def _chips_brought(store: EventStore, loaded: tournaments.LoadedTournament, play
     entered_while_running = player not in state.registered or state.entries_by_player.get(player, 0) > 1
     if not entered_while_running:
         return None if departure is None else departure.stack
-    if departure is not None and departure.tournament_version > _last_entry_version(store, loaded, player):
+    if departure is not None and departure.tournament_version > _last_entry_version(app, loaded, player):
         return departure.stack
     return state.settings.starting_stack
 
 
-def _last_entry_version(store: EventStore, loaded: tournaments.LoadedTournament, player: str) -> int:
+def _last_entry_version(app: Application, loaded: tournaments.LoadedTournament, player: str) -> int:
     """The tournament version that last seated `player` as an entrant (PlayerSeated).
     Read from the log only for late entrants on their way to a seat: rare and short."""
     version = 0
-    for record in store.read_stream(tournaments.stream_id(loaded.tournament_id)):
+    for record in app.store.read_stream(tournaments.stream_id(loaded.tournament_id)):
         if record.type == "PlayerSeated" and record.data["seat"]["player_id"] == player:
             version = record.version
     return version
@@ -310,7 +313,7 @@ def _in_sync(state: tournament.Tournament, number: int, table_state: table.Table
     return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) == table_state.players
 
 
-def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
+def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
           loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable], now: int) -> bool:
     """Deal the table's next hand on the tournament (its positions and level), then on
     the table. The tournament deals a table in sync with its seating; players it seats
@@ -321,8 +324,8 @@ def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
     if table_state.hand_in_progress:
         return False
     k = table_state.hands_played
-    key = _deal_key(loaded_table.table_id, k + 1)
-    keys = _keys(store, loaded)
+    key = _deal_key(table_state.table_id, k + 1)
+    keys = _keys(app, loaded)
     if number not in state.hands_in_progress:
         if not _in_sync(state, number, table_state):
             return False
@@ -330,7 +333,7 @@ def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
         if reading.on_break or reading.paused or state.seating.table(number).count < 2:
             return False
         try:
-            tournaments.send(store, loaded.tournament_id, tournament.DealHand(number, at=now),
+            tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
                              expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
         except Violation as refused:
             log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
@@ -338,14 +341,14 @@ def _deal(store: EventStore, loaded: tournaments.LoadedTournament, number: int,
         return True
     if key not in keys:
         return False
-    dealt = _recorded_deal(store, loaded.tournament_id, keys[key])
+    dealt = _recorded_deal(app, loaded.tournament_id, keys[key])
     period = state.clock.periods[dealt.period_index]
     positions = dealt.positions
     deal = commands.draw_deal()
     command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
                                   small_blind=positions.small_blind, big_blind=positions.big_blind,
                                   betting=_betting(loaded, period))
-    commands.execute(store, loaded_table.table_id, loaded_table.version, command, actor=ACTOR)
+    commands.execute(app, table_state.table_id, loaded_table.version, command, actor=ACTOR)
     return True
 
 
@@ -353,13 +356,13 @@ def _deal_key(table_id: str, hand_number: int) -> str:
     return f"{table_id}.{hand_number}:deal"
 
 
-def _keys(store: EventStore, loaded: tournaments.LoadedTournament) -> Any:
-    return tournaments.idempotency_keys(store, loaded.tournament_id)
+def _keys(app: Application, loaded: tournaments.LoadedTournament) -> Any:
+    return tournaments.idempotency_keys(app, loaded.tournament_id)
 
 
-def _recorded_deal(store: EventStore, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
+def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
     first, last = versions
-    for record in store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
+    for record in app.store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
                                     up_to_version=last):
         if record.type == "HandDealt":
             event = from_record(tournament.EVENT_TYPES, record.type, record.data)

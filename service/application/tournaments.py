@@ -1,8 +1,8 @@
 """Tournaments as a service: the application functions HTTP views and Celery tasks share.
 
-Stream `tournament-<id>`. Every write loads the stream, folds the domain's `evolve`,
-lets `decide` judge the command and appends with the expected version (and the caller's
-idempotency key). Randomness (the seat draw, balancing ties) is drawn here with
+Stream `tournament-<id>`, on the one handling path (service.application.handling): every
+write loads the stream, folds the domain's `evolve`, lets `decide` judge the command and
+appends with the expected version (and the caller's idempotency key). Randomness (the seat draw, balancing ties) is drawn here with
 `secrets` and travels in the command, so the event records it and replay never draws.
 Times are whole seconds since the epoch: the store refuses floats in events.
 
@@ -13,12 +13,9 @@ each command is decided on the state at the version it read.
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import reduce
-from typing import Any, Callable, Mapping
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from domain.records import from_record, to_record
 from domain.tournaments import tournament
@@ -27,8 +24,11 @@ from domain.tournaments.payouts import payout_amounts, prizes_for_places
 from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
 from service.application import ratings
-from service.adapters.store import scope
-from service.adapters.store.base import EventStore, NewEvent, VersionConflict
+from service.application.handling import Decision, Loaded, StreamKind
+from service.adapters.store.base import NewEvent, RecordedEvent
+
+if TYPE_CHECKING:
+    from service.application.application import Application
 
 STREAM_PREFIX = "tournament-"
 TOURNAMENT_RATING_GAME = "tournament"
@@ -37,20 +37,6 @@ CACHED_STREAMS = 256
 # the command is judged again, so nothing stale is written.
 RETRIES_WITHOUT_EXPECTED_VERSION = 5
 SEED_BITS = 32  # small enough to survive any JSON client as a number
-
-Decide = Callable[[Any, Any], list[Any]]
-Evolve = Callable[[Any, Any], Any]
-
-
-# --- the generic application step (merge into service.application.commands when it grows one) -----
-
-@dataclass(frozen=True)
-class Loaded:
-    stream_id: str
-    version: int
-    state: Any
-    first_metadata: Mapping[str, Any] = field(default_factory=dict)
-    idempotency_keys: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -61,118 +47,29 @@ class Outcome:
     deduplicated: bool = False
 
 
-class _StreamCache:
-    """The last folded state per stream, so a write reads only the events after it.
-    States are immutable: threads share them; the lock guards the dict only."""
-
-    def __init__(self, capacity: int) -> None:
-        self._capacity = capacity
-        self._entries: OrderedDict[str, Loaded] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, stream_id: str) -> Loaded | None:
-        with self._lock:
-            return self._entries.get(stream_id)
-
-    def put(self, loaded: Loaded) -> None:
-        with self._lock:
-            current = self._entries.get(loaded.stream_id)
-            if current is not None and current.version >= loaded.version:
-                return
-            self._entries[loaded.stream_id] = loaded
-            self._entries.move_to_end(loaded.stream_id)
-            while len(self._entries) > self._capacity:
-                self._entries.popitem(last=False)
-
-    def forget(self, stream_id: str) -> None:
-        with self._lock:
-            self._entries.pop(stream_id, None)
+def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
+    return reduce(tournament.evolve, (from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records), state)
 
 
-# One cache per store: two stores (a test's in-memory one beside PostgreSQL) may hold
-# streams of the same name.
-_caches: WeakKeyDictionary[Any, _StreamCache] = WeakKeyDictionary()
-_caches_lock = threading.Lock()
+TOURNAMENTS: StreamKind[tournament.Tournament] = StreamKind(
+    STREAM_PREFIX, tournament.INITIAL, _fold, cached=CACHED_STREAMS, retries=RETRIES_WITHOUT_EXPECTED_VERSION)
 
 
-def _cache_of(store: EventStore) -> _StreamCache:
-    with _caches_lock:
-        cache = _caches.get(store)
-        if cache is None:
-            cache = _caches[store] = _StreamCache(CACHED_STREAMS)
-        return cache
+def _execute(app: Application, tournament_id: str, command: Any, *, expected_version: int | None = None,
+             idempotency_key: str | None = None, actor: str | None = None,
+             metadata: Mapping[str, Any] | None = None) -> Outcome:
+    """Decide `command` on the tournament's state and append what it decided; `metadata`
+    goes on every event."""
+    def decide(loaded: Loaded[tournament.Tournament]) -> Decision[tournament.Tournament]:
+        events = tournament.decide(loaded.state, command)
+        return Decision([NewEvent(*to_record(event), metadata=dict(metadata or {})) for event in events],
+                        reduce(tournament.evolve, events, loaded.state), events)
 
-
-@scope.forget_on_rollback
-def _forget_stream(store: EventStore, stream_id: str) -> None:
-    """A state cached inside a transaction that rolled back is ahead of the log."""
-    _cache_of(store).forget(stream_id)
-
-
-def load(store: EventStore, stream_id: str, evolve: Evolve, initial: Any,
-         event_types: Mapping[str, type]) -> Loaded:
-    cache = _cache_of(store)
-    cached = cache.get(stream_id) or Loaded(stream_id, 0, initial)
-    records = store.read_stream(stream_id, after_version=cached.version)
-    if not records:
-        return cached
-    state = cached.state
-    keys = dict(cached.idempotency_keys)
-    for record in records:
-        state = evolve(state, from_record(event_types, record.type, record.data))
-        key = record.metadata.get("idempotency_key")
-        if key is not None:
-            keys[key] = (keys.get(key, (record.version,))[0], record.version)
-    first_metadata = cached.first_metadata if cached.version else dict(records[0].metadata)
-    loaded = Loaded(stream_id, records[-1].version, state, first_metadata, keys)
-    cache.put(loaded)
-    return loaded
-
-
-def execute(store: EventStore, stream_id: str, decide: Decide, evolve: Evolve, initial: Any,
-            event_types: Mapping[str, type], command: Any, expected_version: int | None = None,
-            idempotency_key: str | None = None, actor: str | None = None,
-            metadata: Mapping[str, Any] | None = None) -> Outcome:
-    """Decide `command` on the stream's state and append what it decided.
-
-    A known idempotency key answers the first outcome; a stale `expected_version` is a
-    VersionConflict before any rule is judged; `None` means "the current version", and a
-    race lost then is retried on the fresh state. `metadata` goes on every event."""
-    attempts = 1 if expected_version is not None else RETRIES_WITHOUT_EXPECTED_VERSION
-    for attempt in range(attempts):
-        loaded = load(store, stream_id, evolve, initial, event_types)
-        if idempotency_key is not None and idempotency_key in loaded.idempotency_keys:
-            return _first_outcome(store, loaded, loaded.idempotency_keys[idempotency_key])
-        if expected_version is not None and expected_version != loaded.version:
-            raise VersionConflict(stream_id, expected_version, loaded.version)
-        events = decide(loaded.state, command)
-        if not events:
-            return Outcome(loaded.version, (), loaded.state)
-        state = reduce(evolve, events, loaded.state)
-        new_events = [NewEvent(*to_record(event), metadata=dict(metadata or {})) for event in events]
-        try:
-            result = store.append(stream_id, loaded.version, new_events,
-                                  idempotency_key=idempotency_key, actor=actor)
-        except VersionConflict:
-            if attempt + 1 == attempts:
-                raise
-            continue
-        if result.deduplicated:
-            fresh = load(store, stream_id, evolve, initial, event_types)
-            return _first_outcome(store, fresh, (result.first_version, result.last_version))
-        recorded = tuple(
-            {"version": version, "type": new.type, "data": new.data}
-            for version, new in zip(range(result.first_version, result.last_version + 1), new_events)
-        )
-        return Outcome(result.last_version, recorded, state)
-    raise AssertionError("unreachable: the last attempt raises or returns")
-
-
-def _first_outcome(store: EventStore, loaded: Loaded, versions: tuple[int, int]) -> Outcome:
-    first, last = versions
-    records = store.read_stream(loaded.stream_id, after_version=first - 1, up_to_version=last)
-    events = tuple({"version": r.version, "type": r.type, "data": dict(r.data)} for r in records)
-    return Outcome(last, events, loaded.state, deduplicated=True)
+    handled = app.tournaments.handle(stream_id(tournament_id), decide, expected_version=expected_version,
+                                     idempotency_key=idempotency_key, actor=actor)
+    # A tournament's events are public; who wrote them (the metadata) is not in the answer.
+    return Outcome(handled.version, tuple({"version": e["version"], "type": e["type"], "data": e["data"]}
+                                          for e in handled.events), handled.state, handled.deduplicated)
 
 
 # --- tournaments -----------------------------------------------------------------------
@@ -198,9 +95,8 @@ class LoadedTournament:
         return self.version > 0
 
 
-def load_tournament(store: EventStore, tournament_id: str) -> LoadedTournament:
-    loaded = load(store, stream_id(tournament_id), tournament.evolve, tournament.INITIAL,
-                  tournament.EVENT_TYPES)
+def load_tournament(app: Application, tournament_id: str) -> LoadedTournament:
+    loaded = app.tournaments.load(stream_id(tournament_id))
     # The game and betting kind are the tables' business, not the tournament decider's:
     # they ride in the creation event's metadata.
     return LoadedTournament(tournament_id, loaded.version, loaded.state,
@@ -208,34 +104,30 @@ def load_tournament(store: EventStore, tournament_id: str) -> LoadedTournament:
                             str(loaded.first_metadata.get("betting", "")))
 
 
-def idempotency_keys(store: EventStore, tournament_id: str) -> Mapping[str, tuple[int, int]]:
+def idempotency_keys(app: Application, tournament_id: str) -> Mapping[str, tuple[int, int]]:
     """Keys recorded on the tournament's stream -> (first, last) version they wrote."""
-    return load(store, stream_id(tournament_id), tournament.evolve, tournament.INITIAL,
-                tournament.EVENT_TYPES).idempotency_keys
+    return app.tournaments.load(stream_id(tournament_id)).idempotency_keys
 
 
-def create_tournament(store: EventStore, tournament_id: str, settings: tournament.Settings,
+def create_tournament(app: Application, tournament_id: str, settings: tournament.Settings,
                       game: str, betting: str, *, actor: str | None = None,
                       idempotency_key: str | None = None, now: float | None = None) -> Outcome:
     """`now`: a start before it is refused (None: not checked, for replaying old schedules)."""
-    return execute(store, stream_id(tournament_id), tournament.decide, tournament.evolve,
-                   tournament.INITIAL, tournament.EVENT_TYPES,
-                   tournament.CreateTournament(tournament_id, settings, now), expected_version=0,
-                   idempotency_key=idempotency_key, actor=actor,
-                   metadata={"game": game, "betting": betting})
+    return _execute(app, tournament_id, tournament.CreateTournament(tournament_id, settings, now),
+                    expected_version=0, idempotency_key=idempotency_key, actor=actor,
+                    metadata={"game": game, "betting": betting})
 
 
-def send(store: EventStore, tournament_id: str, command: Any, *, expected_version: int | None = None,
+def send(app: Application, tournament_id: str, command: Any, *, expected_version: int | None = None,
          actor: str | None = None, idempotency_key: str | None = None) -> Outcome:
     """Any tournament command on an existing tournament. A command that finishes the
     tournament also rates it (idempotent: the clock sweep retries if this is lost)."""
-    if not load_tournament(store, tournament_id).exists:
+    if not load_tournament(app, tournament_id).exists:
         raise Violation("unknown_tournament", f"there is no tournament {tournament_id}")
-    outcome = execute(store, stream_id(tournament_id), tournament.decide, tournament.evolve,
-                      tournament.INITIAL, tournament.EVENT_TYPES, command,
-                      expected_version=expected_version, idempotency_key=idempotency_key, actor=actor)
+    outcome = _execute(app, tournament_id, command, expected_version=expected_version,
+                       idempotency_key=idempotency_key, actor=actor)
     if outcome.state.status == tournament.FINISHED:
-        rate_finished(store, tournament_id, outcome.state)
+        rate_finished(app, tournament_id, outcome.state)
     return outcome
 
 
@@ -243,8 +135,8 @@ def rating_result_id(tournament_id: str) -> str:
     return STREAM_PREFIX + tournament_id
 
 
-def rate_finished(store: EventStore, tournament_id: str, state: tournament.Tournament) -> None:
-    ratings.record_result(store, state.rating_result(rating_result_id(tournament_id), TOURNAMENT_RATING_GAME),
+def rate_finished(app: Application, tournament_id: str, state: tournament.Tournament) -> None:
+    ratings.record_result(app, state.rating_result(rating_result_id(tournament_id), TOURNAMENT_RATING_GAME),
                           actor="tournament")
 
 
@@ -272,25 +164,25 @@ def due_commands(state: tournament.Tournament, now: int) -> list[Any]:
     return commands
 
 
-def act_on_deadlines(store: EventStore, tournament_id: str, now: int, *,
+def act_on_deadlines(app: Application, tournament_id: str, now: int, *,
                      actor: str = "clock") -> list[Outcome]:
     """Record whatever is due, each at the version it was decided on; a conflict means
     someone else acted first and the next sweep looks again."""
     outcomes = []
-    loaded = load_tournament(store, tournament_id)
+    loaded = load_tournament(app, tournament_id)
     if loaded.state.status == tournament.FINISHED:
-        rate_finished(store, tournament_id, loaded.state)
+        rate_finished(app, tournament_id, loaded.state)
         return []
     version = loaded.version
     for command in due_commands(loaded.state, now):
-        outcome = send(store, tournament_id, command, expected_version=version, actor=actor)
+        outcome = send(app, tournament_id, command, expected_version=version, actor=actor)
         outcomes.append(outcome)
         version = outcome.version
     return outcomes
 
 
-def tournament_ids(store: EventStore) -> list[str]:
-    return [s[len(STREAM_PREFIX):] for s in store.list_streams(STREAM_PREFIX)]
+def tournament_ids(app: Application) -> list[str]:
+    return [s[len(STREAM_PREFIX):] for s in app.store.list_streams(STREAM_PREFIX)]
 
 
 # --- the read view ---------------------------------------------------------------------

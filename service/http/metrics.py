@@ -1,11 +1,10 @@
 """Prometheus metrics: what `/metrics` tells, and the names other modules count with.
 
 Hook in by importing the metric and counting where the thing happens:
-    from service.http.metrics import OPEN_STREAMS, IDEMPOTENT_REPLAYS
+    from service.http.metrics import OPEN_STREAMS
     OPEN_STREAMS.inc() / OPEN_STREAMS.dec()   # an SSE stream opened / closed
-    IDEMPOTENT_REPLAYS.inc()                  # a retry answered with the first result
-Appends, lost races and the store's idempotent replays are counted by `MeteredStore`
-(every store the app and the workers open), 409s by the problem handler, request
+Appends, lost races and the store's idempotent replays are counted by
+service.adapters.store.metered.MeteredStore (every store the app and the workers open), 409s by the problem handler, request
 latencies by the app, clock lateness by the clock worker.
 
 Under gunicorn's several workers (and with the Celery processes) the numbers are kept
@@ -17,28 +16,21 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from flask import Flask, Response, g, request
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge,
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Gauge,
                                Histogram, generate_latest)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from service.adapters.store.base import AppendResult, VersionConflict
+# Registered with prometheus-client's registry on import, so /metrics serves them too.
+from service.adapters.store import metered  # noqa: F401
 
 REQUEST_SECONDS = Histogram(
     "cardroom_http_request_duration_seconds", "Time to answer a request, by route and status",
     ["route", "method", "status"],
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
-APPENDS = Counter("cardroom_appends_total", "Appends to the event log that wrote events")
-EVENTS_APPENDED = Counter("cardroom_events_appended_total", "Events written to the log")
-VERSION_CONFLICTS = Counter(
-    "cardroom_version_conflicts_total",
-    "Stale expected versions: at=request, requests answered 409 version_conflict; at=log, "
-    "appends that lost a race at the log (retried inside or answered 409)", ["at"])
-IDEMPOTENT_REPLAYS = Counter("cardroom_idempotent_replays_total",
-                             "Retries with a known Idempotency-Key answered with the first result")
 CLOCK_LATENESS = Histogram(
     "cardroom_clock_lateness_seconds", "How long after its deadline an action clock was expired",
     ["path"], buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
@@ -52,37 +44,6 @@ POOL_WAITING = Gauge("cardroom_db_pool_waiting", "Requests waiting for a databas
 
 POOL_SAMPLE_EVERY_S = 1.0
 CELERY_QUEUE = "celery"
-
-
-class MeteredStore:
-    """An event store that counts its appends, conflicts and idempotent replays; anything
-    else goes straight to the store it wraps."""
-
-    def __init__(self, store: Any) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-    def append(self, *args: Any, **kwargs: Any) -> AppendResult:
-        return _metered(self._store.append, *args, **kwargs)
-
-    def append_on(self, *args: Any, **kwargs: Any) -> AppendResult:
-        return _metered(self._store.append_on, *args, **kwargs)
-
-
-def _metered(append: Callable[..., AppendResult], *args: Any, **kwargs: Any) -> AppendResult:
-    try:
-        appended = append(*args, **kwargs)
-    except VersionConflict:
-        VERSION_CONFLICTS.labels("log").inc()
-        raise
-    if appended.deduplicated:
-        IDEMPOTENT_REPLAYS.inc()
-    else:
-        APPENDS.inc()
-        EVENTS_APPENDED.inc(appended.last_version - appended.first_version + 1)
-    return appended
 
 
 class _Readiness(Collector):

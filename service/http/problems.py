@@ -16,8 +16,8 @@ from flask import Flask, Response, current_app, has_app_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.rules.violations import Violation
+from service.adapters.store.metered import VERSION_CONFLICTS
 from service.application import listings
-from service.http.metrics import VERSION_CONFLICTS
 from service.http.request_log import current_request_id
 from service.adapters.store.base import VersionConflict
 

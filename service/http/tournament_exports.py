@@ -13,8 +13,8 @@ from typing import Any
 from flask import Response
 
 from service.application import tournaments
-from service.http.api import event_store
-from service.http.api.players import load_player
+from service.http.api import application
+from service.application.players import load_player
 
 
 def results_csv(loaded: tournaments.LoadedTournament, now: float) -> Response:
@@ -60,7 +60,7 @@ def csv_response(rows: list[list[Any]], filename: str) -> Response:
 
 
 def _name(player_id: str) -> str:
-    return load_player(event_store(), player_id).name or ""
+    return load_player(application(), player_id).name or ""
 
 
 def _cell(value: Any) -> str:

@@ -83,10 +83,11 @@ def finish_hand(database_url: str, tournament_id: str, table: int, stacks: dict[
 def _send(database_url: str, tournament_id: str, command: Any) -> None:
     from service.adapters.store.postgres import PostgresEventStore, open_pool
     from service.application import tournaments
+    from service.application.application import application
 
     pool = open_pool(database_url, max_size=1)
     try:
-        tournaments.send(PostgresEventStore(pool), tournament_id, command, actor="test")
+        tournaments.send(application(PostgresEventStore(pool)), tournament_id, command, actor="test")
     finally:
         pool.close()
 

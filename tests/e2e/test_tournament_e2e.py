@@ -16,6 +16,7 @@ from domain.records import from_record
 from domain.tournaments import tournament
 from service.application import tournament_tables, tournaments
 from tests.e2e.conftest import Server
+from tests import applications
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 
@@ -87,7 +88,7 @@ def settled_chips(store, tournament_id: str) -> int:
     """The chip count, read until two reads in a row agree (a move spans two streams)."""
     previous = None
     for _ in range(50):
-        counted, shares = tournament_tables.chips_in_play(store, tournament_id)
+        counted, shares = tournament_tables.chips_in_play(applications.of(store), tournament_id)
         current = (counted, tuple((s.table_id, s.chips, tuple(sorted(s.players))) for s in shares))
         if current == previous:
             return counted
@@ -129,7 +130,7 @@ def test_forty_players_on_five_tables_play_down_to_one_winner(server, worker, st
     started = time.monotonic()
     keys = register_players(server)
     tournament_id = schedule(server, keys)
-    while len(tournament_tables.chips_in_play(store, tournament_id)[1]) < PLAYERS // TABLE_SIZE:
+    while len(tournament_tables.chips_in_play(applications.of(store), tournament_id)[1]) < PLAYERS // TABLE_SIZE:
         assert time.monotonic() - started < TIME_LIMIT_S, f"no tables:\n{worker.text()[-3000:]}"
         time.sleep(0.1)  # the worker creates the five tables
     checks = 0

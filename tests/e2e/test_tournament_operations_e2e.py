@@ -26,6 +26,7 @@ from domain.tournaments.payouts import payout_amounts
 from service.application import tournament_tables, tournaments
 from tests.e2e.conftest import Server, scripted_players
 from tests.integration.conftest import CeleryWorker
+from tests import applications
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 
@@ -111,7 +112,7 @@ class Floor:
         assert chips["issued"] == (view["entries"] * STACK + chips["rebuys"] * REBUY_CHIPS
                                    + chips["add_ons"] * ADD_ON_CHIPS), chips
         assert chips["in_play"] == chips["issued"] - chips["removed"], chips
-        counted, _ = tournament_tables.chips_in_play(self.store, self.tournament_id)
+        counted, _ = tournament_tables.chips_in_play(applications.of(self.store), self.tournament_id)
         assert counted == chips["in_play"], (counted, chips)
         self.checks += 1
         return view

@@ -11,6 +11,8 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands
 from tests.integration.conftest import CeleryWorker
+from service.adapters.scheduler import CeleryScheduler, sender
+from service.application.application import application
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
@@ -27,14 +29,10 @@ SETTLE_S = 3.5
 Worker = CeleryWorker
 
 
-@pytest.fixture(scope="module")
-def fast_path(broker_url):
-    """This process sends each clock's ETA task, as the web app does after an append."""
-    from workers.clock_tasks import clock_sender_for
-
-    commands.schedule_clocks_with(clock_sender_for(broker_url))
-    yield
-    commands.schedule_clocks_with(None)
+@pytest.fixture
+def fast_path(postgres_store, broker_url):
+    """An application that sends each clock's ETA task, as the web app does after an append."""
+    return application(postgres_store, CeleryScheduler(sender(broker_url)))
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +42,12 @@ def worker(database_url, broker_url, tmp_path_factory):
     started.stop()
 
 
-def clocked_table(store, clock_s: int = CLOCK_S) -> tuple[str, table.ClockStarted]:
+def clocked_table(app, clock_s: int = CLOCK_S) -> tuple[str, table.ClockStarted]:
     """A heads-up table with a `clock_s` clock and a hand started: the button's clock runs."""
     table_id = f"clock-{uuid.uuid4().hex[:12]}"
     seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
-    result = commands.start_next_hand(store, table_id, 1)
+    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
+    result = commands.start_next_hand(app, table_id, 1)
     clock = result.state.clock
     assert clock is not None and clock.player_id == "ann"
     return table_id, clock
@@ -67,7 +65,7 @@ def wait_for_timeout(store, table_id: str) -> None:
 
 
 def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, fast_path, worker):
-    table_id, clock = clocked_table(postgres_store)
+    table_id, clock = clocked_table(fast_path)
     wait_for_timeout(postgres_store, table_id)
     time.sleep(SETTLE_S)
     [expired] = records(postgres_store, table_id, "ClockExpired")
@@ -82,8 +80,8 @@ def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, fast_p
 
 
 def test_an_action_in_time_leaves_no_timeout(postgres_store, fast_path, worker):
-    table_id, clock = clocked_table(postgres_store)
-    commands.execute(postgres_store, table_id, commands.load_table(postgres_store, table_id).version, table.Act("ann", "fold"))
+    table_id, clock = clocked_table(fast_path)
+    commands.execute(fast_path, table_id, commands.load_table(fast_path, table_id).version, table.Act("ann", "fold"))
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + SETTLE_S)
     assert records(postgres_store, table_id, "ClockExpired") == []
     # The ETA task did fire at the deadline, and was refused without writing anything.
@@ -124,7 +122,7 @@ def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
         postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
     worker.stop()  # the only worker left is the one about to be killed
     doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=False)
-    table_id, clock = clocked_table(postgres_store)
+    table_id, clock = clocked_table(fast_path)
     doomed.wait_for_log("workers.clock_tasks.expire_clock[")  # received, held until its ETA
     doomed.kill()
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + 0.5)
@@ -146,8 +144,8 @@ def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exac
     before a new worker is up, half after; each one times out exactly once."""
     worker.stop()
     doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=True)
-    clocks = [clocked_table(postgres_store, CLOCK_S) for _ in range(6)]
-    clocks += [clocked_table(postgres_store, 4 * CLOCK_S) for _ in range(6)]
+    clocks = [clocked_table(fast_path, CLOCK_S) for _ in range(6)]
+    clocks += [clocked_table(fast_path, 4 * CLOCK_S) for _ in range(6)]
     doomed.wait_until(lambda: doomed.text().count("workers.clock_tasks.expire_clock[") >= len(clocks),
                       "every ETA task received")
     doomed.kill()
@@ -172,17 +170,14 @@ def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_o
     admin = {"Authorization": "Bearer clock-admin-key"}
     app = create_app(Config(database_url=database_url, broker_url="redis://127.0.0.1:1/0",
                             admin_key="clock-admin-key"))
-    try:
-        client = app.test_client()
-        players = [client.post("/v1/players", json={"name": n}, headers=admin).get_json()["id"] for n in "AB"]
-        table_id = client.post("/v1/tables", headers=admin, json={
-            "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
-            "seats": [{"player_id": p, "stack": 1000} for p in players], "action_clock_s": 30}).get_json()["id"]
-        started = time.monotonic()
-        answer = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=admin)
-        took = time.monotonic() - started
-        assert answer.status_code == 201, answer.get_data(as_text=True)
-        assert took < 1.0, took
-        assert client.get("/healthz").get_json() == {"status": "degraded", "database": "ok", "broker": "down"}
-    finally:
-        commands.schedule_clocks_with(None)
+    client = app.test_client()
+    players = [client.post("/v1/players", json={"name": n}, headers=admin).get_json()["id"] for n in "AB"]
+    table_id = client.post("/v1/tables", headers=admin, json={
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 1000} for p in players], "action_clock_s": 30}).get_json()["id"]
+    started = time.monotonic()
+    answer = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=admin)
+    took = time.monotonic() - started
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    assert took < 1.0, took
+    assert client.get("/healthz").get_json() == {"status": "degraded", "database": "ok", "broker": "down"}

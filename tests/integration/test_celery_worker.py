@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from service.config import Config
-from workers.celery_app import BROKER_TRANSPORT_OPTIONS, LONGEST_COUNTDOWN_S, make_celery
+from service.adapters.scheduler import BROKER_TRANSPORT_OPTIONS, LONGEST_COUNTDOWN_S
+from workers.celery_app import make_celery
 
 # One worker process for the module: keep its tests on one xdist worker (--dist loadgroup).
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("celery_worker")]

@@ -17,6 +17,7 @@ from service.adapters.integrity import open_store
 from service.adapters.store.postgres import open_pool
 from tests.corpus import PHH
 from tests.integration.test_tournament_tables import play_to_the_end
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -75,8 +76,8 @@ def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_ur
                                   "--json").stdout)
     tournament_id = created["id"]
     for n in range(6):
-        tournaments.send(store, tournament_id, tournament.Register(f"{tournament_id}p{n}", at=int(time.time())))
-    tournaments.send(store, tournament_id, tournament.StartTournament(at=int(time.time()), seed=3))
+        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"{tournament_id}p{n}", at=int(time.time())))
+    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=int(time.time()), seed=3))
     play_to_the_end(store, tournament_id, 6)
     pool.close()
 

@@ -14,6 +14,7 @@ from domain.rules.betting import BettingStructure
 from service.adapters.store.base import NewEvent
 from service.application import commands
 from service.application.clock_deadlines import due_clocks
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -29,16 +30,16 @@ def test_a_tables_clock_is_read_while_it_runs_replaced_by_the_next_and_gone_with
         postgres_pool, postgres_store):
     table_id = f"open-clock-{uuid.uuid4().hex[:12]}"
     seats = tuple(table.TableSeat(name, 1000) for name in ("ann", "bob", "cat"))
-    commands.create_table(postgres_store, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=30))
+    commands.create_table(applications.of(postgres_store), table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=30))
     assert running(postgres_pool, table_id) == []
-    started = commands.start_next_hand(postgres_store, table_id, 1)
+    started = commands.start_next_hand(applications.of(postgres_store), table_id, 1)
     [first] = running(postgres_pool, table_id)
     assert (first["player_id"], first["deadline_at_ms"]) == (started.state.clock.player_id,
                                                              started.state.clock.deadline_at_ms)
-    acted = commands.execute(postgres_store, table_id, started.version, table.Act(first["player_id"], "fold"))
+    acted = commands.execute(applications.of(postgres_store), table_id, started.version, table.Act(first["player_id"], "fold"))
     [second] = running(postgres_pool, table_id)
     assert second["player_id"] == acted.state.clock.player_id != first["player_id"]
-    commands.execute(postgres_store, table_id, acted.version, table.Act(second["player_id"], "fold"))
+    commands.execute(applications.of(postgres_store), table_id, acted.version, table.Act(second["player_id"], "fold"))
     assert running(postgres_pool, table_id) == []
 
 

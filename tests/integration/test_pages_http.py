@@ -257,7 +257,7 @@ def test_the_desk_moves_rebuys_and_exports(client):
 
 def test_the_public_screens_answer_only_their_listed_fields(client):
     tournament_id, players = new_tournament(client, ["Pub A", "Pub B", "Pub C"])
-    loaded = tournaments.load_tournament(client.application.extensions["cardroom"].store, tournament_id)
+    loaded = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id)
     names = dict(zip(players, ["Pub A", "Pub B", "Pub C"]))
     clock = screens.clock_screen(loaded, time.time())
     seating = screens.seating_screen(loaded, names)

@@ -22,6 +22,7 @@ from service.adapters.store.partitioned import (
 )
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -118,13 +119,13 @@ def test_the_application_layer_plays_on_routed_tables(router, partitions):
     nl = BettingStructure("no-limit", small_blind=50, big_blind=100)
     seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
     for table_id in new_tables(6):
-        commands.create_table(router, table.CreateTable(table_id, "holdem", {}, nl, seats))
-        started = commands.start_next_hand(router, table_id, 1)
-        folded = commands.execute(router, table_id, started.version, table.Act("ann", "fold"))
+        commands.create_table(applications.of(router), table.CreateTable(table_id, "holdem", {}, nl, seats))
+        started = commands.start_next_hand(applications.of(router), table_id, 1)
+        folded = commands.execute(applications.of(router), table_id, started.version, table.Act("ann", "fold"))
         home = partition_of(table_id, sorted(partitions))
         direct = partitions[home].read_stream(commands.table_stream(table_id))
         assert direct[-1].version == folded.version and direct[-1].type == "HandClosed"
-        assert commands.load_table(router, table_id).state.hands_played == 1
+        assert commands.load_table(applications.of(router), table_id).state.hands_played == 1
 
 
 def follow(router: PartitionedEventStore, checkpoint: PartitionedCheckpoint, streams: set[str],

@@ -60,6 +60,21 @@ def test_with_a_redis_broker_the_count_is_shared_by_every_process(database_url, 
     assert_problem(first.get("/v1/players/nobody", headers=key), 429, "rate_limited")
 
 
+def test_in_redis_every_limit_that_applies_counts_the_request(database_url, broker_url):
+    import redis
+
+    counts = redis.Redis.from_url(broker_url)
+    for stale in counts.scan_iter("LIMITS:*address*"):  # earlier runs' counts of this address
+        counts.delete(stale)
+    client = _app(database_url, rate_limit_per_key="2/minute", rate_limit_per_address="4/minute",
+                  broker_url=broker_url)
+    key = _spectator_key(client)  # the address's first request
+
+    assert [client.get("/v1/players/nobody", headers=key).status_code for _ in range(2)] == [404, 404]
+    assert assert_problem(client.get("/v1/players/nobody", headers=key), 429, "rate_limited")["per"] == "key"
+    assert assert_problem(client.get("/v1/players/nobody", headers=ADMIN), 429, "rate_limited")["per"] == "address"
+
+
 def test_a_counting_store_that_is_down_lets_requests_through_and_counts_in_memory(database_url):
     client = _app(database_url, rate_limit_per_key="2/minute", rate_limit_per_address="",
                   broker_url="redis://127.0.0.1:1/0")  # nothing listens there

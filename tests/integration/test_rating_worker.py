@@ -12,6 +12,7 @@ from domain.tournaments.structure import Period
 from service.application import ratings, tournaments
 from service.config import Config
 from workers.celery_app import make_celery
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +35,7 @@ def test_a_rating_task_sent_twice_applies_the_result_once(celery_worker, postgre
     events = postgres_store.read_stream(ratings.stream_id(game))
     assert [(e.type, e.data["result_id"], e.metadata["actor"]) for e in events] == [
         ("RatingsUpdated", "final-table-7", "worker")]
-    book = ratings.load_book(postgres_store, game)
+    book = ratings.load_book(applications.of(postgres_store), game)
     assert {p: r.games for p, r in book.players.items()} == {"ann": 1, "bob": 1, "cat": 1}
     assert book.players["ann"].rating == pytest.approx(1516.0)
     assert celery_worker.process.poll() is None, celery_worker.text()
@@ -46,9 +47,9 @@ def test_the_clock_sweep_starts_a_due_tournament_once_however_often_it_runs(
     settings = tournament.Settings(
         name="Turbo", structure=(Period.level(25, 50, 10), Period.level(50, 100, 10)),
         starts_at=int(time.time()) - 1, starting_stack=5000, buy_in=10, payout_percentages=("100",))
-    tournaments.create_tournament(postgres_store, tournament_id, settings, "holdem", "no-limit")
+    tournaments.create_tournament(applications.of(postgres_store), tournament_id, settings, "holdem", "no-limit")
     for player in ("ann", "bob", "cat"):
-        tournaments.send(postgres_store, tournament_id, tournament.Register(player, at=int(time.time())))
+        tournaments.send(applications.of(postgres_store), tournament_id, tournament.Register(player, at=int(time.time())))
     before = celery_worker.succeeded("workers.tournament_tasks.sweep_tournaments")
     for _ in range(3):
         sender.send_task("workers.tournament_tasks.sweep_tournaments")

@@ -14,6 +14,7 @@ from domain.ratings import Finish, GameResult, rate_glicko2
 from service.application import ratings
 from service.adapters.store.memory import InMemoryEventStore
 from tests.integration.conftest import ADMIN, assert_problem, register_players
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -173,7 +174,7 @@ def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(postg
     results = [GameResult(f"r{n}", game, (Finish(players[n % 6], 1), Finish(players[(n + 1) % 6], 2)))
                for n in range(12)]
     # Every result sent by three writers at once: a redelivery racing the original.
-    threads = [threading.Thread(target=ratings.record_result, args=(postgres_store, result))
+    threads = [threading.Thread(target=ratings.record_result, args=(applications.of(postgres_store), result))
                for result in results for _ in range(3)]
     for thread in threads:
         thread.start()
@@ -187,7 +188,7 @@ def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(postg
         for change in event.data["elo"]:
             assert change["before"] == current.get(change["player_id"], repr(1500.0))
             current[change["player_id"]] = change["after"]
-    book = ratings.load_book(postgres_store, game)
+    book = ratings.load_book(applications.of(postgres_store), game)
     assert sum(r.rating for r in book.players.values()) == pytest.approx(1500 * 6)
 
 
@@ -202,9 +203,9 @@ def test_replaying_results_in_any_repetition_rates_each_once_and_elo_stays_zero_
     game = "prop-" + uuid.uuid4().hex[:8]
     sent = [GameResult(f"r{n}", game, f) for n, f in enumerate(results)]
     for result in sent:
-        ratings.record_result(store, result)
-        ratings.record_result(store, data.draw(st.sampled_from(sent[: sent.index(result) + 1])))
-    book = ratings.load_book(store, game)
+        ratings.record_result(applications.of(store), result)
+        ratings.record_result(applications.of(store), data.draw(st.sampled_from(sent[: sent.index(result) + 1])))
+    book = ratings.load_book(applications.of(store), game)
     assert store.stream_version(ratings.stream_id(game)) == len(sent)
     assert sum(r.games for r in book.players.values()) == sum(len(f) for f in results)
     assert sum(r.rating for r in book.players.values()) == pytest.approx(1500 * len(book.players))

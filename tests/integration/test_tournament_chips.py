@@ -21,6 +21,7 @@ from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application import commands, tournament_tables, tournaments
 from service.adapters.store.memory import InMemoryEventStore
+from tests import applications
 
 STACK = 1000
 T0 = 2_000_000_000
@@ -46,7 +47,7 @@ def issued(state: tournament.Tournament) -> int:
 
 def act(store, table_id: str, choice: int) -> bool:
     """The player to act folds, calls/checks or shoves by `choice`; False if nobody is to act."""
-    loaded = commands.load_table(store, table_id)
+    loaded = commands.load_table(applications.of(store), table_id)
     state = loaded.state
     if state is None or state.to_act is None:
         return False
@@ -61,13 +62,13 @@ def act(store, table_id: str, choice: int) -> bool:
         command = table.Act(state.to_act, "call")
     else:
         command = table.Act(state.to_act, "check")
-    commands.execute(store, table_id, loaded.version, command)
+    commands.execute(applications.of(store), table_id, loaded.version, command)
     return True
 
 
 def check(store, tournament_id: str) -> None:
-    state = tournaments.load_tournament(store, tournament_id).state
-    counted = tournament_tables.chips_in_play(store, tournament_id)[0]
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
+    counted = tournament_tables.chips_in_play(applications.of(store), tournament_id)[0]
     assert counted == issued(state) - removed_in_log(store, tournament_id), (counted, issued(state))
     assert state.chips_in_play == counted or state.hands_in_progress  # the ledger agrees between hands
 
@@ -86,37 +87,37 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
         re_entries_allowed=1, rebuy_price=10, rebuy_chips=STACK, rebuys_allowed=2, rebuy_until_level=1,
         add_on_price=10, add_on_chips=1500, add_ons_allowed=1, add_on_until_level=1,
         denominations=(5, 25, 100), bust_ranking="starting_stack")
-    tournaments.create_tournament(store, tournament_id, settings_, "holdem", "no-limit")
+    tournaments.create_tournament(applications.of(store), tournament_id, settings_, "holdem", "no-limit")
     for n in range(players):
-        tournaments.send(store, tournament_id, tournament.Register(f"p{n}", at=T0))
-    tournaments.send(store, tournament_id, tournament.StartTournament(at=T0, seed=plan.randrange(2**31)))
+        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"p{n}", at=T0))
+    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=T0, seed=plan.randrange(2**31)))
     now = T0
     disqualified = False
     for step in range(400):
-        tournament_tables.advance(store, tournament_id, now)
+        tournament_tables.advance(applications.of(store), tournament_id, now)
         check(store, tournament_id)
-        state = tournaments.load_tournament(store, tournament_id).state
+        state = tournaments.load_tournament(applications.of(store), tournament_id).state
         if state.status == tournament.FINISHED:
             break
         alive = sorted(state.seating.where)
         what = plan.choice(["act", "act", "act", "rebuy", "add_on", "move", "late", "time", "dq"])
         try:
             if what == "rebuy":
-                tournaments.send(store, tournament_id, tournament.Rebuy(plan.choice(alive), at=now))
+                tournaments.send(applications.of(store), tournament_id, tournament.Rebuy(plan.choice(alive), at=now))
             elif what == "add_on":
-                tournaments.send(store, tournament_id, tournament.AddOn(plan.choice(alive), at=now))
+                tournaments.send(applications.of(store), tournament_id, tournament.AddOn(plan.choice(alive), at=now))
             elif what == "late":
-                tournaments.send(store, tournament_id, tournament.Register(f"late{step}", at=now, seed=step))
+                tournaments.send(applications.of(store), tournament_id, tournament.Register(f"late{step}", at=now, seed=step))
             elif what == "move":
                 player = plan.choice(alive)
                 open_seats = [(t.number, seat) for t in state.seating.tables if t is not None
                               for seat, p in enumerate(t.seats) if p is None]
                 if open_seats:
                     to_table, to_seat = plan.choice(open_seats)
-                    tournaments.send(store, tournament_id, tournament.MovePlayer(player, to_table, to_seat, at=now))
+                    tournaments.send(applications.of(store), tournament_id, tournament.MovePlayer(player, to_table, to_seat, at=now))
             elif what == "dq" and not disqualified and len(alive) > 2:
                 disqualified = True
-                tournaments.send(store, tournament_id, tournament.Disqualify(
+                tournaments.send(applications.of(store), tournament_id, tournament.Disqualify(
                     plan.choice(alive), "test", at=now, seed=step))
             elif what == "time":
                 now += plan.choice([30, 300, 660])
@@ -129,7 +130,7 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
         check(store, tournament_id)
     records = store.read_stream(tournaments.stream_id(tournament_id))
     replayed = tournament.replay(from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records)
-    assert replayed == tournaments.load_tournament(store, tournament_id).state
+    assert replayed == tournaments.load_tournament(applications.of(store), tournament_id).state
 
 
 def tournament_table_id(tournament_id: str, number: int) -> str:

@@ -13,6 +13,7 @@ from domain.tournaments import tournament
 from service.application import tournaments
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 from tests.integration.test_tournaments_http import STRUCTURE, iso, running, schedule, view
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -110,7 +111,7 @@ def test_a_move_asked_during_a_hand_is_queued_made_after_it_and_may_be_cancelled
     tournament_id, names = running(client, 8, tables="service")
     shown = view(client, tournament_id)
     source, target = shown["tables"]
-    tournaments.send(postgres_store, tournament_id, tournament.DealHand(target["number"], at=int(datetime.now().timestamp())))
+    tournaments.send(applications.of(postgres_store), tournament_id, tournament.DealHand(target["number"], at=int(datetime.now().timestamp())))
     player = source["players"][0]["player_id"]
     open_seat = min(set(range(6)) - {p["seat"] for p in target["players"]})
     floor = key_for(client, "floor")
@@ -126,7 +127,7 @@ def test_a_move_asked_during_a_hand_is_queued_made_after_it_and_may_be_cancelled
                    "unknown_move")
     assert post(client, tournament_id, "moves", {"player_id": player, "to_table": target["number"],
                                                  "to_seat": open_seat}, floor).status_code == 202
-    finished = tournaments.send(postgres_store, tournament_id,
+    finished = tournaments.send(applications.of(postgres_store), tournament_id,
                                 tournament.FinishHand(target["number"], at=int(datetime.now().timestamp())))
     made = [e["data"] for e in finished.events if e["type"] == "PlayerMoved"][0]
     assert (made["move_id"], made["move"]["player_id"], made["move"]["to_table"]) == (2, player, target["number"])

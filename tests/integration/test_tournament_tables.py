@@ -15,6 +15,7 @@ from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application import commands, ratings, tournament_tables, tournaments
 from service.adapters.store.postgres import PostgresEventStore, open_pool
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -36,16 +37,16 @@ def new_tournament(store, players: int, table_size: int, **settings_overrides) -
         starts_at=0, starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"),
         table_size=table_size, **settings_overrides,
     )
-    tournaments.create_tournament(store, tournament_id, settings, "holdem", "no-limit")
+    tournaments.create_tournament(applications.of(store), tournament_id, settings, "holdem", "no-limit")
     for n in range(players):
-        tournaments.send(store, tournament_id, tournament.Register(f"{tournament_id}p{n}", at=0))
-    tournaments.send(store, tournament_id, tournament.StartTournament(at=int(time.time()), seed=7))
+        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"{tournament_id}p{n}", at=0))
+    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=int(time.time()), seed=7))
     return tournament_id
 
 
 def shove(store, table_id: str) -> bool:
     """The player to act puts every chip in (or calls, or checks); False if nobody is to act."""
-    loaded = commands.load_table(store, table_id)
+    loaded = commands.load_table(applications.of(store), table_id)
     state = loaded.state
     if state is None or state.to_act is None:
         return False
@@ -58,7 +59,7 @@ def shove(store, table_id: str) -> bool:
         act = table.Act(state.to_act, "call")
     else:
         act = table.Act(state.to_act, "check")
-    commands.execute(store, table_id, loaded.version, act)
+    commands.execute(applications.of(store), table_id, loaded.version, act)
     return True
 
 
@@ -66,9 +67,9 @@ def play_to_the_end(store, tournament_id: str, players: int) -> list[int]:
     """Advance and shove until the tournament is over; the chip count at every step."""
     counts = []
     for _ in range(5000):
-        tournament_tables.advance(store, tournament_id, time.time())
-        counts.append(tournament_tables.chips_in_play(store, tournament_id)[0])
-        state = tournaments.load_tournament(store, tournament_id).state
+        tournament_tables.advance(applications.of(store), tournament_id, time.time())
+        counts.append(tournament_tables.chips_in_play(applications.of(store), tournament_id)[0])
+        state = tournaments.load_tournament(applications.of(store), tournament_id).state
         if state.status == tournament.FINISHED:
             return counts
         for number in range(1, len(state.seating.tables) + 1):
@@ -81,7 +82,7 @@ def test_a_tournament_on_live_tables_ends_with_one_winner_every_place_and_its_pr
     tournament_id = new_tournament(store, PLAYERS, table_size=6)
     counts = play_to_the_end(store, tournament_id, PLAYERS)
     assert set(counts) == {PLAYERS * STACK}  # chips conserved at every step, moves included
-    state = tournaments.load_tournament(store, tournament_id).state
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
     order = state.finishing_order()
     assert len(order) == PLAYERS and [e for e in order if e.place == 1] == [order[0]]
     assert sorted({e.player_id for e in order}) == sorted(f"{tournament_id}p{n}" for n in range(PLAYERS))
@@ -92,7 +93,7 @@ def test_a_tournament_on_live_tables_ends_with_one_winner_every_place_and_its_pr
     assert sum(p["amount"] for p in prizes) == pool
     assert prizes[0] == {"player_id": order[0].player_id, "place": 1, "amount": pool // 2}
     for entry in order:
-        history = ratings.player_ratings(store, entry.player_id)["tournament"].history
+        history = ratings.player_ratings(applications.of(store), entry.player_id)["tournament"].history
         assert [h.result_id for h in history] == [tournaments.rating_result_id(tournament_id)]
     assert moves_left_only_tables_between_hands(store, tournament_id) > 0
 
@@ -118,11 +119,11 @@ def moves_left_only_tables_between_hands(store, tournament_id: str) -> int:
 
 def test_the_tables_follow_the_tournament_seating_and_the_level_in_force(store):
     tournament_id = new_tournament(store, 10, table_size=5)
-    tournament_tables.advance(store, tournament_id, time.time())
-    state = tournaments.load_tournament(store, tournament_id).state
+    tournament_tables.advance(applications.of(store), tournament_id, time.time())
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
     assert state.hands_in_progress == {1, 2}
     for number in (1, 2):
-        table_state = commands.load_table(store, tournament_tables.table_id_for(tournament_id, number)).state
+        table_state = commands.load_table(applications.of(store), tournament_tables.table_id_for(tournament_id, number)).state
         seating_table = state.seating.table(number)
         assert table_state.players == tuple(p or table.EMPTY_SEAT for p in seating_table.seats)
         assert table_state.tournament_id == tournament_id
@@ -132,12 +133,12 @@ def test_the_tables_follow_the_tournament_seating_and_the_level_in_force(store):
 
 def test_advancing_twice_records_nothing_more(store):
     tournament_id = new_tournament(store, 6, table_size=6)
-    assert tournament_tables.advance(store, tournament_id, time.time()) >= 3  # create, deal, start
-    version = tournaments.load_tournament(store, tournament_id).version
-    table_version = commands.load_table(store, tournament_tables.table_id_for(tournament_id, 1)).version
-    assert tournament_tables.advance(store, tournament_id, time.time()) == 0
-    assert tournaments.load_tournament(store, tournament_id).version == version
-    assert commands.load_table(store, tournament_tables.table_id_for(tournament_id, 1)).version == table_version
+    assert tournament_tables.advance(applications.of(store), tournament_id, time.time()) >= 3  # create, deal, start
+    version = tournaments.load_tournament(applications.of(store), tournament_id).version
+    table_version = commands.load_table(applications.of(store), tournament_tables.table_id_for(tournament_id, 1)).version
+    assert tournament_tables.advance(applications.of(store), tournament_id, time.time()) == 0
+    assert tournaments.load_tournament(applications.of(store), tournament_id).version == version
+    assert commands.load_table(applications.of(store), tournament_tables.table_id_for(tournament_id, 1)).version == table_version
 
 
 def finish_hand_at(store, tournament_id: str, number: int) -> None:
@@ -147,19 +148,19 @@ def finish_hand_at(store, tournament_id: str, number: int) -> None:
 
 def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_dealt_in(store):
     tournament_id = new_tournament(store, 10, table_size=6, late_registration_until_level=2)
-    tournament_tables.advance(store, tournament_id, time.time())  # tables of 5 and 5, both dealt
+    tournament_tables.advance(applications.of(store), tournament_id, time.time())  # tables of 5 and 5, both dealt
     late = f"{tournament_id}late"
-    tournaments.send(store, tournament_id, tournament.Register(late, at=int(time.time()), seed=3))
-    state = tournaments.load_tournament(store, tournament_id).state
+    tournaments.send(applications.of(store), tournament_id, tournament.Register(late, at=int(time.time()), seed=3))
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
     number, seat = state.seating.where[late]
     table_id = tournament_tables.table_id_for(tournament_id, number)
-    tournament_tables.advance(store, tournament_id, time.time())
-    assert late not in commands.load_table(store, table_id).state.players  # its hand is still on
+    tournament_tables.advance(applications.of(store), tournament_id, time.time())
+    assert late not in commands.load_table(applications.of(store), table_id).state.players  # its hand is still on
     finish_hand_at(store, tournament_id, number)
-    tournament_tables.advance(store, tournament_id, time.time())
+    tournament_tables.advance(applications.of(store), tournament_id, time.time())
 
-    state = tournaments.load_tournament(store, tournament_id).state
-    table_state = commands.load_table(store, table_id).state
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
+    table_state = commands.load_table(applications.of(store), table_id).state
     if late in state.seating.where:  # unless the entrant busted in the very first hand
         assert state.seating.where[late] == (number, seat)
     assert table_state.players[seat] == late
@@ -169,25 +170,25 @@ def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_deal
     n = len(table_state.players)
     # TDA 8-A: dealt in, neither on the small blind nor between it and the button.
     assert not 0 < (seat - dealt.positions.button) % n <= (dealt.positions.small_blind - dealt.positions.button) % n
-    assert tournament_tables.chips_in_play(store, tournament_id)[0] == 11 * STACK
+    assert tournament_tables.chips_in_play(applications.of(store), tournament_id)[0] == 11 * STACK
 
 
 def test_hand_for_hand_deals_one_round_at_a_time_and_round_busts_share_places(store):
     tournament_id = new_tournament(store, 4, table_size=2)  # two heads-up tables
-    tournaments.send(store, tournament_id, tournament.StartHandForHand(at=int(time.time())))
+    tournaments.send(applications.of(store), tournament_id, tournament.StartHandForHand(at=int(time.time())))
     for _ in range(20):
-        tournament_tables.advance(store, tournament_id, time.time())
-        state = tournaments.load_tournament(store, tournament_id).state
+        tournament_tables.advance(applications.of(store), tournament_id, time.time())
+        state = tournaments.load_tournament(applications.of(store), tournament_id).state
         if len(state.standings) or state.seating.open_tables < 2:
             break
         one, two = (tournament_tables.table_id_for(tournament_id, n) for n in (1, 2))
-        hands = commands.load_table(store, one).state.hands_played
+        hands = commands.load_table(applications.of(store), one).state.hands_played
         finish_hand_at(store, tournament_id, 1)
-        tournament_tables.advance(store, tournament_id, time.time())
+        tournament_tables.advance(applications.of(store), tournament_id, time.time())
         # Table 1 has played this round's hand; it waits for table 2 before the next.
-        assert not commands.load_table(store, one).state.hand_in_progress
-        assert commands.load_table(store, one).state.hands_played == hands
-        assert commands.load_table(store, two).state.hand_in_progress
+        assert not commands.load_table(applications.of(store), one).state.hand_in_progress
+        assert commands.load_table(applications.of(store), one).state.hands_played == hands
+        assert commands.load_table(applications.of(store), two).state.hand_in_progress
         finish_hand_at(store, tournament_id, 2)
     busts = [e for e in tournament_events(store, tournament_id) if isinstance(e, tournament.PlayersEliminated)]
     assert busts, "nobody busted in twenty rounds of all-in"

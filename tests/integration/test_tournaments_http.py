@@ -18,6 +18,7 @@ from domain.tournaments.structure import Period
 from service.application import ratings, tournaments
 from service.adapters.store.memory import InMemoryEventStore
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
+from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -257,9 +258,9 @@ def test_the_sweep_starts_a_due_tournament_once(client, postgres_store):
     for name in ("Ann", "Bob", "Cat"):
         register(client, tournament_id, register_player(client, name))
     now = int(time.time())
-    started = tournaments.act_on_deadlines(postgres_store, tournament_id, now)
+    started = tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, now)
     assert [e["type"] for o in started for e in o.events] == ["TournamentStarted", "LevelStarted"]
-    assert tournaments.act_on_deadlines(postgres_store, tournament_id, now + 1) == []
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, now + 1) == []
     assert view(client, tournament_id)["status"] == "running"
 
 
@@ -267,33 +268,33 @@ def test_the_sweep_leaves_a_future_tournament_alone(client, postgres_store):
     tournament_id = schedule(client, starts_in_s=3600)
     for name in ("Ann", "Bob"):
         register(client, tournament_id, register_player(client, name))
-    assert tournaments.act_on_deadlines(postgres_store, tournament_id, int(time.time())) == []
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, int(time.time())) == []
     assert view(client, tournament_id)["status"] == "registering"
 
 
 def test_the_sweep_records_each_level_when_it_began_and_the_derived_clock_does_not_move(client, postgres_store):
     tournament_id, _ = running(client, 2)
-    state = tournaments.load_tournament(postgres_store, tournament_id).state
+    state = tournaments.load_tournament(applications.of(postgres_store), tournament_id).state
     level_one_ends = int(state.clock.ends_at)
     after_the_break = level_one_ends + LEVEL_MINUTES * 60 + 10 * 60 + 30
-    before = tournaments.tournament_view(tournaments.load_tournament(postgres_store, tournament_id), after_the_break)
-    recorded = tournaments.act_on_deadlines(postgres_store, tournament_id, after_the_break)
+    before = tournaments.tournament_view(tournaments.load_tournament(applications.of(postgres_store), tournament_id), after_the_break)
+    recorded = tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, after_the_break)
     assert [(e["type"], e["data"]) for o in recorded for e in o.events] == [
         ("LevelStarted", {"period_index": 1, "at": level_one_ends}),
         ("LevelStarted", {"period_index": 2, "at": level_one_ends + LEVEL_MINUTES * 60}),
         ("LevelStarted", {"period_index": 3, "at": level_one_ends + LEVEL_MINUTES * 60 + 600}),
     ]
-    after = tournaments.tournament_view(tournaments.load_tournament(postgres_store, tournament_id), after_the_break)
+    after = tournaments.tournament_view(tournaments.load_tournament(applications.of(postgres_store), tournament_id), after_the_break)
     assert after["clock"] == before["clock"]
     assert after["clock"]["level"] == 3 and after["clock"]["blinds"]["ante"] == 25
     assert after["clock"]["remaining_s"] == LEVEL_MINUTES * 60 - 30
-    assert tournaments.act_on_deadlines(postgres_store, tournament_id, after_the_break) == []
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, after_the_break) == []
 
 
 def test_the_sweep_does_not_advance_a_paused_clock(client, postgres_store):
     tournament_id, _ = running(client, 2)
     client.post(f"/v1/tournaments/{tournament_id}/clock/pause", json={}, headers=ADMIN)
-    assert tournaments.act_on_deadlines(postgres_store, tournament_id, int(time.time()) + 7200) == []
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, int(time.time()) + 7200) == []
 
 
 # --- eliminations, balancing, the finish ------------------------------------------------
@@ -418,14 +419,14 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
     settings_ = tournament.Settings(
         name="Prop", structure=(Period.level(25, 50, 20),), starts_at=1000, starting_stack=1000,
         buy_in=10, payout_percentages=("70", "30"), table_size=table_size, tables="physical")
-    tournaments.create_tournament(store, tournament_id, settings_, "holdem", "no-limit")
+    tournaments.create_tournament(applications.of(store), tournament_id, settings_, "holdem", "no-limit")
     names = [f"p{n}" for n in range(players)]
     for name in names:
-        tournaments.send(store, tournament_id, tournament.Register(name, at=1000))
-    tournaments.send(store, tournament_id, tournament.StartTournament(at=1000, seed=data.draw(st.integers(0, 2**32))))
+        tournaments.send(applications.of(store), tournament_id, tournament.Register(name, at=1000))
+    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=1000, seed=data.draw(st.integers(0, 2**32))))
     alive = list(names)
     while len(alive) > 1:
-        state = tournaments.load_tournament(store, tournament_id).state
+        state = tournaments.load_tournament(applications.of(store), tournament_id).state
         shared = [p for p in alive if state.seating.table(state.seating.where[p][0]).count >= 2]
         at_table = [p for p in state.seating.table(state.seating.where[data.draw(st.sampled_from(shared))][0]).seats
                     if p is not None]
@@ -433,11 +434,11 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
         winner = next(p for p in at_table if p not in busted)
         counts = tuple(tournament.ChipCount(p, 0 if p in busted else state.stack_of(p) + (
             sum(state.stack_of(b) for b in busted) if p == winner else 0)) for p in at_table)
-        tournaments.send(store, tournament_id, tournament.Eliminate(
+        tournaments.send(applications.of(store), tournament_id, tournament.Eliminate(
             tuple(tournament.Bust(p, 0) for p in busted), at=1001, seed=data.draw(st.integers(0, 2**32)),
             counts=counts))
         alive = [p for p in alive if p not in busted]
-        shown = tournaments.tournament_view(tournaments.load_tournament(store, tournament_id), 1001)
+        shown = tournaments.tournament_view(tournaments.load_tournament(applications.of(store), tournament_id), 1001)
         if len(alive) > 1:
             assert sorted(seated_players(shown)) == sorted(alive)
             sizes = [len(t["players"]) for t in shown["tables"]]
@@ -446,10 +447,10 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
         assert shown["players_left"] == len(alive)
     assert shown["status"] == "finished" and shown["standings"][0] == {"player_id": alive[0], "place": 1}
     assert sum(p["amount"] for p in shown["prizes"]) == 10 * players
-    assert tournaments.load_tournament(store, tournament_id).state.chips_in_play == 1000 * players
+    assert tournaments.load_tournament(applications.of(store), tournament_id).state.chips_in_play == 1000 * players
     records = store.read_stream(tournaments.stream_id(tournament_id))
     replayed = tournament.replay(from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records)
-    assert replayed == tournaments.load_tournament(store, tournament_id).state
+    assert replayed == tournaments.load_tournament(applications.of(store), tournament_id).state
     rated = store.read_stream(ratings.stream_id(tournaments.TOURNAMENT_RATING_GAME))
     assert [r.data["result_id"] for r in rated].count(tournaments.rating_result_id(tournament_id)) == 1
 

@@ -29,6 +29,7 @@ from domain.rules.deal_commitment import Opening, verify_opening
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, views
 from service.application.sealing import REVEAL_CLOSED_HANDS
+from tests import applications
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 _CARDS = re.compile(r"^(?:[2-9TJQKA][shdc]|Jk)+$")
@@ -50,16 +51,16 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     seats = tuple(table.TableSeat(p, 2000) for p in PLAYERS)
-    commands.create_table(store, table.CreateTable(table_id, "five-card-draw", {"ante": 5, "showdown": showdown,
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "five-card-draw", {"ante": 5, "showdown": showdown,
                                                                                 "draw_limit": 5},
                                                    BettingStructure(), seats))
-    commands.start_next_hand(store, table_id, None)
+    commands.start_next_hand(applications.of(store), table_id, None)
     for choice in choices + [5] + [0] * 120:  # then someone opens, so unopened redeals end
-        state = commands.load_table(store, table_id).state
+        state = commands.load_table(applications.of(store), table_id).state
         if not state.hand_in_progress:
             break
-        commands.execute(store, table_id, None, table.Act(state.to_act, *move(state.hand.game, choice)))
-    assert not commands.load_table(store, table_id).state.hand_in_progress
+        commands.execute(applications.of(store), table_id, None, table.Act(state.to_act, *move(state.hand.game, choice)))
+    assert not commands.load_table(applications.of(store), table_id).state.hand_in_progress
     return store, table_id
 
 
@@ -83,7 +84,7 @@ def move(game: draw.HandState, choice: int) -> tuple[Any, ...]:
 
 def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> tuple[set[str], dict[str, Any]]:
     """Every card in what the endpoints would answer this viewer about the hand, and the deal."""
-    loaded = commands.load_table(store, table_id)
+    loaded = commands.load_table(applications.of(store), table_id)
     state = loaded.state
     records = [r for r in store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS)
                if r.metadata.get("hand_id") == state.hand_id]
@@ -118,7 +119,7 @@ def verified_openings(deal: dict[str, Any]) -> set[str]:
 @given(choices=st.lists(st.integers(0, 6), max_size=40), showdown=st.sampled_from(("automatic", "declared")))
 def test_no_draw_card_a_viewer_did_not_see_appears_in_any_view_but_the_floors(choices, showdown):
     store, table_id = play(choices, showdown)
-    state = commands.load_table(store, table_id).state
+    state = commands.load_table(applications.of(store), table_id).state
     hand: DrawTableHand = state.hand
     positions = {position for seat in hand.held for _, position in seat}
     public = {card for seat in hand.held for card, position in seat if position in hand.tabled}

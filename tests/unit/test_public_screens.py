@@ -8,6 +8,7 @@ from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import screens, tournaments
 from service.http.pages import chips, clock_time
+from tests import applications
 
 START = 1_800_000_000
 STRUCTURE = (Period.level(100, 200, 20), Period.level(200, 400, 20, ante=50), Period.pause(10),
@@ -20,17 +21,17 @@ def running(*commands) -> tuple[InMemoryEventStore, str]:
     settings = tournament.Settings(name="Unit", structure=STRUCTURE, starts_at=START, starting_stack=1000,
                                    buy_in=10, payout_percentages=("50", "30", "20"),
                                    tables=tournament.TABLES_PHYSICAL)
-    tournaments.create_tournament(store, "t", settings, "holdem", "no-limit")
+    tournaments.create_tournament(applications.of(store), "t", settings, "holdem", "no-limit")
     for player in NAMES:
-        tournaments.send(store, "t", tournament.Register(player, at=START - 60))
+        tournaments.send(applications.of(store), "t", tournament.Register(player, at=START - 60))
     for command in commands:
-        tournaments.send(store, "t", command)
+        tournaments.send(applications.of(store), "t", command)
     return store, "t"
 
 
 def test_before_the_start_the_clock_counts_to_the_start():
     store, tid = running()
-    shown = screens.clock_screen(tournaments.load_tournament(store, tid), START - 90)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START - 90)
     assert (shown["status"], shown["starts_in_s"], shown["level"], shown["players_left"]) == \
         ("registering", 90, None, 3)
     assert shown["average_stack"] is None and shown["next"] is None
@@ -38,7 +39,7 @@ def test_before_the_start_the_clock_counts_to_the_start():
 
 def test_the_next_break_is_the_rest_of_this_level_and_the_levels_before_it():
     store, tid = running(tournament.StartTournament(at=START, seed=1))
-    shown = screens.clock_screen(tournaments.load_tournament(store, tid), START + 5 * 60)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 5 * 60)
     assert (shown["level"], shown["remaining_s"], shown["to_break_s"]) == (1, 15 * 60, 35 * 60)
     assert shown["blinds"] == {"small_blind": 100, "big_blind": 200, "ante": 0, "big_blind_ante": False}
     assert shown["next"]["level"] == 2 and shown["next"]["ante"] == 50
@@ -47,7 +48,7 @@ def test_the_next_break_is_the_rest_of_this_level_and_the_levels_before_it():
 
 def test_on_the_break_the_blinds_in_force_show_and_no_break_follows():
     store, tid = running(tournament.StartTournament(at=START, seed=1))
-    shown = screens.clock_screen(tournaments.load_tournament(store, tid), START + 45 * 60)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 45 * 60)
     assert shown["on_break"] and shown["remaining_s"] == 5 * 60
     assert shown["to_break_s"] is None and shown["next"]["level"] == 3
     assert shown["blinds"]["big_blind"] == 400
@@ -55,18 +56,18 @@ def test_on_the_break_the_blinds_in_force_show_and_no_break_follows():
 
 def test_a_paused_clock_shows_the_time_it_kept():
     store, tid = running(tournament.StartTournament(at=START, seed=1), tournament.PauseClock(at=START + 60))
-    shown = screens.clock_screen(tournaments.load_tournament(store, tid), START + 3600)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 3600)
     assert shown["paused"] and shown["remaining_s"] == 19 * 60 and shown["to_break_s"] == 39 * 60
 
 
 def test_the_payouts_name_who_finished_in_a_paid_place():
     store, tid = running(tournament.StartTournament(at=START, seed=1))
     counts = tuple(tournament.ChipCount(p, c) for p, c in (("ann", 2000), ("bo", 1000), ("cy", 0)))
-    tournaments.send(store, tid, tournament.Eliminate((tournament.Bust("cy", 0),), at=START + 60, counts=counts))
-    shown = screens.payouts_screen(tournaments.load_tournament(store, tid), NAMES)
+    tournaments.send(applications.of(store), tid, tournament.Eliminate((tournament.Bust("cy", 0),), at=START + 60, counts=counts))
+    shown = screens.payouts_screen(tournaments.load_tournament(applications.of(store), tid), NAMES)
     assert shown["places"] == [{"place": 1, "amount": 15, "names": []}, {"place": 2, "amount": 9, "names": []},
                                {"place": 3, "amount": 6, "names": ["Cy"]}]
-    seating = screens.seating_screen(tournaments.load_tournament(store, tid), NAMES)
+    seating = screens.seating_screen(tournaments.load_tournament(applications.of(store), tid), NAMES)
     assert sorted(seat["name"] for seat in seating["tables"][0]["seats"]) == ["Ann", "Bo"]
 
 

@@ -16,6 +16,7 @@ from domain.rules.betting import BettingStructure
 from domain.rules.citations import CITATIONS
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, replay, views
+from tests import applications
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
@@ -29,16 +30,16 @@ def short_all_in_hand() -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     seats = (table.TableSeat("Ann", 5000), table.TableSeat("Bob", 450), table.TableSeat("Cat", 5000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats))
-    commands.start_next_hand(store, table_id, None)
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats))
+    commands.start_next_hand(applications.of(store), table_id, None)
     # Ann is the button (seat 0) three-handed: Bob posts the small blind, Cat the big, Ann acts first.
     for player, action, to in (("Ann", "raise", 300), ("Bob", "raise", 450), ("Cat", "call", None),
                                ("Ann", "call", None), ("Cat", "check", None), ("Ann", "check", None),
                                ("Cat", "check", None), ("Ann", "check", None), ("Cat", "check", None),
                                ("Ann", "check", None)):
-        state = commands.load_table(store, table_id).state
+        state = commands.load_table(applications.of(store), table_id).state
         assert state.to_act == player, (state.to_act, player)
-        commands.execute(store, table_id, None, table.Act(player, action, to))
+        commands.execute(applications.of(store), table_id, None, table.Act(player, action, to))
     return store, table_id
 
 
@@ -88,8 +89,8 @@ def test_a_hand_in_progress_shows_no_deck_even_to_the_floor() -> None:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     seats = (table.TableSeat("Ann", 1000), table.TableSeat("Bob", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats))
-    commands.start_next_hand(store, table_id, None)
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats))
+    commands.start_next_hand(applications.of(store), table_id, None)
     replayed = replay.table_hand(store, f"{table_id}.1", FLOOR)
     assert not replayed["over"] and replayed["deal"]["deck"] is None and replayed["deal"]["salt"] is None
     assert all(seat["cards"] for seat in replayed["steps"][-1]["table"]["seats"])  # the floor sees hole cards
@@ -138,11 +139,11 @@ def test_every_game_at_a_live_table_steps_through_its_hand(game: str, settings: 
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     players = ("Ann", "Bob", "Cat")
-    commands.create_table(store, table.CreateTable(table_id, game, settings, betting,
+    commands.create_table(applications.of(store), table.CreateTable(table_id, game, settings, betting,
                                                    tuple(table.TableSeat(p, 1000) for p in players)))
     for player in players:
-        commands.execute(store, table_id, None, table.SitOut(player))
-    commands.start_next_hand(store, table_id, None)
+        commands.execute(applications.of(store), table_id, None, table.SitOut(player))
+    commands.start_next_hand(applications.of(store), table_id, None)
     for viewer in (FLOOR, views.Viewer("player", "Ann"), views.Viewer("spectator")):
         replayed = replay.table_hand(store, f"{table_id}.1", viewer)
         assert replayed["over"] and replayed["chain"]["ok"]
@@ -158,10 +159,10 @@ def test_a_fixed_limit_all_in_of_half_a_unit_reads_as_a_full_raise() -> None:
     table_id = str(uuid.uuid4())
     limit = BettingStructure("fixed-limit", small_blind=10, big_blind=20, small_bet=20, big_bet=40)
     seats = (table.TableSeat("Ann", 1000), table.TableSeat("Bob", 55), table.TableSeat("Cat", 1000))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, limit, seats))
-    commands.start_next_hand(store, table_id, None)
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, limit, seats))
+    commands.start_next_hand(applications.of(store), table_id, None)
     for player, action, to in (("Ann", "raise", 40), ("Bob", "raise", 55), ("Cat", "raise", 75)):
-        commands.execute(store, table_id, None, table.Act(player, action, to))
+        commands.execute(applications.of(store), table_id, None, table.Act(player, action, to))
     _, bob, cat = decisions(replay.table_hand(store, f"{table_id}.1", FLOOR))
     assert bob["all_in"] and bob["verdict"]["rule"] == "TDA 2024 47-B"
     assert "counts as a full raise (the 50% rule)" in bob["verdict"]["detail"]

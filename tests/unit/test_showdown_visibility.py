@@ -24,6 +24,7 @@ from domain.records import from_record
 from service.application import commands, views
 from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.adapters.store.memory import InMemoryEventStore
+from tests import applications
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 PLAYERS = ("Ann", "Bob", "Cat")
@@ -47,18 +48,18 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     seats = tuple(table.TableSeat(p, 1000) for p in PLAYERS)
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {"showdown": showdown}, NL, seats))
-    commands.start_next_hand(store, table_id, None)
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {"showdown": showdown}, NL, seats))
+    commands.start_next_hand(applications.of(store), table_id, None)
     for choice in choices + [0] * 40:
-        state = commands.load_table(store, table_id).state
+        state = commands.load_table(applications.of(store), table_id).state
         if not state.hand_in_progress:
             break
         asker = caller_who_may_ask(state.hand) if choice == 3 else None
         if asker is not None:  # TDA 2024 18-B: a caller asks to see the river bettor's hand
-            commands.execute(store, table_id, None, table.Act(state.hand.players[asker], "ask_to_see"))
+            commands.execute(applications.of(store), table_id, None, table.Act(state.hand.players[asker], "ask_to_see"))
             continue
-        commands.execute(store, table_id, None, table.Act(state.to_act, *move(state.hand, choice)))
-    assert not commands.load_table(store, table_id).state.hand_in_progress
+        commands.execute(applications.of(store), table_id, None, table.Act(state.to_act, *move(state.hand, choice)))
+    assert not commands.load_table(applications.of(store), table_id).state.hand_in_progress
     return store, table_id
 
 
@@ -90,7 +91,7 @@ def move(hand: holdem.HandState, choice: int) -> tuple[str, int | None]:
 
 def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> set[str]:
     """Every card in what the endpoints would answer this viewer about the hand."""
-    loaded = commands.load_table(store, table_id)
+    loaded = commands.load_table(applications.of(store), table_id)
     state = loaded.state
     records = [r for r in store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS)
                if r.metadata.get("hand_id") == state.hand_id]
@@ -118,7 +119,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> s
        showdown=st.sampled_from(holdem.SHOWDOWNS))
 def test_no_card_a_viewer_did_not_see_appears_in_any_view_but_the_floors(choices, showdown):
     store, table_id = play(choices, showdown)
-    hand = commands.load_table(store, table_id).state.hand
+    hand = commands.load_table(applications.of(store), table_id).state.hand
     public = {format_card(c) for c in hand.board}
     for seat, cards in enumerate(hand.hole):
         if hand.shown[seat]:

@@ -17,10 +17,15 @@ from hypothesis import strategies as st
 from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts
+from dataclasses import replace
+
 from service.application import commands, snapshots, views
+from service.application.application import application
+from service.application.handling import REPLAY_WORTH_A_SNAPSHOT, Streams
 from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.adapters.store.base import Reveal, Snapshot, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
+from tests import applications
 from tests.unit.test_table_games import SeededDraws, _play
 from tests.unit import test_table_mixed_properties as mixed_play
 
@@ -47,22 +52,27 @@ def _table(store: InMemoryEventStore, players: int, stacks: list[int], seed: int
     rng, draws = random.Random(seed), SeededDraws(seed)
     table_id = f"t{uuid.uuid4().hex[:10]}"
     seats = tuple(table.TableSeat(f"p{i}", stacks[i]) for i in range(players))
-    commands.create_table(store, table.CreateTable(table_id, "holdem", {}, NL, seats, auto_deal=auto_deal))
+    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats, auto_deal=auto_deal))
     for _ in range(commands_):
-        state = commands.load_table(store, table_id).state
+        state = commands.load_table(applications.of(store), table_id).state
         if state.finished:
             break
         if state.hand_in_progress:
-            commands.execute(store, table_id, None, _act(state, rng, all_in))
+            commands.execute(applications.of(store), table_id, None, _act(state, rng, all_in))
         else:
-            commands.execute(store, table_id, None, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
+            commands.execute(applications.of(store), table_id, None, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
     return table_id
 
 
 def _replayed(store: InMemoryEventStore, table_id: str, version: int) -> commands.LoadedTable:
     """The table at `version` replayed from its first event, no snapshot."""
-    records = store.read_stream(commands.table_stream(table_id), up_to_version=version, reveal=Reveal.ALL)
-    return commands.fold_records(commands.LoadedTable(table_id, 0, None), records)
+    unsnapshotted = Streams(store, replace(commands.TABLES, snapshots=None), cached=0)
+    return unsnapshotted.replay(commands.table_stream(table_id), version)
+
+
+def _cold(store: InMemoryEventStore) -> Streams:
+    """The tables of another process over the same store: nothing cached."""
+    return application(store).tables
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,10 +84,10 @@ def test_a_load_from_the_newest_snapshot_is_the_full_replay(players, stacks, see
     head = store.stream_version(commands.table_stream(table_id))
     at = max(1, round(cut * head))
 
-    assert commands.load_table_state(store, table_id, at) == _replayed(store, table_id, at)
-    assert commands.state_at(store, table_id, at) == _replayed(store, table_id, at).state
-    commands._cache.forget(table_id)  # a cold load: another process, or a state not kept
-    assert commands.load_table(store, table_id) == _replayed(store, table_id, head)
+    stream = commands.table_stream(table_id)
+    assert _cold(store).replay(stream, at) == _replayed(store, table_id, at)
+    assert commands.state_at(applications.of(store), table_id, at) == _replayed(store, table_id, at).state
+    assert _cold(store).load(stream) == _replayed(store, table_id, head)  # a cold load
 
 
 def test_a_cold_load_reads_only_the_events_after_the_newest_snapshot():
@@ -89,9 +99,8 @@ def test_a_cold_load_reads_only_the_events_after_the_newest_snapshot():
     reads = []
     read_stream = store.read_stream
     store.read_stream = lambda *a, **k: reads.append(read_stream(*a, **k)) or reads[-1]  # type: ignore[method-assign]
-    commands._cache.forget(table_id)
 
-    loaded = commands.load_table(store, table_id)
+    loaded = _cold(store).load(stream)
     assert loaded.version == store.stream_version(stream)
     assert [e.version for e in reads[0]] == list(range(newest.version + 1, loaded.version + 1))
 
@@ -105,7 +114,7 @@ def test_every_closed_hand_leaves_a_snapshot_between_hands():
     for version in closes:
         found = store.newest_snapshot(stream, snapshots.SCHEMA, version)
         assert found.version == version
-        state, _ = snapshots.decode(found.body)
+        state, _, _ = snapshots.decode(found.body)
         assert not state.hand_in_progress
 
 
@@ -128,7 +137,7 @@ def test_a_snapshot_never_holds_the_secrets_of_a_hand_still_dealt():
         body = store.newest_snapshot(stream, snapshots.SCHEMA, record.version).body
         assert opened[following].sealed["salt"] not in body
         assert opened[following].version > record.version
-        state, _ = snapshots.decode(body)
+        state, _, _ = snapshots.decode(body)
         assert state.hand_id == record.metadata["hand_id"] and not state.hand_in_progress
         assert json.dumps(started[following].sealed["deck"]) not in body
 
@@ -137,7 +146,7 @@ def test_the_hand_read_reveals_an_open_hand_no_more_than_the_full_read_did():
     store = InMemoryEventStore()
     table_id = _table(store, 3, [5000, 5000, 5000], 11, 61, auto_deal=True, all_in=False)
     stream = commands.table_stream(table_id)
-    state = commands.load_table(store, table_id).state
+    state = commands.load_table(applications.of(store), table_id).state
     assert state.hand_in_progress
     for number in range(1, state.hands_played + 1):
         hand_id = f"{table_id}.{number}"
@@ -161,9 +170,8 @@ def test_a_snapshot_of_other_code_or_that_does_not_decode_is_ignored_and_the_str
     store.save_snapshot(Snapshot(stream, head, "table-state/0/older-code", created))
     store.save_snapshot(Snapshot(stream, newest.version + 1, snapshots.SCHEMA,
                                  '{"state":{"@":"os:system"},"idempotency_keys":{}}'))
-    commands._cache.forget(table_id)
 
-    assert commands.load_table(store, table_id) == replayed
+    assert _cold(store).load(stream) == replayed
 
 
 def test_the_encoding_builds_only_domain_dataclasses():
@@ -210,34 +218,31 @@ def _replay_checked(events, evolve) -> table.TableState:
 
 def test_the_table_cache_keeps_as_many_tables_as_configured():
     store = InMemoryEventStore()
-    try:
-        commands.keep_tables(2)
-        ids = [_table(store, 2, [100, 100], n, 3) for n in range(3)]
-        assert commands._cache.get(ids[0]) is None and commands._cache.get(ids[2]) is not None
-    finally:
-        commands.keep_tables(commands.Config.table_cache_size)
+    tables = application(store, table_cache_size=2).tables
+    streams = [commands.table_stream(_table(store, 2, [100, 100], n, 3)) for n in range(3)]
+    for stream in streams:
+        tables.load(stream)
+    assert tables._cached(streams[0]) is None and tables._cached(streams[2]) is not None
 
 
 def test_a_write_that_lost_a_race_retries_from_the_cached_state_not_from_version_zero():
     store = InMemoryEventStore()
     table_id = _table(store, 2, [5000, 5000], 2, 40, all_in=False)
     stream = commands.table_stream(table_id)
-    stale = commands.load_table(store, table_id)
+    here = application(store)  # this process; another one writes meanwhile
+    stale = commands.load_table(here, table_id)
     draws = SeededDraws(5)
     move = (_act(stale.state, random.Random(1), False) if stale.state.hand_in_progress
             else table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
-    commands.execute(store, table_id, stale.version, move)  # another writer
-    commands._cache.forget(table_id)
-    commands._cache.put(stale)  # this process still holds the state before it
-    with pytest.raises(VersionConflict):
-        commands.execute(store, table_id, None, move, loaded=stale)
+    commands.execute(applications.of(store), table_id, stale.version, move)
     reads = []
     read_stream = store.read_stream
     store.read_stream = lambda *a, **k: reads.append(read_stream(*a, **k)) or reads[-1]  # type: ignore[method-assign]
+    with pytest.raises(VersionConflict):
+        commands.execute(here, table_id, stale.version, move)
 
-    retried = commands.load_table(store, table_id)
     assert reads[0][0].version == stale.version + 1 and reads[0][-1].version == store.stream_version(stream)
-    assert retried == _replayed(store, table_id, store.stream_version(stream))
+    assert commands.load_table(here, table_id) == _replayed(store, table_id, store.stream_version(stream))
 
 
 def test_a_long_replay_leaves_a_snapshot_at_the_last_close_it_passed(monkeypatch):
@@ -249,12 +254,10 @@ def test_a_long_replay_leaves_a_snapshot_at_the_last_close_it_passed(monkeypatch
     monkeypatch.setattr(snapshots, "SCHEMA", "table-state/1/the-next-deploy")
     assert store.newest_snapshot(stream, snapshots.SCHEMA) is None
     head = store.stream_version(stream)
-    assert head > commands.REPLAY_WORTH_A_SNAPSHOT
-    commands._cache.forget(table_id)
+    assert head > REPLAY_WORTH_A_SNAPSHOT
 
-    assert commands.load_table(store, table_id) == _replayed(store, table_id, head)
+    assert _cold(store).load(stream) == _replayed(store, table_id, head)
     kept = store.newest_snapshot(stream, snapshots.SCHEMA)
     last_close = max(e.version for e in store.read_stream(stream) if e.type == "HandClosed")
     assert kept.version == last_close
-    commands._cache.forget(table_id)
-    assert commands.load_table_state(store, table_id) == _replayed(store, table_id, head)
+    assert _cold(store).replay(stream, None) == _replayed(store, table_id, head)

@@ -424,6 +424,7 @@ class PostgresEventStore:
         with the idempotency records written in it (service.adapters.store.idempotency)."""
         with self._pool.connection() as connection:
             with scope.transaction_of(self, connection) as opened, connection.transaction():
+                opened.forget_on_rollback(self.forget)
                 yield opened
 
     def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
@@ -623,12 +624,6 @@ class PostgresEventStore:
         with self._connection() as connection:
             rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
         return [row[0] for row in rows]
-
-
-@scope.forget_on_rollback
-def _forget_head(store: Any, stream_id: str) -> None:
-    if isinstance(store, PostgresEventStore):
-        store.forget(stream_id)
 
 
 class _Undone(Exception):

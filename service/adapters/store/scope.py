@@ -5,7 +5,9 @@ appends join, so its events and its idempotency record commit together or not at
 A scope lives in a context variable: the store finds it without every caller passing it
 down (a view calls commands, which call the store). Caches that remember what a request
 read or wrote inside an open transaction must not keep it when the transaction rolls back:
-they register a `forgetter`, told each stream the rolled-back transaction appended to.
+they give the open scope a `forgetter`, told each stream the rolled-back transaction
+appended to (registered with the scope, not with this module, so nothing here outlives
+one transaction).
 """
 from __future__ import annotations
 
@@ -17,15 +19,8 @@ from typing import Any
 
 from service.adapters.store.base import Head
 
-Forgetter = Callable[[Any, str], None]
-"""(store, stream id) -> drop what is cached about that stream of that store."""
-_forgetters: list[Forgetter] = []
-
-
-def forget_on_rollback(forgetter: Forgetter) -> Forgetter:
-    """Register a cache's forgetter (usable as a decorator)."""
-    _forgetters.append(forgetter)
-    return forgetter
+Forgetter = Callable[[str], None]
+"""stream id -> drop what is cached about that stream."""
 
 
 @dataclass
@@ -38,6 +33,7 @@ class WriteScope:
     """stream id -> its head after this scope's last append there (a receipt)."""
     _after_commit: list[Callable[[], None]] = field(default_factory=list)
     _at_end: list[Callable[[], None]] = field(default_factory=list)
+    _forgetters: list[Forgetter] = field(default_factory=list)
 
     def appended(self, head: Head) -> None:
         self.heads[head.stream_id] = head
@@ -48,6 +44,12 @@ class WriteScope:
             action()
         else:
             self._after_commit.append(action)
+
+    def forget_on_rollback(self, forgetter: Forgetter) -> None:
+        """Tell `forgetter` each stream this transaction appended to, if it rolls back
+        (once per forgetter, however often it is given)."""
+        if self.store is not None and forgetter not in self._forgetters:
+            self._forgetters.append(forgetter)
 
     def at_end(self, action: Callable[[], None]) -> None:
         """Run `action` when the transaction ends, committed or not."""
@@ -60,8 +62,8 @@ class WriteScope:
 
     def rolled_back(self) -> None:
         for stream_id in self.heads:
-            for forgetter in _forgetters:
-                forgetter(self.store, stream_id)
+            for forgetter in self._forgetters:
+                forgetter(stream_id)
         self.heads.clear()
         self._ended()
 

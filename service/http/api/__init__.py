@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from service.http.page_sessions import PageSessions
     from service.adapters.notifications import LiveFeeds
     from service.adapters.store.base import EventStore
+    from service.application.application import Application
 
 SECURITY_SCHEME = "bearerAuth"
 
@@ -278,6 +279,10 @@ class Resources:
     pool: ConnectionPool | None
     store: EventStore | None
     keys: ApiKeys | None
+    application: Application | None = None
+    """The one application layer over `store` (service.application.application)."""
+    broker_client: Any = None
+    """The Redis client /healthz asks about a Redis broker (service.http.api.health)."""
     live: LiveFeeds | None = None
     """This process's notifications and feeds (service.adapters.notifications), for streams and
     long-polls."""
@@ -292,5 +297,17 @@ def resources() -> Resources:
 def event_store() -> EventStore:
     store = resources().store
     if store is None:
-        raise Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")
+        raise _no_database()
     return store
+
+
+def application() -> Application:
+    """Where every command goes: the application create_app wired over the store."""
+    wired = resources().application
+    if wired is None:
+        raise _no_database()
+    return wired
+
+
+def _no_database() -> Problem:
+    return Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")

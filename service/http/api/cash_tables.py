@@ -13,7 +13,7 @@ from flask import Response
 
 from domain.live import table
 from service.application import commands
-from service.http.api import Blueprint, event_store
+from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips
 from service.http.api.tables import (IDEMPOTENCY_KEY_HEADER, ReturnQuerySchema, WriteSchema, WrittenSchema,
                                 _player_named, actor_name, expected_version, loaded_table, written)
@@ -56,7 +56,7 @@ def _write(path: str, method: str, schema: ma.Schema, *, location: str = "json",
 def _run(table_id: str, body: dict, command: Any, status: int = 201) -> Response:
     version = expected_version(body, required=False)
     loaded_table(table_id)
-    result = commands.execute(event_store(), table_id, version, command, actor=actor_name(current_principal()))
+    result = commands.execute(application(), table_id, version, command, actor=actor_name(current_principal()))
     return written(result, status)
 
 

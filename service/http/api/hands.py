@@ -24,7 +24,7 @@ from domain.games import draw, mixed
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
 from service.application import commands, views
-from service.http.api import Blueprint, event_store
+from service.http.api import Blueprint, application, event_store
 from service.http.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
@@ -107,7 +107,7 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
-    state = commands.state_at(event_store(), table_id, last)
+    state = commands.state_at(application(), table_id, last)
     over = _is_over(records)
     who = viewer()
     shown_hand = with_names(views.hand_view(state, who, secrets_revealed=over))
@@ -137,11 +137,11 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     if at < first:
         raise Problem(404, "not_found", f"hand {hand_id} begins at version {first}, after {at}")
     at = min(at, last)
-    state = commands.state_at(event_store(), table_id, at)
+    state = commands.state_at(application(), table_id, at)
     if state is None or state.hand is None:
         # Between HandOpened and the game's first event there is no hand state yet.
         at = first + 1
-        state = commands.state_at(event_store(), table_id, at)
+        state = commands.state_at(application(), table_id, at)
     who = viewer()
     shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
     # At a version before the hand's end, whether its secrets show depends on the end too.
@@ -163,7 +163,7 @@ def hand_phh(hand_id: str) -> Response:
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
     table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
-    loaded = commands.load_table(event_store(), table_id)
+    loaded = commands.load_table(application(), table_id)
     _check_phh_form(loaded.state)
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")

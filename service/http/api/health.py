@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 
 import marshmallow as ma
 import redis
@@ -37,22 +36,22 @@ def database_state() -> str:
     return "ok"
 
 
-@lru_cache(maxsize=4)
-def _redis_client(url: str) -> redis.Redis:
-    # Kept per process: a fresh kombu connection per check costs ~10 ms, a PING on a
-    # pooled redis connection well under 1 ms.
-    return redis.Redis.from_url(
-        url, socket_connect_timeout=CHECK_TIMEOUT_S, socket_timeout=CHECK_TIMEOUT_S
-    )
+def broker_client(url: str | None) -> redis.Redis | None:
+    """The client /healthz pings a Redis broker with, made once at start-up (service.bootstrap):
+    a fresh kombu connection per check costs ~10 ms, a PING on a pooled redis connection
+    well under 1 ms. None for another broker (kombu connects per check) or none."""
+    if url is None or not url.startswith(("redis://", "rediss://")):
+        return None
+    return redis.Redis.from_url(url, socket_connect_timeout=CHECK_TIMEOUT_S, socket_timeout=CHECK_TIMEOUT_S)
 
 
 def broker_state() -> str:
-    url = resources().config.broker_url
+    url, client = resources().config.broker_url, resources().broker_client
     if url is None:
         return "down"
     try:
-        if url.startswith(("redis://", "rediss://")):
-            _redis_client(url).ping()
+        if client is not None:
+            client.ping()
         else:  # any other Celery transport (e.g. RabbitMQ): let kombu connect
             with Connection(url, connect_timeout=CHECK_TIMEOUT_S) as connection:
                 connection.ensure_connection(max_retries=1, timeout=CHECK_TIMEOUT_S)
@@ -72,12 +71,12 @@ def overall(database: str, broker: str) -> str:
 def queue_depth(queue: str) -> int | None:
     """Messages waiting in a Celery queue (None when the broker cannot tell): Redis keeps
     a queue as a list; other brokers answer a passive declaration with the count."""
-    url = resources().config.broker_url
+    url, client = resources().config.broker_url, resources().broker_client
     if url is None:
         return None
     try:
-        if url.startswith(("redis://", "rediss://")):
-            return int(_redis_client(url).llen(queue))
+        if client is not None:
+            return int(client.llen(queue))
         with Connection(url, connect_timeout=CHECK_TIMEOUT_S) as connection:
             return int(connection.default_channel.queue_declare(queue, passive=True).message_count)
     except Exception as error:  # noqa: BLE001 - a scrape must not fail for one gauge

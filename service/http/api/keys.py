@@ -8,8 +8,8 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.http.api import Blueprint, event_store, resources
-from service.http.api.players import load_player
+from service.http.api import Blueprint, application, resources
+from service.application.players import load_player
 from service.http.api.writes import keep_out_of_record
 from service.http.auth import ROLES, ApiKeys, IssuedKey, current_principal, require
 from service.http.problems import Problem
@@ -80,7 +80,7 @@ def shown(key: IssuedKey) -> dict[str, Any]:
 def issue_key(body: dict) -> dict:
     """Issue an API key for a role (admin only)."""
     role, player_id = body["role"], body["player_id"]
-    if player_id is not None and not load_player(event_store(), player_id).registered:
+    if player_id is not None and not load_player(application(), player_id).registered:
         raise Problem(422, "unknown_player", f"no player {player_id} is registered")
     issued, secret = api_keys().create(role, player_id)
     keep_out_of_record("key")

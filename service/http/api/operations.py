@@ -11,7 +11,7 @@ import marshmallow as ma
 
 from domain.tournaments import tournament
 from service.application import clock_deadlines, tournaments
-from service.http.api import Blueprint, event_store, resources
+from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
 from service.http.auth import require
 from service.http.metrics import CELERY_QUEUE
@@ -77,13 +77,13 @@ class StatusSchema(HealthSchema):
 def status() -> dict[str, Any]:
     """What runs now: health, queue depth, overdue clocks, unfinished tournaments (admin only)."""
     database, broker = database_state(), broker_state()
-    store, pool = event_store(), resources().pool
-    assert pool is not None  # event_store() answered, so a pool is configured
+    app, pool = application(), resources().pool
+    assert pool is not None  # application() answered, so a pool is configured
     now = time.time()
     overdue = clock_deadlines.due_clocks(pool, int(now * 1000) - OVERDUE_AFTER_MS, CLOCKS_COUNTED)
     running = []
-    for tournament_id in tournaments.tournament_ids(store):
-        loaded = tournaments.load_tournament(store, tournament_id)
+    for tournament_id in tournaments.tournament_ids(app):
+        loaded = tournaments.load_tournament(app, tournament_id)
         if loaded.state.status == tournament.FINISHED:
             continue
         view = tournaments.tournament_view(loaded, now)

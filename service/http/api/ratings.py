@@ -15,7 +15,7 @@ import marshmallow as ma
 
 from domain.ratings import Finish, GameResult, Glicko2Rating
 from service.application import ratings
-from service.http.api import Blueprint, event_store
+from service.http.api import Blueprint, application, event_store
 from service.http.api.etags import body_tag, conditional
 from service.http.api.names import with_names
 from service.http.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name
@@ -157,7 +157,7 @@ def record_result(body: dict) -> tuple[dict, int]:
             raise Problem(422, "unknown_player", f"no player {player_id} is registered")
     result = GameResult(body["result_id"], body["game"],
                         tuple(Finish(f["player_id"], f["place"]) for f in body["finishes"]))
-    recorded = ratings.record_result(event_store(), result, actor=actor_name(current_principal()))
+    recorded = ratings.record_result(application(), result, actor=actor_name(current_principal()))
     update = recorded.update
     periods = {c.player_id: c for c in update.glicko2}
     shown = {
@@ -178,7 +178,7 @@ def record_result(body: dict) -> tuple[dict, int]:
 @blp.alt_response(404, response="NOT_FOUND")
 def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
     """The player's current rating in each game, games played and history (oldest first)."""
-    found = ratings.player_ratings(event_store(), player_id)
+    found = ratings.player_ratings(application(), player_id)
     if not found and not _registered(player_id):
         raise Problem(404, "not_found", f"no player {player_id}")
     return _tagged({
@@ -202,7 +202,7 @@ def player_rating(player_id: str) -> tuple[dict[str, Any], int, dict]:
 def leaderboard(query: dict, game: str) -> tuple[dict[str, Any], int, dict]:
     """The game's players by rating in `system` (Elo by default), highest first (a game
     nobody was rated in: empty)."""
-    board = ratings.load_book(event_store(), game).leaderboard(query["system"])[: query["limit"]]
+    board = ratings.load_book(application(), game).leaderboard(query["system"])[: query["limit"]]
     return _tagged({
         "game": game, "system": query["system"],
         "players": [{"rank": rank, "player_id": player_id, "rating": rating.rating,

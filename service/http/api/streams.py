@@ -19,7 +19,7 @@ import marshmallow as ma
 from flask import Response, request
 
 from service.application import commands, tournaments, views
-from service.http.api import Blueprint, event_store, resources
+from service.http.api import Blueprint, application, event_store, resources
 from service.http.page_sessions import stream_caller
 from service.adapters.notifications import LiveFeeds
 from service.http.problems import Problem, validation_problem
@@ -80,12 +80,12 @@ _STREAM_DOC = {
 def table_stream(query: dict, table_id: str) -> Response:
     """The table's events live, redacted for the caller."""
     who = _viewer(query)
-    store, stream_id = event_store(), commands.table_stream(table_id)
+    stream_id = commands.table_stream(table_id)
     _exists(stream_id, f"no table {table_id}")
     # Only a player is told their turn: only their stream needs the table's state.
     player = who.player_id is not None
     source = Source(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
-                    follow=partial(commands.load_table, store, table_id) if player else None,
+                    follow=partial(commands.load_table, application(), table_id) if player else None,
                     turn=partial(_turn, who) if player else None)
     return _served(source, query)
 

@@ -20,7 +20,8 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ORDERS, Pushed
 from service.application import commands, views
-from service.http.api import Blueprint, event_store
+from service.application.handling import Handled
+from service.http.api import Blueprint, application, event_store
 from service.http.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
 from service.http.api.etags import conditional, version_tag
 from service.http.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
@@ -218,7 +219,7 @@ def actor_name(principal: Principal) -> str:
 
 
 def loaded_table(table_id: str) -> commands.LoadedTable:
-    loaded = commands.load_table(event_store(), table_id)
+    loaded = commands.load_table(application(), table_id)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     return loaded
@@ -245,7 +246,7 @@ def expected_version(body: dict, *, required: bool) -> int | None:
     return version
 
 
-def written(result: commands.CommandResult, status: int = 201) -> Response:
+def written(result: Handled, status: int = 201) -> Response:
     """The events as the caller may see them, and what comes next (views.next_view), so a
     client acts again without a read. Built here as plain JSON: the data is ours and already
     in shape, and dumping it through the schema again was a measurable share of an action."""
@@ -302,7 +303,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
                                 body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
                                 **buy_in_limits(body))
-    result = commands.create_table(store, command, actor=actor_name(principal))
+    result = commands.create_table(application(), command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
 
@@ -343,13 +344,13 @@ def start_hand(body: dict, table_id: str) -> Response:
     principal = current_principal()
     version = expected_version(body, required=False)
     # With If-Match, the cached state at that version needs no read (the append checks it).
-    store = event_store()
-    loaded = commands.load_table_for_write(store, table_id, version)
+    app = application()
+    loaded = commands.load_table_for_write(app, table_id, version)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     if principal.role == "player" and principal.player_id not in loaded.state.players:
         raise Problem(403, "forbidden", "only players seated at this table may start its hands")
-    result = commands.start_next_hand(store, table_id, version, actor=actor_name(principal),
+    result = commands.start_next_hand(app, table_id, version, actor=actor_name(principal),
                                       loaded=loaded)
     return written(result)
 
@@ -393,8 +394,8 @@ def post_action(body: dict, table_id: str) -> Response:
         if player_id is None:
             raise validation_problem([{"location": "json", "field": "player_id",
                                        "messages": ["floor and admin keys name the player who acts"]}])
-    store = event_store()
-    loaded = commands.load_table_for_write(store, table_id, version)
+    app = application()
+    loaded = commands.load_table_for_write(app, table_id, version)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
     discard = tuple(body["discard"]) if body.get("discard") is not None else None
@@ -408,7 +409,7 @@ def post_action(body: dict, table_id: str) -> Response:
         pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
     command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
                         keep, body.get("line"), pushed)
-    result = commands.execute(store, table_id, version, command,
+    result = commands.execute(app, table_id, version, command,
                               actor=actor_name(principal), loaded=loaded)
     return written(result)
 
@@ -443,7 +444,7 @@ def sit_out(body: dict, table_id: str) -> Response:
     version = expected_version(body, required=False)
     player_id = _player_named(body, principal)
     loaded_table(table_id)
-    result = commands.execute(event_store(), table_id, version, table.SitOut(player_id),
+    result = commands.execute(application(), table_id, version, table.SitOut(player_id),
                               actor=actor_name(principal))
     return written(result)
 
@@ -464,7 +465,7 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
     version = expected_version(query, required=False)
     _player_named({"player_id": player_id}, principal)
     loaded_table(table_id)
-    result = commands.execute(event_store(), table_id, version, table.ReturnToSeat(player_id),
+    result = commands.execute(application(), table_id, version, table.ReturnToSeat(player_id),
                               actor=actor_name(principal))
     return written(result, status=200)
 

@@ -25,7 +25,7 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
 from service.application import tournaments, views
 from service.http import tournament_exports as exports
-from service.http.api import Blueprint, event_store
+from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips, StrictBoolean
 from service.http.api.streams import wait_for_events, wait_query_field
 from service.http.api.etags import body_tag, conditional, tagged, version_tag
@@ -294,7 +294,7 @@ def now() -> int:
 
 
 def _existing(tournament_id: str) -> tournaments.LoadedTournament:
-    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    loaded = tournaments.load_tournament(application(), tournament_id)
     if not loaded.exists:
         raise Problem(404, "not_found", f"no tournament {tournament_id}")
     return loaded
@@ -302,8 +302,7 @@ def _existing(tournament_id: str) -> tournaments.LoadedTournament:
 
 def _send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tuple[dict, int, dict]:
     _existing(tournament_id)
-    outcome = tournaments.send(
-        event_store(), tournament_id, command, expected_version=expected_version(body, required=False),
+    outcome = tournaments.send(application(), tournament_id, command, expected_version=expected_version(body, required=False),
         actor=actor_name(current_principal()),
     )
     return ({"version": outcome.version, "events": list(outcome.events)}, status,
@@ -381,7 +380,7 @@ def create_tournament(body: dict) -> tuple[dict, int, dict]:
     `starts_in_past` (give `"starts_at": "now"` to start as soon as it is started)."""
     principal = current_principal()
     tournament_id = str(uuid.uuid4())
-    outcome = tournaments.create_tournament(event_store(), tournament_id, _settings(body), body["game"],
+    outcome = tournaments.create_tournament(application(), tournament_id, _settings(body), body["game"],
                                             body["betting"], actor=actor_name(principal), now=now())
     return {"id": tournament_id, "version": outcome.version}, 201, {"ETag": f'"{outcome.version}"'}
 

@@ -33,7 +33,7 @@ from typing import Any, Callable
 from flask import Response, current_app, request
 
 from service.http.api import request_idempotency_key, resources
-from service.http.metrics import IDEMPOTENT_REPLAYS
+from service.adapters.store.metered import IDEMPOTENT_REPLAYS
 from service.http.problems import Problem
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now

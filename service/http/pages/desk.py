@@ -28,8 +28,8 @@ from domain.tournaments.structure import period_index_of_level
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
 from service.http import tournament_exports as exports
-from service.http.api import event_store, resources
-from service.http.api.players import register_player
+from service.http.api import application, event_store, resources
+from service.application.players import register_player
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import FLOOR, ORGANISERS
 from service.http.auth import current_principal
@@ -52,7 +52,7 @@ class Action:
 
 
 def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
-    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    loaded = tournaments.load_tournament(application(), tournament_id)
     if not loaded.exists:
         raise Problem(404, "not_found", f"no tournament {tournament_id}")
     return loaded
@@ -104,7 +104,7 @@ def _register(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> A
         name = _text("name")
         player_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"cardroom:desk:{form_id}"))
         if event_store().stream_version(f"player-{player_id}") == 0:
-            register_player(event_store(), player_id, name, actor=actor_name(current_principal()))
+            register_player(application(), player_id, name, actor=actor_name(current_principal()))
     return tournament.Register(player_id, at=now, seed=tournaments.new_seed())
 
 
@@ -201,7 +201,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
     form_id = _text("form_id", 64)
     try:
         command = chosen.command(loaded, int(time.time()), form_id)
-        tournaments.send(event_store(), tournament_id, command, actor=actor_name(principal),
+        tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
                          idempotency_key=f"desk:{principal.key_id}:{form_id}")
     except Violation as refused:
         return _desk(_loaded(tournament_id), error=Problem(422, refused.code, refused.detail, rule=refused.rule,

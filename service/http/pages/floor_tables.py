@@ -15,7 +15,7 @@ from flask import render_template, request, url_for
 
 from domain.live import table
 from service.application import commands, replay, views
-from service.http.api import event_store
+from service.http.api import application
 from service.http.pages import pages, problem_page
 from service.http.pages.replayer import FLOOR_ROLES, names_of, page_viewer
 from service.http.pages.session import floor_page
@@ -26,7 +26,7 @@ HANDS_SHOWN = 50
 
 def _live(table_id: str) -> dict[str, Any] | None:
     """What the live fragment shows, as the signed-in caller may see it (None: no table)."""
-    loaded = commands.load_table(event_store(), table_id)
+    loaded = commands.load_table(application(), table_id)
     state = loaded.state
     if state is None:
         return None

@@ -9,7 +9,7 @@ from flask import render_template
 
 from domain.tournaments.clock import read_clock
 from service.application import listings, tournaments
-from service.http.api import event_store, resources
+from service.http.api import application, resources
 from service.http.pages import pages
 
 SHOWN = 30
@@ -26,7 +26,7 @@ def home() -> str:
 
 
 def _tournament_row(listing: listings.Listing) -> dict[str, Any]:
-    loaded = tournaments.load_tournament(event_store(), listing.id)
+    loaded = tournaments.load_tournament(application(), listing.id)
     state = loaded.state
     reading = read_clock(state.clock, time.time())
     running = state.status == "running"

@@ -16,7 +16,7 @@ from flask import render_template, request
 
 from domain.tournaments import tournament
 from service.application import listings, screens, tournaments
-from service.http.api import event_store, resources
+from service.http.api import application, resources
 from service.http.pages import pages
 from service.http.problems import Problem
 
@@ -26,7 +26,7 @@ FOLLOWED_TYPES = sorted(tournament.EVENT_TYPES)
 
 
 def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
-    loaded = tournaments.load_tournament(event_store(), tournament_id)
+    loaded = tournaments.load_tournament(application(), tournament_id)
     if not loaded.exists:
         raise Problem(404, "not_found", f"no tournament {tournament_id}")
     return loaded

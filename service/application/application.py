@@ -1,0 +1,35 @@
+"""The application: the store, one `Streams` per kind of stream (each with its cache) and
+the scheduler, built once per process by service.bootstrap and handed to whatever sends
+commands (the HTTP views through the Flask app, the Celery tasks through the Celery app).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain import players as player_domain
+from domain.live.table import TableState
+from domain.tournaments.tournament import Tournament
+from service.adapters.store.base import EventStore
+from service.application import commands, players, ratings, tournaments
+from service.application.handling import Streams
+from service.application.scheduling import NoScheduler, Scheduler
+
+
+@dataclass(frozen=True)
+class Application:
+    store: EventStore
+    scheduler: Scheduler
+    tables: Streams[TableState | None]
+    tournaments: Streams[Tournament]
+    ratings: Streams[ratings.RatingBook]
+    players: Streams[player_domain.Player]
+
+
+def application(store: EventStore, scheduler: Scheduler | None = None, *,
+                table_cache_size: int = commands.CACHED_TABLES) -> Application:
+    """The application over `store` (without a scheduler the sweeps alone act on deadlines),
+    keeping `table_cache_size` table states (Config.table_cache_size)."""
+    return Application(store, scheduler or NoScheduler(),
+                       Streams(store, commands.TABLES, cached=table_cache_size),
+                       Streams(store, tournaments.TOURNAMENTS), Streams(store, ratings.BOOKS),
+                       Streams(store, players.PLAYERS))

@@ -1,0 +1,23 @@
+"""A worker process builds its pool and application once (service.bootstrap), on its first
+task, and keeps them in the Celery app's configuration, not in a module of its own."""
+from __future__ import annotations
+
+from service import bootstrap
+from workers import celery_app
+
+
+def test_a_worker_process_builds_its_resources_once_and_keeps_them_in_the_celery_configuration(monkeypatch):
+    built = []
+
+    def build(config, scheduler):
+        built.append(scheduler)
+        return object()
+
+    monkeypatch.setattr(bootstrap, "worker_resources", build)
+    monkeypatch.delitem(celery_app.app.conf, celery_app.RESOURCES, raising=False)
+    first = celery_app.resources()
+    assert celery_app.resources() is first
+    assert celery_app.app.conf[celery_app.RESOURCES] is first
+    [scheduler] = built
+    assert scheduler.celery is celery_app.app  # clocks its own commands start get their fast path
+    del celery_app.app.conf[celery_app.RESOURCES]
