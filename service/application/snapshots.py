@@ -30,7 +30,6 @@ import json
 import sys
 import typing
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -126,7 +125,6 @@ def _sort_key(item: Any) -> str:
     return json.dumps(item, sort_keys=True, separators=(",", ":"))
 
 
-@lru_cache(maxsize=None)
 def _field_names(kind: type) -> tuple[str, ...] | None:
     """A domain dataclass's fields (None for any other type)."""
     if (not dataclasses.is_dataclass(kind) or not kind.__module__.startswith(_DOMAIN)
@@ -138,7 +136,6 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in fields)
 
 
-@lru_cache(maxsize=None)
 def _class_name(kind: type) -> str:
     return f"{kind.__module__}:{kind.__qualname__}"
 
@@ -174,7 +171,6 @@ def _kept_constant(module_name: str, name: str, key: str | None) -> Any:
     return found
 
 
-@lru_cache(maxsize=None)
 def _domain_class(tag: str) -> type:
     """The dataclass a tag names: only the domain's, never anything else importable."""
     module_name, _, qualname = tag.partition(":")
