@@ -14,11 +14,14 @@ from domain.rules.violations import Violation
 
 NAME_MAX_LENGTH = 100
 # Control characters (Unicode category Cc) would corrupt table displays and hand
-# histories. The blank characters are exactly those str.strip() removes, written out so
-# the HTTP schema can publish this same pattern and agree with the rule character for
-# character.
-_CONTROL = r"\x00-\x1f\x7f-\x9f"
-_BLANK_OR_CONTROL = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# histories; the bidirectional embeddings, overrides and isolates (U+202A-202E,
+# U+2066-2069) would make a name display as another one ("\u202ennA" shows as "Ann")
+# and reorder the text around it. Right-to-left names themselves, and the marks
+# U+200E/U+200F, are fine. The blank characters are exactly those str.strip() removes,
+# written out so the HTTP schema can publish this same pattern and agree with the rule
+# character for character.
+_CONTROL = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_BLANK_OR_CONTROL = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202a-\u202f\u205f\u2066-\u2069\u3000"
 NAME_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK_OR_CONTROL}][^{_CONTROL}]*$"
 
 

@@ -68,7 +68,8 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
         pool=pool,
         store=store,
         keys=ApiKeys(pool) if pool else None,
-        application=application(store, scheduler or broker_scheduler(config)) if store else None,
+        application=application(store, scheduler or broker_scheduler(config),
+                                table_cache_size=config.table_cache_size) if store else None,
         broker_client=health.broker_client(config.broker_url),
         sessions=PageSessions(pool) if pool else None,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
@@ -125,7 +126,8 @@ def worker_resources(config: Config, scheduler: Scheduler) -> WorkerResources:
         raise RuntimeError("DATABASE_URL is not set for the worker")
     pool = ConnectionPool(config.database_url, min_size=1, max_size=WORKER_POOL_SIZE,
                           kwargs={"autocommit": True})
-    return WorkerResources(pool, application(open_store(pool, config), scheduler))
+    return WorkerResources(pool, application(open_store(pool, config), scheduler,
+                                             table_cache_size=config.table_cache_size))
 
 
 POOL_WAIT_S = 1.5

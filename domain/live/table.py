@@ -25,7 +25,8 @@ before the new hand's first card or action.
 
 A cash table (`min_buy_in` and `max_buy_in` set) lets players come and go: they sit
 down in an empty seat with a buy-in within the limits (SitDown), top up to at most the
-maximum (TopUp) and stand up with their chips (StandUp), all between their hands; it
+maximum (TopUp) and stand up with their chips (StandUp), all between their hands (a
+stand-up asked for during their hand is queued to its end: StandUpQueued); it
 never finishes by itself, only when closed (CloseTable: at once between hands, else once
 the current hand ends). Chips are conserved: every chip brought (seats at creation,
 buy-ins, top-ups) minus every chip taken away (stand-ups) is on the table.
@@ -215,7 +216,8 @@ class SitDown:
 
 @dataclass(frozen=True)
 class StandUp:
-    """Cash tables: `player_id` leaves with their stack, once not in a hand being played."""
+    """Cash tables: `player_id` leaves with their stack; asked during a hand they are in,
+    when it ends (StandUpQueued)."""
     player_id: str
 
 
@@ -369,6 +371,16 @@ class TableFinished:
 
 
 @dataclass(frozen=True)
+class StandUpQueued:
+    """A cash-table player asked to stand up during a hand they are in: they leave with
+    their stack when it ends (an auto-deal table deals the next hand in that same write,
+    so "between their hands" would never come)."""
+    seat: int
+    player_id: str
+    hand_id: str
+
+
+@dataclass(frozen=True)
 class TableClosing:
     """Closed during a hand: no hand follows it, and the table finishes when it ends."""
     hand_id: str
@@ -418,7 +430,7 @@ class PlayerReturned:
 
 TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted, ChipsRuled, TableClosing)
+                ChipsAdjusted, ChipsRuled, TableClosing, StandUpQueued)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 
 
@@ -478,6 +490,8 @@ class TableState:
     max_buy_in: int | None = None
     closing: bool = False
     """Closed during the current hand: it finishes when the hand ends."""
+    leaving: tuple[str, ...] = ()
+    """Cash tables: players who stand up when the current hand ends (StandUpQueued)."""
 
     @property
     def cash(self) -> bool:
@@ -558,6 +572,8 @@ def evolve(state: TableState | None, event: Any) -> TableState:
         return with_changes(state, finished=True, results=event.results)
     if kind is TableClosing:
         return with_changes(state, closing=True)
+    if kind is StandUpQueued:
+        return with_changes(state, leaving=(*state.leaving, event.player_id))
     if kind is ClockStarted:
         return with_changes(state, clock=event, missed_clocks=_met_clock(state))
     if kind is ClockExpired:
@@ -581,6 +597,7 @@ def evolve(state: TableState | None, event: Any) -> TableState:
                             chip_changes=state.chip_changes + (event.change_id,))
     if kind is PlayerLeftTable:
         departures = tuple(d for d in state.departures if d.player_id != event.player_id)
+        state = with_changes(state, leaving=tuple(p for p in state.leaving if p != event.player_id))
         return _with_seat(state, event.seat, EMPTY_SEAT, 0,
                           departures + ((event,) if event.stack else ()))
     return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
@@ -915,10 +932,15 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
     if isinstance(command, SitDown):
         return _sit_down(state, command)
     seat = _seat_of(state, command.player_id)
+    if isinstance(command, StandUp) and _in_the_hand(state, seat):
+        if command.player_id in state.leaving:
+            raise Violation("already_leaving", f"{command.player_id} already stands up when hand "
+                            f"{state.hand_id} ends", numbers={"hand": state.hand_id, "player": command.player_id})
+        queued = StandUpQueued(seat, command.player_id, state.hand_id)  # type: ignore[arg-type]
+        return [queued], evolve(state, queued)
     if _in_the_hand(state, seat):
-        doing = "stand up" if isinstance(command, StandUp) else "top up"
         raise Violation("hand_in_progress", f"{command.player_id} is in hand {state.hand_id}: "
-                        f"{doing} once it is over",
+                        "top up once it is over",
                         numbers={"hand": state.hand_id, "player": command.player_id})
     if isinstance(command, StandUp):
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
@@ -928,8 +950,11 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
         raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
                         numbers={"amount": command.amount})
     if stack + command.amount > most:  # type: ignore[operator]
+        # A stack that won its way over the maximum takes no top-up at all ("at most -256
+        # more" said nothing).
+        room = f"at most {most - stack} more" if stack < most else "the stack is already at or over it"  # type: ignore[operator]
         raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
-                        f"the maximum buy-in of {most}: at most {most - stack} more",  # type: ignore[operator]
+                        f"the maximum buy-in of {most}: {room}",
                         numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
     return [adjusted], evolve(state, adjusted)
@@ -1055,9 +1080,11 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
 
 def _deals_next(state: TableState, events: list[Any]) -> bool:
     """An auto-deal table whose hand these events closed goes on to the next hand, unless
-    it has finished."""
+    it has finished or (a cash table, which never finishes by itself) fewer than two
+    players have chips left: the action that busted one stands and the table waits."""
     return state.auto_deal and not state.finished and not state.hand_in_progress \
-        and any(type(event) is HandClosed for event in events)
+        and any(type(event) is HandClosed for event in events) \
+        and len(seats_dealt_in(state)) >= MIN_SEATS
 
 
 def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:
@@ -1179,8 +1206,15 @@ def _closing(state: TableState) -> list[Any]:
     if state.closing:
         events.append(TableFinished(standings(after)))
         return events
-    if state.tournament_id is not None or state.cash:
-        return events  # players come and go between hands; the tournament (or the floor) finishes it
+    if state.cash:
+        for player_id in state.leaving:
+            seat = after.players.index(player_id)
+            left = PlayerLeftTable(seat, player_id, after.stacks[seat])
+            events.append(left)
+            after = evolve(after, left)
+        return events  # players come and go between hands; the floor closes it
+    if state.tournament_id is not None:
+        return events  # the tournament finishes it
     if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
         final = standings(after)
         events.append(TableFinished(final, results_of(final)))

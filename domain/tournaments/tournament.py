@@ -580,11 +580,21 @@ class Tournament:
 
 
 INITIAL = Tournament()
+# How far ahead a tournament may be scheduled: ten years.
+LATEST_START_AHEAD_S = 3653 * 86400
 
 
 def iso(epoch: float) -> str:
     """An instant as people read it: ISO 8601, UTC."""
     return datetime.fromtimestamp(int(epoch), timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _iso_if_shown(epoch: int) -> str | int:
+    """The instant in ISO 8601, or its seconds when it lies beyond the years ISO can write."""
+    try:
+        return iso(epoch)
+    except (OverflowError, ValueError, OSError):
+        return epoch
 
 
 def _refuse(code: str, detail: str, **numbers: object) -> Violation:
@@ -656,6 +666,12 @@ def _create(state: Tournament, command: CreateTournament) -> list[object]:
     structure = validate_structure(s.structure)
     parse_percentages(s.payout_percentages)
     empty_seating(s.table_size)
+    if command.at is not None and s.starts_at > command.at + LATEST_START_AHEAD_S:
+        # Beyond this the clock's instants (each level's end) soon leave the years a
+        # datetime can show; nobody schedules a tournament a decade ahead.
+        raise _refuse("starts_too_late", f"the start is more than {LATEST_START_AHEAD_S // 86400} days "
+                      f"from now ({iso(command.at)}): give an earlier time",
+                      starts_at=_iso_if_shown(s.starts_at), latest=iso(command.at + LATEST_START_AHEAD_S))
     if command.at is not None and s.starts_at < command.at:
         raise _refuse("starts_in_past", f"the start {iso(s.starts_at)} is in the past (it is now "
                       f"{iso(command.at)}): give a later time, or \"now\"",

@@ -25,8 +25,11 @@ class Application:
     players: Streams[player_domain.Player]
 
 
-def application(store: EventStore, scheduler: Scheduler | None = None) -> Application:
-    """The application over `store` (without a scheduler the sweeps alone act on deadlines)."""
-    return Application(store, scheduler or NoScheduler(), Streams(store, commands.TABLES),
+def application(store: EventStore, scheduler: Scheduler | None = None, *,
+                table_cache_size: int = commands.CACHED_TABLES) -> Application:
+    """The application over `store` (without a scheduler the sweeps alone act on deadlines),
+    keeping `table_cache_size` table states (Config.table_cache_size)."""
+    return Application(store, scheduler or NoScheduler(),
+                       Streams(store, commands.TABLES, cached=table_cache_size),
                        Streams(store, tournaments.TOURNAMENTS), Streams(store, ratings.BOOKS),
                        Streams(store, players.PLAYERS))

@@ -18,6 +18,7 @@ result id = the table id); if that fails, a worker is asked to (the scheduler's
 """
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import secrets
@@ -31,9 +32,10 @@ from domain.rules.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import from_record, to_record
 from service.application import ratings
-from service.application.handling import Decision, Handled, Loaded, StreamKind
+from service.application.handling import Decision, Handled, Loaded, SnapshotPolicy, StreamKind
 from service.application.sealing import seal
 from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
+from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
 
 if TYPE_CHECKING:
     from service.application.application import Application
@@ -41,7 +43,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STREAM_PREFIX = "table-"
-CACHED_TABLES = 512
+CACHED_TABLES = 2048
+"""Table states each process keeps by default (CARDROOM_TABLE_CACHE_SIZE): a 10,000-player
+tournament plays on 1,112 tables at once; a state not kept loads from its snapshot."""
 # Hand events whose cards only their own player (and the floor) may see: record type ->
 # the field holding the seat. Palace Poker's private events name their players themselves
 # (`visible_to`).
@@ -82,8 +86,19 @@ def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent
     return state
 
 
+def state_after_close(state: table.TableState | None, events: Sequence[Any]) -> tuple[int, table.TableState] | None:
+    """The index of the last HandClosed among a decision's events and the table right
+    after it (what a snapshot keeps: between hands)."""
+    closed_at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is table.HandClosed), None)
+    if closed_at is None:
+        return None
+    return closed_at, functools.reduce(table.evolve, events[:closed_at + 1], state)
+
+
 TABLES: StreamKind[table.TableState | None] = StreamKind(
-    STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES)
+    STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES,
+    retries=RETRIES_WITHOUT_EXPECTED_VERSION,
+    snapshots=SnapshotPolicy(table.HandClosed.__name__, state_after_close))  # type: ignore[arg-type]
 
 
 def load_table(app: Application, table_id: str) -> LoadedTable:
@@ -97,7 +112,8 @@ def load_table_for_write(app: Application, table_id: str, expected_version: int 
 
 
 def state_at(app: Application, table_id: str, version: int) -> table.TableState | None:
-    """Replay the table to `version` (for floor staff auditing a hand step by step)."""
+    """The table at `version` (for floor staff auditing a hand step by step): from the
+    newest snapshot at or before it."""
     return app.tables.replay(table_stream(table_id), version).state
 
 
@@ -162,8 +178,10 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
             *, actor: str | None = None, idempotency_key: str | None = None,
             loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table.TableState | None]:
     """Decide `command` on the table and record the events. `expected_version` None means
-    "whatever the current version is" (the domain still refuses what the state forbids).
-    `now`: seconds since the epoch (default: the wall clock)."""
+    "whatever the current version is" (the domain still refuses what the state forbids):
+    a race lost then is decided again on the fresh state (TABLES.retries), as tournaments
+    do, so two players taking one seat hear `seat_taken`, not a conflict with a version
+    they never sent. `now`: seconds since the epoch (default: the wall clock)."""
     handled = app.tables.handle(table_stream(table_id), partial(_decide, command, now_ms(now)),
                                 expected_version=expected_version, idempotency_key=idempotency_key,
                                 actor=actor, loaded=loaded)

@@ -22,8 +22,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
+import logging
+
 from service.adapters.store import scope
-from service.adapters.store.base import EventStore, NewEvent, RecordedEvent, Reveal, VersionConflict
+from service.adapters.store.base import (
+    EventStore, NewEvent, RecordedEvent, Reveal, Snapshot, VersionConflict,
+)
+from service.application import snapshots
+
+log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 
@@ -66,6 +73,22 @@ class Handled(Generic[S]):
 
 Decide = Callable[[Loaded[S]], Decision[S]]
 
+REPLAY_WORTH_A_SNAPSHOT = 500
+"""Events replayed past a snapshot (or from version 0) beyond which a load writes one."""
+
+
+@dataclass(frozen=True)
+class SnapshotPolicy(Generic[S]):
+    """A kind of stream that keeps snapshots (service.application.snapshots): a cold load
+    or a replay to a version starts from the newest one at or before it, so it costs the
+    events since, not the stream's age."""
+    closing_type: str
+    """The record type after which the state is snapshotted (a table's HandClosed:
+    between hands, so a snapshot never holds a hand still being played)."""
+    at_close: Callable[[S, Sequence[Any]], tuple[int, S] | None]
+    """(the state before a decision, the domain's events decided) -> the index of the last
+    closing event among them and the state right after it; None when none closes."""
+
 
 @dataclass(frozen=True)
 class StreamKind(Generic[S]):
@@ -80,6 +103,7 @@ class StreamKind(Generic[S]):
     retries: int = 1
     """Attempts when the caller expects no particular version: a lost race is judged
     again on the fresh state, so nothing stale is written."""
+    snapshots: SnapshotPolicy[S] | None = None
 
     def stream_id(self, name: str) -> str:
         return self.prefix + name
@@ -119,14 +143,23 @@ class StreamCache(Generic[S]):
 class Streams(Generic[S]):
     """The streams of one kind in one store, with their cache: the one handling path."""
 
-    def __init__(self, store: EventStore, kind: StreamKind[S]) -> None:
+    def __init__(self, store: EventStore, kind: StreamKind[S], cached: int | None = None) -> None:
+        """`cached`: how many states to keep, if not the kind's own number."""
         self.store = store
         self.kind = kind
-        self._cache: StreamCache[S] | None = StreamCache(kind.cached) if kind.cached else None
+        capacity = kind.cached if cached is None else cached
+        self._cache: StreamCache[S] | None = StreamCache(capacity) if capacity else None
 
     def load(self, stream_id: str) -> Loaded[S]:
-        """The stream's current state: the cached state plus whatever was appended since."""
-        cached = self._cached(stream_id) or Loaded(stream_id, 0, self.kind.initial)
+        """The stream's current state: the cached state plus whatever was appended since;
+        not cached, from its newest snapshot when the kind keeps them."""
+        cached = self._cached(stream_id)
+        if cached is None and self.kind.snapshots is not None:
+            loaded = self.replay(stream_id, None)
+            if loaded.version:
+                self._remember(loaded)
+            return loaded
+        cached = cached or Loaded(stream_id, 0, self.kind.initial)
         records = self.store.read_stream(stream_id, after_version=cached.version, reveal=self.kind.reveal)
         if not records:
             return cached
@@ -143,11 +176,64 @@ class Streams(Generic[S]):
             return cached
         return self.load(stream_id)
 
-    def replay(self, stream_id: str, up_to_version: int) -> Loaded[S]:
-        """The stream's state at `up_to_version`, folded from the start (not cached)."""
-        records = self.store.read_stream(stream_id, up_to_version=up_to_version, reveal=self.kind.reveal)
+    def replay(self, stream_id: str, up_to_version: int | None) -> Loaded[S]:
+        """The stream's state at `up_to_version` (None: its head; not cached): from the
+        newest snapshot at or before it when the kind keeps them, else from the start."""
         start: Loaded[S] = Loaded(stream_id, 0, self.kind.initial)
-        return self._folded(start, records) if records else start
+        policy = self.kind.snapshots
+        if policy is None:
+            records = self.store.read_stream(stream_id, up_to_version=up_to_version, reveal=self.kind.reveal)
+            return self._folded(start, records) if records else start
+        found, records = self.store.read_from_snapshot(stream_id, snapshots.SCHEMA, up_to_version)
+        decoded = None if found is None else self._decoded(found)
+        if decoded is not None:
+            start = decoded
+        elif found is not None:  # it does not decode: from the first event after all
+            records = self.store.read_stream(stream_id, up_to_version=up_to_version, reveal=self.kind.reveal)
+        if not records:
+            return start
+        closed_at = None
+        if len(records) > REPLAY_WORTH_A_SNAPSHOT:
+            closed_at = next((i for i in range(len(records) - 1, -1, -1)
+                              if records[i].type == policy.closing_type), None)
+        if closed_at is None:
+            return self._folded(start, records)
+        # A long replay (a stream older than snapshots, or snapshots of other code after a
+        # deploy) leaves one at the last close it passed, so the next load there is short.
+        at_close = self._folded(start, records[:closed_at + 1])
+        self._save_snapshot(at_close)
+        rest = records[closed_at + 1:]
+        return self._folded(at_close, rest) if rest else at_close
+
+    def _decoded(self, found: Snapshot) -> Loaded[S] | None:
+        try:
+            state, keys, first_metadata = snapshots.decode(found.body)
+        except (ValueError, TypeError, KeyError):
+            log.warning("%s: the snapshot at version %s does not decode; replaying instead",
+                        found.stream_id, found.version, exc_info=True)
+            return None
+        return Loaded(found.stream_id, found.version, state, first_metadata, keys)
+
+    def _save_snapshot(self, loaded: Loaded[S]) -> None:
+        try:
+            body = snapshots.encode(loaded.state, loaded.idempotency_keys, loaded.first_metadata)
+        except snapshots.NotSnapshottable:
+            log.warning("%s: no snapshot at version %s", loaded.stream_id, loaded.version, exc_info=True)
+            return
+        self.store.save_snapshot(Snapshot(loaded.stream_id, loaded.version, snapshots.SCHEMA, body))
+
+    def _snapshot_closed(self, before: Loaded[S], decision: Decision[S], first_version: int,
+                         keys: Mapping[str, tuple[int, int]], first_metadata: Mapping[str, Any]) -> None:
+        """After an append that closed (a hand): the state right after its closing event
+        (an auto-deal table's next deal follows in the same append, and stays out)."""
+        policy = self.kind.snapshots
+        closed = None if policy is None else policy.at_close(before.state, decision.events)
+        if closed is None:
+            return
+        index, state = closed
+        version = first_version + index
+        kept = {key: (first, min(last, version)) for key, (first, last) in keys.items() if first <= version}
+        self._save_snapshot(Loaded(before.stream_id, version, state, first_metadata, kept))
 
     def handle(self, stream_id: str, decide: Decide[S], *, expected_version: int | None = None,
                idempotency_key: str | None = None, actor: str | None = None,
@@ -179,6 +265,7 @@ class Streams(Generic[S]):
             first_metadata = current.first_metadata if current.version else dict(decision.records[0].metadata)
             if decision.remember:
                 self._remember(Loaded(stream_id, result.last_version, decision.state, first_metadata, keys))
+                self._snapshot_closed(current, decision, result.first_version, keys, first_metadata)
             recorded = tuple(
                 {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
                 for version, new in zip(range(result.first_version, result.last_version + 1),

@@ -32,6 +32,7 @@ from domain.rules.rulings import allowed
 from domain.rules.violations import Violation
 from service.adapters.store.base import EventStore, RecordedEvent, Reveal
 from service.application import commands, views
+from service.application.handling import Streams
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 
 IMPORTED_HAND_PREFIX = "hand-"
@@ -73,18 +74,22 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     table_id, number = located
     stream = commands.table_stream(table_id)
     # What the viewer reads of each event, with sealed fields only if the hand is closed
-    # (the store decides that in the same read, as for GET /v1/hands/{id}).
-    shown_records = [r for r in store.read_stream(stream, reveal=REVEAL_CLOSED_HANDS)
-                     if r.metadata.get("hand_id") == hand_id]
+    # (the store decides that in the same read, as for GET /v1/hands/{id}): the hand's own
+    # range of the stream, and the table from the snapshot before it, so the steps cost
+    # the hand, not the table's age.
+    shown_records = store.read_hand(stream, hand_id, opened_by=table.HandOpened.__name__,
+                                    reveal=REVEAL_CLOSED_HANDS)
     if not shown_records:
         raise HandNotFound(hand_id)
     closed = any(r.type == HAND_CLOSED for r in shown_records)
     shown = {e["version"]: e for e in views.redact_records(shown_records, viewer)}
-    state: table.TableState | None = None
-    types: dict[str, type] | None = None
+    first, last = shown_records[0].version, shown_records[-1].version
+    # The table before the hand, from its snapshot (a replay: nothing cached).
+    state = Streams(store, commands.TABLES, cached=0).replay(stream, first - 1).state
+    types = None if state is None else table.event_types(state.game)
     folded: list[tuple[table.TableState | None, table.TableState, RecordedEvent]] = []
-    last = shown_records[-1].version
-    for record in store.read_stream(stream, up_to_version=last, reveal=Reveal.ALL):
+    for record in store.read_stream(stream, after_version=first - 1, up_to_version=last,
+                                    reveal=Reveal.ALL):
         if types is None:
             types = table.event_types(record.data["game"])
         before = state

@@ -46,7 +46,9 @@ def test_a_15_all_in_bet_on_a_20_round_is_raised_to_35_at_a_live_table(client):
     assert legal["raise"] == {"min_to": 35, "max_to": 35}
     refused = assert_problem(act(client, table_id, cat, action="raise", to=40), 422, "wrong_fixed_amount")
     assert refused["rule"] == "RRP limit 6"
-    assert refused["numbers"] == {"to": 40, "min_to": 35, "max_to": 35, "unit": 20, "level": 15}
+    numbers = refused["numbers"]
+    assert numbers == {"to": 40, "min_to": 35, "max_to": 35, "unit": 20, "level": 15,
+                       "player": numbers["player"], "player_name": "Cat"}  # who tried, by name
     assert "raise to 40 is not the fixed raise to 35" in refused["detail"]
     assert act(client, table_id, cat, action="raise", to=35).status_code == 201
 

@@ -63,6 +63,16 @@ def test_a_lone_surrogate_in_any_json_string_is_refused_by_path(client, path, bo
     assert "surrogate" in problem["detail"], problem
 
 
+@pytest.mark.parametrize("name", ["\u202ennA", "Ann\u2066Bob", "\u202bAnn"])
+def test_a_name_with_a_bidirectional_override_is_refused_and_a_right_to_left_one_is_not(client, name):
+    # Found by trying: "\u202ennA" registered, and then showed as "Ann" in every list.
+    problem = assert_problem(client.post("/v1/players", json={"name": name}, headers=ADMIN),
+                             400, "validation_error")
+    assert problem["errors"][0]["field"] == "name"
+    created = client.post("/v1/players", json={"name": "\u05d0\u05e0\u05d4 \u0639\u0644\u064a"}, headers=ADMIN)
+    assert created.status_code == 201, created.get_data(as_text=True)
+
+
 def test_a_lone_surrogate_deep_in_table_settings_is_refused_by_path(client, seats):
     body = json.dumps(table(seats, settings={"notes": ["fine", "bad \ud83d"]}))
     problem = assert_problem(raw_post(client, "/v1/tables", body), 400, "validation_error")

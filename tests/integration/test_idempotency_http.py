@@ -118,6 +118,16 @@ def test_every_write_route_goes_through_the_idempotency_layer(client):
             assert body["errors"][0]["field"] == "Idempotency-Key", (method, path)
 
 
+def test_an_empty_key_is_refused_rather_than_taken_for_no_key(client, postgres_pool):
+    # Found by trying: an empty Idempotency-Key wrote, and its retry wrote a second player.
+    before = written(postgres_pool)
+    for _ in range(2):
+        response = client.post("/v1/players", json={"name": "Ann"}, headers={**ADMIN, "Idempotency-Key": ""})
+        body = assert_problem(response, 400, "validation_error")
+        assert body["errors"][0]["field"] == "Idempotency-Key"
+    assert written(postgres_pool) == before
+
+
 def test_a_raise_retried_with_another_amount_is_a_422_and_writes_nothing(client, postgres_pool, seated):
     table_id, players = seated
     headers = keyed({**players[0][1], "If-Match": str(version_of(client, table_id))})

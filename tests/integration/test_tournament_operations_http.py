@@ -40,6 +40,23 @@ def test_a_start_in_the_past_is_refused_in_iso_and_now_starts_at_once(client):
     assert created.status_code == 201, created.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("starts_at", ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"])
+def test_a_start_outside_the_years_of_utc_is_a_400_naming_it(client, starts_at):
+    # Found by trying: the first was created and every read of it (and `cardroom status`)
+    # answered 500; the second was a 500 at once.
+    body = {"name": "Edge", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
+            "payout_percentages": ["100"], "starts_at": starts_at}
+    problem = assert_problem(client.post("/v1/tournaments", json=body, headers=ADMIN), 400, "validation_error")
+    assert problem["errors"][0]["field"] == "starts_at"
+
+
+def test_a_start_more_than_ten_years_ahead_is_refused_with_the_latest(client):
+    body = {"name": "Far", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
+            "payout_percentages": ["100"], "starts_at": "9999-12-31T23:59:59Z"}
+    problem = assert_problem(client.post("/v1/tournaments", json=body, headers=ADMIN), 422, "starts_too_late")
+    assert problem["numbers"]["starts_at"] == "9999-12-31T23:59:59Z" and problem["numbers"]["latest"].endswith("Z")
+
+
 def test_too_early_speaks_of_instants_not_epoch_seconds(client):
     starts = datetime.now(timezone.utc) + timedelta(hours=2)
     body = {"name": "Later", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,

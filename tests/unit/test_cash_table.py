@@ -3,6 +3,7 @@ hands and within the buy-in limits; and chips conserved over any sequence of the
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -11,10 +12,12 @@ from hypothesis import strategies as st
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.records import from_record, to_record
-from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, PlayerLeftTable,
-                          PlayerSeatedAtTable, SitDown, StandUp, StartNextHand, TableClosing,
-                          TableFinished, TableSeat, TopUp, event_types, handle, replay)
+from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, HandClosed,
+                               PlayerLeftTable, PlayerSeatedAtTable, SitDown, StandUp, StartNextHand,
+                               StandUpQueued, TableClosing, TableFinished, TableSeat, TopUp, event_types, fresh_deal,
+                               handle, replay)
 from domain.rules.violations import Violation
+from tests.unit.test_table_games import SeededDraws
 
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 SALT = "cd" * 32
@@ -73,14 +76,35 @@ def test_a_player_who_sits_down_during_a_hand_is_dealt_in_from_the_next_and_may_
     assert 3 in deal(state, seed=2).hand_seats
 
 
-def test_a_player_in_the_hand_may_neither_stand_up_nor_top_up_until_it_is_over():
-    state = deal(cash_table(500, 500))
-    assert refused(state, StandUp("P0")).code == "hand_in_progress"
+def test_a_player_in_the_hand_tops_up_after_it_and_a_stand_up_waits_for_its_end():
+    state = deal(cash_table(500, 500, 500))
     assert refused(state, TopUp("P0", 100)).code == "hand_in_progress"
+    events, state = handle(state, StandUp("P0"))
+    assert events == [StandUpQueued(0, "P0", state.hand_id)] and state.players[0] == "P0"
+    assert refused(state, StandUp("P0")).code == "already_leaving"
     while state.hand_in_progress:
-        state = handle(state, Act(state.to_act, "fold"))[1]
-    events, state = handle(state, TopUp("P0", 100))
+        events, state = handle(state, Act(state.to_act, "fold"))
+    left = [e for e in events if isinstance(e, PlayerLeftTable)]
+    assert [(e.seat, e.player_id) for e in left] == [(0, "P0")] and state.players[0] == EMPTY_SEAT
+    assert left[0].stack == sum(e.stacks[0] for e in events if isinstance(e, HandClosed))
+    assert state.leaving == ()
+    events, state = handle(state, TopUp("P1", 100))
     assert isinstance(events[0], ChipsAdjusted) and events[0].reason == "top_up"
+
+
+def test_on_an_auto_deal_table_a_stand_up_leaves_before_the_next_hand_is_dealt():
+    # Found by playing: the next hand was dealt in the write that closed the last, so a
+    # player at an auto-deal cash table was always in a hand and could never leave.
+    taken = tuple(TableSeat(f"P{i}", 500) for i in range(3)) + (TableSeat(EMPTY_SEAT, 0),) * 3
+    state = handle(None, CreateTable("c1", "holdem", {}, NL, taken, auto_deal=True,
+                                     min_buy_in=MIN_BUY_IN, max_buy_in=MAX_BUY_IN))[1]
+    draws = SeededDraws(3)
+    state = handle(state, fresh_deal(state, draws), draws=draws)[1]
+    state = handle(state, StandUp("P2"), draws=draws)[1]
+    first = state.hand_id
+    while state.hand_id == first:
+        state = handle(state, Act(state.to_act, "fold"), draws=draws)[1]
+    assert state.hand_in_progress and 2 not in state.hand_seats and state.players[2] == EMPTY_SEAT
 
 
 def test_a_top_up_may_bring_the_stack_to_the_maximum_and_no_further():
@@ -91,6 +115,14 @@ def test_a_top_up_may_bring_the_stack_to_the_maximum_and_no_further():
     assert violation.numbers == {"stack": 900, "amount": 101, "max_buy_in": 1000}
     assert refused(state, TopUp("P0", 0)).code == "invalid_top_up"
     assert refused(state, TopUp("Nobody", 10)).code == "not_seated"
+
+
+def test_a_stack_over_the_maximum_takes_no_top_up_and_is_told_so():
+    won = cash_table(1000, 500)
+    state = replace(won, stacks=(1500, *won.stacks[1:]))  # P0 won 500 in a hand
+    violation = refused(state, TopUp("P0", 10))
+    assert violation.code == "top_up_over_max" and "already at or over" in violation.detail
+    assert violation.numbers == {"stack": 1500, "amount": 10, "max_buy_in": 1000}
 
 
 def test_standing_up_takes_the_stack_away_and_frees_the_seat():
@@ -107,6 +139,24 @@ def test_a_cash_table_does_not_finish_when_one_player_is_left():
     state = handle(state, StandUp("P0"))[1]
     assert not state.finished
     assert refused(state, StartNextHand(("As",), SALT)).code == "not_enough_players"
+
+
+def test_an_auto_deal_cash_table_takes_the_call_that_busts_a_player_and_waits_for_the_next():
+    # Found by playing: the call that left one player with chips was refused with
+    # not_enough_players, because the auto-deal tried to open a hand for one player.
+    taken = (TableSeat("P0", 500), TableSeat("P1", 300)) + (TableSeat(EMPTY_SEAT, 0),) * 4
+    state = handle(None, CreateTable("c1", "holdem", {}, NL, taken, auto_deal=True,
+                                     min_buy_in=MIN_BUY_IN, max_buy_in=MAX_BUY_IN))[1]
+    draws = SeededDraws(7)
+    state = handle(state, fresh_deal(state, draws), draws=draws)[1]
+    state = handle(state, Act(state.to_act, "raise", 500), draws=draws)[1]
+    events, state = handle(state, Act(state.to_act, "call"), draws=draws)
+    assert any(type(event) is HandClosed for event in events)
+    assert not state.hand_in_progress and not state.finished
+    assert sorted(state.stacks[:2]) == [0, 800]
+    # A new player sits down and the next hand is dealt by hand.
+    state = handle(state, SitDown("Ann", 300), draws=draws)[1]
+    assert handle(state, fresh_deal(state, draws), draws=draws)[1].hand_in_progress
 
 
 def test_closing_between_hands_finishes_the_table_at_once():

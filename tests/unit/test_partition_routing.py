@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.adapters.store.base import NewEvent
+from service.adapters.store.base import NewEvent, Snapshot
 from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.partitioned import (
     PartitionedCheckpoint,
@@ -64,3 +64,20 @@ def test_the_merged_log_reads_each_store_from_its_own_checkpoint():
     assert router.read_all(checkpoint) == ([], checkpoint)
     assert router.read_all(PartitionedCheckpoint(), limit=1000)[0] != []
     assert router.list_streams("table-") == sorted(f"table-{t}" for t in tables)
+
+
+def test_a_tables_snapshots_and_hand_reads_stay_in_its_partition():
+    east, west = InMemoryEventStore(), InMemoryEventStore()
+    router = PartitionedEventStore({"east": east, "west": west}, global_store=east)
+    stream = f"table-{uuid.uuid4().hex}"
+    home = router.store_for(stream)
+    router.append(stream, 0, [NewEvent("TableCreated", {}),
+                              NewEvent("HandOpened", {}, metadata={"hand_id": "h.1"})])
+    router.save_snapshot(Snapshot(stream, 1, "schema", "{}"))
+
+    assert home.newest_snapshot(stream, "schema") == Snapshot(stream, 1, "schema", "{}")
+    assert (east if home is west else west).newest_snapshot(stream, "schema") is None
+    found, events = router.read_from_snapshot(stream, "schema")
+    assert found.version == 1 and [e.version for e in events] == [2]
+    assert router.newest_snapshot(stream, "schema") == found
+    assert [e.version for e in router.read_hand(stream, "h.1", opened_by="HandOpened")] == [2]

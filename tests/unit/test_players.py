@@ -31,7 +31,7 @@ def test_a_registered_player_cannot_be_registered_again():
     assert "'Ann'" in raised.value.detail
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\t\n", "\u3000", "Ann\x07", "\x85Ann"])
+@pytest.mark.parametrize("name", ["", "   ", "\t\n", "\u3000", "Ann\x07", "\x85Ann", "\u202ennA", "Ann\u2067"])
 def test_a_blank_name_or_one_with_control_characters_is_refused(name):
     with pytest.raises(Violation) as raised:
         decide(INITIAL, RegisterPlayer("p1", name))
@@ -60,4 +60,11 @@ def test_the_published_pattern_agrees_with_the_rule(name):
     except Violation:
         accepted = False
     assert accepted == bool(re.fullmatch(NAME_PATTERN, name))
-    assert accepted == (bool(name.strip()) and not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in name))
+    assert accepted == (bool(name.strip()) and not any(
+        ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069
+        for c in name))
+
+
+@pytest.mark.parametrize("name", ["\u05d0\u05d1\u05d2", "\u0639\u0644\u064a", "Ann\u200f", "Zoë 李"])
+def test_right_to_left_and_other_scripts_are_names_like_any_other(name):
+    assert decide(INITIAL, RegisterPlayer("p1", name)) == [PlayerRegistered("p1", name)]

@@ -118,6 +118,17 @@ class Verification:
     """Why the first bad version is bad, in words (None when ok)."""
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A stream's state at `version`, encoded by its owner (service.application.snapshots)
+    under the tag `schema`: a cache of the replay up to that version, kept beside the log."""
+
+    stream_id: str
+    version: int
+    schema: str
+    body: str
+
+
 class VersionConflict(Exception):
     """The stream was not at the expected version; nothing was written."""
 
@@ -146,7 +157,21 @@ class EventStore(Protocol):
         *, reveal: Reveal | None = None,
     ) -> list[RecordedEvent]: ...
 
+    def read_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]: ...
+
     def stream_version(self, stream_id: str) -> int: ...
+
+    def save_snapshot(self, snapshot: Snapshot) -> None: ...
+
+    def newest_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> Snapshot | None: ...
+
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]: ...
 
     def read_all(
         self, after: Checkpoint | None = None, limit: int = 1000, *, until: Checkpoint = END
@@ -319,6 +344,12 @@ def chained_hash(
     return hashlib.sha256(document.encode("utf-8")).hexdigest()
 
 
+def snapshot_message(snapshot: Snapshot) -> str:
+    """What a snapshot's MAC signs (ChainSigner.sign_snapshot)."""
+    body_hash = hashlib.sha256(snapshot.body.encode("utf-8")).hexdigest()
+    return f"snapshot\n{snapshot.stream_id}\n{snapshot.version:d}\n{snapshot.schema}\n{body_hash}"
+
+
 class ChainSigner:
     """Keys the hash chain: an HMAC-SHA256 of (stream, version, hash) under a secret the
     database never holds (CARDROOM_CHAIN_KEY or the data directory's chain-key file).
@@ -337,6 +368,15 @@ class ChainSigner:
     def sign(self, stream_id: str, version: int, hash_: str) -> str:
         message = f"{stream_id}\n{version:d}\n{hash_}".encode()
         return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+
+    def sign_snapshot(self, snapshot: Snapshot) -> str:
+        """A snapshot's MAC: whoever may insert into the snapshots table without the key
+        cannot make the application load a state the log does not hold."""
+        return hmac.new(self._key, snapshot_message(snapshot).encode(), hashlib.sha256).hexdigest()
+
+    def valid_snapshot(self, snapshot: Snapshot, mac: str | None) -> bool:
+        return mac is not None and hmac.compare_digest(self.sign_snapshot(snapshot).encode(),
+                                                       mac.encode("utf-8", "surrogatepass"))
 
     def valid(self, stream_id: str, version: int, hash_: str, mac: str | None) -> bool:
         return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_).encode(),

@@ -29,6 +29,7 @@ from service.adapters.store.base import (
     NewEvent,
     RecordedEvent,
     Reveal,
+    Snapshot,
     Verification,
     VersionConflict,
     canonical_json,
@@ -55,6 +56,8 @@ class InMemoryEventStore:
         self._transactions = 0
         self.appended: Callable[[str, int], None] | None = None
         self.idempotency = idempotency.InMemoryIdempotency()
+        # (stream, schema) -> snapshots in version order, each with its MAC (None unsigned).
+        self._snapshots: dict[tuple[str, str], list[tuple[Snapshot, str | None]]] = {}
 
     @contextmanager
     def transaction(self) -> Iterator[scope.WriteScope]:
@@ -172,6 +175,56 @@ class InMemoryEventStore:
                 e.metadata.get("hand_id") for e in stream if e.type == reveal.closing_type}
         return [e if e.metadata.get("hand_id") in closed and "hand_id" in e.metadata
                 else dataclasses.replace(e, sealed=None) for e in events]
+
+    def read_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        """The events tagged with `hand_id`, from its opening event (type `opened_by`) to
+        the stream's next opening event. Found by a scan: this store is for tests."""
+        with self._lock:
+            stream = self._streams.get(stream_id, [])
+            first = next((e.version for e in stream
+                          if e.type == opened_by and e.metadata.get("hand_id") == hand_id), None)
+            if first is None:
+                return []
+            after = next((e.version for e in stream[first:] if e.type == opened_by), None)
+        events = self.read_stream(stream_id, first - 1, None if after is None else after - 1,
+                                  reveal=reveal)
+        return [e for e in events if e.metadata.get("hand_id") == hand_id]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Kept once per (stream, schema, version): a second one at the same version is
+        the same state (replays are deterministic), so the first stays."""
+        mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
+        with self._lock:
+            kept = self._snapshots.setdefault((snapshot.stream_id, snapshot.schema), [])
+            versions = [s.version for s, _ in kept]
+            at = bisect.bisect_left(versions, snapshot.version)
+            if at == len(kept) or kept[at][0].version != snapshot.version:
+                kept.insert(at, (snapshot, mac))
+
+    def newest_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> Snapshot | None:
+        """The newest snapshot at or below `up_to_version` under `schema`; with a chain
+        key, one whose MAC is not the key's is passed over."""
+        with self._lock:
+            kept = list(self._snapshots.get((stream_id, schema), ()))
+        for snapshot, mac in reversed(kept):
+            if up_to_version is not None and snapshot.version > up_to_version:
+                continue
+            if self.signer is None or self.signer.valid_snapshot(snapshot, mac):
+                return snapshot
+        return None
+
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The newest snapshot at or below `up_to_version` (newest_snapshot) and the events
+        after it up to that version, their sealed fields revealed: the owner's replay."""
+        found = self.newest_snapshot(stream_id, schema, up_to_version)
+        return found, self.read_stream(stream_id, 0 if found is None else found.version,
+                                       up_to_version, reveal=Reveal.ALL)
 
     def stream_version(self, stream_id: str) -> int:
         with self._lock:

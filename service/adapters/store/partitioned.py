@@ -37,6 +37,7 @@ from service.adapters.store.base import (
     NewEvent,
     RecordedEvent,
     Reveal,
+    Snapshot,
     Verification,
 )
 
@@ -109,6 +110,26 @@ class PartitionedEventStore:
     ) -> list[RecordedEvent]:
         return self.store_for(stream_id).read_stream(stream_id, after_version, up_to_version,
                                                      reveal=reveal)
+
+    def read_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        return self.store_for(stream_id).read_hand(stream_id, hand_id, opened_by=opened_by,
+                                                   reveal=reveal)
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Beside the stream it is of, so a load reads both in one statement."""
+        self.store_for(snapshot.stream_id).save_snapshot(snapshot)
+
+    def newest_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> Snapshot | None:
+        return self.store_for(stream_id).newest_snapshot(stream_id, schema, up_to_version)
+
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        return self.store_for(stream_id).read_from_snapshot(stream_id, schema, up_to_version)
 
     def stream_version(self, stream_id: str) -> int:
         return self.store_for(stream_id).stream_version(stream_id)

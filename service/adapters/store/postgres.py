@@ -23,6 +23,7 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections import OrderedDict
@@ -49,6 +50,7 @@ from service.adapters.store.base import (
     NewEvent,
     RecordedEvent,
     Reveal,
+    Snapshot,
     Verification,
     VersionConflict,
     canonical_json,
@@ -60,6 +62,9 @@ from service.adapters.store.base import (
     utc_now,
     verify_chain,
 )
+
+
+log = logging.getLogger(__name__)
 
 
 def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> ConnectionPool:
@@ -220,6 +225,7 @@ SELECT first.version, array_agg(e.position ORDER BY e.version), max(e.version)
 _COLUMNS = (
     "stream_id, version, position, type, schema_version, data, metadata, recorded_at, hash, mac"
 )
+_E_COLUMNS = ", ".join(f"e.{column.strip()}" for column in _COLUMNS.split(","))
 # The sealed fields, as the read's Reveal allows: all, none, or those of events whose hand's
 # closing event is in the stream. The closing check runs in the statement that reads the
 # events, so both see one snapshot: a hand opened during the read is never revealed.
@@ -251,6 +257,59 @@ _READ_STREAM = """
 SELECT {columns}, {sealed} FROM events e
  WHERE stream_id = %s AND version > %s AND version <= %s
  ORDER BY version
+"""
+
+# A hand's events: those tagged with it between its opening event and the stream's next
+# one, found through the partial indexes on opening events (migration 0013), so a read
+# costs the hand's events, whatever the age of the stream. The opening type is a literal
+# for the planner to match the partial indexes (as _sealed_column's closing type).
+_READ_HAND = """
+WITH bounds AS MATERIALIZED (
+    SELECT o.version AS first_version,
+           -- ORDER BY ... LIMIT 1, not min(): one index probe, not one per later hand.
+           coalesce((SELECT n.version FROM events n
+                      WHERE n.stream_id = %(stream)s AND n.type = {opening} AND n.version > o.version
+                      ORDER BY n.version LIMIT 1), 2147483647) AS next_version
+      FROM events o
+     WHERE o.stream_id = %(stream)s AND o.type = {opening} AND o.metadata->>'hand_id' = %(hand)s
+     LIMIT 1
+)
+SELECT {columns}, {sealed} FROM bounds b
+  JOIN events e ON e.stream_id = %(stream)s AND e.version >= b.first_version
+                AND e.version < b.next_version
+ WHERE e.metadata->>'hand_id' = %(hand)s
+ ORDER BY e.version
+"""
+
+# $1 stream, $2 schema, $3 version: the newest snapshot at or below a version.
+_NEWEST_SNAPSHOT = """
+SELECT version, body, encode(mac, 'hex') FROM snapshots
+ WHERE stream_id = %s AND schema = %s AND version <= %s
+ ORDER BY version DESC LIMIT 1
+"""
+
+# The newest snapshot and the events after it, in one round trip: the snapshot's columns
+# beside each event (its body on the first row only), or alone on one row when no event
+# follows it; one row of nulls when there is neither.
+_FROM_SNAPSHOT = """
+WITH s AS MATERIALIZED (
+    SELECT version, body, mac FROM snapshots
+     WHERE stream_id = %(stream)s AND schema = %(schema)s AND version <= %(upper)s
+     ORDER BY version DESC LIMIT 1
+)
+SELECT s.version, CASE WHEN e.version IS NULL OR e.version = min(e.version) OVER () THEN s.body END,
+       encode(s.mac, 'hex'), {columns}, {sealed}
+  FROM (SELECT) AS one
+  LEFT JOIN s ON true
+  LEFT JOIN events e ON e.stream_id = %(stream)s AND e.version > coalesce(s.version, 0)
+                    AND e.version <= %(upper)s
+ ORDER BY e.version
+"""
+
+_SAVE_SNAPSHOT = """
+INSERT INTO snapshots (stream_id, schema, version, body, mac)
+VALUES (%s, %s, %s, %s, decode(%s, 'hex'))
+ON CONFLICT DO NOTHING
 """
 
 _READ_ALL = f"""
@@ -474,6 +533,72 @@ class PostgresEventStore:
             self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
         return recorded
 
+    def read_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
+    ) -> list[RecordedEvent]:
+        """The events tagged with `hand_id` (metadata), from its opening event (type
+        `opened_by`) to the stream's next opening event: one statement over two small
+        indexes and the hand's own rows."""
+        query = _READ_HAND.format(columns=_E_COLUMNS, sealed=_sealed_column(reveal),
+                                  opening=_sql_text_literal(opened_by))
+        with self._connection() as connection:
+            rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
+        return [_recorded(row) for row in rows]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Inside the open transaction when there is one (it commits or rolls back with
+        the events it follows); once per (stream, schema, version), the first kept. Outside
+        one, a snapshot that cannot be written is logged and let go: it is a cache."""
+        mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
+        parameters = (snapshot.stream_id, snapshot.schema, snapshot.version, snapshot.body, mac)
+        joined = scope.joined_transaction(self)
+        if joined is not None:
+            _fetch_none(joined, _SAVE_SNAPSHOT, parameters)
+            return
+        try:
+            with self._pool.connection() as connection:
+                _fetch_none(connection, _SAVE_SNAPSHOT, parameters)
+        except psycopg.OperationalError:
+            # A cache lost, not a write: the events it follows are committed already.
+            log.warning("could not keep the snapshot of %s at version %s", snapshot.stream_id,
+                        snapshot.version, exc_info=True)
+
+    def newest_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> Snapshot | None:
+        """The newest snapshot at or below `up_to_version` under `schema`; with a chain
+        key, one whose MAC is not the key's is passed over (and the next older read)."""
+        upper = _MAX_VERSION if up_to_version is None else up_to_version
+        with self._connection() as connection:
+            while upper >= 1:
+                rows = _fetch(connection, _NEWEST_SNAPSHOT, (stream_id, schema, upper))
+                if not rows:
+                    return None
+                version, body, mac = rows[0]
+                found = Snapshot(stream_id, version, schema, body)
+                if self.signer is None or self.signer.valid_snapshot(found, mac):
+                    return found
+                upper = version - 1
+        return None
+
+    def read_from_snapshot(
+        self, stream_id: str, schema: str, up_to_version: int | None = None,
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The newest snapshot at or below `up_to_version` and the events after it up to
+        that version, sealed fields revealed (the owner's replay): one statement. A newest
+        snapshot whose MAC is not the chain key's is passed over as newest_snapshot does."""
+        upper = _MAX_VERSION if up_to_version is None else up_to_version
+        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, sealed=_ALL_SEALED)
+        with self._connection() as connection:
+            rows = _fetch(connection, query, {"stream": stream_id, "schema": schema, "upper": upper})
+        version, body, mac = rows[0][:3]
+        found = None if version is None else Snapshot(stream_id, version, schema, body)
+        if found is not None and self.signer is not None and not self.signer.valid_snapshot(found, mac):
+            older = self.newest_snapshot(stream_id, schema, found.version - 1)
+            return older, self.read_stream(stream_id, 0 if older is None else older.version,
+                                           up_to_version, reveal=Reveal.ALL)
+        return found, [_recorded(row[3:]) for row in rows if row[3] is not None]
+
     def stream_version(self, stream_id: str) -> int:
         with self._connection() as connection:
             return _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
@@ -626,6 +751,11 @@ def _fetch(connection: psycopg.Connection[Any], query: str, params: Any) -> list
     # Tuple rows whatever row factory the pool's owner chose for its connections.
     with connection.cursor(row_factory=tuple_row) as cursor:
         return cursor.execute(query, params, prepare=True).fetchall()
+
+
+def _fetch_none(connection: psycopg.Connection[Any], query: str, params: Any) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(query, params, prepare=True)
 
 
 def _recorded(row: Sequence[Any]) -> RecordedEvent:

@@ -114,14 +114,16 @@ IDEMPOTENCY_KEY_MAX_LENGTH = 200
 
 def request_idempotency_key() -> str | None:
     """The request's `Idempotency-Key` header (every write accepts one), validated."""
-    key = request.headers.get("Idempotency-Key") or None
-    if key is not None and (len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
+    key = request.headers.get("Idempotency-Key")
+    # An empty key is refused, not taken for no key: its sender would count on retries
+    # being answered once and get a second write instead.
+    if key is not None and (not key or len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
         raise validation_problem(
             [
                 {
                     "location": "headers",
                     "field": "Idempotency-Key",
-                    "messages": [f"at most {IDEMPOTENCY_KEY_MAX_LENGTH} characters, no NUL."],
+                    "messages": [f"1 to {IDEMPOTENCY_KEY_MAX_LENGTH} characters, no NUL."],
                 }
             ]
         )

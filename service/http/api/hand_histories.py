@@ -172,7 +172,8 @@ PHH_REQUEST_BODY = {
     },
 }
 IDEMPOTENCY_KEY_HEADER = {
-    "name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
     "description": "with ?store=true: a retry with the same key answers the first stored hand",
 }
 

@@ -1,8 +1,11 @@
 """Hands and streams for auditors: a hand's history, its state at any version, its PHH
 export, and the hash-chain check of any stream.
 
-A hand id is `<table id>.<number>`; its events are the slice of the table stream tagged
-with that hand, so no extra index is kept. A hand imported from PHH (`POST
+A hand id is `<table id>.<number>`; its events are the ones of the table stream tagged
+with that hand, all between its HandOpened and the next hand's (the application tags an
+event with the hand opened last), read as that range (EventStore.read_hand), and its state
+is replayed from the snapshot taken when the hand before it closed: a hand read costs
+that hand, whatever the age of the table. A hand imported from PHH (`POST
 /v1/hand-histories?store=true`) has the id `hand-<uuid>`, the name of its own stream.
 Everything is redacted for the caller.
 """
@@ -32,6 +35,8 @@ from service.http.auth import require
 from service.http.problems import Problem
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 from service.adapters.store.base import RecordedEvent, format_recorded_at
+
+HAND_OPENED = table.HandOpened.__name__
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
 
@@ -71,20 +76,18 @@ class VerificationSchema(ma.Schema):
         "description": "why the first bad version is bad (a hash, a MAC, a missing tail)"})
 
 
-def _hand_records(hand_id: str) -> tuple[commands.LoadedTable, list[RecordedEvent]]:
-    """The table and the hand's events, read with their hand's sealed fields revealed only
-    if its HandClosed is stored (decided in the same read)."""
+def _hand_records(hand_id: str) -> list[RecordedEvent]:
+    """The hand's events, read with their sealed fields revealed only if its HandClosed is
+    stored (decided in the same read): one range of the table stream, no table load."""
     located = table.table_id_of_hand(hand_id)
     if located is None:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    table_id, number = located
-    loaded = commands.load_table(application(), table_id)
-    if loaded.state is None or not 1 <= number <= loaded.state.hands_played:
+    table_id, _ = located
+    records = event_store().read_hand(commands.table_stream(table_id), hand_id,
+                                      opened_by=HAND_OPENED, reveal=REVEAL_CLOSED_HANDS)
+    if not records:
         raise Problem(404, "not_found", f"no hand {hand_id}")
-    records = [r for r in event_store().read_stream(commands.table_stream(table_id),
-                                                    reveal=REVEAL_CLOSED_HANDS)
-               if r.metadata.get("hand_id") == hand_id]
-    return loaded, records
+    return records
 
 
 def _is_over(records: list[RecordedEvent]) -> bool:
@@ -101,7 +104,7 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     """A hand's history: its events, the hand at its last event, and the deal check."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_hand(hand_id)
-    _, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
     state = commands.state_at(application(), table_id, last)
@@ -127,7 +130,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     imported hand, to version `at` of its own stream."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_state(hand_id, query.get("at"))
-    _, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
     table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
     first, last = records[0].version, records[-1].version
     at = query.get("at", last)
@@ -158,7 +161,9 @@ def hand_phh(hand_id: str) -> Response:
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
-    loaded, records = _hand_records(hand_id)
+    records = _hand_records(hand_id)
+    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    loaded = commands.load_table(application(), table_id)
     _check_phh_form(loaded.state)
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
@@ -169,13 +174,15 @@ def hand_phh(hand_id: str) -> Response:
 
 
 def _check_phh_form(state: table.TableState) -> None:
-    """PHH writes hold'em, Omaha and (our extension) five-card draw for chips; nothing else."""
+    """PHH writes hold'em, Omaha, the mixed games (stud, razz, their rotations...) and (our
+    extension) five-card draw for chips; nothing else."""
     rules = table.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if state.game != DRAW_GAME:
         raise Problem(422, "phh_not_available",
-                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha and "
+                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha, the "
+                      f"mixed games (stud, razz, 2-7 triple draw and their rotations) and "
                       f"five-card draw only", game=state.game)
     if not rules.plays_for_chips(state.settings):
         raise Problem(422, "phh_not_available",

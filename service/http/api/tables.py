@@ -43,7 +43,7 @@ IF_MATCH_HEADER = {
 }
 IDEMPOTENCY_KEY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
-    "schema": {"type": "string", "maxLength": 200},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
     "description": "the caller's key for this request: a retry with the same key and body "
                    "answers the first response and writes nothing (service.http.api.writes)",
 }
@@ -66,10 +66,11 @@ class NewTableSchema(ma.Schema):
                                metadata={"description": "the betting description of api.md (hold'em and "
                                          "Omaha); five-card draw, Palace Poker and dice derive theirs "
                                          "from their settings"})
-    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), required=True,
+    # Not required: a cash table may open empty (table_seats asks the others for two or more).
+    seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), load_default=list,
                            validate=ma.validate.Length(max=table.MAX_SEATS),
                            metadata={"description": f"{table.MIN_SEATS} to {table.MAX_SEATS}; a cash table's "
-                                                    "players at the start (none or more)"})
+                                                    "players at the start (none or more; may be left out)"})
     cash = CASH_FIELD
     ranked = StrictBoolean(load_default=False)
     action_clock_s = ma.fields.Integer(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 import marshmallow as ma
@@ -88,7 +88,13 @@ class StartsAt(ma.fields.Field):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if value == "now":
             return "now"
-        return ma.fields.AwareDateTime()._deserialize(value, attr, data, **kwargs)
+        instant = ma.fields.AwareDateTime()._deserialize(value, attr, data, **kwargs)
+        try:
+            # An offset can carry 0001-01-01 or 9999-12-31 outside the years a datetime
+            # holds in UTC: such an instant could not be shown again (it was a 500 on read).
+            return instant.astimezone(timezone.utc)
+        except OverflowError:
+            raise ma.ValidationError("an instant between the years 1 and 9999 in UTC") from None
 
 
 class NewTournamentSchema(ma.Schema):
