@@ -8,15 +8,15 @@ checkpoint together or neither, and two followers of one name take turns, each s
 where the other committed. The application may read, create and move rows, never delete
 them.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 """
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0013"
-down_revision = "0012"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
