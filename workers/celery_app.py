@@ -16,8 +16,7 @@ from service.adapters.scheduler import CeleryScheduler, broker_settings
 from service.config import Config, checked_from_env
 
 HEALTH_PING_EVERY_S = 60.0
-# Tournament starts and level ends are acted on by this sweep (workers.tournament_tasks).
-TOURNAMENT_SWEEP_EVERY_S = 5.0
+# Tournaments have no sweep: their manager follows the log (workers.tournament_tasks).
 # Action clocks missed by their ETA task are acted on by this sweep (workers.clock_tasks).
 CLOCK_SWEEP_EVERY_S = 1.0
 
@@ -35,8 +34,6 @@ def make_celery(config: Config) -> Celery:
         broker_connection_retry_on_startup=True,
         beat_schedule={
             "health-ping": {"task": "workers.tasks.ping", "schedule": HEALTH_PING_EVERY_S},
-            "tournament-clocks": {"task": "workers.tournament_tasks.sweep_tournaments",
-                                  "schedule": TOURNAMENT_SWEEP_EVERY_S},
             # A sweep still queued when the next is due is dropped: they do the same work.
             "action-clocks": {"task": "workers.clock_tasks.sweep_clocks", "schedule": CLOCK_SWEEP_EVERY_S,
                               "options": {"expires": CLOCK_SWEEP_EVERY_S}},

@@ -1,75 +1,110 @@
-"""The tournament clock worker: beat runs `sweep_tournaments` every few seconds; it starts
-tournaments whose time has come, records level changes as they happen, and rates
-finished tournaments that were not rated yet.
+"""The tournament manager in the worker: a follower of the log
+(service.application.process_managers.TournamentFollower) on a thread of each Celery
+worker's main process, started when the worker is ready.
 
-Deadlines are derivable from each tournament's events (the level in force is read from
-them at any moment, recorded or not: the recorded `LevelStarted` is for the audit log and
-for clients following the stream), so the sweep needs no timers of its own and nothing
-is lost with a killed worker or broker: the next sweep finds what is due. Each
-tournament is acted on at the version it was read at, so two sweeps racing (two beat
-processes, a slow worker) record a deadline once; the loser's conflict is logged and
-dropped.
+It handles a batch when the append trigger's notification names a tournament or one of
+its tables (a hand over, a registration, a floor's move), when a tournament's clock next
+has something due (its start, a level's end: the follower knows when), and, as a safety
+net for a lost notification only, after SAFETY_NET_S of silence. No loop polls the tables:
+between those moments the thread waits.
 
-Between level deadlines the same sweep drives the tournaments' live tables
-(service.application.tournament_tables.advance: report closed hands, apply moves, deal the next
-hands) several times a second until the next sweep is due, so a hand on a tournament
-table is followed by the next within a moment. Each pass reads the log afresh and acts
-at the versions it read, so overlapping sweeps change nothing twice.
+Several workers run one follower each; they share one tracking record and take turns on
+its lock, so each position of the log is handled once whichever worker is up. A worker
+killed mid-batch leaves nothing of that batch behind: the next follower does it again.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from typing import Any
 
-from domain.rules.violations import Violation
-from domain.tournaments import tournament
-from service.application import tournament_tables, tournaments
-from service.application.application import Application
-from service.adapters.store.base import VersionConflict
-from workers.celery_app import app, resources
+from celery.signals import worker_ready, worker_shutting_down
+
+from service import bootstrap
+from service.adapters.scheduler import CeleryScheduler
+from service.adapters.store.trackings import PostgresTracking
+from service.adapters.wakeups import Wakeups
+from service.application import commands, process_managers, tournaments
+from service.config import Config
+from workers.celery_app import app
 
 log = logging.getLogger(__name__)
 
-# Drive the tables for a little less than the sweep interval (workers.celery_app), so
-# consecutive sweeps barely overlap.
-TABLES_FOR_S = 4.0
-TABLES_EVERY_S = 0.1
+SAFETY_NET_S = 30.0
+RETRY_PAUSE_S = 1.0
+"""After a failed batch (the database away, a bug): wait this long, then from the checkpoint."""
 
 
-@app.task(name="workers.tournament_tasks.sweep_tournaments")
-def sweep_tournaments() -> int:
-    """Act on every tournament's due deadlines; returns how many commands were recorded."""
-    application = resources().application
-    now = int(time.time())
-    recorded = 0
-    ids = tournaments.tournament_ids(application)
-    for tournament_id in ids:
-        recorded += _act(application, tournament_id, now)
-    running = [t for t in ids if tournaments.load_tournament(application, t).state.status == tournament.RUNNING]
-    until = time.monotonic() + TABLES_FOR_S
-    while running and time.monotonic() < until:
-        for tournament_id in running:
-            recorded += _advance_tables(application, tournament_id)
-        time.sleep(TABLES_EVERY_S)
-    return recorded
+def follows(stream_id: str) -> bool:
+    """A stream whose appends may call for the tournament manager: a tournament or its table."""
+    if stream_id.startswith(tournaments.STREAM_PREFIX):
+        return True
+    return stream_id.startswith(commands.STREAM_PREFIX) and \
+        process_managers.tournament_of_table(stream_id[len(commands.STREAM_PREFIX):]) is not None
 
 
-def _advance_tables(application: Application, tournament_id: str) -> int:
-    try:
-        return tournament_tables.advance(application, tournament_id, time.time())
-    except Exception:
-        log.exception("tournament %s: driving its tables failed", tournament_id)
-    return 0
+class TournamentManager:
+    """The follower, its notifications and its own application and connection pool
+    (built in the worker's main process, after the pool processes were forked, and never
+    handed to them: they build their own on their first task)."""
+
+    def __init__(self, config: Config) -> None:
+        resources = bootstrap.worker_resources(config, CeleryScheduler(app))
+        assert config.database_url is not None  # worker_resources refused to start without one
+        self._pool = resources.pool
+        self._follower = process_managers.TournamentFollower(resources.application, PostgresTracking())
+        self._wakeups = Wakeups(config.database_url, follows)
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tournament-manager", daemon=True)
+
+    def start(self) -> None:
+        self._wakeups.start()
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._wakeups.woken.set()
+        self._thread.join(timeout=10)
+        self._wakeups.stop()
+        self._pool.close()
+
+    def _run(self) -> None:
+        woken = self._wakeups.woken
+        while not self._stopped.is_set():
+            woken.clear()  # before reading: a notification from here on wakes the next wait
+            try:
+                batch = self._follower.handle_batch()
+            except Exception:
+                log.exception("the tournament manager's batch failed; it starts again from its checkpoint")
+                self._stopped.wait(RETRY_PAUSE_S)
+                continue
+            if batch.recorded:
+                log.info("tournament manager: %d events read, %d commands recorded", batch.events, batch.recorded)
+            if batch.full or batch.recorded:
+                continue  # more log to read, or our own writes to follow up
+            woken.wait(self._wait_s())
+
+    def _wait_s(self) -> float:
+        deadline = self._follower.next_deadline()
+        if deadline is None:
+            return SAFETY_NET_S
+        return max(0.0, min(SAFETY_NET_S, deadline - time.time()))
 
 
-def _act(application: Application, tournament_id: str, now: int) -> int:
-    try:
-        return len(tournaments.act_on_deadlines(application, tournament_id, now))
-    except VersionConflict as lost:
-        log.info("tournament %s: someone acted first (%s); the next sweep looks again", tournament_id, lost)
-    except Violation as refused:
-        log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
-    except Exception:
-        # One tournament's fault must not hold up every other tournament's clock.
-        log.exception("tournament %s: acting on its deadlines failed", tournament_id)
-    return 0
+MANAGER = "cardroom_tournament_manager"
+"""Where the worker's main process keeps its manager: the Celery app's configuration."""
+
+
+@worker_ready.connect
+def _start_manager(**_: Any) -> None:
+    manager = TournamentManager(Config.from_env())
+    manager.start()
+    app.conf[MANAGER] = manager
+
+
+@worker_shutting_down.connect
+def _stop_manager(**_: Any) -> None:
+    manager = app.conf.get(MANAGER)
+    if manager is not None:
+        manager.stop()

@@ -1161,7 +1161,9 @@ def evolve(state: Tournament, event: object) -> Tournament:
     if isinstance(event, HandFinished):
         # The table's chips after the hand; rebuys and add-ons taken during it are added
         # to the table before its next deal.
-        at_table = [p for p, (number, _) in state.seating.where.items() if number == event.table]
+        # The table's own seats, not a scan of every player's (10,000 players, 9 seats).
+        seats = state.seating.tables[event.table - 1] if 0 < event.table <= len(state.seating.tables) else None
+        at_table = [] if seats is None else [p for p in seats.seats if p is not None]
         stacks = dict(state.stacks)
         stacks.update((c.player_id, c.chips) for c in event.stacks)
         for player in at_table:

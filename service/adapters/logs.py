@@ -22,7 +22,6 @@ from service.config import Config, level_number
 # The periodic tasks whose every run is routine (workers.celery_app's beat schedule).
 ROUTINE_TASKS = (
     "workers.clock_tasks.sweep_clocks",
-    "workers.tournament_tasks.sweep_tournaments",
     "workers.tasks.ping",
 )
 # Where Celery reports a task received, sent by beat, expired, and done.

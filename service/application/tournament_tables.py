@@ -1,8 +1,11 @@
 """The process manager between a tournament and its live tables.
 
 It reads the tournament stream and each of its table streams and sends whichever command
-brings them closer together; nothing is remembered between calls, so a retried,
-duplicated or concurrent `advance` finds the same facts and sends nothing twice:
+brings them closer together. Called without table states it reads every table stream
+first, so a retried, duplicated or concurrent `advance` finds the same facts and sends
+nothing twice; the follower of the log (service.application.process_managers) passes the
+table states it keeps current from the log instead, so a step costs the tables it
+changes, not the tournament's size:
 - started tournament, table stream missing: create it (expected version 0) with the
   tournament table's players who have not sat at another table, with the starting stack
   (players moved in from elsewhere are seated with their own chips by the next rule);
@@ -37,7 +40,7 @@ tables report to the tournament through the floor.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from domain.live import table
@@ -63,6 +66,11 @@ def table_id_for(tournament_id: str, number: int) -> str:
     return f"{tournament_id}-table-{number}"
 
 
+Tables = dict[int, commands.LoadedTable]
+"""A tournament's table streams by table number, as last read or written; `advance`
+keeps it current with what it writes."""
+
+
 @dataclass(frozen=True)
 class TableChips:
     table_id: str
@@ -72,7 +80,7 @@ class TableChips:
 
 
 def table_states(app: Application, tournament_id: str,
-                 state: tournament.Tournament) -> dict[int, commands.LoadedTable]:
+                 state: tournament.Tournament) -> Tables:
     """Every table stream of the tournament that exists, by table number."""
     found = {}
     for number in range(1, len(state.seating.tables) + 1):
@@ -108,21 +116,25 @@ def chips_in_play(app: Application, tournament_id: str) -> tuple[int, list[Table
     return sum(s.chips for s in shares) + in_transit + pending + entering, shares
 
 
-def _never_seated(tables: dict[int, commands.LoadedTable], player: str) -> bool:
+def _never_seated(tables: Tables, player: str) -> bool:
     return not any(player in t.state.players or any(d.player_id == player for d in t.state.departures)
                    for t in tables.values())
 
 
-def _applied_changes(tables: dict[int, commands.LoadedTable]) -> set[int]:
+def _applied_changes(tables: Tables) -> set[int]:
     return {change for t in tables.values() for change in t.state.chip_changes}
 
 
-def advance(app: Application, tournament_id: str, now: float) -> int:
-    """Send every command the tournament and its tables are due; returns how many were
-    recorded. Stops at the first lost race (the next call looks again)."""
+def advance(app: Application, tournament_id: str, now: float, tables: Tables | None = None,
+            limit: int | None = None) -> int:
+    """Send every command the tournament and its tables are due, or the first `limit` of
+    them; returns how many were recorded. Stops at the first lost race (the next call
+    looks again). `tables`: the table states to decide on (read from the store when None)."""
     recorded = 0
+    if tables is None:
+        tables = table_states(app, tournament_id, tournaments.load_tournament(app, tournament_id).state)
     try:
-        while _step(app, tournament_id, int(now)):
+        while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
@@ -133,25 +145,30 @@ def advance(app: Application, tournament_id: str, now: float) -> int:
     return recorded
 
 
-def _step(app: Application, tournament_id: str, now: int) -> bool:
+def _step(app: Application, tournament_id: str, now: int, tables: Tables) -> bool:
     """One command that brings the tournament and a table closer; False when none is due."""
     loaded = tournaments.load_tournament(app, tournament_id)
     state = loaded.state
     if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
         return False
-    tables = table_states(app, tournament_id, state)
     for number, seating_table in enumerate(state.seating.tables, start=1):
         if seating_table is not None and number not in tables:
-            _create_table(app, loaded, seating_table)
+            _create_table(app, loaded, seating_table, tables)
             return True
     for number, loaded_table in tables.items():
         if _report_hand(app, loaded, number, loaded_table, now):
             return True
+    pending = state.pending_chip_changes(_applied_changes(tables)) if state.chip_changes else ()
     for number, loaded_table in tables.items():
-        if _apply_chip_changes(app, loaded, number, loaded_table, tables):
+        if pending and _apply_chip_changes(app, loaded, number, loaded_table, tables, pending):
             return True
+    departures: dict[str, table.PlayerLeftTable] | None = None
     for number, loaded_table in tables.items():
-        if _sync_seats(app, loaded, number, loaded_table, tables):
+        if not _between_hands_out_of_sync(state, number, loaded_table):
+            continue
+        if departures is None:  # gathered once a step, only when a table needs seating
+            departures = _latest_departures(tables)
+        if _sync_seats(app, loaded, number, loaded_table, tables, departures):
             return True
     for number, loaded_table in tables.items():
         if _race(app, loaded, number, loaded_table, now):
@@ -162,20 +179,30 @@ def _step(app: Application, tournament_id: str, now: int) -> bool:
     return False
 
 
+def _send_to_table(app: Application, tables: Tables, number: int, loaded_table: commands.LoadedTable,
+                   command: table.Command) -> None:
+    """`command` decided on the state we hold, appended at its version (a table that moved
+    on meanwhile is a VersionConflict); the table's new state is kept in `tables`."""
+    assert loaded_table.state is not None
+    handled = commands.execute(app, loaded_table.state.table_id, loaded_table.version, command, actor=ACTOR,
+                               loaded=loaded_table)
+    tables[number] = replace(loaded_table, version=handled.version, state=handled.state)
+
+
 def _apply_chip_changes(app: Application, loaded: tournaments.LoadedTournament, number: int,
-                        loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
+                        loaded_table: commands.LoadedTable, tables: Tables,
+                        pending: tuple[tournament.ChipChange, ...]) -> bool:
     """Between hands: the first chip change not applied anywhere for a player seated here."""
     state, table_state = loaded.state, loaded_table.state
     assert table_state is not None
     if table_state.hand_in_progress or number in state.hands_in_progress:
         return False
-    for change in state.pending_chip_changes(_applied_changes(tables)):
+    for change in pending:
         # Applied where the player sits now, before a move takes them (and their chips) on.
         if change.player_id not in state.seating.where or change.player_id not in table_state.players:
             continue
-        commands.execute(app, table_state.table_id, loaded_table.version,
-                         table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason),
-                         actor=ACTOR)
+        _send_to_table(app, tables, number, loaded_table,
+                       table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason))
         return True
     return False
 
@@ -194,22 +221,24 @@ def _race(app: Application, loaded: tournaments.LoadedTournament, number: int,
     return True
 
 
-def _create_table(app: Application, loaded: tournaments.LoadedTournament, seating_table: SeatingTable) -> None:
+def _create_table(app: Application, loaded: tournaments.LoadedTournament, seating_table: SeatingTable,
+                  tables: Tables) -> None:
     state = loaded.state
     settings = state.settings
     assert settings is not None
     stack = settings.starting_stack
     # A table opened after the start (a late entrant found every table full) may already
     # hold players balanced in from live tables: they arrive with their own chips.
-    live = table_states(app, loaded.tournament_id, state)
-    elsewhere = set(_latest_departures(live)) | {p for t in live.values() for p in t.state.players}
+    elsewhere = set(_latest_departures(tables)) | {p for t in tables.values() for p in t.state.players}
     seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
                   else table.TableSeat(table.EMPTY_SEAT, 0)
                   for player in seating_table.seats)
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
                                 {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
-    commands.create_table(app, command, actor=ACTOR)
+    handled = commands.create_table(app, command, actor=ACTOR)
+    tables[seating_table.number] = commands.LoadedTable(commands.table_stream(command.table_id), handled.version,
+                                                        handled.state)
 
 
 def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
@@ -237,24 +266,33 @@ def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number:
     return True
 
 
+def _between_hands_out_of_sync(state: tournament.Tournament, number: int,
+                               loaded_table: commands.LoadedTable) -> bool:
+    table_state = loaded_table.state
+    assert table_state is not None
+    if table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    seating_table = state.seating.tables[number - 1]
+    if seating_table is None:  # broken: in sync once everyone has left
+        return any(player != table.EMPTY_SEAT for player in table_state.players)
+    return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) != table_state.players
+
+
 def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: int,
-                loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable]) -> bool:
+                loaded_table: commands.LoadedTable, tables: Tables,
+                departures: dict[str, table.PlayerLeftTable]) -> bool:
     """Between hands: one removal or seating that brings the table stream to the
     tournament's seating."""
     state, table_state = loaded.state, loaded_table.state
     assert table_state is not None
-    if table_state.hand_in_progress or number in state.hands_in_progress:
-        return False
     seating_table = state.seating.tables[number - 1]
     wanted = {} if seating_table is None else \
         {player: seat for seat, player in enumerate(seating_table.seats) if player is not None}
     for seat, player in enumerate(table_state.players):
         if player == table.EMPTY_SEAT or wanted.get(player) == seat:
             continue
-        commands.execute(app, table_state.table_id, loaded_table.version,
-                         table.RemovePlayer(player, loaded.version), actor=ACTOR)
+        _send_to_table(app, tables, number, loaded_table, table.RemovePlayer(player, loaded.version))
         return True
-    departures = _latest_departures(tables)
     for player, seat in wanted.items():
         if table_state.players[seat] == player:
             continue
@@ -264,8 +302,8 @@ def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: 
         if stack is None:
             continue
         re_entry = state.entries_by_player.get(player, 0) > 1
-        commands.execute(app, table_state.table_id, loaded_table.version,
-                         table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry), actor=ACTOR)
+        _send_to_table(app, tables, number, loaded_table,
+                       table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry))
         return True
     return False
 
@@ -295,7 +333,7 @@ def _last_entry_version(app: Application, loaded: tournaments.LoadedTournament, 
     return version
 
 
-def _latest_departures(tables: dict[int, commands.LoadedTable]) -> dict[str, table.PlayerLeftTable]:
+def _latest_departures(tables: Tables) -> dict[str, table.PlayerLeftTable]:
     """Each player's last departure with chips, across the tournament's tables."""
     latest: dict[str, table.PlayerLeftTable] = {}
     for loaded_table in tables.values():
@@ -314,7 +352,7 @@ def _in_sync(state: tournament.Tournament, number: int, table_state: table.Table
 
 
 def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
-          loaded_table: commands.LoadedTable, tables: dict[int, commands.LoadedTable], now: int) -> bool:
+          loaded_table: commands.LoadedTable, tables: Tables, now: int) -> bool:
     """Deal the table's next hand on the tournament (its positions and level), then on
     the table. The tournament deals a table in sync with its seating; players it seats
     there after that (a break, a balancing move: a table playing a hand may receive
@@ -325,7 +363,6 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
         return False
     k = table_state.hands_played
     key = _deal_key(table_state.table_id, k + 1)
-    keys = _keys(app, loaded)
     if number not in state.hands_in_progress:
         if not _in_sync(state, number, table_state):
             return False
@@ -339,6 +376,7 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
             log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
             return False
         return True
+    keys = _keys(app, loaded)
     if key not in keys:
         return False
     dealt = _recorded_deal(app, loaded.tournament_id, keys[key])
@@ -348,7 +386,7 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
     command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
                                   small_blind=positions.small_blind, big_blind=positions.big_blind,
                                   betting=_betting(loaded, period))
-    commands.execute(app, table_state.table_id, loaded_table.version, command, actor=ACTOR)
+    _send_to_table(app, tables, number, loaded_table, command)
     return True
 
 

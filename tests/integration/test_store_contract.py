@@ -313,6 +313,23 @@ def test_read_all_returns_the_checkpoint_it_was_given_when_nothing_is_new(store,
     assert store.read_all(checkpoint, limit=10) == ([], checkpoint)
 
 
+def test_read_all_until_a_checkpoint_stops_there(store, stream_id):
+    """What a follower catching up reads: the events another follower handled, no more."""
+    _, start = drain(store, None)
+    store.append(stream_id, 0, [seated("ann", 0)])
+    store.append(stream_id, 1, [seated("bob", 1), seated("cat", 2)])
+    first = follow_until(store, start, {stream_id}, 3)
+    assert [e.data["player"] for e in first] == ["ann", "bob", "cat"]
+    _, after_ann = store.read_all(start, limit=1)
+    store.append(stream_id, 3, [seated("dan", 3)])
+    follow_until(store, after_ann, {stream_id}, 3)  # dan is readable
+
+    caught_up, at = store.read_all(start, limit=10, until=after_ann)
+
+    assert [e.data["player"] for e in caught_up] == ["ann"]
+    assert at == after_ann
+
+
 # -- the hash chain ----------------------------------------------------------------------
 
 

@@ -105,6 +105,8 @@ class Checkpoint:
 
 
 START = Checkpoint(0, 0)
+END = Checkpoint(2**63 - 1, 2**63 - 1)
+"""Beyond any event: `read_all`'s default upper bound."""
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,11 @@ class EventStore(Protocol):
     ) -> tuple[Snapshot | None, list[RecordedEvent]]: ...
 
     def read_all(
-        self, after: Checkpoint | None = None, limit: int = 1000
-    ) -> tuple[list[RecordedEvent], Checkpoint]: ...
+        self, after: Checkpoint | None = None, limit: int = 1000, *, until: Checkpoint = END
+    ) -> tuple[list[RecordedEvent], Checkpoint]:
+        """Up to `limit` events after `after` and at or before `until`, in log order, and
+        the checkpoint of the last one (`after` when there is none)."""
+        ...
 
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification: ...
 

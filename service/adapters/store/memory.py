@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 from service.adapters.store import idempotency, scope
 
 from service.adapters.store.base import (
+    END,
     GENESIS_HASH,
     START,
     AppendResult,
@@ -230,12 +231,13 @@ class InMemoryEventStore:
             return len(self._streams.get(stream_id, []))
 
     def read_all(
-        self, after: Checkpoint | None = None, limit: int = 1000
+        self, after: Checkpoint | None = None, limit: int = 1000, *, until: Checkpoint = END
     ) -> tuple[list[RecordedEvent], Checkpoint]:
         after = after or START
         with self._lock:
             start = bisect.bisect_right(self._log, after, key=lambda entry: entry[0])
-            batch = self._log[start : start + limit]
+            stop = bisect.bisect_right(self._log, until, key=lambda entry: entry[0])
+            batch = self._log[start : min(start + limit, stop)]
         if not batch:
             return [], after
         return [event for _, event in batch], batch[-1][0]

@@ -40,6 +40,7 @@ from psycopg_pool import ConnectionPool
 from service.adapters.store import idempotency, scope
 from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store.base import (
+    END,
     GENESIS_HASH,
     START,
     AppendResult,
@@ -314,6 +315,7 @@ ON CONFLICT DO NOTHING
 _READ_ALL = f"""
 SELECT {_COLUMNS}, {_ALL_SEALED}, transaction_id::text AS transaction_id_text FROM events e
  WHERE (transaction_id, position) > (%s::text::xid8, %s)
+   AND (transaction_id, position) <= (%s::text::xid8, %s)
    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
  ORDER BY transaction_id, position
  LIMIT %s
@@ -602,11 +604,14 @@ class PostgresEventStore:
             return _fetch(connection, _STREAM_VERSION, (stream_id,))[0][0]
 
     def read_all(
-        self, after: Checkpoint | None = None, limit: int = 1000
+        self, after: Checkpoint | None = None, limit: int = 1000, *, until: Checkpoint = END
     ) -> tuple[list[RecordedEvent], Checkpoint]:
         after = after or START
-        with self._pool.connection() as connection:
-            rows = _fetch(connection, _READ_ALL, (str(after.transaction_id), after.position, limit))
+        # Inside a transaction (a follower's batch) on its connection, so the batch's
+        # reads, commands and checkpoint share one transaction.
+        with self._connection() as connection:
+            rows = _fetch(connection, _READ_ALL, (str(after.transaction_id), after.position,
+                                                  str(until.transaction_id), until.position, limit))
         if not rows:
             return [], after
         last = rows[-1]

@@ -1,0 +1,71 @@
+"""When the tournament follower wakes by the clock, and which streams it follows: rules
+it decides from the tournament's state alone (service.application.process_managers)."""
+from __future__ import annotations
+
+from functools import reduce
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.tournaments import tournament
+from domain.tournaments.structure import Period
+from service.application.process_managers import (
+    OVERDUE_RETRY_S,
+    START_RETRY_S,
+    next_deadline,
+    tournament_of_table,
+)
+
+STARTS_AT = 1_000_000
+LEVELS = (Period.level(25, 50, 10), Period.level(50, 100, 10), Period.level(100, 200, 10))
+
+
+def registered(players: int, starts_at: int = STARTS_AT) -> tournament.Tournament:
+    settings = tournament.Settings(name="t", structure=LEVELS, starts_at=starts_at, starting_stack=1000,
+                                   buy_in=10, payout_percentages=("100",))
+    commands = [tournament.CreateTournament("t", settings, None),
+                *(tournament.Register(f"p{n}", at=0) for n in range(players))]
+    return reduce(lambda state, command: reduce(tournament.evolve, tournament.decide(state, command), state),
+                  commands, tournament.INITIAL)
+
+
+def started(at: int) -> tournament.Tournament:
+    state = registered(4)
+    return reduce(tournament.evolve, tournament.decide(state, tournament.StartTournament(at=at, seed=1)), state)
+
+
+def test_a_registering_tournament_wakes_the_follower_at_its_start_time() -> None:
+    assert next_deadline(registered(3), STARTS_AT - 60) == STARTS_AT
+
+
+def test_a_start_that_is_due_with_one_player_is_looked_at_again_later_not_at_once() -> None:
+    assert next_deadline(registered(1), STARTS_AT + 3) == STARTS_AT + 3 + START_RETRY_S
+
+
+def test_a_running_level_wakes_the_follower_when_it_ends() -> None:
+    state = started(STARTS_AT)
+    assert next_deadline(state, STARTS_AT + 5) == STARTS_AT + 600
+
+
+def test_an_overdue_level_end_is_tried_again_shortly() -> None:
+    state = started(STARTS_AT)
+    assert next_deadline(state, STARTS_AT + 601) == STARTS_AT + 601 + OVERDUE_RETRY_S
+
+
+def test_the_last_level_and_a_paused_clock_set_no_deadline() -> None:
+    state = started(STARTS_AT)
+    last = reduce(tournament.evolve, tournament.decide(state, tournament.StartLevel(2, at=STARTS_AT + 1200)), state)
+    assert next_deadline(last, STARTS_AT + 1300) is None
+    paused = reduce(tournament.evolve, tournament.decide(state, tournament.PauseClock(at=STARTS_AT + 5)), state)
+    assert next_deadline(paused, STARTS_AT + 6) is None
+
+
+@given(st.text(alphabet="abc-0123456789", min_size=1, max_size=12), st.integers(min_value=1, max_value=2000))
+def test_a_tournament_table_stream_names_its_tournament_and_number(tournament_id: str, number: int) -> None:
+    assert tournament_of_table(f"{tournament_id}-table-{number}") == (tournament_id, number)
+
+
+def test_a_cash_table_is_not_a_tournament_table() -> None:
+    assert tournament_of_table("0b8e6c1a-5d5f-4b3e-9a63-4f0e1c1a2b3c") is None
+    assert tournament_of_table("-table-3") is None
+    assert tournament_of_table("t-table-x") is None
