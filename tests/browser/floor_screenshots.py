@@ -1,7 +1,5 @@
-"""Screenshots of the floor's pages at TV, laptop and phone sizes, for the README, as
-tests.browser.screenshots takes the others':
-
-    .venv/bin/python -m tests.browser.floor_screenshots [--out docs/screenshots]
+"""Screenshots of the floor's pages at TV, laptop and phone sizes, for the README; taken
+by tests.browser.screenshots with the others.
 
 A three-handed no-limit table with a short all-in waiting for the button's call (TDA 2024
 47-A), the replayer at that all-in, the table live, a real hand from ../shared/phh in the
@@ -9,7 +7,6 @@ replayer, and the pot-limit ruling form answered. Writes floor-<page>-<size>.png
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 from typing import Any
@@ -23,24 +20,6 @@ ALL_IN_STEP = 7
 the button raises, the small blind is all in."""
 SHOVE_STEP = 14
 """Dwan-Ivey 2009: Ivey all in on the turn."""
-
-
-def short_all_in_table(server: Any) -> str:
-    ann, bob, cat = room.players(server, ["Ann Duke", "Bo Ferguson", "Chen Wei"])
-    status, created, _ = server.call("POST", "/v1/tables", {
-        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
-        "seats": [{"player_id": ann, "stack": 5000}, {"player_id": bob, "stack": 450},
-                  {"player_id": cat, "stack": 5000}]}, server.admin)
-    assert status == 201, created
-    table_id = created["id"]
-    status, started, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
-    version = started["version"]
-    for player, action, to in ((ann, "raise", 300), (bob, "raise", 450), (cat, "call", None)):
-        body = {"action": action, "player_id": player, "expected_version": version, **({"to": to} if to else {})}
-        status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", body, server.admin)
-        assert status == 201, acted
-        version = acted["version"]
-    return table_id
 
 
 def _submitted(browser: Any, form: str, fields: dict[str, str]) -> None:
@@ -64,7 +43,7 @@ def take(out: Path) -> list[Path]:
         server = next(serving)
         try:
             base = f"http://127.0.0.1:{server.port}"
-            table_id = short_all_in_table(server)
+            table_id = room.short_all_in_hand(server, ["Ann Duke", "Bo Ferguson", "Chen Wei"])["table_id"]
             with chromium.chromium() as browser:
                 room.sign_in(browser, base, server.admin["Authorization"].removeprefix("Bearer "), "/floor/rulings")
                 for size in SIZES:
@@ -97,17 +76,3 @@ def _save(browser: Any, out: Path, page: str, size: str) -> Path:
     target = out / f"floor-{page}-{size}.png"
     browser.save_screenshot(str(target))
     return target
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
-    reason = chromium.missing()
-    if reason:
-        raise SystemExit(f"no screenshots: {reason}")
-    for path in take(parser.parse_args().out):
-        print(f"{path} {path.stat().st_size // 1024} KB")
-
-
-if __name__ == "__main__":
-    main()

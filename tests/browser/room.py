@@ -118,3 +118,24 @@ def sign_in(driver: Any, base: str, key: str, then: str) -> None:
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     WebDriverWait(driver, 5).until(lambda d: d.get_cookie("cardroom_session") is not None
                                    and "/floor/sign-in" not in d.current_url)
+
+
+def short_all_in_hand(server: Server, names: list[str]) -> dict[str, Any]:
+    """A live no-limit hand three-handed: the button raises to 300, the small blind is all
+    in for 450 (short of the full raise to 500), the big blind calls; the button may only
+    call or fold (TDA 2024 47-A) and the hand waits for them."""
+    ann, bob, cat = players(server, names)
+    status, created, _ = server.call("POST", "/v1/tables", {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": ann, "stack": 5000}, {"player_id": bob, "stack": 450},
+                  {"player_id": cat, "stack": 5000}]}, server.admin)
+    assert status == 201, created
+    table_id = created["id"]
+    status, started, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
+    version = started["version"]
+    for player, action, to in ((ann, "raise", 300), (bob, "raise", 450), (cat, "call", None)):
+        body = {"action": action, "player_id": player, "expected_version": version, **({"to": to} if to else {})}
+        status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", body, server.admin)
+        assert status == 201, acted
+        version = acted["version"]
+    return {"table_id": table_id, "players": [ann, bob, cat], "version": version}

@@ -1,4 +1,5 @@
-"""Screenshots of every page at TV, laptop and phone sizes, for the README:
+"""Screenshots of every page at TV, laptop and phone sizes, for the README (the floor's
+pages by tests.browser.floor_screenshots):
 
     .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots]
 
@@ -110,7 +111,10 @@ def main() -> None:
     reason = chromium.missing()
     if reason:
         raise SystemExit(f"no screenshots: {reason}")
-    for path in take(parser.parse_args().out):
+    # The floor's pages build on this module's sizes and database, so they come in here.
+    from tests.browser import floor_screenshots
+    out = parser.parse_args().out
+    for path in take(out) + floor_screenshots.take(out):
         print(f"{path} {path.stat().st_size // 1024} KB")
 
 

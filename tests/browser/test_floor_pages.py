@@ -18,7 +18,7 @@ from service.application.replay import isolated
 from tests.browser import chromium, room
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
-HOSTILE = '<img src=x onerror=alert(1)>"Bob\u202e'
+HOSTILE = '<img src=x onerror=alert(1)>"Bob \u05e9\u05dc\u05d5\u05dd'  # markup, a quote, right-to-left text
 
 
 def text(browser: Any, selector: str) -> str:
@@ -59,24 +59,8 @@ def no_alert(browser: Any) -> None:
 
 @pytest.fixture(scope="module")
 def short_all_in(server: Any) -> dict[str, Any]:
-    """A live no-limit hand three-handed: Ann (the button) raises to 300, Bob is all in for
-    450 (short of the full raise to 500), Cat calls; Ann may only call or fold (TDA 2024
-    47-A) and the hand waits for her."""
-    ann, bob, cat = room.players(server, ["Ann", HOSTILE, "Cat"])
-    status, created, _ = server.call("POST", "/v1/tables", {
-        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
-        "seats": [{"player_id": ann, "stack": 5000}, {"player_id": bob, "stack": 450},
-                  {"player_id": cat, "stack": 5000}]}, server.admin)
-    assert status == 201, created
-    table_id = created["id"]
-    status, started, _ = server.call("POST", f"/v1/tables/{table_id}/hands", {}, server.admin)
-    version = started["version"]
-    for player, action, to in ((ann, "raise", 300), (bob, "raise", 450), (cat, "call", None)):
-        body = {"action": action, "player_id": player, "expected_version": version, **({"to": to} if to else {})}
-        status, acted, _ = server.call("POST", f"/v1/tables/{table_id}/actions", body, server.admin)
-        assert status == 201, acted
-        version = acted["version"]
-    return {"table_id": table_id, "players": [ann, bob, cat], "version": version}
+    """The short all-in of room.short_all_in_hand, the small blind named with hostile text."""
+    return room.short_all_in_hand(server, ["Ann", HOSTILE, "Cat"])
 
 
 def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:

@@ -17,7 +17,7 @@ import pytest
 from tests.integration.conftest import ADMIN, key_for, register_players
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
-HOSTILE = '<script>alert("x")</script>\u202eevil'
+HOSTILE = '<script>alert("x")</script>\u05e9\u05dc\u05d5\u05dd evil'  # markup and right-to-left text
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 

@@ -47,9 +47,19 @@ def second_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
 
 
 @pytest.fixture(scope="module")
-def partitions(database_url: str, second_server: tuple[str, str]
+def first_server(admin_database_url: str) -> Iterator[tuple[str, str]]:
+    """A fresh database of its own on the test database's server: the routed streams here
+    are made up ("Opened", "TournamentScheduled"), and the database the other tests share
+    is read whole by its table list and the tournament manager."""
+    from tests.conftest import _fresh_database_on
+
+    yield from _fresh_database_on(admin_database_url)
+
+
+@pytest.fixture(scope="module")
+def partitions(first_server: tuple[str, str], second_server: tuple[str, str]
                ) -> Iterator[dict[str, PostgresEventStore]]:
-    pools = [open_pool(database_url, max_size=4), open_pool(second_server[1], max_size=4)]
+    pools = [open_pool(first_server[1], max_size=4), open_pool(second_server[1], max_size=4)]
     yield {"east": PostgresEventStore(pools[0]), "west": PostgresEventStore(pools[1])}
     for pool in pools:
         pool.close()
