@@ -79,7 +79,8 @@ def test_43a_example_fourteen_hundred_said_or_pushed_over_1000_is_a_call():
     facing = nl(facing_to=1000, last_full_raise=1000, big_blind=200, stack=9000)
     ruled(interpret(facing, [], "fourteen hundred"), "call", 1000, must_add=1000, rule="TDA 2024 40-C")
     ruled(interpret(facing, [1000, 100, 100, 100, 100]), "call", 1000, returned=400, rule="TDA 2024 45-B, 43-A")
-    ruled(interpret(facing, [1000, 100, 100, 100, 100], "raise", "said_first"), "raise", 2000, must_add=600)
+    ruled(interpret(facing, [1000, 100, 100, 100, 100], "raise", "said_first"), "raise", 2000, must_add=600,
+          rule="TDA 2024 40-A, 43-A, 45-A")
 
 
 def test_43b_example_raise_eight_thousand_over_2000_is_a_total_of_8000():
@@ -148,7 +149,7 @@ def test_45a_example_2_last_chips_all_needed_to_call_are_a_call():
     b = nl(facing_to=1050, last_full_raise=1050, big_blind=50, stack=2000)
     ruled(interpret(b, [1000, 1000]), "call", 1050, returned=950, rule="TDA 2024 45-A")
     ruled(interpret(b, [1000, 1000], "all in", "said_first"), "all_in", 2000)
-    ruled(interpret(b, [1000, 1000], "raise", "said_first"), "all_in", 2000)
+    ruled(interpret(b, [1000, 1000], "raise", "said_first"), "all_in", 2000, rule="TDA 2024 40-A, 43-A, 45-A")
 
 
 def utg_raised_to_1100(stack: int = 9000) -> Situation:
