@@ -49,7 +49,7 @@ def preflop(stacks, small_blind, big_blind, actions):
 
 
 def postflop(stacks, actions, big_blind=100):
-    """A no-limit round after the flop (everyone checked the blinds through)."""
+    """A no-limit betting round after the flop (a late round: the turn)."""
     # The first two seats post the blinds before the flop: give them those chips back.
     stacks = [stacks[0] + big_blind // 2, stacks[1] + big_blind, *stacks[2:]]
     return played(start_round(preflop(stacks, big_blind // 2, big_blind, []), late=True), actions)
@@ -152,10 +152,10 @@ def test_45a_example_2_last_chips_all_needed_to_call_are_a_call():
     ruled(interpret(b, [1000, 1000], "raise", "said_first"), "all_in", 2000, rule="TDA 2024 40-A, 43-A, 45-A")
 
 
-def utg_raised_to_1100(stack: int = 9000) -> Situation:
+def utg_raised_to_1100() -> Situation:
     """TDA 2024 Addendum, rule 45, example 1-B's hand: blinds 250-500, before the flop UTG
     raises 600 to 1,100; UTG+1 is to act."""
-    return situation_from_betting(preflop([9000, 9000, 9000, stack], 250, 500, [(2, "raise", 1100)]), 3)
+    return situation_from_betting(preflop([9000] * 4, 250, 500, [(2, "raise", 1100)]), 3)
 
 
 def test_addendum_45_example_1a_two_1000_chips_over_1200_are_a_call():
@@ -215,7 +215,8 @@ def test_addendum_45_example_4b_a_1000_and_two_500s_over_1400_are_a_call():
 def big_blind_facing_600(**out) -> Situation:
     """TDA 2024 Addendum, rule 46, situations 1 to 3: blinds 25-50, the big blind posted
     two 25s and the button raised to 600 (550 more to the big blind). `out` says what is
-    left in front of the big blind."""
+    left in front of the big blind; with nothing (the 25s pulled back), what is pushed now
+    is the whole bet."""
     return nl(facing_to=600, last_full_raise=550, big_blind=50, stack=9000, **out)
 
 
@@ -223,7 +224,7 @@ def test_addendum_46_situation_1_prior_chips_left_alone_new_chips_decide():
     """Rule 46, situation 1: the two 25s are left where they are. 1) a 1,000 chip dropped
     on them is a call; 2) a) two 500s or b) a 100 and a 500 are calls, every new chip being
     needed; 3) a 1,000 and a 500 (1,550 with the 25s) keep the call without the 500, so the
-    50% standard makes it a raise."""
+    50% standard makes it a raise of 1,550."""
     left_alone = big_blind_facing_600(committed=50, prior_chips=50)
     ruled(interpret(left_alone, [1000]), "call", 600, returned=450, rule="TDA 2024 46")
     ruled(interpret(left_alone, [500, 500]), "call", 600, returned=450, rule="TDA 2024 46")
