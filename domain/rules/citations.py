@@ -46,6 +46,9 @@ CITATIONS: dict[str, str] = {
     "single_chip_call": "TDA 2024 44",
     "single_chip_bet": "TDA 2024 44",
     "raise_with_chips": "TDA 2024 40-A, 44",
+    # Several chips after "raise": no call however many are needed (43-A, 45-A "unless
+    # raise is declared first").
+    "raise_with_several_chips": "TDA 2024 40-A, 43-A, 45-A",
     "chips_bet": "TDA 2024 45",
     "chips_all_needed": "TDA 2024 45-A",
     "chips_fifty_percent": "TDA 2024 45-B, 43-A",

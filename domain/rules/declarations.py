@@ -321,7 +321,8 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
                      f"{prefix}one {chips[0]:,} chip facing a bet of {situation.facing_to:,} with no "
                      f"raise declared: a call")
     if raise_said:
-        return _bet_or_raise(situation, pushed, reach, "raise_with_chips",
+        code = "raise_with_chips" if len(chips) == 1 else "raise_with_several_chips"
+        return _bet_or_raise(situation, pushed, reach, code,
                              f"{prefix}'raise' said first: a raise to the {reach:,} pushed, "
                              "at least the minimum")
     smallest = min(chips)

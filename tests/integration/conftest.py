@@ -198,3 +198,14 @@ def key_for(client: Any, role: str, player_id: str | None = None) -> dict[str, s
     issued = client.post("/v1/keys", json=body, headers=ADMIN)
     assert issued.status_code == 201, issued.get_data(as_text=True)
     return {"Authorization": f"Bearer {issued.get_json()['key']}"}
+
+
+def hand_request(betting: dict, stacks: dict[str, int], actions: list[tuple], limped: bool = False) -> dict:
+    """A whole hold'em hand as the rulings take it: seats in the order given (the first two
+    post the blinds, the last has the button); `actions` are (player, action[, to]).
+    `limped`: everyone called the big blind before the flop, and `actions` are the flop's."""
+    names = list(stacks)
+    before = [(name, "call") for name in names[2:]] + [(names[0], "call"), (names[1], "check")] if limped else []
+    return {"game": "holdem", "betting": betting,
+            "seats": [{"player": name, "stack": stack} for name, stack in stacks.items()],
+            "actions": [{"player": p, "action": a, **({"to": t[0]} if t else {})} for p, a, *t in before + actions]}

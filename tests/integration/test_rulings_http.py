@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from domain.games.dice_scoring import LINES
 from service.http.problems import PROBLEM_CONTENT_TYPE
-from tests.integration.conftest import ADMIN, assert_problem, key_for
+from tests.integration.conftest import ADMIN, assert_problem, hand_request, key_for
 
 pytestmark = pytest.mark.integration
 
@@ -75,11 +75,7 @@ def test_rulings_need_a_key_and_any_role_may_ask(client, spectator):
 # Seed 002's flop examples: big blind 100, players act in alphabetical order (D has the
 # button, so A and B posted the blinds and everyone limped to the flop).
 def flop_after_limps(stacks: dict[str, int], flop_actions: list[tuple]) -> dict:
-    limps = [("C", "call"), ("D", "call"), ("A", "call"), ("B", "check")]
-    return {"betting": NL,
-            "seats": [{"player": p, "stack": stacks.get(p, 10000)} for p in "ABCD"],
-            "actions": [{"player": p, "action": a, **({"to": t[0]} if t else {})}
-                        for p, a, *t in limps + flop_actions]}
+    return hand_request(NL, {p: stacks.get(p, 10000) for p in "ABCD"}, flop_actions, limped=True)
 
 
 def test_seed_example_1_a_short_all_in_does_not_reopen_raising_for_a_who_already_acted(client):
@@ -111,6 +107,76 @@ def test_seed_example_2_short_all_ins_add_up_to_a_full_bet_and_reopen_raising(cl
     assert answer["legal"]["raise"]["min_to"] == 300
     request["actions"].append({"player": "A", "action": "raise", "to": 300})
     assert ruling(client, "betting", request)["to_act"] == "D"  # B and C are all-in
+
+
+# The TDA 2024 Illustration Addendum's rule 43 and 47 examples (Poker TDA 2024 Rules v1.0,
+# longform; the facts in tests/unit/test_betting_rules.py's docstrings) and Robert's Rules'
+# limit example, asked of the betting ruling: who acts, the call, the smallest raise (None:
+# raising is closed), and a raise one chip short of it refused with the rule and numbers.
+BIG = 50000
+
+
+def blinds(small: int, big: int) -> dict:
+    return {"structure": "no-limit", "small_blind": small, "big_blind": big}
+
+
+SIX_25_50 = dict.fromkeys(("SB", "BB", "A", "B", "C", "D"), BIG)
+ADDENDUM_47_1 = [("A", "bet", 100), ("B", "raise", 125), ("C", "call"), ("D", "raise", 200), ("E", "call")]
+ADDENDUM_47_3 = [("A", "call"), ("B", "fold"), ("C", "raise", 7500), ("SB", "fold")]
+ADDENDUM_47_3_SEATS = {"SB": BIG, "BB": BIG, "A": BIG, "B": BIG, "C": 7500}
+ADDENDUM_47_1_SEATS = {"A": BIG, "B": 100 + 125, "C": BIG, "D": 100 + 200, "E": BIG}
+
+
+@pytest.mark.parametrize("request_, to_act, call, min_to", [
+    pytest.param(hand_request(blinds(100, 200), dict.fromkeys("ABCD", BIG),
+                              [("A", "bet", 600), ("B", "raise", 1600), ("C", "raise", 3600)], limped=True),
+                 "D", {"to": 3600, "adds": 3600}, 5600, id="addendum_43_example_1"),
+    pytest.param(hand_request(blinds(50, 100), {"SB": BIG, "BB": BIG, "A": 150, "B": BIG}, [("A", "raise", 150)]),
+                 "B", {"to": 150, "adds": 150}, 250, id="addendum_43_example_2"),
+    pytest.param(hand_request(blinds(25, 50), SIX_25_50, [("A", "raise", 125), ("B", "raise", 200), ("C", "raise", 500)]),
+                 "D", {"to": 500, "adds": 500}, 800, id="addendum_43_example_4a"),
+    pytest.param(hand_request(blinds(25, 50), SIX_25_50, [("A", "raise", 500), ("B", "call"), ("C", "call")]),
+                 "D", {"to": 500, "adds": 500}, 950, id="addendum_43_example_4b"),
+    pytest.param(hand_request(NL, ADDENDUM_47_1_SEATS, ADDENDUM_47_1, limped=True),
+                 "A", {"to": 200, "adds": 100}, 300, id="addendum_47_example_1"),
+    pytest.param(hand_request(NL, ADDENDUM_47_1_SEATS, ADDENDUM_47_1 + [("A", "call")], limped=True),
+                 "C", {"to": 200, "adds": 75}, None, id="addendum_47_example_1a"),
+    pytest.param(hand_request(NL, ADDENDUM_47_1_SEATS, ADDENDUM_47_1 + [("A", "raise", 300)], limped=True),
+                 "C", {"to": 300, "adds": 175}, 400, id="addendum_47_example_1b"),
+    pytest.param(hand_request(NL, {"A": BIG, "B": 100 + 500, "C": 100 + 650, "D": 100 + 800, "E": BIG, "F": BIG},
+                              [("A", "bet", 300), ("B", "raise", 500), ("C", "raise", 650), ("D", "raise", 800),
+                               ("E", "call")], limped=True),
+                 "F", {"to": 800, "adds": 800}, 1100, id="addendum_47_example_2"),
+    pytest.param(hand_request(blinds(2000, 4000), ADDENDUM_47_3_SEATS, ADDENDUM_47_3),
+                 "BB", {"to": 7500, "adds": 3500}, 11500, id="addendum_47_example_3a_big_blind"),
+    pytest.param(hand_request(blinds(2000, 4000), ADDENDUM_47_3_SEATS, ADDENDUM_47_3 + [("BB", "call")]),
+                 "A", {"to": 7500, "adds": 3500}, None, id="addendum_47_example_3a"),
+    pytest.param(hand_request(blinds(2000, 4000), ADDENDUM_47_3_SEATS, ADDENDUM_47_3 + [("BB", "raise", 11500)]),
+                 "A", {"to": 11500, "adds": 7500}, 15500, id="addendum_47_example_3b"),
+])
+def test_addendum_43_and_47_examples_rule_as_published(client, request_, to_act, call, min_to):
+    short = (min_to or call["to"] * 2) - 1
+    answer = ruling(client, "betting", {**request_, "proposed": {"player": to_act, "action": "raise", "to": short}})
+    assert (answer["to_act"], answer["legal"]["call"]) == (to_act, call)
+    verdict = answer["verdict"]
+    if min_to is None:
+        assert answer["legal"]["raise"] is None
+        assert (verdict["legal"], verdict["code"], verdict["rule"]) == (False, "raise_not_reopened", "TDA 2024 47-A")
+    else:
+        assert answer["legal"]["raise"]["min_to"] == min_to
+        assert (verdict["legal"], verdict["code"], verdict["rule"]) == (False, "raise_below_minimum", "TDA 2024 43")
+        assert (verdict["numbers"]["to"], verdict["numbers"]["min_to"]) == (short, min_to)
+
+
+def test_robert_s_rules_limit_example_a_15_all_in_on_a_20_round_is_raised_to_35(client):
+    """Robert's Rules of Poker, Betting and Raising 6: on a $20 round, a $15 all-in bet is
+    a full bet, raised to $35, not $40 (everyone called the $20 blind before the flop)."""
+    limit_20 = {"structure": "fixed-limit", "small_blind": 10, "big_blind": 20, "small_bet": 20, "big_bet": 40}
+    request = hand_request(limit_20, {"A": 20 + 15, "B": 1000, "C": 1000}, [("A", "bet", 15)], limped=True)
+    answer = ruling(client, "betting", {**request, "proposed": {"player": "B", "action": "raise", "to": 40}})
+    assert answer["to_act"] == "B" and answer["legal"]["raise"] == {"min_to": 35, "max_to": 35}
+    verdict = answer["verdict"]
+    assert (verdict["code"], verdict["rule"], verdict["numbers"]["min_to"]) == ("wrong_fixed_amount", "RRP limit 6", 35)
 
 
 def test_an_illegal_sequence_is_a_422_naming_the_first_illegal_action(client):

@@ -1,5 +1,11 @@
 """Betting rules as the rule book states them: given a round, when a player acts, then
-what is legal (betting-rules.md, seed 002, TDA 45-A/49-A, pot-limit, fixed-limit)."""
+what is legal (betting-rules.md, seed 002, TDA 45-A/49-A, pot-limit, fixed-limit).
+
+The TDA Illustration Addendum's examples for rules 43 (raise amounts) and 47 (re-opening
+the bet) come from the 2024 edition: Poker TDA 2024 Rules Version 1.0 (Oct 9, 2024),
+longform with the Illustration Addendum, https://www.pokertda.com/view-poker-tda-rules/.
+Robert's Rules of Poker: Bob Ciaffone, section "Betting and Raising", rule 6
+(http://www.texasholdem-poker.com/roberts_rules_of_poker/betting-and-raising)."""
 from __future__ import annotations
 
 import pytest
@@ -187,6 +193,146 @@ def test_raising_is_closed_when_every_other_player_is_all_in():
     assert legal.call.to == 200 and legal.raise_ is None
 
 
+# ------------------------------------- TDA 2024 Illustration Addendum, rules 43 and 47
+
+
+def preflop(structure: BettingStructure, stacks: dict[str, int]):
+    """A hand before the flop: the first two players post the blinds, the last has the button."""
+    return open_hand(structure, tuple(stacks), tuple(stacks.values()), button=len(stacks) - 1)
+
+
+def test_addendum_43_example_1_the_minimum_reraise_adds_the_last_raise_not_the_total():
+    """TDA 2024 Addendum, rule 43, example 1: blinds 100-200; after the flop A bets 600, B
+    raises 1,000 to 1,600 and C re-raises 2,000 to 3,600. D must re-raise at least C's
+    2,000: to 5,600, not by C's total of 3,600."""
+    state = flop_round(dict.fromkeys("ABCD", BIG), BettingStructure("no-limit", 100, 200))
+    state = act(state, "A", "bet", 600)
+    state = act(state, "B", "raise", 1600)
+    state = act(state, "C", "raise", 3600)
+    assert who(state) == "D" and legal_actions(state).raise_.min_to == 5600
+    assert rejected(state, "D", "raise", 5599).numbers["last_full_raise"] == 2000
+
+
+def test_addendum_43_example_2_a_short_all_in_leaves_the_big_blind_the_largest_raise():
+    """TDA 2024 Addendum, rule 43, example 2: blinds 50-100; before the flop A, under the
+    gun, is all-in for 150 (50 more than the blind). The 100 blind stays the largest bet of
+    the round, so B's smallest re-raise is 100 more: to 250."""
+    hand = preflop(NL, {"SB": BIG, "BB": BIG, "A": 150, "B": BIG})
+    hand = act(hand, "A", "raise", 150)
+    assert who(hand) == "B" and legal_actions(hand).raise_.min_to == 250
+    assert rejected(hand, "B", "raise", 200).code == "raise_below_minimum"
+
+
+def test_addendum_43_example_4a_the_largest_raise_of_the_round_sets_the_minimum():
+    """TDA 2024 Addendum, rule 43, example 4-A: blinds 25-50; A raises 75 to 125, B makes
+    the minimum raise to 200, C re-raises 300 to 500. The largest raise is now C's 300, so
+    D must make it at least 800."""
+    hand = preflop(BettingStructure("no-limit", 25, 50), dict.fromkeys(("SB", "BB", "A", "B", "C", "D"), BIG))
+    hand = act(hand, "A", "raise", 125)
+    hand = act(hand, "B", "raise", 200)
+    hand = act(hand, "C", "raise", 500)
+    assert who(hand) == "D" and legal_actions(hand).raise_.min_to == 800
+
+
+def test_addendum_43_example_4b_one_raise_of_450_sets_the_minimum():
+    """TDA 2024 Addendum, rule 43, example 4-B: the same 500 to D, but from a single raise
+    of 450 (A to 500) that B and C called: D calls 500 or re-raises to at least 950."""
+    hand = preflop(BettingStructure("no-limit", 25, 50), dict.fromkeys(("SB", "BB", "A", "B", "C", "D"), BIG))
+    hand = act(hand, "A", "raise", 500)
+    hand = act(hand, "B", "call")
+    hand = act(hand, "C", "call")
+    legal = legal_actions(hand)
+    assert who(hand) == "D" and legal.call.to == 500 and legal.raise_.min_to == 950
+
+
+def addendum_47_example_1():
+    """TDA 2024 Addendum, rule 47, example 1: blinds 50-100; after the flop A bets the 100
+    minimum, B is all-in for 125, C calls 125, D is all-in for 200 and E calls 200 (every
+    player called the 100 blind before the flop)."""
+    state = flop_round({"A": BIG, "B": 100 + 125, "C": BIG, "D": 100 + 200, "E": BIG})
+    state = act(state, "A", "bet", 100)
+    state = act(state, "B", "raise", 125)
+    state = act(state, "C", "call")
+    state = act(state, "D", "raise", 200)
+    return act(state, "E", "call")
+
+
+def test_addendum_47_example_1_short_all_ins_adding_up_to_a_full_raise_reopen_for_a():
+    """Rule 47, example 1 (above): back to A, who faces 100 more, a full raise made of B's
+    25 and D's 75: A may fold, call or raise, and the minimum raise is still the last full
+    bet, 100 (to 300)."""
+    state = addendum_47_example_1()
+    legal = legal_actions(state)
+    assert who(state) == "A" and legal.fold
+    assert legal.call == CallOption(to=200, adds=100) and legal.raise_.min_to == 300
+
+
+def test_addendum_47_example_1a_c_facing_only_75_more_may_not_raise():
+    """Rule 47, example 1-A: after example 1, A just calls 200. C, who called 125, faces
+    only 75 more, not a full raise: C may call 75 or fold, not raise."""
+    state = act(addendum_47_example_1(), "A", "call")
+    legal = legal_actions(state)
+    assert who(state) == "C" and legal.call == CallOption(to=200, adds=75)
+    assert legal.raise_ is None and legal.raise_closed_reason == NOT_REOPENED
+    assert rejected(state, "C", "raise", 300).code == "raise_not_reopened"
+
+
+def test_addendum_47_example_1b_a_raise_by_a_reopens_the_betting_for_c():
+    """Rule 47, example 1-B: after example 1, A raises the minimum, to 300. C faces 175
+    more, more than a full raise: C may fold, call or re-raise."""
+    state = act(addendum_47_example_1(), "A", "raise", 300)
+    legal = legal_actions(state)
+    assert who(state) == "C" and legal.call == CallOption(to=300, adds=175)
+    assert legal.raise_.min_to == 400
+
+
+def test_addendum_47_example_2_short_all_ins_never_raise_the_minimum():
+    """TDA 2024 Addendum, rule 47, example 2: blinds 50-100; after the flop A opens for
+    300, B is all-in for 500, C for 650, D for 800, and E calls 800. No all-in raised by a
+    full 300, so F may call 800 or raise to at least 1,100."""
+    state = flop_round({"A": BIG, "B": 100 + 500, "C": 100 + 650, "D": 100 + 800, "E": BIG, "F": BIG})
+    state = act(state, "A", "bet", 300)
+    for player, total in (("B", 500), ("C", 650), ("D", 800)):
+        state = act(state, player, "raise", total)
+    state = act(state, "E", "call")
+    legal = legal_actions(state)
+    assert who(state) == "F" and legal.call.to == 800 and legal.raise_.min_to == 1100
+
+
+def addendum_47_example_3():
+    """TDA 2024 Addendum, rule 47, example 3: blinds 2,000-4,000; before the flop A calls
+    4,000, B folds, C is all-in for 7,500 (3,500 over the blind) and the small blind
+    folds. The big blind has not yet acted."""
+    hand = preflop(BettingStructure("no-limit", 2000, 4000),
+                   {"SB": BIG, "BB": BIG, "A": BIG, "B": BIG, "C": 7500})
+    hand = act(hand, "A", "call")
+    hand = act(hand, "B", "fold")
+    hand = act(hand, "C", "raise", 7500)
+    return act(hand, "SB", "fold")
+
+
+def test_addendum_47_example_3a_the_big_blind_may_raise_a_who_already_acted_may_not():
+    """Rule 47, example 3-A: the big blind may fold, call 3,500 more or raise to at least
+    11,500. The big blind calls; A, who acted, faces 3,500, not a full raise: fold or call."""
+    hand = addendum_47_example_3()
+    legal = legal_actions(hand)
+    assert who(hand) == "BB" and legal.call == CallOption(to=7500, adds=3500)
+    assert legal.raise_.min_to == 11500
+    hand = act(hand, "BB", "call")
+    legal = legal_actions(hand)
+    assert who(hand) == "A" and legal.call == CallOption(to=7500, adds=3500)
+    assert legal.raise_ is None and rejected(hand, "A", "raise", 11500).code == "raise_not_reopened"
+
+
+def test_addendum_47_example_3b_a_full_raise_by_the_big_blind_reopens_for_a():
+    """Rule 47, example 3-B: the big blind raises the minimum, to 11,500. A faces 7,500,
+    more than a full raise: A may fold, call or re-raise (at least 4,000 more, to 15,500)."""
+    hand = act(addendum_47_example_3(), "BB", "raise", 11500)
+    legal = legal_actions(hand)
+    assert who(hand) == "A" and legal.call == CallOption(to=11500, adds=7500)
+    assert legal.raise_.min_to == 15500
+
+
 # --------------------------------------------------------------------- pot-limit
 
 
@@ -302,8 +448,9 @@ def test_fixed_limit_all_in_of_half_a_unit_reopens_as_a_full_raise():
 
 
 def test_robert_s_rules_a_15_all_in_bet_on_a_20_round_is_raised_to_35():
-    # Robert's Rules, Betting and Raising 6: "a $15 all-in bet on a $20 round is raised to
-    # $35".
+    """Robert's Rules of Poker, Betting and Raising, rule 6: an all-in of half a bet or more
+    counts as a full bet, and the example of a full raise on a $20 round is raising a $15
+    all-in bet to $35 (one unit on top of the all-in, not $40)."""
     limit_20 = BettingStructure("fixed-limit", 10, 20, small_bet=20, big_bet=40)
     state = flop_round({"A": 20 + 15, "B": BIG, "C": BIG}, limit_20)  # 20 called pre-flop
     state = act(state, "A", "bet", 15)

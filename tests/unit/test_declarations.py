@@ -1,8 +1,12 @@
 """Chips pushed and words said (declarations.md), from the TDA 2024 rules and Addendum.
 
-Where the published example text was found (the Addendum's rule 43 examples 3, 4-A and
-4-B; rule 45 examples 1-A, 1-B, 2 and 3), the test quotes it. Where it was not found on
-this machine, the case is written from the rule's own text and the docstring says so.
+Every example named after a rule comes from Poker TDA 2024 Rules Version 1.0 (Oct 9,
+2024), longform with the Illustration Addendum (https://www.pokertda.com/view-poker-tda-rules/):
+the examples inside rules 43-A, 43-B, 45-A, 57 and 61, and the Addendum's examples for
+rules 40-A, 43, 45 and 46. Facts are paraphrased in each docstring; where the example
+leaves a number out (the blinds, a stack), the docstring says which was chosen and that
+it does not change the answer. The Addendum's rule 43 and 47 examples that are about
+raise sizes alone, not chips, are in test_betting_rules.py.
 """
 from __future__ import annotations
 
@@ -28,17 +32,27 @@ def ruled(found, interpretation: str, to: int, returned: int = 0, must_add: int 
         assert found.rule == rule
 
 
-def postflop(stacks, actions, big_blind=100):
-    """A no-limit round after the flop: `actions` are (seat, action, to)."""
-    # The first two seats post the blinds before the flop: give them those chips back.
-    stacks = [stacks[0] + big_blind // 2, stacks[1] + big_blind, *stacks[2:]]
-    state = start_round(open_hand(BettingStructure(small_blind=big_blind // 2, big_blind=big_blind),
-                                  tuple(f"P{i}" for i in range(len(stacks))), tuple(stacks),
-                                  len(stacks) - 1), late=True)
+def played(state, actions):
+    """`actions` are (seat, action, to), each in turn."""
     for seat, action, to in actions:
         assert state.to_act == seat
         state = apply_action(state, seat, action, check_action(state, seat, action, to))
     return state
+
+
+def preflop(stacks, small_blind, big_blind, actions):
+    """A no-limit hand before the flop: seats 0 and 1 post the blinds, the last seat has
+    the button."""
+    structure = BettingStructure(small_blind=small_blind, big_blind=big_blind)
+    return played(open_hand(structure, tuple(f"P{i}" for i in range(len(stacks))), tuple(stacks),
+                            len(stacks) - 1), actions)
+
+
+def postflop(stacks, actions, big_blind=100):
+    """A no-limit betting round after the flop (a late round: the turn)."""
+    # The first two seats post the blinds before the flop: give them those chips back.
+    stacks = [stacks[0] + big_blind // 2, stacks[1] + big_blind, *stacks[2:]]
+    return played(start_round(preflop(stacks, big_blind // 2, big_blind, []), late=True), actions)
 
 
 # ---------------------------------------------------------------- the spec's own example
@@ -57,67 +71,42 @@ def test_declarations_api_example_every_chip_needed_is_a_call():
 # ---------------------------------------------------------------- TDA 2024 43: raise amounts
 
 
-def test_addendum_43_example_1_minimum_reraise_is_the_last_raise_again():
-    """Written from rule 43 (example text not found): NLHE 50-100, pre-flop A raises to 250
-    (a raise of 150); B's smallest re-raise is 150 more, to 400: four 100 chips make it."""
-    ruled(interpret(nl(facing_to=250, last_full_raise=150, big_blind=100, stack=5000), [100] * 4),
-          "raise", 400, rule="TDA 2024 45-B, 43-A")
+def test_43a_example_fourteen_hundred_said_or_pushed_over_1000_is_a_call():
+    """TDA 2024 rule 43-A's example: no-limit, the opening bet is 1,000; saying "fourteen
+    hundred" or silently pushing 1,400 are both calls (400 over is less than half the 1,000
+    bet), unless "raise" is said first, which makes it the minimum raise, to 2,000. Blinds
+    not given: 200 here (any big blind up to 1,000 rules the same)."""
+    facing = nl(facing_to=1000, last_full_raise=1000, big_blind=200, stack=9000)
+    ruled(interpret(facing, [], "fourteen hundred"), "call", 1000, must_add=1000, rule="TDA 2024 40-C")
+    ruled(interpret(facing, [1000, 100, 100, 100, 100]), "call", 1000, returned=400, rule="TDA 2024 45-B, 43-A")
+    ruled(interpret(facing, [1000, 100, 100, 100, 100], "raise", "said_first"), "raise", 2000, must_add=600,
+          rule="TDA 2024 40-A, 43-A, 45-A")
 
 
-def test_addendum_43_example_2_short_all_in_does_not_change_the_minimum():
-    """From the Addendum's text "...raises the total by 50. Which is larger? The 100 is
-    still the largest bet or raise of the current round, so if B wants to re-raise he must
-    raise at least 100 for a total of 250" (the opening of the example not found): an
-    all-in to 150 over the 100 blind; B says "raise, two hundred" and is made the minimum."""
-    found = interpret(nl(facing_to=150, last_full_raise=100, big_blind=100, stack=5000), [], "raise, two hundred")
-    ruled(found, "raise", 250, must_add=250, rule="TDA 2024 43-B")
-
-
-def test_addendum_43_example_3_two_500_chips_over_300_are_a_700_raise():
-    """"NLHE, Blinds 100-200. On the turn A bets 300. B pushes out two 500 chips making the
-    total 1000 (a 700 raise). ... C's minimum raise would be 700 for a total of 1700."""
-    ruled(interpret(nl(facing_to=300, last_full_raise=300, big_blind=200, stack=9000), [500, 500]),
-          "raise", 1000)
-    c = nl(facing_to=1000, last_full_raise=700, big_blind=200, stack=9000)
-    assert c.min_to == 1700
-    ruled(interpret(c, [1000, 500], "raise", "said_first"), "raise", 1700, must_add=200)
-
-
-def test_addendum_43_example_4a_the_largest_raise_of_the_round_sets_the_minimum():
-    """"NLHE, Blinds 25-50. A raises 75 to 125 total. ... B now raises the minimum (75) to 200
-    total. C then re-raises 300 for total of 500. ... D would have to raise at least 300 to a
-    total of 800." D's "raise, six hundred" is made the minimum."""
-    ruled(interpret(nl(facing_to=125, last_full_raise=75, big_blind=50, stack=9000), [], "raise to 200"),
-          "raise", 200, must_add=200)
-    ruled(interpret(nl(facing_to=500, last_full_raise=300, big_blind=50, stack=9000), [], "raise, six hundred"),
-          "raise", 800, must_add=800)
-
-
-def test_addendum_43_example_4b_one_raise_of_450_sets_the_minimum():
-    """"It's the same 500 to D, but there's just been one raise of 450 by A to a total of 500
-    and B and C have both called. ... if D wants to re-raise he must raise at least 450 for a
-    total of 950." """
-    d = nl(facing_to=500, last_full_raise=450, big_blind=50, stack=9000)
-    assert d.min_to == 950
-    ruled(interpret(d, [], "raise by 450"), "raise", 950, must_add=950, rule="TDA 2024 43-B")
-
-
-def test_43a_fifty_percent_standard_makes_a_full_raise_or_a_call():
-    """Rule 43-A's own text: a raise of 50% or more of the last bet or raise but less than
-    a full raise must be made a full raise; below 50% it is a call. Facing a 1,000 bet:
-    1,600 (600 over) is made 2,000; 1,400 (400 over) is a call and 400 returns."""
-    facing = nl(facing_to=1000, last_full_raise=1000, big_blind=100, stack=9000)
-    ruled(interpret(facing, [1000, 500, 100]), "raise", 2000, must_add=400)
-    ruled(interpret(facing, [1000, 100, 100, 100, 100]), "call", 1000, returned=400)
-
-
-def test_43b_raise_eight_thousand_states_the_total():
-    """declarations.md: "Raise, eight thousand" over a bet of 2,000 means a total of 8,000;
-    "raise by" adds; an amount below the minimum is made the minimum."""
+def test_43b_example_raise_eight_thousand_over_2000_is_a_total_of_8000():
+    """TDA 2024 rule 43-B's example: A opens for 2,000, B says "raise, eight thousand": the
+    total bet is 8,000, not 10,000. Blinds not given: 200 here."""
     facing = nl(facing_to=2000, last_full_raise=2000, big_blind=200, stack=20000)
     ruled(interpret(facing, [], "raise, eight thousand"), "raise", 8000, must_add=8000, rule="TDA 2024 43-B")
+
+
+def test_43b_raise_by_adds_and_an_amount_below_the_minimum_is_made_the_minimum():
+    """declarations.md's reading of 43-B (not a published example): "raise by" adds to the
+    bet faced; a stated total below the minimum raise is made the minimum."""
+    facing = nl(facing_to=2000, last_full_raise=2000, big_blind=200, stack=20000)
     ruled(interpret(facing, [], "raise by eight thousand"), "raise", 10000, must_add=10000)
     ruled(interpret(facing, [], "raise 3,000"), "raise", 4000, must_add=4000)
+
+
+def test_addendum_43_example_3_two_500_chips_over_a_300_bet_are_a_raise_to_1000():
+    """TDA 2024 Addendum, rule 43, example 3: blinds 100-200; on the turn A bets 300 and B
+    pushes two 500 chips: a raise to 1,000 (700 more). C then calls 1,000 or raises at
+    least B's 700, to 1,700 (not B's total of 1,000)."""
+    state = postflop([9000, 9000, 9000], [(0, "bet", 300)], big_blind=200)
+    ruled(interpret(situation_from_betting(state, 1), [500, 500]), "raise", 1000, rule="TDA 2024 45-B, 43-A")
+    state = apply_action(state, 1, "raise", check_action(state, 1, "raise", 1000))
+    c = situation_from_betting(state, 2)
+    assert (c.facing_to, c.min_to) == (1000, 1700)
 
 
 # ---------------------------------------------------------------- TDA 2024 44: one oversized chip
@@ -145,113 +134,141 @@ def test_44_one_chip_in_pot_limit_bets_at_most_the_pot():
 # ---------------------------------------------------------------- TDA 2024 45: several chips
 
 
+def test_45a_example_1_a_500_and_a_1000_over_a_raise_to_1100_are_a_call():
+    """TDA 2024 rule 45-A, Ex-1: A opens for 400, B raises to 1,100 (700 more), C silently
+    puts out a 500 and a 1,000: removing the 500 leaves less than 1,100, so a call. Blinds
+    not given: 200 here."""
+    ruled(interpret(nl(facing_to=1100, last_full_raise=700, big_blind=200, stack=9000), [500, 1000]),
+          "call", 1100, returned=400, rule="TDA 2024 45-A")
+
+
+def test_45a_example_2_last_chips_all_needed_to_call_are_a_call():
+    """TDA 2024 rule 45-A, Ex-2: blinds 25-50; after the flop A opens for 1,050 and B puts
+    out his last chips, two 1,000s: a call (removing one leaves 1,000), unless "raise" or
+    "all-in" was said first, which makes it an all-in for 2,000."""
+    b = nl(facing_to=1050, last_full_raise=1050, big_blind=50, stack=2000)
+    ruled(interpret(b, [1000, 1000]), "call", 1050, returned=950, rule="TDA 2024 45-A")
+    ruled(interpret(b, [1000, 1000], "all in", "said_first"), "all_in", 2000)
+    ruled(interpret(b, [1000, 1000], "raise", "said_first"), "all_in", 2000, rule="TDA 2024 40-A, 43-A, 45-A")
+
+
+def utg_raised_to_1100() -> Situation:
+    """TDA 2024 Addendum, rule 45, example 1-B's hand: blinds 250-500, before the flop UTG
+    raises 600 to 1,100; UTG+1 is to act."""
+    return situation_from_betting(preflop([9000] * 4, 250, 500, [(2, "raise", 1100)]), 3)
+
+
 def test_addendum_45_example_1a_two_1000_chips_over_1200_are_a_call():
-    """"On the flop A bets 1,200 and B silently pushes two 1,000 chips: removing either
-    leaves less than 1,200, so it is a call." """
+    """TDA 2024 Addendum, rule 45, example 1-A: A opens for 1,200 after the flop and B
+    silently puts out two 1,000s: neither can go and leave 1,200, so a call. Blinds not
+    given: 200 here."""
     ruled(interpret(nl(facing_to=1200, last_full_raise=1200, big_blind=200, stack=9000), [1000, 1000]),
           "call", 1200, returned=800, rule="TDA 2024 45-A")
 
 
 def test_addendum_45_example_1b_a_500_and_a_1000_over_1100_are_a_call():
-    """"NLHE 250-500. Pre-flop UTG raises 600 to 1,100 total. The next player silently
-    pushes a 500 and a 1,000: removing either leaves less than 1,100: a call." """
-    ruled(interpret(nl(facing_to=1100, last_full_raise=600, big_blind=500, stack=9000), [500, 1000]),
-          "call", 1100, returned=400, rule="TDA 2024 45-A")
+    """Rule 45, example 1-B: UTG+1 silently puts out a 500 and a 1,000: without either
+    there is less than 1,100, so a call."""
+    ruled(interpret(utg_raised_to_1100(), [500, 1000]), "call", 1100, returned=400, rule="TDA 2024 45-A")
 
 
 def test_addendum_45_example_2_a_1000_and_five_100s_must_raise_to_1700():
-    """"As 1-B, UTG+1 silently pushes a 1,000 and five 100s. ... 50% of 600 is 300; 1,500 is
-    at least 1,100 + 300 = 1,400, so it is a full raise to 1,700. UTG+1 must raise." """
-    ruled(interpret(nl(facing_to=1100, last_full_raise=600, big_blind=500, stack=9000), [1000] + [100] * 5),
-          "raise", 1700, must_add=200, rule="TDA 2024 45-B, 43-A")
+    """Rule 45, example 2: as 1-B, UTG+1 silently puts out a 1,000 and five 100s. Four 100s
+    could go and still leave 1,100, so the 50% standard decides: half of the 600 raise is
+    300, and 1,500 reaches 1,400, so UTG+1 must make the full raise, to 1,700."""
+    ruled(interpret(utg_raised_to_1100(), [1000] + [100] * 5), "raise", 1700, must_add=200,
+          rule="TDA 2024 45-B, 43-A")
 
 
-def test_addendum_45_example_3_a_1000_and_three_100s_are_a_call():
-    """"As example 2, UTG+1 silently pushes one 1,000 and three 100s": 1,300 is below
-    1,400 (the rest of the example text not found; the call follows 45-B-1 and 43-A)."""
-    ruled(interpret(nl(facing_to=1100, last_full_raise=600, big_blind=500, stack=9000), [1000] + [100] * 3),
-          "call", 1100, returned=200, rule="TDA 2024 45-B, 43-A")
+def test_addendum_45_example_3_a_1000_and_three_100s_are_a_call_200_back():
+    """Rule 45, example 3: as 2, with a 1,000 and three 100s: two 100s could go, but 1,300
+    is short of 1,400, so a call and 200 goes back."""
+    ruled(interpret(utg_raised_to_1100(), [1000] + [100] * 3), "call", 1100, returned=200,
+          rule="TDA 2024 45-B, 43-A")
 
 
-def test_addendum_45_example_4a_last_chips_reaching_fifty_percent_are_an_all_in():
-    """Written from 45-B-2 (example text not found): as example 2, but the 1,000 and five
-    100s are UTG+1's last chips: an all-in for 1,500, nothing added."""
-    ruled(interpret(nl(facing_to=1100, last_full_raise=600, big_blind=500, stack=1500), [1000] + [100] * 5),
-          "all_in", 1500, rule="TDA 2024 45-B-2")
+def test_addendum_45_example_4a_a_1000_and_three_500s_over_1400_are_a_raise_to_2800():
+    """Rule 45, example 4-A: A opens for 1,400; B, with chips behind, silently pushes a
+    1,000 and three 500s (2,500): past the 50% threshold of 2,100, so a mandatory minimum
+    raise to 2,800. Were they B's last chips, an all-in for 2,500 (example 4 and its note).
+    Blinds not given: 200 here."""
+    ruled(interpret(nl(facing_to=1400, last_full_raise=1400, big_blind=200, stack=9000), [1000, 500, 500, 500]),
+          "raise", 2800, must_add=300, rule="TDA 2024 45-B, 43-A")
+    ruled(interpret(nl(facing_to=1400, last_full_raise=1400, big_blind=200, stack=2500), [1000, 500, 500, 500]),
+          "all_in", 2500, rule="TDA 2024 45-B-2")
 
 
-def test_addendum_45_example_4b_last_chips_below_fifty_percent_are_still_an_all_in():
-    """Written from 45-B-2 (example text not found): as example 3, but the 1,000 and three
-    100s are the last chips: an all-in for 1,300 although 200 is below half of 600."""
-    found = interpret(nl(facing_to=1100, last_full_raise=600, big_blind=500, stack=1300), [1000] + [100] * 3)
-    ruled(found, "all_in", 1300, rule="TDA 2024 45-B-2")
-    assert "below half" in found.detail
-
-
-def test_45_rule_example_two_1000_chips_over_a_raise_to_1200_are_a_call():
-    """The rule's own example: pre-flop 200-400, A raises to 1,200 total (an 800 raise), B
-    puts out two 1,000 chips without declaring raise: just a call."""
-    ruled(interpret(nl(facing_to=1200, last_full_raise=800, big_blind=400, stack=9000), [1000, 1000]),
-          "call", 1200, returned=800)
+def test_addendum_45_example_4b_a_1000_and_two_500s_over_1400_are_a_call():
+    """Rule 45, example 4-B: the same 1,400 opener; B, with chips behind, puts out a 1,000
+    and two 500s (2,000): short of 2,100, so a call and 600 goes back. Were they B's last
+    chips, an all-in for 2,000 although short of 50% (the example's note)."""
+    ruled(interpret(nl(facing_to=1400, last_full_raise=1400, big_blind=200, stack=9000), [1000, 500, 500]),
+          "call", 1400, returned=600, rule="TDA 2024 45-B, 43-A")
+    found = interpret(nl(facing_to=1400, last_full_raise=1400, big_blind=200, stack=2000), [1000, 500, 500])
+    ruled(found, "all_in", 2000, rule="TDA 2024 45-B-2")
+    assert "below half the last full raise of 1,400" in found.detail
 
 
 # ---------------------------------------------------------------- TDA 2024 46: chips already out
 
 
-def test_46_situation_1_prior_bet_plus_one_chip_is_a_call():
-    """Written from rule 46 (Addendum situations not found): A bet 300, B raised to 1,000;
-    A, with the 300 still in front, adds one 1,000 chip: a call (44), 300 returns."""
-    ruled(interpret(nl(facing_to=1000, committed=300, prior_chips=300, last_full_raise=700,
-                       big_blind=100, stack=9000), [1000]),
-          "call", 1000, returned=300, rule="TDA 2024 46")
+def big_blind_facing_600(**out) -> Situation:
+    """TDA 2024 Addendum, rule 46, situations 1 to 3: blinds 25-50, the big blind posted
+    two 25s and the button raised to 600 (550 more to the big blind). `out` says what is
+    left in front of the big blind; with nothing (the 25s pulled back), what is pushed now
+    is the whole bet."""
+    return nl(facing_to=600, last_full_raise=550, big_blind=50, stack=9000, **out)
 
 
-def test_46_situation_2_prior_bet_plus_chips_all_needed_is_a_call():
-    """Written from rule 46: A's 300 is out; facing 1,000 A adds a 500 and a 500: with the
-    300 that makes 1,300, and removing a 500 leaves 800, less than 1,000: a call."""
-    ruled(interpret(nl(facing_to=1000, committed=300, prior_chips=300, last_full_raise=700,
-                       big_blind=100, stack=9000), [500, 500]),
-          "call", 1000, returned=300, rule="TDA 2024 46")
+def test_addendum_46_situation_1_prior_chips_left_alone_new_chips_decide():
+    """Rule 46, situation 1: the two 25s are left where they are. 1) a 1,000 chip dropped
+    on them is a call; 2) a) two 500s or b) a 100 and a 500 are calls, every new chip being
+    needed; 3) a 1,000 and a 500 (1,550 with the 25s) keep the call without the 500, so the
+    50% standard makes it a raise of 1,550."""
+    left_alone = big_blind_facing_600(committed=50, prior_chips=50)
+    ruled(interpret(left_alone, [1000]), "call", 600, returned=450, rule="TDA 2024 46")
+    ruled(interpret(left_alone, [500, 500]), "call", 600, returned=450, rule="TDA 2024 46")
+    ruled(interpret(left_alone, [100, 500]), "call", 600, returned=50, rule="TDA 2024 46")
+    ruled(interpret(left_alone, [1000, 500]), "raise", 1550, rule="TDA 2024 46")
 
 
-def test_46_situation_3_prior_bet_counts_toward_a_raise():
-    """Written from rule 46: A's 300 is out; facing 1,000 A adds a 1,000 and five 100s: with
-    the 300 that makes 1,800, 800 over the call, more than half of 700: a raise to 1,800."""
-    ruled(interpret(nl(facing_to=1000, committed=300, prior_chips=300, last_full_raise=700,
-                       big_blind=100, stack=9000), [1000] + [100] * 5),
-          "raise", 1800, rule="TDA 2024 46")
+def test_addendum_46_situation_2_prior_chips_pulled_back_the_new_chips_are_the_bet():
+    """Rule 46, situation 2: the big blind pulls both 25s back (nothing is left in front).
+    1) a 1,000 chip is a call; 2) several new chips are a rule 45 push: a 1,000 and a 500
+    keep the call without the 500, so a raise to 1,500."""
+    pulled_back = big_blind_facing_600()
+    ruled(interpret(pulled_back, [1000]), "call", 600, returned=400, rule="TDA 2024 44")
+    ruled(interpret(pulled_back, [1000, 500]), "raise", 1500, rule="TDA 2024 45-B, 43-A")
 
 
-def test_46_situation_4_change_due_in_front_counts():
-    """Written from rule 46 ("those chips and any change due"): A bet 300 with a 500 chip,
-    change not yet given; facing 1,000 A adds a 500: the 1,000 in front calls exactly."""
-    ruled(interpret(nl(facing_to=1000, committed=300, prior_chips=500, last_full_raise=700,
-                       big_blind=100, stack=9000), [500]),
-          "call", 1000, rule="TDA 2024 46")
+def test_addendum_46_situation_3_part_pulled_back_the_chips_out_are_one_push():
+    """Rule 46, situation 3: one 25 pulled back, the other left out, a 1,000 added: the
+    chips out (25 and 1,000) are a rule 45 push, a raise when reaching 50%: 425 over the
+    call is at least half of 550, so the minimum raise, to 1,150."""
+    ruled(interpret(big_blind_facing_600(), [25, 1000]), "raise", 1150, must_add=125, rule="TDA 2024 45-B, 43-A")
 
 
-def test_46_situation_5_prior_bet_with_too_little_added_is_below_fifty_percent():
-    """Written from rule 46: A's 300 is out; facing 1,000 A adds a 1,000 and a 100: 1,400 is
-    400 over the call, more than half of 700: a raise made the full 1,700 (A adds 300)."""
-    ruled(interpret(nl(facing_to=1000, committed=300, prior_chips=300, last_full_raise=700,
-                       big_blind=100, stack=9000), [1000, 100]),
-          "raise", 1700, must_add=300, rule="TDA 2024 46")
-
-
-def test_46c2_chips_out_that_cover_the_call_make_the_combined_push_a_raise_at_fifty_percent():
-    """TDA 2024 46-C-2: "if prior chip(s) cover the call, the combined final chip bet is a
-    raise if reaching the 50% standard". A bet 300 with a 1,000 chip (700 change due), B
-    raised to 800 (a 500 raise); A silently adds one 100 chip: 1,100 is 300 over the call,
-    at least half of 500, so a raise, made the full 1,300 (not a single-chip call)."""
-    covered = nl(facing_to=800, committed=300, prior_chips=1000, last_full_raise=500, big_blind=100, stack=9000)
+def test_addendum_46_situation_4_a_prior_chip_covering_the_call_makes_any_addition_a_raise_push():
+    """Rule 46, situation 4: blinds 50-100, the big blind posted one 1,000 chip and faces a
+    raise to 700 (600 more). The 1,000 covers the call, so any new chip makes a rule 45
+    push of all the chips: a 100 added (1,100, 400 over the call, at least half of 600) is a
+    raise, made the minimum, 1,300."""
+    covered = nl(facing_to=700, committed=100, prior_chips=1000, last_full_raise=600, big_blind=100, stack=9000)
     ruled(interpret(covered, [100]), "raise", 1300, must_add=200, rule="TDA 2024 46")
-    ruled(interpret(covered, [1000]), "raise", 2000, rule="TDA 2024 46")
+
+
+def test_addendum_46_situation_5_pushing_every_chip_forward_together_is_one_push():
+    """Rule 46, situation 5: whatever the case, gathering the chips out with new ones and
+    pushing them all forward may be read as betting all of them (rule 45). The floor reads
+    the gesture; read so, situation 1's two 25s and a 1,000 are one push of 1,050: a raise,
+    made the minimum, 1,150, where the 1,000 dropped on the 25s alone was a call."""
+    ruled(interpret(big_blind_facing_600(), [25, 25, 1000]), "raise", 1150, must_add=100, rule="TDA 2024 45-B, 43-A")
 
 
 def test_46c2_chips_out_that_cover_the_call_with_too_little_added_are_a_call():
-    """TDA 2024 46-C-2, "if less it is a call": A's 1,000 chip is out for a 300 bet, B
-    raised to 900 (a 600 raise); A adds one 100 chip: 1,100 is 200 over the call, less
-    than half of 600: a call of 900, 200 returns."""
+    """TDA 2024 rule 46-C-2's own text (not a published example), "if less it is a call":
+    A's 1,000 chip is out for a 300 bet, B raised to 900 (a 600 raise); A adds one 100 chip:
+    1,100 is 200 over the call, less than half of 600: a call of 900, 200 returns."""
     covered = nl(facing_to=900, committed=300, prior_chips=1000, last_full_raise=600, big_blind=100, stack=9000)
     ruled(interpret(covered, [100]), "call", 900, returned=200, rule="TDA 2024 46")
 
@@ -259,48 +276,17 @@ def test_46c2_chips_out_that_cover_the_call_with_too_little_added_are_a_call():
 # ---------------------------------------------------------------- TDA 2024 47: re-opening
 
 
-def test_addendum_47_example_1_short_all_ins_adding_to_a_full_raise_reopen():
-    """The Addendum's rule 47 example 1 (older edition's text): "NLHE, Blinds 50-100.
-    Postflop, A opens betting for the 100 minimum. B goes all in for a total of 125. C
-    calls the 125, D goes all in for 200 total and E calls 200. Action returns to A who is
-    facing a total raise of 100. Since 100 is a full raise, the betting is re-opened for A"
-    - so A's silent push of three 100s (with the 100 out) is a raise to 400."""
-    state = postflop([5000, 125, 5000, 200, 5000, 5000],
-                     [(0, "bet", 100), (1, "raise", 125), (2, "call", None), (3, "raise", 200),
-                      (4, "call", None), (5, "fold", None)])
-    a = situation_from_betting(state, 0)
-    assert a.raise_open and (a.facing_to, a.committed) == (200, 100)
-    # TDA 2024 47-A: "If multiple short all-ins re-open the betting, the minimum raise is
-    # always the last full valid bet or raise of the round": A's 100, so at least 300.
-    assert a.min_to == 300
-    ruled(interpret(a, [100, 100, 100]), "raise", 400)
-
-
-def test_addendum_47_example_2_a_short_all_in_does_not_reopen():
-    """Written from 47-A (example text not found): A opens 100, B is all-in for 125, C
-    calls; back to A, 25 is not a full raise, so A may only call: a silent 100 and 100 (300 with
-    the 100 out) is a call of 125, and 175 returns."""
-    state = postflop([5000, 125, 5000], [(0, "bet", 100), (1, "raise", 125), (2, "call", None)])
-    a = situation_from_betting(state, 0)
-    assert not a.raise_open
-    ruled(interpret(a, [100, 100]), "call", 125, returned=175, rule="TDA 2024 47-A")
-
-
-def test_addendum_47_example_3a_raise_said_is_only_a_call_when_not_reopened():
-    """Written from 47-A: as example 2, A says "raise" first and pushes 500: raising is
-    closed to A, so a call of 125."""
-    state = postflop([5000, 125, 5000], [(0, "bet", 100), (1, "raise", 125), (2, "call", None)])
-    ruled(interpret(situation_from_betting(state, 0), [500], "raise", "said_first"),
-          "call", 125, returned=475, rule="TDA 2024 47-A")
-
-
-def test_addendum_47_example_3b_a_player_yet_to_act_may_raise():
-    """Written from 47-A: A opens 100, B is all-in for 125; C has not acted and may raise:
-    the minimum is 125 + 100 = 225, and C's 100 and 100 and 100 (300) is a raise."""
-    state = postflop([5000, 125, 5000], [(0, "bet", 100), (1, "raise", 125)])
-    c = situation_from_betting(state, 2)
-    assert c.raise_open and c.min_to == 225
-    ruled(interpret(c, [100, 100, 100]), "raise", 300)
+def test_addendum_47_example_3a_closed_to_raising_a_raise_said_with_chips_is_a_call():
+    """TDA 2024 Addendum, rule 47, example 3-A (the raise sizes are tested in
+    test_betting_rules.py): blinds 2,000-4,000; A called 4,000, C is all-in for 7,500 and
+    the big blind called. A faces 3,500, not a full raise, so may only call or fold. The
+    words and chips are ours: A says "raise" and pushes two 5,000s: a call of 7,500, the
+    rest back."""
+    hand = preflop([50000, 50000, 50000, 50000, 7500], 2000, 4000,
+                   [(2, "call", None), (3, "fold", None), (4, "raise", 7500), (0, "fold", None), (1, "call", None)])
+    a = situation_from_betting(hand, 2)
+    assert not a.raise_open and (a.facing_to, a.committed) == (7500, 4000)
+    ruled(interpret(a, [5000, 5000], "raise", "said_first"), "call", 7500, returned=6500, rule="TDA 2024 47-A")
 
 
 # ---------------------------------------------------------------- TDA 2024 40: words and chips
@@ -321,11 +307,13 @@ def test_40a_simultaneous_a_clear_word_wins_an_unclear_one_lets_the_chips_play()
     assert "not a clear declaration" in found.detail
 
 
-def test_addendum_40a_which_came_first_unknown_is_a_floor_decision():
-    """Addendum 40-A: when it is unclear whether the words or the chips came first, the
-    floor decides (Rule 1): nothing is ruled, nothing moves."""
-    found = interpret(nl(facing_to=400, last_full_raise=400, big_blind=200, stack=9000), [1000, 1000], "raise")
-    ruled(found, "floor_decision", 2000, rule="TDA 2024 1, 40-A")
+def test_addendum_40a_example_1_forty_two_thousand_said_and_a_5000_chip_is_a_floor_decision():
+    """TDA 2024 Addendum, rule 40-A, example 1: heads-up on the river A says "forty-two
+    thousand" but pushes one 5,000 chip, and not everyone heard the words; B calls 5,000.
+    Nobody can say the words clearly came first, so the TD rules (Rule 1): nothing is
+    ruled and nothing moves. Blinds and pot not given: 1,000 and 60,000 here."""
+    heads_up = nl(big_blind=1000, pot=60000, stack=90000, opponents=1)
+    ruled(interpret(heads_up, [5000], "forty-two thousand"), "floor_decision", 5000, rule="TDA 2024 1, 40-A")
 
 
 def test_40c_a_bare_amount_is_the_same_as_pushing_it():
@@ -337,9 +325,10 @@ def test_40c_a_bare_amount_is_the_same_as_pushing_it():
 # ---------------------------------------------------------------- TDA 2024 57, 54-D, 61, 51-B
 
 
-def test_57_bet_five_at_200_400_is_500_below_a_5000_pot_and_5000_from_it():
-    """declarations.md, rule 57's example: "I bet five" at 200-400 is 500 with less than
-    5,000 in the pot, 5,000 with 5,000 or more (bets in front included)."""
+def test_57_example_i_bet_five_at_200_400_is_500_below_a_5000_pot_and_5000_from_it():
+    """TDA 2024 rule 57's example: no-limit 200-400, "I bet five" with nothing else said is
+    500 when the pot (bets in front not yet pulled in included) is under 5,000, and 5,000
+    when it is 5,000 or more."""
     ruled(interpret(nl(big_blind=400, stack=20000, pot=4900), [], "I bet five"), "bet", 500,
           must_add=500, rule="TDA 2024 57")
     ruled(interpret(nl(big_blind=400, stack=20000, pot=5000), [], "five"), "bet", 5000, must_add=5000)
@@ -358,16 +347,14 @@ def test_54d_pot_in_each_structure():
     ruled(interpret(fl, [], "pot"), "raise", 400, must_add=400)
 
 
-def test_61_over_betting_expecting_change_follows_the_chip_rules():
-    """Written from rule 61 (example text not found): facing 700, B pushes a 1,000 and a 500
-    asking for change: removing the 500 leaves 1,000, 800 over the call is more than half
-    of 700, so a raise to 1,500, not a call with change."""
-    found = interpret(nl(facing_to=700, last_full_raise=700, big_blind=200, stack=9000), [1000, 500],
-                      "change please", "chips_first")
-    ruled(found, "raise", 1500)
-    found = interpret(nl(facing_to=700, last_full_raise=700, big_blind=200, stack=9000), [1000, 500],
-                      "change please", "simultaneous")
-    ruled(found, "raise", 1500, rule="TDA 2024 61")
+def test_61_example_a_500_and_a_25_over_325_expecting_change_is_a_raise_to_650():
+    """TDA 2024 rule 61's example: the opening bet to A is 325; A silently puts out 525 (a
+    500 and a 25) expecting 200 change: under the multiple-chip rule (45) it is a raise to
+    650. Asking for change does not make it a call either. Blinds not given: 100 here."""
+    facing = nl(facing_to=325, last_full_raise=325, big_blind=100, stack=9000)
+    ruled(interpret(facing, [500, 25]), "raise", 650, must_add=125, rule="TDA 2024 45-B, 43-A")
+    ruled(interpret(facing, [500, 25], "change please", "simultaneous"), "raise", 650, must_add=125,
+          rule="TDA 2024 61")
 
 
 def test_51b_undercall_heads_up_or_facing_the_opening_bet_is_a_full_call():
