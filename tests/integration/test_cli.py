@@ -69,6 +69,25 @@ def test_the_summary_table_names_each_variant_and_a_refused_hand(cardroom, tmp_p
     assert "refused" in result.stderr and "two.phhs[2]" in result.stderr and "invalid_phh" in result.stderr
 
 
+def test_a_phhs_file_with_a_hand_that_is_not_toml_imports_the_others(cardroom, tmp_path):
+    good = (PHH / "wsop/2023/43/5/63.phh").read_text()
+    broken = tmp_path / "three.phhs"
+    broken.write_text(f"[1]\n{good}\n[2]\nvariant = 'NT\n\n[3]\n{good}")
+    unreadable_line = broken.read_text().splitlines().index("variant = 'NT") + 1
+
+    summary = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
+
+    assert summary["total"] == {"hands": 3, "replayed": 2, "matched": 2, "stored": 0, "refused": 1}
+    (refusal,) = summary["refused"]
+    assert refusal["hand"] == f"{broken}[2] (line {unreadable_line - 1})"
+    assert "invalid_phh" in refusal["reason"] and f"line {unreadable_line} of the file" in refusal["reason"]
+    not_utf8 = tmp_path / "latin1.phhs"
+    not_utf8.write_bytes("[1]\nplayers = ['Jos\u00e9']\n".encode("latin-1"))
+    refused = json.loads(cardroom("phh", "import", "--no-store", str(not_utf8), str(broken), "--json",
+                                  expect=1).stdout)
+    assert refused["total"]["replayed"] == 2 and "not UTF-8" in refused["refused"][0]["reason"]
+
+
 def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_url, data_dir):
     pool = open_pool(database_url, max_size=2)
     store = open_store(pool, Config(database_url=database_url, data_dir=data_dir))

@@ -125,6 +125,29 @@ def test_a_record_that_does_not_replay_comes_back_with_why(floor: Any, text: str
     assert 'id="form-error"' in page.get_data(as_text=True)
 
 
+def test_a_phhs_file_lists_its_hands_and_opens_the_one_asked_for(floor: Any) -> None:
+    hand = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    text = f"[1]\n{hand}\n[2]\nvariant = 'NT\n\n[3]\n{hand.replace('variant = ', '_was = ')}\n" \
+           f"[{json.dumps(HOSTILE)}]\n{hand}"
+    form = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(floor.get("/floor/hand-histories")), "phh": "",
+        "phh_file": (io.BytesIO(text.encode()), "four.phhs")})
+    listed = form.get_data(as_text=True)
+    assert form.status_code == 200, listed[:2000]
+    assert "2 replayed" in listed and "2 unreadable" in listed and HOSTILE not in listed
+    unreadable_line = text.splitlines().index("variant = 'NT") + 1
+    assert f"line {unreadable_line} of the file" in listed
+    assert "variant: Missing data for required field" in listed
+    assert re.findall(r'name="hand" value="(\d+)"', listed) == ["1", "4"]  # the readable ones
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text, "hand": "4"})
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in body
+    unreadable = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": "[1]\nvariant = 'NT\n[2]\nantes = []\n"})
+    assert unreadable.status_code == 400 and "none of the file" in unreadable.get_data(as_text=True)
+
+
 def test_forms_need_their_csrf_token(floor: Any) -> None:
     assert floor.post("/floor/rulings/betting", data={"seats": "A 1\nB 1"}).status_code == 403
     assert floor.post("/floor/hand-histories", data={"phh": "x"}).status_code == 403
