@@ -240,28 +240,6 @@ def parse(text: str) -> HandHistory:
     return record_from_fields(_toml(text))
 
 
-def is_hand_collection(fields: Mapping[str, Any]) -> bool:
-    """A .phhs file: several hands, each a TOML table of its own (`[1]`, `[2]` ...), and
-    nothing at the top level besides them."""
-    return bool(fields) and "variant" not in fields and all(
-        isinstance(value, dict) for value in fields.values())
-
-
-def parse_all(text: str) -> tuple[tuple[str, HandHistory], ...]:
-    """Read a .phhs file: (the table's name, its hand), in file order. A single hand (a
-    .phh) reads as one hand named "1"."""
-    fields = _toml(text)
-    if not is_hand_collection(fields):
-        return (("1", record_from_fields(fields)),)
-    hands = []
-    for name, hand in fields.items():
-        try:
-            hands.append((name, record_from_fields(hand)))
-        except PhhSyntaxError as error:
-            raise PhhSyntaxError(f"hand [{name}]: {error}") from None
-    return tuple(hands)
-
-
 def _toml(text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text, parse_float=_number)
