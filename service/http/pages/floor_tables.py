@@ -17,7 +17,8 @@ from domain.live import table
 from service.application import commands, replay, views
 from service.http.api import application
 from service.http.pages import pages, problem_page
-from service.http.pages.replayer import FLOOR_ROLES, names_of, page_viewer
+from service.http.api.names import names_of
+from service.http.pages.replayer import FLOOR_ROLES, page_viewer
 from service.http.pages.session import floor_page
 
 HANDS_SHOWN = 50

@@ -11,7 +11,7 @@ static/floor/replayer.js with buttons and the arrow keys.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -19,9 +19,10 @@ from werkzeug.wrappers import Response
 from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
-from service.application import listings, replay, views
-from service.http.api import event_store, resources
+from service.application import replay, views
+from service.http.api import event_store
 from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
+from service.http.api.names import names_of
 from service.http.auth import current_principal
 from service.http.pages import pages, problem_page
 from service.http.problems import Problem
@@ -38,12 +39,6 @@ def page_viewer() -> views.Viewer:
     """The signed-in caller as the views redact for them."""
     principal = current_principal()
     return views.Viewer(principal.role, principal.player_id)
-
-
-def names_of(player_ids: Iterable[str]) -> dict[str, str]:
-    """The names players registered under (one query), for captions and seats."""
-    pool = resources().pool
-    return listings.names(pool, player_ids) if pool is not None else {}
 
 
 @pages.route("/floor/hands/<string:hand_id>", methods=["GET"])
