@@ -390,6 +390,21 @@ def write_phh(record: HandHistory) -> str:
     return "\n".join(lines) + "\n"
 
 
+PLAYER_IDS_FIELD = "_player_ids"
+"""Where an exported live hand keeps its players' ids: a user-defined field (the standard's
+leading underscore), which readers of PHH ignore and an import keeps."""
+
+
+def with_player_names(record: HandHistory, names: Mapping[str, str],
+                      fields: Sequence[tuple[str, Any]] = ()) -> HandHistory:
+    """A record whose `players` are ids, as people know them: `players` their names (the id
+    where nobody registered one), the ids kept in PLAYER_IDS_FIELD, after the standard's
+    other `fields` about the hand (its table, number, seats and time)."""
+    ids = record.players or ()
+    return replace(record, players=tuple(names.get(player) or player for player in ids),
+                   metadata=(*record.metadata, *fields, (PLAYER_IDS_FIELD, list(ids))))
+
+
 def metadata_text(record: HandHistory) -> str:
     """The record's other fields (event, author, time, city, hand ...) as TOML text: what
     an imported hand keeps so that its export writes them back unchanged."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from service.config import Config
 from service.adapters.integrity import open_store
 from service.adapters.store.postgres import open_pool
 from tests.corpus import PHH
+from tests.integration.conftest import ADMIN
+from tests.integration.test_hands_phh_export import folded_hand
 from tests.integration.test_tournament_tables import play_to_the_end
 from tests import applications
 
@@ -134,3 +137,13 @@ def test_a_structure_file_the_service_refuses_names_the_field(database_url, data
     result = CliRunner().invoke(main, ["--database-url", database_url, "tournament", "create", str(wrong)])
 
     assert "starting_stack" in str(result.exception)
+
+
+def test_a_finished_hand_exports_as_phh_naming_its_players(cardroom, client, tmp_path):
+    hand_id, players = folded_hand(client, ("Ann", "Bob", "Cat"))
+    exported = tmp_path / "hand.phh"
+    cardroom("phh", "export", hand_id, "--output", str(exported))
+    assert exported.read_text() == client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    fields = tomllib.loads(exported.read_text())
+    assert sorted(fields["players"]) == ["Ann", "Bob", "Cat"] and sorted(fields["_player_ids"]) == sorted(players)
+    assert cardroom("phh", "export", hand_id).stdout == exported.read_text()

@@ -275,6 +275,10 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
                             else [_storable(a) for a in recorded],
                             # The record's other fields, written back on export.
                             phh_metadata=metadata_text(record))
+            if record.players is not None and tuple(record.players) != names:
+                # Names the replay could not tell players apart by (two alike, or empty:
+                # anonymous) play as p1, p2 ...; the export writes the record's own back.
+                metadata["phh_players"] = list(record.players)
         if type_name in PRIVATE_CARD_EVENTS:
             metadata["visible_to"] = names[data["seat"]]
         new_events.append(NewEvent(type_name, data, metadata=metadata))

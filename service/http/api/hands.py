@@ -11,6 +11,8 @@ Everything is redacted for the caller.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import timezone
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +31,7 @@ from service.http.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
 from service.http.api.etags import conditional, version_tag
-from service.http.api.names import with_names
+from service.http.api.names import names_of, with_names
 from service.http.api.tables import ALL_ROLES, EventSchema, viewer
 from service.http.auth import require
 from service.http.problems import Problem
@@ -157,20 +159,33 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 def hand_phh(hand_id: str) -> Response:
     """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
     razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
-    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`. Players are
+    named as they registered (`players`), their ids kept in the user-defined field
+    `_player_ids`; the standard's `table`, `hand`, `seats`, `seat_count` and the time the
+    hand began (UTC) say where and when it was played.
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
-    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
-    loaded = commands.load_table(application(), table_id)
-    _check_phh_form(loaded.state)
+    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    # The table as the hand began: its game, and who sat where.
+    opened = commands.state_at(application(), table_id, records[0].version)
+    assert opened is not None
+    _check_phh_form(opened)
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
-    events = _visible_game_events(loaded.state.game, records, viewer())
-    own_record = getattr(table.game_rules(loaded.state.game).table_game, "phh_record", None)
+    events = _visible_game_events(opened.game, records, viewer())
+    own_record = getattr(table.game_rules(opened.game).table_game, "phh_record", None)
     record = own_record(events) if own_record is not None else phh.phh_from_events(events)
-    return Response(phh.write_phh(record), status=200, mimetype="application/toml")
+    ids = record.players or ()
+    began = records[0].recorded_at.astimezone(timezone.utc)
+    where_and_when = (
+        ("table", table_id), ("hand", number),
+        ("seats", [opened.players.index(player) + 1 for player in ids]), ("seat_count", len(opened.players)),
+        ("time", began.time().replace(microsecond=0)), ("time_zone", "UTC"),
+        ("day", began.day), ("month", began.month), ("year", began.year))
+    named = phh.with_player_names(record, names_of(ids), where_and_when)
+    return Response(phh.write_phh(named), status=200, mimetype="application/toml")
 
 
 def _check_phh_form(state: table.TableState) -> None:
@@ -333,6 +348,8 @@ def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
 
 
 def _imported_phh(hand_id: str) -> Response:
+    """The record as it was imported: its events as the caller may see them, its other
+    fields (event, time, `_player_ids` ...) and its players' names written back."""
     records = _imported_records(hand_id)
     game, events = events_from_records(records)
     who = viewer()
@@ -344,11 +361,13 @@ def _imported_phh(hand_id: str) -> Response:
     elif game in mixed.GAMES:
         events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
                   for shown in _redacted_imported(records, who)]
-        return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
     else:
         # As for table hands: hole cards the caller may not see are left out, written `??`.
         events = [event for event, record in zip(events, records)
                   if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
                   or "visible_to" not in record.metadata]
-    exported = phh.with_metadata(phh.phh_from_events(events), records[0].metadata.get("phh_metadata", ""))
+    first = records[0].metadata
+    exported = phh.with_metadata(phh.phh_from_events(events), first.get("phh_metadata", ""))
+    if first.get("phh_players") is not None:
+        exported = replace(exported, players=tuple(first["phh_players"]))
     return Response(phh.write_phh(exported), status=200, mimetype="application/toml")
