@@ -6,7 +6,8 @@ it does for the API, so a page never shows more than the same key reads there). 
 that is a betting decision also says who acted, what was legal just before (the call, the
 bet or raise range, or why raising was closed), the verdict and the rule applied, cited
 from domain.rules.citations with its edition. A live hand ends with the deal check (the
-commitment, verified once the hand is closed) and the chain check of its table's stream;
+commitment, verified once the hand is closed) and the chain check of its own range of the
+table's stream (from the stored hash before it, so it costs the hand, not the table);
 a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays through
 domain.history.phh into the same steps.
 
@@ -30,7 +31,7 @@ from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.rulings import allowed
 from domain.rules.violations import Violation
-from service.adapters.store.base import EventStore, RecordedEvent, Reveal
+from service.adapters.store.base import EventStore, RecordedEvent, Reveal, Verification
 from service.application import commands, views
 from service.application.handling import Streams
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
@@ -108,7 +109,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
         "game": state.game, "over": closed, "players": players,
         "names": {player: names[player] for player in players},
         "steps": steps, "deal": deal, "deal_check": _deal_check(deal, closed),
-        "chain": _chain(store, stream),
+        "chain": _hand_chain(store, stream, hand_id),
     }
 
 
@@ -206,15 +207,39 @@ def _deal_check(deal: Mapping[str, Any] | None, closed: bool) -> dict[str, Any]:
             "detail": f"{what} {'match' if verified else 'do NOT match'} the commitment {commitment}"}
 
 
-def _chain(store: EventStore, stream: str) -> dict[str, Any]:
+def _stream_chain(store: EventStore, stream: str) -> dict[str, Any]:
+    """The chain check of a whole stream (a hand imported from PHH is a stream of its own)."""
     verification = store.verify_stream(stream)
+    return _chain_view(stream, verification, f"the {verification.events:,} events of {stream}")
+
+
+def _hand_chain(store: EventStore, stream: str, hand_id: str) -> dict[str, Any]:
+    """The chain check of a table hand's own range of the stream, at the cost of the hand:
+    its events chained from the stored hash of the event before them, each MAC checked, the
+    range ending where the next hand opens or at the table's head. The whole stream's check
+    is `cardroom verify` (GET /v1/streams/{id}/verify)."""
+    checked = store.verify_hand(stream, hand_id, opened_by=table.HandOpened.__name__)
+    if checked is None:
+        raise HandNotFound(hand_id)
+    origin = (f"chained from event {checked.chained_from:,}'s hash" if checked.chained_from
+              else "chained from the stream's start")
+    end = (f"ending where the next hand opens (event {checked.next_opening:,})"
+           if checked.next_opening is not None else "ending at the table's head")
+    what = f"events {checked.first_version:,}-{checked.last_version:,} of the table, {origin}, {end}"
+    return _chain_view(stream, checked.verification, what,
+                       first_version=checked.first_version, last_version=checked.last_version,
+                       chained_from=checked.chained_from, next_opening=checked.next_opening)
+
+
+def _chain_view(stream: str, verification: Verification, what: str, **checked: Any) -> dict[str, Any]:
+    """A chain check in words: `what` names the events checked."""
     if verification.ok:
-        detail = f"the hash chain of {stream} holds over its {verification.events} events"
+        detail = f"the hash chain holds over {what}"
     else:
-        detail = (f"the hash chain of {stream} breaks at version {verification.first_bad_version}: "
-                  f"{verification.reason}")
+        detail = (f"the hash chain breaks at version {verification.first_bad_version:,}: "
+                  f"{verification.reason} (checked {what})")
     return {"stream": stream, "ok": verification.ok, "events": verification.events,
-            "first_bad_version": verification.first_bad_version, "detail": detail}
+            "first_bad_version": verification.first_bad_version, "detail": detail, **checked}
 
 
 # ---------------------------------------------------------------- decisions
@@ -383,7 +408,7 @@ def imported_hand(store: EventStore, hand_id: str, viewer: views.Viewer) -> dict
                     variant=records[0].metadata.get("phh_variant"),
                     metadata=[["phh", records[0].metadata.get("phh_metadata", "")]],
                     deal=None, deal_check={"ok": None, "detail": "a recorded hand carries no deal commitment"},
-                    chain=_chain(store, hand_id))
+                    chain=_stream_chain(store, hand_id))
     return replayed
 
 

@@ -101,7 +101,9 @@ def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_
     # The floor sees every hole card at every step (as GET /v1/hands gives the floor).
     cards = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#seats td:last-child")]
     assert len(cards) == 3 and all(len(c) == 4 and c != "hidden" for c in cards), cards
-    assert "Deal check" in browser.page_source and "hash chain" in text(browser, "#chain-check")
+    assert "Deal check" in browser.page_source
+    assert "the hash chain holds over events" in text(browser, "#chain-check")
+    assert "of the table, chained from event" in text(browser, "#chain-check")
 
 
 def test_a_player_key_cannot_open_the_floor_pages(server: Any, base: str, browser: Any,

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from service.adapters.store import postgres
 from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.test_forgeries import edit_and_rehash
+from tests.integration.test_hands_phh_export import act
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
 HOSTILE = '<script>alert("x")</script>\u05e9\u05dc\u05d5\u05dd evil'  # markup and right-to-left text
@@ -233,7 +236,7 @@ def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
     page = floor.get(f"/floor/hands/{hand_id}")
     text = page.get_data(as_text=True)
     assert page.status_code == 200, text[:2000]
-    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and f"the hash chain of {hand_id} holds" in text
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and re.search(rf"the hash chain holds over the [0-9,]+ events of {hand_id}", text)
     assert floor.get("/floor/hands/hand-00000000-0000-0000-0000-000000000000").status_code == 404
 
 
@@ -273,3 +276,60 @@ def test_a_pot_limit_table_reads_out_the_largest_raise(client: Any, floor: Any) 
     text = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
     # The button acts first three-handed: pot 150 + call 100 = 250, raise to 100 + 250.
     assert "Pot limit: pot 150 + call 100 = 250: raise to at most 350 (TDA 2024 54)" in text
+
+
+def long_table(client: Any, hands: int) -> str:
+    """A heads-up auto-deal table where `hands` hands were folded at the first action (the
+    fold that ends one deals the next, which is left in play)."""
+    players = register_players(client, "Ann", "Bob")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "holdem", "auto_deal": True,
+        "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 100000} for p in players]})
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    for _ in range(hands):
+        act(client, table_id, {"action": "fold"})
+    return table_id
+
+
+def test_a_hands_chain_check_reads_the_hand_not_the_tables_earlier_events(
+        client: Any, floor: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = long_table(client, 30)
+    before = client.get(f"/v1/hands/{table_id}.29", headers=ADMIN).get_json()
+    hand = client.get(f"/v1/hands/{table_id}.30", headers=ADMIN).get_json()
+    table_version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["version"]
+    read: list[int] = []
+    recorded = postgres._recorded
+
+    def counted(row: Any) -> Any:  # every event row the store reads, whichever statement
+        event = recorded(row)
+        if event.stream_id == f"table-{table_id}":
+            read.append(event.version)
+        return event
+
+    monkeypatch.setattr(postgres, "_recorded", counted)
+    page = floor.get(f"/floor/hands/{table_id}.30")
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:2000]
+    first, last = hand["first_version"], hand["last_version"]
+    assert f"the hash chain holds over events {first:,}-{last:,} of the table, chained from event " \
+           f"{first - 1:,}'s hash, ending where the next hand opens (event {last + 1:,})" in text
+    # From the snapshot taken as hand 29 closed: nothing of hands 1 to 28 (or 29's play).
+    assert read and min(read) >= before["last_version"], (min(read), before["last_version"])
+    assert len(read) <= 3 * (last - first + 2) < table_version, (len(read), table_version)
+    in_play = floor.get(f"/floor/hands/{table_id}.31")
+    assert "ending at the table&#39;s head" in in_play.get_data(as_text=True)
+
+
+def test_a_forged_event_inside_the_hand_is_caught_on_the_page(client: Any, floor: Any,
+                                                              admin_database_url: str) -> None:
+    table_id = long_table(client, 3)
+    hand = client.get(f"/v1/hands/{table_id}.2", headers=ADMIN).get_json()
+    forged = hand["first_version"] + 2
+    edit_and_rehash(admin_database_url, f"table-{table_id}", forged)
+    text = unescape(floor.get(f"/floor/hands/{table_id}.2").get_data(as_text=True))
+    assert f"the hash chain breaks at version {forged:,}: the event's MAC is not the chain key's" in text
+    assert 'class="bad" id="chain-check"' in text
+    # The hand before ends where this one opens, which the forger left as it was.
+    assert "the hash chain holds" in unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
