@@ -87,6 +87,23 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert "1,997,500" in text(browser, "#seats")  # Antonius folded pre-flop: 2,000,000 less his blind and ante
 
 
+def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, base: str, browser: Any) -> None:
+    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    collection = f"[1]\nvariant = 'NT\n\n[2]\n{record}"
+    browser.execute_script("document.getElementById('phh').value = arguments[0]", collection)
+    browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "collection"))
+    assert "1 replayed" in text(browser, "#collection-summary") and "1 unreadable" in text(browser, "#collection-summary")
+    assert "line 2 of the file" in text(browser, "#collection tr[data-position='1']")
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    browser.find_element(By.CSS_SELECTOR, "button[name=hand][value='2']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
+
+
 def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_card(
         server: Any, base: str, browser: Any, short_all_in: dict[str, Any]) -> None:
     hand = f"{short_all_in['table_id']}.1"
