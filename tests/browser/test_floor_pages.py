@@ -104,6 +104,21 @@ def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, 
     step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
 
 
+def test_the_picker_opens_a_stored_hand_of_a_recent_table(server: Any, base: str, browser: Any,
+                                                          short_all_in: dict[str, Any]) -> None:
+    table_id = short_all_in["table_id"]
+    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "recent-tables"))
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    browser.find_element(By.CSS_SELECTOR, f"#recent-tables a[href='?table={table_id}']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "picked-hands"))
+    browser.find_element(By.CSS_SELECTOR, f"#picked-hands a[href='/floor/hands/{table_id}.1']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    assert "of the table, chained from" in text(browser, "#chain-check")
+
+
 def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_card(
         server: Any, base: str, browser: Any, short_all_in: dict[str, Any]) -> None:
     hand = f"{short_all_in['table_id']}.1"

@@ -9,6 +9,7 @@ import io
 import json
 import re
 from html import unescape
+from urllib.parse import unquote
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,34 @@ def test_a_forged_event_inside_the_hand_is_caught_on_the_page(client: Any, floor
     assert 'class="bad" id="chain-check"' in text
     # The hand before ends where this one opens, which the forger left as it was.
     assert "the hash chain holds" in unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+
+
+def test_the_picker_lists_the_newest_tables_and_their_latest_hands(client: Any, floor: Any) -> None:
+    older = [long_table(client, 0) for _ in range(20)]
+    newest = long_table(client, 7)
+    page = floor.get("/floor/hand-histories")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text[:2000]
+    rows = re.findall(r'<a href="\?table=([^"]+)">', text)
+    assert rows[:2] == [newest, older[-1]] and len(rows) == 20
+    # The latest five hands of the newest table, newest first, each opening the replayer.
+    latest = re.findall(rf'href="/floor/hands/{newest}\.(\d+)"', text)
+    assert latest == ["8", "7", "6", "5", "4"]
+    cursor = unescape(re.search(r'href="\?cursor=([^"]+)" id="older-tables"', text).group(1))
+    following = floor.get("/floor/hand-histories", query_string={"cursor": unquote(cursor)})
+    assert following.status_code == 200 and older[0] in following.get_data(as_text=True)
+    assert newest not in following.get_data(as_text=True)
+    tampered = floor.get("/floor/hand-histories", query_string={"cursor": unquote(cursor)[:-2] + "xx"})
+    assert tampered.status_code == 400 and "invalid_cursor" in tampered.get_data(as_text=True)
+
+
+def test_the_picker_pages_one_tables_hands(client: Any, floor: Any) -> None:
+    table_id = long_table(client, 55)
+    text = floor.get("/floor/hand-histories", query_string={"table": table_id}).get_data(as_text=True)
+    hands = re.findall(rf'href="/floor/hands/{table_id}\.(\d+)"', text)
+    assert hands[0] == "56" and len(hands) == 50
+    older = unescape(re.search(r'href="(\?table=[^"]+&amp;hands_before=\d+)"', text).group(1))
+    text = floor.get("/floor/hand-histories" + older).get_data(as_text=True)
+    assert re.findall(rf'href="/floor/hands/{table_id}\.(\d+)"', text) == ["6", "5", "4", "3", "2", "1"]
+    missing = floor.get("/floor/hand-histories", query_string={"table": HOSTILE}).get_data(as_text=True)
+    assert "no table" in missing and HOSTILE not in missing

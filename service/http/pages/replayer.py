@@ -1,7 +1,9 @@
 """The floor's hand replayer (pages.md): `/floor/hands/{hand_id}` steps through a live
 table's hand, or a hand stored from PHH, and `/floor/hand-histories` opens a PHH record
 (pasted, uploaded, or stored by id) in the same replayer; a .phhs file of several hands
-is listed hand by hand first, each read on its own.
+is listed hand by hand first, each read on its own. Its picker lists stored hands: the
+newest tables (the tables' list and its signed cursor) with their latest hands, or one
+table's hands, a page at a time.
 
 The steps come from service.application.replay (the table as this key may see it at
 each event, the legal range, the verdict and the rule at each decision, the deal check
@@ -19,12 +21,14 @@ from werkzeug.wrappers import Response
 from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
-from service.application import replay, views
-from service.http.api import event_store
+from service.application import commands, listings, replay, views
+from service.http.api import application, event_store, resources
 from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
 from service.http.api.names import names_of
+from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
 from service.http.pages import pages, problem_page
+from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.problems import Problem
 from service.http.pages.session import floor_page
 
@@ -33,6 +37,11 @@ PHH_FIELD = "phh"
 PHH_FILE_FIELD = "phh_file"
 STORED_FIELD = "hand_id"
 HAND_FIELD = "hand"
+TABLE_FIELD = "table"
+TABLES_PICKED = 20
+"""Tables per page of the picker, newest first."""
+LATEST_HANDS = 5
+"""Each picked table's latest hands shown beside it."""
 
 
 def page_viewer() -> views.Viewer:
@@ -54,7 +63,34 @@ def hand_replayer(hand_id: str) -> Any:
 @pages.route("/floor/hand-histories", methods=["GET"])
 @floor_page(roles=FLOOR_ROLES)
 def hand_history_form() -> Any:
-    return render_template("floor/hand_histories.html", error=None, text="", stored="")
+    return render_template("floor/hand_histories.html", error=None, text="", stored="", picker=_picker())
+
+
+def _picker() -> dict[str, Any]:
+    """Stored hands to pick from: one table's hands (`?table=`, paged by `hands_before`),
+    else the newest tables (the tables' list, paged by its signed cursor) with their
+    latest hands."""
+    table_id = request.args.get(TABLE_FIELD, "").strip()
+    if table_id:
+        state = commands.load_table(application(), table_id).state if len(table_id) <= 200 else None
+        if state is None:
+            return {"table": table_id, "missing": True}
+        return {"table": table_id, "hands": hand_links(table_id, newest_on_page(state.hands_played)),
+                "older": older_hands(state.hands_played)}
+    pool = resources().pool
+    if pool is None:
+        return {"tables": [], "next": None}
+    listed, more = listings.page(pool, "table", TABLES_PICKED,
+                                 before=decode_cursor({}, request.args.get("cursor") or None))
+    names = names_of({player for found in listed for player in found.players})
+    tables = []
+    for found in listed:
+        state = commands.load_table(application(), found.id).state
+        played = state.hands_played if state is not None else 0
+        tables.append({"id": found.id, "game": found.game, "status": found.status,
+                       "players": [names.get(player) or player for player in found.players],
+                       "hands": hand_links(found.id, played, LATEST_HANDS), "played": played})
+    return {"tables": tables, "next": encode_cursor({}, listed[-1].position) if more else None}
 
 
 @pages.route("/floor/hand-histories", methods=["POST"])
