@@ -365,3 +365,13 @@ def test_the_picker_pages_one_tables_hands(client: Any, floor: Any) -> None:
     assert re.findall(rf'href="/floor/hands/{table_id}\.(\d+)"', text) == ["6", "5", "4", "3", "2", "1"]
     missing = floor.get("/floor/hand-histories", query_string={"table": HOSTILE}).get_data(as_text=True)
     assert "no table" in missing and HOSTILE not in missing
+
+
+def test_a_mixed_game_hand_shows_its_outcome_and_which_variants_step(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    record = (PHH_DIR / "wsop/2023/43/5/53.phh").read_text()  # seven-card stud hi-lo
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": record})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:2000]
+    assert "This F7S/8 hand" in text and "as the record states" in text
+    assert "the replayer steps through NT, FT, PO records" in text

@@ -344,14 +344,18 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
         line, detail = hand.file_line(unreadable.detail)
         entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
         return entry
-    entry["variant"] = record.variant
+    return {**entry, **replayed_outcome(record)}
+
+
+def replayed_outcome(record: HandHistory) -> dict[str, Any]:
+    """A read hand's variant and its replay's `outcome`, or its `refused` problem."""
     try:
-        entry["outcome"] = _answer(record, replay(record))
+        return {"variant": record.variant, "outcome": _answer(record, replay(record))}
     except Violation as violation:
         problem = problem_from_violation(violation, violation.numbers.get("action_index"))
-        entry["refused"] = {"code": problem.code, "detail": problem.detail,
-                            **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}
-    return entry
+        return {"variant": record.variant, "refused": {
+            "code": problem.code, "detail": problem.detail,
+            **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}}
 
 
 def _body_text() -> str:
