@@ -6,6 +6,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+import pokerkit
 import pytest
 
 from domain.history import phh
@@ -198,6 +199,10 @@ def test_a_live_hand_exports_its_players_names_and_keeps_their_ids(client):
     # PHH lists the first seat left of the button first: seats 1, 2, 3 with the button at 1.
     assert fields["seats"] == [2, 3, 1] and fields["time_zone"] == "UTC"
     assert phh.parse(text).players == tuple(fields["players"])
+    # PokerKit, a reader of the standard, takes the names and keeps the ids as user-defined.
+    read = pokerkit.HandHistory.loads(text)
+    assert read.players == fields["players"] and read.user_defined_fields == {"_player_ids": fields["_player_ids"]}
+    assert list(list(read)[-1].stacks) == fields["finishing_stacks"]
 
 
 @pytest.mark.parametrize("names", [HOSTILE_NAMES, ("Ann", "Ann", "Bob")],
