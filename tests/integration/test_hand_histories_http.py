@@ -189,6 +189,17 @@ def test_a_damaged_real_hand_gets_an_answer_or_a_4xx_never_a_500(client, text):
     assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(st.lists(damaged_hands(), min_size=2, max_size=3))
+def test_a_phhs_file_of_damaged_hands_gets_an_answer_for_each_or_a_4xx_never_a_500(client, hands):
+    response = send(client, phhs(*hands))
+    assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
+    if response.status_code == 200 and "hands" in response.get_json():
+        answer = response.get_json()
+        assert [h["position"] for h in answer["hands"]] == list(range(1, len(answer["hands"]) + 1))
+        assert all(len({"outcome", "refused", "unreadable"} & h.keys()) == 1 for h in answer["hands"])
+
+
 def phhs(*hands: str) -> str:
     """A .phhs file: each hand a TOML table of its own, [1], [2] ..."""
     return "\n".join(f"[{number}]\n{text}" for number, text in enumerate(hands, 1))
