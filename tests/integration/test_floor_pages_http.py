@@ -375,3 +375,24 @@ def test_a_mixed_game_hand_shows_its_outcome_and_which_variants_step(floor: Any)
     assert page.status_code == 200, text[:2000]
     assert "This F7S/8 hand" in text and "as the record states" in text
     assert "the replayer steps through NT, FT, PO records" in text
+
+
+def test_the_api_checks_a_hands_chain_as_the_page_does(client: Any, admin_database_url: str) -> None:
+    table_id = long_table(client, 3)
+    hands = [client.get(f"/v1/hands/{table_id}.{n}", headers=ADMIN).get_json() for n in (1, 2, 3, 4)]
+    checked = [client.get(f"/v1/hands/{table_id}.{n}/verify", headers=ADMIN).get_json() for n in (1, 2, 3, 4)]
+    assert all(c["ok"] for c in checked)
+    assert [(c["first_version"], c["last_version"], c["chained_from"]) for c in checked] == [
+        (h["first_version"], h["last_version"], h["first_version"] - 1) for h in hands]
+    assert [c["next_opening"] for c in checked] == [h["first_version"] for h in hands[1:]] + [None]
+    edit_and_rehash(admin_database_url, f"table-{table_id}", hands[2]["first_version"] + 1)
+    forged = client.get(f"/v1/hands/{table_id}.3/verify", headers=ADMIN).get_json()
+    assert (forged["ok"], forged["first_bad_version"]) == (False, hands[2]["first_version"] + 1)
+    assert client.get(f"/v1/hands/{table_id}.9/verify", headers=ADMIN).status_code == 404
+    assert client.get("/v1/hands/no-hand/verify", headers=ADMIN).status_code == 404
+    stored = client.post("/v1/hand-histories?store=true", data=(PHH_DIR / "dwan-ivey-2009.phh").read_bytes(),
+                         headers={**ADMIN, "Content-Type": "application/toml"}).get_json()
+    whole = client.get(f"/v1/hands/{stored['id']}/verify", headers=ADMIN).get_json()
+    assert whole["ok"] and (whole["first_version"], whole["last_version"], whole["chained_from"]) == (
+        1, stored["version"], 0)
+    assert client.get("/v1/hands/hand-00000000-0000-0000-0000-000000000000/verify", headers=ADMIN).status_code == 404
