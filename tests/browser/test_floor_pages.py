@@ -63,12 +63,16 @@ def short_all_in(server: Any) -> dict[str, Any]:
     return room.short_all_in_hand(server, ["Ann", HOSTILE, "Cat"])
 
 
-def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:
+def paste_phh(server: Any, base: str, browser: Any, text: str, opens: str = "replay-data") -> None:
+    """Signed in as the floor, paste PHH text in the hand-histories form and open it."""
     room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
-    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
-    browser.execute_script("document.getElementById('phh').value = arguments[0]", record)
+    browser.execute_script("document.getElementById('phh').value = arguments[0]", text)
     browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
-    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, opens))
+
+
+def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:
+    paste_phh(server, base, browser, (PHH_DIR / "dwan-ivey-2009.phh").read_text())
     assert text(browser, "#step-caption").startswith("The hand starts")
     step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
     assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
@@ -88,12 +92,8 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
 
 
 def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, base: str, browser: Any) -> None:
-    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
     record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
-    collection = f"[1]\nvariant = 'NT\n\n[2]\n{record}"
-    browser.execute_script("document.getElementById('phh').value = arguments[0]", collection)
-    browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
-    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "collection"))
+    paste_phh(server, base, browser, f"[1]\nvariant = 'NT\n\n[2]\n{record}", opens="collection")
     assert "1 replayed" in text(browser, "#collection-summary") and "1 unreadable" in text(browser, "#collection-summary")
     assert "line 2 of the file" in text(browser, "#collection tr[data-position='1']")
     for size in ("laptop", "phone"):
@@ -102,6 +102,16 @@ def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, 
     browser.find_element(By.CSS_SELECTOR, "button[name=hand][value='2']").click()
     WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
     step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
+
+
+def test_a_stud_record_steps_with_its_bring_in(server: Any, base: str, browser: Any) -> None:
+    paste_phh(server, base, browser, (PHH_DIR / "wsop/2023/43/5/54.phh").read_text())  # stud hi-lo
+    brought_in = next(step["caption"] for step in browser.execute_script(
+        "return JSON.parse(document.getElementById('replay-data').textContent).steps")
+        if "brings it in" in step["caption"])
+    step_to(browser, brought_in)
+    assert text(browser, "#decision-legal").startswith("bring it in for")
+    assert "bring in to" in text(browser, "#decision-who")
 
 
 def test_the_picker_opens_a_stored_hand_of_a_recent_table(server: Any, base: str, browser: Any,

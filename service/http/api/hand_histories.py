@@ -344,10 +344,10 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
         line, detail = hand.file_line(unreadable.detail)
         entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
         return entry
-    return {**entry, **replayed_outcome(record)}
+    return {**entry, **_replayed_outcome(record)}
 
 
-def replayed_outcome(record: HandHistory) -> dict[str, Any]:
+def _replayed_outcome(record: HandHistory) -> dict[str, Any]:
     """A read hand's variant and its replay's `outcome`, or its `refused` problem."""
     try:
         return {"variant": record.variant, "outcome": _answer(record, replay(record))}

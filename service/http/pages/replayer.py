@@ -23,9 +23,7 @@ from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
 from service.application import commands, listings, replay, views
 from service.http.api import application, event_store, resources
-from service.http.api.hand_histories import (
-    MAX_PHH_BYTES, checked_record, collection_answer, replayed_outcome,
-)
+from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
@@ -120,8 +118,6 @@ def open_hand_history() -> Any:
         hand_text = chosen.text
     try:
         record = checked_record(hand_text)
-        if record.variant not in replay.STEPPED_VARIANTS:
-            return _outcome_page(record, text)
         replayed = replay.phh_record(record, page_viewer(), title=_title(record))
     except Problem as invalid:
         return _form_error(f"cannot read the hand: {invalid.detail}", text, "", 400)
@@ -129,15 +125,6 @@ def open_hand_history() -> Any:
         rule = f" ({refused.rule})" if refused.rule else ""
         return _form_error(f"{refused.code}: {refused.detail}{rule}", text, "", 422)
     return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or "PHH hand")
-
-
-def _outcome_page(record: phh.HandHistory, text: str) -> Response:
-    """A hand of a variant the API replays but the replayer does not step through (the
-    mixed games, five-card draw): its outcome, and which variants step."""
-    replayed = replayed_outcome(record)
-    body = render_template("floor/hand_histories.html", error=None, text=text, stored="",
-                           replayed=replayed, title=_title(record), stepped=replay.STEPPED_VARIANTS)
-    return Response(body, 200 if "outcome" in replayed else 422, mimetype="text/html")
 
 
 def _chosen_hand(collected: tuple[CollectedHand, ...]) -> CollectedHand | None:
@@ -149,14 +136,13 @@ def _chosen_hand(collected: tuple[CollectedHand, ...]) -> CollectedHand | None:
 
 
 def _collection_page(collected: tuple[CollectedHand, ...], text: str) -> Response:
-    """Every hand of a .phhs file with its outcome, each that steps through the replayer
-    with a button to open it; when no hand can be read, the form again with why."""
+    """Every hand of a .phhs file with its outcome, each that replays with a button to open
+    it in the replayer; when no hand can be read, the form again with why."""
     try:
         answer = collection_answer(collected)
     except Problem as unreadable:
         return _form_error(unreadable.detail, text, "", 400)
-    body = render_template("floor/hand_collection.html", answer=answer, text=text,
-                           stepped=replay.STEPPED_VARIANTS)
+    body = render_template("floor/hand_collection.html", answer=answer, text=text)
     return Response(body, 200, mimetype="text/html")
 
 
