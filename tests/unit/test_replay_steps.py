@@ -209,3 +209,14 @@ def test_a_fixed_limit_all_in_of_half_a_unit_reads_as_a_full_raise() -> None:
     assert bob["verdict"]["numbers"]["increase"] == 15 and bob["verdict"]["numbers"]["unit"] == 20
     assert cat["legal"]["raise"] == {"min_to": 75, "max_to": 75}
     assert cat["verdict"]["rule"] == "RRP limit 6"
+
+
+def test_every_wsop_hand_steps_to_its_recorded_stacks() -> None:
+    stepped = 0
+    for path in sorted((PHH_DIR / "wsop").rglob("*.phh")):
+        record = phh.parse(path.read_text())
+        replayed = replay.phh_record(record, views.Viewer("spectator"))
+        stacks = [seat["stack"] for seat in replayed["steps"][-1]["table"]["seats"]]
+        assert stacks == list(record.finishing_stacks), path
+        stepped += 1
+    assert stepped == 83
