@@ -11,10 +11,9 @@ table's stream (from the stored hash before it, so it costs the hand, not the ta
 a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays through
 domain.history.phh into the same steps.
 
-A pasted record of any variant the API replays steps through its game's decider (hold'em
-and Omaha, the mixed games, five-card draw); a stored one, hold'em and Omaha (NT, FT,
-PO); a live table's hand of any game steps through its events, with the ruling at each
-betting decision.
+A record of any variant the API replays, pasted or stored, steps through its game's
+decider (hold'em and Omaha, the mixed games, five-card draw); a live table's hand of any
+game steps through its events, with the ruling at each betting decision.
 """
 from __future__ import annotations
 
@@ -45,9 +44,6 @@ from service.application.handling import Streams
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 
 IMPORTED_HAND_PREFIX = "hand-"
-# Games of the hands stored from PHH the replayer steps through (the others are read
-# through GET /v1/hands/{id}).
-STEPPED_IMPORTED_GAMES = ("holdem", "omaha")
 
 NamesOf = Callable[[Iterable[str]], Mapping[str, str | None]]
 """Player ids -> the names people know them by (service.application.listings.names)."""
@@ -386,6 +382,7 @@ class _RecordedGame:
     legal: Callable[[Any], dict[str, Any] | None]
     shown_data: Callable[[Any, list[str], views.Viewer], dict[str, Any]]
     name: Callable[[Any], str]
+    event_types: dict[str, type]
 
 
 def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = "") -> dict[str, Any]:
@@ -410,15 +407,15 @@ def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = ""
 
 
 def imported_hand(store: EventStore, hand_id: str, viewer: views.Viewer) -> dict[str, Any]:
-    """A hold'em or Omaha hand stored from PHH (its own stream, `hand-<uuid>`), stepped
+    """A hand stored from PHH (its own stream, `hand-<uuid>`), of any game, stepped
     through, with its stream's chain check."""
     records = store.read_stream(hand_id)
-    if not records or records[0].metadata.get("imported_from") != "phh" \
-            or records[0].metadata.get("game") not in STEPPED_IMPORTED_GAMES:
+    if not records or records[0].metadata.get("imported_from") != "phh":
         raise HandNotFound(hand_id)
-    events = [from_record(holdem.EVENT_TYPES, r.type, r.data) for r in records]
+    game = _stored_game(records[0].metadata.get("game", "holdem"))
+    events = [from_record(game.event_types, r.type, r.data) for r in records]
     names = list(events[0].players)
-    replayed = _phh_steps(_HOLDEM, events, names, viewer, versions=[r.version for r in records])
+    replayed = _phh_steps(game, events, names, viewer, versions=[r.version for r in records])
     replayed.update(id=hand_id, source="imported", title=hand_id,
                     variant=records[0].metadata.get("phh_variant"),
                     metadata=[["phh", records[0].metadata.get("phh_metadata", "")]],
@@ -529,17 +526,24 @@ def _text(cards: Iterable[int]) -> str:
 
 
 _HOLDEM = _RecordedGame(holdem.evolve, _phh_table, lambda state: legal_shape(holdem.legal_actions(state)),
-                        _holdem_event_data, lambda started: started.variant)
+                        _holdem_event_data, lambda started: started.variant, holdem.EVENT_TYPES)
 _MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal, _mixed_event_data,
-                       lambda started: started.game)
+                       lambda started: started.game, mixed.EVENT_TYPES)
 _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
-                      _draw_event_data, lambda started: DRAW_GAME)
+                      _draw_event_data, lambda started: DRAW_GAME, draw.EVENT_TYPES)
 
 
 def _recorded_game(variant: str) -> _RecordedGame:
     if variant in DRAW_VARIANTS:
         return _DRAW
     return _MIXED if variant in MIXED_VARIANTS else _HOLDEM
+
+
+def _stored_game(game: str) -> _RecordedGame:
+    """The game of a hand stored from PHH (its first event's metadata names it)."""
+    if game == DRAW_GAME:
+        return _DRAW
+    return _MIXED if game in mixed.GAMES else _HOLDEM
 
 
 # ---------------------------------------------------------------- words

@@ -19,6 +19,7 @@ from service.adapters.store import postgres
 from tests.integration.conftest import ADMIN, key_for, register_players
 from tests.integration.test_forgeries import edit_and_rehash
 from tests.integration.test_hands_phh_export import act
+from tests.unit.test_phh_draw import OPENED_AND_DRAWN
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
 HOSTILE = '<script>alert("x")</script>\u05e9\u05dc\u05d5\u05dd evil'  # markup and right-to-left text
@@ -375,6 +376,20 @@ def test_a_mixed_game_hand_opens_in_the_replayer(floor: Any) -> None:
     assert form.status_code == 200, text[:2000]
     assert 'id="replay-data"' in text and "PHH F7S/8 · stud_hi_lo" in text
     assert "brings it in for" in text and "as the record states" in text
+
+
+@pytest.mark.parametrize("record, caption", [
+    ((PHH_DIR / "wsop/2023/43/5/54.phh").read_text(), "brings it in for"),
+    (OPENED_AND_DRAWN, "\u2068Ann\u2069 draws 3: AdTc4h"),
+], ids=["stud hi-lo", "five-card draw"])
+def test_a_stored_hand_of_any_game_steps_in_the_replayer(client: Any, floor: Any, record: str,
+                                                        caption: str) -> None:
+    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    hand_id = stored.get_json()["id"]
+    text = unescape(floor.get(f"/floor/hands/{hand_id}").get_data(as_text=True))
+    assert caption in text and f"events of {hand_id}" in text
 
 
 def test_the_api_checks_a_hands_chain_as_the_page_does(client: Any, admin_database_url: str) -> None:
