@@ -563,13 +563,14 @@ class PostgresEventStore:
     ) -> RangeVerification | None:
         """The chain check of one hand's range (verify_range), read in one statement that
         costs the hand's events; None when the stream has no such hand."""
+        # The heads first: one recorded after the read would be a head the read never reached.
+        heads = self._checkpoints.heads(stream_id) if self._checkpoints else ()
         query = _READ_HAND_CHAIN.format(columns=_E_COLUMNS, sealed=_ALL_SEALED,
                                         opening=_sql_text_literal(opened_by))
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
         if not rows:
             return None
-        heads = self._checkpoints.heads(stream_id) if self._checkpoints else ()
         return verify_range(stream_id, [_recorded(row[1:]) for row in rows], rows[0][0], opened_by,
                             self.signer, heads)
 
