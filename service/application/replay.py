@@ -485,7 +485,7 @@ def _draw_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict
     return data
 
 
-def _phh_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+def _holdem_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     cards = [state.hole[seat] if state.hole[seat] is not None and (state.shown[seat] or viewer.sees_cards_of(name))
              else None for seat, name in enumerate(names)]
     return _recorded_table(state, names, [_text(c) if c else None for c in cards], state.round,
@@ -525,7 +525,7 @@ def _text(cards: Iterable[int]) -> str:
     return "".join(format_card(c) for c in cards)
 
 
-_HOLDEM = _RecordedGame(holdem.evolve, _phh_table, lambda state: legal_shape(holdem.legal_actions(state)),
+_HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(holdem.legal_actions(state)),
                         _holdem_event_data, lambda started: started.variant, holdem.EVENT_TYPES)
 _MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal, _mixed_event_data,
                        lambda started: started.game, mixed.EVENT_TYPES)
