@@ -240,28 +240,6 @@ def parse(text: str) -> HandHistory:
     return record_from_fields(_toml(text))
 
 
-def is_hand_collection(fields: Mapping[str, Any]) -> bool:
-    """A .phhs file: several hands, each a TOML table of its own (`[1]`, `[2]` ...), and
-    nothing at the top level besides them."""
-    return bool(fields) and "variant" not in fields and all(
-        isinstance(value, dict) for value in fields.values())
-
-
-def parse_all(text: str) -> tuple[tuple[str, HandHistory], ...]:
-    """Read a .phhs file: (the table's name, its hand), in file order. A single hand (a
-    .phh) reads as one hand named "1"."""
-    fields = _toml(text)
-    if not is_hand_collection(fields):
-        return (("1", record_from_fields(fields)),)
-    hands = []
-    for name, hand in fields.items():
-        try:
-            hands.append((name, record_from_fields(hand)))
-        except PhhSyntaxError as error:
-            raise PhhSyntaxError(f"hand [{name}]: {error}") from None
-    return tuple(hands)
-
-
 def _toml(text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text, parse_float=_number)
@@ -410,6 +388,21 @@ def write_phh(record: HandHistory) -> str:
         if value is not None:
             lines.append(f"{name} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+PLAYER_IDS_FIELD = "_player_ids"
+"""Where an exported live hand keeps its players' ids: a user-defined field (the standard's
+leading underscore), which readers of PHH ignore and an import keeps."""
+
+
+def with_player_names(record: HandHistory, names: Mapping[str, str],
+                      fields: Sequence[tuple[str, Any]] = ()) -> HandHistory:
+    """A record whose `players` are ids, as people know them: `players` their names (the id
+    where nobody registered one), the ids kept in PLAYER_IDS_FIELD, after the standard's
+    other `fields` about the hand (its table, number, seats and time)."""
+    ids = record.players or ()
+    return replace(record, players=tuple(names.get(player) or player for player in ids),
+                   metadata=(*record.metadata, *fields, (PLAYER_IDS_FIELD, list(ids))))
 
 
 def metadata_text(record: HandHistory) -> str:

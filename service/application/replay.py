@@ -6,12 +6,14 @@ it does for the API, so a page never shows more than the same key reads there). 
 that is a betting decision also says who acted, what was legal just before (the call, the
 bet or raise range, or why raising was closed), the verdict and the rule applied, cited
 from domain.rules.citations with its edition. A live hand ends with the deal check (the
-commitment, verified once the hand is closed) and the chain check of its table's stream;
+commitment, verified once the hand is closed) and the chain check of its own range of the
+table's stream (from the stored hash before it, so it costs the hand, not the table);
 a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays through
 domain.history.phh into the same steps.
 
-Replays hold hold'em and Omaha records (the PHH variants NT, FT and PO); a live table's
-hand of any game steps through its events, with the ruling at each betting decision.
+A record of any variant the API replays, pasted or stored, steps through its game's
+decider (hold'em and Omaha, the mixed games, five-card draw); a live table's hand of any
+game steps through its events, with the ruling at each betting decision.
 """
 from __future__ import annotations
 
@@ -19,10 +21,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from domain.games import holdem
+from domain.games import draw, holdem, mixed
+from domain.games.hand_events import ActionTaken
+from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
+from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
+from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.live import table
-from domain.live.games import legal_shape
+from domain.live.games import betting_status, legal_shape
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
+from domain.rules.rulings import FIVE_CARD_DRAW as DRAW_GAME
 from domain.records import from_record
 from domain.rules import betting as bet
 from domain.rules.betting import BettingState, chips
@@ -30,16 +38,12 @@ from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.rulings import allowed
 from domain.rules.violations import Violation
-from service.adapters.store.base import EventStore, RecordedEvent, Reveal
+from service.adapters.store.base import EventStore, RecordedEvent, Reveal, Verification
 from service.application import commands, views
 from service.application.handling import Streams
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 
 IMPORTED_HAND_PREFIX = "hand-"
-# PHH variants whose records step through the hold'em decider (the others replay, without
-# steps, through POST /v1/hand-histories).
-STEPPED_VARIANTS = ("NT", "FT", "PO")
-STEPPED_IMPORTED_GAMES = ("holdem", "omaha")
 
 NamesOf = Callable[[Iterable[str]], Mapping[str, str | None]]
 """Player ids -> the names people know them by (service.application.listings.names)."""
@@ -108,7 +112,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
         "game": state.game, "over": closed, "players": players,
         "names": {player: names[player] for player in players},
         "steps": steps, "deal": deal, "deal_check": _deal_check(deal, closed),
-        "chain": _chain(store, stream),
+        "chain": _hand_chain(store, stream, hand_id),
     }
 
 
@@ -206,15 +210,39 @@ def _deal_check(deal: Mapping[str, Any] | None, closed: bool) -> dict[str, Any]:
             "detail": f"{what} {'match' if verified else 'do NOT match'} the commitment {commitment}"}
 
 
-def _chain(store: EventStore, stream: str) -> dict[str, Any]:
+def _stream_chain(store: EventStore, stream: str) -> dict[str, Any]:
+    """The chain check of a whole stream (a hand imported from PHH is a stream of its own)."""
     verification = store.verify_stream(stream)
+    return _chain_view(stream, verification, f"the {verification.events:,} events of {stream}")
+
+
+def _hand_chain(store: EventStore, stream: str, hand_id: str) -> dict[str, Any]:
+    """The chain check of a table hand's own range of the stream, at the cost of the hand:
+    its events chained from the stored hash of the event before them, each MAC checked, the
+    range ending where the next hand opens or at the table's head. The whole stream's check
+    is `cardroom verify` (GET /v1/streams/{id}/verify)."""
+    checked = store.verify_hand(stream, hand_id, opened_by=table.HandOpened.__name__)
+    if checked is None:
+        raise HandNotFound(hand_id)
+    origin = (f"chained from event {checked.chained_from:,}'s hash" if checked.chained_from
+              else "chained from the stream's start")
+    end = (f"ending where the next hand opens (event {checked.next_opening:,})"
+           if checked.next_opening is not None else "ending at the table's head")
+    what = f"events {checked.first_version:,}-{checked.last_version:,} of the table, {origin}, {end}"
+    return _chain_view(stream, checked.verification, what,
+                       first_version=checked.first_version, last_version=checked.last_version,
+                       chained_from=checked.chained_from, next_opening=checked.next_opening)
+
+
+def _chain_view(stream: str, verification: Verification, what: str, **checked: Any) -> dict[str, Any]:
+    """A chain check in words: `what` names the events checked."""
     if verification.ok:
-        detail = f"the hash chain of {stream} holds over its {verification.events} events"
+        detail = f"the hash chain holds over {what}"
     else:
-        detail = (f"the hash chain of {stream} breaks at version {verification.first_bad_version}: "
-                  f"{verification.reason}")
+        detail = (f"the hash chain breaks at version {verification.first_bad_version:,}: "
+                  f"{verification.reason} (checked {what})")
     return {"stream": stream, "ok": verification.ok, "events": verification.events,
-            "first_bad_version": verification.first_bad_version, "detail": detail}
+            "first_bad_version": verification.first_bad_version, "detail": detail, **checked}
 
 
 # ---------------------------------------------------------------- decisions
@@ -344,17 +372,26 @@ def _event_rule(type_name: str, data: Mapping[str, Any], before: Any) -> dict[st
 # ---------------------------------------------------------------- PHH records
 
 
+@dataclass(frozen=True)
+class _RecordedGame:
+    """How a recorded hand of one game steps: its decider's evolve, the table a step shows,
+    the legal actions before a decision (the `legal` shape), an event's fields as a viewer
+    may see them, and the game's name from the hand's first event."""
+    evolve: Callable[[Any, Any], Any]
+    table: Callable[[Any, list[str], views.Viewer], dict[str, Any]]
+    legal: Callable[[Any], dict[str, Any] | None]
+    shown_data: Callable[[Any, list[str], views.Viewer], dict[str, Any]]
+    name: Callable[[Any], str]
+    event_types: dict[str, type]
+
+
 def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = "") -> dict[str, Any]:
-    """Every step of a hold'em or Omaha PHH record replayed through our rules. Raises
-    Violation (an unsupported variant, the first illegal action)."""
-    if record.variant not in STEPPED_VARIANTS:
-        raise Violation("unsupported_variant",
-                        f"the replayer steps through hold'em and Omaha records "
-                        f"({', '.join(STEPPED_VARIANTS)}), not {record.variant}; "
-                        "POST /v1/hand-histories replays the others", numbers={"variant": record.variant})
+    """Every step of a PHH record of any variant the API replays (hold'em, Omaha, the
+    mixed games, five-card draw), replayed through our rules. Raises Violation (a variant
+    not replayed, the first illegal action)."""
     result = phh.replay(record)
     names = list(phh.player_names(record))
-    replayed = _phh_steps(list(result.events), names, viewer)
+    replayed = _phh_steps(_recorded_game(record.variant), list(result.events), names, viewer)
     replayed.update(
         id=None, source="phh", title=title, variant=record.variant,
         metadata=[[key, str(value)] for key, value in record.metadata],
@@ -370,75 +407,143 @@ def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = ""
 
 
 def imported_hand(store: EventStore, hand_id: str, viewer: views.Viewer) -> dict[str, Any]:
-    """A hold'em or Omaha hand stored from PHH (its own stream, `hand-<uuid>`), stepped
+    """A hand stored from PHH (its own stream, `hand-<uuid>`), of any game, stepped
     through, with its stream's chain check."""
     records = store.read_stream(hand_id)
-    if not records or records[0].metadata.get("imported_from") != "phh" \
-            or records[0].metadata.get("game") not in STEPPED_IMPORTED_GAMES:
+    if not records or records[0].metadata.get("imported_from") != "phh":
         raise HandNotFound(hand_id)
-    events = [from_record(holdem.EVENT_TYPES, r.type, r.data) for r in records]
+    game = _stored_game(records[0].metadata.get("game", "holdem"))
+    events = [from_record(game.event_types, r.type, r.data) for r in records]
     names = list(events[0].players)
-    replayed = _phh_steps(events, names, viewer, versions=[r.version for r in records])
+    replayed = _phh_steps(game, events, names, viewer, versions=[r.version for r in records])
     replayed.update(id=hand_id, source="imported", title=hand_id,
                     variant=records[0].metadata.get("phh_variant"),
                     metadata=[["phh", records[0].metadata.get("phh_metadata", "")]],
                     deal=None, deal_check={"ok": None, "detail": "a recorded hand carries no deal commitment"},
-                    chain=_chain(store, hand_id))
+                    chain=_stream_chain(store, hand_id))
     return replayed
 
 
-def _phh_steps(events: Sequence[Any], names: list[str], viewer: views.Viewer,
+def _phh_steps(game: _RecordedGame, events: Sequence[Any], names: list[str], viewer: views.Viewer,
                versions: Sequence[int] | None = None) -> dict[str, Any]:
-    state: holdem.HandState | None = None
+    state: Any = None
     steps: list[dict[str, Any]] = []
     player = _seat_name(names, {})
     for index, event in enumerate(events):
         before = state
-        state = holdem.evolve(state, event)
+        state = game.evolve(state, event)
         type_name = type(event).__name__
-        data = _phh_event_data(event, names, viewer)
+        data = game.shown_data(event, names, viewer)
         step: dict[str, Any] = {
             "index": index, "version": versions[index] if versions else index + 1, "type": type_name,
             "automatic": False,
             "caption": _caption(type_name, data, player, player),
-            "table": _phh_table(state, names, viewer), "decision": None,
+            "table": game.table(state, names, viewer), "decision": None,
         }
         rule = _event_rule(type_name, data, before)
         if rule is not None:
             step["rule"] = rule
-        if isinstance(event, holdem.ActionTaken) and before is not None:
-            legal = legal_shape(holdem.legal_actions(before))
-            step["decision"] = decision(before.betting, legal, event.seat, names[event.seat],
-                                        event.action, event.to, event.adds)
+        if isinstance(event, ActionTaken) and before is not None:
+            step["decision"] = decision(_betting_of(before), game.legal(before), event.seat,
+                                        names[event.seat], event.action, event.to, event.adds)
         steps.append(step)
-    return {"game": state.variant if state is not None else None, "over": bool(state and state.over),
+    return {"game": game.name(events[0]) if events else None, "over": bool(state and state.over),
             "players": names, "names": {name: name for name in names}, "steps": steps}
 
 
-def _phh_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+def _fields(event: Any) -> dict[str, Any]:
+    return {key: getattr(event, key) for key in event.__dataclass_fields__}
+
+
+def _holdem_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     """The event's fields for a caption, hole cards blanked where the viewer may not see
     them (a recorded hand's players are its names)."""
-    data = {key: getattr(event, key) for key in event.__dataclass_fields__}
+    data = _fields(event)
     if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.seat]):
         data["cards"] = None
     return data
 
 
-def _phh_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
-    b = state.betting
-    seats = []
-    for seat, name in enumerate(names):
-        cards = state.hole[seat]
-        visible = cards is not None and (state.shown[seat] or viewer.sees_cards_of(name))
-        status = "folded" if b.folded[seat] else "all_in" if b.stacks[seat] == 0 else "active"
-        seats.append(_seat_view(_Seat(name, b.stacks[seat], 0 if state.over else b.bets[seat], status,
-                                      "".join(format_card(c) for c in cards) if visible and cards else None),
-                                seat))
+def _mixed_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    """As `_holdem_event_data`; another player's stud cards show their up cards only, a
+    discard only how many cards."""
+    data = _fields(event)
+    type_name = type(event).__name__
+    if type_name in PARTLY_PUBLIC_EVENTS and not viewer.sees_cards_of(names[data["seat"]]):
+        return event_view(type_name, data)
+    return data
+
+
+def _draw_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    """As `_holdem_event_data`; another player's draw shows how many cards, not which."""
+    data = _fields(event)
+    if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)) \
+            and not viewer.sees_cards_of(names[event.seat]):
+        for private in ("cards", "discarded", "received"):
+            if private in data:
+                data[private] = None
+    return data
+
+
+def _holdem_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    cards = [state.hole[seat] if state.hole[seat] is not None and (state.shown[seat] or viewer.sees_cards_of(name))
+             else None for seat, name in enumerate(names)]
+    return _recorded_table(state, names, [_text(c) if c else None for c in cards], state.round,
+                           "".join(format_card(c) for c in state.board))
+
+
+def _mixed_table(state: mixed.MixedState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    hand = MixedTableHand((), state)
+    board = "".join("??" if c is None else format_card(c) for c in state.board)
+    return _recorded_table(state, names, [hole_view(hand, seat, name, viewer.sees_cards_of)
+                                          for seat, name in enumerate(names)], hand.round, board)
+
+
+def _draw_table(state: draw.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    cards = [_text(state.hands[seat]) if state.hands[seat]
+             and (state.shown[seat] or viewer.sees_cards_of(name)) else None
+             for seat, name in enumerate(names)]
+    return _recorded_table(state, names, cards, state.phase, "")
+
+
+def _recorded_table(state: Any, names: list[str], cards: list[str | None], round_name: str,
+                    board: str) -> dict[str, Any]:
+    """The table a recorded hand's step shows: `cards` per seat as the viewer may see them."""
+    b = _betting_of(state)
+    assert b is not None
+    seats = [_seat_view(_Seat(name, b.stacks[seat], 0 if state.over else b.bets[seat],
+                              betting_status(b, seat), cards[seat]), seat)
+             for seat, name in enumerate(names)]
     pots = [{"amount": _plain(p.amount), "eligible": [names[s] for s in p.eligible]} for p in state.pots]
     to_act = state.to_act
-    return {"round": state.round, "board": "".join(format_card(c) for c in state.board), "pots": pots,
+    return {"round": round_name, "board": board, "pots": pots,
             "pot_total": _plain(sum((p.amount for p in state.pots), 0)),
             "to_act": names[to_act] if to_act is not None else None, "button": b.button, "seats": seats}
+
+
+def _text(cards: Iterable[int]) -> str:
+    return "".join(format_card(c) for c in cards)
+
+
+_HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(holdem.legal_actions(state)),
+                        _holdem_event_data, lambda started: started.variant, holdem.EVENT_TYPES)
+_MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal, _mixed_event_data,
+                       lambda started: started.game, mixed.EVENT_TYPES)
+_DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
+                      _draw_event_data, lambda started: DRAW_GAME, draw.EVENT_TYPES)
+
+
+def _recorded_game(variant: str) -> _RecordedGame:
+    if variant in DRAW_VARIANTS:
+        return _DRAW
+    return _MIXED if variant in MIXED_VARIANTS else _HOLDEM
+
+
+def _stored_game(game: str) -> _RecordedGame:
+    """The game of a hand stored from PHH (its first event's metadata names it)."""
+    if game == DRAW_GAME:
+        return _DRAW
+    return _MIXED if game in mixed.GAMES else _HOLDEM
 
 
 # ---------------------------------------------------------------- words
@@ -455,8 +560,18 @@ def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], st
         return _action_words(player(data["seat"]), data["action"], data["to"], data["adds"])
     if type_name == "HoleCardsDealt":
         return f"{player(data['seat'])} is dealt {data['cards'] or 'cards face down'}"
+    if type_name == "CardsDealt":  # the mixed games: `??` for a down card the viewer may not see
+        return f"{player(data['seat'])} is dealt {data['cards']}"
+    if type_name == "CardsDiscarded":
+        return f"{player(data['seat'])} discards {data['cards']}" if data["cards"] else \
+            f"{player(data['seat'])} stands pat"
+    if type_name == "PlayerDrew":
+        received = f": {data['received']}" if data.get("received") else ""
+        return f"{player(data['seat'])} draws {data['count']}{received}" if data["count"] else \
+            f"{player(data['seat'])} stands pat"
     if type_name == "BoardDealt":
-        return f"{_ROUND_NAMES.get(data['street'], data['street'])}: {data['cards']}"
+        street = data.get("street")  # the mixed games' board names no street
+        return f"{_ROUND_NAMES.get(street, street)}: {data['cards']}" if street else f"The board: {data['cards']}"
     if type_name == "CardsShown":
         return f"{player(data['seat'])} shows {data['cards']}"
     if type_name == "CardsMucked":
@@ -505,6 +620,10 @@ def _action_words(who: str, action: str, to: Any, adds: Any) -> str:
         return f"{who} bets {chips(to)}"
     if action == "raise":
         return f"{who} raises to {chips(to)}"
+    if action == "bring_in":
+        return f"{who} brings it in for {chips(to)}"
+    if action == "complete":
+        return f"{who} completes to {chips(to)}"
     return f"{who}: {action} {chips(to) if to else ''}".rstrip()
 
 

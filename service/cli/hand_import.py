@@ -2,7 +2,9 @@
 as an audited hand) by the service, counted by variant.
 
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
-PHH format's hand-history collection). Each hand is sent with `?store=true` and an
+PHH format's hand-history collection), cut into its hands as the service cuts them
+(domain.history.phh_collection): a hand that cannot be read is refused on its own, named
+with its line, and the file's other hands are imported. Each hand is sent with `?store=true` and an
 Idempotency-Key made from its text, so importing a folder twice stores each hand once.
 "matched": the replay ends with the record's finishing stacks.
 """
@@ -10,14 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from domain.history.phh_collection import CollectedHand, hands_of
 from service.cli.client import ApiError, Client
 
 PHH_SUFFIXES = (".phh", ".phhs")
-_SECTION = re.compile(r"^\[[^\]\n]+\][ \t]*$", re.MULTILINE)
 _VARIANT = re.compile(r"^variant\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 
 
@@ -25,6 +27,8 @@ _VARIANT = re.compile(r"^variant\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 class Hand:
     source: str
     text: str
+    collected: CollectedHand | None = None
+    """A .phhs file's hand, for the lines of the file its refusal names."""
 
     @property
     def variant(self) -> str:
@@ -46,6 +50,16 @@ class ImportSummary:
     by_variant: dict[str, VariantCount] = field(default_factory=dict)
     refusals: list[tuple[str, str]] = field(default_factory=list)
     """(source, the service's reason) of each hand refused."""
+
+    def count(self, variant: str) -> VariantCount:
+        """The counts of `variant`, one hand more."""
+        count = self.by_variant.setdefault(variant, VariantCount())
+        count.hands += 1
+        return count
+
+    def refuse(self, source: str, count: VariantCount, reason: str) -> None:
+        count.refused += 1
+        self.refusals.append((source, reason))
 
     def total(self) -> VariantCount:
         total = VariantCount()
@@ -72,27 +86,32 @@ def _natural(path: Path) -> list[object]:
 
 
 def hands_in(path: Path) -> Iterator[Hand]:
+    """The file's hands: a .phhs file's each on its own (its source names the hand and the
+    line of its header), any other file as one hand."""
     text = path.read_text(encoding="utf-8")
-    if path.suffix != ".phhs":
+    collected = hands_of(text) if path.suffix == ".phhs" else None
+    if collected is None:
         yield Hand(str(path), text)
         return
-    headers = list(_SECTION.finditer(text))
-    for header, following in zip(headers, [*headers[1:], None]):
-        body = text[header.end():following.start() if following else len(text)]
-        yield Hand(f"{path}{header.group().strip()}", body.strip() + "\n")
+    for hand in collected:
+        # Sent without the blank lines around it (the Idempotency-Key is made from the text
+        # sent, as it always was); lines the service names count from its first line.
+        body = hand.text.strip() + "\n"
+        first_line = hand.line + hand.text[:len(hand.text) - len(hand.text.lstrip())].count("\n")
+        yield Hand(f"{path}[{hand.name}] (line {hand.line})", body,
+                   replace(hand, line=first_line, text=body))
 
 
 def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool) -> None:
-    count = summary.by_variant.setdefault(hand.variant, VariantCount())
-    count.hands += 1
+    count = summary.count(hand.variant)
     key = "phh-import-" + hashlib.sha256(hand.text.encode()).hexdigest()
     try:
         answer = client.call("POST", "/v1/hand-histories" + ("?store=true" if store else ""),
                              text=hand.text, content_type="application/toml",
                              headers={"Idempotency-Key": key} if store else {})
     except ApiError as refused:
-        count.refused += 1
-        summary.refusals.append((hand.source, str(refused)))
+        reason = str(refused) if hand.collected is None else hand.collected.file_line(str(refused))[1]
+        summary.refuse(hand.source, count, reason)
         return
     count.replayed += 1
     count.stored += store
@@ -101,10 +120,16 @@ def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool)
 
 def import_files(client: Client, files: list[Path], store: bool,
                  advanced: Callable[[int], None]) -> ImportSummary:
-    """Every hand of `files`; `advanced(1)` after each file."""
+    """Every hand of `files`; `advanced(1)` after each file. A file that is not UTF-8 text
+    is refused as a whole (no hand of it can be read), and the others imported."""
     summary = ImportSummary()
     for path in files:
-        for hand in hands_in(path):
+        try:
+            hands = list(hands_in(path))
+        except UnicodeDecodeError as error:
+            summary.refuse(str(path), summary.count("?"), f"invalid_phh: the file is not UTF-8 text: {error}")
+            hands = []
+        for hand in hands:
             import_hand(client, hand, summary, store)
         advanced(1)
     return summary

@@ -110,6 +110,21 @@ def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, as_json:
     sys.exit(1 if summary.refusals else 0)
 
 
+@phh.command("export")
+@click.argument("hand_id")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
+              help="write the .phh file here instead of stdout")
+@click.pass_obj
+def phh_export(client: Client, hand_id: str, output: Path | None) -> None:
+    """A finished hand (TABLE_ID.NUMBER, or a stored hand-<uuid>) as PHH: its players by
+    name, their ids in `_player_ids`; cards this key may not see are `??`."""
+    text = client.call("GET", f"/v1/hands/{quote(hand_id, safe='')}/phh").body.decode()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
 # --------------------------------------------------------------------------- verify
 
 

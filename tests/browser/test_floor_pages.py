@@ -63,12 +63,16 @@ def short_all_in(server: Any) -> dict[str, Any]:
     return room.short_all_in_hand(server, ["Ann", HOSTILE, "Cat"])
 
 
-def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:
+def paste_phh(server: Any, base: str, browser: Any, text: str, opens: str = "replay-data") -> None:
+    """Signed in as the floor, paste PHH text in the hand-histories form and open it."""
     room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
-    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
-    browser.execute_script("document.getElementById('phh').value = arguments[0]", record)
+    browser.execute_script("document.getElementById('phh').value = arguments[0]", text)
     browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
-    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, opens))
+
+
+def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, browser: Any) -> None:
+    paste_phh(server, base, browser, (PHH_DIR / "dwan-ivey-2009.phh").read_text())
     assert text(browser, "#step-caption").startswith("The hand starts")
     step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
     assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
@@ -87,6 +91,44 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert "1,997,500" in text(browser, "#seats")  # Antonius folded pre-flop: 2,000,000 less his blind and ante
 
 
+def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, base: str, browser: Any) -> None:
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    paste_phh(server, base, browser, f"[1]\nvariant = 'NT\n\n[2]\n{record}", opens="collection")
+    assert "1 replayed" in text(browser, "#collection-summary") and "1 unreadable" in text(browser, "#collection-summary")
+    assert "line 2 of the file" in text(browser, "#collection tr[data-position='1']")
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    browser.find_element(By.CSS_SELECTOR, "button[name=hand][value='2']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
+
+
+def test_a_stud_record_steps_with_its_bring_in(server: Any, base: str, browser: Any) -> None:
+    paste_phh(server, base, browser, (PHH_DIR / "wsop/2023/43/5/54.phh").read_text())  # stud hi-lo
+    brought_in = next(step["caption"] for step in browser.execute_script(
+        "return JSON.parse(document.getElementById('replay-data').textContent).steps")
+        if "brings it in" in step["caption"])
+    step_to(browser, brought_in)
+    assert text(browser, "#decision-legal").startswith("bring it in for")
+    assert "bring in to" in text(browser, "#decision-who")
+
+
+def test_the_picker_opens_a_stored_hand_of_a_recent_table(server: Any, base: str, browser: Any,
+                                                          short_all_in: dict[str, Any]) -> None:
+    table_id = short_all_in["table_id"]
+    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "recent-tables"))
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    browser.find_element(By.CSS_SELECTOR, f"#recent-tables a[href='?table={table_id}']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "picked-hands"))
+    browser.find_element(By.CSS_SELECTOR, f"#picked-hands a[href='/floor/hands/{table_id}.1']").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    assert "of the table, chained from" in text(browser, "#chain-check")
+
+
 def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_card(
         server: Any, base: str, browser: Any, short_all_in: dict[str, Any]) -> None:
     hand = f"{short_all_in['table_id']}.1"
@@ -101,7 +143,9 @@ def test_the_replayer_shows_the_rule_at_a_short_all_in_and_the_floor_sees_every_
     # The floor sees every hole card at every step (as GET /v1/hands gives the floor).
     cards = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#seats td:last-child")]
     assert len(cards) == 3 and all(len(c) == 4 and c != "hidden" for c in cards), cards
-    assert "Deal check" in browser.page_source and "hash chain" in text(browser, "#chain-check")
+    assert "Deal check" in browser.page_source
+    assert "the hash chain holds over events" in text(browser, "#chain-check")
+    assert "of the table, chained from event" in text(browser, "#chain-check")
 
 
 def test_a_player_key_cannot_open_the_floor_pages(server: Any, base: str, browser: Any,

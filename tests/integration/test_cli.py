@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from service.config import Config
 from service.adapters.integrity import open_store
 from service.adapters.store.postgres import open_pool
 from tests.corpus import PHH
+from tests.integration.conftest import ADMIN
+from tests.integration.test_hands_phh_export import folded_hand
 from tests.integration.test_tournament_tables import play_to_the_end
 from tests import applications
 
@@ -69,6 +72,25 @@ def test_the_summary_table_names_each_variant_and_a_refused_hand(cardroom, tmp_p
     assert "refused" in result.stderr and "two.phhs[2]" in result.stderr and "invalid_phh" in result.stderr
 
 
+def test_a_phhs_file_with_a_hand_that_is_not_toml_imports_the_others(cardroom, tmp_path):
+    good = (PHH / "wsop/2023/43/5/63.phh").read_text()
+    broken = tmp_path / "three.phhs"
+    broken.write_text(f"[1]\n{good}\n[2]\nvariant = 'NT\n\n[3]\n{good}")
+    unreadable_line = broken.read_text().splitlines().index("variant = 'NT") + 1
+
+    summary = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
+
+    assert summary["total"] == {"hands": 3, "replayed": 2, "matched": 2, "stored": 0, "refused": 1}
+    (refusal,) = summary["refused"]
+    assert refusal["hand"] == f"{broken}[2] (line {unreadable_line - 1})"
+    assert "invalid_phh" in refusal["reason"] and f"line {unreadable_line} of the file" in refusal["reason"]
+    not_utf8 = tmp_path / "latin1.phhs"
+    not_utf8.write_bytes("[1]\nplayers = ['Jos\u00e9']\n".encode("latin-1"))
+    refused = json.loads(cardroom("phh", "import", "--no-store", str(not_utf8), str(broken), "--json",
+                                  expect=1).stdout)
+    assert refused["total"]["replayed"] == 2 and "not UTF-8" in refused["refused"][0]["reason"]
+
+
 def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_url, data_dir):
     pool = open_pool(database_url, max_size=2)
     store = open_store(pool, Config(database_url=database_url, data_dir=data_dir))
@@ -115,3 +137,13 @@ def test_a_structure_file_the_service_refuses_names_the_field(database_url, data
     result = CliRunner().invoke(main, ["--database-url", database_url, "tournament", "create", str(wrong)])
 
     assert "starting_stack" in str(result.exception)
+
+
+def test_a_finished_hand_exports_as_phh_naming_its_players(cardroom, client, tmp_path):
+    hand_id, players = folded_hand(client, ("Ann", "Bob", "Cat"))
+    exported = tmp_path / "hand.phh"
+    cardroom("phh", "export", hand_id, "--output", str(exported))
+    assert exported.read_text() == client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    fields = tomllib.loads(exported.read_text())
+    assert sorted(fields["players"]) == ["Ann", "Bob", "Cat"] and sorted(fields["_player_ids"]) == sorted(players)
+    assert cardroom("phh", "export", hand_id).stdout == exported.read_text()

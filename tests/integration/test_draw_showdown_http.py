@@ -16,6 +16,7 @@ import pytest
 from domain.history import phh
 from domain.rules.deal_commitment import Opening, deal_root, verify_opening
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, without_digests
+from tests.integration.test_hands_phh_export import record_player_ids
 
 pytestmark = pytest.mark.integration
 
@@ -158,7 +159,7 @@ def test_the_shown_hand_is_public_and_the_mucks_are_sm_without_cards_in_the_phh_
         assert next(s["cards"] for s in seats if s["player_id"] == shower) == showdown["final"][shower]
     text = client.get(f"/v1/hands/{table_id}.1/phh", headers=showdown["spectator"]).get_data(as_text=True)
     record = phh.parse(text)
-    names = list(record.players)
+    names = record_player_ids(record)
     shows = {names[a.player]: a.cards for a in record.actions if isinstance(a, phh.ShownOrMucked)}
     assert "".join(shows[shower]) == showdown["final"][shower]
     assert all(shows[p] is None for p in showdown["mucked"]), "mucks are `sm` without cards"

@@ -9,12 +9,17 @@ import io
 import json
 import re
 from html import unescape
+from urllib.parse import unquote
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from service.adapters.store import postgres
 from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.test_forgeries import edit_and_rehash
+from tests.integration.test_hands_phh_export import act
+from tests.unit.test_phh_draw import OPENED_AND_DRAWN
 
 PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
 HOSTILE = '<script>alert("x")</script>\u05e9\u05dc\u05d5\u05dd evil'  # markup and right-to-left text
@@ -125,6 +130,29 @@ def test_a_record_that_does_not_replay_comes_back_with_why(floor: Any, text: str
     assert 'id="form-error"' in page.get_data(as_text=True)
 
 
+def test_a_phhs_file_lists_its_hands_and_opens_the_one_asked_for(floor: Any) -> None:
+    hand = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    text = f"[1]\n{hand}\n[2]\nvariant = 'NT\n\n[3]\n{hand.replace('variant = ', '_was = ')}\n" \
+           f"[{json.dumps(HOSTILE)}]\n{hand}"
+    form = floor.post("/floor/hand-histories", content_type="multipart/form-data", data={
+        "csrf_token": csrf(floor.get("/floor/hand-histories")), "phh": "",
+        "phh_file": (io.BytesIO(text.encode()), "four.phhs")})
+    listed = form.get_data(as_text=True)
+    assert form.status_code == 200, listed[:2000]
+    assert "2 replayed" in listed and "2 unreadable" in listed and HOSTILE not in listed
+    unreadable_line = text.splitlines().index("variant = 'NT") + 1
+    assert f"line {unreadable_line} of the file" in listed
+    assert "variant: Missing data for required field" in listed
+    assert re.findall(r'name="hand" value="(\d+)"', listed) == ["1", "4"]  # the readable ones
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text, "hand": "4"})
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in body
+    unreadable = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": "[1]\nvariant = 'NT\n[2]\nantes = []\n"})
+    assert unreadable.status_code == 400 and "none of the file" in unreadable.get_data(as_text=True)
+
+
 def test_forms_need_their_csrf_token(floor: Any) -> None:
     assert floor.post("/floor/rulings/betting", data={"seats": "A 1\nB 1"}).status_code == 403
     assert floor.post("/floor/hand-histories", data={"phh": "x"}).status_code == 403
@@ -210,7 +238,7 @@ def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
     page = floor.get(f"/floor/hands/{hand_id}")
     text = page.get_data(as_text=True)
     assert page.status_code == 200, text[:2000]
-    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and f"the hash chain of {hand_id} holds" in text
+    assert "\u2068Tom Dwan\u2069 raises to 7,000" in text and re.search(rf"the hash chain holds over the [0-9,]+ events of {hand_id}", text)
     assert floor.get("/floor/hands/hand-00000000-0000-0000-0000-000000000000").status_code == 404
 
 
@@ -250,3 +278,136 @@ def test_a_pot_limit_table_reads_out_the_largest_raise(client: Any, floor: Any) 
     text = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
     # The button acts first three-handed: pot 150 + call 100 = 250, raise to 100 + 250.
     assert "Pot limit: pot 150 + call 100 = 250: raise to at most 350 (TDA 2024 54)" in text
+
+
+def long_table(client: Any, hands: int) -> str:
+    """A heads-up auto-deal table where `hands` hands were folded at the first action (the
+    fold that ends one deals the next, which is left in play)."""
+    players = register_players(client, "Ann", "Bob")
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "holdem", "auto_deal": True,
+        "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 100000} for p in players]})
+    table_id = created.get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", headers=ADMIN, json={}).status_code == 201
+    for _ in range(hands):
+        act(client, table_id, {"action": "fold"})
+    return table_id
+
+
+def test_a_hands_chain_check_reads_the_hand_not_the_tables_earlier_events(
+        client: Any, floor: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = long_table(client, 30)
+    before = client.get(f"/v1/hands/{table_id}.29", headers=ADMIN).get_json()
+    hand = client.get(f"/v1/hands/{table_id}.30", headers=ADMIN).get_json()
+    table_version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["version"]
+    read: list[int] = []
+    recorded = postgres._recorded
+
+    def counted(row: Any) -> Any:  # every event row the store reads, whichever statement
+        event = recorded(row)
+        if event.stream_id == f"table-{table_id}":
+            read.append(event.version)
+        return event
+
+    monkeypatch.setattr(postgres, "_recorded", counted)
+    page = floor.get(f"/floor/hands/{table_id}.30")
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:2000]
+    first, last = hand["first_version"], hand["last_version"]
+    assert f"the hash chain holds over events {first:,}-{last:,} of the table, chained from event " \
+           f"{first - 1:,}'s hash, ending where the next hand opens (event {last + 1:,})" in text
+    # From the snapshot taken as hand 29 closed: nothing of hands 1 to 28 (or 29's play).
+    assert read and min(read) >= before["last_version"], (min(read), before["last_version"])
+    assert len(read) <= 3 * (last - first + 2) < table_version, (len(read), table_version)
+    in_play = floor.get(f"/floor/hands/{table_id}.31")
+    assert "ending at the table&#39;s head" in in_play.get_data(as_text=True)
+
+
+def test_a_forged_event_inside_the_hand_is_caught_on_the_page(client: Any, floor: Any,
+                                                              admin_database_url: str) -> None:
+    table_id = long_table(client, 3)
+    hand = client.get(f"/v1/hands/{table_id}.2", headers=ADMIN).get_json()
+    forged = hand["first_version"] + 2
+    edit_and_rehash(admin_database_url, f"table-{table_id}", forged)
+    text = unescape(floor.get(f"/floor/hands/{table_id}.2").get_data(as_text=True))
+    assert f"the hash chain breaks at version {forged:,}: the event's MAC is not the chain key's" in text
+    assert 'class="bad" id="chain-check"' in text
+    # The hand before ends where this one opens, which the forger left as it was.
+    assert "the hash chain holds" in unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+
+
+def test_the_picker_lists_the_newest_tables_and_their_latest_hands(client: Any, floor: Any) -> None:
+    older = [long_table(client, 0) for _ in range(20)]
+    newest = long_table(client, 7)
+    page = floor.get("/floor/hand-histories")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text[:2000]
+    rows = re.findall(r'<a href="\?table=([^"]+)">', text)
+    assert rows[:2] == [newest, older[-1]] and len(rows) == 20
+    # The latest five hands of the newest table, newest first, each opening the replayer.
+    latest = re.findall(rf'href="/floor/hands/{newest}\.(\d+)"', text)
+    assert latest == ["8", "7", "6", "5", "4"]
+    cursor = unescape(re.search(r'href="\?cursor=([^"]+)" id="older-tables"', text).group(1))
+    following = floor.get("/floor/hand-histories", query_string={"cursor": unquote(cursor)})
+    assert following.status_code == 200 and older[0] in following.get_data(as_text=True)
+    assert newest not in following.get_data(as_text=True)
+    tampered = floor.get("/floor/hand-histories", query_string={"cursor": unquote(cursor)[:-2] + "xx"})
+    assert tampered.status_code == 400 and "invalid_cursor" in tampered.get_data(as_text=True)
+
+
+def test_the_picker_pages_one_tables_hands(client: Any, floor: Any) -> None:
+    table_id = long_table(client, 55)
+    text = floor.get("/floor/hand-histories", query_string={"table": table_id}).get_data(as_text=True)
+    hands = re.findall(rf'href="/floor/hands/{table_id}\.(\d+)"', text)
+    assert hands[0] == "56" and len(hands) == 50
+    older = unescape(re.search(r'href="(\?table=[^"]+&amp;hands_before=\d+)"', text).group(1))
+    text = floor.get("/floor/hand-histories" + older).get_data(as_text=True)
+    assert re.findall(rf'href="/floor/hands/{table_id}\.(\d+)"', text) == ["6", "5", "4", "3", "2", "1"]
+    missing = floor.get("/floor/hand-histories", query_string={"table": HOSTILE}).get_data(as_text=True)
+    assert "no table" in missing and HOSTILE not in missing
+
+
+def test_a_mixed_game_hand_opens_in_the_replayer(floor: Any) -> None:
+    form = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(floor.get("/floor/hand-histories")),
+        "phh": (PHH_DIR / "wsop/2023/43/5/54.phh").read_text()})  # seven-card stud hi-lo
+    text = unescape(form.get_data(as_text=True))
+    assert form.status_code == 200, text[:2000]
+    assert 'id="replay-data"' in text and "PHH F7S/8 · stud_hi_lo" in text
+    assert "brings it in for" in text and "as the record states" in text
+
+
+@pytest.mark.parametrize("record, caption", [
+    ((PHH_DIR / "wsop/2023/43/5/54.phh").read_text(), "brings it in for"),
+    (OPENED_AND_DRAWN, "\u2068Ann\u2069 draws 3: AdTc4h"),
+], ids=["stud hi-lo", "five-card draw"])
+def test_a_stored_hand_of_any_game_steps_in_the_replayer(client: Any, floor: Any, record: str,
+                                                        caption: str) -> None:
+    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    hand_id = stored.get_json()["id"]
+    text = unescape(floor.get(f"/floor/hands/{hand_id}").get_data(as_text=True))
+    assert caption in text and f"events of {hand_id}" in text
+
+
+def test_the_api_checks_a_hands_chain_as_the_page_does(client: Any, admin_database_url: str) -> None:
+    table_id = long_table(client, 3)
+    hands = [client.get(f"/v1/hands/{table_id}.{n}", headers=ADMIN).get_json() for n in (1, 2, 3, 4)]
+    checked = [client.get(f"/v1/hands/{table_id}.{n}/verify", headers=ADMIN).get_json() for n in (1, 2, 3, 4)]
+    assert all(c["ok"] for c in checked)
+    assert [(c["first_version"], c["last_version"], c["chained_from"]) for c in checked] == [
+        (h["first_version"], h["last_version"], h["first_version"] - 1) for h in hands]
+    assert [c["next_opening"] for c in checked] == [h["first_version"] for h in hands[1:]] + [None]
+    edit_and_rehash(admin_database_url, f"table-{table_id}", hands[2]["first_version"] + 1)
+    forged = client.get(f"/v1/hands/{table_id}.3/verify", headers=ADMIN).get_json()
+    assert (forged["ok"], forged["first_bad_version"]) == (False, hands[2]["first_version"] + 1)
+    assert client.get(f"/v1/hands/{table_id}.9/verify", headers=ADMIN).status_code == 404
+    assert client.get("/v1/hands/no-hand/verify", headers=ADMIN).status_code == 404
+    stored = client.post("/v1/hand-histories?store=true", data=(PHH_DIR / "dwan-ivey-2009.phh").read_bytes(),
+                         headers={**ADMIN, "Content-Type": "application/toml"}).get_json()
+    whole = client.get(f"/v1/hands/{stored['id']}/verify", headers=ADMIN).get_json()
+    assert whole["ok"] and (whole["first_version"], whole["last_version"], whole["chained_from"]) == (
+        1, stored["version"], 0)
+    assert client.get("/v1/hands/hand-00000000-0000-0000-0000-000000000000/verify", headers=ADMIN).status_code == 404

@@ -108,3 +108,63 @@ def test_a_receipt_proves_a_head_the_log_no_longer_reaches(keyed_store, written,
     receipt = Head(written, head.version, head.hash, head.mac)
     assert forgetful.verify_stream(written).ok  # the SHA-256 and MAC chain alone cannot tell
     assert forgetful.verify_stream(written, [receipt]).first_bad_version == 5
+
+
+def edit_and_rehash(admin_url: str, stream_id: str, version: int) -> None:
+    """As the superuser, triggers off: mark the event at `version` as forged (in its
+    metadata, so the event still reads as its type) and recompute its hash and every later
+    one (MACs untouched, as a forger without the chain key must leave them)."""
+    with psycopg.connect(admin_url) as intruder:
+        intruder.execute("SET session_replication_role = replica")
+        rows = intruder.execute(
+            "SELECT version, type, data, metadata, recorded_at, sealed FROM events"
+            " WHERE stream_id = %s AND version >= %s ORDER BY version", (stream_id, version - 1)).fetchall()
+        previous = intruder.execute("SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s",
+                                    (stream_id, version - 1)).fetchone()[0]
+        for at, type_, data, metadata, recorded_at, sealed in rows[1:]:
+            if at == version:
+                metadata = {**metadata, "forged": True}
+                intruder.execute("UPDATE events SET metadata = %s WHERE stream_id = %s AND version = %s",
+                                 (Jsonb(metadata), stream_id, at))
+            previous = chained_hash(stream_id, at, type_, 1, canonical_json(data), canonical_json(metadata),
+                                    previous, format_recorded_at(recorded_at),
+                                    canonical_json(sealed) if sealed else None)
+            intruder.execute("UPDATE events SET hash = decode(%s, 'hex') WHERE stream_id = %s AND version = %s",
+                             (previous, stream_id, at))
+
+
+def _hands(store, stream_id: str) -> None:
+    """Three hands of three events each: versions 1-3, 4-6, 7-9."""
+    for number in (1, 2, 3):
+        hand = f"t.{number}"
+        store.append(stream_id, 3 * (number - 1), [
+            NewEvent("HandOpened", {"hand_id": hand}, metadata={"hand_id": hand}),
+            NewEvent("ActionTaken", {"n": number}, metadata={"hand_id": hand}),
+            NewEvent("HandClosed", {"hand_id": hand}, metadata={"hand_id": hand})])
+
+
+def test_an_edited_event_inside_a_hand_is_caught_by_the_hands_own_check(keyed_store, stream_id, admin_database_url):
+    _hands(keyed_store, stream_id)
+    edit_and_rehash(admin_database_url, stream_id, 5)
+
+    def check(hand: str):
+        return keyed_store.verify_hand(stream_id, hand, opened_by="HandOpened").verification
+
+    edited = check("t.2")
+    assert (edited.ok, edited.first_bad_version) == (False, 5) and "MAC" in edited.reason
+    # The next hand continues from a hash the forger recomputed: its MAC is not the key's.
+    assert (check("t.3").ok, check("t.3").first_bad_version) == (False, 6)
+    # The hand before reads only up to the next opening, which was left as it was.
+    assert check("t.1").ok
+    assert keyed_store.verify_stream(stream_id).first_bad_version == 5
+
+
+def test_a_hands_removed_tail_is_caught_by_the_checkpointed_head(keyed_store, stream_id, admin_database_url):
+    _hands(keyed_store, stream_id)
+    with psycopg.connect(admin_database_url) as intruder:
+        intruder.execute("SET session_replication_role = replica")
+        intruder.execute("DELETE FROM events WHERE stream_id = %s AND version > 8", (stream_id,))
+
+    cut = keyed_store.verify_hand(stream_id, "t.3", opened_by="HandOpened")
+    assert (cut.verification.ok, cut.last_version, cut.next_opening) == (False, 8, None)
+    assert "version 9 was recorded" in cut.verification.reason

@@ -189,6 +189,17 @@ def test_a_damaged_real_hand_gets_an_answer_or_a_4xx_never_a_500(client, text):
     assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(st.lists(damaged_hands(), min_size=2, max_size=3))
+def test_a_phhs_file_of_damaged_hands_gets_an_answer_for_each_or_a_4xx_never_a_500(client, hands):
+    response = send(client, phhs(*hands))
+    assert response.status_code in (200, 400, 422), response.get_data(as_text=True)
+    if response.status_code == 200 and "hands" in response.get_json():
+        answer = response.get_json()
+        assert [h["position"] for h in answer["hands"]] == list(range(1, len(answer["hands"]) + 1))
+        assert all(len({"outcome", "refused", "unreadable"} & h.keys()) == 1 for h in answer["hands"])
+
+
 def phhs(*hands: str) -> str:
     """A .phhs file: each hand a TOML table of its own, [1], [2] ..."""
     return "\n".join(f"[{number}]\n{text}" for number, text in enumerate(hands, 1))
@@ -198,7 +209,7 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     illegal = CHOPPED_BOARD.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")  # a raise of 1 over 2
     answer = replayed(client, phhs(PLURIBUS_SPLIT_POT.read_text(), WSOP_NT.read_text(),
                                    CHOPPED_BOARD, illegal))
-    assert answer["summary"] == {"hands": 4, "replayed": 3, "refused": 1, "matching_record": 2,
+    assert answer["summary"] == {"hands": 4, "replayed": 3, "refused": 1, "unreadable": 0, "matching_record": 2,
                                  "not_matching_record": 0, "without_record": 1}
     first, second, third, fourth = answer["hands"]
     assert first["name"] == "1" and first["outcome"]["odd_chip_rule"] == "split_exactly"
@@ -209,8 +220,33 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     assert fourth["refused"]["rule"] == "TDA 2024 43"
 
 
-def test_a_phhs_file_with_a_broken_hand_is_invalid_phh_naming_it(client):
-    body = phhs(CHOPPED_BOARD, "variant = 'NT'\nantes = 'none'\n")
-    problem = assert_problem(send(client, body), 400, "invalid_phh")
-    assert "hand [2]" in problem["detail"]
+def test_a_phhs_file_with_an_unreadable_hand_replays_the_others(client):
+    body = phhs(CHOPPED_BOARD, "variant = 'NT\n", CHOPPED_BOARD, "variant = 'NT'\nantes = 'none'\n")
+    answer = replayed(client, body)
+    assert answer["summary"] == {"hands": 4, "replayed": 2, "refused": 0, "unreadable": 2,
+                                 "matching_record": 0, "not_matching_record": 0, "without_record": 2}
+    first, not_toml, third, wrong_type = answer["hands"]
+    assert first["outcome"] == third["outcome"] == replayed(client, CHOPPED_BOARD)
+    assert (first["position"], first["name"], first["line"], first["variant"]) == (1, "1", 1, "NT")
+    lines = body.splitlines()
+    assert not_toml["line"] == lines.index("[2]") + 1 and "variant" not in not_toml
+    # The reader's own line, counted in the file, not in the hand.
+    assert not_toml["unreadable"]["code"] == "invalid_phh"
+    assert not_toml["unreadable"]["line"] == lines.index("variant = 'NT") + 1
+    assert f"line {not_toml['unreadable']['line']} of the file" in not_toml["unreadable"]["detail"]
+    assert wrong_type["unreadable"]["line"] == wrong_type["line"] == lines.index("[4]") + 1
+    assert "antes" in wrong_type["unreadable"]["detail"]
+
+
+def test_a_phhs_file_of_which_no_hand_can_be_read_is_invalid_phh_naming_each(client):
+    problem = assert_problem(send(client, phhs("variant = 'NT\n", "antes = [0, 0]\n")), 400, "invalid_phh")
+    assert "none of the file's 2 hands" in problem["detail"] and "hand [2] (line 4)" in problem["detail"]
+    assert [(h["position"], h["unreadable"]["code"]) for h in problem["hands"]] == [
+        (1, "invalid_phh"), (2, "invalid_phh")]
     assert_problem(send(client, phhs(CHOPPED_BOARD), query="?store=true"), 422, "not_storable")
+
+
+def test_hands_of_a_phhs_file_may_share_a_name(client):
+    # Two tables [1] make one TOML document invalid; as hands of a file, each is read.
+    answer = replayed(client, f"[1]\n{CHOPPED_BOARD}[1]\n{CHOPPED_BOARD}")
+    assert [(h["name"], "outcome" in h) for h in answer["hands"]] == [("1", True), ("1", True)]

@@ -3,8 +3,10 @@ our PHH extension (docs/phh-five-card-draw.md), redacted for the caller; Palace 
 dice hands, which PHH cannot express, are a 422 `phh_not_available` naming the game."""
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
+import pokerkit
 import pytest
 
 from domain.history import phh
@@ -34,6 +36,18 @@ def to_act(client: Any, table_id: str) -> str | None:
 def cards_of(client: Any, table_id: str, player_id: str) -> str:
     seats = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
     return next(seat["cards"] for seat in seats if seat["player_id"] == player_id)
+
+
+def record_player_ids(record: phh.HandHistory) -> list[str]:
+    """The ids of an exported live hand's players (its `players` are their names)."""
+    return dict(record.metadata)[phh.PLAYER_IDS_FIELD]
+
+
+def where_and_when(record: phh.HandHistory) -> dict[str, Any]:
+    """The standard's fields an exported live hand carries about its table and time."""
+    fields = dict(record.metadata)
+    return {key: fields[key] for key in ("table", "hand", "seats", "seat_count", "time", "time_zone",
+                                          "day", "month", "year")}
 
 
 def export(client: Any, hand_id: str, headers: dict[str, str]) -> phh.HandHistory:
@@ -86,25 +100,26 @@ def test_a_draw_hand_exports_as_phh_that_replays_to_the_tables_finishing_stacks(
                            headers={**ADMIN, "Content-Type": "application/toml"})
     assert replayed.status_code == 200, replayed.get_json()
     answer = replayed.get_json()
-    assert answer["finishing_stacks"] == [draw_hand["stacks"][p] for p in answer["players"]]
+    assert answer["finishing_stacks"] == [draw_hand["stacks"][p] for p in record_player_ids(record)]
     assert answer["matches_record"] is True
     assert sum(answer["finishing_stacks"]) == 3 * STACK
 
 
 def test_the_floor_export_writes_the_draw_and_every_setting_of_the_extension(client, draw_hand):
     record = export(client, draw_hand["hand_id"], ADMIN)
-    names = list(record.players)
+    names = record_player_ids(record)
     discards = [action for action in record.actions if isinstance(action, phh.StoodPatOrDiscarded)]
     assert {(names[a.player], "".join(a.cards)) for a in discards} == set(draw_hand["discards"].items())
     assert dict(record.metadata) == {"_draw_limit": "3_or_4_with_ace", "_opening": "none",
                                      "_second_round_start": "opener", "_joker": "none",
-                                     "_heads_up_uncapped": False}
+                                     "_heads_up_uncapped": False, **where_and_when(record),
+                                     "_player_ids": record_player_ids(record)}
 
 
 def test_a_players_export_hides_the_others_mucked_cards_and_discards_but_not_their_own(client, draw_hand):
     viewer, folder, opponent = draw_hand["caller"], draw_hand["folder"], draw_hand["bettor"]
     record = export(client, draw_hand["hand_id"], key_for(client, "player", viewer))
-    names = list(record.players)
+    names = record_player_ids(record)
     dealt = {names[a.player]: a.cards for a in record.actions
              if isinstance(a, phh.HoleCardsDealt) and len(a.cards) == 5}
     assert dealt[folder] == UNKNOWN_HAND
@@ -153,3 +168,51 @@ def test_a_draw_hand_played_for_points_has_no_phh_form(client):
 
 def test_an_unknown_hand_has_no_export(client):
     assert_problem(client.get("/v1/hands/table-nowhere.1/phh", headers=ADMIN), 404, "not_found")
+
+
+# Names are what people typed: quotes, a backslash, TOML's comment and table marks, a
+# multi-line string's quotes, right-to-left text. The export must keep each one a string.
+HOSTILE_NAMES = ('Ann "The Rock" O\'Neil', "back\\slash # no comment ] [table] \'\'\' \"\"\"",
+                 "\u05e9\u05dc\u05d5\u05dd \U0001F0A1")
+
+
+def folded_hand(client: Any, names: tuple[str, ...]) -> tuple[str, list[str]]:
+    """A finished three-handed no-limit hand: the first two to act fold."""
+    players = register_players(client, *names)
+    table_id = _started_table(client, {
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 10000} for p in players]})
+    while to_act(client, table_id) is not None:
+        act(client, table_id, {"action": "fold"})
+    return f"{table_id}.1", players
+
+
+def test_a_live_hand_exports_its_players_names_and_keeps_their_ids(client):
+    hand_id, players = folded_hand(client, HOSTILE_NAMES)
+    text = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    fields = tomllib.loads(text)  # every name a TOML string, whatever it holds
+    name_of = dict(zip(players, HOSTILE_NAMES))
+    assert fields["players"] == [name_of[p] for p in fields["_player_ids"]]
+    assert sorted(fields["_player_ids"]) == sorted(players)
+    table_id, number = hand_id.rsplit(".", 1)
+    assert (fields["table"], fields["hand"], fields["seat_count"]) == (table_id, int(number), 3)
+    # PHH lists the first seat left of the button first: seats 1, 2, 3 with the button at 1.
+    assert fields["seats"] == [2, 3, 1] and fields["time_zone"] == "UTC"
+    assert phh.parse(text).players == tuple(fields["players"])
+    # PokerKit, a reader of the standard, takes the names and keeps the ids as user-defined.
+    read = pokerkit.HandHistory.loads(text)
+    assert read.players == fields["players"] and read.user_defined_fields == {"_player_ids": fields["_player_ids"]}
+    assert list(list(read)[-1].stacks) == fields["finishing_stacks"]
+
+
+@pytest.mark.parametrize("names", [HOSTILE_NAMES, ("Ann", "Ann", "Bob")],
+                         ids=["hostile names", "two players of one name"])
+def test_an_exported_hand_imported_again_exports_the_same_hand(client, names):
+    hand_id, _ = folded_hand(client, names)
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    stored = client.post("/v1/hand-histories?store=true", data=exported.encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_json()
+    assert stored.get_json()["matches_record"] is True
+    again = client.get(f"/v1/hands/{stored.get_json()['id']}/phh", headers=ADMIN).get_data(as_text=True)
+    assert again == exported

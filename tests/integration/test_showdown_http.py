@@ -14,6 +14,7 @@ import pytest
 from domain.history import phh
 from domain.rules.deal_commitment import Opening, deal_root, verify_opening
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, without_digests
+from tests.integration.test_hands_phh_export import record_player_ids
 
 pytestmark = pytest.mark.integration
 
@@ -117,7 +118,7 @@ def test_the_shown_hand_is_public_and_written_as_sm_in_the_phh_export(client, sh
         seats = client.get(f"/v1/tables/{table_id}", headers=headers).get_json()["seats"]
         assert next(s["cards"] for s in seats if s["player_id"] == shower) == showdown["hole"][shower]
     record = phh.parse(client.get(f"/v1/hands/{table_id}.1/phh", headers=showdown["spectator"]).get_data(as_text=True))
-    names = list(record.players)
+    names = record_player_ids(record)
     shows = {names[a.player]: a.cards for a in record.actions if isinstance(a, phh.ShownOrMucked)}
     assert "".join(shows[shower]) == showdown["hole"][shower]
     assert all(shows[p] is None for p in showdown["mucked"]), "mucks are `sm` without cards"

@@ -151,3 +151,21 @@ def test_the_application_may_not_change_a_snapshot(database_url, statement):
     with psycopg.connect(database_url, autocommit=True) as connection:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             connection.execute(statement)
+
+
+def test_a_hands_chain_check_reads_its_range_chained_from_the_event_before_it(store, stream_id):
+    _three_hands(store, stream_id)
+
+    checks = [store.verify_hand(stream_id, hand, opened_by="HandOpened") for hand in ("t.1", "t.2", "t.3")]
+    assert all(check.verification.ok for check in checks)
+    # Every event of the range counts, tagged with the hand or not (the seat taken at 5).
+    assert [(c.first_version, c.last_version, c.chained_from, c.next_opening, c.verification.events)
+            for c in checks] == [(2, 8, 1, 9, 7), (9, 12, 8, 13, 4), (13, 15, 12, None, 3)]
+    assert store.verify_hand(stream_id, "t.4", opened_by="HandOpened") is None
+
+
+def test_a_hand_opening_the_stream_is_chained_from_its_start(store, stream_id):
+    store.append(stream_id, 0, [opened("t.1", "salt-1"), dealt("t.1", "deck-1"), closed("t.1")])
+
+    check = store.verify_hand(stream_id, "t.1", opened_by="HandOpened")
+    assert check.verification.ok and (check.chained_from, check.first_version, check.last_version) == (0, 1, 3)

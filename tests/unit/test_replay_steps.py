@@ -118,11 +118,51 @@ def test_a_real_phh_hand_steps_to_its_outcome() -> None:
     assert replayed["steps"][-1]["table"]["board"] == "Jc3d5c4hJh"
 
 
-def test_a_variant_without_steps_is_refused_by_name() -> None:
-    record = phh.HandHistory("F7S", (1, 1), (100, 100), ())
+def test_a_variant_the_rules_do_not_replay_is_refused_by_name() -> None:
+    record = phh.HandHistory("FK", (1, 1), (100, 100), ())
     with pytest.raises(replay.Violation) as refused:
         replay.phh_record(record, FLOOR)
     assert refused.value.code == "unsupported_variant"
+
+
+def test_a_stud_hi_lo_record_steps_with_the_bring_in_and_its_up_cards() -> None:
+    record = phh.parse((PHH_DIR / "wsop/2023/43/5/54.phh").read_text())
+    replayed = replay.phh_record(record, FLOOR)
+    assert replayed["game"] == "stud_hi_lo" and replayed["outcome"]["matches_record"] is True
+    last = replayed["steps"][-1]["table"]
+    assert [seat["stack"] for seat in last["seats"]] == replayed["outcome"]["finishing_stacks"]
+    decisions = [step["decision"] for step in replayed["steps"] if step["decision"]]
+    bring_in = decisions[0]
+    assert bring_in["action"] == "bring_in" and bring_in["legal"]["bring_in"] == bring_in["to"]
+    assert bring_in["legal"]["fold"] is False and bring_in["legal"]["check"] is False
+    brought_in = next(step for step in replayed["steps"] if step["decision"] is bring_in)
+    assert brought_in["caption"].endswith(f"brings it in for {bring_in['to']:,}")
+    # A player sees their own down cards, and only the up cards of the others.
+    seen_by = replay.phh_record(record, views.Viewer("player", record.players[0]))
+    seats = seen_by["steps"][-1]["table"]["seats"]
+    assert all("??" not in (seat["cards"] or "") for seat in seats if seat["player"] == record.players[0])
+    others = [step["table"]["seats"][1]["cards"] for step in seen_by["steps"]
+              if step["table"]["seats"][1]["cards"] and step["table"]["round"] != "over"]
+    assert others and all("??" in cards for cards in others[:3])
+
+
+def test_a_five_card_draw_record_steps_through_the_draw() -> None:
+    from tests.unit.test_phh_draw import OPENED_AND_DRAWN
+
+    record = phh.parse(OPENED_AND_DRAWN)
+    replayed = replay.phh_record(record, FLOOR)
+    assert replayed["game"] == "five-card-draw"
+    assert [seat["stack"] for seat in replayed["steps"][-1]["table"]["seats"]] == [2180, 1830, 1990]
+    drew = [step["caption"] for step in replayed["steps"] if step["type"] == "PlayerDrew"]
+    assert drew == ["\u2068Ann\u2069 draws 3: AdTc4h", "\u2068Bob\u2069 draws 3: Qd5s6s"]
+    bet = next(step["decision"] for step in replayed["steps"] if step["decision"])
+    assert bet["player"] == "Ann" and bet["action"] == "bet" and bet["legal"]["bet"]["min_to"] == 20
+    spectator = replay.phh_record(record, views.Viewer("spectator"))
+    assert [step["caption"] for step in spectator["steps"] if step["type"] == "PlayerDrew"] == [
+        "\u2068Ann\u2069 draws 3", "\u2068Bob\u2069 draws 3"]
+    showdown = next(i for i, step in enumerate(spectator["steps"]) if step["type"] == "CardsShown")
+    assert all(seat["cards"] is None for step in spectator["steps"][:showdown] for seat in step["table"]["seats"])
+    assert spectator["steps"][-1]["table"]["seats"][2]["cards"] is None  # Cy folded: never shown
 
 
 @pytest.mark.parametrize("game, settings, betting", [
@@ -169,3 +209,14 @@ def test_a_fixed_limit_all_in_of_half_a_unit_reads_as_a_full_raise() -> None:
     assert bob["verdict"]["numbers"]["increase"] == 15 and bob["verdict"]["numbers"]["unit"] == 20
     assert cat["legal"]["raise"] == {"min_to": 75, "max_to": 75}
     assert cat["verdict"]["rule"] == "RRP limit 6"
+
+
+def test_every_wsop_hand_steps_to_its_recorded_stacks() -> None:
+    stepped = 0
+    for path in sorted((PHH_DIR / "wsop").rglob("*.phh")):
+        record = phh.parse(path.read_text())
+        replayed = replay.phh_record(record, views.Viewer("spectator"))
+        stacks = [seat["stack"] for seat in replayed["steps"][-1]["table"]["seats"]]
+        assert stacks == list(record.finishing_stacks), path
+        stepped += 1
+    assert stepped == 83

@@ -161,6 +161,12 @@ class EventStore(Protocol):
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
     ) -> list[RecordedEvent]: ...
 
+    def verify_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str,
+    ) -> RangeVerification | None:
+        """The chain check of the hand `read_hand` reads (verify_range); None: no such hand."""
+        ...
+
     def stream_version(self, stream_id: str) -> int: ...
 
     def save_snapshot(self, snapshot: Snapshot) -> None: ...
@@ -399,13 +405,19 @@ def verify_chain(
     events: Sequence[RecordedEvent],
     signer: ChainSigner | None = None,
     heads: Sequence[Head] = (),
+    *,
+    chained_from: RecordedEvent | None = None,
 ) -> Verification:
     """Recompute every hash in version order (sealed fields included, so `events` must be
     read with Reveal.ALL); with a signer, check every event's MAC; then check the stream
     still reaches every recorded head (checkpoints, receipts) with the same hash. The first
-    bad version is reported, with why."""
-    previous_hash = GENESIS_HASH
-    for expected_version, event in enumerate(events, start=1):
+    bad version is reported, with why.
+
+    `events` are the whole stream, or with `chained_from` the events right after that one,
+    their chain continuing from its stored hash (a range: heads before it say nothing here)."""
+    previous_hash = GENESIS_HASH if chained_from is None else chained_from.hash
+    first = 1 if chained_from is None else chained_from.version + 1
+    for expected_version, event in enumerate(events, start=first):
         if event.version != expected_version:
             return _bad(events, expected_version, "a version is missing here")
         if event.hash != event_hash(
@@ -414,21 +426,82 @@ def verify_chain(
         ):
             return _bad(events, expected_version, "the event does not hash to its recorded hash")
         if signer is not None and not signer.valid(stream_id, event.version, event.hash, event.mac):
-            return _bad(events, expected_version,
-                        "the event carries no MAC (written before the chain was keyed, or forged)"
-                        if event.mac is None else "the event's MAC is not the chain key's")
+            return _bad(events, expected_version, _mac_reason(event))
         previous_hash = event.hash
+    end = first + len(events) - 1
     by_version = {event.version: event.hash for event in events}
     for head in sorted(heads, key=lambda h: h.version):
+        if head.version < first:
+            continue
         if signer is not None and not signer.valid(head.stream_id, head.version, head.hash, head.mac):
             continue  # not ours: a forged checkpoint proves nothing either way
         if head.version not in by_version:
-            return _bad(events, len(events) + 1,
-                        f"the log ends at version {len(events)}, but version {head.version} "
+            return _bad(events, end + 1,
+                        f"the log ends at version {end}, but version {head.version} "
                         f"was recorded (checkpoint or receipt)")
         if by_version[head.version] != head.hash:
             return _bad(events, head.version, "the event differs from the one recorded (checkpoint or receipt)")
     return Verification(True, len(events), None)
+
+
+def _mac_reason(event: RecordedEvent) -> str:
+    return ("the event carries no MAC (written before the chain was keyed, or forged)"
+            if event.mac is None else "the event's MAC is not the chain key's")
+
+
+@dataclass(frozen=True)
+class RangeVerification:
+    """The chain check of one range of a stream (a hand's events), read on its own: its
+    events chained from the stored hash of the event just before it, each MAC checked, and
+    the range ending where the next range opens or at the stream's head."""
+
+    verification: Verification
+    first_version: int
+    last_version: int
+    """The range's last event (first_version - 1 when the range is empty)."""
+    chained_from: int
+    """The version whose stored hash the range continues from (0: the stream's start)."""
+    next_opening: int | None
+    """The version of the event that opens the next range; None: the range ends at the head."""
+
+
+def verify_range(
+    stream_id: str,
+    read: Sequence[RecordedEvent],
+    first_version: int,
+    opened_by: str,
+    signer: ChainSigner | None = None,
+    heads: Sequence[Head] = (),
+) -> RangeVerification:
+    """`read`: the event before the range (when it has one), the range from `first_version`,
+    and the next event of type `opened_by` after it when there is one, in version order
+    (Reveal.ALL). The stored hash before the range is trusted only as far as its MAC goes:
+    the whole chain is `verify`'s (verify_stream); this costs the range."""
+    anchor = read[0] if read and read[0].version == first_version - 1 else None
+    ranged = list(read[1:] if anchor is not None else read)
+    following = ranged[-1] if len(ranged) > 1 and ranged[-1].type == opened_by else None
+    if following is not None:
+        ranged.pop()
+    last = first_version + len(ranged) - 1
+
+    def checked(verification: Verification) -> RangeVerification:
+        return RangeVerification(verification, first_version, last,
+                                 0 if anchor is None else anchor.version,
+                                 None if following is None else following.version)
+
+    if first_version > 1 and anchor is None:
+        return checked(Verification(False, 0, first_version - 1,
+                                    "the event before the range is missing"))
+    if anchor is not None and signer is not None and not signer.valid(
+            stream_id, anchor.version, anchor.hash, anchor.mac):
+        return checked(Verification(False, 0, anchor.version, _mac_reason(anchor)))
+    # With no next range, the range runs to the head: a head recorded beyond it is a tail
+    # removed. With one, the next range's first event must continue this chain.
+    verification = verify_chain(stream_id, [*ranged, *([following] if following else [])], signer,
+                                heads if following is None else (), chained_from=anchor)
+    if verification.ok and following is not None:
+        verification = Verification(True, len(ranged), None)
+    return checked(verification)
 
 
 def _bad(events: Sequence[RecordedEvent], version: int, reason: str) -> Verification:

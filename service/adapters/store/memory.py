@@ -27,6 +27,7 @@ from service.adapters.store.base import (
     Checkpoint,
     Head,
     NewEvent,
+    RangeVerification,
     RecordedEvent,
     Reveal,
     Snapshot,
@@ -39,6 +40,7 @@ from service.adapters.store.base import (
     format_recorded_at,
     utc_now,
     verify_chain,
+    verify_range,
 )
 
 
@@ -191,6 +193,21 @@ class InMemoryEventStore:
         events = self.read_stream(stream_id, first - 1, None if after is None else after - 1,
                                   reveal=reveal)
         return [e for e in events if e.metadata.get("hand_id") == hand_id]
+
+    def verify_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str,
+    ) -> RangeVerification | None:
+        """The chain check of one hand's range (verify_range); None when there is no such
+        hand. Found by a scan: this store is for tests."""
+        with self._lock:
+            stream = self._streams.get(stream_id, [])
+            first = next((e.version for e in stream
+                          if e.type == opened_by and e.metadata.get("hand_id") == hand_id), None)
+            if first is None:
+                return None
+            following = next((e.version for e in stream[first:] if e.type == opened_by), None)
+        read = self.read_stream(stream_id, max(first - 2, 0), following, reveal=Reveal.ALL)
+        return verify_range(stream_id, read, first, opened_by, self.signer)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Kept once per (stream, schema, version): a second one at the same version is

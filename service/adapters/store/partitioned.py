@@ -35,6 +35,7 @@ from service.adapters.store.base import (
     EventStore,
     Head,
     NewEvent,
+    RangeVerification,
     RecordedEvent,
     Reveal,
     Snapshot,
@@ -116,6 +117,11 @@ class PartitionedEventStore:
     ) -> list[RecordedEvent]:
         return self.store_for(stream_id).read_hand(stream_id, hand_id, opened_by=opened_by,
                                                    reveal=reveal)
+
+    def verify_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str,
+    ) -> RangeVerification | None:
+        return self.store_for(stream_id).verify_hand(stream_id, hand_id, opened_by=opened_by)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Beside the stream it is of, so a load reads both in one statement."""

@@ -15,6 +15,11 @@ computed outcome; a retry with the same Idempotency-Key and body answers the fir
 again (service.http.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 are stored as their domain.games.mixed events.
+
+A .phhs file (several hands, each a TOML table) is cut into its hands first
+(domain.history.phh_collection), so each hand is read and replayed on its own: the
+answer lists every hand with its outcome, its refusal, or, for a hand that cannot be
+read, the line and the reason; only a file of which no hand can be read is a 400.
 """
 from __future__ import annotations
 
@@ -29,8 +34,9 @@ from flask import jsonify, request
 from domain.games import draw, holdem, mixed
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    is_hand_collection, metadata_text, parse, parse_all, player_names, replay,
+    metadata_text, parse, player_names, replay,
 )
+from domain.history.phh_collection import CollectedHand, hands_of
 from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.rules.pots import PotAward
@@ -121,20 +127,35 @@ class ReplayRefusalSchema(ma.Schema):
     index = ma.fields.Integer(metadata={"description": "the first illegal action in `actions`"})
 
 
-class CollectedHandSchema(ma.Schema):
-    """One hand of a .phhs file: its outcome, or why it does not replay."""
+class UnreadableHandSchema(ma.Schema):
+    code = ma.fields.String(required=True, metadata={"description": "invalid_phh"})
+    detail = ma.fields.String(required=True, metadata={"description": "why, with the file's line"})
+    line = ma.fields.Integer(required=True, metadata={
+        "description": "the file's line the reader stopped at (the hand's header when no line is named)"})
 
+
+class CollectedHandSchema(ma.Schema):
+    """One hand of a .phhs file: its outcome, why it does not replay, or why it cannot be read."""
+
+    position = ma.fields.Integer(required=True, metadata={"description": "1 for the file's first hand"})
     name = ma.fields.String(required=True, metadata={"description": "the hand's table name in the file"})
+    line = ma.fields.Integer(required=True, metadata={"description": "the line of the hand's header"})
+    variant = ma.fields.String(metadata={"description": "when the hand could be read"})
     outcome = ma.fields.Nested(HandHistoryReplaySchema, metadata={
         "description": "the replay's answer, as for one hand"})
     refused = ma.fields.Nested(ReplayRefusalSchema, metadata={
         "description": "instead of the outcome: the hand's 422 problem"})
+    unreadable = ma.fields.Nested(UnreadableHandSchema, metadata={
+        "description": "instead of the outcome: why the hand cannot be read (its 400 problem); "
+                       "the file's other hands are replayed all the same"})
 
 
 class ReplaySummarySchema(ma.Schema):
     hands = ma.fields.Integer(required=True)
     replayed = ma.fields.Integer(required=True)
-    refused = ma.fields.Integer(required=True)
+    refused = ma.fields.Integer(required=True, metadata={"description": "read, but against the rules "
+                                                                        "or of a variant not replayed"})
+    unreadable = ma.fields.Integer(required=True, metadata={"description": "not a PHH hand we can read"})
     matching_record = ma.fields.Integer(required=True, metadata={
         "description": "replayed hands whose computed finishing stacks are the recorded ones"})
     not_matching_record = ma.fields.Integer(required=True)
@@ -185,7 +206,9 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.response(200, HandHistoryReplaySchema)
 @blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
 @blp.doc(responses={"200": {
-    "description": "the replayed hand; for a .phhs file (several hands), each hand and one summary",
+    "description": "the replayed hand; for a .phhs file (several hands), each hand and one "
+                   "summary: a hand that cannot be read is listed as `unreadable`, the others "
+                   "replayed (the whole file is a 400 `invalid_phh` only when no hand can be read)",
     "content": {"application/json": {"schema": {
         "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
 @blp.alt_response(400, response="BAD_REQUEST")
@@ -206,13 +229,14 @@ def replay_hand_history(store: bool = False) -> Any:
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
-    text, fields = _body_fields()
-    if is_hand_collection(fields):
+    text = _body_text()
+    collected = hands_of(text)
+    if collected is not None:
         if store:
             raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
                           "one at a time")
-        return jsonify(HandCollectionReplaySchema().dump(_collection_answer(text, fields)))
-    record = _parsed(text, fields)
+        return jsonify(HandCollectionReplaySchema().dump(collection_answer(collected)))
+    record = checked_record(text)
     try:
         result = replay(record)
     except Violation as violation:
@@ -251,6 +275,10 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
                             else [_storable(a) for a in recorded],
                             # The record's other fields, written back on export.
                             phh_metadata=metadata_text(record))
+            if record.players is not None and tuple(record.players) != names:
+                # Names the replay could not tell players apart by (two alike, or empty:
+                # anonymous) play as p1, p2 ...; the export writes the record's own back.
+                metadata["phh_players"] = list(record.players)
         if type_name in PRIVATE_CARD_EVENTS:
             metadata["visible_to"] = names[data["seat"]]
         new_events.append(NewEvent(type_name, data, metadata=metadata))
@@ -287,34 +315,51 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
     return state
 
 
-def _collection_answer(text: str, fields: dict[str, Any]) -> dict[str, Any]:
-    """Each hand of a .phhs file replayed on its own (a hand that does not replay is
-    reported, and the others still are), and one summary."""
-    for name, hand in fields.items():
-        _check_fields(hand, f"hand [{name}]: ")
-    try:
-        records = parse_all(text)
-    except PhhSyntaxError as error:
-        raise _invalid_phh(str(error)) from None
-    hands = []
-    for name, record in records:
-        try:
-            hands.append({"name": name, "outcome": _answer(record, replay(record))})
-        except Violation as violation:
-            problem = problem_from_violation(violation, violation.numbers.get("action_index"))
-            hands.append({"name": name, "refused": {
-                "code": problem.code, "detail": problem.detail,
-                **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}})
+def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
+    """Each hand of a .phhs file read and replayed on its own, and one summary: a hand that
+    cannot be read is `unreadable` (where and why), one that breaks a rule `refused`, and
+    the others are replayed all the same. A 400 `invalid_phh` only when no hand could be
+    read at all, listing why for each."""
+    hands = [_collected_hand(hand) for hand in collected]
+    unreadable = [h for h in hands if "unreadable" in h]
+    if len(unreadable) == len(hands):
+        reasons = "; ".join(f"hand [{h['name']}] (line {h['line']}): {h['unreadable']['detail']}"
+                            for h in unreadable)
+        raise Problem(400, "invalid_phh", f"none of the file's {len(hands)} hands could be read: "
+                      f"{reasons}", hands=hands)
     matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
     return {"summary": {
-        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches),
-        "matching_record": matches.count(True), "not_matching_record": matches.count(False),
-        "without_record": matches.count(None)},
+        "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches) - len(unreadable),
+        "unreadable": len(unreadable), "matching_record": matches.count(True),
+        "not_matching_record": matches.count(False), "without_record": matches.count(None)},
         "hands": hands}
 
 
-def _body_fields() -> tuple[str, dict[str, Any]]:
-    """The body's TOML text and fields (one hand, or a .phhs file's hands)."""
+def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
+    """One hand of a .phhs file: its outcome, its refusal, or why it cannot be read."""
+    entry: dict[str, Any] = {"position": hand.position, "name": hand.name, "line": hand.line}
+    try:
+        record = checked_record(hand.text)
+    except Problem as unreadable:
+        line, detail = hand.file_line(unreadable.detail)
+        entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
+        return entry
+    return {**entry, **_replayed_outcome(record)}
+
+
+def _replayed_outcome(record: HandHistory) -> dict[str, Any]:
+    """A read hand's variant and its replay's `outcome`, or its `refused` problem."""
+    try:
+        return {"variant": record.variant, "outcome": _answer(record, replay(record))}
+    except Violation as violation:
+        problem = problem_from_violation(violation, violation.numbers.get("action_index"))
+        return {"variant": record.variant, "refused": {
+            "code": problem.code, "detail": problem.detail,
+            **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}}
+
+
+def _body_text() -> str:
+    """The body's text: PHH TOML (one hand, or a .phhs file's hands), not yet read."""
     if request.mimetype not in PHH_MEDIA_TYPES:
         raise Problem(415, "unsupported_media_type",
                       f"the body must be {' or '.join(PHH_MEDIA_TYPES)}, not {request.mimetype or 'untyped'}")
@@ -330,6 +375,12 @@ def _body_fields() -> tuple[str, dict[str, Any]]:
         raise _invalid_phh(f"the body is not UTF-8 text: {error}") from None
     if not text.strip():
         raise _invalid_phh("the body is empty: send one hand in the PHH format")
+    return text
+
+
+def checked_record(text: str) -> HandHistory:
+    """One PHH hand read from its TOML text, its fields' types checked first so that a hand
+    of the wrong shape is a clear 400 `invalid_phh` naming the field."""
     try:
         fields = tomllib.loads(text)
     except RecursionError:
@@ -339,18 +390,10 @@ def _body_fields() -> tuple[str, dict[str, Any]]:
     unstorable = unstorable_values(fields)
     if unstorable:
         raise _invalid_phh("; ".join(f"{path}: {message}" for path, message in unstorable))
-    return text, fields
-
-
-def _check_fields(fields: dict[str, Any], where: str = "") -> None:
     try:
         PhhFieldsSchema().load(fields)
     except ma.ValidationError as error:
-        raise _invalid_phh(f"{where}not a PHH hand: {_flatten(error.normalized_messages())}") from None
-
-
-def _parsed(text: str, fields: dict[str, Any]) -> HandHistory:
-    _check_fields(fields)
+        raise _invalid_phh(f"not a PHH hand: {_flatten(error.normalized_messages())}") from None
     try:
         return parse(text)
     except PhhSyntaxError as error:

@@ -11,6 +11,8 @@ Everything is redacted for the caller.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import timezone
 from fractions import Fraction
 from typing import Any
 
@@ -29,12 +31,12 @@ from service.http.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
 from service.http.api.etags import conditional, version_tag
-from service.http.api.names import with_names
+from service.http.api.names import names_of, with_names
 from service.http.api.tables import ALL_ROLES, EventSchema, viewer
 from service.http.auth import require
 from service.http.problems import Problem
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
-from service.adapters.store.base import RecordedEvent, format_recorded_at
+from service.adapters.store.base import RecordedEvent, Verification, format_recorded_at
 
 HAND_OPENED = table.HandOpened.__name__
 
@@ -157,20 +159,33 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 def hand_phh(hand_id: str) -> Response:
     """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
     razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
-    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`.
+    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`. Players are
+    named as they registered (`players`), their ids kept in the user-defined field
+    `_player_ids`; the standard's `table`, `hand`, `seats`, `seat_count` and the time the
+    hand began (UTC) say where and when it was played.
     Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
-    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
-    loaded = commands.load_table(application(), table_id)
-    _check_phh_form(loaded.state)
+    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    # The table as the hand began: its game, and who sat where.
+    opened = commands.state_at(application(), table_id, records[0].version)
+    assert opened is not None
+    _check_phh_form(opened)
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
-    events = _visible_game_events(loaded.state.game, records, viewer())
-    own_record = getattr(table.game_rules(loaded.state.game).table_game, "phh_record", None)
+    events = _visible_game_events(opened.game, records, viewer())
+    own_record = getattr(table.game_rules(opened.game).table_game, "phh_record", None)
     record = own_record(events) if own_record is not None else phh.phh_from_events(events)
-    return Response(phh.write_phh(record), status=200, mimetype="application/toml")
+    ids = record.players or ()
+    began = records[0].recorded_at.astimezone(timezone.utc)
+    where_and_when = (
+        ("table", table_id), ("hand", number),
+        ("seats", [opened.players.index(player) + 1 for player in ids]), ("seat_count", len(opened.players)),
+        ("time", began.time().replace(microsecond=0)), ("time_zone", "UTC"),
+        ("day", began.day), ("month", began.month), ("year", began.year))
+    named = phh.with_player_names(record, names_of(ids), where_and_when)
+    return Response(phh.write_phh(named), status=200, mimetype="application/toml")
 
 
 def _check_phh_form(state: table.TableState) -> None:
@@ -212,6 +227,49 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
     return events
 
 
+class HandVerificationSchema(VerificationSchema):
+    id = ma.fields.String(required=True)
+    stream = ma.fields.String(required=True, metadata={"description": "the stream the hand's events are in"})
+    first_version = ma.fields.Integer(required=True, metadata={"description": "the hand's first event"})
+    last_version = ma.fields.Integer(required=True, metadata={"description": "the hand's last event"})
+    chained_from = ma.fields.Integer(required=True, metadata={
+        "description": "the event whose stored hash the hand's chain continues from (its MAC checked); "
+                       "0: the stream's start"})
+    next_opening = ma.fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the next hand's opening event, which must continue the chain; null: the hand "
+                       "runs to the stream's head"})
+
+
+@blp.route("/hands/<string:hand_id>/verify", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, HandVerificationSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def verify_hand(hand_id: str) -> dict:
+    """The hash chain of one hand's events, at the cost of the hand: each hash recomputed
+    from the stored hash of the event before it, each MAC checked, and the hand's range
+    ending where the next hand opens or at the table's head. A hand imported from PHH is a
+    stream of its own, checked whole. The whole table: GET /v1/streams/{id}/verify."""
+    if hand_id.startswith(IMPORTED_HAND_PREFIX):
+        whole = event_store().verify_stream(hand_id)
+        if whole.events == 0:
+            raise Problem(404, "not_found", f"no hand {hand_id}")
+        return {"id": hand_id, "stream": hand_id, "first_version": 1, "last_version": whole.events,
+                "chained_from": 0, "next_opening": None, **_verification(whole)}
+    located = table.table_id_of_hand(hand_id)
+    stream = commands.table_stream(located[0]) if located is not None else None
+    checked = None if stream is None else event_store().verify_hand(stream, hand_id, opened_by=HAND_OPENED)
+    if checked is None:
+        raise Problem(404, "not_found", f"no hand {hand_id}")
+    return {"id": hand_id, "stream": stream, "first_version": checked.first_version,
+            "last_version": checked.last_version, "chained_from": checked.chained_from,
+            "next_opening": checked.next_opening, **_verification(checked.verification)}
+
+
+def _verification(verification: Verification) -> dict[str, Any]:
+    return {"ok": verification.ok, "events": verification.events,
+            "first_bad_version": verification.first_bad_version, "reason": verification.reason}
+
+
 @blp.route("/streams/<string:stream_id>/verify", methods=["GET"])
 @require(*ALL_ROLES)
 @blp.response(200, VerificationSchema)
@@ -221,8 +279,7 @@ def verify_stream(stream_id: str) -> dict:
     verification = event_store().verify_stream(stream_id)
     if verification.events == 0:
         raise Problem(404, "not_found", f"no stream {stream_id}")
-    return {"ok": verification.ok, "events": verification.events,
-            "first_bad_version": verification.first_bad_version, "reason": verification.reason}
+    return _verification(verification)
 
 
 # ---------------------------------------------------------------- hands imported from PHH
@@ -333,6 +390,8 @@ def _imported_state(hand_id: str, at: int | None) -> tuple[dict, int, dict]:
 
 
 def _imported_phh(hand_id: str) -> Response:
+    """The record as it was imported: its events as the caller may see them, its other
+    fields (event, time, `_player_ids` ...) and its players' names written back."""
     records = _imported_records(hand_id)
     game, events = events_from_records(records)
     who = viewer()
@@ -344,11 +403,13 @@ def _imported_phh(hand_id: str) -> Response:
     elif game in mixed.GAMES:
         events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
                   for shown in _redacted_imported(records, who)]
-        return Response(phh.write_phh(phh.phh_from_events(events)), status=200, mimetype="application/toml")
     else:
         # As for table hands: hole cards the caller may not see are left out, written `??`.
         events = [event for event, record in zip(events, records)
                   if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
                   or "visible_to" not in record.metadata]
-    exported = phh.with_metadata(phh.phh_from_events(events), records[0].metadata.get("phh_metadata", ""))
+    first = records[0].metadata
+    exported = phh.with_metadata(phh.phh_from_events(events), first.get("phh_metadata", ""))
+    if first.get("phh_players") is not None:
+        exported = replace(exported, players=tuple(first["phh_players"]))
     return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

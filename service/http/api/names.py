@@ -3,7 +3,7 @@
 players) gets a `names` map beside it; looked up once per answer (service.application.listings)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from service.application import listings
 from service.http.api import resources
@@ -15,9 +15,13 @@ def with_names(body: Any) -> Any:
     still holds."""
     ids: set[str] = set()
     _collect(body, ids)
+    return _named(body, names_of(ids))
+
+
+def names_of(player_ids: Iterable[str]) -> dict[str, str]:
+    """The names players registered under (one query), for answers, captions and exports."""
     pool = resources().pool
-    names = listings.names(pool, ids) if ids and pool is not None else {}
-    return _named(body, names)
+    return listings.names(pool, player_ids) if pool is not None else {}
 
 
 def _collect(value: Any, ids: set[str]) -> None:

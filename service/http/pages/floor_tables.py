@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template, request, url_for
+from flask import render_template
 
 from domain.live import table
 from service.application import commands, replay, views
 from service.http.api import application
 from service.http.pages import pages, problem_page
-from service.http.pages.replayer import FLOOR_ROLES, names_of, page_viewer
+from service.http.api.names import names_of
+from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
+from service.http.pages.replayer import FLOOR_ROLES, page_viewer
 from service.http.pages.session import floor_page
-
-HANDS_SHOWN = 50
-"""Hands listed per page, newest first (`?hands_before=N` for older ones)."""
-
 
 def _live(table_id: str) -> dict[str, Any] | None:
     """What the live fragment shows, as the signed-in caller may see it (None: no table)."""
@@ -39,27 +37,9 @@ def _live(table_id: str) -> dict[str, Any] | None:
         "table": shown, "names": names, "to_act": acting["to_act"], "legal": acting["legal"],
         "pot_limit": replay.pot_limit_words(state),
         "hand": hand, "pot_total": sum(pot["amount"] for pot in (hand or {}).get("pots") or []),
-        "hands": _hands(table_id, state.hands_played),
-        "more_hands": _older_hands(state.hands_played),
+        "hands": hand_links(table_id, newest_on_page(state.hands_played)),
+        "more_hands": older_hands(state.hands_played),
     }
-
-
-def _hands(table_id: str, played: int) -> list[dict[str, Any]]:
-    newest = min(played, _hands_before(played) - 1)
-    return [{"number": n, "id": table.hand_id_for(table_id, n),
-             "href": url_for("pages.hand_replayer", hand_id=table.hand_id_for(table_id, n))}
-            for n in range(newest, max(0, newest - HANDS_SHOWN), -1)]
-
-
-def _hands_before(played: int) -> int:
-    asked = request.args.get("hands_before", "")
-    return int(asked) if asked.isdigit() and 1 <= int(asked) <= played + 1 else played + 1
-
-
-def _older_hands(played: int) -> int | None:
-    """The `hands_before` of the next page of older hands, if any."""
-    oldest_shown = min(played, _hands_before(played) - 1) - HANDS_SHOWN + 1
-    return oldest_shown if oldest_shown > 1 else None
 
 
 @pages.route("/floor/tables/<string:table_id>", methods=["GET"])

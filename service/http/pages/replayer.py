@@ -1,6 +1,9 @@
 """The floor's hand replayer (pages.md): `/floor/hands/{hand_id}` steps through a live
 table's hand, or a hand stored from PHH, and `/floor/hand-histories` opens a PHH record
-(pasted, uploaded, or stored by id) in the same replayer.
+(pasted, uploaded, or stored by id) in the same replayer; a .phhs file of several hands
+is listed hand by hand first, each read on its own. Its picker lists stored hands: the
+newest tables (the tables' list and its signed cursor) with their latest hands, or one
+table's hands, a page at a time.
 
 The steps come from service.application.replay (the table as this key may see it at
 each event, the legal range, the verdict and the rule at each decision, the deal check
@@ -10,38 +13,41 @@ static/floor/replayer.js with buttons and the arrow keys.
 """
 from __future__ import annotations
 
-import tomllib
-from typing import Any, Iterable
+from typing import Any
 
-import marshmallow as ma
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from domain.history import phh
+from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
-from service.application import listings, replay, views
-from service.http.api import event_store, resources
-from service.http.api.hand_histories import MAX_PHH_BYTES, PhhFieldsSchema
+from service.application import commands, listings, replay, views
+from service.http.api import application, event_store, resources
+from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
+from service.http.api.names import names_of
+from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
 from service.http.pages import pages, problem_page
+from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
+from service.http.problems import Problem
 from service.http.pages.session import floor_page
 
 FLOOR_ROLES = ("floor", "admin")
 PHH_FIELD = "phh"
 PHH_FILE_FIELD = "phh_file"
 STORED_FIELD = "hand_id"
+HAND_FIELD = "hand"
+TABLE_FIELD = "table"
+TABLES_PICKED = 20
+"""Tables per page of the picker, newest first."""
+LATEST_HANDS = 5
+"""Each picked table's latest hands shown beside it."""
 
 
 def page_viewer() -> views.Viewer:
     """The signed-in caller as the views redact for them."""
     principal = current_principal()
     return views.Viewer(principal.role, principal.player_id)
-
-
-def names_of(player_ids: Iterable[str]) -> dict[str, str]:
-    """The names players registered under (one query), for captions and seats."""
-    pool = resources().pool
-    return listings.names(pool, player_ids) if pool is not None else {}
 
 
 @pages.route("/floor/hands/<string:hand_id>", methods=["GET"])
@@ -57,14 +63,43 @@ def hand_replayer(hand_id: str) -> Any:
 @pages.route("/floor/hand-histories", methods=["GET"])
 @floor_page(roles=FLOOR_ROLES)
 def hand_history_form() -> Any:
-    return render_template("floor/hand_histories.html", error=None, text="", stored="")
+    return render_template("floor/hand_histories.html", error=None, text="", stored="", picker=_picker())
+
+
+def _picker() -> dict[str, Any]:
+    """Stored hands to pick from: one table's hands (`?table=`, paged by `hands_before`),
+    else the newest tables (the tables' list, paged by its signed cursor) with their
+    latest hands."""
+    table_id = request.args.get(TABLE_FIELD, "").strip()
+    if table_id:
+        state = commands.load_table(application(), table_id).state if len(table_id) <= 200 else None
+        if state is None:
+            return {"table": table_id, "missing": True}
+        return {"table": table_id, "hands": hand_links(table_id, newest_on_page(state.hands_played)),
+                "older": older_hands(state.hands_played)}
+    pool = resources().pool
+    if pool is None:
+        return {"tables": [], "next": None}
+    listed, more = listings.page(pool, "table", TABLES_PICKED,
+                                 before=decode_cursor({}, request.args.get("cursor") or None))
+    names = names_of({player for found in listed for player in found.players})
+    tables = []
+    for found in listed:
+        state = commands.load_table(application(), found.id).state
+        played = state.hands_played if state is not None else 0
+        tables.append({"id": found.id, "game": found.game, "status": found.status,
+                       "players": [names.get(player) or player for player in found.players],
+                       "hands": hand_links(found.id, played, LATEST_HANDS), "played": played})
+    return {"tables": tables, "next": encode_cursor({}, listed[-1].position) if more else None}
 
 
 @pages.route("/floor/hand-histories", methods=["POST"])
 @floor_page(roles=FLOOR_ROLES)
 def open_hand_history() -> Any:
     """A stored hand's id opens its replayer; PHH text (pasted or uploaded) is replayed
-    here and nothing is stored. A record that does not replay is shown back with why."""
+    here and nothing is stored. A .phhs file of several hands lists each hand with its
+    outcome (or why it does not replay or cannot be read), and opens the one asked for.
+    A record that does not replay is shown back with why."""
     stored = request.form.get(STORED_FIELD, "").strip()
     if stored:
         if len(stored) > 200 or not stored.startswith(replay.IMPORTED_HAND_PREFIX) and "." not in stored:
@@ -74,15 +109,41 @@ def open_hand_history() -> Any:
     text, error = _posted_text()
     if error is not None:
         return _form_error(error, "", "", 400)
+    collected = hands_of(text)
+    hand_text = text
+    if collected is not None:
+        chosen = _chosen_hand(collected)
+        if chosen is None:
+            return _collection_page(collected, text)
+        hand_text = chosen.text
     try:
-        record = _record(text)
+        record = checked_record(hand_text)
         replayed = replay.phh_record(record, page_viewer(), title=_title(record))
-    except phh.PhhSyntaxError as invalid:
-        return _form_error(f"not a PHH hand we can read: {invalid}", text, "", 400)
+    except Problem as invalid:
+        return _form_error(f"cannot read the hand: {invalid.detail}", text, "", 400)
     except Violation as refused:
         rule = f" ({refused.rule})" if refused.rule else ""
         return _form_error(f"{refused.code}: {refused.detail}{rule}", text, "", 422)
     return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or "PHH hand")
+
+
+def _chosen_hand(collected: tuple[CollectedHand, ...]) -> CollectedHand | None:
+    """The hand of a .phhs file the form asks to open (its position), if it asks."""
+    position = request.form.get(HAND_FIELD, "")
+    if not position.isdigit() or not 1 <= int(position) <= len(collected):
+        return None
+    return collected[int(position) - 1]
+
+
+def _collection_page(collected: tuple[CollectedHand, ...], text: str) -> Response:
+    """Every hand of a .phhs file with its outcome, each that replays with a button to open
+    it in the replayer; when no hand can be read, the form again with why."""
+    try:
+        answer = collection_answer(collected)
+    except Problem as unreadable:
+        return _form_error(unreadable.detail, text, "", 400)
+    body = render_template("floor/hand_collection.html", answer=answer, text=text)
+    return Response(body, 200, mimetype="text/html")
 
 
 def _posted_text() -> tuple[str, str | None]:
@@ -103,24 +164,6 @@ def _posted_text() -> tuple[str, str | None]:
     if not text.strip():
         return "", "paste a PHH hand, choose a .phh file, or give a stored hand's id"
     return text, None
-
-
-def _record(text: str) -> phh.HandHistory:
-    """The PHH hand, its fields' types checked as POST /v1/hand-histories checks them
-    (a list of words where numbers belong is a syntax error, not a crash)."""
-    try:
-        fields = tomllib.loads(text)
-    except RecursionError:
-        raise phh.PhhSyntaxError("not valid TOML: nested too deeply") from None
-    except ValueError as error:  # TOMLDecodeError, or an integer of more than 4,300 digits
-        raise phh.PhhSyntaxError(f"not valid TOML: {error}") from None
-    if phh.is_hand_collection(fields):
-        raise phh.PhhSyntaxError("this is a .phhs file of several hands: open one hand at a time")
-    try:
-        PhhFieldsSchema().load(fields)
-    except ma.ValidationError as error:
-        raise phh.PhhSyntaxError(validation_words(error.normalized_messages())) from None
-    return phh.parse(text)
 
 
 def validation_words(messages: Any, path: str = "") -> str:

@@ -27,10 +27,14 @@
   function legalWords(legal) {
     if (!legal) { return "nothing (nobody to act)"; }
     var words = [];
+    if (legal.bring_in) { words.push("bring it in for " + chips(legal.bring_in)); }
     if (legal.fold) { words.push("fold"); }
     if (legal.check) { words.push("check"); }
     if (legal.call) { words.push("call " + chips(legal.call.adds) + " (to " + chips(legal.call.to) + ")"); }
-    if (legal.bet) { words.push("bet " + chips(legal.bet.min_to) + " to " + chips(legal.bet.max_to)); }
+    if (legal.bet) {
+      words.push("bet " + chips(legal.bet.min_to) + " to " + chips(legal.bet.max_to)
+        + (legal.bet.open_pair_to ? " (or " + chips(legal.bet.open_pair_to) + ": an open pair)" : ""));
+    }
     if (legal.raise) { words.push("raise to " + chips(legal.raise.min_to) + " – " + chips(legal.raise.max_to)); }
     if (legal.raise_closed_reason) { words.push("no raise (" + legal.raise_closed_reason.replace(/_/g, " ") + ")"); }
     return words.join(" · ");
@@ -64,7 +68,8 @@
     var box = byId("decision");
     box.hidden = !decision;
     if (!decision) { return; }
-    var made = decision.action + (decision.action === "bet" || decision.action === "raise" ? " to " + chips(decision.to) : "")
+    var sized = ["bet", "raise", "bring_in", "complete"].indexOf(decision.action) >= 0;
+    var made = decision.action.replace(/_/g, " ") + (sized ? " to " + chips(decision.to) : "")
       + (decision.action === "call" ? " " + chips(decision.adds) : "") + (decision.all_in ? ", all in" : "");
     byId("decision-who").textContent = named(decision.player) + ": " + made;
     byId("decision-legal").textContent = legalWords(decision.legal);
