@@ -242,7 +242,9 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
                             f"not {len(hand)}", numbers={"player": players[seat]})
     receipts = [_receipt(players, seat, discard, received.get(seat))
                 for seat, kind, discard, _ in commands if kind in _DRAWS]
-    deck = recorded_deck(settings, [hole.get(seat, [UNKNOWN_CARD] * draw.HAND_SIZE)
+    proposed = request.get("proposed")
+    draws = [*commands, *([_draw_command_shape(seat_of, proposed)] if proposed is not None else [])]
+    deck = recorded_deck(settings, [hole.get(seat) or _unknown_hand(draws, seat)
                                     for seat in range(len(players))], receipts)
     log, state = draw.handle(None, draw.StartHand(players, len(players) - 1, settings, deck.deck,
                                                   stacks, reshuffle_order=deck.reshuffle_order))
@@ -277,13 +279,22 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
     if found is not None:
         answer["false_openers"] = _false_openers_answer(state, log, found)
-    proposed = request.get("proposed")
     if proposed is not None:
         answer["verdict"] = _draw_verdict(state, log, seat_of, proposed, stopped_at_showdown)
     return answer
 
 
 _DRAWS = ("draw", "split_openers")
+
+
+def _unknown_hand(draws: list[tuple[int, str, Any, Any]], seat: int) -> list[str]:
+    """A hand nobody named, holding the cards its draw names as thrown away: the discards
+    came from it, so a draw that names them is never refused for want of them."""
+    named = next((discard for drawer, kind, discard, _ in draws
+                  if drawer == seat and kind in _DRAWS and isinstance(discard, list)), [])
+    if len(named) > draw.HAND_SIZE:
+        named = []  # the draw itself is refused for its size
+    return [*named, *[UNKNOWN_CARD] * (draw.HAND_SIZE - len(named))]
 
 
 def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[list[Any], draw.HandState]:

@@ -115,3 +115,13 @@ def test_a_legal_draw_reads_out_how_many_and_the_limit():
         "legal": True, "rule": "seed 000",
         "detail": "B draws 4: at most 4 keeping an ace or the joker, else 3",
         "numbers": {"discard": 4, "most": 4, "most_keeping_no_ace": 3}}
+
+
+def test_a_draw_naming_its_discards_from_a_hand_nobody_named_is_ruled_on_them():
+    # Without `cards.hole` the hand is unknown: the cards the draw names came from it.
+    opened = [{"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+              {"player": "D", "action": "fold"}]
+    answer = ruling(betting=NL, actions=[*opened, {"player": "A", "action": "draw", "discard": ["7c", "2d"]}],
+                    proposed={"player": "B", "action": "draw", "discard": "9s8s4h"})
+    assert answer["drawn"] == {"A": 2}
+    assert answer["verdict"]["legal"] is True and answer["verdict"]["numbers"]["discard"] == 3
