@@ -182,6 +182,23 @@ def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
     assert "Call to 1,100" in text and "TDA 2024 45-A" in text and "400 goes back" in text
 
 
+@pytest.mark.parametrize("actions, proposed, answer", [
+    ("A bet 20\nB call\nD fold\nA draw 3", "B draw 2",
+     "Legal: B draws 2: at most 4 keeping an ace or the joker, else 3 (seed 000)"),
+    ("A bet 20\nB call\nD fold", "A draw Js Kd", "Legal: A draws 2"),
+])
+def test_the_betting_form_takes_five_card_draws(floor: Any, actions: str, proposed: str, answer: str) -> None:
+    # `player draw 3` (a count) and `player draw Js Kd` (the cards): the form's words for
+    # the API's `discard`.
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/betting", data={
+        "csrf_token": csrf(form), "game": "five-card-draw", "structure": "no-limit", "ante": "10",
+        "seats": "A 2000\nB 2000\nD 2000", "actions": actions, "proposed": proposed})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    assert answer in text
+
+
 @pytest.mark.parametrize("kind, data, status", [
     ("betting", {"seats": "A ten\nB 100"}, 400),
     ("betting", {"seats": "A 100"}, 400),

@@ -4,8 +4,8 @@ dice rulings, answered in words with the rule.
 Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
 same schemas (service.http.api.rulings) and ruled by the same domain functions, so the
 page and the API never disagree. Lines of text stand in for the API's lists: seats as
-`name stack`, actions as `player action [to]`, hands as `name cards`, a scorecard as
-`line score`. A form that does not parse, or a situation the rules refuse, comes back
+`name stack`, actions as `player action [to]` (a draw `player draw 3` or `player draw
+Kd 7c`), hands as `name cards`, a scorecard as `line score`. A form that does not parse, or a situation the rules refuse, comes back
 with the reason (the code, the detail, the rule) beside the form, never a 500.
 """
 from __future__ import annotations
@@ -94,13 +94,29 @@ def _seats(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return seats
 
 
+DRAW_ACTIONS = ("draw", "split_openers")
+
+
 def _action(words: list[str], where: str) -> dict[str, Any]:
+    if len(words) >= 2 and words[1].lower() in DRAW_ACTIONS:
+        return _draw_action(words, where)
     if len(words) not in (2, 3):
         raise FormError(f"{where}: write `player action [to]`, e.g. `Ann raise 300`")
     action: dict[str, Any] = {"player": words[0], "action": words[1].lower()}
     if len(words) == 3:
         action["to"] = _number(words[2], where)
     return action
+
+
+def _draw_action(words: list[str], where: str) -> dict[str, Any]:
+    """`Ann draw 3` (how many) or `Ann draw Kd 7c` (the cards thrown away): the API's `discard`."""
+    kind = words[1].lower()
+    if len(words) < 3:
+        raise FormError(f"{where}: write `player {kind} 3` (how many) or `player {kind} Kd 7c` (the cards)")
+    thrown = words[2:]
+    discard: int | str = (_number(thrown[0], where) if len(thrown) == 1 and thrown[0].isdigit()
+                          else "".join(thrown))
+    return {"player": words[0], "action": kind, "discard": discard}
 
 
 def _betting_description(form: Mapping[str, str]) -> dict[str, Any]:
