@@ -97,3 +97,12 @@ def test_splitting_openers_proposed_says_the_discards_are_kept_aside():
     assert verdict["detail"] == ("A splits openers, drawing 1: the discards are kept aside, face down, "
                                  "to prove the openers")
     assert verdict["numbers"] == {"discard": 1}
+
+
+def test_without_an_opening_requirement_there_are_no_openers_to_split():
+    opened = [{"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+              {"player": "D", "action": "call"}]
+    verdict = ruling(opened, settings={}, proposed={"player": "A", "action": "split_openers", "discard": 1})["verdict"]
+    assert verdict["code"] == "illegal_action"
+    assert verdict["detail"] == ("A has no openers to split: this table plays without an opening requirement "
+                                 "(jacks or better)")
