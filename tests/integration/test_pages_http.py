@@ -225,6 +225,18 @@ def test_a_registration_sent_twice_registers_once(client):
     assert "Walk-in Wendy" in client.get(f"/floor/tournaments/{tournament_id}").get_data(as_text=True)
 
 
+def test_two_forms_sent_from_one_rendering_of_the_desk_both_act(client):
+    # A desk page gives every form one form_id; a browser's Back button shows that page
+    # again, and what is sent from it then is another action, not a resent one.
+    tournament_id, _ = new_tournament(client, ["Back A"], start=False)
+    sign_in(client, ADMIN_KEY)
+    form = desk_form(client, tournament_id)
+    for name in ("Walk-in Wendy", "Walk-in Walter"):
+        assert client.post(f"/floor/tournaments/{tournament_id}/register", data={**form, "name": name}).status_code == 303
+    shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
+    assert {"Walk-in Wendy", "Walk-in Walter"} <= {r["name"] for r in shown["registrations"]}
+
+
 def test_the_desk_moves_rebuys_and_exports(client):
     tournament_id, players = new_tournament(client, ["Mv A", "Mv B", "Mv C"], rebuy_price=20)
     sign_in(client, ADMIN_KEY)

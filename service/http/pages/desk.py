@@ -6,12 +6,15 @@ Every form is a POST with the session's CSRF token (service.http.pages.session) 
 `/floor/tournaments/{id}/<action>`. An action is the command the API's view of the same
 name sends, through the same application function (service.application.tournaments.send)
 as the signed-in caller, and with the same roles (the clock is the organisers'). Each
-form carries a random `form_id`, its idempotency key: a form sent twice (a double click,
-a resent POST) acts once. Success is a 303 back to the desk; a refused rule or a stale
-view is the desk again with the refusal in words (422, 409).
+form carries a random `form_id`, with the action and its fields its idempotency key: a
+form sent twice (a double click, a resent POST) acts once. Success is a 303 back to the
+desk; a refused rule or a stale view is the desk again with the refusal in words (422,
+409).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 import time
 import uuid
@@ -35,12 +38,13 @@ from service.http.api.tournaments import FLOOR, ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
 from service.http.pages.screens import FOLLOWED_TYPES
-from service.http.pages.session import floor_page
+from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem
 
 DESK_ROLES = ("admin", "organiser", "floor")
 STATUS_PART = "status"
 NAME_MAX = 100
+FORM_DIGEST_LENGTH = 32
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,17 @@ def desk(tournament_id: str) -> tuple[str, int]:
     return _desk(_loaded(tournament_id), notice=notice)
 
 
+def _sent_form_key(action: str) -> str:
+    """What makes a sent form one action: its rendering's `form_id` with the action and
+    the fields sent. Every form of one rendering shares the form_id, and a page shown
+    again (the browser's Back button) sends other forms with it; only the same form with
+    the same fields, sent again, is a resend that acts once."""
+    fields = sorted((name, value) for name, value in request.form.items(multi=True)
+                    if name not in (CSRF_FIELD, "form_id"))
+    sent = hashlib.sha256(json.dumps([action, fields]).encode()).hexdigest()[:FORM_DIGEST_LENGTH]
+    return f"{_text('form_id', 64)}:{sent}"
+
+
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:action>", methods=["POST"])
 @floor_page(roles=DESK_ROLES)
 def desk_action(tournament_id: str, action: str) -> Any:
@@ -198,7 +213,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
         raise Problem(403, "forbidden", f"the {principal.role} role may not do this; allowed: "
                                         f"{', '.join(chosen.roles)}")
     loaded = _loaded(tournament_id)
-    form_id = _text("form_id", 64)
+    form_id = _sent_form_key(action)
     try:
         command = chosen.command(loaded, int(time.time()), form_id)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
