@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from html import unescape
 
 import psycopg
 import pytest
@@ -262,6 +263,19 @@ def test_the_desk_moves_rebuys_and_exports(client):
         assert answer.status_code == 200 and answer.mimetype == "text/csv"
         assert answer.get_data(as_text=True).startswith(header)
     assert client.get(f"/floor/tournaments/{tournament_id}/secrets.csv").status_code == 404
+
+
+def test_a_move_to_a_taken_seat_is_refused_in_the_desks_seat_numbers(client):
+    # The desk shows and takes seats from 1; the API's are from 0.
+    tournament_id, players = new_tournament(client, ["Seat A", "Seat B", "Seat C"])
+    sign_in(client, ADMIN_KEY)
+    seated = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["tables"][0]["players"]
+    taken = next(p["seat"] for p in seated if p["player_id"] != players[0])
+    refused = client.post(f"/floor/tournaments/{tournament_id}/move", data={
+        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(taken + 1)})
+    page = unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 422 and 'data-code="seat_taken"' in page
+    assert f"seat {taken + 1} at table 1 is not an open seat" in page
 
 
 # --------------------------------------------------------------------- public screens

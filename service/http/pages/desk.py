@@ -27,6 +27,7 @@ from flask import Response, redirect, render_template, request, url_for
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
+from domain.tournaments.seating import floor_move
 from domain.tournaments.structure import period_index_of_level
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
@@ -120,6 +121,20 @@ MAX_CHIPS = 2**53
 """The largest count a form takes (what a JSON number holds exactly)."""
 
 
+def _move(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
+    """A floor move. The desk numbers seats from 1, as its tables show them (the API from
+    0), so a seat that is not open is refused in the desk's numbers."""
+    player, table, seat = _player(loaded), _whole("to_table", 1, 100000), _whole("to_seat", 1, 10)
+    try:
+        floor_move(loaded.state.seating, player, table, seat - 1)
+    except Violation as refused:
+        if refused.code != "seat_taken":
+            raise
+        raise Problem(422, "seat_taken", f"seat {seat} at table {table} is not an open seat",
+                      numbers={"table": table, "seat": seat}) from None
+    return tournament.MovePlayer(player, table, seat - 1, at=now)
+
+
 def _table_counts(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
     """Physical tables: one table's chip counts after a hand, a field `chips:<player_id>`
     for each player at it. A player counted at 0 is out (ranked by the stack they had),
@@ -148,8 +163,7 @@ ACTIONS: dict[str, Action] = {
     "register": Action(DESK_ROLES, _register, "Registered."),
     "rebuy": Action(FLOOR, lambda t, now, f: tournament.Rebuy(_player(t), at=now), "Rebuy taken."),
     "add-on": Action(FLOOR, lambda t, now, f: tournament.AddOn(_player(t), at=now), "Add-on taken."),
-    "move": Action(FLOOR, lambda t, now, f: tournament.MovePlayer(
-        _player(t), _whole("to_table", 1, 100000), _whole("to_seat", 1, 10) - 1, at=now), "Move made or queued."),
+    "move": Action(FLOOR, _move, "Move made or queued."),
     "cancel-move": Action(FLOOR, lambda t, now, f: tournament.CancelMove(_whole("move_id", 0, 2**31 - 1)),
                           "Move cancelled."),
     "eliminate": Action(FLOOR, lambda t, now, f: tournament.Eliminate(
