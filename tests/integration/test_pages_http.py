@@ -278,6 +278,15 @@ def test_a_move_to_a_taken_seat_is_refused_in_the_desks_seat_numbers(client):
     assert f"seat {taken + 1} at table 1 is not an open seat" in page
 
 
+def test_a_desk_refusal_names_the_player_as_the_api_does(client):
+    tournament_id, players = new_tournament(client, ["Chips Charlie", "Chips Dora"])
+    sign_in(client, ADMIN_KEY)
+    refused = client.post(f"/floor/tournaments/{tournament_id}/eliminate", data={
+        **desk_form(client, tournament_id), "player_id": players[0]})
+    page = unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 422 and "player Chips Charlie still has 5000 chips" in page
+
+
 # --------------------------------------------------------------------- public screens
 
 

@@ -40,7 +40,7 @@ from service.http.auth import current_principal
 from service.http.pages import pages
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
-from service.http.problems import Problem
+from service.http.problems import Problem, with_player_names
 
 DESK_ROLES = ("admin", "organiser", "floor")
 STATUS_PART = "status"
@@ -233,8 +233,9 @@ def desk_action(tournament_id: str, action: str) -> Any:
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
                          idempotency_key=f"desk:{principal.key_id}:{form_id}")
     except Violation as refused:
-        return _desk(_loaded(tournament_id), error=Problem(422, refused.code, refused.detail, rule=refused.rule,
-                                                           numbers=dict(refused.numbers)), status=422)
+        detail, numbers, _ = with_player_names(refused.detail, dict(refused.numbers))
+        return _desk(_loaded(tournament_id), error=Problem(422, refused.code, detail, rule=refused.rule,
+                                                           numbers=numbers), status=422)
     except VersionConflict:
         return _desk(_loaded(tournament_id), error=Problem(
             409, "version_conflict", "someone else changed the tournament at the same moment: look and send again"),
