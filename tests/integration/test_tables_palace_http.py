@@ -38,3 +38,13 @@ def test_a_player_sees_their_own_palace_and_nobody_elses(client):
     stay = client.post(f"/v1/tables/{table_id}/actions", json={"action": "stay"},
                        headers={**key_for(client, "player", legal.get_json()["to_act"]), "If-Match": legal.headers["ETag"]})
     assert stay.status_code == 201 and stay.get_json()["events"][0]["type"] == "Stayed"
+
+
+def test_a_seat_without_chips_is_refused_naming_the_player_and_the_stack(client):
+    player, other = register_players(client, "Stackless Sam", "Stackless Sue")
+    refused = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "palace", "settings": {"small_bet": 10, "big_bet": 20},
+        "seats": [{"player_id": player}, {"player_id": other}]})
+    problem = assert_problem(refused, 422, "invalid_table")
+    assert problem["detail"] == "seat of Stackless Sam needs a stack (or settings.starting_chips) above 0"
+    assert problem["numbers"] == {"player_id": player, "player_name": "Stackless Sam", "stack": None}
