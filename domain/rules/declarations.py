@@ -218,10 +218,19 @@ def _settle(situation: Situation, pushed: int, to: int) -> tuple[int, int, int]:
 
 def _answer(situation: Situation, pushed: int, interpretation: str, to: int, code: str,
             detail: str) -> Ruling:
+    ruled = to
     to, returned, must_add = _settle(situation, pushed, to)
+    if interpretation == "call" and to < ruled:
+        interpretation, detail = "all_in", f"{detail}; {_all_in_words(to)}"
     if interpretation in ("bet", "raise") and to == situation.all_in_to and to > situation.facing_to:
         interpretation = "all_in"
     return Ruling(interpretation, to, returned, must_add, cite(code), detail)
+
+
+def _all_in_words(all_in_to: int) -> str:
+    """Said when a ruled total is more than the player has: the detail's own number would
+    otherwise contradict the answer's `to`."""
+    return f"all the player has makes {all_in_to:,}: all-in for {all_in_to:,}"
 
 
 def _floor(situation: Situation, pushed: int, code: str, detail: str) -> Ruling:
@@ -248,6 +257,10 @@ def _bet_or_raise(situation: Situation, pushed: int, to: int, code: str, detail:
     to = max(to, situation.min_to)
     if situation.structure == FIXED_LIMIT:
         to = situation.max_to
+    if to > situation.max_to:
+        beyond = (_all_in_words(situation.max_to) if situation.max_to == situation.all_in_to
+                  else f"the pot limit allows at most {situation.max_to:,}")
+        detail = f"{detail}; {beyond}"
     to = min(to, situation.max_to)
     interpretation = "raise" if situation.facing_to > 0 else "bet"
     return _answer(situation, pushed, interpretation, to, code, detail)
