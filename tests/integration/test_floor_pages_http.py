@@ -199,6 +199,17 @@ def test_the_betting_form_takes_five_card_draws(floor: Any, actions: str, propos
     assert answer in text
 
 
+def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/betting", data={
+        "csrf_token": csrf(form), "game": "stud", "structure": "fixed-limit", "ante": "5", "bring_in": "10",
+        "small_bet": "20", "big_bet": "40", "seats": "A 1000\nB 1000\nC 1000"})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    assert "None is to act" not in text
+    assert "Nobody is to act (third_street): the cards decide who acts; give them" in text
+
+
 @pytest.mark.parametrize("kind, data, status", [
     ("betting", {"seats": "A ten\nB 100"}, 400),
     ("betting", {"seats": "A 100"}, 400),

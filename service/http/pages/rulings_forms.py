@@ -171,6 +171,10 @@ def _betting_words(answer: dict[str, Any]) -> list[str]:
             said.append(f"Not legal: {verdict['detail']}{rule}")
     if answer.get("hand_over"):
         said.append("The hand is over.")
+    elif answer.get("to_act") is None:
+        # Stud's bring-in goes by the up cards, a showdown by the hands: none were given.
+        decided = "who wins" if answer.get("round") == "showdown" else "who acts"
+        said.append(f"Nobody is to act ({answer.get('round')}): the cards decide {decided}; give them.")
     else:
         said.append(f"{answer.get('to_act')} is to act ({answer.get('round')}): {_legal_words(answer.get('legal'))}.")
     pots = answer.get("pots") or []
