@@ -199,6 +199,27 @@ def test_the_betting_form_takes_five_card_draws(floor: Any, actions: str, propos
     assert answer in text
 
 
+def test_the_betting_form_takes_hole_cards_the_bring_in_and_openers(floor: Any) -> None:
+    # Stud's first to act is the lowest up card's bring-in; jacks or better needs the
+    # opener's cards: the form gives both, as the API's `cards.hole`, `betting.bring_in`
+    # and `settings.opening`.
+    form = floor.get("/floor/rulings")
+    stud = floor.post("/floor/rulings/betting", data={
+        "csrf_token": csrf(form), "game": "stud", "structure": "fixed-limit", "ante": "5", "bring_in": "10",
+        "small_bet": "20", "big_bet": "40", "seats": "A 1000\nB 1000\nC 1000",
+        "hole": "A AsKs7d\nB 2c3c2d\nC QhJhTh"})
+    text = unescape(stud.get_data(as_text=True))
+    assert stud.status_code == 200, text[:3000]
+    assert "B is to act (third_street): bring in 10, bet 20 to 20." in text
+    draw = floor.post("/floor/rulings/betting", data={
+        "csrf_token": csrf(form), "game": "five-card-draw", "structure": "no-limit", "ante": "10",
+        "opening": "jacks_or_better", "seats": "A 2000\nB 2000\nD 2000", "hole": "A Th9h4c4d2s",
+        "proposed": "A bet 20"})
+    text = unescape(draw.get_data(as_text=True))
+    assert draw.status_code == 200, text[:3000]
+    assert "Not legal: A cannot open: the first bet needs a pair of jacks or better" in text
+
+
 def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
     form = floor.get("/floor/rulings")
     page = floor.post("/floor/rulings/betting", data={

@@ -121,7 +121,7 @@ def _draw_action(words: list[str], where: str) -> dict[str, Any]:
 
 def _betting_description(form: Mapping[str, str]) -> dict[str, Any]:
     description: dict[str, Any] = {"structure": _text(form, "structure") or "no-limit"}
-    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet"):
+    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "bring_in"):
         amount = _amount(form, name)
         if amount is not None:
             description[name] = amount
@@ -139,16 +139,37 @@ def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
     proposed = _text(form, "proposed")
     if proposed:
         body["proposed"] = _action(proposed.split(), "proposed action")
+    cards: dict[str, Any] = {}
+    hole = _named_cards(form, "hole")
+    if hole:
+        cards["hole"] = hole
     board = _text(form, "board")
     if board:
-        body["cards"] = {"board": board}
+        cards["board"] = board
+    if cards:
+        body["cards"] = cards
+    opening = _text(form, "opening")
+    if opening:
+        body["settings"] = {"opening": opening}
     return body
+
+
+def _named_cards(form: Mapping[str, str], name: str) -> dict[str, str]:
+    """Lines of `name cards` (hands at a showdown, hole cards in a betting situation)."""
+    named = {}
+    for number, words in enumerate(_lines(form, name), 1):
+        if len(words) != 2:
+            raise FormError(f"{name}, line {number}: write `name cards`, e.g. `Ann AsKd`")
+        named[words[0]] = words[1]
+    return named
 
 
 def _legal_words(legal: Mapping[str, Any] | None) -> str:
     if not legal:
         return "nothing: nobody is to act"
     words = [name for name in ("fold", "check") if legal.get(name)]
+    if legal.get("bring_in"):
+        words.append(f"bring in {chips(legal['bring_in'])}")
     if legal.get("call"):
         words.append(f"call {chips(legal['call']['adds'])} (to {chips(legal['call']['to'])})")
     for name in ("bet", "raise"):
@@ -216,12 +237,7 @@ def _chips_words(answer: dict[str, Any]) -> list[str]:
 
 
 def _showdown_body(form: Mapping[str, str]) -> dict[str, Any]:
-    hands = {}
-    for number, words in enumerate(_lines(form, "hands"), 1):
-        if len(words) != 2:
-            raise FormError(f"hands, line {number}: write `name cards`, e.g. `Ann AsKd`")
-        hands[words[0]] = words[1]
-    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "hands": hands}
+    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "hands": _named_cards(form, "hands")}
     board = _text(form, "board")
     if board:
         body["board"] = board
