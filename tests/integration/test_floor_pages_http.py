@@ -231,6 +231,21 @@ def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
     assert "Nobody is to act (third_street): the cards decide who acts; give them" in text
 
 
+def test_the_palace_battle_form_reads_out_the_battle_and_its_stakes(floor: Any) -> None:
+    # Ann's spades do not count against Bob's spade banner (Ks ignored); Bob's heart does
+    # not count against Ann's heart banner (7h ignored): ace high beats seven high.
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/palace-battle", data={
+        "csrf_token": csrf(form), "small_bet": "10",
+        "attacker": "Ann Ah KsKd2c Qh9d", "defender": "Bob 5s 7h7d3c"})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s (seed 001)" in text
+    assert "Ann: high card (AhKdQh9d2c), not counting spades (Ks)" in text
+    assert "Bob: high card (7d5s3c), not counting hearts (7h)" in text
+    assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in text
+
+
 @pytest.mark.parametrize("kind, data, status", [
     ("betting", {"seats": "A ten\nB 100"}, 400),
     ("betting", {"seats": "A 100"}, 400),
@@ -239,6 +254,8 @@ def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
     ("chips", {"stack": "", "big_blind": "100"}, 400),
     ("showdown", {"hands": "A AsAs\nB KdKh", "board": "2c3c4c"}, 422),
     ("dice", {"dice": "1 2 3 4 9"}, 422),
+    ("palace-battle", {"attacker": "Ann Ah KsKd2c", "defender": "Bob 5h 7h7d3c"}, 422),
+    ("palace-battle", {"attacker": "Ann Ah", "defender": "Bob 5s 7h7d3c"}, 400),
     ("nonsense", {}, 404),
 ])
 def test_bad_input_reads_as_a_reason_on_the_page(floor: Any, kind: str, data: dict, status: int) -> None:

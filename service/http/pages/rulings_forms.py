@@ -1,11 +1,12 @@
-"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown and
-dice rulings, answered in words with the rule.
+"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown, dice
+and Palace battle rulings, answered in words with the rule.
 
 Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
 same schemas (service.http.api.rulings) and ruled by the same domain functions, so the
 page and the API never disagree. Lines of text stand in for the API's lists: seats as
 `name stack`, actions as `player action [to]` (a draw `player draw 3` or `player draw
-Kd 7c`), hands as `name cards`, a scorecard as `line score`. A form that does not parse, or a situation the rules refuse, comes back
+Kd 7c`), hands as `name cards`, a scorecard as `line score`, a Palace side as `name
+banner palace [soldiers]`. A form that does not parse, or a situation the rules refuse, comes back
 with the reason (the code, the detail, the rule) beside the form, never a 500.
 """
 from __future__ import annotations
@@ -19,6 +20,8 @@ from werkzeug.wrappers import Response
 
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
+from domain.games.palace import RULE as PALACE_RULE
+from domain.games.palace import palace_battle_ruling
 from domain.rules.betting import KINDS, chips
 from domain.rules.declarations import ORDERS, RULE_BOOKS, chips_ruling
 from domain.rules.rulings import GAMES as BETTING_GAMES
@@ -28,7 +31,7 @@ from domain.rules.showdown import showdown_ruling
 from domain.rules.violations import Violation
 from service.http.api.rulings import (
     BettingRulingRequestSchema, ChipsRulingRequestSchema, DiceRulingRequestSchema,
-    ShowdownRulingRequestSchema,
+    PalaceBattleRequestSchema, ShowdownRulingRequestSchema,
 )
 from service.http.pages import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words
@@ -297,6 +300,47 @@ def _dice_words(answer: dict[str, Any]) -> list[str]:
     return said
 
 
+def _palace_side(form: Mapping[str, str], role: str) -> dict[str, Any]:
+    words = _text(form, role).split()
+    if len(words) not in (3, 4):
+        raise FormError(f"{role}: write `name banner palace [soldiers]`, e.g. `Ann Ah KsKd2c Qh9d`")
+    side = {"name": words[0], "banner": words[1], "palace": words[2]}
+    if len(words) == 4:
+        side["soldiers"] = words[3]
+    return side
+
+
+def _palace_body(form: Mapping[str, str]) -> dict[str, Any]:
+    body: dict[str, Any] = {"attacker": _palace_side(form, "attacker"), "defender": _palace_side(form, "defender"),
+                            "last_two": form.get("last_two", "") == "on"}
+    small_bet = _amount(form, "small_bet")
+    if small_bet is not None:
+        body["small_bet"] = small_bet
+    return body
+
+
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+_BATTLE_REASONS = {"better_hand": "the better hand",
+                   "more_banner_suit_cards": "more cards of their banner's suit (the hands tie)"}
+
+
+def _palace_words(answer: dict[str, Any]) -> list[str]:
+    if answer["winner"] is None:
+        said = ["The hands tie, and so do their banner-suit cards: "
+                + ("the last two split the pot" if answer["outcome"] == "split" else "both are out")
+                + f" ({PALACE_RULE})"]
+    else:
+        said = [f"{answer['winner']} wins the battle with {_BATTLE_REASONS[answer['reason']]}; "
+                f"{answer['loser']} is out and {answer['winner']} takes {answer['captured']} ({PALACE_RULE})"]
+    for hand in answer["hands"].values():
+        ignored = (f", not counting {SUIT_NAMES[hand['ignored_suit']]} ({hand['ignored'] or 'none held'})"
+                   if hand["ignored_suit"] else "")
+        said.append(f"{hand['player']}: {hand['category'].replace('_', ' ')} ({hand['best']}){ignored}")
+    if answer.get("stakes"):
+        said.append(answer["stakes"]["detail"])
+    return said
+
+
 RULINGS = {
     "betting": Ruling("Betting: who acts, what is legal, is this action legal", _betting_body,
                       BettingRulingRequestSchema, betting_ruling, _betting_words),
@@ -306,6 +350,8 @@ RULINGS = {
                        showdown_ruling, _showdown_words),
     "dice": Ruling("Dice poker: the roll, the lines, another roll", _dice_body, DiceRulingRequestSchema,
                    dice_ruling, _dice_words),
+    "palace-battle": Ruling("Palace Poker: a battle and its stakes", _palace_body, PalaceBattleRequestSchema,
+                            palace_battle_ruling, _palace_words),
 }
 CHOICES = {"structures": KINDS, "betting_games": BETTING_GAMES, "showdown_games": SHOWDOWN_GAMES,
            "orders": ORDERS, "rule_books": RULE_BOOKS, "lines": LINES}
