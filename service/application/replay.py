@@ -141,7 +141,7 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
 
 def _seat_name(players: Sequence[str], names: Mapping[str, str]) -> Callable[[int], str]:
     """Seat -> the name of its player, for captions."""
-    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat}"
+    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat + 1}"
 
 
 def isolated(name: str) -> str:
@@ -590,7 +590,7 @@ def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], st
     if type_name == "HandEnded":
         return "The hand ends" + (" at a showdown" if data.get("showdown") else "")
     if type_name == "HandOpened":
-        return f"Hand {data['number']} opens; the button is at seat {data['button']}"
+        return f"Hand {data['number']} opens; the button is at seat {data['button'] + 1}"  # seats from 1, as people say them
     if type_name == "HandClosed":
         busted = list(data.get("busted") or ())
         out = f": {len(busted)} player{'s' if len(busted) > 1 else ''} out" if busted else ""

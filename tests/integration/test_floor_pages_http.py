@@ -104,6 +104,15 @@ def test_the_live_table_lists_its_hands_and_the_legal_range(floor: Any) -> None:
     assert floor.get("/floor/tables/no-such-table").status_code == 404
 
 
+def test_the_floor_pages_number_seats_from_one_as_the_desk_and_the_screens_do(floor: Any) -> None:
+    # Ann is on the button, the table's first seat (0 in the API).
+    table_id, _ = short_all_in_table(floor)
+    live = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
+    assert "<td>1 (button)</td>" in live and "<td>0" not in live
+    replayer = unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+    assert "the button is at seat 1" in replayer
+
+
 def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     form = floor.get("/floor/hand-histories")
     # The record's own event name becomes a hostile one: the page's title and its fields.
