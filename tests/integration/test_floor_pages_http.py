@@ -255,6 +255,18 @@ def test_the_palace_battle_form_reads_out_the_battle_and_its_stakes(floor: Any) 
     assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in text
 
 
+def test_the_dice_form_says_when_a_roll_is_a_joker(floor: Any) -> None:
+    # Five threes again with 50 on Poker: a bonus of 100, and threes being written, any
+    # free lower line scores as if its need were met (dice-poker.md).
+    form = floor.get("/floor/rulings")
+    page = floor.post("/floor/rulings/dice", data={
+        "csrf_token": csrf(form), "dice": "3 3 3 3 3", "scorecard": "poker 50\nthrees 9"})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    assert ("A joker: five of a kind again with 50 on Poker earns a bonus of 100; threes is written, so "
+            "any free lower line takes it as meeting its need") in text
+
+
 @pytest.mark.parametrize("kind, data, status", [
     ("betting", {"seats": "A ten\nB 100"}, 400),
     ("betting", {"seats": "A 100"}, 400),

@@ -19,7 +19,7 @@ from flask import render_template, request
 from werkzeug.wrappers import Response
 
 from domain.games.dice import dice_ruling
-from domain.games.dice_scoring import LINES
+from domain.games.dice_scoring import LINES, UPPER_LINES
 from domain.games.palace import RULE as PALACE_RULE
 from domain.games.palace import palace_battle_ruling
 from domain.rules.betting import KINDS, chips
@@ -288,6 +288,8 @@ def _dice_words(answer: dict[str, Any]) -> list[str]:
     if roll is not None:
         said.append(f"{'Another roll is allowed' if roll['another_roll'] else 'No other roll'}: "
                     f"{roll['detail']} ({roll['rule']})")
+    if answer.get("joker"):
+        said.append(_joker_words(answer))
     if answer.get("best_line"):
         best = answer["lines"][answer["best_line"]]
         said.append(f"Best line: {answer['best_line']} for {best['score']}"
@@ -339,6 +341,21 @@ def _palace_words(answer: dict[str, Any]) -> list[str]:
     if answer.get("stakes"):
         said.append(answer["stakes"]["detail"])
     return said
+
+
+def _joker_words(answer: dict[str, Any]) -> str:
+    """Where a joker may go (dice-poker.md): its face's upper line if free, else any free
+    lower line (as meeting that line's need), else 0 on a free upper line."""
+    face = UPPER_LINES[answer["dice"][0] - 1]
+    legal = answer["legal_lines"]
+    if legal == [face]:
+        where = f"it must go on {face}, its face's line, which is free"
+    elif any(line not in UPPER_LINES for line in legal):
+        where = f"{face} is written, so any free lower line takes it as meeting its need"
+    else:
+        where = f"{face} and every lower line are written, so it goes as 0 on a free upper line"
+    return (f"A joker: five of a kind again with 50 on Poker earns a bonus of {answer['poker_bonus']}; "
+            f"{where}")
 
 
 RULINGS = {
