@@ -280,7 +280,7 @@ def interpret(situation: Situation, chips: Iterable[int] = (), said: str | None 
     if words and chips and situation.rules == ROBERTS:
         spoken = declaration(words)
         if spoken is not None and spoken.amount is not None:
-            ruled = _words(situation, chips, spoken, words)
+            ruled = _words(situation, chips, spoken, words, order)
             return Ruling(ruled.interpretation, ruled.to, ruled.returned, ruled.must_add,
                           cite("spoken_amount_wins"), f"{ruled.detail} (the cash-game rule: the spoken "
                           f"amount wins over the chips; {ruled.rule})")
@@ -302,13 +302,14 @@ def interpret(situation: Situation, chips: Iterable[int] = (), said: str | None 
                 return _chips(situation, chips, note=f"'{words}' is not a clear declaration, so the chips play")
             return _floor(situation, pushed, "declaration_unclear",
                           f"'{words}' is not a declaration the rules know: the floor decides")
-        return _words(situation, chips, spoken, words)
+        return _words(situation, chips, spoken, words, order)
     return _chips(situation, chips)
 
 
 def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
-           raise_said: bool = False) -> Ruling:
-    """A silent push (TDA 2024 44, 45, 46, 51-B, 61)."""
+           raise_said: str = "") -> Ruling:
+    """A silent push (TDA 2024 44, 45, 46, 51-B, 61); `raise_said`, when "raise" was said
+    with no amount, how it came ("said first" or "said with the chips")."""
     pushed = sum(chips)
     reach = situation.in_front + pushed
     prefix = f"{note}; " if note else ""
@@ -336,7 +337,7 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
     if raise_said:
         code = "raise_with_chips" if len(chips) == 1 else "raise_with_several_chips"
         return _bet_or_raise(situation, pushed, reach, code,
-                             f"{prefix}'raise' said first: a raise to the {reach:,} pushed, "
+                             f"{prefix}'raise' {raise_said}: a raise to the {reach:,} pushed, "
                              "at least the minimum")
     smallest = min(chips)
     if reach - smallest < situation.facing_to and not covered:
@@ -385,7 +386,8 @@ def _undercall(situation: Situation, pushed: int, amount: int, prefix: str, code
                   "facing a raise: the floor decides")
 
 
-def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, words: str) -> Ruling:
+def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, words: str,
+           order: str | None) -> Ruling:
     """A verbal declaration (TDA 2024 40, 43-B, 54-D, 57); the chips only settle returns
     and what must be added."""
     pushed = sum(chips)
@@ -421,7 +423,8 @@ def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, wo
         # "raise" or "bet" with no amount: the chips say how much (TDA 2024 44: a single
         # oversized chip is then the largest raise it allows).
         if chips:
-            return _chips(situation, chips, raise_said=situation.to_call > 0)
+            said = "said with the chips" if order == "simultaneous" else "said first"
+            return _chips(situation, chips, raise_said=said if situation.to_call > 0 else "")
         return _bet_or_raise(situation, pushed, situation.min_to, "verbal_binding",
                              f"{quoted} with no amount binds a bet or raise of at least the minimum, "
                              f"{situation.min_to:,}")

@@ -494,3 +494,12 @@ def test_a_spoken_total_beyond_the_pot_limit_is_the_pot_and_says_so():
                                  "stack": 10000, "big_blind": 200}), said="raise 5000")
     ruled(found, "raise", 1100, must_add=1100)
     assert found.detail.endswith("; the pot limit allows at most 1,100")
+
+
+def test_raise_said_with_the_chips_is_not_read_out_as_said_first():
+    facing = nl(facing_to=400, last_full_raise=400, pot=1000, stack=10000, big_blind=200)
+    together = interpret(facing, chips=[1000], said="raise", order="simultaneous")
+    ruled(together, "raise", 1000, rule="TDA 2024 40-A, 44")
+    assert together.detail == "'raise' said with the chips: a raise to the 1,000 pushed, at least the minimum"
+    first = interpret(facing, chips=[1000], said="raise", order="said_first")
+    assert first.detail.startswith("'raise' said first: a raise to the 1,000 pushed")
