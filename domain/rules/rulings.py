@@ -152,7 +152,9 @@ def _answer(state: HandState) -> dict[str, Any]:
     names = state.players
     to_act = state.to_act
     answer: dict[str, Any] = {
-        "round": state.round,
+        # With the betting over and cards missing, stand-ins run the board out to settle
+        # the pots: the hand waits at the showdown, not on a river nobody dealt.
+        "round": "showdown" if state.awaiting == "showdown" else state.round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
         "legal": _legal(holdem.legal_actions(state)),
