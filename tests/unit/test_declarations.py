@@ -503,3 +503,8 @@ def test_raise_said_with_the_chips_is_not_read_out_as_said_first():
     assert together.detail == "'raise' said with the chips: a raise to the 1,000 pushed, at least the minimum"
     first = interpret(facing, chips=[1000], said="raise", order="said_first")
     assert first.detail.startswith("'raise' said first: a raise to the 1,000 pushed")
+
+
+@pytest.mark.parametrize("said", ["I'm all in", "i am all in!", "I\u2019m all-in", "I'm all in."])
+def test_im_all_in_is_an_all_in_declaration(said):
+    assert declaration(said) == declaration("all in")
