@@ -32,6 +32,15 @@ def csrf(page: Any) -> str:
     return unescape(found.group(1))
 
 
+def ruled(floor: Any, kind: str, **fields: str) -> str:
+    """A rulings form sent with these fields: the page's text, once it answered 200."""
+    form = floor.get("/floor/rulings")
+    page = floor.post(f"/floor/rulings/{kind}", data={"csrf_token": csrf(form), **fields})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    return text
+
+
 def sign_in(client: Any, headers: dict[str, str]) -> None:
     key = headers["Authorization"].removeprefix("Bearer ")
     form = client.get("/floor/sign-in")
@@ -168,13 +177,9 @@ def test_forms_need_their_csrf_token(floor: Any) -> None:
 
 
 def test_the_pot_limit_form_reads_out_the_arithmetic(floor: Any) -> None:
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "holdem", "structure": "pot-limit", "small_blind": "50",
-        "big_blind": "100", "seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
-        "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", "proposed": "BB raise 1200"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:2000]
+    text = ruled(floor, "betting", game="holdem", structure="pot-limit", small_blind="50",
+        big_blind="100", seats="SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
+        actions="A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", proposed="BB raise 1200")
     assert "Not legal: raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: raise to at most 1,100" in text
     assert "TDA 2024 54" in text
 
@@ -182,12 +187,8 @@ def test_the_pot_limit_form_reads_out_the_arithmetic(floor: Any) -> None:
 def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
     # TDA 2024 Addendum 45, example 1-B: facing 1,100 (the last raise 600), a silent push of
     # a 500 and a 1,000 is a call: removing either leaves less than 1,100.
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/chips", data={
-        "csrf_token": csrf(form), "structure": "no-limit", "facing_to": "1100", "last_full_raise": "600",
-        "big_blind": "500", "stack": "9000", "raise_open": "on", "chips": "500 1000"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:2000]
+    text = ruled(floor, "chips", structure="no-limit", facing_to="1100", last_full_raise="600",
+        big_blind="500", stack="9000", raise_open="on", chips="500 1000")
     assert "Call to 1,100" in text and "TDA 2024 45-A" in text and "400 goes back" in text
 
 
@@ -199,12 +200,8 @@ def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
 def test_the_betting_form_takes_five_card_draws(floor: Any, actions: str, proposed: str, answer: str) -> None:
     # `player draw 3` (a count) and `player draw Js Kd` (the cards): the form's words for
     # the API's `discard`.
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "five-card-draw", "structure": "no-limit", "ante": "10",
-        "seats": "A 2000\nB 2000\nD 2000", "actions": actions, "proposed": proposed})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:3000]
+    text = ruled(floor, "betting", game="five-card-draw", structure="no-limit", ante="10",
+        seats="A 2000\nB 2000\nD 2000", actions=actions, proposed=proposed)
     assert answer in text
 
 
@@ -212,30 +209,25 @@ def test_the_betting_form_takes_hole_cards_the_bring_in_and_openers(floor: Any) 
     # Stud's first to act is the lowest up card's bring-in; jacks or better needs the
     # opener's cards: the form gives both, as the API's `cards.hole`, `betting.bring_in`
     # and `settings.opening`.
-    form = floor.get("/floor/rulings")
-    stud = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "stud", "structure": "fixed-limit", "ante": "5", "bring_in": "10",
-        "small_bet": "20", "big_bet": "40", "seats": "A 1000\nB 1000\nC 1000",
-        "hole": "A AsKs7d\nB 2c3c2d\nC QhJhTh"})
-    text = unescape(stud.get_data(as_text=True))
-    assert stud.status_code == 200, text[:3000]
-    assert "B is to act (third_street): bring in 10, bet 20 to 20." in text
-    draw = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "five-card-draw", "structure": "no-limit", "ante": "10",
-        "opening": "jacks_or_better", "seats": "A 2000\nB 2000\nD 2000", "hole": "A Th9h4c4d2s",
-        "proposed": "A bet 20"})
-    text = unescape(draw.get_data(as_text=True))
-    assert draw.status_code == 200, text[:3000]
+    text = ruled(floor, "betting", game="stud", structure="fixed-limit", ante="5", bring_in="10",
+        small_bet="20", big_bet="40", seats="A 1000\nB 1000\nC 1000",
+        hole="A AsKs7d\nB 2c3c2d\nC QhJhTh")
+    assert "B is to act (third_street): bring in 10, bet 20." in text
+    text = ruled(floor, "betting", game="five-card-draw", structure="no-limit", ante="10",
+        opening="jacks_or_better", seats="A 2000\nB 2000\nD 2000", hole="A Th9h4c4d2s",
+        proposed="A bet 20")
     assert "Not legal: A cannot open: the first bet needs a pair of jacks or better" in text
 
 
+def test_a_fixed_limit_range_of_one_amount_reads_as_that_amount(floor: Any) -> None:
+    text = ruled(floor, "betting", game="holdem", structure="fixed-limit", small_blind="5",
+        big_blind="10", small_bet="10", big_bet="20", seats="SB 1000\nBB 1000\nBTN 1000")
+    assert "BTN is to act (preflop): fold, call 10 (to 10), raise to 20." in text
+
+
 def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "stud", "structure": "fixed-limit", "ante": "5", "bring_in": "10",
-        "small_bet": "20", "big_bet": "40", "seats": "A 1000\nB 1000\nC 1000"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:3000]
+    text = ruled(floor, "betting", game="stud", structure="fixed-limit", ante="5", bring_in="10",
+        small_bet="20", big_bet="40", seats="A 1000\nB 1000\nC 1000")
     assert "None is to act" not in text
     assert "Nobody is to act (third_street): the cards decide who acts; give them" in text
 
@@ -243,12 +235,8 @@ def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
 def test_the_palace_battle_form_reads_out_the_battle_and_its_stakes(floor: Any) -> None:
     # Ann's spades do not count against Bob's spade banner (Ks ignored); Bob's heart does
     # not count against Ann's heart banner (7h ignored): ace high beats seven high.
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/palace-battle", data={
-        "csrf_token": csrf(form), "small_bet": "10",
-        "attacker": "Ann Ah KsKd2c Qh9d", "defender": "Bob 5s 7h7d3c"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:3000]
+    text = ruled(floor, "palace-battle", small_bet="10",
+        attacker="Ann Ah KsKd2c Qh9d", defender="Bob 5s 7h7d3c")
     assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s (seed 001)" in text
     assert "Ann: high card (AhKdQh9d2c), not counting spades (Ks)" in text
     assert "Bob: high card (7d5s3c), not counting hearts (7h)" in text
@@ -258,11 +246,7 @@ def test_the_palace_battle_form_reads_out_the_battle_and_its_stakes(floor: Any) 
 def test_the_dice_form_says_when_a_roll_is_a_joker(floor: Any) -> None:
     # Five threes again with 50 on Poker: a bonus of 100, and threes being written, any
     # free lower line scores as if its need were met (dice-poker.md).
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/dice", data={
-        "csrf_token": csrf(form), "dice": "3 3 3 3 3", "scorecard": "poker 50\nthrees 9"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:3000]
+    text = ruled(floor, "dice", dice="3 3 3 3 3", scorecard="poker 50\nthrees 9")
     assert ("A joker: five of a kind again with 50 on Poker earns a bonus of 100; threes is written, so "
             "any free lower line takes it as meeting its need") in text
 

@@ -177,8 +177,10 @@ def _legal_words(legal: Mapping[str, Any] | None) -> str:
         words.append(f"call {chips(legal['call']['adds'])} (to {chips(legal['call']['to'])})")
     for name in ("bet", "raise"):
         if legal.get(name):
-            words.append(f"{name} {'to ' if name == 'raise' else ''}{chips(legal[name]['min_to'])} "
-                         f"to {chips(legal[name]['max_to'])}")
+            least, most = legal[name]["min_to"], legal[name]["max_to"]
+            # Fixed limit (or a short stack) leaves one amount: say it once.
+            span = chips(least) if least == most else f"{chips(least)} to {chips(most)}"
+            words.append(f"{name} {'to ' if name == 'raise' else ''}{span}")
     if legal.get("raise_closed_reason"):
         words.append(f"no raise ({legal['raise_closed_reason'].replace('_', ' ')})")
     return ", ".join(words)
