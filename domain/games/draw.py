@@ -904,8 +904,9 @@ def _split_openers(state: HandState, command: Discard, discarded: Sequence[int])
     seat = command.seat
     opener = state.settings.opening == JACKS_OR_BETTER and seat == state.opener
     if command.split_openers and not opener:
-        raise Violation("illegal_action", f"{state.players[seat]} did not open: only the opener splits openers",
-                        cite("split_openers"), {"seat": seat})
+        why = ("did not open: only the opener splits openers" if state.settings.opening == JACKS_OR_BETTER
+               else "has no openers to split: this table plays without an opening requirement (jacks or better)")
+        raise Violation("illegal_action", f"{state.players[seat]} {why}", cite("split_openers"), {"seat": seat})
     if not opener or not has_openers(state.dealt[seat], state.settings.joker):
         return command.split_openers
     openers = set(_cards(opening_cards(state.dealt[seat], state.settings.joker)))

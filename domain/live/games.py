@@ -917,7 +917,10 @@ class PalaceGame(PlaysForChips):
             "battle": None if battle is None else {"attacker": names[battle.attacker],
                                                    "defender": names[battle.defender]},
             "draw_deck": len(game.draw_deck),
-            "discard_pile": list(game.discard_pile),
+            # Face down: its size is public, its cards (folded palaces, discarded soldiers)
+            # the floor's only.
+            "discard_pile": list(game.discard_pile) if viewing.everything else
+            [palace.UNKNOWN_CARD] * len(game.discard_pile),
         }
 
     @staticmethod

@@ -218,10 +218,19 @@ def _settle(situation: Situation, pushed: int, to: int) -> tuple[int, int, int]:
 
 def _answer(situation: Situation, pushed: int, interpretation: str, to: int, code: str,
             detail: str) -> Ruling:
+    ruled = to
     to, returned, must_add = _settle(situation, pushed, to)
+    if interpretation == "call" and to < ruled:
+        interpretation, detail = "all_in", f"{detail}; {_all_in_words(to)}"
     if interpretation in ("bet", "raise") and to == situation.all_in_to and to > situation.facing_to:
         interpretation = "all_in"
     return Ruling(interpretation, to, returned, must_add, cite(code), detail)
+
+
+def _all_in_words(all_in_to: int) -> str:
+    """Said when a ruled total is more than the player has: the detail's own number would
+    otherwise contradict the answer's `to`."""
+    return f"all the player has makes {all_in_to:,}: all-in for {all_in_to:,}"
 
 
 def _floor(situation: Situation, pushed: int, code: str, detail: str) -> Ruling:
@@ -248,6 +257,10 @@ def _bet_or_raise(situation: Situation, pushed: int, to: int, code: str, detail:
     to = max(to, situation.min_to)
     if situation.structure == FIXED_LIMIT:
         to = situation.max_to
+    if to > situation.max_to:
+        beyond = (_all_in_words(situation.max_to) if situation.max_to == situation.all_in_to
+                  else f"the pot limit allows at most {situation.max_to:,}")
+        detail = f"{detail}; {beyond}"
     to = min(to, situation.max_to)
     interpretation = "raise" if situation.facing_to > 0 else "bet"
     return _answer(situation, pushed, interpretation, to, code, detail)
@@ -267,7 +280,7 @@ def interpret(situation: Situation, chips: Iterable[int] = (), said: str | None 
     if words and chips and situation.rules == ROBERTS:
         spoken = declaration(words)
         if spoken is not None and spoken.amount is not None:
-            ruled = _words(situation, chips, spoken, words)
+            ruled = _words(situation, chips, spoken, words, order)
             return Ruling(ruled.interpretation, ruled.to, ruled.returned, ruled.must_add,
                           cite("spoken_amount_wins"), f"{ruled.detail} (the cash-game rule: the spoken "
                           f"amount wins over the chips; {ruled.rule})")
@@ -289,13 +302,14 @@ def interpret(situation: Situation, chips: Iterable[int] = (), said: str | None 
                 return _chips(situation, chips, note=f"'{words}' is not a clear declaration, so the chips play")
             return _floor(situation, pushed, "declaration_unclear",
                           f"'{words}' is not a declaration the rules know: the floor decides")
-        return _words(situation, chips, spoken, words)
+        return _words(situation, chips, spoken, words, order)
     return _chips(situation, chips)
 
 
 def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
-           raise_said: bool = False) -> Ruling:
-    """A silent push (TDA 2024 44, 45, 46, 51-B, 61)."""
+           raise_said: str = "") -> Ruling:
+    """A silent push (TDA 2024 44, 45, 46, 51-B, 61); `raise_said`, when "raise" was said
+    with no amount, how it came ("said first" or "said with the chips")."""
     pushed = sum(chips)
     reach = situation.in_front + pushed
     prefix = f"{note}; " if note else ""
@@ -323,7 +337,7 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
     if raise_said:
         code = "raise_with_chips" if len(chips) == 1 else "raise_with_several_chips"
         return _bet_or_raise(situation, pushed, reach, code,
-                             f"{prefix}'raise' said first: a raise to the {reach:,} pushed, "
+                             f"{prefix}'raise' {raise_said}: a raise to the {reach:,} pushed, "
                              "at least the minimum")
     smallest = min(chips)
     if reach - smallest < situation.facing_to and not covered:
@@ -372,7 +386,8 @@ def _undercall(situation: Situation, pushed: int, amount: int, prefix: str, code
                   "facing a raise: the floor decides")
 
 
-def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, words: str) -> Ruling:
+def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, words: str,
+           order: str | None) -> Ruling:
     """A verbal declaration (TDA 2024 40, 43-B, 54-D, 57); the chips only settle returns
     and what must be added."""
     pushed = sum(chips)
@@ -408,7 +423,8 @@ def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, wo
         # "raise" or "bet" with no amount: the chips say how much (TDA 2024 44: a single
         # oversized chip is then the largest raise it allows).
         if chips:
-            return _chips(situation, chips, raise_said=situation.to_call > 0)
+            said = "said with the chips" if order == "simultaneous" else "said first"
+            return _chips(situation, chips, raise_said=said if situation.to_call > 0 else "")
         return _bet_or_raise(situation, pushed, situation.min_to, "verbal_binding",
                              f"{quoted} with no amount binds a bet or raise of at least the minimum, "
                              f"{situation.min_to:,}")

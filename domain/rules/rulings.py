@@ -152,7 +152,9 @@ def _answer(state: HandState) -> dict[str, Any]:
     names = state.players
     to_act = state.to_act
     answer: dict[str, Any] = {
-        "round": state.round,
+        # With the betting over and cards missing, stand-ins run the board out to settle
+        # the pots: the hand waits at the showdown, not on a river nobody dealt.
+        "round": "showdown" if state.awaiting == "showdown" else state.round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
         "legal": _legal(holdem.legal_actions(state)),
@@ -242,7 +244,9 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
                             f"not {len(hand)}", numbers={"player": players[seat]})
     receipts = [_receipt(players, seat, discard, received.get(seat))
                 for seat, kind, discard, _ in commands if kind in _DRAWS]
-    deck = recorded_deck(settings, [hole.get(seat, [UNKNOWN_CARD] * draw.HAND_SIZE)
+    proposed = request.get("proposed")
+    draws = [*commands, *([_draw_command_shape(seat_of, proposed)] if proposed is not None else [])]
+    deck = recorded_deck(settings, [hole.get(seat) or _unknown_hand(draws, seat)
                                     for seat in range(len(players))], receipts)
     log, state = draw.handle(None, draw.StartHand(players, len(players) - 1, settings, deck.deck,
                                                   stacks, reshuffle_order=deck.reshuffle_order))
@@ -277,13 +281,22 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
     if found is not None:
         answer["false_openers"] = _false_openers_answer(state, log, found)
-    proposed = request.get("proposed")
     if proposed is not None:
-        answer["verdict"] = _draw_verdict(state, seat_of, proposed, stopped_at_showdown)
+        answer["verdict"] = _draw_verdict(state, log, seat_of, proposed, stopped_at_showdown)
     return answer
 
 
 _DRAWS = ("draw", "split_openers")
+
+
+def _unknown_hand(draws: list[tuple[int, str, Any, Any]], seat: int) -> list[str]:
+    """A hand nobody named, holding the cards its draw names as thrown away: the discards
+    came from it, so a draw that names them is never refused for want of them."""
+    named = next((discard for drawer, kind, discard, _ in draws
+                  if drawer == seat and kind in _DRAWS and isinstance(discard, list)), [])
+    if len(named) > draw.HAND_SIZE:
+        named = []  # the draw itself is refused for its size
+    return [*named, *[UNKNOWN_CARD] * (draw.HAND_SIZE - len(named))]
 
 
 def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[list[Any], draw.HandState]:
@@ -301,8 +314,7 @@ def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[
 
 def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
     name = state.players[found.seat]
-    opened = next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == found.seat
-                  and e.action == "bet")
+    opened = _opening_bet(log, found.seat)
     if found.outcome == "carried":
         detail = (f"{name} opened for {opened:,} without openers: a dead hand; nobody else had acted "
                   "after the open (or no live hand is left), so the antes and the opening bet stay in "
@@ -433,16 +445,45 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
     return answer
 
 
-def _draw_verdict(state: draw.HandState, seat_of: Mapping[str, int], proposed: Mapping[str, Any],
-                  at_showdown: bool) -> dict[str, Any]:
+def _draw_verdict(state: draw.HandState, log: list[Any], seat_of: Mapping[str, int],
+                  proposed: Mapping[str, Any], at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
             raise Violation("hand_over", "the hand has reached the showdown")
         shape = _draw_command_shape(seat_of, proposed)
-        draw.decide(state, _draw_command(state, shape))
+        events = draw.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
         return refused(violation)
-    seat, kind, _, to = shape
-    return allowed(state.betting if kind != "draw" else None, seat, kind, to)
+    seat, kind, discard, to = shape
+    if kind in ("draw", "split_openers", "false_openers"):
+        # Not betting: the verdict reads out the draw or the openers ruling itself.
+        return _draw_phase_verdict(state, log, events, seat, kind, discard)
+    return allowed(state.betting, seat, kind, to)
+
+
+def _draw_phase_verdict(state: draw.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
+                        discard: int | list[str]) -> dict[str, Any]:
+    name = state.players[seat]
+    if kind == "false_openers":
+        found = next(e for e in events if isinstance(e, draw.FalseOpenersFound))
+        ruled = _false_openers_answer(state, [*log, *events], found)
+        return {"legal": True, "detail": ruled["detail"], "rule": ruled["rule"],
+                "numbers": {"opened": _opening_bet(log, seat), "outcome": found.outcome}}
+    count = discard if isinstance(discard, int) else len(discard)
+    if kind == "split_openers":
+        return {"legal": True, "rule": cite("split_openers"), "numbers": {"discard": count},
+                "detail": f"{name} splits openers, drawing {count}: the discards are kept aside, "
+                          "face down, to prove the openers"}
+    options = draw.legal_draw(state)
+    assert options is not None  # draw.decide accepted a draw, so a player is to draw
+    limit = (f"at most {options.most} keeping an ace or the joker, else {options.most_keeping_no_ace}"
+             if options.most != options.most_keeping_no_ace else f"at most {options.most}")
+    return {"legal": True, "rule": cite("five_card_draw"), "detail": f"{name} draws {count}: {limit}",
+            "numbers": {"discard": count, "most": options.most,
+                        "most_keeping_no_ace": options.most_keeping_no_ace}}
+
+
+def _opening_bet(log: list[Any], seat: int) -> int:
+    return next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == seat and e.action == "bet")

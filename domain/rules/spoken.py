@@ -62,7 +62,8 @@ def declaration(said: str) -> Declaration | None:
     """The words as a declaration, or None when they say nothing the rules know (then the
     floor decides: TDA 2024 Rule 1)."""
     text = re.sub(r"[.!?]+$", "", said.lower().strip()).strip()
-    text = re.sub(r"^i\s+", "", text)
+    # "I raise ...", "I'm all in", "I am all in": the speaker's own words before the action.
+    text = re.sub(r"^i(?:\s+am|['\u2019]m)?\s+", "", text)
     if text in _ACTION_WORDS:
         return Declaration(_ACTION_WORDS[text])
     amount = spoken_amount(text)

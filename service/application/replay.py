@@ -141,7 +141,18 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
 
 def _seat_name(players: Sequence[str], names: Mapping[str, str]) -> Callable[[int], str]:
     """Seat -> the name of its player, for captions."""
-    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat}"
+    return lambda seat: isolated(names.get(players[seat], players[seat])) if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+
+def _forced_bets_posted(betting: Any) -> str:
+    """", the blinds and antes posted", naming only those the hand's structure has (a
+    stored event holds it as a mapping, a PHH replay as a BettingStructure); games whose
+    antes are an event of their own (five-card draw) start with none."""
+    if not betting:
+        return ""
+    amount = betting.get if isinstance(betting, Mapping) else lambda name: getattr(betting, name, None)
+    posted = [name for name, field in (("the blinds", "big_blind"), ("antes", "ante")) if amount(field)]
+    return f", {' and '.join(posted)} posted" if posted else ""
 
 
 def isolated(name: str) -> str:
@@ -586,11 +597,11 @@ def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], st
         split = ", ".join(f"{player(w)} {chips(s)}" for w, s in zip(winners, shares))
         return f"Pot of {chips(data['amount'])} awarded: {split}"
     if type_name == "HandStarted":
-        return f"The hand starts: {len(data.get('players') or ())} players, blinds and antes posted"
+        return f"The hand starts: {len(data.get('players') or ())} players{_forced_bets_posted(data.get('betting'))}"
     if type_name == "HandEnded":
         return "The hand ends" + (" at a showdown" if data.get("showdown") else "")
     if type_name == "HandOpened":
-        return f"Hand {data['number']} opens; the button is at seat {data['button']}"
+        return f"Hand {data['number']} opens; the button is at seat {data['button'] + 1}"  # seats from 1, as people say them
     if type_name == "HandClosed":
         busted = list(data.get("busted") or ())
         out = f": {len(busted)} player{'s' if len(busted) > 1 else ''} out" if busted else ""

@@ -32,6 +32,15 @@ def csrf(page: Any) -> str:
     return unescape(found.group(1))
 
 
+def ruled(floor: Any, kind: str, **fields: str) -> str:
+    """A rulings form sent with these fields: the page's text, once it answered 200."""
+    form = floor.get("/floor/rulings")
+    page = floor.post(f"/floor/rulings/{kind}", data={"csrf_token": csrf(form), **fields})
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, text[:3000]
+    return text
+
+
 def sign_in(client: Any, headers: dict[str, str]) -> None:
     key = headers["Authorization"].removeprefix("Bearer ")
     form = client.get("/floor/sign-in")
@@ -104,6 +113,15 @@ def test_the_live_table_lists_its_hands_and_the_legal_range(floor: Any) -> None:
     assert floor.get("/floor/tables/no-such-table").status_code == 404
 
 
+def test_the_floor_pages_number_seats_from_one_as_the_desk_and_the_screens_do(floor: Any) -> None:
+    # Ann is on the button, the table's first seat (0 in the API).
+    table_id, _ = short_all_in_table(floor)
+    live = unescape(floor.get(f"/floor/tables/{table_id}").get_data(as_text=True))
+    assert "<td>1 (button)</td>" in live and "<td>0" not in live
+    replayer = unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+    assert "the button is at seat 1" in replayer
+
+
 def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     form = floor.get("/floor/hand-histories")
     # The record's own event name becomes a hostile one: the page's title and its fields.
@@ -159,13 +177,9 @@ def test_forms_need_their_csrf_token(floor: Any) -> None:
 
 
 def test_the_pot_limit_form_reads_out_the_arithmetic(floor: Any) -> None:
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/betting", data={
-        "csrf_token": csrf(form), "game": "holdem", "structure": "pot-limit", "small_blind": "50",
-        "big_blind": "100", "seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
-        "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", "proposed": "BB raise 1200"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:2000]
+    text = ruled(floor, "betting", game="holdem", structure="pot-limit", small_blind="50",
+        big_blind="100", seats="SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
+        actions="A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", proposed="BB raise 1200")
     assert "Not legal: raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: raise to at most 1,100" in text
     assert "TDA 2024 54" in text
 
@@ -173,13 +187,68 @@ def test_the_pot_limit_form_reads_out_the_arithmetic(floor: Any) -> None:
 def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
     # TDA 2024 Addendum 45, example 1-B: facing 1,100 (the last raise 600), a silent push of
     # a 500 and a 1,000 is a call: removing either leaves less than 1,100.
-    form = floor.get("/floor/rulings")
-    page = floor.post("/floor/rulings/chips", data={
-        "csrf_token": csrf(form), "structure": "no-limit", "facing_to": "1100", "last_full_raise": "600",
-        "big_blind": "500", "stack": "9000", "raise_open": "on", "chips": "500 1000"})
-    text = unescape(page.get_data(as_text=True))
-    assert page.status_code == 200, text[:2000]
+    text = ruled(floor, "chips", structure="no-limit", facing_to="1100", last_full_raise="600",
+        big_blind="500", stack="9000", raise_open="on", chips="500 1000")
     assert "Call to 1,100" in text and "TDA 2024 45-A" in text and "400 goes back" in text
+
+
+@pytest.mark.parametrize("actions, proposed, answer", [
+    ("A bet 20\nB call\nD fold\nA draw 3", "B draw 2",
+     "Legal: B draws 2: at most 4 keeping an ace or the joker, else 3 (seed 000)"),
+    ("A bet 20\nB call\nD fold", "A draw Js Kd", "Legal: A draws 2"),
+])
+def test_the_betting_form_takes_five_card_draws(floor: Any, actions: str, proposed: str, answer: str) -> None:
+    # `player draw 3` (a count) and `player draw Js Kd` (the cards): the form's words for
+    # the API's `discard`.
+    text = ruled(floor, "betting", game="five-card-draw", structure="no-limit", ante="10",
+        seats="A 2000\nB 2000\nD 2000", actions=actions, proposed=proposed)
+    assert answer in text
+
+
+def test_the_betting_form_takes_hole_cards_the_bring_in_and_openers(floor: Any) -> None:
+    # Stud's first to act is the lowest up card's bring-in; jacks or better needs the
+    # opener's cards: the form gives both, as the API's `cards.hole`, `betting.bring_in`
+    # and `settings.opening`.
+    text = ruled(floor, "betting", game="stud", structure="fixed-limit", ante="5", bring_in="10",
+        small_bet="20", big_bet="40", seats="A 1000\nB 1000\nC 1000",
+        hole="A AsKs7d\nB 2c3c2d\nC QhJhTh")
+    assert "B is to act (third_street): bring in 10, bet 20." in text
+    text = ruled(floor, "betting", game="five-card-draw", structure="no-limit", ante="10",
+        opening="jacks_or_better", seats="A 2000\nB 2000\nD 2000", hole="A Th9h4c4d2s",
+        proposed="A bet 20")
+    assert "Not legal: A cannot open: the first bet needs a pair of jacks or better" in text
+
+
+def test_a_fixed_limit_range_of_one_amount_reads_as_that_amount(floor: Any) -> None:
+    text = ruled(floor, "betting", game="holdem", structure="fixed-limit", small_blind="5",
+        big_blind="10", small_bet="10", big_bet="20", seats="SB 1000\nBB 1000\nBTN 1000")
+    assert "BTN is to act (preflop): fold, call 10 (to 10), raise to 20." in text
+
+
+def test_a_ruling_that_waits_for_cards_says_so(floor: Any) -> None:
+    text = ruled(floor, "betting", game="stud", structure="fixed-limit", ante="5", bring_in="10",
+        small_bet="20", big_bet="40", seats="A 1000\nB 1000\nC 1000")
+    assert "None is to act" not in text
+    assert "Nobody is to act (third_street): the cards decide who acts; give them" in text
+
+
+def test_the_palace_battle_form_reads_out_the_battle_and_its_stakes(floor: Any) -> None:
+    # Ann's spades do not count against Bob's spade banner (Ks ignored); Bob's heart does
+    # not count against Ann's heart banner (7h ignored): ace high beats seven high.
+    text = ruled(floor, "palace-battle", small_bet="10",
+        attacker="Ann Ah KsKd2c Qh9d", defender="Bob 5s 7h7d3c")
+    assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s (seed 001)" in text
+    assert "Ann: high card (AhKdQh9d2c), not counting spades (Ks)" in text
+    assert "Bob: high card (7d5s3c), not counting hearts (7h)" in text
+    assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in text
+
+
+def test_the_dice_form_says_when_a_roll_is_a_joker(floor: Any) -> None:
+    # Five threes again with 50 on Poker: a bonus of 100, and threes being written, any
+    # free lower line scores as if its need were met (dice-poker.md).
+    text = ruled(floor, "dice", dice="3 3 3 3 3", scorecard="poker 50\nthrees 9")
+    assert ("A joker: five of a kind again with 50 on Poker earns a bonus of 100; threes is written, so "
+            "any free lower line takes it as meeting its need") in text
 
 
 @pytest.mark.parametrize("kind, data, status", [
@@ -190,6 +259,8 @@ def test_the_chips_form_rules_a_tda_example(floor: Any) -> None:
     ("chips", {"stack": "", "big_blind": "100"}, 400),
     ("showdown", {"hands": "A AsAs\nB KdKh", "board": "2c3c4c"}, 422),
     ("dice", {"dice": "1 2 3 4 9"}, 422),
+    ("palace-battle", {"attacker": "Ann Ah KsKd2c", "defender": "Bob 5h 7h7d3c"}, 422),
+    ("palace-battle", {"attacker": "Ann Ah", "defender": "Bob 5s 7h7d3c"}, 400),
     ("nonsense", {}, 404),
 ])
 def test_bad_input_reads_as_a_reason_on_the_page(floor: Any, kind: str, data: dict, status: int) -> None:

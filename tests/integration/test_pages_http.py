@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from html import unescape
 
 import psycopg
 import pytest
@@ -225,6 +226,18 @@ def test_a_registration_sent_twice_registers_once(client):
     assert "Walk-in Wendy" in client.get(f"/floor/tournaments/{tournament_id}").get_data(as_text=True)
 
 
+def test_two_forms_sent_from_one_rendering_of_the_desk_both_act(client):
+    # A desk page gives every form one form_id; a browser's Back button shows that page
+    # again, and what is sent from it then is another action, not a resent one.
+    tournament_id, _ = new_tournament(client, ["Back A"], start=False)
+    sign_in(client, ADMIN_KEY)
+    form = desk_form(client, tournament_id)
+    for name in ("Walk-in Wendy", "Walk-in Walter"):
+        assert client.post(f"/floor/tournaments/{tournament_id}/register", data={**form, "name": name}).status_code == 303
+    shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
+    assert {"Walk-in Wendy", "Walk-in Walter"} <= {r["name"] for r in shown["registrations"]}
+
+
 def test_the_desk_moves_rebuys_and_exports(client):
     tournament_id, players = new_tournament(client, ["Mv A", "Mv B", "Mv C"], rebuy_price=20)
     sign_in(client, ADMIN_KEY)
@@ -250,6 +263,28 @@ def test_the_desk_moves_rebuys_and_exports(client):
         assert answer.status_code == 200 and answer.mimetype == "text/csv"
         assert answer.get_data(as_text=True).startswith(header)
     assert client.get(f"/floor/tournaments/{tournament_id}/secrets.csv").status_code == 404
+
+
+def test_a_move_to_a_taken_seat_is_refused_in_the_desks_seat_numbers(client):
+    # The desk shows and takes seats from 1; the API's are from 0.
+    tournament_id, players = new_tournament(client, ["Seat A", "Seat B", "Seat C"])
+    sign_in(client, ADMIN_KEY)
+    seated = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["tables"][0]["players"]
+    taken = next(p["seat"] for p in seated if p["player_id"] != players[0])
+    refused = client.post(f"/floor/tournaments/{tournament_id}/move", data={
+        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(taken + 1)})
+    page = unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 422 and 'data-code="seat_taken"' in page
+    assert f"seat {taken + 1} at table 1 is not an open seat" in page
+
+
+def test_a_desk_refusal_names_the_player_as_the_api_does(client):
+    tournament_id, players = new_tournament(client, ["Chips Charlie", "Chips Dora"])
+    sign_in(client, ADMIN_KEY)
+    refused = client.post(f"/floor/tournaments/{tournament_id}/eliminate", data={
+        **desk_form(client, tournament_id), "player_id": players[0]})
+    page = unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 422 and "player Chips Charlie still has 5000 chips" in page
 
 
 # --------------------------------------------------------------------- public screens

@@ -475,3 +475,36 @@ def test_cash_game_setting_a_spoken_amount_wins_over_the_chips():
     ruled(interpret(cash, [1000, 1000, 1000], "raise, two thousand", "chips_first"), "raise", 2000,
           returned=1000, rule="RRP verbal declarations")
     ruled(interpret(nl(**numbers), [1000, 1000, 1000], "raise, two thousand", "chips_first"), "raise", 3000)
+
+
+def test_call_said_with_less_than_the_call_behind_is_an_all_in_for_what_the_player_has():
+    found = interpret(nl(facing_to=1000, stack=500, big_blind=200), said="call")
+    ruled(found, "all_in", 500, must_add=500, rule="TDA 2024 40-A")
+    assert found.detail == "'call' in turn is binding: a call of 1,000; all the player has makes 500: all-in for 500"
+
+
+def test_a_spoken_total_beyond_the_stack_is_an_all_in_and_says_so():
+    found = interpret(nl(facing_to=1000, stack=5000, big_blind=200), said="raise 20000")
+    ruled(found, "all_in", 5000, must_add=5000)
+    assert found.detail.endswith("; all the player has makes 5,000: all-in for 5,000")
+
+
+def test_a_spoken_total_beyond_the_pot_limit_is_the_pot_and_says_so():
+    found = interpret(situation({"structure": "pot-limit", "facing_to": 200, "last_full_raise": 200, "pot": 700,
+                                 "stack": 10000, "big_blind": 200}), said="raise 5000")
+    ruled(found, "raise", 1100, must_add=1100)
+    assert found.detail.endswith("; the pot limit allows at most 1,100")
+
+
+def test_raise_said_with_the_chips_is_not_read_out_as_said_first():
+    facing = nl(facing_to=400, last_full_raise=400, pot=1000, stack=10000, big_blind=200)
+    together = interpret(facing, chips=[1000], said="raise", order="simultaneous")
+    ruled(together, "raise", 1000, rule="TDA 2024 40-A, 44")
+    assert together.detail == "'raise' said with the chips: a raise to the 1,000 pushed, at least the minimum"
+    first = interpret(facing, chips=[1000], said="raise", order="said_first")
+    assert first.detail.startswith("'raise' said first: a raise to the 1,000 pushed")
+
+
+@pytest.mark.parametrize("said", ["I'm all in", "i am all in!", "I\u2019m all-in", "I'm all in."])
+def test_im_all_in_is_an_all_in_declaration(said):
+    assert declaration(said) == declaration("all in")

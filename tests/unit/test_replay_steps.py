@@ -220,3 +220,16 @@ def test_every_wsop_hand_steps_to_its_recorded_stacks() -> None:
         assert stacks == list(record.finishing_stacks), path
         stepped += 1
     assert stepped == 83
+
+
+def test_the_hand_starts_caption_names_only_the_forced_bets_the_hand_has() -> None:
+    store, table_id = short_all_in_hand()  # blinds 50/100, no ante
+    captions = [s["caption"] for s in replay.table_hand(store, f"{table_id}.1", FLOOR)["steps"]]
+    assert "The hand starts: 3 players, the blinds posted" in captions
+    store = InMemoryEventStore()
+    draw_table = str(uuid.uuid4())
+    commands.create_table(applications.of(store), table.CreateTable(
+        draw_table, "five-card-draw", {}, NL, tuple(table.TableSeat(p, 1000) for p in ("Ann", "Bob"))))
+    commands.start_next_hand(applications.of(store), draw_table, None)
+    captions = [s["caption"] for s in replay.table_hand(store, f"{draw_table}.1", FLOOR)["steps"]]
+    assert "The hand starts: 2 players" in captions  # five-card draw's antes are a step of their own

@@ -100,7 +100,7 @@ def test_a_showdown_without_every_hand_known_is_not_settled():
         "actions": [{"player": "BB", "action": "raise", "to": 10000},
                     {"player": "SB", "action": "call"}],
         "cards": {"hole": {"SB": "AsAh"}, "board": "2c3d9hJc4s"}})
-    assert answer["hand_over"] is False and answer["round"] == "river"
+    assert answer["hand_over"] is False and answer["round"] == "showdown"
 
 
 def test_an_illegal_sequence_names_its_first_illegal_action():
@@ -211,3 +211,13 @@ def test_a_legal_call_says_what_it_adds():
                              "proposed": {"player": "A", "action": "call"}})
     assert answer["verdict"] == {"legal": True, "detail": "a call to 100 adds 100",
                                  "numbers": {"to": 100, "adds": 100}}
+
+
+@pytest.mark.parametrize("board", ["", "2c3c4h", "2c3c4h9dTs"])
+def test_all_in_with_the_betting_over_waits_at_the_showdown_not_on_a_river_nobody_dealt(board):
+    heads_up = [{"player": "BB", "stack": 1000}, {"player": "BTN", "stack": 1000}]
+    answer = betting_ruling({"game": "holdem", "betting": NL, "seats": heads_up,
+                             "actions": [{"player": "BTN", "action": "raise", "to": 1000},
+                                         {"player": "BB", "action": "call"}],
+                             "cards": {"hole": {"BB": "AsAd"}, "board": board}})
+    assert (answer["round"], answer["to_act"], answer["hand_over"]) == ("showdown", None, False)

@@ -34,7 +34,8 @@ def test_after_the_first_round_the_draw_goes_from_left_of_the_dealer_and_counts_
     assert answer["round"] == "draw" and answer["to_act"] == "B" and answer["legal"] is None
     assert answer["drawn"] == {"A": 3}
     assert answer["draw"]["player"] == "B"
-    assert answer["verdict"] == {"legal": True, "numbers": {}}  # no rule sizes a draw
+    assert answer["verdict"] == {"legal": True, "rule": "seed 000", "detail": "B draws 2: at most 4 keeping an ace or the joker, else 3",
+                                 "numbers": {"discard": 2, "most": 4, "most_keeping_no_ace": 3}}
 
 
 def test_four_cards_only_keeping_an_ace():
@@ -102,3 +103,25 @@ def test_jacks_or_better_refuses_an_opening_without_openers():
                     proposed={"player": "A", "action": "bet", "to": 20})
     assert answer["legal"]["bet"] is None
     assert answer["verdict"]["code"] == "no_openers"
+
+
+def test_a_legal_draw_reads_out_how_many_and_the_limit():
+    cards = {"hole": {"A": "KsKh9d7c2s", "B": "AsQh8d6c3s"}}
+    answer = ruling(betting=NL, cards=cards, actions=[
+        {"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+        {"player": "D", "action": "fold"}, {"player": "A", "action": "draw", "discard": 3}],
+        proposed={"player": "B", "action": "draw", "discard": ["Qh", "8d", "6c", "3s"]})
+    assert answer["verdict"] == {
+        "legal": True, "rule": "seed 000",
+        "detail": "B draws 4: at most 4 keeping an ace or the joker, else 3",
+        "numbers": {"discard": 4, "most": 4, "most_keeping_no_ace": 3}}
+
+
+def test_a_draw_naming_its_discards_from_a_hand_nobody_named_is_ruled_on_them():
+    # Without `cards.hole` the hand is unknown: the cards the draw names came from it.
+    opened = [{"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+              {"player": "D", "action": "fold"}]
+    answer = ruling(betting=NL, actions=[*opened, {"player": "A", "action": "draw", "discard": ["7c", "2d"]}],
+                    proposed={"player": "B", "action": "draw", "discard": "9s8s4h"})
+    assert answer["drawn"] == {"A": 2}
+    assert answer["verdict"]["legal"] is True and answer["verdict"]["numbers"]["discard"] == 3

@@ -65,7 +65,7 @@ def test_splitting_openers_must_be_declared():
     assert refused.value.code == "split_openers_undeclared" and refused.value.numbers["index"] == 3
     answer = ruling(opened, cards={"hole": hole},
                     proposed={"player": "A", "action": "split_openers", "discard": ["Js"]})
-    assert answer["verdict"] == {"legal": True, "rule": "RRP draw: splitting openers", "numbers": {}}
+    assert answer["verdict"]["legal"] is True and answer["verdict"]["rule"] == "RRP draw: splitting openers"
     answer = ruling(opened, cards={"hole": hole}, proposed={"player": "A", "action": "draw", "discard": ["Js"]})
     assert answer["verdict"]["code"] == "split_openers_undeclared"
 
@@ -75,3 +75,34 @@ def test_an_opener_with_openers_is_proven():
     answer = ruling([{"player": "A", "action": "bet", "to": 20}], cards={"hole": hole},
                     proposed={"player": "A", "action": "false_openers"})
     assert answer["verdict"]["code"] == "openers_proven"
+
+
+def test_false_openers_proposed_says_what_becomes_of_the_pot():
+    opened = [{"player": "A", "action": "bet", "to": 20}]
+    carried = ruling(opened, proposed={"player": "A", "action": "false_openers"})["verdict"]
+    assert carried["legal"] is True and carried["rule"] == "RRP draw: false openers"
+    assert "stay in the pot for the next deal" in carried["detail"]
+    assert carried["numbers"] == {"opened": 20, "outcome": "carried"}
+    called = [*opened, {"player": "B", "action": "call"}, {"player": "D", "action": "call"}]
+    plays = ruling(called, proposed={"player": "A", "action": "false_openers"})["verdict"]
+    assert "plays among the others" in plays["detail"] and plays["numbers"]["outcome"] == "pot_plays"
+
+
+def test_splitting_openers_proposed_says_the_discards_are_kept_aside():
+    hole = {**HOLE, "A": "JsJhQhKh2h"}
+    opened = [{"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+              {"player": "D", "action": "call"}]
+    verdict = ruling(opened, cards={"hole": hole},
+                     proposed={"player": "A", "action": "split_openers", "discard": ["Js"]})["verdict"]
+    assert verdict["detail"] == ("A splits openers, drawing 1: the discards are kept aside, face down, "
+                                 "to prove the openers")
+    assert verdict["numbers"] == {"discard": 1}
+
+
+def test_without_an_opening_requirement_there_are_no_openers_to_split():
+    opened = [{"player": "A", "action": "bet", "to": 20}, {"player": "B", "action": "call"},
+              {"player": "D", "action": "call"}]
+    verdict = ruling(opened, settings={}, proposed={"player": "A", "action": "split_openers", "discard": 1})["verdict"]
+    assert verdict["code"] == "illegal_action"
+    assert verdict["detail"] == ("A has no openers to split: this table plays without an opening requirement "
+                                 "(jacks or better)")

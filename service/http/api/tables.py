@@ -29,7 +29,7 @@ from service.http.api.names import with_names
 from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
 from service.http.api.streams import wait_for_events
 from service.http.auth import Principal, current_principal, require
-from service.http.problems import Problem, validation_problem
+from service.http.problems import Problem, validation_problem, with_player_names
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
 
@@ -295,10 +295,13 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         stack = seat.get("stack", starting)
         if isinstance(stack, bool) or not isinstance(stack, int) or \
                 (stack <= 0 and rules.plays_for_chips(body["settings"])):
-            raise Problem(422, "invalid_table",
-                          f"seat {seat['player_id']} needs a stack (or settings.starting_chips) above 0")
+            detail, numbers, _ = with_player_names(
+                f"seat of {seat['player_id']} needs a stack (or settings.starting_chips) above 0",
+                {"player_id": seat["player_id"], "stack": seat.get("stack")})
+            raise Problem(422, "invalid_table", detail, numbers=numbers)
         if store.stream_version(f"player-{seat['player_id']}") == 0:
-            raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered")
+            raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered",
+                          numbers={"player_id": seat["player_id"]})
         seats.append(table.TableSeat(seat["player_id"], stack))
     table_id = str(uuid.uuid4())
     command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),

@@ -6,12 +6,15 @@ Every form is a POST with the session's CSRF token (service.http.pages.session) 
 `/floor/tournaments/{id}/<action>`. An action is the command the API's view of the same
 name sends, through the same application function (service.application.tournaments.send)
 as the signed-in caller, and with the same roles (the clock is the organisers'). Each
-form carries a random `form_id`, its idempotency key: a form sent twice (a double click,
-a resent POST) acts once. Success is a 303 back to the desk; a refused rule or a stale
-view is the desk again with the refusal in words (422, 409).
+form carries a random `form_id`, with the action and its fields its idempotency key: a
+form sent twice (a double click, a resent POST) acts once. Success is a 303 back to the
+desk; a refused rule or a stale view is the desk again with the refusal in words (422,
+409).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 import time
 import uuid
@@ -24,6 +27,7 @@ from flask import Response, redirect, render_template, request, url_for
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
+from domain.tournaments.seating import floor_move
 from domain.tournaments.structure import period_index_of_level
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
@@ -35,12 +39,13 @@ from service.http.api.tournaments import FLOOR, ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
 from service.http.pages.screens import FOLLOWED_TYPES
-from service.http.pages.session import floor_page
-from service.http.problems import Problem
+from service.http.pages.session import CSRF_FIELD, floor_page
+from service.http.problems import Problem, with_player_names
 
 DESK_ROLES = ("admin", "organiser", "floor")
 STATUS_PART = "status"
 NAME_MAX = 100
+FORM_DIGEST_LENGTH = 32
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,20 @@ MAX_CHIPS = 2**53
 """The largest count a form takes (what a JSON number holds exactly)."""
 
 
+def _move(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
+    """A floor move. The desk numbers seats from 1, as its tables show them (the API from
+    0), so a seat that is not open is refused in the desk's numbers."""
+    player, table, seat = _player(loaded), _whole("to_table", 1, 100000), _whole("to_seat", 1, 10)
+    try:
+        floor_move(loaded.state.seating, player, table, seat - 1)
+    except Violation as refused:
+        if refused.code != "seat_taken":
+            raise
+        raise Problem(422, "seat_taken", f"seat {seat} at table {table} is not an open seat",
+                      numbers={"table": table, "seat": seat}) from None
+    return tournament.MovePlayer(player, table, seat - 1, at=now)
+
+
 def _table_counts(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
     """Physical tables: one table's chip counts after a hand, a field `chips:<player_id>`
     for each player at it. A player counted at 0 is out (ranked by the stack they had),
@@ -144,8 +163,7 @@ ACTIONS: dict[str, Action] = {
     "register": Action(DESK_ROLES, _register, "Registered."),
     "rebuy": Action(FLOOR, lambda t, now, f: tournament.Rebuy(_player(t), at=now), "Rebuy taken."),
     "add-on": Action(FLOOR, lambda t, now, f: tournament.AddOn(_player(t), at=now), "Add-on taken."),
-    "move": Action(FLOOR, lambda t, now, f: tournament.MovePlayer(
-        _player(t), _whole("to_table", 1, 100000), _whole("to_seat", 1, 10) - 1, at=now), "Move made or queued."),
+    "move": Action(FLOOR, _move, "Move made or queued."),
     "cancel-move": Action(FLOOR, lambda t, now, f: tournament.CancelMove(_whole("move_id", 0, 2**31 - 1)),
                           "Move cancelled."),
     "eliminate": Action(FLOOR, lambda t, now, f: tournament.Eliminate(
@@ -187,6 +205,17 @@ def desk(tournament_id: str) -> tuple[str, int]:
     return _desk(_loaded(tournament_id), notice=notice)
 
 
+def _sent_form_key(action: str) -> str:
+    """What makes a sent form one action: its rendering's `form_id` with the action and
+    the fields sent. Every form of one rendering shares the form_id, and a page shown
+    again (the browser's Back button) sends other forms with it; only the same form with
+    the same fields, sent again, is a resend that acts once."""
+    fields = sorted((name, value) for name, value in request.form.items(multi=True)
+                    if name not in (CSRF_FIELD, "form_id"))
+    sent = hashlib.sha256(json.dumps([action, fields]).encode()).hexdigest()[:FORM_DIGEST_LENGTH]
+    return f"{_text('form_id', 64)}:{sent}"
+
+
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:action>", methods=["POST"])
 @floor_page(roles=DESK_ROLES)
 def desk_action(tournament_id: str, action: str) -> Any:
@@ -198,14 +227,15 @@ def desk_action(tournament_id: str, action: str) -> Any:
         raise Problem(403, "forbidden", f"the {principal.role} role may not do this; allowed: "
                                         f"{', '.join(chosen.roles)}")
     loaded = _loaded(tournament_id)
-    form_id = _text("form_id", 64)
+    form_id = _sent_form_key(action)
     try:
         command = chosen.command(loaded, int(time.time()), form_id)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
                          idempotency_key=f"desk:{principal.key_id}:{form_id}")
     except Violation as refused:
-        return _desk(_loaded(tournament_id), error=Problem(422, refused.code, refused.detail, rule=refused.rule,
-                                                           numbers=dict(refused.numbers)), status=422)
+        detail, numbers, _ = with_player_names(refused.detail, dict(refused.numbers))
+        return _desk(_loaded(tournament_id), error=Problem(422, refused.code, detail, rule=refused.rule,
+                                                           numbers=numbers), status=422)
     except VersionConflict:
         return _desk(_loaded(tournament_id), error=Problem(
             409, "version_conflict", "someone else changed the tournament at the same moment: look and send again"),

@@ -1,11 +1,12 @@
-"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown and
-dice rulings, answered in words with the rule.
+"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown, dice
+and Palace battle rulings, answered in words with the rule.
 
 Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
 same schemas (service.http.api.rulings) and ruled by the same domain functions, so the
 page and the API never disagree. Lines of text stand in for the API's lists: seats as
-`name stack`, actions as `player action [to]`, hands as `name cards`, a scorecard as
-`line score`. A form that does not parse, or a situation the rules refuse, comes back
+`name stack`, actions as `player action [to]` (a draw `player draw 3` or `player draw
+Kd 7c`), hands as `name cards`, a scorecard as `line score`, a Palace side as `name
+banner palace [soldiers]`. A form that does not parse, or a situation the rules refuse, comes back
 with the reason (the code, the detail, the rule) beside the form, never a 500.
 """
 from __future__ import annotations
@@ -18,7 +19,9 @@ from flask import render_template, request
 from werkzeug.wrappers import Response
 
 from domain.games.dice import dice_ruling
-from domain.games.dice_scoring import LINES
+from domain.games.dice_scoring import LINES, UPPER_LINES
+from domain.games.palace import RULE as PALACE_RULE
+from domain.games.palace import palace_battle_ruling
 from domain.rules.betting import KINDS, chips
 from domain.rules.declarations import ORDERS, RULE_BOOKS, chips_ruling
 from domain.rules.rulings import GAMES as BETTING_GAMES
@@ -28,7 +31,7 @@ from domain.rules.showdown import showdown_ruling
 from domain.rules.violations import Violation
 from service.http.api.rulings import (
     BettingRulingRequestSchema, ChipsRulingRequestSchema, DiceRulingRequestSchema,
-    ShowdownRulingRequestSchema,
+    PalaceBattleRequestSchema, ShowdownRulingRequestSchema,
 )
 from service.http.pages import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words
@@ -94,7 +97,12 @@ def _seats(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return seats
 
 
+DRAW_ACTIONS = ("draw", "split_openers")
+
+
 def _action(words: list[str], where: str) -> dict[str, Any]:
+    if len(words) >= 2 and words[1].lower() in DRAW_ACTIONS:
+        return _draw_action(words, where)
     if len(words) not in (2, 3):
         raise FormError(f"{where}: write `player action [to]`, e.g. `Ann raise 300`")
     action: dict[str, Any] = {"player": words[0], "action": words[1].lower()}
@@ -103,9 +111,20 @@ def _action(words: list[str], where: str) -> dict[str, Any]:
     return action
 
 
+def _draw_action(words: list[str], where: str) -> dict[str, Any]:
+    """`Ann draw 3` (how many) or `Ann draw Kd 7c` (the cards thrown away): the API's `discard`."""
+    kind = words[1].lower()
+    if len(words) < 3:
+        raise FormError(f"{where}: write `player {kind} 3` (how many) or `player {kind} Kd 7c` (the cards)")
+    thrown = words[2:]
+    discard: int | str = (_number(thrown[0], where) if len(thrown) == 1 and thrown[0].isdigit()
+                          else "".join(thrown))
+    return {"player": words[0], "action": kind, "discard": discard}
+
+
 def _betting_description(form: Mapping[str, str]) -> dict[str, Any]:
     description: dict[str, Any] = {"structure": _text(form, "structure") or "no-limit"}
-    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet"):
+    for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "bring_in"):
         amount = _amount(form, name)
         if amount is not None:
             description[name] = amount
@@ -123,22 +142,45 @@ def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
     proposed = _text(form, "proposed")
     if proposed:
         body["proposed"] = _action(proposed.split(), "proposed action")
+    cards: dict[str, Any] = {}
+    hole = _named_cards(form, "hole")
+    if hole:
+        cards["hole"] = hole
     board = _text(form, "board")
     if board:
-        body["cards"] = {"board": board}
+        cards["board"] = board
+    if cards:
+        body["cards"] = cards
+    opening = _text(form, "opening")
+    if opening:
+        body["settings"] = {"opening": opening}
     return body
+
+
+def _named_cards(form: Mapping[str, str], name: str) -> dict[str, str]:
+    """Lines of `name cards` (hands at a showdown, hole cards in a betting situation)."""
+    named = {}
+    for number, words in enumerate(_lines(form, name), 1):
+        if len(words) != 2:
+            raise FormError(f"{name}, line {number}: write `name cards`, e.g. `Ann AsKd`")
+        named[words[0]] = words[1]
+    return named
 
 
 def _legal_words(legal: Mapping[str, Any] | None) -> str:
     if not legal:
         return "nothing: nobody is to act"
     words = [name for name in ("fold", "check") if legal.get(name)]
+    if legal.get("bring_in"):
+        words.append(f"bring in {chips(legal['bring_in'])}")
     if legal.get("call"):
         words.append(f"call {chips(legal['call']['adds'])} (to {chips(legal['call']['to'])})")
     for name in ("bet", "raise"):
         if legal.get(name):
-            words.append(f"{name} {'to ' if name == 'raise' else ''}{chips(legal[name]['min_to'])} "
-                         f"to {chips(legal[name]['max_to'])}")
+            least, most = legal[name]["min_to"], legal[name]["max_to"]
+            # Fixed limit (or a short stack) leaves one amount: say it once.
+            span = chips(least) if least == most else f"{chips(least)} to {chips(most)}"
+            words.append(f"{name} {'to ' if name == 'raise' else ''}{span}")
     if legal.get("raise_closed_reason"):
         words.append(f"no raise ({legal['raise_closed_reason'].replace('_', ' ')})")
     return ", ".join(words)
@@ -155,6 +197,10 @@ def _betting_words(answer: dict[str, Any]) -> list[str]:
             said.append(f"Not legal: {verdict['detail']}{rule}")
     if answer.get("hand_over"):
         said.append("The hand is over.")
+    elif answer.get("to_act") is None:
+        # Stud's bring-in goes by the up cards, a showdown by the hands: none were given.
+        decided = "who wins" if answer.get("round") == "showdown" else "who acts"
+        said.append(f"Nobody is to act ({answer.get('round')}): the cards decide {decided}; give them.")
     else:
         said.append(f"{answer.get('to_act')} is to act ({answer.get('round')}): {_legal_words(answer.get('legal'))}.")
     pots = answer.get("pots") or []
@@ -196,12 +242,7 @@ def _chips_words(answer: dict[str, Any]) -> list[str]:
 
 
 def _showdown_body(form: Mapping[str, str]) -> dict[str, Any]:
-    hands = {}
-    for number, words in enumerate(_lines(form, "hands"), 1):
-        if len(words) != 2:
-            raise FormError(f"hands, line {number}: write `name cards`, e.g. `Ann AsKd`")
-        hands[words[0]] = words[1]
-    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "hands": hands}
+    body: dict[str, Any] = {"game": _text(form, "game") or "holdem", "hands": _named_cards(form, "hands")}
     board = _text(form, "board")
     if board:
         body["board"] = board
@@ -249,6 +290,8 @@ def _dice_words(answer: dict[str, Any]) -> list[str]:
     if roll is not None:
         said.append(f"{'Another roll is allowed' if roll['another_roll'] else 'No other roll'}: "
                     f"{roll['detail']} ({roll['rule']})")
+    if answer.get("joker"):
+        said.append(_joker_words(answer))
     if answer.get("best_line"):
         best = answer["lines"][answer["best_line"]]
         said.append(f"Best line: {answer['best_line']} for {best['score']}"
@@ -261,6 +304,62 @@ def _dice_words(answer: dict[str, Any]) -> list[str]:
     return said
 
 
+def _palace_side(form: Mapping[str, str], role: str) -> dict[str, Any]:
+    words = _text(form, role).split()
+    if len(words) not in (3, 4):
+        raise FormError(f"{role}: write `name banner palace [soldiers]`, e.g. `Ann Ah KsKd2c Qh9d`")
+    side = {"name": words[0], "banner": words[1], "palace": words[2]}
+    if len(words) == 4:
+        side["soldiers"] = words[3]
+    return side
+
+
+def _palace_body(form: Mapping[str, str]) -> dict[str, Any]:
+    body: dict[str, Any] = {"attacker": _palace_side(form, "attacker"), "defender": _palace_side(form, "defender"),
+                            "last_two": form.get("last_two", "") == "on"}
+    small_bet = _amount(form, "small_bet")
+    if small_bet is not None:
+        body["small_bet"] = small_bet
+    return body
+
+
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+_BATTLE_REASONS = {"better_hand": "the better hand",
+                   "more_banner_suit_cards": "more cards of their banner's suit (the hands tie)"}
+
+
+def _palace_words(answer: dict[str, Any]) -> list[str]:
+    if answer["winner"] is None:
+        said = ["The hands tie, and so do their banner-suit cards: "
+                + ("the last two split the pot" if answer["outcome"] == "split" else "both are out")
+                + f" ({PALACE_RULE})"]
+    else:
+        said = [f"{answer['winner']} wins the battle with {_BATTLE_REASONS[answer['reason']]}; "
+                f"{answer['loser']} is out and {answer['winner']} takes {answer['captured']} ({PALACE_RULE})"]
+    for hand in answer["hands"].values():
+        ignored = (f", not counting {SUIT_NAMES[hand['ignored_suit']]} ({hand['ignored'] or 'none held'})"
+                   if hand["ignored_suit"] else "")
+        said.append(f"{hand['player']}: {hand['category'].replace('_', ' ')} ({hand['best']}){ignored}")
+    if answer.get("stakes"):
+        said.append(answer["stakes"]["detail"])
+    return said
+
+
+def _joker_words(answer: dict[str, Any]) -> str:
+    """Where a joker may go (dice-poker.md): its face's upper line if free, else any free
+    lower line (as meeting that line's need), else 0 on a free upper line."""
+    face = UPPER_LINES[answer["dice"][0] - 1]
+    legal = answer["legal_lines"]
+    if legal == [face]:
+        where = f"it must go on {face}, its face's line, which is free"
+    elif any(line not in UPPER_LINES for line in legal):
+        where = f"{face} is written, so any free lower line takes it as meeting its need"
+    else:
+        where = f"{face} and every lower line are written, so it goes as 0 on a free upper line"
+    return (f"A joker: five of a kind again with 50 on Poker earns a bonus of {answer['poker_bonus']}; "
+            f"{where}")
+
+
 RULINGS = {
     "betting": Ruling("Betting: who acts, what is legal, is this action legal", _betting_body,
                       BettingRulingRequestSchema, betting_ruling, _betting_words),
@@ -270,6 +369,8 @@ RULINGS = {
                        showdown_ruling, _showdown_words),
     "dice": Ruling("Dice poker: the roll, the lines, another roll", _dice_body, DiceRulingRequestSchema,
                    dice_ruling, _dice_words),
+    "palace-battle": Ruling("Palace Poker: a battle and its stakes", _palace_body, PalaceBattleRequestSchema,
+                            palace_battle_ruling, _palace_words),
 }
 CHOICES = {"structures": KINDS, "betting_games": BETTING_GAMES, "showdown_games": SHOWDOWN_GAMES,
            "orders": ORDERS, "rule_books": RULE_BOOKS, "lines": LINES}

@@ -54,7 +54,7 @@
     (table.seats || []).forEach(function (seat) {
       var row = document.createElement("tr");
       if (seat.player === table.to_act) { row.className = "to-act"; }
-      cell(row, String(seat.seat) + (seat.seat === table.button ? " (button)" : ""));
+      cell(row, String(seat.seat + 1) + (seat.seat === table.button ? " (button)" : ""));  // seats from 1, as the desk and screens
       cell(row, named(seat.player) + (seat.player === table.to_act ? " ← to act" : ""));
       cell(row, chips(seat.stack), "num");
       cell(row, seat.bet ? chips(seat.bet) : "", "num");
