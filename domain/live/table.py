@@ -337,13 +337,23 @@ class HandOpened:
 
 
 @dataclass(frozen=True)
+class SeatStack:
+    """A player's chips at table seat `seat` once a hand is over, and the points the hand
+    scored them in a game played for points (draw without betting, dice; else None)."""
+    seat: int
+    player_id: str
+    stack: int
+    points: int | None = None
+
+
+@dataclass(frozen=True)
 class HandClosed:
-    """The hand is over: every table seat's stack now, and who lost their last chip."""
+    """The hand is over: the stack of every seat dealt in, and who lost their last chip.
+    (The game's HandEnded lists its stacks the same way, with each one's position in the
+    hand beside: domain.live.table_records.)"""
     hand_id: str
-    stacks: tuple[int, ...]
+    stacks: tuple[SeatStack, ...]
     busted: tuple[str, ...]
-    points: tuple[int, ...] = ()
-    """Per table seat, points the hand scored (draw without betting, dice); () if none."""
 
 
 @dataclass(frozen=True)
@@ -650,11 +660,13 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     for player in busted:
         better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
         places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
-    points = state.points
-    if event.points:
-        points = tuple(mine + scored for mine, scored in zip(points or (0,) * len(event.points), event.points))
-    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places),
-                        points=points, last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
+    stacks, points = list(state.stacks), list(state.points)
+    for entry in event.stacks:
+        stacks[entry.seat] = entry.stack
+        if entry.points is not None:
+            points[entry.seat] += entry.points
+    return with_changes(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
+                        points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
 
 
 def replay(events: Any) -> TableState:
@@ -1189,16 +1201,12 @@ def _closing(state: TableState) -> list[Any]:
         return []
     rules = game_rules(state.game)
     chips = rules.plays_for_chips(state.settings)
-    stacks = list(state.stacks)
-    points = [0] * len(state.players)
     hand_points = getattr(state.hand, "points", ())
-    for hand_seat, table_seat in enumerate(state.hand_seats):
-        stacks[table_seat] = state.hand.stacks[hand_seat]
-        if hand_points:
-            points[table_seat] = hand_points[hand_seat]
-    busted = tuple(state.players[s] for s in state.hand_seats if chips and stacks[s] == 0)
-    closed = HandClosed(state.hand_id, tuple(stacks), busted,  # type: ignore[arg-type]
-                        tuple(points) if hand_points else ())
+    stacks = tuple(SeatStack(seat, state.players[seat], state.hand.stacks[position],
+                             hand_points[position] if hand_points else None)
+                   for position, seat in enumerate(state.hand_seats))
+    busted = tuple(entry.player_id for entry in stacks if chips and entry.stack == 0)
+    closed = HandClosed(state.hand_id, stacks, busted)  # type: ignore[arg-type]
     events: list[Any] = [closed]
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]

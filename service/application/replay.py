@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from domain.games import holdem
 from domain.history import phh
-from domain.live import table
+from domain.live import table, table_records
 from domain.live.games import legal_shape
 from domain.records import from_record
 from domain.rules import betting as bet
@@ -93,7 +93,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
         if types is None:
             types = table.event_types(record.data["game"])
         before = state
-        state = table.evolve(state, from_record(types, record.type, record.full_data()))
+        state = table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
         if record.version in shown:
             folded.append((before, state, record))
     assert state is not None
@@ -119,8 +119,9 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
     step: dict[str, Any] = {
         "index": index, "version": record.version, "type": record.type,
         "automatic": bool(record.metadata.get("automatic")),
-        "caption": _caption(record.type, shown["data"], _seat_name(hand_players, names),
-                            _seat_name(after.players, names)),
+        # In the game's form, as an imported hand's events are: hand events count positions.
+        "caption": _caption(record.type, table_records.in_hand(record.type, shown["data"]),
+                            _seat_name(hand_players, names), _seat_name(after.players, names)),
         "table": _live_table(after, viewer),
         "decision": None,
     }
@@ -130,8 +131,8 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
     if record.type == "ActionTaken" and before is not None and _dealt(before):
         data = shown["data"]
         legal = views.legal_actions_view(before, viewer)["legal"]
-        step["decision"] = decision(_betting_of(before.hand), legal, data["seat"],
-                                    hand_players[data["seat"]], data["action"], data["to"], data["adds"])
+        step["decision"] = decision(_betting_of(before.hand), legal, data["position"],
+                                    hand_players[data["position"]], data["action"], data["to"], data["adds"])
     return step
 
 
