@@ -16,6 +16,7 @@ from psycopg_pool import ConnectionPool
 
 from service.application.application import Application, application
 from service.application.commands import STREAM_PREFIX as TABLE_STREAM_PREFIX
+from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.scheduling import NoScheduler, Scheduler
 from service.adapters import scheduler as celery_scheduler
 from service.http import docs, metrics, rate_limits, request_log
@@ -115,9 +116,10 @@ WORKER_POOL_SIZE = 4
 
 
 def event_store(pool: ConnectionPool, config: Config) -> EventStore:
-    """The deployment's store, read through the upcaster: table records written before
-    the table form read in it (service.adapters.store.upcasting)."""
-    return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX)  # type: ignore[return-value]
+    """The deployment's store, read through the upcaster: records written before
+    positions were named read as written now (service.adapters.store.upcasting)."""
+    return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX,  # type: ignore[return-value]
+                          IMPORTED_HAND_PREFIX)
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,19 @@
 """Hand events as a table's stream records them: `seat` is always the table seat.
 
-A game's decider counts the players of a hand by their position in it (0 for the first
+A game's decider counts the players of a hand by their `position` in it (0 for the first
 dealt in, as HandOpened.seats lists them), while the table's own events count the seats
 at the table. Both kinds share one stream, so the table records each hand event in its
-*table form* (schema version TABLE_FORM): every field that names a player by number names
-the table seat, and the hand's position is kept beside it under a name of its own:
+*table form* (schema version POSITIONS_NAMED): every field that names a player by number
+names the table seat, the hand's position kept beside it under a name of its own:
 
-- `seat` -> `seat` (the table seat) and `position`; ShowAsked's `target` -> `target` and
-  `target_position`; SecondRoundBegan's `first_to_act`, HandStarted's `button` (Palace
-  Poker: `dealer`) likewise, with `_position` added to the name;
-- PotAwarded's and PointsScored's lists of positions (`eligible`, `winners`) -> the table
+- an event about one player (ActionTaken, HoleCardsDealt, CardsShown, ...): its
+  `position`, and `seat`, the table seat;
+- ShowAsked's `target`, SecondRoundBegan's `first_to_act`, HandStarted's `button`
+  (Palace Poker: `dealer`): the table seat, the position beside it with `_position` added
+  to the name;
+- PotAwarded's and PointsScored's lists of positions (`eligible`, `winners`): the table
   seats, the positions beside them (`eligible_positions`, `winner_positions`);
-- HandEnded's `stacks` (and five-card draw's `points`), one per position -> one entry per
+- HandEnded's `stacks` (and five-card draw's `points`), one per position: one entry per
   player, `{"seat", "position", "player_id", "stack", "points"}`, the shape of
   HandClosed's stacks (domain.live.table.SeatStack) with the position added.
 
@@ -21,11 +23,11 @@ as they are.
 
 `at_table` makes the table form from a game's record, `in_hand` gives the game its own
 form back (it needs nothing but the record: the positions are kept). `upcast` reads a
-record written before the table form (schema version 1: hand events in the game's form,
-HandClosed's stacks one per table seat) as the table form; the store's reader calls it
-(service.adapters.store.upcasting), so every reader sees one shape and stored text never
-changes. Each needs the hand's seating (HandSeating), followed record by record with
-`seating_after`.
+record written before (schema version SEAT_WAS_POSITION: hand events' `seat` was the
+position, HandClosed's stacks one per table seat) in the table form; the store's reader
+calls it (service.adapters.store.upcasting), so every reader sees one shape and stored
+text never changes. Each needs the hand's seating (HandSeating), followed record by
+record with `seating_after`.
 """
 from __future__ import annotations
 
@@ -34,20 +36,23 @@ from typing import Any, Mapping
 
 from domain.records import from_record
 
-SCHEMA_BEFORE_TABLE_FORM = 1
-TABLE_FORM = 2
+SEAT_WAS_POSITION = 1
+"""The schema version of records written before positions were named: a hand event's
+`seat` was its position, HandClosed listed one stack per table seat."""
+POSITIONS_NAMED = 2
+"""Hand events name the position `position`; in a table's stream, the table form."""
 
 _HAND_OPENED = "HandOpened"
 _HAND_CLOSED = "HandClosed"
 _HAND_ENDED = "HandEnded"
 
-# Record type -> {field naming one position: the name the position keeps in the table form}.
-_ONE_POSITION: dict[str, dict[str, str]] = {
-    **{type_name: {"seat": "position"} for type_name in (
-        "ActionTaken", "UncalledReturned", "CardsMucked", "CardsShown", "HoleCardsDealt",
-        "CardsDealt", "CardsDiscarded", "FalseOpenersFound", "OpenersShown", "OpenersSplit",
-        "PlayerDrew")},
-    "ShowAsked": {"seat": "position", "target": "target_position"},
+# Hand events about one player, named by `position` (and in the table form `seat` too).
+_ABOUT_ONE_PLAYER = frozenset({
+    "ActionTaken", "UncalledReturned", "CardsMucked", "CardsShown", "HoleCardsDealt", "CardsDealt",
+    "CardsDiscarded", "FalseOpenersFound", "OpenersShown", "OpenersSplit", "PlayerDrew", "ShowAsked"})
+# Record type -> {another field naming a position: the name the position keeps in the table form}.
+_OTHER_POSITIONS: dict[str, dict[str, str]] = {
+    "ShowAsked": {"target": "target_position"},
     "SecondRoundBegan": {"first_to_act": "first_to_act_position"},
     "HandStarted": {"button": "button_position", "dealer": "dealer_position"},
 }
@@ -89,7 +94,9 @@ def at_table(type_name: str, data: Mapping[str, Any], seating: HandSeating | Non
     shown = dict(data)
     if seating is None:
         return shown
-    for field, position_field in _ONE_POSITION.get(type_name, {}).items():
+    if type_name in _ABOUT_ONE_PLAYER:
+        shown["seat"] = seating.seats[shown["position"]]
+    for field, position_field in _OTHER_POSITIONS.get(type_name, {}).items():
         if field in shown:
             position = shown[field]
             # The draw's second round may have nobody left to act (None).
@@ -111,7 +118,9 @@ def at_table(type_name: str, data: Mapping[str, Any], seating: HandSeating | Non
 def in_hand(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """A record in the table form -> the game's form (what the game's decider evolves)."""
     shown = dict(data)
-    for field, position_field in _ONE_POSITION.get(type_name, {}).items():
+    if type_name in _ABOUT_ONE_PLAYER:
+        del shown["seat"]
+    for field, position_field in _OTHER_POSITIONS.get(type_name, {}).items():
         if position_field in shown:
             shown[field] = shown.pop(position_field)
     for field, position_field in _POSITION_LISTS.get(type_name, {}).items():
@@ -125,17 +134,27 @@ def in_hand(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def named_positions(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand event's record in the game's form as written before positions were named
+    (SEAT_WAS_POSITION: its `seat` was the position) -> as written now. Imported hands
+    (no table's stream) need nothing more."""
+    shown = dict(data)
+    if type_name in _ABOUT_ONE_PLAYER:
+        shown["position"] = shown.pop("seat")
+    return shown
+
+
 def event_of(event_types: Mapping[str, type], type_name: str, data: Mapping[str, Any]) -> Any:
     """The domain event of a table record in the table form (what the table evolves)."""
     return from_record(event_types, type_name, in_hand(type_name, data))
 
 
 def upcast(type_name: str, data: Mapping[str, Any], seating: HandSeating | None) -> dict[str, Any]:
-    """A record written before the table form (schema version 1) -> the table form. Hand
-    events were in the game's form; HandClosed listed every table seat's stack (and, for
-    games played for points, every table seat's points) by index."""
+    """A table's record written before positions were named (SEAT_WAS_POSITION) -> the
+    table form. Hand events were in the game's form of then; HandClosed listed every table
+    seat's stack (and, for games played for points, every table seat's points) by index."""
     if type_name != _HAND_CLOSED:
-        return at_table(type_name, data, seating)
+        return at_table(type_name, named_positions(type_name, data), seating)
     if seating is None:
         raise ValueError("a HandClosed follows its hand's HandOpened")
     shown = dict(data)

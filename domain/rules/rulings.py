@@ -188,7 +188,7 @@ def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str
         holdem.decide(state, command)
     except Violation as violation:
         return refused(violation)
-    return allowed(state.betting, command.seat, command.action, command.to)
+    return allowed(state.betting, command.position, command.action, command.to)
 
 
 def refused(violation: Violation) -> dict[str, Any]:
@@ -300,8 +300,8 @@ def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[
 
 
 def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
-    name = state.players[found.seat]
-    opened = next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == found.seat
+    name = state.players[found.position]
+    opened = next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.position == found.position
                   and e.action == "bet")
     if found.outcome == "carried":
         detail = (f"{name} opened for {opened:,} without openers: a dead hand; nobody else had acted "
@@ -424,11 +424,11 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
     }
     options = draw.legal_draw(state)
     if options is not None:
-        answer["draw"] = {"player": names[options.seat], "most": options.most,
+        answer["draw"] = {"player": names[options.position], "most": options.most,
                           "most_keeping_no_ace": options.most_keeping_no_ace}
     answer["drawn"] = {names[seat]: count for seat, count in enumerate(state.drawn) if count is not None}
     answer["redeals"] = state.redeals
-    returned = tuple((e.seat, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
+    returned = tuple((e.position, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
     answer.update(_money(names, state.over, state.awards, returned, state.pots, state.stacks))
     return answer
 

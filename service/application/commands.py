@@ -266,5 +266,5 @@ def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewE
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])
         public, sealed = seal(type_name, data)
-        records.append(NewEvent(type_name, public, table_records.TABLE_FORM, metadata=metadata, sealed=sealed))
+        records.append(NewEvent(type_name, public, table_records.POSITIONS_NAMED, metadata=metadata, sealed=sealed))
     return records

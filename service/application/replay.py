@@ -409,7 +409,7 @@ def _phh_steps(events: Sequence[Any], names: list[str], viewer: views.Viewer,
             step["rule"] = rule
         if isinstance(event, holdem.ActionTaken) and before is not None:
             legal = legal_shape(holdem.legal_actions(before))
-            step["decision"] = decision(before.betting, legal, event.seat, names[event.seat],
+            step["decision"] = decision(before.betting, legal, event.position, names[event.position],
                                         event.action, event.to, event.adds)
         steps.append(step)
     return {"game": state.variant if state is not None else None, "over": bool(state and state.over),
@@ -420,7 +420,7 @@ def _phh_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[
     """The event's fields for a caption, hole cards blanked where the viewer may not see
     them (a recorded hand's players are its names)."""
     data = {key: getattr(event, key) for key in event.__dataclass_fields__}
-    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.seat]):
+    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.position]):
         data["cards"] = None
     return data
 
@@ -450,22 +450,22 @@ _ROUND_NAMES = {"flop": "The flop", "turn": "The turn", "river": "The river"}
 
 def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], str],
              by_table_seat: Callable[[int], str]) -> str:
-    """The event as a person says it: `player` names a hand seat, `by_table_seat` a table
+    """The event as a person says it: `player` names a position, `by_table_seat` a table
     seat (table events count seats at the table)."""
     if type_name == "ActionTaken":
-        return _action_words(player(data["seat"]), data["action"], data["to"], data["adds"])
+        return _action_words(player(data["position"]), data["action"], data["to"], data["adds"])
     if type_name == "HoleCardsDealt":
-        return f"{player(data['seat'])} is dealt {data['cards'] or 'cards face down'}"
+        return f"{player(data['position'])} is dealt {data['cards'] or 'cards face down'}"
     if type_name == "BoardDealt":
         return f"{_ROUND_NAMES.get(data['street'], data['street'])}: {data['cards']}"
     if type_name == "CardsShown":
-        return f"{player(data['seat'])} shows {data['cards']}"
+        return f"{player(data['position'])} shows {data['cards']}"
     if type_name == "CardsMucked":
-        return f"{player(data['seat'])} mucks"
+        return f"{player(data['position'])} mucks"
     if type_name == "ShowAsked":
-        return f"{player(data['seat'])} asks to see {player(data['target'])}'s hand"
+        return f"{player(data['position'])} asks to see {player(data['target'])}'s hand"
     if type_name == "UncalledReturned":
-        return f"{chips(data['amount'])} uncalled returned to {player(data['seat'])}"
+        return f"{chips(data['amount'])} uncalled returned to {player(data['position'])}"
     if type_name == "PotAwarded":
         winners = list(data.get("winners") or ())
         shares = list(data.get("shares") or ())

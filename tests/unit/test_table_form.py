@@ -28,6 +28,7 @@ from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.upcasting import UpcastingStore
 from service.application import commands, views
 from service.application.application import application
+from service.application.replay import IMPORTED_HAND_PREFIX
 
 RECORDED = json.loads((Path(__file__).parent / "recorded" / "table_streams_schema_1.json").read_text())
 FLOOR = views.Viewer("floor")
@@ -50,6 +51,10 @@ def recorded_store(game: str) -> tuple[InMemoryEventStore, str]:
     return store, table_id
 
 
+def upcasting(store: InMemoryEventStore) -> UpcastingStore:
+    return UpcastingStore(store, commands.STREAM_PREFIX, IMPORTED_HAND_PREFIX)
+
+
 def served(store: Any, table_id: str, after: int = 0) -> list[Any]:
     return store.read_stream(commands.table_stream(table_id), after_version=after, reveal=Reveal.ALL)
 
@@ -63,7 +68,7 @@ def assert_table_form(records: list[Any]) -> None:
     ended: dict[int, tuple[str, int]] = {}
     for record in records:
         data = record.data
-        assert record.schema_version == table_records.TABLE_FORM
+        assert record.schema_version == table_records.POSITIONS_NAMED
         if record.type == "HandOpened":
             seats, ended = tuple(data["seats"]), {}
         if record.type in ("HandStarted", "GameStarted"):
@@ -97,7 +102,7 @@ def assert_table_form(records: list[Any]) -> None:
 @pytest.mark.parametrize("game", sorted(RECORDED))
 def test_a_stream_recorded_before_the_table_form_replays_to_the_same_table(game):
     store, table_id = recorded_store(game)
-    reading = UpcastingStore(store, commands.STREAM_PREFIX)
+    reading = upcasting(store)
     loaded = commands.load_table(application(reading), table_id)
     assert views.table_view(loaded.state, loaded.version, FLOOR) == RECORDED[game]["table_view"]
 
@@ -105,7 +110,7 @@ def test_a_stream_recorded_before_the_table_form_replays_to_the_same_table(game)
 @pytest.mark.parametrize("game", sorted(RECORDED))
 def test_an_old_stream_is_read_in_the_table_form_and_its_stored_text_never_changes(game):
     store, table_id = recorded_store(game)
-    reading = UpcastingStore(store, commands.STREAM_PREFIX)
+    reading = upcasting(store)
     records = served(reading, table_id)
     assert_table_form(records)
     # Positions differ from seats in the first two hands (seat 1 is empty).
@@ -120,7 +125,7 @@ def test_an_old_stream_is_read_in_the_table_form_and_its_stored_text_never_chang
 @pytest.mark.parametrize("game", sorted(RECORDED))
 def test_a_read_that_begins_inside_an_old_hand_finds_the_hands_seating(game):
     store, table_id = recorded_store(game)
-    reading = UpcastingStore(store, commands.STREAM_PREFIX)
+    reading = upcasting(store)
     whole = served(reading, table_id)
     for after in range(0, len(whole), 7):
         assert served(reading, table_id, after) == whole[after:]
@@ -132,17 +137,25 @@ def test_a_read_that_begins_inside_an_old_hand_finds_the_hands_seating(game):
 
 def test_the_global_log_is_read_in_the_table_form_too():
     store, table_id = recorded_store("holdem")
-    reading = UpcastingStore(store, commands.STREAM_PREFIX)
+    reading = upcasting(store)
     records, _ = reading.read_all(limit=10_000)
     assert records == served(reading, table_id)
 
 
-def test_records_in_the_table_form_and_other_streams_pass_untouched():
+def test_an_old_imported_hands_records_name_the_position_it_called_seat():
     store = InMemoryEventStore()
-    old_looking = {"seat": 1, "action": "fold", "to": 0, "adds": 0}
-    store.append("hand-imported", 0, [NewEvent("ActionTaken", old_looking, metadata={"hand_id": "hand-imported"})])
-    reading = UpcastingStore(store, commands.STREAM_PREFIX)
-    assert reading.read_stream("hand-imported") == store.read_stream("hand-imported")
+    store.append("hand-imported", 0, [NewEvent("ActionTaken", {"seat": 1, "action": "fold", "to": 0, "adds": 0},
+                                               metadata={"hand_id": "hand-imported"})])
+    [record] = upcasting(store).read_stream("hand-imported")
+    assert (record.schema_version, record.data) == \
+        (table_records.POSITIONS_NAMED, {"position": 1, "action": "fold", "to": 0, "adds": 0})
+
+
+def test_records_written_now_and_other_streams_pass_untouched():
+    store = InMemoryEventStore()
+    store.append("tournament-1", 0, [NewEvent("PlayerSeated", {"seat": {"player_id": "A", "table": 1, "seat": 2}})])
+    reading = upcasting(store)
+    assert reading.read_stream("tournament-1") == store.read_stream("tournament-1")
     table_id = str(uuid.uuid4())
     play_table(application(reading), table_id, "holdem", (0, 2, 3), random.Random(1))
     assert served(reading, table_id) == served(store, table_id)
@@ -211,8 +224,8 @@ def test_every_event_of_a_table_stream_says_seat_for_the_table_seat(game, taken,
 def test_the_game_form_comes_back_from_the_table_form():
     seating = HandSeating((0, 2, 5), ("A", "C", "F"))
     for type_name, data in [
-        ("ActionTaken", {"seat": 2, "action": "call", "to": 10, "adds": 10}),
-        ("ShowAsked", {"seat": 1, "target": 2}),
+        ("ActionTaken", {"position": 2, "action": "call", "to": 10, "adds": 10}),
+        ("ShowAsked", {"position": 1, "target": 2}),
         ("PotAwarded", {"amount": 30, "eligible": [0, 1, 2], "winners": [2], "shares": [30]}),
         ("SecondRoundBegan", {"first_to_act": None}),
         ("HandStarted", {"players": ["A", "C", "F"], "button": 2, "stacks": [1, 2, 3]}),
@@ -220,7 +233,7 @@ def test_the_game_form_comes_back_from_the_table_form():
         ("HandEnded", {"stacks": [10, 0, 20], "showdown": False}),
     ]:
         assert table_records.in_hand(type_name, table_records.at_table(type_name, data, seating)) == data
-    assert table_records.at_table("ShowAsked", {"seat": 1, "target": 2}, seating) == \
+    assert table_records.at_table("ShowAsked", {"position": 1, "target": 2}, seating) == \
         {"seat": 2, "position": 1, "target": 5, "target_position": 2}
     assert table_records.at_table("HandEnded", {"stacks": [10, 0, 20], "showdown": False}, seating)["stacks"] == [
         {"seat": 0, "position": 0, "player_id": "A", "stack": 10, "points": None},

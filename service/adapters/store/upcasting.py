@@ -1,16 +1,16 @@
-"""The upcaster: table records written before the table form are read in it.
+"""The upcaster: records written before positions were named are read as written now.
 
 Events are append-only and hash-chained, so a record's stored text never changes; when
 the shape of a record changes, the old one is converted on read instead, in this one
-place (the `eventsourcing` library's upcasting). A table stream's records are in the
-table form since schema version 2 (domain.live.table_records: `seat` is the table seat,
-the hand's `position` beside it, HandEnded and HandClosed list `{seat, player_id,
-stack}`); a record of schema version 1 is read as if written in it.
-
-The conversion needs the seating of the record's hand (HandOpened.seats, and the players
-its start event names): taken from the records read before it, or, when a read begins
-inside an old hand, from that hand's own records (one `read_hand`). Records already in
-the table form, and every other stream, pass untouched and cost nothing.
+place (the `eventsourcing` library's upcasting). Since schema version 2
+(domain.live.table_records.POSITIONS_NAMED) a hand event names a player's place in the
+hand `position`, and a table's stream records hand events in the table form (`seat` the
+table seat, the position beside it; HandEnded and HandClosed list `{seat, player_id,
+stack}`). A record of schema version 1 is read as if written so: an imported hand's by
+its record alone, a table's with the seating of its hand (HandOpened.seats, and the
+players its start event names), taken from the records read before it or, when a read
+begins inside an old hand, from that hand's own records (one `read_hand`). Records of
+schema version 2, and every other stream, pass untouched and cost nothing.
 
 Hashes stay those of the stored text: verifying the chain reads the stored records
 (`stored`, the store this one reads from).
@@ -28,13 +28,14 @@ _HAND_OPENED = "HandOpened"
 
 
 class UpcastingStore:
-    """An event store whose reads give old table records in the table form; anything else
-    goes straight to the store it wraps (`stored`). `table_prefix`: what a table stream's
-    id begins with."""
+    """An event store whose reads give old records as written now; anything else goes
+    straight to the store it wraps (`stored`). `table_prefix`, `hand_prefix`: what the id
+    of a table's stream and of an imported hand's begins with."""
 
-    def __init__(self, store: EventStore, table_prefix: str) -> None:
+    def __init__(self, store: EventStore, table_prefix: str, hand_prefix: str) -> None:
         self.stored = store
         self._table_prefix = table_prefix
+        self._hand_prefix = hand_prefix
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stored, name)
@@ -57,20 +58,24 @@ class UpcastingStore:
         records, checkpoint = self.stored.read_all(after, limit, until=until)
         return self._upcast(records), checkpoint
 
-    def _is_old_table_record(self, record: RecordedEvent) -> bool:
-        return record.schema_version == table_records.SCHEMA_BEFORE_TABLE_FORM \
-            and record.stream_id.startswith(self._table_prefix)
+    def _is_old(self, record: RecordedEvent) -> bool:
+        return record.schema_version == table_records.SEAT_WAS_POSITION \
+            and record.stream_id.startswith((self._table_prefix, self._hand_prefix))
 
     def _upcast(self, records: list[RecordedEvent]) -> list[RecordedEvent]:
-        if not any(self._is_old_table_record(record) for record in records):
+        if not any(self._is_old(record) for record in records):
             return records
         # (stream, hand) -> its seating as of the last record read; a read of the global
         # log interleaves streams.
         seatings: dict[tuple[str, str], HandSeating | None] = {}
         upcast = []
         for record in records:
-            if not self._is_old_table_record(record):
+            if not self._is_old(record):
                 upcast.append(record)
+                continue
+            if record.stream_id.startswith(self._hand_prefix):
+                upcast.append(replace(record, schema_version=table_records.POSITIONS_NAMED,
+                                      data=table_records.named_positions(record.type, record.data)))
                 continue
             hand_id = record.metadata.get("hand_id")
             seating = None
@@ -79,7 +84,7 @@ class UpcastingStore:
                 if key not in seatings:
                     seatings[key] = None if record.type == _HAND_OPENED else self._seating_before(record, hand_id)
                 seating = seatings[key] = table_records.seating_after(seatings[key], record.type, record.data)
-            upcast.append(replace(record, schema_version=table_records.TABLE_FORM,
+            upcast.append(replace(record, schema_version=table_records.POSITIONS_NAMED,
                                   data=table_records.upcast(record.type, record.data, seating)))
         return upcast
 
