@@ -56,6 +56,9 @@ _OTHER_POSITIONS: dict[str, dict[str, str]] = {
     "SecondRoundBegan": {"first_to_act": "first_to_act_position"},
     "HandStarted": {"button": "button_position", "dealer": "dealer_position"},
 }
+# The games' start events, which name the players in position order: hold'em, draw, the
+# mixed games and Palace Poker's HandStarted, dice's GameStarted.
+_NAMES_PLAYERS = frozenset({"HandStarted", "GameStarted"})
 # Record type -> {field listing positions: the name the positions keep in the table form}.
 _POSITION_LISTS: dict[str, dict[str, str]] = {
     "PotAwarded": {"eligible": "eligible_positions", "winners": "winner_positions"},
@@ -81,11 +84,6 @@ def seating_after(seating: HandSeating | None, type_name: str,
     if seating is not None and not seating.players and type_name in _NAMES_PLAYERS:
         return HandSeating(seating.seats, tuple(data["players"]))
     return seating
-
-
-# The games' start events: hold'em, draw, the mixed games and Palace Poker's HandStarted,
-# dice's GameStarted.
-_NAMES_PLAYERS = frozenset({"HandStarted", "GameStarted"})
 
 
 def at_table(type_name: str, data: Mapping[str, Any], seating: HandSeating | None) -> dict[str, Any]:
@@ -129,7 +127,7 @@ def in_hand(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     if type_name == _HAND_ENDED:  # its entries are in position order
         entries = shown["stacks"]
         shown["stacks"] = [entry["stack"] for entry in entries]
-        if entries and entries[0]["points"] is not None:
+        if entries[0]["points"] is not None:
             shown["points"] = [entry["points"] for entry in entries]
     return shown
 

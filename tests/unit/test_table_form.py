@@ -151,6 +151,16 @@ def test_an_old_imported_hands_records_name_the_position_it_called_seat():
         (table_records.POSITIONS_NAMED, {"position": 1, "action": "fold", "to": 0, "adds": 0})
 
 
+def test_a_record_not_in_the_old_shape_is_read_as_stored_and_the_reading_goes_on():
+    store, table_id = recorded_store("holdem")
+    stream = commands.table_stream(table_id)
+    forged = NewEvent("ActionTaken", {"forged": 1}, metadata={"hand_id": f"{table_id}.4"})
+    store.append(stream, store.stream_version(stream), [forged])
+    records, _ = upcasting(store).read_all(limit=10_000)
+    assert records[-1] == store.read_all(limit=10_000)[0][-1]
+    assert_table_form(records[:-1])
+
+
 def test_records_written_now_and_other_streams_pass_untouched():
     store = InMemoryEventStore()
     store.append("tournament-1", 0, [NewEvent("PlayerSeated", {"seat": {"player_id": "A", "table": 1, "seat": 2}})])

@@ -79,13 +79,20 @@ class UpcastingStore:
                 continue
             hand_id = record.metadata.get("hand_id")
             seating = None
-            if hand_id is not None:  # a hand's record; the table's others count table seats
-                key = (record.stream_id, hand_id)
-                if key not in seatings:
-                    seatings[key] = None if record.type == _HAND_OPENED else self._seating_before(record, hand_id)
-                seating = seatings[key] = table_records.seating_after(seatings[key], record.type, record.data)
-            upcast.append(replace(record, schema_version=table_records.POSITIONS_NAMED,
-                                  data=table_records.upcast(record.type, record.data, seating)))
+            try:
+                if hand_id is not None:  # a hand's record; the table's others count table seats
+                    key = (record.stream_id, hand_id)
+                    if key not in seatings:
+                        seatings[key] = None if record.type == _HAND_OPENED else self._seating_before(record, hand_id)
+                    seating = seatings[key] = table_records.seating_after(seatings[key], record.type, record.data)
+                data = table_records.upcast(record.type, record.data, seating)
+            except (KeyError, IndexError, TypeError, ValueError):
+                # Not what the code of schema version 1 wrote (a forgery, which the chain
+                # check names): read as stored, so that a reader of the whole log (the
+                # tournament manager) does not stop at it.
+                upcast.append(record)
+                continue
+            upcast.append(replace(record, schema_version=table_records.POSITIONS_NAMED, data=data))
         return upcast
 
     def _seating_before(self, record: RecordedEvent, hand_id: str) -> HandSeating | None:
