@@ -29,6 +29,7 @@ from service.adapters.store.upcasting import UpcastingStore
 from service.application import commands, views
 from service.application.application import application
 from service.application.replay import IMPORTED_HAND_PREFIX
+from service.application.sealing import REVEAL_CLOSED_HANDS
 
 RECORDED = json.loads((Path(__file__).parent / "recorded" / "table_streams_schema_1.json").read_text())
 FLOOR = views.Viewer("floor")
@@ -224,6 +225,11 @@ def test_every_event_of_a_table_stream_says_seat_for_the_table_seat(game, taken,
     play_table(app, table_id, game, taken, random.Random(seed), seat_count=6)
     records = served(store, table_id)
     assert_table_form(records)
+    # As served: redaction hides cards, never a seat or a position.
+    shown = views.redact_records(store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS),
+                                 views.Viewer("spectator"))
+    assert [(e["type"], e["data"].get("seat"), e["data"].get("position")) for e in shown] == \
+        [(r.type, r.data.get("seat"), r.data.get("position")) for r in records]
     # The game's form comes back whole from the table form: the table replays from its
     # records to the state it decided.
     loaded = commands.load_table(app, table_id)
