@@ -15,6 +15,8 @@ from flask import Flask
 from psycopg_pool import ConnectionPool
 
 from service.application.application import Application, application
+from service.application.commands import STREAM_PREFIX as TABLE_STREAM_PREFIX
+from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.scheduling import NoScheduler, Scheduler
 from service.adapters import scheduler as celery_scheduler
 from service.http import docs, metrics, rate_limits, request_log
@@ -27,6 +29,8 @@ from service.http.page_sessions import PageSessions
 from service.config import Config
 from service.http.problems import register_problem_handlers
 from service.adapters.integrity import open_store
+from service.adapters.store.base import EventStore
+from service.adapters.store.upcasting import UpcastingStore
 from service.adapters.notifications import LiveFeeds, PostgresListener
 
 API_VERSION = "1.0.0"
@@ -62,7 +66,7 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
     docs.install(app)
 
     pool = _open_pool(config) if config.database_url else None
-    store = open_store(pool, config) if pool else None
+    store = event_store(pool, config) if pool else None
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,
@@ -111,6 +115,13 @@ def broker_scheduler(config: Config) -> Scheduler:
 WORKER_POOL_SIZE = 4
 
 
+def event_store(pool: ConnectionPool, config: Config) -> EventStore:
+    """The deployment's store, read through the upcaster: records written before
+    positions were named read as written now (service.adapters.store.upcasting)."""
+    return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX,  # type: ignore[return-value]
+                          IMPORTED_HAND_PREFIX)
+
+
 @dataclass(frozen=True)
 class WorkerResources:
     """What a worker process's tasks use: its pool (the health ping, the clock sweep's
@@ -126,7 +137,7 @@ def worker_resources(config: Config, scheduler: Scheduler) -> WorkerResources:
         raise RuntimeError("DATABASE_URL is not set for the worker")
     pool = ConnectionPool(config.database_url, min_size=1, max_size=WORKER_POOL_SIZE,
                           kwargs={"autocommit": True})
-    return WorkerResources(pool, application(open_store(pool, config), scheduler,
+    return WorkerResources(pool, application(event_store(pool, config), scheduler,
                                              table_cache_size=config.table_cache_size))
 
 

@@ -133,7 +133,7 @@ class StartHand:
 class Discard:
     """The seat's one draw: the cards thrown away (none: stand pat). `split_openers`: the
     opener says they throw away part of the openers, and the discards are kept aside."""
-    seat: int
+    position: int
     cards: tuple[str, ...] = ()
     split_openers: bool = False
 
@@ -143,14 +143,14 @@ class OpenWithoutProof:
     """The opening bet as it was made at a table where nobody checked the openers at the
     bet (a ruling describing a live game): the proof comes later (FalseOpeners, or the
     end of the hand)."""
-    seat: int
+    position: int
     to: int
 
 
 @dataclass(frozen=True)
 class FalseOpeners:
     """The floor finds that the opener did not hold openers."""
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
@@ -164,19 +164,19 @@ class Redeal:
 @dataclass(frozen=True)
 class ShowCards:
     """At a declared showdown: the seat next in the order of show tables its hand."""
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
 class Muck:
     """At a declared showdown: the seat next in the order of show throws its hand away."""
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
 class AskToSee:
     """A caller asks to see the last aggressor's hand (TDA 2024 18-B)."""
-    seat: int
+    position: int
 
 
 Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners,
@@ -207,7 +207,7 @@ class AntesPosted:
 @dataclass(frozen=True)
 class HoleCardsDealt:
     """`cards` private to `seat`."""
-    seat: int
+    position: int
     cards: str | None
 
 
@@ -241,7 +241,7 @@ class StubReshuffled:
 @dataclass(frozen=True)
 class PlayerDrew:
     """`count` is public; `discarded` and `received` are private to `seat`."""
-    seat: int
+    position: int
     count: int
     discarded: str | None
     received: str | None
@@ -256,7 +256,7 @@ class SecondRoundBegan:
 @dataclass(frozen=True)
 class OpenersShown:
     """Under jacks or better the opener proves the opening (the cards that made it)."""
-    seat: int
+    position: int
     cards: str
 
 
@@ -264,7 +264,7 @@ class OpenersShown:
 class OpenersSplit:
     """The opener split the openers: `cards`, the discards kept aside face down to prove
     them (private to the seat), never go back into a reshuffled stub."""
-    seat: int
+    position: int
     cards: str | None
 
 
@@ -273,13 +273,13 @@ class FalseOpenersFound:
     """The opener had no openers: their hand is dead and their chips stay in the pot.
     `outcome` "carried": nobody else had acted after the open (or no live hand is left),
     so the pot is carried to the next deal; "pot_plays": the others play for it."""
-    seat: int
+    position: int
     outcome: str
 
 
 @dataclass(frozen=True)
 class CardsShown:
-    seat: int
+    position: int
     cards: str
     category: str
 
@@ -335,7 +335,7 @@ def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
         return event
     hidden = _FLOOR_ONLY_FIELDS.get(type(event), ())
     private = _SEAT_PRIVATE_FIELDS.get(type(event), ())
-    if private and not (role == PLAYER and viewer_seat == event.seat):  # type: ignore[union-attr]
+    if private and not (role == PLAYER and viewer_seat == event.position):  # type: ignore[union-attr]
         hidden += private
     if not hidden:
         return event
@@ -479,7 +479,7 @@ def draw_limit(settings: DrawSettings, kept: Iterable[int]) -> int:
 class DrawOptions:
     """The drawing player's choice: throw away 0..`most` of their cards, but more than
     `most_keeping_no_ace` only while keeping an ace or the joker."""
-    seat: int
+    position: int
     most: int
     most_keeping_no_ace: int
 
@@ -522,8 +522,8 @@ def evolve(state: HandState | None, event: Event) -> HandState:
     if kind is HoleCardsDealt:
         cards = _cards(event.cards)
         dealt_set = set(cards)
-        return with_changes(state, hands=_put(state.hands, event.seat, cards),
-                            dealt=_put(state.dealt, event.seat, cards),
+        return with_changes(state, hands=_put(state.hands, event.position, cards),
+                            dealt=_put(state.dealt, event.position, cards),
                             stub=tuple(c for c in state.stub if c not in dealt_set))
     if kind is AntesPosted:
         b = state.betting
@@ -533,19 +533,19 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, betting=bet.start_round(posted, late=False))
     if kind is ActionTaken:
         changes: dict[str, Any] = {
-            "betting": bet.apply_action(state.betting, event.seat, event.action, event.to)}
+            "betting": bet.apply_action(state.betting, event.position, event.action, event.to)}
         if event.action == "fold":
-            changes.update(hands=_put(state.hands, event.seat, ()),
-                           muck=state.muck + state.hands[event.seat])
+            changes.update(hands=_put(state.hands, event.position, ()),
+                           muck=state.muck + state.hands[event.position])
         elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
-            changes.update(opener=event.seat, folded_at_open=state.betting.folded)
+            changes.update(opener=event.position, folded_at_open=state.betting.folded)
         if event.action in ("bet", "raise") and state.phase == SECOND_ROUND:
-            changes["aggressor"] = event.seat
-        if state.opener is not None and event.seat != state.opener:
+            changes["aggressor"] = event.position
+        if state.opener is not None and event.position != state.opener:
             changes["acted_after_open"] = True
         return with_changes(state, **changes)
     if kind is UncalledReturned:
-        return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount))
+        return with_changes(state, betting=bet.apply_return(state.betting, event.position, event.amount))
     if kind is RedealRequired:
         return with_changes(state, phase=REDEAL)
     if kind is Redealt:
@@ -561,9 +561,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return with_changes(state, stub=state.stub + _cards("".join(event.cards)), muck=())
     if kind is PlayerDrew:
         discarded = _cards(event.discarded)
-        kept = tuple(c for c in state.hands[event.seat] if c not in discarded)
-        return with_changes(state, hands=_put(state.hands, event.seat, kept + _cards(event.received)),
-                            drawn=_put(state.drawn, event.seat, event.count),
+        kept = tuple(c for c in state.hands[event.position] if c not in discarded)
+        return with_changes(state, hands=_put(state.hands, event.position, kept + _cards(event.received)),
+                            drawn=_put(state.drawn, event.position, event.count),
                             stub=state.stub[event.count:], muck=state.muck + discarded)
     if kind is SecondRoundBegan:
         opened = bet.start_round(state.betting, late=True)
@@ -582,9 +582,9 @@ def evolve(state: HandState | None, event: Event) -> HandState:
     if kind is FalseOpenersFound:
         return _false_openers_found(state, event)
     if kind is CardsShown:
-        return with_changes(state, shown=_put(state.shown, event.seat, True))
+        return with_changes(state, shown=_put(state.shown, event.position, True))
     if kind is CardsMucked:
-        return with_changes(state, mucked=_put(state.mucked, event.seat, True))
+        return with_changes(state, mucked=_put(state.mucked, event.position, True))
     if kind in (OpenersShown, ShowAsked):
         return state
     raise TypeError(f"not a five-card draw event: {event!r}")
@@ -592,7 +592,7 @@ def evolve(state: HandState | None, event: Event) -> HandState:
 
 def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
     b = state.betting
-    seat = event.seat
+    seat = event.position
     if event.outcome == "carried":
         # The next deal: everyone still in when the bet was made is dealt again, the false
         # opener included (their hand was dead for this deal only).
@@ -760,7 +760,7 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
 
 
 def _show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
-    seat = command.seat
+    seat = command.position
     _check_seat(state, seat)
     if not state.at_showdown:
         raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
@@ -773,13 +773,13 @@ def _show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
 
 
 def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
-    _check_seat(state, command.seat)
+    _check_seat(state, command.position)
     if not state.at_showdown:
         raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
-                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.seat})
-    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.seat,
-                                       state.aggressor, state.players[command.seat])
-    return [ShowAsked(command.seat, target), _shown(state, target)]
+                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.position})
+    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
+                                       state.aggressor, state.players[command.position])
+    return [ShowAsked(command.position, target), _shown(state, target)]
 
 
 def _shown(state: HandState, seat: int) -> CardsShown:
@@ -803,13 +803,13 @@ def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
     if not _needs_openers(state) or state.phase != FIRST_ROUND:
         raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
                         cite("false_openers"))
-    _check_seat(state, command.seat)
-    to = bet.check_action(state.betting, command.seat, "bet", command.to)
-    return ActionTaken(command.seat, "bet", to, to - state.betting.bets[command.seat])
+    _check_seat(state, command.position)
+    to = bet.check_action(state.betting, command.position, "bet", command.to)
+    return ActionTaken(command.position, "bet", to, to - state.betting.bets[command.position])
 
 
 def _false_openers(state: HandState, command: FalseOpeners) -> Event:
-    seat = command.seat
+    seat = command.position
     _check_seat(state, seat)
     if state.settings.opening != JACKS_OR_BETTER or state.opener != seat:
         raise Violation("illegal_action", f"{state.players[seat]} did not open this deal under jacks or better",
@@ -837,25 +837,25 @@ def _check_seat(state: HandState, seat: Any) -> None:
 def _action(state: HandState, command: PostAction) -> Event:
     if state.phase not in (FIRST_ROUND, SECOND_ROUND):
         raise Violation("not_your_turn", f"nobody is to bet: the hand awaits the {state.awaiting}",
-                        numbers={"seat": command.seat})
-    _check_seat(state, command.seat)
+                        numbers={"seat": command.position})
+    _check_seat(state, command.position)
     b = state.betting
-    to = bet.check_action(b, command.seat, command.action, command.to)
+    to = bet.check_action(b, command.position, command.action, command.to)
     if command.action == "bet" and _needs_openers(state) \
-            and not has_openers(state.hands[command.seat], state.settings.joker):
+            and not has_openers(state.hands[command.position], state.settings.joker):
         raise Violation("no_openers",
-                        f"{state.players[command.seat]} cannot open: the first bet needs a pair "
+                        f"{state.players[command.position]} cannot open: the first bet needs a pair "
                         f"of jacks or better (opening requirement 'jacks or better'); check or fold",
-                        cite("five_card_draw"), {"seat": command.seat})
-    return ActionTaken(command.seat, command.action, to, to - b.bets[command.seat])
+                        cite("five_card_draw"), {"seat": command.position})
+    return ActionTaken(command.position, command.action, to, to - b.bets[command.position])
 
 
 def _draw(state: HandState, command: Discard) -> list[Event]:
     if state.phase != DRAW:
         raise Violation("not_your_turn", f"no draw now: the hand awaits the {state.awaiting}",
-                        numbers={"seat": command.seat})
-    _check_seat(state, command.seat)
-    seat = command.seat
+                        numbers={"seat": command.position})
+    _check_seat(state, command.position)
+    seat = command.position
     if seat != state.draw_to_act:
         raise Violation("not_your_turn",
                         f"it is {state.players[state.draw_to_act]}'s turn to draw, not "  # type: ignore[index]
@@ -901,7 +901,7 @@ def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
 def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
     """Whether this draw splits the openers; an opener who throws away part of them must
     say so (RRP draw), and only the opener can."""
-    seat = command.seat
+    seat = command.position
     opener = state.settings.opening == JACKS_OR_BETTER and seat == state.opener
     if command.split_openers and not opener:
         why = ("did not open: only the opener splits openers" if state.settings.opening == JACKS_OR_BETTER

@@ -14,7 +14,7 @@ from domain.rules.pots import PotAward
 @dataclass(frozen=True)
 class PostAction:
     """fold | check | call | bet | raise; `to` is the round total for bet and raise."""
-    seat: int
+    position: int
     action: str
     to: Amount | None = None
 
@@ -22,7 +22,7 @@ class PostAction:
 @dataclass(frozen=True)
 class ActionTaken:
     """`to`: the seat's round total after the action; `adds`: chips pushed in now."""
-    seat: int
+    position: int
     action: str
     to: Amount
     adds: Amount
@@ -30,7 +30,7 @@ class ActionTaken:
 
 @dataclass(frozen=True)
 class UncalledReturned:
-    seat: int
+    position: int
     amount: Amount
 
 
@@ -45,13 +45,13 @@ class PotAwarded:
 @dataclass(frozen=True)
 class CardsMucked:
     """`seat` threw the hand away at the showdown: its cards stay hidden from the players."""
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
 class ShowAsked:
     """`seat` asked to see `target`'s hand (TDA 2024 18-B); the CardsShown of it follows."""
-    seat: int
+    position: int
     target: int
 
 

@@ -69,7 +69,7 @@ class StartHand:
 
 @dataclass(frozen=True)
 class DealHole:
-    seat: int
+    position: int
     cards: str
 
 
@@ -81,13 +81,13 @@ class DealBoard:
 @dataclass(frozen=True)
 class ShowCards:
     """Show at the showdown (or during an all-in run-out); `cards` needed if not dealt known."""
-    seat: int
+    position: int
     cards: str | None = None
 
 
 @dataclass(frozen=True)
 class Muck:
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class SettleShowdown:
 @dataclass(frozen=True)
 class AskToSee:
     """A caller asks to see the last aggressor's hand (TDA 2024 18-B)."""
-    seat: int
+    position: int
 
 
 Command = Union[StartHand, PostAction, DealHole, DealBoard, ShowCards, Muck, SettleShowdown, AskToSee]
@@ -122,7 +122,7 @@ class HandStarted:
 
 @dataclass(frozen=True)
 class HoleCardsDealt:
-    seat: int
+    position: int
     cards: str
 
 
@@ -134,7 +134,7 @@ class BoardDealt:
 
 @dataclass(frozen=True)
 class CardsShown:
-    seat: int
+    position: int
     cards: str
 
 
@@ -264,15 +264,15 @@ def evolve(state: HandState | None, event: Event) -> HandState:
 
 
 def _action_taken(state: HandState, event: ActionTaken) -> HandState:
-    aggressor = event.seat if event.action in ("bet", "raise") else state.aggressor
-    return with_changes(state, betting=bet.apply_action(state.betting, event.seat, event.action, event.to),
+    aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
+    return with_changes(state, betting=bet.apply_action(state.betting, event.position, event.action, event.to),
                         aggressor=aggressor)
 
 
 def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
     cards = _cards(event.cards)
     position = state.deck_position + len(cards) if state.deck else 0
-    return with_changes(state, hole=with_item(state.hole, event.seat, cards), deck_position=position)
+    return with_changes(state, hole=with_item(state.hole, event.position, cards), deck_position=position)
 
 
 def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
@@ -283,17 +283,17 @@ def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
 
 
 def _uncalled_returned(state: HandState, event: UncalledReturned) -> HandState:
-    return with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount),
-                        returned=state.returned + ((event.seat, event.amount),))
+    return with_changes(state, betting=bet.apply_return(state.betting, event.position, event.amount),
+                        returned=state.returned + ((event.position, event.amount),))
 
 
 def _cards_shown(state: HandState, event: CardsShown) -> HandState:
-    return with_changes(state, hole=with_item(state.hole, event.seat, _cards(event.cards)),
-                        shown=with_item(state.shown, event.seat, True))
+    return with_changes(state, hole=with_item(state.hole, event.position, _cards(event.cards)),
+                        shown=with_item(state.shown, event.position, True))
 
 
 def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
-    return with_changes(state, mucked=with_item(state.mucked, event.seat, True))
+    return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
 def _show_asked(state: HandState, _: ShowAsked) -> HandState:
@@ -414,7 +414,7 @@ def _start(command: StartHand) -> list[Event]:
 
 def _post_action(state: HandState, command: PostAction) -> list[Event]:
     b = state.betting
-    seat = command.seat
+    seat = command.position
     if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
         if b.to_act is None:
             raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
@@ -425,15 +425,15 @@ def _post_action(state: HandState, command: PostAction) -> list[Event]:
 
 
 def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
-    _check_seat(state, command.seat)
+    _check_seat(state, command.position)
     if state.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
-    if state.hole[command.seat] is not None:
-        raise Violation("illegal_action", f"{state.players[command.seat]} already has cards")
+    if state.hole[command.position] is not None:
+        raise Violation("illegal_action", f"{state.players[command.position]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
         raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}")
-    return [HoleCardsDealt(command.seat, text)]
+    return [HoleCardsDealt(command.position, text)]
 
 
 def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
@@ -450,38 +450,38 @@ def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
 
 
 def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
-    _check_contender(state, command.seat)
-    _check_turn_to_show(state, command.seat)
-    known = state.hole[command.seat]
-    name = state.players[command.seat]
+    _check_contender(state, command.position)
+    _check_turn_to_show(state, command.position)
+    known = state.hole[command.position]
+    name = state.players[command.position]
     if command.cards is None:
         if known is None:
             raise Violation("invalid_card", f"{name}'s cards are unknown: say which")
-        return [CardsShown(command.seat, _text(known))]
+        return [CardsShown(command.position, _text(known))]
     if known is not None:
         if sorted(_parsed(command.cards)) != sorted(known):
             raise Violation("invalid_card", f"{name} was dealt {_text(known)}, not {command.cards}")
-        return [CardsShown(command.seat, _text(known))]
+        return [CardsShown(command.position, _text(known))]
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
         raise Violation("invalid_card", f"{state.variant} hands hold {HOLE_CARD_COUNT[state.variant]} hole cards")
-    return [CardsShown(command.seat, text)]
+    return [CardsShown(command.position, text)]
 
 
 def _muck(state: HandState, command: Muck) -> list[Event]:
-    _check_contender(state, command.seat)
-    _check_turn_to_show(state, command.seat)
-    return [CardsMucked(command.seat)]
+    _check_contender(state, command.position)
+    _check_turn_to_show(state, command.position)
+    return [CardsMucked(command.position)]
 
 
 def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
-    _check_seat(state, command.seat)
+    _check_seat(state, command.position)
     if not state.live or state.awaiting != "showdown":
         raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
-                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.seat})
-    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.seat,
-                                       state.aggressor, state.players[command.seat])
-    return [ShowAsked(command.seat, target), CardsShown(target, _text(state.hole[target]))]  # type: ignore[arg-type]
+                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.position})
+    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
+                                       state.aggressor, state.players[command.position])
+    return [ShowAsked(command.position, target), CardsShown(target, _text(state.hole[target]))]  # type: ignore[arg-type]
 
 
 def _check_turn_to_show(state: HandState, seat: int) -> None:

@@ -126,7 +126,7 @@ class StartHand:
 @dataclass(frozen=True)
 class DealCards:
     """A seat's cards of this street, or its replacements on a draw; `??` unknown."""
-    seat: int
+    position: int
     cards: str
 
 
@@ -138,19 +138,19 @@ class DealBoard:
 @dataclass(frozen=True)
 class Discard:
     """Draw games: the cards thrown ("" stands pat; `??` unknown ones)."""
-    seat: int
+    position: int
     cards: str
 
 
 @dataclass(frozen=True)
 class ShowCards:
-    seat: int
+    position: int
     cards: str
 
 
 @dataclass(frozen=True)
 class Muck:
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ class HandStarted:
 @dataclass(frozen=True)
 class CardsDealt:
     """`up`: which of the cards are dealt face up (stud)."""
-    seat: int
+    position: int
     cards: str
     up: tuple[bool, ...]
 
@@ -194,19 +194,19 @@ class BoardDealt:
 
 @dataclass(frozen=True)
 class CardsDiscarded:
-    seat: int
+    position: int
     cards: str
 
 
 @dataclass(frozen=True)
 class CardsShown:
-    seat: int
+    position: int
     cards: str
 
 
 @dataclass(frozen=True)
 class CardsMucked:
-    seat: int
+    position: int
 
 
 @dataclass(frozen=True)
@@ -397,7 +397,7 @@ def _blind_opener(state: MixedState) -> int:
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
     cards = _cards(event.cards)
-    seat = event.seat
+    seat = event.position
     hole = with_item(state.hole, seat, state.hole[seat] + cards)
     up = with_item(state.up, seat, state.up[seat] + event.up)
     if state.phase == "draw":
@@ -490,7 +490,7 @@ def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
 
 
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
-    seat = event.seat
+    seat = event.position
     thrown = _cards(event.cards)
     hole = _after_discard(state.hole[seat], thrown)
     new = with_changes(state, hole=with_item(state.hole, seat, hole),
@@ -510,20 +510,20 @@ def _after_draw_step(state: MixedState) -> MixedState:
 def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     b = state.betting
     if state.opener_unknown:
-        b = with_changes(b, to_act=event.seat)
+        b = with_changes(b, to_act=event.position)
         state = with_changes(state, opener_unknown=False)
     if event.action == "bring_in":
         paid = event.adds
         betting = with_changes(
-            b, bets=with_item(b.bets, event.seat, event.to),
-            stacks=with_item(b.stacks, event.seat, b.stacks[event.seat] - paid),
-            committed=with_item(b.committed, event.seat, b.committed[event.seat] + paid),
-            faced=with_item(b.faced, event.seat, event.to), highest=event.to)
-        betting = with_changes(betting, to_act=bet.next_to_act(betting, event.seat))
+            b, bets=with_item(b.bets, event.position, event.to),
+            stacks=with_item(b.stacks, event.position, b.stacks[event.position] - paid),
+            committed=with_item(b.committed, event.position, b.committed[event.position] + paid),
+            faced=with_item(b.faced, event.position, event.to), highest=event.to)
+        betting = with_changes(betting, to_act=bet.next_to_act(betting, event.position))
         return _close_round(with_changes(state, betting=betting, bring_in_due=False))
     if event.action == "bet" and _big_bet_on_fourth(state, event.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    betting = bet.apply_action(b, event.seat, event.action, event.to)
+    betting = bet.apply_action(b, event.position, event.action, event.to)
     return _close_round(with_changes(state, betting=betting, bring_in_due=False))
 
 
@@ -535,11 +535,11 @@ def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
     return _close_round(
-        with_changes(state, betting=bet.apply_return(state.betting, event.seat, event.amount)))
+        with_changes(state, betting=bet.apply_return(state.betting, event.position, event.amount)))
 
 
 def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
-    seat = event.seat
+    seat = event.position
     cards = _cards(event.cards)
     hole, up = state.hole[seat], state.up[seat]
     if None in hole or len(cards) != len(hole):
@@ -551,7 +551,7 @@ def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
 
 
 def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
-    return with_changes(state, mucked=with_item(state.mucked, event.seat, True))
+    return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
 def _pot_awarded(state: MixedState, event: PotAwarded) -> MixedState:
@@ -631,8 +631,8 @@ def _check_seat(state: MixedState, seat: Any) -> None:
 
 
 def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
-    _check_seat(state, command.seat)
-    seat, game = command.seat, state.game
+    _check_seat(state, command.position)
+    seat, game = command.position, state.game
     cards = _cards(command.cards, game.short_deck)
     _check_fresh(state, cards)
     name = state.players[seat]
@@ -671,8 +671,8 @@ def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
 
 
 def _discard(state: MixedState, command: Discard) -> list[Event]:
-    _check_seat(state, command.seat)
-    seat = command.seat
+    _check_seat(state, command.position)
+    seat = command.position
     if state.phase != "draw":
         raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
     if seat != state.next_to_draw:
@@ -693,8 +693,8 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
-    _check_seat(state, command.seat)
-    seat, b = command.seat, state.betting
+    _check_seat(state, command.position)
+    seat, b = command.position, state.betting
     if state.phase != "action":
         raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                         numbers={"seat": seat})
@@ -739,8 +739,8 @@ def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amo
 
 
 def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
-    _check_seat(state, command.seat)
-    seat = command.seat
+    _check_seat(state, command.position)
+    seat = command.position
     if state.betting.folded[seat] or state.mucked[seat]:
         raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
     if state.phase == "action" or state.betting.can_still_bet and state.phase != "showdown":
@@ -760,12 +760,12 @@ def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
 
 
 def _muck(state: MixedState, command: Muck) -> list[Event]:
-    _check_seat(state, command.seat)
+    _check_seat(state, command.position)
     if state.phase != "showdown":
         raise Violation("illegal_action", "hands are mucked at the showdown")
-    if state.betting.folded[command.seat] or state.mucked[command.seat]:
-        raise Violation("illegal_action", f"{state.players[command.seat]} is not holding a live hand")
-    return [CardsMucked(command.seat)]
+    if state.betting.folded[command.position] or state.mucked[command.position]:
+        raise Violation("illegal_action", f"{state.players[command.position]} is not holding a live hand")
+    return [CardsMucked(command.position)]
 
 
 def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:

@@ -694,10 +694,10 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
         antes = [structure.ante] * count
 
     # PHH deals every player's hole cards first, in player order, unknown ones as `??`.
-    dealt = {phh_index[e.seat]: _cards(e.cards) for e in events if type(e) is HoleEvent}
+    dealt = {phh_index[e.position]: _cards(e.cards) for e in events if type(e) is HoleEvent}
     for event in events:  # a hand shown is known to whoever reads the record
         if type(event) is CardsShown:
-            dealt.setdefault(phh_index[event.seat], _cards(event.cards))
+            dealt.setdefault(phh_index[event.position], _cards(event.cards))
     unknown = (UNKNOWN_CARD,) * HOLE_CARD_COUNT[started.variant]
     actions: list[PhhAction] = [
         HoleCardsDealt(player, dealt.get(player, unknown)) for player in range(count)
@@ -708,11 +708,11 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
         if kind is BoardEvent:
             actions.append(BoardDealt(_cards(event.cards)))
         elif kind is ActionTaken:
-            actions.append(betting_action(phh_index[event.seat], event))
+            actions.append(betting_action(phh_index[event.position], event))
         elif kind is CardsShown:
-            actions.append(ShownOrMucked(phh_index[event.seat], _cards(event.cards)))
+            actions.append(ShownOrMucked(phh_index[event.position], _cards(event.cards)))
         elif kind is CardsMucked:
-            actions.append(ShownOrMucked(phh_index[event.seat], None))
+            actions.append(ShownOrMucked(phh_index[event.position], None))
         elif kind is HandEnded:
             finishing = tuple(_whole(stack) for stack in in_phh_order(event.stacks))
     fixed = structure.kind == FIXED_LIMIT

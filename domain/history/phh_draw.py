@@ -389,9 +389,9 @@ def _check_known_showdown(state: draw.HandState, plan: _Plan, log: Iterable[draw
     # A hand the computer mucked was weighed too: filler cards must not decide that either.
     for event in log:
         if type(event) is draw.CardsShown and fillers & set(_split(event.cards)) or \
-                type(event) is draw.CardsMucked and fillers & {format_card(c) for c in state.hands[event.seat]}:
-            raise _refuse("unknown_cards", f"the showdown needs p{event.seat + 1}'s cards, which "
-                          "the record gives as unknown (??)", seat=event.seat)
+                type(event) is draw.CardsMucked and fillers & {format_card(c) for c in state.hands[event.position]}:
+            raise _refuse("unknown_cards", f"the showdown needs p{event.position + 1}'s cards, which "
+                          "the record gives as unknown (??)", seat=event.position)
 
 
 def _split(text: str) -> list[str]:
@@ -420,11 +420,11 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
         kind = type(event)
         if kind is draw.HoleCardsDealt:
             cards = _split(event.cards) if event.cards else [UNKNOWN_CARD] * draw.HAND_SIZE
-            actions.append(HoleCardsDealt(phh[event.seat], tuple(cards)))
+            actions.append(HoleCardsDealt(phh[event.position], tuple(cards)))
         elif kind is ActionTaken:
-            actions.append(betting_action(phh[event.seat], event))
+            actions.append(betting_action(phh[event.position], event))
         elif kind is draw.PlayerDrew:
-            player = phh[event.seat]
+            player = phh[event.position]
             hidden = (UNKNOWN_CARD,) * event.count
             actions.append(StoodPatOrDiscarded(
                 player, tuple(_split(event.discarded)) if event.discarded is not None else hidden))
@@ -432,9 +432,9 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
                 actions.append(HoleCardsDealt(
                     player, tuple(_split(event.received)) if event.received is not None else hidden))
         elif kind is draw.CardsShown:
-            actions.append(ShownOrMucked(phh[event.seat], tuple(_split(event.cards))))
+            actions.append(ShownOrMucked(phh[event.position], tuple(_split(event.cards))))
         elif kind is draw.CardsMucked:
-            actions.append(ShownOrMucked(phh[event.seat], None))
+            actions.append(ShownOrMucked(phh[event.position], None))
         elif kind is draw.HandEnded:
             finishing = tuple(event.stacks[seat] for seat in order)
     unit = settings.unit

@@ -171,24 +171,24 @@ def phh_from_events(events: Any) -> HandHistory:
     for event in events[1:]:
         kind = type(event)
         if kind is mixed.CardsDealt and (replacements or actions and isinstance(actions[-1], StoodPatOrDiscarded)):
-            replacements.append(HoleCardsDealt(index[event.seat], _card_texts(event.cards)))
+            replacements.append(HoleCardsDealt(index[event.position], _card_texts(event.cards)))
             continue
         if kind is not mixed.CardsDiscarded:
             actions += replacements
             replacements = []
         if kind is mixed.CardsDealt:
-            actions.append(HoleCardsDealt(index[event.seat], _card_texts(event.cards)))
+            actions.append(HoleCardsDealt(index[event.position], _card_texts(event.cards)))
         elif kind is mixed.BoardDealt:
             actions.append(BoardDealt(_card_texts(event.cards)))
         elif kind is mixed.CardsDiscarded:
-            actions.append(StoodPatOrDiscarded(index[event.seat], _card_texts(event.cards)))
+            actions.append(StoodPatOrDiscarded(index[event.position], _card_texts(event.cards)))
         elif kind is ActionTaken:
-            actions.append(BringInPosted(index[event.seat]) if event.action == "bring_in"
-                           else betting_action(index[event.seat], event))
+            actions.append(BringInPosted(index[event.position]) if event.action == "bring_in"
+                           else betting_action(index[event.position], event))
         elif kind is mixed.CardsShown:
-            actions.append(ShownOrMucked(index[event.seat], _card_texts(event.cards)))
+            actions.append(ShownOrMucked(index[event.position], _card_texts(event.cards)))
         elif kind is mixed.CardsMucked:
-            actions.append(ShownOrMucked(index[event.seat], None))
+            actions.append(ShownOrMucked(index[event.position], None))
         elif kind is mixed.HandEnded:
             finishing = tuple(_whole(event.stacks[seat]) for seat in order)
     return HandHistory(

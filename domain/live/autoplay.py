@@ -43,14 +43,14 @@ def holds_pair_or_better(hole: Sequence[int], board: Sequence[int], variant: str
     return evaluate(hole, board).category != "high_card"
 
 
-def holdem_auto_action(hand: holdem.HandState, seat: int, timed_out: bool) -> holdem.Command:
-    """The command played for hand seat `seat` of a hold'em or Omaha hand (their turn): at
+def holdem_auto_action(hand: holdem.HandState, position: int, timed_out: bool) -> holdem.Command:
+    """The command played for `position` in a hold'em or Omaha hand (their turn): at
     a declared showdown, show or muck as the cards speak (holdem.showdown_command)."""
-    if hand.to_show == seat:
-        return holdem.showdown_command(hand, seat)
+    if hand.to_show == position:
+        return holdem.showdown_command(hand, position)
     legal = holdem.legal_actions(hand)
-    assert legal is not None and hand.to_act == seat, "the computer acts only on its own turn"
-    hole = hand.hole[seat] or ()
+    assert legal is not None and hand.to_act == position, "the computer acts only on its own turn"
+    hole = hand.hole[position] or ()
     pair = holds_pair_or_better(hole, hand.board, hand.variant)
     small_bet = hand.betting.structure.opening_minimum
-    return holdem.PostAction(seat, betting_choice(legal, small_bet, pair, timed_out=timed_out))
+    return holdem.PostAction(position, betting_choice(legal, small_bet, pair, timed_out=timed_out))

@@ -81,9 +81,10 @@ class Opening:
 
 @dataclass(frozen=True)
 class TableMove:
-    """A table action as the games read it (domain.live.table.Act without the table's concerns)."""
+    """A table action as the games read it (domain.live.table.Act without the table's
+    concerns): `position`, the player's in the hand."""
     player: str
-    seat: int
+    position: int
     action: str
     to: int | None = None
     discard: tuple[str, ...] | None = None
@@ -269,8 +270,8 @@ class HoldemGame(PlaysForChips):
                             numbers={"action": move.action})
         showdown = _SHOWDOWN_ACTIONS.get(move.action)
         if showdown is not None:
-            return showdown(move.seat)
-        return holdem.PostAction(move.seat, move.action, move.to)
+            return showdown(move.position)
+        return holdem.PostAction(move.position, move.action, move.to)
 
     auto_action = staticmethod(autoplay.holdem_auto_action)
 
@@ -416,7 +417,7 @@ def committed_cards(deck: tuple[str, ...], reshuffle_order: tuple[str, ...] | No
 class DrawTableHand:
     """A five-card draw hand at a table. `start_stacks`: the chips the hand began with
     (no-betting mode plays for points, so they do not move); `deals`: every deal of the
-    hand, the redeals' included; `held`: per hand seat, the (card, position) of every card
+    hand, the redeals' included; `held`: per position in the hand, the (card, deck position) of every card
     it was given; `given`: the cards handed out in the current deal (a card handed out again
     came back through a reshuffle); `tabled`: the positions of the cards shown to everyone."""
     game: draw.HandState
@@ -504,7 +505,7 @@ class DrawGame:
         if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)):
             return with_changes(cls._given_to(hand, event), game=game)
         if isinstance(event, (draw.CardsShown, draw.OpenersShown)):
-            held = dict(hand.held[event.seat])  # a card's latest position is the one it was tabled from
+            held = dict(hand.held[event.position])  # a card's latest position is the one it was tabled from
             tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
             return with_changes(hand, game=game, tabled=hand.tabled + tabled)  # type: ignore[operator]
         return with_changes(hand, game=game)
@@ -514,7 +515,7 @@ class DrawGame:
         cards = _pairs((event.cards if isinstance(event, draw.HoleCardsDealt) else event.received) or "")
         deal = hand.deals[-1]
         given = [(card, deal.position(card, card in hand.given)) for card in cards]
-        held = hand.held[:event.seat] + (hand.held[event.seat] + tuple(given),) + hand.held[event.seat + 1:]
+        held = hand.held[:event.position] + (hand.held[event.position] + tuple(given),) + hand.held[event.position + 1:]
         return with_changes(hand, held=held, given=hand.given | set(cards))
 
     @classmethod
@@ -554,18 +555,18 @@ class DrawGame:
             if move.discard is not None:
                 raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                                 numbers={"action": move.action})
-            return _DRAW_SHOWDOWN_ACTIONS[move.action](move.seat)
+            return _DRAW_SHOWDOWN_ACTIONS[move.action](move.position)
         if move.action in ("discard", "draw", "split_openers"):
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                                 numbers={"action": move.action})
-            return draw.Discard(move.seat, move.discard, split_openers=move.action == "split_openers")
+            return draw.Discard(move.position, move.discard, split_openers=move.action == "split_openers")
         if move.action == "false_openers":
-            return draw.FalseOpeners(move.seat)
+            return draw.FalseOpeners(move.position)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                             numbers={"action": move.action})
-        return draw.PostAction(move.seat, move.action, move.to)
+        return draw.PostAction(move.position, move.action, move.to)
 
     @staticmethod
     def auto_action(hand: DrawTableHand, seat: int, timed_out: bool) -> Any:

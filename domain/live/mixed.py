@@ -205,8 +205,8 @@ def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
     if hand.game is not None and game.street != hand.game.street:  # a new street
         return with_changes(hand, game=game, first_to_act=None, aggressor=None)
     if isinstance(event, ActionTaken):
-        first = event.seat if hand.first_to_act is None else hand.first_to_act
-        aggressor = event.seat if event.action in ("bet", "raise") else hand.aggressor
+        first = event.position if hand.first_to_act is None else hand.first_to_act
+        aggressor = event.position if event.action in ("bet", "raise") else hand.aggressor
         return with_changes(hand, game=game, first_to_act=first, aggressor=aggressor)
     return with_changes(hand, game=game)
 
@@ -447,9 +447,9 @@ def table_action(move: TableMove, hand: MixedTableHand) -> Any:
         if move.discard is None:
             raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                             numbers={"action": move.action})
-        return mixed.Discard(move.seat, format_cards(parse_cards(move.discard)) if move.discard else "")
+        return mixed.Discard(move.position, format_cards(parse_cards(move.discard)) if move.discard else "")
     _not_for(hand.game.game.name, move, "discard")  # type: ignore[union-attr]
-    return PostAction(move.seat, move.action, move.to)
+    return PostAction(move.position, move.action, move.to)
 
 
 def computer_action(hand: MixedTableHand, seat: int, timed_out: bool) -> Any:

@@ -86,7 +86,7 @@ class GameRules:
     action: Callable[[TableMove, Any, Dealing | None], Any]
     """(the table's action, the hand, the dealing) -> the game's action command."""
     auto_action: Callable[[Any, int, bool], Any]
-    """(hand state, hand seat to act, timed out?) -> the game command the computer plays."""
+    """(hand state, position to act, timed out?) -> the game command the computer plays."""
     table_game: Any = None
     """Five-card draw, Palace Poker, dice and the mixed games: their adapter (`module`
     too), which reads the table's settings and draws what randomness the game needs."""
@@ -322,8 +322,8 @@ class ChipsAdjusted:
 
 @dataclass(frozen=True)
 class HandOpened:
-    """A hand begins. `seats`: the table seats dealt in (hand seat k is table seat
-    seats[k]); `button`: a table seat. `salt` is secret until the hand is closed."""
+    """A hand begins. `seats`: the table seats dealt in (position k in the hand is table
+    seat seats[k]); `button`: a table seat. `salt` is secret until the hand is closed."""
     hand_id: str
     number: int
     button: int
@@ -337,13 +337,23 @@ class HandOpened:
 
 
 @dataclass(frozen=True)
+class SeatStack:
+    """A player's chips at table seat `seat` once a hand is over, and the points the hand
+    scored them in a game played for points (draw without betting, dice; else None)."""
+    seat: int
+    player_id: str
+    stack: int
+    points: int | None = None
+
+
+@dataclass(frozen=True)
 class HandClosed:
-    """The hand is over: every table seat's stack now, and who lost their last chip."""
+    """The hand is over: the stack of every seat dealt in, and who lost their last chip.
+    (The game's HandEnded lists its stacks the same way, with each one's position in the
+    hand beside: domain.live.table_records.)"""
     hand_id: str
-    stacks: tuple[int, ...]
+    stacks: tuple[SeatStack, ...]
     busted: tuple[str, ...]
-    points: tuple[int, ...] = ()
-    """Per table seat, points the hand scored (draw without betting, dice); () if none."""
 
 
 @dataclass(frozen=True)
@@ -512,8 +522,8 @@ class TableState:
         if not self.hand_in_progress:
             return self.stacks
         stacks = list(self.stacks)
-        for hand_seat, table_seat in enumerate(self.hand_seats):
-            stacks[table_seat] = self.hand.stacks[hand_seat]
+        for position, table_seat in enumerate(self.hand_seats):
+            stacks[table_seat] = self.hand.stacks[position]
         return tuple(stacks)
 
     @property
@@ -534,10 +544,10 @@ class TableState:
             return None
         return self.players.index(player_id) if player_id in self.players else None
 
-    def hand_seat_of(self, player_id: str) -> int | None:
-        for hand_seat, table_seat in enumerate(self.hand_seats):
+    def position_of(self, player_id: str) -> int | None:
+        for position, table_seat in enumerate(self.hand_seats):
             if self.players[table_seat] == player_id:
-                return hand_seat
+                return position
         return None
 
 
@@ -650,11 +660,13 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
     for player in busted:
         better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
         places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
-    points = state.points
-    if event.points:
-        points = tuple(mine + scored for mine, scored in zip(points or (0,) * len(event.points), event.points))
-    return with_changes(state, stacks=event.stacks, eliminated=state.eliminated + tuple(places),
-                        points=points, last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
+    stacks, points = list(state.stacks), list(state.points)
+    for entry in event.stacks:
+        stacks[entry.seat] = entry.stack
+        if entry.points is not None:
+            points[entry.seat] += entry.points
+    return with_changes(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
+                        points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
 
 
 def replay(events: Any) -> TableState:
@@ -841,9 +853,9 @@ def _start_next_hand(state: TableState, command: StartNextHand,
 
 def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[int, ...],
                      betting: BettingStructure) -> tuple[int, int, BettingStructure]:
-    """The table seat recorded as the button, the hand seat the game takes as its button,
+    """The table seat recorded as the button, the position the game takes as its button,
     and the betting, from a tournament's positions. The game puts the blinds on the two
-    hand seats after its button (heads-up: the button and the next), so its button is
+    positions after its button (heads-up: the button and the next), so its button is
     the dealt-in seat two before the big blind (one before, heads-up). A dead button
     (TDA 2024 32) sits on an empty seat: the game's button is then the last player before the
     small blind, who acts last as the button would. An empty small blind seat is a dead
@@ -1003,16 +1015,16 @@ def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
 def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
         raise Violation("hand_over", "no hand is being played: start the next hand")
-    seat = state.hand_seat_of(command.player_id)
-    if seat is None:
+    position = state.position_of(command.player_id)
+    if position is None:
         raise Violation("not_your_turn", f"{command.player_id} is not dealt in this hand",
                         numbers={"player": command.player_id})
     ruled: list[Any] = []
     if command.pushed is not None:
-        ruled, command = _ruled(state, seat, command)
+        ruled, command = _ruled(state, position, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
-    move = TableMove(command.player_id, seat, command.action, command.to, command.discard,
+    move = TableMove(command.player_id, position, command.action, command.to, command.discard,
                      command.defender, command.keep, command.line)
     game_command = rules.action(move, state.hand, dealing)
     try:
@@ -1024,7 +1036,7 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
 
 def _about_players(refused: Violation, state: TableState, player_id: str) -> Violation:
     """A game's refusal of a table action, with who tried (`player`) and, when it was not
-    their turn, whose turn it is (`to_act_player`): the game counts hand seats, the table
+    their turn, whose turn it is (`to_act_player`): the game counts positions, the table
     and its clients know players."""
     numbers = {**refused.numbers}
     numbers.setdefault("player", player_id)
@@ -1033,7 +1045,7 @@ def _about_players(refused: Violation, state: TableState, player_id: str) -> Vio
     return Violation(refused.code, refused.detail, refused.rule, numbers)
 
 
-def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
+def _ruled(state: TableState, position: int, command: Act) -> tuple[list[Any], Act]:
     """Chips and words (domain.rules.declarations) become the action they are ruled to be; the
     ruling is recorded beside it."""
     # Hold'em hands hold their betting; the table games' adapters wrap a game that does.
@@ -1041,8 +1053,8 @@ def _ruled(state: TableState, seat: int, command: Act) -> tuple[list[Any], Act]:
     pushed = command.pushed
     if betting is None or pushed is None:
         raise Violation("illegal_action", "chips and words are ruled in betting games only")
-    found, action, to = ruled_action(betting, seat, pushed)
-    event = ChipsRuled(state.hand_id, state.hand_seats[seat], command.player_id, pushed.chips,  # type: ignore[arg-type]
+    found, action, to = ruled_action(betting, position, pushed)
+    event = ChipsRuled(state.hand_id, state.hand_seats[position], command.player_id, pushed.chips,  # type: ignore[arg-type]
                        pushed.said, pushed.order, found)
     return [event], with_changes(command, action=action, to=to, pushed=None)
 
@@ -1099,10 +1111,10 @@ def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) ->
     """The computer's action for table seat `seat` (whose turn it is), through the game's
     decider like any other action."""
     rules = game_rules(state.game)
-    hand_seat = state.hand_seat_of(state.players[seat])
+    position = state.position_of(state.players[seat])
     marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
     state = evolve(state, marker)
-    command = rules.auto_action(state.hand, hand_seat, reason == CLOCK_EXPIRED)
+    command = rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED)
     hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
 
@@ -1189,16 +1201,12 @@ def _closing(state: TableState) -> list[Any]:
         return []
     rules = game_rules(state.game)
     chips = rules.plays_for_chips(state.settings)
-    stacks = list(state.stacks)
-    points = [0] * len(state.players)
     hand_points = getattr(state.hand, "points", ())
-    for hand_seat, table_seat in enumerate(state.hand_seats):
-        stacks[table_seat] = state.hand.stacks[hand_seat]
-        if hand_points:
-            points[table_seat] = hand_points[hand_seat]
-    busted = tuple(state.players[s] for s in state.hand_seats if chips and stacks[s] == 0)
-    closed = HandClosed(state.hand_id, tuple(stacks), busted,  # type: ignore[arg-type]
-                        tuple(points) if hand_points else ())
+    stacks = tuple(SeatStack(seat, state.players[seat], state.hand.stacks[position],
+                             hand_points[position] if hand_points else None)
+                   for position, seat in enumerate(state.hand_seats))
+    busted = tuple(entry.player_id for entry in stacks if chips and entry.stack == 0)
+    closed = HandClosed(state.hand_id, stacks, busted)  # type: ignore[arg-type]
     events: list[Any] = [closed]
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]

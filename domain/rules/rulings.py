@@ -190,7 +190,7 @@ def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str
         holdem.decide(state, command)
     except Violation as violation:
         return refused(violation)
-    return allowed(state.betting, command.seat, command.action, command.to)
+    return allowed(state.betting, command.position, command.action, command.to)
 
 
 def refused(violation: Violation) -> dict[str, Any]:
@@ -313,8 +313,8 @@ def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[
 
 
 def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
-    name = state.players[found.seat]
-    opened = _opening_bet(log, found.seat)
+    name = state.players[found.position]
+    opened = _opening_bet(log, found.position)
     if found.outcome == "carried":
         detail = (f"{name} opened for {opened:,} without openers: a dead hand; nobody else had acted "
                   "after the open (or no live hand is left), so the antes and the opening bet stay in "
@@ -436,11 +436,11 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
     }
     options = draw.legal_draw(state)
     if options is not None:
-        answer["draw"] = {"player": names[options.seat], "most": options.most,
+        answer["draw"] = {"player": names[options.position], "most": options.most,
                           "most_keeping_no_ace": options.most_keeping_no_ace}
     answer["drawn"] = {names[seat]: count for seat, count in enumerate(state.drawn) if count is not None}
     answer["redeals"] = state.redeals
-    returned = tuple((e.seat, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
+    returned = tuple((e.position, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
     answer.update(_money(names, state.over, state.awards, returned, state.pots, state.stacks))
     return answer
 
@@ -485,5 +485,5 @@ def _draw_phase_verdict(state: draw.HandState, log: list[Any], events: list[Any]
                         "most_keeping_no_ace": options.most_keeping_no_ace}}
 
 
-def _opening_bet(log: list[Any], seat: int) -> int:
-    return next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.seat == seat and e.action == "bet")
+def _opening_bet(log: list[Any], position: int) -> int:
+    return next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.position == position and e.action == "bet")

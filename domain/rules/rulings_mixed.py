@@ -78,13 +78,13 @@ def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:
     """A legal proposal read out; the big bet of an open pair on fourth street is stud's own
     rule (Robert's Rules, seven-card stud 4), beside the fixed bet of betting.py."""
     if not isinstance(command, PostAction):
-        return allowed(None, command.seat, "draw", None)
+        return allowed(None, command.position, "draw", None)
     big = state.betting.structure.unit(late=True)
     if command.action == "bet" and command.to == big and open_pair_big_bet_allowed(state) \
             and big != state.betting.structure.unit(late=False):
         return {"legal": True, "detail": f"an open pair on fourth street may bet the big bet of {big}",
                 "rule": cite("open_pair_big_bet"), "numbers": {"to": command.to, "open_pair_to": big}}
-    return allowed(state.betting, command.seat, command.action, command.to)
+    return allowed(state.betting, command.position, command.action, command.to)
 
 
 def _texts(text: Any) -> list[str]:
@@ -172,18 +172,18 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
 class _Draw:
     """A draw in a ruling: the discard, then the replacements dealt at once."""
 
-    def __init__(self, seat: int, thrown: str, dealer: _Dealer) -> None:
-        self.seat, self.thrown, self.dealer = seat, thrown, dealer
+    def __init__(self, position: int, thrown: str, dealer: _Dealer) -> None:
+        self.position, self.thrown, self.dealer = position, thrown, dealer
 
 
 def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.MixedState]:
     if not isinstance(command, _Draw):
         return mixed.handle(state, command)
-    events, state = mixed.handle(state, mixed.Discard(command.seat, command.thrown))
+    events, state = mixed.handle(state, mixed.Discard(command.position, command.thrown))
     count = len(command.thrown) // 2
     if count:  # the replacements come right after the discard
-        cards = command.dealer.replacements(command.seat, count)
-        more, state = mixed.handle(state, mixed.DealCards(command.seat, cards))
+        cards = command.dealer.replacements(command.position, count)
+        more, state = mixed.handle(state, mixed.DealCards(command.position, cards))
         events += more
     return events, state
 

@@ -26,11 +26,11 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
-from domain.live import table
+from domain.live import table, table_records
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
 from domain.ratings import Finish, GameResult
-from domain.records import from_record, to_record
+from domain.records import to_record
 from service.application import ratings
 from service.application.handling import Decision, Handled, Loaded, SnapshotPolicy, StreamKind
 from service.application.sealing import seal
@@ -46,11 +46,10 @@ STREAM_PREFIX = "table-"
 CACHED_TABLES = 2048
 """Table states each process keeps by default (CARDROOM_TABLE_CACHE_SIZE): a 10,000-player
 tournament plays on 1,112 tables at once; a state not kept loads from its snapshot."""
-# Hand events whose cards only their own player (and the floor) may see: record type ->
-# the field holding the seat. Palace Poker's private events name their players themselves
-# (`visible_to`).
-PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersSplit": "seat",
-                       "CardsDealt": "seat", "CardsDiscarded": "seat"}  # the last two: mixed games
+# Hand events whose cards only the player at their `seat` (and the floor) may see. Palace
+# Poker's private events name their players themselves (`visible_to`).
+PRIVATE_CARD_EVENTS = frozenset({"HoleCardsDealt", "PlayerDrew", "OpenersSplit",
+                                 "CardsDealt", "CardsDiscarded"})  # the last two: mixed games
 # A hand committed card by card (domain.rules.deal_commitment) never shows its whole deck, or
 # the secret its per-card salts come from, to anyone but the floor and admin: the others
 # get the openings of the cards they saw (service.application.views.deal_view). Five-card
@@ -82,7 +81,7 @@ def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent
     for record in records:
         if types is None:
             types = table.event_types(record.data["game"])
-        state = table.evolve(state, from_record(types, record.type, record.full_data()))
+        state = table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
     return state
 
 
@@ -193,7 +192,7 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
 
 def _decide(command: table.Command, now: int, loaded: LoadedTable) -> Decision[table.TableState | None]:
     events, state = table.handle(loaded.state, command, now, SecretDraws())
-    return Decision(_new_events(loaded.state, state, events), state, events)
+    return Decision(_new_events(loaded.state, events), state, events)
 
 
 def _rate_if_finished(app: Application, state: table.TableState | None, events: Sequence[Any], actor: str | None) -> None:
@@ -236,20 +235,25 @@ def expire_clock(app: Application, table_id: str, expected_version: int | None, 
     return execute(app, table_id, expected_version, command, actor=CLOCK_ACTOR, now=now)
 
 
-def _new_events(before: table.TableState | None, after: table.TableState,
-                events: list[Any]) -> list[NewEvent]:
-    """The store records, with metadata that lets views redact one event on its own: the
-    hand it belongs to and, for private cards, the player who may see them. One command
-    may close a hand and open the next (auto_deal), so both are followed event by event."""
+def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewEvent]:
+    """The store records, in the table form (domain.live.table_records: `seat` is the
+    table seat), with metadata that lets views redact one event on its own: the hand it
+    belongs to and, for private cards, the player who may see them. One command may close
+    a hand and open the next (auto_deal), so both are followed event by event (the
+    players of a hand as its start event names them: a player who leaves when it ends is
+    still the one its cards were dealt to)."""
     hand_id = None if before is None else before.hand_id
-    hand_seats = () if before is None else before.hand_seats
+    seating = None if before is None or before.hand_id is None else \
+        table_records.HandSeating(before.hand_seats, tuple(before.players[s] for s in before.hand_seats))
     per_card = before is not None and before.deal_scheme == deal_commitment.SCHEME
     records = []
     for event, automatic in zip(events, table.automatic_flags(events)):
         if type(event) is table.HandOpened:
-            hand_id, hand_seats = event.hand_id, event.seats
+            hand_id = event.hand_id
             per_card = event.scheme == deal_commitment.SCHEME
-        type_name, data = to_record(event)
+        type_name, game_form = to_record(event)
+        seating = table_records.seating_after(seating, type_name, game_form)
+        data = table_records.at_table(type_name, game_form, seating)
         metadata: dict[str, Any] = {}
         if per_card and type_name in FLOOR_ONLY_SECRETS:
             metadata["floor_only"] = [name for name in FLOOR_ONLY_SECRETS[type_name] if name in data]
@@ -257,11 +261,10 @@ def _new_events(before: table.TableState | None, after: table.TableState,
             metadata["automatic"] = True
         if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
             metadata["hand_id"] = hand_id
-        seat_field = PRIVATE_CARD_EVENTS.get(type_name)
-        if seat_field is not None:
-            metadata["visible_to"] = after.players[hand_seats[data[seat_field]]]
+        if type_name in PRIVATE_CARD_EVENTS:
+            metadata["visible_to"] = seating.players[data["position"]]  # type: ignore[union-attr]
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])
         public, sealed = seal(type_name, data)
-        records.append(NewEvent(type_name, public, metadata=metadata, sealed=sealed))
+        records.append(NewEvent(type_name, public, table_records.POSITIONS_NAMED, metadata=metadata, sealed=sealed))
     return records

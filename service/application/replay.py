@@ -27,7 +27,7 @@ from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
 from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
-from domain.live import table
+from domain.live import table, table_records
 from domain.live.games import betting_status, legal_shape
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
 from domain.rules.rulings import FIVE_CARD_DRAW as DRAW_GAME
@@ -97,7 +97,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
         if types is None:
             types = table.event_types(record.data["game"])
         before = state
-        state = table.evolve(state, from_record(types, record.type, record.full_data()))
+        state = table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
         if record.version in shown:
             folded.append((before, state, record))
     assert state is not None
@@ -123,8 +123,9 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
     step: dict[str, Any] = {
         "index": index, "version": record.version, "type": record.type,
         "automatic": bool(record.metadata.get("automatic")),
-        "caption": _caption(record.type, shown["data"], _seat_name(hand_players, names),
-                            _seat_name(after.players, names)),
+        # In the game's form, as an imported hand's events are: hand events count positions.
+        "caption": _caption(record.type, table_records.in_hand(record.type, shown["data"]),
+                            _seat_name(hand_players, names), _seat_name(after.players, names)),
         "table": _live_table(after, viewer),
         "decision": None,
     }
@@ -134,8 +135,8 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
     if record.type == "ActionTaken" and before is not None and _dealt(before):
         data = shown["data"]
         legal = views.legal_actions_view(before, viewer)["legal"]
-        step["decision"] = decision(_betting_of(before.hand), legal, data["seat"],
-                                    hand_players[data["seat"]], data["action"], data["to"], data["adds"])
+        step["decision"] = decision(_betting_of(before.hand), legal, data["position"],
+                                    hand_players[data["position"]], data["action"], data["to"], data["adds"])
     return step
 
 
@@ -455,8 +456,8 @@ def _phh_steps(game: _RecordedGame, events: Sequence[Any], names: list[str], vie
         if rule is not None:
             step["rule"] = rule
         if isinstance(event, ActionTaken) and before is not None:
-            step["decision"] = decision(_betting_of(before), game.legal(before), event.seat,
-                                        names[event.seat], event.action, event.to, event.adds)
+            step["decision"] = decision(_betting_of(before), game.legal(before), event.position,
+                                        names[event.position], event.action, event.to, event.adds)
         steps.append(step)
     return {"game": game.name(events[0]) if events else None, "over": bool(state and state.over),
             "players": names, "names": {name: name for name in names}, "steps": steps}
@@ -470,7 +471,7 @@ def _holdem_event_data(event: Any, names: list[str], viewer: views.Viewer) -> di
     """The event's fields for a caption, hole cards blanked where the viewer may not see
     them (a recorded hand's players are its names)."""
     data = _fields(event)
-    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.seat]):
+    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.position]):
         data["cards"] = None
     return data
 
@@ -480,7 +481,7 @@ def _mixed_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dic
     discard only how many cards."""
     data = _fields(event)
     type_name = type(event).__name__
-    if type_name in PARTLY_PUBLIC_EVENTS and not viewer.sees_cards_of(names[data["seat"]]):
+    if type_name in PARTLY_PUBLIC_EVENTS and not viewer.sees_cards_of(names[data["position"]]):
         return event_view(type_name, data)
     return data
 
@@ -489,7 +490,7 @@ def _draw_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict
     """As `_holdem_event_data`; another player's draw shows how many cards, not which."""
     data = _fields(event)
     if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)) \
-            and not viewer.sees_cards_of(names[event.seat]):
+            and not viewer.sees_cards_of(names[event.position]):
         for private in ("cards", "discarded", "received"):
             if private in data:
                 data[private] = None
@@ -565,32 +566,32 @@ _ROUND_NAMES = {"flop": "The flop", "turn": "The turn", "river": "The river"}
 
 def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], str],
              by_table_seat: Callable[[int], str]) -> str:
-    """The event as a person says it: `player` names a hand seat, `by_table_seat` a table
+    """The event as a person says it: `player` names a position, `by_table_seat` a table
     seat (table events count seats at the table)."""
     if type_name == "ActionTaken":
-        return _action_words(player(data["seat"]), data["action"], data["to"], data["adds"])
+        return _action_words(player(data["position"]), data["action"], data["to"], data["adds"])
     if type_name == "HoleCardsDealt":
-        return f"{player(data['seat'])} is dealt {data['cards'] or 'cards face down'}"
+        return f"{player(data['position'])} is dealt {data['cards'] or 'cards face down'}"
     if type_name == "CardsDealt":  # the mixed games: `??` for a down card the viewer may not see
-        return f"{player(data['seat'])} is dealt {data['cards']}"
+        return f"{player(data['position'])} is dealt {data['cards']}"
     if type_name == "CardsDiscarded":
-        return f"{player(data['seat'])} discards {data['cards']}" if data["cards"] else \
-            f"{player(data['seat'])} stands pat"
+        return f"{player(data['position'])} discards {data['cards']}" if data["cards"] else \
+            f"{player(data['position'])} stands pat"
     if type_name == "PlayerDrew":
         received = f": {data['received']}" if data.get("received") else ""
-        return f"{player(data['seat'])} draws {data['count']}{received}" if data["count"] else \
-            f"{player(data['seat'])} stands pat"
+        return f"{player(data['position'])} draws {data['count']}{received}" if data["count"] else \
+            f"{player(data['position'])} stands pat"
     if type_name == "BoardDealt":
         street = data.get("street")  # the mixed games' board names no street
         return f"{_ROUND_NAMES.get(street, street)}: {data['cards']}" if street else f"The board: {data['cards']}"
     if type_name == "CardsShown":
-        return f"{player(data['seat'])} shows {data['cards']}"
+        return f"{player(data['position'])} shows {data['cards']}"
     if type_name == "CardsMucked":
-        return f"{player(data['seat'])} mucks"
+        return f"{player(data['position'])} mucks"
     if type_name == "ShowAsked":
-        return f"{player(data['seat'])} asks to see {player(data['target'])}'s hand"
+        return f"{player(data['position'])} asks to see {player(data['target'])}'s hand"
     if type_name == "UncalledReturned":
-        return f"{chips(data['amount'])} uncalled returned to {player(data['seat'])}"
+        return f"{chips(data['amount'])} uncalled returned to {player(data['position'])}"
     if type_name == "PotAwarded":
         winners = list(data.get("winners") or ())
         shares = list(data.get("shares") or ())

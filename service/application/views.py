@@ -140,18 +140,18 @@ def hand_summary(state: table.TableState) -> dict[str, Any]:
 
 def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[str, Any]:
     hand = state.hand
-    in_hand = {table_seat: hand_seat for hand_seat, table_seat in enumerate(state.hand_seats)} if hand else {}
+    in_hand = {table_seat: position for position, table_seat in enumerate(state.hand_seats)} if hand else {}
     stacks = state.live_stacks
     seats = []
     for seat, player in enumerate(state.players):
-        hand_seat = in_hand.get(seat)
+        position = in_hand.get(seat)
         seats.append({
             "seat": seat,
             "player_id": player,
             "stack": stacks[seat],
-            "status": _seat_status(state, seat, hand_seat),
-            "bet": _bet(state, hand_seat),
-            "cards": _visible_hole(state, hand_seat, viewer) if hand_seat is not None else None,
+            "status": _seat_status(state, seat, position),
+            "bet": _bet(state, position),
+            "cards": _visible_hole(state, position, viewer) if position is not None else None,
             "sitting_out": state.sitting_out[seat],
         })
     return {
@@ -186,10 +186,10 @@ def _rotation(state: table.TableState) -> dict[str, Any] | None:
     return adapter.rotation_view(state.hand, len(table.seats_dealt_in(state)))
 
 
-def _bet(state: table.TableState, hand_seat: int | None) -> int:
-    if hand_seat is None or not state.hand_in_progress:
+def _bet(state: table.TableState, position: int | None) -> int:
+    if position is None or not state.hand_in_progress:
         return 0
-    return _adapter(state).bet(state.hand, hand_seat)
+    return _adapter(state).bet(state.hand, position)
 
 
 def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
@@ -199,15 +199,15 @@ def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
     return {"player_id": clock.player_id, "seat": clock.seat, "deadline_at_ms": clock.deadline_at_ms}
 
 
-def _seat_status(state: table.TableState, seat: int, hand_seat: int | None) -> str:
-    if hand_seat is None or not state.hand_in_progress:
+def _seat_status(state: table.TableState, seat: int, position: int | None) -> str:
+    if position is None or not state.hand_in_progress:
         return "out" if state.stacks[seat] == 0 and state.hand_seats else "waiting"
-    return _adapter(state).seat_status(state.hand, hand_seat)
+    return _adapter(state).seat_status(state.hand, position)
 
 
-def _visible_hole(state: table.TableState, hand_seat: int, viewer: Viewer) -> str | None:
-    player = state.players[state.hand_seats[hand_seat]]
-    return _adapter(state).hole_view(state.hand, hand_seat, player, viewer.sees_cards_of)
+def _visible_hole(state: table.TableState, position: int, viewer: Viewer) -> str | None:
+    player = state.players[state.hand_seats[position]]
+    return _adapter(state).hole_view(state.hand, position, player, viewer.sees_cards_of)
 
 
 def _viewing(viewer: Viewer) -> Viewing:

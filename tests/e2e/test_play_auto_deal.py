@@ -39,9 +39,10 @@ def test_a_client_plays_sixty_auto_dealt_hands_on_the_answers_alone(server: Serv
         for event in answer["events"]:
             if event["type"] == "HoleCardsDealt" and event["data"]["cards"] is not None:
                 opened = next(e for e in answer["events"] if e["type"] == "HandOpened")
-                assert opened["data"]["seats"][event["data"]["seat"]] == seat_of[player], event
+                assert event["data"]["seat"] == seat_of[player], event
+                assert opened["data"]["seats"][event["data"]["position"]] == seat_of[player], event
             if event["type"] == "HandClosed":
-                assert sum(event["data"]["stacks"]) == SEATS * STACK, event
+                assert sum(entry["stack"] for entry in event["data"]["stacks"]) == SEATS * STACK, event
                 closed_hands.append(event["data"]["hand_id"])
     assert len(closed_hands) == HANDS, f"the table stopped after {len(closed_hands)} hands: {answer}"
     for hand_id in closed_hands[:: HANDS // 6]:

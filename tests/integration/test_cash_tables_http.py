@@ -129,7 +129,8 @@ def test_a_player_in_the_hand_tops_up_only_after_it_and_stands_up_at_its_end(cli
     written = folded.get_json()["events"]
     closed = next(e for e in written if e["type"] == "HandClosed")
     left = next(e for e in written if e["type"] == "PlayerLeftTable")
-    assert left["data"]["player_id"] == ann and left["data"]["stack"] == closed["data"]["stacks"][0]
+    assert left["data"]["player_id"] == ann
+    assert {"seat": 0, "player_id": ann, "stack": left["data"]["stack"], "points": None} in closed["data"]["stacks"]
     assert seats_of(client, table_id)[0]["player_id"] == ""
     assert_problem(client.delete(f"/v1/tables/{table_id}/seats/{ann}", headers=key), 422, "not_seated")
 

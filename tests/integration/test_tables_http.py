@@ -73,7 +73,7 @@ def test_an_action_with_if_match_is_recorded_and_answers_the_new_version(client,
     body = response.get_json()
     assert body["version"] == version + 1
     assert [e["type"] for e in body["events"]] == ["ActionTaken"]
-    assert body["events"][0]["data"] == {"seat": 0, "action": "raise", "to": 300, "adds": 300}
+    assert body["events"][0]["data"] == {"seat": 0, "position": 0, "action": "raise", "to": 300, "adds": 300}
 
 
 def test_a_bare_version_and_the_expected_version_field_are_accepted(client, seated):

@@ -73,7 +73,7 @@ def test_an_absent_big_blind_with_a_pocket_pair_calls_a_min_raise_of_one_big_bli
     _, state = handle(state, StartNextHand(stacked_deck("8s8dAsKd"), SALT))
     events, state = handle(state, Act("P0", "raise", 200))
     auto = events.index(AutomaticAction("t.1", 1, "P1", "sitting_out"))
-    assert (events[auto + 1].seat, events[auto + 1].action) == (1, "call")
+    assert (events[auto + 1].position, events[auto + 1].action) == (1, "call")
 
 
 @settings(max_examples=60, deadline=None)

@@ -86,7 +86,7 @@ def test_a_player_in_the_hand_tops_up_after_it_and_a_stand_up_waits_for_its_end(
         events, state = handle(state, Act(state.to_act, "fold"))
     left = [e for e in events if isinstance(e, PlayerLeftTable)]
     assert [(e.seat, e.player_id) for e in left] == [(0, "P0")] and state.players[0] == EMPTY_SEAT
-    assert left[0].stack == sum(e.stacks[0] for e in events if isinstance(e, HandClosed))
+    assert left[0].stack == sum(e.stacks[0].stack for e in events if isinstance(e, HandClosed))
     assert state.leaving == ()
     events, state = handle(state, TopUp("P1", 100))
     assert isinstance(events[0], ChipsAdjusted) and events[0].reason == "top_up"

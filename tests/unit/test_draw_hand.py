@@ -171,7 +171,7 @@ def test_a_player_who_folded_before_a_redeal_stays_out_of_it_and_antes_no_more()
     assert table.events[-1] == RedealRequired("all_checked")
     new = table(Redeal(stacked_deck(("KsKhKd2c3c", "", "JsJhJd2d3d"), 0)))
     assert new[1] == AntesPosted((10, 0, 10))
-    assert [e.seat for e in new if isinstance(e, HoleCardsDealt)] == [2, 0]
+    assert [e.position for e in new if isinstance(e, HoleCardsDealt)] == [2, 0]
     assert table.state.hands[1] == ()
 
 
@@ -481,7 +481,7 @@ def test_the_best_hand_wins_the_pot_at_the_showdown_and_a_beaten_hand_is_mucked(
     table.draw_all("", "", "")
     table.act(("check",), ("check",), ("check",))
     shown = [e for e in table.events if isinstance(e, CardsShown)]
-    assert [e.seat for e in shown] == [1, 0]
+    assert [e.position for e in shown] == [1, 0]
     assert CardsMucked(2) in table.events
     assert shown[1] == CardsShown(0, "AsAhKdQc2s", "one_pair")
     assert PotAwarded(90, (0, 1, 2), (0,), (90,)) in table.events
@@ -521,7 +521,7 @@ def test_a_wild_joker_makes_five_of_a_kind_which_beats_a_royal_flush():
     table = to_the_draw(DrawSettings(joker="wild"), hands=hands)
     table.draw_all("", "", "")
     table.act(("check",), ("check",), ("check",))
-    shown = {e.seat: e.category for e in table.events if isinstance(e, CardsShown)}
+    shown = {e.position: e.category for e in table.events if isinstance(e, CardsShown)}
     assert shown == {0: "five_of_a_kind", 1: "royal_flush"}
     assert CardsMucked(2) in table.events
     assert pot_winners(table) == [(0,)]

@@ -135,9 +135,9 @@ def test_a_player_never_sees_another_players_cards_before_the_showdown(table):
     for viewer in range(state.seat_count):
         own: set[str] = set()
         for event in before:
-            if isinstance(event, game.HoleCardsDealt) and event.seat == viewer:
+            if isinstance(event, game.HoleCardsDealt) and event.position == viewer:
                 own |= _card_texts(event.cards)
-            if isinstance(event, game.PlayerDrew) and event.seat == viewer:
+            if isinstance(event, game.PlayerDrew) and event.position == viewer:
                 own |= _card_texts(event.received)
         seen = set().union(*(_card_texts(game.visible_event(e, viewer, "player")) for e in before))
         assert seen <= own

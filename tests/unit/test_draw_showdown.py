@@ -111,7 +111,7 @@ def test_all_in_with_the_betting_over_every_hand_is_tabled_and_none_is_mucked():
     table.act(("bet", 20), ("call",), ("call",))
     table.draw_all("", "", "")
     table.act(("check",), ("check",))
-    shown = [e.seat for e in table.events if isinstance(e, CardsShown)]
+    shown = [e.position for e in table.events if isinstance(e, CardsShown)]
     assert sorted(shown) == [0, 1, 2] and not any(isinstance(e, CardsMucked) for e in table.events)
     assert table.state.over
 
@@ -157,7 +157,7 @@ def test_at_a_table_the_clock_runs_at_a_declared_showdown_and_an_expiry_plays_th
         now += 1000
         state = table.handle(state, act, now, draws)[1]
     clock = state.clock
-    assert clock is not None and state.hand_seat_of(clock.player_id) == state.hand.game.to_show
+    assert clock is not None and state.position_of(clock.player_id) == state.hand.game.to_show
     events, state = table.handle(state, table.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
                                  clock.deadline_at_ms, draws)
     assert isinstance(events[0], table.ClockExpired)

@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 
 from domain.games import draw
 from domain.history import phh_draw
-from domain.live import table
+from domain.live import table, table_records
 from domain.live.games import DrawTableHand
-from domain.records import from_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
 from domain.rules.deal_commitment import Opening, verify_opening
@@ -98,7 +97,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> t
             continue
         shown = views.redact_event({"version": record.version, "type": record.type, "data": record.full_data(),
                                     "metadata": record.metadata, "revealed": record.revealed}, viewer)
-        game_events.append(from_record(types, record.type, shown["data"]))
+        game_events.append(table_records.event_of(types, record.type, shown["data"]))
     exported = phh_draw.phh_from_events(game_events)
     answers.append([list(action.cards) for action in exported.actions
                     if getattr(action, "cards", None) and "??" not in action.cards])

@@ -47,7 +47,7 @@ class Table:
 
 
 def decisions(events) -> list[tuple[str, int]]:
-    return [(type(e).__name__, e.seat) for e in events if isinstance(e, (holdem.CardsShown, holdem.CardsMucked))]
+    return [(type(e).__name__, e.position) for e in events if isinstance(e, (holdem.CardsShown, holdem.CardsMucked))]
 
 
 def test_the_clock_runs_for_the_player_to_show_and_on_expiry_the_cards_speak():

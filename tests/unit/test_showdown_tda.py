@@ -43,7 +43,7 @@ class Hand:
                  showdown: str = holdem.DECLARED, players=("A", "B", "C")):
         self.events, self.state = holdem.handle(None, StartHand(
             players, stacks, BUTTON, NL, deck=live_deck(hole, board), commitment="c", showdown=showdown))
-        self.seat = {name: k for k, name in enumerate(players)}
+        self.position = {name: k for k, name in enumerate(players)}
 
     def __call__(self, command):
         events, self.state = holdem.handle(self.state, command)
@@ -51,7 +51,7 @@ class Hand:
         return events
 
     def act(self, name: str, action: str, to: int | None = None):
-        return self(PostAction(self.seat[name], action, to))
+        return self(PostAction(self.position[name], action, to))
 
     def check_down(self):
         """Check (or call) every street to the river showdown."""
@@ -76,7 +76,7 @@ def test_all_in_with_the_betting_over_every_hand_is_tabled_face_up_before_the_fl
     events = hand.act("C", "call")
     shown = [e for e in events if isinstance(e, CardsShown)]
     first_board = next(i for i, e in enumerate(events) if isinstance(e, BoardDealt))
-    assert {(hand.name(e.seat), e.cards) for e in shown} == {("B", "AhAd"), ("C", "KhKd")}
+    assert {(hand.name(e.position), e.cards) for e in shown} == {("B", "AhAd"), ("C", "KhKd")}
     assert all(events.index(e) < first_board for e in shown), "tabled before the rest of the board"
     assert not any(isinstance(e, CardsMucked) for e in events), "nobody may muck"
     assert hand.state.over
@@ -92,7 +92,7 @@ def test_hands_are_tabled_only_once_every_other_players_betting_is_over_tda_16()
     events = hand.act("B", "raise", 900)  # B all in, C may still call: no tabling yet
     assert not any(isinstance(e, CardsShown) for e in events)
     events = hand.act("C", "call")  # now C is all in too
-    assert {hand.name(e.seat) for e in events if isinstance(e, CardsShown)} == {"B", "C"}
+    assert {hand.name(e.position) for e in events if isinstance(e, CardsShown)} == {"B", "C"}
 
 
 def river_bet_called_three_ways() -> Hand:
@@ -125,9 +125,9 @@ def test_the_last_aggressor_of_the_river_shows_first_tda_17():
     hand = river_bet_called_three_ways()
     assert hand.state.awaiting == "showdown" and hand.name(hand.state.to_act) == "C"
     with pytest.raises(Violation) as refused:
-        hand(ShowCards(hand.seat["B"]))
+        hand(ShowCards(hand.position["B"]))
     assert refused.value.code == "not_your_turn_to_show" and refused.value.rule == "TDA 2024 17"
-    hand(ShowCards(hand.seat["C"]))
+    hand(ShowCards(hand.position["C"]))
     assert [hand.name(s) for s in hand.state.show_order] == ["C", "A", "B"], "then clockwise"
     assert hand.name(hand.state.to_act) == "A"
 
@@ -143,10 +143,10 @@ def test_with_no_bet_on_the_river_the_first_player_left_of_the_button_shows_firs
 
 def test_a_beaten_hand_may_be_mucked_and_stays_unshown_and_the_shown_hand_wins_tda_17():
     hand = checked_down_heads_up()
-    hand(ShowCards(hand.seat["B"]))  # aces
-    events = hand(Muck(hand.seat["C"]))  # kings: beaten, mucked
-    assert events[0] == CardsMucked(hand.seat["C"])
-    assert not any(isinstance(e, CardsShown) and e.seat == hand.seat["C"] for e in hand.events)
+    hand(ShowCards(hand.position["B"]))  # aces
+    events = hand(Muck(hand.position["C"]))  # kings: beaten, mucked
+    assert events[0] == CardsMucked(hand.position["C"])
+    assert not any(isinstance(e, CardsShown) and e.position == hand.position["C"] for e in hand.events)
     awarded = [e for e in events if isinstance(e, PotAwarded)]
     assert [hand.name(s) for a in awarded for s in a.winners] == ["B"]
     assert isinstance(events[-1], HandEnded) and events[-1].showdown
@@ -154,7 +154,7 @@ def test_a_beaten_hand_may_be_mucked_and_stays_unshown_and_the_shown_hand_wins_t
 
 def test_when_every_other_hand_is_mucked_the_last_live_hand_wins_without_showing_tda_17_b():
     hand = checked_down_heads_up()
-    events = hand(Muck(hand.seat["B"]))  # the aces concede without showing
+    events = hand(Muck(hand.position["B"]))  # the aces concede without showing
     assert not any(isinstance(e, CardsShown) for e in hand.events)
     awarded = [e for e in events if isinstance(e, PotAwarded)]
     assert [hand.name(s) for a in awarded for s in a.winners] == ["C"], "the kings win unshown"
@@ -163,18 +163,18 @@ def test_when_every_other_hand_is_mucked_the_last_live_hand_wins_without_showing
 
 def test_a_caller_may_ask_to_see_the_last_aggressors_hand_after_a_river_bet_tda_18_b():
     hand = river_bet_called_three_ways()
-    events = hand(AskToSee(hand.seat["B"]))
-    assert events[:2] == [ShowAsked(hand.seat["B"], hand.seat["C"]), CardsShown(hand.seat["C"], "KhKd")]
+    events = hand(AskToSee(hand.position["B"]))
+    assert events[:2] == [ShowAsked(hand.position["B"], hand.position["C"]), CardsShown(hand.position["C"], "KhKd")]
     assert hand.name(hand.state.to_act) == "A", "the order of show goes on after the aggressor"
 
 
 def test_the_aggressors_mucked_hand_is_tabled_when_a_caller_asks_but_stays_dead_tda_18_b():
     hand = river_bet_called_three_ways()
-    hand(Muck(hand.seat["C"]))
-    hand(AskToSee(hand.seat["B"]))
-    assert hand.state.shown[hand.seat["C"]] and hand.state.mucked[hand.seat["C"]]
-    hand(ShowCards(hand.seat["A"]))
-    events = hand(ShowCards(hand.seat["B"]))
+    hand(Muck(hand.position["C"]))
+    hand(AskToSee(hand.position["B"]))
+    assert hand.state.shown[hand.position["C"]] and hand.state.mucked[hand.position["C"]]
+    hand(ShowCards(hand.position["A"]))
+    events = hand(ShowCards(hand.position["B"]))
     awarded = [e for e in events if isinstance(e, PotAwarded)]
     assert [hand.name(s) for a in awarded for s in a.winners] == ["B"]
 
@@ -182,28 +182,28 @@ def test_the_aggressors_mucked_hand_is_tabled_when_a_caller_asks_but_stays_dead_
 def test_asking_to_see_without_a_river_bet_is_the_floors_decision_tda_18():
     hand = checked_down_heads_up()
     with pytest.raises(Violation) as refused:
-        hand(AskToSee(hand.seat["C"]))
+        hand(AskToSee(hand.position["C"]))
     assert refused.value.code == "no_right_to_see" and refused.value.rule == "TDA 2024 18"
 
 
 def test_the_aggressor_and_a_player_who_mucked_may_not_ask_to_see_tda_18_b():
     hand = river_bet_called_three_ways()
     with pytest.raises(Violation) as refused:
-        hand(AskToSee(hand.seat["C"]))
+        hand(AskToSee(hand.position["C"]))
     assert refused.value.code == "no_right_to_see" and refused.value.rule == "TDA 2024 18-B"
-    hand(ShowCards(hand.seat["C"]))
-    hand(Muck(hand.seat["A"]))
+    hand(ShowCards(hand.position["C"]))
+    hand(Muck(hand.position["A"]))
     with pytest.raises(Violation) as refused:
-        hand(AskToSee(hand.seat["A"]))
+        hand(AskToSee(hand.position["A"]))
     assert refused.value.code == "no_right_to_see"
 
 
 def test_an_automatic_showdown_shows_in_order_and_mucks_the_beaten_hand():
     hand = checked_down_heads_up(["KhKd", "AhAd", "7c2d"], holdem.AUTOMATIC)
-    decided = [(type(e).__name__, hand.name(e.seat)) for e in hand.events
+    decided = [(type(e).__name__, hand.name(e.position)) for e in hand.events
                if isinstance(e, (CardsShown, CardsMucked))]
     assert decided == [("CardsShown", "B"), ("CardsShown", "C")], "kings first, then the aces that beat them"
     hand = checked_down_heads_up(showdown=holdem.AUTOMATIC)
-    decided = [(type(e).__name__, hand.name(e.seat)) for e in hand.events
+    decided = [(type(e).__name__, hand.name(e.position)) for e in hand.events
                if isinstance(e, (CardsShown, CardsMucked))]
     assert decided == [("CardsShown", "B"), ("CardsMucked", "C")], "the beaten kings are mucked"

@@ -16,11 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.history import phh
-from domain.live import table
+from domain.live import table, table_records
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
 from domain.games import holdem
-from domain.records import from_record
 from service.application import commands, views
 from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.adapters.store.memory import InMemoryEventStore
@@ -107,7 +106,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> s
             continue
         shown = views.redact_event({"version": record.version, "type": record.type, "data": record.full_data(),
                                     "metadata": record.metadata, "revealed": record.revealed}, viewer)
-        game_events.append(from_record(types, record.type, shown["data"]))
+        game_events.append(table_records.event_of(types, record.type, shown["data"]))
     exported = phh.phh_from_events(game_events)
     answers.append([list(action.cards) for action in exported.actions
                     if getattr(action, "cards", None) and "??" not in action.cards])

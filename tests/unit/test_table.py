@@ -80,7 +80,7 @@ def test_stacks_carry_over_from_one_hand_to_the_next():
     table(Act("P1", "fold"))
     closed = table.events[-1]
     assert isinstance(closed, HandClosed)
-    assert closed.stacks == (1000, 950, 1050)
+    assert [(e.seat, e.player_id, e.stack) for e in closed.stacks] == [(0, "P0", 1000), (1, "P1", 950), (2, "P2", 1050)]
     table.start()
     started = next(e for e in table.events[::-1] if isinstance(e, holdem.HandStarted))
     assert started.stacks == (1000, 950, 1050)

@@ -115,8 +115,8 @@ def test_on_expiry_facing_a_bet_the_hand_is_folded_automatically():
     assert kinds(events)[:3] == ["ClockExpired", "AutomaticAction", "ActionTaken"]
     assert events[0] == ClockExpired("t1.1", 0, "P0", T0 + 30_000, T0 + 30_000)
     assert events[1] == AutomaticAction("t1.1", 0, "P0", "clock_expired")
-    assert (events[2].seat, events[2].action) == (0, "fold")
-    assert isinstance(events[-1], HandClosed) and events[-1].stacks == (950, 1050)
+    assert (events[2].position, events[2].action) == (0, "fold")
+    assert isinstance(events[-1], HandClosed) and [e.stack for e in events[-1].stacks] == [950, 1050]
 
 
 def test_a_clock_expires_exactly_once():
@@ -134,7 +134,7 @@ def test_on_expiry_with_nothing_to_call_the_player_checks_and_the_next_clock_sta
     table.start()
     table(Act("P0", "call"))
     events = table.expire()  # the big blind may check
-    assert (events[2].seat, events[2].action) == (1, "check")
+    assert (events[2].position, events[2].action) == (1, "check")
     assert any(isinstance(e, holdem.BoardDealt) for e in events)
     # After the flop the big blind acts first heads-up: a fresh clock from the expiry.
     assert events[-1] == ClockStarted("t1.1", 1, "P1", T0 + 30_000 + 30_000)
@@ -204,7 +204,7 @@ def test_an_absent_player_is_played_by_the_computer_as_soon_as_their_turn_comes(
     # P1 (small blind, no pair, facing 50 more) is folded for at once; P2's clock starts.
     assert kinds(events)[1:3] == ["AutomaticAction", "ActionTaken"]
     assert events[1] == AutomaticAction("t1.1", 1, "P1", "sitting_out")
-    assert (events[2].seat, events[2].action) == (1, "fold")
+    assert (events[2].position, events[2].action) == (1, "fold")
     assert events[-1] == ClockStarted("t1.1", 2, "P2", T0 + 30_000)
 
 

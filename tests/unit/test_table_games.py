@@ -49,7 +49,7 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
     hand = state.hand
     if isinstance(hand, DrawTableHand):
         if legal.get("discard"):
-            seat = state.hand_seat_of(player)
+            seat = state.position_of(player)
             cards = [format_card(c) for c in hand.game.hands[seat]]
             count = rng.randint(0, legal["discard"]["most_keeping_no_ace"])
             thrown = tuple(rng.sample(cards, count))

@@ -171,7 +171,7 @@ def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_
     while not any(isinstance(e, DiscardsReshuffled) for e in events):
         options = legal(state.hand)
         if options["discard"]:
-            seat = state.hand_seat_of(state.to_act)
+            seat = state.position_of(state.to_act)
             hole = tuple(format_card(c) for c in state.hand.game.hole[seat])
             more, state = act(state, "discard", discard=hole, draws=draws)
         else:

@@ -32,7 +32,7 @@ def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
         while state.hand_in_progress:
             options = legal(state.hand)
             if options["discard"]:
-                seat = state.hand_seat_of(state.to_act)
+                seat = state.position_of(state.to_act)
                 hole = [format_card(c) for c in state.hand.game.hole[seat]]
                 move = table.Act(state.to_act, "discard", discard=tuple(rng.sample(hole, rng.randint(0, 3))))
             elif options.get("bring_in"):

@@ -33,7 +33,7 @@ def _choose(state: table.TableState, rng: random.Random) -> table.Act:
     options = legal(state.hand)
     player = state.to_act
     if options["discard"]:
-        seat = state.hand_seat_of(player)
+        seat = state.position_of(player)
         hole = [format_card(c) for c in state.hand.game.hole[seat]]
         return table.Act(player, "discard", discard=tuple(rng.sample(hole, rng.randint(0, len(hole)))))
     moves = [table.Act(player, a) for a in ("check", "call", "fold", "bring_in") if options.get(a)]

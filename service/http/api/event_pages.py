@@ -22,7 +22,11 @@ MAX_EVENTS = 5000
 class EventSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     type = ma.fields.String(required=True)
-    data = ma.fields.Dict(required=True)
+    data = ma.fields.Dict(required=True, metadata={"description": (
+        "the event's fields. `seat` is always the table seat; a hand event names the player's "
+        "place in the hand `position` beside it (also `target_position`, `button_position`, "
+        "`eligible_positions`, `winner_positions`); HandEnded and HandClosed list `stacks` as "
+        "{seat, player_id, stack, points} (HandEnded with `position` too)")})
     hand_id = ma.fields.String()
     recorded_at = ma.fields.String()
 

@@ -39,6 +39,7 @@ from domain.history.phh import (
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
 from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
+from domain.live import table_records
 from domain.rules.pots import PotAward
 from domain.records import from_record, to_record
 from domain.rules.violations import Violation
@@ -266,10 +267,10 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
     names = player_names(record)
     recorded = record.finishing_stacks
     new_events = []
-    for position, event in enumerate(result.events):
+    for index, event in enumerate(result.events):
         type_name, data = to_record(event)
         metadata: dict[str, Any] = {"hand_id": hand_id}
-        if position == 0:
+        if index == 0:
             metadata.update(imported_from="phh", game=game_of(record), phh_variant=record.variant,
                             recorded_finishing_stacks=None if recorded is None
                             else [_storable(a) for a in recorded],
@@ -280,8 +281,8 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
                 # anonymous) play as p1, p2 ...; the export writes the record's own back.
                 metadata["phh_players"] = list(record.players)
         if type_name in PRIVATE_CARD_EVENTS:
-            metadata["visible_to"] = names[data["seat"]]
-        new_events.append(NewEvent(type_name, data, metadata=metadata))
+            metadata["visible_to"] = names[data["position"]]
+        new_events.append(NewEvent(type_name, data, table_records.POSITIONS_NAMED, metadata=metadata))
     return new_events
 
 

@@ -20,7 +20,7 @@ import marshmallow as ma
 from flask import Response
 
 from domain.history import phh
-from domain.live import table
+from domain.live import table, table_records
 from domain.rules.cards import format_card
 from domain.games import draw, mixed
 from domain.live.mixed import MixedTableHand, event_view, hole_view
@@ -223,7 +223,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
         shown = views.redact_event({"version": record.version, "type": record.type,
                                     "data": record.full_data(), "metadata": record.metadata,
                                     "revealed": record.revealed}, who)
-        events.append(from_record(types, record.type, shown["data"]))
+        events.append(table_records.event_of(types, record.type, shown["data"]))
     return events
 
 
