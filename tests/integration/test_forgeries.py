@@ -117,16 +117,16 @@ def edit_and_rehash(admin_url: str, stream_id: str, version: int) -> None:
     with psycopg.connect(admin_url) as intruder:
         intruder.execute("SET session_replication_role = replica")
         rows = intruder.execute(
-            "SELECT version, type, data, metadata, recorded_at, sealed FROM events"
+            "SELECT version, type, schema_version, data, metadata, recorded_at, sealed FROM events"
             " WHERE stream_id = %s AND version >= %s ORDER BY version", (stream_id, version - 1)).fetchall()
         previous = intruder.execute("SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s",
                                     (stream_id, version - 1)).fetchone()[0]
-        for at, type_, data, metadata, recorded_at, sealed in rows[1:]:
+        for at, type_, schema_version, data, metadata, recorded_at, sealed in rows[1:]:
             if at == version:
                 metadata = {**metadata, "forged": True}
                 intruder.execute("UPDATE events SET metadata = %s WHERE stream_id = %s AND version = %s",
                                  (Jsonb(metadata), stream_id, at))
-            previous = chained_hash(stream_id, at, type_, 1, canonical_json(data), canonical_json(metadata),
+            previous = chained_hash(stream_id, at, type_, schema_version, canonical_json(data), canonical_json(metadata),
                                     previous, format_recorded_at(recorded_at),
                                     canonical_json(sealed) if sealed else None)
             intruder.execute("UPDATE events SET hash = decode(%s, 'hex') WHERE stream_id = %s AND version = %s",
