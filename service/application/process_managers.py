@@ -207,15 +207,15 @@ class TournamentFollower:
         if tables is None:
             return  # not followed yet: read from the store when first needed
         table_id = tournament_tables.table_id_for(tournament_id, number)
-        known = tables.get(number, commands.LoadedTable(commands.table_stream(table_id), 0, None))
+        known = tables.get(number) or commands.LoadedTable(commands.table_stream(table_id), 0, None)
         fresh = [r for r in records if r.version > known.version]
         if not fresh:
             return  # this follower wrote them, or read them from the store already
         if fresh[0].version != known.version + 1:  # some were missed: the store has them
-            tables[number] = commands.load_table(self._app, table_id)
+            tables.put(number, commands.load_table(self._app, table_id))
         else:
-            tables[number] = replace(known, version=fresh[-1].version,
-                                     state=commands.fold_records(known.state, fresh))
+            tables.put(number, replace(known, version=fresh[-1].version,
+                                       state=commands.fold_records(known.state, fresh)))
 
     def _handle(self, tournament_id: str, now: float, clock_due: bool, budget: int) -> int:
         """Record what the tournament's clock has due (a start only when its deadline
