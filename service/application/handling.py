@@ -167,6 +167,13 @@ class Streams(Generic[S]):
         self._remember(loaded)
         return loaded
 
+    def held_or_load(self, stream_id: str) -> Loaded[S]:
+        """The cached state without a read when there is one, else `load`: for a caller
+        that read the stream in the transaction it is in and writes at the versions it
+        decided on (what it wrote is cached; another writer's append makes its next
+        append a VersionConflict)."""
+        return self._cached(stream_id) or self.load(stream_id)
+
     def load_for_write(self, stream_id: str, expected_version: int | None) -> Loaded[S]:
         """The cached state when it is at the version the writer expects, without a read:
         the append still checks that version atomically, and an idempotency key recorded

@@ -231,7 +231,7 @@ class TournamentFollower:
             log.info("tournament %s: someone acted first (%s); its next event looks again", tournament_id, lost)
         except Violation as refused:
             log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
-        loaded = tournaments.load_tournament(self._app, tournament_id)
+        loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # read above, or written
         settings = loaded.state.settings
         if loaded.state.status == tournament.RUNNING and settings is not None \
                 and settings.tables == tournament.TABLES_SERVICE:
@@ -242,7 +242,7 @@ class TournamentFollower:
             allowed = max(1, budget - recorded)
             advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed)
             recorded += advanced
-            loaded = tournaments.load_tournament(self._app, tournament_id)
+            loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # as advance left it
             self._schedule(tournament_id, loaded.state, now)
             if advanced == allowed:  # stopped by the budget: more may be due, in the next batch
                 self._deadlines[tournament_id] = now

@@ -265,7 +265,9 @@ def advance(app: Application, tournament_id: str, now: float, tables: Tables | N
     if tables is None:
         tables = table_states(app, tournament_id, tournaments.load_tournament(app, tournament_id).state)
     try:
-        while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables):
+        # The first step reads the tournament; the next ones decide on what this one wrote.
+        while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables,
+                                                            read=recorded == 0):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
@@ -276,11 +278,11 @@ def advance(app: Application, tournament_id: str, now: float, tables: Tables | N
     return recorded
 
 
-def _step(app: Application, tournament_id: str, now: int, tables: Tables) -> bool:
+def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, read: bool = True) -> bool:
     """One command that brings the tournament and a table closer; False when none is due.
     Only tables that may have something due are looked at (Tables.to_look_at): a hand's
     end at one table of 1,112 costs that table and the few its balancing touches."""
-    loaded = tournaments.load_tournament(app, tournament_id)
+    loaded = tournaments.load_tournament(app, tournament_id, read=read)
     state = loaded.state
     if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
         return False
@@ -515,7 +517,7 @@ def _deal_key(table_id: str, hand_number: int) -> str:
 
 
 def _keys(app: Application, loaded: tournaments.LoadedTournament) -> Any:
-    return tournaments.idempotency_keys(app, loaded.tournament_id)
+    return loaded.idempotency_keys
 
 
 def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
