@@ -4,8 +4,9 @@ It reads the tournament stream and each of its table streams and sends whichever
 brings them closer together. Called without table states it reads every table stream
 first, so a retried, duplicated or concurrent `advance` finds the same facts and sends
 nothing twice; the follower of the log (service.application.process_managers) passes the
-table states it keeps current from the log instead, so a step costs the tables it
-changes, not the tournament's size:
+table states it keeps current from the log instead (`Tables`), and a step looks only at
+the tables that may have something due, so it costs the tables it changes, not the
+tournament's size:
 - started tournament, table stream missing: create it (expected version 0) with the
   tournament table's players who have not sat at another table, with the starting stack
   (players moved in from elsewhere are seated with their own chips by the next rule);
