@@ -585,6 +585,12 @@ INITIAL = Tournament()
 LATEST_START_AHEAD_S = 3653 * 86400
 
 
+# The instants a date can show (years 1 to 9999, UTC): every instant a tournament's clock
+# reaches lies between them.
+FIRST_SHOWN_INSTANT = int(datetime(1, 1, 1, tzinfo=timezone.utc).timestamp())
+LAST_SHOWN_INSTANT = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc).timestamp())
+
+
 def iso(epoch: float) -> str:
     """An instant as people read it: ISO 8601, UTC."""
     return datetime.fromtimestamp(int(epoch), timezone.utc).isoformat().replace("+00:00", "Z")
@@ -1124,6 +1130,12 @@ def _leaving(state: Tournament, players: Iterable[str]) -> Tournament:
 def evolve(state: Tournament, event: object) -> Tournament:
     if isinstance(event, TournamentCreated):
         s = event.settings
+        ends = s.starts_at + sum(p.length_s for p in s.structure)
+        if not FIRST_SHOWN_INSTANT <= s.starts_at <= ends <= LAST_SHOWN_INSTANT:
+            # Only a tournament stored before the start was limited (CreateTournament
+            # refuses it): its clock would reach instants no date shows.
+            raise ValueError(f"starts_at {s.starts_at} and the structure's end {ends} lie outside "
+                             f"years 1-9999 ({FIRST_SHOWN_INSTANT} to {LAST_SHOWN_INSTANT})")
         return replace(
             state, tournament_id=event.tournament_id, settings=s, status=REGISTERING,
             seating=empty_seating(s.table_size), clock=new_clock(s.structure),

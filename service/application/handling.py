@@ -35,6 +35,19 @@ log = logging.getLogger(__name__)
 S = TypeVar("S")
 
 
+class UnreadableStream(Exception):
+    """A stored stream this code cannot read: an event of a type or shape the domain no
+    longer accepts, or stored before a fix with values it now refuses. Reported to whoever
+    reads it (a problem with a stable code, a line in the status, the follower parking
+    that stream), never a crash of the reader."""
+
+    def __init__(self, stream_id: str, version: int | None, reason: str) -> None:
+        super().__init__(f"{stream_id} cannot be read at version {version}: {reason}")
+        self.stream_id = stream_id
+        self.version = version
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class Loaded(Generic[S]):
     """A stream's state at `version`."""

@@ -24,7 +24,7 @@ from domain.tournaments.payouts import payout_amounts, prizes_for_places
 from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
 from service.application import ratings
-from service.application.handling import Decision, Loaded, StreamKind
+from service.application.handling import Decision, Loaded, StreamKind, UnreadableStream
 from service.adapters.store.base import NewEvent, RecordedEvent
 
 if TYPE_CHECKING:
@@ -48,7 +48,13 @@ class Outcome:
 
 
 def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
-    return reduce(tournament.evolve, (from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records), state)
+    for record in records:
+        try:
+            state = tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
+        except Exception as refused:  # noqa: BLE001 - whatever the domain refuses, the stream is unreadable
+            reason = f"{record.type}: {refused}" if str(refused) else f"{record.type}: {type(refused).__name__}"
+            raise UnreadableStream(record.stream_id, record.version, reason) from refused
+    return state
 
 
 TOURNAMENTS: StreamKind[tournament.Tournament] = StreamKind(
@@ -193,7 +199,15 @@ def tournament_ids(app: Application) -> list[str]:
 
 def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
     """Status, level and clock derived from the events and `now`, tables, standings and
-    payouts: what `GET /v1/tournaments/{id}` answers."""
+    payouts: what `GET /v1/tournaments/{id}` answers. A state whose instants no date
+    can show (stored before the limits on them) is an UnreadableStream."""
+    try:
+        return _view(loaded, now)
+    except (ValueError, OverflowError, OSError) as refused:
+        raise UnreadableStream(stream_id(loaded.tournament_id), loaded.version, str(refused)) from refused
+
+
+def _view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
     state = loaded.state
     settings = state.settings
     assert settings is not None
