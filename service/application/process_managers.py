@@ -28,8 +28,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
@@ -38,6 +38,7 @@ from domain.tournaments import tournament
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
 from service.application import commands, tournament_tables, tournaments
 from service.application.application import Application
+from service.application.handling import UnreadableStream
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +118,17 @@ class TournamentFollower:
         self._tournaments: set[str] | None = None  # every tournament id; None: not listed yet
         self._tables: dict[str, tournament_tables.Tables] = {}
         self._deadlines: dict[str, float] = {}
+        self._unreadable: dict[str, str] = {}  # tournament id -> why its stream cannot be read
         self._left_at: Checkpoint | None = None  # the checkpoint this follower last committed
 
     def next_deadline(self) -> float | None:
         return min(self._deadlines.values(), default=None)
+
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        """Tournaments parked because this code cannot read their stream, with the reason:
+        the others go on; a follower that starts (a deploy with a fix) looks again."""
+        return dict(self._unreadable)
 
     def handle_batch(self) -> Batch:
         """Read the next batch of the log and send what it (and the clock) calls for, in
@@ -134,18 +142,32 @@ class TournamentFollower:
                 now = self._clock()
                 due = {t for t, at in self._deadlines.items() if at <= now}
                 recorded = 0
-                for tournament_id in sorted(touched | due):
+                for tournament_id in sorted((touched | due) - set(self._unreadable)):
                     if recorded >= COMMANDS_PER_BATCH:
                         self._deadlines[tournament_id] = now  # the next batch, at once
                         continue
-                    recorded += self._handle(tournament_id, now, tournament_id in due,
-                                             COMMANDS_PER_BATCH - recorded)
+                    with self._parked_if_unreadable(tournament_id):
+                        recorded += self._handle(tournament_id, now, tournament_id in due,
+                                                 COMMANDS_PER_BATCH - recorded)
                 self._tracking.move(self._name, after)
         except BaseException:
             self._forget()
             raise
         self._left_at = after
         return Batch(len(records), recorded, len(records) == self._batch_events)
+
+    @contextmanager
+    def _parked_if_unreadable(self, tournament_id: str) -> Iterator[None]:
+        """A tournament whose stream this code cannot read is parked (logged, not followed)
+        instead of stopping the follower: the batch goes on with the others. Its reads
+        raise before anything is decided on them, so what the batch wrote stands."""
+        try:
+            yield
+        except UnreadableStream as refused:
+            log.error("tournament %s: parked, its stream cannot be read: %s", tournament_id, refused)
+            self._unreadable[tournament_id] = str(refused)
+            self._deadlines.pop(tournament_id, None)
+            self._tables.pop(tournament_id, None)
 
     def _forget(self) -> None:
         """What this follower holds may be ahead of the log: start afresh from the store."""
@@ -165,9 +187,10 @@ class TournamentFollower:
             records, at = self._store.read_all(at, self._batch_events, until=checkpoint)
             if not records:
                 break
-            for tournament_id in self._observe(records):
-                self._schedule(tournament_id, tournaments.load_tournament(self._app, tournament_id).state,
-                               self._clock())
+            for tournament_id in self._observe(records) - set(self._unreadable):
+                with self._parked_if_unreadable(tournament_id):
+                    self._schedule(tournament_id, tournaments.load_tournament(self._app, tournament_id).state,
+                                   self._clock())
 
     def _start(self, now: float) -> None:
         """Every tournament not finished is looked at in this first batch: a follower
@@ -175,13 +198,15 @@ class TournamentFollower:
         nothing new was appended since the checkpoint."""
         self._tables.clear()
         self._deadlines.clear()
+        self._unreadable.clear()
         self._tournaments = set(tournaments.tournament_ids(self._app))
         for tournament_id in self._tournaments:
-            state = tournaments.load_tournament(self._app, tournament_id).state
-            if state.status == tournament.RUNNING:
-                self._deadlines[tournament_id] = now
-            else:
-                self._schedule(tournament_id, state, now)
+            with self._parked_if_unreadable(tournament_id):
+                state = tournaments.load_tournament(self._app, tournament_id).state
+                if state.status == tournament.RUNNING:
+                    self._deadlines[tournament_id] = now
+                else:
+                    self._schedule(tournament_id, state, now)
 
     def _observe(self, records: list[RecordedEvent]) -> set[str]:
         """The tournaments these events concern; their tables' states folded in."""
