@@ -265,7 +265,7 @@ class TournamentFollower:
                 tables = self._tables[tournament_id] = tournament_tables.table_states(
                     self._app, tournament_id, loaded.state)
             allowed = max(1, budget - recorded)
-            advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed)
+            advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed, read=False)
             recorded += advanced
             loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # as advance left it
             self._schedule(tournament_id, loaded.state, now)

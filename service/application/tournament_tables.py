@@ -89,6 +89,9 @@ class Tables:
         self._changed: set[int] = set()
         self._left: set[str] = set()  # players who left a table since the last look
         self._seen: tournament.Tournament | None = None  # the tournament state last looked at
+        self.dealt: dict[str, tournament.HandDealt] = {}
+        """Deal key -> the HandDealt this process recorded with it: the table's StartNextHand
+        follows in the next step without reading it back from the tournament stream."""
 
     def __contains__(self, number: object) -> bool:
         return number in self._loaded
@@ -258,17 +261,18 @@ def chips_in_play(app: Application, tournament_id: str) -> tuple[int, list[Table
 
 
 def advance(app: Application, tournament_id: str, now: float, tables: Tables | None = None,
-            limit: int | None = None) -> int:
+            limit: int | None = None, *, read: bool = True) -> int:
     """Send every command the tournament and its tables are due, or the first `limit` of
     them; returns how many were recorded. Stops at the first lost race (the next call
-    looks again). `tables`: the table states to decide on (read from the store when None)."""
+    looks again). `tables`: the table states to decide on (read from the store when None).
+    `read` False: the caller has just read the tournament, the first step need not."""
     recorded = 0
     if tables is None:
         tables = table_states(app, tournament_id, tournaments.load_tournament(app, tournament_id).state)
     try:
         # The first step reads the tournament; the next ones decide on what this one wrote.
         while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables,
-                                                            read=recorded == 0):
+                                                            read=read and recorded == 0):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
@@ -493,16 +497,19 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
         if reading.on_break or reading.paused or state.seating.table(number).count < 2:
             return False
         try:
-            tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
-                             expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
+            outcome = tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
+                                       expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
         except Violation as refused:
             log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
             return False
+        for recorded in outcome.events:
+            if recorded["type"] == tournament.HandDealt.__name__:
+                tables.dealt[key] = from_record(tournament.EVENT_TYPES, recorded["type"], recorded["data"])
         return True
     keys = _keys(app, loaded)
     if key not in keys:
         return False
-    dealt = _recorded_deal(app, loaded.tournament_id, keys[key])
+    dealt = tables.dealt.pop(key, None) or _recorded_deal(app, loaded.tournament_id, keys[key])
     period = state.clock.periods[dealt.period_index]
     positions = dealt.positions
     deal = commands.draw_deal()
