@@ -49,11 +49,14 @@ class Outcome:
 
 def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
     for record in records:
+        if record.type not in tournament.EVENT_TYPES:
+            raise UnreadableStream(record.stream_id, record.version,
+                                   f"{record.type}: an event type this code does not know")
         try:
             state = tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
         except Exception as refused:  # noqa: BLE001 - whatever the domain refuses, the stream is unreadable
-            reason = f"{record.type}: {refused}" if str(refused) else f"{record.type}: {type(refused).__name__}"
-            raise UnreadableStream(record.stream_id, record.version, reason) from refused
+            raise UnreadableStream(record.stream_id, record.version,
+                                   f"{record.type}: {str(refused) or type(refused).__name__}") from refused
     return state
 
 
