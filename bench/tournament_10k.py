@@ -9,7 +9,8 @@ its tracking record: the table's FinishHand on the tournament with its balancing
 breaking, the removals and seatings they call for between hands, the next deal. Figures:
 - `bust_ms` p50/p99: that batch, for hands with a bust (reading the log, deciding,
   balancing and every write included), beside the same bust in a 100-player event
-  (12 tables) in the same run;
+  (12 tables) in the same run; `bust_cpu_ms` p50/p99: this process's CPU time in the
+  same batches (the machine is shared: wall figures move with its load, CPU less so);
 - `level_change_ms`: the follower woken by a level's end (LevelStarted recorded, the
   1,112 tables looked at for what the new level calls for), beside the same on 12 tables,
   and beside the stateless advance the sweep used to run, which reads every table stream;
@@ -165,6 +166,7 @@ def _tournament(app: Application, url: str, players: int) -> dict[str, float]:
 
     rng = random.Random(SEED + players)
     bust_times: list[float] = []
+    bust_cpu: list[float] = []
     bust_events: list[int] = []
     other_times: list[float] = []
     hands = idle = 0
@@ -183,12 +185,13 @@ def _tournament(app: Application, url: str, players: int) -> dict[str, float]:
         hands, idle = hands + 1, 0
         left = state.seating.players
         written = _events_written(url)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         follower.handle_batch()
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         busted = tournaments.load_tournament(app, tournament_id).state.seating.players < left
         (bust_times if busted else other_times).append(elapsed)
         if busted:
+            bust_cpu.append(cpu)
             bust_events.append(_events_written(url) - written)
         _drain(follower)
 
@@ -202,6 +205,8 @@ def _tournament(app: Application, url: str, players: int) -> dict[str, float]:
         "open_tables_events": opened_events,
         "bust_ms_p50": statistics.median(bust_times) * 1000,
         "bust_ms_p99": _percentile(bust_times, 0.99) * 1000,
+        "bust_cpu_ms_p50": statistics.median(bust_cpu) * 1000,
+        "bust_cpu_ms_p99": _percentile(bust_cpu, 0.99) * 1000,
         "busts": len(bust_times),
         "hand_without_bust_ms_p50": statistics.median(other_times) * 1000 if other_times else 0.0,
         "events_per_bust_batch_mean": statistics.fmean(bust_events),

@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from domain.rules.violations import Violation
+from domain.tournaments.by_player import ByPlayer
 
 BREAK_PREDETERMINED = "predetermined"  # the highest-numbered table breaks first
 BREAK_RANDOM = "random"
@@ -75,63 +76,13 @@ class BalancePolicy:
         return 1 if tables <= 2 else self.tolerance
 
 
-class PlayerIndex(Mapping[str, tuple[int, int]]):
-    """Player -> (table, seat), immutable. Split into shards so a change copies one small
-    shard instead of the whole index (10,000 players: ~150 entries, not 10,000)."""
-
-    SHARDS = 64
-
-    __slots__ = ("_shards", "_size")
-
-    def __init__(self, shards: tuple[dict[str, tuple[int, int]], ...] | None = None) -> None:
-        self._shards = shards if shards is not None else tuple({} for _ in range(self.SHARDS))
-        self._size = sum(len(shard) for shard in self._shards)
-
-    def __getitem__(self, player_id: str) -> tuple[int, int]:
-        return self._shards[hash(player_id) % self.SHARDS][player_id]
-
-    def __contains__(self, player_id: object) -> bool:
-        return player_id in self._shards[hash(player_id) % self.SHARDS]
-
-    def __iter__(self) -> Iterator[str]:
-        for shard in self._shards:
-            yield from shard
-
-    def __len__(self) -> int:
-        return self._size
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.items()))
-
-    def __repr__(self) -> str:
-        return f"PlayerIndex({len(self)} players)"
-
-    def updated(self, changes: Mapping[str, tuple[int, int] | None]) -> PlayerIndex:
-        """A new index with `changes` applied (None removes the player)."""
-        shards = list(self._shards)
-        copied: set[int] = set()
-        for player_id, place in changes.items():
-            number = hash(player_id) % self.SHARDS
-            if number not in copied:
-                shards[number] = dict(shards[number])
-                copied.add(number)
-            if place is None:
-                shards[number].pop(player_id, None)
-            else:
-                shards[number][player_id] = place
-        return PlayerIndex(tuple(shards))
-
-
 @dataclass(frozen=True)
 class Seating:
     max_seats: int
     tables: tuple[Table | None, ...]  # index = number - 1; None once broken
     counts: tuple[int, ...]  # players per table; -1 for a broken table
     sizes: tuple[int, ...]  # sizes[k]: how many open tables hold k players
-    where: PlayerIndex  # player -> (table, seat)
+    where: ByPlayer[tuple[int, int]]  # player -> (table, seat)
 
     @property
     def players(self) -> int:
@@ -167,7 +118,7 @@ class Rebalancing:
 def empty_seating(max_seats: int) -> Seating:
     if not 2 <= max_seats <= 10:
         raise Violation("invalid_table_size", f"a table seats 2 to 10 players, not {max_seats}")
-    return Seating(max_seats, (), (), (0,) * (max_seats + 1), PlayerIndex())
+    return Seating(max_seats, (), (), (0,) * (max_seats + 1), ByPlayer())
 
 
 def tables_needed(players: int, max_seats: int) -> int:
@@ -547,5 +498,5 @@ class _Draft:
     def freeze(self) -> Seating:
         return Seating(
             self.max_seats, tuple(self.tables), tuple(self.counts), tuple(self.sizes),
-            self.index.updated(self.changes) if self.changes else self.index,
+            self.index.updated(self.changes),
         )

@@ -85,6 +85,7 @@ from domain.tournaments.seating import (
     seat_late_entrant,
     seated,
 )
+from domain.tournaments.by_player import ByPlayer
 from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.structure import Period, level_number, validate_structure
 from domain.rules.violations import Violation
@@ -508,7 +509,7 @@ class Tournament:
     standings: tuple[Elimination, ...] = ()  # eliminations, in the order they happened
     final_table_reached: bool = False
     announcement_round: bool = False  # hand-for-hand: this round's hands were dealt before it was announced
-    stacks: Mapping[str, int] = field(default_factory=dict)  # chips last known, by player; never mutated
+    stacks: ByPlayer[int] = field(default_factory=ByPlayer)  # chips last known, by player
     credits_in_hand: Mapping[str, int] = field(default_factory=dict)  # rebuys/add-ons taken during the hand
     chip_changes: tuple[ChipChange, ...] = ()  # service tables: every change, in order
     rebuys_by_player: Mapping[str, int] = field(default_factory=dict)
@@ -582,6 +583,12 @@ class Tournament:
 INITIAL = Tournament()
 # How far ahead a tournament may be scheduled: ten years.
 LATEST_START_AHEAD_S = 3653 * 86400
+
+
+# The instants a date can show (years 1 to 9999, UTC): every instant a tournament's clock
+# reaches lies between them.
+FIRST_SHOWN_INSTANT = int(datetime(1, 1, 1, tzinfo=timezone.utc).timestamp())
+LAST_SHOWN_INSTANT = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc).timestamp())
 
 
 def iso(epoch: float) -> str:
@@ -1089,6 +1096,7 @@ def _race(state: Tournament, settings: Settings, command: RaceChips) -> list[obj
 # --- evolve ----------------------------------------------------------------------------
 
 def _plus(values: Mapping[str, int], key: str, amount: int) -> dict[str, int]:
+    """For the small mappings (credits during a hand, rebuys and add-ons by player)."""
     changed = dict(values)
     changed[key] = changed.get(key, 0) + amount
     return changed
@@ -1113,7 +1121,8 @@ def _changes(state: Tournament, *changes: tuple[str, int, str]) -> tuple[ChipCha
 def _leaving(state: Tournament, players: Iterable[str]) -> Tournament:
     players = tuple(players)
     return replace(
-        state, stacks=_without(state.stacks, players), credits_in_hand=_without(state.credits_in_hand, players),
+        state, stacks=state.stacks.updated(dict.fromkeys(players)),
+        credits_in_hand=_without(state.credits_in_hand, players),
         pending_disqualifications=tuple(d for d in state.pending_disqualifications if d.player_id not in players),
     )
 
@@ -1121,6 +1130,12 @@ def _leaving(state: Tournament, players: Iterable[str]) -> Tournament:
 def evolve(state: Tournament, event: object) -> Tournament:
     if isinstance(event, TournamentCreated):
         s = event.settings
+        ends = s.starts_at + sum(p.length_s for p in s.structure)
+        if not FIRST_SHOWN_INSTANT <= s.starts_at <= ends <= LAST_SHOWN_INSTANT:
+            # Only a tournament stored before the start was limited (CreateTournament
+            # refuses it): its clock would reach instants no date shows.
+            raise ValueError(f"starts_at {s.starts_at} and the structure's end {ends} lie outside "
+                             f"years 1-9999 ({FIRST_SHOWN_INSTANT} to {LAST_SHOWN_INSTANT})")
         return replace(
             state, tournament_id=event.tournament_id, settings=s, status=REGISTERING,
             seating=empty_seating(s.table_size), clock=new_clock(s.structure),
@@ -1145,12 +1160,12 @@ def evolve(state: Tournament, event: object) -> Tournament:
         seating = seated(state._settings.table_size, event.seats, event.buttons)
         stack = state._settings.starting_stack
         return replace(state, status=RUNNING, seating=seating, final_table_reached=seating.open_tables == 1,
-                       stacks={seat.player_id: stack for seat in event.seats})
+                       stacks=state.stacks.updated({seat.player_id: stack for seat in event.seats}))
     if isinstance(event, (LevelStarted, ClockPaused, ClockResumed, ClockAdjusted, LevelSet)):
         return replace(state, clock=evolve_clock(state.clock, event))
     if isinstance(event, PlayerSeated):
         return replace(state, seating=apply_seat(state.seating, event.seat),
-                       stacks={**state.stacks, event.seat.player_id: state._settings.starting_stack})
+                       stacks=state.stacks.updated({event.seat.player_id: state._settings.starting_stack}))
     if isinstance(event, HandDealt):
         return replace(
             state,
@@ -1164,12 +1179,12 @@ def evolve(state: Tournament, event: object) -> Tournament:
         # The table's own seats, not a scan of every player's (10,000 players, 9 seats).
         seats = state.seating.tables[event.table - 1] if 0 < event.table <= len(state.seating.tables) else None
         at_table = [] if seats is None else [p for p in seats.seats if p is not None]
-        stacks = dict(state.stacks)
-        stacks.update((c.player_id, c.chips) for c in event.stacks)
+        stacks: dict[str, int | None] = {c.player_id: c.chips for c in event.stacks}
         for player in at_table:
-            stacks[player] = stacks.get(player, 0) + state.credits_in_hand.get(player, 0)
+            chips = stacks[player] if player in stacks else state.stacks.get(player, 0)
+            stacks[player] = (chips or 0) + state.credits_in_hand.get(player, 0)
         return _round_checked(replace(
-            state, hands_in_progress=state.hands_in_progress - {event.table}, stacks=stacks,
+            state, hands_in_progress=state.hands_in_progress - {event.table}, stacks=state.stacks.updated(stacks),
             credits_in_hand=_without(state.credits_in_hand, at_table),
         ))
     if isinstance(event, PlayersBusted):
@@ -1229,12 +1244,13 @@ def evolve(state: Tournament, event: object) -> Tournament:
         )
         if in_hand:
             return replace(state, credits_in_hand=_plus(state.credits_in_hand, player, event.chips), **counts)
-        return replace(state, stacks=_plus(state.stacks, player, event.chips), **counts)
+        return replace(state, stacks=state.stacks.updated({player: state.stacks.get(player, 0) + event.chips}),
+                       **counts)
     if isinstance(event, ChipsCounted):
-        return replace(state, stacks={**state.stacks, **{c.player_id: c.chips for c in event.counts}})
+        return replace(state, stacks=state.stacks.updated({c.player_id: c.chips for c in event.counts}))
     if isinstance(event, ChipsRaced):
         return replace(
-            state, stacks={**state.stacks, **{r.player_id: r.after for r in event.stacks}},
+            state, stacks=state.stacks.updated({r.player_id: r.after for r in event.stacks}),
             chips_removed=state.chips_removed + event.removed,
             smallest_chip={**state.smallest_chip, event.table: event.smallest},
             chip_changes=_changes(state, *((r.player_id, r.after - r.before, "colour-up") for r in event.stacks)),
@@ -1247,8 +1263,11 @@ def evolve(state: Tournament, event: object) -> Tournament:
 def _round_checked(state: Tournament) -> Tournament:
     """Hand-for-hand: once every table that can play has played this round's hand and
     none is still playing, the next round begins."""
+    # Judged on the open tables only in a round (hand-for-hand) that no table still plays.
+    if not state.dealt_this_round or state.hands_in_progress:
+        return state
     playing = {n for n in state.seating.open_table_numbers() if state.seating.counts[n - 1] >= 2}
-    if state.dealt_this_round and not state.hands_in_progress and state.dealt_this_round >= playing:
+    if state.dealt_this_round >= playing:
         return replace(state, dealt_this_round=frozenset(), announcement_round=False)
     return state
 

@@ -35,6 +35,19 @@ log = logging.getLogger(__name__)
 S = TypeVar("S")
 
 
+class UnreadableStream(Exception):
+    """A stored stream this code cannot read: an event of a type or shape the domain no
+    longer accepts, or stored before a fix with values it now refuses. Reported to whoever
+    reads it (a problem with a stable code, a line in the status, the follower parking
+    that stream), never a crash of the reader."""
+
+    def __init__(self, stream_id: str, version: int | None, reason: str) -> None:
+        super().__init__(f"{stream_id} cannot be read at version {version}: {reason}")
+        self.stream_id = stream_id
+        self.version = version
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class Loaded(Generic[S]):
     """A stream's state at `version`."""
@@ -166,6 +179,13 @@ class Streams(Generic[S]):
         loaded = self._folded(cached, records)
         self._remember(loaded)
         return loaded
+
+    def held_or_load(self, stream_id: str) -> Loaded[S]:
+        """The cached state without a read when there is one, else `load`: for a caller
+        that read the stream in the transaction it is in and writes at the versions it
+        decided on (what it wrote is cached; another writer's append makes its next
+        append a VersionConflict)."""
+        return self._cached(stream_id) or self.load(stream_id)
 
     def load_for_write(self, stream_id: str, expected_version: int | None) -> Loaded[S]:
         """The cached state when it is at the version the writer expects, without a read:

@@ -28,8 +28,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
@@ -38,6 +38,7 @@ from domain.tournaments import tournament
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
 from service.application import commands, tournament_tables, tournaments
 from service.application.application import Application
+from service.application.handling import UnreadableStream
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +118,17 @@ class TournamentFollower:
         self._tournaments: set[str] | None = None  # every tournament id; None: not listed yet
         self._tables: dict[str, tournament_tables.Tables] = {}
         self._deadlines: dict[str, float] = {}
+        self._unreadable: dict[str, str] = {}  # tournament id -> why its stream cannot be read
         self._left_at: Checkpoint | None = None  # the checkpoint this follower last committed
 
     def next_deadline(self) -> float | None:
         return min(self._deadlines.values(), default=None)
+
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        """Tournaments parked because this code cannot read their stream, with the reason:
+        the others go on; a follower that starts (a deploy with a fix) looks again."""
+        return dict(self._unreadable)
 
     def handle_batch(self) -> Batch:
         """Read the next batch of the log and send what it (and the clock) calls for, in
@@ -134,18 +142,32 @@ class TournamentFollower:
                 now = self._clock()
                 due = {t for t, at in self._deadlines.items() if at <= now}
                 recorded = 0
-                for tournament_id in sorted(touched | due):
+                for tournament_id in sorted((touched | due) - set(self._unreadable)):
                     if recorded >= COMMANDS_PER_BATCH:
                         self._deadlines[tournament_id] = now  # the next batch, at once
                         continue
-                    recorded += self._handle(tournament_id, now, tournament_id in due,
-                                             COMMANDS_PER_BATCH - recorded)
+                    with self._parked_if_unreadable(tournament_id):
+                        recorded += self._handle(tournament_id, now, tournament_id in due,
+                                                 COMMANDS_PER_BATCH - recorded)
                 self._tracking.move(self._name, after)
         except BaseException:
             self._forget()
             raise
         self._left_at = after
         return Batch(len(records), recorded, len(records) == self._batch_events)
+
+    @contextmanager
+    def _parked_if_unreadable(self, tournament_id: str) -> Iterator[None]:
+        """A tournament whose stream this code cannot read is parked (logged, not followed)
+        instead of stopping the follower: the batch goes on with the others. Its reads
+        raise before anything is decided on them, so what the batch wrote stands."""
+        try:
+            yield
+        except UnreadableStream as refused:
+            log.error("tournament %s: parked, its stream cannot be read: %s", tournament_id, refused)
+            self._unreadable[tournament_id] = str(refused)
+            self._deadlines.pop(tournament_id, None)
+            self._tables.pop(tournament_id, None)
 
     def _forget(self) -> None:
         """What this follower holds may be ahead of the log: start afresh from the store."""
@@ -165,9 +187,10 @@ class TournamentFollower:
             records, at = self._store.read_all(at, self._batch_events, until=checkpoint)
             if not records:
                 break
-            for tournament_id in self._observe(records):
-                self._schedule(tournament_id, tournaments.load_tournament(self._app, tournament_id).state,
-                               self._clock())
+            for tournament_id in self._observe(records) - set(self._unreadable):
+                with self._parked_if_unreadable(tournament_id):
+                    self._schedule(tournament_id, tournaments.load_tournament(self._app, tournament_id).state,
+                                   self._clock())
 
     def _start(self, now: float) -> None:
         """Every tournament not finished is looked at in this first batch: a follower
@@ -175,13 +198,15 @@ class TournamentFollower:
         nothing new was appended since the checkpoint."""
         self._tables.clear()
         self._deadlines.clear()
+        self._unreadable.clear()
         self._tournaments = set(tournaments.tournament_ids(self._app))
         for tournament_id in self._tournaments:
-            state = tournaments.load_tournament(self._app, tournament_id).state
-            if state.status == tournament.RUNNING:
-                self._deadlines[tournament_id] = now
-            else:
-                self._schedule(tournament_id, state, now)
+            with self._parked_if_unreadable(tournament_id):
+                state = tournaments.load_tournament(self._app, tournament_id).state
+                if state.status == tournament.RUNNING:
+                    self._deadlines[tournament_id] = now
+                else:
+                    self._schedule(tournament_id, state, now)
 
     def _observe(self, records: list[RecordedEvent]) -> set[str]:
         """The tournaments these events concern; their tables' states folded in."""
@@ -207,15 +232,15 @@ class TournamentFollower:
         if tables is None:
             return  # not followed yet: read from the store when first needed
         table_id = tournament_tables.table_id_for(tournament_id, number)
-        known = tables.get(number, commands.LoadedTable(commands.table_stream(table_id), 0, None))
+        known = tables.get(number) or commands.LoadedTable(commands.table_stream(table_id), 0, None)
         fresh = [r for r in records if r.version > known.version]
         if not fresh:
             return  # this follower wrote them, or read them from the store already
         if fresh[0].version != known.version + 1:  # some were missed: the store has them
-            tables[number] = commands.load_table(self._app, table_id)
+            tables.put(number, commands.load_table(self._app, table_id))
         else:
-            tables[number] = replace(known, version=fresh[-1].version,
-                                     state=commands.fold_records(known.state, fresh))
+            tables.put(number, replace(known, version=fresh[-1].version,
+                                       state=commands.fold_records(known.state, fresh)))
 
     def _handle(self, tournament_id: str, now: float, clock_due: bool, budget: int) -> int:
         """Record what the tournament's clock has due (a start only when its deadline
@@ -231,7 +256,7 @@ class TournamentFollower:
             log.info("tournament %s: someone acted first (%s); its next event looks again", tournament_id, lost)
         except Violation as refused:
             log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
-        loaded = tournaments.load_tournament(self._app, tournament_id)
+        loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # read above, or written
         settings = loaded.state.settings
         if loaded.state.status == tournament.RUNNING and settings is not None \
                 and settings.tables == tournament.TABLES_SERVICE:
@@ -240,9 +265,9 @@ class TournamentFollower:
                 tables = self._tables[tournament_id] = tournament_tables.table_states(
                     self._app, tournament_id, loaded.state)
             allowed = max(1, budget - recorded)
-            advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed)
+            advanced = tournament_tables.advance(self._app, tournament_id, now, tables, allowed, read=False)
             recorded += advanced
-            loaded = tournaments.load_tournament(self._app, tournament_id)
+            loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # as advance left it
             self._schedule(tournament_id, loaded.state, now)
             if advanced == allowed:  # stopped by the budget: more may be due, in the next batch
                 self._deadlines[tournament_id] = now

@@ -4,8 +4,9 @@ It reads the tournament stream and each of its table streams and sends whichever
 brings them closer together. Called without table states it reads every table stream
 first, so a retried, duplicated or concurrent `advance` finds the same facts and sends
 nothing twice; the follower of the log (service.application.process_managers) passes the
-table states it keeps current from the log instead, so a step costs the tables it
-changes, not the tournament's size:
+table states it keeps current from the log instead (`Tables`), and a step looks only at
+the tables that may have something due, so it costs the tables it changes, not the
+tournament's size:
 - started tournament, table stream missing: create it (expected version 0) with the
   tournament table's players who have not sat at another table, with the starting stack
   (players moved in from elsewhere are seated with their own chips by the next rule);
@@ -41,6 +42,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from itertools import compress, count
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
 from domain.live import table
@@ -66,9 +69,150 @@ def table_id_for(tournament_id: str, number: int) -> str:
     return f"{tournament_id}-table-{number}"
 
 
-Tables = dict[int, commands.LoadedTable]
-"""A tournament's table streams by table number, as last read or written; `advance`
-keeps it current with what it writes."""
+class Tables:
+    """A tournament's table streams by table number, as last read or written (`advance`
+    keeps it current with what it writes, the follower with what it reads in the log).
+
+    What a step asks across every table is kept current as each state is put, so a step
+    costs the tables that changed, not the tournament's size: who sits at which table
+    stream, each player's last departure with chips, which table applied each chip
+    change. And the tables to look at again: a table whose state changed, the table a
+    player who just left one is seated at next (they sit down there once they have left),
+    and the tables the tournament's own changes concern (`to_look_at`). A table looked at
+    with nothing due is not looked at again until one of those changes."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[int, commands.LoadedTable] = {}
+        self._seated: dict[str, set[int]] = {}  # player -> the table streams they sit at
+        self._departures: dict[str, dict[int, table.PlayerLeftTable]] = {}  # player -> table -> departure
+        self._applied: dict[int, int] = {}  # chip change id -> the table that applied it
+        self._changed: set[int] = set()
+        self._left: set[str] = set()  # players who left a table since the last look
+        self._seen: tournament.Tournament | None = None  # the tournament state last looked at
+        self.dealt: dict[str, tournament.HandDealt] = {}
+        """Deal key -> the HandDealt this process recorded with it: the table's StartNextHand
+        follows in the next step without reading it back from the tournament stream."""
+
+    def __contains__(self, number: object) -> bool:
+        return number in self._loaded
+
+    def __getitem__(self, number: int) -> commands.LoadedTable:
+        return self._loaded[number]
+
+    def __len__(self) -> int:
+        return len(self._loaded)
+
+    def get(self, number: int) -> commands.LoadedTable | None:
+        return self._loaded.get(number)
+
+    def items(self) -> list[tuple[int, commands.LoadedTable]]:
+        return sorted(self._loaded.items())
+
+    def put(self, number: int, loaded: commands.LoadedTable) -> None:
+        """The table's state, newer than the one held: the indexes follow it."""
+        after = loaded.state
+        assert after is not None
+        held = self._loaded.get(number)
+        before = None if held is None else held.state
+        self._loaded[number] = loaded
+        self._changed.add(number)
+        was = set() if before is None else set(before.players) - {table.EMPTY_SEAT}
+        now = set(after.players) - {table.EMPTY_SEAT}
+        for player in was - now:
+            self._seated[player].discard(number)
+            if not self._seated[player]:
+                del self._seated[player]
+            self._left.add(player)
+        for player in now - was:
+            self._seated.setdefault(player, set()).add(number)
+        departed_before = () if before is None else before.departures
+        if departed_before is not after.departures:
+            for departure in set(departed_before) - set(after.departures):
+                by_table = self._departures[departure.player_id]
+                del by_table[number]
+                if not by_table:
+                    del self._departures[departure.player_id]
+            for departure in set(after.departures) - set(departed_before):
+                self._departures.setdefault(departure.player_id, {})[number] = departure
+        applied_before = () if before is None else before.chip_changes
+        if applied_before is not after.chip_changes:
+            for change in set(applied_before) - set(after.chip_changes):
+                self._applied.pop(change, None)
+            for change in set(after.chip_changes) - set(applied_before):
+                self._applied[change] = number
+
+    def seated(self, player: str) -> bool:
+        """The player sits at one of the tournament's table streams."""
+        return player in self._seated
+
+    def players_seated(self) -> set[str]:
+        return set(self._seated)
+
+    def latest_departure(self, player: str) -> table.PlayerLeftTable | None:
+        """The player's last departure with chips, across the tournament's tables."""
+        by_table = self._departures.get(player)
+        return None if not by_table else max(by_table.values(), key=lambda d: d.tournament_version)
+
+    def departed(self) -> dict[str, table.PlayerLeftTable]:
+        """Each player's last departure with chips, across the tournament's tables."""
+        return {player: departure for player in self._departures
+                if (departure := self.latest_departure(player)) is not None}
+
+    def never_seated(self, player: str) -> bool:
+        return player not in self._seated and player not in self._departures
+
+    def applied_changes(self) -> set[int]:
+        """The ids of the tournament's chip changes some table applied."""
+        return set(self._applied)
+
+    def to_look_at(self, state: tournament.Tournament) -> list[int]:
+        """The numbers of the tables that may have something due, given the tournament's
+        state now: those changed since the last look, and those the tournament's changes
+        since the state it was last looked at concern."""
+        concerned = tables_concerned(self._seen, state)
+        self._changed |= set(self._loaded) if concerned is None else concerned
+        self._seen = state
+        where = state.seating.where
+        for player in self._left:
+            if player in where:
+                self._changed.add(where[player][0])
+        self._left.clear()
+        return sorted(number for number in self._changed if number in self._loaded)
+
+    def looked_at(self) -> None:
+        """Every table `to_look_at` gave had nothing due."""
+        self._changed.clear()
+
+
+def tables_concerned(before: tournament.Tournament | None, after: tournament.Tournament) -> set[int] | None:
+    """The tables whose due commands a change of the tournament from `before` to `after`
+    may have changed (None: any table): those whose seats or positions changed, that
+    began or ended a hand, that hold a player with a new chip change or a queued move
+    made, asked or cancelled, or raced their chips. A clock change (a level, a break, a
+    pause), a new status and hand-for-hand's rounds concern every table."""
+    if before is None or before.clock is not after.clock or before.status != after.status \
+            or before.hand_for_hand != after.hand_for_hand or before.settings is not after.settings \
+            or (after.hand_for_hand and before.dealt_this_round and not after.dealt_this_round):
+        return None
+    concerned: set[int] = set()
+    old, new = before.seating.tables, after.seating.tables
+    if old is not new:
+        # Seatings share the Table of every table a change did not touch: an identity test each.
+        concerned.update(compress(count(1), map(is_not, old, new)))
+        concerned.update(range(len(old) + 1, len(new) + 1))
+    concerned |= before.hands_in_progress ^ after.hands_in_progress
+    where, where_before = after.seating.where, before.seating.where
+    for change in after.chip_changes[len(before.chip_changes):]:
+        if change.player_id in where:
+            concerned.add(where[change.player_id][0])
+    if before.smallest_chip is not after.smallest_chip:
+        concerned.update(number for number, chip in after.smallest_chip.items()
+                         if before.smallest_chip.get(number) != chip)
+    if before.pending_moves != after.pending_moves:
+        for move in set(before.pending_moves) ^ set(after.pending_moves):
+            concerned.add(move.to_table)
+            concerned.update(seats[move.player_id][0] for seats in (where, where_before) if move.player_id in seats)
+    return concerned
 
 
 @dataclass(frozen=True)
@@ -82,11 +226,11 @@ class TableChips:
 def table_states(app: Application, tournament_id: str,
                  state: tournament.Tournament) -> Tables:
     """Every table stream of the tournament that exists, by table number."""
-    found = {}
+    found = Tables()
     for number in range(1, len(state.seating.tables) + 1):
         loaded = commands.load_table(app, table_id_for(tournament_id, number))
         if loaded.state is not None:
-            found[number] = loaded
+            found.put(number, loaded)
     return found
 
 
@@ -102,39 +246,33 @@ def chips_in_play(app: Application, tournament_id: str) -> tuple[int, list[Table
     # may sit at a table until it removes them between hands.
     shares = [TableChips(t.state.table_id, n, sum(s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where),
                          {p: s for p, s in zip(t.state.players, t.state.stacks) if p in state.seating.where})
-              for n, t in sorted(tables.items())]
+              for n, t in tables.items()]
     seated = {p for share in shares for p in share.players}
-    departures = _latest_departures(tables)
+    departures = tables.departed()
     # A late entrant on the way to a first seat holds what the tournament gave them
     # (their chip changes included); anyone else's unapplied changes are counted apart.
-    arriving = {p for p in state.seating.where if p not in seated and _never_seated(tables, p)}
+    arriving = {p for p in state.seating.where if p not in seated and tables.never_seated(p)}
     in_transit = sum(d.stack for d in departures.values()
                      if d.player_id not in seated and d.player_id in state.seating.where and d.player_id not in arriving)
-    pending = sum(c.amount for c in state.pending_chip_changes(_applied_changes(tables))
+    pending = sum(c.amount for c in state.pending_chip_changes(tables.applied_changes())
                   if c.player_id in state.seating.where and c.player_id not in arriving)
     entering = sum(state.stack_of(p) for p in arriving)
     return sum(s.chips for s in shares) + in_transit + pending + entering, shares
 
 
-def _never_seated(tables: Tables, player: str) -> bool:
-    return not any(player in t.state.players or any(d.player_id == player for d in t.state.departures)
-                   for t in tables.values())
-
-
-def _applied_changes(tables: Tables) -> set[int]:
-    return {change for t in tables.values() for change in t.state.chip_changes}
-
-
 def advance(app: Application, tournament_id: str, now: float, tables: Tables | None = None,
-            limit: int | None = None) -> int:
+            limit: int | None = None, *, read: bool = True) -> int:
     """Send every command the tournament and its tables are due, or the first `limit` of
     them; returns how many were recorded. Stops at the first lost race (the next call
-    looks again). `tables`: the table states to decide on (read from the store when None)."""
+    looks again). `tables`: the table states to decide on (read from the store when None).
+    `read` False: the caller has just read the tournament, the first step need not."""
     recorded = 0
     if tables is None:
         tables = table_states(app, tournament_id, tournaments.load_tournament(app, tournament_id).state)
     try:
-        while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables):
+        # The first step reads the tournament; the next ones decide on what this one wrote.
+        while (limit is None or recorded < limit) and _step(app, tournament_id, int(now), tables,
+                                                            read=read and recorded == 0):
             recorded += 1
     except VersionConflict as lost:
         log.info("tournament %s: another worker acted first (%s)", tournament_id, lost)
@@ -145,37 +283,38 @@ def advance(app: Application, tournament_id: str, now: float, tables: Tables | N
     return recorded
 
 
-def _step(app: Application, tournament_id: str, now: int, tables: Tables) -> bool:
-    """One command that brings the tournament and a table closer; False when none is due."""
-    loaded = tournaments.load_tournament(app, tournament_id)
+def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, read: bool = True) -> bool:
+    """One command that brings the tournament and a table closer; False when none is due.
+    Only tables that may have something due are looked at (Tables.to_look_at): a hand's
+    end at one table of 1,112 costs that table and the few its balancing touches."""
+    loaded = tournaments.load_tournament(app, tournament_id, read=read)
     state = loaded.state
     if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
         return False
-    for number, seating_table in enumerate(state.seating.tables, start=1):
-        if seating_table is not None and number not in tables:
-            _create_table(app, loaded, seating_table, tables)
+    if len(tables) < len(state.seating.tables):  # a table stream for every table is the usual case
+        for number, seating_table in enumerate(state.seating.tables, start=1):
+            if seating_table is not None and number not in tables:
+                _create_table(app, loaded, seating_table, tables)
+                return True
+    numbers = tables.to_look_at(state)
+    for number in numbers:
+        if _report_hand(app, loaded, number, tables[number], now):
             return True
-    for number, loaded_table in tables.items():
-        if _report_hand(app, loaded, number, loaded_table, now):
+    pending = state.pending_chip_changes(tables.applied_changes()) if state.chip_changes else ()
+    for number in numbers:
+        if pending and _apply_chip_changes(app, loaded, number, tables[number], tables, pending):
             return True
-    pending = state.pending_chip_changes(_applied_changes(tables)) if state.chip_changes else ()
-    for number, loaded_table in tables.items():
-        if pending and _apply_chip_changes(app, loaded, number, loaded_table, tables, pending):
+    for number in numbers:
+        if _between_hands_out_of_sync(state, number, tables[number]) \
+                and _sync_seats(app, loaded, number, tables[number], tables):
             return True
-    departures: dict[str, table.PlayerLeftTable] | None = None
-    for number, loaded_table in tables.items():
-        if not _between_hands_out_of_sync(state, number, loaded_table):
-            continue
-        if departures is None:  # gathered once a step, only when a table needs seating
-            departures = _latest_departures(tables)
-        if _sync_seats(app, loaded, number, loaded_table, tables, departures):
+    for number in numbers:
+        if _race(app, loaded, number, tables[number], now):
             return True
-    for number, loaded_table in tables.items():
-        if _race(app, loaded, number, loaded_table, now):
+    for number in numbers:
+        if _deal(app, loaded, number, tables[number], tables, now):
             return True
-    for number, loaded_table in tables.items():
-        if _deal(app, loaded, number, loaded_table, tables, now):
-            return True
+    tables.looked_at()
     return False
 
 
@@ -186,7 +325,7 @@ def _send_to_table(app: Application, tables: Tables, number: int, loaded_table: 
     assert loaded_table.state is not None
     handled = commands.execute(app, loaded_table.state.table_id, loaded_table.version, command, actor=ACTOR,
                                loaded=loaded_table)
-    tables[number] = replace(loaded_table, version=handled.version, state=handled.state)
+    tables.put(number, replace(loaded_table, version=handled.version, state=handled.state))
 
 
 def _apply_chip_changes(app: Application, loaded: tournaments.LoadedTournament, number: int,
@@ -229,7 +368,7 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
     stack = settings.starting_stack
     # A table opened after the start (a late entrant found every table full) may already
     # hold players balanced in from live tables: they arrive with their own chips.
-    elsewhere = set(_latest_departures(tables)) | {p for t in tables.values() for p in t.state.players}
+    elsewhere = set(tables.departed()) | tables.players_seated()
     seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
                   else table.TableSeat(table.EMPTY_SEAT, 0)
                   for player in seating_table.seats)
@@ -237,8 +376,8 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
                                 {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
     handled = commands.create_table(app, command, actor=ACTOR)
-    tables[seating_table.number] = commands.LoadedTable(commands.table_stream(command.table_id), handled.version,
-                                                        handled.state)
+    tables.put(seating_table.number,
+               commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))
 
 
 def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
@@ -279,8 +418,7 @@ def _between_hands_out_of_sync(state: tournament.Tournament, number: int,
 
 
 def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: int,
-                loaded_table: commands.LoadedTable, tables: Tables,
-                departures: dict[str, table.PlayerLeftTable]) -> bool:
+                loaded_table: commands.LoadedTable, tables: Tables) -> bool:
     """Between hands: one removal or seating that brings the table stream to the
     tournament's seating."""
     state, table_state = loaded.state, loaded_table.state
@@ -296,9 +434,9 @@ def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: 
     for player, seat in wanted.items():
         if table_state.players[seat] == player:
             continue
-        if any(player in t.state.players for t in tables.values()):
+        if tables.seated(player):
             continue  # still at the table they leave: removed there first, once its hand is over
-        stack = _chips_brought(app, loaded, player, departures.get(player))
+        stack = _chips_brought(app, loaded, player, tables.latest_departure(player))
         if stack is None:
             continue
         re_entry = state.entries_by_player.get(player, 0) > 1
@@ -333,17 +471,6 @@ def _last_entry_version(app: Application, loaded: tournaments.LoadedTournament, 
     return version
 
 
-def _latest_departures(tables: Tables) -> dict[str, table.PlayerLeftTable]:
-    """Each player's last departure with chips, across the tournament's tables."""
-    latest: dict[str, table.PlayerLeftTable] = {}
-    for loaded_table in tables.values():
-        for departure in loaded_table.state.departures:  # type: ignore[union-attr]
-            known = latest.get(departure.player_id)
-            if known is None or departure.tournament_version > known.tournament_version:
-                latest[departure.player_id] = departure
-    return latest
-
-
 def _in_sync(state: tournament.Tournament, number: int, table_state: table.TableState) -> bool:
     seating_table = state.seating.tables[number - 1]
     if seating_table is None:
@@ -370,16 +497,19 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
         if reading.on_break or reading.paused or state.seating.table(number).count < 2:
             return False
         try:
-            tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
-                             expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
+            outcome = tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
+                                       expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
         except Violation as refused:
             log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
             return False
+        for recorded in outcome.events:
+            if recorded["type"] == tournament.HandDealt.__name__:
+                tables.dealt[key] = from_record(tournament.EVENT_TYPES, recorded["type"], recorded["data"])
         return True
     keys = _keys(app, loaded)
     if key not in keys:
         return False
-    dealt = _recorded_deal(app, loaded.tournament_id, keys[key])
+    dealt = tables.dealt.pop(key, None) or _recorded_deal(app, loaded.tournament_id, keys[key])
     period = state.clock.periods[dealt.period_index]
     positions = dealt.positions
     deal = commands.draw_deal()
@@ -395,7 +525,7 @@ def _deal_key(table_id: str, hand_number: int) -> str:
 
 
 def _keys(app: Application, loaded: tournaments.LoadedTournament) -> Any:
-    return tournaments.idempotency_keys(app, loaded.tournament_id)
+    return loaded.idempotency_keys
 
 
 def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:

@@ -13,7 +13,7 @@ each command is decided on the state at the version it read.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -24,7 +24,7 @@ from domain.tournaments.payouts import payout_amounts, prizes_for_places
 from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
 from service.application import ratings
-from service.application.handling import Decision, Loaded, StreamKind
+from service.application.handling import Decision, Loaded, StreamKind, UnreadableStream
 from service.adapters.store.base import NewEvent, RecordedEvent
 
 if TYPE_CHECKING:
@@ -48,7 +48,16 @@ class Outcome:
 
 
 def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
-    return reduce(tournament.evolve, (from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records), state)
+    for record in records:
+        if record.type not in tournament.EVENT_TYPES:
+            raise UnreadableStream(record.stream_id, record.version,
+                                   f"{record.type}: an event type this code does not know")
+        try:
+            state = tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
+        except Exception as refused:  # noqa: BLE001 - whatever the domain refuses, the stream is unreadable
+            raise UnreadableStream(record.stream_id, record.version,
+                                   f"{record.type}: {str(refused) or type(refused).__name__}") from refused
+    return state
 
 
 TOURNAMENTS: StreamKind[tournament.Tournament] = StreamKind(
@@ -57,16 +66,17 @@ TOURNAMENTS: StreamKind[tournament.Tournament] = StreamKind(
 
 def _execute(app: Application, tournament_id: str, command: Any, *, expected_version: int | None = None,
              idempotency_key: str | None = None, actor: str | None = None,
-             metadata: Mapping[str, Any] | None = None) -> Outcome:
-    """Decide `command` on the tournament's state and append what it decided; `metadata`
-    goes on every event."""
+             metadata: Mapping[str, Any] | None = None,
+             loaded: Loaded[tournament.Tournament] | None = None) -> Outcome:
+    """Decide `command` on the tournament's state (`loaded` if the caller has it) and
+    append what it decided; `metadata` goes on every event."""
     def decide(loaded: Loaded[tournament.Tournament]) -> Decision[tournament.Tournament]:
         events = tournament.decide(loaded.state, command)
         return Decision([NewEvent(*to_record(event), metadata=dict(metadata or {})) for event in events],
                         reduce(tournament.evolve, events, loaded.state), events)
 
     handled = app.tournaments.handle(stream_id(tournament_id), decide, expected_version=expected_version,
-                                     idempotency_key=idempotency_key, actor=actor)
+                                     idempotency_key=idempotency_key, actor=actor, loaded=loaded)
     # A tournament's events are public; who wrote them (the metadata) is not in the answer.
     return Outcome(handled.version, tuple({"version": e["version"], "type": e["type"], "data": e["data"]}
                                           for e in handled.events), handled.state, handled.deduplicated)
@@ -89,24 +99,26 @@ class LoadedTournament:
     state: tournament.Tournament
     game: str
     betting: str
+    idempotency_keys: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Keys recorded on the stream -> (first, last) version they wrote."""
 
     @property
     def exists(self) -> bool:
         return self.version > 0
 
 
-def load_tournament(app: Application, tournament_id: str) -> LoadedTournament:
-    loaded = app.tournaments.load(stream_id(tournament_id))
+def load_tournament(app: Application, tournament_id: str, *, read: bool = True) -> LoadedTournament:
+    """The tournament as it is now; with `read` False, as this process last read or wrote
+    it when it holds it (no read: for a caller that read it in the transaction it is in,
+    whose own writes keep what it holds current, and whose writes are appended at the
+    version they were decided on)."""
+    stream = stream_id(tournament_id)
+    loaded = app.tournaments.load(stream) if read else app.tournaments.held_or_load(stream)
     # The game and betting kind are the tables' business, not the tournament decider's:
     # they ride in the creation event's metadata.
     return LoadedTournament(tournament_id, loaded.version, loaded.state,
                             str(loaded.first_metadata.get("game", "")),
-                            str(loaded.first_metadata.get("betting", "")))
-
-
-def idempotency_keys(app: Application, tournament_id: str) -> Mapping[str, tuple[int, int]]:
-    """Keys recorded on the tournament's stream -> (first, last) version they wrote."""
-    return app.tournaments.load(stream_id(tournament_id)).idempotency_keys
+                            str(loaded.first_metadata.get("betting", "")), loaded.idempotency_keys)
 
 
 def create_tournament(app: Application, tournament_id: str, settings: tournament.Settings,
@@ -122,10 +134,11 @@ def send(app: Application, tournament_id: str, command: Any, *, expected_version
          actor: str | None = None, idempotency_key: str | None = None) -> Outcome:
     """Any tournament command on an existing tournament. A command that finishes the
     tournament also rates it (idempotent: the clock sweep retries if this is lost)."""
-    if not load_tournament(app, tournament_id).exists:
+    current = app.tournaments.load_for_write(stream_id(tournament_id), expected_version)
+    if not current.version:
         raise Violation("unknown_tournament", f"there is no tournament {tournament_id}")
     outcome = _execute(app, tournament_id, command, expected_version=expected_version,
-                       idempotency_key=idempotency_key, actor=actor)
+                       idempotency_key=idempotency_key, actor=actor, loaded=current)
     if outcome.state.status == tournament.FINISHED:
         rate_finished(app, tournament_id, outcome.state)
     return outcome
@@ -189,7 +202,15 @@ def tournament_ids(app: Application) -> list[str]:
 
 def tournament_view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
     """Status, level and clock derived from the events and `now`, tables, standings and
-    payouts: what `GET /v1/tournaments/{id}` answers."""
+    payouts: what `GET /v1/tournaments/{id}` answers. A state whose instants no date
+    can show (stored before the limits on them) is an UnreadableStream."""
+    try:
+        return _view(loaded, now)
+    except (ValueError, OverflowError, OSError) as refused:
+        raise UnreadableStream(stream_id(loaded.tournament_id), loaded.version, str(refused)) from refused
+
+
+def _view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
     state = loaded.state
     settings = state.settings
     assert settings is not None

@@ -12,9 +12,10 @@ from typing import Any, Callable, Iterable, TypeVar
 from urllib.parse import quote, urlencode
 
 import click
-from rich.console import Console
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from service.cli import hand_import
 from service.cli.client import ApiError, Client, HttpTransport, InProcessTransport
@@ -61,7 +62,7 @@ def _progress() -> Progress:
                     TimeRemainingColumn(), console=Console(stderr=True))
 
 
-def _emit(as_json: bool, document: Any, table: Table | str) -> None:
+def _emit(as_json: bool, document: Any, table: Table | Group | str) -> None:
     if as_json:
         click.echo(json.dumps(document, indent=2, default=str))
     else:
@@ -269,7 +270,9 @@ def status(client: Client, as_json: bool) -> None:
         table = _table(summary, ("tournament", "name", "status", "players left", "level"),
                        [[t["id"], t["name"], t["status"], t["players_left"], t["level"]]
                         for t in now["tournaments"]])
-    _emit(as_json, now, table)
+    refused = [Text(f"unreadable: tournament {t['id']} at version {t['version']}: {t['reason']}")
+               for t in now.get("unreadable", ())]
+    _emit(as_json, now, Group(table, *refused) if refused else table)
 
 
 def run() -> None:

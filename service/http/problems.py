@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from domain.rules.violations import Violation
 from service.adapters.store.metered import VERSION_CONFLICTS
 from service.application import listings
+from service.application.handling import UnreadableStream
 from service.http.request_log import current_request_id
 from service.adapters.store.base import VersionConflict
 
@@ -228,6 +229,15 @@ def is_database_outage(error: psycopg.Error) -> bool:
     return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53")
 
 
+def from_unreadable_stream(error: UnreadableStream) -> Response:
+    """A stored stream this code cannot read: the server's fault (a retry reads the same),
+    said with the stream, the version and the reason, so the operator knows where."""
+    log.error("unreadable stream on %s %s: %s", request.method, request.path, error)
+    return problem_response(500, "unreadable_stream", f"this code cannot read {error.stream_id} at version "
+                            f"{error.version}: {error.reason}",
+                            numbers={"stream": error.stream_id, "version": error.version})
+
+
 def from_unexpected(error: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     return problem_response(500, "internal_error", "the server failed to handle this request")
@@ -238,6 +248,7 @@ def register_problem_handlers(app: Flask) -> None:
     app.register_error_handler(Problem, from_problem)
     app.register_error_handler(Violation, from_violation)
     app.register_error_handler(VersionConflict, from_version_conflict)
+    app.register_error_handler(UnreadableStream, from_unreadable_stream)
     app.register_error_handler(HTTPException, from_http_exception)
     app.register_error_handler(psycopg.Error, from_database_error)
     app.register_error_handler(Exception, from_unexpected)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from service.adapters.store import postgres, scope
 from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from tests.integration.test_store_contract import drain, follow_until
@@ -101,6 +102,28 @@ def test_an_append_survives_psycopg_deallocating_every_prepared_statement(databa
 
         assert [e.type for e in store.read_stream(stream_id)] == [
             "Before", "After", "Batch", "Batch", "InTransaction"]
+    finally:
+        pool.close()
+
+
+def test_an_append_in_a_transaction_survives_a_deallocation_inside_it_in_one_round_trip(
+        database_url, stream_id, monkeypatch):
+    # Inside store.transaction() each append runs under the store's savepoint: its prepared
+    # INSERT is run without asking the server first whether the session still holds it;
+    # a session that lost it (a rollback in the same transaction) rolls back to the
+    # savepoint and prepares it again, and the transaction goes on.
+    asked = []
+    monkeypatch.setattr(postgres._PreparedStatement, "_on_server", lambda statement, connection: asked.append(1))
+    pool = open_pool(database_url, min_size=1, max_size=1)
+    try:
+        store = PostgresEventStore(pool)
+        store.append(stream_id, 0, [NewEvent("Before", {})])
+        with store.transaction():
+            store.append(stream_id, 1, [NewEvent("Prepared", {})])
+            scope.joined_transaction(store).execute("DEALLOCATE ALL")
+            store.append(stream_id, 2, [NewEvent("PreparedAgain", {})])
+        assert not asked
+        assert [e.type for e in store.read_stream(stream_id)] == ["Before", "Prepared", "PreparedAgain"]
     finally:
         pool.close()
 

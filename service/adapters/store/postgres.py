@@ -95,7 +95,10 @@ class _PreparedStatement:
     A session can lose it: psycopg sends DEALLOCATE ALL after a rollback once it holds
     prepared statements of its own. Outside a transaction, a run that finds it gone
     prepares it again; inside one, where a failed statement would abort the caller's
-    transaction, the server is asked first.
+    transaction, the server is asked first, unless the caller holds a savepoint around
+    the run (`contained`): then a run that finds it gone raises _StatementGone, and the
+    caller rolls back to the savepoint and runs it again (prepared afresh), so the
+    usual run costs one round trip, not two.
     """
 
     def __init__(self, name: bytes, sql: str, parameter_types: Sequence[int]) -> None:
@@ -104,7 +107,8 @@ class _PreparedStatement:
         self._parameter_types = parameter_types
         self._prepared_on: weakref.WeakSet[pq.abc.PGconn] = weakref.WeakSet()
 
-    def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
+    def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None], *,
+            contained: bool = False) -> pq.abc.PGresult:
         """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
         pgconn = connection.pgconn
         with connection.lock:
@@ -116,6 +120,12 @@ class _PreparedStatement:
                     if result.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                         return _checked(connection, result)
                 self._prepare(connection)
+            elif contained and pgconn in self._prepared_on:
+                result = pgconn.exec_prepared(self.name, parameters)
+                if result.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT:
+                    self._prepared_on.discard(pgconn)
+                    raise _StatementGone(self.name)
+                return _checked(connection, result)
             elif pgconn not in self._prepared_on or not self._on_server(connection):
                 self._prepare(connection)
             return _checked(connection, pgconn.exec_prepared(self.name, parameters))
@@ -129,6 +139,10 @@ class _PreparedStatement:
         found = _checked(connection, connection.pgconn.exec_params(
             b"SELECT FROM pg_prepared_statements WHERE name = $1", [self.name]))
         return found.ntuples == 1
+
+
+class _StatementGone(Exception):
+    """A prepared statement the session lost, found by running it inside a savepoint."""
 
 
 def _checked(connection: psycopg.Connection[Any], result: pq.abc.PGresult) -> pq.abc.PGresult:
@@ -422,16 +436,21 @@ class PostgresEventStore:
         events: Sequence[NewEvent], idempotency_key: str | None, actor: str | None,
     ) -> AppendResult:
         """An append inside the scope's transaction, under a savepoint: a lost race (which
-        a caller may retry on fresh state) undoes this append only, not the transaction."""
-        try:
-            with connection.transaction():
-                result = self.append_on(connection, stream_id, expected_version, events,
-                                        idempotency_key=idempotency_key, actor=actor)
-                if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
-                    raise _Undone(result)  # the key's first result, found on another connection
-        except _Undone as undone:
-            return undone.result
-        return result
+        a caller may retry on fresh state) undoes this append only, not the transaction;
+        so does a prepared statement the session lost (tried again, prepared afresh)."""
+        encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor, self.signer)
+        for contained in (True, False):
+            try:
+                with connection.transaction():
+                    result = self._append_encoded(connection, encoded, contained=contained)
+                    if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
+                        raise _Undone(result)  # the key's first result, found on another connection
+            except _Undone as undone:
+                return undone.result
+            except _StatementGone:
+                continue
+            return result
+        raise AssertionError("unreachable: the second attempt prepares the statement first")
 
     @contextmanager
     def transaction(self) -> Iterator[scope.WriteScope]:
@@ -479,9 +498,15 @@ class PostgresEventStore:
         to write a read model in the same transaction. A lost race aborts that transaction."""
         encoded = _EncodedAppend(stream_id, expected_version, events, idempotency_key, actor,
                                  self.signer)
+        return self._append_encoded(connection, encoded, contained=False)
+
+    def _append_encoded(self, connection: psycopg.Connection[Any], encoded: _EncodedAppend, *,
+                        contained: bool) -> AppendResult:
+        """`contained`: the store's own savepoint is around it (see _PreparedStatement)."""
+        stream_id, expected_version = encoded.stream_id, encoded.expected_version
         head = self._heads.get(stream_id)
         if head is not None and head[0] == expected_version:
-            appended = self._insert(connection, encoded, head[1])
+            appended = self._insert(connection, encoded, head[1], contained)
             if appended is not None:
                 return appended
             self._heads.forget(stream_id)  # a wrong hint: read the hash instead
@@ -490,21 +515,22 @@ class PostgresEventStore:
             else _fetch_hash_at(connection, stream_id, expected_version)
         )
         if previous_hash is not None:
-            appended = self._insert(connection, encoded, previous_hash)
+            appended = self._insert(connection, encoded, previous_hash, contained)
             if appended is not None:
                 return appended
         # The stream is behind the expected version.
-        return _refusal(connection, stream_id, expected_version, idempotency_key)
+        return _refusal(connection, stream_id, expected_version, encoded.idempotency_key)
 
     def _insert(
-        self, connection: psycopg.Connection[Any], encoded: _EncodedAppend, previous_hash: str
+        self, connection: psycopg.Connection[Any], encoded: _EncodedAppend, previous_hash: str,
+        contained: bool = False,
     ) -> AppendResult | None:
         """The append chained from `previous_hash`; None (nothing written) when the event
         at the expected version does not have that hash or does not exist."""
         stream_id, expected_version = encoded.stream_id, encoded.expected_version
         statement, parameters, last_hash = encoded.statement(previous_hash, self._clock())
         try:
-            result = statement.run(connection, parameters)
+            result = statement.run(connection, parameters, contained=contained)
         except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
             if _outside_transaction(connection):
                 return _refusal(connection, stream_id, expected_version, encoded.idempotency_key)

@@ -11,6 +11,7 @@ import marshmallow as ma
 
 from domain.tournaments import tournament
 from service.application import clock_deadlines, tournaments
+from service.application.handling import UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
 from service.http.auth import require
@@ -61,6 +62,12 @@ class TournamentRunningSchema(ma.Schema):
     level = ma.fields.Integer(allow_none=True, required=True)
 
 
+class UnreadableTournamentSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    version = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "the event refused"})
+    reason = ma.fields.String(required=True)
+
+
 class StatusSchema(HealthSchema):
     queue_depth = ma.fields.Integer(allow_none=True, required=True,
                                     metadata={"description": "tasks waiting in the Celery queue"})
@@ -69,6 +76,8 @@ class StatusSchema(HealthSchema):
                        "(the workers are behind or stopped)"})
     tournaments = ma.fields.List(ma.fields.Nested(TournamentRunningSchema), required=True,
                                  metadata={"description": "those registering or running"})
+    unreadable = ma.fields.List(ma.fields.Nested(UnreadableTournamentSchema), required=True, metadata={
+        "description": "tournaments this code cannot read (stored before a fix, or refused by the domain)"})
 
 
 @blp.route("/status", methods=["GET"])
@@ -81,14 +90,18 @@ def status() -> dict[str, Any]:
     assert pool is not None  # application() answered, so a pool is configured
     now = time.time()
     overdue = clock_deadlines.due_clocks(pool, int(now * 1000) - OVERDUE_AFTER_MS, CLOCKS_COUNTED)
-    running = []
+    running, unreadable = [], []
     for tournament_id in tournaments.tournament_ids(app):
-        loaded = tournaments.load_tournament(app, tournament_id)
-        if loaded.state.status == tournament.FINISHED:
+        try:
+            loaded = tournaments.load_tournament(app, tournament_id)
+            if loaded.state.status == tournament.FINISHED:
+                continue
+            view = tournaments.tournament_view(loaded, now)
+        except UnreadableStream as refused:
+            unreadable.append({"id": tournament_id, "version": refused.version, "reason": refused.reason})
             continue
-        view = tournaments.tournament_view(loaded, now)
         running.append({"id": tournament_id, "name": view["name"], "status": view["status"],
                         "players_left": view["players_left"], "level": (view["clock"] or {}).get("level")})
     return {"status": overall(database, broker), "database": database, "broker": broker,
             "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
-            "clocks_due": len(overdue), "tournaments": running}
+            "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable}

@@ -9,6 +9,7 @@ from flask import render_template
 
 from domain.tournaments.clock import read_clock
 from service.application import listings, tournaments
+from service.application.handling import UnreadableStream
 from service.http.api import application, resources
 from service.http.pages import pages
 
@@ -26,7 +27,11 @@ def home() -> str:
 
 
 def _tournament_row(listing: listings.Listing) -> dict[str, Any]:
-    loaded = tournaments.load_tournament(application(), listing.id)
+    try:
+        loaded = tournaments.load_tournament(application(), listing.id)
+    except UnreadableStream:  # said in /v1/status with the reason; the room sees the others
+        return {"id": listing.id, "name": listing.name, "game": listing.game, "status": "unreadable",
+                "level": None, "on_break": False, "paused": False, "players_left": "–", "entries": None}
     state = loaded.state
     reading = read_clock(state.clock, time.time())
     running = state.status == "running"
