@@ -170,8 +170,8 @@ def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> 
     """Each run's result, in the open transaction under a savepoint, in one round trip
     (libpq's pipeline mode; a statement this session has not got is prepared in the same
     trip). A failed run undoes the savepoint, so the transaction goes on without the runs,
-    and raises psycopg's error for it (e.g. UniqueViolation); runs whose statement the
-    session lost are prepared and sent again, once."""
+    and raises psycopg's error for it (e.g. UniqueViolation); runs that found their
+    statement gone from the session are prepared and sent again, once."""
     pgconn = connection.pgconn
     with connection.lock:
         for attempt in range(2):
@@ -182,12 +182,10 @@ def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> 
             if failed is results[0]:  # the savepoint itself: the transaction had failed before
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             _checked(connection, pgconn.exec_(_UNDO))
-            lost = [run.statement for run, result in zip(runs, results[1:-1])
-                    if result.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT]
-            if attempt or not lost:
+            if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
-            for statement in lost:
-                statement.lost(pgconn)
+            for run in runs:  # deallocated all at once, those after the failed one too
+                run.statement.lost(pgconn)
     raise AssertionError("unreachable: the second attempt returns or raises")
 
 
