@@ -169,17 +169,21 @@ _UNDO = b"ROLLBACK TO SAVEPOINT cardroom_statements; RELEASE SAVEPOINT cardroom_
 def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> list[pq.abc.PGresult]:
     """Each run's result, in the open transaction under a savepoint, in one round trip
     (libpq's pipeline mode; a statement this session has not got is prepared in the same
-    trip). A failed run undoes the savepoint, so the transaction goes on without the runs,
-    and raises psycopg's error for it (e.g. UniqueViolation); runs that found their
-    statement gone from the session are prepared and sent again, once."""
+    trip, and the transaction's BEGIN when nothing began it yet). A failed run undoes the savepoint, so the transaction goes on
+    without the runs, and raises psycopg's error for it (e.g. UniqueViolation); runs that
+    found their statement gone from the session are prepared and sent again, once."""
     pgconn = connection.pgconn
     with connection.lock:
         for attempt in range(2):
-            results = _pipelined(pgconn, runs)
+            begin = ([_begin_command(connection)]
+                     if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE else [])
+            before = [*begin, _SAVEPOINT]
+            results = _pipelined(pgconn, before, runs, [_RELEASE])
             failed = next((result for result in results if result.status not in _OK), None)
             if failed is None:
-                return results[1:-1]
-            if failed is results[0]:  # the savepoint itself: the transaction had failed before
+                return results[len(before):len(before) + len(runs)]
+            if any(failed is result for result in results[:len(before)]):
+                # The transaction itself had failed before.
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             _checked(connection, pgconn.exec_(_UNDO))
             if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
@@ -189,17 +193,21 @@ def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> 
     raise AssertionError("unreachable: the second attempt returns or raises")
 
 
-def _pipelined(pgconn: pq.abc.PGconn, runs: Sequence[_Run]) -> list[pq.abc.PGresult]:
-    """[SAVEPOINT's, each run's, RELEASE's] results: sent at once, then read in order (a
-    command after a failed one is PIPELINE_ABORTED)."""
-    expected: list[_PreparedStatement | None] = [None]
+def _pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[_Run],
+               after: Sequence[bytes]) -> list[pq.abc.PGresult]:
+    """The results of the commands `before`, of each run and of the commands `after`: sent
+    at once, then read in order (a command after a failed one is PIPELINE_ABORTED)."""
+    expected: list[_PreparedStatement | None] = []
     pgconn.enter_pipeline_mode()
     try:
-        pgconn.send_query_params(_SAVEPOINT, None)
+        for command in before:
+            pgconn.send_query_params(command, None)
+            expected.append(None)
         for run in runs:
             run.statement.send(pgconn, run, expected)
-        pgconn.send_query_params(_RELEASE, None)
-        expected.append(None)
+        for command in after:
+            pgconn.send_query_params(command, None)
+            expected.append(None)
         pgconn.pipeline_sync()
         while pgconn.flush():  # the session is non-blocking: wait until the pipeline is sent
             readable, _, _ = select.select([pgconn.socket], [pgconn.socket], [])
@@ -223,12 +231,14 @@ def _pipelined(pgconn: pq.abc.PGconn, runs: Sequence[_Run]) -> list[pq.abc.PGres
 
 @contextmanager
 def _libpq_transaction(connection: psycopg.Connection[Any]) -> Iterator[None]:
-    """BEGIN, then COMMIT (or ROLLBACK when the block raises), through libpq: a fifth of the
-    client CPU of psycopg's transaction (20 against 90 us for BEGIN, two statements and
-    COMMIT), and psycopg, seeing no rollback, keeps every prepared statement of the session."""
+    """The block's statements in one transaction, through libpq where the store runs them:
+    begun by the first statement (psycopg sends its BEGIN itself outside autocommit; the
+    store's pipelines carry theirs), committed at the end (when a statement ran), or rolled
+    back when the block raises. libpq's BEGIN, statements and COMMIT cost a fifth of psycopg's client
+    CPU (20 against 90 us for BEGIN, two statements and COMMIT), and psycopg, seeing no
+    rollback, keeps every prepared statement of the session."""
     pgconn = connection.pgconn
-    with connection.lock:
-        _checked(connection, pgconn.exec_(b"BEGIN"))
+    connection.autocommit = False
     try:
         yield
     except BaseException:
@@ -236,11 +246,18 @@ def _libpq_transaction(connection: psycopg.Connection[Any]) -> Iterator[None]:
             if pgconn.transaction_status in (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR):
                 pgconn.exec_(b"ROLLBACK")  # the block's error is the one to tell
         raise
-    with connection.lock:
-        if pgconn.transaction_status == pq.TransactionStatus.INERROR:  # COMMIT would roll back silently
-            pgconn.exec_(b"ROLLBACK")
-            raise psycopg.errors.InFailedSqlTransaction("a statement of the transaction failed: rolled back")
-        _checked(connection, pgconn.exec_(b"COMMIT"))
+    else:
+        with connection.lock:
+            if pgconn.transaction_status == pq.TransactionStatus.INERROR:  # COMMIT would roll back silently
+                pgconn.exec_(b"ROLLBACK")
+                raise psycopg.errors.InFailedSqlTransaction("a statement of the transaction failed: rolled back")
+            if pgconn.transaction_status == pq.TransactionStatus.INTRANS:
+                _checked(connection, pgconn.exec_(b"COMMIT"))
+    finally:
+        if pgconn.transaction_status == pq.TransactionStatus.IDLE:
+            connection.autocommit = True
+        else:  # a connection in an unknown state: the pool opens another instead
+            connection.close()
 
 
 def _checked(connection: psycopg.Connection[Any], result: pq.abc.PGresult) -> pq.abc.PGresult:
