@@ -321,9 +321,12 @@ def _figures(prefix: str, phase: _Phase, bare_before: _Phase, bare: _Phase) -> d
 
 def _production_env(env: dict[str, str], stack: ExitStack, scratch: str) -> dict[str, str]:
     """`env` with what a production run switches on: a Redis broker (the rate limits
-    count there), JSON request logs at INFO, and the default rate limits. The broker is
-    this run's own, never CELERY_BROKER_URL's, so no other run's counts meet this one's."""
+    count there), JSON request logs at INFO, the default rate limits, and the metrics kept
+    for every process as `make run` keeps them (prometheus-client's multiprocess files).
+    The broker is this run's own, never CELERY_BROKER_URL's, so no other run's counts meet
+    this one's."""
     from service.adapters.embedded.broker import EmbeddedBroker
+    from service.devserver import fresh_metrics_dir
 
     production = dict(env)
     broker = EmbeddedBroker(Path(scratch) / "broker")
@@ -332,7 +335,8 @@ def _production_env(env: dict[str, str], stack: ExitStack, scratch: str) -> dict
     for name in ("CARDROOM_RATE_LIMIT_PER_KEY", "CARDROOM_RATE_LIMIT_PER_ADDRESS",
                  "CARDROOM_RATE_LIMIT_STORAGE_URL"):
         production.pop(name, None)
-    production.update(CARDROOM_LOG_FORMAT="json", CARDROOM_LOG_LEVEL="INFO")
+    production.update(CARDROOM_LOG_FORMAT="json", CARDROOM_LOG_LEVEL="INFO",
+                      PROMETHEUS_MULTIPROC_DIR=str(fresh_metrics_dir(Path(scratch))))
     return production
 
 
@@ -340,7 +344,7 @@ def production_settings() -> str:
     """What the production load runs with, printed beside its figures."""
     return (f"production load: player keys (sha256 lookup, cached {KEY_CACHE_TTL_S:g} s), an Idempotency-Key "
             f"on every write (recorded with its answer), a receipt per write, JSON request logs at INFO, "
-            f"metrics, rate limits {DEFAULT_RATE_LIMIT_PER_KEY} per key and {DEFAULT_RATE_LIMIT_PER_ADDRESS} "
+            f"metrics in multiprocess files (as make run keeps them), rate limits {DEFAULT_RATE_LIMIT_PER_KEY} per key and {DEFAULT_RATE_LIMIT_PER_ADDRESS} "
             f"per address counted in Redis, a {PRODUCTION_ACTION_CLOCK_S} s action clock (each action "
             f"records the next deadline in the log; nothing sent to the broker), {PRODUCTION_SEATS}-handed no-limit with "
             f"{PRODUCTION_STACK // 100} big blinds behind; cold: {COLD_TABLES} tables per client, "
