@@ -166,10 +166,12 @@ _RELEASE = b"RELEASE SAVEPOINT cardroom_statements"
 _UNDO = b"ROLLBACK TO SAVEPOINT cardroom_statements; RELEASE SAVEPOINT cardroom_statements"
 
 
-def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> list[pq.abc.PGresult]:
+def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run], *,
+                  commit: bool = False) -> list[pq.abc.PGresult]:
     """Each run's result, in the open transaction under a savepoint, in one round trip
     (libpq's pipeline mode; a statement this session has not got is prepared in the same
-    trip, and the transaction's BEGIN when nothing began it yet). A failed run undoes the savepoint, so the transaction goes on
+    trip, the transaction's BEGIN when nothing began it yet, and with `commit` its COMMIT
+    after the runs). A failed run undoes the savepoint, so the transaction goes on
     without the runs, and raises psycopg's error for it (e.g. UniqueViolation); runs that
     found their statement gone from the session are prepared and sent again, once."""
     pgconn = connection.pgconn
@@ -177,13 +179,13 @@ def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run]) -> 
         for attempt in range(2):
             begin = ([_begin_command(connection)]
                      if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE else [])
-            before = [*begin, _SAVEPOINT]
-            results = _pipelined(pgconn, before, runs, [_RELEASE])
+            before, after = [*begin, _SAVEPOINT], [_RELEASE, *([b"COMMIT"] if commit else [])]
+            results = _pipelined(pgconn, before, runs, after)
             failed = next((result for result in results if result.status not in _OK), None)
             if failed is None:
                 return results[len(before):len(before) + len(runs)]
-            if any(failed is result for result in results[:len(before)]):
-                # The transaction itself had failed before.
+            if any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
+                # The transaction itself: it had failed before, or its COMMIT did.
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             _checked(connection, pgconn.exec_(_UNDO))
             if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
@@ -230,13 +232,14 @@ def _pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[_R
 
 
 @contextmanager
-def _libpq_transaction(connection: psycopg.Connection[Any]) -> Iterator[None]:
+def _libpq_transaction(connection: psycopg.Connection[Any], opened: scope.WriteScope) -> Iterator[None]:
     """The block's statements in one transaction, through libpq where the store runs them:
     begun by the first statement (psycopg sends its BEGIN itself outside autocommit; the
-    store's pipelines carry theirs), committed at the end (when a statement ran), or rolled
-    back when the block raises. libpq's BEGIN, statements and COMMIT cost a fifth of psycopg's client
-    CPU (20 against 90 us for BEGIN, two statements and COMMIT), and psycopg, seeing no
-    rollback, keeps every prepared statement of the session."""
+    store's pipelines carry theirs), committed at the end (when a statement ran) in one
+    round trip with the runs `opened.sent_with_commit` holds, or rolled back when the block
+    raises (and those runs never sent). libpq's BEGIN, statements and COMMIT cost a fifth
+    of psycopg's client CPU (20 against 90 us for BEGIN, two statements and COMMIT), and
+    psycopg, seeing no rollback, keeps every prepared statement of the session."""
     pgconn = connection.pgconn
     connection.autocommit = False
     try:
@@ -251,7 +254,16 @@ def _libpq_transaction(connection: psycopg.Connection[Any]) -> Iterator[None]:
             if pgconn.transaction_status == pq.TransactionStatus.INERROR:  # COMMIT would roll back silently
                 pgconn.exec_(b"ROLLBACK")
                 raise psycopg.errors.InFailedSqlTransaction("a statement of the transaction failed: rolled back")
-            if pgconn.transaction_status == pq.TransactionStatus.INTRANS:
+        if opened.sent_with_commit:
+            try:
+                _in_savepoint(connection, opened.sent_with_commit, commit=True)
+            except BaseException:
+                with connection.lock:
+                    if pgconn.transaction_status in (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR):
+                        pgconn.exec_(b"ROLLBACK")
+                raise
+        elif pgconn.transaction_status == pq.TransactionStatus.INTRANS:
+            with connection.lock:
                 _checked(connection, pgconn.exec_(b"COMMIT"))
     finally:
         if pgconn.transaction_status == pq.TransactionStatus.IDLE:
@@ -556,7 +568,7 @@ class PostgresEventStore:
         """One transaction that every append (and read) of this store in the block joins,
         with the idempotency records written in it (service.adapters.store.idempotency)."""
         with self._pool.connection() as connection:
-            with scope.transaction_of(self, connection) as opened, _libpq_transaction(connection):
+            with scope.transaction_of(self, connection) as opened, _libpq_transaction(connection, opened):
                 opened.forget_on_rollback(self.forget)
                 yield opened
 
@@ -574,10 +586,14 @@ class PostgresEventStore:
         return idempotency.record_from_text(owner, key, [found.get_value(0, column) for column in range(found.nfields)])
 
     def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
-        """The record, and a few expired ones removed, in one round trip."""
+        """The record, and a few expired ones removed, sent with the transaction's COMMIT in
+        its round trip (nothing in the transaction reads the record back)."""
         fingerprint, answer = record.fingerprint, record.answer
         created_at, expires_at = (format_recorded_at(moment).encode() for moment in (record.created_at, record.expires_at))
-        _in_savepoint(self._joined(), [
+        self._joined()
+        opened = scope.current()
+        assert opened is not None  # _joined found its transaction
+        opened.sent_with_commit.extend([
             _Run(self._purge_records, [created_at, b"%d" % idempotency.PURGED_PER_WRITE]),
             _Run(self._insert_record, [
                 record.owner.encode(), record.key.encode(), fingerprint.method.encode(), fingerprint.path.encode(),
