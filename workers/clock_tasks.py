@@ -121,12 +121,15 @@ class ClockWatch:
         while not self._stopped.is_set():
             try:
                 with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as lead:
-                    if lead.execute(_TAKE_LEAD).fetchone()[0]:
-                        log.info("clock watch: leading")
-                        self._watch(lead)
+                    while not self._stopped.is_set():
+                        if lead.execute(_TAKE_LEAD).fetchone()[0]:
+                            log.info("clock watch: leading")
+                            self._watch(lead)
+                        else:
+                            self._stopped.wait(TAKE_OVER_CHECK_S)
             except Exception:  # noqa: BLE001 - the database away, a bug: the sweep covers meanwhile
                 log.warning("the clock watch stopped; it asks for the lead again", exc_info=True)
-            self._stopped.wait(TAKE_OVER_CHECK_S)
+                self._stopped.wait(TAKE_OVER_CHECK_S)
 
     def _watch(self, lead: psycopg.Connection[Any]) -> None:
         """Expire each clock once as its deadline comes, from the overdue ones on, until
