@@ -87,9 +87,8 @@ def open_pool(database_url: str, *, min_size: int = 1, max_size: int = 10) -> Co
 _SQLSTATE = pq.DiagnosticField.SQLSTATE
 _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
 
-# Parameter type oids: text, integer, their arrays, timestamp with time zone, bytea, jsonb.
+# Parameter type oids: text, integer, their arrays, timestamp with time zone.
 _TEXT, _INTEGER, _TEXT_ARRAY, _INTEGER_ARRAY, _TIMESTAMPTZ = 25, 23, 1009, 1007, 1184
-_BYTEA, _JSONB = 17, 3802
 _OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 
 
@@ -198,7 +197,8 @@ def _in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[_Run], *,
 def _pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[_Run],
                after: Sequence[bytes]) -> list[pq.abc.PGresult]:
     """The results of the commands `before`, of each run and of the commands `after`: sent
-    at once, then read in order (a command after a failed one is PIPELINE_ABORTED)."""
+    at once, then read in order (a command after a failed one is PIPELINE_ABORTED). A
+    PREPARE sent on the way is left out, unless it failed: then its result is the failure."""
     expected: list[_PreparedStatement | None] = []
     pgconn.enter_pipeline_mode()
     try:
@@ -223,7 +223,7 @@ def _pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[_R
             pgconn.get_result()  # the end of this command's results
             if preparing is not None:
                 preparing.prepared(pgconn, result)
-            else:
+            if preparing is None or result.status not in _OK:
                 results.append(result)
         pgconn.get_result()  # the pipeline's sync
     finally:
