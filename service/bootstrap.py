@@ -47,7 +47,7 @@ class CardroomFlask(Flask):
 
 def create_app(config: Config | None = None, scheduler: Scheduler | None = None) -> Flask:
     """`scheduler`: what the application schedules on (default: the Celery broker of the
-    configuration, or nothing without one: the workers' sweeps alone act then)."""
+    configuration, or nothing without one)."""
     config = config or Config.from_env()
     app = CardroomFlask("cardroom")
     app.config.update(
@@ -103,13 +103,11 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
 
 
 def broker_scheduler(config: Config) -> Scheduler:
-    """The action clocks' fast path: after an append that starts a clock, its expiry task
-    goes to the broker with an ETA. Without a broker the workers' sweep alone acts on
-    deadlines."""
+    """Ratings the web process could not record go to a worker through the broker (action
+    clocks need nothing sent: the workers read their deadlines from the log)."""
     if not config.broker_url:
         return NoScheduler()
-    celery = celery_scheduler.sender(config.broker_url)
-    return celery_scheduler.CeleryScheduler(celery, celery_scheduler.KeptProducers(celery))
+    return celery_scheduler.CeleryScheduler(celery_scheduler.sender(config.broker_url))
 
 
 WORKER_POOL_SIZE = 4

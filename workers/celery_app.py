@@ -5,10 +5,10 @@ backend: tasks report through the event log, never through Celery results.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Protocol
 
 from celery import Celery
-from celery.signals import after_setup_logger
+from celery.signals import after_setup_logger, worker_ready, worker_shutting_down
 
 from service import bootstrap
 from service.adapters import logs
@@ -17,7 +17,7 @@ from service.config import Config, checked_from_env
 
 HEALTH_PING_EVERY_S = 60.0
 # Tournaments have no sweep: their manager follows the log (workers.tournament_tasks).
-# Action clocks missed by their ETA task are acted on by this sweep (workers.clock_tasks).
+# Action clocks missed by the workers' clock watch are acted on by this sweep (workers.clock_tasks).
 CLOCK_SWEEP_EVERY_S = 1.0
 
 
@@ -50,13 +50,37 @@ RESOURCES = "cardroom_resources"
 def resources() -> bootstrap.WorkerResources:
     """This worker process's pool and application (service.bootstrap), kept in the Celery
     app's configuration; built on the process's first task, after the prefork fork. The
-    application schedules on this same Celery app, so clocks started by a worker's own
-    commands (the next player's, after an expiry) get their fast path too."""
+    application schedules on this same Celery app (a rating it could not record)."""
     built = app.conf.get(RESOURCES)
     if built is None:
         built = bootstrap.worker_resources(Config.from_env(), CeleryScheduler(app))
         app.conf[RESOURCES] = built
     return built
+
+
+class MainProcessThread(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def run_in_main_process(name: str, build: Callable[[Config], MainProcessThread]) -> None:
+    """Have every worker build `build(config)` in its main process once it is ready (after
+    the pool processes were forked, so nothing it opens is shared with them), keep it in
+    the Celery app's configuration under `name`, start it, and stop it at shutdown."""
+
+    def started(**_: Any) -> None:
+        running = build(Config.from_env())
+        running.start()
+        app.conf[name] = running
+
+    def stopped(**_: Any) -> None:
+        running = app.conf.get(name)
+        if running is not None:
+            running.stop()
+
+    worker_ready.connect(started, weak=False)
+    worker_shutting_down.connect(stopped, weak=False)
 
 
 @after_setup_logger.connect

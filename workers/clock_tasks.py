@@ -1,51 +1,67 @@
-"""Action clocks: the fast path and the sweep.
+"""Action clocks: the watch and the sweep.
 
 A clock's deadline is a fact in the table's log (ClockStarted), recorded in the same
-append as the action that passed the turn. Two paths act on it, both through the same
-application layer as HTTP (service.application.commands.expire_clock), so the domain decides:
-- fast path: right after that append, `expire_clock` is sent with an ETA at the deadline
-  (service.adapters.scheduler, the application's Scheduler);
-- slow path: beat runs `sweep_clocks` every second; it finds the deadlines in the log
-  that passed more than a moment ago and are still open, and expires them. This covers a
-  task lost with a killed worker (Redis would only redeliver it after the visibility
-  timeout, an hour later) or a send that failed.
-Both may race for one clock, and a task may arrive late, twice or after the player
-acted: ExpireClock names the exact clock, so only the first expiry of a running,
-passed clock records anything (exactly one ClockExpired); the others are refused or lose
-the version race, and change nothing.
+append as the action that passed the turn, and the append's trigger keeps the running
+ones in `open_clocks` (migration 0011). Nothing is sent anywhere per action: the web
+process only appends. Two paths act on deadlines, both through the same application layer
+as HTTP (service.application.commands.expire_clock), so the domain decides:
+- the watch: a thread of each Celery worker's main process (one of them leads, holding a
+  PostgreSQL advisory lock; the others wait to take over) sleeps until the earliest open
+  deadline and expires the clocks due then, each deadline once;
+- the sweep: beat runs `sweep_clocks` every second; it expires the open clocks whose
+  deadline passed more than a moment ago: a clock the watch missed (its leader killed
+  mid-expiry, a commit seen late) or refused to expire for a moment (a lost race).
+Both may race for one clock, and a clock may be looked at after the player acted:
+ExpireClock names the exact clock, so only the first expiry of a running, passed clock
+records anything (exactly one ClockExpired); the others are refused or lose the version
+race, and change nothing.
+
+Why a watch that reads the log rather than a task with an ETA sent after each append: the
+send cost the web process about a millisecond of CPU per action (a quarter of a table
+action's), every action queued a task that a worker then held for the clock's length only
+to find, nearly always, that the player had acted; and the watch costs two indexed
+queries a wake, whatever the rate of actions. It wakes at the earliest deadline it knows
+and at least every REREAD_S: a clock started meanwhile runs at least a second (whole
+seconds, domain.live.table), so the watch reads it before it can be due.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import psycopg
 
 from domain.rules.violations import Violation
+from service import bootstrap
+from service.adapters.scheduler import CeleryScheduler
 from service.application import clock_deadlines, commands
 from service.application.application import Application
-from service.adapters.scheduler import EXPIRE_CLOCK_TASK
+from service.config import Config
 from service.http.metrics import CLOCK_LATENESS
 from service.adapters.store.base import VersionConflict
-from workers.celery_app import app, resources
+from workers.celery_app import app, resources, run_in_main_process
 
 log = logging.getLogger(__name__)
 
 SWEEP_TASK = "workers.clock_tasks.sweep_clocks"
-# The sweep leaves a just-passed deadline to its ETA task for this long, so the two paths
-# do not race for every clock.
+# The sweep leaves a just-passed deadline to the watch for this long, so the two paths do
+# not race for every clock.
 SWEEP_GRACE_MS = 1000
 SWEEP_BATCH = 500
-# ETA tasks may reach the worker slightly early (clocks of two hosts); wait that out
-# rather than be refused, up to this much.
-EARLY_WAIT_LIMIT_S = 2.0
-
-
-@app.task(name=EXPIRE_CLOCK_TASK)
-def expire_clock(table_id: str, version: int, hand_id: str, seat: int, deadline_at_ms: int) -> str:
-    """Expire one clock (the fast path); returns what happened, for the log."""
-    early_s = deadline_at_ms / 1000 - time.time()
-    if 0 < early_s <= EARLY_WAIT_LIMIT_S:
-        time.sleep(early_s)
-    return expire(resources().application, table_id, version, hand_id, seat, deadline_at_ms)
+REREAD_S = 0.5
+"""The watch reads the open clocks at least this often: under the shortest clock (1 s), so
+a clock started while it slept is read before its deadline."""
+WATCH_BATCH = 500
+EXPIRING_THREADS = bootstrap.WORKER_POOL_SIZE
+"""Clocks due at one moment are expired side by side, a connection each."""
+TAKE_OVER_CHECK_S = 1.0
+"""How often a watch that does not lead asks for the lead (the leader's connection, and so
+its lock, ends with its process)."""
+# A session-level advisory lock, held on the leader's own connection.
+_TAKE_LEAD = "SELECT pg_try_advisory_lock(hashtextextended('cardroom clock watch', 0))"
 
 
 @app.task(name=SWEEP_TASK)
@@ -54,36 +70,86 @@ def sweep_clocks() -> int:
     application = resources().application
     due_by = commands.now_ms() - SWEEP_GRACE_MS
     expired = 0
-    for table_id, clock in due_clocks(due_by):
-        outcome = expire(application, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
-        expired += outcome == "expired"
+    for table_id, clock in clock_deadlines.due_clocks(resources().pool, due_by, SWEEP_BATCH):
+        expired += expire(application, table_id, clock, "sweep") == "expired"
     if expired:
-        log.info("sweep: expired %d clocks missed by the fast path", expired)
+        log.info("sweep: expired %d clocks missed by the watch", expired)
     return expired
 
 
-def due_clocks(due_by_ms: int) -> list[tuple[str, dict]]:
-    """(table id, ClockStarted data) of open clocks with a deadline at or before `due_by_ms`."""
-    return clock_deadlines.due_clocks(resources().pool, due_by_ms, SWEEP_BATCH)
-
-
-def expire(application: Application, table_id: str, version: int | None, hand_id: str, seat: int,
-           deadline_at_ms: int) -> str:
+def expire(application: Application, table_id: str, clock: dict[str, Any], path: str) -> str:
     """"expired", or why not: the refusal's code, or "conflict" when a writer got there
-    first twice (the sweep looks again)."""
-    # First at the version the clock started at; if the table moved on (someone sat out,
-    # say), once more at its current version: ExpireClock names the exact clock, so the
-    # domain refuses it if the clock is no longer the running one.
-    for expected in dict.fromkeys((version, None)):
-        try:
-            commands.expire_clock(application, table_id, expected, hand_id, seat, deadline_at_ms)
-            CLOCK_LATENESS.labels("sweep" if version is None else "fast").observe(
-                max(0.0, time.time() - deadline_at_ms / 1000))
-            return "expired"
-        except VersionConflict:
-            continue
-        except Violation as refused:
-            log.info("table %s: clock of seat %s ending %s not expired: %s", table_id, seat,
-                     deadline_at_ms, refused.code)
-            return refused.code
-    return "conflict"
+    first every time (the sweep looks again). ExpireClock names the exact clock, so the
+    domain refuses it if the clock is no longer the running one."""
+    try:
+        commands.expire_clock(application, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
+    except VersionConflict:
+        return "conflict"
+    except Violation as refused:
+        log.info("table %s: clock of seat %s ending %s not expired: %s", table_id, clock["seat"],
+                 clock["deadline_at_ms"], refused.code)
+        return refused.code
+    CLOCK_LATENESS.labels(path).observe(max(0.0, time.time() - clock["deadline_at_ms"] / 1000))
+    return "expired"
+
+
+class ClockWatch:
+    """The watch, with its own application and pool (built in the worker's main process,
+    after the pool processes were forked, and never handed to them) and, while it leads,
+    its own connection holding the lead."""
+
+    def __init__(self, config: Config) -> None:
+        built = bootstrap.worker_resources(config, CeleryScheduler(app))
+        assert config.database_url is not None  # worker_resources refused to start without one
+        self._database_url = config.database_url
+        self._pool = built.pool
+        self._application = built.application
+        self._expiring = ThreadPoolExecutor(EXPIRING_THREADS, thread_name_prefix="clock-expiry")
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="clock-watch", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=10)
+        self._expiring.shutdown()
+        self._pool.close()
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as lead:
+                    while not self._stopped.is_set():
+                        if lead.execute(_TAKE_LEAD).fetchone()[0]:
+                            log.info("clock watch: leading")
+                            self._watch(lead)
+                        else:
+                            self._stopped.wait(TAKE_OVER_CHECK_S)
+            except Exception:  # noqa: BLE001 - the database away, a bug: the sweep covers meanwhile
+                log.warning("the clock watch stopped; it asks for the lead again", exc_info=True)
+                self._stopped.wait(TAKE_OVER_CHECK_S)
+
+    def _watch(self, lead: psycopg.Connection[Any]) -> None:
+        """Expire each clock once as its deadline comes, from the overdue ones on, until
+        stopped or the lead's connection fails."""
+        looked_up_to = -1
+        while not self._stopped.is_set():
+            now = commands.now_ms()
+            due = clock_deadlines.due_clocks(self._pool, now, WATCH_BATCH, after_ms=looked_up_to)
+            outcomes = list(self._expiring.map(
+                lambda found: expire(self._application, found[0], found[1], "watch"), due))
+            if len(due) == WATCH_BATCH:  # more due at once: on from the last one looked at
+                looked_up_to = due[-1][1]["deadline_at_ms"] - 1
+                continue
+            looked_up_to = now
+            if outcomes.count("expired"):
+                log.info("clock watch: expired %d clocks", outcomes.count("expired"))
+            # On the lead's connection: if it broke, so did the lock, and the lead ends here.
+            upcoming = clock_deadlines.next_deadline(lead, looked_up_to)
+            until_s = REREAD_S if upcoming is None else (upcoming - commands.now_ms()) / 1000
+            self._stopped.wait(max(0.0, min(REREAD_S, until_s)))
+
+
+run_in_main_process("cardroom_clock_watch", ClockWatch)

@@ -17,9 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
 
-from celery.signals import worker_ready, worker_shutting_down
 
 from service import bootstrap
 from service.adapters.scheduler import CeleryScheduler
@@ -27,7 +25,7 @@ from service.adapters.store.trackings import PostgresTracking
 from service.adapters.wakeups import Wakeups
 from service.application import commands, process_managers, tournaments
 from service.config import Config
-from workers.celery_app import app
+from workers.celery_app import app, run_in_main_process
 
 log = logging.getLogger(__name__)
 
@@ -92,19 +90,4 @@ class TournamentManager:
         return max(0.0, min(SAFETY_NET_S, deadline - time.time()))
 
 
-MANAGER = "cardroom_tournament_manager"
-"""Where the worker's main process keeps its manager: the Celery app's configuration."""
-
-
-@worker_ready.connect
-def _start_manager(**_: Any) -> None:
-    manager = TournamentManager(Config.from_env())
-    manager.start()
-    app.conf[MANAGER] = manager
-
-
-@worker_shutting_down.connect
-def _stop_manager(**_: Any) -> None:
-    manager = app.conf.get(MANAGER)
-    if manager is not None:
-        manager.stop()
+run_in_main_process("cardroom_tournament_manager", TournamentManager)

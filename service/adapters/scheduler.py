@@ -1,32 +1,23 @@
 """The application's Scheduler (service.application.scheduling) on the Celery broker:
 tasks are sent by name, so this process needs the broker, never the workers' code. The
-workers (workers.clock_tasks) implement the tasks named here.
+workers (workers.rating_tasks) implement the tasks named here.
 """
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime, timezone
 from typing import Any
 
 from celery import Celery
 
-from domain.live.table import ClockStarted
 from domain.ratings import GameResult
 
-log = logging.getLogger(__name__)
-
-EXPIRE_CLOCK_TASK = "workers.clock_tasks.expire_clock"
 APPLY_RATING_TASK = "workers.rating_tasks.apply_rating"
 
-# The longest countdown/ETA any task is scheduled with (level clocks are the longest
-# timers, well under an hour). Redis hands an ETA task to a worker at once and keeps
-# it "unacked" until then; if the visibility timeout were shorter than the countdown the
-# broker would redeliver it to a second worker and it would run twice.
-LONGEST_COUNTDOWN_S = 3600
-VISIBILITY_TIMEOUT_S = LONGEST_COUNTDOWN_S + 600
+# No task is sent with an ETA (action clocks are read from the log, workers.clock_tasks),
+# but a task is "unacked" while it runs (task_acks_late): if the visibility timeout were
+# shorter than a run, the broker would redeliver it to a second worker. An hour is far
+# beyond any task.
+LONGEST_TASK_S = 3600
+VISIBILITY_TIMEOUT_S = LONGEST_TASK_S + 600
 
 BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": VISIBILITY_TIMEOUT_S,
@@ -43,8 +34,8 @@ BROKER_TRANSPORT_OPTIONS = {
 }
 
 SEND_TIMEOUT_S = 0.5
-"""How long the web app's send of a clock's task may take: a broker that is down costs
-the write that started the clock this much at most (kombu's defaults took 6 s)."""
+"""How long the web app's send of a task (a rating it could not record) may take: a broker
+that is down costs the write this much at most (kombu's defaults took 6 s)."""
 
 
 def broker_settings(broker_url: str) -> dict[str, Any]:
@@ -79,66 +70,11 @@ def sender(broker_url: str) -> Celery:
     return celery
 
 
-class KeptProducers(threading.local):
-    """A producer per thread, kept from one send to the next, whose channel keeps its Redis
-    client. Celery's pool lends a producer per send, and kombu's Redis channel builds a new
-    redis-py client for every message it publishes (`conn_or_acquire`): together about a
-    third of the CPU a send costs (200 of 650 us measured), on every action of a table with
-    an action clock. The message sent is the same."""
+class CeleryScheduler:
+    """Schedules on `celery`'s broker: a rating the application could not record itself."""
 
     def __init__(self, celery: Celery) -> None:
-        self._celery = celery
-        self._producer: Any = None
-
-    def of_this_thread(self) -> Any:
-        if self._producer is None:
-            producer = self._celery.amqp.Producer(self._celery.connection_for_write(), auto_declare=False)
-            channel = producer.channel
-            if hasattr(channel, "conn_or_acquire"):  # kombu's Redis transport
-                client = channel._create_client()
-
-                @contextmanager
-                def kept_client(given: Any = None) -> Iterator[Any]:
-                    yield given or client
-
-                channel.conn_or_acquire = kept_client
-            self._producer = producer
-        return self._producer
-
-    def drop(self) -> None:
-        producer, self._producer = self._producer, None
-        if producer is not None:
-            try:
-                producer.connection.release()
-            except Exception:  # noqa: BLE001 - already broken: nothing to release
-                log.debug("clock sender: releasing a broken broker connection failed", exc_info=True)
-
-
-class CeleryScheduler:
-    """Schedules on `celery`'s broker: the clock's expiry task with an ETA at its deadline,
-    a rating the application could not record itself. With `producers` (the web app) each
-    thread sends through its own kept producer, else through one from Celery's pool."""
-
-    def __init__(self, celery: Celery, producers: KeptProducers | None = None) -> None:
         self.celery = celery
-        self.producers = producers
-
-    def expire_clock_at_deadline(self, table_id: str, version: int, clock: ClockStarted) -> None:
-        producer = None if self.producers is None else self.producers.of_this_thread()
-        try:
-            self.celery.send_task(
-                EXPIRE_CLOCK_TASK,
-                args=[table_id, version, clock.hand_id, clock.seat, clock.deadline_at_ms],
-                eta=datetime.fromtimestamp(clock.deadline_at_ms / 1000, tz=timezone.utc),
-                # A broker that is down must not hold up the write that started the clock:
-                # fail at once, the sweep acts on the deadline.
-                retry=False,
-                producer=producer,
-            )
-        except Exception:
-            if self.producers is not None:
-                self.producers.drop()  # its connection may be broken: the next send opens another
-            raise
 
     def rate_later(self, result: GameResult) -> None:
         self.celery.send_task(

@@ -5,9 +5,9 @@ The shuffle is drawn here (`SecretShuffle`, from `secrets`; a 32-byte `secrets` 
 in the command; the table's first event of the hand publishes the commitment.
 
 The time is read here too (`now`, from the caller or the wall clock) and passed to the
-domain, which dates action-clock deadlines with it. After an append that started a clock,
-the application's Scheduler (service.application.scheduling) is told; if it fails, the
-periodic sweep still finds the deadline in the log.
+domain, which dates action-clock deadlines with it. A deadline is acted on from the log
+alone (the append's trigger keeps it in `open_clocks`, the workers' clock watch expires
+it: workers.clock_tasks), so a write that starts a clock sends nothing anywhere.
 Events the computer played for a player carry `automatic: true` in their metadata.
 
 Games that need randomness after the deal (a draw redeal, reshuffles, Palace Poker's palace
@@ -185,7 +185,6 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
                                 expected_version=expected_version, idempotency_key=idempotency_key,
                                 actor=actor, loaded=loaded)
     if not handled.deduplicated:
-        _schedule_clocks(app, table_id, handled.version, handled.decided)
         _rate_if_finished(app, handled.state, handled.decided, actor)
     return handled
 
@@ -210,17 +209,6 @@ def _rate_if_finished(app: Application, state: table.TableState | None, events: 
             app.scheduler.rate_later(result)
         except Exception:  # noqa: BLE001 - the broker is down too: the results stay on the event
             log.warning("could not ask a worker to rate table %s", state.table_id, exc_info=True)
-
-
-def _schedule_clocks(app: Application, table_id: str, version: int, events: Sequence[Any]) -> None:
-    for event in events:
-        if not isinstance(event, table.ClockStarted):
-            continue
-        try:
-            app.scheduler.expire_clock_at_deadline(table_id, version, event)
-        except Exception:  # noqa: BLE001 - the write is done; the sweep covers the deadline
-            log.warning("could not schedule the clock of table %s at version %s; the sweep will act on it",
-                        table_id, version, exc_info=True)
 
 
 CLOCK_ACTOR = "clock"

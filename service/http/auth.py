@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
@@ -57,9 +58,12 @@ def key_hash(secret: str) -> str:
 
 
 KNOWN_KEYS_KEPT = 4096
-# How long a worker trusts what it read about a key: a revocation takes effect on every
-# worker (process) within this, at the cost of one indexed lookup per key and period.
+# How often a worker asks which keys were revoked: a revocation takes effect on every
+# worker (process) within this, at the cost of one indexed query per process and period.
 KEY_CACHE_TTL_S = 0.5
+REVOCATION_MARGIN_S = 5.0
+"""Each ask reaches this far back before the last one: a revocation whose transaction
+began before that ask (revoked_at is its start) but committed after it is still seen."""
 
 
 @dataclass(frozen=True)
@@ -81,14 +85,18 @@ REVOKED = _Revoked()
 
 
 class ApiKeys:
-    """The api_keys table (migrations 0002 and 0005).
+    """The api_keys table (migrations 0002, 0005 and 0015).
 
-    What a lookup found (a principal, or REVOKED) is remembered by hash for KEY_CACHE_TTL_S,
-    so a player's every request does not cost a database round trip, yet a key revoked
-    through any worker stops working on every worker within that time. The hot path is one
-    dict lookup and one clock read. Unknown keys are not remembered (random keys would only
-    push real ones out). Up to KNOWN_KEYS_KEPT hashes are kept; past that the memory is
-    emptied, which costs one lookup per key in use.
+    What a lookup found (a principal, or REVOKED) is remembered by hash, so a player's
+    requests do not each cost a database round trip; every KEY_CACHE_TTL_S the first
+    request to find it due asks which keys were revoked since the last ask (one indexed
+    query, however many keys are remembered; the database's clock on both sides) and
+    forgets nothing else: a key's row changes only by its revocation. So a key revoked
+    through any worker stops working on every worker within that time, as when each key
+    was looked up again every period (a player acting every few seconds cost a lookup per
+    request). The hot path is one dict lookup and one clock read. Unknown keys are not
+    remembered (random keys would only push real ones out). Up to KNOWN_KEYS_KEPT hashes
+    are kept; past that the memory is emptied, which costs one lookup per key in use.
     """
 
     def __init__(self, pool: ConnectionPool, ttl_s: float = KEY_CACHE_TTL_S,
@@ -96,7 +104,11 @@ class ApiKeys:
         self._pool = pool
         self._ttl_s = ttl_s
         self._clock = clock
-        self._known: dict[str, tuple[float, Principal | _Revoked]] = {}
+        self._known: dict[str, Principal | _Revoked] = {}
+        self._asked_due_at = 0.0
+        self._revoked_since: datetime | None = None
+        """The database's time of the last ask, less REVOCATION_MARGIN_S (None: never asked)."""
+        self._asking = threading.Lock()
 
     def create(self, role: str, player_id: str | None = None) -> tuple[IssuedKey, str]:
         """Store a new key; returns it and its secret (the only time the secret is visible)."""
@@ -157,17 +169,37 @@ class ApiKeys:
 
     def find(self, secret: str) -> Principal | _Revoked | None:
         """The key's principal, REVOKED, or None for a key never issued."""
+        if self._clock() >= self._asked_due_at:
+            self._ask_for_revocations()
         hashed = key_hash(secret)
-        now = self._clock()
         known = self._known.get(hashed)
-        if known is not None and known[0] > now:
-            return known[1]
+        if known is not None:
+            return known
         found = self._look_up(hashed)
         if found is not None:
             if len(self._known) >= KNOWN_KEYS_KEPT:
                 self._known.clear()
-            self._known[hashed] = (now + self._ttl_s, found)
+            self._known[hashed] = found
         return found
+
+    def _ask_for_revocations(self) -> None:
+        """Mark the remembered keys revoked since the last ask (one thread asks; the others
+        go on meanwhile with what is remembered)."""
+        if not self._asking.acquire(blocking=False):
+            return
+        try:
+            with self._pool.connection() as conn:
+                asked_at, revoked = conn.execute(
+                    "SELECT statement_timestamp(), array(SELECT key_hash FROM api_keys"
+                    " WHERE revoked_at >= %s::timestamptz)", (self._revoked_since or "infinity",),
+                ).fetchone()
+            for hashed in revoked:
+                if hashed in self._known:
+                    self._known[hashed] = REVOKED
+            self._revoked_since = asked_at - timedelta(seconds=REVOCATION_MARGIN_S)
+            self._asked_due_at = self._clock() + self._ttl_s
+        finally:
+            self._asking.release()
 
     def _look_up(self, hashed: str) -> Principal | _Revoked | None:
         with self._pool.connection() as conn:

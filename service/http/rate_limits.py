@@ -11,6 +11,14 @@ with `Retry-After`.
   so every worker and host shares one count; with no broker, or a RabbitMQ one (which
   cannot count), in each web process's memory: then a client may get up to workers x
   the limit, which is the documented choice rather than a second server to run.
+- In Redis a process takes a window's requests in leases of a hundredth of the limit
+  (LEASE_PARTS; at least one) and spends them locally: one round trip per lease, not per
+  request. The count in Redis is what was leased, so summed over every process a client
+  never gets more than the limit in a window; a lease another process holds unspent can
+  refuse a client early, by at most (lease - 1) requests per other process and window (1%
+  of the limit each). Limits under LEASE_PARTS per window lease one request at a time:
+  counted exactly, as before. A lease ends with the window it was taken in, and a count
+  past its limit is remembered here until that window ends (a flood costs no round trips).
 - A counting store that is down lets requests through (an outage of Redis must not stop
   play): for STORAGE_RETRY_S the counts are kept in this process's memory instead.
 
@@ -25,6 +33,7 @@ import hashlib
 import hmac
 import logging
 import math
+import threading
 import time
 from typing import Any
 
@@ -87,19 +96,88 @@ def _bearer_secret() -> str:
     return request.headers.get("Authorization", "").partition(" ")[2].strip()
 
 
-# limits' incr_expire.lua for several counters at once: each key's count after adding
-# one, its expiry set when the window starts (ARGV[i]: that key's window in seconds).
-_INCR_EXPIRE_EACH = b"""
-local counts = {}
+LEASE_PARTS = 100
+"""A lease is this part of a limit (service.http.rate_limits' docstring: the tolerance)."""
+
+# limits' incr_expire.lua for several counters at once, each by its lease: each key's
+# count after adding the lease and the milliseconds left in its window, the expiry set when
+# the window starts (ARGV[2i-1]: key i's lease, ARGV[2i]: its window in seconds).
+_LEASE_EACH = b"""
+local counted = {}
 for i, key in ipairs(KEYS) do
-    local count = redis.call("incrby", key, 1)
-    if count == 1 then
-        redis.call("expire", key, ARGV[i])
+    local lease = tonumber(ARGV[2 * i - 1])
+    local count = redis.call("incrby", key, lease)
+    if count == lease then
+        redis.call("expire", key, ARGV[2 * i])
     end
-    counts[i] = count
+    counted[i] = {count, redis.call("pttl", key)}
 end
-return counts
+return counted
 """
+
+
+class _Lease:
+    """Requests this process may still let through in a window of one counter."""
+
+    __slots__ = ("left", "until", "past_limit")
+
+    def __init__(self, left: int, until: float, past_limit: bool) -> None:
+        self.left = left
+        self.until = until
+        """time.monotonic() at which the window ends, as Redis told it (from before asking)."""
+        self.past_limit = past_limit
+        """Redis granted nothing: refused until the window ends."""
+
+
+LEASES_KEPT = 100_000
+"""Counters with a lease in one process (clients in the last window or so); past that the
+leases are dropped, which costs each a round trip."""
+
+
+class LeasedCounts:
+    """Counting in Redis by leases (the module's docstring): each hit takes a request from
+    this process's lease of its counter, leasing the counters without one in one round trip."""
+
+    def __init__(self, storage: RedisStorage) -> None:
+        self._storage = storage
+        self._script = storage.get_connection().register_script(_LEASE_EACH)
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
+
+    def take(self, hits: list[tuple[RateLimitItem, str, str]]) -> list[float | None]:
+        """For each hit, None when it may pass, else the seconds until its window ends."""
+        keys = [self._storage.prefixed_key(item.key_for(NAMESPACE, per, who)) for item, per, who in hits]
+        outcomes: list[float | None] = [None] * len(hits)
+        unleased = []
+        now = time.monotonic()
+        with self._lock:
+            for index, key in enumerate(keys):
+                lease = self._leases.get(key)
+                if lease is None or lease.until <= now or not (lease.left or lease.past_limit):
+                    unleased.append(index)
+                elif lease.left:
+                    lease.left -= 1
+                else:
+                    outcomes[index] = lease.until - now
+        if not unleased:
+            return outcomes
+        sizes = [max(1, hits[index][0].amount // LEASE_PARTS) for index in unleased]
+        arguments: list[int] = []
+        for index, size in zip(unleased, sizes):
+            arguments += [size, hits[index][0].get_expiry()]
+        asked_at = time.monotonic()
+        counted = self._script([keys[index] for index in unleased], arguments)
+        with self._lock:
+            if len(self._leases) >= LEASES_KEPT:
+                self._leases.clear()
+            for index, size, (count, left_ms) in zip(unleased, sizes, counted):
+                item = hits[index][0]
+                window_s = left_ms / 1000 if left_ms > 0 else item.get_expiry()
+                granted = max(0, min(size, item.amount - (int(count) - size)))
+                self._leases[keys[index]] = _Lease(max(0, granted - 1), asked_at + window_s, not granted)
+                if not granted:
+                    outcomes[index] = window_s
+        return outcomes
 
 
 class RateLimits:
@@ -111,9 +189,8 @@ class RateLimits:
         options: dict[str, Any] = {} if url == MEMORY_URL else {
             "socket_connect_timeout": STORAGE_TIMEOUT_S, "socket_timeout": STORAGE_TIMEOUT_S}
         counted = storage_from_string(url, **options)
-        self._counted = FixedWindowRateLimiter(counted)
-        self._script = (counted.get_connection().register_script(_INCR_EXPIRE_EACH)
-                        if isinstance(counted, RedisStorage) else None)
+        self._counted: LeasedCounts | FixedWindowRateLimiter = (
+            LeasedCounts(counted) if isinstance(counted, RedisStorage) else FixedWindowRateLimiter(counted))
         self._fallback = FixedWindowRateLimiter(QuietMemoryStorage())
         self._storage_down_until = 0.0
         self._per_key = tuple(parse_many(config.rate_limit_per_key)) if config.rate_limit_per_key else ()
@@ -132,19 +209,17 @@ class RateLimits:
             hits += [(item, "key", key) for item in self._per_key]
         if not hits:
             return
-        limiter = self._counted if time.monotonic() >= self._storage_down_until else self._fallback
+        counter = self._counted if time.monotonic() >= self._storage_down_until else self._fallback
         try:
-            counts = _counts_after(limiter, self._script, hits)
+            waits = _waits(counter, hits)
         except Exception as error:  # noqa: BLE001 - the counting store is down: count here
             log.warning("rate limits: the counting store failed (%s); counting in memory for %g s",
                         error, STORAGE_RETRY_S)
             self._storage_down_until = time.monotonic() + STORAGE_RETRY_S
-            limiter = self._fallback
-            counts = _counts_after(limiter, None, hits)
-        for (item, per, who), count in zip(hits, counts):
-            if count > item.amount:
-                reset_at = limiter.get_window_stats(item, NAMESPACE, per, who).reset_time
-                wait_s = min(max(1, math.ceil(reset_at - time.time())), item.get_expiry())
+            waits = _waits(self._fallback, hits)
+        for (item, per, _), wait in zip(hits, waits):
+            if wait is not None:
+                wait_s = min(max(1, math.ceil(wait)), item.get_expiry())
                 raise Problem(
                     429, "rate_limited",
                     f"more than {item} from this {'API key' if per == 'key' else 'address'}; "
@@ -152,24 +227,22 @@ class RateLimits:
                     headers={"Retry-After": str(wait_s)}, limit=str(item), per=per, retry_after_s=wait_s)
 
 
-def _counts_after(limiter: FixedWindowRateLimiter, script: Any,
-                  hits: list[tuple[RateLimitItem, str, str]]) -> list[int]:
-    """Each limit's count in its window once this request is counted (limits' fixed
-    window, with its keys). In Redis (`script`: _INCR_EXPIRE_EACH registered there), every
-    limit of the request is counted in one round trip: a round trip per limit (address and
-    key) through limits' `hit` cost 240 us of CPU a request, this 140; there every limit
-    that applies counts the request, also when another one refuses it. In memory, the
-    counting stops at the first limit passed."""
-    storage = limiter.storage
-    if script is not None and isinstance(storage, RedisStorage):
-        keys = [storage.prefixed_key(item.key_for(NAMESPACE, per, who)) for item, per, who in hits]
-        return [int(count) for count in script(keys, [item.get_expiry() for item, _, _ in hits])]
-    counts = []
+def _waits(counter: LeasedCounts | FixedWindowRateLimiter,
+           hits: list[tuple[RateLimitItem, str, str]]) -> list[float | None]:
+    """For each limit, None when this request is within it, else the seconds until its
+    window ends. By leases in Redis (LeasedCounts: every limit that applies counts the
+    request, also when another one refuses it); in memory, limits' fixed window, stopping
+    at the first limit passed."""
+    if isinstance(counter, LeasedCounts):
+        return counter.take(hits)
+    waits: list[float | None] = []
     for item, per, who in hits:
-        counts.append(storage.incr(item.key_for(NAMESPACE, per, who), item.get_expiry()))
-        if counts[-1] > item.amount:
-            break
-    return counts
+        if counter.storage.incr(item.key_for(NAMESPACE, per, who), item.get_expiry()) <= item.amount:
+            waits.append(None)
+            continue
+        waits.append(counter.get_window_stats(item, NAMESPACE, per, who).reset_time - time.time())
+        break
+    return waits
 
 
 def install(app: Flask, config: Config) -> None:

@@ -11,7 +11,6 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands
 from tests.integration.conftest import CeleryWorker
-from service.adapters.scheduler import CeleryScheduler, sender
 from service.application.application import application
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
@@ -19,10 +18,11 @@ pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 CLOCK_S = 2
 WAIT_S = 20
-# After the deadline: the ETA task fires at once, the sweep (every second, leaving a
-# second's grace to the ETA task) within about two more. Waiting past both shows that
+# After the deadline: the clock watch acts at once, the sweep (every second, leaving a
+# second's grace to the watch) within about two more. Waiting past both shows that
 # neither records a second timeout.
 SETTLE_S = 3.5
+LEADING = "clock watch: leading"
 
 
 # tests/e2e/test_tournament_e2e.py imports the worker from here.
@@ -30,9 +30,9 @@ Worker = CeleryWorker
 
 
 @pytest.fixture
-def fast_path(postgres_store, broker_url):
-    """An application that sends each clock's ETA task, as the web app does after an append."""
-    return application(postgres_store, CeleryScheduler(sender(broker_url)))
+def app(postgres_store):
+    """An application as the web app's: it appends, and schedules nothing."""
+    return application(postgres_store)
 
 
 @pytest.fixture(scope="module")
@@ -64,14 +64,15 @@ def wait_for_timeout(store, table_id: str) -> None:
         time.sleep(0.05)
 
 
-def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, fast_path, worker):
-    table_id, clock = clocked_table(fast_path)
+def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, app, worker):
+    worker.wait_for_log(LEADING)
+    table_id, clock = clocked_table(app)
     wait_for_timeout(postgres_store, table_id)
     time.sleep(SETTLE_S)
     [expired] = records(postgres_store, table_id, "ClockExpired")
     assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
     lateness_s = expired.recorded_at.timestamp() - clock.deadline_at_ms / 1000
-    assert 0 <= lateness_s < 1.5
+    assert 0 <= lateness_s < 1.0  # the watch's, not the sweep's (a second's grace, every second)
     log = postgres_store.read_stream(commands.table_stream(table_id), after_version=expired.version)
     assert (log[0].type, log[0].data["reason"]) == ("AutomaticAction", "clock_expired")
     assert (log[1].type, log[1].data["action"], log[1].metadata["automatic"]) == ("ActionTaken", "fold", True)
@@ -79,13 +80,13 @@ def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, fast_p
     assert log[-1].type == "HandClosed"
 
 
-def test_an_action_in_time_leaves_no_timeout(postgres_store, fast_path, worker):
-    table_id, clock = clocked_table(fast_path)
-    commands.execute(fast_path, table_id, commands.load_table(fast_path, table_id).version, table.Act("ann", "fold"))
+def test_an_action_in_time_leaves_no_timeout(postgres_store, app, worker):
+    table_id, clock = clocked_table(app)
+    commands.execute(app, table_id, commands.load_table(app, table_id).version, table.Act("ann", "fold"))
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + SETTLE_S)
     assert records(postgres_store, table_id, "ClockExpired") == []
-    # The ETA task did fire at the deadline, and was refused without writing anything.
-    assert "clock_not_running" in worker.text()
+    # The hand's end closed the clock in the log: nothing even tried to expire it.
+    assert f"table {table_id}" not in worker.text()
 
 
 def test_over_http_a_player_sits_out_the_computer_acts_and_the_view_shows_the_clock(database_url):
@@ -118,36 +119,35 @@ def test_over_http_a_player_sits_out_the_computer_acts_and_the_view_shows_the_cl
     assert unknown.status_code == 404
 
 
-def test_a_clock_held_by_a_killed_worker_expires_once_when_a_new_worker_sweeps(
-        postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
-    worker.stop()  # the only worker left is the one about to be killed
+def test_a_waiting_worker_takes_the_watch_over_from_a_killed_one_and_expires_its_clock_once(
+        postgres_store, app, worker, database_url, broker_url, tmp_path):
+    worker.stop()  # the only workers left are the one about to be killed and its successor
     doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=False)
-    table_id, clock = clocked_table(fast_path)
-    doomed.wait_for_log("workers.clock_tasks.expire_clock[")  # received, held until its ETA
-    doomed.kill()
-    time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + 0.5)
-    assert records(postgres_store, table_id, "ClockExpired") == []  # the task died with its worker
-    successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=True)
+    doomed.wait_for_log(LEADING)
+    successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=False)
     try:
+        time.sleep(1.5)  # past its first asks for the lead
+        assert LEADING not in successor.text()  # it waits while the other leads
+        table_id, clock = clocked_table(app)
+        doomed.kill()
         wait_for_timeout(postgres_store, table_id)
         time.sleep(SETTLE_S)
         [expired] = records(postgres_store, table_id, "ClockExpired")
         assert expired.data["deadline_at_ms"] == clock.deadline_at_ms
-        assert "sweep: expired 1 clocks" in successor.text()
+        assert LEADING in successor.text()
     finally:
         successor.stop()
 
 
 def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exactly_once(
-        postgres_store, fast_path, worker, database_url, broker_url, tmp_path):
-    """kill -9 of a worker with beat holding a dozen clocks' ETA tasks: half were due
+        postgres_store, app, worker, database_url, broker_url, tmp_path):
+    """kill -9 of the leading worker, with beat, while a dozen clocks run: half were due
     before a new worker is up, half after; each one times out exactly once."""
     worker.stop()
     doomed = CeleryWorker(tmp_path / "doomed", database_url, broker_url, beat=True)
-    clocks = [clocked_table(fast_path, CLOCK_S) for _ in range(6)]
-    clocks += [clocked_table(fast_path, 4 * CLOCK_S) for _ in range(6)]
-    doomed.wait_until(lambda: doomed.text().count("workers.clock_tasks.expire_clock[") >= len(clocks),
-                      "every ETA task received")
+    doomed.wait_for_log(LEADING)
+    clocks = [clocked_table(app, CLOCK_S) for _ in range(6)]
+    clocks += [clocked_table(app, 4 * CLOCK_S) for _ in range(6)]
     doomed.kill()
     successor = CeleryWorker(tmp_path / "successor", database_url, broker_url, beat=True)
     try:
@@ -162,8 +162,8 @@ def test_clocks_pending_when_the_worker_and_its_beat_are_killed_each_expire_exac
 
 
 def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_once(database_url):
-    """The clock's ETA task cannot be sent; the write is done and answered within the
-    send's short timeout, and the sweep will act on the deadline once a worker runs."""
+    """A write that starts a clock sends nothing to the broker: it is answered at once,
+    and the workers' watch reads the deadline from the log."""
     from service.bootstrap import create_app
     from service.config import Config
 

@@ -144,3 +144,28 @@ def test_a_lost_race_inside_the_transaction_undoes_that_append_only(keyed_postgr
         keyed_postgres.append(stream_id, 1, [NewEvent("A", {"n": 2})])
         keyed_postgres.record_answer(record(owner, "k"))
     assert [e.data["n"] for e in keyed_postgres.read_stream(stream_id)] == [1, 2]
+
+
+def test_statements_the_session_lost_inside_a_transaction_are_prepared_again(database_url, stream_id, owner):
+    """psycopg deallocates every prepared statement of a session after a rollback it sees:
+    the store's statements inside its transaction find theirs gone, undo their savepoint,
+    prepare again and run, and the transaction commits whole."""
+    from service.adapters.store.postgres import open_pool
+
+    pool = open_pool(database_url, max_size=1)  # one session: the statements prepared below are the lost ones
+    try:
+        store = PostgresEventStore(pool)
+        with store.transaction():
+            store.claim_key(owner, "first", NOW)
+            store.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+            store.record_answer(record(owner, "first"))
+        with store.transaction() as opened:
+            opened.connection.execute("DEALLOCATE ALL")
+            assert store.claim_key(owner, "second", NOW) is None
+            store.append(stream_id, 1, [NewEvent("A", {"n": 2})])
+            store.record_answer(record(owner, "second"))
+        with store.transaction():
+            assert store.claim_key(owner, "second", NOW).answer == ANSWER
+        assert [e.data["n"] for e in store.read_stream(stream_id)] == [1, 2]
+    finally:
+        pool.close()

@@ -112,3 +112,30 @@ def test_in_memory_an_expired_count_starts_again_and_no_thread_is_started(monkey
     now[0] += 1.5
     assert storage.incr("k", 1) == 1
     assert threading.active_count() == threads
+
+
+def test_in_redis_processes_take_a_limit_in_leases_and_together_never_pass_it(broker_url):
+    """Two processes' counts of one client: each leases a hundredth of the limit at a time;
+    the first's unspent lease is all the second misses, and the first spends it later."""
+    import uuid
+
+    from limits import parse
+    from limits.storage import storage_from_string
+
+    from service.http.rate_limits import LeasedCounts
+
+    limit = parse("1000/minute")
+    hit = [(limit, "key", uuid.uuid4().hex)]
+    storage = storage_from_string(broker_url)
+    first, second = LeasedCounts(storage), LeasedCounts(storage)
+    trips = []
+    script = second._script
+    second._script = lambda keys, arguments: trips.append(keys) or script(keys, arguments)
+
+    assert first.take(hit) == [None]  # leases 10, spends 1
+    let_through = sum(second.take(hit) == [None] for _ in range(1100))
+    assert let_through == 1000 - 10
+    assert len(trips) == 99 + 1  # a lease per 10 requests, and the one that found the limit passed
+    rest = [first.take(hit)[0] for _ in range(10)]
+    assert rest[:9] == [None] * 9  # its lease, spent here: 1,000 let through in all
+    assert rest[9] > 50  # then refused until the window ends

@@ -1,29 +1,47 @@
-"""Keys found are remembered for a moment (auth.KEY_CACHE_TTL_S), so a player's requests do
-not each cost a database lookup, yet a revocation reaches every worker within that moment."""
+"""Keys found are remembered, so a player's requests do not each cost a database lookup;
+every auth.KEY_CACHE_TTL_S a worker asks which keys were revoked since it last asked, so a
+revocation reaches every worker within that moment."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from datetime import datetime, timedelta, timezone
 
 from service.http import auth
 from service.http.auth import REVOKED, ApiKeys, Principal, key_hash
 
+START = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
+
 
 class _Rows:
-    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked, id), and every
-    lookup it answered."""
+    """A stand-in for the pool: the api_keys rows by hash (role, player, revoked at, id), the
+    database's clock, and every lookup and every ask for revocations it answered."""
 
-    def __init__(self, rows: dict[str, tuple[str, str | None, bool, str]]) -> None:
+    def __init__(self, rows: dict[str, tuple[str, str | None, datetime | None, str]]) -> None:
         self.rows = rows
+        self.now = START
         self.lookups: list[str] = []
+        self.asks: list[datetime | str] = []
 
     @contextmanager
     def connection(self):
         yield self
 
-    def execute(self, query: str, params: tuple[str]):
-        self.lookups.append(params[0])
-        row = self.rows.get(params[0])
+    def execute(self, query: str, params: tuple):
+        if "statement_timestamp()" in query:
+            since = params[0]
+            self.asks.append(since)
+            revoked = [hashed for hashed, (_, _, at, _) in self.rows.items()
+                       if at is not None and since != "infinity" and at >= since]
+            row = (self.now, revoked)
+        else:
+            self.lookups.append(params[0])
+            found = self.rows.get(params[0])
+            row = None if found is None else (found[0], found[1], found[2] is not None, found[3])
         return type("Result", (), {"fetchone": staticmethod(lambda: row)})()
+
+    def revoke(self, secret: str) -> None:
+        role, player, _, key_id = self.rows[key_hash(secret)]
+        self.rows[key_hash(secret)] = (role, player, self.now, key_id)
 
 
 class _Clock:
@@ -34,26 +52,58 @@ class _Clock:
         return self.now
 
 
-def test_a_key_found_is_not_looked_up_again_within_the_ttl():
-    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False, "k-ann")}), _Clock()
+def _later(rows: _Rows, clock: _Clock, seconds: float) -> None:
+    clock.now += seconds
+    rows.now += timedelta(seconds=seconds)
+
+
+def test_a_key_found_is_not_looked_up_again():
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
     keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
 
     assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
-    clock.now += 0.49
-    assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
+    for _ in range(10):
+        _later(rows, clock, 0.3)
+        assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
     assert rows.lookups == [key_hash("crd_ann")]
 
 
-def test_a_key_revoked_elsewhere_is_refused_once_the_ttl_has_passed():
-    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", False, "k-ann")}), _Clock()
+def test_revocations_are_asked_for_once_a_period_however_many_keys_are_used():
+    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, None, f"k-{n}") for n in range(50)})
+    clock = _Clock()
+    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+
+    for _ in range(4):
+        for n in range(50):
+            keys.find(f"crd_{n}")
+        _later(rows, clock, 0.25)
+    assert len(rows.asks) == 2
+    assert len(rows.lookups) == 50
+
+
+def test_a_key_revoked_elsewhere_is_refused_once_the_period_has_passed():
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
     keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
     assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
 
-    rows.rows[key_hash("crd_ann")] = ("player", "ann", True, "k-ann")  # another worker revoked it
-    clock.now += 0.5
+    _later(rows, clock, 0.1)
+    rows.revoke("crd_ann")  # another worker revoked it
+    assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")  # within the period
+    _later(rows, clock, 0.4)
     assert keys.find("crd_ann") is REVOKED
     assert keys.find("crd_ann") is REVOKED
-    assert len(rows.lookups) == 2
+    assert rows.lookups == [key_hash("crd_ann")]
+
+
+def test_an_ask_reaches_back_over_revocations_that_committed_after_the_last_one():
+    rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
+    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    keys.find("crd_ann")
+
+    _later(rows, clock, 0.6)
+    began = rows.now - timedelta(seconds=1)  # its transaction began before the last ask
+    rows.rows[key_hash("crd_ann")] = ("player", "ann", began, "k-ann")
+    assert keys.find("crd_ann") is REVOKED
 
 
 def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
@@ -61,14 +111,14 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     assert keys.find("crd_new") is None
-    rows.rows[key_hash("crd_new")] = ("spectator", None, False, "k-new")
+    rows.rows[key_hash("crd_new")] = ("spectator", None, None, "k-new")
     assert keys.find("crd_new") == Principal("spectator", key_id="k-new")
     assert len(rows.lookups) == 2
 
 
 def test_the_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
-    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, False, "k-new") for n in range(3)})
+    rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, None, "k-new") for n in range(3)})
     keys = ApiKeys(rows)  # type: ignore[arg-type]
 
     for n in range(3):

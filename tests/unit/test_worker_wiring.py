@@ -19,5 +19,5 @@ def test_a_worker_process_builds_its_resources_once_and_keeps_them_in_the_celery
     assert celery_app.resources() is first
     assert celery_app.app.conf[celery_app.RESOURCES] is first
     [scheduler] = built
-    assert scheduler.celery is celery_app.app  # clocks its own commands start get their fast path
+    assert scheduler.celery is celery_app.app  # ratings it could not record go to this app
     del celery_app.app.conf[celery_app.RESOURCES]

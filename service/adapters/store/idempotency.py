@@ -18,8 +18,7 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timezone
 
 PURGED_PER_WRITE = 2
 """Expired records a write removes beside its own: more than one, so the table shrinks
@@ -98,22 +97,28 @@ class InMemoryIdempotency:
             return len(self._records)
 
 
+# Statements of the PostgreSQL store (service.adapters.store.postgres prepares them):
+# (purpose, SQL, parameter type oids: text 25, integer 23, timestamptz 1184, bytea 17, jsonb 3802).
+#
 # The key's lock is a transaction-scoped advisory lock on a 64-bit hash of (owner, key):
 # taken without waiting, so a second request with the key is told at once (409) instead of
 # holding a thread and a connection; released by the commit or rollback, after which the
-# record is visible to whoever takes the lock next.
-_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))"
+# record is visible to whoever takes the lock next (the read is a statement of its own,
+# after the lock: its snapshot sees what the lock's last holder committed).
+_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 0))"
 
+# Text columns, the times as seconds since the epoch.
 _SELECT = """
-SELECT method, path, encode(body_sha256, 'hex'), status, body, headers, created_at, expires_at
+SELECT method, path, encode(body_sha256, 'hex'), status, encode(body, 'hex'), headers::text,
+       extract(epoch FROM created_at)::text, extract(epoch FROM expires_at)::text
   FROM idempotency_records
- WHERE owner = %s AND key = %s AND expires_at > %s
+ WHERE owner = $1 AND key = $2 AND expires_at > $3
 """
 
 _PURGE = """
 DELETE FROM idempotency_records
- WHERE ctid = ANY (ARRAY (SELECT ctid FROM idempotency_records WHERE expires_at <= %s
-                          ORDER BY expires_at LIMIT %s FOR UPDATE SKIP LOCKED))
+ WHERE ctid = ANY (ARRAY (SELECT ctid FROM idempotency_records WHERE expires_at <= $1
+                          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
 """
 
 # An expired record of the same key is replaced; a live one cannot be there (the claim
@@ -121,7 +126,7 @@ DELETE FROM idempotency_records
 _INSERT = """
 INSERT INTO idempotency_records (owner, key, method, path, body_sha256, status, body, headers,
                                  created_at, expires_at)
-VALUES (%s, %s, %s, %s, decode(%s, 'hex'), %s, %s, %s::jsonb, %s, %s)
+VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, $8, $9, $10)
 ON CONFLICT (owner, key) DO UPDATE
    SET method = excluded.method, path = excluded.path, body_sha256 = excluded.body_sha256,
        status = excluded.status, body = excluded.body, headers = excluded.headers,
@@ -129,26 +134,22 @@ ON CONFLICT (owner, key) DO UPDATE
  WHERE idempotency_records.expires_at <= excluded.created_at
 """
 
-
-def claim_on(connection: Any, owner: str, key: str, now: datetime) -> IdempotencyRecord | None:
-    """PostgreSQL: the claim, on the connection of the open transaction."""
-    locked = connection.execute(_TRY_LOCK, (owner, key)).fetchone()[0]
-    if not locked:
-        raise KeyInUse(key)
-    row = connection.execute(_SELECT, (owner, key, now)).fetchone()
-    if row is None:
-        return None
-    method, path, body_sha256, status, body, headers, created_at, expires_at = row
-    return IdempotencyRecord(owner, key, Fingerprint(method, path, body_sha256),
-                             Answer(status, bytes(body), tuple(tuple(h) for h in headers)),
-                             created_at, expires_at)
+STATEMENTS = (
+    ("try_lock_key", _TRY_LOCK, (25, 25)),
+    ("select_record", _SELECT, (25, 25, 1184)),
+    ("purge_records", _PURGE, (1184, 23)),
+    ("insert_record", _INSERT, (25, 25, 25, 25, 25, 23, 17, 3802, 1184, 1184)),
+)
+INSERT_FORMATS = (0, 0, 0, 0, 0, 0, 1, 0, 0, 0)
+"""The answer's body travels as bytes (binary bytea); every other parameter as text."""
 
 
-def record_on(connection: Any, record: IdempotencyRecord) -> None:
-    """PostgreSQL: the record, in the open transaction, and a few expired ones removed."""
-    connection.execute(_PURGE, (record.created_at, PURGED_PER_WRITE))
-    fingerprint, answer = record.fingerprint, record.answer
-    connection.execute(_INSERT, (
-        record.owner, record.key, fingerprint.method, fingerprint.path, fingerprint.body_sha256,
-        answer.status, answer.body, json.dumps([list(h) for h in answer.headers]),
-        record.created_at, record.expires_at))
+def record_from_text(owner: str, key: str, row: list[bytes | None]) -> IdempotencyRecord:
+    """A record from _SELECT's columns, as libpq gives them (text)."""
+    method, path, body_sha256, status, body, headers, created_at, expires_at = (
+        b"" if value is None else value for value in row)
+    return IdempotencyRecord(owner, key, Fingerprint(method.decode(), path.decode(), body_sha256.decode()),
+                             Answer(int(status), bytes.fromhex(body.decode()),
+                                    tuple(tuple(h) for h in json.loads(headers))),
+                             datetime.fromtimestamp(float(created_at), timezone.utc),
+                             datetime.fromtimestamp(float(expires_at), timezone.utc))

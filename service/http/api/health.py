@@ -86,7 +86,8 @@ def queue_depth(queue: str) -> int | None:
 
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, HealthSchema, description="`ok`, or `degraded`: the broker is down, so "
-              "action clocks wait for it, but reads and writes are served")
+              "tasks for the workers (the beat sweeps, ratings a write could not record) wait for it, "
+              "but reads, writes and action clocks go on")
 @blp.alt_response(503, schema=HealthSchema, description="`down`: the database is unreachable, "
                   "every request that needs it is a 503 `database_unavailable`")
 def healthz() -> tuple[dict, int]:
