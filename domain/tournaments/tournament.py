@@ -986,9 +986,14 @@ def _queued_move(state: Tournament, pending: MoveQueued) -> object | None:
 
 
 def _bubble(state: Tournament, at: float) -> list[object]:
-    """Hand-for-hand by itself (the setting): on when the next bust is the bubble, off once
-    it has burst."""
-    if not state._settings.hand_for_hand_at_bubble or state.round_busts:
+    """Hand-for-hand by itself: with the setting, on when the next bust is the bubble and
+    off once it has burst; however it began, off once one table is left, where every hand
+    is played hand for hand anyway (a round would only hold the deals back)."""
+    if state.round_busts:
+        return []
+    if state.hand_for_hand and state.seating.open_tables <= 1:
+        return [HandForHandStopped(at)]
+    if not state._settings.hand_for_hand_at_bubble:
         return []
     paid = len(state._settings.payout_percentages)
     if not state.hand_for_hand and state.seating.players == paid + 1 and state.seating.open_tables > 1:

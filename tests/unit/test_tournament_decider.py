@@ -299,6 +299,19 @@ def test_hand_for_hand_starts_by_itself_at_the_bubble_and_stops_once_it_bursts()
     assert isinstance(events[-1], HandForHandStopped)
 
 
+def test_hand_for_hand_the_floor_began_stops_once_one_table_is_left() -> None:
+    # Started by the floor (no bubble setting): at the final table every hand is played
+    # hand for hand anyway, and a round left on would hold its deals back for nothing.
+    state, _ = run(started(10), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
+    busted = players_at(state, 1)[0]
+    state, events = run(state, FinishHand(1, T0 + 30, busted=(Bust(busted, 100),), seed=1))
+    assert state.hand_for_hand and not any(isinstance(e, HandForHandStopped) for e in events)
+    state, events = run(state, FinishHand(2, T0 + 40, seed=1))
+    assert [e.table for e in events if isinstance(e, TableBroken)] == [2] and state.seating.open_tables == 1
+    assert isinstance(events[-1], HandForHandStopped) and not state.hand_for_hand
+    assert isinstance(decide(state, DealHand(1, T0 + 41))[0], HandDealt)
+
+
 def test_stopping_hand_for_hand_places_the_round_busts_together() -> None:
     state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1))
     first = players_at(state, 1)[0]
