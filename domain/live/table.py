@@ -196,6 +196,14 @@ class RemovePlayer:
 
 
 @dataclass(frozen=True)
+class FinishTournamentTable:
+    """Tournament tables, between hands: the tournament is done with the table (it broke
+    it and everyone has left, or the tournament is over), which finishes with the
+    standings as they are; the tournament, not the table, ranks and rates the players."""
+    tournament_version: int = 0
+
+
+@dataclass(frozen=True)
 class AdjustChips:
     """Tournament tables, between hands: the tournament's chip change `change_id` gives
     `player_id` `amount` chips (a rebuy, an add-on) or takes them (a colour-up race)."""
@@ -272,7 +280,7 @@ class ReturnToSeat:
 
 
 Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
-                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable]
+                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable, FinishTournamentTable]
 
 
 # --------------------------------------------------------------------------- events
@@ -719,6 +727,8 @@ def handle(state: TableState | None, command: Command,
         return _cash_move(state, command)
     if isinstance(command, CloseTable):
         return _close(state)
+    if isinstance(command, FinishTournamentTable):
+        return _finish_for_tournament(state)
     raise Violation("illegal_action", f"unknown command {command!r}")
 
 
@@ -989,6 +999,15 @@ def _sit_down(state: TableState, command: SitDown) -> tuple[list[Any], TableStat
     _check_buy_in(state.min_buy_in, state.max_buy_in, command.buy_in)  # type: ignore[arg-type]
     seated = PlayerSeatedAtTable(seat, command.player_id, command.buy_in)
     return [seated], evolve(state, seated)
+
+
+def _finish_for_tournament(state: TableState) -> tuple[list[Any], TableState]:
+    if state.tournament_id is None:
+        raise Violation("not_tournament_table", "only a tournament finishes its tables; close this one instead")
+    if state.hand_in_progress:
+        raise Violation("hand_in_progress", f"hand {state.hand_id} is being played: the table finishes after it")
+    finished = TableFinished(standings(state))
+    return [finished], evolve(state, finished)
 
 
 def _close(state: TableState) -> tuple[list[Any], TableState]:

@@ -24,6 +24,8 @@ tournament's size:
   travel with the player;
 - a table in sync, between hands, with a colour-up due (TDA 2024 24): RaceChips on the
   tournament, whose result the previous rule then applies;
+- between hands, a table the tournament broke and everyone has left, or any table once
+  the tournament is over: FinishTournamentTable (its TableFinished lists it as finished);
 - a table in sync, between hands, clock running: DealHand on the tournament (key
   `<table>.<k+1>:deal`), then StartNextHand on the table with the HandDealt's positions
   and the betting of the level it records (TDA 2024 23).
@@ -289,8 +291,10 @@ def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, rea
     end at one table of 1,112 costs that table and the few its balancing touches."""
     loaded = tournaments.load_tournament(app, tournament_id, read=read)
     state = loaded.state
-    if state.status != tournament.RUNNING or state._settings.tables != tournament.TABLES_SERVICE:
+    if state._settings.tables != tournament.TABLES_SERVICE or state.status == tournament.REGISTERING:
         return False
+    if state.status == tournament.FINISHED:
+        return _finish_tables(app, loaded, tables)
     if len(tables) < len(state.seating.tables):  # a table stream for every table is the usual case
         for number, seating_table in enumerate(state.seating.tables, start=1):
             if seating_table is not None and number not in tables:
@@ -309,6 +313,9 @@ def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, rea
                 and _sync_seats(app, loaded, number, tables[number], tables):
             return True
     for number in numbers:
+        if _finish_if_done(app, loaded, number, tables[number], tables):
+            return True
+    for number in numbers:
         if _race(app, loaded, number, tables[number], now):
             return True
     for number in numbers:
@@ -316,6 +323,32 @@ def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, rea
             return True
     tables.looked_at()
     return False
+
+
+def _finish_tables(app: Application, loaded: tournaments.LoadedTournament, tables: Tables) -> bool:
+    """The tournament is over: its tables still open finish, one a step."""
+    for number in tables.to_look_at(loaded.state):
+        if _finish_if_done(app, loaded, number, tables[number], tables):
+            return True
+    tables.looked_at()
+    return False
+
+
+def _finish_if_done(app: Application, loaded: tournaments.LoadedTournament, number: int,
+                    loaded_table: commands.LoadedTable, tables: Tables) -> bool:
+    """Between hands, a table the tournament is done with finishes: broken and left by
+    everyone, or every table once the tournament is over (else they would list as waiting
+    for a hand that never comes)."""
+    state, table_state = loaded.state, loaded_table.state
+    assert table_state is not None
+    if table_state.finished or table_state.hand_in_progress or number in state.hands_in_progress:
+        return False
+    broken_and_empty = state.seating.tables[number - 1] is None \
+        and all(player == table.EMPTY_SEAT for player in table_state.players)
+    if state.status != tournament.FINISHED and not broken_and_empty:
+        return False
+    _send_to_table(app, tables, number, loaded_table, table.FinishTournamentTable(loaded.version))
+    return True
 
 
 def _send_to_table(app: Application, tables: Tables, number: int, loaded_table: commands.LoadedTable,

@@ -98,6 +98,28 @@ def test_a_tournament_on_live_tables_ends_with_one_winner_every_place_and_its_pr
     assert moves_left_only_tables_between_hands(store, tournament_id) > 0
 
 
+def test_every_table_of_a_finished_tournament_finishes_once(store):
+    # A broken table (everyone moved away) and the final table once the tournament is
+    # over: each records TableFinished, so none lists as waiting for a hand never dealt.
+    tournament_id = new_tournament(store, PLAYERS, table_size=6)
+    play_to_the_end(store, tournament_id, PLAYERS)
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
+    assert len(state.seating.tables) == 3
+    assert tournament_tables.advance(applications.of(store), tournament_id, time.time()) == 0
+    winner = state.finishing_order()[0].player_id
+    for number in range(1, len(state.seating.tables) + 1):
+        table_id = tournament_tables.table_id_for(tournament_id, number)
+        records = store.read_stream(commands.table_stream(table_id))
+        finished = [r for r in records if r.type == "TableFinished"]
+        assert len(finished) == 1 and records[-1] == finished[0]
+        table_state = commands.load_table(applications.of(store), table_id).state
+        assert table_state.finished
+        if winner in table_state.players:  # the final table: the winner first, with every chip
+            assert finished[0].data["standings"][0] == {"player_id": winner, "place": 1, "stack": PLAYERS * STACK}
+        else:  # broken: nobody left at it
+            assert set(table_state.players) == {table.EMPTY_SEAT}
+
+
 def tournament_events(store, tournament_id: str) -> list[object]:
     return [from_record(tournament.EVENT_TYPES, r.type, r.data)
             for r in store.read_stream(tournaments.stream_id(tournament_id))]

@@ -188,3 +188,25 @@ def test_hands_and_moves_never_create_or_lose_a_chip(choices, seed):
             outside[player] = state.stacks[state.players.index(player)]
             state = run(state, table.RemovePlayer(player))
         assert state.chips + sum(outside.values()) == total
+
+
+def test_the_tournament_finishes_its_table_between_hands_only():
+    state = tournament_table(("ann", 1000), (E, 0), ("bob", 1000))
+    playing = deal(state, 0, 0, 2)
+    with pytest.raises(Violation) as refused:
+        table.decide(playing, table.FinishTournamentTable(7))
+    assert refused.value.code == "hand_in_progress"
+    events, finished = table.handle(state, table.FinishTournamentTable(7))
+    assert events == [table.TableFinished((table.Standing("ann", 1, 1000), table.Standing("bob", 1, 1000)))]
+    assert finished.finished
+    with pytest.raises(Violation) as again:
+        table.decide(finished, table.FinishTournamentTable(8))
+    assert again.value.code == "table_finished"
+
+
+def test_only_a_tournament_finishes_a_table_with_this_command():
+    cash = table.replay(table.decide(None, table.CreateTable("x", "holdem", {}, LEVEL_1,
+                                                             (table.TableSeat("ann", 100), table.TableSeat("bob", 100)))))
+    with pytest.raises(Violation) as refused:
+        table.decide(cash, table.FinishTournamentTable(1))
+    assert refused.value.code == "not_tournament_table"
