@@ -364,11 +364,17 @@ def _per_card_deal_view(hand: holdem.HandState, names: list[str], deck: tuple[st
     for hand_seat, cards in enumerate(hand.hole):
         if cards is not None and (hand.shown[hand_seat] or viewing.sees(names[hand_seat])):
             seen.extend(format_card(card) for card in cards)
-    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
-    commitment = seal.commitment
-    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
-                                  "path": [list(step) for step in o.path]} for o in opened],
-            "verified": all(deal_commitment.verify_opening(o, commitment) for o in opened)}
+    return {**view, **_opened(deck, secret, sorted(position[card] for card in seen), seal.commitment)}
+
+
+def _opened(committed: tuple[str, ...], secret: bytes, positions: list[int], root: str,
+            first: int = 0) -> dict[str, Any]:
+    """The openings of `positions` in a committed sequence starting at `first`, and whether
+    each leads to `root` (the check the viewer can redo)."""
+    opened = deal_commitment.openings(committed, secret, positions, first)
+    return {"openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                          "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, root) for o in opened)}
 
 
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
@@ -673,11 +679,7 @@ def _per_card_draw_deal_view(hand: DrawTableHand, names: list[str], seal: DealSe
                              verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
             else:
                 mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
-                opened = deal_commitment.openings(committed, secret, mine, deal.first)
-                root = deal.commitment
-                shown.update(openings=[{"position": o.position, "card": o.card, "salt": o.salt,
-                                        "path": [list(step) for step in o.path]} for o in opened],
-                             verified=all(deal_commitment.verify_opening(o, root) for o in opened))
+                shown.update(_opened(committed, secret, mine, deal.commitment, deal.first))
         deals.append(shown)
     first = deals[0]
     return {**first, "commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
@@ -745,17 +747,61 @@ def _bad_palace(detail: str) -> Violation:
     return Violation("invalid_settings", detail)
 
 
+# Where each order sits in a card-by-card commitment: the banner deck, then the
+# permutations that order the set-aside banners, the palace deck and the draw deck's
+# first reshuffle, 52 positions each.
+_PALACE_SEGMENT = 52
+BANNER_DECK, BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE = (i * _PALACE_SEGMENT for i in range(4))
+
+
 @dataclass(frozen=True)
 class PalaceDeckCut:
-    """The deck the banners are dealt from (Palace Poker's own events record only what
-    was dealt from it): kept so the deal can be checked against its commitment."""
+    """Every order a Palace hand deals from, which Palace Poker's own events record only as
+    far as they were dealt: kept so the deal can be checked against its commitment. A hand
+    committed whole has only the banner deck; one committed card by card also has the
+    permutations drawn before the deal (palace.StartHand, palace.Buy), so every card a
+    player can be given has a committed position."""
     deck: tuple[str, ...]
+    banner_reshuffle_order: tuple[str, ...] = ()
+    palace_order: tuple[str, ...] = ()
+    reshuffle_order: tuple[str, ...] = ()
+
+    @property
+    def committed(self) -> tuple[str, ...]:
+        """The sequence the card-by-card root covers (empty for a hand committed whole)."""
+        if not self.palace_order:
+            return ()
+        return self.deck + self.banner_reshuffle_order + self.palace_order + self.reshuffle_order
+
+    def position(self, segment: int, card: str) -> int:
+        """The committed position of `card` in the order starting at `segment`."""
+        return segment + self.committed[segment:segment + _PALACE_SEGMENT].index(card)
+
+
+@dataclass(frozen=True)
+class PalaceDeal:
+    """What a Palace hand starts with: the cut (the orders, recorded sealed), the game's
+    StartHand, and the card-by-card root over the cut that HandOpened publishes."""
+    cut: PalaceDeckCut
+    start: palace.StartHand
+    commitment: str
+
+
+Audience = tuple[str, ...] | None
+"""Who saw a card: the players named, or everyone (None)."""
 
 
 @dataclass(frozen=True)
 class PalaceTableHand:
+    """A Palace hand at a table. `seen`: (committed position, audience) of every card
+    dealt or shown, for the openings of a hand committed card by card (empty otherwise);
+    `dealing_from`: the order the next card comes from (BANNER_DECK, BANNER_RESHUFFLE,
+    PALACE_DECK, FIRST_RESHUFFLE; None after a later reshuffle, whose order was drawn when
+    it happened and is not under the root)."""
     game: palace.PalaceHand
-    deck: tuple[str, ...] = ()
+    cut: PalaceDeckCut = PalaceDeckCut(())
+    seen: tuple[tuple[int, Audience], ...] = ()
+    dealing_from: int | None = BANNER_DECK
 
     @property
     def over(self) -> bool:
@@ -777,6 +823,36 @@ class PalaceTableHand:
     def round(self) -> str:
         return self.game.phase
 
+    def committed_reshuffle(self) -> tuple[str, ...]:
+        """The committed order for the draw deck's reshuffle, while it is still unused."""
+        return self.cut.reshuffle_order if self.dealing_from == PALACE_DECK else ()
+
+
+def _palace_seen(hand: PalaceTableHand, event: Any) -> PalaceTableHand:
+    """`hand` with the cards `event` deals or shows recorded, with who saw them
+    (palace-poker.md "Hidden information": banners and soldiers face up to everyone,
+    palace cards to their owner, to both sides of a battle's showdown, and to everyone at
+    the final showdown; the discard pile face down)."""
+    cut, source = hand.cut, hand.dealing_from
+    seen: tuple[tuple[int, Audience], ...] = ()
+    if isinstance(event, palace.SetAsideBannersReshuffled):
+        return with_changes(hand, dealing_from=BANNER_RESHUFFLE)
+    if isinstance(event, palace.PalaceDeckShuffled):
+        return with_changes(hand, dealing_from=PALACE_DECK)
+    if isinstance(event, palace.DrawDeckReshuffled):
+        return with_changes(hand, dealing_from=FIRST_RESHUFFLE if source == PALACE_DECK else None)
+    if isinstance(event, (palace.BannerDealt, palace.BannerSetAside, palace.SoldierBought)):
+        seen = () if source is None else ((cut.position(source, event.card), None),)
+    elif isinstance(event, palace.PalaceCardsDealt):
+        seen = tuple((cut.position(PALACE_DECK, card), (event.player,)) for card in event.cards)
+    elif isinstance(event, palace.BattleCardsShown):
+        both = (event.attacker, event.defender)
+        seen = tuple((cut.position(PALACE_DECK, card), both)
+                     for card in event.attacker_palace + event.defender_palace)
+    elif isinstance(event, palace.PalaceCardsShown):
+        seen = tuple((cut.position(PALACE_DECK, card), None) for card in event.cards)
+    return with_changes(hand, seen=hand.seen + seen) if seen else hand
+
 
 class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
@@ -794,26 +870,38 @@ class PalaceGame(PlaysForChips):
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
 
+    makes_its_commitment = True
+    """`start` draws the orders the hand deals from and commits to them card by card
+    (domain.live.table._start_next_hand publishes the root)."""
+
     @staticmethod
-    def start(opening: Opening) -> tuple[PalaceDeckCut, palace.StartHand]:
+    def start(opening: Opening) -> PalaceDeal:
+        """Every order the hand may deal from is drawn now, before the first card, so the
+        root covers the banner deck, the set-aside banners' reshuffle, the palace deck and
+        the draw deck's first reshuffle."""
         parsed = PalaceSettings.from_dict(opening.settings)
         full = deck_texts()
         assert opening.dealing is not None
         draws = opening.dealing.draws
-        return (PalaceDeckCut(opening.deck),
-                palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
-                                 parsed.big_bet, parsed.structure, opening.deck, draws.shuffled(full),
-                                 draws.shuffled(full)))
+        cut = PalaceDeckCut(opening.deck, draws.shuffled(full), draws.shuffled(full), draws.shuffled(full))
+        commitment = deal_commitment.deal_root(cut.committed, bytes.fromhex(opening.dealing.salt))
+        return PalaceDeal(cut, palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
+                                                parsed.big_bet, parsed.structure, cut.deck, cut.palace_order,
+                                                cut.banner_reshuffle_order), commitment)
 
     @staticmethod
     def evolve(hand: PalaceTableHand | None, event: Any) -> PalaceTableHand:
         if isinstance(event, PalaceDeckCut):
-            return PalaceTableHand(palace.INITIAL, event.deck)
+            return PalaceTableHand(palace.INITIAL, event)
         assert hand is not None
+        if hand.cut.committed:
+            hand = _palace_seen(hand, event)
         return with_changes(hand, game=palace.evolve(hand.game, event))
 
     @classmethod
     def handle(cls, hand: PalaceTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], PalaceTableHand]:
+        if isinstance(command, PalaceDeal):
+            command = (command.cut, command.start)
         commands = command if isinstance(command, tuple) else (command,)
         events: list[Any] = []
         for one in commands:
@@ -837,8 +925,10 @@ class PalaceGame(PlaysForChips):
         if action not in ("buy", "discard"):
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
-            needs_reshuffle = not hand.game.draw_deck
-            buy = palace.Buy(player, dealing.draws.shuffled(deck_texts()) if needs_reshuffle else ())
+            # The first reshuffle takes the order committed before the deal; a later one (or
+            # any in a hand committed whole) an order drawn now.
+            order = () if hand.game.draw_deck else hand.committed_reshuffle() or dealing.draws.shuffled(deck_texts())
+            buy = palace.Buy(player, order)
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
             return palace.Discard(player, move.discard or ())
@@ -926,7 +1016,30 @@ class PalaceGame(PlaysForChips):
     @staticmethod
     def deal_view(hand: PalaceTableHand, names: list[str], seal: DealSeal, revealed: bool,
                   viewing: Viewing) -> dict[str, Any]:
-        return deck_deal_view(hand.deck if revealed else None, seal)
+        if seal.scheme != deal_commitment.SCHEME:  # dealt before Palace hands were committed card by card
+            return deck_deal_view(hand.cut.deck if revealed else None, seal)
+        return _per_card_palace_deal_view(hand, seal, viewing)
+
+
+def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: Viewing) -> dict[str, Any]:
+    """A Palace hand committed card by card: the root always; once the hand is over, the
+    floor gets every order and the secret (and the root recomputed), the others the
+    openings of the cards they saw (banners and soldiers, their own palace, the palaces
+    shown to them), each checked against the root; never a palace that stayed face down
+    for them, nor the discard pile."""
+    cut = hand.cut
+    view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME, "deck": None,
+                            "banner_reshuffle_order": None, "palace_order": None, "reshuffle_order": None,
+                            "salt": None, "openings": None, "verified": None}
+    if seal.salt is None or seal.commitment is None or not cut.committed:
+        return view
+    secret = bytes.fromhex(seal.salt)
+    if viewing.everything:
+        return {**view, "deck": "".join(cut.deck), "banner_reshuffle_order": "".join(cut.banner_reshuffle_order),
+                "palace_order": "".join(cut.palace_order), "reshuffle_order": "".join(cut.reshuffle_order),
+                "salt": seal.salt, "verified": deal_commitment.deal_root(cut.committed, secret) == seal.commitment}
+    positions = sorted({position for position, audience in hand.seen if audience is None or viewing.sees(audience)})
+    return {**view, **_opened(cut.committed, secret, positions, seal.commitment)}
 
 
 # --------------------------------------------------------------------------- dice poker
