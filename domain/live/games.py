@@ -749,7 +749,8 @@ def _bad_palace(detail: str) -> Violation:
 
 # Where each order sits in a card-by-card commitment: the banner deck, then the
 # permutations that order the set-aside banners, the palace deck and the draw deck's
-# first reshuffle, 52 positions each.
+# first reshuffle, 52 positions each; each later reshuffle's order numbers on from there
+# (PalaceReshuffleCommitted).
 _PALACE_SEGMENT = 52
 BANNER_DECK, BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE = (i * _PALACE_SEGMENT for i in range(4))
 
@@ -773,10 +774,6 @@ class PalaceDeckCut:
             return ()
         return self.deck + self.banner_reshuffle_order + self.palace_order + self.reshuffle_order
 
-    def position(self, segment: int, card: str) -> int:
-        """The committed position of `card` in the order starting at `segment`."""
-        return segment + self.committed[segment:segment + _PALACE_SEGMENT].index(card)
-
 
 @dataclass(frozen=True)
 class PalaceDeal:
@@ -787,6 +784,18 @@ class PalaceDeal:
     commitment: str
 
 
+@dataclass(frozen=True)
+class PalaceReshuffleCommitted:
+    """The order the draw deck's next reshuffle takes, drawn and committed to the moment
+    the previous reshuffle used the last committed order (a hand may reshuffle as often
+    as players buy): its own root over positions `first`, first+1, ..., so the soldiers
+    bought from it are opened like the deal's cards. Committed before the discards it
+    will order are thrown, so no later play can shape it."""
+    order: tuple[str, ...]
+    commitment: str
+    first: int
+
+
 Audience = tuple[str, ...] | None
 """Who saw a card: the players named, or everyone (None)."""
 
@@ -795,13 +804,14 @@ Audience = tuple[str, ...] | None
 class PalaceTableHand:
     """A Palace hand at a table. `seen`: (committed position, audience) of every card
     dealt or shown, for the openings of a hand committed card by card (empty otherwise);
-    `dealing_from`: the order the next card comes from (BANNER_DECK, BANNER_RESHUFFLE,
-    PALACE_DECK, FIRST_RESHUFFLE; None after a later reshuffle, whose order was drawn when
-    it happened and is not under the root)."""
+    `dealing_from`: where the order the next card comes from starts (BANNER_DECK,
+    BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE or a later reshuffle's `first`);
+    `reshuffles`: the later reshuffles' orders, each committed on its own."""
     game: palace.PalaceHand
     cut: PalaceDeckCut = PalaceDeckCut(())
     seen: tuple[tuple[int, Audience], ...] = ()
-    dealing_from: int | None = BANNER_DECK
+    dealing_from: int = BANNER_DECK
+    reshuffles: tuple[PalaceReshuffleCommitted, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -823,9 +833,20 @@ class PalaceTableHand:
     def round(self) -> str:
         return self.game.phase
 
-    def committed_reshuffle(self) -> tuple[str, ...]:
-        """The committed order for the draw deck's reshuffle, while it is still unused."""
-        return self.cut.reshuffle_order if self.dealing_from == PALACE_DECK else ()
+    @property
+    def next_reshuffle(self) -> int:
+        """Where the order of the draw deck's next reshuffle starts."""
+        return FIRST_RESHUFFLE if self.dealing_from < FIRST_RESHUFFLE else self.dealing_from + _PALACE_SEGMENT
+
+    def order_at(self, segment: int) -> tuple[str, ...]:
+        """The committed order starting at `segment` (empty if none is committed there)."""
+        if segment <= FIRST_RESHUFFLE:
+            return self.cut.committed[segment:segment + _PALACE_SEGMENT]
+        return next((r.order for r in self.reshuffles if r.first == segment), ())
+
+    def position(self, segment: int, card: str) -> int:
+        """The committed position of `card` in the order starting at `segment`."""
+        return segment + self.order_at(segment).index(card)
 
 
 def _palace_seen(hand: PalaceTableHand, event: Any) -> PalaceTableHand:
@@ -833,31 +854,33 @@ def _palace_seen(hand: PalaceTableHand, event: Any) -> PalaceTableHand:
     (palace-poker.md "Hidden information": banners and soldiers face up to everyone,
     palace cards to their owner, to both sides of a battle's showdown, and to everyone at
     the final showdown; the discard pile face down)."""
-    cut, source = hand.cut, hand.dealing_from
     seen: tuple[tuple[int, Audience], ...] = ()
+    if isinstance(event, PalaceReshuffleCommitted):
+        return with_changes(hand, reshuffles=hand.reshuffles + (event,))
     if isinstance(event, palace.SetAsideBannersReshuffled):
         return with_changes(hand, dealing_from=BANNER_RESHUFFLE)
     if isinstance(event, palace.PalaceDeckShuffled):
         return with_changes(hand, dealing_from=PALACE_DECK)
     if isinstance(event, palace.DrawDeckReshuffled):
-        return with_changes(hand, dealing_from=FIRST_RESHUFFLE if source == PALACE_DECK else None)
+        return with_changes(hand, dealing_from=hand.next_reshuffle)
     if isinstance(event, (palace.BannerDealt, palace.BannerSetAside, palace.SoldierBought)):
-        seen = () if source is None else ((cut.position(source, event.card), None),)
+        seen = ((hand.position(hand.dealing_from, event.card), None),)
     elif isinstance(event, palace.PalaceCardsDealt):
-        seen = tuple((cut.position(PALACE_DECK, card), (event.player,)) for card in event.cards)
+        seen = tuple((hand.position(PALACE_DECK, card), (event.player,)) for card in event.cards)
     elif isinstance(event, palace.BattleCardsShown):
         both = (event.attacker, event.defender)
-        seen = tuple((cut.position(PALACE_DECK, card), both)
+        seen = tuple((hand.position(PALACE_DECK, card), both)
                      for card in event.attacker_palace + event.defender_palace)
     elif isinstance(event, palace.PalaceCardsShown):
-        seen = tuple((cut.position(PALACE_DECK, card), None) for card in event.cards)
+        seen = tuple((hand.position(PALACE_DECK, card), None) for card in event.cards)
     return with_changes(hand, seen=hand.seen + seen) if seen else hand
 
 
 class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
     name = "palace"
-    EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut}
+    EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut,
+                   "PalaceReshuffleCommitted": PalaceReshuffleCommitted}
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> PalaceSettings:
@@ -896,6 +919,8 @@ class PalaceGame(PlaysForChips):
         assert hand is not None
         if hand.cut.committed:
             hand = _palace_seen(hand, event)
+        if isinstance(event, PalaceReshuffleCommitted):
+            return hand
         return with_changes(hand, game=palace.evolve(hand.game, event))
 
     @classmethod
@@ -911,8 +936,20 @@ class PalaceGame(PlaysForChips):
                 decided = palace.decide(hand.game, one)  # type: ignore[union-attr]
             for event in decided:
                 hand = cls.evolve(hand, event)
+            if hand.cut.committed and any(isinstance(e, palace.DrawDeckReshuffled) for e in decided):  # type: ignore[union-attr]
+                decided.append(cls._commit_next_reshuffle(hand, dealing))  # type: ignore[arg-type]
+                hand = cls.evolve(hand, decided[-1])
             events += decided
         return events, hand  # type: ignore[return-value]
+
+    @staticmethod
+    def _commit_next_reshuffle(hand: PalaceTableHand, dealing: Dealing) -> PalaceReshuffleCommitted:
+        """The reshuffle just used the last committed order: the next one is drawn and
+        committed now, before any card it will order is thrown."""
+        order = dealing.draws.shuffled(deck_texts())
+        first = hand.next_reshuffle
+        return PalaceReshuffleCommitted(order, deal_commitment.deal_root(order, bytes.fromhex(dealing.salt), first),
+                                        first)
 
     @staticmethod
     def action(move: TableMove, hand: PalaceTableHand, dealing: Dealing) -> Any:
@@ -925,9 +962,10 @@ class PalaceGame(PlaysForChips):
         if action not in ("buy", "discard"):
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
-            # The first reshuffle takes the order committed before the deal; a later one (or
-            # any in a hand committed whole) an order drawn now.
-            order = () if hand.game.draw_deck else hand.committed_reshuffle() or dealing.draws.shuffled(deck_texts())
+            # A hand committed card by card reshuffles in the order it committed to; a hand
+            # committed whole in an order drawn now.
+            order = () if hand.game.draw_deck else hand.order_at(hand.next_reshuffle) or dealing.draws.shuffled(
+                deck_texts())
             buy = palace.Buy(player, order)
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
@@ -1026,20 +1064,35 @@ def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: V
     floor gets every order and the secret (and the root recomputed), the others the
     openings of the cards they saw (banners and soldiers, their own palace, the palaces
     shown to them), each checked against the root; never a palace that stayed face down
-    for them, nor the discard pile."""
+    for them, nor the discard pile. `reshuffles` lists the later reshuffles' orders (the
+    floor's) or openings the same way, each against its own root."""
     cut = hand.cut
     view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME, "deck": None,
                             "banner_reshuffle_order": None, "palace_order": None, "reshuffle_order": None,
-                            "salt": None, "openings": None, "verified": None}
+                            "salt": None, "openings": None, "verified": None, "reshuffles": []}
     if seal.salt is None or seal.commitment is None or not cut.committed:
         return view
     secret = bytes.fromhex(seal.salt)
-    if viewing.everything:
-        return {**view, "deck": "".join(cut.deck), "banner_reshuffle_order": "".join(cut.banner_reshuffle_order),
-                "palace_order": "".join(cut.palace_order), "reshuffle_order": "".join(cut.reshuffle_order),
-                "salt": seal.salt, "verified": deal_commitment.deal_root(cut.committed, secret) == seal.commitment}
     positions = sorted({position for position, audience in hand.seen if audience is None or viewing.sees(audience)})
-    return {**view, **_opened(cut.committed, secret, positions, seal.commitment)}
+    reshuffles = []
+    for reshuffle in hand.reshuffles:
+        later: dict[str, Any] = {"commitment": reshuffle.commitment, "first": reshuffle.first, "order": None}
+        if viewing.everything:
+            later.update(order="".join(reshuffle.order), verified=deal_commitment.deal_root(
+                reshuffle.order, secret, reshuffle.first) == reshuffle.commitment)
+        else:
+            mine = [p for p in positions if reshuffle.first <= p < reshuffle.first + len(reshuffle.order)]
+            later.update(_opened(reshuffle.order, secret, mine, reshuffle.commitment, reshuffle.first))
+        reshuffles.append(later)
+    if viewing.everything:
+        whole = {"deck": "".join(cut.deck), "banner_reshuffle_order": "".join(cut.banner_reshuffle_order),
+                 "palace_order": "".join(cut.palace_order), "reshuffle_order": "".join(cut.reshuffle_order),
+                 "salt": seal.salt, "verified": deal_commitment.deal_root(cut.committed, secret) == seal.commitment}
+    else:
+        whole = _opened(cut.committed, secret, [p for p in positions if p < len(cut.committed)], seal.commitment)
+    # `verified`: the whole hand's check, the later reshuffles' roots included.
+    return {**view, **whole, "reshuffles": reshuffles,
+            "verified": whole["verified"] and all(r["verified"] for r in reshuffles)}
 
 
 # --------------------------------------------------------------------------- dice poker

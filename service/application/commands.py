@@ -60,8 +60,8 @@ PRIVATE_CARD_EVENTS = {"HoleCardsDealt": "seat", "PlayerDrew": "seat", "OpenersS
 FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck", "reshuffle_order"),
                       "Redealt": ("deck", "reshuffle_order"), "StubReshuffled": ("cards",),
                       "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
-                      "SetAsideBannersReshuffled": ("order",), "PalaceDeckShuffled": ("order",),
-                      "DrawDeckReshuffled": ("order",)}
+                      "PalaceReshuffleCommitted": ("order",), "SetAsideBannersReshuffled": ("order",),
+                      "PalaceDeckShuffled": ("order",), "DrawDeckReshuffled": ("order",)}
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,

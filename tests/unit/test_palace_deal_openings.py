@@ -10,7 +10,8 @@ from domain.games import palace
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table
 from domain.live.games import (
-    DECK_HASH, FIRST_RESHUFFLE, PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceTableHand, Viewing,
+    DECK_HASH, FIRST_RESHUFFLE, PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted,
+    PalaceTableHand, Viewing,
 )
 from domain.records import from_record
 from domain.rules import deal_commitment
@@ -140,27 +141,51 @@ def _cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def test_the_draw_decks_first_reshuffle_takes_the_committed_order_and_its_soldiers_are_opened():
-    state, draws = _opened_hand(3)
-    hand = state.hand
-    assert isinstance(hand, PalaceTableHand)
-    while state.hand.game.draw_deck:  # everyone buys and throws every soldier away
+def _buy_until_the_draw_deck_runs_dry(state: table.TableState, draws: SeededDraws) -> table.TableState:
+    """Everyone buys and throws every soldier away, until the draw deck is empty."""
+    while state.hand.game.draw_deck:
         state = _act(state, draws, "buy")
         game = state.hand.game
         state = _act(state, draws, "discard", discard=game.seats[game.to_act].soldiers)
-    pile = state.hand.game.discard_pile
-    buyer = legal_actions_view(state)["to_act"]
-    state = _act(state, draws, "buy")
-    assert state.hand.game.draw_deck == in_shuffled_order(pile, hand.cut.reshuffle_order)[1:]
-    bought = state.hand.game.seats[state.hand.game.to_act].soldiers[-1]
-    assert (hand.cut.position(FIRST_RESHUFFLE, bought), None) in state.hand.seen
+    return state
+
+
+def test_every_reshuffle_takes_an_order_committed_before_and_its_soldiers_are_opened():
+    state, draws = _opened_hand(3)
+    bought, piles = [], []
+    for reshuffle in range(2):
+        state = _buy_until_the_draw_deck_runs_dry(state, draws)
+        hand = state.hand
+        assert isinstance(hand, PalaceTableHand)
+        committed = hand.order_at(hand.next_reshuffle)  # the first before the deal, the next at the first
+        assert committed and len(hand.reshuffles) == reshuffle
+        pile = hand.game.discard_pile
+        piles.append(len(pile))
+        events, state = _acted(state, draws, "buy")
+        assert [e.order for e in events if isinstance(e, palace.DrawDeckReshuffled)] == [
+            in_shuffled_order(pile, committed)]
+        soldier = next(e.card for e in events if isinstance(e, palace.SoldierBought))
+        bought.append((state.hand.position(hand.next_reshuffle, soldier), soldier))
+        # Using an order commits to the next one at once, numbered on.
+        assert [e.first for e in events if isinstance(e, PalaceReshuffleCommitted)] == [
+            hand.next_reshuffle + 52]
+        game = state.hand.game
+        state = _act(state, draws, "discard", discard=game.seats[game.to_act].soldiers)
     state = _fold_to_the_end(state, draws)
+    assert bought[0][0] >= FIRST_RESHUFFLE and bought[1][0] >= FIRST_RESHUFFLE + 52
     for player in PLAYERS:
         shown = _openings(state, player)
-        # The bought soldier is opened where the committed reshuffle put it; the rest of the
-        # reshuffled pile, never dealt, is opened to nobody.
-        reshuffled = [o for o in shown["openings"] if o["position"] >= FIRST_RESHUFFLE]
-        assert shown["verified"] is True and [o["card"] for o in reshuffled] == [bought], buyer
+        # Each bought soldier is opened where its reshuffle put it, under that order's root
+        # (the first pile was bought whole before the second reshuffle); the rest of the
+        # second pile, never dealt, is opened to nobody.
+        assert shown["verified"] is True
+        first = [(o["position"], o["card"]) for o in shown["openings"] if o["position"] >= FIRST_RESHUFFLE]
+        assert bought[0] in first and len(first) == piles[0]
+        later = shown["reshuffles"]
+        assert [r["verified"] for r in later] == [True, True]
+        assert [(o["position"], o["card"]) for o in later[0]["openings"]] == [bought[1]] and later[1]["openings"] == []
+    floor = deal_view(state, Viewer("floor"), True)
+    assert floor["verified"] is True and all(r["order"] and r["verified"] for r in floor["reshuffles"])
 
 
 def test_a_hand_committed_whole_is_still_shown_and_checked_as_before():
@@ -179,8 +204,7 @@ def test_random_hands_never_open_a_palace_to_a_player_it_was_not_shown_to():
     rng = random.Random(11)
     for seed in range(20):
         state, draws = _opened_hand(100 + seed)
-        cut = state.hand.cut
-        palaces = {seat.player: {cut.position(PALACE_DECK, card) for card in seat.palace}
+        palaces = {seat.player: {state.hand.position(PALACE_DECK, card) for card in seat.palace}
                    for seat in state.hand.game.seats}
         saw: dict[str, set[int]] = {p: set(palaces[p]) for p in PLAYERS}  # palace positions each player saw
         for _ in range(300):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
-from domain.live.games import PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, Viewing
+from domain.live.games import PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, Viewing
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())
 PATIENCE = 200  # after this many actions the players only stay, bet the minimum and call
@@ -182,15 +182,22 @@ def test_a_players_proof_of_the_deal_opens_the_palaces_they_saw_and_no_other(dat
     commands, events = random_hand(data)
     start = commands[0]
     assert isinstance(start, P.StartHand)
-    first_reshuffle = next((c.reshuffle_order for c in commands if isinstance(c, P.Buy) and c.reshuffle_order), ())
-    cut = PalaceDeckCut(start.deck, start.banner_reshuffle_order, start.palace_order,
-                        first_reshuffle or permutation(random.Random(0)))
+    # Every reshuffle's order as the table draws it: the first before the deal, each later
+    # one committed (with its own root) when the one before it is used.
+    orders = [c.reshuffle_order for c in commands if isinstance(c, P.Buy) and c.reshuffle_order]
+    orders.append(permutation(random.Random(0)))  # drawn after the last reshuffle, never used
+    cut = PalaceDeckCut(start.deck, start.banner_reshuffle_order, start.palace_order, orders[0])
+    secret = bytes(range(32))
     hand = PalaceGame.evolve(None, cut)
     for event in events:
         hand = PalaceGame.evolve(hand, event)
-    secret = bytes(range(32))
+        if isinstance(event, P.DrawDeckReshuffled):
+            first = hand.next_reshuffle
+            order = orders[len(hand.reshuffles) + 1]
+            hand = PalaceGame.evolve(hand, PalaceReshuffleCommitted(
+                order, deal_commitment.deal_root(order, secret, first), first))
     seal = DealSeal(deal_commitment.deal_root(cut.committed, secret), deal_commitment.SCHEME, secret.hex())
-    palaces = {e.player: {cut.position(PALACE_DECK, card) for card in e.cards}
+    palaces = {e.player: {hand.position(PALACE_DECK, card) for card in e.cards}
                for e in events if isinstance(e, P.PalaceCardsDealt)}
     saw = {player: set(positions) for player, positions in palaces.items()}
     for event in events:
@@ -201,16 +208,12 @@ def test_a_players_proof_of_the_deal_opens_the_palaces_they_saw_and_no_other(dat
             for player in saw:
                 saw[player] |= palaces[event.player]
     every_palace = set().union(*palaces.values())
-    committed_soldiers = set()  # bought before a second reshuffle, whose order is drawn when it happens
-    reshuffles = 0
-    for event in events:
-        reshuffles += isinstance(event, P.DrawDeckReshuffled)
-        if isinstance(event, P.SoldierBought) and reshuffles < 2:
-            committed_soldiers.add(event.card)
+    bought = {e.card for e in events if isinstance(e, P.SoldierBought)}
     for player in start.players:
         viewing = Viewing(lambda owner, me=player: me in ((owner,) if isinstance(owner, str) else owner), False)
         shown = PalaceGame.deal_view(hand, list(start.players), seal, True, viewing)
-        assert shown["verified"] is True
+        assert shown["verified"] is True and all(r["verified"] for r in shown["reshuffles"])
         opened = {o["position"]: o["card"] for o in shown["openings"]}
         assert set(opened) & every_palace == saw[player]
-        assert committed_soldiers <= set(opened.values()), player
+        later = [o["card"] for r in shown["reshuffles"] for o in r["openings"]]
+        assert bought <= set(opened.values()) | set(later), player
