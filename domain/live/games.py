@@ -21,6 +21,14 @@ every card a player is given, from the stub or from a reshuffle, has one positio
 opened at, and the adapter records which positions each seat was given and which were
 tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card.
 
+Palace Poker commits card by card too: before the first card it draws every order the
+hand may deal from (the banner deck, the set-aside banners' reshuffle, the palace deck,
+the draw deck's first reshuffle) under one root, and commits each later reshuffle's order
+with its own root when the one before it is used (PalaceReshuffleCommitted). The adapter
+records who saw each card (`seen`): banners and soldiers everyone, a palace its owner,
+both sides of a battle, everyone at the final showdown; a palace folded or lost unseen,
+and the face-down discard pile, are opened to nobody but the floor.
+
 Dice rolls are committed before they are rolled: `RollPrepared` records the values and
 salt behind the pending `RollCommitted` (views hide them while the game is played; the
 roll itself reveals them in `DiceRolled`).
