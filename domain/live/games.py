@@ -970,10 +970,10 @@ class PalaceGame(PlaysForChips):
         if action not in ("buy", "discard"):
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
-            # A hand committed card by card reshuffles in the order it committed to; a hand
-            # committed whole in an order drawn now.
-            order = () if hand.game.draw_deck else hand.order_at(hand.next_reshuffle) or dealing.draws.shuffled(
-                deck_texts())
+            order: tuple[str, ...] = ()
+            if not hand.game.draw_deck:  # the discard pile is reshuffled: a hand committed card
+                # by card in the order it committed to, a hand committed whole in one drawn now
+                order = hand.order_at(hand.next_reshuffle) or dealing.draws.shuffled(deck_texts())
             buy = palace.Buy(player, order)
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
