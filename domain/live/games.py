@@ -21,6 +21,14 @@ every card a player is given, from the stub or from a reshuffle, has one positio
 opened at, and the adapter records which positions each seat was given and which were
 tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card.
 
+Palace Poker commits card by card too: before the first card it draws every order the
+hand may deal from (the banner deck, the set-aside banners' reshuffle, the palace deck,
+the draw deck's first reshuffle) under one root, and commits each later reshuffle's order
+with its own root when the one before it is used (PalaceReshuffleCommitted). The adapter
+records who saw each card (`seen`): banners and soldiers everyone, a palace its owner,
+both sides of a battle, everyone at the final showdown; a palace folded or lost unseen,
+and the face-down discard pile, are opened to nobody but the floor.
+
 Dice rolls are committed before they are rolled: `RollPrepared` records the values and
 salt behind the pending `RollCommitted` (views hide them while the game is played; the
 roll itself reveals them in `DiceRolled`).
@@ -365,11 +373,17 @@ def _per_card_deal_view(hand: holdem.HandState, names: list[str], deck: tuple[st
     for hand_seat, cards in enumerate(hand.hole):
         if cards is not None and (hand.shown[hand_seat] or viewing.sees(names[hand_seat])):
             seen.extend(format_card(card) for card in cards)
-    opened = deal_commitment.openings(deck, secret, sorted(position[card] for card in seen))
-    commitment = seal.commitment
-    return {**view, "openings": [{"position": o.position, "card": o.card, "salt": o.salt,
-                                  "path": [list(step) for step in o.path]} for o in opened],
-            "verified": all(deal_commitment.verify_opening(o, commitment) for o in opened)}
+    return {**view, **_opened(deck, secret, sorted(position[card] for card in seen), seal.commitment)}
+
+
+def _opened(committed: tuple[str, ...], secret: bytes, positions: list[int], root: str,
+            first: int = 0) -> dict[str, Any]:
+    """The openings of `positions` in a committed sequence starting at `first`, and whether
+    each leads to `root` (the check the viewer can redo)."""
+    opened = deal_commitment.openings(committed, secret, positions, first)
+    return {"openings": [{"position": o.position, "card": o.card, "salt": o.salt,
+                          "path": [list(step) for step in o.path]} for o in opened],
+            "verified": all(deal_commitment.verify_opening(o, root) for o in opened)}
 
 
 def _not_for(game: str, move: TableMove, *fields: str) -> None:
@@ -674,11 +688,7 @@ def _per_card_draw_deal_view(hand: DrawTableHand, names: list[str], seal: DealSe
                              verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
             else:
                 mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
-                opened = deal_commitment.openings(committed, secret, mine, deal.first)
-                root = deal.commitment
-                shown.update(openings=[{"position": o.position, "card": o.card, "salt": o.salt,
-                                        "path": [list(step) for step in o.path]} for o in opened],
-                             verified=all(deal_commitment.verify_opening(o, root) for o in opened))
+                shown.update(_opened(committed, secret, mine, deal.commitment, deal.first))
         deals.append(shown)
     first = deals[0]
     return {**first, "commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
@@ -746,17 +756,71 @@ def _bad_palace(detail: str) -> Violation:
     return Violation("invalid_settings", detail)
 
 
+# Where each order sits in a card-by-card commitment: the banner deck, then the
+# permutations that order the set-aside banners, the palace deck and the draw deck's
+# first reshuffle, 52 positions each; each later reshuffle's order numbers on from there
+# (PalaceReshuffleCommitted).
+_PALACE_SEGMENT = 52
+BANNER_DECK, BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE = (i * _PALACE_SEGMENT for i in range(4))
+
+
 @dataclass(frozen=True)
 class PalaceDeckCut:
-    """The deck the banners are dealt from (Palace Poker's own events record only what
-    was dealt from it): kept so the deal can be checked against its commitment."""
+    """Every order a Palace hand deals from, which Palace Poker's own events record only as
+    far as they were dealt: kept so the deal can be checked against its commitment. A hand
+    committed whole has only the banner deck; one committed card by card also has the
+    permutations drawn before the deal (palace.StartHand, palace.Buy), so every card a
+    player can be given has a committed position."""
     deck: tuple[str, ...]
+    banner_reshuffle_order: tuple[str, ...] = ()
+    palace_order: tuple[str, ...] = ()
+    reshuffle_order: tuple[str, ...] = ()
+
+    @property
+    def committed(self) -> tuple[str, ...]:
+        """The sequence the card-by-card root covers (empty for a hand committed whole)."""
+        if not self.palace_order:
+            return ()
+        return self.deck + self.banner_reshuffle_order + self.palace_order + self.reshuffle_order
+
+
+@dataclass(frozen=True)
+class PalaceDeal:
+    """What a Palace hand starts with: the cut (the orders, recorded sealed), the game's
+    StartHand, and the card-by-card root over the cut that HandOpened publishes."""
+    cut: PalaceDeckCut
+    start: palace.StartHand
+    commitment: str
+
+
+@dataclass(frozen=True)
+class PalaceReshuffleCommitted:
+    """The order the draw deck's next reshuffle takes, drawn and committed to the moment
+    the previous reshuffle used the last committed order (a hand may reshuffle as often
+    as players buy): its own root over positions `first`, first+1, ..., so the soldiers
+    bought from it are opened like the deal's cards. Committed before the discards it
+    will order are thrown, so no later play can shape it."""
+    order: tuple[str, ...]
+    commitment: str
+    first: int
+
+
+Audience = tuple[str, ...] | None
+"""Who saw a card: the players named, or everyone (None)."""
 
 
 @dataclass(frozen=True)
 class PalaceTableHand:
+    """A Palace hand at a table. `seen`: (committed position, audience) of every card
+    dealt or shown, for the openings of a hand committed card by card (empty otherwise);
+    `dealing_from`: where the order the next card comes from starts (BANNER_DECK,
+    BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE or a later reshuffle's `first`);
+    `reshuffles`: the later reshuffles' orders, each committed on its own."""
     game: palace.PalaceHand
-    deck: tuple[str, ...] = ()
+    cut: PalaceDeckCut = PalaceDeckCut(())
+    seen: tuple[tuple[int, Audience], ...] = ()
+    dealing_from: int = BANNER_DECK
+    reshuffles: tuple[PalaceReshuffleCommitted, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -778,11 +842,54 @@ class PalaceTableHand:
     def round(self) -> str:
         return self.game.phase
 
+    @property
+    def next_reshuffle(self) -> int:
+        """Where the order of the draw deck's next reshuffle starts."""
+        return FIRST_RESHUFFLE if self.dealing_from < FIRST_RESHUFFLE else self.dealing_from + _PALACE_SEGMENT
+
+    def order_at(self, segment: int) -> tuple[str, ...]:
+        """The committed order starting at `segment` (empty if none is committed there)."""
+        if segment <= FIRST_RESHUFFLE:
+            return self.cut.committed[segment:segment + _PALACE_SEGMENT]
+        return next((r.order for r in self.reshuffles if r.first == segment), ())
+
+    def position(self, segment: int, card: str) -> int:
+        """The committed position of `card` in the order starting at `segment`."""
+        return segment + self.order_at(segment).index(card)
+
+
+def _palace_seen(hand: PalaceTableHand, event: Any) -> PalaceTableHand:
+    """`hand` with the cards `event` deals or shows recorded, with who saw them
+    (palace-poker.md "Hidden information": banners and soldiers face up to everyone,
+    palace cards to their owner, to both sides of a battle's showdown, and to everyone at
+    the final showdown; the discard pile face down)."""
+    seen: tuple[tuple[int, Audience], ...] = ()
+    if isinstance(event, PalaceReshuffleCommitted):
+        return with_changes(hand, reshuffles=hand.reshuffles + (event,))
+    if isinstance(event, palace.SetAsideBannersReshuffled):
+        return with_changes(hand, dealing_from=BANNER_RESHUFFLE)
+    if isinstance(event, palace.PalaceDeckShuffled):
+        return with_changes(hand, dealing_from=PALACE_DECK)
+    if isinstance(event, palace.DrawDeckReshuffled):
+        return with_changes(hand, dealing_from=hand.next_reshuffle)
+    if isinstance(event, (palace.BannerDealt, palace.BannerSetAside, palace.SoldierBought)):
+        seen = ((hand.position(hand.dealing_from, event.card), None),)
+    elif isinstance(event, palace.PalaceCardsDealt):
+        seen = tuple((hand.position(PALACE_DECK, card), (event.player,)) for card in event.cards)
+    elif isinstance(event, palace.BattleCardsShown):
+        both = (event.attacker, event.defender)
+        seen = tuple((hand.position(PALACE_DECK, card), both)
+                     for card in event.attacker_palace + event.defender_palace)
+    elif isinstance(event, palace.PalaceCardsShown):
+        seen = tuple((hand.position(PALACE_DECK, card), None) for card in event.cards)
+    return with_changes(hand, seen=hand.seen + seen) if seen else hand
+
 
 class PalaceGame(PlaysForChips):
     """Palace Poker (palace-poker.md) at a live table."""
     name = "palace"
-    EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut}
+    EVENT_TYPES = {**palace.EVENT_TYPES, "PalaceDeckCut": PalaceDeckCut,
+                   "PalaceReshuffleCommitted": PalaceReshuffleCommitted}
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> PalaceSettings:
@@ -795,26 +902,40 @@ class PalaceGame(PlaysForChips):
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
 
+    makes_its_commitment = True
+    """`start` draws the orders the hand deals from and commits to them card by card
+    (domain.live.table._start_next_hand publishes the root)."""
+
     @staticmethod
-    def start(opening: Opening) -> tuple[PalaceDeckCut, palace.StartHand]:
+    def start(opening: Opening) -> PalaceDeal:
+        """Every order the hand may deal from is drawn now, before the first card, so the
+        root covers the banner deck, the set-aside banners' reshuffle, the palace deck and
+        the draw deck's first reshuffle."""
         parsed = PalaceSettings.from_dict(opening.settings)
         full = deck_texts()
         assert opening.dealing is not None
         draws = opening.dealing.draws
-        return (PalaceDeckCut(opening.deck),
-                palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
-                                 parsed.big_bet, parsed.structure, opening.deck, draws.shuffled(full),
-                                 draws.shuffled(full)))
+        cut = PalaceDeckCut(opening.deck, draws.shuffled(full), draws.shuffled(full), draws.shuffled(full))
+        commitment = deal_commitment.deal_root(cut.committed, bytes.fromhex(opening.dealing.salt))
+        return PalaceDeal(cut, palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
+                                                parsed.big_bet, parsed.structure, cut.deck, cut.palace_order,
+                                                cut.banner_reshuffle_order), commitment)
 
     @staticmethod
     def evolve(hand: PalaceTableHand | None, event: Any) -> PalaceTableHand:
         if isinstance(event, PalaceDeckCut):
-            return PalaceTableHand(palace.INITIAL, event.deck)
+            return PalaceTableHand(palace.INITIAL, event)
         assert hand is not None
+        if hand.cut.committed:
+            hand = _palace_seen(hand, event)
+        if isinstance(event, PalaceReshuffleCommitted):
+            return hand
         return with_changes(hand, game=palace.evolve(hand.game, event))
 
     @classmethod
     def handle(cls, hand: PalaceTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], PalaceTableHand]:
+        if isinstance(command, PalaceDeal):
+            command = (command.cut, command.start)
         commands = command if isinstance(command, tuple) else (command,)
         events: list[Any] = []
         for one in commands:
@@ -824,8 +945,20 @@ class PalaceGame(PlaysForChips):
                 decided = palace.decide(hand.game, one)  # type: ignore[union-attr]
             for event in decided:
                 hand = cls.evolve(hand, event)
+            if hand.cut.committed and any(isinstance(e, palace.DrawDeckReshuffled) for e in decided):  # type: ignore[union-attr]
+                decided.append(cls._commit_next_reshuffle(hand, dealing))  # type: ignore[arg-type]
+                hand = cls.evolve(hand, decided[-1])
             events += decided
         return events, hand  # type: ignore[return-value]
+
+    @staticmethod
+    def _commit_next_reshuffle(hand: PalaceTableHand, dealing: Dealing) -> PalaceReshuffleCommitted:
+        """The reshuffle just used the last committed order: the next one is drawn and
+        committed now, before any card it will order is thrown."""
+        order = dealing.draws.shuffled(deck_texts())
+        first = hand.next_reshuffle
+        return PalaceReshuffleCommitted(order, deal_commitment.deal_root(order, bytes.fromhex(dealing.salt), first),
+                                        first)
 
     @staticmethod
     def action(move: TableMove, hand: PalaceTableHand, dealing: Dealing) -> Any:
@@ -838,8 +971,11 @@ class PalaceGame(PlaysForChips):
         if action not in ("buy", "discard"):
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
-            needs_reshuffle = not hand.game.draw_deck
-            buy = palace.Buy(player, dealing.draws.shuffled(deck_texts()) if needs_reshuffle else ())
+            order: tuple[str, ...] = ()
+            if not hand.game.draw_deck:  # the discard pile is reshuffled: a hand committed card
+                # by card in the order it committed to, a hand committed whole in one drawn now
+                order = hand.order_at(hand.next_reshuffle) or dealing.draws.shuffled(deck_texts())
+            buy = palace.Buy(player, order)
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
             return palace.Discard(player, move.discard or ())
@@ -927,7 +1063,45 @@ class PalaceGame(PlaysForChips):
     @staticmethod
     def deal_view(hand: PalaceTableHand, names: list[str], seal: DealSeal, revealed: bool,
                   viewing: Viewing) -> dict[str, Any]:
-        return deck_deal_view(hand.deck if revealed else None, seal)
+        if seal.scheme != deal_commitment.SCHEME:  # dealt before Palace hands were committed card by card
+            return deck_deal_view(hand.cut.deck if revealed else None, seal)
+        return _per_card_palace_deal_view(hand, seal, viewing)
+
+
+def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: Viewing) -> dict[str, Any]:
+    """A Palace hand committed card by card: the root always; once the hand is over, the
+    floor gets every order and the secret (and the root recomputed), the others the
+    openings of the cards they saw (banners and soldiers, their own palace, the palaces
+    shown to them), each checked against the root; never a palace that stayed face down
+    for them, nor the discard pile. `reshuffles` lists the later reshuffles' orders (the
+    floor's) or openings the same way, each against its own root."""
+    cut = hand.cut
+    view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME, "deck": None,
+                            "banner_reshuffle_order": None, "palace_order": None, "reshuffle_order": None,
+                            "salt": None, "openings": None, "verified": None, "reshuffles": []}
+    if seal.salt is None or seal.commitment is None or not cut.committed:
+        return view
+    secret = bytes.fromhex(seal.salt)
+    positions = sorted({position for position, audience in hand.seen if audience is None or viewing.sees(audience)})
+    reshuffles = []
+    for reshuffle in hand.reshuffles:
+        later: dict[str, Any] = {"commitment": reshuffle.commitment, "first": reshuffle.first, "order": None}
+        if viewing.everything:
+            later.update(order="".join(reshuffle.order), verified=deal_commitment.deal_root(
+                reshuffle.order, secret, reshuffle.first) == reshuffle.commitment)
+        else:
+            mine = [p for p in positions if reshuffle.first <= p < reshuffle.first + len(reshuffle.order)]
+            later.update(_opened(reshuffle.order, secret, mine, reshuffle.commitment, reshuffle.first))
+        reshuffles.append(later)
+    if viewing.everything:
+        whole = {"deck": "".join(cut.deck), "banner_reshuffle_order": "".join(cut.banner_reshuffle_order),
+                 "palace_order": "".join(cut.palace_order), "reshuffle_order": "".join(cut.reshuffle_order),
+                 "salt": seal.salt, "verified": deal_commitment.deal_root(cut.committed, secret) == seal.commitment}
+    else:
+        whole = _opened(cut.committed, secret, [p for p in positions if p < len(cut.committed)], seal.commitment)
+    # `verified`: the whole hand's check, the later reshuffles' roots included.
+    return {**view, **whole, "reshuffles": reshuffles,
+            "verified": whole["verified"] and all(r["verified"] for r in reshuffles)}
 
 
 # --------------------------------------------------------------------------- dice poker

@@ -841,8 +841,9 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     stacks = tuple(state.stacks[s] for s in in_game)
     previous = state.hand
     start = None
-    if getattr(rules.adapter, "makes_its_commitment", False):  # five-card draw: the game draws
-        # the rest of what it commits to (the reshuffle order) and makes the root itself
+    if getattr(rules.adapter, "makes_its_commitment", False):  # five-card draw and Palace Poker:
+        # the game draws the rest of what it commits to (reshuffle and palace orders) and
+        # makes the root itself
         if draws is None:
             raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
         start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),

@@ -3,10 +3,11 @@ read path has to ask the store to reveal them (service.adapters.store.base.Revea
 
 They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
 orders, the salt of the deal's commitment and the values behind a pending dice roll. No
-role sees them before the hand's HandClosed event. Then a hold'em or Omaha hand, committed
-card by card, shows its deck and salt to the floor and admin only (service.application.views: the
-others get per-card openings derived from them); the other games' to everyone, so anyone
-can check the deal against the commitment.
+role sees them before the hand's HandClosed event. Then a hand committed card by card
+(hold'em, Omaha, five-card draw, Palace Poker) shows its orders and salt to the floor and
+admin only (service.application.commands.FLOOR_ONLY_SECRETS; the others get per-card
+openings derived from them, service.application.views); a hand committed whole shows
+them to everyone, so anyone can check the deal against the commitment.
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ SEALED_FIELDS: dict[str, tuple[str, ...]] = {
     "SetAsideBannersReshuffled": ("order",),  # Palace Poker
     "PalaceDeckShuffled": ("order",),
     "DrawDeckReshuffled": ("order",),
-    "PalaceDeckCut": ("deck",),
+    "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
+    "PalaceReshuffleCommitted": ("order",),
     "MixedDeckCut": ("deck",),  # the mixed games
     "DiscardsReshuffled": ("order",),
     "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to

@@ -10,8 +10,10 @@ from typing import Any, Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
+from domain.live.games import PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, Viewing
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())
 PATIENCE = 200  # after this many actions the players only stay, bet the minimum and call
@@ -170,3 +172,48 @@ def test_no_event_shows_a_player_another_players_palace_cards_before_a_showdown(
                 palace = {card for state in (before, after) for seat in state.seats
                           if seat.player == owner for card in seat.palace}
                 assert not shown & palace, (viewer, owner, event)
+
+
+@SETTINGS
+@given(st.data())
+def test_a_players_proof_of_the_deal_opens_the_palaces_they_saw_and_no_other(data):
+    # service.md "Provably fair deals, without exposing mucked cards", at the table's
+    # adapter: the orders the hand was dealt from, committed card by card.
+    commands, events = random_hand(data)
+    start = commands[0]
+    assert isinstance(start, P.StartHand)
+    # Every reshuffle's order as the table draws it: the first before the deal, each later
+    # one committed (with its own root) when the one before it is used.
+    orders = [c.reshuffle_order for c in commands if isinstance(c, P.Buy) and c.reshuffle_order]
+    orders.append(permutation(random.Random(0)))  # drawn after the last reshuffle, never used
+    cut = PalaceDeckCut(start.deck, start.banner_reshuffle_order, start.palace_order, orders[0])
+    secret = bytes(range(32))
+    hand = PalaceGame.evolve(None, cut)
+    for event in events:
+        hand = PalaceGame.evolve(hand, event)
+        if isinstance(event, P.DrawDeckReshuffled):
+            first = hand.next_reshuffle
+            order = orders[len(hand.reshuffles) + 1]
+            hand = PalaceGame.evolve(hand, PalaceReshuffleCommitted(
+                order, deal_commitment.deal_root(order, secret, first), first))
+    seal = DealSeal(deal_commitment.deal_root(cut.committed, secret), deal_commitment.SCHEME, secret.hex())
+    palaces = {e.player: {hand.position(PALACE_DECK, card) for card in e.cards}
+               for e in events if isinstance(e, P.PalaceCardsDealt)}
+    saw = {player: set(positions) for player, positions in palaces.items()}
+    for event in events:
+        if isinstance(event, P.BattleCardsShown):
+            for player in (event.attacker, event.defender):
+                saw[player] |= palaces[event.attacker] | palaces[event.defender]
+        elif isinstance(event, P.PalaceCardsShown):
+            for player in saw:
+                saw[player] |= palaces[event.player]
+    every_palace = set().union(*palaces.values())
+    bought = {e.card for e in events if isinstance(e, P.SoldierBought)}
+    for player in start.players:
+        viewing = Viewing(lambda owner, me=player: me in ((owner,) if isinstance(owner, str) else owner), False)
+        shown = PalaceGame.deal_view(hand, list(start.players), seal, True, viewing)
+        assert shown["verified"] is True and all(r["verified"] for r in shown["reshuffles"])
+        opened = {o["position"]: o["card"] for o in shown["openings"]}
+        assert set(opened) & every_palace == saw[player]
+        later = [o["card"] for r in shown["reshuffles"] for o in r["openings"]]
+        assert bought <= set(opened.values()) | set(later), player

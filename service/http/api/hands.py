@@ -54,9 +54,10 @@ class HandSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
-        "description": "commitment; once the hand is over, the check: hold'em, Omaha and "
-                       "five-card draw give the floor the deck (draw: every deal's deck and "
-                       "reshuffle order) and salt, everyone else the openings of the cards they saw"})
+        "description": "commitment; once the hand is over, the check: hold'em, Omaha, "
+                       "five-card draw and Palace Poker give the floor the deck (draw: every deal's "
+                       "deck and reshuffle order; Palace: the banner deck and the banner, palace and "
+                       "reshuffle orders) and salt, everyone else the openings of the cards they saw"})
 
 
 class HandStateSchema(ma.Schema):
