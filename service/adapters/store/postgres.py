@@ -52,6 +52,7 @@ from service.adapters.store.base import (
     Checkpoint,
     Head,
     NewEvent,
+    RangeVerification,
     RecordedEvent,
     Reveal,
     Snapshot,
@@ -65,6 +66,7 @@ from service.adapters.store.base import (
     format_recorded_at,
     utc_now,
     verify_chain,
+    verify_range,
 )
 
 
@@ -406,7 +408,7 @@ SELECT {columns}, {sealed} FROM events e
 # one, found through the partial indexes on opening events (migration 0013), so a read
 # costs the hand's events, whatever the age of the stream. The opening type is a literal
 # for the planner to match the partial indexes (as _sealed_column's closing type).
-_READ_HAND = """
+_HAND_BOUNDS = """
 WITH bounds AS MATERIALIZED (
     SELECT o.version AS first_version,
            -- ORDER BY ... LIMIT 1, not min(): one index probe, not one per later hand.
@@ -416,11 +418,22 @@ WITH bounds AS MATERIALIZED (
       FROM events o
      WHERE o.stream_id = %(stream)s AND o.type = {opening} AND o.metadata->>'hand_id' = %(hand)s
      LIMIT 1
-)
+)"""
+
+_READ_HAND = _HAND_BOUNDS + """
 SELECT {columns}, {sealed} FROM bounds b
   JOIN events e ON e.stream_id = %(stream)s AND e.version >= b.first_version
                 AND e.version < b.next_version
  WHERE e.metadata->>'hand_id' = %(hand)s
+ ORDER BY e.version
+"""
+
+# What a hand's chain check reads: the event before the hand, every event of its range
+# (whatever its tag), and the next hand's opening event; the hand's first version on each row.
+_READ_HAND_CHAIN = _HAND_BOUNDS + """
+SELECT b.first_version, {columns}, {sealed} FROM bounds b
+  JOIN events e ON e.stream_id = %(stream)s AND e.version >= b.first_version - 1
+                AND e.version <= b.next_version
  ORDER BY e.version
 """
 
@@ -714,6 +727,22 @@ class PostgresEventStore:
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
         return [_recorded(row) for row in rows]
+
+    def verify_hand(
+        self, stream_id: str, hand_id: str, *, opened_by: str,
+    ) -> RangeVerification | None:
+        """The chain check of one hand's range (verify_range), read in one statement that
+        costs the hand's events; None when the stream has no such hand."""
+        # The heads first: one recorded after the read would be a head the read never reached.
+        heads = self._checkpoints.heads(stream_id) if self._checkpoints else ()
+        query = _READ_HAND_CHAIN.format(columns=_E_COLUMNS, sealed=_ALL_SEALED,
+                                        opening=_sql_text_literal(opened_by))
+        with self._connection() as connection:
+            rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
+        if not rows:
+            return None
+        return verify_range(stream_id, [_recorded(row[1:]) for row in rows], rows[0][0], opened_by,
+                            self.signer, heads)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Inside the open transaction when there is one (it commits or rolls back with
