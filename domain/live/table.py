@@ -1057,9 +1057,13 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
 def _about_players(refused: Violation, state: TableState, player_id: str) -> Violation:
     """A game's refusal of a table action, with who tried (`player`) and, when it was not
     their turn, whose turn it is (`to_act_player`): the game counts positions, the table
-    and its clients know players."""
+    and its clients know players. A `seat` the game names is its position in the hand:
+    at the table `seat` is the table seat, as in every event, with `position` beside it."""
     numbers = {**refused.numbers}
     numbers.setdefault("player", player_id)
+    position = numbers.get("seat")
+    if type(position) is int and 0 <= position < len(state.hand_seats):
+        numbers["seat"], numbers["position"] = state.hand_seats[position], position
     if refused.code in ("not_your_turn", "not_your_turn_to_show") and state.to_act is not None:
         numbers.setdefault("to_act_player", state.to_act)
     return Violation(refused.code, refused.detail, refused.rule, numbers)

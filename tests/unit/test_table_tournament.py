@@ -210,3 +210,15 @@ def test_only_a_tournament_finishes_a_table_with_this_command():
     with pytest.raises(Violation) as refused:
         table.decide(cash, table.FinishTournamentTable(1))
     assert refused.value.code == "not_tournament_table"
+
+
+def test_a_refusal_at_the_table_names_the_table_seat_and_the_position_beside_it():
+    # Seat 1 is empty, so cat sits at table seat 3 and is position 2 of the hand: a refusal
+    # says seat as every event of the table does.
+    state = deal(tournament_table(("ann", 1000), (E, 0), ("bob", 1000), ("cat", 1000)), 0, 2, 3)
+    assert state.to_act == "ann"
+    with pytest.raises(Violation) as refused:
+        table.decide(state, table.Act("cat", "call"))
+    assert refused.value.code == "not_your_turn"
+    assert refused.value.numbers["seat"] == 3 and refused.value.numbers["position"] == 2
+    assert refused.value.numbers["player"] == "cat" and refused.value.numbers["to_act_player"] == "ann"
