@@ -69,10 +69,12 @@ def declaration(said: str) -> Declaration | None:
     amount = spoken_amount(text)
     if amount:
         return Declaration("amount", amount)
-    found = re.fullmatch(r"(raise|bet)\s*,?\s*(to\s+|by\s+)?(.+)", text)
+    # "Make it 1,200" names the total, as "raise to 1,200" does (a bet when nothing is to call).
+    found = re.fullmatch(r"(raise|bet|make\s+it)\s*,?\s*(to\s+|by\s+)?(.+)", text)
     if found:
         action, preposition, rest = found.groups()
         amount = spoken_amount(rest)
         if amount:
-            return Declaration(action, amount, by=(preposition or "").strip() == "by")
+            return Declaration("raise" if action.startswith("make") else action, amount,
+                               by=(preposition or "").strip() == "by")
     return None

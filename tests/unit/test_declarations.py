@@ -381,6 +381,14 @@ def test_spoken_amounts():
     assert declaration("I bet the pot").action == "pot" and declaration("let's gamble") is None
 
 
+def test_make_it_names_the_total_as_raise_to_does():
+    assert declaration("Make it 1,200") == declaration("raise to 1200")
+    ruled(interpret(nl(facing_to=400, last_full_raise=400, big_blind=100, stack=5000), [], "make it twelve hundred"),
+          "raise", 1200, must_add=1200, rule="TDA 2024 43-B")
+    ruled(interpret(nl(facing_to=0, last_full_raise=0, big_blind=100, stack=5000), [], "make it 1200"),
+          "bet", 1200, must_add=1200)
+
+
 def test_impossible_situations_are_refused():
     with pytest.raises(Violation) as refused:
         interpret(nl(big_blind=200, stack=500), [1000])
