@@ -256,7 +256,12 @@ class HoldemGame(PlaysForChips):
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> str:
-        """The only setting: the showdown (refused if unknown)."""
+        """The only setting: the showdown (refused if unknown). Another game's setting (a
+        draw's `opening`, say) is refused at creation rather than silently not played."""
+        unknown = sorted(set(raw) - {SHOWDOWN_SETTING})
+        if unknown:
+            raise Violation("invalid_table", f"hold'em and Omaha take one setting, {SHOWDOWN_SETTING}; "
+                            f"not {', '.join(unknown)}", numbers={"unknown_settings": unknown})
         return holdem_showdown(raw)
 
     @staticmethod

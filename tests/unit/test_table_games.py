@@ -209,3 +209,16 @@ def test_replaying_the_log_of_a_table_gives_the_live_state(game, settings, stack
         log.extend(events)
     assert state.finished
     assert table.replay(log) == state
+
+
+@pytest.mark.parametrize("game", ["holdem", "omaha"])
+def test_a_setting_holdem_does_not_play_is_refused_at_creation(game):
+    # A draw's openers asked of a hold'em table used to be kept and never played.
+    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
+    with pytest.raises(Violation) as refused:
+        table.decide(None, table.CreateTable("t", game, {"opening": "jacks", "showdown": "declared"},
+                                             BettingStructure(small_blind=5, big_blind=10), seats))
+    assert refused.value.code == "invalid_table" and refused.value.numbers == {"unknown_settings": ["opening"]}
+    created = table.decide(None, table.CreateTable("t", game, {"showdown": "declared"},
+                                                   BettingStructure(small_blind=5, big_blind=10), seats))
+    assert created[0].settings == {"showdown": "declared"}
