@@ -120,7 +120,7 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
     now = commands.now_ms()
     while True:
         events, state = table.handle(loaded.state, command, now, draws)
-        new = commands._new_events(loaded.state, state, events)
+        new = commands._new_events(loaded.state, events)
         if any(type(e) is table.HandClosed for e in events):
             closes.append((loaded, Decision(new, state, events), loaded.version + 1))
             acted = 0
