@@ -15,7 +15,7 @@ from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application import commands, ratings, tournament_tables, tournaments
 from service.adapters.store.postgres import PostgresEventStore, open_pool
-from tests import applications
+from tests import applications, playing
 
 pytestmark = pytest.mark.integration
 
@@ -45,22 +45,7 @@ def new_tournament(store, players: int, table_size: int, **settings_overrides) -
 
 
 def shove(store, table_id: str) -> bool:
-    """The player to act puts every chip in (or calls, or checks); False if nobody is to act."""
-    loaded = commands.load_table(applications.of(store), table_id)
-    state = loaded.state
-    if state is None or state.to_act is None:
-        return False
-    legal = table.game_rules(state.game).module.legal_actions(state.hand)
-    if legal.raise_ is not None:
-        act = table.Act(state.to_act, "raise", legal.raise_.max_to)
-    elif legal.bet is not None:
-        act = table.Act(state.to_act, "bet", legal.bet.max_to)
-    elif legal.call is not None:
-        act = table.Act(state.to_act, "call")
-    else:
-        act = table.Act(state.to_act, "check")
-    commands.execute(applications.of(store), table_id, loaded.version, act)
-    return True
+    return playing.shove(applications.of(store), table_id)
 
 
 def play_to_the_end(store, tournament_id: str, players: int) -> list[int]:

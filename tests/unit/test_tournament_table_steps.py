@@ -9,12 +9,12 @@ import time
 from collections import Counter
 from functools import reduce
 
-from domain.live import table
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, tournament_tables, tournaments
 from service.application.application import Application, application
+from tests import playing
 
 PLAYERS = 180  # 20 tables of 9
 STACK = 1000
@@ -56,20 +56,8 @@ def started(now: int) -> tuple[Application, str]:
 
 def play_hand(app: Application, table_id: str) -> None:
     """Everyone to act goes all in or calls: the hand ends, often with a bust."""
-    while True:
-        loaded = commands.load_table(app, table_id)
-        state = loaded.state
-        assert state is not None
-        if state.to_act is None:
-            return
-        legal = table.game_rules(state.game).module.legal_actions(state.hand)
-        if legal.raise_ is not None:
-            act = table.Act(state.to_act, "raise", legal.raise_.max_to)
-        elif legal.call is not None:
-            act = table.Act(state.to_act, "call")
-        else:
-            act = table.Act(state.to_act, "check")
-        commands.execute(app, table_id, loaded.version, act)
+    while playing.shove(app, table_id):
+        pass
 
 
 def test_a_hand_end_at_one_of_twenty_tables_is_handled_looking_at_that_table_and_those_it_balances_with() -> None:
