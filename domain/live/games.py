@@ -244,6 +244,9 @@ def holdem_showdown(settings: Mapping[str, Any]) -> str:
     return str(showdown)
 
 
+HOLDEM_SETTINGS = (SHOWDOWN_SETTING, "starting_chips")
+
+
 class HoldemGame(PlaysForChips):
     """Hold'em or Omaha at a live table. The table bets with its own structure (the game
     has no settings of its own but the showdown) and deals it card by card
@@ -256,11 +259,13 @@ class HoldemGame(PlaysForChips):
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> str:
-        """The only setting: the showdown (refused if unknown). Another game's setting (a
-        draw's `opening`, say) is refused at creation rather than silently not played."""
-        unknown = sorted(set(raw) - {SHOWDOWN_SETTING})
+        """The game's one setting: the showdown (refused if unknown). Beside it only the
+        table's `starting_chips` (a seat's stack when none is given); another game's
+        setting (a draw's `opening`, say) is refused at creation rather than silently not
+        played."""
+        unknown = sorted(set(raw) - set(HOLDEM_SETTINGS))
         if unknown:
-            raise Violation("invalid_table", f"hold'em and Omaha take one setting, {SHOWDOWN_SETTING}; "
+            raise Violation("invalid_table", f"hold'em and Omaha take the settings {', '.join(HOLDEM_SETTINGS)}; "
                             f"not {', '.join(unknown)}", numbers={"unknown_settings": unknown})
         return holdem_showdown(raw)
 

@@ -24,7 +24,7 @@ def players(client):
 
 
 def new_table(client, players, game="five-card-draw", settings=None, **extra):
-    body = {"game": game, "settings": settings or {"ante": 5}, "seats": [{"player_id": p} for p in players], **extra}
+    body = {"game": game, "settings": {"ante": 5} if settings is None else settings, "seats": [{"player_id": p} for p in players], **extra}
     return client.post("/v1/tables", json=body, headers=ADMIN)
 
 

@@ -219,6 +219,6 @@ def test_a_setting_holdem_does_not_play_is_refused_at_creation(game):
         table.decide(None, table.CreateTable("t", game, {"opening": "jacks", "showdown": "declared"},
                                              BettingStructure(small_blind=5, big_blind=10), seats))
     assert refused.value.code == "invalid_table" and refused.value.numbers == {"unknown_settings": ["opening"]}
-    created = table.decide(None, table.CreateTable("t", game, {"showdown": "declared"},
-                                                   BettingStructure(small_blind=5, big_blind=10), seats))
-    assert created[0].settings == {"showdown": "declared"}
+    kept = {"showdown": "declared", "starting_chips": 1000}
+    created = table.decide(None, table.CreateTable("t", game, kept, BettingStructure(small_blind=5, big_blind=10), seats))
+    assert created[0].settings == kept
