@@ -41,7 +41,7 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
-from service.adapters.store import idempotency, scope
+from service.adapters.store import gil_free_libpq, idempotency, scope
 from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store.base import (
     END,
@@ -212,22 +212,21 @@ def _pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[_R
         for command in after:
             pgconn.send_query_params(command, None)
             expected.append(None)
-        pgconn.pipeline_sync()
+        gil_free_libpq.pipeline_sync(pgconn)
         while pgconn.flush():  # the session is non-blocking: wait until the pipeline is sent
-            readable, _, _ = select.select([pgconn.socket], [pgconn.socket], [])
-            if readable:
+            if gil_free_libpq.wait_for(pgconn.socket, select.POLLIN | select.POLLOUT) & select.POLLIN:
                 pgconn.consume_input()
         results = []
         for preparing in expected:
-            result = pgconn.get_result()
+            result = gil_free_libpq.next_result(pgconn)
             if result is None:
                 raise psycopg.OperationalError("the server ended a pipeline early")
-            pgconn.get_result()  # the end of this command's results
+            gil_free_libpq.next_result(pgconn)  # the end of this command's results
             if preparing is not None:
                 preparing.prepared(pgconn, result)
             if preparing is None or result.status not in _OK:
                 results.append(result)
-        pgconn.get_result()  # the pipeline's sync
+        gil_free_libpq.next_result(pgconn)  # the pipeline's sync
     finally:
         pgconn.exit_pipeline_mode()
     return results
