@@ -51,37 +51,79 @@ class Served:
 
     def cpu_seconds(self) -> float:
         """CPU time used so far by the arbiter and its workers (Linux /proc)."""
-        ticks = 0
+        return MachineCpu.read(self).server
+
+
+@dataclass(frozen=True)
+class MachineCpu:
+    """CPU seconds used so far, split by who used them: the server (gunicorn's arbiter and
+    workers), PostgreSQL (every process named postgres on the machine: measure on a quiet
+    one) and the client (this process: the benchmark's load)."""
+    server: float
+    postgres: float
+    client: float
+
+    @classmethod
+    def read(cls, served: Served) -> MachineCpu:
+        ticks = {"server": 0, "postgres": 0, "client": 0}
+        me = os.getpid()
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                name, after = (entry / "stat").read_text().rsplit(")", 1)
             except OSError:  # gone meanwhile
                 continue
             # After "pid (comm)": state, ppid, ... utime and stime are the 12th and 13th.
-            if int(entry.name) == self.pid or int(fields[1]) == self.pid:
-                ticks += int(fields[11]) + int(fields[12])
-        return ticks / os.sysconf("SC_CLK_TCK")
+            fields = after.split()
+            used = int(fields[11]) + int(fields[12])
+            pid = int(entry.name)
+            if pid == served.pid or int(fields[1]) == served.pid:
+                ticks["server"] += used
+            elif pid == me:
+                ticks["client"] += used
+            elif name.endswith("(postgres"):
+                ticks["postgres"] += used
+        tick = os.sysconf("SC_CLK_TCK")
+        return cls(**{who: used / tick for who, used in ticks.items()})
+
+    def __sub__(self, earlier: MachineCpu) -> MachineCpu:
+        return MachineCpu(self.server - earlier.server, self.postgres - earlier.postgres,
+                          self.client - earlier.client)
+
+    def __add__(self, other: MachineCpu) -> MachineCpu:
+        return MachineCpu(self.server + other.server, self.postgres + other.postgres,
+                          self.client + other.client)
+
+    @property
+    def total(self) -> float:
+        return self.server + self.postgres + self.client
+
+
+NO_CPU = MachineCpu(0.0, 0.0, 0.0)
 
 
 class CpuWindow:
-    """The server's CPU seconds between two moments, sampled by a thread at each."""
+    """The CPU seconds used between two moments, sampled by a thread at each."""
 
     def __init__(self, served: Served, start_at: float, stop_at: float) -> None:
-        self._samples: list[float] = []
+        self._samples: list[MachineCpu] = []
 
         def sample() -> None:
             for moment in (start_at, stop_at):
                 time.sleep(max(0.0, moment - time.monotonic()))
-                self._samples.append(served.cpu_seconds())
+                self._samples.append(MachineCpu.read(served))
 
         self._thread = threading.Thread(target=sample, daemon=True)
         self._thread.start()
 
-    def seconds(self) -> float:
+    def used(self) -> MachineCpu:
         self._thread.join()
         return self._samples[1] - self._samples[0]
+
+    def seconds(self) -> float:
+        """The server's share."""
+        return self.used().server
 
 
 def _serve(stack: ExitStack, wsgi_app: str, env: dict[str, str]) -> Served:

@@ -22,7 +22,10 @@ next, as a client playing on would create them, one request per action. Manual d
 (`*manual_deal_*`): a POST /hands starts each hand. `requests_per_action` counts every
 request. `server_cpu_ms_per_action` is the gunicorn processes' CPU time per action (bare:
 per request) over the measured phases, and `cpu_per_action_vs_bare_request` their
-quotient, the same comparison in CPU.
+quotient, the same comparison in CPU. The clients, the server and PostgreSQL share this
+machine's cores, so the CPU of PostgreSQL's processes and of the clients (this process)
+per action is printed too, and `machine_cpu_vs_bare`: all three per action over all three
+per bare request, how many bare requests' worth of the machine an action takes.
 
 `BENCH_TABLES_PRODUCTION_ONLY=1` runs the bare phases and the production load alone (and
 its cold phase): a fifth of the time, for work on the production path."""
@@ -40,7 +43,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.http import CLIENT_THREADS, CpuWindow, Served, _serve, latency_ms, run_clients
+from bench.http import CLIENT_THREADS, NO_CPU, CpuWindow, MachineCpu, Served, _serve, latency_ms, run_clients
 from service.adapters.migrate import upgrade
 from service.config import DEFAULT_RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT_PER_KEY
 from service.http.auth import KEY_CACHE_TTL_S, new_secret
@@ -99,7 +102,7 @@ class _Phase:
     measured: int = 0
     requests: int = 0
     errors: int = 0
-    cpu_seconds: float = 0.0
+    cpu: MachineCpu = NO_CPU
 
     def absorb(self, other: _Phase) -> None:
         self.rates += other.rates
@@ -107,16 +110,21 @@ class _Phase:
         self.measured += other.measured
         self.requests += other.requests
         self.errors += other.errors
-        self.cpu_seconds += other.cpu_seconds
+        self.cpu += other.cpu
 
-    def record(self, per_client: list[list[float]], counts: list[list[int]], cpu_seconds: float) -> None:
+    def record(self, per_client: list[list[float]], counts: list[list[int]], cpu: MachineCpu) -> None:
         done = sum(len(samples) for samples in per_client)
         self.rates.append(done / PHASE_S)
         self.latencies.extend(s for samples in per_client for s in samples)
         self.measured += done
         self.errors += sum(c[0] for c in counts)
         self.requests += sum(c[1] for c in counts)
-        self.cpu_seconds += cpu_seconds
+        self.cpu += cpu
+
+    def cpu_ms(self, who: str) -> float:
+        """CPU milliseconds per measured action (bare: per request) of `who` (server,
+        postgres, client or total)."""
+        return getattr(self.cpu, who) * 1000 / max(1, self.measured)
 
 
 class _Player:
@@ -299,23 +307,27 @@ def _run_phase(served: Served, clients: list, phase: _Phase | None) -> None:
     cpu = CpuWindow(served, *window)
     run_clients(lambda i: clients[i].play(window, per_client[i], counts[i]))
     if phase is not None:
-        phase.record(per_client, counts, cpu.seconds())
+        phase.record(per_client, counts, cpu.used())
 
 
 def _figures(prefix: str, phase: _Phase, bare_before: _Phase, bare: _Phase) -> dict[str, float]:
-    """`bare_before`: the bare phases run just before this load's, round by round."""
+    """`bare_before`: the bare phases run just before this load's, round by round.
+
+    Beside the server's CPU per action, PostgreSQL's and the client's: the three share
+    this machine's cores."""
     p50_ms, p99_ms = latency_ms(sorted(phase.latencies))
-    cpu_ms = phase.cpu_seconds * 1000 / max(1, phase.measured)
-    bare_cpu_ms = bare.cpu_seconds * 1000 / max(1, bare.measured)
     return {
-        f"{prefix}server_cpu_ms_per_action": cpu_ms,
+        f"{prefix}server_cpu_ms_per_action": phase.cpu_ms("server"),
+        f"{prefix}postgres_cpu_ms_per_action": phase.cpu_ms("postgres"),
+        f"{prefix}client_cpu_ms_per_action": phase.cpu_ms("client"),
         f"{prefix}actions_per_s": statistics.median(phase.rates),
         f"{prefix}action_p50_ms": p50_ms,
         f"{prefix}action_p99_ms": p99_ms,
         f"{prefix}action_errors": float(phase.errors),
         f"{prefix}requests_per_action": phase.requests / max(1, phase.measured),
         f"{prefix}actions_vs_bare": statistics.median(a / b for a, b in zip(phase.rates, bare_before.rates)),
-        f"{prefix}cpu_per_action_vs_bare_request": cpu_ms / bare_cpu_ms,
+        f"{prefix}cpu_per_action_vs_bare_request": phase.cpu_ms("server") / bare.cpu_ms("server"),
+        f"{prefix}machine_cpu_vs_bare": phase.cpu_ms("total") / bare.cpu_ms("total"),
     }
 
 
@@ -421,7 +433,8 @@ def run() -> dict[str, float]:
             "tables.bare_flask_p50_ms": bare_p50_ms,
             "tables.bare_flask_p99_ms": bare_p99_ms,
             "tables.bare_flask_errors": float(bare.errors),
-            "tables.bare_flask_server_cpu_ms_per_request": bare.cpu_seconds * 1000 / max(1, bare.measured),
+            "tables.bare_flask_server_cpu_ms_per_request": bare.cpu_ms("server"),
+            "tables.bare_flask_client_cpu_ms_per_request": bare.cpu_ms("client"),
         }
         for prefix, _, _, phase, bare_before in loads:
             figures.update(_figures(prefix, phase, bare_before, bare))
