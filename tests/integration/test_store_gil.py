@@ -48,4 +48,4 @@ def test_another_thread_runs_while_a_pipeline_waits_for_the_server(database_url)
 
 def test_the_pipeline_is_sent_through_libpq_without_the_gil():
     with_psycopg = psycopg.pq.__impl__ != "python"
-    assert (gil_free_libpq._libpq_pipeline_sync() is not None) == with_psycopg
+    assert (gil_free_libpq._PIPELINE_SYNC is not None) == with_psycopg

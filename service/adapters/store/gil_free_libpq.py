@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import select
-from functools import cache
 from pathlib import Path
 from typing import Callable
 
@@ -43,16 +42,14 @@ def wait_for(fileno: int, events: int) -> int:
 
 def pipeline_sync(pgconn: pq.abc.PGconn) -> None:
     """libpq's PQpipelineSync (mark the pipeline's end and send it), outside the GIL."""
-    sync = _libpq_pipeline_sync()
-    if sync is None:
+    if _PIPELINE_SYNC is None:
         pgconn.pipeline_sync()
         return
-    sent = sync(pgconn.pgconn_ptr)
+    sent = _PIPELINE_SYNC(pgconn.pgconn_ptr)
     if sent != 1:
         raise psycopg.OperationalError("failed to sync the pipeline")
 
 
-@cache
 def _libpq_pipeline_sync() -> Callable[[int], int] | None:
     if pq.__impl__ == "python":  # psycopg's ctypes calls already release the GIL
         return None
@@ -77,3 +74,7 @@ def _loaded_libpq() -> str | None:
         if Path(path).name.startswith("libpq") and ".so" in path:
             return path
     return None
+
+
+# Found once, at import: importing psycopg (above) has loaded its libpq.
+_PIPELINE_SYNC = _libpq_pipeline_sync()
