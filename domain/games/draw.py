@@ -127,6 +127,10 @@ class StartHand:
     stacks: tuple[int, ...] = ()
     commitment: str | None = None
     reshuffle_order: tuple[str, ...] | None = None
+    derived_redeals: bool = False
+    """Recorded on HandStarted: the caller will take every redeal's orders from the hand's
+    secret (the table: domain.live.games.DrawGame), so they are fixed before the first
+    action and the floor's check covers them."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,9 @@ Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseO
 
 @dataclass(frozen=True)
 class HandStarted:
-    """Public but for `deck` and `reshuffle_order` (floor only)."""
+    """Public but for `deck` and `reshuffle_order` (floor only). `derived_redeals`: every
+    redeal's deck and reshuffle order come from the hand's secret (False: hands recorded
+    before, whose redeals drew theirs when they came)."""
     players: tuple[str, ...]
     stacks: tuple[int, ...]
     button: int
@@ -196,6 +202,7 @@ class HandStarted:
     deck: tuple[str, ...] | None
     commitment: str | None
     reshuffle_order: tuple[str, ...] | None
+    derived_redeals: bool = False
 
 
 @dataclass(frozen=True)
@@ -699,7 +706,7 @@ def _start(command: StartHand) -> list[Event]:
         if command.reshuffle_order is not None else None
     events: list[Event] = [HandStarted(players, stacks if settings.betting else (0,) * n,
                                        command.button, settings, deck, command.commitment,
-                                       reshuffle)]
+                                       reshuffle, command.derived_redeals)]
     seats = _from_left_of_dealer(range(n), command.button, n)
     if settings.betting:
         events.append(AntesPosted(tuple(min(settings.ante, s) for s in stacks)))

@@ -9,25 +9,33 @@ games' adapters (domain.live.mixed, domain.live.rotation) have the same shape.
 A viewer is `Viewing`: whose cards they may see (`sees`: the owner, or the players allowed)
 and whether they see everything (floor and admin).
 
-Randomness the game needs after the deal (a draw redeal's deck, the reshuffle orders,
-Palace Poker's palace order, every dice roll) is drawn through `Draws`, which the service
-implements with `secrets` and tests with a seeded generator. Whatever is drawn lands in an
-event, so replay never draws. Each draw redeal commits to its deck with the hand's secret
-salt, so the one salt revealed at the end verifies every deck of the hand.
+Randomness a game needs besides the shuffled pack (a draw hand's reshuffle order, Palace
+Poker's palace and reshuffle orders, every dice roll) is drawn through `Draws`, which the
+service implements with `secrets` and tests with a seeded generator. Whatever is drawn lands
+in an event, so replay never draws. The card games draw every order at the deal, before the
+first action; an order a hand may need any number of times (a draw redeal's deck, a Palace
+draw deck's later reshuffles) comes from the hand's secret salt (domain.rules.deal_commitment:
+`derived_order`, `ranked_order`), which the deal's root binds, so nothing is drawn mid-hand.
 
 Five-card draw commits card by card (domain.rules.deal_commitment), as hold'em does: each
 deal's root covers its deck and then the order its discards would be reshuffled in, so
 every card a player is given, from the stub or from a reshuffle, has one position to be
 opened at, and the adapter records which positions each seat was given and which were
-tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card.
+tabled (`held`, `tabled`): the views open exactly those, never a mucked or unseen card. A
+redeal's deck and reshuffle order are derived from the hand's secret (`derived_order`,
+labelled `draw-redeal-<n>-deck` and `-reshuffle`) and committed on their own root when the
+redeal comes; the floor checks each is the one the secret fixed (`derived_redeals`).
 
 Palace Poker commits card by card too: before the first card it draws every order the
 hand may deal from (the banner deck, the set-aside banners' reshuffle, the palace deck,
-the draw deck's first reshuffle) under one root, and commits each later reshuffle's order
-with its own root when the one before it is used (PalaceReshuffleCommitted). The adapter
-records who saw each card (`seen`): banners and soldiers everyone, a palace its owner,
-both sides of a battle, everyone at the final showdown; a palace folded or lost unseen,
-and the face-down discard pile, are opened to nobody but the floor.
+the draw deck's first reshuffle) and puts them under one root with a key per card, from
+which every later reshuffle's order is ranked (`ranked_order`, labelled
+`palace-reshuffle-<n>`): a soldier bought from one is opened at its card's key, against the
+same root. (Hands opened before that committed each later order on its own root when the
+one before it was used: PalaceReshuffleCommitted, still read.) The adapter records who
+saw each card (`seen`): banners and soldiers everyone, a palace its owner, both sides of a
+battle, everyone at the final showdown; a palace folded or lost unseen, and the face-down
+discard pile, are opened to nobody but the floor.
 
 Dice rolls are committed before they are rolled: `RollPrepared` records the values and
 salt behind the pending `RollCommitted` (views hide them while the game is played; the
@@ -443,13 +451,15 @@ class DrawTableHand:
     (no-betting mode plays for points, so they do not move); `deals`: every deal of the
     hand, the redeals' included; `held`: per position in the hand, the (card, deck position) of every card
     it was given; `given`: the cards handed out in the current deal (a card handed out again
-    came back through a reshuffle); `tabled`: the positions of the cards shown to everyone."""
+    came back through a reshuffle); `tabled`: the positions of the cards shown to everyone;
+    `derived_redeals`: the redeals' orders come from the hand's secret (draw.HandStarted)."""
     game: draw.HandState
     start_stacks: tuple[int, ...]
     deals: tuple[DrawDeal, ...]
     held: tuple[tuple[tuple[str, int | None], ...], ...] = ()
     given: frozenset[str] = frozenset()
     tabled: tuple[int, ...] = ()
+    derived_redeals: bool = False
 
     @property
     def over(self) -> bool:
@@ -504,14 +514,28 @@ class DrawGame:
     @staticmethod
     def start(opening: Opening) -> draw.StartHand:
         """The hand's StartHand, its reshuffle order drawn, committed to card by card: the
-        table publishes its `commitment` in HandOpened."""
+        table publishes its `commitment` in HandOpened. Any redeal's orders are fixed too,
+        by the hand's secret (`redeal_orders`)."""
         parsed = DrawSettings.from_dict(opening.settings)
         dealing = opening.dealing
         assert dealing is not None
         reshuffle = dealing.draws.shuffled(deck_texts(parsed.joker is not None))
         commitment = deal_commitment.deal_root(committed_cards(opening.deck, reshuffle), bytes.fromhex(dealing.salt))
         return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
-                              opening.stacks if parsed.betting else (), commitment, reshuffle)
+                              opening.stacks if parsed.betting else (), commitment, reshuffle,
+                              derived_redeals=True)
+
+    @staticmethod
+    def redeal_orders(secret: bytes, number: int, with_joker: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The deck and the reshuffle order of the hand's `number`th redeal, derived from its
+        secret (domain.rules.deal_commitment.derived_order), so fixed before the first
+        action however often nobody opens. Not ranked by keys the first root covers, as
+        Palace's reshuffles are: a player knows where their own cards sat in a deck, so a
+        key opened for a card they saw in another deal would tell them where it sat in this
+        one, in someone else's hand maybe."""
+        cards = deck_texts(with_joker)
+        return tuple(deal_commitment.derived_order(cards, secret, f"draw-redeal-{number}-{part}")
+                     for part in ("deck", "reshuffle"))  # type: ignore[return-value]
 
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
@@ -519,7 +543,7 @@ class DrawGame:
             game = draw.evolve(None, event)  # type: ignore[arg-type]
             return DrawTableHand(game, tuple(event.stacks),
                                  (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
-                                 ((),) * game.seat_count)
+                                 ((),) * game.seat_count, derived_redeals=event.derived_redeals)
         assert hand is not None
         game = draw.evolve(hand.game, event)
         if isinstance(event, draw.Redealt):
@@ -550,10 +574,10 @@ class DrawGame:
         assert hand is not None
         if game.phase == draw.REDEAL:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
-            # again from a fresh deck, committed to before its first card.
-            with_joker = game.settings.joker is not None
-            deck = dealing.draws.shuffled(deck_texts(with_joker))
-            reshuffle = dealing.draws.shuffled(deck_texts(with_joker))
+            # again from a fresh deck, the one the hand's secret fixed before its first
+            # action, committed to before its first card.
+            deck, reshuffle = cls.redeal_orders(bytes.fromhex(dealing.salt), game.redeals + 1,
+                                                game.settings.joker is not None)
             redeal = draw.Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
             more, game = draw.handle(game, redeal)
             for event in more:
@@ -680,22 +704,28 @@ def _per_card_draw_deal_view(hand: DrawTableHand, names: list[str], seal: DealSe
                              viewing: Viewing) -> dict[str, Any]:
     """A draw hand committed card by card, one root per deal (each covering its deck, then
     its reshuffle order): once the hand is over, the floor gets every deck, reshuffle order
-    and the secret, each root recomputed; the others the openings of the cards they were
-    given (their own seat's) and of the cards tabled, each checked against its deal's root.
-    `redeals` lists the later deals the same way."""
+    and the secret, each root recomputed, and each redeal's orders checked against those
+    the secret fixed (`derived`, in hands since redeals came from it); the others the
+    openings of the cards they were given (their own seat's) and of the cards tabled, each
+    checked against its deal's root. `redeals` lists the later deals the same way."""
     salt = seal.salt
     deals = []
     secret = bytes.fromhex(salt) if salt is not None else None
     own = [position for seat, held in enumerate(hand.held) if viewing.sees(names[seat]) for _, position in held]
     seen = set(hand.tabled) | {position for position in own if position is not None}
-    for deal in hand.deals:
+    for number, deal in enumerate(hand.deals):
         shown: dict[str, Any] = {"commitment": deal.commitment, "deck": None, "reshuffle_order": None,
                                  "openings": None, "verified": None}
         if secret is not None and deal.deck is not None and deal.commitment is not None:
             committed = deal.committed
             if viewing.everything:
+                verified = deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment
+                if number and hand.derived_redeals:
+                    fixed = DrawGame.redeal_orders(secret, number, hand.game.settings.joker is not None)
+                    shown["derived"] = (deal.deck, deal.reshuffle_order) == fixed
+                    verified = verified and shown["derived"]
                 shown.update(deck="".join(deal.deck), reshuffle_order="".join(deal.reshuffle_order or ()),
-                             verified=deal_commitment.deal_root(committed, secret, deal.first) == deal.commitment)
+                             verified=verified)
             else:
                 mine = sorted(p for p in seen if deal.first <= p < deal.first + len(committed))
                 shown.update(_opened(committed, secret, mine, deal.commitment, deal.first))
@@ -768,10 +798,25 @@ def _bad_palace(detail: str) -> Violation:
 
 # Where each order sits in a card-by-card commitment: the banner deck, then the
 # permutations that order the set-aside banners, the palace deck and the draw deck's
-# first reshuffle, 52 positions each; each later reshuffle's order numbers on from there
-# (PalaceReshuffleCommitted).
+# first reshuffle, then a key per card of the canonical deck (the later reshuffles are
+# ranked by them), 52 positions each. Hands opened before the keys numbered each later
+# reshuffle's order on from the first's instead (PalaceReshuffleCommitted).
 _PALACE_SEGMENT = 52
-BANNER_DECK, BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE = (i * _PALACE_SEGMENT for i in range(4))
+BANNER_DECK, BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE, RESHUFFLE_KEYS = (
+    i * _PALACE_SEGMENT for i in range(5))
+
+
+def palace_reshuffle_label(number: int) -> str:
+    """The label of the draw deck's `number`th reshuffle (the second and later) in
+    domain.rules.deal_commitment.ranked_order."""
+    return f"palace-reshuffle-{number}"
+
+
+def ranked_reshuffle_order(secret: bytes, number: int) -> tuple[str, ...]:
+    """The permutation the draw deck's `number`th reshuffle (2, 3, ...) takes the discards in,
+    ranked by the keys a hand's root covers: fixed by the secret before the first action,
+    however often the hand reshuffles."""
+    return deal_commitment.ranked_order(deck_texts(), secret, RESHUFFLE_KEYS, palace_reshuffle_label(number))
 
 
 @dataclass(frozen=True)
@@ -780,18 +825,22 @@ class PalaceDeckCut:
     far as they were dealt: kept so the deal can be checked against its commitment. A hand
     committed whole has only the banner deck; one committed card by card also has the
     permutations drawn before the deal (palace.StartHand, palace.Buy), so every card a
-    player can be given has a committed position."""
+    player can be given has a committed position; with `reshuffle_keys` (every hand since
+    they came) its root also covers a key per card, the canonical deck's cards at
+    RESHUFFLE_KEYS onwards, from which every later reshuffle's order is ranked."""
     deck: tuple[str, ...]
     banner_reshuffle_order: tuple[str, ...] = ()
     palace_order: tuple[str, ...] = ()
     reshuffle_order: tuple[str, ...] = ()
+    reshuffle_keys: bool = False
 
     @property
     def committed(self) -> tuple[str, ...]:
         """The sequence the card-by-card root covers (empty for a hand committed whole)."""
         if not self.palace_order:
             return ()
-        return self.deck + self.banner_reshuffle_order + self.palace_order + self.reshuffle_order
+        keys = deck_texts() if self.reshuffle_keys else ()
+        return self.deck + self.banner_reshuffle_order + self.palace_order + self.reshuffle_order + keys
 
 
 @dataclass(frozen=True)
@@ -805,11 +854,13 @@ class PalaceDeal:
 
 @dataclass(frozen=True)
 class PalaceReshuffleCommitted:
-    """The order the draw deck's next reshuffle takes, drawn and committed to the moment
-    the previous reshuffle used the last committed order (a hand may reshuffle as often
-    as players buy): its own root over positions `first`, first+1, ..., so the soldiers
-    bought from it are opened like the deal's cards. Committed before the discards it
-    will order are thrown, so no later play can shape it."""
+    """Hands opened before the reshuffle keys (PalaceDeckCut.reshuffle_keys False): the
+    order the draw deck's next reshuffle takes, committed to the moment the previous
+    reshuffle used the last committed order, on its own root over positions `first`,
+    first+1, ..., so the soldiers bought from it are opened like the deal's cards. Read
+    from stored hands; a hand opened since never records one (its later orders are ranked
+    by the keys its first root covers), and one still being played when the keys came
+    takes the order its secret derives."""
     order: tuple[str, ...]
     commitment: str
     first: int
@@ -824,13 +875,18 @@ class PalaceTableHand:
     """A Palace hand at a table. `seen`: (committed position, audience) of every card
     dealt or shown, for the openings of a hand committed card by card (empty otherwise);
     `dealing_from`: where the order the next card comes from starts (BANNER_DECK,
-    BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE or a later reshuffle's `first`);
-    `reshuffles`: the later reshuffles' orders, each committed on its own."""
+    BANNER_RESHUFFLE, PALACE_DECK, FIRST_RESHUFFLE, RESHUFFLE_KEYS for a ranked reshuffle,
+    or an older hand's later reshuffle's `first`); `reshuffled`: how many times the draw
+    deck was reshuffled; `ranked`: (reshuffle number, card) of each soldier bought from a
+    ranked reshuffle, in the order bought; `reshuffles`: an older hand's later reshuffles'
+    orders, each committed on its own."""
     game: palace.PalaceHand
     cut: PalaceDeckCut = PalaceDeckCut(())
     seen: tuple[tuple[int, Audience], ...] = ()
     dealing_from: int = BANNER_DECK
     reshuffles: tuple[PalaceReshuffleCommitted, ...] = ()
+    reshuffled: int = 0
+    ranked: tuple[tuple[int, str], ...] = ()
 
     @property
     def over(self) -> bool:
@@ -854,14 +910,35 @@ class PalaceTableHand:
 
     @property
     def next_reshuffle(self) -> int:
-        """Where the order of the draw deck's next reshuffle starts."""
-        return FIRST_RESHUFFLE if self.dealing_from < FIRST_RESHUFFLE else self.dealing_from + _PALACE_SEGMENT
+        """Where the order of the draw deck's next reshuffle starts (for a ranked reshuffle,
+        the keys)."""
+        if self.dealing_from < FIRST_RESHUFFLE:
+            return FIRST_RESHUFFLE
+        return RESHUFFLE_KEYS if self.cut.reshuffle_keys else self.dealing_from + _PALACE_SEGMENT
+
+    @property
+    def dealing_ranked(self) -> bool:
+        """Whether the draw deck holds a ranked reshuffle (its cards open at their keys)."""
+        return self.cut.reshuffle_keys and self.dealing_from == RESHUFFLE_KEYS
 
     def order_at(self, segment: int) -> tuple[str, ...]:
-        """The committed order starting at `segment` (empty if none is committed there)."""
-        if segment <= FIRST_RESHUFFLE:
+        """The committed sequence starting at `segment` (empty if none is committed there):
+        an order, or the keys' cards in the canonical order."""
+        if segment <= FIRST_RESHUFFLE or (segment == RESHUFFLE_KEYS and self.cut.reshuffle_keys):
             return self.cut.committed[segment:segment + _PALACE_SEGMENT]
         return next((r.order for r in self.reshuffles if r.first == segment), ())
+
+    def next_reshuffle_order(self, secret: bytes) -> tuple[str, ...]:
+        """The permutation the draw deck's next reshuffle takes the discards in: the first
+        committed before the deal, each later one ranked by the keys (an older hand's: the
+        one committed on its own root), all fixed by the secret before the first action.
+        A hand committed whole, or an older one whose next order is not yet committed,
+        takes the one its secret derives."""
+        number = self.reshuffled + 1
+        if number > 1 and self.cut.reshuffle_keys:
+            return ranked_reshuffle_order(secret, number)
+        return self.order_at(self.next_reshuffle) or deal_commitment.derived_order(
+            deck_texts(), secret, palace_reshuffle_label(number))
 
     def position(self, segment: int, card: str) -> int:
         """The committed position of `card` in the order starting at `segment`."""
@@ -881,7 +958,9 @@ def _palace_seen(hand: PalaceTableHand, event: Any) -> PalaceTableHand:
     if isinstance(event, palace.PalaceDeckShuffled):
         return with_changes(hand, dealing_from=PALACE_DECK)
     if isinstance(event, palace.DrawDeckReshuffled):
-        return with_changes(hand, dealing_from=hand.next_reshuffle)
+        return with_changes(hand, dealing_from=hand.next_reshuffle, reshuffled=hand.reshuffled + 1)
+    if isinstance(event, palace.SoldierBought) and hand.dealing_ranked:
+        hand = with_changes(hand, ranked=hand.ranked + ((hand.reshuffled, event.card),))
     if isinstance(event, (palace.BannerDealt, palace.BannerSetAside, palace.SoldierBought)):
         seen = ((hand.position(hand.dealing_from, event.card), None),)
     elif isinstance(event, palace.PalaceCardsDealt):
@@ -918,14 +997,16 @@ class PalaceGame(PlaysForChips):
 
     @staticmethod
     def start(opening: Opening) -> PalaceDeal:
-        """Every order the hand may deal from is drawn now, before the first card, so the
-        root covers the banner deck, the set-aside banners' reshuffle, the palace deck and
-        the draw deck's first reshuffle."""
+        """Every order the hand may deal from is fixed now, before the first card: the root
+        covers the banner deck, the set-aside banners' reshuffle, the palace deck and the
+        draw deck's first reshuffle, drawn now, and the keys that rank every later
+        reshuffle (however many the buys bring), from the hand's secret."""
         parsed = PalaceSettings.from_dict(opening.settings)
         full = deck_texts()
         assert opening.dealing is not None
         draws = opening.dealing.draws
-        cut = PalaceDeckCut(opening.deck, draws.shuffled(full), draws.shuffled(full), draws.shuffled(full))
+        cut = PalaceDeckCut(opening.deck, draws.shuffled(full), draws.shuffled(full), draws.shuffled(full),
+                            reshuffle_keys=True)
         commitment = deal_commitment.deal_root(cut.committed, bytes.fromhex(opening.dealing.salt))
         return PalaceDeal(cut, palace.StartHand(opening.players, opening.stacks, opening.button, parsed.small_bet,
                                                 parsed.big_bet, parsed.structure, cut.deck, cut.palace_order,
@@ -955,7 +1036,8 @@ class PalaceGame(PlaysForChips):
                 decided = palace.decide(hand.game, one)  # type: ignore[union-attr]
             for event in decided:
                 hand = cls.evolve(hand, event)
-            if hand.cut.committed and any(isinstance(e, palace.DrawDeckReshuffled) for e in decided):  # type: ignore[union-attr]
+            older = hand.cut.committed and not hand.cut.reshuffle_keys  # type: ignore[union-attr]
+            if older and any(isinstance(e, palace.DrawDeckReshuffled) for e in decided):
                 decided.append(cls._commit_next_reshuffle(hand, dealing))  # type: ignore[arg-type]
                 hand = cls.evolve(hand, decided[-1])
             events += decided
@@ -963,12 +1045,13 @@ class PalaceGame(PlaysForChips):
 
     @staticmethod
     def _commit_next_reshuffle(hand: PalaceTableHand, dealing: Dealing) -> PalaceReshuffleCommitted:
-        """The reshuffle just used the last committed order: the next one is drawn and
-        committed now, before any card it will order is thrown."""
-        order = dealing.draws.shuffled(deck_texts())
+        """A hand opened before the reshuffle keys, still being played: the reshuffle just
+        used its last committed order, so the next one (the one its secret derives) is
+        committed now, as such hands did, before any card it will order is thrown."""
+        secret = bytes.fromhex(dealing.salt)
         first = hand.next_reshuffle
-        return PalaceReshuffleCommitted(order, deal_commitment.deal_root(order, bytes.fromhex(dealing.salt), first),
-                                        first)
+        order = deal_commitment.derived_order(deck_texts(), secret, palace_reshuffle_label(hand.reshuffled + 1))
+        return PalaceReshuffleCommitted(order, deal_commitment.deal_root(order, secret, first), first)
 
     @staticmethod
     def action(move: TableMove, hand: PalaceTableHand, dealing: Dealing) -> Any:
@@ -982,9 +1065,8 @@ class PalaceGame(PlaysForChips):
             _not_for("Palace Poker", move, "discard")
         if action == "buy":
             order: tuple[str, ...] = ()
-            if not hand.game.draw_deck:  # the discard pile is reshuffled: a hand committed card
-                # by card in the order it committed to, a hand committed whole in one drawn now
-                order = hand.order_at(hand.next_reshuffle) or dealing.draws.shuffled(deck_texts())
+            if not hand.game.draw_deck:  # the discard pile is reshuffled, in an order fixed before the deal
+                order = hand.next_reshuffle_order(bytes.fromhex(dealing.salt))
             buy = palace.Buy(player, order)
             return buy if move.discard is None else (buy, palace.Discard(player, move.discard))
         if action == "discard":
@@ -1083,8 +1165,10 @@ def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: V
     floor gets every order and the secret (and the root recomputed), the others the
     openings of the cards they saw (banners and soldiers, their own palace, the palaces
     shown to them), each checked against the root; never a palace that stayed face down
-    for them, nor the discard pile. `reshuffles` lists the later reshuffles' orders (the
-    floor's) or openings the same way, each against its own root."""
+    for them, nor the discard pile. `reshuffles` lists the later reshuffles: each ranked
+    one with the soldiers bought from it in turn and their ranks, which must rise (their
+    keys are among the openings; the floor also gets the whole order), or, in a hand
+    opened before the keys, each one's order (the floor's) or openings against its own root."""
     cut = hand.cut
     view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME, "deck": None,
                             "banner_reshuffle_order": None, "palace_order": None, "reshuffle_order": None,
@@ -1093,7 +1177,7 @@ def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: V
         return view
     secret = bytes.fromhex(seal.salt)
     positions = sorted({position for position, audience in hand.seen if audience is None or viewing.sees(audience)})
-    reshuffles = []
+    reshuffles = _ranked_reshuffles_view(hand, secret, viewing.everything)
     for reshuffle in hand.reshuffles:
         later: dict[str, Any] = {"commitment": reshuffle.commitment, "first": reshuffle.first, "order": None}
         if viewing.everything:
@@ -1109,9 +1193,27 @@ def _per_card_palace_deal_view(hand: PalaceTableHand, seal: DealSeal, viewing: V
                  "salt": seal.salt, "verified": deal_commitment.deal_root(cut.committed, secret) == seal.commitment}
     else:
         whole = _opened(cut.committed, secret, [p for p in positions if p < len(cut.committed)], seal.commitment)
-    # `verified`: the whole hand's check, the later reshuffles' roots included.
+    if cut.reshuffle_keys:  # the root covers the canonical deck's cards from here on, one key each
+        whole["reshuffle_keys_at"] = RESHUFFLE_KEYS
+    # `verified`: the whole hand's check, the later reshuffles' included.
     return {**view, **whole, "reshuffles": reshuffles,
             "verified": whole["verified"] and all(r["verified"] for r in reshuffles)}
+
+
+def _ranked_reshuffles_view(hand: PalaceTableHand, secret: bytes, floor: bool) -> list[dict[str, Any]]:
+    """Each ranked reshuffle's soldiers, bought in turn from the top of the draw deck it
+    made: public cards, opened at their keys, whose ranks (domain.rules.deal_commitment.
+    order_rank over the key's salt) must rise. The floor also gets the whole order."""
+    shown = []
+    for number in sorted({number for number, _ in hand.ranked}):
+        label = palace_reshuffle_label(number)
+        dealt = [card for n, card in hand.ranked if n == number]
+        ranks = [deal_commitment.order_rank(label, card, deal_commitment.position_salt(
+            secret, hand.position(RESHUFFLE_KEYS, card))) for card in dealt]
+        shown.append({"reshuffle": number, "label": label, "dealt": "".join(dealt), "ranks": ranks,
+                      "order": "".join(ranked_reshuffle_order(secret, number)) if floor else None,
+                      "verified": all(a < b for a, b in zip(ranks, ranks[1:]))})
+    return shown
 
 
 # --------------------------------------------------------------------------- dice poker

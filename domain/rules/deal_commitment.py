@@ -22,6 +22,23 @@ discards are reshuffled in, and again for each redeal) numbers positions across 
 hand: a sequence whose first card is position `first` has its own root over positions
 first, first+1, ...; so no two cards of a hand share a salt, and an opened salt never
 unlocks a leaf hash another opening's path shows.
+
+Orders a hand may need more of than it can commit to one by one (a Palace draw deck may be
+reshuffled as often as players buy, a draw hand dealt again as often as nobody opens) are
+fixed by the secret too, before the first action, in one of two ways:
+- ranked (`ranked_order`): the root covers one more leaf per card, its "key" (the leaf
+  of card c at position first + i, c the i-th card of the canonical deck), and the order
+  labelled L sorts the cards by sha256(b"cardroom-rank|<L>|<card>|<salt hex>") as hex
+  (ties, never seen, by card). A card dealt from it is opened at its key leaf, so anyone
+  who saw it recomputes its rank; cards dealt one after another from one order have
+  rising ranks. A key opened gives that card's rank in every order, which is safe only
+  where a viewer cannot tell what lies between ranks (Palace's draw deck: the discards it
+  sorts are face down, and every card dealt from it is public);
+- derived (`derived_order`): the cards sorted by hmac_sha256(key=secret,
+  msg=b"cardroom-order|<L>|<card>") as hex. Nobody but the floor can recompute it, so the
+  game commits to such an order card by card on its own root when it deals from it, and
+  the floor checks that the order is the one the secret (bound by the first root: every
+  salt of it comes from the secret) fixed.
 """
 from __future__ import annotations
 
@@ -101,3 +118,22 @@ def verify_opening(opening: Opening, root: str) -> bool:
     for side, sibling in opening.path:
         current = _node(current, sibling) if side == RIGHT else _node(sibling, current)
     return hmac.compare_digest(current, root.strip().lower())
+
+
+def order_rank(label: str, card: str, salt: str) -> str:
+    """The rank of `card` in the ranked order `label`, from its key leaf's salt."""
+    return hashlib.sha256(f"cardroom-rank|{label}|{card}|{salt}".encode("ascii")).hexdigest()
+
+
+def ranked_order(keys: Sequence[str], secret: bytes, first: int, label: str) -> tuple[str, ...]:
+    """The order `label` of the cards whose keys are committed at positions first, first+1,
+    ... (`keys[i]` at first + i): sorted by rank, ties by card."""
+    rank = {card: order_rank(label, card, position_salt(secret, first + i)) for i, card in enumerate(keys)}
+    return tuple(sorted(keys, key=lambda card: (rank[card], card)))
+
+
+def derived_order(cards: Sequence[str], secret: bytes, label: str) -> tuple[str, ...]:
+    """The order `label` of `cards` that the secret fixes, recomputable only with it."""
+    rank = {card: hmac.digest(secret, f"cardroom-order|{label}|{card}".encode("ascii"), "sha256").hex()
+            for card in cards}
+    return tuple(sorted(cards, key=lambda card: (rank[card], card)))

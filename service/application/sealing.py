@@ -25,7 +25,7 @@ SEALED_FIELDS: dict[str, tuple[str, ...]] = {
     "PalaceDeckShuffled": ("order",),
     "DrawDeckReshuffled": ("order",),
     "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
-    "PalaceReshuffleCommitted": ("order",),
+    "PalaceReshuffleCommitted": ("order",),  # Palace hands opened before the reshuffle keys
     "MixedDeckCut": ("deck",),  # the mixed games
     "DiscardsReshuffled": ("order",),
     "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to

@@ -1,22 +1,30 @@
 """Palace Poker's deal committed card by card (service.md "Provably fair deals, without
 exposing mucked cards"): after the hand each player gets the openings of the cards they
 saw, each checked against the root in HandOpened, and never a palace that stayed face
-down for them; the floor gets every order and recomputes the root."""
+down for them; the floor gets every order and recomputes the root. Every order the hand
+deals from is fixed before its first action, however often the draw deck is reshuffled."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 
 from domain.games import palace
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table
 from domain.live.games import (
-    DECK_HASH, FIRST_RESHUFFLE, PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted,
-    PalaceTableHand, Viewing,
+    DECK_HASH, PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame,
+    PalaceReshuffleCommitted, PalaceTableHand, Viewing,
 )
 from domain.records import from_record
 from domain.rules import deal_commitment
+from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards
+from service.adapters.store.memory import InMemoryEventStore
+from service.application import commands
+from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.application.views import Viewer, deal_view, legal_actions_view
+from tests import applications
 from tests.unit.test_table_games import SeededDraws, _create, _deal
 
 PLAYERS = ("p0", "p1", "p2")
@@ -131,7 +139,9 @@ def test_the_floor_gets_every_order_and_the_root_recomputed():
     assert isinstance(hand, PalaceTableHand)
     assert floor["verified"] is True and floor["salt"] == state.salt and floor["openings"] is None
     orders = [floor[name] for name in ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order")]
-    assert tuple(card for order in orders for card in _cards(order)) == hand.cut.committed
+    # Then one key per card, the canonical deck's cards in turn.
+    assert floor["reshuffle_keys_at"] == RESHUFFLE_KEYS == 4 * 52
+    assert tuple(card for order in orders for card in _cards(order)) + deck_texts() == hand.cut.committed
     tampered = DealSeal(deal_commitment.deal_root(hand.cut.committed[::-1], bytes.fromhex(state.salt)),
                         deal_commitment.SCHEME, state.salt)
     assert PalaceGame.deal_view(hand, list(PLAYERS), tampered, True, Viewing(lambda _: True, True))["verified"] is False
@@ -141,51 +151,125 @@ def _cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def _buy_until_the_draw_deck_runs_dry(state: table.TableState, draws: SeededDraws) -> table.TableState:
-    """Everyone buys and throws every soldier away, until the draw deck is empty."""
-    while state.hand.game.draw_deck:
-        state = _act(state, draws, "buy")
-        game = state.hand.game
-        state = _act(state, draws, "discard", discard=game.seats[game.to_act].soldiers)
-    return state
+class NoDraws:
+    """Randomness refused: a hand must not draw any after its deal."""
+
+    def shuffled(self, cards: tuple[str, ...]) -> tuple[str, ...]:
+        raise AssertionError("an order was drawn mid-hand")
+
+    def salt(self) -> str:
+        raise AssertionError("a salt was drawn mid-hand")
+
+    def die(self) -> int:
+        raise AssertionError("a die was rolled in a card game")
 
 
-def test_every_reshuffle_takes_an_order_committed_before_and_its_soldiers_are_opened():
-    state, draws = _opened_hand(3)
-    bought, piles = [], []
-    for reshuffle in range(2):
-        state = _buy_until_the_draw_deck_runs_dry(state, draws)
-        hand = state.hand
-        assert isinstance(hand, PalaceTableHand)
-        committed = hand.order_at(hand.next_reshuffle)  # the first before the deal, the next at the first
-        assert committed and len(hand.reshuffles) == reshuffle
-        pile = hand.game.discard_pile
-        piles.append(len(pile))
-        events, state = _acted(state, draws, "buy")
-        assert [e.order for e in events if isinstance(e, palace.DrawDeckReshuffled)] == [
-            in_shuffled_order(pile, committed)]
-        soldier = next(e.card for e in events if isinstance(e, palace.SoldierBought))
-        bought.append((state.hand.position(hand.next_reshuffle, soldier), soldier))
-        # Using an order commits to the next one at once, numbered on.
-        assert [e.first for e in events if isinstance(e, PalaceReshuffleCommitted)] == [
-            hand.next_reshuffle + 52]
+def _reshuffle_often(state: table.TableState, reshuffles: int) -> tuple[list, table.TableState]:
+    """Everyone buys, keeping up to five soldiers, and throws every soldier away once the
+    draw deck is dry, so that after the first the draw deck is reshuffled every few buys;
+    until `reshuffles` reshuffles, then everyone folds. Every action is taken with
+    randomness refused. The events after the deal."""
+    events: list = []
+    while state.hand.reshuffled < reshuffles:
+        more, state = _acted(state, NoDraws(), "buy")  # type: ignore[arg-type]
+        events += more
         game = state.hand.game
-        state = _act(state, draws, "discard", discard=game.seats[game.to_act].soldiers)
-    state = _fold_to_the_end(state, draws)
-    assert bought[0][0] >= FIRST_RESHUFFLE and bought[1][0] >= FIRST_RESHUFFLE + 52
-    for player in PLAYERS:
-        shown = _openings(state, player)
-        # Each bought soldier is opened where its reshuffle put it, under that order's root
-        # (the first pile was bought whole before the second reshuffle); the rest of the
-        # second pile, never dealt, is opened to nobody.
-        assert shown["verified"] is True
-        first = [(o["position"], o["card"]) for o in shown["openings"] if o["position"] >= FIRST_RESHUFFLE]
-        assert bought[0] in first and len(first) == piles[0]
-        later = shown["reshuffles"]
-        assert [r["verified"] for r in later] == [True, True]
-        assert [(o["position"], o["card"]) for o in later[0]["openings"]] == [bought[1]] and later[1]["openings"] == []
+        soldiers = game.seats[game.to_act].soldiers
+        throw = soldiers if not game.draw_deck else soldiers[:max(0, len(soldiers) - 5)]
+        more, state = _acted(state, NoDraws(), "discard", discard=throw)  # type: ignore[arg-type]
+        events += more
+    while state.hand_in_progress:
+        legal = legal_actions_view(state)["legal"]
+        more, state = (_acted(state, NoDraws(), "discard", discard=()) if legal["phase"] == "discarding"  # type: ignore[arg-type]
+                       else _acted(state, NoDraws(), "fold"))  # type: ignore[arg-type]
+        events += more
+    return events, state
+
+
+def _rank(secret: bytes, number: int, card: str) -> str:
+    """A card's rank in the draw deck's `number`th reshuffle, from the canonical text in
+    domain/rules/deal_commitment.py: its key is the leaf of `card` at RESHUFFLE_KEYS + its
+    index in the canonical deck."""
+    salt = hmac.digest(secret, f"cardroom-card-salt|{RESHUFFLE_KEYS + deck_texts().index(card)}".encode(), "sha256").hex()
+    return hashlib.sha256(f"cardroom-rank|palace-reshuffle-{number}|{card}|{salt}".encode()).hexdigest()
+
+
+def test_however_often_the_draw_deck_is_reshuffled_every_order_was_fixed_before_the_first_action():
+    state, _ = _opened_hand(3)
+    secret = bytes.fromhex(state.salt)
+    cut = state.hand.cut
+    piles = []
+    before = state
+    events, state = _reshuffle_often(state, 6)
+    # No order was drawn after the deal (NoDraws) and none was committed after HandOpened.
+    assert not [e for e in events if isinstance(e, (PalaceReshuffleCommitted, table.HandOpened))]
+    replayed = before.hand
+    for event in events:
+        if isinstance(event, palace.DrawDeckReshuffled):
+            piles.append(replayed.game.discard_pile)
+            number = len(piles)
+            permutation = cut.reshuffle_order if number == 1 else \
+                tuple(sorted(deck_texts(), key=lambda card, n=number: _rank(secret, n, card)))
+            assert event.order == in_shuffled_order(replayed.game.discard_pile, permutation)
+        if type(event) in PalaceGame.EVENT_TYPES.values():
+            replayed = PalaceGame.evolve(replayed, event)
+    assert len(piles) == 6 and all(len(pile) > 1 for pile in piles)
+    bought = [(e.card, n) for e, n in _with_reshuffle_number(events) if isinstance(e, palace.SoldierBought)]
+    for viewer in [Viewer("player", p) for p in PLAYERS] + [Viewer("spectator")]:
+        shown = deal_view(state, viewer, True)
+        assert shown["verified"] is True and shown["salt"] is None
+        # Every card opened against the one root HandOpened published.
+        opened = {}
+        for opening in shown["openings"]:
+            proof = deal_commitment.Opening(opening["position"], opening["card"], opening["salt"],
+                                            tuple(tuple(step) for step in opening["path"]))  # type: ignore[misc]
+            assert deal_commitment.verify_opening(proof, state.commitment)
+            opened[opening["position"]] = opening
+        keys = {o["card"]: o for position, o in opened.items() if position >= RESHUFFLE_KEYS}
+        for card, number in bought:
+            if number >= 2:  # bought from a ranked reshuffle: opened at its card's key
+                assert keys[card]["position"] == RESHUFFLE_KEYS + deck_texts().index(card)
+        # Each ranked reshuffle's soldiers came off its top in rising rank.
+        ranked = shown["reshuffles"]
+        assert [r["reshuffle"] for r in ranked] == [2, 3, 4, 5, 6] and all(r["verified"] for r in ranked)
+        for entry in ranked:
+            dealt = _cards(entry["dealt"])
+            assert dealt == [card for card, n in bought if n == entry["reshuffle"]]
+            ranks = [hashlib.sha256(f"cardroom-rank|{entry['label']}|{card}|{keys[card]['salt']}".encode()).hexdigest()
+                     for card in dealt]
+            assert ranks == entry["ranks"] == sorted(ranks) and entry["order"] is None
     floor = deal_view(state, Viewer("floor"), True)
-    assert floor["verified"] is True and all(r["order"] and r["verified"] for r in floor["reshuffles"])
+    assert floor["verified"] is True and all(r["verified"] for r in floor["reshuffles"])
+    for entry in floor["reshuffles"]:
+        assert tuple(_cards(entry["order"])) == tuple(sorted(
+            deck_texts(), key=lambda card, n=entry["reshuffle"]: _rank(secret, n, card)))
+
+
+def _with_reshuffle_number(events: list) -> list[tuple[object, int]]:
+    """Each event with the number of draw deck reshuffles before it (its own included)."""
+    number, numbered = 0, []
+    for event in events:
+        number += isinstance(event, palace.DrawDeckReshuffled)
+        numbered.append((event, number))
+    return numbered
+
+
+def test_a_ranked_reshuffle_dealt_out_of_its_order_fails_the_check():
+    state, _ = _opened_hand(3)
+    _, state = _reshuffle_often(state, 3)
+    hand = state.hand
+    assert isinstance(hand, PalaceTableHand)
+    number, first = next((n, card) for n, card in hand.ranked if sum(m == n for m, _ in hand.ranked) > 1)
+    second = next(card for n, card in hand.ranked if n == number and card != first)
+    swapped = tuple((n, second if card == first else first if card == second else card) for n, card in hand.ranked)
+    seal = DealSeal(state.commitment, deal_commitment.SCHEME, state.salt)
+    for everything in (True, False):
+        viewing = Viewing(lambda _, sees=everything: sees, everything)
+        assert PalaceGame.deal_view(hand, list(PLAYERS), seal, True, viewing)["verified"] is True
+        tampered = PalaceGame.deal_view(PalaceTableHand(hand.game, hand.cut, hand.seen, hand.dealing_from,
+                                                        reshuffled=hand.reshuffled, ranked=swapped),
+                                        list(PLAYERS), seal, True, viewing)
+        assert tampered["verified"] is False
 
 
 def test_a_hand_committed_whole_is_still_shown_and_checked_as_before():
@@ -240,3 +324,40 @@ def _random_move(state: table.TableState, draws: SeededDraws, rng: random.Random
         return _acted(state, draws, "attack", defender=rng.choice(legal["attack"]["targets"]))
     return _acted(state, draws, choice)
 
+
+
+def test_a_stored_hand_that_reshuffles_again_and_again_reads_back_with_one_root():
+    # Through the application layer on the memory store, shuffled by `secrets`: the events
+    # as stored and read back (sealed orders revealed once the hand is closed).
+    store = InMemoryEventStore()
+    app = applications.of(store)
+    table_id = "palace-reshuffles"
+    commands.create_table(app, table.CreateTable(table_id, "palace", {"small_bet": 10, "big_bet": 20},
+                                                 BettingStructure(), tuple(table.TableSeat(p, 1000) for p in PLAYERS)))
+    commands.start_next_hand(app, table_id, None)
+    while commands.load_table(app, table_id).state.hand.reshuffled < 4:
+        for action in ("buy", "discard"):
+            state = commands.load_table(app, table_id).state
+            game = state.hand.game
+            soldiers = game.seats[game.to_act].soldiers
+            throw = soldiers if not game.draw_deck else soldiers[:max(0, len(soldiers) - 5)]
+            commands.execute(app, table_id, None, table.Act(state.to_act, action,
+                                                             discard=throw if action == "discard" else None))
+    while (state := commands.load_table(app, table_id).state).hand_in_progress:
+        legal = legal_actions_view(state)["legal"]
+        move = ("discard", ()) if legal["phase"] == "discarding" else ("fold", None)
+        commands.execute(app, table_id, None, table.Act(state.to_act, move[0], discard=move[1]))
+    records = store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS)
+    types = [r.type for r in records]
+    assert types.count("HandOpened") == 1 and types.count("DrawDeckReshuffled") == 4
+    assert "PalaceReshuffleCommitted" not in types
+    cut = next(r for r in records if r.type == "PalaceDeckCut")
+    assert cut.data["reshuffle_keys"] is True and cut.data["palace_order"] is None  # sealed, floor-only
+    state = commands.load_table(app, table_id).state
+    for player in PLAYERS:
+        shown = deal_view(state, Viewer("player", player), True)
+        assert shown["verified"] is True and [r["reshuffle"] for r in shown["reshuffles"]] == [2, 3, 4]
+        assert all(deal_commitment.verify_opening(deal_commitment.Opening(
+            o["position"], o["card"], o["salt"], tuple(tuple(step) for step in o["path"])), state.commitment)
+            for o in shown["openings"])
+    assert deal_view(state, Viewer("floor"), True)["verified"] is True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
-from domain.live.games import PALACE_DECK, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, Viewing
+from domain.live.games import (
+    PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, Viewing, ranked_reshuffle_order,
+)
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())
 PATIENCE = 200  # after this many actions the players only stay, bet the minimum and call
@@ -60,9 +62,11 @@ def permutation(rng: random.Random) -> tuple[str, ...]:
     return tuple(format_card(card) for card in shuffled(new_deck(), rng))
 
 
-def random_hand(data: st.DataObject) -> tuple[list[P.Command], list[P.Event]]:
+def random_hand(data: st.DataObject, reshuffle_order: Callable[[int], tuple[str, ...]] | None = None,
+                ) -> tuple[list[P.Command], list[P.Event]]:
     """The table from hypothesis; deck orders and the players' choices from a seeded RNG
-    (drawing every card through hypothesis made the tests ten times slower)."""
+    (drawing every card through hypothesis made the tests ten times slower).
+    `reshuffle_order(n)`: the order the draw deck's nth reshuffle takes (else a random one)."""
     count = data.draw(st.integers(2, 10), label="players")
     small_bet = data.draw(st.integers(1, 20))
     rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
@@ -81,8 +85,12 @@ def random_hand(data: st.DataObject) -> tuple[list[P.Command], list[P.Event]]:
     commands: list[P.Command] = [start]
     events = P.decide(P.INITIAL, start)
     state = P.replay(events)
+    reshuffles = 0
     while state.phase != P.OVER:
         command = choose(rng, state, len(commands) > PATIENCE, aggression)
+        if isinstance(command, P.Buy) and command.reshuffle_order and reshuffle_order is not None:
+            reshuffles += 1
+            command = P.Buy(command.player, reshuffle_order(reshuffles))
         commands.append(command)
         new = P.decide(state, command)
         events += new
@@ -178,24 +186,18 @@ def test_no_event_shows_a_player_another_players_palace_cards_before_a_showdown(
 @given(st.data())
 def test_a_players_proof_of_the_deal_opens_the_palaces_they_saw_and_no_other(data):
     # service.md "Provably fair deals, without exposing mucked cards", at the table's
-    # adapter: the orders the hand was dealt from, committed card by card.
-    commands, events = random_hand(data)
+    # adapter: the orders the hand was dealt from, committed card by card before the deal.
+    # Every reshuffle's order as the table takes it: the first drawn before the deal, each
+    # later one ranked by the keys the same root covers.
+    secret = bytes(range(32))
+    first = permutation(random.Random(0))
+    commands, events = random_hand(data, lambda n: first if n == 1 else ranked_reshuffle_order(secret, n))
     start = commands[0]
     assert isinstance(start, P.StartHand)
-    # Every reshuffle's order as the table draws it: the first before the deal, each later
-    # one committed (with its own root) when the one before it is used.
-    orders = [c.reshuffle_order for c in commands if isinstance(c, P.Buy) and c.reshuffle_order]
-    orders.append(permutation(random.Random(0)))  # drawn after the last reshuffle, never used
-    cut = PalaceDeckCut(start.deck, start.banner_reshuffle_order, start.palace_order, orders[0])
-    secret = bytes(range(32))
+    cut = PalaceDeckCut(start.deck, start.banner_reshuffle_order, start.palace_order, first, reshuffle_keys=True)
     hand = PalaceGame.evolve(None, cut)
     for event in events:
         hand = PalaceGame.evolve(hand, event)
-        if isinstance(event, P.DrawDeckReshuffled):
-            first = hand.next_reshuffle
-            order = orders[len(hand.reshuffles) + 1]
-            hand = PalaceGame.evolve(hand, PalaceReshuffleCommitted(
-                order, deal_commitment.deal_root(order, secret, first), first))
     seal = DealSeal(deal_commitment.deal_root(cut.committed, secret), deal_commitment.SCHEME, secret.hex())
     palaces = {e.player: {hand.position(PALACE_DECK, card) for card in e.cards}
                for e in events if isinstance(e, P.PalaceCardsDealt)}
@@ -209,11 +211,18 @@ def test_a_players_proof_of_the_deal_opens_the_palaces_they_saw_and_no_other(dat
                 saw[player] |= palaces[event.player]
     every_palace = set().union(*palaces.values())
     bought = {e.card for e in events if isinstance(e, P.SoldierBought)}
+    ranked = [card for _, card in hand.ranked]
     for player in start.players:
         viewing = Viewing(lambda owner, me=player: me in ((owner,) if isinstance(owner, str) else owner), False)
         shown = PalaceGame.deal_view(hand, list(start.players), seal, True, viewing)
         assert shown["verified"] is True and all(r["verified"] for r in shown["reshuffles"])
         opened = {o["position"]: o["card"] for o in shown["openings"]}
         assert set(opened) & every_palace == saw[player]
-        later = [o["card"] for r in shown["reshuffles"] for o in r["openings"]]
-        assert bought <= set(opened.values()) | set(later), player
+        # Every soldier is opened against the one root, those of the later reshuffles at their keys.
+        assert bought <= set(opened.values()), player
+        assert {opened[p] for p in opened if p >= RESHUFFLE_KEYS} == set(ranked)
+        assert [card for r in shown["reshuffles"] for card in _cards(r["dealt"])] == ranked
+
+
+def _cards(text: str) -> list[str]:
+    return [text[i:i + 2] for i in range(0, len(text), 2)]

@@ -43,8 +43,12 @@ GAMES = {
 
 def recorded_store(game: str) -> tuple[InMemoryEventStore, str]:
     """The recorded stream of `game`'s table appended as it was (schema version 1)."""
+    return stored(RECORDED[game]["records"])
+
+
+def stored(records: list[dict[str, Any]]) -> tuple[InMemoryEventStore, str]:
+    """A store holding one table's recorded records, appended as they were, and the table's id."""
     store = InMemoryEventStore()
-    records = RECORDED[game]["records"]
     table_id = records[0]["data"]["table_id"]
     store.append(commands.table_stream(table_id), 0, [
         NewEvent(r["type"], r["data"], r["schema_version"], metadata=r["metadata"], sealed=r["sealed"])
