@@ -23,7 +23,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The two-servers e2e (marker `scale`, about a minute) runs in test-integration only.
+# The two-servers e2e (about a minute) and every benchmark at its smoke sizes (about two): marker `scale`,
+# in test-integration only.
 test: lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not scale"
 

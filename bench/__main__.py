@@ -1,5 +1,5 @@
 """`make bench`: run every benchmark module, print each figure beside its references,
-and write them all to bench/results.json.
+and write them all to bench/results.json (not under BENCH_SMOKE=1: those figures mean nothing).
 
 A benchmark module exposes `run() -> dict[str, float]`. Keys name the figure
 ("evaluation.cardroom_7card_per_s"); reference libraries measured in the same run use
@@ -14,10 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+from bench import SMOKE
+
 RESULTS = Path(__file__).with_name("results.json")
 
 
-def _bench_modules(selected: list[str]) -> list[str]:
+def bench_modules(selected: list[str]) -> list[str]:
+    """The benchmark modules (every module of bench/ but `_`-named ones), or those selected;
+    tests/integration/test_bench_smoke.py runs each of them."""
     names = sorted(
         m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])
         if not m.name.startswith("_")
@@ -42,7 +46,7 @@ def rate_limits_in_force() -> str:
 def main(argv: list[str]) -> int:
     results: dict[str, float] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     print(rate_limits_in_force(), flush=True)
-    for name in _bench_modules(argv):
+    for name in bench_modules(argv):
         started = time.perf_counter()
         print(f"== {name}", flush=True)
         figures = importlib.import_module(f"bench.{name}").run()
@@ -51,9 +55,10 @@ def main(argv: list[str]) -> int:
             shown = f"{value:,}" if not isinstance(value, float) else f"{value:,.1f}" if abs(value) >= 10 else f"{value:.3g}"
             print(f"   {key:<55} {shown:>16}")
         print(f"   ({time.perf_counter() - started:.1f} s)", flush=True)
-        results.update(figures)
-        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    print(f"figures written to {RESULTS}")
+        if not SMOKE:  # results.json holds measured figures only
+            results.update(figures)
+            RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    print("smoke sizes (BENCH_SMOKE=1): no figure written" if SMOKE else f"figures written to {RESULTS}")
     return 0
 
 

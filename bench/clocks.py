@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
+from bench import size
 from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands
@@ -31,13 +32,13 @@ from service.adapters.migrate import upgrade
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application.application import Application, application
 
-TABLES = 1000
-SHORTEST_CLOCK_S = 25
-CLOCK_SPREAD_S = 30
+TABLES = size(1000, smoke=4)
+SHORTEST_CLOCK_S = size(25, smoke=2)
+CLOCK_SPREAD_S = size(30, smoke=2)
 OPENING_THREADS = 8
-WORKER_PROCESSES = 4
-SETTLE_S = 3.0  # after the last timeout: time for a duplicate to show up
-GIVE_UP_S = 120
+WORKER_PROCESSES = size(4, smoke=1)
+SETTLE_S = size(3.0, smoke=0.5)  # after the last timeout: time for a duplicate to show up
+GIVE_UP_S = size(120, smoke=30)
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 

@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from bench import size
 from domain.rules.cards import format_card, new_deck
 from domain.rules.evaluation import strength7
 from domain.rules.lowball import (
@@ -43,11 +44,11 @@ from domain.rules.lowball import (
 from domain.rules.short_deck import short_deck_strength
 
 SEED = 20240607
-HANDS = 50_000
-POKERKIT_HANDS = 2_000
-PASSES = 3
-MIXED_HANDS = 20_000
-MIXED_POKERKIT_HANDS = 1_000
+HANDS = size(50_000, smoke=200)  # at least the C loop's check of 100
+POKERKIT_HANDS = size(2_000, smoke=20)
+PASSES = size(3, smoke=1)
+MIXED_HANDS = size(20_000, smoke=50)
+MIXED_POKERKIT_HANDS = size(1_000, smoke=20)
 
 
 def random_hands(count: int, seed: int = SEED) -> list[tuple[int, ...]]:

@@ -38,6 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
+from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
 from domain.live import table
 from domain.rules.betting import BettingStructure
@@ -47,12 +48,12 @@ from service.adapters.store.base import NewEvent
 from service.application.handling import Decision, Loaded, Streams
 from service.config import Config
 
-HANDS = int(os.environ.get("BENCH_FLAT_HANDS", "20000"))
-APPEND_EVENTS = 2000
-ACTIONS = 300
+HANDS = int(os.environ.get("BENCH_FLAT_HANDS") or size(20_000, smoke=4))
+APPEND_EVENTS = size(2000, smoke=20)  # smoke: several appends, snapshots between them
+ACTIONS = size(300, smoke=4)
 REPLAYED_EVENTS = 100_000
-HAND_READS = 40
-COLD_LOADS = 20
+HAND_READS = size(40, smoke=2)
+COLD_LOADS = size(20, smoke=2)
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 STACK = 10**9  # nobody busts in any number of hands
 PLAYERS = ("ann", "bob")

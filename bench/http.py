@@ -26,14 +26,15 @@ from pathlib import Path
 
 from flask import Flask
 
+from bench import size
 from service.http.auth import new_secret
 from service.devserver import gunicorn_command, spawn_tied, stop_process
 from service.adapters.embedded import free_port
 from service.adapters.migrate import upgrade
 
-CLIENT_THREADS = 16
-MEASURE_S = 4.0
-WARM_UP_S = 0.5
+CLIENT_THREADS = size(16, smoke=4)
+MEASURE_S = size(4.0, smoke=0.2)
+WARM_UP_S = size(0.5, smoke=0.1)
 
 bare_app = Flask("bare")
 

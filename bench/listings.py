@@ -13,17 +13,18 @@ from __future__ import annotations
 import statistics
 import time
 
+from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
 from service.application import listings
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 
-STREAMS = 100
-APPENDS = 1000
-ROUNDS = 4
-TABLES = 5000
-PAGE_READS = 50
+STREAMS = size(100, smoke=3)
+APPENDS = size(1000, smoke=10)
+ROUNDS = size(4, smoke=2)  # smoke: each of trigger on and off first once
+TABLES = size(5000, smoke=120)  # smoke: more than two pages of 50
+PAGE_READS = size(50, smoke=2)
 
 
 def _created(n: int) -> NewEvent:

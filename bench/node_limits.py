@@ -28,16 +28,17 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from bench import size
 from bench.store import _scratch_database, _server
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 
-WRITE_S = 2.0
-WRITERS = (1, 4, 16)
+WRITE_S = size(2.0, smoke=0.1)
+WRITERS = size((1, 4, 16), smoke=(1, 2))
 HAND_CLOSE_EVENTS = 9
 EVENTS_PER_STREAM = 200
-LONG_STREAM = 10_000
+LONG_STREAM = size(10_000, smoke=200)  # appended 100 at a time
 ACTION = NewEvent("ActionTaken", {"seat": 3, "action": "raise", "amount": 450, "street": "flop"})
 
 
@@ -111,7 +112,7 @@ def _reads(url: str) -> dict[str, float]:
     }
 
 
-PAST_CLOCKS = (1_000, 10_000, 40_000)
+PAST_CLOCKS = size((1_000, 10_000, 40_000), smoke=(10, 20))
 
 # Clocks that ended long ago (each table's ClockStarted closed by its HandClosed), written
 # in one statement as the server's owner: the sweep reads deadlines, not hashes.

@@ -22,6 +22,7 @@ from pokerkit import (
     Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State,
 )
 
+from bench import size
 from domain.games.holdem import handle
 from domain.history.phh import (
     BetOrRaisedTo, BoardDealt, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt,
@@ -29,6 +30,8 @@ from domain.history.phh import (
 )
 
 PLURIBUS = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"
+HANDS = size(None, smoke=10)
+"""How many of the hands (in path order) to replay; None: all."""
 
 POKERKIT_AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -126,7 +129,7 @@ def replay_with_pokerkit(make_state: Callable[[], State], operations: list[Opera
     return state
 
 
-ROUNDS = 3
+ROUNDS = size(3, smoke=1)
 
 
 def best_cpu_seconds(work: Callable[[], object]) -> float:
@@ -146,7 +149,7 @@ def replay_commands(hands_commands: list[tuple[Any, ...]]) -> None:
             _, state = handle(state, command)
 
 
-def run(limit: int | None = None) -> dict[str, float]:
+def run(limit: int | None = HANDS) -> dict[str, float]:
     hands = load_pluribus_hands(limit)
     ours_commands = [engine_commands(hand) for hand in hands]
     prepared = [(pokerkit_factory(hand), pokerkit_operations(hand)) for hand in hands]

@@ -19,18 +19,20 @@ from typing import Callable
 
 from pokerkit import HandHistory as PokerKitHandHistory
 
+from bench import size
 from domain.history.phh import parse, replay
 from domain.history.phh_mixed import VARIANTS
 
 # The corpus beside the repository, as tests/corpus.py finds it (CARDROOM_SHARED_DIR wins).
 SHARED = Path(os.environ.get("CARDROOM_SHARED_DIR")
               or Path(__file__).resolve().parents[2] / "shared") / "phh"
-REPLAYS = 200
+REPLAYS = size(200, smoke=1)
+ROUNDS = size(3, smoke=1)
 
 
 def _best_cpu(work: Callable[[], object]) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(ROUNDS):
         gc.collect()
         started = time.process_time()
         work()

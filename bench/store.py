@@ -36,13 +36,14 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from bench import size
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent, canonical_json
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 
-ROUNDS = 24
-PER_ROUND = 100
-HAND_CLOSES_PER_ROUND = 40
+ROUNDS = size(24, smoke=2)
+PER_ROUND = size(100, smoke=5)
+HAND_CLOSES_PER_ROUND = size(40, smoke=3)
 EVENTS_PER_STREAM = 50
 DATA = {"seat": 3, "action": "raise", "amount": 450, "street": "flop"}
 # What closing a six-handed hold'em hand and dealing the next writes, in size and number.

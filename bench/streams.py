@@ -43,16 +43,17 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg import sql
 
+from bench import size
 from bench.http import CpuWindow, Served, latency_ms, serve
 from service.http.auth import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
 from service.adapters.embedded import free_port
 from service.adapters.migrate import upgrade
 
-STREAMS = int(os.environ.get("BENCH_STREAMS", 1000))
-TABLES = int(os.environ.get("BENCH_TABLES", 100))
-RATE = float(os.environ.get("BENCH_RATE", 200))
-SECONDS = float(os.environ.get("BENCH_SECONDS", 10))
+STREAMS = int(os.environ.get("BENCH_STREAMS") or size(1000, smoke=20))
+TABLES = int(os.environ.get("BENCH_TABLES") or size(100, smoke=2))
+RATE = float(os.environ.get("BENCH_RATE") or size(200, smoke=50))
+SECONDS = float(os.environ.get("BENCH_SECONDS") or size(10, smoke=0.5))  # smoke: over 100 deliveries
 WRITERS = 16
 WRITE_TIMEOUT_S = 5.0
 RUNS = [("nostreams", None, False), ("loop", None, True), ("threads", "gthread", True)]

@@ -43,12 +43,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import size
 from bench.http import CLIENT_THREADS, NO_CPU, CpuWindow, MachineCpu, Served, _serve, latency_ms, run_clients
 from service.adapters.migrate import upgrade
 from service.config import DEFAULT_RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT_PER_KEY
 from service.http.auth import KEY_CACHE_TTL_S, new_secret
 
-ROUNDS = 8
+ROUNDS = size(8, smoke=1)
 TABLE_LOADS = (  # figure prefix, seats per table, auto-deal
     ("tables.", 6, True),
     ("tables.manual_deal_", 6, False),
@@ -58,10 +59,10 @@ TABLE_LOADS = (  # figure prefix, seats per table, auto-deal
 PRODUCTION_SEATS = 6
 PRODUCTION_STACK = 10_000
 PRODUCTION_ACTION_CLOCK_S = 30
-COLD_TABLES = 24
+COLD_TABLES = size(24, smoke=2)
 PRODUCTION_ONLY = os.environ.get("BENCH_TABLES_PRODUCTION_ONLY") == "1"
-PHASE_S = 1.0
-SETTLE_S = 0.2
+PHASE_S = size(1.0, smoke=0.2)
+SETTLE_S = size(0.2, smoke=0.05)
 """Each phase begins unmeasured: the switch from another load (threads starting, the
 server's caches and the machine's turning over) is not what an action costs."""
 

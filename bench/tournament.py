@@ -11,6 +11,7 @@ import random
 import statistics
 import time
 
+from bench import size
 from domain.tournaments.clock import LevelStarted, clock_from_events, read_clock
 from domain.tournaments.seating import (
     BalancePolicy,
@@ -26,6 +27,7 @@ from domain.tournaments.structure import Period
 TABLE_SIZE = 9
 SEED = 20_261_130
 STRUCTURE = tuple(Period.level(25 * 2**i, 50 * 2**i, minutes=20) for i in range(20))
+SMALL, LARGE = size((1_000, 10_000), smoke=(10, 100))  # players; the figures keep the full sizes' names
 
 
 def _simulate(players: int) -> dict[str, float]:
@@ -82,12 +84,12 @@ def _level_change_ms(players: int) -> float:
 
 
 def run() -> dict[str, float]:
-    small = _simulate(1_000)
-    large = _simulate(10_000)
+    small = _simulate(SMALL)
+    large = _simulate(LARGE)
     return {
         "tournament.balance_ms_per_elimination_mean": large["mean_ms"],
         "tournament.balance_ms_per_elimination_p99": large["p99_ms"],
-        "tournament.level_change_ms": _level_change_ms(10_000),
+        "tournament.level_change_ms": _level_change_ms(LARGE),
         "tournament.events_total": large["events"],
         "tournament.players_1000.balance_ms_per_elimination_mean": small["mean_ms"],
         "tournament.players_1000.total_s": small["total_s"],

@@ -30,6 +30,7 @@ from typing import Any, cast
 
 import psycopg
 
+from bench import size
 from bench.store import _scratch_database, _server
 from domain.live import table
 from domain.records import to_record
@@ -43,12 +44,12 @@ from service.application import commands, process_managers, tournament_tables, t
 from service.application.application import Application, application
 
 SEED = 20_261_202
-BIG, SMALL = 10_000, 100
-BUSTS = {BIG: 200, SMALL: 60}
-LEVEL_CHANGES = 3
+BIG, SMALL = size((10_000, 100), smoke=(100, 20))  # players; the figures keep the full sizes' names
+BUSTS = {BIG: size(200, smoke=2), SMALL: size(60, smoke=2)}
+LEVEL_CHANGES = size(3, smoke=1)
 STACK = 10_000
 STRUCTURE = tuple(Period.level(25 * 2**i, 50 * 2**i, minutes=20) for i in range(12))
-REGISTRATIONS_PER_APPEND = 500
+REGISTRATIONS_PER_APPEND = size(500, smoke=40)  # smoke: several appends
 IDLE_PICKS = 2000
 
 

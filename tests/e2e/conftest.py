@@ -20,36 +20,11 @@ import pytest
 
 from service.devserver import gunicorn_command, spawn_tied, stop_process
 from service.adapters.embedded import free_port
+from tests.processes import is_running, parents, process_start_time, process_tree
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 90.0
 STOP_TIMEOUT_S = 60.0
-
-
-def process_start_time(pid: int) -> str | None:
-    """Field 22 of /proc/<pid>/stat: tells a process from a later one reusing its pid."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def is_running(pid: int, start_time: str) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z" and process_start_time(pid) == start_time
-
-
-def _parents() -> dict[int, int]:
-    parents = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return parents
 
 
 def _mentions(pid: int, text: str) -> bool:
@@ -96,14 +71,8 @@ class Devserver:
     def record_processes(self) -> set[int]:
         """The server's process tree plus anything started on its data directory."""
         assert self.process is not None
-        parents = _parents()
-        tree = {self.process.pid}
-        grew = True
-        while grew:
-            children = {pid for pid, parent in parents.items() if parent in tree} - tree
-            tree |= children
-            grew = bool(children)
-        tree |= {pid for pid in parents if _mentions(pid, str(self.data_dir))}
+        tree = process_tree(self.process.pid)
+        tree |= {pid for pid in parents() if _mentions(pid, str(self.data_dir))}
         for pid in tree:
             start_time = process_start_time(pid)
             if start_time is not None:

@@ -46,22 +46,17 @@ def test_make_run_serves_stops_cleanly_and_keeps_its_data(devserver):
 
 def _children_of(devserver, mentioning: str) -> list[int]:
     """Processes of the dev server's tree whose command line mentions `mentioning`."""
-    from tests.e2e.conftest import _mentions, _parents
+    from tests.e2e.conftest import _mentions
+    from tests.processes import process_tree
 
-    parents = _parents()
-    tree = {devserver.process.pid}
-    grew = True
-    while grew:
-        children = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= children
-        grew = bool(children)
-    return sorted(pid for pid in tree if _mentions(pid, mentioning))
+    return sorted(pid for pid in process_tree(devserver.process.pid) if _mentions(pid, mentioning))
 
 
 def _direct_child(devserver, mentioning: str) -> int:
-    from tests.e2e.conftest import _mentions, _parents
+    from tests.e2e.conftest import _mentions
+    from tests.processes import parents
 
-    [pid] = [pid for pid, parent in _parents().items()
+    [pid] = [pid for pid, parent in parents().items()
              if parent == devserver.process.pid and _mentions(pid, mentioning)]
     return pid
 
