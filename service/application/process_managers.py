@@ -118,7 +118,7 @@ class TournamentFollower:
         self._tournaments: set[str] | None = None  # every tournament id; None: not listed yet
         self._tables: dict[str, tournament_tables.Tables] = {}
         self._deadlines: dict[str, float] = {}
-        self._unreadable: dict[str, str] = {}  # tournament id -> why its stream cannot be read
+        self._unreadable: dict[str, str] = {}  # tournament id -> why it (or a table of it) cannot be read
         self._left_at: Checkpoint | None = None  # the checkpoint this follower last committed
 
     def next_deadline(self) -> float | None:
@@ -126,8 +126,9 @@ class TournamentFollower:
 
     @property
     def unreadable(self) -> Mapping[str, str]:
-        """Tournaments parked because this code cannot read their stream, with the reason:
-        the others go on; a follower that starts (a deploy with a fix) looks again."""
+        """Tournaments parked because this code cannot read their stream or one of their
+        tables' streams, with the reason: the others go on; a follower that starts (a
+        deploy with a fix) looks again."""
         return dict(self._unreadable)
 
     def handle_batch(self) -> Batch:
@@ -158,13 +159,15 @@ class TournamentFollower:
 
     @contextmanager
     def _parked_if_unreadable(self, tournament_id: str) -> Iterator[None]:
-        """A tournament whose stream this code cannot read is parked (logged, not followed)
-        instead of stopping the follower: the batch goes on with the others. Its reads
-        raise before anything is decided on them, so what the batch wrote stands."""
+        """A tournament whose stream, or one of whose table streams, this code cannot read
+        is parked (logged, not followed) instead of stopping the follower: the batch goes
+        on with the others. Its reads raise before anything is decided on them, so what
+        the batch wrote stands. A table cannot be left out of a tournament's steps (who
+        sits where, the chips, which tables break): the floor takes it from there."""
         try:
             yield
         except UnreadableStream as refused:
-            log.error("tournament %s: parked, its stream cannot be read: %s", tournament_id, refused)
+            log.error("tournament %s: parked, a stream it needs cannot be read: %s", tournament_id, refused)
             self._unreadable[tournament_id] = str(refused)
             self._deadlines.pop(tournament_id, None)
             self._tables.pop(tournament_id, None)
@@ -224,7 +227,8 @@ class TournamentFollower:
                     touched.add(found[0])
                     at_tables[found].append(record)
         for (tournament_id, number), table_records in at_tables.items():
-            self._fold(tournament_id, number, table_records)
+            with self._parked_if_unreadable(tournament_id):
+                self._fold(tournament_id, number, table_records)
         return touched
 
     def _fold(self, tournament_id: str, number: int, records: list[RecordedEvent]) -> None:
