@@ -134,7 +134,7 @@ def worker_resources(config: Config, scheduler: Scheduler) -> WorkerResources:
     if not config.database_url:
         raise RuntimeError("DATABASE_URL is not set for the worker")
     pool = ConnectionPool(config.database_url, min_size=1, max_size=WORKER_POOL_SIZE,
-                          kwargs={"autocommit": True})
+                          kwargs={"autocommit": True}, open=True)
     return WorkerResources(pool, application(event_store(pool, config), scheduler,
                                              table_cache_size=config.table_cache_size))
 

@@ -14,7 +14,9 @@ as HTTP (service.application.commands.expire_clock), so the domain decides:
 Both may race for one clock, and a clock may be looked at after the player acted:
 ExpireClock names the exact clock, so only the first expiry of a running, passed clock
 records anything (exactly one ClockExpired); the others are refused or lose the version
-race, and change nothing.
+race, and change nothing. A table whose stream this code cannot read (UnreadableStream:
+/v1/status lists it) is passed over, logged once per process, its clock left open: the
+watch and the sweep go on with the other clocks.
 
 Why a watch that reads the log rather than a task with an ETA sent after each append: the
 send cost the web process about a millisecond of CPU per action (a quarter of a table
@@ -33,12 +35,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import psycopg
+from psycopg_pool import ConnectionPool
 
 from domain.rules.violations import Violation
 from service import bootstrap
 from service.adapters.scheduler import CeleryScheduler
 from service.application import clock_deadlines, commands
 from service.application.application import Application
+from service.application.handling import UnreadableStream
 from service.config import Config
 from service.http.metrics import CLOCK_LATENESS
 from service.adapters.store.base import VersionConflict
@@ -64,13 +68,19 @@ its lock, ends with its process)."""
 _TAKE_LEAD = "SELECT pg_try_advisory_lock(hashtextextended('cardroom clock watch', 0))"
 
 
+UNREADABLE = "unreadable"
+
+
 @app.task(name=SWEEP_TASK)
 def sweep_clocks() -> int:
     """Expire every open clock whose deadline passed (the slow path); returns how many."""
-    application = resources().application
-    due_by = commands.now_ms() - SWEEP_GRACE_MS
+    return sweep(resources().application, resources().pool, commands.now_ms() - SWEEP_GRACE_MS)
+
+
+def sweep(application: Application, pool: ConnectionPool, due_by_ms: int) -> int:
+    """Expire the open clocks whose deadline is `due_by_ms` or earlier; returns how many."""
     expired = 0
-    for table_id, clock in clock_deadlines.due_clocks(resources().pool, due_by, SWEEP_BATCH):
+    for table_id, clock in clock_deadlines.due_clocks(pool, due_by_ms, SWEEP_BATCH):
         expired += expire(application, table_id, clock, "sweep") == "expired"
     if expired:
         log.info("sweep: expired %d clocks missed by the watch", expired)
@@ -78,9 +88,13 @@ def sweep_clocks() -> int:
 
 
 def expire(application: Application, table_id: str, clock: dict[str, Any], path: str) -> str:
-    """"expired", or why not: the refusal's code, or "conflict" when a writer got there
-    first every time (the sweep looks again). ExpireClock names the exact clock, so the
-    domain refuses it if the clock is no longer the running one."""
+    """"expired", or why not: the refusal's code, "conflict" when a writer got there
+    first every time (the sweep looks again), or "unreadable" for a table this code cannot
+    read (logged once per process; its clock stays open, and the others go on).
+    ExpireClock names the exact clock, so the domain refuses it if the clock is no longer
+    the running one."""
+    if application.tables.unreadable(commands.table_stream(table_id)) is not None:
+        return UNREADABLE  # said when first met: the sweep meets it every second
     try:
         commands.expire_clock(application, table_id, None, clock["hand_id"], clock["seat"], clock["deadline_at_ms"])
     except VersionConflict:
@@ -89,6 +103,10 @@ def expire(application: Application, table_id: str, clock: dict[str, Any], path:
         log.info("table %s: clock of seat %s ending %s not expired: %s", table_id, clock["seat"],
                  clock["deadline_at_ms"], refused.code)
         return refused.code
+    except UnreadableStream as refused:
+        log.error("table %s: clock of seat %s ending %s not expired, the table cannot be read: %s",
+                  table_id, clock["seat"], clock["deadline_at_ms"], refused)
+        return UNREADABLE
     CLOCK_LATENESS.labels(path).observe(max(0.0, time.time() - clock["deadline_at_ms"] / 1000))
     return "expired"
 

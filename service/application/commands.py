@@ -24,7 +24,7 @@ import math
 import secrets
 import time
 from functools import partial
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from domain.live import table, table_records
 from domain.rules import deal_commitment
@@ -32,7 +32,9 @@ from domain.rules.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import to_record
 from service.application import ratings
-from service.application.handling import Decision, Handled, Loaded, SnapshotPolicy, StreamKind
+from service.application.handling import (
+    Decision, Handled, Loaded, SnapshotPolicy, StreamKind, UnknownEventType, folded,
+)
 from service.application.sealing import seal
 from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
 from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
@@ -79,14 +81,29 @@ def now_ms(now: float | None = None) -> int:
     return round((time.time() if now is None else now) * 1000)
 
 
-def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent]) -> table.TableState | None:
-    """The table's state after these records (read with every sealed field)."""
+TableStep = Callable[[table.TableState | None, RecordedEvent], table.TableState | None]
+
+
+def record_step(state: table.TableState | None) -> TableStep:
+    """The table's step from one stored record (read with every sealed field), for a fold
+    starting at `state` (service.application.handling.evolved names a record it refuses):
+    the game's record types are looked up once, from the state or the first record."""
     types = None if state is None else table.event_types(state.game)
-    for record in records:
+
+    def step(state: table.TableState | None, record: RecordedEvent) -> table.TableState | None:
+        nonlocal types
         if types is None:
             types = table.event_types(record.data["game"])
-        state = table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
-    return state
+        if record.type not in types:
+            raise UnknownEventType(record.type)
+        return table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
+    return step
+
+
+def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent]) -> table.TableState | None:
+    """The table's state after these records (read with every sealed field); a record this
+    code cannot evolve raises UnreadableStream."""
+    return folded(state, records, record_step(state))
 
 
 def state_after_close(state: table.TableState | None, events: Sequence[Any]) -> tuple[int, table.TableState] | None:

@@ -48,6 +48,34 @@ class UnreadableStream(Exception):
         self.reason = reason
 
 
+class UnknownEventType(LookupError):
+    """A stored record of a type this code does not know (a kind's fold raises it for
+    `evolved` to name)."""
+
+    def __str__(self) -> str:
+        return "an event type this code does not know"
+
+
+def evolved(state: S, record: RecordedEvent, evolve_record: Callable[[S, RecordedEvent], S]) -> S:
+    """The state after `record` (`evolve_record`: a kind's step from one stored record);
+    a record the domain refuses, whatever it raises, makes the stream an UnreadableStream
+    at that record's version, with the type and the reason."""
+    try:
+        return evolve_record(state, record)
+    except UnreadableStream:
+        raise
+    except Exception as refused:  # noqa: BLE001 - whatever the domain refuses, the stream is unreadable
+        raise UnreadableStream(record.stream_id, record.version,
+                               f"{record.type}: {str(refused) or type(refused).__name__}") from refused
+
+
+def folded(state: S, records: Sequence[RecordedEvent], evolve_record: Callable[[S, RecordedEvent], S]) -> S:
+    """The state after every record in turn (`evolved`): what a kind's fold does."""
+    for record in records:
+        state = evolved(state, record, evolve_record)
+    return state
+
+
 @dataclass(frozen=True)
 class Loaded(Generic[S]):
     """A stream's state at `version`."""
@@ -162,10 +190,24 @@ class Streams(Generic[S]):
         self.kind = kind
         capacity = kind.cached if cached is None else cached
         self._cache: StreamCache[S] | None = StreamCache(capacity) if capacity else None
+        # stream id -> (version, reason) of the record this process found it cannot read:
+        # the log only grows, so the stream stays unreadable until other code runs.
+        self._unreadable: dict[str, tuple[int | None, str]] = {}
+        self._unreadable_lock = threading.Lock()
+
+    def unreadable(self, stream_id: str) -> UnreadableStream | None:
+        """Why this process found `stream_id` unreadable (None: it did not, or never read
+        it): a caller that meets the same stream again (a sweep every second) may pass it
+        over without a read, or a second line in the log."""
+        with self._unreadable_lock:
+            found = self._unreadable.get(stream_id)
+        return None if found is None else UnreadableStream(stream_id, *found)
 
     def load(self, stream_id: str) -> Loaded[S]:
         """The stream's current state: the cached state plus whatever was appended since;
-        not cached, from its newest snapshot when the kind keeps them."""
+        not cached, from its newest snapshot when the kind keeps them. A stream found
+        unreadable raises UnreadableStream again at once, without a read."""
+        self._refuse_if_unreadable(stream_id, None)
         cached = self._cached(stream_id)
         if cached is None and self.kind.snapshots is not None:
             loaded = self.replay(stream_id, None)
@@ -198,7 +240,9 @@ class Streams(Generic[S]):
 
     def replay(self, stream_id: str, up_to_version: int | None) -> Loaded[S]:
         """The stream's state at `up_to_version` (None: its head; not cached): from the
-        newest snapshot at or before it when the kind keeps them, else from the start."""
+        newest snapshot at or before it when the kind keeps them, else from the start.
+        Before the record found unreadable, a stream still replays (its earlier hands)."""
+        self._refuse_if_unreadable(stream_id, up_to_version)
         start: Loaded[S] = Loaded(stream_id, 0, self.kind.initial)
         policy = self.kind.snapshots
         if policy is None:
@@ -308,8 +352,29 @@ class Streams(Generic[S]):
             if key is not None:
                 keys[key] = (keys.get(key, (record.version,))[0], record.version)
         first_metadata = loaded.first_metadata if loaded.version else dict(records[0].metadata)
-        return Loaded(loaded.stream_id, records[-1].version, self.kind.fold(loaded.state, records),
-                      first_metadata, keys)
+        try:
+            state = self.kind.fold(loaded.state, records)
+        except UnreadableStream as refused:
+            self._note_unreadable(loaded.stream_id, refused)
+            raise
+        return Loaded(loaded.stream_id, records[-1].version, state, first_metadata, keys)
+
+    def _refuse_if_unreadable(self, stream_id: str, up_to_version: int | None) -> None:
+        found = self.unreadable(stream_id)
+        if found is not None and (up_to_version is None or found.version is None or up_to_version >= found.version):
+            raise found
+
+    def _note_unreadable(self, stream_id: str, refused: UnreadableStream) -> None:
+        with self._unreadable_lock:
+            self._unreadable.setdefault(stream_id, (refused.version, refused.reason))
+        # A record appended in a transaction that rolls back was never in the log.
+        opened = scope.current()
+        if opened is not None:
+            opened.forget_on_rollback(self._forget_unreadable)
+
+    def _forget_unreadable(self, stream_id: str) -> None:
+        with self._unreadable_lock:
+            self._unreadable.pop(stream_id, None)
 
     def _cached(self, stream_id: str) -> Loaded[S] | None:
         return None if self._cache is None else self._cache.get(stream_id)

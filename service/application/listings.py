@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable
+from typing import Any, Iterable
 
+from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 KINDS = ("table", "tournament", "player")
@@ -58,6 +59,16 @@ def page(pool: ConnectionPool, kind: str, limit: int, *, before: int | None = No
     found = [Listing(row[0][prefix:], row[1], row[2], row[3], row[4], row[5], tuple(row[6]))
              for row in rows[:limit]]
     return found, len(rows) > limit
+
+
+_OPEN_TABLES = "SELECT stream_id FROM listings WHERE kind = 'table' AND status <> 'finished' ORDER BY stream_id"
+
+
+def open_tables(connection: Connection[Any]) -> list[str]:
+    """The id of every table not listed as finished (waiting, playing or closing), in one
+    query on `connection` (a pool's, or the open transaction's)."""
+    prefix = len("table-")
+    return [row[0][prefix:] for row in connection.execute(_OPEN_TABLES).fetchall()]
 
 
 def names(pool: ConnectionPool, player_ids: Iterable[str]) -> dict[str, str]:

@@ -19,6 +19,15 @@ from the log as it reads it (and from its own writes), so a hand's end at one ta
 cache of the log: dropped when a batch rolls back, caught up from the log when another
 follower moved the checkpoint meanwhile, and read from the store when a version is missing.
 
+A tournament that is over finishes its tables (tournament_tables: FinishTournamentTable,
+between hands). One finished before that rule came left its tables open, listed as
+waiting for a hand that never comes: a follower that starts asks the listings, in its
+first batch, for the open tables of tournaments on the service's tables, and drives each
+finished tournament among them until its tables are finished, a batch's budget at a
+time. The log is append-only: what is missing is appended (the outcome the tournament
+manager of today would have recorded), exactly once like every other command, at the
+table's version, and a finished table is neither listed open nor finished again.
+
 The caller (workers.tournament_tasks) runs `handle_batch` whenever the append trigger's
 notification names a tournament or one of its tables, when `next_deadline` comes, and
 after a long silence in case a notification was lost.
@@ -28,15 +37,16 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
+from service.adapters.store import scope
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
-from service.application import commands, tournament_tables, tournaments
+from service.application import commands, listings, tournament_tables, tournaments
 from service.application.application import Application
 from service.application.handling import UnreadableStream
 
@@ -78,6 +88,13 @@ class Batch:
     """The log had more than one batch: call again at once."""
 
 
+def open_tables_listed() -> list[str]:
+    """The ids of the tables the listings do not show finished, read in the batch's own
+    transaction (PostgreSQL: the listings read model, one query)."""
+    connection = scope.current_connection()
+    return [] if connection is None else listings.open_tables(connection)
+
+
 def tournament_of_table(table_id: str) -> tuple[str, int] | None:
     """(tournament id, table number) of a tournament's table stream id, else None."""
     tournament_id, mark, number = table_id.rpartition(TABLE_MARK)
@@ -107,8 +124,12 @@ def next_deadline(state: tournament.Tournament, now: float) -> float | None:
 
 class TournamentFollower:
     def __init__(self, app: Application, tracking: Tracking, *, name: str = TOURNAMENT_MANAGER,
-                 clock: Callable[[], float] = time.time, batch_events: int = BATCH_EVENTS) -> None:
+                 clock: Callable[[], float] = time.time, batch_events: int = BATCH_EVENTS,
+                 open_tables: Callable[[], Iterable[str]] = open_tables_listed) -> None:
+        """`open_tables`: the ids of the tables not finished, asked once a follower starts
+        (in its batch's transaction)."""
         self._app = app
+        self._open_tables = open_tables
         # The PostgreSQL store (or one wrapping it): batches are its transactions.
         self._store = cast(TransactionalStore, app.store)
         self._tracking = tracking
@@ -118,7 +139,8 @@ class TournamentFollower:
         self._tournaments: set[str] | None = None  # every tournament id; None: not listed yet
         self._tables: dict[str, tournament_tables.Tables] = {}
         self._deadlines: dict[str, float] = {}
-        self._unreadable: dict[str, str] = {}  # tournament id -> why its stream cannot be read
+        self._unreadable: dict[str, str] = {}  # tournament id -> why it (or a table of it) cannot be read
+        self._finishing: set[str] = set()  # tournaments over with tables left to finish
         self._left_at: Checkpoint | None = None  # the checkpoint this follower last committed
 
     def next_deadline(self) -> float | None:
@@ -126,8 +148,9 @@ class TournamentFollower:
 
     @property
     def unreadable(self) -> Mapping[str, str]:
-        """Tournaments parked because this code cannot read their stream, with the reason:
-        the others go on; a follower that starts (a deploy with a fix) looks again."""
+        """Tournaments parked because this code cannot read their stream or one of their
+        tables' streams, with the reason: the others go on; a follower that starts (a
+        deploy with a fix) looks again."""
         return dict(self._unreadable)
 
     def handle_batch(self) -> Batch:
@@ -158,16 +181,19 @@ class TournamentFollower:
 
     @contextmanager
     def _parked_if_unreadable(self, tournament_id: str) -> Iterator[None]:
-        """A tournament whose stream this code cannot read is parked (logged, not followed)
-        instead of stopping the follower: the batch goes on with the others. Its reads
-        raise before anything is decided on them, so what the batch wrote stands."""
+        """A tournament whose stream, or one of whose table streams, this code cannot read
+        is parked (logged, not followed) instead of stopping the follower: the batch goes
+        on with the others. Its reads raise before anything is decided on them, so what
+        the batch wrote stands. A table cannot be left out of a tournament's steps (who
+        sits where, the chips, which tables break): the floor takes it from there."""
         try:
             yield
         except UnreadableStream as refused:
-            log.error("tournament %s: parked, its stream cannot be read: %s", tournament_id, refused)
+            log.error("tournament %s: parked, a stream it needs cannot be read: %s", tournament_id, refused)
             self._unreadable[tournament_id] = str(refused)
             self._deadlines.pop(tournament_id, None)
             self._tables.pop(tournament_id, None)
+            self._finishing.discard(tournament_id)
 
     def _forget(self) -> None:
         """What this follower holds may be ahead of the log: start afresh from the store."""
@@ -199,11 +225,17 @@ class TournamentFollower:
         self._tables.clear()
         self._deadlines.clear()
         self._unreadable.clear()
+        self._finishing.clear()
         self._tournaments = set(tournaments.tournament_ids(self._app))
+        with_open_tables = {found[0] for found in map(tournament_of_table, self._open_tables()) if found}
         for tournament_id in self._tournaments:
             with self._parked_if_unreadable(tournament_id):
                 state = tournaments.load_tournament(self._app, tournament_id).state
                 if state.status == tournament.RUNNING:
+                    self._deadlines[tournament_id] = now
+                elif state.status == tournament.FINISHED and tournament_id in with_open_tables \
+                        and state.settings is not None and state.settings.tables == tournament.TABLES_SERVICE:
+                    self._finishing.add(tournament_id)  # over before its tables were finished
                     self._deadlines[tournament_id] = now
                 else:
                     self._schedule(tournament_id, state, now)
@@ -224,7 +256,8 @@ class TournamentFollower:
                     touched.add(found[0])
                     at_tables[found].append(record)
         for (tournament_id, number), table_records in at_tables.items():
-            self._fold(tournament_id, number, table_records)
+            with self._parked_if_unreadable(tournament_id):
+                self._fold(tournament_id, number, table_records)
         return touched
 
     def _fold(self, tournament_id: str, number: int, records: list[RecordedEvent]) -> None:
@@ -258,7 +291,8 @@ class TournamentFollower:
             log.warning("tournament %s: a due command was refused: %s", tournament_id, refused)
         loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # read above, or written
         settings = loaded.state.settings
-        if loaded.state.status == tournament.RUNNING and settings is not None \
+        status = loaded.state.status
+        if (status == tournament.RUNNING or tournament_id in self._finishing) and settings is not None \
                 and settings.tables == tournament.TABLES_SERVICE:
             tables = self._tables.get(tournament_id)
             if tables is None:
@@ -269,8 +303,14 @@ class TournamentFollower:
             recorded += advanced
             loaded = tournaments.load_tournament(self._app, tournament_id, read=False)  # as advance left it
             self._schedule(tournament_id, loaded.state, now)
-            if advanced == allowed:  # stopped by the budget: more may be due, in the next batch
+            stopped_by_budget = advanced == allowed
+            if stopped_by_budget:  # more may be due, in the next batch
                 self._deadlines[tournament_id] = now
+            # Over (in this batch or before): its tables finish, a batch's budget at a time.
+            if loaded.state.status == tournament.FINISHED and stopped_by_budget:
+                self._finishing.add(tournament_id)
+            else:
+                self._finishing.discard(tournament_id)
             return recorded
         self._schedule(tournament_id, loaded.state, now)
         return recorded

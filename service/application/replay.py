@@ -40,7 +40,7 @@ from domain.rules.rulings import allowed
 from domain.rules.violations import Violation
 from service.adapters.store.base import EventStore, RecordedEvent, Reveal, Verification
 from service.application import commands, views
-from service.application.handling import Streams
+from service.application.handling import Streams, evolved
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 
 IMPORTED_HAND_PREFIX = "hand-"
@@ -89,15 +89,14 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     shown = {e["version"]: e for e in views.redact_records(shown_records, viewer)}
     first, last = shown_records[0].version, shown_records[-1].version
     # The table before the hand, from its snapshot (a replay: nothing cached).
+    # A record this code cannot evolve makes the hand an UnreadableStream, as the table.
     state = Streams(store, commands.TABLES, cached=0).replay(stream, first - 1).state
-    types = None if state is None else table.event_types(state.game)
+    step = commands.record_step(state)
     folded: list[tuple[table.TableState | None, table.TableState, RecordedEvent]] = []
     for record in store.read_stream(stream, after_version=first - 1, up_to_version=last,
                                     reveal=Reveal.ALL):
-        if types is None:
-            types = table.event_types(record.data["game"])
-        before = state
-        state = table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
+        before, state = state, evolved(state, record, step)
+        assert state is not None  # a table's first record creates it
         if record.version in shown:
             folded.append((before, state, record))
     assert state is not None

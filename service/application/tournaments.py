@@ -24,7 +24,9 @@ from domain.tournaments.payouts import payout_amounts, prizes_for_places
 from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
 from service.application import ratings
-from service.application.handling import Decision, Loaded, StreamKind, UnreadableStream
+from service.application.handling import (
+    Decision, Loaded, StreamKind, UnknownEventType, UnreadableStream, folded,
+)
 from service.adapters.store.base import NewEvent, RecordedEvent
 
 if TYPE_CHECKING:
@@ -47,17 +49,14 @@ class Outcome:
     deduplicated: bool = False
 
 
+def _evolve_record(state: tournament.Tournament, record: RecordedEvent) -> tournament.Tournament:
+    if record.type not in tournament.EVENT_TYPES:
+        raise UnknownEventType(record.type)
+    return tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
+
+
 def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
-    for record in records:
-        if record.type not in tournament.EVENT_TYPES:
-            raise UnreadableStream(record.stream_id, record.version,
-                                   f"{record.type}: an event type this code does not know")
-        try:
-            state = tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
-        except Exception as refused:  # noqa: BLE001 - whatever the domain refuses, the stream is unreadable
-            raise UnreadableStream(record.stream_id, record.version,
-                                   f"{record.type}: {str(refused) or type(refused).__name__}") from refused
-    return state
+    return folded(state, records, _evolve_record)
 
 
 TOURNAMENTS: StreamKind[tournament.Tournament] = StreamKind(

@@ -270,7 +270,7 @@ def status(client: Client, as_json: bool) -> None:
         table = _table(summary, ("tournament", "name", "status", "players left", "level"),
                        [[t["id"], t["name"], t["status"], t["players_left"], t["level"]]
                         for t in now["tournaments"]])
-    refused = [Text(f"unreadable: tournament {t['id']} at version {t['version']}: {t['reason']}")
+    refused = [Text(f"unreadable: {t.get('kind', 'tournament')} {t['id']} at version {t['version']}: {t['reason']}")
                for t in now.get("unreadable", ())]
     _emit(as_json, now, Group(table, *refused) if refused else table)
 

@@ -229,13 +229,22 @@ def is_database_outage(error: psycopg.Error) -> bool:
     return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53")
 
 
+UNREADABLE_STREAM_STATUS = 500
+
+
+def unreadable_stream_problem(error: UnreadableStream) -> tuple[str, dict[str, Any]]:
+    """The detail and numbers of the `unreadable_stream` problem (the API's and the pages'),
+    logged once per request that meets it."""
+    log.error("unreadable stream on %s %s: %s", request.method, request.path, error)
+    return (f"this code cannot read {error.stream_id} at version {error.version}: {error.reason}",
+            {"stream": error.stream_id, "version": error.version})
+
+
 def from_unreadable_stream(error: UnreadableStream) -> Response:
     """A stored stream this code cannot read: the server's fault (a retry reads the same),
     said with the stream, the version and the reason, so the operator knows where."""
-    log.error("unreadable stream on %s %s: %s", request.method, request.path, error)
-    return problem_response(500, "unreadable_stream", f"this code cannot read {error.stream_id} at version "
-                            f"{error.version}: {error.reason}",
-                            numbers={"stream": error.stream_id, "version": error.version})
+    detail, numbers = unreadable_stream_problem(error)
+    return problem_response(UNREADABLE_STREAM_STATUS, "unreadable_stream", detail, numbers=numbers)
 
 
 def from_unexpected(error: Exception) -> Response:

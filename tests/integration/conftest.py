@@ -4,6 +4,8 @@
   table refuses DELETE and TRUNCATE, so tests never clean up: each one writes to streams
   of its own (`stream_id`), and global readers start from the current end.
 - `postgres_store`: the PostgreSQL store alone, for tests that share it with processes.
+- `own_database`, `own_store`: a database of the module's own, for tests whose streams
+  the shared database's status, home page and followers must not meet (or the reverse).
 - `CeleryWorker`: a real `celery worker` process on the test database and broker.
 - HTTP: `client` (the app on the test database, with `ADMIN_KEY` as its admin key),
   `assert_problem`, `register_players` and `key_for` for the tests that import them.
@@ -66,6 +68,24 @@ def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
     from service.adapters.store.postgres import PostgresEventStore
 
     return PostgresEventStore(postgres_pool)
+
+
+@pytest.fixture(scope="module")
+def own_database(admin_database_url: str) -> Iterator[tuple[str, str]]:
+    """(admin URL, application URL) of a fresh database for this module alone."""
+    from tests.conftest import _fresh_database_on
+
+    yield from _fresh_database_on(admin_database_url)
+
+
+@pytest.fixture(scope="module")
+def own_store(own_database: tuple[str, str]) -> Iterator[EventStore]:
+    """The PostgreSQL store on `own_database` (two connections)."""
+    from service.adapters.store.postgres import PostgresEventStore, open_pool
+
+    pool = open_pool(own_database[1], max_size=2)
+    yield PostgresEventStore(pool)
+    pool.close()
 
 
 class CeleryWorker:
@@ -190,6 +210,19 @@ def register_player(client: Any, name: str) -> str:
 
 def register_players(client: Any, *names: str) -> list[str]:
     return [register_player(client, name) for name in names]
+
+
+def printed_status(database_url: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What `cardroom status` prints, straight to the database, its words on one line (the
+    terminal's width folds long lines)."""
+    from click.testing import CliRunner
+
+    from service.cli.main import main
+
+    monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
+    result = CliRunner().invoke(main, ["--database-url", database_url, "status"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
 
 
 def key_for(client: Any, role: str, player_id: str | None = None) -> dict[str, str]:

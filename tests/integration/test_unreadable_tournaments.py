@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from domain.records import to_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store import trackings
 from service.adapters.store.base import START, NewEvent
-from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.adapters.store.postgres import PostgresEventStore
 from service.application import process_managers, tournaments
 from service.application.application import application
-from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, printed_status
 
 pytestmark = pytest.mark.integration
 
@@ -38,25 +36,11 @@ METADATA = {"game": "holdem", "betting": "no-limit"}
 
 
 @pytest.fixture(scope="module")
-def own_database(admin_database_url: str) -> Iterator[tuple[str, str]]:
-    from tests.conftest import _fresh_database_on
-
-    yield from _fresh_database_on(admin_database_url)
-
-
-@pytest.fixture(scope="module")
-def store(own_database: tuple[str, str]) -> Iterator[PostgresEventStore]:
-    pool = open_pool(own_database[1], max_size=2)
-    yield PostgresEventStore(pool)
-    pool.close()
-
-
-@pytest.fixture(scope="module")
-def client(own_database: tuple[str, str], store: PostgresEventStore) -> Any:
+def client(own_database: tuple[str, str], own_store: PostgresEventStore) -> Any:
     from service.bootstrap import create_app
     from service.config import Config
 
-    app = application(store)
+    app = application(own_store)
     now = int(time.time())
     settings = tournament.Settings(name="stored", structure=(Period.level(25, 50, 20),), starts_at=now,
                                    starting_stack=1000, buy_in=10, payout_percentages=("100",))
@@ -66,8 +50,8 @@ def client(own_database: tuple[str, str], store: PostgresEventStore) -> Any:
             tournaments.send(app, tournament_id, tournament.Register(player, at=now))
     # As older code stored them: straight into the store, past the decider.
     far = to_record(tournament.TournamentCreated(FAR_FUTURE, replace(settings, starts_at=10**12)))
-    store.append(tournaments.stream_id(FAR_FUTURE), 0, [NewEvent(*far, metadata=METADATA)])
-    store.append(tournaments.stream_id(RENAMED), 3, [NewEvent("TournamentRenamed", {"name": "later"})])
+    own_store.append(tournaments.stream_id(FAR_FUTURE), 0, [NewEvent(*far, metadata=METADATA)])
+    own_store.append(tournaments.stream_id(RENAMED), 3, [NewEvent("TournamentRenamed", {"name": "later"})])
     return create_app(Config(database_url=own_database[1], admin_key=ADMIN_KEY)).test_client()
 
 
@@ -79,17 +63,12 @@ def test_the_status_lists_the_streams_it_cannot_read_with_the_reason(client):
     refused = {t["id"]: t for t in body["unreadable"]}
     assert set(refused) == {FAR_FUTURE, RENAMED}
     assert refused[FAR_FUTURE]["version"] == 1 and "years 1-9999" in refused[FAR_FUTURE]["reason"]
-    assert refused[RENAMED] == {"id": RENAMED, "version": 4,
+    assert refused[RENAMED] == {"kind": "tournament", "id": RENAMED, "version": 4,
                                 "reason": "TournamentRenamed: an event type this code does not know"}
 
 
 def test_the_command_line_prints_them(client, own_database, tmp_path, monkeypatch):
-    from service.cli.main import main
-
-    monkeypatch.setenv("CARDROOM_DATA_DIR", str(tmp_path))
-    result = CliRunner().invoke(main, ["--database-url", own_database[1], "status"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    printed = " ".join(result.output.split())  # the terminal's width folds long lines
+    printed = printed_status(own_database[1], tmp_path, monkeypatch)
     assert f"unreadable: tournament {FAR_FUTURE} at version 1" in printed
     assert f"unreadable: tournament {RENAMED} at version 4: TournamentRenamed" in printed
 
@@ -103,13 +82,13 @@ def test_a_read_of_one_is_a_problem_with_a_stable_code(client, tournament_id):
     assert client.get("/").status_code == 200  # the room's home page lists it as unreadable
 
 
-def test_the_follower_parks_them_and_goes_on_with_the_others(client, store, caplog):
+def test_the_follower_parks_them_and_goes_on_with_the_others(client, own_store, caplog):
     name = "unreadable-test"
-    with store.transaction():
+    with own_store.transaction():
         trackings.PostgresTracking().claim(name)
         trackings.PostgresTracking().move(name, START)
     now = [time.time()]
-    follower = process_managers.TournamentFollower(application(store), trackings.PostgresTracking(), name=name,
+    follower = process_managers.TournamentFollower(application(own_store), trackings.PostgresTracking(), name=name,
                                                    clock=lambda: now[0])
     with caplog.at_level(logging.ERROR, logger=process_managers.__name__):
         follower.handle_batch()
@@ -118,5 +97,5 @@ def test_the_follower_parks_them_and_goes_on_with_the_others(client, store, capl
     assert f"tournament {FAR_FUTURE}: parked" in logged and f"tournament {RENAMED}: parked" in logged
     now[0] += process_managers.START_RETRY_S + 1  # the readable one's start, due, is looked at again
     follower.handle_batch()
-    assert tournaments.load_tournament(application(store), READABLE).state.status == tournament.RUNNING
+    assert tournaments.load_tournament(application(own_store), READABLE).state.status == tournament.RUNNING
     assert set(follower.unreadable) == {FAR_FUTURE, RENAMED}

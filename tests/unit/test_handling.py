@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
-from service.application.handling import Decision, Loaded, StreamKind, Streams
+from service.application.handling import (
+    Decision, Loaded, StreamKind, Streams, UnknownEventType, UnreadableStream, folded,
+)
 
 
 def count(total: int, records) -> int:
@@ -101,6 +103,58 @@ def test_a_state_cached_in_a_transaction_that_rolls_back_is_forgotten():
     # store keeps its appends, PostgreSQL would have none of them).
     assert streams._cached("counter-a") is None
     assert streams.load("counter-a").state == 6
+
+
+def add_record(total: int, record) -> int:
+    if record.type != "Added":
+        raise UnknownEventType(record.type)
+    return total + record.data["by"]
+
+
+STRICT = StreamKind("counter-", 0, lambda total, records: folded(total, records, add_record), cached=4)
+
+
+class CountingStore(InMemoryEventStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def read_stream(self, *args, **kwargs):
+        self.reads += 1
+        return super().read_stream(*args, **kwargs)
+
+
+def test_a_record_the_fold_refuses_makes_the_stream_unreadable_at_that_version_and_no_later_read_repeats_it():
+    store = CountingStore()
+    streams = Streams(store, STRICT)
+    streams.handle("counter-a", add(2))
+    store.append("counter-a", 1, [NewEvent("Renamed", {"name": "later"}), NewEvent("Added", {"by": 1})])
+    with pytest.raises(UnreadableStream) as refused:
+        streams.load("counter-a")
+    assert (refused.value.stream_id, refused.value.version) == ("counter-a", 2)
+    assert refused.value.reason == "Renamed: an event type this code does not know"
+    reads = store.reads
+    for _ in range(2):
+        with pytest.raises(UnreadableStream, match="at version 2"):
+            streams.handle("counter-a", add(1))
+    assert store.reads == reads  # known: refused without reading the stream again
+    assert streams.unreadable("counter-a").version == 2 and streams.unreadable("counter-b") is None
+    assert streams.replay("counter-a", 1).state == 2  # what came before it still replays
+
+
+def test_a_stream_found_unreadable_in_a_transaction_that_rolls_back_is_looked_at_again():
+    store = InMemoryEventStore()
+    streams = Streams(store, STRICT)
+
+    class Abandoned(Exception):
+        pass
+
+    with pytest.raises(Abandoned), store.transaction():
+        store.append("counter-a", 0, [NewEvent("Renamed", {"name": "later"})])
+        with pytest.raises(UnreadableStream):
+            streams.load("counter-a")
+        raise Abandoned
+    assert streams.unreadable("counter-a") is None
 
 
 def test_the_cache_keeps_the_most_recently_used_streams():

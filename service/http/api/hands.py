@@ -93,6 +93,14 @@ def _hand_records(hand_id: str) -> list[RecordedEvent]:
     return records
 
 
+def _replayable(table_id: str, last: int) -> None:
+    """Raises UnreadableStream (the problem `unreadable_stream`) when this code cannot
+    replay the table through the hand's last event: every read of a hand answers so, as
+    GET /v1/hands/{id} does, whichever version it shows. A hand before the record that
+    cannot be read still replays."""
+    commands.state_at(application(), table_id, last)
+
+
 def _is_over(records: list[RecordedEvent]) -> bool:
     """Whether the hand of these records (one read) is closed: only then are its secrets out."""
     return any(r.type == HAND_CLOSED for r in records)
@@ -140,6 +148,8 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     if at < first:
         raise Problem(404, "not_found", f"hand {hand_id} begins at version {first}, after {at}")
     at = min(at, last)
+    if at < last:
+        _replayable(table_id, last)
     state = commands.state_at(application(), table_id, at)
     if state is None or state.hand is None:
         # Between HandOpened and the game's first event there is no hand state yet.
@@ -169,6 +179,7 @@ def hand_phh(hand_id: str) -> Response:
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
     table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    _replayable(table_id, records[-1].version)
     # The table as the hand began: its game, and who sat where.
     opened = commands.state_at(application(), table_id, records[0].version)
     assert opened is not None

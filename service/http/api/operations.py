@@ -1,7 +1,7 @@
 """What an operator asks of a running service (the `cardroom` command line uses these):
 `GET /v1/streams`, every stream's id (to verify them all), and `GET /v1/status`: the
-health, the queue depth, the open action clocks past their deadline and the tournaments
-that have not finished."""
+health, the queue depth, the open action clocks past their deadline, the tournaments
+that have not finished, and the tournaments and open tables this code cannot read."""
 from __future__ import annotations
 
 import time
@@ -10,7 +10,7 @@ from typing import Any
 import marshmallow as ma
 
 from domain.tournaments import tournament
-from service.application import clock_deadlines, tournaments
+from service.application import clock_deadlines, commands, listings, tournaments
 from service.application.handling import UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
@@ -25,6 +25,7 @@ CLOCKS_COUNTED = 10_000
 # An open clock this far past its deadline is one the workers have not acted on: the
 # sweep acts within about a second (workers.clock_tasks).
 OVERDUE_AFTER_MS = 5000
+UNREADABLE_KINDS = ("tournament", "table")
 
 
 # Stream ids hold no control characters (a URL may not carry NUL at all).
@@ -62,8 +63,10 @@ class TournamentRunningSchema(ma.Schema):
     level = ma.fields.Integer(allow_none=True, required=True)
 
 
-class UnreadableTournamentSchema(ma.Schema):
-    id = ma.fields.String(required=True)
+class UnreadableStreamSchema(ma.Schema):
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(UNREADABLE_KINDS),
+                            metadata={"description": ", ".join(UNREADABLE_KINDS)})
+    id = ma.fields.String(required=True, metadata={"description": "the tournament's or the table's id"})
     version = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "the event refused"})
     reason = ma.fields.String(required=True)
 
@@ -76,15 +79,19 @@ class StatusSchema(HealthSchema):
                        "(the workers are behind or stopped)"})
     tournaments = ma.fields.List(ma.fields.Nested(TournamentRunningSchema), required=True,
                                  metadata={"description": "those registering or running"})
-    unreadable = ma.fields.List(ma.fields.Nested(UnreadableTournamentSchema), required=True, metadata={
-        "description": "tournaments this code cannot read (stored before a fix, or refused by the domain)"})
+    unreadable = ma.fields.List(ma.fields.Nested(UnreadableStreamSchema), required=True, metadata={
+        "description": "tournaments, and tables not finished, that this code cannot read (stored before "
+                       "a fix, or refused by the domain): their reads answer the problem unreadable_stream"})
 
 
 @blp.route("/status", methods=["GET"])
 @require("admin")
 @blp.response(200, StatusSchema)
 def status() -> dict[str, Any]:
-    """What runs now: health, queue depth, overdue clocks, unfinished tournaments (admin only)."""
+    """What runs now: health, queue depth, overdue clocks, unfinished tournaments (admin only).
+
+    `unreadable` lists the tournaments, and the tables not finished, whose streams this
+    code cannot read, with the version refused and the reason."""
     database, broker = database_state(), broker_state()
     app, pool = application(), resources().pool
     assert pool is not None  # application() answered, so a pool is configured
@@ -98,10 +105,23 @@ def status() -> dict[str, Any]:
                 continue
             view = tournaments.tournament_view(loaded, now)
         except UnreadableStream as refused:
-            unreadable.append({"id": tournament_id, "version": refused.version, "reason": refused.reason})
+            unreadable.append(_unreadable("tournament", tournament_id, refused))
             continue
         running.append({"id": tournament_id, "name": view["name"], "status": view["status"],
                         "players_left": view["players_left"], "level": (view["clock"] or {}).get("level")})
+    # Every table still open is read (from the process's cache, or its snapshot): a
+    # finished one is history, which its own reads answer for.
+    with pool.connection() as connection:
+        open_tables = listings.open_tables(connection)
+    for table_id in open_tables:
+        try:
+            commands.load_table(app, table_id)
+        except UnreadableStream as refused:
+            unreadable.append(_unreadable("table", table_id, refused))
     return {"status": overall(database, broker), "database": database, "broker": broker,
             "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable}
+
+
+def _unreadable(kind: str, stream_id: str, refused: UnreadableStream) -> dict[str, Any]:
+    return {"kind": kind, "id": stream_id, "version": refused.version, "reason": refused.reason}

@@ -19,7 +19,9 @@ import marshmallow as ma
 from flask import Response, request
 
 from service.application import commands, tournaments, views
-from service.http.api import Blueprint, application, event_store, resources
+from service.application.application import Application
+from service.application.handling import UnreadableStream
+from service.http.api import Blueprint, application, resources
 from service.http.page_sessions import stream_caller
 from service.adapters.notifications import LiveFeeds
 from service.http.problems import Problem, validation_problem
@@ -78,16 +80,28 @@ _STREAM_DOC = {
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_STREAM_DOC)
 def table_stream(query: dict, table_id: str) -> Response:
-    """The table's events live, redacted for the caller."""
+    """The table's events live, redacted for the caller.
+
+    A table this code cannot read answers `unreadable_stream` before the stream opens."""
     who = _viewer(query)
     stream_id = commands.table_stream(table_id)
-    _exists(stream_id, f"no table {table_id}")
+    if commands.load_table(application(), table_id).state is None:
+        raise Problem(404, "not_found", f"no table {table_id}")
     # Only a player is told their turn: only their stream needs the table's state.
     player = who.player_id is not None
     source = Source(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
-                    follow=partial(commands.load_table, application(), table_id) if player else None,
+                    follow=partial(_table_if_readable, application(), table_id) if player else None,
                     turn=partial(_turn, who) if player else None)
     return _served(source, query)
+
+
+def _table_if_readable(app: Application, table_id: str) -> commands.LoadedTable | None:
+    """The table for the `turn` messages; None (no turn told) once it cannot be read (a
+    record this code cannot evolve appended after the stream opened): the events still go."""
+    try:
+        return commands.load_table(app, table_id)
+    except UnreadableStream:
+        return None
 
 
 @blp.route("/tournaments/<string:tournament_id>/stream", methods=["GET"])
@@ -96,10 +110,13 @@ def table_stream(query: dict, table_id: str) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_STREAM_DOC)
 def tournament_stream(query: dict, tournament_id: str) -> Response:
-    """The tournament's events live (they hold no hidden cards)."""
+    """The tournament's events live (they hold no hidden cards).
+
+    A tournament this code cannot read answers `unreadable_stream`, as its other reads do."""
     _viewer(query)
     stream_id = tournaments.stream_id(tournament_id)
-    _exists(stream_id, f"no tournament {tournament_id}")
+    if tournaments.load_tournament(application(), tournament_id).version == 0:
+        raise Problem(404, "not_found", f"no tournament {tournament_id}")
     return _served(Source(stream_id, views.tournament_records, "anyone"), query)
 
 
@@ -108,11 +125,6 @@ def _viewer(query: dict) -> views.Viewer:
         return views.Viewer("public")
     principal = stream_caller()
     return views.Viewer(principal.role, principal.player_id)
-
-
-def _exists(stream_id: str, missing: str) -> None:
-    if event_store().stream_version(stream_id) == 0:
-        raise Problem(404, "not_found", missing)
 
 
 def _turn(who: views.Viewer, loaded: commands.LoadedTable | None, version: int) -> dict[str, Any] | None:

@@ -220,6 +220,8 @@ def actor_name(principal: Principal) -> str:
 
 
 def loaded_table(table_id: str) -> commands.LoadedTable:
+    """The table's state now: 404 without one; UnreadableStream (answered as the problem
+    `unreadable_stream`) when this code cannot read its stream."""
     loaded = commands.load_table(application(), table_id)
     if loaded.state is None:
         raise Problem(404, "not_found", f"no table {table_id}")
@@ -483,7 +485,9 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
 def table_events(query: dict, table_id: str) -> tuple[dict, int, dict]:
     """The table's event log after version `after`, redacted for the caller, `limit` events
     a page (`next`: the following page's URL, null once the page reaches the head); with
-    `wait`, answered as soon as an event after `after` exists (or empty at the timeout)."""
+    `wait`, answered as soon as an event after `after` exists (or empty at the timeout).
+    A table this code cannot read answers `unreadable_stream`, as its other reads do."""
+    loaded_table(table_id)
     stream = commands.table_stream(table_id)
     wait_for_events(stream, query["after"], query["wait"])
     return events_page(stream, query, viewer(), f"no table {table_id}")

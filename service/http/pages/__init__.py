@@ -27,7 +27,8 @@ from flask import Blueprint, Response, render_template, request
 
 from domain.rules.violations import Violation
 from service.adapters.store.base import VersionConflict
-from service.http.problems import Problem, problem_response
+from service.application.handling import UnreadableStream
+from service.http.problems import UNREADABLE_STREAM_STATUS, Problem, problem_response, unreadable_stream_problem
 
 STATIC_URL = "/static/pages"
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -90,6 +91,12 @@ def _violation(error: Violation) -> Response:
 @pages.errorhandler(VersionConflict)
 def _conflict(error: VersionConflict) -> Response:
     return problem_page(409, "version_conflict", "someone else changed this first: reload and try again")
+
+
+@pages.errorhandler(UnreadableStream)
+def _unreadable(error: UnreadableStream) -> Response:
+    detail, numbers = unreadable_stream_problem(error)
+    return problem_page(UNREADABLE_STREAM_STATUS, "unreadable_stream", detail, numbers=numbers)
 
 
 # The views: each module adds its routes to `pages`.

@@ -3,12 +3,13 @@ tables, newest first, each linked to its screens and the floor's pages."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from flask import render_template
 
 from domain.tournaments.clock import read_clock
-from service.application import listings, tournaments
+from service.application import commands, listings, tournaments
 from service.application.handling import UnreadableStream
 from service.http.api import application, resources
 from service.http.pages import pages
@@ -23,7 +24,21 @@ def home() -> str:
     found_tournaments, more_tournaments = listings.page(pool, "tournament", SHOWN) if pool else ([], False)
     found_tables, more_tables = listings.page(pool, "table", SHOWN) if pool else ([], False)
     return render_template("home.html", tournaments=[_tournament_row(t) for t in found_tournaments],
-                           tables=found_tables, more_tournaments=more_tournaments, more_tables=more_tables)
+                           tables=[_table_row(t) for t in found_tables], more_tournaments=more_tournaments,
+                           more_tables=more_tables)
+
+
+def _table_row(listing: listings.Listing) -> listings.Listing:
+    """The table as listed; `unreadable` when this code cannot read its stream (said in
+    /v1/status with the reason). Only a table still open is read: a finished one is
+    history, and its own reads say so."""
+    if listing.status == "finished":
+        return listing
+    try:
+        commands.load_table(application(), listing.id)
+    except UnreadableStream:
+        return replace(listing, status="unreadable")
+    return listing
 
 
 def _tournament_row(listing: listings.Listing) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
 from service.application import commands, listings, replay, views
+from service.application.handling import UnreadableStream
 from service.http.api import application, event_store, resources
 from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
 from service.http.api.names import names_of
@@ -85,7 +86,13 @@ def _picker() -> dict[str, Any]:
     names = names_of({player for found in listed for player in found.players})
     tables = []
     for found in listed:
-        state = commands.load_table(application(), found.id).state
+        try:
+            state = commands.load_table(application(), found.id).state
+        except UnreadableStream:  # its hands answer unreadable_stream; the picker lists the others
+            tables.append({"id": found.id, "game": found.game, "status": "unreadable",
+                           "players": [names.get(player) or player for player in found.players],
+                           "hands": [], "played": 0})
+            continue
         played = state.hands_played if state is not None else 0
         tables.append({"id": found.id, "game": found.game, "status": found.status,
                        "players": [names.get(player) or player for player in found.players],
