@@ -109,7 +109,8 @@ class ActionSchema(WriteSchema):
     player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
                                  metadata={"description": "floor and admin keys: who acts"})
     defender = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=100),
-                                metadata={"description": "Palace Poker attack: the player attacked"})
+                                metadata={"description": "Palace Poker attack: the player attacked, one of "
+                                                          "the legal actions' `attack.targets`"})
     keep = ma.fields.List(ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=4)),
                           allow_none=True, validate=ma.validate.Length(max=5),
                           metadata={"description": "dice roll: positions (0-4) of the dice kept"})
