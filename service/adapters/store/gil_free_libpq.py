@@ -10,8 +10,9 @@ In the production table load these two calls held the GIL for a fifth of the sam
 `next_result` waits for the socket in `poll` (which releases the GIL) before asking
 libpq; `pipeline_sync` calls libpq's own PQpipelineSync through ctypes, which releases the
 GIL around foreign calls, on the libpq this process already loaded (the one psycopg's
-connections live in), found in /proc/self/maps. Where none is found (psycopg's pure-Python
-implementation, or not Linux), psycopg's own call is used.
+connections live in), found in /proc/self/maps and checked by its version. Where it is
+not found for certain (psycopg's pure-Python implementation, not Linux, two candidates),
+psycopg's own call is used.
 """
 from __future__ import annotations
 
@@ -53,27 +54,32 @@ def pipeline_sync(pgconn: pq.abc.PGconn) -> None:
 def _libpq_pipeline_sync() -> Callable[[int], int] | None:
     if pq.__impl__ == "python":  # psycopg's ctypes calls already release the GIL
         return None
-    path = _loaded_libpq()
+    path = _psycopgs_libpq()
     if path is None:
         return None
-    function = ctypes.CDLL(path).PQpipelineSync
+    libpq = ctypes.CDLL(path)
+    if libpq.PQlibVersion() != pq.version():  # not the library psycopg's connections live in
+        return None
+    function = libpq.PQpipelineSync
     function.argtypes = [ctypes.c_void_p]
     function.restype = ctypes.c_int
     return function  # type: ignore[no-any-return]
 
 
-def _loaded_libpq() -> str | None:
-    """The path of the libpq mapped into this process (psycopg's binary wheel bundles its
-    own, named libpq-<hash>.so.5...; psycopg's C build links the system's libpq.so.5)."""
+def _psycopgs_libpq() -> str | None:
+    """The path of the libpq psycopg uses, as mapped into this process: psycopg's binary
+    wheel bundles its own (psycopg_binary.libs/libpq-<hash>.so.5...), psycopg's C build
+    links the system's libpq.so.5. None when that is not one library (a PGconn must only
+    ever meet the functions of the library that made it)."""
     try:
         maps = Path("/proc/self/maps").read_text()
     except OSError:
         return None
-    for line in maps.splitlines():
-        path = line.rsplit(maxsplit=1)[-1]
-        if Path(path).name.startswith("libpq") and ".so" in path:
-            return path
-    return None
+    mapped = {line.rsplit(maxsplit=1)[-1] for line in maps.splitlines()}
+    bundled = pq.__impl__ == "binary"
+    found = [path for path in mapped if Path(path).name.startswith("libpq") and ".so" in path
+             and ("psycopg_binary.libs" in path) == bundled]
+    return found[0] if len(found) == 1 else None
 
 
 # Found once, at import: importing psycopg (above) has loaded its libpq.
