@@ -13,15 +13,26 @@ a draw's replacements right after the discard (2-7). No burn cards: the hand's r
   face up in the middle, which every player uses (Robert's Rules of Poker,
   seven-card stud). Eight players at most, so the first six streets always suffice.
 - 2-7 triple draw, when the stub cannot give a player their replacements: the cards
-  discarded so far, except the ones this player just threw, are shuffled (through
-  `Draws`, recorded sealed in `DiscardsReshuffled`) and put under the stub (Robert's
-  Rules of Poker, draw poker). Six players at most.
+  discarded so far, except the ones this player just threw, are shuffled and put under
+  the stub (Robert's Rules of Poker, draw poker). Six players at most. The order is the
+  one the hand's secret fixes (domain.rules.deal_commitment.derived_order, labelled
+  `mixed-reshuffle-<n>`), so nothing is drawn mid-hand; `DiscardsReshuffled` records it
+  sealed, with its own root, published before a card of it is dealt.
 - At the showdown every hand still in is shown (the table tables them all), and the
   decider settles the pots, high-low ones as domain.rules.split_pots does.
 
 What each viewer sees (`hole_view`, `event_view`): a player their own cards; everyone the up
 cards of stud, the board, the number of cards each player threw, and every hand shown at
 the showdown; floor and admin everything. The deck stays sealed until the hand is closed.
+
+The deal is committed card by card (domain.rules.deal_commitment), as hold'em's is: the
+hand's root covers the deck, each reshuffle's root its order, numbered on from the deck
+(positions len(deck), len(deck)+1, ...). The hand records at which committed position each
+seat was given each card (`held`) and which were dealt face up (`public`: stud's up cards,
+the board), so once the hand is over everyone gets the openings of those and of the hands
+shown down, each player those of their own cards, and the floor the deck, every reshuffle
+order and the secret: nobody else learns a folded or mucked card, or a discard. Hands
+committed whole (before this) keep their old view: the deck and salt to everyone.
 """
 from __future__ import annotations
 
@@ -29,13 +40,15 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from domain.live import autoplay
+from domain.rules import deal_commitment
 from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
 from domain.rules.cards import format_card, format_cards, parse_cards
 from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
-from domain.live.games import DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, deck_deal_view
+from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, _opened,
+                               commit_card_by_card, deck_deal_view)
 from domain.rules.violations import Violation
 
 LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
@@ -122,8 +135,11 @@ class MixedDeckCut:
 
 @dataclass(frozen=True)
 class DiscardsReshuffled:
-    """The stub ran short on a draw: these discards, in this shuffled order, go under it."""
+    """The stub ran short on a draw: these discards, in this shuffled order, go under it.
+    `commitment`: the order's root (positions numbered on from the deck and the reshuffles
+    before it), public; None in hands whose reshuffles were drawn, not derived."""
     order: tuple[str, ...]
+    commitment: str | None = None
 
 
 EVENT_TYPES: dict[str, type] = {**mixed.EVENT_TYPES, "MixedDeckCut": MixedDeckCut,
@@ -147,6 +163,22 @@ class MixedTableHand:
     aggressor: int | None = None
     position: Any = None
     """A rotation table's hand: where it stands in the rotation (domain.live.rotation)."""
+    reshuffles: tuple[DiscardsReshuffled, ...] = ()
+    held: tuple[tuple[tuple[str, int], ...], ...] = ()
+    """Per position in the hand: (card, committed position) of every card it was given."""
+    public: tuple[int, ...] = ()
+    """The committed positions of the cards dealt face up (stud's up cards, the board)."""
+
+    @property
+    def committed_count(self) -> int:
+        """How many positions the deck and the reshuffles so far commit to."""
+        return len(self.deck) + sum(len(r.order) for r in self.reshuffles)
+
+    @property
+    def next_position(self) -> int:
+        """The committed position of the stub's top card (the stub is always the committed
+        sequence's tail)."""
+        return self.committed_count - len(self.stub)
 
     @property
     def over(self) -> bool:
@@ -195,11 +227,21 @@ def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
     assert hand is not None
     if isinstance(event, DiscardsReshuffled):
         reshuffled = set(event.order)
-        return with_changes(hand, stub=hand.stub + event.order,
+        return with_changes(hand, stub=hand.stub + event.order, reshuffles=hand.reshuffles + (event,),
                             discards=tuple(c for c in hand.discards if c not in reshuffled))
     game = mixed.evolve(hand.game, event)  # type: ignore[arg-type]
     if isinstance(event, (mixed.CardsDealt, mixed.BoardDealt)):
-        return with_changes(hand, game=game, stub=hand.stub[len(event.cards) // 2:])
+        cards = _texts(event.cards)
+        first = hand.next_position
+        positions = range(first, first + len(cards))
+        if isinstance(event, mixed.BoardDealt):
+            return with_changes(hand, game=game, stub=hand.stub[len(cards):], public=hand.public + tuple(positions))
+        up = event.up + (False,) * (len(cards) - len(event.up))
+        held = hand.held + ((),) * (event.position + 1 - len(hand.held))
+        held = held[:event.position] + (held[event.position] + tuple(zip(cards, positions)),) + \
+            held[event.position + 1:]
+        return with_changes(hand, game=game, stub=hand.stub[len(cards):], held=held,
+                            public=hand.public + tuple(p for p, is_up in zip(positions, up) if is_up))
     if isinstance(event, mixed.CardsDiscarded):
         return with_changes(hand, game=game, discards=hand.discards + _texts(event.cards))
     if hand.game is not None and game.street != hand.game.street:  # a new street
@@ -247,13 +289,25 @@ def _dealer_step(hand: MixedTableHand, dealing: Dealing) -> Any:
         count = game.owed[owed]
         if len(hand.stub) < count:
             # This player's own discards (the last thrown) are not dealt back to them.
-            others = hand.discards[:len(hand.discards) - count]
-            return DiscardsReshuffled(dealing.draws.shuffled(others))
+            return reshuffle(hand, hand.discards[:len(hand.discards) - count], bytes.fromhex(dealing.salt))
         return mixed.DealCards(owed, "".join(hand.stub[:count]))
     if game.phase == "showdown":
         seat = next(s for s in _showdown_order(hand) if not game.shown[s] and not game.mucked[s])
         return mixed.ShowCards(seat, format_cards(c for c in game.hole[seat]))  # type: ignore[misc]
     return None
+
+
+def reshuffle_label(number: int) -> str:
+    return f"mixed-reshuffle-{number}"
+
+
+def reshuffle(hand: MixedTableHand, cards: tuple[str, ...], secret: bytes) -> DiscardsReshuffled:
+    """The hand's next reshuffle of `cards`: in the order the secret fixed before the first
+    action (domain.rules.deal_commitment.derived_order: nobody without the secret can
+    recompute it, and it depends only on which cards are reshuffled), committed card by
+    card on its own root, numbered on from the positions committed so far."""
+    order = deal_commitment.derived_order(cards, secret, reshuffle_label(len(hand.reshuffles) + 1))
+    return DiscardsReshuffled(order, deal_commitment.deal_root(order, secret, hand.committed_count))
 
 
 def _showdown_order(hand: MixedTableHand) -> list[int]:
@@ -347,8 +401,10 @@ def summary(hand: MixedTableHand, names: list[str]) -> dict[str, Any]:
 
 
 class MixedTableGame(PlaysForChips):
-    """One mixed game at a live table (the domain.live.games adapter shape)."""
+    """One mixed game at a live table (the domain.live.games adapter shape), its deal
+    committed card by card."""
     EVENT_TYPES = EVENT_TYPES
+    commit = staticmethod(commit_card_by_card)
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -418,7 +474,56 @@ class MixedTableGame(PlaysForChips):
     @staticmethod
     def deal_view(hand: MixedTableHand, names: list[str], seal: DealSeal, revealed: bool,
                   viewing: Viewing) -> dict[str, Any]:
-        return deck_deal_view(hand.deck if revealed else None, seal)
+        if seal.scheme != deal_commitment.SCHEME:  # dealt before mixed hands were committed card by card
+            return deck_deal_view(hand.deck if revealed else None, seal)
+        return per_card_deal_view(hand, names, seal if revealed else DealSeal(seal.commitment, seal.scheme, None),
+                                  viewing)
+
+
+def per_card_deal_view(hand: MixedTableHand, names: list[str], seal: DealSeal, viewing: Viewing) -> dict[str, Any]:
+    """The root always (and each reshuffle's); once the hand is over (`seal.salt` given),
+    the floor gets the deck, every reshuffle order and the secret, each root recomputed and
+    each reshuffle order checked against the one the secret fixed; the others the openings
+    of the cards they may see (the up cards and the board, the hands shown down, their
+    own), each checked against its root."""
+    view: dict[str, Any] = {"commitment": seal.commitment, "scheme": deal_commitment.SCHEME,
+                            "deck": None, "salt": None, "openings": None, "verified": None,
+                            "reshuffles": [{"commitment": r.commitment, "order": None, "openings": None,
+                                            "verified": None} for r in hand.reshuffles]}
+    if seal.salt is None or seal.commitment is None or not hand.deck:
+        return view
+    secret = bytes.fromhex(seal.salt)
+    segments = [(hand.deck, seal.commitment, 0)]
+    first = len(hand.deck)
+    for shuffled in hand.reshuffles:
+        segments.append((shuffled.order, shuffled.commitment or "", first))
+        first += len(shuffled.order)
+    if viewing.everything:
+        checked = []
+        for number, (order, root, start) in enumerate(segments):
+            verified = deal_commitment.deal_root(order, secret, start) == root
+            if number:
+                derived = deal_commitment.derived_order(order, secret, reshuffle_label(number)) == order
+                verified = verified and derived
+            checked.append({"commitment": root or None, "order": "".join(order), "openings": None,
+                            "verified": verified})
+        return {**view, "deck": "".join(hand.deck), "salt": seal.salt, "verified": checked[0]["verified"],
+                "reshuffles": checked[1:]}
+    seen = set(hand.public)
+    game = hand.game
+    for seat, held in enumerate(hand.held):
+        if viewing.sees(names[seat]):
+            seen.update(position for _, position in held)
+        elif game is not None and game.shown[seat]:
+            # A hand shown down: the cards it holds now, at the position each was last given from.
+            latest = dict(held)
+            seen.update(latest[format_card(c)] for c in game.hole[seat] if c is not None and format_card(c) in latest)
+    opened = []
+    for order, root, start in segments:
+        mine = sorted(p for p in seen if start <= p < start + len(order))
+        opened.append(_opened(order, secret, mine, root, start) if root else {"openings": None, "verified": None})
+    return {**view, **opened[0],
+            "reshuffles": [{"commitment": r.commitment, "order": None, **o} for r, o in zip(hand.reshuffles, opened[1:])]}
 
 
 def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int, ...], button: int,

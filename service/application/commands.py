@@ -57,12 +57,14 @@ PRIVATE_CARD_EVENTS = frozenset({"HoleCardsDealt", "PlayerDrew", "OpenersSplit",
 # get the openings of the cards they saw (service.application.views.deal_view). Five-card
 # draw's reshuffle orders and reshuffled stubs hold the mucked discards, so they are the
 # floor's too; so are Palace Poker's orders, which hold every palace and the face-down
-# discard pile.
+# discard pile, and the mixed games' deck and 2-7 triple draw's reshuffle orders (folded
+# down cards, mucked hands, discards).
 FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck", "reshuffle_order"),
                       "Redealt": ("deck", "reshuffle_order"), "StubReshuffled": ("cards",),
                       "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
                       "PalaceReshuffleCommitted": ("order",), "SetAsideBannersReshuffled": ("order",),
-                      "PalaceDeckShuffled": ("order",), "DrawDeckReshuffled": ("order",)}
+                      "PalaceDeckShuffled": ("order",), "DrawDeckReshuffled": ("order",),
+                      "MixedDeckCut": ("deck",), "DiscardsReshuffled": ("order",)}
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,

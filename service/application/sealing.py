@@ -4,7 +4,7 @@ read path has to ask the store to reveal them (service.adapters.store.base.Revea
 They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
 orders, the salt of the deal's commitment and the values behind a pending dice roll. No
 role sees them before the hand's HandClosed event. Then a hand committed card by card
-(hold'em, Omaha, five-card draw, Palace Poker) shows its orders and salt to the floor and
+(hold'em, Omaha, five-card draw, Palace Poker, the mixed games) shows its orders and salt to the floor and
 admin only (service.application.commands.FLOOR_ONLY_SECRETS; the others get per-card
 openings derived from them, service.application.views); a hand committed whole shows
 them to everyone, so anyone can check the deal against the commitment.

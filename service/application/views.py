@@ -8,11 +8,12 @@
 - the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
   dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
   visible before the hand ends), until the hand (a dice game) is over;
-- then a hold'em or Omaha hand, committed card by card (domain.rules.deal_commitment), shows its
-  deck and secret to the floor and admin only (metadata `floor_only`); everyone gets the
-  openings of the board and of the hands shown, each player those of their own cards, so
-  nobody learns a mucked card or one nobody saw. The other games' decks, committed whole,
-  are shown to everyone once the hand is over, so anyone can check the deal.
+- then a hand committed card by card (domain.rules.deal_commitment: hold'em, Omaha, five-card
+  draw, Palace Poker, the mixed games) shows its deck and secret to the floor and admin
+  only (metadata `floor_only`); everyone gets the openings of the board (stud: the up
+  cards) and of the hands shown, each player those of their own cards, so nobody learns a
+  mucked card or one nobody saw. Hands committed whole (stored before their game was
+  committed card by card) show their deck to everyone once over, so anyone can check it.
 
 What a viewer sees of a hand (its cards, summary, seats, bets, legal actions and deal
 check) is said by the game's adapter (domain.live.games, domain.live.mixed); this module

@@ -3,6 +3,8 @@ played to the end by its players' keys, and at every step every role's reads che
 nobody but the floor, the admin and the owner sees a down card before it is shown."""
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
@@ -140,18 +142,25 @@ def test_mixed_game_settings_are_checked_when_the_table_is_created(client):
     assert_problem(refused, 400, "validation_error")  # the game derives its betting
 
 
-def _play_out(client, table_id: str, keys: dict, written: dict) -> dict:
-    """Bring-in, checks and calls, standing pat, until the hand is over."""
-    while written["to_act"] is not None and not written["hand"]["over"]:
+def play_out(client, table_id: str, keys: dict, written: dict,
+              until: Callable[[dict], bool] = lambda written: False) -> dict:
+    """Bring-in, checks and calls, standing pat, until the hand is over (or `until` the
+    last write says so)."""
+    while written["to_act"] is not None and not written["hand"]["over"] and not until(written):
         legal = written["legal"]
         body = ({"action": "discard", "discard": []} if legal["discard"]
                 else {"action": "bring_in"} if legal.get("bring_in")
                 else {"action": "check" if legal["check"] else "call"})
-        response = client.post(f"/v1/tables/{table_id}/actions", json=body,
-                               headers={**keys[written["to_act"]], "If-Match": f'"{written["version"]}"'})
-        assert response.status_code == 201, response.get_json()
-        written = response.get_json()
+        written = act(client, table_id, keys, written, body)
     return written
+
+
+def act(client, table_id: str, keys: dict, written: dict, body: dict) -> dict:
+    """The player to act (after the last write) does `body`; the write's answer."""
+    response = client.post(f"/v1/tables/{table_id}/actions", json=body,
+                           headers={**keys[written["to_act"]], "If-Match": f'"{written["version"]}"'})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
 
 
 def test_a_horse_table_turns_from_hold_em_to_omaha_hi_lo_after_one_orbit(client):
@@ -165,7 +174,7 @@ def test_a_horse_table_turns_from_hold_em_to_omaha_hi_lo_after_one_orbit(client)
         written = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).get_json()
         shown = client.get(f"/v1/tables/{table_id}", headers=key_for(client, "spectator")).get_json()
         seen.append((shown["hand"]["game"], shown["rotation"]["current"], shown["rotation"]["next"]))
-        _play_out(client, table_id, keys, written)
+        play_out(client, table_id, keys, written)
     assert seen == [("rotation_holdem", "limit hold'em", "limit hold'em")] * 2 + [
         ("rotation_holdem", "limit hold'em", "Omaha hi-lo"), ("omaha_hi_lo", "Omaha hi-lo", "Omaha hi-lo")]
     assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["rotation"]["games"][2] == "razz"

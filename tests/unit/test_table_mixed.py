@@ -11,7 +11,11 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts, format_card
 from domain.games import mixed
-from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, legal
+from domain.live.games import DECK_HASH, DealSeal, Viewing
+from domain.live.mixed import TABLE_GAMES, DiscardsReshuffled, MixedDeckCut, legal, reshuffle_label
+from domain.rules import deal_commitment
+from domain.rules.cards import deck_commitment, parse_cards
+from service.application.commands import FLOOR_ONLY_SECRETS
 from domain.rules.violations import Violation
 from service.application import views
 from tests.unit.test_table_games import SeededDraws
@@ -182,8 +186,24 @@ def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_
     assert len(reshuffle.order) == 20 and not set(reshuffle.order) & set(_pairs(last_thrown.cards))
     held = [c for hole in state.hand.game.hole for c in hole]
     assert len(held) == len(set(held)) == 30
+    # The order is the one the hand's secret fixed, committed on its own root numbered on
+    # from the deck, before a card of it is dealt.
+    secret = bytes.fromhex(SALT)
+    assert reshuffle.order == deal_commitment.derived_order(reshuffle.order, secret, reshuffle_label(1))
+    assert reshuffle.commitment == deal_commitment.deal_root(reshuffle.order, secret, 52)
     _, state = passive(state, draws)
     assert sum(state.stacks) == 6 * 500
+    audited = views.deal_view(state, views.Viewer("floor"), revealed=True)
+    assert audited["verified"] is True and audited["reshuffles"][0]["verified"] is True
+    assert audited["reshuffles"][0]["order"] == "".join(reshuffle.order)
+    # The player who drew from it opens their cards against its root; nobody else gets its order.
+    drawer = state.players[state.hand_seats[last_thrown.position]]
+    given = [e for e in events if isinstance(e, mixed.CardsDealt) and e.position == last_thrown.position][-1]
+    own = views.deal_view(state, views.Viewer("player", drawer), revealed=True)["reshuffles"][0]
+    assert own["order"] is None and own["verified"] is True
+    assert {o["card"] for o in own["openings"]} <= set(reshuffle.order)
+    assert all(deal_commitment.verify_opening(_opening(o), own["commitment"]) for o in own["openings"])
+    assert {o["card"] for o in own["openings"]} == set(_pairs(given.cards)) & set(reshuffle.order)
 
 
 def _pairs(cards: str) -> list[str]:
@@ -256,12 +276,59 @@ def test_the_computer_posts_the_bring_in_for_an_absent_player_and_stands_pat_on_
 
 
 def test_the_deck_of_a_closed_hand_is_the_committed_one() -> None:
+    # Committed card by card: the floor gets the deck and the secret, the others openings.
     state = create("razz", STUD)
     events, state = deal(state, tuple(deck_texts()))
-    _, state = passive(state)
+    more, state = passive(state)
+    events += more
     cut = next(e for e in events if isinstance(e, MixedDeckCut))
+    audited = views.deal_view(state, views.Viewer("floor"), revealed=True)
+    assert audited["deck"] == "".join(cut.deck) and audited["salt"] == SALT and audited["verified"] is True
+    assert audited["commitment"] == deal_commitment.deal_root(cut.deck, bytes.fromhex(SALT))
     shown = views.deal_view(state, views.Viewer("spectator"), revealed=True)
-    assert shown["deck"] == "".join(cut.deck) and shown["verified"] is True
+    assert shown["deck"] is None and shown["salt"] is None and shown["verified"] is True
+    # Everyone still in was shown down: every card dealt is opened, each against the root.
+    dealt = {c for e in events if isinstance(e, mixed.CardsDealt) for c in _pairs(e.cards)}
+    assert {o["card"] for o in shown["openings"]} == dealt
+    assert all(deal_commitment.verify_opening(_opening(o), shown["commitment"]) for o in shown["openings"])
+
+
+def _opening(raw: dict) -> deal_commitment.Opening:
+    return deal_commitment.Opening(raw["position"], raw["card"], raw["salt"], tuple(tuple(s) for s in raw["path"]))
+
+
+def test_a_folded_stud_hand_s_down_cards_are_opened_to_its_owner_and_the_floor_only() -> None:
+    state = create("stud", STUD)
+    _, state = deal(state, stacked("AhAd2d", "KhKd2c", "QhQdKs"))  # p1 brings in (2c), p2 acts next
+    _, state = act(state, "bring_in")
+    folded = state.to_act
+    _, state = act(state, "fold")
+    _, state = passive(state)
+    down = {"QhQd"[i:i + 2] for i in (0, 2)} if folded == "p0" else {"KhKd"[i:i + 2] for i in (0, 2)}
+    for viewer in (views.Viewer("spectator"), views.Viewer("player", next(p for p in ("p0", "p1", "p2")
+                                                                           if p != folded))):
+        shown = views.deal_view(state, viewer, revealed=True)
+        assert not {o["card"] for o in shown["openings"]} & down and shown["deck"] is None
+        assert all(deal_commitment.verify_opening(_opening(o), shown["commitment"]) for o in shown["openings"])
+    own = views.deal_view(state, views.Viewer("player", folded), revealed=True)
+    assert down <= {o["card"] for o in own["openings"]}
+    assert down <= set(_pairs(views.deal_view(state, views.Viewer("floor"), revealed=True)["deck"]))
+
+
+def test_a_hand_committed_whole_keeps_its_old_view() -> None:
+    state = create("stud", STUD)
+    _, state = deal(state, tuple(deck_texts()))
+    _, state = passive(state)
+    deck = state.hand.deck
+    seal = DealSeal(deck_commitment(parse_cards(deck), bytes.fromhex(SALT)), DECK_HASH, SALT)
+    names = [state.players[s] for s in state.hand_seats]
+    shown = TABLE_GAMES["stud"].deal_view(state.hand, names, seal, True, Viewing(lambda _: False, False))
+    assert shown["scheme"] == DECK_HASH and shown["deck"] == "".join(deck) and shown["verified"] is True
+
+
+def test_the_mixed_games_deck_and_reshuffles_are_the_floors_alone_in_the_events() -> None:
+    assert FLOOR_ONLY_SECRETS["MixedDeckCut"] == ("deck",)
+    assert FLOOR_ONLY_SECRETS["DiscardsReshuffled"] == ("order",)
 
 
 def test_hands_follow_one_another_with_the_button_moving() -> None:

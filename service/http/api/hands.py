@@ -55,9 +55,10 @@ class HandSchema(ma.Schema):
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
         "description": "commitment; once the hand is over, the check: hold'em, Omaha, "
-                       "five-card draw and Palace Poker give the floor the deck (draw: every deal's "
-                       "deck and reshuffle order; Palace: the banner deck and the banner, palace and "
-                       "reshuffle orders) and salt, everyone else the openings of the cards they saw"})
+                       "five-card draw, Palace Poker and the mixed games give the floor the deck (draw: "
+                       "every deal's deck and reshuffle order; Palace: the banner deck and the banner, "
+                       "palace and reshuffle orders; 2-7 triple draw: each reshuffle's order) and salt, "
+                       "everyone else the openings of the cards they saw"})
 
 
 class HandStateSchema(ma.Schema):
