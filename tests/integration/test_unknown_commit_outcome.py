@@ -16,11 +16,13 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from service.adapters.store import postgres as postgres_store
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem
@@ -56,21 +58,20 @@ def actions_in_log(admin_url: str, table_id: str) -> int:
                                   (f"table-{table_id}",)).fetchone()[0]
 
 
-@pytest.fixture
-def held_commit(own_database: tuple[str, str], seated: tuple[str, list]) -> Iterator[psycopg.Connection]:
-    """Every COMMIT of an append to the seated table waits on HOLD_LOCK, which the yielded
-    connection holds until the test ends."""
-    admin_url = own_database[0]
-    table_id = seated[0]
+@contextmanager
+def commit_held(admin_url: str, stream_id: str) -> Iterator[psycopg.Connection]:
+    """Every COMMIT of an append to `stream_id` waits on HOLD_LOCK, which the yielded
+    connection holds until it unlocks it or the block ends (trigger and function dropped)."""
     trigger = f"hold_commit_{secrets.token_hex(4)}"
     with psycopg.connect(admin_url, autocommit=True) as ddl:
         ddl.execute(f"""
             CREATE FUNCTION {trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN PERFORM pg_advisory_xact_lock({HOLD_LOCK}); RETURN NULL; END $$""")
-        ddl.execute(f"""
-            CREATE CONSTRAINT TRIGGER {trigger} AFTER INSERT ON events
+        ddl.execute(sql.SQL("""
+            CREATE CONSTRAINT TRIGGER {} AFTER INSERT ON events
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-            WHEN (NEW.stream_id = 'table-{table_id}') EXECUTE FUNCTION {trigger}()""")
+            WHEN (NEW.stream_id = {}) EXECUTE FUNCTION {}()""").format(
+            sql.Identifier(trigger), sql.Literal(stream_id), sql.Identifier(trigger)))
         try:
             with psycopg.connect(admin_url, autocommit=True) as holder:
                 holder.execute("SELECT pg_advisory_lock(%s)", (HOLD_LOCK,))
@@ -78,6 +79,12 @@ def held_commit(own_database: tuple[str, str], seated: tuple[str, list]) -> Iter
         finally:
             ddl.execute(f"DROP TRIGGER {trigger} ON events")
             ddl.execute(f"DROP FUNCTION {trigger}()")
+
+
+@pytest.fixture
+def held_commit(own_database: tuple[str, str], seated: tuple[str, list]) -> Iterator[psycopg.Connection]:
+    with commit_held(own_database[0], f"table-{seated[0]}") as holder:
+        yield holder
 
 
 def backend_waiting_in_commit(admin_url: str) -> int:
