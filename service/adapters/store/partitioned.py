@@ -107,10 +107,10 @@ class PartitionedEventStore:
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-        *, reveal: Reveal | None = None,
+        *, reveal: Reveal | None = None, checked: bool = True,
     ) -> list[RecordedEvent]:
         return self.store_for(stream_id).read_stream(stream_id, after_version, up_to_version,
-                                                     reveal=reveal)
+                                                     reveal=reveal, checked=checked)
 
     def read_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
