@@ -220,16 +220,26 @@ class Streams(Generic[S]):
         that read the stream in the transaction it is in and writes at the versions it
         decided on (what it wrote is cached; another writer's append makes its next
         append a VersionConflict)."""
+        self._refuse_if_failed(stream_id)
         return self._cached(stream_id) or self.load(stream_id)
 
     def load_for_write(self, stream_id: str, expected_version: int | None) -> Loaded[S]:
         """The cached state when it is at the version the writer expects, without a read:
         the append still checks that version atomically, and an idempotency key recorded
         meanwhile by another process comes back from the store as the first result."""
+        self._refuse_if_failed(stream_id)
         cached = self._cached(stream_id)
         if cached is not None and expected_version is not None and cached.version == expected_version:
             return cached
         return self.load(stream_id)
+
+    def _refuse_if_failed(self, stream_id: str) -> None:
+        """Verify before acting, where the cache spares the read: a stream this process
+        found failing its integrity check (on any read) is refused before its cached
+        state is used. A write decided on the cached (verified) state appends at the next
+        version, where an event written behind the store's back stands: the append's
+        conflict reads it, and the check refuses it (handle)."""
+        self.store.refuse_failed(stream_id)
 
     def replay(self, stream_id: str, up_to_version: int | None) -> Loaded[S]:
         """The stream's state at `up_to_version` (None: its head; not cached): from the

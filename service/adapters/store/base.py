@@ -225,6 +225,14 @@ class EventStore(Protocol):
 
     def list_streams(self, prefix: str = "") -> list[str]: ...
 
+    def refuse_failed(self, stream_id: str) -> None:
+        """Raise the IntegrityFailure this store found for the stream on a read, if any."""
+        ...
+
+    def integrity_failures(self) -> list[IntegrityFailure]:
+        """The streams this store found failing their check on read, in this process."""
+        ...
+
 
 def check_append_arguments(expected_version: int, events: Sequence[NewEvent]) -> None:
     if expected_version < 0:

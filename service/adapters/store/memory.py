@@ -203,6 +203,9 @@ class InMemoryEventStore:
             except IntegrityFailure as failed:
                 raise self.failed_streams.found(failed) from None
 
+    def refuse_failed(self, stream_id: str) -> None:
+        self.failed_streams.refuse(stream_id)
+
     def integrity_failures(self) -> list[IntegrityFailure]:
         return self.failed_streams.all()
 

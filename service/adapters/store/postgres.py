@@ -756,6 +756,9 @@ class PostgresEventStore:
             raise self.failed_streams.found(failed) from None
         return event
 
+    def refuse_failed(self, stream_id: str) -> None:
+        self.failed_streams.refuse(stream_id)
+
     def integrity_failures(self) -> list[IntegrityFailure]:
         """The streams this process found failing their check on read (FailedStreams)."""
         return self.failed_streams.all()
