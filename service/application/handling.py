@@ -26,7 +26,7 @@ import logging
 
 from service.adapters.store import scope
 from service.adapters.store.base import (
-    EventStore, NewEvent, RecordedEvent, Reveal, Snapshot, VersionConflict,
+    EventStore, IntegrityFailure, NewEvent, RecordedEvent, Reveal, Snapshot, UnreadableStream, VersionConflict,
 )
 from service.application import snapshots
 
@@ -35,17 +35,11 @@ log = logging.getLogger(__name__)
 S = TypeVar("S")
 
 
-class UnreadableStream(Exception):
-    """A stored stream this code cannot read: an event of a type or shape the domain no
-    longer accepts, or stored before a fix with values it now refuses. Reported to whoever
-    reads it (a problem with a stable code, a line in the status, the follower parking
-    that stream), never a crash of the reader."""
-
-    def __init__(self, stream_id: str, version: int | None, reason: str) -> None:
-        super().__init__(f"{stream_id} cannot be read at version {version}: {reason}")
-        self.stream_id = stream_id
-        self.version = version
-        self.reason = reason
+__all__ = ["IntegrityFailure", "UnreadableStream"]
+"""Both are the store's (service.adapters.store.base): a stream this code cannot read, and
+one whose log fails its check on read (the store checks every event it returns, so every
+load, replay and batch here acts only on events it verified). Every reader here treats
+them alike: refused with the stream and the version, never decided or dealt on."""
 
 
 class UnknownEventType(LookupError):
@@ -190,9 +184,9 @@ class Streams(Generic[S]):
         self.kind = kind
         capacity = kind.cached if cached is None else cached
         self._cache: StreamCache[S] | None = StreamCache(capacity) if capacity else None
-        # stream id -> (version, reason) of the record this process found it cannot read:
-        # the log only grows, so the stream stays unreadable until other code runs.
-        self._unreadable: dict[str, tuple[int | None, str]] = {}
+        # stream id -> the refusal of the record this process found it cannot read: the
+        # log only grows, so the stream stays unreadable until other code runs.
+        self._unreadable: dict[str, UnreadableStream] = {}
         self._unreadable_lock = threading.Lock()
 
     def unreadable(self, stream_id: str) -> UnreadableStream | None:
@@ -200,8 +194,7 @@ class Streams(Generic[S]):
         it): a caller that meets the same stream again (a sweep every second) may pass it
         over without a read, or a second line in the log."""
         with self._unreadable_lock:
-            found = self._unreadable.get(stream_id)
-        return None if found is None else UnreadableStream(stream_id, *found)
+            return self._unreadable.get(stream_id)
 
     def load(self, stream_id: str) -> Loaded[S]:
         """The stream's current state: the cached state plus whatever was appended since;
@@ -227,16 +220,26 @@ class Streams(Generic[S]):
         that read the stream in the transaction it is in and writes at the versions it
         decided on (what it wrote is cached; another writer's append makes its next
         append a VersionConflict)."""
+        self._refuse_if_failed(stream_id)
         return self._cached(stream_id) or self.load(stream_id)
 
     def load_for_write(self, stream_id: str, expected_version: int | None) -> Loaded[S]:
         """The cached state when it is at the version the writer expects, without a read:
         the append still checks that version atomically, and an idempotency key recorded
         meanwhile by another process comes back from the store as the first result."""
+        self._refuse_if_failed(stream_id)
         cached = self._cached(stream_id)
         if cached is not None and expected_version is not None and cached.version == expected_version:
             return cached
         return self.load(stream_id)
+
+    def _refuse_if_failed(self, stream_id: str) -> None:
+        """Verify before acting, where the cache spares the read: a stream this process
+        found failing its integrity check (on any read) is refused before its cached
+        state is used. A write decided on the cached (verified) state appends at the next
+        version, where an event written behind the store's back stands: the append's
+        conflict reads it, and the check refuses it (handle)."""
+        self.store.refuse_failed(stream_id)
 
     def replay(self, stream_id: str, up_to_version: int | None) -> Loaded[S]:
         """The stream's state at `up_to_version` (None: its head; not cached): from the
@@ -319,6 +322,9 @@ class Streams(Generic[S]):
                                            idempotency_key=idempotency_key, actor=actor)
             except VersionConflict:
                 if attempt + 1 == attempts:
+                    # What got there first is read and checked: an event written behind the
+                    # store's back answers as the IntegrityFailure it is, not a lost race.
+                    self._check_newer(stream_id, current.version)
                     raise
                 continue
             if result.deduplicated:
@@ -336,6 +342,11 @@ class Streams(Generic[S]):
                                         decision.records))
             return Handled(result.last_version, recorded, decision.state, decision.events)
         raise AssertionError("unreachable: the last attempt raises or returns")
+
+    def _check_newer(self, stream_id: str, version: int) -> None:
+        """Read (and so check) the events after `version`: raises IntegrityFailure when one
+        fails its check."""
+        self.store.read_stream(stream_id, after_version=version, reveal=self.kind.reveal)
 
     def _first_result(self, stream_id: str, versions: tuple[int, int]) -> Handled[S]:
         """What the command that first used the key recorded, and the state it left."""
@@ -366,7 +377,7 @@ class Streams(Generic[S]):
 
     def _note_unreadable(self, stream_id: str, refused: UnreadableStream) -> None:
         with self._unreadable_lock:
-            self._unreadable.setdefault(stream_id, (refused.version, refused.reason))
+            self._unreadable.setdefault(stream_id, refused)
         # A record appended in a transaction that rolls back was never in the log.
         opened = scope.current()
         if opened is not None:

@@ -282,6 +282,8 @@ def status(client: Client, as_json: bool) -> None:
                         for t in now["tournaments"]])
     refused = [Text(f"unreadable: {t.get('kind', 'tournament')} {t['id']} at version {t['version']}: {t['reason']}")
                for t in now.get("unreadable", ())]
+    refused += [Text(f"integrity failure: {t['kind']} {t['id']} at version {t['version']}: {t['reason']}")
+                for t in now.get("integrity_failures", ())]
     _emit(as_json, now, Group(table, *refused) if refused else table)
 
 

@@ -20,7 +20,7 @@ from service.adapters.store.metered import VERSION_CONFLICTS
 from service.application import listings
 from service.application.handling import UnreadableStream
 from service.http.request_log import current_request_id
-from service.adapters.store.base import VersionConflict
+from service.adapters.store.base import IntegrityFailure, VersionConflict
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "urn:cardroom:problem:"
@@ -232,22 +232,28 @@ def is_database_outage(error: psycopg.Error) -> bool:
     return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53") or error.sqlstate == READ_ONLY_SQL_TRANSACTION
 
 
-UNREADABLE_STREAM_STATUS = 500
+UNREADABLE_STREAM_STATUS = 409
+"""A stream this code cannot read (`unreadable_stream`) or whose log fails its check
+(`integrity_failure`): a conflict with the stored state, the same for reads and writes,
+that a retry meets again until the floor repairs the log or deploys a fix."""
 
 
 def unreadable_stream_problem(error: UnreadableStream) -> tuple[str, dict[str, Any]]:
-    """The detail and numbers of the `unreadable_stream` problem (the API's and the pages'),
-    logged once per request that meets it."""
-    log.error("unreadable stream on %s %s: %s", request.method, request.path, error)
-    return (f"this code cannot read {error.stream_id} at version {error.version}: {error.reason}",
-            {"stream": error.stream_id, "version": error.version})
+    """The detail and numbers of the `unreadable_stream` or `integrity_failure` problem
+    (error.code; the API's and the pages'), logged once per request that meets it."""
+    log.error("%s on %s %s: %s", error.code, request.method, request.path, error)
+    detail = (f"{error.stream_id} fails its integrity check at version {error.version}: {error.reason}; "
+              "nothing is read from or written to it until the log is repaired"
+              if isinstance(error, IntegrityFailure)
+              else f"this code cannot read {error.stream_id} at version {error.version}: {error.reason}")
+    return detail, {"stream": error.stream_id, "version": error.version}
 
 
 def from_unreadable_stream(error: UnreadableStream) -> Response:
-    """A stored stream this code cannot read: the server's fault (a retry reads the same),
-    said with the stream, the version and the reason, so the operator knows where."""
+    """A stored stream this code cannot read, or whose log fails its check: said with the
+    stream, the version and the reason, so the operator knows where."""
     detail, numbers = unreadable_stream_problem(error)
-    return problem_response(UNREADABLE_STREAM_STATUS, "unreadable_stream", detail, numbers=numbers)
+    return problem_response(UNREADABLE_STREAM_STATUS, error.code, detail, numbers=numbers)
 
 
 def from_unexpected(error: Exception) -> Response:

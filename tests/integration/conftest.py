@@ -80,11 +80,14 @@ def own_database(admin_database_url: str) -> Iterator[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def own_store(own_database: tuple[str, str]) -> Iterator[EventStore]:
-    """The PostgreSQL store on `own_database` (two connections)."""
+    """The PostgreSQL store on `own_database` (two connections), keyed as an app of this
+    process on it is (its events carry the MACs the app's reads check)."""
+    from service.adapters.integrity import chain_signer
     from service.adapters.store.postgres import PostgresEventStore, open_pool
+    from service.config import Config
 
     pool = open_pool(own_database[1], max_size=2)
-    yield PostgresEventStore(pool)
+    yield PostgresEventStore(pool, signer=chain_signer(Config(database_url=own_database[1])))
     pool.close()
 
 
@@ -220,6 +223,14 @@ def printed_status(database_url: str, data_dir: Path, monkeypatch: pytest.Monkey
     from service.cli.main import main
 
     monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
+    # The chain key of the apps this process runs (Config's data directory): the command's
+    # reads check the MACs they wrote.
+    from service.adapters.integrity import chain_signer
+    from service.config import Config
+
+    chain_signer(Config())
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "chain-key").write_text((Config().data_dir / "chain-key").read_text())
     result = CliRunner().invoke(main, ["--database-url", database_url, "status"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return " ".join(result.output.split())

@@ -19,10 +19,12 @@ from service.adapters.store.base import (
     AppendResult,
     Checkpoint,
     EventStore,
+    IntegrityFailure,
     NewEvent,
     RecordedEvent,
     Verification,
     VersionConflict,
+    event_hash,
 )
 from service.adapters.store.memory import InMemoryEventStore
 
@@ -401,8 +403,56 @@ def test_verify_finds_the_first_event_altered_behind_the_stores_back(
     tamper = _tamper_in_memory if isinstance(store, InMemoryEventStore) else _tamper_in_postgres
     tamper(store, request, stream_id, version=3, data={"player": "p2", "seat": 9})
 
-    assert store.read_stream(stream_id)[2].data["seat"] == 9
     assert store.verify_stream(stream_id) == Verification(False, 4, 3)
+    assert store.read_stream(stream_id, checked=False)[2].data["seat"] == 9
+
+
+def test_a_read_refuses_an_event_altered_behind_the_stores_back_and_keeps_refusing(
+    store, stream_id, request
+):
+    """Verify before acting: every read checks what it returns, the event before the read
+    included (a read after version 2 still finds version 3 altered), then refuses the
+    stream at once; the global log leaves its events out; the audit still reads it."""
+    store.append(stream_id, 0, [seated(f"p{n}", n) for n in range(4)])
+    assert [e.version for e in store.read_stream(stream_id, after_version=2)] == [3, 4]
+    after, _ = drain(store, None)
+
+    tamper = _tamper_in_memory if isinstance(store, InMemoryEventStore) else _tamper_in_postgres
+    tamper(store, request, stream_id, version=3, data={"player": "p2", "seat": 9})
+
+    with pytest.raises(IntegrityFailure) as refused:
+        store.read_stream(stream_id, after_version=2)
+    assert (refused.value.stream_id, refused.value.version) == (stream_id, 3)
+    with pytest.raises(IntegrityFailure):
+        store.read_stream(stream_id, up_to_version=1)  # the stream is refused, not only the event
+    assert stream_id in {f.stream_id for f in store.integrity_failures()}
+    assert all(e.stream_id != stream_id for e in drain(store, None)[0])
+    assert len(store.read_stream(stream_id, checked=False)) == 4
+
+
+def test_a_read_refuses_an_event_whose_link_to_the_one_before_is_broken(store, stream_id, request):
+    """An event recomputed on a forged predecessor hash: the read that starts after the
+    predecessor (a cached prefix) still checks the link."""
+    store.append(stream_id, 0, [seated(f"p{n}", n) for n in range(3)])
+    first, second = store.read_stream(stream_id, up_to_version=2)
+    data = {"player": "p1", "seat": 7}
+    forged_hash = event_hash(stream_id, 2, second.type, second.schema_version, data, second.metadata,
+                             first.hash, second.recorded_at)
+    if isinstance(store, InMemoryEventStore):
+        store._streams[stream_id][1] = dataclasses.replace(second, data=data, hash=forged_hash)
+    else:
+        import psycopg
+        from psycopg.types.json import Jsonb
+
+        with psycopg.connect(request.getfixturevalue("admin_database_url")) as intruder:
+            intruder.execute("SET session_replication_role = replica")
+            intruder.execute("UPDATE events SET data = %s, hash = decode(%s, 'hex') WHERE stream_id = %s"
+                             " AND version = 2", (Jsonb(data), forged_hash, stream_id))
+    assert store.verify_stream(stream_id).first_bad_version == 3
+
+    with pytest.raises(IntegrityFailure) as refused:
+        store.read_stream(stream_id, after_version=2)
+    assert refused.value.version == 3
 
 
 def _tamper_in_memory(store, request, stream_id, version, data):

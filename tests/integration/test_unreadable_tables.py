@@ -4,7 +4,7 @@ not know (in its second hand, its clock running) and one holding a well-formed c
 change for a seat the table does not have, each written straight into the store as the
 domain would never write it.
 
-Every read and write of such a table answers the 500 problem `unreadable_stream` naming
+Every read and write of such a table answers the 409 problem `unreadable_stream` naming
 the stream and the version (the table, its legal actions, its log, its live feed, its
 actions, hands and absences, the floor's live page and replayer), never a traceback; a
 hand played before the unreadable record still reads, and the chain check still runs.
@@ -53,8 +53,8 @@ NO_SUCH_SEAT = "ChipsAdjusted: tuple index out of range"
 def forge(store: PostgresEventStore, table_id: str, event_type: str, data: dict[str, Any],
           metadata: dict[str, Any] | None = None) -> int:
     """`event_type` appended at the table's head as the code of today writes records (the
-    table form; a hand's event tagged with its hand), but past the domain, and with no MAC
-    (the test's store has no chain key): the version it is at."""
+    table form; a hand's event tagged with its hand, with its MAC), but past the domain:
+    the version it is at."""
     stream = commands.table_stream(table_id)
     return store.append(stream, store.stream_version(stream),
                         [NewEvent(event_type, data, table_records.POSITIONS_NAMED, metadata or {})]).last_version
@@ -115,7 +115,7 @@ def flashed_at(store: PostgresEventStore) -> int:
 
 
 def assert_unreadable(response: Any, table_id: str, version: int, reason: str) -> None:
-    problem = assert_problem(response, 500, "unreadable_stream")
+    problem = assert_problem(response, 409, "unreadable_stream")
     assert problem["numbers"] == {"stream": commands.table_stream(table_id), "version": version}
     assert reason in problem["detail"]
 
@@ -164,7 +164,7 @@ def test_the_floors_pages_for_it_are_the_problem_and_the_room_lists_it_as_unread
                  f"/floor/hand-histories?table={FLASHED}"):
         page = browser.get(path)
         text = page.get_data(as_text=True)
-        assert page.status_code == 500 and "unreadable_stream" in text and UNKNOWN_TYPE in text, (path, text[:500])
+        assert page.status_code == 409 and "unreadable_stream" in text and UNKNOWN_TYPE in text, (path, text[:500])
     assert browser.get(f"/floor/hands/{FLASHED}.1").status_code == 200
     assert browser.get(f"/floor/tables/{READABLE}").status_code == 200
     picker = browser.get("/floor/hand-histories")

@@ -2,7 +2,7 @@
 one stored before the start was limited (a start in the year 33,658), and one holding an
 event type the domain does not know. `/v1/status` answers 200 and lists them as
 unreadable with the reason and the version refused, `cardroom status` prints them, a read
-of one answers a 500 problem `unreadable_stream` (the readable one reads as before), and
+of one answers a 409 problem `unreadable_stream` (the readable one reads as before), and
 the tournament follower parks them (logged) and goes on with the others: the readable
 one, due, starts in the same batch.
 
@@ -75,7 +75,7 @@ def test_the_command_line_prints_them(client, own_database, tmp_path, monkeypatc
 
 @pytest.mark.parametrize("tournament_id", [FAR_FUTURE, RENAMED])
 def test_a_read_of_one_is_a_problem_with_a_stable_code(client, tournament_id):
-    problem = assert_problem(client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN), 500,
+    problem = assert_problem(client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN), 409,
                              "unreadable_stream")
     assert problem["numbers"]["stream"] == tournaments.stream_id(tournament_id)
     assert client.get(f"/v1/tournaments/{READABLE}", headers=ADMIN).status_code == 200

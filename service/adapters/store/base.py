@@ -129,6 +129,37 @@ class Snapshot:
     body: str
 
 
+class UnreadableStream(Exception):
+    """A stored stream this code cannot read: an event of a type or shape the domain no
+    longer accepts, or stored before a fix with values it now refuses. Reported to whoever
+    reads it (a problem with a stable code, a line in the status, the follower parking
+    that stream), never a crash of the reader."""
+
+    code = "unreadable_stream"
+
+    def __init__(self, stream_id: str, version: int | None, reason: str) -> None:
+        super().__init__(f"{stream_id} cannot be read at version {version}: {reason}")
+        self.stream_id = stream_id
+        self.version = version
+        self.reason = reason
+
+
+class IntegrityFailure(UnreadableStream):
+    """A stream whose stored log fails its check on read: an event that does not hash to
+    its recorded hash from the one before it, or whose MAC is not the chain key's (written
+    behind the store's back). Nothing is decided, dealt, rated or served from it: every
+    reader that passes over an unreadable stream passes over this one too."""
+
+    code = "integrity_failure"
+
+    def __init__(self, stream_id: str, version: int, reason: str) -> None:
+        super().__init__(stream_id, version, reason)
+        self.version: int = version
+
+    def __str__(self) -> str:
+        return f"{self.stream_id} fails its integrity check at version {self.version}: {self.reason}"
+
+
 class VersionConflict(Exception):
     """The stream was not at the expected version; nothing was written."""
 
@@ -154,8 +185,12 @@ class EventStore(Protocol):
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-        *, reveal: Reveal | None = None,
-    ) -> list[RecordedEvent]: ...
+        *, reveal: Reveal | None = None, checked: bool = True,
+    ) -> list[RecordedEvent]:
+        """Each event checked before it is returned (check_read; IntegrityFailure when one
+        fails, and at once for a stream that failed before); `checked` False: as stored,
+        for the audits that report what they find (verify, receipts)."""
+        ...
 
     def read_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
@@ -189,6 +224,14 @@ class EventStore(Protocol):
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification: ...
 
     def list_streams(self, prefix: str = "") -> list[str]: ...
+
+    def refuse_failed(self, stream_id: str) -> None:
+        """Raise the IntegrityFailure this store found for the stream on a read, if any."""
+        ...
+
+    def integrity_failures(self) -> list[IntegrityFailure]:
+        """The streams this store found failing their check on read, in this process."""
+        ...
 
 
 def check_append_arguments(expected_version: int, events: Sequence[NewEvent]) -> None:
@@ -442,6 +485,27 @@ def verify_chain(
         if by_version[head.version] != head.hash:
             return _bad(events, head.version, "the event differs from the one recorded (checkpoint or receipt)")
     return Verification(True, len(events), None)
+
+
+def check_read(stream_id: str, event: RecordedEvent, sealed: Mapping[str, Any] | None,
+               previous_hash: str | None, signer: ChainSigner | None) -> None:
+    """Verify before acting: `event` as read, with its sealed fields as stored (`sealed`,
+    None or {} when it has none) and the stored hash of the event before it
+    (`previous_hash`; None when there is none). Its hash is recomputed from its fields
+    chained from that one, and with a signer its MAC checked: one SHA-256 and one HMAC.
+    A MAC'd hash that recomputes from its predecessor's stored hash proves that hash too,
+    so a read checks each event it returns, not the stream before it. Raises
+    IntegrityFailure naming the version and why."""
+    if previous_hash is None:
+        if event.version != 1:
+            raise IntegrityFailure(stream_id, event.version - 1, "a version is missing here")
+        previous_hash = GENESIS_HASH
+    if event.hash != event_hash(stream_id, event.version, event.type, event.schema_version,
+                                event.data, event.metadata, previous_hash, event.recorded_at, sealed):
+        raise IntegrityFailure(stream_id, event.version,
+                               "the event does not hash to its recorded hash from the one before it")
+    if signer is not None and not signer.valid(stream_id, event.version, event.hash, event.mac):
+        raise IntegrityFailure(stream_id, event.version, _mac_reason(event))
 
 
 def _mac_reason(event: RecordedEvent) -> str:

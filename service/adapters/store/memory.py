@@ -10,13 +10,15 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Callable, Sequence
 
-from service.adapters.store import idempotency, scope
+from service.adapters.store import failed_streams, idempotency, scope
+from service.adapters.store.failed_streams import FailedStreams
 
 from service.adapters.store.base import (
     END,
@@ -26,6 +28,7 @@ from service.adapters.store.base import (
     ChainSigner,
     Checkpoint,
     Head,
+    IntegrityFailure,
     NewEvent,
     RangeVerification,
     RecordedEvent,
@@ -35,6 +38,7 @@ from service.adapters.store.base import (
     VersionConflict,
     canonical_json,
     check_append_arguments,
+    check_read,
     chained_hash,
     event_metadata,
     format_recorded_at,
@@ -43,12 +47,15 @@ from service.adapters.store.base import (
     verify_range,
 )
 
+log = logging.getLogger(__name__)
+
 
 class InMemoryEventStore:
     def __init__(self, clock: Callable[[], datetime] = utc_now,
                  signer: ChainSigner | None = None) -> None:
         self._clock = clock
         self.signer = signer
+        self.failed_streams = FailedStreams()
         self._lock = threading.Lock()
         self._streams: dict[str, list[RecordedEvent]] = {}
         # (checkpoint, event) in append order; the checkpoint's transaction id numbers
@@ -166,17 +173,41 @@ class InMemoryEventStore:
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-        *, reveal: Reveal | None = None,
+        *, reveal: Reveal | None = None, checked: bool = True,
     ) -> list[RecordedEvent]:
+        """As the PostgreSQL store's: each event checked before it is returned, unless
+        `checked` is False (the audits)."""
+        if checked:
+            self.failed_streams.refuse(stream_id)
         with self._lock:
             stream = self._streams.get(stream_id, [])
             events = stream[after_version:up_to_version]
+            if checked:
+                self._check(stream, events)
             if reveal is not None and reveal.closing_type is None:
                 return events
             closed = set() if reveal is None else {
                 e.metadata.get("hand_id") for e in stream if e.type == reveal.closing_type}
         return [e if e.metadata.get("hand_id") in closed and "hand_id" in e.metadata
                 else dataclasses.replace(e, sealed=None) for e in events]
+
+    def _check(self, stream: list[RecordedEvent], events: Sequence[RecordedEvent]) -> None:
+        """base.check_read of each event, chained from the stored one before it (the
+        stream's list holds an event at index version - 1, as stored)."""
+        for event in events:
+            before = stream[event.version - 2] if 1 < event.version <= len(stream) + 1 else None
+            try:
+                check_read(event.stream_id, event, event.sealed,
+                           None if before is None or before.version != event.version - 1 else before.hash,
+                           self.signer)
+            except IntegrityFailure as failed:
+                raise self.failed_streams.found(failed) from None
+
+    def refuse_failed(self, stream_id: str) -> None:
+        self.failed_streams.refuse(stream_id)
+
+    def integrity_failures(self) -> list[IntegrityFailure]:
+        return self.failed_streams.all()
 
     def read_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
@@ -191,7 +222,7 @@ class InMemoryEventStore:
                 return []
             after = next((e.version for e in stream[first:] if e.type == opened_by), None)
         events = self.read_stream(stream_id, first - 1, None if after is None else after - 1,
-                                  reveal=reveal)
+                                  reveal=reveal)  # checked, the events of other hands too
         return [e for e in events if e.metadata.get("hand_id") == hand_id]
 
     def verify_hand(
@@ -206,7 +237,7 @@ class InMemoryEventStore:
             if first is None:
                 return None
             following = next((e.version for e in stream[first:] if e.type == opened_by), None)
-        read = self.read_stream(stream_id, max(first - 2, 0), following, reveal=Reveal.ALL)
+        read = self.read_stream(stream_id, max(first - 2, 0), following, reveal=Reveal.ALL, checked=False)
         return verify_range(stream_id, read, first, opened_by, self.signer)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
@@ -232,6 +263,7 @@ class InMemoryEventStore:
                 continue
             if self.signer is None or self.signer.valid_snapshot(snapshot, mac):
                 return snapshot
+            failed_streams.snapshot_passed_over(snapshot)
         return None
 
     def read_from_snapshot(
@@ -255,13 +287,23 @@ class InMemoryEventStore:
             start = bisect.bisect_right(self._log, after, key=lambda entry: entry[0])
             stop = bisect.bisect_right(self._log, until, key=lambda entry: entry[0])
             batch = self._log[start : min(start + limit, stop)]
+            checked = []
+            for _, event in batch:
+                if self.failed_streams.failed(event.stream_id):
+                    continue
+                try:
+                    self._check(self._streams[event.stream_id], [event])
+                except IntegrityFailure as failed:
+                    log.error("left out of the global log's batch: %s", failed)
+                    continue
+                checked.append(event)
         if not batch:
             return [], after
-        return [event for _, event in batch], batch[-1][0]
+        return checked, batch[-1][0]
 
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
-        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL), self.signer,
-                            receipts)
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL, checked=False),
+                            self.signer, receipts)
 
     def list_streams(self, prefix: str = "") -> list[str]:
         with self._lock:

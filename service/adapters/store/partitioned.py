@@ -34,6 +34,7 @@ from service.adapters.store.base import (
     Checkpoint,
     EventStore,
     Head,
+    IntegrityFailure,
     NewEvent,
     RangeVerification,
     RecordedEvent,
@@ -107,10 +108,10 @@ class PartitionedEventStore:
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-        *, reveal: Reveal | None = None,
+        *, reveal: Reveal | None = None, checked: bool = True,
     ) -> list[RecordedEvent]:
         return self.store_for(stream_id).read_stream(stream_id, after_version, up_to_version,
-                                                     reveal=reveal)
+                                                     reveal=reveal, checked=checked)
 
     def read_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
@@ -147,6 +148,13 @@ class PartitionedEventStore:
         forget = getattr(self.store_for(stream_id), "forget", None)
         if forget is not None:
             forget(stream_id)
+
+    def refuse_failed(self, stream_id: str) -> None:
+        self.store_for(stream_id).refuse_failed(stream_id)
+
+    def integrity_failures(self) -> list[IntegrityFailure]:
+        return sorted((failure for store in self._stores.values() for failure in store.integrity_failures()),
+                      key=lambda failure: failure.stream_id)
 
     def list_streams(self, prefix: str = "") -> list[str]:
         return list(heapq.merge(*(store.list_streams(prefix) for store in self._stores.values())))

@@ -43,6 +43,8 @@ from psycopg_pool import ConnectionPool
 
 from service.adapters.store import gil_free_libpq, idempotency, scope
 from service.adapters.store.checkpoints import HeadCheckpoints
+from service.adapters.store import failed_streams
+from service.adapters.store.failed_streams import FailedStreams
 from service.adapters.store.base import (
     END,
     GENESIS_HASH,
@@ -51,6 +53,7 @@ from service.adapters.store.base import (
     ChainSigner,
     Checkpoint,
     Head,
+    IntegrityFailure,
     NewEvent,
     RangeVerification,
     RecordedEvent,
@@ -60,6 +63,7 @@ from service.adapters.store.base import (
     VersionConflict,
     canonical_json,
     check_append_arguments,
+    check_read,
     check_storable,
     event_metadata,
     chained_hash,
@@ -391,6 +395,22 @@ def _sealed_column(reveal: Reveal | None) -> str:
     return _SEALED_IF_CLOSED.format(closing=_sql_text_literal(reveal.closing_type))
 
 
+# What a read checks each event with (base.check_read), after the columns it returns: the
+# sealed fields as stored (only when the read withholds some: with Reveal.ALL the revealed
+# column is them) and the stored hash of the event before it. A read of consecutive
+# versions takes the one before from the row before (lag), so only its first row probes
+# the index for its predecessor; a read of scattered rows (a hand's, the global log's)
+# probes it for each row.
+_PREVIOUS_HASH = "(SELECT p.hash FROM events p WHERE p.stream_id = e.stream_id AND p.version = e.version - 1)"
+_PREVIOUS_IN_ORDER = f"coalesce(lag(e.hash) OVER (ORDER BY e.version), {_PREVIOUS_HASH})"
+
+
+def _checked_columns(reveal: Reveal | None, previous: str = _PREVIOUS_IN_ORDER) -> str:
+    """The sealed column the read's Reveal allows, then what the check needs."""
+    stored = "NULL::jsonb" if reveal == Reveal.ALL else "e.sealed"
+    return f"{_sealed_column(reveal)}, {stored}, {previous}"
+
+
 def _sql_text_literal(text: str) -> str:
     if not text.isidentifier():
         raise ValueError(f"a closing event type is a name, not {text!r}")
@@ -398,7 +418,7 @@ def _sql_text_literal(text: str) -> str:
 
 
 _READ_STREAM = """
-SELECT {columns}, {sealed} FROM events e
+SELECT {columns}, {checked} FROM events e
  WHERE stream_id = %s AND version > %s AND version <= %s
  ORDER BY version
 """
@@ -420,7 +440,7 @@ WITH bounds AS MATERIALIZED (
 )"""
 
 _READ_HAND = _HAND_BOUNDS + """
-SELECT {columns}, {sealed} FROM bounds b
+SELECT {columns}, {checked} FROM bounds b
   JOIN events e ON e.stream_id = %(stream)s AND e.version >= b.first_version
                 AND e.version < b.next_version
  WHERE e.metadata->>'hand_id' = %(hand)s
@@ -453,7 +473,7 @@ WITH s AS MATERIALIZED (
      ORDER BY version DESC LIMIT 1
 )
 SELECT s.version, CASE WHEN e.version IS NULL OR e.version = min(e.version) OVER () THEN s.body END,
-       encode(s.mac, 'hex'), {columns}, {sealed}
+       encode(s.mac, 'hex'), {columns}, {checked}
   FROM (SELECT) AS one
   LEFT JOIN s ON true
   LEFT JOIN events e ON e.stream_id = %(stream)s AND e.version > coalesce(s.version, 0)
@@ -468,7 +488,8 @@ ON CONFLICT DO NOTHING
 """
 
 _READ_ALL = f"""
-SELECT {_COLUMNS}, {_ALL_SEALED}, transaction_id::text AS transaction_id_text FROM events e
+SELECT {_COLUMNS}, {_checked_columns(Reveal.ALL, _PREVIOUS_HASH)}, transaction_id::text AS transaction_id_text
+  FROM events e
  WHERE (transaction_id, position) > (%s::text::xid8, %s)
    AND (transaction_id, position) <= (%s::text::xid8, %s)
    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -535,6 +556,7 @@ class PostgresEventStore:
         self._heads = _StreamHeads(STREAM_HEADS_KEPT)
         self.signer = signer
         self._checkpoints = checkpoints
+        self.failed_streams = FailedStreams()
         # The idempotency records' statements: this store's own names, so two stores on one
         # pool (tests) never take each other's for theirs.
         named = secrets.token_hex(4)
@@ -704,16 +726,42 @@ class PostgresEventStore:
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-        *, reveal: Reveal | None = None,
+        *, reveal: Reveal | None = None, checked: bool = True,
     ) -> list[RecordedEvent]:
+        """The events after `after_version` up to `up_to_version`, each checked before it
+        is returned (base.check_read: an IntegrityFailure when one fails). `checked`
+        False: as stored, for the audits that report what they find (verify, receipts)."""
         upper = _MAX_VERSION if up_to_version is None else up_to_version
-        query = _READ_STREAM.format(columns=_COLUMNS, sealed=_sealed_column(reveal))
+        if not checked:
+            query = _READ_STREAM.format(columns=_COLUMNS, checked=_sealed_column(reveal))
+            with self._connection() as connection:
+                return [_recorded(row) for row in _fetch(connection, query, (stream_id, after_version, upper))]
+        self.failed_streams.refuse(stream_id)
+        query = _READ_STREAM.format(columns=_COLUMNS, checked=_checked_columns(reveal))
         with self._connection() as connection:
             rows = _fetch(connection, query, (stream_id, after_version, upper))
-        recorded = [_recorded(row) for row in rows]
+        recorded = [self._checked(row) for row in rows]
         if recorded:
             self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
         return recorded
+
+    def _checked(self, row: Sequence[Any]) -> RecordedEvent:
+        """The event of a row read with _checked_columns, once base.check_read passed it."""
+        event = _recorded(row[:11])
+        stored_sealed, previous = row[11], row[12]
+        try:
+            check_read(event.stream_id, event, event.sealed if stored_sealed is None else stored_sealed,
+                       None if previous is None else bytes(previous).hex(), self.signer)
+        except IntegrityFailure as failed:
+            raise self.failed_streams.found(failed) from None
+        return event
+
+    def refuse_failed(self, stream_id: str) -> None:
+        self.failed_streams.refuse(stream_id)
+
+    def integrity_failures(self) -> list[IntegrityFailure]:
+        """The streams this process found failing their check on read (FailedStreams)."""
+        return self.failed_streams.all()
 
     def read_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str, reveal: Reveal | None = None,
@@ -721,11 +769,12 @@ class PostgresEventStore:
         """The events tagged with `hand_id` (metadata), from its opening event (type
         `opened_by`) to the stream's next opening event: one statement over two small
         indexes and the hand's own rows."""
-        query = _READ_HAND.format(columns=_E_COLUMNS, sealed=_sealed_column(reveal),
+        self.failed_streams.refuse(stream_id)
+        query = _READ_HAND.format(columns=_E_COLUMNS, checked=_checked_columns(reveal, _PREVIOUS_HASH),
                                   opening=_sql_text_literal(opened_by))
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "hand": hand_id})
-        return [_recorded(row) for row in rows]
+        return [self._checked(row) for row in rows]
 
     def verify_hand(
         self, stream_id: str, hand_id: str, *, opened_by: str,
@@ -776,6 +825,7 @@ class PostgresEventStore:
                 found = Snapshot(stream_id, version, schema, body)
                 if self.signer is None or self.signer.valid_snapshot(found, mac):
                     return found
+                failed_streams.snapshot_passed_over(found)
                 upper = version - 1
         return None
 
@@ -786,16 +836,18 @@ class PostgresEventStore:
         that version, sealed fields revealed (the owner's replay): one statement. A newest
         snapshot whose MAC is not the chain key's is passed over as newest_snapshot does."""
         upper = _MAX_VERSION if up_to_version is None else up_to_version
-        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, sealed=_ALL_SEALED)
+        self.failed_streams.refuse(stream_id)
+        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, checked=_checked_columns(Reveal.ALL))
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "schema": schema, "upper": upper})
         version, body, mac = rows[0][:3]
         found = None if version is None else Snapshot(stream_id, version, schema, body)
         if found is not None and self.signer is not None and not self.signer.valid_snapshot(found, mac):
+            failed_streams.snapshot_passed_over(found)
             older = self.newest_snapshot(stream_id, schema, found.version - 1)
             return older, self.read_stream(stream_id, 0 if older is None else older.version,
                                            up_to_version, reveal=Reveal.ALL)
-        return found, [_recorded(row[3:]) for row in rows if row[3] is not None]
+        return found, [self._checked(row[3:]) for row in rows if row[3] is not None]
 
     def stream_version(self, stream_id: str) -> int:
         with self._connection() as connection:
@@ -813,13 +865,27 @@ class PostgresEventStore:
         if not rows:
             return [], after
         last = rows[-1]
-        return [_recorded(row[:-1]) for row in rows], Checkpoint(int(last[-1]), last[2])
+        return self._checked_batch(rows), Checkpoint(int(last[-1]), last[2])
+
+    def _checked_batch(self, rows: Sequence[Sequence[Any]]) -> list[RecordedEvent]:
+        """A batch of the global log, each event checked: the events of a stream that
+        fails (from its failing event on, and every later batch's) are left out, and the
+        failure kept, so its readers meet it when they next read that stream."""
+        checked = []
+        for row in rows:
+            if self.failed_streams.failed(row[0]):
+                continue
+            try:
+                checked.append(self._checked(row[:-1]))
+            except IntegrityFailure as failed:
+                log.error("left out of the global log's batch: %s", failed)
+        return checked
 
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
         """The chain recomputed, every MAC checked (with a chain key), and the stream checked
         to reach every head recorded outside the database (checkpoints) or shown (receipts)."""
         heads = [*receipts, *(self._checkpoints.heads(stream_id) if self._checkpoints else ())]
-        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL),
+        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL, checked=False),
                             self.signer, heads)
 
     def list_streams(self, prefix: str = "") -> list[str]:

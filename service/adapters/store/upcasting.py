@@ -41,8 +41,9 @@ class UpcastingStore:
         return getattr(self.stored, name)
 
     def read_stream(self, stream_id: str, after_version: int = 0, up_to_version: int | None = None,
-                    *, reveal: Reveal | None = None) -> list[RecordedEvent]:
-        return self._upcast(self.stored.read_stream(stream_id, after_version, up_to_version, reveal=reveal))
+                    *, reveal: Reveal | None = None, checked: bool = True) -> list[RecordedEvent]:
+        return self._upcast(self.stored.read_stream(stream_id, after_version, up_to_version, reveal=reveal,
+                                                    checked=checked))
 
     def read_hand(self, stream_id: str, hand_id: str, *, opened_by: str,
                   reveal: Reveal | None = None) -> list[RecordedEvent]:

@@ -1,7 +1,8 @@
 """What an operator asks of a running service (the `cardroom` command line uses these):
 `GET /v1/streams`, every stream's id (to verify them all), and `GET /v1/status`: the
 health, the queue depth, the open action clocks past their deadline, the tournaments
-that have not finished, and the tournaments and open tables this code cannot read."""
+that have not finished, the tournaments and open tables this code cannot read, and the
+streams whose log failed its integrity check."""
 from __future__ import annotations
 
 import time
@@ -11,7 +12,7 @@ import marshmallow as ma
 
 from domain.tournaments import tournament
 from service.application import clock_deadlines, commands, listings, tournaments
-from service.application.handling import UnreadableStream
+from service.application.handling import IntegrityFailure, UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
 from service.http.auth import require
@@ -26,6 +27,7 @@ CLOCKS_COUNTED = 10_000
 # sweep acts within about a second (workers.clock_tasks).
 OVERDUE_AFTER_MS = 5000
 UNREADABLE_KINDS = ("tournament", "table")
+FAILING_KINDS = (*UNREADABLE_KINDS, "stream")
 
 
 # Stream ids hold no control characters (a URL may not carry NUL at all).
@@ -71,6 +73,14 @@ class UnreadableStreamSchema(ma.Schema):
     reason = ma.fields.String(required=True)
 
 
+class IntegrityFailureSchema(UnreadableStreamSchema):
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(FAILING_KINDS),
+                            metadata={"description": ", ".join(FAILING_KINDS) + " (any other stream)"})
+    id = ma.fields.String(required=True, metadata={
+        "description": "the tournament's or the table's id; the stream's for kind stream"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the first event that fails"})
+
+
 class StatusSchema(HealthSchema):
     queue_depth = ma.fields.Integer(allow_none=True, required=True,
                                     metadata={"description": "tasks waiting in the Celery queue"})
@@ -82,6 +92,10 @@ class StatusSchema(HealthSchema):
     unreadable = ma.fields.List(ma.fields.Nested(UnreadableStreamSchema), required=True, metadata={
         "description": "tournaments, and tables not finished, that this code cannot read (stored before "
                        "a fix, or refused by the domain): their reads answer the problem unreadable_stream"})
+    integrity_failures = ma.fields.List(ma.fields.Nested(IntegrityFailureSchema), required=True, metadata={
+        "description": "tournaments and open tables whose log fails its integrity check (an event's hash, "
+                       "its link to the one before or its MAC), and any stream this process found failing "
+                       "on read: their reads and writes answer the problem integrity_failure"})
 
 
 @blp.route("/status", methods=["GET"])
@@ -91,13 +105,24 @@ def status() -> dict[str, Any]:
     """What runs now: health, queue depth, overdue clocks, unfinished tournaments (admin only).
 
     `unreadable` lists the tournaments, and the tables not finished, whose streams this
-    code cannot read, with the version refused and the reason."""
+    code cannot read, with the version refused and the reason; `integrity_failures` those
+    whose log fails its check, with the first bad version (and any other stream found
+    failing on read)."""
     database, broker = database_state(), broker_state()
     app, pool = application(), resources().pool
     assert pool is not None  # application() answered, so a pool is configured
     now = time.time()
     overdue = clock_deadlines.due_clocks(pool, int(now * 1000) - OVERDUE_AFTER_MS, CLOCKS_COUNTED)
-    running, unreadable = [], []
+    running: list[dict[str, Any]] = []
+    unreadable: list[dict[str, Any]] = []
+    failing: dict[str, dict[str, Any]] = {}
+
+    def refused_as(kind: str, id_: str, refused: UnreadableStream) -> None:
+        if isinstance(refused, IntegrityFailure):
+            failing[refused.stream_id] = _unreadable(kind, id_, refused)
+        else:
+            unreadable.append(_unreadable(kind, id_, refused))
+
     for tournament_id in tournaments.tournament_ids(app):
         try:
             loaded = tournaments.load_tournament(app, tournament_id)
@@ -105,7 +130,7 @@ def status() -> dict[str, Any]:
                 continue
             view = tournaments.tournament_view(loaded, now)
         except UnreadableStream as refused:
-            unreadable.append(_unreadable("tournament", tournament_id, refused))
+            refused_as("tournament", tournament_id, refused)
             continue
         running.append({"id": tournament_id, "name": view["name"], "status": view["status"],
                         "players_left": view["players_left"], "level": (view["clock"] or {}).get("level")})
@@ -117,10 +142,14 @@ def status() -> dict[str, Any]:
         try:
             commands.load_table(app, table_id)
         except UnreadableStream as refused:
-            unreadable.append(_unreadable("table", table_id, refused))
+            refused_as("table", table_id, refused)
+    for failed in getattr(event_store(), "integrity_failures", list)():
+        if failed.stream_id not in failing:
+            failing[failed.stream_id] = _unreadable("stream", failed.stream_id, failed)
     return {"status": overall(database, broker), "database": database, "broker": broker,
             "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
-            "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable}
+            "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
+            "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"]))}
 
 
 def _unreadable(kind: str, stream_id: str, refused: UnreadableStream) -> dict[str, Any]:

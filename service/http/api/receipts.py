@@ -46,7 +46,7 @@ def verify_receipt(body: dict) -> dict:
     # The chain is over the stored text: records as stored, not as the upcaster reads them.
     store = getattr(event_store(), "stored", event_store())
     receipt = Head(body["stream"], body["version"], body["hash"], body["mac"])
-    checked = check_receipt(receipt, store.read_stream(receipt.stream_id, reveal=Reveal.ALL),
+    checked = check_receipt(receipt, store.read_stream(receipt.stream_id, reveal=Reveal.ALL, checked=False),
                             getattr(store, "signer", None))
     return {"valid": checked.valid, "reason": checked.reason, "detail": checked.detail,
             "stream": receipt.stream_id, "version": receipt.version,

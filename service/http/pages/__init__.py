@@ -96,7 +96,7 @@ def _conflict(error: VersionConflict) -> Response:
 @pages.errorhandler(UnreadableStream)
 def _unreadable(error: UnreadableStream) -> Response:
     detail, numbers = unreadable_stream_problem(error)
-    return problem_page(UNREADABLE_STREAM_STATUS, "unreadable_stream", detail, numbers=numbers)
+    return problem_page(UNREADABLE_STREAM_STATUS, error.code, detail, numbers=numbers)
 
 
 # The views: each module adds its routes to `pages`.
