@@ -7,7 +7,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from service.adapters.migrate import sqlalchemy_url
+from service.adapters.migrate import roles_for, sqlalchemy_url
 
 config = context.config
 
@@ -21,6 +21,9 @@ def _database_url() -> str:
     url = config.attributes.get("database_url") or os.environ.get("DATABASE_URL")
     if not url:
         raise RuntimeError("no database: set DATABASE_URL (e.g. postgresql://user@host/db)")
+    # The roles the migrations grant to are the database's own (the alembic command line
+    # names none: they follow from the URL as service.adapters.migrate.upgrade names them).
+    config.attributes.setdefault("roles", roles_for(url))
     return sqlalchemy_url(url)
 
 
