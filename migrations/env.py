@@ -9,6 +9,7 @@ import psycopg
 from sqlalchemy import create_engine, pool
 
 from service.adapters.connection_strings import with_server_option
+from service.adapters.migrate import roles_for
 
 config = context.config
 
@@ -22,6 +23,9 @@ def _database_url() -> str:
     url = config.attributes.get("database_url") or os.environ.get("DATABASE_URL")
     if not url:
         raise RuntimeError("no database: set DATABASE_URL (e.g. postgresql://user@host/db)")
+    # The roles the migrations grant to are the database's own (the alembic command line
+    # names none: they follow from the URL as service.adapters.migrate.upgrade names them).
+    config.attributes.setdefault("roles", roles_for(str(url)))
     return str(url)
 
 

@@ -28,7 +28,8 @@ from service.http.pages import pages
 from service.http.page_sessions import PageSessions
 from service.config import Config
 from service.http.problems import register_problem_handlers
-from service.adapters.integrity import open_store
+from service.adapters.integrity import chain_signer, open_store
+from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import EventStore
 from service.adapters.store.upcasting import UpcastingStore
 from service.adapters.notifications import LiveFeeds, PostgresListener
@@ -67,15 +68,18 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
 
     pool = _open_pool(config) if config.database_url else None
     store = event_store(pool, config) if pool else None
+    signers = RowSigners.under(chain_signer(config)) if pool else None
+    api_keys = ApiKeys(pool, signers) if pool and signers else None
     app.extensions["cardroom"] = Resources(
         config=config,
         pool=pool,
         store=store,
-        keys=ApiKeys(pool) if pool else None,
+        keys=api_keys,
         application=application(store, scheduler or broker_scheduler(config),
                                 table_cache_size=config.table_cache_size) if store else None,
         broker_client=health.broker_client(config.broker_url),
-        sessions=PageSessions(pool) if pool else None,
+        sessions=PageSessions(pool, signers.page_sessions, api_keys) if pool and signers and api_keys else None,
+        row_signers=signers,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
         if store else None,
     )

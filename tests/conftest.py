@@ -34,9 +34,8 @@ def _with_database(server_url: str, name: str) -> str:
     return with_database(server_url, name)
 
 
-# The tests' login role (cluster-wide, shared by every test process; `make run` uses its
-# own, cardroom_app). Each process sets the same password, under the roles lock.
-TEST_APP_ROLE = "cardroom_test_app"
+# The password of each test database's own login role (service.adapters.migrate.roles_for):
+# the roles are created with the database and dropped with it.
 TEST_APP_PASSWORD = "cardroom-test-app"
 
 
@@ -71,11 +70,12 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, s
 
 
 def _fresh_database_on(server_url: str) -> Iterator[tuple[str, str]]:
-    """A uniquely named, migrated database on the server, dropped afterwards."""
+    """A uniquely named, migrated database on the server, dropped afterwards with the
+    roles made for it (no other role is changed)."""
     import psycopg
     from psycopg import sql
 
-    from service.adapters.migrate import ensure_login_role, upgrade
+    from service.adapters.migrate import drop_roles, ensure_login_role, upgrade
 
     name = f"cardroom_test_{os.getpid()}_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin:
@@ -83,12 +83,13 @@ def _fresh_database_on(server_url: str) -> Iterator[tuple[str, str]]:
     try:
         url = _with_database(server_url, name)
         upgrade(url)
-        yield url, ensure_login_role(url, TEST_APP_ROLE, TEST_APP_PASSWORD)
+        yield url, ensure_login_role(url, TEST_APP_PASSWORD)
     finally:
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+        drop_roles(url)
 
 
 @pytest.fixture(scope="session")

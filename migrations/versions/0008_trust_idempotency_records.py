@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0008"
 down_revision = "0007"
 branch_labels = None
@@ -35,7 +37,7 @@ def upgrade() -> None:
     )
     op.execute("CREATE INDEX idempotency_records_expiry ON idempotency_records (expires_at)")
     op.execute("REVOKE ALL ON idempotency_records FROM PUBLIC")
-    op.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON idempotency_records TO cardroom_writer")
+    op.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON idempotency_records TO {writer_role()}")
 
 
 def downgrade() -> None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0010"
 down_revision = "0009"
 branch_labels = None
@@ -136,7 +138,7 @@ def upgrade() -> None:
     )
     op.execute("REVOKE ALL ON listings FROM PUBLIC")
     op.execute("REVOKE ALL ON FUNCTION listing_apply, events_update_listing FROM PUBLIC")
-    op.execute("GRANT SELECT ON listings TO cardroom_writer")
+    op.execute(f"GRANT SELECT ON listings TO {writer_role()}")
 
 
 def downgrade() -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0011"
 down_revision = "0010"
 branch_labels = None
@@ -81,7 +83,7 @@ def upgrade() -> None:
     op.execute("DROP INDEX events_clock_deadline")
     op.execute("REVOKE ALL ON open_clocks FROM PUBLIC")
     op.execute("REVOKE ALL ON FUNCTION events_track_open_clock FROM PUBLIC")
-    op.execute("GRANT SELECT ON open_clocks TO cardroom_writer")
+    op.execute(f"GRANT SELECT ON open_clocks TO {writer_role()}")
 
 
 def downgrade() -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0012"
 down_revision = "0011"
 branch_labels = None
@@ -35,7 +37,7 @@ def upgrade() -> None:
     )
     op.execute("CREATE INDEX page_sessions_expiry ON page_sessions (expires_at)")
     op.execute("REVOKE ALL ON page_sessions FROM PUBLIC")
-    op.execute("GRANT SELECT, INSERT, DELETE ON page_sessions TO cardroom_writer")
+    op.execute(f"GRANT SELECT, INSERT, DELETE ON page_sessions TO {writer_role()}")
 
 
 def downgrade() -> None:

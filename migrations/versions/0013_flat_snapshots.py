@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0013"
 down_revision = "0012"
 branch_labels = None
@@ -38,7 +40,7 @@ def upgrade() -> None:
         """
     )
     op.execute("REVOKE ALL ON snapshots FROM PUBLIC")
-    op.execute("GRANT SELECT, INSERT ON snapshots TO cardroom_writer")
+    op.execute(f"GRANT SELECT, INSERT ON snapshots TO {writer_role()}")
     op.execute(
         """
         CREATE INDEX events_hand_opened ON events (stream_id, (metadata->>'hand_id'))

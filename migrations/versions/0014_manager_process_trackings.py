@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from service.adapters.migrate import writer_role
+
 revision = "0014"
 down_revision = "0013"
 branch_labels = None
@@ -32,7 +34,7 @@ def upgrade() -> None:
         )
         """
     )
-    op.execute("GRANT SELECT, INSERT, UPDATE ON process_trackings TO cardroom_writer")
+    op.execute(f"GRANT SELECT, INSERT, UPDATE ON process_trackings TO {writer_role()}")
 
 
 def downgrade() -> None:

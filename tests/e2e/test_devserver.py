@@ -28,7 +28,7 @@ def test_make_run_serves_stops_cleanly_and_keeps_its_data(devserver):
     assert str(key_file) in devserver.log(), "the admin key's location is printed"
     # The migrations ran as the owner; the API and the worker log in with the least rights.
     assert stat.S_IMODE((devserver.data_dir / "database-app-password").stat().st_mode) == 0o600
-    assert "connect as cardroom_app (least privilege)" in devserver.log()
+    assert "connect as cardroom_postgres_app (least privilege)" in devserver.log()
     admin_key = devserver.admin_key()
     status, created = devserver.request("POST", "/v1/players", {"name": "Ann"}, key=admin_key)
     assert status == 201, created

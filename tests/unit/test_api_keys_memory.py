@@ -6,10 +6,13 @@ from __future__ import annotations
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
+from service.adapters.row_macs import RowSigners
+from service.adapters.store.base import ChainSigner
 from service.http import auth
 from service.http.auth import REVOKED, ApiKeys, Principal, key_hash
 
 START = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
+SIGNERS = RowSigners.under(ChainSigner(b"k" * 32))
 
 
 class _Rows:
@@ -34,9 +37,15 @@ class _Rows:
                        if at is not None and since != "infinity" and at >= since]
             row = (self.now, revoked)
         else:
-            self.lookups.append(params[0])
-            found = self.rows.get(params[0])
-            row = None if found is None else (found[0], found[1], found[2] is not None, found[3])
+            hashed = params[0]
+            self.lookups.append(hashed)
+            found = self.rows.get(hashed)
+            if found is None:
+                row = None
+            else:
+                role, player, revoked_at, key_id = found
+                row = (key_id, role, player, SIGNERS.api_keys.sign(key_id, hashed, role, player),
+                       revoked_at is not None, SIGNERS.key_revocations.sign(key_id))
         return type("Result", (), {"fetchone": staticmethod(lambda: row)})()
 
     def revoke(self, secret: str) -> None:
@@ -59,7 +68,7 @@ def _later(rows: _Rows, clock: _Clock, seconds: float) -> None:
 
 def test_a_key_found_is_not_looked_up_again():
     rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
-    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
 
     assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
     for _ in range(10):
@@ -71,7 +80,7 @@ def test_a_key_found_is_not_looked_up_again():
 def test_revocations_are_asked_for_once_a_period_however_many_keys_are_used():
     rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, None, f"k-{n}") for n in range(50)})
     clock = _Clock()
-    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
 
     for _ in range(4):
         for n in range(50):
@@ -83,7 +92,7 @@ def test_revocations_are_asked_for_once_a_period_however_many_keys_are_used():
 
 def test_a_key_revoked_elsewhere_is_refused_once_the_period_has_passed():
     rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
-    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
     assert keys.find("crd_ann") == Principal("player", "ann", "k-ann")
 
     _later(rows, clock, 0.1)
@@ -97,7 +106,7 @@ def test_a_key_revoked_elsewhere_is_refused_once_the_period_has_passed():
 
 def test_an_ask_reaches_back_over_revocations_that_committed_after_the_last_one():
     rows, clock = _Rows({key_hash("crd_ann"): ("player", "ann", None, "k-ann")}), _Clock()
-    keys = ApiKeys(rows, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS, ttl_s=0.5, clock=clock)  # type: ignore[arg-type]
     keys.find("crd_ann")
 
     _later(rows, clock, 0.6)
@@ -108,7 +117,7 @@ def test_an_ask_reaches_back_over_revocations_that_committed_after_the_last_one(
 
 def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
     rows = _Rows({})
-    keys = ApiKeys(rows)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS)  # type: ignore[arg-type]
 
     assert keys.find("crd_new") is None
     rows.rows[key_hash("crd_new")] = ("spectator", None, None, "k-new")
@@ -119,8 +128,18 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
 def test_the_memory_is_bounded(monkeypatch):
     monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
     rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, None, "k-new") for n in range(3)})
-    keys = ApiKeys(rows)  # type: ignore[arg-type]
+    keys = ApiKeys(rows, SIGNERS)  # type: ignore[arg-type]
 
     for n in range(3):
         keys.find(f"crd_{n}")
     assert len(keys._known) <= 2
+
+
+def test_a_key_row_without_the_services_mac_is_refused(caplog):
+    """A row the database's login inserted (an admin key minted in SQL): no MAC of the
+    service's, so it works nowhere and is reported."""
+    rows = _Rows({key_hash("crd_minted"): ("admin", None, None, "k-minted")})
+    forged = ApiKeys(rows, RowSigners.under(ChainSigner(b"another key of 32 bytes........")))  # type: ignore[arg-type]
+
+    assert forged.find("crd_minted") is None
+    assert "refused a row of api_keys (key k-minted)" in caplog.text

@@ -10,6 +10,11 @@ The contract both stores keep, inside `store.transaction()`:
   answers for, replacing an expired one: a crash leaves both or neither.
 Each costs one indexed statement (and a write removes at most PURGED_PER_WRITE expired
 records of anyone's), so the work per write does not grow with the table.
+
+In PostgreSQL the records are insert-only for the application (migration 0016): expired
+ones are removed by `idempotency_records_remove_expired`, a function of the owner role that
+deletes nothing still live, and each record carries a MAC (service.adapters.row_macs), so an
+answer changed in the database is refused (RecordRefused), never replayed.
 """
 from __future__ import annotations
 
@@ -18,7 +23,11 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta, timezone
+
+if TYPE_CHECKING:
+    from service.adapters.row_macs import RowSigner
 
 PURGED_PER_WRITE = 2
 """Expired records a write removes beside its own: more than one, so the table shrinks
@@ -57,6 +66,23 @@ class IdempotencyRecord:
 
 class KeyInUse(Exception):
     """Another request with the same (owner, key) is still running."""
+
+
+class RecordRefused(Exception):
+    """The stored record of (owner, key) fails its MAC: it was written or changed in the
+    database, not by the service."""
+
+
+def signed_fields(record: IdempotencyRecord) -> tuple[str | int | bytes | datetime, ...]:
+    """What a record's MAC covers: all of it (the answer's body by its SHA-256)."""
+    fingerprint, answer = record.fingerprint, record.answer
+    return (record.owner, record.key, fingerprint.method, fingerprint.path, fingerprint.body_sha256,
+            answer.status, hashlib.sha256(answer.body).digest(), headers_json(answer.headers),
+            record.created_at, record.expires_at)
+
+
+def headers_json(headers: tuple[tuple[str, str], ...]) -> str:
+    return json.dumps([list(header) for header in headers])
 
 
 class InMemoryIdempotency:
@@ -107,49 +133,65 @@ class InMemoryIdempotency:
 # after the lock: its snapshot sees what the lock's last holder committed).
 _TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 0))"
 
-# Text columns, the times as seconds since the epoch.
-_SELECT = """
-SELECT method, path, encode(body_sha256, 'hex'), status, encode(body, 'hex'), headers::text,
-       extract(epoch FROM created_at)::text, extract(epoch FROM expires_at)::text
+# Text columns, the times as microseconds since the epoch (exactly as stored).
+_COLUMNS = """method, path, encode(body_sha256, 'hex'), status::text, encode(body, 'hex'), headers::text,
+       (extract(epoch FROM created_at) * 1000000)::bigint::text,
+       (extract(epoch FROM expires_at) * 1000000)::bigint::text, mac"""
+_SELECT = f"""
+SELECT {_COLUMNS}
   FROM idempotency_records
  WHERE owner = $1 AND key = $2 AND expires_at > $3
 """
 
-_PURGE = """
-DELETE FROM idempotency_records
- WHERE ctid = ANY (ARRAY (SELECT ctid FROM idempotency_records WHERE expires_at <= $1
-                          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-"""
+# The key's own expired record (which the new one replaces) and a few others: the owner's
+# function (migration 0016), the application may not DELETE.
+_PURGE = "SELECT idempotency_records_remove_expired($1, $2, $3, $4)"
 
-# An expired record of the same key is replaced; a live one cannot be there (the claim
-# found none while holding the key's lock).
+# A live record of the key cannot be there (the claim found none while holding the key's
+# lock), and the expired one was removed just before.
 _INSERT = """
 INSERT INTO idempotency_records (owner, key, method, path, body_sha256, status, body, headers,
-                                 created_at, expires_at)
-VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, $8, $9, $10)
-ON CONFLICT (owner, key) DO UPDATE
-   SET method = excluded.method, path = excluded.path, body_sha256 = excluded.body_sha256,
-       status = excluded.status, body = excluded.body, headers = excluded.headers,
-       created_at = excluded.created_at, expires_at = excluded.expires_at
- WHERE idempotency_records.expires_at <= excluded.created_at
+                                 created_at, expires_at, mac)
+VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, $8, $9, $10, $11)
 """
 
 STATEMENTS = (
     ("try_lock_key", _TRY_LOCK, (25, 25)),
     ("select_record", _SELECT, (25, 25, 1184)),
-    ("purge_records", _PURGE, (1184, 23)),
-    ("insert_record", _INSERT, (25, 25, 25, 25, 25, 23, 17, 3802, 1184, 1184)),
+    ("purge_records", _PURGE, (25, 25, 1184, 23)),
+    ("insert_record", _INSERT, (25, 25, 25, 25, 25, 23, 17, 3802, 1184, 1184, 25)),
 )
-INSERT_FORMATS = (0, 0, 0, 0, 0, 0, 1, 0, 0, 0)
+INSERT_FORMATS = (0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0)
 """The answer's body travels as bytes (binary bytea); every other parameter as text."""
 
 
-def record_from_text(owner: str, key: str, row: list[bytes | None]) -> IdempotencyRecord:
-    """A record from _SELECT's columns, as libpq gives them (text)."""
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def record_from_text(owner: str, key: str, row: list[bytes | None]) -> tuple[IdempotencyRecord, str | None]:
+    """A record from _SELECT's columns, as libpq gives them (text), and its MAC."""
+    *columns, mac = row
     method, path, body_sha256, status, body, headers, created_at, expires_at = (
-        b"" if value is None else value for value in row)
-    return IdempotencyRecord(owner, key, Fingerprint(method.decode(), path.decode(), body_sha256.decode()),
-                             Answer(int(status), bytes.fromhex(body.decode()),
-                                    tuple(tuple(h) for h in json.loads(headers))),
-                             datetime.fromtimestamp(float(created_at), timezone.utc),
-                             datetime.fromtimestamp(float(expires_at), timezone.utc))
+        b"" if value is None else value for value in columns)
+    record = IdempotencyRecord(owner, key, Fingerprint(method.decode(), path.decode(), body_sha256.decode()),
+                               Answer(int(status), bytes.fromhex(body.decode()),
+                                      tuple(tuple(h) for h in json.loads(headers))),
+                               _EPOCH + timedelta(microseconds=int(created_at)),
+                               _EPOCH + timedelta(microseconds=int(expires_at)))
+    return record, None if mac is None else mac.decode()
+
+
+RECORDS_AUDITED = 10_000
+
+
+def refused_records(connection: Any, signer: RowSigner) -> list[dict[str, str]]:
+    """The live records (the RECORDS_AUDITED latest) whose MAC fails, for GET /v1/status."""
+    rows = connection.execute(
+        f"SELECT owner, key, {_COLUMNS} FROM idempotency_records WHERE expires_at > now()"
+        " ORDER BY created_at DESC LIMIT %s", (RECORDS_AUDITED,)).fetchall()
+    refused = []
+    for owner, key, *columns in rows:
+        record, mac = record_from_text(owner, key, [None if c is None else c.encode() for c in columns])
+        if not signer.valid(mac, *signed_fields(record)):
+            refused.append({"table": "idempotency_records", "row": f"Idempotency-Key {key!r} of {owner}"})
+    return refused

@@ -23,7 +23,6 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import select
@@ -41,6 +40,7 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
+from service.adapters.row_macs import RowSigner
 from service.adapters.store import gil_free_libpq, idempotency, scope
 from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store import failed_streams
@@ -555,6 +555,7 @@ class PostgresEventStore:
         self._clock = clock
         self._heads = _StreamHeads(STREAM_HEADS_KEPT)
         self.signer = signer
+        self._record_signer = RowSigner(signer, "idempotency_records") if signer else None
         self._checkpoints = checkpoints
         self.failed_streams = FailedStreams()
         # The idempotency records' statements: this store's own names, so two stores on one
@@ -617,7 +618,12 @@ class PostgresEventStore:
             raise idempotency.KeyInUse(key)
         if found.ntuples == 0:
             return None
-        return idempotency.record_from_text(owner, key, [found.get_value(0, column) for column in range(found.nfields)])
+        record, mac = idempotency.record_from_text(
+            owner, key, [found.get_value(0, column) for column in range(found.nfields)])
+        if self._record_signer and not self._record_signer.valid(mac, *idempotency.signed_fields(record)):
+            self._record_signer.refused(f"Idempotency-Key {key!r} of {owner}")
+            raise idempotency.RecordRefused(key)
+        return record
 
     def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
         """The record, and a few expired ones removed, sent with the transaction's COMMIT in
@@ -627,12 +633,15 @@ class PostgresEventStore:
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
+        mac = self._record_signer.sign(*idempotency.signed_fields(record)) if self._record_signer else None
+        owner, key = record.owner.encode(), record.key.encode()
         opened.sent_with_commit.extend([
-            _Run(self._purge_records, [created_at, b"%d" % idempotency.PURGED_PER_WRITE]),
+            _Run(self._purge_records, [owner, key, created_at, b"%d" % idempotency.PURGED_PER_WRITE]),
             _Run(self._insert_record, [
-                record.owner.encode(), record.key.encode(), fingerprint.method.encode(), fingerprint.path.encode(),
+                owner, key, fingerprint.method.encode(), fingerprint.path.encode(),
                 fingerprint.body_sha256.encode(), b"%d" % answer.status, answer.body,
-                json.dumps([list(h) for h in answer.headers]).encode(), created_at, expires_at],
+                idempotency.headers_json(answer.headers).encode(), created_at, expires_at,
+                None if mac is None else mac.encode()],
                  formats=idempotency.INSERT_FORMATS)])
 
     def _joined(self) -> psycopg.Connection[Any]:

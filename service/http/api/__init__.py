@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from service.http.auth import ApiKeys
     from service.http.page_sessions import PageSessions
     from service.adapters.notifications import LiveFeeds
+    from service.adapters.row_macs import RowSigners
     from service.adapters.store.base import EventStore
     from service.application.application import Application
 
@@ -290,6 +291,8 @@ class Resources:
     long-polls."""
     sessions: PageSessions | None = None
     """The pages' sign-in sessions (service.http.page_sessions)."""
+    row_signers: RowSigners | None = None
+    """The MACs of key, revocation, session and idempotency rows (service.adapters.row_macs)."""
 
 
 def resources() -> Resources:

@@ -2,7 +2,8 @@
 `GET /v1/streams`, every stream's id (to verify them all), and `GET /v1/status`: the
 health, the queue depth, the open action clocks past their deadline, the tournaments
 that have not finished, the tournaments and open tables this code cannot read, and the
-streams whose log failed its integrity check."""
+streams whose log failed its integrity check, and the key, revocation, session and
+idempotency rows refused because their MAC fails."""
 from __future__ import annotations
 
 import time
@@ -12,6 +13,7 @@ import marshmallow as ma
 
 from domain.tournaments import tournament
 from service.application import clock_deadlines, commands, listings, tournaments
+from service.adapters.store.idempotency import refused_records
 from service.application.handling import IntegrityFailure, UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
@@ -81,6 +83,12 @@ class IntegrityFailureSchema(UnreadableStreamSchema):
     version = ma.fields.Integer(required=True, metadata={"description": "the first event that fails"})
 
 
+class RefusedRowSchema(ma.Schema):
+    table = ma.fields.String(required=True, metadata={
+        "description": "api_keys, key_revocations, page_sessions or idempotency_records"})
+    row = ma.fields.String(required=True, metadata={"description": "which row (never a secret)"})
+
+
 class StatusSchema(HealthSchema):
     queue_depth = ma.fields.Integer(allow_none=True, required=True,
                                     metadata={"description": "tasks waiting in the Celery queue"})
@@ -96,6 +104,9 @@ class StatusSchema(HealthSchema):
         "description": "tournaments and open tables whose log fails its integrity check (an event's hash, "
                        "its link to the one before or its MAC), and any stream this process found failing "
                        "on read: their reads and writes answer the problem integrity_failure"})
+    refused_rows = ma.fields.List(ma.fields.Nested(RefusedRowSchema), required=True, metadata={
+        "description": "rows that grant or answer (keys, revocations, sessions, idempotency records) whose "
+                       "MAC fails: inserted or changed in the database without the chain key, and refused"})
 
 
 @blp.route("/status", methods=["GET"])
@@ -138,6 +149,7 @@ def status() -> dict[str, Any]:
     # finished one is history, which its own reads answer for.
     with pool.connection() as connection:
         open_tables = listings.open_tables(connection)
+        refused_rows = _refused_rows(connection)
     for table_id in open_tables:
         try:
             commands.load_table(app, table_id)
@@ -149,7 +161,15 @@ def status() -> dict[str, Any]:
     return {"status": overall(database, broker), "database": database, "broker": broker,
             "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
-            "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"]))}
+            "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"])),
+            "refused_rows": refused_rows}
+
+
+def _refused_rows(connection: Any) -> list[dict[str, str]]:
+    wired = resources()
+    assert wired.keys is not None and wired.sessions is not None and wired.row_signers is not None
+    return (wired.keys.refused_rows() + wired.sessions.refused_rows()
+            + refused_records(connection, wired.row_signers.idempotency_records))
 
 
 def _unreadable(kind: str, stream_id: str, refused: UnreadableStream) -> dict[str, Any]:

@@ -20,6 +20,8 @@ of the body bytes) and the first answer, for `Config.idempotency_window_s` (24 h
 - Only an answer in the 2xx range is recorded, in the same transaction as the events it
   answers for (a crash leaves both or neither). A refused request wrote nothing, so its key
   stays free and a corrected request may use it.
+- A stored answer that fails its MAC (changed or inserted in the database, not by the
+  service) is never replayed: 409 `idempotency_record_refused`, nothing runs.
 - A secret is shown once: fields a view names with `keep_out_of_record` (an issued key's
   secret) are stored as null, and a replay answers them as null.
 """
@@ -37,7 +39,7 @@ from service.adapters.store.metered import IDEMPOTENT_REPLAYS
 from service.http.problems import Problem
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now
-from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
+from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RECEIPT_HEADER = "Cardroom-Receipt"
@@ -88,6 +90,11 @@ def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -
         raise Problem(409, "idempotency_request_in_progress",
                       "a request with this Idempotency-Key is still running: retry after it",
                       headers={"Retry-After": str(RETRY_IN_PROGRESS_AFTER_S)}) from None
+    except RecordRefused:
+        raise Problem(409, "idempotency_record_refused",
+                      "the stored answer for this Idempotency-Key fails its integrity check (it was "
+                      "written in the database, not by the service): it is not replayed and nothing "
+                      "ran; the operator is told (GET /v1/status)") from None
     finally:
         _withheld.reset(token)
     return response
