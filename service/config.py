@@ -44,6 +44,9 @@ class Config:
     database_pool_size: int = 8
     chain_key: str | None = None
     """The key of the log's HMAC chain (service.adapters.integrity); None: <data_dir>/chain-key."""
+    data_key: str | None = None
+    """The key the events' secrets and the snapshots are encrypted under at rest (64 hex
+    digits, service.adapters.integrity); None: <data_dir>/data-key."""
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
@@ -80,6 +83,7 @@ class Config:
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
             database_pool_size=read.number("CARDROOM_DB_POOL_SIZE", int, 8, low=1, high=1000),
             chain_key=read.text("CARDROOM_CHAIN_KEY"),
+            data_key=read.text("CARDROOM_DATA_KEY"),
             request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
                                                low=0.1, high=3600),
             idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600.0,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import reduce
 from typing import Any, Iterable, Mapping, Union
 
@@ -29,6 +29,7 @@ from domain.games.dice_scoring import (
     poker_bonus_earned, scorecard_totals, upper_bonus_earned,
 )
 from domain.rules.violations import Violation
+from domain.secrecy import PUBLIC
 
 TURNS_PER_PLAYER = len(LINES)
 COMMITMENT_PATTERN = re.compile(r"[0-9a-f]{64}")
@@ -95,10 +96,10 @@ class DiceRolled:
     player: str
     round: int
     roll: int  # 1 for the first roll of the turn
-    kept: tuple[int, ...]
-    drawn: tuple[int, ...]
-    dice: tuple[int, ...]  # the five dice now showing
-    salt: str
+    kept: tuple[int, ...] = field(metadata=PUBLIC)
+    drawn: tuple[int, ...] = field(metadata=PUBLIC)
+    dice: tuple[int, ...] = field(metadata=PUBLIC)  # the five dice now showing
+    salt: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class LineScored:
     player: str
     line: str
     score: int
-    dice: tuple[int, ...]
+    dice: tuple[int, ...] = field(metadata=PUBLIC)
     joker: bool
 
 

@@ -65,7 +65,7 @@ deck orders and a reshuffled stub are for the floor only; everything else is pub
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any, Iterable, Sequence, Union
 
@@ -88,6 +88,8 @@ from domain.games.draw_settings import (
 from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
+from domain import secrecy
+from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 HAND_SIZE = 5
 ACE_RANK_INDEX = 12
@@ -199,9 +201,9 @@ class HandStarted:
     stacks: tuple[int, ...]
     button: int
     settings: DrawSettings
-    deck: tuple[str, ...] | None
+    deck: tuple[str, ...] | None = field(metadata=SEALED)
     commitment: str | None
-    reshuffle_order: tuple[str, ...] | None
+    reshuffle_order: tuple[str, ...] | None = field(metadata=SEALED)
     derived_redeals: bool = False
 
 
@@ -215,7 +217,7 @@ class AntesPosted:
 class HoleCardsDealt:
     """`cards` private to `seat`."""
     position: int
-    cards: str | None
+    cards: str | None = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
@@ -228,9 +230,9 @@ class RedealRequired:
 @dataclass(frozen=True)
 class Redealt:
     """Public but for `deck` and `reshuffle_order` (floor only)."""
-    deck: tuple[str, ...] | None
+    deck: tuple[str, ...] | None = field(metadata=SEALED)
     commitment: str | None
-    reshuffle_order: tuple[str, ...] | None
+    reshuffle_order: tuple[str, ...] | None = field(metadata=SEALED)
 
 
 @dataclass(frozen=True)
@@ -242,7 +244,7 @@ class DrawBegan:
 class StubReshuffled:
     """The stub ran out: `count` discards became the new stub (`cards`: floor only)."""
     count: int
-    cards: tuple[str, ...] | None
+    cards: tuple[str, ...] | None = field(metadata=SEALED)
 
 
 @dataclass(frozen=True)
@@ -250,8 +252,8 @@ class PlayerDrew:
     """`count` is public; `discarded` and `received` are private to `seat`."""
     position: int
     count: int
-    discarded: str | None
-    received: str | None
+    discarded: str | None = field(metadata=OWNER_ONLY)
+    received: str | None = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,7 @@ class SecondRoundBegan:
 class OpenersShown:
     """Under jacks or better the opener proves the opening (the cards that made it)."""
     position: int
-    cards: str
+    cards: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -272,7 +274,7 @@ class OpenersSplit:
     """The opener split the openers: `cards`, the discards kept aside face down to prove
     them (private to the seat), never go back into a reshuffled stub."""
     position: int
-    cards: str | None
+    cards: str | None = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
@@ -287,7 +289,7 @@ class FalseOpenersFound:
 @dataclass(frozen=True)
 class CardsShown:
     position: int
-    cards: str
+    cards: str = field(metadata=PUBLIC)
     category: str
 
 
@@ -318,18 +320,6 @@ EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
 
 # ----------------------------------------------------------------------- visibility
 
-_FLOOR_ONLY_FIELDS: dict[type, tuple[str, ...]] = {
-    HandStarted: ("deck", "reshuffle_order"),
-    Redealt: ("deck", "reshuffle_order"),
-    StubReshuffled: ("cards",),
-}
-_SEAT_PRIVATE_FIELDS: dict[type, tuple[str, ...]] = {
-    HoleCardsDealt: ("cards",),
-    PlayerDrew: ("discarded", "received"),
-    OpenersSplit: ("cards",),
-}
-
-
 def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
     """The event as this viewer may see it: hidden fields set to None.
 
@@ -340,8 +330,9 @@ def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
         raise Violation("illegal_action", f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if role == FLOOR:
         return event
-    hidden = _FLOOR_ONLY_FIELDS.get(type(event), ())
-    private = _SEAT_PRIVATE_FIELDS.get(type(event), ())
+    declared = secrecy.secrets_of(type(event))
+    hidden = declared.sealed
+    private = declared.owner_only
     if private and not (role == PLAYER and viewer_seat == event.position):  # type: ignore[union-attr]
         hidden += private
     if not hidden:

@@ -17,7 +17,7 @@ when at most one player can still bet, the board runs out without betting.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from itertools import combinations
 from typing import Any, Iterable, Union
@@ -37,6 +37,7 @@ from domain.rules.pots import (
     ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
 )
 from domain.rules.violations import Violation
+from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 VARIANTS = ("holdem", "omaha")
 HOLE_CARD_COUNT = {"holdem": 2, "omaha": 4}
@@ -115,7 +116,7 @@ class HandStarted:
     button: int
     betting: BettingStructure
     odd_chip: str
-    deck: tuple[str, ...] | None
+    deck: tuple[str, ...] | None = field(metadata=SEALED)
     commitment: str | None
     showdown: str = AUTOMATIC
 
@@ -123,19 +124,19 @@ class HandStarted:
 @dataclass(frozen=True)
 class HoleCardsDealt:
     position: int
-    cards: str
+    cards: str = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
 class BoardDealt:
     street: str
-    cards: str
+    cards: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class CardsShown:
     position: int
-    cards: str
+    cards: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)

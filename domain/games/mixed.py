@@ -20,7 +20,7 @@ cannot win a showdown unless it is shown.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations
 from typing import Any, Callable, Iterable, Union
@@ -38,6 +38,7 @@ from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, spli
 from domain.rules.short_deck import is_short_deck_card, short_deck_strength
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
+from domain.secrecy import OWNER_ONLY, PUBLIC
 
 UNKNOWN = "??"
 STUD, FLOP, DRAW = "stud", "flop", "draw"
@@ -183,25 +184,25 @@ class HandStarted:
 class CardsDealt:
     """`up`: which of the cards are dealt face up (stud)."""
     position: int
-    cards: str
+    cards: str = field(metadata=OWNER_ONLY)
     up: tuple[bool, ...]
 
 
 @dataclass(frozen=True)
 class BoardDealt:
-    cards: str
+    cards: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class CardsDiscarded:
     position: int
-    cards: str
+    cards: str = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
 class CardsShown:
     position: int
-    cards: str
+    cards: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ from domain.games.palace_interpretations import (
 )
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
+from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 RULE = cite("palace_poker")
 DECK_SIZE = 52
@@ -158,33 +159,33 @@ class AntesPosted:
 @dataclass(frozen=True)
 class BannerDealt:
     player: str
-    card: str
+    card: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class BannerSetAside:
     player: str
-    card: str
+    card: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class SetAsideBannersReshuffled:
     count: int
-    order: tuple[str, ...]
+    order: tuple[str, ...] = field(metadata=SEALED)
     visible_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class PalaceDeckShuffled:
     count: int
-    order: tuple[str, ...]
+    order: tuple[str, ...] = field(metadata=SEALED)
     visible_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class PalaceCardsDealt:
     player: str
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = field(metadata=OWNER_ONLY)
     visible_to: tuple[str, ...]
 
 
@@ -192,20 +193,20 @@ class PalaceCardsDealt:
 class SoldierBought:
     player: str
     amount: int
-    card: str
+    card: str = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class DrawDeckReshuffled:
     count: int
-    order: tuple[str, ...]
+    order: tuple[str, ...] = field(metadata=SEALED)
     visible_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class SoldiersDiscarded:
     player: str
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -272,10 +273,10 @@ class BattleHand:
 class BattleCardsShown:
     attacker: str
     defender: str
-    attacker_palace: tuple[str, ...]
-    defender_palace: tuple[str, ...]
-    attacker_hand: BattleHand | None  # None once redacted
-    defender_hand: BattleHand | None
+    attacker_palace: tuple[str, ...] = field(metadata=OWNER_ONLY)
+    defender_palace: tuple[str, ...] = field(metadata=OWNER_ONLY)
+    attacker_hand: BattleHand | None = field(metadata=OWNER_ONLY)  # None once redacted
+    defender_hand: BattleHand | None = field(metadata=OWNER_ONLY)
     visible_to: tuple[str, ...]
 
 
@@ -292,15 +293,15 @@ class BattleDecided:
 class CardsCaptured:
     winner: str
     loser: str
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)
 class PalaceCardsShown:
     player: str
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = field(metadata=PUBLIC)
     category: str
-    best: tuple[str, ...]
+    best: tuple[str, ...] = field(metadata=PUBLIC)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ roll itself reveals them in `DiceRolled`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from domain.live import autoplay
@@ -55,6 +55,7 @@ from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_f
 from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
 from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
+from domain.secrecy import SEALED
 
 
 class Draws(Protocol):
@@ -828,10 +829,10 @@ class PalaceDeckCut:
     player can be given has a committed position; with `reshuffle_keys` (every hand since
     they came) its root also covers a key per card, the canonical deck's cards at
     RESHUFFLE_KEYS onwards, from which every later reshuffle's order is ranked."""
-    deck: tuple[str, ...]
-    banner_reshuffle_order: tuple[str, ...] = ()
-    palace_order: tuple[str, ...] = ()
-    reshuffle_order: tuple[str, ...] = ()
+    deck: tuple[str, ...] = field(metadata=SEALED)
+    banner_reshuffle_order: tuple[str, ...] = field(default=(), metadata=SEALED)
+    palace_order: tuple[str, ...] = field(default=(), metadata=SEALED)
+    reshuffle_order: tuple[str, ...] = field(default=(), metadata=SEALED)
     reshuffle_keys: bool = False
 
     @property
@@ -861,7 +862,7 @@ class PalaceReshuffleCommitted:
     from stored hands; a hand opened since never records one (its later orders are ranked
     by the keys its first root covers), and one still being played when the keys came
     takes the order its secret derives."""
-    order: tuple[str, ...]
+    order: tuple[str, ...] = field(metadata=SEALED)
     commitment: str
     first: int
 
@@ -1222,8 +1223,8 @@ def _ranked_reshuffles_view(hand: PalaceTableHand, secret: bytes, floor: bool) -
 @dataclass(frozen=True)
 class RollPrepared:
     """The values and salt behind the pending roll commitment (secret until rolled)."""
-    values: tuple[int, ...]
-    salt: str
+    values: tuple[int, ...] = field(metadata=SEALED)
+    salt: str = field(metadata=SEALED)
 
 
 @dataclass(frozen=True)

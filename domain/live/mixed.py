@@ -36,7 +36,7 @@ committed whole (before this) keep their old view: the deck and salt to everyone
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from domain.live import autoplay
@@ -50,6 +50,7 @@ from domain.history.phh_mixed import phh_from_events
 from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, _opened,
                                commit_card_by_card, deck_deal_view)
 from domain.rules.violations import Violation
+from domain.secrecy import SEALED
 
 LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
 MAX_SEATS = {mixed.STUD: 8, mixed.FLOP: 10, mixed.DRAW: 6}
@@ -130,7 +131,7 @@ def _bad(detail: str) -> Violation:
 class MixedDeckCut:
     """The deck the hand is dealt from (the decider's events record only what was dealt):
     kept so the deal can be checked against its commitment. Sealed until the hand closes."""
-    deck: tuple[str, ...]
+    deck: tuple[str, ...] = field(metadata=SEALED)
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class DiscardsReshuffled:
     """The stub ran short on a draw: these discards, in this shuffled order, go under it.
     `commitment`: the order's root (positions numbered on from the deck and the reshuffles
     before it), public; None in hands whose reshuffles were drawn, not derived."""
-    order: tuple[str, ...]
+    order: tuple[str, ...] = field(metadata=SEALED)
     commitment: str | None = None
 
 

@@ -40,7 +40,7 @@ level in force, TDA 2024 23), and the table never finishes by itself: the tourna
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Union
 
@@ -54,6 +54,8 @@ from domain.rules.citations import cite
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.rules.violations import Violation
+from domain import secrecy
+from domain.secrecy import SEALED
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -337,7 +339,7 @@ class HandOpened:
     button: int
     seats: tuple[int, ...]
     commitment: str
-    salt: str
+    salt: str = field(metadata=SEALED)
     scheme: str = DECK_HASH
     """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
     domain.rules.deal_commitment.SCHEME (a Merkle root over each card: hold'em, Omaha and
@@ -455,6 +457,11 @@ TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
 def event_types(game: str) -> dict[str, type]:
     """Every record type a table of `game` holds: its own events and the game's."""
     return {**game_rules(game).module.EVENT_TYPES, **TABLE_EVENT_TYPES}
+
+
+# What each record type keeps secret is read from its class's declarations
+# (domain.secrecy): every game's records and the table's.
+secrecy.register(cls for game in GAMES for cls in event_types(game).values())
 
 
 # ---------------------------------------------------------------------------- state

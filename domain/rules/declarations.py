@@ -19,13 +19,14 @@ written) and `not_your_turn`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingState, legal_actions
 from domain.rules.citations import cite
 from domain.rules.spoken import Declaration, declaration
 from domain.rules.violations import Violation
+from domain.secrecy import PUBLIC
 
 STRUCTURES = (NO_LIMIT, POT_LIMIT, FIXED_LIMIT)
 TDA = "tda"
@@ -508,7 +509,7 @@ class ChipsRuled:
     player_id: str
     chips: tuple[int, ...]
     said: str | None
-    order: str | None
+    order: str | None = field(metadata=PUBLIC)
     ruling: Ruling
 
 

@@ -4,6 +4,10 @@ checkpoints every event store of this deployment uses (the app and the workers a
 The chain key is CARDROOM_CHAIN_KEY when set (production: from a secret store, the same
 on every host), else a key created once in <data dir>/chain-key (mode 0600). It must
 never be given to PostgreSQL: whoever holds it can forge a chain that verifies.
+
+The data key is CARDROOM_DATA_KEY, else <data dir>/data-key, made the same way: the events'
+secrets and the snapshots are encrypted under it (service.adapters.store.cipher). It must
+never be given to PostgreSQL either: whoever holds it and the database reads every card.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from service.adapters.connection_strings import database_key
 from service.adapters.store.metered import MeteredStore
 from service.adapters.store.base import ChainSigner, EventStore
 from service.adapters.store.checkpoints import HeadCheckpoints
+from service.adapters.store.cipher import FieldCipher
 from service.adapters.store.postgres import PostgresEventStore
 
 
@@ -25,6 +30,16 @@ def chain_signer(config: Config) -> ChainSigner:
     if config.chain_key:
         return ChainSigner(config.chain_key.encode())
     return ChainSigner(bytes.fromhex(_key_file(config.data_dir / "chain-key")))
+
+
+def data_cipher(config: Config) -> FieldCipher:
+    """The cipher of the secrets at rest (service.adapters.store.cipher): CARDROOM_DATA_KEY
+    (64 hex digits) when set, else a key created once in <data dir>/data-key."""
+    key = config.data_key or _key_file(config.data_dir / "data-key")
+    try:
+        return FieldCipher(bytes.fromhex(key))
+    except ValueError:
+        raise ValueError("CARDROOM_DATA_KEY must be 64 hex digits (a 256-bit AES key)") from None
 
 
 def _key_file(path: Path) -> str:
@@ -46,7 +61,7 @@ def _read_complete(path: Path) -> str:
         if len(text) == 64:
             return text
         os.sched_yield()
-    raise RuntimeError(f"{path} does not hold a 64-digit hex chain key")
+    raise RuntimeError(f"{path} does not hold a 64-digit hex key")
 
 
 def checkpoints_path(config: Config) -> Path:

@@ -26,6 +26,7 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from domain import secrecy
 from domain.live import table, table_records
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
@@ -48,23 +49,6 @@ STREAM_PREFIX = "table-"
 CACHED_TABLES = 2048
 """Table states each process keeps by default (CARDROOM_TABLE_CACHE_SIZE): a 10,000-player
 tournament plays on 1,112 tables at once; a state not kept loads from its snapshot."""
-# Hand events whose cards only the player at their `seat` (and the floor) may see. Palace
-# Poker's private events name their players themselves (`visible_to`).
-PRIVATE_CARD_EVENTS = frozenset({"HoleCardsDealt", "PlayerDrew", "OpenersSplit",
-                                 "CardsDealt", "CardsDiscarded"})  # the last two: mixed games
-# A hand committed card by card (domain.rules.deal_commitment) never shows its whole deck, or
-# the secret its per-card salts come from, to anyone but the floor and admin: the others
-# get the openings of the cards they saw (service.application.views.deal_view). Five-card
-# draw's reshuffle orders and reshuffled stubs hold the mucked discards, so they are the
-# floor's too; so are Palace Poker's orders, which hold every palace and the face-down
-# discard pile, and the mixed games' deck and 2-7 triple draw's reshuffle orders (folded
-# down cards, mucked hands, discards).
-FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck", "reshuffle_order"),
-                      "Redealt": ("deck", "reshuffle_order"), "StubReshuffled": ("cards",),
-                      "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
-                      "PalaceReshuffleCommitted": ("order",), "SetAsideBannersReshuffled": ("order",),
-                      "PalaceDeckShuffled": ("order",), "DrawDeckReshuffled": ("order",),
-                      "MixedDeckCut": ("deck",), "DiscardsReshuffled": ("order",)}
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
 HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
@@ -249,7 +233,12 @@ def expire_clock(app: Application, table_id: str, expected_version: int | None, 
 def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewEvent]:
     """The store records, in the table form (domain.live.table_records: `seat` is the
     table seat), with metadata that lets views redact one event on its own: the hand it
-    belongs to and, for private cards, the player who may see them. One command may close
+    belongs to and, for private cards, the player who may see them (the fields the event
+    declares owner-only, domain.secrecy, name them by `position` or `visible_to`). A hand
+    committed card by card (domain.rules.deal_commitment) never shows its sealed fields (its
+    deck, the secret its per-card salts come from, reshuffle orders holding mucked cards and
+    discards) to anyone but the floor and admin (metadata `floor_only`): the others get the
+    openings of the cards they saw (service.application.views.deal_view). One command may close
     a hand and open the next (auto_deal), so both are followed event by event (the
     players of a hand as its start event names them: a player who leaves when it ends is
     still the one its cards were dealt to)."""
@@ -265,14 +254,15 @@ def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewE
         type_name, game_form = to_record(event)
         seating = table_records.seating_after(seating, type_name, game_form)
         data = table_records.at_table(type_name, game_form, seating)
+        declared = secrecy.secrets_of(type(event))
         metadata: dict[str, Any] = {}
-        if per_card and type_name in FLOOR_ONLY_SECRETS:
-            metadata["floor_only"] = [name for name in FLOOR_ONLY_SECRETS[type_name] if name in data]
+        if per_card and declared.sealed:
+            metadata["floor_only"] = [name for name in declared.sealed if name in data]
         if automatic:
             metadata["automatic"] = True
         if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
             metadata["hand_id"] = hand_id
-        if type_name in PRIVATE_CARD_EVENTS:
+        if declared.owner == secrecy.OWNER_BY_POSITION:
             metadata["visible_to"] = seating.players[data["position"]]  # type: ignore[union-attr]
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])

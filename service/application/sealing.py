@@ -1,11 +1,12 @@
-"""Which fields of a table's events are sealed: stored apart from the event's data, so a
-read path has to ask the store to reveal them (service.adapters.store.base.Reveal).
+"""The sealed fields of a table's events (declared SEALED on the event's field,
+domain.secrecy): stored apart from the event's data, so a read path has to ask the store to
+reveal them (service.adapters.store.base.Reveal).
 
 They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
 orders, the salt of the deal's commitment and the values behind a pending dice roll. No
 role sees them before the hand's HandClosed event. Then a hand committed card by card
 (hold'em, Omaha, five-card draw, Palace Poker, the mixed games) shows its orders and salt to the floor and
-admin only (service.application.commands.FLOOR_ONLY_SECRETS; the others get per-card
+admin only (metadata `floor_only`, service.application.commands; the others get per-card
 openings derived from them, service.application.views); a hand committed whole shows
 them to everyone, so anyone can check the deal against the commitment.
 """
@@ -13,23 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from domain.secrecy import secrets_named
 from service.adapters.store.base import Reveal
-
-# Record type -> its sealed fields.
-SEALED_FIELDS: dict[str, tuple[str, ...]] = {
-    "HandOpened": ("salt",),
-    "HandStarted": ("deck", "reshuffle_order"),  # hold'em, five-card draw
-    "Redealt": ("deck", "reshuffle_order"),
-    "StubReshuffled": ("cards",),
-    "SetAsideBannersReshuffled": ("order",),  # Palace Poker
-    "PalaceDeckShuffled": ("order",),
-    "DrawDeckReshuffled": ("order",),
-    "PalaceDeckCut": ("deck", "banner_reshuffle_order", "palace_order", "reshuffle_order"),
-    "PalaceReshuffleCommitted": ("order",),  # Palace hands opened before the reshuffle keys
-    "MixedDeckCut": ("deck",),  # the mixed games
-    "DiscardsReshuffled": ("order",),
-    "RollPrepared": ("values", "salt"),  # dice: the next roll, committed to
-}
 
 HAND_CLOSED = "HandClosed"
 REVEAL_CLOSED_HANDS = Reveal.closed_by(HAND_CLOSED)
@@ -39,7 +25,7 @@ REVEAL_CLOSED_HANDS = Reveal.closed_by(HAND_CLOSED)
 def seal(type_name: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(public data, sealed fields) of a record about to be stored. The public data keeps
     each sealed field as null, so an event has the same shape revealed or not."""
-    names = SEALED_FIELDS.get(type_name)
+    names = secrets_named(type_name).sealed
     if not names:
         return dict(data), {}
     sealed = {name: data[name] for name in names if name in data}
@@ -49,7 +35,7 @@ def seal(type_name: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[
 def hidden(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """The data with its sealed fields as null: how an event whose hand is not closed reads,
     whether its secrets were stored sealed or (events written before sealing) in its data."""
-    names = SEALED_FIELDS.get(type_name)
+    names = secrets_named(type_name).sealed
     if not names:
         return dict(data)
     return {**data, **dict.fromkeys(name for name in names if name in data)}

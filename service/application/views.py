@@ -19,7 +19,7 @@ What a viewer sees of a hand (its cards, summary, seats, bets, legal actions and
 check) is said by the game's adapter (domain.live.games, domain.live.mixed); this module
 says who the viewer is and puts the table around it. Events are redacted one at a time
 with the metadata the application layer wrote on them (`hand_id`, and `visible_to` for
-private cards), so a slice of the log needs no context beyond which hand is still being
+private cards) and the fields each event declares owner-only (domain.secrecy), so a slice of the log needs no context beyond which hand is still being
 played.
 """
 from __future__ import annotations
@@ -30,15 +30,11 @@ from typing import Any, Iterable, Mapping
 from domain.live import table
 from domain.live.games import DealSeal, Viewing
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, event_view
+from domain.secrecy import secrets_named
 from service.application.sealing import hidden
 from service.adapters.store.base import RecordedEvent, format_recorded_at
 
 SEES_EVERYTHING = ("admin", "floor")
-# Fields of a private event (metadata `visible_to`) others may not see; default ("cards",).
-PRIVATE_FIELDS = {
-    "PlayerDrew": ("discarded", "received"),
-    "BattleCardsShown": ("attacker_palace", "defender_palace", "attacker_hand", "defender_hand"),
-}
 
 
 @dataclass(frozen=True)
@@ -70,7 +66,7 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
         if event["type"] in PARTLY_PUBLIC_EVENTS:  # stud's up cards, how many were drawn
             data = event_view(event["type"], data)
         else:
-            for name in PRIVATE_FIELDS.get(event["type"], ("cards",)):
+            for name in secrets_named(event["type"]).owner_only:
                 data[name] = None
     if not viewer.sees_everything:
         for name in metadata.get("floor_only", ()):

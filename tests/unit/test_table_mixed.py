@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from domain import secrecy
 from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts, format_card
@@ -15,7 +16,6 @@ from domain.live.games import DECK_HASH, DealSeal, Viewing
 from domain.live.mixed import TABLE_GAMES, DiscardsReshuffled, MixedDeckCut, legal, reshuffle_label
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_commitment, parse_cards
-from service.application.commands import FLOOR_ONLY_SECRETS
 from domain.rules.violations import Violation
 from service.application import views
 from tests.unit.test_table_games import SeededDraws
@@ -327,8 +327,9 @@ def test_a_hand_committed_whole_keeps_its_old_view() -> None:
 
 
 def test_the_mixed_games_deck_and_reshuffles_are_the_floors_alone_in_the_events() -> None:
-    assert FLOOR_ONLY_SECRETS["MixedDeckCut"] == ("deck",)
-    assert FLOOR_ONLY_SECRETS["DiscardsReshuffled"] == ("order",)
+    # Sealed, then the floor's alone in a hand committed card by card (every mixed hand).
+    assert secrecy.secrets_named("MixedDeckCut").sealed == ("deck",)
+    assert secrecy.secrets_named("DiscardsReshuffled").sealed == ("order",)
 
 
 def test_hands_follow_one_another_with_the_button_moving() -> None:

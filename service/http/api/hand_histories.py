@@ -31,6 +31,7 @@ from typing import Any, Iterable, Sequence
 import marshmallow as ma
 from flask import jsonify, request
 
+from domain import secrecy
 from domain.games import draw, holdem, mixed
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
@@ -60,8 +61,6 @@ MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
 DRAW_GAME = "five-card-draw"
-# Events whose cards only their own player (and the floor) may see: type -> seat field.
-PRIVATE_CARD_EVENTS = ("HoleCardsDealt", "PlayerDrew", "CardsDealt", "CardsDiscarded")
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -280,7 +279,7 @@ def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> li
                 # Names the replay could not tell players apart by (two alike, or empty:
                 # anonymous) play as p1, p2 ...; the export writes the record's own back.
                 metadata["phh_players"] = list(record.players)
-        if type_name in PRIVATE_CARD_EVENTS:
+        if secrecy.secrets_of(type(event)).owner == secrecy.OWNER_BY_POSITION:  # its cards are its player's
             metadata["visible_to"] = names[data["position"]]
         new_events.append(NewEvent(type_name, data, table_records.POSITIONS_NAMED, metadata=metadata))
     return new_events

@@ -1,0 +1,136 @@
+"""Secrets unreadable at rest: the fields an event declares owner-only or sealed
+(domain.secrecy) are stored encrypted, and so are snapshots (a table's state between hands
+holds the last hand's cards), under the data key, which the database never holds.
+
+Each field is AES-GCM under its own random 96-bit nonce, its associated data the stream,
+the version and where the field sits (`data.cards`, `sealed.deck`), so a ciphertext copied
+to another event, version or field does not open. A stored value reads
+`aesgcm1:<base64 of nonce + ciphertext + tag>`; anything else is read as it was stored, so
+events written before encryption (and the public fields) read as before.
+
+What is hashed and MAC'd is the stored text, ciphertext included (service.adapters.store.base
+.chained_hash): the chain, receipts and `verify` need no data key, and a changed ciphertext
+breaks the chain like any changed field. The store's reader (service.adapters.store.upcasting)
+calls `encrypt_events` before an append and `decrypt_records` after a read, in that one place.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+import domain.live.table  # noqa: F401 - registers every game's declarations (domain.secrecy)
+from domain.secrecy import secrets_named
+from service.adapters.store.base import NewEvent, RecordedEvent, Snapshot, canonical_json
+
+PREFIX = "aesgcm1:"
+NONCE_BYTES = 12
+KEY_BYTES = 32
+
+
+class SecretUnreadable(ValueError):
+    """A stored ciphertext that the data key does not open where it lies (another key,
+    moved from another event or field, or altered)."""
+
+    def __init__(self, stream_id: str, version: int, place: str) -> None:
+        super().__init__(f"the encrypted {place} of {stream_id!r} version {version} does not open "
+                         "with the data key here (another key, moved or altered)")
+        self.stream_id = stream_id
+        self.version = version
+        self.place = place
+
+
+class FieldCipher:
+    """AES-GCM with a 256-bit key over JSON values, bound to where each is stored."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) != KEY_BYTES:
+            raise ValueError(f"the data key must be {KEY_BYTES} bytes, not {len(key)}")
+        self._aead = AESGCM(key)
+
+    def encrypt(self, value: Any, stream_id: str, version: int, place: str) -> str:
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._aead.encrypt(nonce, canonical_json(value).encode(), _bound(stream_id, version, place))
+        return PREFIX + base64.b64encode(nonce + sealed).decode()
+
+    def decrypt(self, text: str, stream_id: str, version: int, place: str) -> Any:
+        try:
+            raw = base64.b64decode(text[len(PREFIX):], validate=True)
+            opened = self._aead.decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], _bound(stream_id, version, place))
+        except (InvalidTag, ValueError):
+            raise SecretUnreadable(stream_id, version, place) from None
+        return json.loads(opened)
+
+
+def _bound(stream_id: str, version: int, place: str) -> bytes:
+    """The associated data: where the value is stored, unambiguously."""
+    return json.dumps([stream_id, version, place]).encode()
+
+
+def is_encrypted(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith(PREFIX)
+
+
+def encrypt_events(cipher: FieldCipher, stream_id: str, expected_version: int,
+                   events: Sequence[NewEvent]) -> list[NewEvent]:
+    """The events as stored: every sealed field, and each data field the event's type
+    declares owner-only or sealed, encrypted (null stays null: it hides nothing)."""
+    stored = []
+    for version, event in enumerate(events, start=expected_version + 1):
+        private = [name for name in secrets_named(event.type).at_rest
+                   if event.data.get(name) is not None]
+        if not private and not event.sealed:
+            stored.append(event)
+            continue
+        data = {**event.data, **{name: cipher.encrypt(event.data[name], stream_id, version, "data." + name)
+                                 for name in private}}
+        sealed = {name: None if value is None else cipher.encrypt(value, stream_id, version, "sealed." + name)
+                  for name, value in event.sealed.items()}
+        stored.append(replace(event, data=data, sealed=sealed))
+    return stored
+
+
+def decrypt_records(cipher: FieldCipher, records: list[RecordedEvent]) -> list[RecordedEvent]:
+    """The records as written: each encrypted value opened where it lies."""
+    return [_decrypted(cipher, record) for record in records]
+
+
+def _decrypted(cipher: FieldCipher, record: RecordedEvent) -> RecordedEvent:
+    names = secrets_named(record.type).at_rest
+    data, sealed = record.data, record.sealed
+    opened = _opened(cipher, record, data, names, "data.")
+    if sealed:
+        opened_sealed = _opened(cipher, record, sealed, tuple(sealed), "sealed.")
+        if opened is None and opened_sealed is None:
+            return record
+        return replace(record, data=opened or data, sealed=opened_sealed or sealed)
+    return record if opened is None else replace(record, data=opened)
+
+
+def _opened(cipher: FieldCipher, record: RecordedEvent, fields: Mapping[str, Any],
+            names: Sequence[str], place: str) -> dict[str, Any] | None:
+    """`fields` with these names decrypted; None when none of them is encrypted."""
+    encrypted = [name for name in names if is_encrypted(fields.get(name))]
+    if not encrypted:
+        return None
+    return {**fields, **{name: cipher.decrypt(fields[name], record.stream_id, record.version, place + name)
+                         for name in encrypted}}
+
+
+def encrypt_snapshot(cipher: FieldCipher, snapshot: Snapshot) -> Snapshot:
+    """The snapshot as stored: its whole body encrypted (bound to stream, version and schema)."""
+    return replace(snapshot, body=cipher.encrypt(snapshot.body, snapshot.stream_id, snapshot.version,
+                                                 "snapshot." + snapshot.schema))
+
+
+def decrypt_snapshot(cipher: FieldCipher, snapshot: Snapshot | None) -> Snapshot | None:
+    """The snapshot as written; one stored before encryption reads as stored."""
+    if snapshot is None or not is_encrypted(snapshot.body):
+        return snapshot
+    return replace(snapshot, body=cipher.decrypt(snapshot.body, snapshot.stream_id, snapshot.version,
+                                                 "snapshot." + snapshot.schema))
