@@ -7,6 +7,7 @@ The lists are the contract the tests check: every key of a screen's answer is li
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,10 @@ TABLE_FIELDS = ("number", "seats")
 SEAT_FIELDS = ("seat", "name")
 """`seat` counts from 1, as the seat cards on the felt."""
 MOVE_FIELDS = ("name", "from_table", "from_seat", "to_table", "to_seat")
+FOUND_FIELDS = ("name", "table", "seat", "to_table", "to_seat")
+"""Find your seat: a seat of the seating screen whose name matches, and where its move
+waiting, if any, goes (`to_table` and `to_seat` null without one)."""
+FOUND_AT_MOST = 20
 PAYOUTS_FIELDS = ("name", "status", "prize_pool", "entries", "places")
 PLACE_FIELDS = ("place", "amount", "names")
 """`names`: who finished there (several when they share it); empty while it is open."""
@@ -115,6 +120,29 @@ def seating_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
                       "to_seat": move.to_seat + 1})
     return {"name": settings.name, "status": state.status, "table_size": settings.table_size,
             "tables": tables, "moves": moves, "players_left": _players_left(state)}
+
+
+def find_seats(seating: Mapping[str, Any], wanted: str) -> list[dict[str, Any]]:
+    """Find your seat, from the seating screen alone (nothing else is public): the seats
+    whose name holds `wanted`, in any case and without accents; at most FOUND_AT_MOST."""
+    folded = _folded(wanted)
+    if len(folded) < 2:
+        return []
+    moves = {move["name"]: move for move in seating["moves"]}
+    found = []
+    for table in seating["tables"]:
+        for seat in table["seats"]:
+            if folded in _folded(seat["name"]) and len(found) < FOUND_AT_MOST:
+                move = moves.get(seat["name"])
+                found.append({"name": seat["name"], "table": table["number"], "seat": seat["seat"],
+                              "to_table": move["to_table"] if move else None,
+                              "to_seat": move["to_seat"] if move else None})
+    return found
+
+
+def _folded(text: str) -> str:
+    """As find.js folds names: no accents, no case."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).casefold().strip()
 
 
 def payouts_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
