@@ -121,6 +121,14 @@ class Settings:
     tables: str = TABLES_SERVICE
     hand_for_hand_at_bubble: bool = False
     denominations: tuple[int, ...] = ()  # chips in play at the start, smallest first
+    auto_start: bool = False  # starts by itself at starts_at (with min_players); else at the director's word
+    min_players: int = 2
+    rebuy_at_or_below: int = 0  # a rebuy is taken at or below this stack (0: the starting stack)
+    double_rebuy: bool = False  # two rebuys at once
+    rebuy_grace_s: int = 300  # physical tables: a busted player's time to rebuy
+    move_call_s: int = 180  # physical tables: a move is pending until confirmed or this passes
+    action_clock_s: int | None = None  # service tables: seconds per action (a level may override)
+    time_bank_s: int = 0  # service tables: extra seconds each player may use once the clock runs out
 
 
 @dataclass(frozen=True)
@@ -248,6 +256,7 @@ class ResumeClock:
 class AdjustClock:
     seconds: float
     at: float
+    confirm: bool = False  # past the level's own length: the organiser confirmed it
 
 
 @dataclass(frozen=True)
@@ -268,6 +277,37 @@ class SetLevel:
 @dataclass(frozen=True)
 class Rebuy:
     player_id: str
+    at: float
+    double: bool = False  # two rebuys at once (settings.double_rebuy)
+    seed: int = 0  # balancing, once a busted player's seat no longer waits
+
+
+@dataclass(frozen=True)
+class DeclineRebuy:
+    """A busted player waiting to rebuy says they will not: out now."""
+    player_id: str
+    at: float
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class ExpireRebuys:
+    """The clock sweep: busted players whose time to rebuy has passed (the grace, or the
+    rebuy period's end) are out."""
+    at: float
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class ConfirmSeated:
+    """Physical tables: the floor saw the moved player sit down."""
+    move_id: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Undo the last elimination, rebuy or clock change, while nothing later depends on it."""
     at: float
 
 
@@ -386,7 +426,8 @@ class PlayersBusted:
 class PlayerMoved:
     move: Move
     seed: int
-    move_id: int = 0  # the queued floor move it carries out, if any
+    move_id: int = 0  # the move's number (the queued floor move it carries out, if any); 0 in old logs
+    at: float = 0
 
 
 @dataclass(frozen=True)
@@ -440,6 +481,63 @@ class HandForHandStopped:
 class RebuyTaken:
     player_id: str
     chips: int = 0
+    count: int = 1  # 2: a double rebuy
+
+
+@dataclass(frozen=True)
+class RebuyAwaited:
+    """A player out of chips during the rebuy period keeps the seat until they rebuy,
+    decline, or their time passes (the end of the next hand at their table; physical
+    tables: `rebuy_grace_s`)."""
+    player_id: str
+    table: int
+    starting_stack: int  # the stack the bust hand started with: ranks them if they go out
+    at: float
+
+
+@dataclass(frozen=True)
+class RebuyDeclined:
+    player_id: str
+    at: float
+
+
+@dataclass(frozen=True)
+class MoveSeated:
+    """Physical tables: the floor confirmed the moved player seated."""
+    move_id: int
+    at: float
+
+
+@dataclass(frozen=True)
+class RestoredSeat:
+    player_id: str
+    table: int
+    seat: int
+    chips: int
+    place: int
+
+
+@dataclass(frozen=True)
+class EliminationUndone:
+    """Compensates the last PlayersEliminated: the players sit again with their chips."""
+    seats: tuple[RestoredSeat, ...]
+    at: float
+
+
+@dataclass(frozen=True)
+class RebuyUndone:
+    """Compensates the last RebuyTaken: its chips (and count) are taken back."""
+    player_id: str
+    chips: int
+    count: int
+    at: float
+
+
+@dataclass(frozen=True)
+class ClockChangeUndone:
+    """Marks the compensating clock events that follow it (the clock as it was before `undone`)."""
+    undone: str  # the clock event's type
+    at: float
 
 
 @dataclass(frozen=True)
@@ -481,13 +579,42 @@ EVENT_TYPES: dict[str, type] = {
             PlayerSeated, HandDealt, HandFinished, PlayersEliminated, PlayerDisqualified,
             PlayersBusted, PlayerMoved, BalancePending, TableBroken, FinalTableReached, HandForHandStarted,
             HandForHandStopped, RebuyTaken, AddOnTaken, TournamentFinished, DisqualificationQueued,
-            ChipsCounted, ChipsRaced, MoveQueued, MoveCancelled,
+            ChipsCounted, ChipsRaced, MoveQueued, MoveCancelled, RebuyAwaited, RebuyDeclined, MoveSeated,
+            EliminationUndone, RebuyUndone, ClockChangeUndone,
         )
     },
 }
 
 
 # --- state -----------------------------------------------------------------------------
+
+RECENT_MOVES = 30  # moves kept for the screens: "Ann Duke: table 3 seat 4 -> table 1 seat 2"
+# Events after an elimination, rebuy or clock change that leave it undoable.
+UNDO_TRANSPARENT = ("LevelStarted", "MoveSeated", "BalancePending", "ClockChangeUndone")
+
+
+@dataclass(frozen=True)
+class MoveCall:
+    """A move the floor calls out; pending at physical tables until `seated_at` (the floor
+    confirmed it) or `move_call_s` has passed."""
+    move_id: int
+    player_id: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str
+    at: float
+    seated_at: float | None = None
+
+
+@dataclass(frozen=True)
+class UndoableAct:
+    kind: str  # "elimination", "rebuy" or "clock"
+    event: object
+    seats: tuple[RestoredSeat, ...] = ()  # an elimination: where the players sat, with their chips
+    awaiting: tuple[RebuyAwaited, ...] = ()  # busted players waiting to rebuy before the act
+    clock_before: Clock | None = None
 
 @dataclass(frozen=True)
 class Tournament:
@@ -519,6 +646,12 @@ class Tournament:
     pending_moves: tuple[MoveQueued, ...] = ()
     moves_queued: int = 0  # the last move id given
     pending_disqualifications: tuple[DisqualificationQueued, ...] = ()
+    awaiting_rebuy: tuple[RebuyAwaited, ...] = ()  # busted, seat kept, until they rebuy or their time passes
+    dealt_since_bust: frozenset[str] = frozenset()  # awaiting players whose table dealt a hand since
+    move_calls: tuple[MoveCall, ...] = ()  # the recent moves, oldest first
+    undoable: UndoableAct | None = None  # the last elimination, rebuy or clock change
+    undo_blocked_by: str | None = None  # the first later event that depends on it
+    left_periods: Mapping[int, int] = field(default_factory=dict)  # time a period had when the clock left it
 
     @property
     def entries(self) -> int:
@@ -544,7 +677,50 @@ class Tournament:
 
     @property
     def chips_in_play(self) -> int:
+        """Known exactly from the ledger: issued - removed (whoever holds them)."""
+        return self.chips_issued - self.chips_removed
+
+    @property
+    def chips_known(self) -> int:
+        """The players' chips as last known (physical tables: the counts the floor gave;
+        a bust named without counts leaves its chips with someone not yet counted)."""
         return sum(self.stack_of(p) for p in self.seating.where)
+
+    @property
+    def awaiting_players(self) -> frozenset[str]:
+        return frozenset(a.player_id for a in self.awaiting_rebuy)
+
+    @property
+    def players_with_chips(self) -> int:
+        """Players left, less those busted and waiting to rebuy: what the average divides by."""
+        return self.seating.players - len(self.awaiting_rebuy)
+
+    def rebuys_expired(self, at: float) -> tuple[RebuyAwaited, ...]:
+        """Busted players whose time to rebuy has passed: all once rebuys have closed; at
+        physical tables after `rebuy_grace_s`; at a service table that cannot deal (fewer than
+        two players with chips) after `rebuy_grace_s` too (no next hand ends the wait)."""
+        if not self.awaiting_rebuy:
+            return ()
+        s = self._settings
+        if not _rebuy_open(self, s, at):
+            return self.awaiting_rebuy
+        waiting = self.awaiting_players
+        expired = []
+        for awaited in self.awaiting_rebuy:
+            if at < awaited.at + s.rebuy_grace_s:
+                continue
+            table = self.seating.where[awaited.player_id][0]
+            holders = sum(1 for p in self.seating.table(table).seats if p is not None and p not in waiting)
+            if s.tables == TABLES_PHYSICAL or holders < 2:
+                expired.append(awaited)
+        return tuple(expired)
+
+    def pending_move_calls(self, now: float) -> tuple[MoveCall, ...]:
+        """Physical tables: moves called out and not yet seated (confirmed, or time passed)."""
+        s = self._settings
+        if s.tables != TABLES_PHYSICAL:
+            return ()
+        return tuple(c for c in self.move_calls if c.seated_at is None and now < c.at + s.move_call_s)
 
     @property
     def chips_issued(self) -> int:
@@ -662,7 +838,33 @@ def decide(state: Tournament, command: object) -> list[object]:
     if isinstance(command, (PauseClock, ResumeClock, AdjustClock, StartLevel, SetLevel)):
         return _clock(state, command)
     if isinstance(command, (Rebuy, AddOn)):
-        return _rebuy_or_add_on(state, settings, command)
+        events = _rebuy_or_add_on(state, settings, command)
+        if isinstance(command, Rebuy) and command.player_id in state.awaiting_players:
+            # The seat kept for them no longer holds balancing and breaking back.
+            events += _settle(reduce(evolve, events, state), command.at, command.seed)
+        return events
+    if isinstance(command, DeclineRebuy):
+        awaited = next((a for a in state.awaiting_rebuy if a.player_id == command.player_id), None)
+        if awaited is None:
+            raise _refuse("not_awaiting_rebuy", f"player {command.player_id} is not waiting to rebuy",
+                          player=command.player_id)
+        declined = RebuyDeclined(command.player_id, command.at)
+        return [declined, *_out_after_waiting(evolve(state, declined), (awaited,), command.at, command.seed)]
+    if isinstance(command, ExpireRebuys):
+        expired = state.rebuys_expired(command.at)
+        if not expired:
+            raise _refuse("nothing_expired", "no busted player's time to rebuy has passed")
+        return _out_after_waiting(state, expired, command.at, command.seed)
+    if isinstance(command, ConfirmSeated):
+        call = next((c for c in state.move_calls if c.move_id == command.move_id), None)
+        if call is None:
+            raise _refuse("unknown_move", f"no move {command.move_id} among the recent moves", move_id=command.move_id)
+        if call.seated_at is not None:
+            raise _refuse("already_seated", f"move {command.move_id} was confirmed at {iso(call.seated_at)}",
+                          move_id=command.move_id)
+        return [MoveSeated(command.move_id, command.at)]
+    if isinstance(command, Undo):
+        return _undo(state, settings, command)
     raise _refuse("unknown_command", f"unknown command {type(command).__name__}")
 
 
@@ -697,7 +899,8 @@ def _create(state: Tournament, command: CreateTournament) -> list[object]:
         ("add_on", s.add_on_price, s.add_on_chips, s.add_ons_allowed, s.add_on_until_level),
     ):
         offered = price > 0
-        if offered and (chips <= 0 or allowed <= 0 or not 1 <= until <= levels):
+        # Rebuys: 0 allowed is no limit (the house default); add-ons are counted.
+        if offered and (chips <= 0 or allowed < (0 if what == "rebuy" else 1) or not 1 <= until <= levels):
             raise _refuse("invalid_setting", f"a {what.replace('_', '-')} offered gives chips (more than 0), "
                           f"at least one per player, until a level of the structure (1..{levels})",
                           **{f"{what}_chips": chips, f"{what}s_allowed": allowed, f"{what}_until_level": until,
@@ -707,6 +910,11 @@ def _create(state: Tournament, command: CreateTournament) -> list[object]:
                           f"{what.replace('_', '-')} price")
     if s.re_entries_allowed < 0 or s.balance_tolerance < 1:
         raise _refuse("invalid_setting", "re-entries are not negative and the tolerance is at least 1")
+    if s.min_players < 2 or s.rebuy_at_or_below < 0 or s.rebuy_grace_s < 0 or s.move_call_s < 0 \
+            or s.time_bank_s < 0 or (s.action_clock_s is not None and s.action_clock_s <= 0):
+        raise _refuse("invalid_setting", "min_players is at least 2; rebuy_at_or_below, rebuy_grace_s, move_call_s "
+                      "and time_bank_s are not negative; action_clock_s is positive (or none)",
+                      min_players=s.min_players, action_clock_s=s.action_clock_s)
     if s.break_order not in (BREAK_PREDETERMINED, BREAK_RANDOM):
         raise _refuse("invalid_setting", f"unknown break order {s.break_order!r}")
     if s.bust_ranking not in (RANK_SHARED, RANK_BY_STARTING_STACK):
@@ -777,16 +985,17 @@ def _register(state: Tournament, settings: Settings, command: Register) -> list[
     _, seat = seat_late_entrant(state.seating, player, random.Random(command.seed))
     events: list[object] = [registered, PlayerSeated(seat, command.seed)]
     after = reduce(evolve, events, state)
-    return events + _balance(after, command.seed)
+    return events + _balance(after, command.seed, command.at)
 
 
 def _start(state: Tournament, settings: Settings, command: StartTournament) -> list[object]:
     if state.status != REGISTERING:
         raise _refuse("already_started", "the tournament has already started")
-    if command.at < settings.starts_at:
-        raise _refuse("too_early", f"the tournament starts at {iso(settings.starts_at)}, not before "
-                      f"(it is {iso(command.at)})", starts_at=iso(settings.starts_at), now=iso(command.at),
-                      starts_in_s=int(settings.starts_at - command.at))
+    # The director starts it, early or late (starts_at is the published time); the clock
+    # sweep does only with auto_start and min_players (service.application.tournaments).
+    if len(state.registered) < 2:
+        raise _refuse("not_enough_players", f"a tournament starts with at least 2 players, not "
+                      f"{len(state.registered)}", registered=len(state.registered), min_players=2)
     seats, buttons = draw_seating(state.registered, settings.table_size, random.Random(command.seed))
     return [TournamentStarted(command.at, command.seed, seats, buttons), LevelStarted(0, command.at)]
 
@@ -814,7 +1023,9 @@ def _deal(state: Tournament, command: DealHand) -> list[object]:
                           f"{min(tables & state.hands_in_progress)} to move {move.player_id}",
                           table=command.table, move_id=move.move_id)
     assert table.positions is not None and reading.period_index is not None
-    positions = next_positions(table.seats, table.positions)
+    # A busted player waiting to rebuy keeps the seat but has no chips to be dealt in.
+    waiting = state.awaiting_players
+    positions = next_positions(tuple(None if p in waiting else p for p in table.seats), table.positions)
     return [HandDealt(command.table, positions, reading.period_index, command.at)]
 
 
@@ -831,8 +1042,15 @@ def _finish_hand(state: Tournament, command: FinishHand) -> list[object]:
     finished = HandFinished(command.table, command.at, command.stacks)
     after = evolve(state, finished)
     if not state.hand_for_hand:
-        events: list[object] = [finished, *_placed(after, busted, command.at, share_all=False)]
+        # Busted earlier and not rebought by the end of this, the next hand at their table.
+        waited = tuple(a for a in after.awaiting_rebuy if a.player_id in after.dealt_since_bust
+                       and after.seating.where[a.player_id][0] == command.table)
+        events: list[object] = [finished, *_placed(after, _busts(after, waited), command.at, share_all=False)]
         after = reduce(evolve, events[1:], after)
+        awaited, out = _split_rebuyers(after, busted, command.at)
+        placed = [*awaited, *_placed(reduce(evolve, awaited, after), out, command.at, share_all=False)]
+        events += placed
+        after = reduce(evolve, placed, after)
         return events + _settle(after, command.at, command.seed)
     if after.dealt_this_round:
         # Hand-for-hand, other tables still play this round: out now, placed at its end;
@@ -876,37 +1094,88 @@ def _eliminate_reported(state: Tournament, settings: Settings, command: Eliminat
             raise _refuse("service_tables", "the service deals this tournament's tables and knows their chips")
         events.append(_counted(state, command.counts, command.at))
         state = evolve(state, events[0])
+    if settings.tables != TABLES_PHYSICAL:
+        # A service table reports its own busts; the floor names only players it shows out.
+        for name in names:
+            if state.stack_of(name) > 0:
+                raise _refuse("player_has_chips", f"player {name} still has {state.stack_of(name)} chips: "
+                              "a player is out once they have none", player_id=name, stack=state.stack_of(name))
     for name in names:
-        if state.stack_of(name) > 0:
-            raise _refuse("player_has_chips", f"player {name} still has {state.stack_of(name)} chips: "
-                          "a player is out once they have none", player_id=name, stack=state.stack_of(name))
-    if len(names) == state.seating.players:
+        if name in state.awaiting_players:
+            raise _refuse("awaiting_rebuy", f"player {name} is out of chips and may still rebuy: "
+                          "decline the rebuy instead", player=name)
+    if len(names) >= state.players_with_chips:
         raise _refuse("last_player", "the last player standing cannot be eliminated")
-    busted = tuple(replace(b, table=state.seating.where[b.player_id][0]) for b in command.busted)
-    placed = _placed(state, busted, command.at, share_all=False)
+    # Physical tables: the floor's word is the fact; the player's chips went to someone at
+    # the table and are counted when the floor next counts (chips in play stay exact).
+    busted = tuple(replace(b, table=state.seating.where[b.player_id][0],
+                           starting_stack=b.starting_stack or state.stack_of(b.player_id))
+                   for b in command.busted)
+    awaited, out = _split_rebuyers(state, busted, command.at)
+    placed = [*awaited, *_placed(reduce(evolve, awaited, state), out, command.at, share_all=False)]
     return events + placed + _settle(reduce(evolve, placed, state), command.at, command.seed)
 
 
+def _rebuy_open(state: Tournament, settings: Settings, at: float) -> bool:
+    level = _level_of(state, at)
+    return settings.rebuy_price > 0 and level is not None and level <= settings.rebuy_until_level
+
+
+def _may_rebuy(state: Tournament, settings: Settings, player: str, at: float) -> bool:
+    taken = state.rebuys_by_player.get(player, 0)
+    return _rebuy_open(state, settings, at) and (settings.rebuys_allowed == 0 or taken < settings.rebuys_allowed)
+
+
+def _split_rebuyers(state: Tournament, busted: tuple[Bust, ...], at: float) -> tuple[list[object], tuple[Bust, ...]]:
+    """During the rebuy period a busted player who may still rebuy keeps the seat
+    (RebuyAwaited); the others are out."""
+    settings = state._settings
+    awaited: list[object] = [RebuyAwaited(b.player_id, b.table, b.starting_stack, at) for b in busted
+                             if _may_rebuy(state, settings, b.player_id, at)]
+    waiting = {a.player_id for a in awaited}  # type: ignore[attr-defined]
+    return awaited, tuple(b for b in busted if b.player_id not in waiting)
+
+
+def _busts(state: Tournament, awaited: Iterable[RebuyAwaited]) -> tuple[Bust, ...]:
+    return tuple(Bust(a.player_id, a.starting_stack, state.seating.where[a.player_id][0]) for a in awaited)
+
+
+def _out_after_waiting(state: Tournament, awaited: tuple[RebuyAwaited, ...], at: float, seed: int) -> list[object]:
+    """Busted players who did not rebuy: placed now (below everyone still in), then the
+    tables are balanced as usual."""
+    placed = _placed(state, _busts(state, awaited), at, share_all=False)
+    return placed + _settle(reduce(evolve, placed, state), at, seed)
+
+
 def _counted(state: Tournament, counts: tuple[ChipCount, ...], at: float) -> ChipsCounted:
-    """One table's chip counts: every player at it, chips conserved."""
+    """Counts the floor has, for any players (a table, or a few stacks). Chips in play
+    are known from the ledger, so the counts can never hold more; a whole table counted
+    while every chip is accounted for (no bust's chips left uncounted) must hold exactly
+    what it had."""
     names = [c.player_id for c in counts]
     if not counts or len(set(names)) != len(names):
-        raise _refuse("invalid_counts", "a count names each player of one table once")
+        raise _refuse("invalid_counts", "a count names each player once")
     for count in counts:
         if count.player_id not in state.seating.where:
             raise _refuse("not_seated", f"player {count.player_id} is not in the tournament", player=count.player_id)
         if count.chips < 0:
             raise _refuse("invalid_counts", f"{count.player_id} cannot have {count.chips} chips")
-    table = state.seating.where[names[0]][0]
-    at_table = {p for p in state.seating.table(table).seats if p is not None}
-    if set(names) != at_table:
-        raise _refuse("invalid_counts", f"a count covers every player of table {table}, and only them",
-                      table=table, missing=sorted(at_table - set(names)), others=sorted(set(names) - at_table))
-    expected = sum(state.stack_of(p) for p in at_table)
-    counted = sum(c.chips for c in counts)
-    if counted != expected:
-        raise _refuse("chips_not_conserved", f"table {table} counts {counted} chips; it had {expected}",
-                      table=table, counted=counted, expected=expected)
+    uncounted = state.chips_in_play - state.chips_known
+    change = sum(c.chips - state.stack_of(c.player_id) for c in counts)
+    if change > uncounted:
+        raise _refuse("chips_not_conserved", f"the counts add {change} chips; only {max(uncounted, 0)} are in "
+                      f"play and not yet counted ({state.chips_in_play} in play)",
+                      counted=sum(c.chips for c in counts), expected=sum(state.stack_of(p) for p in names) + max(uncounted, 0),
+                      chips_in_play=state.chips_in_play)
+    tables = {state.seating.where[name][0] for name in names}
+    if uncounted == 0 and len(tables) == 1:
+        table = tables.pop()
+        at_table = {p for p in state.seating.table(table).seats if p is not None}
+        expected = sum(state.stack_of(p) for p in at_table)
+        counted = sum(c.chips for c in counts) + sum(state.stack_of(p) for p in at_table - set(names))
+        if set(names) == at_table and counted != expected:
+            raise _refuse("chips_not_conserved", f"table {table} counts {counted} chips; it had {expected}",
+                          table=table, counted=counted, expected=expected)
     return ChipsCounted(counts, at)
 
 
@@ -938,7 +1207,7 @@ def _move(state: Tournament, command: MovePlayer) -> list[object]:
             raise _refuse("seat_reserved", f"seat {command.to_seat} at table {command.to_table} is kept for "
                           f"move {pending.move_id}", move_id=pending.move_id)
     if _may_move(state, move.from_table, move.to_table):
-        return [PlayerMoved(move, seed=0)]
+        return [PlayerMoved(move, seed=0, move_id=state.moves_queued + 1, at=command.at)]
     return [MoveQueued(state.moves_queued + 1, command.player_id, command.to_table, command.to_seat, command.at)]
 
 
@@ -964,16 +1233,16 @@ def _settle(state: Tournament, at: float, seed: int) -> list[object]:
     if state.seating.players == 1:
         return [*events, _finished(state, at)]
     for pending in state.pending_moves:
-        event = _queued_move(state, pending)
+        event = _queued_move(state, pending, at)
         if event is not None:
             events.append(event)
             state = evolve(state, event)
-    balanced = _balance(state, seed)
+    balanced = _balance(state, seed, at)
     state = reduce(evolve, balanced, state)
     return events + balanced + _bubble(state, at)
 
 
-def _queued_move(state: Tournament, pending: MoveQueued) -> object | None:
+def _queued_move(state: Tournament, pending: MoveQueued, at: float) -> object | None:
     if pending.player_id not in state.seating.where:
         return MoveCancelled(pending.move_id, "player_out")
     if not _may_move(state, state.seating.where[pending.player_id][0], pending.to_table):
@@ -982,7 +1251,7 @@ def _queued_move(state: Tournament, pending: MoveQueued) -> object | None:
         move = floor_move(state.seating, pending.player_id, pending.to_table, pending.to_seat)
     except Violation as refused:
         return MoveCancelled(pending.move_id, refused.code)
-    return PlayerMoved(move, seed=0, move_id=pending.move_id)
+    return PlayerMoved(move, seed=0, move_id=pending.move_id, at=at)
 
 
 def _bubble(state: Tournament, at: float) -> list[object]:
@@ -1003,11 +1272,15 @@ def _bubble(state: Tournament, at: float) -> list[object]:
     return []
 
 
-def _balance(state: Tournament, seed: int) -> list[object]:
+def _balance(state: Tournament, seed: int, at: float) -> list[object]:
     settings = state._settings
     policy = BalancePolicy(settings.balance_tolerance, settings.break_order)
-    result = rebalance(state.seating, random.Random(seed), policy, busy=state.hands_in_progress)
-    events: list[object] = [PlayerMoved(m, seed) for m in result.moves]
+    # A table where a busted player waits to rebuy keeps its players until that is settled
+    # (they count as seated; their seat is not given away).
+    waiting = {state.seating.where[a.player_id][0] for a in state.awaiting_rebuy}
+    result = rebalance(state.seating, random.Random(seed), policy, busy=state.hands_in_progress | waiting)
+    events: list[object] = [PlayerMoved(m, seed, move_id=state.moves_queued + n, at=at)
+                            for n, m in enumerate(result.moves, start=1)]
     events += [TableBroken(number, seed) for number in result.broken]
     if result.deferred != (state.balance_pending if not events else ()):
         events.append(BalancePending(result.deferred))
@@ -1041,13 +1314,26 @@ def _clock(state: Tournament, command: object) -> list[object]:
         return [ClockResumed(command.at)]
     if isinstance(command, AdjustClock):
         check_adjustment(clock, int(command.seconds), command.at)
+        reading = read_clock(clock, command.at)
+        assert reading.period_index is not None
+        length = clock.periods[reading.period_index].length_s
+        after = int(reading.remaining_s) + int(command.seconds)
+        if command.seconds > 0 and after > length and not command.confirm:
+            # +6000 s on a 20-minute level is a typo more often than a decision.
+            raise _refuse("adjust_past_level_length", f"adding {int(command.seconds)} s leaves {after} s in a "
+                          f"period of {length} s: confirm it to go past the level's length",
+                          seconds=int(command.seconds), remaining_s=int(reading.remaining_s), length_s=length,
+                          would_leave_s=after, period=reading.period_index + 1, level=reading.level)
         return [ClockAdjusted(command.seconds, command.at)]
     if not 0 <= command.period_index < len(clock.periods):  # type: ignore[attr-defined]
         raise _refuse("unknown_level", f"the structure has no period {command.period_index + 1}",  # type: ignore[attr-defined]
                       period=command.period_index + 1, periods=len(clock.periods))  # type: ignore[attr-defined]
     if isinstance(command, SetLevel):
         full = clock.periods[command.period_index].length_s
-        remaining = full if command.remaining_s is None else command.remaining_s
+        # Back to a period the clock left early (a mistaken "next"): the time it had then
+        # (TDA practice restores the level as it was); forward, or never left: its full time.
+        left_with = state.left_periods.get(command.period_index)
+        remaining = command.remaining_s if command.remaining_s is not None else left_with or full
         if not 0 < remaining <= full:
             raise _refuse("invalid_remaining", f"a period of {full} s can have 1 to {full} s left, not {remaining}",
                           remaining_s=remaining, length_s=full)
@@ -1072,16 +1358,56 @@ def _rebuy_or_add_on(state: Tournament, settings: Settings, command: Rebuy | Add
                       f"this is level {level}", level=level, until_level=until)
     taken = (state.rebuys_by_player if rebuy else state.add_ons_by_player).get(player, 0)
     allowed = settings.rebuys_allowed if rebuy else settings.add_ons_allowed
-    if taken >= allowed:
+    count = 2 if isinstance(command, Rebuy) and command.double else 1
+    if count == 2 and not settings.double_rebuy:
+        raise _refuse("double_rebuy_not_offered", "this tournament offers no double rebuy")
+    if (allowed or not rebuy) and taken + count > allowed:  # rebuys: 0 allowed means no limit
         raise _refuse(f"{code}_limit", f"player {player} has taken {taken} {what}s of the {allowed} allowed",
-                      taken=taken, allowed=allowed)
+                      taken=taken, allowed=allowed, asked=count)
     stack = state.stack_of(player)
-    if rebuy and stack > settings.starting_stack:
+    threshold = settings.rebuy_at_or_below or settings.starting_stack
+    if rebuy and stack > threshold:
         raise _refuse("rebuy_above_starting_stack", f"player {player} has {stack} chips: a rebuy is taken at or "
-                      f"below the starting stack of {settings.starting_stack}",
-                      stack=stack, starting_stack=settings.starting_stack)
+                      f"below {threshold}", stack=stack, rebuy_at_or_below=threshold,
+                      starting_stack=settings.starting_stack)
     chips = settings.rebuy_chips if rebuy else settings.add_on_chips
-    return [RebuyTaken(player, chips) if rebuy else AddOnTaken(player, chips)]
+    return [RebuyTaken(player, chips * count, count) if rebuy else AddOnTaken(player, chips)]
+
+
+def _undo(state: Tournament, settings: Settings, command: Undo) -> list[object]:
+    """The last elimination, rebuy or clock change, reversed by compensating events, while
+    nothing later depends on it (a move, a hand dealt, a count, a finish...)."""
+    act = state.undoable
+    if act is None:
+        raise _refuse("nothing_to_undo", "there is no elimination, rebuy or clock change to undo")
+    if state.undo_blocked_by is not None:
+        raise _refuse("undo_blocked", f"the last {act.kind} cannot be undone: a {state.undo_blocked_by} "
+                      "followed it", undoing=act.kind, depends=state.undo_blocked_by)
+    if act.kind == "elimination":
+        if settings.tables == TABLES_SERVICE:
+            raise _refuse("undo_blocked", "a service table decided this elimination in its hand: it stands",
+                          undoing=act.kind, depends="HandFinished")
+        events: list[object] = [EliminationUndone(act.seats, command.at)]
+        return events + [replace(a, at=command.at) for a in act.awaiting
+                         if a.player_id in {s.player_id for s in act.seats}]
+    if act.kind == "rebuy":
+        taken = act.event
+        assert isinstance(taken, RebuyTaken)
+        if state.stack_of(taken.player_id) < taken.chips:
+            raise _refuse("undo_blocked", f"player {taken.player_id} no longer has the {taken.chips} chips of the "
+                          "rebuy", undoing=act.kind, depends="chips")
+        return [RebuyUndone(taken.player_id, taken.chips, taken.count, command.at), *act.awaiting]
+    assert act.clock_before is not None
+    before = read_clock(act.clock_before, command.at)
+    now = read_clock(state.clock, command.at)
+    events = []
+    if before.paused and not now.paused:
+        events.append(ClockPaused(command.at))
+    elif now.paused and not before.paused:
+        events.append(ClockResumed(command.at))
+    assert before.period_index is not None
+    events.append(LevelSet(before.period_index, max(1, int(before.remaining_s)), command.at))
+    return [*events, ClockChangeUndone(type(act.event).__name__, command.at)]
 
 
 def _race(state: Tournament, settings: Settings, command: RaceChips) -> list[object]:
@@ -1133,6 +1459,31 @@ def _leaving(state: Tournament, players: Iterable[str]) -> Tournament:
 
 
 def evolve(state: Tournament, event: object) -> Tournament:
+    return _track_undo(state, _evolve(state, event), event)
+
+
+def _track_undo(before: Tournament, after: Tournament, event: object) -> Tournament:
+    """Remember the last elimination, rebuy or clock change, and what came after it."""
+    if isinstance(event, PlayersEliminated):
+        seats = tuple(RestoredSeat(e.player_id, *before.seating.where[e.player_id], before.stack_of(e.player_id), e.place)
+                      for e in event.eliminations if e.player_id in before.seating.where)
+        return replace(after, undoable=UndoableAct("elimination", event, seats=seats, awaiting=before.awaiting_rebuy),
+                       undo_blocked_by=None)
+    if isinstance(event, RebuyTaken):
+        waited = tuple(a for a in before.awaiting_rebuy if a.player_id == event.player_id)
+        return replace(after, undoable=UndoableAct("rebuy", event, awaiting=waited), undo_blocked_by=None)
+    if isinstance(event, (ClockPaused, ClockResumed, ClockAdjusted, LevelSet)):
+        return replace(after, undoable=UndoableAct("clock", event, clock_before=before.clock), undo_blocked_by=None)
+    if isinstance(event, (EliminationUndone, RebuyUndone, ClockChangeUndone)):
+        return replace(after, undoable=None, undo_blocked_by=None)
+    if before.undoable is not None and before.undo_blocked_by is None \
+            and type(event).__name__ not in UNDO_TRANSPARENT \
+            and not (isinstance(event, RebuyAwaited) and before.undoable.kind != "clock"):
+        return replace(after, undo_blocked_by=type(event).__name__)
+    return after
+
+
+def _evolve(state: Tournament, event: object) -> Tournament:
     if isinstance(event, TournamentCreated):
         s = event.settings
         ends = s.starts_at + sum(p.length_s for p in s.structure)
@@ -1166,14 +1517,52 @@ def evolve(state: Tournament, event: object) -> Tournament:
         stack = state._settings.starting_stack
         return replace(state, status=RUNNING, seating=seating, final_table_reached=seating.open_tables == 1,
                        stacks=state.stacks.updated({seat.player_id: stack for seat in event.seats}))
-    if isinstance(event, (LevelStarted, ClockPaused, ClockResumed, ClockAdjusted, LevelSet)):
+    if isinstance(event, LevelSet):
+        left = read_clock(state.clock, event.at)
+        periods = dict(state.left_periods)
+        if left.period_index is not None and left.period_index != event.period_index:
+            periods[left.period_index] = int(left.remaining_s)
+        periods.pop(event.period_index, None)
+        return replace(state, clock=evolve_clock(state.clock, event), left_periods=periods)
+    if isinstance(event, LevelStarted):
+        return replace(state, clock=evolve_clock(state.clock, event),
+                       left_periods=_without(state.left_periods, (event.period_index,)))  # type: ignore[arg-type]
+    if isinstance(event, (ClockPaused, ClockResumed, ClockAdjusted)):
         return replace(state, clock=evolve_clock(state.clock, event))
+    if isinstance(event, RebuyAwaited):
+        return replace(state, awaiting_rebuy=state.awaiting_rebuy + (event,),
+                       stacks=state.stacks.updated({event.player_id: 0}),
+                       credits_in_hand=_without(state.credits_in_hand, (event.player_id,)))
+    if isinstance(event, (RebuyDeclined, ClockChangeUndone)):
+        return state
+    if isinstance(event, MoveSeated):
+        return replace(state, move_calls=tuple(replace(c, seated_at=event.at) if c.move_id == event.move_id else c
+                                               for c in state.move_calls))
+    if isinstance(event, EliminationUndone):
+        seating = state.seating
+        for restored in event.seats:
+            seating = apply_seat(seating, Seat(restored.player_id, restored.table, restored.seat))
+        back = {(r.player_id, r.place) for r in event.seats}
+        return replace(state, seating=seating, standings=tuple(e for e in state.standings
+                                                               if (e.player_id, e.place) not in back),
+                       stacks=state.stacks.updated({r.player_id: r.chips for r in event.seats}))
+    if isinstance(event, RebuyUndone):
+        player = event.player_id
+        in_hand = state.credits_in_hand.get(player, 0) >= event.chips
+        return replace(
+            state, rebuys=state.rebuys - event.count,
+            rebuys_by_player=_plus(state.rebuys_by_player, player, -event.count),
+            credits_in_hand=_plus(state.credits_in_hand, player, -event.chips) if in_hand else state.credits_in_hand,
+            stacks=state.stacks if in_hand else state.stacks.updated({player: state.stacks.get(player, 0) - event.chips}),
+            chip_changes=_changes(state, (player, -event.chips, "rebuy undone")),
+        )
     if isinstance(event, PlayerSeated):
         return replace(state, seating=apply_seat(state.seating, event.seat),
                        stacks=state.stacks.updated({event.seat.player_id: state._settings.starting_stack}))
     if isinstance(event, HandDealt):
+        waiting_here = {a.player_id for a in state.awaiting_rebuy if state.seating.where[a.player_id][0] == event.table}
         return replace(
-            state,
+            state, dealt_since_bust=state.dealt_since_bust | waiting_here,
             seating=apply_positions(state.seating, event.table, event.positions),
             hands_in_progress=state.hands_in_progress | {event.table},
             dealt_this_round=state.dealt_this_round | {event.table} if state.hand_for_hand else frozenset(),
@@ -1203,9 +1592,12 @@ def evolve(state: Tournament, event: object) -> Tournament:
         for elimination in event.eliminations:
             if elimination.player_id in seating.where:  # round busts already left their seats
                 seating = remove_player(seating, elimination.player_id)
+        out = {e.player_id for e in event.eliminations}
         return _leaving(replace(state, seating=seating, standings=state.standings + event.eliminations,
-                                round_busts=(), announcement_round=False),
-                        (e.player_id for e in event.eliminations))
+                                round_busts=(), announcement_round=False,
+                                awaiting_rebuy=tuple(a for a in state.awaiting_rebuy if a.player_id not in out),
+                                dealt_since_bust=state.dealt_since_bust - out),
+                        out)
     if isinstance(event, PlayerDisqualified):
         return _leaving(replace(
             state, seating=remove_player(state.seating, event.player_id),
@@ -1216,8 +1608,14 @@ def evolve(state: Tournament, event: object) -> Tournament:
         return replace(state, pending_disqualifications=state.pending_disqualifications + (event,))
     if isinstance(event, PlayerMoved):
         pending = state.balance_pending if event.move.reason == "floor" else ()
+        m = event.move
+        calls = state.move_calls
+        if event.move_id:
+            calls = (calls + (MoveCall(event.move_id, m.player_id, m.from_table, m.from_seat, m.to_table, m.to_seat,
+                                       m.reason, event.at),))[-RECENT_MOVES:]
         return replace(state, seating=apply_move(state.seating, event.move), balance_pending=pending,
-                       pending_moves=tuple(m for m in state.pending_moves if m.move_id != event.move_id))
+                       pending_moves=tuple(m for m in state.pending_moves if m.move_id != event.move_id),
+                       move_calls=calls, moves_queued=max(state.moves_queued, event.move_id))
     if isinstance(event, MoveQueued):
         return replace(state, pending_moves=state.pending_moves + (event,), moves_queued=event.move_id)
     if isinstance(event, MoveCancelled):
@@ -1242,11 +1640,15 @@ def evolve(state: Tournament, event: object) -> Tournament:
         player = event.player_id
         in_hand = state.seating.where[player][0] in state.hands_in_progress
         counts = dict(
-            rebuys=state.rebuys + rebuy, add_ons=state.add_ons + (not rebuy),
-            rebuys_by_player=_plus(state.rebuys_by_player, player, 1) if rebuy else state.rebuys_by_player,
+            rebuys=state.rebuys + (event.count if isinstance(event, RebuyTaken) else 0), add_ons=state.add_ons + (not rebuy),
+            rebuys_by_player=_plus(state.rebuys_by_player, player, event.count)
+            if isinstance(event, RebuyTaken) else state.rebuys_by_player,
             add_ons_by_player=state.add_ons_by_player if rebuy else _plus(state.add_ons_by_player, player, 1),
             chip_changes=_changes(state, (player, event.chips, "rebuy" if rebuy else "add-on")),
         )
+        if rebuy:
+            counts.update(awaiting_rebuy=tuple(a for a in state.awaiting_rebuy if a.player_id != player),
+                          dealt_since_bust=state.dealt_since_bust - {player})
         if in_hand:
             return replace(state, credits_in_hand=_plus(state.credits_in_hand, player, event.chips), **counts)
         return replace(state, stacks=state.stacks.updated({player: state.stacks.get(player, 0) + event.chips}),

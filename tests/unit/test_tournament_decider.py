@@ -1,6 +1,7 @@
 """The tournament decider: given events, when a command, then events or a violation."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import reduce
 
 import pytest
@@ -19,6 +20,7 @@ from domain.tournaments.tournament import (
     ChipCount,
     CreateTournament,
     DealHand,
+    DeclineRebuy,
     Disqualify,
     Eliminate,
     FinalTableReached,
@@ -63,9 +65,10 @@ STRUCTURE = (
 SETTINGS = Settings(
     name="Sunday", structure=STRUCTURE, starts_at=T0, starting_stack=10_000, buy_in=100,
     payout_percentages=("50", "30", "20"), table_size=9, late_registration_until_level=2,
-    re_entries_allowed=1, rebuy_price=100, rebuy_chips=10_000, rebuys_allowed=2, rebuy_until_level=2,
-    tables="physical",
+    re_entries_allowed=1, tables="physical",
 )
+# Rebuys keep a busted player's seat during the rebuy period (running-events.md).
+REBUYS = replace(SETTINGS, rebuy_price=100, rebuy_chips=10_000, rebuys_allowed=2, rebuy_until_level=2)
 
 
 def run(state: Tournament, *commands: object) -> tuple[Tournament, list[object]]:
@@ -352,10 +355,10 @@ def test_a_busted_player_may_re_enter_once() -> None:
 
 
 def test_the_last_player_standing_wins_the_prizes() -> None:
-    state = started(3)
+    state = started(3, REBUYS)
     state, _ = run(state, Rebuy("p1", T0 + 10))
-    state, _ = run(state, out(state, (Bust("p2", 100),), T0 + 20))
-    state, events = run(state, out(state, (Bust("p1", 100),), T0 + 30))
+    state, _ = run(state, out(state, (Bust("p2", 100),), T0 + 20), DeclineRebuy("p2", T0 + 21))
+    state, events = run(state, out(state, (Bust("p1", 100),), T0 + 30), DeclineRebuy("p1", T0 + 31))
     finished = events[-1]
     assert isinstance(finished, TournamentFinished) and finished.winner == "p0"
     assert finished.prize_pool == 400
