@@ -31,6 +31,7 @@ TABLE_FIELDS = ("number", "seats")
 SEAT_FIELDS = ("seat", "name")
 """`seat` counts from 1, as the seat cards on the felt."""
 MOVE_FIELDS = ("name", "from_table", "from_seat", "to_table", "to_seat")
+"""Moves waiting for a hand to end, then moves made and still to call out, newest first."""
 FOUND_FIELDS = ("name", "table", "seat", "to_table", "to_seat")
 """Find your seat: a seat of the seating screen whose name matches, and where its move
 waiting, if any, goes (`to_table` and `to_seat` null without one)."""
@@ -103,7 +104,17 @@ def _players_left(state: tournament.Tournament) -> int:
     return len(state.registered) if state.status == tournament.REGISTERING else state.seating.players
 
 
-def seating_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
+def _moves_to_call(state: tournament.Tournament, now: float) -> tuple[tournament.MoveCall, ...]:
+    """Moves made and still to be called out: at physical tables until the floor confirms
+    the player seated (or move_call_s passes); at the service's tables, a notice for as long."""
+    settings = state.settings
+    assert settings is not None
+    if settings.tables == tournament.TABLES_PHYSICAL:
+        return state.pending_move_calls(now)
+    return tuple(c for c in state.move_calls if now < c.at + settings.move_call_s)
+
+
+def seating_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str, Any]:
     state = loaded.state
     settings = state.settings
     assert settings is not None
@@ -118,6 +129,9 @@ def seating_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
         moves.append({"name": names.get(move.player_id, ""), "from_table": at[0] if at else None,
                       "from_seat": at[1] + 1 if at else None, "to_table": move.to_table,
                       "to_seat": move.to_seat + 1})
+    for call in reversed(_moves_to_call(state, now)):
+        moves.append({"name": names.get(call.player_id, ""), "from_table": call.from_table,
+                      "from_seat": call.from_seat + 1, "to_table": call.to_table, "to_seat": call.to_seat + 1})
     return {"name": settings.name, "status": state.status, "table_size": settings.table_size,
             "tables": tables, "moves": moves, "players_left": _players_left(state)}
 

@@ -300,7 +300,7 @@ def test_the_public_screens_answer_only_their_listed_fields(client):
     loaded = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id)
     names = dict(zip(players, ["Pub A", "Pub B", "Pub C"]))
     clock = screens.clock_screen(loaded, time.time())
-    seating = screens.seating_screen(loaded, names)
+    seating = screens.seating_screen(loaded, names, time.time())
     payouts = screens.payouts_screen(loaded, names)
     assert tuple(clock) == screens.CLOCK_FIELDS
     assert set(clock["blinds"]) == set(screens.BLINDS_FIELDS) and set(clock["next"]) <= set(screens.NEXT_FIELDS)

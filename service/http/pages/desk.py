@@ -41,7 +41,7 @@ from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
-from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text
+from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_words
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names
@@ -60,7 +60,7 @@ def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
 def _context(loaded: tournaments.LoadedTournament) -> Context:
     state = loaded.state
     wanted = set(state.registered) | set(state.seating.where) | {e.player_id for e in state.standings} \
-        | {m.player_id for m in state.pending_moves}
+        | {m.player_id for m in state.pending_moves} | {c.player_id for c in state.move_calls}
     pool = resources().pool
     names = listings.names(pool, wanted) if pool is not None and wanted else {}
     return Context(loaded, int(time.time()), names)
@@ -93,9 +93,30 @@ def seated_players(context: Context) -> list[dict[str, Any]]:
     """The players in, by name: where they sit (seats from 1) and their chips as known."""
     state = context.state
     rows = [{"player_id": player, "name": context.name(player), "table": table, "seat": seat + 1,
-             "chips": state.stack_of(player), "rebuys": state.rebuys_by_player.get(player, 0)}
+             "chips": state.stack_of(player), "rebuys": state.rebuys_by_player.get(player, 0),
+             "awaiting": player in state.awaiting_players}
             for player, (table, seat) in state.seating.where.items()]
     return sorted(rows, key=lambda row: (row["name"].casefold(), row["player_id"]))
+
+
+def moves_called(context: Context) -> list[dict[str, Any]]:
+    """The moves the floor calls out, newest first, seats from 1: the queued ones (made
+    when the hand at their table ends), then those made and still to call (at physical
+    tables pending until the floor confirms the player seated, or their time passes)."""
+    state = context.state
+    settings = state.settings
+    assert settings is not None
+    pending = {c.move_id for c in state.pending_move_calls(context.now)}
+    def called(move_id: int, player: str, at: tuple[int, int] | None, to: tuple[int, int], called: str) -> dict[str, Any]:
+        return {"move_id": move_id, "name": context.name(player), "from_table": at[0] if at else None,
+                "from_seat": at[1] + 1 if at else None, "to_table": to[0], "to_seat": to[1] + 1, "state": called}
+
+    queued = [called(m.move_id, m.player_id, state.seating.where.get(m.player_id), (m.to_table, m.to_seat), "queued")
+              for m in state.pending_moves]
+    made = [called(c.move_id, c.player_id, (c.from_table, c.from_seat), (c.to_table, c.to_seat),
+                   "pending" if c.move_id in pending else "seated" if c.seated_at is not None else "made")
+            for c in reversed(state.move_calls) if context.now < c.at + settings.move_call_s or c.move_id in pending]
+    return queued + made
 
 
 def _results(context: Context, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -116,6 +137,9 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
         template, tournament_id=loaded.tournament_id, view=view, version=loaded.version, names=context.names,
         players=seated_players(context), results=_results(context, view), offers=_offers(context),
         out=sorted(state.standings, key=lambda e: e.place), notice=notice, error=error,
+        awaiting=[row for row in seated_players(context) if row["player_id"] in state.awaiting_players],
+        moves=moves_called(context), undo=undo_words(context),
+        double_rebuy=state.settings is not None and state.settings.double_rebuy,
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,
         physical=state.settings is not None and state.settings.tables == tournament.TABLES_PHYSICAL,
@@ -170,8 +194,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
         command = chosen.command(context, form_id)
         if chosen.confirm is not None and request.form.get("confirmed") != CONFIRMED:
             # What the rules would refuse is refused now, not asked about first.
-            tournament.decide(context.state, command)
-            consequence = chosen.confirm(context)
+            consequence = chosen.confirm(context, tournament.decide(context.state, command))
             if consequence is not None:
                 return _confirmation(tournament_id, action, consequence, context)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),

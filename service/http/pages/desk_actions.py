@@ -63,8 +63,9 @@ class Action:
     command: Callable[[Context, str], Any]
     """(the context, the form's id) -> the domain command."""
     done: str
-    confirm: Callable[[Context], str | None] | None = None
-    """The consequence in words when the action must be confirmed first (None: at once)."""
+    confirm: Callable[[Context, list[object]], str | None] | None = None
+    """(the context, the events the command would record) -> the consequence in words when
+    the action must be confirmed first (None: at once)."""
 
 
 # ---------------------------------------------------------------------- form fields
@@ -130,7 +131,7 @@ def _set_level(context: Context, form_id: str) -> Any:
     return tournament.SetLevel(_target_period(context), at=context.now)
 
 
-def _confirm_level(context: Context) -> str:
+def _confirm_level(context: Context, events: list[object]) -> str:
     periods = context.state.clock.periods
     reading = read_clock(context.state.clock, context.now)
     target = _target_period(context)
@@ -141,10 +142,10 @@ def _confirm_level(context: Context) -> str:
 
 
 def _adjust(context: Context, form_id: str) -> Any:
-    return tournament.AdjustClock(whole("seconds", -86400, 86400), at=context.now)
+    return tournament.AdjustClock(whole("seconds", -86400, 86400), at=context.now, confirm=confirmed())
 
 
-def _confirm_adjust(context: Context) -> str | None:
+def _confirm_adjust(context: Context, events: list[object]) -> str | None:
     """Only an adjustment that leaves more time than the whole period asks first (a typo
     such as +6000 s on a 20-minute level)."""
     reading = read_clock(context.state.clock, context.now)
@@ -163,7 +164,7 @@ def _start(context: Context, form_id: str) -> Any:
     return tournament.StartTournament(at=context.now, seed=tournaments.new_seed())
 
 
-def _confirm_start(context: Context) -> str | None:
+def _confirm_start(context: Context, events: list[object]) -> str | None:
     settings = context.state.settings
     assert settings is not None
     early = int(settings.starts_at - context.now)
@@ -211,11 +212,36 @@ def _eliminate(context: Context, form_id: str) -> Any:
                                 seed=tournaments.new_seed())
 
 
-def _confirm_eliminate(context: Context) -> str:
+def _confirm_eliminate(context: Context, events: list[object]) -> str:
+    """In words, what the bust records: out and placed, or (in the rebuy period) the seat
+    kept until they rebuy or decline."""
     player = _player(context)
-    place = context.state.seating.players
-    return (f"{context.name(player)}{_seat_words(context, player)} is out of the tournament, "
-            f"placed {_ordinal(place)} of {context.state.entries} entries.")
+    who = f"{context.name(player)}{_seat_words(context, player)}"
+    if any(isinstance(e, tournament.RebuyAwaited) for e in events):
+        return (f"{who} is out of chips. In the rebuy period they keep the seat until they rebuy or "
+                "decline (or their time passes); the desk then shows Rebuy and Decline for them.")
+    return f"{who} is out of the tournament, {_placed_words(context, events, player)}."
+
+
+def _placed_words(context: Context, events: list[object], player: str) -> str:
+    place = next((e.place for event in events if isinstance(event, tournament.PlayersEliminated)
+                  for e in event.eliminations if e.player_id == player), None)
+    return f"placed {_ordinal(place)} of {context.state.entries} entries" if place else "placed"
+
+
+def _decline(context: Context, form_id: str) -> Any:
+    return tournament.DeclineRebuy(_player(context), at=context.now, seed=tournaments.new_seed())
+
+
+def _confirm_decline(context: Context, events: list[object]) -> str:
+    player = _player(context)
+    return (f"{context.name(player)}{_seat_words(context, player)} declines the rebuy and is out of the "
+            f"tournament, {_placed_words(context, events, player)}.")
+
+
+def _rebuy(context: Context, form_id: str) -> Any:
+    return tournament.Rebuy(_player(context), at=context.now, double=request.form.get("double") == "yes",
+                            seed=tournaments.new_seed())
 
 
 def _disqualify(context: Context, form_id: str) -> Any:
@@ -223,7 +249,7 @@ def _disqualify(context: Context, form_id: str) -> Any:
                                  seed=tournaments.new_seed())
 
 
-def _confirm_disqualify(context: Context) -> str:
+def _confirm_disqualify(context: Context, events: list[object]) -> str:
     player = _player(context)
     return (f"{context.name(player)}{_seat_words(context, player)} is disqualified: out at once, "
             "their chips taken out of play. The reason is recorded in the log.")
@@ -235,20 +261,48 @@ def _ordinal(place: int) -> str:
 
 
 def _table_counts(context: Context, form_id: str) -> Any:
-    """Physical tables: one table's chip counts after a hand, a field `chips:<player_id>`
-    for each player at it. A player counted at 0 is out (ranked by the stack they had),
-    the others' counts are reported with them; without anyone out, the counts alone."""
+    """Physical tables: the chip counts the floor has for one table, a field
+    `chips:<player_id>` for each player at it, left blank for a player not counted. A
+    player counted at 0 is out; the others' counts are reported with them; without anyone
+    out, the counts alone."""
     state = context.state
     number = whole("table", 1, 100000)
     table = next((t for t in state.seating.tables if t is not None and t.number == number), None)
     if table is None:
         raise Problem(422, "unknown_table", f"there is no table {number} in play", numbers={"table": number})
     counts = tuple(tournament.ChipCount(player, whole(f"chips:{player}", 0, MAX_CHIPS))
-                   for player in table.seats if player is not None)
+                   for player in table.seats if player is not None and request.form.get(f"chips:{player}", "").strip())
+    if not counts:
+        raise invalid("chips", "count at least one player's chips")
     busted = tuple(tournament.Bust(c.player_id, state.stack_of(c.player_id)) for c in counts if c.chips == 0)
     if busted:
         return tournament.Eliminate(busted, at=context.now, seed=tournaments.new_seed(), counts=counts)
     return tournament.ReportChipCounts(counts, at=context.now)
+
+
+def undo_words(context: Context) -> str | None:
+    """What Undo would take back, in words; None when nothing can be."""
+    act = context.state.undoable
+    if act is None or context.state.undo_blocked_by is not None:
+        return None
+    if act.kind == "elimination":
+        return "the elimination of " + ", ".join(context.name(s.player_id) for s in act.seats)
+    if act.kind == "rebuy":
+        return f"the rebuy of {context.name(getattr(act.event, 'player_id', ''))}"
+    return f"the clock change ({CLOCK_CHANGES.get(type(act.event).__name__, 'the last one')})"
+
+
+def _undo(context: Context) -> Any:
+    """Undo, with the roles of what it takes back: a clock change is the organisers'."""
+    act = context.state.undoable
+    role = current_principal().role
+    if act is not None and act.kind == "clock" and role not in ORGANISERS:
+        raise Problem(403, "forbidden", f"the clock is the organisers': the {role} role may not undo its change")
+    return tournament.Undo(at=context.now)
+
+
+CLOCK_CHANGES = {"ClockPaused": "pause", "ClockResumed": "resume", "ClockAdjusted": "adjustment",
+                 "LevelSet": "level set"}
 
 
 ACTIONS: dict[str, Action] = {
@@ -258,7 +312,11 @@ ACTIONS: dict[str, Action] = {
     "adjust": Action(ORGANISERS, _adjust, "The clock is adjusted.", _confirm_adjust),
     "level": Action(ORGANISERS, _set_level, "The level is set.", _confirm_level),
     "register": Action(DESK_ROLES, _register, "Registered."),
-    "rebuy": Action(FLOOR, lambda c, f: tournament.Rebuy(_player(c), at=c.now), "Rebuy taken."),
+    "rebuy": Action(FLOOR, _rebuy, "Rebuy taken."),
+    "decline": Action(FLOOR, _decline, "Rebuy declined: the player is out.", _confirm_decline),
+    "seated": Action(FLOOR, lambda c, f: tournament.ConfirmSeated(whole("move_id", 1, 2**31 - 1), at=c.now),
+                     "Seated: the move is done."),
+    "undo": Action(FLOOR, lambda c, f: _undo(c), "Undone."),
     "add-on": Action(FLOOR, lambda c, f: tournament.AddOn(_player(c), at=c.now), "Add-on taken."),
     "move": Action(FLOOR, _move, "Move made or queued."),
     "cancel-move": Action(FLOOR, lambda c, f: tournament.CancelMove(whole("move_id", 0, 2**31 - 1)),

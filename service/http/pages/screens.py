@@ -62,7 +62,7 @@ def clock_screen(tournament_id: str) -> str:
 
 @pages.route("/screens/tournaments/<string:tournament_id>/seating", methods=["GET"])
 def seating_screen(tournament_id: str) -> str:
-    return _render("seating", tournament_id, lambda loaded: screens.seating_screen(loaded, _names(loaded)))
+    return _render("seating", tournament_id, lambda loaded: screens.seating_screen(loaded, _names(loaded), time.time()))
 
 
 @pages.route("/screens/tournaments/<string:tournament_id>/payouts", methods=["GET"])
