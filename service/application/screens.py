@@ -7,6 +7,7 @@ The lists are the contract the tests check: every key of a screen's answer is li
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,11 @@ TABLE_FIELDS = ("number", "seats")
 SEAT_FIELDS = ("seat", "name")
 """`seat` counts from 1, as the seat cards on the felt."""
 MOVE_FIELDS = ("name", "from_table", "from_seat", "to_table", "to_seat")
+"""Moves waiting for a hand to end, then moves made and still to call out, newest first."""
+FOUND_FIELDS = ("name", "table", "seat", "to_table", "to_seat")
+"""Find your seat: a seat of the seating screen whose name matches, and where its move
+waiting, if any, goes (`to_table` and `to_seat` null without one)."""
+FOUND_AT_MOST = 20
 PAYOUTS_FIELDS = ("name", "status", "prize_pool", "entries", "places")
 PLACE_FIELDS = ("place", "amount", "names")
 """`names`: who finished there (several when they share it); empty while it is open."""
@@ -98,7 +104,17 @@ def _players_left(state: tournament.Tournament) -> int:
     return len(state.registered) if state.status == tournament.REGISTERING else state.seating.players
 
 
-def seating_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
+def _moves_to_call(state: tournament.Tournament, now: float) -> tuple[tournament.MoveCall, ...]:
+    """Moves made and still to be called out: at physical tables until the floor confirms
+    the player seated (or move_call_s passes); at the service's tables, a notice for as long."""
+    settings = state.settings
+    assert settings is not None
+    if settings.tables == tournament.TABLES_PHYSICAL:
+        return state.pending_move_calls(now)
+    return tuple(c for c in state.move_calls if now < c.at + settings.move_call_s)
+
+
+def seating_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str, Any]:
     state = loaded.state
     settings = state.settings
     assert settings is not None
@@ -113,8 +129,34 @@ def seating_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
         moves.append({"name": names.get(move.player_id, ""), "from_table": at[0] if at else None,
                       "from_seat": at[1] + 1 if at else None, "to_table": move.to_table,
                       "to_seat": move.to_seat + 1})
+    for call in reversed(_moves_to_call(state, now)):
+        moves.append({"name": names.get(call.player_id, ""), "from_table": call.from_table,
+                      "from_seat": call.from_seat + 1, "to_table": call.to_table, "to_seat": call.to_seat + 1})
     return {"name": settings.name, "status": state.status, "table_size": settings.table_size,
             "tables": tables, "moves": moves, "players_left": _players_left(state)}
+
+
+def find_seats(seating: Mapping[str, Any], wanted: str) -> list[dict[str, Any]]:
+    """Find your seat, from the seating screen alone (nothing else is public): the seats
+    whose name holds `wanted`, in any case and without accents; at most FOUND_AT_MOST."""
+    folded = _folded(wanted)
+    if len(folded) < 2:
+        return []
+    moves = {move["name"]: move for move in seating["moves"]}
+    found = []
+    for table in seating["tables"]:
+        for seat in table["seats"]:
+            if folded in _folded(seat["name"]) and len(found) < FOUND_AT_MOST:
+                move = moves.get(seat["name"])
+                found.append({"name": seat["name"], "table": table["number"], "seat": seat["seat"],
+                              "to_table": move["to_table"] if move else None,
+                              "to_seat": move["to_seat"] if move else None})
+    return found
+
+
+def _folded(text: str) -> str:
+    """As find.js folds names: no accents, no case."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).casefold().strip()
 
 
 def payouts_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:

@@ -4,8 +4,9 @@ pages by tests.browser.floor_screenshots):
     .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots]
 
 A room with one tournament in its second level (two tables, a move waiting for a hand to
-end, two players out) and a cash table, on the PostgreSQL of DATABASE_URL (a fresh database, dropped
-afterwards) or an embedded one, served by gunicorn as in production and shown in
+end, two players out; the seating screen finding a seat by name, the desk asking before a
+level change, the seat cards and the table draw as they print) and a cash table, on the
+PostgreSQL of DATABASE_URL (a fresh database, dropped afterwards) or an embedded one, served by gunicorn as in production and shown in
 headless Chromium (tests.browser.chromium). Writes <page>-<size>.png.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.browser import chromium, room
 
@@ -85,24 +87,41 @@ def take(out: Path) -> list[Path]:
         try:
             base = f"http://127.0.0.1:{server.port}"
             tournament_id = set_the_room(server, database_url)
+            desk = f"/floor/tournaments/{tournament_id}"
             pages = {"home": "/", "clock": f"/screens/tournaments/{tournament_id}/clock",
                      "seating": f"/screens/tournaments/{tournament_id}/seating",
                      "payouts": f"/screens/tournaments/{tournament_id}/payouts",
-                     "sign-in": "/floor/sign-in", "desk": f"/floor/tournaments/{tournament_id}"}
+                     "sign-in": "/floor/sign-in", "desk": desk, "desk-confirm": desk,
+                     "seat-cards": f"{desk}/print/seat-cards", "table-draw": f"{desk}/print/table-draw"}
             with chromium.chromium() as browser:
                 for size in SIZES:
                     chromium.set_viewport(browser, size)
                     for page, path in pages.items():
-                        if page == "desk" and not browser.get_cookie("cardroom_session"):
+                        if path.startswith("/floor/tournaments") and not browser.get_cookie("cardroom_session"):
                             room.sign_in(browser, base, server.admin["Authorization"].removeprefix("Bearer "), path)
                         browser.get(base + path)
                         time.sleep(0.5)  # the stream open, the clock ticked
+                        _show(browser, page)
                         target = out / f"{page}-{size}.png"
                         browser.save_screenshot(str(target))
                         written.append(target)
         finally:
             serving.close()
     return written
+
+
+def _show(browser: Any, page: str) -> None:
+    """What a page's screenshot shows beyond its first view: a player finding their seat
+    by name (the one who must move); the desk's question before a level change."""
+    from selenium.webdriver.common.by import By
+
+    if page == "seating":
+        mover = browser.execute_script("const m = document.querySelector('[data-move]'); return m && m.dataset.name")
+        browser.find_element(By.ID, "find-seat").send_keys((mover or "an")[:4])
+        time.sleep(0.2)
+    elif page == "desk-confirm":
+        browser.find_element(By.ID, "next-level").click()
+        time.sleep(0.3)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ def test_the_seating_shows_a_pending_move_and_follows_a_table_break(server, base
     assert "move" in queued
     mover_name = names[entrants.index(mover["player_id"])]
     within_a_second(browser, lambda b: (shown(b, "[data-move]") or "").startswith(mover_name), "the move")
-    assert f"→ table 2, seat {open_seat + 1}" in shown(browser, "[data-move]")
+    assert shown(browser, "[data-move]") == f"{mover_name}: table 1 seat {mover['seat'] + 1} → table 2 seat {open_seat + 1}"
 
     # The hand ends: the mover wins it, the other two at table 1 are out; the move is made,
     # and four players left fit one table: the other breaks (TDA 2024 11).

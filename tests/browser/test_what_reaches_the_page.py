@@ -1,5 +1,6 @@
 """What reaches a page in Chromium: a public screen carries only its listed fields (no
-player id, no key, no player's chips); what people typed (player and tournament names:
+player id, no key, no player's chips; the seating screen's one form, find your seat, asks
+for a name and sends nothing else); what people typed (player and tournament names:
 markup, quotes, right-to-left text, 5,000 characters) renders as text on every page, and
 a long name wraps instead of widening the page."""
 from __future__ import annotations
@@ -48,7 +49,13 @@ def test_a_public_screen_carries_only_its_fields(server, base, browser, admin_ke
     # show the starting stack.
     for chips in (2 * room.STARTING_STACK, room.STARTING_STACK):
         assert f"{chips:,}" not in source or (screen == "clock" and chips == room.STARTING_STACK)
-    assert browser.find_elements("css selector", "input, form") == []
+    # The one form on a public screen is find your seat: a GET of a name, nothing hidden.
+    forms = browser.execute_script("return Array.from(document.querySelectorAll('form'), f => f.method)")
+    inputs = browser.execute_script("return Array.from(document.querySelectorAll('input'), i => i.name + ':' + i.type)")
+    if screen == "seating":
+        assert forms == ["get"] and inputs == ["name:search"]
+    else:
+        assert forms == [] and inputs == []
 
 
 def test_hostile_names_render_as_text_on_every_page(server, base, browser, admin_key, hostile_room):

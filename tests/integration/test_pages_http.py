@@ -193,7 +193,12 @@ def test_the_desk_runs_the_clock_through_the_same_commands_as_the_api(client):
     assert paused.status_code == 303 and paused.headers["Location"].endswith("?done=pause")
     shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
     assert shown["clock"]["paused"]
-    client.post(f"/floor/tournaments/{tournament_id}/level", data={**desk_form(client, tournament_id), "level": "2"})
+    level = {**desk_form(client, tournament_id), "level": "2"}
+    asked = client.post(f"/floor/tournaments/{tournament_id}/level", data=level)
+    assert asked.status_code == 200 and "The clock goes from level 1 (100/200) with 20:00 left to level 2 " \
+                                      "(200/400 ante 50) at its full 20:00" in unescape(asked.get_data(as_text=True))
+    assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["clock"]["level"] == 1
+    assert client.post(f"/floor/tournaments/{tournament_id}/level", data={**level, "confirmed": "yes"}).status_code == 303
     client.post(f"/floor/tournaments/{tournament_id}/adjust", data={**desk_form(client, tournament_id),
                                                                     "seconds": "-300"})
     clock = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["clock"]
@@ -257,7 +262,7 @@ def test_the_desk_moves_rebuys_and_exports(client):
         assert client.post(f"/floor/tournaments/{tournament_id}/{action}",
                            data=desk_form(client, tournament_id)).status_code == 303
         assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["hand_for_hand"] is on
-    for export, header in (("standings", "place,player_id,name,prize"), ("seating", "table,seat,player_id"),
+    for export, header in (("results", "place,player_id,name,prize"), ("seating", "table,seat,player_id"),
                            ("payouts", "place,percentage,amount")):
         answer = client.get(f"/floor/tournaments/{tournament_id}/{export}.csv")
         assert answer.status_code == 200 and answer.mimetype == "text/csv"
@@ -295,7 +300,7 @@ def test_the_public_screens_answer_only_their_listed_fields(client):
     loaded = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id)
     names = dict(zip(players, ["Pub A", "Pub B", "Pub C"]))
     clock = screens.clock_screen(loaded, time.time())
-    seating = screens.seating_screen(loaded, names)
+    seating = screens.seating_screen(loaded, names, time.time())
     payouts = screens.payouts_screen(loaded, names)
     assert tuple(clock) == screens.CLOCK_FIELDS
     assert set(clock["blinds"]) == set(screens.BLINDS_FIELDS) and set(clock["next"]) <= set(screens.NEXT_FIELDS)

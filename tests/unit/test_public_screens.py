@@ -67,7 +67,7 @@ def test_the_payouts_name_who_finished_in_a_paid_place():
     shown = screens.payouts_screen(tournaments.load_tournament(applications.of(store), tid), NAMES)
     assert shown["places"] == [{"place": 1, "amount": 15, "names": []}, {"place": 2, "amount": 9, "names": []},
                                {"place": 3, "amount": 6, "names": ["Cy"]}]
-    seating = screens.seating_screen(tournaments.load_tournament(applications.of(store), tid), NAMES)
+    seating = screens.seating_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START + 60)
     assert sorted(seat["name"] for seat in seating["tables"][0]["seats"]) == ["Ann", "Bo"]
 
 

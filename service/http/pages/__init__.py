@@ -101,4 +101,4 @@ def _unreadable(error: UnreadableStream) -> Response:
 
 # The views: each module adds its routes to `pages`.
 from service.http.pages import desk, home, screens, session  # noqa: E402,F401
-from service.http.pages import floor_tables, replayer, rulings_forms  # noqa: E402,F401
+from service.http.pages import desk_print, floor_tables, replayer, rulings_forms  # noqa: E402,F401

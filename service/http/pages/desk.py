@@ -1,15 +1,22 @@
 """The organiser's desk, `/floor/tournaments/{id}` (pages.md): the clock controls (start,
 pause, resume, adjust, set the level), registrations, rebuys, add-ons, moves,
-eliminations, chip counts of physical tables, hand-for-hand and the CSV exports, for organisers, the floor and admins.
+eliminations, chip counts of physical tables, hand-for-hand, the results and the CSV
+exports, for organisers, the floor and admins; and the sheets it prints (seat cards, the
+table draw).
 
 Every form is a POST with the session's CSRF token (service.http.pages.session) to
-`/floor/tournaments/{id}/<action>`. An action is the command the API's view of the same
-name sends, through the same application function (service.application.tournaments.send)
-as the signed-in caller, and with the same roles (the clock is the organisers'). Each
-form carries a random `form_id`, with the action and its fields its idempotency key: a
-form sent twice (a double click, a resent POST) acts once. Success is a 303 back to the
-desk; a refused rule or a stale view is the desk again with the refusal in words (422,
-409).
+`/floor/tournaments/{id}/<action>`, one of service.http.pages.desk_actions' ACTIONS: the
+command the API's view of the same name sends, through the same application function
+(service.application.tournaments.send) as the signed-in caller, and with the same roles.
+An action that cannot be taken back lightly answers first with a page that says what it
+will do, and acts only when that page's Confirm is sent. Each form carries a random
+`form_id`, with the action and its fields its idempotency key: a form sent twice (a double
+click, a resent POST) acts once. Success is a 303 back to the desk; a refused rule or a
+stale view is the desk again with the refusal in words (422, 409).
+
+The desk shows a form only while it applies: Start and registrations before the start,
+late registration and re-entries while it is open, rebuys and add-ons in their periods,
+the clock and the players while the event runs, the results once it is over.
 """
 from __future__ import annotations
 
@@ -17,9 +24,7 @@ import hashlib
 import json
 import secrets
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, redirect, render_template, request, url_for
@@ -27,33 +32,22 @@ from flask import Response, redirect, render_template, request, url_for
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
-from domain.tournaments.seating import floor_move
-from domain.tournaments.structure import period_index_of_level
+from domain.tournaments.structure import level_number
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
 from service.http import tournament_exports as exports
-from service.http.api import application, event_store, resources
-from service.application.players import register_player
+from service.http.api import application, resources
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import FLOOR, ORGANISERS
+from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
+from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_words
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names
 
-DESK_ROLES = ("admin", "organiser", "floor")
 STATUS_PART = "status"
-NAME_MAX = 100
 FORM_DIGEST_LENGTH = 32
-
-
-@dataclass(frozen=True)
-class Action:
-    roles: tuple[str, ...]
-    command: Callable[[tournaments.LoadedTournament, int, str], Any]
-    """(the tournament, now, the form's id) -> the domain command."""
-    done: str
 
 
 def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
@@ -63,136 +57,91 @@ def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
     return loaded
 
 
-# ---------------------------------------------------------------------- form fields
-
-
-def _text(name: str, max_length: int = NAME_MAX) -> str:
-    value = request.form.get(name, "").strip()
-    if not value or len(value) > max_length or "\x00" in value:
-        raise _invalid(name, f"1 to {max_length} characters, no NUL")
-    return value
-
-
-def _whole(name: str, low: int, high: int) -> int:
-    raw = request.form.get(name, "").strip()
-    if not raw.lstrip("-").isdigit() or not low <= int(raw) <= high:
-        raise _invalid(name, f"a whole number from {low} to {high}")
-    return int(raw)
-
-
-def _invalid(field: str, message: str) -> Problem:
-    return Problem(400, "validation_error", f"{field}: {message}",
-                   errors=[{"location": "form", "field": field, "messages": [message]}])
-
-
-# -------------------------------------------------------------------------- actions
-
-
-def _set_level(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
-    periods = loaded.state.clock.periods
-    if request.form.get("step"):
-        current = read_clock(loaded.state.clock, now).period_index or 0
-        index = current + _whole("step", -400, 400)
-    else:
-        index = period_index_of_level(periods, _whole("level", 1, 200))
-    return tournament.SetLevel(index, at=now)
-
-
-def _register(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
-    """A new player by name (the form's id makes the same player of a form sent twice),
-    or a registered player by id."""
-    player_id = _text("player_id") if request.form.get("player_id", "").strip() else ""
-    if player_id:
-        if event_store().stream_version(f"player-{player_id}") == 0:
-            raise Problem(422, "unknown_player", f"no player {player_id} is registered")
-    else:
-        name = _text("name")
-        player_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"cardroom:desk:{form_id}"))
-        if event_store().stream_version(f"player-{player_id}") == 0:
-            register_player(application(), player_id, name, actor=actor_name(current_principal()))
-    return tournament.Register(player_id, at=now, seed=tournaments.new_seed())
-
-
-def _player(loaded: tournaments.LoadedTournament) -> str:
-    return _text("player_id")
-
-
-MAX_CHIPS = 2**53
-"""The largest count a form takes (what a JSON number holds exactly)."""
-
-
-def _move(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
-    """A floor move. The desk numbers seats from 1, as its tables show them (the API from
-    0), so a seat that is not open is refused in the desk's numbers."""
-    player, table, seat = _player(loaded), _whole("to_table", 1, 100000), _whole("to_seat", 1, 10)
-    try:
-        floor_move(loaded.state.seating, player, table, seat - 1)
-    except Violation as refused:
-        if refused.code != "seat_taken":
-            raise
-        raise Problem(422, "seat_taken", f"seat {seat} at table {table} is not an open seat",
-                      numbers={"table": table, "seat": seat}) from None
-    return tournament.MovePlayer(player, table, seat - 1, at=now)
-
-
-def _table_counts(loaded: tournaments.LoadedTournament, now: int, form_id: str) -> Any:
-    """Physical tables: one table's chip counts after a hand, a field `chips:<player_id>`
-    for each player at it. A player counted at 0 is out (ranked by the stack they had),
-    the others' counts are reported with them; without anyone out, the counts alone."""
+def _context(loaded: tournaments.LoadedTournament) -> Context:
     state = loaded.state
-    number = _whole("table", 1, 100000)
-    table = next((t for t in state.seating.tables if t is not None and t.number == number), None)
-    if table is None:
-        raise Problem(422, "unknown_table", f"there is no table {number} in play", numbers={"table": number})
-    counts = tuple(tournament.ChipCount(player, _whole(f"chips:{player}", 0, MAX_CHIPS))
-                   for player in table.seats if player is not None)
-    busted = tuple(tournament.Bust(c.player_id, state.stack_of(c.player_id)) for c in counts if c.chips == 0)
-    if busted:
-        return tournament.Eliminate(busted, at=now, seed=tournaments.new_seed(), counts=counts)
-    return tournament.ReportChipCounts(counts, at=now)
+    wanted = set(state.registered) | set(state.seating.where) | {e.player_id for e in state.standings} \
+        | {m.player_id for m in state.pending_moves} | {c.player_id for c in state.move_calls}
+    pool = resources().pool
+    names = listings.names(pool, wanted) if pool is not None and wanted else {}
+    return Context(loaded, int(time.time()), names)
 
 
-ACTIONS: dict[str, Action] = {
-    "start": Action(ORGANISERS, lambda t, now, f: tournament.StartTournament(at=now, seed=tournaments.new_seed()),
-                    "The tournament started."),
-    "pause": Action(ORGANISERS, lambda t, now, f: tournament.PauseClock(at=now), "The clock is paused."),
-    "resume": Action(ORGANISERS, lambda t, now, f: tournament.ResumeClock(at=now), "The clock runs again."),
-    "adjust": Action(ORGANISERS, lambda t, now, f: tournament.AdjustClock(_whole("seconds", -86400, 86400), at=now),
-                     "The clock is adjusted."),
-    "level": Action(ORGANISERS, _set_level, "The level is set."),
-    "register": Action(DESK_ROLES, _register, "Registered."),
-    "rebuy": Action(FLOOR, lambda t, now, f: tournament.Rebuy(_player(t), at=now), "Rebuy taken."),
-    "add-on": Action(FLOOR, lambda t, now, f: tournament.AddOn(_player(t), at=now), "Add-on taken."),
-    "move": Action(FLOOR, _move, "Move made or queued."),
-    "cancel-move": Action(FLOOR, lambda t, now, f: tournament.CancelMove(_whole("move_id", 0, 2**31 - 1)),
-                          "Move cancelled."),
-    "eliminate": Action(FLOOR, lambda t, now, f: tournament.Eliminate(
-        (tournament.Bust(_player(t), 0),), at=now, seed=tournaments.new_seed()), "Elimination recorded."),
-    "counts": Action(FLOOR, _table_counts, "Chip counts recorded."),
-    "hand-for-hand": Action(FLOOR, lambda t, now, f: tournament.StartHandForHand(at=now), "Hand-for-hand is on."),
-    "hand-for-hand-off": Action(FLOOR, lambda t, now, f: tournament.StopHandForHand(
-        at=now, seed=tournaments.new_seed()), "Hand-for-hand is off."),
-}
+def _offers(context: Context) -> dict[str, bool]:
+    """Which entries the desk offers now: each only in its window (the domain refuses
+    outside it; the desk does not show what it would refuse)."""
+    state, settings = context.state, context.state.settings
+    assert settings is not None
+    reading = read_clock(state.clock, context.now)
+    level = level_number(state.clock.periods, reading.level_in_force) if reading.level_in_force is not None else None
+    running = state.status == tournament.RUNNING and level is not None
+
+    def open_until(last: int) -> bool:
+        return running and level is not None and level <= last
+
+    return {"registration": state.status == tournament.REGISTERING,
+            "late_registration": open_until(settings.late_registration_until_level),
+            "re_entry": settings.re_entries_allowed > 0 and open_until(settings.late_registration_until_level),
+            "rebuy": settings.rebuy_price > 0 and open_until(settings.rebuy_until_level),
+            "add_on": settings.add_on_price > 0 and open_until(settings.add_on_until_level)}
 
 
-# ---------------------------------------------------------------------------- views
+def loaded_context(tournament_id: str) -> Context:
+    return _context(_loaded(tournament_id))
+
+
+def seated_players(context: Context) -> list[dict[str, Any]]:
+    """The players in, by name: where they sit (seats from 1) and their chips as known."""
+    state = context.state
+    rows = [{"player_id": player, "name": context.name(player), "table": table, "seat": seat + 1,
+             "chips": state.stack_of(player), "rebuys": state.rebuys_by_player.get(player, 0),
+             "awaiting": player in state.awaiting_players}
+            for player, (table, seat) in state.seating.where.items()]
+    return sorted(rows, key=lambda row: (row["name"].casefold(), row["player_id"]))
+
+
+def moves_called(context: Context) -> list[dict[str, Any]]:
+    """The moves the floor calls out, newest first, seats from 1: the queued ones (made
+    when the hand at their table ends), then those made and still to call (at physical
+    tables pending until the floor confirms the player seated, or their time passes)."""
+    state = context.state
+    settings = state.settings
+    assert settings is not None
+    pending = {c.move_id for c in state.pending_move_calls(context.now)}
+    def called(move_id: int, player: str, at: tuple[int, int] | None, to: tuple[int, int], called: str) -> dict[str, Any]:
+        return {"move_id": move_id, "name": context.name(player), "from_table": at[0] if at else None,
+                "from_seat": at[1] + 1 if at else None, "to_table": to[0], "to_seat": to[1] + 1, "state": called}
+
+    queued = [called(m.move_id, m.player_id, state.seating.where.get(m.player_id), (m.to_table, m.to_seat), "queued")
+              for m in state.pending_moves]
+    made = [called(c.move_id, c.player_id, (c.from_table, c.from_seat), (c.to_table, c.to_seat),
+                   "pending" if c.move_id in pending else "seated" if c.seated_at is not None else "made")
+            for c in reversed(state.move_calls) if context.now < c.at + settings.move_call_s or c.move_id in pending]
+    return queued + made
+
+
+def _results(context: Context, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Places so far, best first (the players still in share the best place left), and
+    the prize of each once the event is over."""
+    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
+    return [{"place": e.place, "name": context.name(e.player_id), "player_id": e.player_id,
+             "prize": prizes.get(e.player_id, 0)} for e in context.state.finishing_order()]
 
 
 def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, error: Problem | None = None,
           status: int = 200) -> tuple[str, int]:
-    view = tournaments.tournament_view(loaded, time.time())
+    context = _context(loaded)
+    view = tournaments.tournament_view(loaded, context.now)
     state = loaded.state
-    wanted = set(state.registered) | set(state.seating.where) | {e.player_id for e in state.standings} \
-        | {m.player_id for m in state.pending_moves}
-    pool = resources().pool
-    names = listings.names(pool, wanted) if pool is not None and wanted else {}
-    seated = sorted(state.seating.where, key=lambda p: (names.get(p, ""), p))
     template = "desk_status.html" if request.args.get("part") == STATUS_PART else "desk.html"
-    role = current_principal().role
     return render_template(
-        template, tournament_id=loaded.tournament_id, view=view, version=loaded.version, names=names,
-        seated=seated, notice=notice, error=error, form_id=secrets.token_urlsafe(16),
-        may_run_clock=role in ORGANISERS, followed_types=FOLLOWED_TYPES,
+        template, tournament_id=loaded.tournament_id, view=view, version=loaded.version, names=context.names,
+        players=seated_players(context), results=_results(context, view), offers=_offers(context),
+        out=sorted(state.standings, key=lambda e: e.place), notice=notice, error=error,
+        awaiting=[row for row in seated_players(context) if row["player_id"] in state.awaiting_players],
+        moves=moves_called(context), undo=undo_words(context),
+        double_rebuy=state.settings is not None and state.settings.double_rebuy,
+        form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
+        followed_types=FOLLOWED_TYPES,
         physical=state.settings is not None and state.settings.tables == tournament.TABLES_PHYSICAL,
     ), status
 
@@ -213,7 +162,20 @@ def _sent_form_key(action: str) -> str:
     fields = sorted((name, value) for name, value in request.form.items(multi=True)
                     if name not in (CSRF_FIELD, "form_id"))
     sent = hashlib.sha256(json.dumps([action, fields]).encode()).hexdigest()[:FORM_DIGEST_LENGTH]
-    return f"{_text('form_id', 64)}:{sent}"
+    return f"{text('form_id', 64)}:{sent}"
+
+
+def _confirmation(tournament_id: str, action: str, consequence: str, context: Context) -> tuple[str, int]:
+    """The page that asks before acting: the consequence in words, the form's fields
+    again (hidden) and Confirm, or back to the desk."""
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name not in (CSRF_FIELD, "confirmed")]
+    player = request.form.get("player_id", "")
+    bust_choices = [p for p in seated_players(context) if p["player_id"] != player] if action == "eliminate" else []
+    return render_template(
+        "desk_confirm.html", tournament_id=tournament_id, action=action, consequence=consequence,
+        fields=fields, confirmed=CONFIRMED, name=context.state.settings.name if context.state.settings else "",
+        bust_choices=bust_choices), 200
 
 
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:action>", methods=["POST"])
@@ -226,10 +188,15 @@ def desk_action(tournament_id: str, action: str) -> Any:
     if principal.role not in chosen.roles:
         raise Problem(403, "forbidden", f"the {principal.role} role may not do this; allowed: "
                                         f"{', '.join(chosen.roles)}")
-    loaded = _loaded(tournament_id)
-    form_id = _sent_form_key(action)
+    context = _context(_loaded(tournament_id))
     try:
-        command = chosen.command(loaded, int(time.time()), form_id)
+        form_id = _sent_form_key(action)
+        command = chosen.command(context, form_id)
+        if chosen.confirm is not None and request.form.get("confirmed") != CONFIRMED:
+            # What the rules would refuse is refused now, not asked about first.
+            consequence = chosen.confirm(context, tournament.decide(context.state, command))
+            if consequence is not None:
+                return _confirmation(tournament_id, action, consequence, context)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
                          idempotency_key=f"desk:{principal.key_id}:{form_id}")
     except Violation as refused:
@@ -248,10 +215,11 @@ def desk_action(tournament_id: str, action: str) -> Any:
 
 
 EXPORTS: dict[str, Callable[[tournaments.LoadedTournament], Response]] = {
-    "standings": lambda loaded: exports.results_csv(loaded, time.time()),
+    "results": lambda loaded: exports.results_csv(loaded, time.time()),
     "seating": exports.seating_csv,
     "payouts": lambda loaded: exports.payouts_csv(loaded, time.time()),
 }
+"""Named as the API's exports are (`results.csv`, `seating.csv`, `payouts.csv`)."""
 
 
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:export>.csv", methods=["GET"])

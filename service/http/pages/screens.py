@@ -1,5 +1,7 @@
 """The public screens of a tournament (pages.md): `/screens/tournaments/{id}/clock`,
-`/seating` and `/payouts`, for a TV in the room; no sign-in.
+`/seating` and `/payouts`, for a TV in the room; no sign-in. The seating screen finds a
+player's seat by name (`?name=`, and static/find.js as they type), on a phone as on a TV,
+from the seating screen's own fields.
 
 Each page is rendered from its screen of service.application.screens (the keyless public
 view, field by field) and nothing else. In the browser, static/screens.js follows the
@@ -21,6 +23,7 @@ from service.http.pages import pages
 from service.http.problems import Problem
 
 SCREEN_PART = "screen"
+NAME_MAX = 100  # what find your seat reads of a name typed
 FOLLOWED_TYPES = sorted(tournament.EVENT_TYPES)
 """The stream's message names (an EventSource is told of named messages by name only)."""
 
@@ -44,8 +47,12 @@ def _render(kind: str, tournament_id: str, build: Callable[[tournaments.LoadedTo
     part = f"screens/{kind}_part.html"
     if request.args.get("part") == SCREEN_PART:
         return render_template(part, screen=screen, version=loaded.version)
+    shown: dict[str, Any] = {}
+    if kind == "seating":
+        find = request.args.get("name", "")[:NAME_MAX]
+        shown = {"find": find, "found": screens.find_seats(screen, find)}
     return render_template("screens/screen.html", kind=kind, part=part, screen=screen, version=loaded.version,
-                           tournament_id=tournament_id, followed_types=FOLLOWED_TYPES)
+                           tournament_id=tournament_id, followed_types=FOLLOWED_TYPES, **shown)
 
 
 @pages.route("/screens/tournaments/<string:tournament_id>/clock", methods=["GET"])
@@ -55,7 +62,7 @@ def clock_screen(tournament_id: str) -> str:
 
 @pages.route("/screens/tournaments/<string:tournament_id>/seating", methods=["GET"])
 def seating_screen(tournament_id: str) -> str:
-    return _render("seating", tournament_id, lambda loaded: screens.seating_screen(loaded, _names(loaded)))
+    return _render("seating", tournament_id, lambda loaded: screens.seating_screen(loaded, _names(loaded), time.time()))
 
 
 @pages.route("/screens/tournaments/<string:tournament_id>/payouts", methods=["GET"])

@@ -43,6 +43,8 @@
           holder.innerHTML = html;  // the server's template, escaped there
           receivedAt = performance.now();
           tick();
+          // Whoever filters or finds in the screen (find.js) looks again.
+          holder.dispatchEvent(new CustomEvent("cardroom:swapped", { bubbles: true }));
         }
       })
       .catch(function () { /* the next event or tick tries again */ })
