@@ -30,13 +30,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from bench import size
+from service.adapters.connection_strings import with_database
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent, canonical_json
 from service.adapters.store.postgres import PostgresEventStore, open_pool
@@ -83,7 +83,7 @@ def _scratch_database(server_url: str) -> Iterator[str]:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
-        yield urlunsplit(urlsplit(server_url)._replace(path="/" + name))
+        yield with_database(server_url, name)
     finally:
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(

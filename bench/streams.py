@@ -38,7 +38,6 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import sql
@@ -48,6 +47,7 @@ from bench.http import CpuWindow, Served, latency_ms, serve
 from service.http.auth import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
 from service.adapters.embedded import free_port
+from service.adapters.connection_strings import with_database
 from service.adapters.migrate import upgrade
 
 STREAMS = int(os.environ.get("BENCH_STREAMS") or size(1000, smoke=20))
@@ -315,7 +315,7 @@ def _run_on(server_url: str) -> dict[str, float]:
     name = f"cardroom_bench_streams_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as admin_connection:
         admin_connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    database_url = urlsplit(server_url)._replace(path=f"/{name}").geturl()
+    database_url = with_database(server_url, name)
     try:
         upgrade(database_url)
         env = {**os.environ, "DATABASE_URL": database_url, "CARDROOM_ADMIN_KEY": new_secret()}

@@ -5,9 +5,10 @@ import os
 from logging.config import fileConfig
 
 from alembic import context
+import psycopg
 from sqlalchemy import create_engine, pool
 
-from service.adapters.migrate import sqlalchemy_url
+from service.adapters.connection_strings import with_server_option
 
 config = context.config
 
@@ -21,15 +22,20 @@ def _database_url() -> str:
     url = config.attributes.get("database_url") or os.environ.get("DATABASE_URL")
     if not url:
         raise RuntimeError("no database: set DATABASE_URL (e.g. postgresql://user@host/db)")
-    return sqlalchemy_url(url)
+    return str(url)
 
 
 def run_migrations_online() -> None:
     # service.adapters.migrate.upgrade runs the migrations as the owner role (the connecting user
     # only needs to be allowed to become it), so every object they create is the owner's.
     owner = config.attributes.get("owner_role")
-    connect_args = {"options": f"-c role={owner}"} if owner else {}
-    engine = create_engine(_database_url(), poolclass=pool.NullPool, connect_args=connect_args)
+    conninfo = _database_url()
+    if owner:
+        conninfo = with_server_option(conninfo, f"-c role={owner}")
+    # psycopg connects, not SQLAlchemy: its URL parser reads neither several hosts
+    # (`host1:5432,host2:5432`) nor key=value strings; libpq reads both, and PG* variables.
+    engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(conninfo),
+                           poolclass=pool.NullPool)
     try:
         with engine.connect() as connection:
             context.configure(connection=connection, target_metadata=None)

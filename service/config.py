@@ -72,8 +72,8 @@ class Config:
         env = os.environ if environ is None else environ
         read = _Reader(env)
         return cls(
-            database_url=read.text("DATABASE_URL", prefixes=("postgresql://", "postgres://")),
-            app_database_url=read.text("APP_DATABASE_URL", prefixes=("postgresql://", "postgres://")),
+            database_url=read.conninfo("DATABASE_URL"),
+            app_database_url=read.conninfo("APP_DATABASE_URL"),
             broker_url=read.text("CELERY_BROKER_URL"),
             admin_key=read.text("CARDROOM_ADMIN_KEY"),
             port=read.number("PORT", int, DEFAULT_PORT, low=1, high=65535),
@@ -118,6 +118,21 @@ class _Reader:
         value = self._env.get(name) or None
         if value is not None and prefixes and not value.startswith(prefixes):
             raise ConfigError(f"{name}={_shown(name, value)} must start with {' or '.join(prefixes)}")
+        return value
+
+    def conninfo(self, name: str) -> str | None:
+        """A connection string as libpq takes it (service.adapters.connection_strings): a
+        postgresql:// URL, with several hosts if need be, or key=value pairs."""
+        value = self._env.get(name) or None
+        if value is None:
+            return None
+        from service.adapters.connection_strings import EXAMPLE, problem
+
+        wrong = problem(value)
+        if wrong:
+            raise ConfigError(f"{name} is not a PostgreSQL connection string ({wrong}); "
+                              f"give a URL such as {EXAMPLE} or key=value pairs such as "
+                              "'host=db1,db2 port=5432,5432 dbname=cardroom'")
         return value
 
     def number(self, name: str, kind: Callable[[str], T], default: T, *, low: float, high: float) -> T:

@@ -32,7 +32,8 @@ from typing import Callable, Sequence
 
 from service.http.auth import new_secret
 from service.config import Config
-from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade, user_of
+from service.adapters.connection_strings import user_of
+from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade
 
 # Threads per worker: enough to cover PostgreSQL round trips, few enough that request
 # threads do not queue for the GIL. In interleaved runs of the table benchmark (2 workers,

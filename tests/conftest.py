@@ -24,12 +24,14 @@ import pytest
 
 
 def _with_database(server_url: str, name: str) -> str:
-    parts = urlsplit(server_url)
-    if parts.scheme not in ("postgresql", "postgres"):
-        raise pytest.UsageError(
-            f"DATABASE_URL must be a postgresql:// URL, not {server_url!r}"
-        )
-    return urlunsplit(parts._replace(path="/" + name))
+    """The test database on DATABASE_URL's server(s): any connection string libpq takes
+    (several hosts, key=value pairs, PG* variables)."""
+    from service.adapters.connection_strings import problem, with_database
+
+    wrong = problem(server_url)
+    if wrong:
+        raise pytest.UsageError(f"DATABASE_URL is not a PostgreSQL connection string: {wrong}")
+    return with_database(server_url, name)
 
 
 # The tests' login role (cluster-wide, shared by every test process; `make run` uses its

@@ -7,15 +7,14 @@ never be given to PostgreSQL: whoever holds it can forge a chain that verifies.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from psycopg_pool import ConnectionPool
 
 from service.config import Config
+from service.adapters.connection_strings import database_key
 from service.adapters.store.metered import MeteredStore
 from service.adapters.store.base import ChainSigner, EventStore
 from service.adapters.store.checkpoints import HeadCheckpoints
@@ -51,12 +50,11 @@ def _read_complete(path: Path) -> str:
 
 
 def checkpoints_path(config: Config) -> Path:
-    """One checkpoint file per database (host, port, name; never the password), so two
-    databases served from one data directory never mix their heads."""
+    """One checkpoint file per database (hosts, ports, name; never the password), so two
+    databases served from one data directory never mix their heads, and a failover to
+    another host of the same connection string keeps the same file."""
     assert config.database_url is not None
-    parts = urlsplit(config.database_url)
-    where = f"{parts.hostname}:{parts.port}/{parts.path.lstrip('/')}"
-    return config.data_dir / f"checkpoints-{hashlib.sha256(where.encode()).hexdigest()[:16]}.sqlite3"
+    return config.data_dir / f"checkpoints-{database_key(config.database_url)}.sqlite3"
 
 
 def open_store(pool: ConnectionPool, config: Config) -> EventStore:

@@ -24,10 +24,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
 
 from alembic import command
 from alembic.config import Config
+
+from service.adapters.connection_strings import with_login
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,14 +40,6 @@ APP_PASSWORD_FILE = "database-app-password"
 _ROLES_LOCK = 0x63617264726F6F6D  # "cardroom"
 
 
-def sqlalchemy_url(database_url: str) -> str:
-    """SQLAlchemy needs the driver named: psycopg 3 is `postgresql+psycopg://`."""
-    for scheme in ("postgresql://", "postgres://"):
-        if database_url.startswith(scheme):
-            return "postgresql+psycopg://" + database_url[len(scheme):]
-    return database_url
-
-
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Create the owner and writer roles if needed, hand the database's existing objects
     to the owner (databases migrated before the roles existed), then migrate as the owner."""
@@ -55,7 +48,8 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     config = Config()  # no ini file: leaves the caller's logging alone
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     # Passed as an attribute, not a main option, so a '%' in a password is not
-    # read as ConfigParser interpolation.
+    # read as ConfigParser interpolation. migrations/env.py connects with psycopg itself:
+    # SQLAlchemy's URL parser cannot read several hosts or key=value strings.
     config.attributes["database_url"] = database_url
     config.attributes["owner_role"] = OWNER_ROLE
     command.upgrade(config, revision)
@@ -80,7 +74,8 @@ def ensure_roles(database_url: str) -> None:
 
 def ensure_login_role(database_url: str, role: str, password: str) -> str:
     """A login role with this password and the writer's rights (created, or its password
-    set again); returns `database_url` with that user and password instead."""
+    set again); returns `database_url` with that user and password instead (a key=value
+    string, whatever form it was given in)."""
     from psycopg import sql
 
     with _roles_transaction(database_url) as connection:
@@ -93,7 +88,7 @@ def ensure_login_role(database_url: str, role: str, password: str) -> str:
         connection.execute(
             sql.SQL("GRANT {} TO {}").format(sql.Identifier(WRITER_ROLE), sql.Identifier(role))
         )
-    return with_user(database_url, role, password)
+    return with_login(database_url, role, password)
 
 
 def grant_writer(database_url: str, role: str) -> None:
@@ -118,22 +113,6 @@ def app_database_url(database_url: str, data_dir: Path) -> str:
         with os.fdopen(descriptor, "w") as file:
             file.write(secrets.token_urlsafe(24) + "\n")
     return ensure_login_role(database_url, APP_ROLE, path.read_text().strip())
-
-
-def with_user(database_url: str, user: str, password: str) -> str:
-    parts = urlsplit(database_url)
-    if parts.scheme not in ("postgresql", "postgres") or not parts.hostname:
-        raise ValueError(f"a postgresql://host/... URL is needed to derive the app's, not {database_url!r}")
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    port = f":{parts.port}" if parts.port else ""
-    netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}{port}"
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def user_of(database_url: str) -> str | None:
-    import psycopg
-
-    return psycopg.conninfo.conninfo_to_dict(database_url).get("user")
 
 
 @contextmanager

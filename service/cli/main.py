@@ -40,13 +40,23 @@ def _default_key() -> str | None:
               help="the running service (CARDROOM_URL)")
 @click.option("--key", envvar="CARDROOM_KEY", default=None,
               help="an API key (CARDROOM_KEY; default: .data/admin-key of `make run`)")
-@click.option("--database-url", default=None,
-              help="skip the server: run the application in this process on this database")
+@click.option("--database-url", default=None, callback=lambda _context, _option, value: _connection_string(value),
+              help="skip the server: run the application in this process on this database "
+                   "(any libpq connection string: several hosts, key=value pairs)")
 @click.pass_context
 def main(context: click.Context, url: str, key: str | None, database_url: str | None) -> None:
     """Cardroom's command line: hand-history imports, chain checks, tournaments, keys, status."""
     transport = InProcessTransport(database_url) if database_url else HttpTransport(url, key or _default_key())
     context.obj = Client(transport)
+
+
+def _connection_string(value: str | None) -> str | None:
+    from service.adapters.connection_strings import problem
+
+    wrong = problem(value) if value else None
+    if wrong:
+        raise click.BadParameter(f"not a PostgreSQL connection string ({wrong})")
+    return value
 
 
 def json_option(command: F) -> F:

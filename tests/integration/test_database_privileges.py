@@ -11,7 +11,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from service.adapters.migrate import OWNER_ROLE, WRITER_ROLE, ensure_login_role, ensure_roles, with_user
+from service.adapters.connection_strings import with_login
+from service.adapters.migrate import OWNER_ROLE, WRITER_ROLE, ensure_login_role, ensure_roles
 from service.adapters.store.base import NewEvent
 
 pytestmark = pytest.mark.integration
@@ -100,7 +101,7 @@ def test_role_set_up_is_idempotent_and_safe_when_processes_race(admin_database_u
         for thread in threads:
             thread.join()
         assert errors == []
-        assert urls == [with_user(admin_database_url, role, "pw")] * 8
+        assert urls == [with_login(admin_database_url, role, "pw")] * 8
         with psycopg.connect(admin_database_url) as admin:
             assert admin.execute("SELECT pg_has_role(%s, %s, 'MEMBER')", (role, WRITER_ROLE)).fetchone() == (True,)
     finally:

@@ -4,22 +4,9 @@ from __future__ import annotations
 import secrets
 
 import psycopg
-import pytest
 from psycopg import sql
 
-from service.adapters.migrate import ensure_database, sqlalchemy_url, upgrade
-
-
-@pytest.mark.parametrize(
-    ("given", "expected"),
-    [
-        ("postgresql://u:p@h:5432/db", "postgresql+psycopg://u:p@h:5432/db"),
-        ("postgres://u@h/db?sslmode=require", "postgresql+psycopg://u@h/db?sslmode=require"),
-        ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
-    ],
-)
-def test_plain_postgres_urls_are_given_the_psycopg_3_driver(given, expected):
-    assert sqlalchemy_url(given) == expected
+from service.adapters.migrate import ensure_database, upgrade
 
 
 def _newest_revision() -> str:

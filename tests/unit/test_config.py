@@ -14,17 +14,30 @@ from service.config import Config, ConfigError
     ("CARDROOM_LOG_FORMAT", "xml", "must be one of json, text"),
     ("CARDROOM_LOG_LEVEL", "loud", "must be one of DEBUG, INFO, WARNING, ERROR"),
     ("CARDROOM_RATE_LIMIT_PER_KEY", "lots", "is not a rate limit"),
-    ("DATABASE_URL", "mysql://root:secret@db/x", "must start with postgresql:// or postgres://"),
+    ("DATABASE_URL", "mysql://root:secret@db/x", "DATABASE_URL is not a PostgreSQL connection string"),
+    ("APP_DATABASE_URL", "host=db colour=blue", r'invalid connection option "\.\.\."'),
+    ("DATABASE_URL", "postgresql://u@db1:5432,db2:x/cardroom", "port 'x' is not a number"),
 ])
 def test_a_wrong_value_is_refused_naming_the_variable(name, value, message):
     with pytest.raises(ConfigError, match=message):
         Config.from_env({name: value})
 
 
-def test_a_refused_url_does_not_repeat_its_password():
+@pytest.mark.parametrize("value", ["mysql://root:secret@db/x", "host=db password=not secret"])
+def test_a_refused_connection_string_does_not_repeat_its_password(value):
     with pytest.raises(ConfigError) as refused:
-        Config.from_env({"DATABASE_URL": "mysql://root:secret@db/x"})
+        Config.from_env({"DATABASE_URL": value})
     assert "secret" not in str(refused.value)
+
+
+@pytest.mark.parametrize("value", [
+    "postgresql://postgres@127.0.0.1:1,127.0.0.1:5432/db?target_session_attrs=read-write",
+    "host=127.0.0.1,127.0.0.1 port=1,5432 dbname=db target_session_attrs=read-write",
+    "postgresql://",  # everything from PGHOST, PGDATABASE...
+    "service=cardroom",  # from PGSERVICEFILE
+])
+def test_every_connection_string_libpq_takes_is_accepted(value):
+    assert Config.from_env({"DATABASE_URL": value, "APP_DATABASE_URL": value}).database_url == value
 
 
 def test_the_defaults_and_readable_values():
