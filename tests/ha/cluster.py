@@ -196,6 +196,8 @@ class PatroniCluster:
     """etcd and three Patroni nodes under one fresh folder; `start()`, then `stop()`."""
     root: Path
     account: Account
+    logs_to: Path | None = None
+    """Where the logs are copied before the folder is removed."""
     scope: str = "cardroom-ha"
     etcd_port: int = field(default_factory=free_port)
     etcd_peer_port: int = field(default_factory=free_port)
@@ -333,6 +335,11 @@ class PatroniCluster:
                 self.etcd.kill()
                 self.etcd.wait()
         self._kill_what_is_left(patience_s=1.0)
+        if self.logs_to is not None:
+            self.logs_to.mkdir(parents=True, exist_ok=True)
+            for log in [self.root / "etcd.log", *(node.log_path for node in self.nodes)]:
+                if log.exists():
+                    shutil.copy(log, self.logs_to / f"{log.parent.name}-{log.name}")
         shutil.rmtree(self.root, ignore_errors=True)
 
     def _start_etcd(self) -> None:
@@ -417,11 +424,11 @@ class PatroniCluster:
 
 
 @contextmanager
-def patroni_cluster() -> Iterator[PatroniCluster]:
+def patroni_cluster(logs_to: Path | None = None) -> Iterator[PatroniCluster]:
     """A healthy cluster (leader, synchronous standby, replica) in a fresh folder; stopped
-    and removed on leaving, whatever happened."""
+    and removed on leaving, whatever happened (its logs copied to `logs_to` first)."""
     account = unprivileged_account()
-    cluster = PatroniCluster(Path(tempfile.mkdtemp(prefix="cardroom-ha-")), account)
+    cluster = PatroniCluster(Path(tempfile.mkdtemp(prefix="cardroom-ha-")), account, logs_to)
     try:
         cluster.start()
         yield cluster
