@@ -239,15 +239,21 @@ def whole_log(server: Server, table_id: str) -> list[dict]:
     return events
 
 
-def start_gunicorn(database_url: str, environ: dict[str, str] | None = None) -> Iterator[Server]:
+def start_gunicorn(database_url: str, environ: dict[str, str] | None = None,
+                   log_path: Path | None = None) -> Iterator[Server]:
     """gunicorn on the test database with a fresh admin key and no broker, unless `environ`
-    names them (and with the rest of `environ`); stopped afterwards."""
+    names them (and with the rest of `environ`); its output to `log_path` if given, else
+    ours; stopped afterwards."""
     environ = {"CARDROOM_ADMIN_KEY": "e2e-admin-" + secrets.token_hex(8), **(environ or {})}
     admin_key = environ["CARDROOM_ADMIN_KEY"]
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.update(DATABASE_URL=database_url, **environ)
     port = free_port()
-    process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
+    if log_path is None:
+        process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
+    else:
+        with log_path.open("ab") as log:
+            process = spawn_tied(gunicorn_command("service.wsgi:app", port), env, log.fileno())
     server = Server(port, {"Authorization": f"Bearer {admin_key}"})
     deadline = time.monotonic() + 30
     while True:
