@@ -116,6 +116,8 @@ class Verification:
     first_bad_version: int | None
     reason: str | None = field(default=None, compare=False)
     """Why the first bad version is bad, in words (None when ok)."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What weakens the check without failing it (the head checkpoints missing or damaged)."""
 
 
 @dataclass(frozen=True)

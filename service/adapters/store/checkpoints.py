@@ -12,6 +12,11 @@ SQLite because it is in the standard library, safe for several processes on one 
 (each gunicorn worker and Celery worker flushes into the same file) and outside the
 PostgreSQL server an insider controls. Several hosts keep one file each; any of them
 catches a tail removed after it last wrote.
+
+The file is a witness, not a dependency: when it is missing (deleted under a running
+service) or damaged, the service keeps serving and `verify` still checks every chain; it
+warns, naming the file and what is lost (the heads recorded in it: a tail removed before
+they are written again is not caught). A missing file is created again at the next flush.
 """
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from service.adapters.store.base import ChainSigner, Head
@@ -51,10 +56,14 @@ class HeadCheckpoints:
         self._pending: dict[str, tuple[int, str]] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._lost: str | None = None  # why heads recorded before were lost, once found
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
+        try:
+            with closing(sqlite3.connect(path, timeout=10, isolation_level=None)) as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(_SCHEMA)
+        except sqlite3.Error as damaged:  # the service starts all the same; verify says so
+            self._note_lost(f"it cannot be opened ({damaged})")
         self._flusher = threading.Thread(target=self._run, args=(flush_every_s,),
                                          name="head-checkpoints", daemon=True)
         self._flusher.start()
@@ -67,11 +76,16 @@ class HeadCheckpoints:
                 self._pending[stream_id] = (version, hash_)
 
     def heads(self, stream_id: str) -> list[Head]:
-        """The recorded head of the stream, including any not yet flushed."""
+        """The recorded head of the stream, including any not yet flushed (only those when
+        the file cannot be read: see `warnings`)."""
         found = []
-        with self._connect() as db:
-            row = db.execute("SELECT version, hash, mac FROM heads WHERE stream_id = ?",
-                             (stream_id,)).fetchone()
+        row = None
+        try:
+            with self._connect() as db:
+                row = db.execute("SELECT version, hash, mac FROM heads WHERE stream_id = ?",
+                                 (stream_id,)).fetchone()
+        except sqlite3.Error as unreadable:
+            self._note_lost(f"it cannot be read ({unreadable})")
         if row is not None:
             found.append(Head(stream_id, row[0], row[1], row[2]))
         with self._lock:
@@ -80,6 +94,38 @@ class HeadCheckpoints:
             found.append(Head(stream_id, *pending, self._signer.sign(stream_id, *pending)))
         return found
 
+    def streams(self, prefix: str = "") -> list[str]:
+        """The streams with a recorded head (those of the file that can be read)."""
+        with self._lock:
+            pending = [stream for stream in self._pending if stream.startswith(prefix)]
+        try:
+            with self._connect() as db:
+                rows = db.execute("SELECT stream_id FROM heads WHERE substr(stream_id, 1, ?) = ?",
+                                  (len(prefix), prefix)).fetchall()
+        except sqlite3.Error as unreadable:
+            self._note_lost(f"it cannot be read ({unreadable})")
+            rows = []
+        return sorted({*pending, *(row[0] for row in rows)})
+
+    def warnings(self) -> list[str]:
+        """What `verify` says beside its results: the file missing or damaged, and what
+        that loses. Empty when the file holds every head this process knows of."""
+        if not self._path.exists():
+            self._note_lost("it is missing")
+        with self._lock:
+            lost = self._lost
+        if lost is None:
+            return []
+        return [f"the head checkpoints {self._path}: {lost}; the heads recorded there are lost, so a "
+                "tail removed from a stream before its next write is recorded is not caught (every "
+                "chain is still checked)"]
+
+    def _note_lost(self, why: str) -> None:
+        with self._lock:
+            if self._lost is None:
+                log.error("head checkpoints %s: %s", self._path, why)
+            self._lost = self._lost or why
+
     def flush(self) -> None:
         with self._lock:
             pending, self._pending = self._pending, {}
@@ -87,8 +133,11 @@ class HeadCheckpoints:
             return
         rows = [(stream, version, hash_, self._signer.sign(stream, version, hash_))
                 for stream, (version, hash_) in pending.items()]
+        if not self._path.exists():
+            self._note_lost("it is missing (created again)")
         try:
             with self._connect() as db:
+                db.execute(_SCHEMA)  # a file deleted under the service is created again
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany(_UPSERT, rows)
                 db.execute("COMMIT")
@@ -110,6 +159,9 @@ class HeadCheckpoints:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         """A connection in autocommit mode (each statement its own transaction), closed after."""
+        if not self._path.exists():
+            # sqlite would create an empty file: reading it says nothing, writing it is flush's.
+            self._note_lost("it is missing")
         db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
         try:
             yield db
