@@ -65,9 +65,13 @@ def stream_id(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="module")
 def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
+    """Another process's store on the test database, keyed as the apps of these tests are
+    (Config's data directory): the events it writes carry the MACs their reads check."""
+    from service.adapters.integrity import chain_signer
     from service.adapters.store.postgres import PostgresEventStore
+    from service.config import Config
 
-    return PostgresEventStore(postgres_pool)
+    return PostgresEventStore(postgres_pool, signer=chain_signer(Config()))
 
 
 @pytest.fixture(scope="module")

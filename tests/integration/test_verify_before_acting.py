@@ -24,7 +24,7 @@ from service.adapters.store import trackings
 from service.adapters.store.base import START, Checkpoint
 from service.application import commands, process_managers, snapshots, tournament_tables
 from service.application.application import application
-from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_player
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, printed_status, register_player
 from tests.integration.test_unreadable_tables import new_tournament
 from workers import clock_tasks
 
@@ -115,7 +115,8 @@ def events_after(app_url: str, table_id: str, version: int) -> list[str]:
 
 
 @pytest.mark.parametrize("mac", [None, secrets.token_hex(32)], ids=["no-mac", "wrong-mac"])
-def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(app, client, own_database, mac):
+def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(app, client, own_database, mac,
+                                                                                 tmp_path, monkeypatch):
     app_url = own_database[1]
     table_id, keys, version = live_table(client)
     assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).status_code == 200  # cached, verified
@@ -148,6 +149,8 @@ def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(
     assert {"kind": "table", "id": table_id, "version": forged} in [
         {k: f[k] for k in ("kind", "id", "version")} for f in status["integrity_failures"]]
     assert all(u["id"] != table_id for u in status["unreadable"])
+    printed = printed_status(app_url, tmp_path, monkeypatch)
+    assert f"integrity failure: table {table_id} at version {forged}" in printed
     metrics = client.get("/metrics").get_data(as_text=True)
     counted = {line.split(" ")[0]: float(line.split(" ")[1]) for line in metrics.splitlines()
                if line.startswith("cardroom_integrity_failures_total{")}
