@@ -16,7 +16,8 @@ catches a tail removed after it last wrote.
 The file is a witness, not a dependency: when it is missing (deleted under a running
 service) or damaged, the service keeps serving and `verify` still checks every chain; it
 warns, naming the file and what is lost (the heads recorded in it: a tail removed before
-they are written again is not caught). A missing file is created again at the next flush.
+they are written again is not caught). A missing file is created again at the next flush,
+with a note of the loss that every process reading the file then warns of.
 """
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ CREATE TABLE IF NOT EXISTS heads (
     mac       TEXT NOT NULL
 )
 """
+# Each time a process found the file missing or unreadable and wrote it again: every
+# process (and `cardroom verify`) reading the file then warns that heads were lost.
+_LOSSES_SCHEMA = "CREATE TABLE IF NOT EXISTS losses (found_at TEXT NOT NULL, why TEXT NOT NULL)"
 _UPSERT = """
 INSERT INTO heads (stream_id, version, hash, mac) VALUES (?, ?, ?, ?)
 ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version, hash = excluded.hash,
@@ -57,11 +61,13 @@ class HeadCheckpoints:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._lost: str | None = None  # why heads recorded before were lost, once found
+        self._loss_written = False  # the loss noted in the file
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             with closing(sqlite3.connect(path, timeout=10, isolation_level=None)) as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute(_SCHEMA)
+                db.execute(_LOSSES_SCHEMA)
         except sqlite3.Error as damaged:  # the service starts all the same; verify says so
             self._note_lost(f"it cannot be opened ({damaged})")
         self._flusher = threading.Thread(target=self._run, args=(flush_every_s,),
@@ -108,17 +114,22 @@ class HeadCheckpoints:
         return sorted({*pending, *(row[0] for row in rows)})
 
     def warnings(self) -> list[str]:
-        """What `verify` says beside its results: the file missing or damaged, and what
-        that loses. Empty when the file holds every head this process knows of."""
+        """What `verify` says beside its results: the file missing or damaged (found by
+        this process, or noted in the file by the process that wrote it again), and what
+        that loses. Empty when nothing was lost."""
         if not self._path.exists():
             self._note_lost("it is missing")
         with self._lock:
-            lost = self._lost
-        if lost is None:
-            return []
-        return [f"the head checkpoints {self._path}: {lost}; the heads recorded there are lost, so a "
-                "tail removed from a stream before its next write is recorded is not caught (every "
-                "chain is still checked)"]
+            found = [] if self._lost is None or self._loss_written else [self._lost]
+        try:
+            with self._connect() as db:
+                found += [f"{why} (found {at})" for at, why in db.execute(
+                    "SELECT found_at, why FROM losses ORDER BY found_at").fetchall()]
+        except sqlite3.Error:
+            pass  # unreadable: this process noted it above
+        return [f"the head checkpoints {self._path}: {why}; the heads recorded there before are lost, so "
+                "a tail removed from a stream before its next write is recorded is not caught (every "
+                "chain is still checked)" for why in dict.fromkeys(found)]
 
     def _note_lost(self, why: str) -> None:
         with self._lock:
@@ -134,13 +145,21 @@ class HeadCheckpoints:
         rows = [(stream, version, hash_, self._signer.sign(stream, version, hash_))
                 for stream, (version, hash_) in pending.items()]
         if not self._path.exists():
-            self._note_lost("it is missing (created again)")
+            self._note_lost("it is missing")
+        with self._lock:
+            loss = None if self._loss_written else self._lost
         try:
             with self._connect() as db:
                 db.execute(_SCHEMA)  # a file deleted under the service is created again
+                db.execute(_LOSSES_SCHEMA)
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany(_UPSERT, rows)
+                if loss is not None:
+                    db.execute("INSERT INTO losses VALUES (datetime('now'), ?)", (f"{loss}, written again",))
                 db.execute("COMMIT")
+            if loss is not None:
+                with self._lock:
+                    self._loss_written = True
         except sqlite3.Error:
             log.warning("could not write %d stream head checkpoints to %s; kept for the next try",
                         len(rows), self._path, exc_info=True)

@@ -889,11 +889,7 @@ class PostgresEventStore:
         verification = verify_chain(stream_id, events, self.signer, [*receipts, *recorded])
         if self._checkpoints is None:
             return verification
-        warnings = self._checkpoints.warnings()
-        if events and not recorded and not warnings:
-            warnings.append(f"no head of {stream_id} is recorded in the head checkpoints: a tail removed "
-                            "from it before its next write is not caught")
-        return replace(verification, warnings=tuple(warnings))
+        return replace(verification, warnings=tuple(self._checkpoints.warnings()))
 
     def checkpointed_streams(self, prefix: str = "") -> list[str]:
         """The streams the head checkpoints know (the log may have lost one: verify says)."""
