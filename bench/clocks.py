@@ -12,6 +12,7 @@ embedded PostgreSQL and broker.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -29,6 +30,7 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands
 from service.adapters.migrate import upgrade
+from service.adapters.store.base import ChainSigner
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application.application import Application, application
 
@@ -86,8 +88,9 @@ def _stop(process: subprocess.Popen) -> None:
 
 def _measure(env: dict[str, str], scratch: Path) -> dict[str, float]:
     pool = open_pool(env["DATABASE_URL"], max_size=OPENING_THREADS + 2)
-    # As the web app does: the appends record the deadlines, nothing is sent.
-    app = application(PostgresEventStore(pool))
+    # As the web app does: the appends record the deadlines, nothing is sent; under the
+    # worker's chain key, as its reads check the MACs.
+    app = application(PostgresEventStore(pool, signer=ChainSigner(env["CARDROOM_CHAIN_KEY"].encode())))
     worker = _start_worker(scratch, env)
     try:
         prefix = f"bench-clock-{uuid.uuid4().hex[:8]}-"
@@ -139,6 +142,7 @@ def run() -> dict[str, float]:
             env["CELERY_BROKER_URL"] = broker.start()
             stack.callback(broker.stop)
         upgrade(env["DATABASE_URL"])
+        env["CARDROOM_CHAIN_KEY"] = secrets.token_hex(32)  # this run's, the app's and the worker's
         return _measure(env, scratch)
 
 

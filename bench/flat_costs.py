@@ -22,6 +22,11 @@ If-Match on every action):
   first `cold_load_full_replay_events` (100,000) events of the same table replayed from
   version 0 (what a cold load of a 100,000-event table cost before snapshots), and
   `old_table_events`, the table's length.
+- `flat_costs.read_check_us_per_event`: what verifying before acting adds to a read, per
+  event (base.check_read: its hash recomputed from the stored hash before it, its MAC
+  checked, and the predecessor's hash read beside it): the median of CHECKED_READS reads of
+  the old table's last CHECKED_EVENTS events, checked, less the same reads unchecked. Every
+  figure above is measured with the check on (the store checks every read).
 
 Uses DATABASE_URL's server if set (in a scratch database, dropped afterwards), else an
 embedded PostgreSQL.
@@ -44,7 +49,7 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands, views
 from service.adapters.migrate import upgrade
-from service.adapters.store.base import NewEvent
+from service.adapters.store.base import NewEvent, Reveal
 from service.application.handling import Decision, Loaded, Streams
 from service.config import Config
 
@@ -54,6 +59,8 @@ ACTIONS = size(300, smoke=4)
 REPLAYED_EVENTS = 100_000
 HAND_READS = size(40, smoke=2)
 COLD_LOADS = size(20, smoke=2)
+CHECKED_EVENTS = size(2000, smoke=20)
+CHECKED_READS = size(20, smoke=2)
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 STACK = 10**9  # nobody busts in any number of hands
 PLAYERS = ("ann", "bob")
@@ -193,6 +200,16 @@ def _hand_reader(client: Any, hand_id: str) -> Callable[[], None]:
     return read
 
 
+def _check_cost_us(store: Any, stream: str, events: int) -> float:
+    """Microseconds per event a checked read costs beyond an unchecked one."""
+    after = max(0, events - CHECKED_EVENTS)
+
+    def reader(checked: bool) -> Callable[[], Any]:
+        return lambda: store.read_stream(stream, after_version=after, reveal=Reveal.ALL, checked=checked)
+    checked, unchecked = (_median_ms(reader(flag), CHECKED_READS) for flag in (True, False))
+    return round((checked - unchecked) * 1000 / (events - after), 2)
+
+
 def run() -> dict[str, float]:
     from service.bootstrap import create_app
 
@@ -244,6 +261,7 @@ def run() -> dict[str, float]:
                 lambda: Streams(store, replace(commands.TABLES, snapshots=None), cached=0).replay(
                     commands.table_stream(old), replayed), 1), 1)
             figures["flat_costs.cold_load_full_replay_events"] = replayed
+            figures["flat_costs.read_check_us_per_event"] = _check_cost_us(store, commands.table_stream(old), events)
             return figures
         finally:
             store._checkpoints.close()  # before its data directory goes

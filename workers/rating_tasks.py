@@ -9,6 +9,7 @@ from domain.ratings import Finish, GameResult
 from domain.rules.violations import Violation
 from service.adapters.scheduler import APPLY_RATING_TASK
 from service.application import ratings
+from service.application.handling import UnreadableStream
 from workers.celery_app import app, resources
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,11 @@ def apply_rating(game: str, result_id: str, finishes: list[dict]) -> int:
     except Violation as refused:
         # A result the rules refuse will be refused on every retry: log it, do not retry.
         log.warning("rating for %s/%s refused: %s", game, result_id, refused)
+        return 0
+    except UnreadableStream as refused:
+        # The game's rating stream cannot be read or fails its integrity check: nothing is
+        # rated on it (/v1/status lists it); a retry meets the same.
+        log.error("rating for %s/%s not applied: %s", game, result_id, refused)
         return 0
     log.info("rating for %s/%s %s", game, result_id, "already applied" if recorded.deduplicated else "applied")
     return recorded.version

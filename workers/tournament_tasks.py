@@ -51,7 +51,8 @@ class TournamentManager:
         resources = bootstrap.worker_resources(config, CeleryScheduler(app))
         assert config.database_url is not None  # worker_resources refused to start without one
         self._pool = resources.pool
-        self._follower = process_managers.TournamentFollower(resources.application, PostgresTracking())
+        self._follower = process_managers.TournamentFollower(
+            resources.application, PostgresTracking(getattr(resources.application.store, "signer", None)))
         self._wakeups = Wakeups(config.database_url, follows)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tournament-manager", daemon=True)

@@ -24,7 +24,7 @@ from typing import Any
 
 import psycopg
 
-from service.adapters.store.base import EventStore, RecordedEvent, Reveal
+from service.adapters.store.base import EventStore, IntegrityFailure, RecordedEvent, Reveal
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +192,9 @@ class LiveFeeds:
                 feed.refresh()
             except psycopg.Error as error:  # the watchers try again on the next tick
                 log.warning("Could not read %s for its subscribers: %s", stream_id, error)
+                return
+            except IntegrityFailure as failed:  # nothing more is sent from it; a reconnect gets the 409
+                log.error("%s: not sent to its subscribers: %s", stream_id, failed)
                 return
         for watcher in watchers:
             watcher()

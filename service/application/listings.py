@@ -71,6 +71,17 @@ def open_tables(connection: Connection[Any]) -> list[str]:
     return [row[0][prefix:] for row in connection.execute(_OPEN_TABLES).fetchall()]
 
 
+_LISTED = "SELECT stream_id FROM listings WHERE substr(stream_id, 1, %(length)s) = %(prefix)s ORDER BY stream_id"
+
+
+def listed_streams(pool: ConnectionPool, prefix: str = "") -> list[str]:
+    """The stream id of every listing starting with `prefix`: what `verify` expects the
+    log to hold (a stream removed with its events but not its listing is reported)."""
+    with pool.connection() as connection:
+        rows = connection.execute(_LISTED, {"length": len(prefix), "prefix": prefix}).fetchall()
+    return [row[0] for row in rows]
+
+
 def names(pool: ConnectionPool, player_ids: Iterable[str]) -> dict[str, str]:
     """Each registered player's name (one query, whatever the count)."""
     wanted = sorted({f"player-{p}" for p in player_ids if p})

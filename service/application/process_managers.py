@@ -101,6 +101,16 @@ def tournament_of_table(table_id: str) -> tuple[str, int] | None:
     return (tournament_id, int(number)) if mark and tournament_id and number.isdigit() else None
 
 
+def _tournament_of_stream(stream_id: str) -> str | None:
+    """The tournament a tournament's or a tournament table's stream belongs to, else None."""
+    if stream_id.startswith(tournaments.STREAM_PREFIX):
+        return stream_id[len(tournaments.STREAM_PREFIX):]
+    if stream_id.startswith(commands.STREAM_PREFIX):
+        found = tournament_of_table(stream_id[len(commands.STREAM_PREFIX):])
+        return None if found is None else found[0]
+    return None
+
+
 def next_deadline(state: tournament.Tournament, now: float) -> float | None:
     """When the tournament's clock next has something to record, if ever: its start, or
     the end of the recorded period when another follows (a paused clock waits for the
@@ -162,6 +172,7 @@ class TournamentFollower:
                 self._catch_up(checkpoint)
                 records, after = self._store.read_all(checkpoint, self._batch_events)
                 touched = self._observe(records)
+                self._park_failed()
                 now = self._clock()
                 due = {t for t, at in self._deadlines.items() if at <= now}
                 recorded = 0
@@ -189,11 +200,24 @@ class TournamentFollower:
         try:
             yield
         except UnreadableStream as refused:
-            log.error("tournament %s: parked, a stream it needs cannot be read: %s", tournament_id, refused)
-            self._unreadable[tournament_id] = str(refused)
-            self._deadlines.pop(tournament_id, None)
-            self._tables.pop(tournament_id, None)
-            self._finishing.discard(tournament_id)
+            self._park(tournament_id, refused)
+
+    def _park(self, tournament_id: str, refused: UnreadableStream) -> None:
+        log.error("tournament %s: parked, a stream it needs cannot be read: %s", tournament_id, refused)
+        self._unreadable[tournament_id] = str(refused)
+        self._deadlines.pop(tournament_id, None)
+        self._tables.pop(tournament_id, None)
+        self._finishing.discard(tournament_id)
+
+    def _park_failed(self) -> None:
+        """The tournaments followed whose stream, or a table's, failed its integrity check
+        on a read (the global log's batches leave a failing stream's events out): parked
+        now, not when next due."""
+        assert self._tournaments is not None
+        for failed in self._store.integrity_failures():
+            tournament_id = _tournament_of_stream(failed.stream_id)
+            if tournament_id in self._tournaments and tournament_id not in self._unreadable:
+                self._park(tournament_id, failed)
 
     def _forget(self) -> None:
         """What this follower holds may be ahead of the log: start afresh from the store."""

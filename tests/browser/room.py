@@ -80,14 +80,24 @@ def finish_hand(database_url: str, tournament_id: str, table: int, stacks: dict[
                                                         seed=1, stacks=counts))
 
 
+def server_keyed_store(pool: Any) -> Any:
+    """A store keyed as the server these tests run (the same environment): the events it
+    writes carry the MACs the server's reads check."""
+    from service.adapters.integrity import chain_signer
+    from service.adapters.store.postgres import PostgresEventStore
+    from service.config import Config
+
+    return PostgresEventStore(pool, signer=chain_signer(Config.from_env()))
+
+
 def _send(database_url: str, tournament_id: str, command: Any) -> None:
-    from service.adapters.store.postgres import PostgresEventStore, open_pool
+    from service.adapters.store.postgres import open_pool
     from service.application import tournaments
     from service.application.application import application
 
     pool = open_pool(database_url, max_size=1)
     try:
-        tournaments.send(application(PostgresEventStore(pool)), tournament_id, command, actor="test")
+        tournaments.send(application(server_keyed_store(pool)), tournament_id, command, actor="test")
     finally:
         pool.close()
 
@@ -96,12 +106,12 @@ def player_named_beyond_the_api(database_url: str, name: str) -> str:
     """A player whose name the API would refuse (e.g. 5,000 characters), as a log written
     by another version or an import may hold: the pages must still render it as text."""
     from service.adapters.store.base import NewEvent
-    from service.adapters.store.postgres import PostgresEventStore, open_pool
+    from service.adapters.store.postgres import open_pool
 
     player_id = str(uuid.uuid4())
     pool = open_pool(database_url, max_size=1)
     try:
-        PostgresEventStore(pool).append(f"player-{player_id}", 0, [
+        server_keyed_store(pool).append(f"player-{player_id}", 0, [
             NewEvent("PlayerRegistered", {"player_id": player_id, "name": name})], actor="test")
     finally:
         pool.close()

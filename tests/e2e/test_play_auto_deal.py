@@ -50,4 +50,5 @@ def test_a_client_plays_sixty_auto_dealt_hands_on_the_answers_alone(server: Serv
         assert hand["over"] and hand["deal"]["verified"] is True
     live = assert_log_replays_to_live(server, table_id, "holdem")
     _, verified, _ = server.call("GET", f"/v1/streams/table-{table_id}/verify", headers=server.admin)
-    assert verified == {"ok": True, "events": live["version"], "first_bad_version": None, "reason": None}
+    assert verified == {"ok": True, "events": live["version"], "first_bad_version": None, "reason": None,
+                        "warnings": []}

@@ -65,9 +65,13 @@ def stream_id(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="module")
 def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
+    """Another process's store on the test database, keyed as the apps of these tests are
+    (Config's data directory): the events it writes carry the MACs their reads check."""
+    from service.adapters.integrity import chain_signer
     from service.adapters.store.postgres import PostgresEventStore
+    from service.config import Config
 
-    return PostgresEventStore(postgres_pool)
+    return PostgresEventStore(postgres_pool, signer=chain_signer(Config()))
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +219,18 @@ def register_players(client: Any, *names: str) -> list[str]:
     return [register_player(client, name) for name in names]
 
 
+def with_the_apps_chain_key(data_dir: Path) -> Path:
+    """`data_dir` holding the chain key of the apps these tests run (Config's data
+    directory), so that a command run on it reads what they wrote: its reads check the MACs."""
+    from service.adapters.integrity import chain_signer
+    from service.config import Config
+
+    chain_signer(Config())  # made if this is the first app
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "chain-key").write_text((Config().data_dir / "chain-key").read_text())
+    return data_dir
+
+
 def printed_status(database_url: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """What `cardroom status` prints, straight to the database, its words on one line (the
     terminal's width folds long lines)."""
@@ -222,15 +238,7 @@ def printed_status(database_url: str, data_dir: Path, monkeypatch: pytest.Monkey
 
     from service.cli.main import main
 
-    monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
-    # The chain key of the apps this process runs (Config's data directory): the command's
-    # reads check the MACs they wrote.
-    from service.adapters.integrity import chain_signer
-    from service.config import Config
-
-    chain_signer(Config())
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "chain-key").write_text((Config().data_dir / "chain-key").read_text())
+    monkeypatch.setenv("CARDROOM_DATA_DIR", str(with_the_apps_chain_key(data_dir)))
     result = CliRunner().invoke(main, ["--database-url", database_url, "status"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return " ".join(result.output.split())

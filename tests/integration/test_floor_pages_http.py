@@ -401,11 +401,18 @@ def test_a_forged_event_inside_the_hand_is_caught_on_the_page(client: Any, floor
     hand = client.get(f"/v1/hands/{table_id}.2", headers=ADMIN).get_json()
     forged = hand["first_version"] + 2
     edit_and_rehash(admin_database_url, f"table-{table_id}", forged)
-    text = unescape(floor.get(f"/floor/hands/{table_id}.2").get_data(as_text=True))
-    assert f"the hash chain breaks at version {forged:,}: the event's MAC is not the chain key's" in text
-    assert 'class="bad" id="chain-check"' in text
-    # The hand before ends where this one opens, which the forger left as it was.
-    assert "the hash chain holds" in unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+    # Verify before acting: the replay's read checks each event, so the page is the 409
+    # problem naming the version and why, and the whole table is refused from then on.
+    page = floor.get(f"/floor/hands/{table_id}.2")
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 409 and "integrity_failure" in text, text[:2000]
+    assert f"fails its integrity check at version {forged}: the event's MAC is not the chain key's" in text
+    assert floor.get(f"/floor/hands/{table_id}.1").status_code == 409
+    # The audit still reads it as stored: the hand's own chain check says where it breaks,
+    # and the hand before ends where this one opens, which the forger left as it was.
+    checked = client.get(f"/v1/hands/{table_id}.2/verify", headers=ADMIN).get_json()
+    assert (checked["ok"], checked["first_bad_version"]) == (False, forged)
+    assert client.get(f"/v1/hands/{table_id}.1/verify", headers=ADMIN).get_json()["ok"] is True
 
 
 def test_the_picker_lists_the_newest_tables_and_their_latest_hands(client: Any, floor: Any) -> None:

@@ -71,7 +71,7 @@ def test_a_stored_hand_reads_back_replays_exports_and_verifies(client, text):
                         headers=ADMIN).get_json()
     assert again["finishing_stacks"] == answer["finishing_stacks"]
     assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json() == {
-        "ok": True, "events": answer["version"], "first_bad_version": None, "reason": None}
+        "ok": True, "events": answer["version"], "first_bad_version": None, "reason": None, "warnings": []}
 
 
 MIXED_GAME_HANDS = {"F7S": "wsop/2023/43/5/10.phh", "F7S/8": "wsop/2023/43/5/48.phh",

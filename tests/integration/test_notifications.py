@@ -67,7 +67,8 @@ def test_the_listener_wakes_a_watcher_for_a_write_from_another_store(database_ur
         assert woken.wait(5), "the listener never connected"
         woken.clear()
         started = time.monotonic()
-        PostgresEventStore(other_pool).append(stream_id, 0, events(2))
+        # Another process of the same deployment: the same chain key.
+        PostgresEventStore(other_pool, signer=postgres_store.signer).append(stream_id, 0, events(2))
         assert woken.wait(FALLBACK_S / 2), "no wake-up from the notification"
         assert time.monotonic() - started < 0.5
         assert [r.version for r in feed.after(0) or []] == [1, 2]

@@ -9,6 +9,7 @@ is passed over (and counted) and the log replayed instead."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 import time
@@ -19,8 +20,12 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from service.adapters.store.base import canonical_json, chained_hash, format_recorded_at
-from service.application import commands, snapshots
-from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_player
+from service.adapters.store import trackings
+from service.adapters.store.base import START, Checkpoint
+from service.application import commands, process_managers, snapshots, tournament_tables
+from service.application.application import application
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, printed_status, register_player
+from tests.integration.test_unreadable_tables import new_tournament
 from workers import clock_tasks
 
 pytestmark = pytest.mark.integration
@@ -67,30 +72,34 @@ def live_table(client: Any) -> tuple[str, list[dict[str, str]], int]:
 
 def forge_hand_closed(app_url: str, table_id: str, mac: str | None) -> int:
     """As the app's login: a copy of the last HandClosed, for the hand now being played,
-    every stack 99999999, inserted at the head chained by chained_hash from the head's
-    stored hash; `mac` as given (None: none). The version it is at."""
+    every stack 99999999, inserted at the head (forge_at_head). The version it is at."""
+    with psycopg.connect(app_url) as insider:
+        closed, hand_id = insider.execute(
+            "SELECT c.data, o.metadata->>'hand_id' FROM events c, events o WHERE c.stream_id = %s"
+            " AND c.type = 'HandClosed' AND o.stream_id = c.stream_id AND o.type = 'HandOpened'"
+            " ORDER BY c.version DESC, o.version DESC LIMIT 1", (commands.table_stream(table_id),)).fetchone()
+    data = json.loads(re.sub(r'"stack": \d+', f'"stack": {FORGED_STACK}', json.dumps(closed)))
+    assert data != closed
+    return forge_at_head(app_url, table_id, "HandClosed", data, {"hand_id": hand_id}, mac)
+
+
+def forge_at_head(app_url: str, table_id: str, type_: str, data: dict[str, Any], metadata: dict[str, Any],
+                  mac: str | None) -> int:
+    """As the app's login: the event inserted at the table's head, its hash chained by
+    chained_hash from the head's stored hash (a correct SHA-256 link), `mac` as given
+    (None: none). The version it is at."""
     stream = commands.table_stream(table_id)
     with psycopg.connect(app_url, autocommit=True) as insider:
         head, head_hash, moment = insider.execute(
             "SELECT version, encode(hash, 'hex'), recorded_at FROM events WHERE stream_id = %s"
             " ORDER BY version DESC LIMIT 1", (stream,)).fetchone()
-        closed, hand_id = insider.execute(
-            "SELECT c.data, o.metadata->>'hand_id' FROM events c, events o WHERE c.stream_id = %s"
-            " AND c.type = 'HandClosed' AND o.stream_id = c.stream_id AND o.type = 'HandOpened'"
-            " ORDER BY c.version DESC, o.version DESC LIMIT 1", (stream,)).fetchone()
-        data = json.loads(json.dumps(closed).replace('"stack": ', '"stack_was": '))
-        for seat in data.get("seats", data.get("stacks", [])):
-            if isinstance(seat, dict):
-                seat["stack"] = FORGED_STACK
-                seat.pop("stack_was", None)
-        metadata = {"hand_id": hand_id}
         version = head + 1
-        hash_ = chained_hash(stream, version, "HandClosed", 2, canonical_json(data), canonical_json(metadata),
+        hash_ = chained_hash(stream, version, type_, 2, canonical_json(data), canonical_json(metadata),
                              head_hash, format_recorded_at(moment))
         insider.execute(
             "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at, hash, mac)"
-            " VALUES (%s, %s, 'HandClosed', 2, %s, %s, %s, decode(%s, 'hex'), decode(%s, 'hex'))",
-            (stream, version, Jsonb(data), Jsonb(metadata), moment, hash_, mac))
+            " VALUES (%s, %s, %s, 2, %s, %s, %s, decode(%s, 'hex'), decode(%s, 'hex'))",
+            (stream, version, type_, Jsonb(data), Jsonb(metadata), moment, hash_, mac))
     return version
 
 
@@ -106,7 +115,8 @@ def events_after(app_url: str, table_id: str, version: int) -> list[str]:
 
 
 @pytest.mark.parametrize("mac", [None, secrets.token_hex(32)], ids=["no-mac", "wrong-mac"])
-def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(app, client, own_database, mac):
+def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(app, client, own_database, mac,
+                                                                                 tmp_path, monkeypatch):
     app_url = own_database[1]
     table_id, keys, version = live_table(client)
     assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).status_code == 200  # cached, verified
@@ -139,6 +149,8 @@ def test_an_event_the_login_inserts_at_a_live_tables_head_is_refused_everywhere(
     assert {"kind": "table", "id": table_id, "version": forged} in [
         {k: f[k] for k in ("kind", "id", "version")} for f in status["integrity_failures"]]
     assert all(u["id"] != table_id for u in status["unreadable"])
+    printed = printed_status(app_url, tmp_path, monkeypatch)
+    assert f"integrity failure: table {table_id} at version {forged}" in printed
     metrics = client.get("/metrics").get_data(as_text=True)
     counted = {line.split(" ")[0]: float(line.split(" ")[1]) for line in metrics.splitlines()
                if line.startswith("cardroom_integrity_failures_total{")}
@@ -169,3 +181,65 @@ def test_a_snapshot_the_login_inserts_moves_nothing_that_is_served(client, own_d
     metrics = cold.get("/metrics").get_data(as_text=True)
     assert any(line.startswith("cardroom_snapshots_passed_over_total ") and float(line.split()[1]) >= 1
                for line in metrics.splitlines())
+
+
+def test_the_follower_parks_a_tournament_whose_table_fails_and_deals_nothing_on_it(own_store, own_database, caplog):
+    """The forged event on a tournament's table: the follower's batch (a process that never
+    read the table) leaves it out, parks the tournament with the version, and acts on the
+    table no more; the other tournament goes on."""
+    app = application(own_store)
+    for tournament_id in ("tv-forged", "tv-going-on"):
+        new_tournament(app, tournament_id)
+        tournament_tables.advance(app, tournament_id, time.time())
+    table_id = tournament_tables.table_id_for("tv-forged", 1)
+    forged = forge_at_head(own_database[1], table_id, "ChipsAdjusted",
+                           {"seat": 0, "player_id": "tv-forged-ann", "amount": FORGED_STACK, "change_id": 9,
+                            "reason": "forged"}, {}, None)
+    name = "verify-before-acting-test"
+    with own_store.transaction():
+        trackings.PostgresTracking().claim(name)
+        trackings.PostgresTracking().move(name, START)
+    follower = process_managers.TournamentFollower(application(new_store(own_database[1])),
+                                                   trackings.PostgresTracking(), name=name)
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            follower.handle_batch()
+    assert set(follower.unreadable) == {"tv-forged"}
+    assert f"fails its integrity check at version {forged}" in follower.unreadable["tv-forged"]
+    assert events_after(own_database[1], table_id, forged) == []
+    going_on = commands.load_table(app, tournament_tables.table_id_for("tv-going-on", 1)).state
+    assert going_on is not None and going_on.hands_played >= 1
+
+
+def new_store(app_url: str) -> Any:
+    """Another process's store on the database (keyed as the app is)."""
+    from service.adapters.integrity import chain_signer
+    from service.adapters.store.postgres import PostgresEventStore, open_pool
+    from service.config import Config
+
+    return PostgresEventStore(open_pool(app_url, max_size=2), signer=chain_signer(Config(database_url=app_url)))
+
+
+def test_a_tracking_record_the_login_moves_ahead_skips_nothing(own_store, own_database, caplog):
+    """The follower's checkpoint moved far ahead by the app's login (which may update the
+    table): its MAC is not the key's, so the follower is given the log's start instead of
+    skipping to it (what it reads there it judges on verified states), and a move signs the
+    record again."""
+    name = "verify-before-acting-tracking"
+    tracking = trackings.PostgresTracking(own_store.signer)
+    signed = Checkpoint(1, 1)
+    with own_store.transaction():
+        tracking.claim(name)
+        tracking.move(name, signed)
+    with own_store.transaction():
+        assert tracking.claim(name) == signed
+    with psycopg.connect(own_database[1], autocommit=True) as insider:
+        insider.execute("UPDATE process_trackings SET transaction_id = '9223372036854775000'::xid8,"
+                        " position = 9223372036854775000 WHERE name = %s", (name,))
+
+    with caplog.at_level(logging.ERROR), own_store.transaction():
+        assert tracking.claim(name) == START
+        tracking.move(name, signed)  # the follower's next move
+    assert "does not carry the chain key's MAC" in caplog.text
+    with own_store.transaction():
+        assert tracking.claim(name) == signed

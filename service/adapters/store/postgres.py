@@ -31,7 +31,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
@@ -893,9 +893,16 @@ class PostgresEventStore:
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
         """The chain recomputed, every MAC checked (with a chain key), and the stream checked
         to reach every head recorded outside the database (checkpoints) or shown (receipts)."""
-        heads = [*receipts, *(self._checkpoints.heads(stream_id) if self._checkpoints else ())]
-        return verify_chain(stream_id, self.read_stream(stream_id, reveal=Reveal.ALL, checked=False),
-                            self.signer, heads)
+        recorded = self._checkpoints.heads(stream_id) if self._checkpoints else []
+        events = self.read_stream(stream_id, reveal=Reveal.ALL, checked=False)
+        verification = verify_chain(stream_id, events, self.signer, [*receipts, *recorded])
+        if self._checkpoints is None:
+            return verification
+        return replace(verification, warnings=tuple(self._checkpoints.warnings()))
+
+    def checkpointed_streams(self, prefix: str = "") -> list[str]:
+        """The streams the head checkpoints know (the log may have lost one: verify says)."""
+        return self._checkpoints.streams(prefix) if self._checkpoints else []
 
     def list_streams(self, prefix: str = "") -> list[str]:
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -25,8 +25,8 @@ from domain.rules.cards import format_card
 from domain.games import draw, mixed
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
-from service.application import commands, views
-from service.http.api import Blueprint, application, event_store
+from service.application import commands, listings, views
+from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.hand_histories import (
     DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
@@ -77,7 +77,11 @@ class VerificationSchema(ma.Schema):
     events = ma.fields.Integer(required=True)
     first_bad_version = ma.fields.Integer(allow_none=True)
     reason = ma.fields.String(allow_none=True, metadata={
-        "description": "why the first bad version is bad (a hash, a MAC, a missing tail)"})
+        "description": "why the first bad version is bad (a hash, a MAC, a missing tail, a stream "
+                       "listed or checkpointed whose events are gone)"})
+    warnings = ma.fields.List(ma.fields.String(), metadata={
+        "description": "what weakens the check without failing it: the head checkpoints missing or "
+                       "damaged (named, with what is lost), or no head recorded for this stream"})
 
 
 def _hand_records(hand_id: str) -> list[RecordedEvent]:
@@ -280,7 +284,8 @@ def verify_hand(hand_id: str) -> dict:
 
 def _verification(verification: Verification) -> dict[str, Any]:
     return {"ok": verification.ok, "events": verification.events,
-            "first_bad_version": verification.first_bad_version, "reason": verification.reason}
+            "first_bad_version": verification.first_bad_version, "reason": verification.reason,
+            "warnings": list(verification.warnings)}
 
 
 @blp.route("/streams/<string:stream_id>/verify", methods=["GET"])
@@ -288,10 +293,18 @@ def _verification(verification: Verification) -> dict[str, Any]:
 @blp.response(200, VerificationSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def verify_stream(stream_id: str) -> dict:
-    """Recompute a stream's hash chain: ok, or the first version that does not match."""
+    """Recompute a stream's hash chain: ok, or the first version that does not match.
+
+    A stream whose events are all gone fails when the head checkpoints recorded a head of
+    it, or a listing (a table, a tournament, a player) names it; with neither it is a 404.
+    The head checkpoints missing or damaged are a warning, never a failure of the request."""
     verification = event_store().verify_stream(stream_id)
-    if verification.events == 0:
-        raise Problem(404, "not_found", f"no stream {stream_id}")
+    if verification.events == 0 and verification.ok:
+        pool = resources().pool
+        if pool is None or stream_id not in listings.listed_streams(pool, stream_id):
+            raise Problem(404, "not_found", f"no stream {stream_id}")
+        verification = replace(verification, ok=False, first_bad_version=1, reason=(
+            "the listings know this stream, but the log holds no event of it: it was removed"))
     return _verification(verification)
 
 

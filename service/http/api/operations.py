@@ -53,8 +53,13 @@ class StreamsSchema(ma.Schema):
 @blp.arguments(StreamsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, StreamsSchema)
 def list_streams(prefix: str, after: str) -> dict[str, Any]:
-    """Every stream's id starting with `prefix`, in order, a page at a time (admin only)."""
-    ids = [s for s in event_store().list_streams(prefix) if s > after]
+    """Every stream's id starting with `prefix`, in order, a page at a time (admin only):
+    those of the log, and those the listings or the head checkpoints know (a stream whose
+    events were removed is listed, so that `verify` reports it)."""
+    store, pool = event_store(), resources().pool
+    known = {*store.list_streams(prefix), *getattr(store, "checkpointed_streams", list)(prefix),
+             *(listings.listed_streams(pool, prefix) if pool is not None else ())}
+    ids = sorted(s for s in known if s > after)
     page = ids[:STREAMS_PAGE]
     return {"streams": page, "next": page[-1] if len(ids) > STREAMS_PAGE else None}
 
