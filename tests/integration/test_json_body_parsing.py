@@ -4,6 +4,8 @@ document (status, code, detail and every `errors` entry), on endpoints of severa
 and on schemas given as classes and as instances."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from service.http.problems import PROBLEM_CONTENT_TYPE
@@ -79,6 +81,36 @@ def test_json_nested_too_deeply_is_400(client):
                                      ("", ["The JSON is nested too deeply."])))
 
 
+def duplicate_key(key: str) -> dict:
+    return {
+        "type": "urn:cardroom:problem:duplicate_key",
+        "title": "Bad Request",
+        "status": 400,
+        "code": "duplicate_key",
+        "detail": f'the key "{key}" appears more than once in one object of the body: send each key once',
+        "numbers": {"key": key},
+    }
+
+
+def test_a_key_sent_twice_is_refused_not_read_as_its_last_value(client):
+    """A proxy or validator in front may read the first value: the body would mean a
+    spectator key to it and an admin key to us (issue 38)."""
+    before = len(client.get("/v1/keys?limit=1000", headers=ADMIN).get_json()["keys"])
+    response = client.post("/v1/keys", headers=ADMIN, content_type="application/json",
+                           data='{"role": "spectator", "role": "admin"}')
+    assert_document(response, duplicate_key("role"))
+    assert len(client.get("/v1/keys?limit=1000", headers=ADMIN).get_json()["keys"]) == before
+
+
+@pytest.mark.parametrize(("raw", "key"), [
+    ('{"name": "Ann", "name": "Ann"}', "name"),  # even with the same value
+    ('{"name": "Ann", "x": [{"a": 1, "a": 2}]}', "a"),  # at any depth
+    ('{"name": "Ann", "\\ud800": 1, "\\ud800": 2}', "\\ud800"),  # named as a path shows it
+], ids=["same-value", "nested", "surrogate"])
+def test_a_duplicate_key_anywhere_in_the_body_is_400_naming_it(client, raw, key):
+    assert_document(post_player(client, data=raw, content_type="application/json"), duplicate_key(key))
+
+
 # ------------------------------------------------------------------ media type
 
 
@@ -125,6 +157,45 @@ def test_json_media_types_with_parameters_or_a_suffix_are_json(client, content_t
 ], ids=["no-body", "empty-json", "empty-text"])
 def test_a_missing_body_reads_as_an_empty_object(client, request_):
     assert_document(post_player(client, **request_), NAME_MISSING)
+
+
+def required_body_endpoints(client) -> list[tuple[str, str]]:
+    """(method, path) of every operation whose JSON body schema has a required field, path
+    parameters filled with ids that exist nowhere."""
+    spec = client.get("/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    found = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if not content:
+                continue
+            schema = content["schema"]
+            schema = schemas[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+            if schema.get("required"):
+                found.append((method.upper(), re.sub(r"\{[^}]+\}", "nowhere", path)))
+    return found
+
+
+def test_every_endpoint_whose_body_has_a_required_field_answers_400_to_a_missing_body(client):
+    endpoints = required_body_endpoints(client)
+    assert len(endpoints) > 20 and ("POST", "/v1/keys") in endpoints
+    answers = {(method, path): client.open(path, method=method, headers=ADMIN).status_code
+               for method, path in endpoints}
+    assert {endpoint for endpoint, status in answers.items() if status != 400} == set()
+
+
+def test_a_dice_ruling_asks_for_dice_a_scorecard_or_rolls(client):
+    """No single field is required (the card's totals need no dice), but a body naming none
+    of them asks for nothing: once a missing body was answered 200 with a blank card."""
+    asks_nothing = validation_error(
+        "invalid request: json: Send dice, a scorecard or rolls_taken: at least one is required.",
+        ("", ["Send dice, a scorecard or rolls_taken: at least one is required."]))
+    assert_document(client.post("/v1/rulings/dice", headers=ADMIN), asks_nothing)
+    assert_document(client.post("/v1/rulings/dice", headers=ADMIN, json={}), asks_nothing)
+    assert client.post("/v1/rulings/dice", headers=ADMIN, json={"dice": [1, 2, 3, 4, 5]}).status_code == 200
 
 
 def test_a_missing_body_is_enough_where_every_field_is_optional(client):

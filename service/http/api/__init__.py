@@ -58,7 +58,8 @@ class RequestParser(FlaskParser):
 def read_json_body(req: Request) -> Any:
     """The body as webargs' FlaskParser reads it (`core.missing` if empty or not JSON), under
     the house rules: a body of another media type is a 415; NUL characters, lone surrogates
-    and nesting deeper than MAX_JSON_DEPTH are a 400 naming the field (`unstorable_values`)."""
+    and nesting deeper than MAX_JSON_DEPTH are a 400 naming the field (`unstorable_values`);
+    a key twice in one object is a 400 `duplicate_key` naming it."""
     if not is_json_request(req):
         if req.content_length or "chunked" in req.headers.get("Transfer-Encoding", ""):
             raise Problem(
@@ -73,7 +74,8 @@ def read_json_body(req: Request) -> Any:
     try:
         # Strict UTF-8 (as webargs decodes; json.loads would also guess UTF-16 and -32), and
         # standard JSON: no NaN or Infinity, which json.loads takes by default.
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant,
+                          object_pairs_hook=_object_without_duplicates)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise _body_problem("Invalid JSON body.") from None
     except RecursionError:
@@ -89,6 +91,23 @@ def read_json_body(req: Request) -> Any:
 
 
 _NUMBER_REFUSED = "A number has too many digits."
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when a key comes twice: json.loads keeps the last, while a
+    proxy or validator in front of us may read the first (`{"role": "spectator", "role":
+    "admin"}`), so the body means different things to each."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = _escaped(key)
+                raise Problem(400, "duplicate_key",
+                              f"the key \"{shown}\" appears more than once in one object of the "
+                              "body: send each key once", numbers={"key": shown})
+            seen.add(key)
+    return found
 
 
 def _refuse_constant(name: str) -> None:

@@ -405,6 +405,13 @@ class DiceRulingRequestSchema(ma.Schema):
                                     metadata={"description": "rolls taken this turn: the answer's `roll` says "
                                                              "whether another is allowed"})
 
+    @ma.validates_schema
+    def asks_something(self, data: dict, **_: Any) -> None:
+        """A body that names no dice, no scorecard and no rolls asks for no ruling (an empty
+        or missing body was once answered with a blank card's totals)."""
+        if all(data.get(field) is None for field in ("dice", "scorecard", "rolls_taken")):
+            raise ma.ValidationError("Send dice, a scorecard or rolls_taken: at least one is required.")
+
 
 class DiceTotalsSchema(ma.Schema):
     upper = ma.fields.Integer(required=True)
