@@ -68,8 +68,9 @@ class FieldCipher:
 
 
 def _bound(stream_id: str, version: int, place: str) -> bytes:
-    """The associated data: where the value is stored, unambiguously."""
-    return json.dumps([stream_id, version, place]).encode()
+    """The associated data: where the value is stored, unambiguously (the stream id's
+    length first, so no id and version can spell another's)."""
+    return f"{len(stream_id)}:{stream_id}:{version}:{place}".encode()
 
 
 def is_encrypted(value: Any) -> bool:
