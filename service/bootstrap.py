@@ -28,7 +28,7 @@ from service.http.pages import pages
 from service.http.page_sessions import PageSessions
 from service.config import Config
 from service.http.problems import register_problem_handlers
-from service.adapters.integrity import chain_signer, open_store
+from service.adapters.integrity import chain_signer, data_cipher, open_store
 from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import EventStore
 from service.adapters.store.upcasting import UpcastingStore
@@ -119,9 +119,10 @@ WORKER_POOL_SIZE = 4
 
 def event_store(pool: ConnectionPool, config: Config) -> EventStore:
     """The deployment's store, read through the upcaster: records written before
-    positions were named read as written now (service.adapters.store.upcasting)."""
+    positions were named read as written now, secrets encrypted on their way in and
+    decrypted on their way out (service.adapters.store.upcasting)."""
     return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX,  # type: ignore[return-value]
-                          IMPORTED_HAND_PREFIX)
+                          IMPORTED_HAND_PREFIX, data_cipher(config))
 
 
 @dataclass(frozen=True)

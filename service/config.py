@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +84,7 @@ class Config:
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
             database_pool_size=read.number("CARDROOM_DB_POOL_SIZE", int, 8, low=1, high=1000),
             chain_key=read.text("CARDROOM_CHAIN_KEY"),
-            data_key=read.text("CARDROOM_DATA_KEY"),
+            data_key=read.hex_key("CARDROOM_DATA_KEY", digits=64),
             request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
                                                low=0.1, high=3600),
             idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600.0,
@@ -137,6 +138,13 @@ class _Reader:
             raise ConfigError(f"{name} is not a PostgreSQL connection string ({wrong}); "
                               f"give a URL such as {EXAMPLE} or key=value pairs such as "
                               "'host=db1,db2 port=5432,5432 dbname=cardroom'")
+        return value
+
+    def hex_key(self, name: str, *, digits: int) -> str | None:
+        """A key of exactly `digits` hex digits (never shown back: it is a secret)."""
+        value = self._env.get(name) or None
+        if value is not None and (len(value) != digits or any(c not in string.hexdigits for c in value)):
+            raise ConfigError(f"{name} must be {digits} hex digits (the value is not shown)")
         return value
 
     def number(self, name: str, kind: Callable[[str], T], default: T, *, low: float, high: float) -> T:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from domain import secrecy
 from domain.games import draw, holdem, mixed
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
@@ -386,12 +387,11 @@ def _event_rule(type_name: str, data: Mapping[str, Any], before: Any) -> dict[st
 @dataclass(frozen=True)
 class _RecordedGame:
     """How a recorded hand of one game steps: its decider's evolve, the table a step shows,
-    the legal actions before a decision (the `legal` shape), an event's fields as a viewer
-    may see them, and the game's name from the hand's first event."""
+    the legal actions before a decision (the `legal` shape) and the game's name from the
+    hand's first event (an event's fields as a viewer may see them: `_event_data`)."""
     evolve: Callable[[Any, Any], Any]
     table: Callable[[Any, list[str], views.Viewer], dict[str, Any]]
     legal: Callable[[Any], dict[str, Any] | None]
-    shown_data: Callable[[Any, list[str], views.Viewer], dict[str, Any]]
     name: Callable[[Any], str]
     event_types: dict[str, type]
 
@@ -444,7 +444,7 @@ def _phh_steps(game: _RecordedGame, events: Sequence[Any], names: list[str], vie
         before = state
         state = game.evolve(state, event)
         type_name = type(event).__name__
-        data = game.shown_data(event, names, viewer)
+        data = _event_data(event, names, viewer)
         step: dict[str, Any] = {
             "index": index, "version": versions[index] if versions else index + 1, "type": type_name,
             "automatic": False,
@@ -466,34 +466,18 @@ def _fields(event: Any) -> dict[str, Any]:
     return {key: getattr(event, key) for key in event.__dataclass_fields__}
 
 
-def _holdem_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
-    """The event's fields for a caption, hole cards blanked where the viewer may not see
-    them (a recorded hand's players are its names)."""
+def _event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+    """The event's fields for a caption, its owner-only fields (domain.secrecy) blanked
+    where the viewer may not see its player's cards (a recorded hand's players are its
+    names); another player's stud cards show their up cards, a discard how many cards."""
     data = _fields(event)
-    if isinstance(event, holdem.HoleCardsDealt) and not viewer.sees_cards_of(names[event.position]):
-        data["cards"] = None
-    return data
-
-
-def _mixed_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
-    """As `_holdem_event_data`; another player's stud cards show their up cards only, a
-    discard only how many cards."""
-    data = _fields(event)
+    declared = secrecy.secrets_of(type(event))
+    if declared.owner != secrecy.OWNER_BY_POSITION or viewer.sees_cards_of(names[data["position"]]):
+        return data
     type_name = type(event).__name__
-    if type_name in PARTLY_PUBLIC_EVENTS and not viewer.sees_cards_of(names[data["position"]]):
+    if type_name in PARTLY_PUBLIC_EVENTS:
         return event_view(type_name, data)
-    return data
-
-
-def _draw_event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
-    """As `_holdem_event_data`; another player's draw shows how many cards, not which."""
-    data = _fields(event)
-    if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)) \
-            and not viewer.sees_cards_of(names[event.position]):
-        for private in ("cards", "discarded", "received"):
-            if private in data:
-                data[private] = None
-    return data
+    return {**data, **dict.fromkeys(declared.owner_only)}
 
 
 def _holdem_table(state: holdem.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
@@ -537,11 +521,11 @@ def _text(cards: Iterable[int]) -> str:
 
 
 _HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(holdem.legal_actions(state)),
-                        _holdem_event_data, lambda started: started.variant, holdem.EVENT_TYPES)
-_MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal, _mixed_event_data,
+                        lambda started: started.variant, holdem.EVENT_TYPES)
+_MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal,
                        lambda started: started.game, mixed.EVENT_TYPES)
 _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
-                      _draw_event_data, lambda started: DRAW_GAME, draw.EVENT_TYPES)
+                      lambda started: DRAW_GAME, draw.EVENT_TYPES)
 
 
 def _recorded_game(variant: str) -> _RecordedGame:

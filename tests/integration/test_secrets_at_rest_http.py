@@ -1,10 +1,13 @@
 """The insider who reads the database (issue 38, item 4): with the application's own login,
-during live hands of hold'em, stud and 2-7 triple draw, every row of the table's stream
-(`data`, `sealed`) and every snapshot of it is read and parsed, and no card of the deck is
-found: hole cards, down cards, the deck and its orders, the board not yet dealt. The service
+during live hands of hold'em, stud, 2-7 triple draw, five-card draw and Palace Poker, every
+row of the table's stream (`data`, `sealed`) and every snapshot of it is read and parsed,
+and no card of the deck is found outside the fields declared public (a Palace banner is
+dealt face up): hole cards, down cards, palaces, the deck and its orders, the board not
+yet dealt. The service
 itself still reads them: the floor sees every card, the chain verifies and receipts hold."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -12,6 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from domain import secrecy
 from tests.integration.conftest import ADMIN, key_for, register_players
 from tests.integration.test_tables_mixed_http import act
 
@@ -32,19 +36,29 @@ def _cards_in(value: Any) -> set[str]:
     return set()
 
 
-def _read_at_rest(database_url: str, table_id: str) -> tuple[int, set[str]]:
-    """(rows read, cards found) in the stream's events and snapshots, as the login sees them."""
+def _public(type_name: str) -> set[str]:
+    """The fields a record of this type declares public (Palace Poker's banners are dealt
+    face up): the only ones a card may be read in."""
+    return {item.name for cls in secrecy.registered().get(type_name, ()) for item in dataclasses.fields(cls)
+            if secrecy.declared(cls, item.name) is secrecy.Secrecy.PUBLIC}
+
+
+def _read_at_rest(database_url: str, table_id: str) -> tuple[int, set[str], set[str]]:
+    """(rows read, cards found in the stream's events, cards found in its snapshots), as the
+    login sees them."""
     stream = f"table-{table_id}"
     with psycopg.connect(database_url) as login:
-        events = login.execute("SELECT data::text, sealed::text FROM events WHERE stream_id = %s",
+        events = login.execute("SELECT type, data::text, sealed::text FROM events WHERE stream_id = %s",
                                (stream,)).fetchall()
         snapshots = login.execute("SELECT body FROM snapshots WHERE stream_id = %s", (stream,)).fetchall()
-    found: set[str] = set()
-    for data, sealed in events:
-        found |= _cards_in(json.loads(data)) | (_cards_in(json.loads(sealed)) if sealed else set())
+    in_events: set[str] = set()
+    for type_name, data, sealed in events:
+        shown = {name: value for name, value in json.loads(data).items() if name not in _public(type_name)}
+        in_events |= _cards_in(shown) | (_cards_in(json.loads(sealed)) if sealed else set())
+    in_snapshots: set[str] = set()
     for (body,) in snapshots:
-        found |= _cards_in(body) | (_cards_in(json.loads(body)) if body.startswith(("{", "[")) else set())
-    return len(events) + len(snapshots), found
+        in_snapshots |= _cards_in(body) | (_cards_in(json.loads(body)) if body.startswith(("{", "[")) else set())
+    return len(events) + len(snapshots), in_events, in_snapshots
 
 
 def _table(client, game: str, settings: dict, names: tuple[str, ...]) -> tuple[str, list[str]]:
@@ -74,6 +88,8 @@ GAMES = {
     "holdem": {"betting": {"structure": "no-limit", "small_blind": 5, "big_blind": 10}},
     "stud": {"settings": {"small_bet": 10, "ante": 1, "bring_in": 3}},
     "deuce_seven_triple_draw": {"settings": {"small_bet": 10}},
+    "five-card-draw": {"settings": {"ante": 5}},
+    "palace": {"settings": {"small_bet": 10, "big_bet": 20}},
 }
 
 
@@ -83,9 +99,9 @@ def test_the_database_login_reads_no_card_of_a_live_hand(client, database_url, g
     dealt = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
     assert dealt.status_code == 201, dealt.get_json()
 
-    rows, found = _read_at_rest(database_url, table_id)
+    rows, in_events, in_snapshots = _read_at_rest(database_url, table_id)
     assert rows >= 5
-    assert not found, f"the database shows {sorted(found)} during a live {game} hand"
+    assert not in_events | in_snapshots, f"the database shows {sorted(in_events | in_snapshots)} during a live {game} hand"
     # The service still reads every card (three players' hands at least) and its chain.
     assert len(_floor_sees_cards(client, table_id)) >= 6
     _chain_verifies(client, table_id, dealt)
@@ -103,8 +119,9 @@ def test_a_closed_hand_leaves_no_card_at_rest_in_its_snapshot_or_the_next_hand(c
         snapshots = login.execute("SELECT count(*) FROM snapshots WHERE stream_id = %s",
                                   (f"table-{table_id}",)).fetchone()[0]
     assert snapshots >= 1  # the state after the first hand's close, which holds its cards
-    rows, found = _read_at_rest(database_url, table_id)
-    assert not found, f"the database shows {sorted(found)} of a mucked hand or the live one"
+    rows, in_events, in_snapshots = _read_at_rest(database_url, table_id)
+    assert not in_snapshots, f"the snapshot of the closed hand shows {sorted(in_snapshots)}"
+    assert not in_events, f"the database shows {sorted(in_events)} of a mucked hand or the live one"
     # The floor's audit of the closed hand still shows its deck (revealed, decrypted).
     audited = client.get(f"/v1/hands/{table_id}.1", headers=key_for(client, "floor")).get_json()
     assert len(_cards_in(audited["hand"]["deal"]["deck"])) == 52 and audited["hand"]["deal"]["verified"]

@@ -6,9 +6,12 @@ as they were."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
 import pytest
 
+from domain import secrecy
+from domain.secrecy import OWNER_ONLY
 from service.adapters.store.base import EventStore, NewEvent, Reveal, Snapshot
 from service.adapters.store.cipher import PREFIX, FieldCipher, SecretUnreadable
 from service.adapters.store.upcasting import UpcastingStore
@@ -76,3 +79,18 @@ def test_snapshots_are_ciphertext_at_rest_and_a_moved_one_is_a_lost_cache(store:
     store.save_snapshot(Snapshot(stream_id, 2, "s1", moved))
     snapshot, records = encrypting.read_from_snapshot(stream_id, "s1")
     assert snapshot is None and [r.data["cards"] for r in records] == ["AsKd", "2c7h"]
+
+
+@dataclass(frozen=True)
+class OmenDrawn:
+    """A test-only game's event: the store has never heard of it."""
+    position: int
+    omen: str = field(metadata=OWNER_ONLY)
+
+
+def test_a_test_only_events_declared_field_is_encrypted_with_no_line_of_the_store_changed(
+        store: EventStore, stream_id: str) -> None:
+    secrecy.register([OmenDrawn])
+    reading(store).append(stream_id, 0, [NewEvent("OmenDrawn", {"position": 0, "omen": "Qh"})])
+    assert store.read_stream(stream_id)[0].data["omen"].startswith(PREFIX)
+    assert reading(store).read_stream(stream_id)[0].data == {"position": 0, "omen": "Qh"}

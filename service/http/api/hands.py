@@ -19,6 +19,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response
 
+from domain import secrecy
 from domain.history import phh
 from domain.live import table, table_records
 from domain.rules.cards import format_card
@@ -324,11 +325,13 @@ def _hidden_fields(type_name: str, who: views.Viewer, metadata: dict[str, Any]) 
     """Fields of an imported hand's event this viewer may not see."""
     if who.sees_everything:
         return ()
+    declared = secrecy.secrets_named(type_name)
     if "visible_to" in metadata and not who.sees_cards_of(metadata["visible_to"]):
-        return {"HoleCardsDealt": ("cards",), "PlayerDrew": ("discarded", "received")}.get(type_name, ())
-    # The deck order a draw replay built from the record holds every card, mucked ones too.
-    return {"HandStarted": ("deck", "reshuffle_order"), "Redealt": ("deck", "reshuffle_order"),
-            "StubReshuffled": ("cards",)}.get(type_name, ())
+        # A mixed game's partly public events already read as others see them.
+        return () if type_name in views.PARTLY_PUBLIC_EVENTS else declared.owner_only
+    # The sealed fields are the floor's: the deck order a draw replay built from the record
+    # holds every card, mucked ones too.
+    return declared.sealed
 
 
 def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[dict[str, Any]]:
