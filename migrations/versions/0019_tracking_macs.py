@@ -5,14 +5,14 @@ database) a record the login wrote is found out and the follower reads the log a
 from its start instead.
 
 Revision ID: 0019
-Revises: 0015
+Revises: 0016
 """
 from __future__ import annotations
 
 from alembic import op
 
 revision = "0019"
-down_revision = "0015"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 

@@ -21,6 +21,7 @@ database, so two processes creating their databases at once do not collide.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import secrets
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ from alembic.config import Config
 from service.adapters.connection_strings import with_login
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+log = logging.getLogger(__name__)
 
 LEGACY_WRITER_ROLE = "cardroom_writer"
 """The one writer role every database shared before roles were named per database
@@ -115,7 +117,27 @@ def ensure_roles(database_url: str) -> Roles:
             connection.execute(
                 sql.SQL("GRANT {} TO CURRENT_USER").format(sql.Identifier(roles.owner))
             )
+        _let_the_owner_read_replication(connection, roles.owner)
     return roles
+
+
+def _let_the_owner_read_replication(connection: Any, owner: str) -> None:
+    """The owner reads pg_stat_replication whole, for `cardroom_replication()` (migration
+    0020): a grant only a superuser, or an administrator holding pg_read_all_stats with
+    ADMIN OPTION, may give. Without it the status shows each standby with its details null."""
+    import psycopg
+    from psycopg import sql
+
+    reads = connection.execute(
+        "SELECT pg_has_role(%s, 'pg_read_all_stats', 'USAGE')", (owner,)).fetchone()
+    if reads and reads[0]:
+        return
+    try:
+        with connection.transaction():  # a savepoint: a refusal leaves the roles' set-up whole
+            connection.execute(sql.SQL("GRANT pg_read_all_stats TO {}").format(sql.Identifier(owner)))
+    except psycopg.errors.InsufficientPrivilege as refused:
+        log.warning("the replication state will show no standby details: %s may not be granted "
+                    "pg_read_all_stats by this user (%s)", owner, str(refused).strip())
 
 
 def drop_roles(database_url: str) -> None:

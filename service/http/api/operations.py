@@ -16,7 +16,7 @@ from service.application import clock_deadlines, commands, listings, tournaments
 from service.adapters.store.idempotency import refused_records
 from service.application.handling import IntegrityFailure, UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
-from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
+from service.http.api.health import HealthSchema, broker_state, database_check, overall, queue_depth
 from service.http.auth import require
 from service.http.metrics import CELERY_QUEUE
 
@@ -124,7 +124,7 @@ def status() -> dict[str, Any]:
     code cannot read, with the version refused and the reason; `integrity_failures` those
     whose log fails its check, with the first bad version (and any other stream found
     failing on read)."""
-    database, broker = database_state(), broker_state()
+    (database, server), broker = database_check(), broker_state()
     app, pool = application(), resources().pool
     assert pool is not None  # application() answered, so a pool is configured
     now = time.time()
@@ -164,7 +164,7 @@ def status() -> dict[str, Any]:
         if failed.stream_id not in failing:
             failing[failed.stream_id] = _unreadable("stream", failed.stream_id, failed)
     return {"status": overall(database, broker), "database": database, "broker": broker,
-            "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
+            "database_server": server, "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
             "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"])),
             "refused_rows": refused_rows}
