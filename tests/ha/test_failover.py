@@ -202,8 +202,10 @@ def test_a_killed_primary_and_a_switchover_under_load_lose_no_acknowledged_write
                              "a write acknowledged after the primary was killed")
             failover_s = first.finished - killed_at
             time.sleep(AFTER_FAILOVER_S)
-
-            leader = cluster.wait_until_healthy(replicas=1)
+            rejoined_at = time.monotonic()
+            cluster.rejoin(old_leader)
+            leader = cluster.wait_until_healthy()
+            rejoin_s = time.monotonic() - rejoined_at
             candidate = cluster.sync_standby()
             assert candidate is not None and leader is not old_leader, cluster.roles()
             watch = PromotionWatch(candidate)
@@ -218,7 +220,7 @@ def test_a_killed_primary_and_a_switchover_under_load_lose_no_acknowledged_write
             time.sleep(AFTER_SWITCHOVER_S)
         time.sleep(CLOCK_SETTLE_S)
 
-        final_leader = cluster.wait_until_healthy(replicas=1)
+        final_leader = cluster.wait_until_healthy()
         acknowledged = load.acknowledged()
         lost = lost_writes(final_leader, acknowledged)
         during_failover = [a for a in load.answers if killed_at <= a.finished <= first.finished]
@@ -233,8 +235,9 @@ def test_a_killed_primary_and_a_switchover_under_load_lose_no_acknowledged_write
         verified = verify_every_chain(servers[0], admin_key)
         others = [a for a in load.answers if not (200 <= a.status < 300 or a.status == 503)]
         print(f"ha: {old_leader.name} killed, {first.kind} acknowledged on the new primary after {failover_s:.2f} s; "
+              f"{old_leader.name} back as a replica {rejoin_s:.1f} s after its Patroni was started again; "
               f"switchover {leader.name} -> {candidate.name}, first write after {switchover_s:.2f} s; "
-              f"answers in all {answer_classes(load.answers)}, "
+              f"answers during the failover: {describe(during_failover)}; answers in all {answer_classes(load.answers)}, "
               f"{sum(1 for a in acknowledged if a.replayed)} retries answered with their first outcome; clocks started {started}, expired {expired}; "
               f"{verified['streams']} streams, {verified['events']} events verified, {len(verified['bad'])} bad; "
               f"answers that were neither 2xx nor 503: {describe(others)}")
