@@ -134,7 +134,7 @@ def worker_resources(config: Config, scheduler: Scheduler) -> WorkerResources:
     if not config.database_url:
         raise RuntimeError("DATABASE_URL is not set for the worker")
     pool = ConnectionPool(config.database_url, min_size=1, max_size=WORKER_POOL_SIZE,
-                          kwargs={"autocommit": True}, open=True)
+                          kwargs={"autocommit": True}, check=check_idle_connection, open=True)
     return WorkerResources(pool, application(event_store(pool, config), scheduler,
                                              table_cache_size=config.table_cache_size))
 
@@ -144,6 +144,7 @@ POOL_WAIT_S = 1.5
 thread never waits for a connection in normal running (the pool holds more connections
 than the worker has threads), so waiting means the database is unreachable."""
 RECONNECT_GIVE_UP_S = 3.0
+WANTS_THE_PRIMARY = ("read-write", "primary")
 CONNECT_TIMEOUT_S = 2
 
 
@@ -171,6 +172,16 @@ def check_idle_connection(conn: psycopg.Connection) -> None:
     (PostgreSQL stopped or restarted) has the server's goodbye, or its end, waiting on the
     socket: only then is a round trip made, which fails and makes the pool drop it (and try
     another). Without a check, the first request on each such connection would fail; with
-    psycopg_pool's own check, every request would pay a round trip."""
+    psycopg_pool's own check, every request would pay a round trip.
+
+    When the connection string asks for the primary (`target_session_attrs=read-write` or
+    `primary`), a connection to a server now in recovery (a primary demoted to a standby,
+    which PostgreSQL 14+ reports on the connection as `in_hot_standby`, without a round
+    trip) is dropped too: the pool's next connection asks libpq again, which skips the
+    standbys for the new primary. A string that asks for any server keeps its standby
+    (reads answer, writes are 503s, /healthz says it is in recovery)."""
     if conn.closed or select.select([conn.fileno()], [], [], 0)[0]:
         ConnectionPool.check_connection(conn)
+    if (conn.info.parameter_status("in_hot_standby") == "on"
+            and conn.info.get_parameters().get("target_session_attrs") in WANTS_THE_PRIMARY):
+        raise psycopg.OperationalError(f"{conn.info.host}:{conn.info.port} is a standby now, not the primary")

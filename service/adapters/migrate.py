@@ -18,6 +18,7 @@ database, so two test processes creating their databases at once do not collide.
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from alembic.config import Config
 from service.adapters.connection_strings import with_login
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+log = logging.getLogger(__name__)
 
 OWNER_ROLE = "cardroom_owner"
 WRITER_ROLE = "cardroom_writer"
@@ -70,6 +72,26 @@ def ensure_roles(database_url: str) -> None:
             connection.execute(
                 sql.SQL("GRANT {} TO CURRENT_USER").format(sql.Identifier(OWNER_ROLE))
             )
+        _let_the_owner_read_replication(connection)
+
+
+def _let_the_owner_read_replication(connection: Any) -> None:
+    """The owner reads pg_stat_replication whole, for `cardroom_replication()` (migration
+    0020): a grant only a superuser, or an administrator holding pg_read_all_stats with
+    ADMIN OPTION, may give. Without it the status shows each standby with its details null."""
+    import psycopg
+    from psycopg import sql
+
+    reads = connection.execute(
+        "SELECT pg_has_role(%s, 'pg_read_all_stats', 'USAGE')", (OWNER_ROLE,)).fetchone()
+    if reads and reads[0]:
+        return
+    try:
+        with connection.transaction():  # a savepoint: a refusal leaves the roles' set-up whole
+            connection.execute(sql.SQL("GRANT pg_read_all_stats TO {}").format(sql.Identifier(OWNER_ROLE)))
+    except psycopg.errors.InsufficientPrivilege as refused:
+        log.warning("the replication state will show no standby details: %s may not be granted "
+                    "pg_read_all_stats by this user (%s)", OWNER_ROLE, str(refused).strip())
 
 
 def ensure_login_role(database_url: str, role: str, password: str) -> str:

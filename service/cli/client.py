@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol
 
 HTTP_TIMEOUT_S = 30.0
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+RETRIED_STATUSES = frozenset({503, 409})
+"""503 database_unavailable (a failover), 409 idempotency_request_in_progress (the first
+try is still running): sent again with the same Idempotency-Key."""
+RETRY_FOR_S = 60.0
+"""How long a write is retried: longer than a Patroni failover (ttl 20 s + loop_wait)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,17 @@ class InProcessTransport:
         return Answer(response.status_code, response.get_data(), dict(response.headers))
 
 
+def _retryable(answer: Answer) -> bool:
+    if answer.status not in RETRIED_STATUSES:
+        return False
+    return answer.status == 503 or ApiError(answer).code == "idempotency_request_in_progress"
+
+
+def _retry_after_s(answer: Answer) -> float:
+    value = {name.lower(): text for name, text in answer.headers.items()}.get("retry-after", "")
+    return min(float(value), 5.0) if value.isdigit() else 1.0
+
+
 class Client:
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
@@ -91,7 +109,16 @@ class Client:
             body, sent["Content-Type"] = json.dumps(json_body).encode(), "application/json"
         elif text is not None:
             body, sent["Content-Type"] = text.encode(), content_type
-        answer = self.transport.send(method, path, body, sent)
+        if method in WRITE_METHODS:
+            # Every write carries a key: a retry after an unknown outcome (503, a failover
+            # mid-COMMIT) answers the first outcome or performs the write once.
+            sent.setdefault("Idempotency-Key", "cli-" + secrets.token_urlsafe(18))
+        give_up_at = time.monotonic() + RETRY_FOR_S
+        while True:
+            answer = self.transport.send(method, path, body, sent)
+            if not (method in WRITE_METHODS and _retryable(answer) and time.monotonic() < give_up_at):
+                break
+            time.sleep(_retry_after_s(answer))
         if answer.status >= 400:
             raise ApiError(answer)
         return answer

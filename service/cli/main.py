@@ -282,7 +282,27 @@ def status(client: Client, as_json: bool) -> None:
                         for t in now["tournaments"]])
     refused = [Text(f"unreadable: {t.get('kind', 'tournament')} {t['id']} at version {t['version']}: {t['reason']}")
                for t in now.get("unreadable", ())]
-    _emit(as_json, now, Group(table, *refused) if refused else table)
+    shown = [*_database_server(now.get("database_server")), table, *refused]
+    _emit(as_json, now, Group(*shown))
+
+
+def _database_server(server: dict[str, Any] | None) -> list[Any]:
+    """The server reached (primary or standby), the lag, and a table of its standbys."""
+    if server is None:
+        return []
+    role = "a STANDBY (in recovery: writes are refused)" if server["in_recovery"] else "the primary"
+    seen_as = f" (the server says {server['server_address']})" if server["server_address"] else ""
+    lag = "no standby" if server["lag_s"] is None else (
+        f"lag {server['lag_s']:g} s" + ("" if server["lag_bytes"] is None else f", {server['lag_bytes']:,} bytes"))
+    line = Text(f"database: {server['host']}:{server['port']}{seen_as} is {role}; "
+                f"{len(server['standbys'])} standby(s), {server['synchronous_standbys']} synchronous; {lag}")
+    if not server["standbys"]:
+        return [line]
+    standbys = _table("standbys (pg_stat_replication)",
+                      ("name", "address", "state", "sync", "replay lag s", "replay lag bytes"),
+                      [[s["application_name"], s["client_addr"], s["state"], s["sync_state"], s["replay_lag_s"],
+                        s["replay_lag_bytes"]] for s in server["standbys"]])
+    return [line, standbys]
 
 
 def run() -> None:

@@ -203,6 +203,7 @@ def from_http_exception(error: HTTPException) -> Response:
 
 
 RETRY_AFTER_S = 2
+READ_ONLY_SQL_TRANSACTION = "25006"
 
 
 def from_database_error(error: psycopg.Error) -> Response:
@@ -222,11 +223,13 @@ def from_database_error(error: psycopg.Error) -> Response:
 def is_database_outage(error: psycopg.Error) -> bool:
     """Connection failures (psycopg's OperationalError, the pool's timeout), and a result
     the server never sent (no SQLSTATE: the connection died under the statement) or sent
-    as a connection exception (08), operator intervention (57: shutting down) or
-    insufficient resources (53: too many connections)."""
+    as a connection exception (08), operator intervention (57: shutting down),
+    insufficient resources (53: too many connections), or a read-only transaction (25006:
+    the server is a standby now, a primary demoted under the connection; the pool drops it
+    and finds the new primary, service.bootstrap.check_idle_connection)."""
     if isinstance(error, psycopg.OperationalError):
         return True
-    return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53")
+    return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53") or error.sqlstate == READ_ONLY_SQL_TRANSACTION
 
 
 UNREADABLE_STREAM_STATUS = 500

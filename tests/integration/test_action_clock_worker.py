@@ -180,4 +180,5 @@ def test_with_the_broker_down_a_write_that_starts_a_clock_is_still_answered_at_o
     took = time.monotonic() - started
     assert answer.status_code == 201, answer.get_data(as_text=True)
     assert took < 1.0, took
-    assert client.get("/healthz").get_json() == {"status": "degraded", "database": "ok", "broker": "down"}
+    health = client.get("/healthz").get_json()
+    assert (health["status"], health["database"], health["broker"]) == ("degraded", "ok", "down")

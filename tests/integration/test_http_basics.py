@@ -59,20 +59,24 @@ def new_key(client, role: str) -> str:
 def test_healthz_reports_database_and_broker_ok(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    health = response.get_json()
+    assert {k: health[k] for k in ("status", "database", "broker")} == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert health["database_server"]["in_recovery"] is False
 
 
 def test_healthz_without_a_broker_is_degraded_but_serving(database_url):
     app = create_app(Config(database_url=database_url, broker_url=UNREACHABLE_BROKER))
     response = app.test_client().get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "degraded", "database": "ok", "broker": "down"}
+    health = response.get_json()
+    assert {k: health[k] for k in ("status", "database", "broker")} == {"status": "degraded", "database": "ok",
+                                                                         "broker": "down"}
 
 
 def test_healthz_without_a_database_is_down_and_503(broker_url):
     response = create_app(Config(broker_url=broker_url)).test_client().get("/healthz")
     assert response.status_code == 503
-    assert response.get_json() == {"status": "down", "database": "down", "broker": "ok"}
+    assert response.get_json() == {"status": "down", "database": "down", "broker": "ok", "database_server": None}
 
 
 def test_livez_answers_without_any_dependency():

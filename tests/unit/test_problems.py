@@ -184,5 +184,6 @@ def test_a_lost_or_refused_database_connection_is_an_outage_and_other_database_e
     assert is_database_outage(psycopg.DatabaseError("server closed the connection unexpectedly"))
     assert is_database_outage(errors.AdminShutdown("terminating connection"))
     assert is_database_outage(errors.TooManyConnections("too many clients"))
+    assert is_database_outage(errors.ReadOnlySqlTransaction("cannot execute INSERT in a read-only transaction"))
     assert not is_database_outage(errors.UniqueViolation("duplicate key"))
     assert not is_database_outage(errors.UndefinedTable("no such table"))

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import marshmallow as ma
 import redis
 from kombu import Connection
 
+from service.application.database_server import database_server
 from service.http.api import Blueprint, resources
 
 blp = Blueprint("health", __name__, description="Liveness and dependencies")
@@ -17,23 +19,56 @@ STATES = ("ok", "down")
 log = logging.getLogger(__name__)
 
 
+class StandbySchema(ma.Schema):
+    application_name = ma.fields.String(allow_none=True, required=True)
+    client_addr = ma.fields.String(allow_none=True, required=True)
+    state = ma.fields.String(allow_none=True, required=True, metadata={"description": "streaming, catchup, ..."})
+    sync_state = ma.fields.String(allow_none=True, required=True, metadata={"description": "sync, quorum, potential, async"})
+    write_lag_s = ma.fields.Float(allow_none=True, required=True)
+    flush_lag_s = ma.fields.Float(allow_none=True, required=True)
+    replay_lag_s = ma.fields.Float(allow_none=True, required=True)
+    replay_lag_bytes = ma.fields.Integer(allow_none=True, required=True)
+
+
+class DatabaseServerSchema(ma.Schema):
+    host = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "the connection string's host the connection got (of several: the primary)"})
+    port = ma.fields.Integer(allow_none=True, required=True)
+    server_address = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "inet_server_addr():inet_server_port(), as the server sees itself"})
+    in_recovery = ma.fields.Boolean(required=True, metadata={"description": "a standby: writes are refused"})
+    synchronous_standbys = ma.fields.Integer(required=True)
+    standbys = ma.fields.List(ma.fields.Nested(StandbySchema), required=True,
+                              metadata={"description": "pg_stat_replication"})
+    lag_s = ma.fields.Float(allow_none=True, required=True, metadata={
+        "description": "the largest replay lag of the standbys (on a standby: since its last replayed commit); "
+                       "null without standbys"})
+    lag_bytes = ma.fields.Integer(allow_none=True, required=True)
+
+
 class HealthSchema(ma.Schema):
     status = ma.fields.String(required=True, validate=ma.validate.OneOf(("ok", "degraded", "down")))
     database = ma.fields.String(required=True, validate=ma.validate.OneOf(STATES))
     broker = ma.fields.String(required=True, validate=ma.validate.OneOf(STATES))
+    database_server = ma.fields.Nested(DatabaseServerSchema, allow_none=True, required=True, metadata={
+        "description": "the server reached and its replication; null when the database is down"})
 
 
 def database_state() -> str:
+    return database_check()[0]
+
+
+def database_check() -> tuple[str, dict[str, Any] | None]:
+    """("ok", the server and its replication), or ("down", None)."""
     pool = resources().pool
     if pool is None:
-        return "down"
+        return "down", None
     try:
         with pool.connection(timeout=CHECK_TIMEOUT_S) as conn:
-            conn.execute("SELECT 1")
+            return "ok", database_server(conn)
     except Exception as error:  # any failure to reach it is "down"; the reason is logged
         log.warning("health: database down: %s", error)
-        return "down"
-    return "ok"
+        return "down", None
 
 
 def broker_client(url: str | None) -> redis.Redis | None:
@@ -92,9 +127,9 @@ def queue_depth(queue: str) -> int | None:
                   "every request that needs it is a 503 `database_unavailable`")
 def healthz() -> tuple[dict, int]:
     """Health of the service and its connections (no key needed)."""
-    database, broker = database_state(), broker_state()
+    (database, server), broker = database_check(), broker_state()
     status = overall(database, broker)
-    body = {"status": status, "database": database, "broker": broker}
+    body = {"status": status, "database": database, "broker": broker, "database_server": server}
     return body, 503 if status == "down" else 200
 
 

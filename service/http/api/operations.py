@@ -13,7 +13,7 @@ from domain.tournaments import tournament
 from service.application import clock_deadlines, commands, listings, tournaments
 from service.application.handling import UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
-from service.http.api.health import HealthSchema, broker_state, database_state, overall, queue_depth
+from service.http.api.health import HealthSchema, broker_state, database_check, overall, queue_depth
 from service.http.auth import require
 from service.http.metrics import CELERY_QUEUE
 
@@ -92,7 +92,7 @@ def status() -> dict[str, Any]:
 
     `unreadable` lists the tournaments, and the tables not finished, whose streams this
     code cannot read, with the version refused and the reason."""
-    database, broker = database_state(), broker_state()
+    (database, server), broker = database_check(), broker_state()
     app, pool = application(), resources().pool
     assert pool is not None  # application() answered, so a pool is configured
     now = time.time()
@@ -119,7 +119,7 @@ def status() -> dict[str, Any]:
         except UnreadableStream as refused:
             unreadable.append(_unreadable("table", table_id, refused))
     return {"status": overall(database, broker), "database": database, "broker": broker,
-            "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
+            "database_server": server, "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable}
 
 
