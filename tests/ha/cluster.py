@@ -67,6 +67,9 @@ DCS_SETTINGS: dict[str, Any] = {
             "max_wal_senders": 10,
             "max_replication_slots": 10,
             "max_connections": 150,
+            # A standby retries a primary it cannot stream from (a new primary that has not
+            # made its replication slot yet) every second, not every five.
+            "wal_retrieve_retry_interval": "1s",
             "synchronous_commit": "on",
             # Small: three servers share a 2-core test machine.
             "shared_buffers": "32MB",
@@ -270,6 +273,13 @@ class PatroniCluster:
         os.kill(postmaster, signal.SIGKILL)
         node.process.kill()
         node.process.wait()
+
+    def rejoin(self, node: Node) -> None:
+        """The lost machine back: its Patroni started again, which rewinds its PostgreSQL
+        (pg_rewind) onto the new primary's timeline and starts it as a replica."""
+        node.process = spawn([str(PATRONI), str(node.config_path)], node.log_path, self.account,
+                             clean_environment())
+        self._remember(node.process.pid)
 
     def switchover(self, leader: Node, candidate: Node) -> subprocess.CompletedProcess[str]:
         """`patronictl switchover` (planned, at once), as an operator runs it."""

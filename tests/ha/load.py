@@ -52,6 +52,10 @@ class Answer:
         return self.write and 200 <= self.status < 300
 
 
+class Stopped(Exception):
+    """The load stopped while a client waited for an answer."""
+
+
 @dataclass
 class Client:
     """One keep-alive connection to one server, reopened after a failure."""
@@ -59,6 +63,7 @@ class Client:
     port: int
     admin: dict[str, str]
     answers: list[Answer]
+    stopping: threading.Event
     connection: http.client.HTTPConnection | None = None
 
     def call(self, kind: str, method: str, path: str, body: dict | None = None,
@@ -91,20 +96,26 @@ class Client:
     def write(self, kind: str, method: str, path: str, body: dict | None = None,
               headers: dict[str, str] | None = None) -> tuple[Answer, dict]:
         """A write under a fresh Idempotency-Key, sent again with the same key while the
-        answer is a 503 (or no answer): the first outcome, or the write done once."""
+        answer is a 503 (or no answer): the first outcome, or the write done once. Given up
+        (unacknowledged: Stopped) when the load stops first."""
         key = {"Idempotency-Key": f"ha-{self.index}-{secrets.token_hex(8)}", **(headers or {})}
         while True:
             answer, document = self.call(kind, method, path, body, key)
             if answer.status not in (0, 503):
                 return answer, document
+            if self.stopping.is_set():
+                raise Stopped()
             time.sleep(RETRY_503_AFTER_S)
 
     def read(self, path: str) -> dict:
-        """GET until answered 200 (a 503 while the database is away is waited out)."""
+        """GET until answered 200 (a 503 while the database is away is waited out); raises
+        Stopped when the load stops first."""
         while True:
             answer, document = self.call("read", "GET", path)
             if answer.status == 200:
                 return document
+            if self.stopping.is_set():
+                raise Stopped()
             time.sleep(RETRY_503_AFTER_S)
 
     def close(self) -> None:
@@ -130,7 +141,7 @@ class Load:
     def __enter__(self) -> Load:
         count = len(self.tables) + len(self.clock_tables)
         for index in range(count):
-            client = Client(index, self.ports[index % len(self.ports)], self.admin, self.answers)
+            client = Client(index, self.ports[index % len(self.ports)], self.admin, self.answers, self._stopping)
             if index < len(self.tables):
                 target: Any = self._play
                 args: tuple = (client, *self.tables[index])
@@ -145,7 +156,7 @@ class Load:
     def __exit__(self, *exc_info: object) -> None:
         self._stopping.set()
         for thread in self._threads:
-            thread.join(timeout=CLIENT_TIMEOUT_S + 10)
+            thread.join(timeout=CLIENT_TIMEOUT_S)
 
     def acknowledged(self) -> list[Answer]:
         return [answer for answer in list(self.answers) if answer.acknowledged]
@@ -159,6 +170,8 @@ class Load:
     def _run(self, target: Any, *args: Any) -> None:
         try:
             target(*args)
+        except Stopped:
+            pass
         except Exception as failed:  # kept for the test to report
             self.errors.append(failed)
 

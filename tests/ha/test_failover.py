@@ -84,25 +84,26 @@ def players_and_tables(server: Server, count: int, clock: bool) -> list[tuple[st
 
 
 class PromotionWatch:
-    """Polls a node's Patroni until it says primary; `seen_at` is the first moment it did."""
+    """Polls the nodes' Patroni until one of them says primary: `seen_at` is the first moment
+    one did, `promoted` which. A write whose request was sent after that moment was performed
+    on the new primary: the old one was dead or demoted by then. (Writes acknowledged just
+    after a SIGKILL can still come from the old primary: its backends finish a COMMIT the
+    standby already confirmed before they notice that their postmaster is gone.)"""
 
-    def __init__(self, node: Node) -> None:
+    def __init__(self, nodes: list[Node]) -> None:
         self.seen_at: float | None = None
-        self._node = node
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._stop = threading.Event()
-        self._thread.start()
+        self.promoted: Node | None = None
+        self._nodes = nodes
+        threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
-        while not self._stop.is_set():
-            if self._node.status().get("role") in ("master", "primary"):
-                self.seen_at = time.monotonic()
-                return
+        deadline = time.monotonic() + WAIT_FOR_WRITES_S
+        while time.monotonic() < deadline:
+            for node in self._nodes:
+                if node.status().get("role") in ("master", "primary"):
+                    self.promoted, self.seen_at = node, time.monotonic()
+                    return
             time.sleep(0.05)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def lost_writes(leader: Node, acknowledged: list[Answer]) -> list[dict]:
@@ -196,29 +197,32 @@ def test_a_killed_primary_and_a_switchover_under_load_lose_no_acknowledged_write
             assert load.acknowledged(), describe(load.answers)
             old_leader = cluster.leader()
             assert old_leader is not None
+            failover_watch = PromotionWatch([node for node in cluster.nodes if node is not old_leader])
             killed_at = time.monotonic()
             cluster.kill_primary(old_leader)
-            first = wait_for(lambda: load.first_acknowledged_after(killed_at), WAIT_FOR_WRITES_S,
-                             "a write acknowledged after the primary was killed")
+            promoted_at = wait_for(lambda: failover_watch.seen_at, WAIT_FOR_WRITES_S, "a standby promoted")
+            first = wait_for(lambda: load.first_acknowledged_after(promoted_at), WAIT_FOR_WRITES_S,
+                             "a write acknowledged on the new primary")
             failover_s = first.finished - killed_at
             time.sleep(AFTER_FAILOVER_S)
-
-            leader = cluster.wait_until_healthy(replicas=1)
+            rejoined_at = time.monotonic()
+            cluster.rejoin(old_leader)
+            leader = cluster.wait_until_healthy()
+            rejoin_s = time.monotonic() - rejoined_at
             candidate = cluster.sync_standby()
             assert candidate is not None and leader is not old_leader, cluster.roles()
-            watch = PromotionWatch(candidate)
+            switchover_watch = PromotionWatch([candidate])
             commanded_at = time.monotonic()
             switched = cluster.switchover(leader, candidate)
             assert switched.returncode == 0, switched.stdout + switched.stderr
-            promoted_at = wait_for(lambda: watch.seen_at, WAIT_FOR_WRITES_S, f"{candidate.name} promoted")
-            watch.stop()
-            first_after_switchover = wait_for(lambda: load.first_acknowledged_after(promoted_at), WAIT_FOR_WRITES_S,
+            switched_at = wait_for(lambda: switchover_watch.seen_at, WAIT_FOR_WRITES_S, f"{candidate.name} promoted")
+            first_after_switchover = wait_for(lambda: load.first_acknowledged_after(switched_at), WAIT_FOR_WRITES_S,
                                               "a write acknowledged after the switchover")
             switchover_s = first_after_switchover.finished - commanded_at
             time.sleep(AFTER_SWITCHOVER_S)
         time.sleep(CLOCK_SETTLE_S)
 
-        final_leader = cluster.wait_until_healthy(replicas=1)
+        final_leader = cluster.wait_until_healthy()
         acknowledged = load.acknowledged()
         lost = lost_writes(final_leader, acknowledged)
         during_failover = [a for a in load.answers if killed_at <= a.finished <= first.finished]
@@ -232,9 +236,11 @@ def test_a_killed_primary_and_a_switchover_under_load_lose_no_acknowledged_write
         started, expired, twice, missed = clocks_of(final_leader, clock_tables)
         verified = verify_every_chain(servers[0], admin_key)
         others = [a for a in load.answers if not (200 <= a.status < 300 or a.status == 503)]
-        print(f"ha: {old_leader.name} killed, {first.kind} acknowledged on the new primary after {failover_s:.2f} s; "
+        print(f"ha: {old_leader.name} killed, {failover_watch.promoted.name} primary after {promoted_at - killed_at:.2f} s, "
+              f"{first.kind} acknowledged on it after {failover_s:.2f} s; "
+              f"{old_leader.name} back as a replica {rejoin_s:.1f} s after its Patroni was started again; "
               f"switchover {leader.name} -> {candidate.name}, first write after {switchover_s:.2f} s; "
-              f"answers in all {answer_classes(load.answers)}, "
+              f"answers during the failover: {describe(during_failover)}; answers in all {answer_classes(load.answers)}, "
               f"{sum(1 for a in acknowledged if a.replayed)} retries answered with their first outcome; clocks started {started}, expired {expired}; "
               f"{verified['streams']} streams, {verified['events']} events verified, {len(verified['bad'])} bad; "
               f"answers that were neither 2xx nor 503: {describe(others)}")
