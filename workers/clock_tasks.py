@@ -39,6 +39,7 @@ from psycopg_pool import ConnectionPool
 
 from domain.rules.violations import Violation
 from service import bootstrap
+from service.adapters.notifications import KEEPALIVE
 from service.adapters.scheduler import CeleryScheduler
 from service.application import clock_deadlines, commands
 from service.application.application import Application
@@ -64,6 +65,10 @@ EXPIRING_THREADS = bootstrap.WORKER_POOL_SIZE
 TAKE_OVER_CHECK_S = 1.0
 """How often a watch that does not lead asks for the lead (the leader's connection, and so
 its lock, ends with its process)."""
+WATCH_NAME = "cardroom-clock-watch"
+"""The lead connection's application_name (pg_stat_activity). It carries TCP keepalives
+(service.adapters.notifications.KEEPALIVE): a primary lost without a reset ends it within
+seconds, and the watch asks for the lead again, on whichever server now takes writes."""
 # A session-level advisory lock, held on the leader's own connection.
 _TAKE_LEAD = "SELECT pg_try_advisory_lock(hashtextextended('cardroom clock watch', 0))"
 
@@ -138,7 +143,8 @@ class ClockWatch:
     def _run(self) -> None:
         while not self._stopped.is_set():
             try:
-                with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as lead:
+                with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2,
+                                     application_name=WATCH_NAME, **KEEPALIVE) as lead:
                     while not self._stopped.is_set():
                         if lead.execute(_TAKE_LEAD).fetchone()[0]:
                             log.info("clock watch: leading")

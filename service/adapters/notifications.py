@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 CHANNEL = "cardroom_events"
 FALLBACK_S = 2.0
 """A feed with subscribers is re-read at least this often, notified or not."""
+DUE_CHECK_S = 0.5
+"""How often the listener looks for feeds due a re-read: a feed is re-read once its last
+read is FALLBACK_S - DUE_CHECK_S old, so a lost notification costs at most FALLBACK_S."""
 FEED_EVENTS = 1024
 """The events a feed keeps: a subscriber further behind reads the store itself."""
 RECONNECT_PAUSE_S = 1.0
@@ -85,17 +89,29 @@ class Feed:
                 records = self._store.read_stream(self.stream_id, after_version=self._version,
                                                   reveal=self._reveal)
                 version = records[-1].version if records else self._version
-            follow = self._follow
-            followed = follow() if follow is not None and (records or self.followed is None) else None
             with self._lock:
                 self.read_at = time.monotonic()
                 self._records = (self._records + records)[-FEED_EVENTS:]
                 self._version = version
                 if records:
                     self._shared.clear()
-                if followed is not None:
-                    self.followed = followed
+            # The events are kept before anything is followed: what is followed (a table's
+            # state, for the `turn` messages) failing to load must never hold events back.
+            follow = self._follow
+            if follow is not None and (records or self.followed is None):
+                self._follow_now(follow)
             return bool(records)
+
+    def _follow_now(self, follow: Callable[[], Any]) -> None:
+        try:
+            followed = follow()
+        except Exception:  # noqa: BLE001 - the events still go; the next read follows again
+            log.warning("Could not follow %s after a read; its events go on without it",
+                        self.stream_id, exc_info=True)
+            return
+        if followed is not None:
+            with self._lock:
+                self.followed = followed
 
     def shared(self, key: Hashable, build: Callable[[], bytes]) -> bytes:
         """What `build` makes for `key`, built once for all the subscribers that ask with
@@ -190,7 +206,7 @@ class LiveFeeds:
         if feed is not None:
             try:
                 feed.refresh()
-            except psycopg.Error as error:  # the watchers try again on the next tick
+            except psycopg.Error as error:  # the fallback reads again within FALLBACK_S
                 log.warning("Could not read %s for its subscribers: %s", stream_id, error)
                 return
             except IntegrityFailure as failed:  # nothing more is sent from it; a reconnect gets the 409
@@ -200,13 +216,13 @@ class LiveFeeds:
             watcher()
 
     def due(self, force: bool = False) -> list[str]:
-        """The fallback: the subscribed streams not read within FALLBACK_S (`force`: all),
-        to publish in case a notification was lost."""
+        """The fallback: the subscribed streams not read for FALLBACK_S - DUE_CHECK_S
+        (`force`: all), to publish in case a notification was lost."""
         with self._lock:
             subscribed = [(stream_id, s.feed) for stream_id, s in self._subscriptions.items()]
-        now = time.monotonic()
+        stale_since = time.monotonic() - (FALLBACK_S - DUE_CHECK_S)
         return [stream_id for stream_id, feed in subscribed
-                if force or feed is None or now - feed.read_at >= FALLBACK_S]
+                if force or feed is None or feed.read_at <= stale_since]
 
     def wait_after(self, stream_id: str, version: int, wait_s: float) -> None:
         """Long-poll: returns as soon as `stream_id` has an event after `version`, or after
@@ -232,17 +248,40 @@ class LiveFeeds:
             self._long_polls.release()
 
 
+LISTENER_NAME = "cardroom-listener"
+"""The listening connections' application_name (pg_stat_activity: an operator, or a test,
+finds them by it)."""
+KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+"""TCP keepalives on a listening connection. It only reads, so when its server's machine
+is lost (a failover that sends no reset) nothing would ever fail on it: the kernel's
+probes declare it dead within about 11 s, then it connects again (to the new primary).
+A server that restarts or ends the session (pg_terminate_backend) fails it at once."""
+
+
+@contextmanager
+def listening_connection(database_url: str, name: str) -> Iterator[psycopg.Connection[Any]]:
+    """A connection LISTENing on CHANNEL, closed on leaving the block."""
+    with psycopg.connect(database_url, autocommit=True, connect_timeout=2, application_name=name,
+                         **KEEPALIVE) as connection:
+        connection.execute(f"LISTEN {CHANNEL}")
+        yield connection
+
+
 class PostgresListener:
     """One connection per process, LISTENing on CHANNEL, on a daemon thread. Notified
     streams wait (once each, in arrival order) for REFRESHERS threads to publish them (LiveFeeds.publish reads
     the feed, then wakes its watchers): notifications of one stream that arrive while it
-    waits make one read, and the listener never waits for a read. Every FALLBACK_S the
+    waits make one read, and the listener never waits for a read. Every DUE_CHECK_S the
     streams `due` are added too. A lost connection is opened again; meanwhile
-    notifications may have been missed, so every subscribed stream is then re-read."""
+    notifications may have been missed, so every subscribed stream is then re-read. No
+    failure ends the listening thread or a refresher: either would hold every feed of the
+    process back (the fallback runs on the listening thread)."""
 
     REFRESHERS = 2
 
     def __init__(self, live: LiveFeeds, database_url: str) -> None:
+        self.connections = 0
+        """How many times it connected (a test sees a reconnect)."""
         self._live = live
         self._database_url = database_url
         self._pending: dict[str, None] = {}  # a set in arrival order: first come, first read
@@ -259,17 +298,20 @@ class PostgresListener:
     def _listen(self) -> None:
         while not self._stopped.is_set():
             try:
-                with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                with listening_connection(self._database_url, LISTENER_NAME) as connection:
+                    self.connections += 1
                     self._add(self._live.due(force=True))
                     self._follow(connection)
             except psycopg.Error as error:
                 log.warning("The notification listener lost its connection: %s", error)
+            except Exception:  # noqa: BLE001 - a bug must not end live feeds: listen again
+                log.exception("The notification listener failed; it listens again")
+            self._add(self._live.due())  # the fallback goes on while it connects again
             self._stopped.wait(RECONNECT_PAUSE_S)
 
     def _follow(self, connection: psycopg.Connection) -> None:
         while not self._stopped.is_set():
-            for notify in connection.notifies(timeout=FALLBACK_S):
+            for notify in connection.notifies(timeout=DUE_CHECK_S):
                 parsed = parse_payload(notify.payload)
                 if parsed is not None:
                     self._add([parsed[0]])
@@ -288,4 +330,7 @@ class PostgresListener:
                     self._arrived.wait()
                 stream_id = next(iter(self._pending))
                 del self._pending[stream_id]
-            self._live.publish(stream_id)
+            try:
+                self._live.publish(stream_id)
+            except Exception:  # noqa: BLE001 - a refresher that ended would hold back every feed
+                log.exception("Could not publish %s; the fallback reads it again", stream_id)

@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 import psycopg
 
-from service.adapters.notifications import CHANNEL, RECONNECT_PAUSE_S, parse_payload
+from service.adapters.notifications import RECONNECT_PAUSE_S, listening_connection, parse_payload
 
 log = logging.getLogger(__name__)
 
+WAKEUPS_NAME = "cardroom-wakeups"
 STOP_CHECK_S = 1.0
 """How often the listening thread looks whether it was stopped."""
 
@@ -40,8 +41,7 @@ class Wakeups:
     def _listen(self) -> None:
         while not self._stopped.is_set():
             try:
-                with psycopg.connect(self._database_url, autocommit=True, connect_timeout=2) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                with listening_connection(self._database_url, WAKEUPS_NAME) as connection:
                     self.woken.set()
                     while not self._stopped.is_set():
                         for notify in connection.notifies(timeout=STOP_CHECK_S):
@@ -50,4 +50,6 @@ class Wakeups:
                                 self.woken.set()
             except psycopg.Error as error:
                 log.warning("The follower's notification listener lost its connection: %s", error)
+            except Exception:  # noqa: BLE001 - a bug must not leave the follower on its safety net
+                log.exception("The follower's notification listener failed; it listens again")
             self._stopped.wait(RECONNECT_PAUSE_S)

@@ -86,6 +86,10 @@ class Batch:
     """Commands the batch recorded (an append each)."""
     full: bool
     """The log had more than one batch: call again at once."""
+    held_back: bool = False
+    """Events past the checkpoint were committed, but the log's gap-safe order does not
+    reach them yet: a transaction that began before they did (anywhere on the server)
+    still runs. Nothing will notify again when it ends: look again soon."""
 
 
 def open_tables_listed() -> list[str]:
@@ -93,6 +97,21 @@ def open_tables_listed() -> list[str]:
     transaction (PostgreSQL: the listings read model, one query)."""
     connection = scope.current_connection()
     return [] if connection is None else listings.open_tables(connection)
+
+
+# One probe of the log's (transaction_id, position) index.
+_EVENTS_PAST = "SELECT EXISTS (SELECT FROM events WHERE (transaction_id, position) > (%s::text::xid8, %s))"
+
+
+def log_held_back(after: Checkpoint) -> bool:
+    """Whether the log holds committed events past `after`, read in the batch's own
+    transaction once the batch read all the gap-safe order gave (PostgreSQL; in memory
+    the order never holds anything back)."""
+    connection = scope.current_connection()
+    if connection is None:
+        return False
+    row = connection.execute(_EVENTS_PAST, (str(after.transaction_id), after.position)).fetchone()
+    return bool(row and row[0])
 
 
 def tournament_of_table(table_id: str) -> tuple[str, int] | None:
@@ -183,12 +202,14 @@ class TournamentFollower:
                     with self._parked_if_unreadable(tournament_id):
                         recorded += self._handle(tournament_id, now, tournament_id in due,
                                                  COMMANDS_PER_BATCH - recorded)
+                full = len(records) == self._batch_events
+                held_back = not full and log_held_back(after)
                 self._tracking.move(self._name, after)
         except BaseException:
             self._forget()
             raise
         self._left_at = after
-        return Batch(len(records), recorded, len(records) == self._batch_events)
+        return Batch(len(records), recorded, full, held_back)
 
     @contextmanager
     def _parked_if_unreadable(self, tournament_id: str) -> Iterator[None]:

@@ -19,6 +19,7 @@ An `EventStream` is served one of two ways:
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -29,6 +30,8 @@ from typing import Any
 from service.http.metrics import OPEN_STREAMS
 from service.adapters.notifications import FALLBACK_S, Feed, LiveFeeds, Watcher
 from service.adapters.store.base import RecordedEvent, Reveal
+
+log = logging.getLogger(__name__)
 
 KEEP_ALIVE_S = 15.0
 RETRY_MS = 1000
@@ -116,7 +119,11 @@ class EventStream:
         source, feed = self._source, self._feed
         if source.turn is None or feed is None or self._turn_sent_at == self.sent:
             return b""
-        turn = source.turn(feed.followed, self.sent)
+        try:
+            turn = source.turn(feed.followed, self.sent)
+        except Exception:  # noqa: BLE001 - the events are sent already: never lose them for a turn
+            log.warning("No turn message for %s at version %s", source.stream_id, self.sent, exc_info=True)
+            return b""
         if turn is None:
             return b""
         self._turn_sent_at = self.sent
