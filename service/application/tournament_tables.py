@@ -56,6 +56,7 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.seating import Table as SeatingTable
 from domain.rules.violations import Violation
 from service.application import commands, tournaments
+from service.application.handling import Handled
 from service.adapters.store.base import VersionConflict
 
 if TYPE_CHECKING:
@@ -407,10 +408,16 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
                   for player in seating_table.seats)
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
-                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
+                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
+                                action_clock_s=_action_clock_s(settings, first_level) or None)
     handled = commands.create_table(app, command, actor=ACTOR)
     tables.put(seating_table.number,
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))
+
+
+def _action_clock_s(settings: tournament.Settings, period: Any) -> int:
+    """The level's action clock, else the tournament's; 0: none."""
+    return period.action_clock_s or settings.action_clock_s or 0
 
 
 def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
@@ -546,9 +553,11 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
     period = state.clock.periods[dealt.period_index]
     positions = dealt.positions
     deal = commands.draw_deal()
+    assert state.settings is not None
     command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
                                   small_blind=positions.small_blind, big_blind=positions.big_blind,
-                                  betting=_betting(loaded, period))
+                                  betting=_betting(loaded, period),
+                                  action_clock_s=_action_clock_s(state.settings, period))
     _send_to_table(app, tables, number, loaded_table, command)
     return True
 
@@ -570,3 +579,19 @@ def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, in
             assert isinstance(event, tournament.HandDealt)
             return event
     raise AssertionError(f"no HandDealt at versions {first}..{last} of tournament {tournament_id}")
+
+
+def mark_away(app: Application, tournament_id: str, player_id: str, away: bool, *,
+              actor: str | None = None) -> Handled[table.TableState | None]:
+    """The floor marks a player at a service table away (or back): the table deals them in
+    and posts their blinds and antes, and kills their hand at once (TDA 2024 30)."""
+    state = tournaments.load_tournament(app, tournament_id).state
+    if state.settings is None:
+        raise Violation("unknown_tournament", f"there is no tournament {tournament_id}")
+    if state.settings.tables != tournament.TABLES_SERVICE:
+        raise Violation("physical_tables", "at physical tables the dealer kills an absent player's hand")
+    seat = state.seating.where.get(player_id)
+    if seat is None:
+        raise Violation("not_seated", f"player {player_id} is not in the tournament", numbers={"player": player_id})
+    command: table.Command = table.SitOut(player_id) if away else table.ReturnToSeat(player_id)
+    return commands.execute(app, table_id_for(tournament_id, seat[0]), None, command, actor=actor)
