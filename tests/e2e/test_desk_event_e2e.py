@@ -126,7 +126,7 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
 
     # The next level (asked first): rebuys are over.
     click("#next-level")
-    confirm("to level 2 (200/400 ante 50)")
+    confirm("to level 2 (200/400 ante 50) with 20:00 (its full time)")
     done("The level is set.")
     assert not browser.find_elements(By.CSS_SELECTOR, "#players-list [data-action=rebuy]")
 

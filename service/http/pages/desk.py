@@ -20,6 +20,7 @@ the clock and the players while the event runs, the results once it is over.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -178,6 +179,13 @@ def _confirmation(tournament_id: str, action: str, consequence: str, context: Co
         bust_choices=bust_choices), 200
 
 
+def _as_confirmed(command: Any) -> Any:
+    """A command that carries the organiser's confirmation itself (AdjustClock past the
+    level's length) is judged as confirmed: that is the question the desk asks."""
+    return dataclasses.replace(command, confirm=True) if "confirm" in getattr(command, "__dataclass_fields__", {}) \
+        else command
+
+
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:action>", methods=["POST"])
 @floor_page(roles=DESK_ROLES)
 def desk_action(tournament_id: str, action: str) -> Any:
@@ -194,7 +202,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
         command = chosen.command(context, form_id)
         if chosen.confirm is not None and request.form.get("confirmed") != CONFIRMED:
             # What the rules would refuse is refused now, not asked about first.
-            consequence = chosen.confirm(context, tournament.decide(context.state, command))
+            consequence = chosen.confirm(context, tournament.decide(context.state, _as_confirmed(command)))
             if consequence is not None:
                 return _confirmation(tournament_id, action, consequence, context)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),

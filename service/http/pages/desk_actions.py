@@ -22,7 +22,7 @@ from flask import request
 
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
-from domain.tournaments.clock import read_clock
+from domain.tournaments.clock import LevelSet, read_clock
 from domain.tournaments.seating import floor_move
 from domain.tournaments.structure import level_number, period_index_of_level
 from service.application import tournaments
@@ -132,13 +132,18 @@ def _set_level(context: Context, form_id: str) -> Any:
 
 
 def _confirm_level(context: Context, events: list[object]) -> str:
+    """Says the time the level will have as the decision records it: its full time going
+    forward, the time it had when the clock left it going back."""
     periods = context.state.clock.periods
     reading = read_clock(context.state.clock, context.now)
     target = _target_period(context)
     now_at = (f"{_period_words(periods, reading.period_index)} with {clock_time(reading.remaining_s)} left"
               if reading.period_index is not None else "not started")
-    return (f"The clock goes from {now_at} to {_period_words(periods, target)} at its full "
-            f"{clock_time(periods[target].length_s)}. Hands dealt from now play its blinds.")
+    remaining = next((e.remaining_s for e in events if isinstance(e, LevelSet)), periods[target].length_s)
+    full = remaining >= periods[target].length_s
+    return (f"The clock goes from {now_at} to {_period_words(periods, target)} with "
+            f"{clock_time(remaining)}{' (its full time)' if full else ' left (the time it had)'}. "
+            "Hands dealt from now play its blinds.")
 
 
 def _adjust(context: Context, form_id: str) -> Any:
