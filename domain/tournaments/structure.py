@@ -28,6 +28,7 @@ class Period:
     colour_up: int = 0
     """A scheduled colour-up: when this period begins, chips below this denomination are
     raced off (TDA 2024 24) and it becomes the smallest chip in play; 0: none."""
+    action_clock_s: int | None = None  # this level's action clock (None: the tournament's)
 
     @classmethod
     def level(

@@ -136,6 +136,7 @@ class Bust:
     player_id: str
     starting_stack: int  # the player's stack when the hand started
     table: int = 0  # where they busted (set by the decider)
+    busted_by: str | None = None  # who busted them (bounties, records), when the floor says
 
 
 @dataclass(frozen=True)
@@ -369,6 +370,7 @@ class HandFinished:
 class Elimination:
     player_id: str
     place: int
+    busted_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1069,7 +1071,8 @@ def _placed(state: Tournament, busted: tuple[Bust, ...], at: float, share_all: b
     ranking = RANK_SHARED if share_all else state._settings.bust_ranking
     places = places_for_round([(b.player_id, b.starting_stack, b.table) for b in ordered],
                               state.seating.players + len(state.round_busts), ranking)
-    return [PlayersEliminated(tuple(Elimination(p, place) for p, place in places), at)]
+    by = {b.player_id: b.busted_by for b in busted}
+    return [PlayersEliminated(tuple(Elimination(p, place, by.get(p)) for p, place in places), at)]
 
 
 def _place_round(state: Tournament, busted: tuple[Bust, ...], at: float, share_all: bool) -> list[object]:
@@ -1088,6 +1091,10 @@ def _eliminate_reported(state: Tournament, settings: Settings, command: Eliminat
     for name in names:
         if name not in state.seating.where:
             raise _refuse("not_seated", f"player {name} is not in the tournament", player=name)
+    for bust in command.busted:
+        if bust.busted_by is not None and (bust.busted_by in names or bust.busted_by not in state.seating.where):
+            raise _refuse("invalid_busted_by", f"{bust.busted_by} is not a player still in who could bust "
+                          f"{bust.player_id}", player=bust.player_id, busted_by=bust.busted_by)
     events: list[object] = []
     if command.counts:
         if settings.tables != TABLES_PHYSICAL:
@@ -1198,6 +1205,9 @@ def _disqualified(state: Tournament, player: str, reason: str, at: float) -> Pla
 
 
 def _move(state: Tournament, command: MovePlayer) -> list[object]:
+    if command.player_id in state.awaiting_players:
+        raise _refuse("awaiting_rebuy", f"player {command.player_id} is out of chips and keeps the seat only to "
+                      "rebuy: they move once they have", player=command.player_id)
     move = floor_move(state.seating, command.player_id, command.to_table, command.to_seat)
     for pending in state.pending_moves:
         if pending.player_id == command.player_id:
@@ -1245,6 +1255,8 @@ def _settle(state: Tournament, at: float, seed: int) -> list[object]:
 def _queued_move(state: Tournament, pending: MoveQueued, at: float) -> object | None:
     if pending.player_id not in state.seating.where:
         return MoveCancelled(pending.move_id, "player_out")
+    if pending.player_id in state.awaiting_players:
+        return MoveCancelled(pending.move_id, "awaiting_rebuy")
     if not _may_move(state, state.seating.where[pending.player_id][0], pending.to_table):
         return None
     try:
@@ -1351,6 +1363,9 @@ def _rebuy_or_add_on(state: Tournament, settings: Settings, command: Rebuy | Add
     player = command.player_id
     if player not in state.seating.where:
         raise _refuse("not_seated", f"player {player} is not in the tournament", player=player)
+    if not rebuy and player in state.awaiting_players:
+        raise _refuse("awaiting_rebuy", f"player {player} is out of chips: a rebuy comes before an add-on",
+                      player=player)
     until = settings.rebuy_until_level if rebuy else settings.add_on_until_level
     level = _level_of(state, command.at)
     if level is None or level > until:
@@ -1451,9 +1466,12 @@ def _changes(state: Tournament, *changes: tuple[str, int, str]) -> tuple[ChipCha
 
 def _leaving(state: Tournament, players: Iterable[str]) -> Tournament:
     players = tuple(players)
+    gone = set(players)
     return replace(
         state, stacks=state.stacks.updated(dict.fromkeys(players)),
         credits_in_hand=_without(state.credits_in_hand, players),
+        awaiting_rebuy=tuple(a for a in state.awaiting_rebuy if a.player_id not in gone),
+        dealt_since_bust=state.dealt_since_bust - gone,
         pending_disqualifications=tuple(d for d in state.pending_disqualifications if d.player_id not in players),
     )
 
@@ -1592,12 +1610,9 @@ def _evolve(state: Tournament, event: object) -> Tournament:
         for elimination in event.eliminations:
             if elimination.player_id in seating.where:  # round busts already left their seats
                 seating = remove_player(seating, elimination.player_id)
-        out = {e.player_id for e in event.eliminations}
         return _leaving(replace(state, seating=seating, standings=state.standings + event.eliminations,
-                                round_busts=(), announcement_round=False,
-                                awaiting_rebuy=tuple(a for a in state.awaiting_rebuy if a.player_id not in out),
-                                dealt_since_bust=state.dealt_since_bust - out),
-                        out)
+                                round_busts=(), announcement_round=False),
+                        (e.player_id for e in event.eliminations))
     if isinstance(event, PlayerDisqualified):
         return _leaving(replace(
             state, seating=remove_player(state.seating, event.player_id),

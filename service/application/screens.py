@@ -47,7 +47,7 @@ def players_named(loaded: LoadedTournament) -> set[str]:
     """Every player a screen may name: to look their names up in one query."""
     state = loaded.state
     found = set(state.seating.where) | {e.player_id for e in state.standings}
-    found |= {m.player_id for m in state.pending_moves}
+    found |= {m.player_id for m in state.pending_moves} | {c.player_id for c in state.move_calls}
     return found
 
 
@@ -71,7 +71,9 @@ def clock_screen(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "to_break_s": None,
         "players_left": left,
         "entries": state.entries,
-        "average_stack": state.chips_in_play // left if left and state.status != tournament.REGISTERING else None,
+        # The ledger knows the chips in play exactly; busted players waiting to rebuy hold none.
+        "average_stack": state.chips_in_play // state.players_with_chips
+        if state.players_with_chips and state.status == tournament.RUNNING else None,
         "prize_pool": state.prize_pool,
     }
     index = reading.period_index

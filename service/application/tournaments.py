@@ -160,9 +160,12 @@ def due_commands(state: tournament.Tournament, now: int) -> list[Any]:
     if settings is None:
         return []
     if state.status == tournament.REGISTERING:
-        if now >= settings.starts_at and len(state.registered) >= 2:
+        # Only with auto_start: otherwise the director starts it (early or late).
+        if settings.auto_start and now >= settings.starts_at and len(state.registered) >= settings.min_players:
             return [tournament.StartTournament(at=now, seed=new_seed())]
         return []
+    if state.status == tournament.RUNNING and state.rebuys_expired(now):
+        return [tournament.ExpireRebuys(at=now, seed=new_seed())]
     clock = state.clock
     if state.status != tournament.RUNNING or clock.period_index is None or clock.paused:
         return []
@@ -238,24 +241,75 @@ def _view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "prizes": _prizes_view(state),
         "chips": _chips_view(state),
         "pending_moves": [{"move_id": m.move_id, "player_id": m.player_id, "to_table": m.to_table,
-                           "to_seat": m.to_seat, "asked_at": tournament.iso(m.at)} for m in state.pending_moves],
+                           "to_seat": m.to_seat + 1, "asked_at": tournament.iso(m.at)} for m in state.pending_moves],
+        "moves": moves_view(state, now),
+        "awaiting_rebuy": [{"player_id": a.player_id, "table": a.table, "busted_at": tournament.iso(a.at),
+                            "until": _rebuy_until(state, a)} for a in state.awaiting_rebuy],
+        "auto_start": settings.auto_start,
+        "min_players": settings.min_players,
+        "action_clock_s": settings.action_clock_s,
+        "time_bank_s": settings.time_bank_s,
+        "undo": _undo_view(state),
     }
     return view
+
+
+def _rebuy_until(state: tournament.Tournament, awaited: tournament.RebuyAwaited) -> str:
+    """When the wait ends: an instant at physical tables, the next hand's end at service tables."""
+    settings = state._settings
+    if settings.tables == tournament.TABLES_PHYSICAL:
+        return tournament.iso(awaited.at + settings.rebuy_grace_s)
+    return "the end of the next hand at the table"
+
+
+def _undo_view(state: tournament.Tournament) -> dict[str, Any] | None:
+    """What POST .../undo would undo, and what blocks it."""
+    act = state.undoable
+    if act is None:
+        return None
+    return {"kind": act.kind, "event": type(act.event).__name__, "blocked_by": state.undo_blocked_by}
+
+
+def moves_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
+    """Moves to call out, seats counted from 1: pending (physical tables, until seated
+    or move_call_s), the recent ones (newest first) and the floor's queued moves."""
+    settings = state._settings
+    pending = {c.move_id for c in state.pending_move_calls(now)}
+
+    def shown(call: tournament.MoveCall) -> dict[str, Any]:
+        return {"move_id": call.move_id, "player_id": call.player_id, "from_table": call.from_table,
+                "from_seat": call.from_seat + 1, "to_table": call.to_table, "to_seat": call.to_seat + 1,
+                "reason": call.reason, "at": tournament.iso(call.at), "pending": call.move_id in pending,
+                "pending_until": tournament.iso(call.at + settings.move_call_s) if call.move_id in pending else None,
+                "seated_at": None if call.seated_at is None else tournament.iso(call.seated_at)}
+
+    return {
+        "pending": [shown(c) for c in state.move_calls if c.move_id in pending],
+        "recent": [shown(c) for c in reversed(state.move_calls)],
+        "queued": [{"move_id": m.move_id, "player_id": m.player_id, "to_table": m.to_table,
+                    "to_seat": m.to_seat + 1} for m in state.pending_moves],
+    }
 
 
 def _chips_view(state: tournament.Tournament) -> dict[str, Any]:
     """The chip ledger: chips in play = issued - removed."""
     if state.status == tournament.REGISTERING:
         return {}
+    with_chips = state.players_with_chips
     return {"in_play": state.chips_in_play, "issued": state.chips_issued, "removed": state.chips_removed,
-            "rebuys": state.rebuys, "add_ons": state.add_ons}
+            "rebuys": state.rebuys, "add_ons": state.add_ons, "known": state.chips_known,
+            "uncounted": state.chips_in_play - state.chips_known,
+            # The ledger knows the chips in play exactly, whoever holds them.
+            "average_stack": state.chips_in_play // with_chips if with_chips else None}
 
 
 def _clock_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
     reading = read_clock(state.clock, now)
     periods = state.clock.periods
     view: dict[str, Any] = {
-        "started": reading.started, "period": reading.period_index, "level": reading.level,
+        "started": reading.started,
+        # Periods and seats are counted from 1 at the edge; events keep their indexes.
+        "period": None if reading.period_index is None else reading.period_index + 1, "level": reading.level,
         "on_break": reading.on_break, "paused": reading.paused,
         "remaining_s": int(reading.remaining_s), "blinds": None, "next": None,
         "ends_at": None if not reading.started or reading.paused else tournament.iso(now + reading.remaining_s),
@@ -278,6 +332,7 @@ def _blinds(period: Any) -> dict[str, Any]:
 
 def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[str, Any]]:
     shown = []
+    waiting = state.awaiting_players
     for table in state.seating.tables:
         if table is None:
             continue
@@ -285,8 +340,9 @@ def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[
             "number": table.number,
             # The live table's id (service.application.tournament_tables.table_id_for), where its players act.
             "table_id": f"{tournament_id}-table-{table.number}",
-            "players": [{"seat": seat, "player_id": player, "chips": state.stack_of(player)}
-                        for seat, player in enumerate(table.seats) if player is not None],
+            "players": [{"seat": seat, "player_id": player, "chips": state.stack_of(player),
+                         "awaiting_rebuy": player in waiting}
+                        for seat, player in enumerate(table.seats, start=1) if player is not None],
             "playing_hand": table.number in state.hands_in_progress,
         })
     return shown
@@ -295,7 +351,8 @@ def _tables_view(tournament_id: str, state: tournament.Tournament) -> list[dict[
 def _standings_view(state: tournament.Tournament) -> list[dict[str, Any]]:
     order = state.finishing_order() if state.status == tournament.FINISHED else \
         sorted(state.standings, key=lambda e: e.place)
-    return [{"player_id": e.player_id, "place": e.place} for e in order]
+    return [{"player_id": e.player_id, "place": e.place, **({"busted_by": e.busted_by} if e.busted_by else {})}
+            for e in order]
 
 
 def _prizes_view(state: tournament.Tournament) -> list[dict[str, Any]]:

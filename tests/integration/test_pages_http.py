@@ -247,9 +247,9 @@ def test_the_desk_moves_rebuys_and_exports(client):
     tournament_id, players = new_tournament(client, ["Mv A", "Mv B", "Mv C"], rebuy_price=20)
     sign_in(client, ADMIN_KEY)
     seated = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["tables"][0]["players"]
-    free = next(s for s in range(9) if s not in {p["seat"] for p in seated})
+    free = next(s for s in range(1, 10) if s not in {p["seat"] for p in seated})  # seats from 1, as on the desk
     moved = client.post(f"/floor/tournaments/{tournament_id}/move", data={
-        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(free + 1)})
+        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(free)})
     assert moved.status_code == 303
     seats = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["tables"][0]["players"]
     assert {"seat": free, "player_id": players[0]}.items() <= next(
@@ -271,16 +271,16 @@ def test_the_desk_moves_rebuys_and_exports(client):
 
 
 def test_a_move_to_a_taken_seat_is_refused_in_the_desks_seat_numbers(client):
-    # The desk shows and takes seats from 1; the API's are from 0.
+    # The desk and the API both count seats from 1.
     tournament_id, players = new_tournament(client, ["Seat A", "Seat B", "Seat C"])
     sign_in(client, ADMIN_KEY)
     seated = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["tables"][0]["players"]
     taken = next(p["seat"] for p in seated if p["player_id"] != players[0])
     refused = client.post(f"/floor/tournaments/{tournament_id}/move", data={
-        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(taken + 1)})
+        **desk_form(client, tournament_id), "player_id": players[0], "to_table": "1", "to_seat": str(taken)})
     page = unescape(refused.get_data(as_text=True))
     assert refused.status_code == 422 and 'data-code="seat_taken"' in page
-    assert f"seat {taken + 1} at table 1 is not an open seat" in page
+    assert f"seat {taken} at table 1 is not an open seat" in page
 
 
 def test_a_desk_refusal_names_the_player_as_the_api_does(client):

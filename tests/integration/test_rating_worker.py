@@ -46,7 +46,7 @@ def test_the_workers_tournament_manager_starts_a_due_tournament_once_and_deals_i
     tournament_id = "manager-" + uuid.uuid4().hex[:10]
     settings = tournament.Settings(
         name="Turbo", structure=(Period.level(25, 50, 10), Period.level(50, 100, 10)),
-        starts_at=int(time.time()) + 1, starting_stack=5000, buy_in=10, payout_percentages=("100",))
+        starts_at=int(time.time()) + 1, starting_stack=5000, buy_in=10, payout_percentages=("100",), auto_start=True)
     app = applications.of(postgres_store)
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for player in ("ann", "bob", "cat"):

@@ -57,15 +57,17 @@ def test_a_start_more_than_ten_years_ahead_is_refused_with_the_latest(client):
     assert problem["numbers"]["starts_at"] == "9999-12-31T23:59:59Z" and problem["numbers"]["latest"].endswith("Z")
 
 
-def test_too_early_speaks_of_instants_not_epoch_seconds(client):
+def test_the_director_starts_two_hours_early_and_the_published_time_stays(client):
     starts = datetime.now(timezone.utc) + timedelta(hours=2)
     body = {"name": "Later", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
             "payout_percentages": ["100"], "starts_at": iso(starts.replace(microsecond=0))}
     tournament_id = client.post("/v1/tournaments", json=body, headers=ADMIN).get_json()["id"]
     for name in ("A", "B"):
         post(client, tournament_id, "registrations", {"player_id": register_player(client, name)})
-    problem = assert_problem(post(client, tournament_id, "start", {}), 422, "too_early")
-    assert iso(starts.replace(microsecond=0)) in problem["detail"] and "starts_at" in problem["numbers"]
+    assert post(client, tournament_id, "start", {}).status_code == 201
+    shown = view(client, tournament_id)
+    assert shown["status"] == "running" and shown["starts_at"] == iso(starts.replace(microsecond=0))
+    assert shown["auto_start"] is False and shown["clock"]["level"] == 1
 
 
 def test_an_adjustment_never_leaves_the_running_level_and_a_level_is_set_back_and_forth(client):
@@ -78,7 +80,7 @@ def test_an_adjustment_never_leaves_the_running_level_and_a_level_is_set_back_an
     assert problem["numbers"]["remaining_s"] <= 20 * 60 and problem["numbers"]["level"] == 1
     assert post(client, tournament_id, "clock/level", {"level": 3, "remaining_s": 90}).status_code == 201
     clock = view(client, tournament_id)["clock"]
-    assert (clock["level"], clock["period"], clock["blinds"]["big_blind"]) == (3, 3, 200)
+    assert (clock["level"], clock["period"], clock["blinds"]["big_blind"]) == (3, 4, 200)  # periods from 1
     assert 85 <= clock["remaining_s"] <= 90
     assert post(client, tournament_id, "clock/level", {"step": -1}).status_code == 201
     clock = view(client, tournament_id)["clock"]
@@ -98,10 +100,11 @@ def test_rebuys_and_add_ons_credit_chips_within_their_limits(client):
     shown = view(client, tournament_id)
     chips = {p["player_id"]: p["chips"] for t in shown["tables"] for p in t["players"]}
     assert chips[names[0]] == 15000
-    assert shown["chips"] == {"in_play": 35000, "issued": 35000, "removed": 0, "rebuys": 1, "add_ons": 0}
+    assert shown["chips"] == {"in_play": 35000, "issued": 35000, "removed": 0, "rebuys": 1, "add_ons": 0,
+                              "known": 35000, "uncounted": 0, "average_stack": 11666}
     again = refused_writes_nothing(client, tournament_id, post(client, tournament_id, "rebuys",
                                                                {"player_id": names[0]}), 422, "rebuy_limit")
-    assert again["numbers"] == {"taken": 1, "allowed": 1}
+    assert again["numbers"] == {"taken": 1, "allowed": 1, "asked": 1}
     assert post(client, tournament_id, "add-ons", {"player_id": names[0]}).status_code == 201
     # names[0] now holds 23,000, above the starting stack: no rebuy for them.
     assert view(client, tournament_id)["chips"]["in_play"] == 43000
@@ -116,7 +119,7 @@ def test_a_rebuy_is_taken_at_or_below_the_starting_stack(client):
     problem = refused_writes_nothing(client, tournament_id, post(client, tournament_id, "rebuys",
                                                                  {"player_id": names[0]}), 422,
                                      "rebuy_above_starting_stack")
-    assert problem["numbers"] == {"stack": 12000, "starting_stack": 10000}
+    assert problem["numbers"] == {"stack": 12000, "rebuy_at_or_below": 10000, "starting_stack": 10000}
     assert post(client, tournament_id, "rebuys", {"player_id": names[1]}).status_code == 201
     wrong = [{"player_id": names[0], "chips": 12000}, {"player_id": names[1], "chips": 1}]
     problem = refused_writes_nothing(client, tournament_id, post(client, tournament_id, "chip-counts",
@@ -130,7 +133,7 @@ def test_a_move_asked_during_a_hand_is_queued_made_after_it_and_may_be_cancelled
     source, target = shown["tables"]
     tournaments.send(applications.of(postgres_store), tournament_id, tournament.DealHand(target["number"], at=int(datetime.now().timestamp())))
     player = source["players"][0]["player_id"]
-    open_seat = min(set(range(6)) - {p["seat"] for p in target["players"]})
+    open_seat = min(set(range(1, 7)) - {p["seat"] for p in target["players"]})  # seats from 1
     floor = key_for(client, "floor")
     asked = post(client, tournament_id, "moves", {"player_id": player, "to_table": target["number"],
                                                   "to_seat": open_seat}, floor)

@@ -206,12 +206,16 @@ def test_a_retried_registration_answers_the_first_response_and_writes_nothing(cl
 
 # --- start and the level clock ----------------------------------------------------------
 
-def test_a_tournament_does_not_start_before_its_time(client):
+def test_the_director_starts_a_scheduled_tournament_early_and_the_floor_may_too(client):
     tournament_id = schedule(client, starts_in_s=3600)
-    for name in ("Ann", "Bob"):
-        register(client, tournament_id, register_player(client, name))
-    assert_problem(client.post(f"/v1/tournaments/{tournament_id}/start", json={}, headers=ADMIN),
-                   422, "too_early")
+    register(client, tournament_id, register_player(client, "Ann"))
+    floor = key_for(client, "floor")
+    assert_problem(client.post(f"/v1/tournaments/{tournament_id}/start", json={}, headers=floor),
+                   422, "not_enough_players")
+    register(client, tournament_id, register_player(client, "Bob"))
+    started = client.post(f"/v1/tournaments/{tournament_id}/start", json={}, headers=floor)
+    assert started.status_code == 201, started.get_data(as_text=True)
+    assert view(client, tournament_id)["status"] == "running"
 
 
 def test_the_start_draws_seats_into_balanced_tables_and_starts_level_one(client):
@@ -236,7 +240,8 @@ def test_the_organiser_pauses_adjusts_and_resumes_the_clock(client):
     assert paused["paused"] is True
     assert_problem(client.post(f"/v1/tournaments/{tournament_id}/clock/pause", json={}, headers=ADMIN),
                    422, "clock_paused")
-    adjusted = client.post(f"/v1/tournaments/{tournament_id}/clock/adjust", json={"seconds": 120},
+    # Past the level's own length: confirmed (adjust_past_level_length otherwise).
+    adjusted = client.post(f"/v1/tournaments/{tournament_id}/clock/adjust", json={"seconds": 120, "confirm": True},
                            headers=ADMIN)
     assert adjusted.status_code == 201
     assert view(client, tournament_id)["clock"]["remaining_s"] == paused["remaining_s"] + 120
@@ -253,15 +258,25 @@ def test_players_and_floor_staff_cannot_touch_the_clock(client):
                        403, "forbidden")
 
 
-def test_the_sweep_starts_a_due_tournament_once(client, postgres_store):
-    tournament_id = schedule(client, starts_in_s=-1)
-    for name in ("Ann", "Bob", "Cat"):
+def test_the_sweep_starts_a_due_tournament_once_with_auto_start(client, postgres_store):
+    tournament_id = schedule(client, starts_in_s=-1, auto_start=True, min_players=3)
+    for name in ("Ann", "Bob"):
         register(client, tournament_id, register_player(client, name))
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, int(time.time())) == []
+    register(client, tournament_id, register_player(client, "Cat"))
     now = int(time.time())
     started = tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, now)
     assert [e["type"] for o in started for e in o.events] == ["TournamentStarted", "LevelStarted"]
     assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, now + 1) == []
     assert view(client, tournament_id)["status"] == "running"
+
+
+def test_the_sweep_never_starts_a_tournament_without_auto_start(client, postgres_store):
+    tournament_id = schedule(client, starts_in_s=-1)
+    for name in ("Ann", "Bob", "Cat"):
+        register(client, tournament_id, register_player(client, name))
+    assert tournaments.act_on_deadlines(applications.of(postgres_store), tournament_id, int(time.time()) + 60) == []
+    assert view(client, tournament_id)["status"] == "registering"
 
 
 def test_the_sweep_leaves_a_future_tournament_alone(client, postgres_store):
@@ -332,14 +347,27 @@ def test_players_busting_on_the_same_hand_share_the_place_only_with_equal_starti
         (names[0], 3), (names[1], 4), (names[2], 4)}
 
 
-def test_an_elimination_of_a_player_with_chips_is_refused_with_the_stack_and_writes_nothing(client):
+def test_the_floor_names_a_bust_at_a_physical_table_without_counts(client):
     tournament_id, names = running(client, 4)
-    version = view(client, tournament_id)["version"]
-    refused = client.post(f"/v1/tournaments/{tournament_id}/eliminations",
-                          json={"busted": [{"player_id": names[0]}]}, headers=ADMIN)
-    body = assert_problem(refused, 422, "player_has_chips")
-    assert body["numbers"] == {"player_id": names[0], "player_name": "P0", "stack": 10000} and "rule" not in body
-    assert view(client, tournament_id)["version"] == version
+    floor = key_for(client, "floor")
+    response = client.post(f"/v1/tournaments/{tournament_id}/eliminations",
+                           json={"player_id": names[0], "busted_by": names[1]}, headers=floor)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    shown = view(client, tournament_id)
+    assert shown["standings"] == [{"player_id": names[0], "name": "P0", "place": 4, "busted_by": names[1],
+                                   "busted_by_name": "P1"}] or shown["standings"][0]["place"] == 4
+    # Chips in play are the ledger's: P0's 10,000 are with someone at the table, uncounted.
+    chips = shown["chips"]
+    assert (chips["in_play"], chips["known"], chips["uncounted"], chips["average_stack"]) == (40000, 30000, 10000, 13333)
+    counted = client.post(f"/v1/tournaments/{tournament_id}/chip-counts",
+                          json={"counts": [{"player_id": names[1], "chips": 20000}]}, headers=floor)
+    assert counted.status_code == 201, counted.get_data(as_text=True)
+    too_many = client.post(f"/v1/tournaments/{tournament_id}/chip-counts",
+                           json={"counts": [{"player_id": names[2], "chips": 10001}]}, headers=floor)
+    assert assert_problem(too_many, 422, "chips_not_conserved")["numbers"]["chips_in_play"] == 40000
+    assert_problem(client.post(f"/v1/tournaments/{tournament_id}/eliminations",
+                               json={"player_id": names[2], "busted_by": names[2]}, headers=floor),
+                   422, "invalid_busted_by")
 
 
 def test_the_last_elimination_finishes_the_tournament_pays_and_rates_it(client):
@@ -367,13 +395,17 @@ def test_the_floor_moves_a_player_to_an_open_seat_between_hands(client):
     shown = view(client, tournament_id)
     source, target = shown["tables"]
     player, name = source["players"][0]["player_id"], source["players"][0]["name"]
-    open_seat = min(set(range(6)) - {p["seat"] for p in target["players"]})
+    open_seat = min(set(range(1, 7)) - {p["seat"] for p in target["players"]})  # seats from 1
     moved = client.post(f"/v1/tournaments/{tournament_id}/moves",
                         json={"player_id": player, "to_table": target["number"], "to_seat": open_seat},
                         headers=key_for(client, "floor"))
     assert moved.status_code == 201, moved.get_data(as_text=True)
     after = {t["number"]: t["players"] for t in view(client, tournament_id)["tables"]}
-    assert {"seat": open_seat, "player_id": player, "name": name, "chips": 10000} in after[target["number"]]
+    assert {"seat": open_seat, "player_id": player, "name": name, "chips": 10000,
+            "awaiting_rebuy": False} in after[target["number"]]
+    recent = client.get(f"/v1/tournaments/{tournament_id}/moves", headers=ADMIN).get_json()["recent"]
+    assert (recent[0]["player_id"], recent[0]["to_table"], recent[0]["to_seat"], recent[0]["reason"]) == (
+        player, target["number"], open_seat, "floor")
 
 
 def test_a_disqualified_player_leaves_at_the_current_place(client):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -23,6 +24,7 @@ from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
+from domain.rules.violations import Violation
 from service.application import tournaments, views
 from service.http import tournament_exports as exports
 from service.http.api import Blueprint, application, event_store
@@ -71,6 +73,9 @@ class PeriodSchema(ma.Schema):
     big_blind = Chips(load_default=0)
     ante = Chips(load_default=0)
     big_blind_ante = StrictBoolean(load_default=False)
+    action_clock_s = ma.fields.Integer(strict=True, load_default=None, allow_none=True,
+                                       validate=ma.validate.Range(min=1, max=3600),
+                                       metadata={"description": "this level's action clock (default: the tournament's)"})
     colour_up = Chips(load_default=0, metadata={
         "description": "a scheduled colour-up: when this period begins, chips below this denomination are "
                        "raced off (TDA 2024 24); 0: none"})
@@ -118,7 +123,16 @@ class NewTournamentSchema(ma.Schema):
     rebuy_price = Chips(load_default=0, metadata={"description": "0: no rebuys"})
     rebuy_chips = Chips(metadata={"description": "chips per rebuy (default: the starting stack)"})
     rebuys_allowed = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=100),
-                                       metadata={"description": "rebuys per player (default 1)"})
+                                       metadata={"description": "rebuys per player (default 0: no limit)"})
+    rebuy_at_or_below = Chips(load_default=0, metadata={
+        "description": "a seated player may rebuy holding at most this many chips (default 0: the starting stack); "
+                       "a busted player keeps the seat during the rebuy period until they rebuy, decline or "
+                       "their time passes"})
+    double_rebuy = StrictBoolean(load_default=False, metadata={"description": "a rebuy may be double (two at once)"})
+    rebuy_grace_s = ma.fields.Integer(strict=True, load_default=300, validate=ma.validate.Range(min=0, max=86400),
+                                      metadata={"description": "physical tables: how long a busted player may take to "
+                                                               "rebuy (service tables: until the end of the next hand "
+                                                               "at their table)"})
     rebuy_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
         "description": "the last level a rebuy is taken in, and the break after it (default: the late "
                        "registration's, at least 1). A rebuy is taken at or below the starting stack"})
@@ -133,6 +147,20 @@ class NewTournamentSchema(ma.Schema):
                               metadata={"description": "service: the service deals every hand and sees every bust; "
                                                        "physical: dealers at real tables, the floor reports busts "
                                                        "and chip counts"})
+    auto_start = StrictBoolean(load_default=False, metadata={
+        "description": "start by itself at starts_at, and then only with min_players; otherwise the director starts "
+                       "it (POST .../start), early or late"})
+    min_players = ma.fields.Integer(strict=True, load_default=2, validate=ma.validate.Range(min=2, max=100000))
+    move_call_s = ma.fields.Integer(strict=True, load_default=180, validate=ma.validate.Range(min=0, max=3600),
+                                    metadata={"description": "physical tables: a balancing or breaking move is "
+                                                             "pending until the floor confirms it or this passes"})
+    action_clock_s = ma.fields.Integer(strict=True, load_default=None, allow_none=True,
+                                       validate=ma.validate.Range(min=1, max=3600), metadata={
+        "description": "service tables: seconds per action (a level's own action_clock_s overrides it); "
+                       "null: no action clock"})
+    time_bank_s = ma.fields.Integer(strict=True, load_default=0, validate=ma.validate.Range(min=0, max=3600),
+                                    metadata={"description": "service tables: extra seconds a player may use when "
+                                                             "their action clock runs out"})
     hand_for_hand_at_bubble = StrictBoolean(load_default=False, metadata={
         "description": "hand-for-hand starts by itself when the next bust is the bubble, stops once it bursts"})
     denominations = ma.fields.List(Chips(), load_default=list, validate=ma.validate.Length(max=20), metadata={
@@ -168,6 +196,8 @@ class AdjustSchema(TournamentWriteSchema):
     seconds = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=-86400, max=86400),
                                 metadata={"description": "added to the current period; negative shortens it, "
                                                          "at most to its end (never past it)"})
+    confirm = StrictBoolean(load_default=False, metadata={
+        "description": "true to leave more time than the level's own length (else 422 adjust_past_level_length)"})
 
 
 class SetLevelSchema(TournamentWriteSchema):
@@ -189,6 +219,7 @@ class SetLevelSchema(TournamentWriteSchema):
 
 class BustSchema(ma.Schema):
     player_id = _player_id(required=True)
+    busted_by = _player_id(metadata={"description": "who busted them (bounties, records)"})
     starting_stack = Chips(load_default=0, metadata={
         "description": "the stack at the start of the hand: ranks players busting together"})
 
@@ -200,18 +231,23 @@ class ChipCountSchema(ma.Schema):
 
 class ChipCountsSchema(TournamentWriteSchema):
     counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), required=True,
-                            validate=ma.validate.Length(min=1, max=10),
-                            metadata={"description": "every player of one physical table; the total must be "
-                                                     "the chips that table had"})
+                            validate=ma.validate.Length(min=1, max=10000),
+                            metadata={"description": "physical tables: stacks the floor counted, for any players "
+                                                     "(a table, a few, everyone); never more than the chips in play"})
 
 
 class EliminationSchema(TournamentWriteSchema):
-    busted = ma.fields.List(ma.fields.Nested(BustSchema), required=True,
-                            validate=ma.validate.Length(min=1, max=100))
+    player_id = _player_id(metadata={"description": "the player out (or `busted` for several on one hand)"})
+    busted_by = _player_id(metadata={"description": "who busted them (bounties, records)"})
+    busted = ma.fields.List(ma.fields.Nested(BustSchema), validate=ma.validate.Length(min=1, max=100))
     counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), load_default=list,
                             validate=ma.validate.Length(max=10),
-                            metadata={"description": "physical tables: the table's counts after the hand, "
-                                                     "the busted at 0"})
+                            metadata={"description": "optional: chip counts the floor has (any players)"})
+
+    @ma.validates_schema
+    def _someone(self, data: dict, **kwargs: Any) -> None:
+        if ("player_id" in data) == ("busted" in data):
+            raise ma.ValidationError("give player_id or busted, not both", "player_id")
 
 
 class ChipRaceSchema(TournamentWriteSchema):
@@ -221,7 +257,12 @@ class ChipRaceSchema(TournamentWriteSchema):
 class MoveSchema(TournamentWriteSchema):
     player_id = _player_id(required=True)
     to_table = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=100000))
-    to_seat = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=0, max=9))
+    to_seat = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=10),
+                                metadata={"description": "a seat of the table, counted from 1"})
+
+
+class RebuySchema(RegistrationSchema):
+    double = StrictBoolean(load_default=False, metadata={"description": "a double rebuy, where offered"})
 
 
 class DisqualificationSchema(TournamentWriteSchema):
@@ -282,10 +323,26 @@ class TournamentSchema(ma.Schema):
     entries = ma.fields.Integer()
     players_left = ma.fields.Integer()
     clock = ma.fields.Dict(required=True, metadata={
-        "description": "started, period, level, on_break, paused, remaining_s, ends_at (ISO 8601), blinds, next"})
-    chips = ma.fields.Dict(metadata={"description": "in_play, issued, removed, rebuys, add-ons, smallest chip"})
-    pending_moves = ma.fields.List(ma.fields.Dict(), metadata={"description": "queued floor moves"})
-    tables = ma.fields.List(ma.fields.Dict(), metadata={"description": "number, table_id (the live table where its players act), players (seat, player_id)"})
+        "description": "started, period (from 1, breaks counted), level (from 1), on_break, paused, remaining_s, "
+                       "ends_at (ISO 8601), blinds, next"})
+    chips = ma.fields.Dict(metadata={
+        "description": "in_play (exact: issued - removed), issued, removed, rebuys, add_ons, known (the stacks as "
+                       "last counted), uncounted (in play, not yet in anyone's count), average_stack (in play / "
+                       "players left with chips)"})
+    pending_moves = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "queued floor moves (waiting for a hand's end): move_id, player_id, to_table, to_seat (from 1)"})
+    moves = ma.fields.Dict(metadata={"description": "moves to call out: pending, recent, queued (as GET .../moves)"})
+    awaiting_rebuy = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "busted in the rebuy period, seat kept: player_id, table, busted_at, until"})
+    auto_start = StrictBoolean(metadata={"description": "starts by itself at starts_at (with min_players)"})
+    min_players = ma.fields.Integer()
+    action_clock_s = ma.fields.Integer(allow_none=True)
+    time_bank_s = ma.fields.Integer()
+    undo = ma.fields.Dict(allow_none=True, metadata={
+        "description": "what POST .../undo would undo: kind (elimination, rebuy, clock), event, blocked_by"})
+    tables = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "number, table_id (the live table where its players act), "
+                       "players (seat from 1, player_id, chips, awaiting_rebuy)"})
     standings = ma.fields.List(ma.fields.Dict(), metadata={"description": "player_id, place"})
     prize_pool = ma.fields.Integer()
     payouts = ma.fields.List(ma.fields.Dict(), metadata={"description": "place, amount"})
@@ -329,8 +386,9 @@ def _for_self_or_staff(player_id: str) -> None:
 def _period(fields: dict) -> Period:
     if fields["is_break"]:
         return Period.pause(fields["minutes"], fields["seconds"], fields["colour_up"])
-    return Period.level(fields["small_blind"], fields["big_blind"], fields["minutes"],
-                        fields["ante"], fields["big_blind_ante"], fields["seconds"], fields["colour_up"])
+    level = Period.level(fields["small_blind"], fields["big_blind"], fields["minutes"],
+                         fields["ante"], fields["big_blind_ante"], fields["seconds"], fields["colour_up"])
+    return replace(level, action_clock_s=fields["action_clock_s"])
 
 
 def _starts_at(value: str | datetime) -> int:
@@ -359,7 +417,7 @@ def _settings(body: dict) -> tournament.Settings:
         break_order=body["break_order"],
         bust_ranking=body["bust_ranking"],
         rebuy_chips=body.get("rebuy_chips", stack if rebuy else 0),
-        rebuys_allowed=body.get("rebuys_allowed", 1 if rebuy else 0),
+        rebuys_allowed=body.get("rebuys_allowed", 0),
         rebuy_until_level=rebuy_until,
         add_on_chips=body.get("add_on_chips", stack if add_on else 0),
         add_ons_allowed=body.get("add_ons_allowed", 1 if add_on else 0),
@@ -368,6 +426,14 @@ def _settings(body: dict) -> tournament.Settings:
         tables=body["tables"],
         hand_for_hand_at_bubble=body["hand_for_hand_at_bubble"],
         denominations=tuple(body["denominations"]),
+        auto_start=body["auto_start"],
+        min_players=body["min_players"],
+        rebuy_at_or_below=body["rebuy_at_or_below"],
+        double_rebuy=body["double_rebuy"],
+        rebuy_grace_s=body["rebuy_grace_s"],
+        move_call_s=body["move_call_s"],
+        action_clock_s=body["action_clock_s"],
+        time_bank_s=body["time_bank_s"],
     )
 
 
@@ -439,13 +505,15 @@ def unregister(body: dict, tournament_id: str, player_id: str) -> tuple[dict, in
 
 
 @blp.route("/<string:tournament_id>/start", methods=["POST"])
-@require(*ORGANISERS)
+@require(*FLOOR)
 @blp.arguments(TournamentWriteSchema)
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def start(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """Start now (not before the scheduled time): seats are drawn at random, the seed is
-    in the event, and the first level starts. The clock worker does this by itself."""
+    """Start now, at the director's word, early or late (`starts_at` is the published
+    time; with at least two players): seats are drawn at random, the seed is in the
+    event, and the first level starts. The clock worker starts it by itself only with
+    `auto_start`, and then with at least `min_players`."""
     return _send(tournament_id, body, tournament.StartTournament(at=now(), seed=tournaments.new_seed()))
 
 
@@ -478,8 +546,10 @@ def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Add (or with a negative number take) seconds to the current period. An adjustment
     never leaves the running period: taking more than the time left is a 422
     `adjust_beyond_period` with `remaining_s`; taking exactly that ends the period now.
-    To change periods, set the level."""
-    return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now()))
+    Leaving more than the period's own length (+6000 s on a 20-minute level) needs
+    `confirm: true`, else 422 `adjust_past_level_length` with `seconds`, `remaining_s`,
+    `length_s` and `would_leave_s`. To change periods, set the level."""
+    return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now(), confirm=body["confirm"]))
 
 
 @blp.route("/<string:tournament_id>/clock/level", methods=["POST"])
@@ -489,8 +559,9 @@ def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @_write_docs
 def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Set the clock to any period, forward or back: `level` (a level number), `period`
-    (breaks counted, from 1) or `step` (periods from the current one), with its full time
-    or `remaining_s`. A paused clock stays paused. Hands already dealt finish at their
+    (breaks counted, from 1) or `step` (periods from the current one), with `remaining_s`,
+    or else: back to a period the clock left early (a mistaken "next"), the time it had
+    then; otherwise its full time. A paused clock stays paused. Hands already dealt finish at their
     level; the next hand plays the level set (TDA 2024 23)."""
     loaded = _existing(tournament_id)
     at = now()
@@ -535,9 +606,16 @@ def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """Players busted on one hand. They take their places (shared, or by starting stack as
-    set), then tables are balanced or broken (TDA 2024 10, 11); the last one finishes it."""
-    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"]) for b in body["busted"])
+    """A player out (`player_id`, optionally `busted_by`), or players busted on one hand
+    (`busted`). At physical tables the floor's word is enough: no counts needed (the
+    player's chips are with someone at the table until the next count; chips in play stay
+    exact). During the rebuy period a player who may rebuy keeps the seat (RebuyAwaited)
+    until they rebuy, decline or their time passes; the others take their places (shared,
+    or by starting stack as set), then tables are balanced or broken (TDA 2024 10, 11); the
+    last one finishes it."""
+    listed = body.get("busted") or [{"player_id": body["player_id"], "starting_stack": 0,
+                                     "busted_by": body.get("busted_by")}]
+    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by")) for b in listed)
     counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
                                                            counts=counts))
@@ -549,8 +627,10 @@ def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def chip_counts(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """Physical tables: one table's chip counts, every player at it; the total must be
-    the chips that table had (`chips_not_conserved` otherwise)."""
+    """Physical tables: stacks the floor counted, whenever it has them (a table, a few
+    players, everyone). They can never hold more chips than are in play and not yet
+    counted; a whole table counted while every chip is accounted for must hold exactly
+    what it had (`chips_not_conserved` otherwise)."""
     counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return _send(tournament_id, body, tournament.ReportChipCounts(counts, at=now()))
 
@@ -578,12 +658,67 @@ def move(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     is made at once (201); while either table plays a hand it is queued (202, with its
     `move_id`) and made after that hand, before the table's next deal."""
     body_out, status, headers = _send(tournament_id, body, tournament.MovePlayer(
-        body["player_id"], body["to_table"], body["to_seat"], at=now()))
+        body["player_id"], body["to_table"], body["to_seat"] - 1, at=now()))
     queued = [e for e in body_out["events"] if e["type"] == "MoveQueued"]
     if queued:
-        body_out["move"] = {k: v for k, v in queued[0]["data"].items() if k != "at"}
+        data = queued[0]["data"]
+        body_out["move"] = {"move_id": data["move_id"], "player_id": data["player_id"],
+                            "to_table": data["to_table"], "to_seat": data["to_seat"] + 1}
         return body_out, 202, headers
     return body_out, status, headers
+
+
+class MovesSchema(ma.Schema):
+    pending = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "moves to call out: move_id, player_id, name, from_table, from_seat, to_table, to_seat "
+                       "(seats from 1), reason (balance, break, floor), at, pending_until; physical tables only"})
+    recent = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "the last moves, newest first, each with `seated_at` (null while pending) and `text`: "
+                       "\"Ann Duke: table 3 seat 4 -> table 1 seat 2\""})
+    queued = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "floor moves waiting for a hand to end: move_id, player_id, to_table, to_seat"})
+
+
+@blp.route("/<string:tournament_id>/moves", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.response(200, MovesSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def list_moves(tournament_id: str) -> dict:
+    """Moves the floor calls out. At physical tables every balancing or breaking move is
+    pending until the floor confirms the player seated (POST .../moves/{move_id}/seated)
+    or `move_call_s` passes; at service tables a move is a notice (never pending)."""
+    view = with_names(tournaments.tournament_view(_existing(tournament_id), now()))
+    return view["moves"]
+
+
+@blp.route("/<string:tournament_id>/moves/<int:move_id>/seated", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def move_seated(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
+    """The floor saw the moved player sit down: the move is no longer pending."""
+    return _send(tournament_id, body, tournament.ConfirmSeated(move_id, at=now()))
+
+
+@blp.route("/<string:tournament_id>/undo", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(TournamentWriteSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def undo(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Undo the last elimination, rebuy or clock change by a compensating event that
+    shows in the log (EliminationUndone, RebuyUndone, ClockChangeUndone after the clock
+    events that put it back as it was). While something later depends on it (a move, a
+    hand dealt, a count...) or nothing is to undo: 409 `undo_blocked` (with `depends`,
+    the event type) or `nothing_to_undo`. An elimination a service table decided in its
+    hand stands (409 `undo_blocked`, depends `HandFinished`)."""
+    try:
+        return _send(tournament_id, body, tournament.Undo(at=now()))
+    except Violation as refused:
+        if refused.code in ("undo_blocked", "nothing_to_undo"):
+            raise Problem(409, refused.code, refused.detail, numbers=dict(refused.numbers)) from refused
+        raise
 
 
 @blp.route("/<string:tournament_id>/moves/<int:move_id>", methods=["DELETE"])
@@ -611,14 +746,28 @@ def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 
 @blp.route("/<string:tournament_id>/rebuys", methods=["POST"])
 @require(*FLOOR)
-@blp.arguments(RegistrationSchema)
+@blp.arguments(RebuySchema)
 @blp.response(201, TournamentWrittenSchema)
 @_write_docs
 def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
-    """A rebuy for a seated player at or below the starting stack, while offered (until
-    `rebuy_until_level`, `rebuys_allowed` each). The chips reach the table between hands
-    (at once when it is between hands)."""
-    return _send(tournament_id, body, tournament.Rebuy(body["player_id"], at=now()))
+    """A rebuy, while offered (until `rebuy_until_level`; `rebuys_allowed` each, 0: no
+    limit): for a player busted in the rebuy period who kept the seat, or a seated player
+    at or below `rebuy_at_or_below` (default: the starting stack); `double` where offered.
+    The chips reach the table between hands (at once when it is between hands)."""
+    return _send(tournament_id, body, tournament.Rebuy(body["player_id"], at=now(), double=body["double"],
+                                                       seed=tournaments.new_seed()))
+
+
+@blp.route("/<string:tournament_id>/rebuys/decline", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(RegistrationSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def decline_rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """A busted player waiting to rebuy declines: out now, placed below everyone still
+    in, and the tables are balanced. 422 `not_awaiting_rebuy` for anyone else."""
+    return _send(tournament_id, body, tournament.DeclineRebuy(body["player_id"], at=now(),
+                                                              seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/add-ons", methods=["POST"])
