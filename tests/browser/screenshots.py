@@ -64,7 +64,7 @@ def set_the_room(server: room.Server, database_url: str) -> str:
     busy = tables[-1]
     room.deal_hand(database_url, tournament_id, busy["number"])
     other = next(t for t in tables if t["number"] != busy["number"])
-    free = next(s for s in range(8) if s not in {p["seat"] for p in other["players"]})
+    free = next(s for s in range(1, 9) if s not in {p["seat"] for p in other["players"]})  # seats from 1
     room.write(server, tournament_id, "moves", {"player_id": busy["players"][0]["player_id"],
                                                 "to_table": other["number"], "to_seat": free})
     cash = room.players(server, ["Pia Larsen", "Quinn Ames", "Rui Costa"])

@@ -3,8 +3,8 @@ as an organiser runs it, through the desk's own forms only (the event itself is 
 through the API: the desk has no form for a structure): 20 players registered at the
 desk, an early start (asked first), a bust in the rebuy period that keeps the seat and
 rebuys, a bust that declines and is out, that player's re-entry, the next level (asked
-first), an elimination undone, a move called out on the desk and the seating screen and
-confirmed seated, and busts named from the desk to a finish with the results on the desk.
+first), an elimination undone, two busts at one table named with who busted them, a move
+called out on the desk and the seating screen and confirmed seated, and busts named from the desk to a finish with the results on the desk.
 At most 90 s (make test-integration)."""
 from __future__ import annotations
 
@@ -89,8 +89,11 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
         assert len(visible) == 1, (name, visible)
         return f"#players-list [data-player='{visible[0]}']"
 
-    def eliminate(name: str, expected: str) -> None:
+    def eliminate(name: str, expected: str, busted_by: str | None = None) -> None:
         click(player_row(name) + " [data-action=eliminate]")
+        if busted_by:
+            option = browser.find_element(By.XPATH, f"//select[@name='busted_by']/option[starts-with(., '{busted_by} (')]")
+            option.click()
         confirm(expected)
 
     # 20 players registered at the desk, by name.
@@ -142,20 +145,24 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
     tables = shown()["tables"]
     names_at = [[p["name"] for p in t["players"]] for t in tables]
     for name in names_at[0][:2]:
-        eliminate(name, "out of the tournament")
+        eliminate(name, "out of the tournament", busted_by=names_at[0][2])
+    assert {e.get("busted_by") for e in shown()["standings"] if e["name"] in names_at[0][:2]} == {
+        p["player_id"] for p in tables[0]["players"] if p["name"] == names_at[0][2]}
     WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-move][data-state=pending]"))
-    called = text("[data-move][data-state=pending]")
+    move_id = browser.find_element(By.CSS_SELECTOR, "[data-move][data-state=pending]").get_attribute("data-move")
+    called = text(f"[data-move='{move_id}']")
     mover = called.split(":")[0]
     assert mover in names_at[1] and "→ table 1 seat" in called
     desk_tab = browser.current_window_handle
     browser.switch_to.new_window("tab")
     browser.get(f"{base}/screens/tournaments/{tournament_id}/seating")
-    assert text("[data-move]").startswith(f"{mover}: table 2 seat")
+    assert any(line.startswith(f"{mover}: table 2 seat") for line in browser.execute_script(
+        "return Array.from(document.querySelectorAll('[data-move]'), e => e.innerText.trim())"))
     browser.close()
     browser.switch_to.window(desk_tab)
-    click("[data-move][data-state=pending] [data-action=seated]")
+    click(f"[data-move='{move_id}'] [data-action=seated]")
     done("Seated: the move is done.")
-    assert not browser.find_elements(By.CSS_SELECTOR, "[data-move][data-state=pending]")
+    assert browser.find_element(By.CSS_SELECTOR, f"[data-move='{move_id}']").get_attribute("data-state") == "seated"
 
     # Busts named from the desk to a finish.
     while shown()["status"] != "finished":

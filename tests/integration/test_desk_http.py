@@ -35,9 +35,11 @@ def test_an_elimination_is_asked_first_with_the_place_and_written_only_when_conf
     assert "is out of the tournament, placed 3rd of 3 entries" in page(asked)
     assert 'name="confirmed" value="yes"' in page(asked) and 'name="busted_by"' in page(asked)
     assert view(client, tournament_id)["players_left"] == 3, "asking writes nothing"
-    done = post(client, tournament_id, "eliminate", player_id=players[0], confirmed="yes")
+    done = post(client, tournament_id, "eliminate", player_id=players[0], confirmed="yes", busted_by=players[1])
     assert done.status_code == 303
     assert [e["name"] for e in view(client, tournament_id)["standings"]] == ["Ask Ann"]
+    state = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id).state
+    assert state.standings[0].busted_by == players[1]
     # What the rules refuse is refused at once, not asked about.
     refused = post(client, tournament_id, "eliminate", player_id=players[0])
     assert refused.status_code == 422 and 'data-code="not_seated"' in page(refused)
@@ -137,14 +139,14 @@ def test_seat_cards_and_the_table_draw_print_every_seated_player_for_the_desk_on
     for sheet in ("seat-cards", "table-draw"):
         assert client.get(f"/floor/tournaments/{tournament_id}/print/{sheet}").status_code == 302, "signed out"
     sign_in(client, ADMIN_KEY)
-    seated = {p["player_id"]: (t["number"], p["seat"]) for t in view(client, tournament_id)["tables"] for p in t["players"]}
+    seated = {p["player_id"]: (t["number"], p["seat"]) for t in view(client, tournament_id)["tables"] for p in t["players"]}  # from 1
     cards = client.get(f"/floor/tournaments/{tournament_id}/print/seat-cards").get_data(as_text=True)
     assert cards.count('class="seat-card"') == 5 and "Card &lt;b&gt;A&lt;/b&gt;" in cards and "<b>A</b>" not in cards
     draw = client.get(f"/floor/tournaments/{tournament_id}/print/table-draw").get_data(as_text=True)
     assert draw.count('class="draw-table"') == 2
     for player, name in zip(players, ["Card &lt;b&gt;A&lt;/b&gt;", *names[1:]]):
         table, seat = seated[player]
-        assert f'<td class="player">{name}</td><td class="num">{table}</td><td class="num">{seat + 1}</td>' in draw
+        assert f'<td class="player">{name}</td><td class="num">{table}</td><td class="num">{seat}</td>' in draw
 
 
 def test_find_your_seat_answers_only_its_listed_fields(client):

@@ -36,6 +36,7 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
+from service.application.screens import latest_per_player
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
@@ -116,7 +117,8 @@ def moves_called(context: Context) -> list[dict[str, Any]]:
               for m in state.pending_moves]
     made = [called(c.move_id, c.player_id, (c.from_table, c.from_seat), (c.to_table, c.to_seat),
                    "pending" if c.move_id in pending else "seated" if c.seated_at is not None else "made")
-            for c in reversed(state.move_calls) if context.now < c.at + settings.move_call_s or c.move_id in pending]
+            for c in reversed(latest_per_player(state.move_calls))
+            if context.now < c.at + settings.move_call_s or c.move_id in pending]
     return queued + made
 
 

@@ -213,8 +213,10 @@ def _move(context: Context, form_id: str) -> Any:
 
 
 def _eliminate(context: Context, form_id: str) -> Any:
-    return tournament.Eliminate((tournament.Bust(_player(context), 0),), at=context.now,
-                                seed=tournaments.new_seed())
+    """The player out, and who busted them when the floor says (bounties, records)."""
+    busted_by = request.form.get("busted_by", "").strip()
+    return tournament.Eliminate((tournament.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None),),
+                                at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_eliminate(context: Context, events: list[object]) -> str:
