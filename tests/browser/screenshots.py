@@ -76,6 +76,21 @@ def set_the_room(server: room.Server, database_url: str) -> str:
     return tournament_id
 
 
+def set_the_desk(server: room.Server) -> str:
+    """An event at physical tables in its rebuy period, as the desk shows it mid-evening: a
+    player busted and waiting to rebuy, two who declined (the last one undoable), and the
+    move their table's busts called for, waiting for the floor to confirm it seated."""
+    players = room.players(server, NAMES + ["Olu Ade", "Pau Gasol"])
+    tournament_id = room.tournament(server, "Sunday Rebuy", players, table_size=8, tables="physical",
+                                    rebuy_price=100, rebuy_chips=room.STARTING_STACK, rebuy_until_level=2)
+    first = [p["player_id"] for p in room.read(server, tournament_id)["tables"][0]["players"]]
+    room.write(server, tournament_id, "eliminations", {"player_id": first[0], "busted_by": first[3]})
+    for player in first[1:3]:
+        room.write(server, tournament_id, "eliminations", {"player_id": player})
+        room.write(server, tournament_id, "rebuys/decline", {"player_id": player})
+    return tournament_id
+
+
 def take(out: Path) -> list[Path]:
     from tests.e2e.conftest import start_gunicorn
 
@@ -87,7 +102,7 @@ def take(out: Path) -> list[Path]:
         try:
             base = f"http://127.0.0.1:{server.port}"
             tournament_id = set_the_room(server, database_url)
-            desk = f"/floor/tournaments/{tournament_id}"
+            desk = f"/floor/tournaments/{set_the_desk(server)}"
             pages = {"home": "/", "clock": f"/screens/tournaments/{tournament_id}/clock",
                      "seating": f"/screens/tournaments/{tournament_id}/seating",
                      "payouts": f"/screens/tournaments/{tournament_id}/payouts",

@@ -125,6 +125,7 @@ def test_a_move_is_called_out_by_name_and_confirmed_seated_from_the_desk(client)
         assert post(client, tournament_id, "eliminate", player_id=player, confirmed="yes").status_code == 303
     desk = page(client.get(f"/floor/tournaments/{tournament_id}"))
     assert 'data-state="pending"' in desk and 'data-action="seated"' in desk
+    assert "can no longer be undone: a move depends on it" in desk and 'id="undo"' not in desk
     seating = page(client.get(f"/screens/tournaments/{tournament_id}/seating"))
     assert "→ table 1 seat" in seating and "data-move " in seating
     state = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id).state

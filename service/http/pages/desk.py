@@ -43,7 +43,7 @@ from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
-from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_words
+from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_blocked_words, undo_words
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names
@@ -141,7 +141,7 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
         players=seated_players(context), results=_results(context, view), offers=_offers(context),
         out=sorted(state.standings, key=lambda e: e.place), notice=notice, error=error,
         awaiting=[row for row in seated_players(context) if row["player_id"] in state.awaiting_players],
-        moves=moves_called(context), undo=undo_words(context),
+        moves=moves_called(context), undo=undo_words(context), undo_blocked=undo_blocked_words(context),
         double_rebuy=state.settings is not None and state.settings.double_rebuy,
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,

@@ -292,6 +292,23 @@ def undo_words(context: Context) -> str | None:
     act = context.state.undoable
     if act is None or context.state.undo_blocked_by is not None:
         return None
+    return _act_words(context, act)
+
+
+def undo_blocked_words(context: Context) -> str | None:
+    """Why the last elimination, rebuy or clock change can no longer be undone, in words."""
+    act, blocked = context.state.undoable, context.state.undo_blocked_by
+    if act is None or blocked is None:
+        return None
+    return f"{_act_words(context, act)} can no longer be undone: {BLOCKERS.get(blocked, 'something later')} depends on it."
+
+
+BLOCKERS = {"PlayerMoved": "a move", "TableBroken": "a table broken", "HandDealt": "a hand dealt",
+            "HandFinished": "a hand finished", "ChipsCounted": "a chip count", "PlayersEliminated": "a later bust",
+            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish"}
+
+
+def _act_words(context: Context, act: Any) -> str:
     if act.kind == "elimination":
         return "the elimination of " + ", ".join(context.name(s.player_id) for s in act.seats)
     if act.kind == "rebuy":
