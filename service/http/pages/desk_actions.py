@@ -330,7 +330,7 @@ CLOCK_CHANGES = {"ClockPaused": "pause", "ClockResumed": "resume", "ClockAdjuste
 
 
 ACTIONS: dict[str, Action] = {
-    "start": Action(ORGANISERS, _start, "The tournament started.", _confirm_start),
+    "start": Action(FLOOR, _start, "The tournament started.", _confirm_start),
     "pause": Action(ORGANISERS, lambda c, f: tournament.PauseClock(at=c.now), "The clock is paused."),
     "resume": Action(ORGANISERS, lambda c, f: tournament.ResumeClock(at=c.now), "The clock runs again."),
     "adjust": Action(ORGANISERS, _adjust, "The clock is adjusted.", _confirm_adjust),
