@@ -172,6 +172,8 @@ class StartNextHand:
     small_blind: int | None = None
     big_blind: int | None = None
     betting: BettingStructure | None = None
+    action_clock_s: int | None = None
+    """A tournament's level sets the action clock from this hand on (0: none; None: as it was)."""
 
 
 @dataclass(frozen=True)
@@ -345,6 +347,12 @@ class HandOpened:
 
 
 @dataclass(frozen=True)
+class ActionClockSet:
+    """A tournament's level changed the action clock from the next hand on (None: none)."""
+    action_clock_s: int | None
+
+
+@dataclass(frozen=True)
 class SeatStack:
     """A player's chips at table seat `seat` once a hand is over, and the points the hand
     scored them in a game played for points (draw without betting, dice; else None)."""
@@ -446,7 +454,7 @@ class PlayerReturned:
     player_id: str
 
 
-TABLE_EVENTS = (TableCreated, HandOpened, HandClosed, TableFinished, ClockStarted, ClockExpired,
+TABLE_EVENTS = (TableCreated, HandOpened, ActionClockSet, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
                 ChipsAdjusted, ChipsRuled, TableClosing, StandUpQueued)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
@@ -584,6 +592,8 @@ def evolve(state: TableState | None, event: Any) -> TableState:
         return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
                             hand_seats=event.seats, button=event.button, hand=None,
                             commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
+    if kind is ActionClockSet:
+        return with_changes(state, action_clock_s=event.action_clock_s)
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
@@ -824,6 +834,9 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     if len(in_game) < MIN_SEATS:
         raise Violation("not_enough_players", f"a hand needs {MIN_SEATS} players with chips, {len(in_game)} have any",
                         numbers={"players_with_chips": len(in_game)})
+    if command.action_clock_s is not None and not 0 <= command.action_clock_s <= MAX_ACTION_CLOCK_S:
+        raise Violation("invalid_action_clock", f"an action clock is 1 to {MAX_ACTION_CLOCK_S} s (0: none), "
+                        f"not {command.action_clock_s}", numbers={"action_clock_s": command.action_clock_s})
     salt = command.salt
     if _SALT_HEX.fullmatch(salt) is None:
         raise Violation("invalid_deal", "the salt must be 32 bytes as lowercase hex")
@@ -854,12 +867,16 @@ def _start_next_hand(state: TableState, command: StartNextHand,
     number = state.hands_played + 1
     opened = HandOpened(hand_id_for(state.table_id, number), number, button, in_game, commitment, salt,
                         scheme)
+    clock_set: list[Any] = []
+    if command.action_clock_s is not None and (command.action_clock_s or None) != state.action_clock_s:
+        clock_set = [ActionClockSet(command.action_clock_s or None)]
+        state = evolve(state, clock_set[0])
     state = evolve(state, opened)
     if start is None:
         start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),
                                     commitment, _dealing(state, draws), previous))
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
-    return _with_closing(with_changes(state, hand=hand), [opened, *hand_events])
+    return _with_closing(with_changes(state, hand=hand), [*clock_set, opened, *hand_events])
 
 
 def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[int, ...],
@@ -1138,7 +1155,9 @@ def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) ->
     position = state.position_of(state.players[seat])
     marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
     state = evolve(state, marker)
-    command = rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED)
+    # At a tournament's table an absent player is dealt in and posts (TDA 2024 30) but
+    # never plays a hand: checked when free, folded at the first bet, at once.
+    command = rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED or state.tournament_id is not None)
     hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
 

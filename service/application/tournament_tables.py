@@ -407,10 +407,16 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
                   for player in seating_table.seats)
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
-                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id)
+                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
+                                action_clock_s=_action_clock_s(settings, first_level) or None)
     handled = commands.create_table(app, command, actor=ACTOR)
     tables.put(seating_table.number,
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))
+
+
+def _action_clock_s(settings: tournament.Settings, period: Any) -> int:
+    """The level's action clock, else the tournament's; 0: none."""
+    return period.action_clock_s or settings.action_clock_s or 0
 
 
 def _betting(loaded: tournaments.LoadedTournament, period: Any) -> BettingStructure:
@@ -546,9 +552,11 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
     period = state.clock.periods[dealt.period_index]
     positions = dealt.positions
     deal = commands.draw_deal()
+    assert state.settings is not None
     command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
                                   small_blind=positions.small_blind, big_blind=positions.big_blind,
-                                  betting=_betting(loaded, period))
+                                  betting=_betting(loaded, period),
+                                  action_clock_s=_action_clock_s(state.settings, period))
     _send_to_table(app, tables, number, loaded_table, command)
     return True
 

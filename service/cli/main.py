@@ -186,6 +186,87 @@ def tournament_create(client: Client, structure: Path, as_json: bool) -> None:
     _emit(as_json, created, f"tournament {created['id']} created (version {created['version']})")
 
 
+def _tournament_write(client: Client, tournament_id: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    written: dict[str, Any] = client.call("POST", f"/v1/tournaments/{quote(tournament_id, safe='')}/{path}",
+                                          json_body=body).json()
+    return written
+
+
+def _written(what: str, written: dict[str, Any]) -> str:
+    return f"{what} (version {written['version']}: {', '.join(e['type'] for e in written['events'])})"
+
+
+@tournament.command("start")
+@click.argument("tournament_id")
+@json_option
+@click.pass_obj
+def tournament_start(client: Client, tournament_id: str, as_json: bool) -> None:
+    """Start now, early or late: the director's word (organiser, floor or admin)."""
+    written = _tournament_write(client, tournament_id, "start", {})
+    _emit(as_json, written, _written("started", written))
+
+
+@tournament.command("eliminate")
+@click.argument("tournament_id")
+@click.argument("player_id")
+@click.option("--busted-by", default=None, help="who busted them (bounties, records)")
+@json_option
+@click.pass_obj
+def tournament_eliminate(client: Client, tournament_id: str, player_id: str, busted_by: str | None,
+                         as_json: bool) -> None:
+    """A player out, named by the floor (no chip counts needed). In the rebuy period they
+    keep the seat until they rebuy, decline, or their time passes."""
+    body: dict[str, Any] = {"player_id": player_id, **({"busted_by": busted_by} if busted_by else {})}
+    written = _tournament_write(client, tournament_id, "eliminations", body)
+    _emit(as_json, written, _written(f"{player_id} out", written))
+
+
+@tournament.command("rebuy")
+@click.argument("tournament_id")
+@click.argument("player_id")
+@click.option("--double", is_flag=True, help="a double rebuy, where offered")
+@click.option("--decline", is_flag=True, help="the busted player declines: out now")
+@json_option
+@click.pass_obj
+def tournament_rebuy(client: Client, tournament_id: str, player_id: str, double: bool, decline: bool,
+                     as_json: bool) -> None:
+    """A rebuy (or, with --decline, a busted player's refusal of one)."""
+    if decline:
+        written = _tournament_write(client, tournament_id, "rebuys/decline", {"player_id": player_id})
+    else:
+        written = _tournament_write(client, tournament_id, "rebuys", {"player_id": player_id, "double": double})
+    _emit(as_json, written, _written(f"{player_id}: {'declined' if decline else 'rebuy'}", written))
+
+
+@tournament.command("undo")
+@click.argument("tournament_id")
+@json_option
+@click.pass_obj
+def tournament_undo(client: Client, tournament_id: str, as_json: bool) -> None:
+    """Undo the last elimination, rebuy or clock change, while nothing depends on it."""
+    written = _tournament_write(client, tournament_id, "undo", {})
+    _emit(as_json, written, _written("undone", written))
+
+
+@tournament.command("moves")
+@click.argument("tournament_id")
+@click.option("--seated", "move_id", type=int, default=None, help="confirm this move's player seated")
+@json_option
+@click.pass_obj
+def tournament_moves(client: Client, tournament_id: str, move_id: int | None, as_json: bool) -> None:
+    """Moves to call out, one a line: "Ann Duke: table 3 seat 4 -> table 1 seat 2" (seats
+    from 1), pending ones first; --seated confirms one."""
+    if move_id is not None:
+        written = _tournament_write(client, tournament_id, f"moves/{move_id}/seated", {})
+        _emit(as_json, written, _written(f"move {move_id} seated", written))
+        return
+    moves = client.get(f"/v1/tournaments/{quote(tournament_id, safe='')}/moves")
+    lines = [f"{m['move_id']}. {m.get('name') or m['player_id']}: table {m['from_table']} seat {m['from_seat']} -> "
+             f"table {m['to_table']} seat {m['to_seat']}{' (pending)' if m['pending'] else ''}"
+             for m in moves["pending"] + [m for m in moves["recent"] if not m["pending"]]]
+    _emit(as_json, moves, "\n".join(lines) or "no moves")
+
+
 EXPORTS = ("results", "seating", "payouts")
 
 

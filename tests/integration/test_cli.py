@@ -147,3 +147,30 @@ def test_a_finished_hand_exports_as_phh_naming_its_players(cardroom, client, tmp
     fields = tomllib.loads(exported.read_text())
     assert sorted(fields["players"]) == ["Ann", "Bob", "Cat"] and sorted(fields["_player_ids"]) == sorted(players)
     assert cardroom("phh", "export", hand_id).stdout == exported.read_text()
+
+
+def test_the_director_runs_a_physical_event_from_the_command_line(cardroom, database_url, data_dir, tmp_path):
+    structure = tmp_path / "physical.yaml"
+    structure.write_text((DOCS / "tournament-structure.yaml").read_text() + "tables: physical\n")
+    tournament_id = json.loads(cardroom("tournament", "create", str(structure), "--json").stdout)["id"]
+    pool = open_pool(database_url, max_size=2)
+    store = open_store(pool, Config(database_url=database_url, data_dir=data_dir))
+    players = [f"{tournament_id}p{n}" for n in range(8)]  # tables of 4 and 4
+    for player in players:
+        tournaments.send(applications.of(store), tournament_id, tournament.Register(player, at=int(time.time())))
+    pool.close()
+    assert "TournamentStarted" in cardroom("tournament", "start", tournament_id).stdout
+    shown = json.loads(cardroom("tournament", "export", tournament_id).stdout)
+    three = shown["tables"][0]
+    out = json.loads(cardroom("tournament", "eliminate", tournament_id, three["players"][0]["player_id"],
+                              "--json").stdout)
+    assert [e["type"] for e in out["events"]][0] == "PlayersEliminated"
+    assert "EliminationUndone" in cardroom("tournament", "undo", tournament_id).stdout
+    cardroom("tournament", "eliminate", tournament_id, three["players"][0]["player_id"])
+    cardroom("tournament", "eliminate", tournament_id, three["players"][1]["player_id"])  # 6 fit one table: moves
+    lines = cardroom("tournament", "moves", tournament_id).stdout.splitlines()
+    assert lines[0].startswith("1. ") and "seat" in lines[0] and lines[0].endswith("(pending)")
+    assert "MoveSeated" in cardroom("tournament", "moves", tournament_id, "--seated", "1").stdout
+    confirmed = [line for line in cardroom("tournament", "moves", tournament_id).stdout.splitlines()
+                 if line.startswith("1. ")]
+    assert confirmed and not confirmed[0].endswith("(pending)")

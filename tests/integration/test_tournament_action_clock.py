@@ -1,0 +1,74 @@
+"""A tournament's tables on the action clock, with real processes: a celery worker (beat
+included) deals the tournament's hands and expires its clocks; one absent player, marked
+away by the floor, costs the table no clock at all (TDA 2024 30: dealt in, blinds posted,
+the hand checked or folded at once), and nobody acting at all costs seconds a turn."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from service.application import commands, tournament_tables
+from tests import applications
+from tests.integration.conftest import ADMIN, CeleryWorker, key_for
+from tests.integration.test_action_clock_worker import LEADING
+from tests.integration.test_tournaments_http import running
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
+
+CLOCK_S = 2
+LEVEL_CLOCK_S = 3
+WAIT_S = 40
+
+
+@pytest.fixture(scope="module")
+def worker(database_url, broker_url, tmp_path_factory):
+    started = CeleryWorker(tmp_path_factory.mktemp("tournament-clock-worker"), database_url, broker_url, beat=True)
+    yield started
+    started.stop()
+
+
+def records(store, table_id: str, type_name: str):
+    return [r for r in store.read_stream(commands.table_stream(table_id)) if r.type == type_name]
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.1)
+
+
+def test_a_tournament_table_runs_on_its_levels_action_clock_and_an_absent_player_costs_no_clock(
+        client, postgres_store, worker):
+    worker.wait_for_log(LEADING)
+    levels = [{"small_blind": 25, "big_blind": 50, "minutes": 20, "action_clock_s": LEVEL_CLOCK_S},
+              {"small_blind": 50, "big_blind": 100, "minutes": 20}]
+    tournament_id, names = running(client, 3, tables="service", table_size=6, levels=levels,
+                                   action_clock_s=CLOCK_S, time_bank_s=10)
+    assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["action_clock_s"] == CLOCK_S
+    table_id = tournament_tables.table_id_for(tournament_id, 1)
+    wait_for(lambda: records(postgres_store, table_id, "ClockStarted"), "the worker dealt a hand on the clock")
+    shown = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()
+    assert shown["action_clock_s"] == LEVEL_CLOCK_S  # the level's own clock beats the tournament's
+
+    away = names[0]
+    marked = client.post(f"/v1/tables/{table_id}/absences", json={"player_id": away}, headers=key_for(client, "floor"))
+    assert marked.status_code == 201, marked.get_data(as_text=True)
+    marked_at = marked.get_json()["version"]
+    # Nobody acts from here on: three hands are played by the clock alone.
+    started = time.monotonic()
+    hands_then = shown["hands_played"]
+    wait_for(lambda: commands.load_table(applications.of(postgres_store), table_id).state.hands_played >= hands_then + 3,
+             "three more hands")
+    elapsed = time.monotonic() - started
+    log = postgres_store.read_stream(commands.table_stream(table_id), after_version=marked_at)
+    clocks_for_away = [r for r in log if r.type == "ClockStarted" and r.data["player_id"] == away]
+    played_for_away = [r for r in log if r.type == "AutomaticAction" and r.data["player_id"] == away]
+    assert clocks_for_away == [] and played_for_away  # killed at once, never waited for
+    assert {r.data["reason"] for r in played_for_away} == {"sitting_out"}
+    # The others miss two clocks each and are then away too: a handful of clocks in all.
+    expired = [r for r in log if r.type == "ClockExpired"]
+    assert 1 <= len(expired) <= 4
+    assert elapsed < len(expired) * LEVEL_CLOCK_S + 15
+
