@@ -40,6 +40,9 @@ def test_an_elimination_is_asked_first_with_the_place_and_written_only_when_conf
     assert [e["name"] for e in view(client, tournament_id)["standings"]] == ["Ask Ann"]
     state = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id).state
     assert state.standings[0].busted_by == players[1]
+    disqualify = post(client, tournament_id, "disqualify", player_id=players[1], reason="abuse of the dealer")
+    assert disqualify.status_code == 200 and "Ask Bo (table 1, seat " in page(disqualify)
+    assert "is disqualified: out at once" in page(disqualify) and view(client, tournament_id)["players_left"] == 2
     # What the rules refuse is refused at once, not asked about.
     refused = post(client, tournament_id, "eliminate", player_id=players[0])
     assert refused.status_code == 422 and 'data-code="not_seated"' in page(refused)
@@ -105,6 +108,10 @@ def test_a_bust_in_the_rebuy_period_rebuys_or_declines_from_the_desk_and_undo_ta
     assert f'data-awaiting="{players[0]}"' in desk and "Reb A</strong> (table 1, seat" in desk
     assert post(client, tournament_id, "rebuy", player_id=players[0]).status_code == 303
     assert view(client, tournament_id)["chips"]["rebuys"] == 1
+    # One rebuy each: Reb A is offered no other, Reb C (never busted) still is.
+    offered = page(client.get(f"/floor/tournaments/{tournament_id}"))
+    button = '<input type="hidden" name="player_id" value="{}"><button type="submit" class="" data-action="rebuy">'
+    assert button.format(players[0]) not in offered and button.format(players[2]) in offered
     assert post(client, tournament_id, "eliminate", player_id=players[1], confirmed="yes").status_code == 303
     declined = post(client, tournament_id, "decline", player_id=players[1])
     assert "declines the rebuy and is out of the tournament, placed 4th of 4 entries" in page(declined)
@@ -128,6 +135,9 @@ def test_a_move_is_called_out_by_name_and_confirmed_seated_from_the_desk(client)
     assert "can no longer be undone: a move depends on it" in desk and 'id="undo"' not in desk
     seating = page(client.get(f"/screens/tournaments/{tournament_id}/seating"))
     assert "→ table 1 seat" in seating and "data-move " in seating
+    loaded = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id)
+    moves = screens.seating_screen(loaded, dict(zip(players, names)), time.time())["moves"]
+    assert len(moves) == 1 and tuple(moves[0]) == screens.MOVE_FIELDS and moves[0]["name"] in names
     state = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id).state
     (call,) = state.pending_move_calls(time.time())
     assert post(client, tournament_id, "seated", move_id=str(call.move_id)).status_code == 303

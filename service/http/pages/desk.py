@@ -93,10 +93,15 @@ def loaded_context(tournament_id: str) -> Context:
 
 def seated_players(context: Context) -> list[dict[str, Any]]:
     """The players in, by name: where they sit (seats from 1) and their chips as known."""
-    state = context.state
+    state, settings = context.state, context.state.settings
+    assert settings is not None
+    at_or_below = settings.rebuy_at_or_below or settings.starting_stack
     rows = [{"player_id": player, "name": context.name(player), "table": table, "seat": seat + 1,
              "chips": state.stack_of(player), "rebuys": state.rebuys_by_player.get(player, 0),
-             "awaiting": player in state.awaiting_players}
+             "awaiting": player in state.awaiting_players,
+             # A rebuy is offered only to a stack the house takes it at (the rule refuses others).
+             "may_rebuy": state.stack_of(player) <= at_or_below
+             and (settings.rebuys_allowed == 0 or state.rebuys_by_player.get(player, 0) < settings.rebuys_allowed)}
             for player, (table, seat) in state.seating.where.items()]
     return sorted(rows, key=lambda row: (row["name"].casefold(), row["player_id"]))
 
