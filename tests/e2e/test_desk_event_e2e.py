@@ -126,6 +126,7 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
     click("[data-action=re-enter]")
     done("Registered.")
     assert shown()["entries"] == 21 and shown()["players_left"] == 20
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-action=re-enter]"), "in again: no second offer"
 
     # The next level (asked first): rebuys are over.
     click("#next-level")

@@ -106,6 +106,15 @@ def seated_players(context: Context) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (row["name"].casefold(), row["player_id"]))
 
 
+def _may_re_enter(context: Context) -> list[Any]:
+    """Players out who may buy another entry: not in again already, within their re-entries."""
+    state, settings = context.state, context.state.settings
+    assert settings is not None
+    return [e for e in sorted(state.standings, key=lambda e: e.place)
+            if e.player_id not in state.seating.where
+            and state.entries_by_player.get(e.player_id, 0) <= settings.re_entries_allowed]
+
+
 def moves_called(context: Context) -> list[dict[str, Any]]:
     """The moves the floor calls out, newest first, seats from 1: the queued ones (made
     when the hand at their table ends), then those made and still to call (at physical
@@ -144,7 +153,7 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
     return render_template(
         template, tournament_id=loaded.tournament_id, view=view, version=loaded.version, names=context.names,
         players=seated_players(context), results=_results(context, view), offers=_offers(context),
-        out=sorted(state.standings, key=lambda e: e.place), notice=notice, error=error,
+        out=_may_re_enter(context), notice=notice, error=error,
         awaiting=[row for row in seated_players(context) if row["player_id"] in state.awaiting_players],
         moves=moves_called(context), undo=undo_words(context), undo_blocked=undo_blocked_words(context),
         double_rebuy=state.settings is not None and state.settings.double_rebuy,
