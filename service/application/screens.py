@@ -112,8 +112,17 @@ def _moves_to_call(state: tournament.Tournament, now: float) -> tuple[tournament
     settings = state.settings
     assert settings is not None
     if settings.tables == tournament.TABLES_PHYSICAL:
-        return state.pending_move_calls(now)
-    return tuple(c for c in state.move_calls if now < c.at + settings.move_call_s)
+        calls = state.pending_move_calls(now)
+    else:
+        calls = tuple(c for c in state.move_calls if now < c.at + settings.move_call_s)
+    return latest_per_player(calls)
+
+
+def latest_per_player(calls: tuple[tournament.MoveCall, ...]) -> tuple[tournament.MoveCall, ...]:
+    """A player moved twice (balanced, then their table broke) goes where the last move
+    says: only that one is called out (oldest first, as the calls)."""
+    latest = {call.player_id: call for call in calls}
+    return tuple(call for call in calls if latest[call.player_id] is call)
 
 
 def seating_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str, Any]:

@@ -64,7 +64,7 @@ def set_the_room(server: room.Server, database_url: str) -> str:
     busy = tables[-1]
     room.deal_hand(database_url, tournament_id, busy["number"])
     other = next(t for t in tables if t["number"] != busy["number"])
-    free = next(s for s in range(8) if s not in {p["seat"] for p in other["players"]})
+    free = next(s for s in range(1, 9) if s not in {p["seat"] for p in other["players"]})  # seats from 1
     room.write(server, tournament_id, "moves", {"player_id": busy["players"][0]["player_id"],
                                                 "to_table": other["number"], "to_seat": free})
     cash = room.players(server, ["Pia Larsen", "Quinn Ames", "Rui Costa"])
@@ -73,6 +73,21 @@ def set_the_room(server: room.Server, database_url: str) -> str:
         "seats": [{"player_id": p, "stack": 200} for p in cash]}, server.admin)
     assert status == 201, table
     server.call("POST", f"/v1/tables/{table['id']}/hands", {}, server.admin)
+    return tournament_id
+
+
+def set_the_desk(server: room.Server) -> str:
+    """An event at physical tables in its rebuy period, as the desk shows it mid-evening: a
+    player busted and waiting to rebuy, two who declined (the last one undoable), and the
+    move their table's busts called for, waiting for the floor to confirm it seated."""
+    players = room.players(server, NAMES + ["Olu Ade", "Pau Gasol"])
+    tournament_id = room.tournament(server, "Sunday Rebuy", players, table_size=8, tables="physical",
+                                    rebuy_price=100, rebuy_chips=room.STARTING_STACK, rebuy_until_level=2)
+    first = [p["player_id"] for p in room.read(server, tournament_id)["tables"][0]["players"]]
+    room.write(server, tournament_id, "eliminations", {"player_id": first[0], "busted_by": first[3]})
+    for player in first[1:3]:
+        room.write(server, tournament_id, "eliminations", {"player_id": player})
+        room.write(server, tournament_id, "rebuys/decline", {"player_id": player})
     return tournament_id
 
 
@@ -87,7 +102,7 @@ def take(out: Path) -> list[Path]:
         try:
             base = f"http://127.0.0.1:{server.port}"
             tournament_id = set_the_room(server, database_url)
-            desk = f"/floor/tournaments/{tournament_id}"
+            desk = f"/floor/tournaments/{set_the_desk(server)}"
             pages = {"home": "/", "clock": f"/screens/tournaments/{tournament_id}/clock",
                      "seating": f"/screens/tournaments/{tournament_id}/seating",
                      "payouts": f"/screens/tournaments/{tournament_id}/payouts",

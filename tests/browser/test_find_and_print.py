@@ -18,7 +18,7 @@ def test_a_player_finds_their_seat_by_name_on_a_phone(server, base, browser, dat
     entrants = room.players(server, NAMES)
     tournament_id = room.tournament(server, "Find test", entrants, table_size=4)
     tables = room.read(server, tournament_id)["tables"]
-    seat_of = {p["player_id"]: (t["number"], p["seat"] + 1) for t in tables for p in t["players"]}
+    seat_of = {p["player_id"]: (t["number"], p["seat"]) for t in tables for p in t["players"]}  # seats from 1
     chromium.set_viewport(browser, "phone")
     browser.get(f"{base}/screens/tournaments/{tournament_id}/seating")
     following(browser)
@@ -37,10 +37,10 @@ def test_a_player_finds_their_seat_by_name_on_a_phone(server, base, browser, dat
     # A move for Ann: what she finds says where to go, live, with what she typed kept.
     room.deal_hand(database_url, tournament_id, seat_of[entrants[1]][0])
     other = next(t for t in tables if t["number"] != seat_of[entrants[1]][0])
-    free = next(s for s in range(4) if s not in {p["seat"] for p in other["players"]})
+    free = next(s for s in range(1, 5) if s not in {p["seat"] for p in other["players"]})
     room.write(server, tournament_id, "moves", {"player_id": entrants[1], "to_table": other["number"],
                                                 "to_seat": free})
-    within_a_second(browser, lambda b: any(f"→ moving to table {other['number']}, seat {free + 1}" in line
+    within_a_second(browser, lambda b: any(f"→ moving to table {other['number']}, seat {free}" in line
                                            for line in all_shown(b, "#found li")), "the move found")
     assert box.get_attribute("value") == "ANN"
 

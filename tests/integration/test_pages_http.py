@@ -196,7 +196,7 @@ def test_the_desk_runs_the_clock_through_the_same_commands_as_the_api(client):
     level = {**desk_form(client, tournament_id), "level": "2"}
     asked = client.post(f"/floor/tournaments/{tournament_id}/level", data=level)
     assert asked.status_code == 200 and "The clock goes from level 1 (100/200) with 20:00 left to level 2 " \
-                                      "(200/400 ante 50) at its full 20:00" in unescape(asked.get_data(as_text=True))
+                                      "(200/400 ante 50) with 20:00 (its full time)" in unescape(asked.get_data(as_text=True))
     assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["clock"]["level"] == 1
     assert client.post(f"/floor/tournaments/{tournament_id}/level", data={**level, "confirmed": "yes"}).status_code == 303
     client.post(f"/floor/tournaments/{tournament_id}/adjust", data={**desk_form(client, tournament_id),

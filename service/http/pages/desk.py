@@ -20,6 +20,7 @@ the clock and the players while the event runs, the results once it is over.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -35,13 +36,14 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
+from service.application.screens import latest_per_player
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
-from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_words
+from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_blocked_words, undo_words
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names
@@ -91,12 +93,26 @@ def loaded_context(tournament_id: str) -> Context:
 
 def seated_players(context: Context) -> list[dict[str, Any]]:
     """The players in, by name: where they sit (seats from 1) and their chips as known."""
-    state = context.state
+    state, settings = context.state, context.state.settings
+    assert settings is not None
+    at_or_below = settings.rebuy_at_or_below or settings.starting_stack
     rows = [{"player_id": player, "name": context.name(player), "table": table, "seat": seat + 1,
              "chips": state.stack_of(player), "rebuys": state.rebuys_by_player.get(player, 0),
-             "awaiting": player in state.awaiting_players}
+             "awaiting": player in state.awaiting_players,
+             # A rebuy is offered only to a stack the house takes it at (the rule refuses others).
+             "may_rebuy": state.stack_of(player) <= at_or_below
+             and (settings.rebuys_allowed == 0 or state.rebuys_by_player.get(player, 0) < settings.rebuys_allowed)}
             for player, (table, seat) in state.seating.where.items()]
     return sorted(rows, key=lambda row: (row["name"].casefold(), row["player_id"]))
+
+
+def _may_re_enter(context: Context) -> list[Any]:
+    """Players out who may buy another entry: not in again already, within their re-entries."""
+    state, settings = context.state, context.state.settings
+    assert settings is not None
+    return [e for e in sorted(state.standings, key=lambda e: e.place)
+            if e.player_id not in state.seating.where
+            and state.entries_by_player.get(e.player_id, 0) <= settings.re_entries_allowed]
 
 
 def moves_called(context: Context) -> list[dict[str, Any]]:
@@ -115,7 +131,8 @@ def moves_called(context: Context) -> list[dict[str, Any]]:
               for m in state.pending_moves]
     made = [called(c.move_id, c.player_id, (c.from_table, c.from_seat), (c.to_table, c.to_seat),
                    "pending" if c.move_id in pending else "seated" if c.seated_at is not None else "made")
-            for c in reversed(state.move_calls) if context.now < c.at + settings.move_call_s or c.move_id in pending]
+            for c in reversed(latest_per_player(state.move_calls))
+            if context.now < c.at + settings.move_call_s or c.move_id in pending]
     return queued + made
 
 
@@ -136,9 +153,9 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
     return render_template(
         template, tournament_id=loaded.tournament_id, view=view, version=loaded.version, names=context.names,
         players=seated_players(context), results=_results(context, view), offers=_offers(context),
-        out=sorted(state.standings, key=lambda e: e.place), notice=notice, error=error,
+        out=_may_re_enter(context), notice=notice, error=error,
         awaiting=[row for row in seated_players(context) if row["player_id"] in state.awaiting_players],
-        moves=moves_called(context), undo=undo_words(context),
+        moves=moves_called(context), undo=undo_words(context), undo_blocked=undo_blocked_words(context),
         double_rebuy=state.settings is not None and state.settings.double_rebuy,
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,
@@ -178,6 +195,13 @@ def _confirmation(tournament_id: str, action: str, consequence: str, context: Co
         bust_choices=bust_choices), 200
 
 
+def _as_confirmed(command: Any) -> Any:
+    """A command that carries the organiser's confirmation itself (AdjustClock past the
+    level's length) is judged as confirmed: that is the question the desk asks."""
+    return dataclasses.replace(command, confirm=True) if "confirm" in getattr(command, "__dataclass_fields__", {}) \
+        else command
+
+
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:action>", methods=["POST"])
 @floor_page(roles=DESK_ROLES)
 def desk_action(tournament_id: str, action: str) -> Any:
@@ -194,7 +218,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
         command = chosen.command(context, form_id)
         if chosen.confirm is not None and request.form.get("confirmed") != CONFIRMED:
             # What the rules would refuse is refused now, not asked about first.
-            consequence = chosen.confirm(context, tournament.decide(context.state, command))
+            consequence = chosen.confirm(context, tournament.decide(context.state, _as_confirmed(command)))
             if consequence is not None:
                 return _confirmation(tournament_id, action, consequence, context)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),

@@ -22,7 +22,7 @@ from flask import request
 
 from domain.rules.violations import Violation
 from domain.tournaments import tournament
-from domain.tournaments.clock import read_clock
+from domain.tournaments.clock import LevelSet, read_clock
 from domain.tournaments.seating import floor_move
 from domain.tournaments.structure import level_number, period_index_of_level
 from service.application import tournaments
@@ -132,13 +132,18 @@ def _set_level(context: Context, form_id: str) -> Any:
 
 
 def _confirm_level(context: Context, events: list[object]) -> str:
+    """Says the time the level will have as the decision records it: its full time going
+    forward, the time it had when the clock left it going back."""
     periods = context.state.clock.periods
     reading = read_clock(context.state.clock, context.now)
     target = _target_period(context)
     now_at = (f"{_period_words(periods, reading.period_index)} with {clock_time(reading.remaining_s)} left"
               if reading.period_index is not None else "not started")
-    return (f"The clock goes from {now_at} to {_period_words(periods, target)} at its full "
-            f"{clock_time(periods[target].length_s)}. Hands dealt from now play its blinds.")
+    remaining = next((e.remaining_s for e in events if isinstance(e, LevelSet)), periods[target].length_s)
+    full = remaining >= periods[target].length_s
+    return (f"The clock goes from {now_at} to {_period_words(periods, target)} with "
+            f"{clock_time(remaining)}{' (its full time)' if full else ' left (the time it had)'}. "
+            "Hands dealt from now play its blinds.")
 
 
 def _adjust(context: Context, form_id: str) -> Any:
@@ -208,8 +213,10 @@ def _move(context: Context, form_id: str) -> Any:
 
 
 def _eliminate(context: Context, form_id: str) -> Any:
-    return tournament.Eliminate((tournament.Bust(_player(context), 0),), at=context.now,
-                                seed=tournaments.new_seed())
+    """The player out, and who busted them when the floor says (bounties, records)."""
+    busted_by = request.form.get("busted_by", "").strip()
+    return tournament.Eliminate((tournament.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None),),
+                                at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_eliminate(context: Context, events: list[object]) -> str:
@@ -285,6 +292,23 @@ def undo_words(context: Context) -> str | None:
     act = context.state.undoable
     if act is None or context.state.undo_blocked_by is not None:
         return None
+    return _act_words(context, act)
+
+
+def undo_blocked_words(context: Context) -> str | None:
+    """Why the last elimination, rebuy or clock change can no longer be undone, in words."""
+    act, blocked = context.state.undoable, context.state.undo_blocked_by
+    if act is None or blocked is None:
+        return None
+    return f"{_act_words(context, act)} can no longer be undone: {BLOCKERS.get(blocked, 'something later')} depends on it."
+
+
+BLOCKERS = {"PlayerMoved": "a move", "TableBroken": "a table broken", "HandDealt": "a hand dealt",
+            "HandFinished": "a hand finished", "ChipsCounted": "a chip count", "PlayersEliminated": "a later bust",
+            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish"}
+
+
+def _act_words(context: Context, act: Any) -> str:
     if act.kind == "elimination":
         return "the elimination of " + ", ".join(context.name(s.player_id) for s in act.seats)
     if act.kind == "rebuy":
@@ -306,7 +330,7 @@ CLOCK_CHANGES = {"ClockPaused": "pause", "ClockResumed": "resume", "ClockAdjuste
 
 
 ACTIONS: dict[str, Action] = {
-    "start": Action(ORGANISERS, _start, "The tournament started.", _confirm_start),
+    "start": Action(FLOOR, _start, "The tournament started.", _confirm_start),
     "pause": Action(ORGANISERS, lambda c, f: tournament.PauseClock(at=c.now), "The clock is paused."),
     "resume": Action(ORGANISERS, lambda c, f: tournament.ResumeClock(at=c.now), "The clock runs again."),
     "adjust": Action(ORGANISERS, _adjust, "The clock is adjusted.", _confirm_adjust),
