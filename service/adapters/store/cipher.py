@@ -26,22 +26,21 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 import domain.live.table  # noqa: F401 - registers every game's declarations (domain.secrecy)
 from domain.secrecy import secrets_named
-from service.adapters.store.base import NewEvent, RecordedEvent, Snapshot, canonical_json
+from service.adapters.store.base import IntegrityFailure, NewEvent, RecordedEvent, Snapshot, canonical_json
 
 PREFIX = "aesgcm1:"
 NONCE_BYTES = 12
 KEY_BYTES = 32
 
 
-class SecretUnreadable(ValueError):
+class SecretUnreadable(IntegrityFailure):
     """A stored ciphertext that the data key does not open where it lies (another key,
-    moved from another event or field, or altered)."""
+    moved from another event or field, or altered): the stream is refused as any other
+    that fails its check (409 integrity_failure), never a 500."""
 
     def __init__(self, stream_id: str, version: int, place: str) -> None:
-        super().__init__(f"the encrypted {place} of {stream_id!r} version {version} does not open "
-                         "with the data key here (another key, moved or altered)")
-        self.stream_id = stream_id
-        self.version = version
+        super().__init__(stream_id, version, f"the encrypted {place} does not open with the data key "
+                                             "here (another key, moved or altered)")
         self.place = place
 
 
