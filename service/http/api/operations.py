@@ -124,7 +124,7 @@ def status() -> dict[str, Any]:
     # finished one is history, which its own reads answer for.
     with pool.connection() as connection:
         open_tables = listings.open_tables(connection)
-        refused = _refused_rows(connection)
+        refused_rows = _refused_rows(connection)
     for table_id in open_tables:
         try:
             commands.load_table(app, table_id)
@@ -133,7 +133,7 @@ def status() -> dict[str, Any]:
     return {"status": overall(database, broker), "database": database, "broker": broker,
             "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
-            "refused_rows": refused}
+            "refused_rows": refused_rows}
 
 
 def _refused_rows(connection: Any) -> list[dict[str, str]]:
