@@ -37,7 +37,7 @@ from psycopg.types.json import Jsonb
 
 from bench import size
 from service.adapters.connection_strings import with_database
-from service.adapters.migrate import upgrade
+from service.adapters.migrate import drop_roles, upgrade
 from service.adapters.store.base import NewEvent, canonical_json
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 
@@ -89,6 +89,7 @@ def _scratch_database(server_url: str) -> Iterator[str]:
             admin.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+        drop_roles(with_database(server_url, name))  # the database's own
 
 
 def _stream_and_version(n: int, prefix: str) -> tuple[str, int]:

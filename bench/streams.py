@@ -48,7 +48,7 @@ from service.http.auth import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
 from service.adapters.embedded import free_port
 from service.adapters.connection_strings import with_database
-from service.adapters.migrate import upgrade
+from service.adapters.migrate import drop_roles, upgrade
 
 STREAMS = int(os.environ.get("BENCH_STREAMS") or size(1000, smoke=20))
 TABLES = int(os.environ.get("BENCH_TABLES") or size(100, smoke=2))
@@ -326,6 +326,7 @@ def _run_on(server_url: str) -> dict[str, float]:
     finally:
         with psycopg.connect(server_url, autocommit=True) as admin_connection:
             admin_connection.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+        drop_roles(database_url)  # the database's own (service.adapters.migrate.roles_for)
     base = figures.get("streams.nostreams_actions_per_s")
     if base:
         figures["streams.loop_write_throughput_ratio"] = round(figures["streams.loop_actions_per_s"] / base, 3)

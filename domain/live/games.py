@@ -131,6 +131,12 @@ class PlaysForChips:
     commit = staticmethod(commit_whole_deck)
 
     @staticmethod
+    def begun(hand: Any) -> bool:
+        """Whether the hand's game has started, so there is a hand to show: the events that
+        open a hand (its deck's cut, its rotation's game) may come first."""
+        return True
+
+    @staticmethod
     def with_joker(raw: Mapping[str, Any]) -> bool:
         return False
 
@@ -487,6 +493,7 @@ class DrawGame:
     """Five-card draw (five-card-draw.md) at a live table."""
     name = "five-card-draw"
     EVENT_TYPES = draw.EVENT_TYPES
+    begun = PlaysForChips.begun
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> DrawSettings:
@@ -982,6 +989,10 @@ class PalaceGame(PlaysForChips):
                    "PalaceReshuffleCommitted": PalaceReshuffleCommitted}
 
     @staticmethod
+    def begun(hand: PalaceTableHand) -> bool:
+        return bool(hand.game.seats)  # seated by HandStarted, after the deck's cut
+
+    @staticmethod
     def settings(raw: Mapping[str, Any]) -> PalaceSettings:
         return PalaceSettings.from_dict(raw)
 
@@ -1274,6 +1285,7 @@ class DiceGame:
     commit = staticmethod(commit_whole_deck)
     name = "dice"
     EVENT_TYPES = {**dice.EVENT_TYPES, "RollPrepared": RollPrepared, "DiceGameOpened": DiceGameOpened}
+    begun = PlaysForChips.begun
 
     @staticmethod
     def settings(raw: Mapping[str, Any]) -> DiceSettings:

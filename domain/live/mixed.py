@@ -415,6 +415,10 @@ class MixedTableGame(PlaysForChips):
     def settings(self, raw: Mapping[str, Any]) -> MixedSettings:
         return MixedSettings.from_dict(raw, (self.game.family,))
 
+    @staticmethod
+    def begun(hand: MixedTableHand) -> bool:
+        return hand.game is not None  # from HandStarted, after the deck's cut (and the rotation's game)
+
     def betting(self, raw: Mapping[str, Any]) -> BettingStructure:
         return self.settings(raw).structure()
 

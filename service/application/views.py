@@ -125,6 +125,12 @@ def _adapter(state: table.TableState) -> Any:
     return table.game_rules(state.game).adapter
 
 
+def hand_begun(state: table.TableState) -> bool:
+    """Whether the state holds a hand whose game has started (a hand to show): between a
+    hand's HandOpened and its game's start there is none yet."""
+    return state.hand is not None and bool(_adapter(state).begun(state.hand))
+
+
 def _names(state: table.TableState) -> list[str]:
     return [state.players[s] for s in state.hand_seats]
 

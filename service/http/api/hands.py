@@ -143,7 +143,8 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, HandStateSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
-    """The hand replayed to table version `at` (clamped to the hand's own events); for an
+    """The hand replayed to table version `at`, one of the hand's own (404 outside them; the
+    events that open a hand before its game starts show the hand as it starts); for an
     imported hand, to version `at` of its own stream."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_state(hand_id, query.get("at"))
@@ -153,13 +154,14 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     at = query.get("at", last)
     if at < first:
         raise Problem(404, "not_found", f"hand {hand_id} begins at version {first}, after {at}")
-    at = min(at, last)
+    if at > last:
+        raise Problem(404, "not_found", f"hand {hand_id} ends at version {last}, before {at}")
     if at < last:
         _replayable(table_id, last)
     state = commands.state_at(application(), table_id, at)
-    if state is None or state.hand is None:
-        # Between HandOpened and the game's first event there is no hand state yet.
-        at = first + 1
+    while (state is None or not views.hand_begun(state)) and at < last:
+        # Between HandOpened and the game's start (a few events) there is no hand to show yet.
+        at += 1
         state = commands.state_at(application(), table_id, at)
     who = viewer()
     shown = with_names(views.hand_view(state, who, secrets_revealed=_is_over(records)))
