@@ -6,7 +6,10 @@ database has roles of its own, named after it (`roles_for`): for the database `c
 
 - `cardroom_cardroom_owner` (no login) owns every table and runs the migrations: `upgrade`
   connects with the URL it is given (a superuser, or a role with CREATEROLE that may become
-  the owner) and switches to the owner for the migrations themselves.
+  the owner; any libpq connection string, several hosts included) and switches to the owner
+  for the migrations themselves. The owner is granted `pg_read_all_stats` where the
+  administrator may, so `cardroom_replication()` (its SECURITY DEFINER function, migration
+  0020) shows the application the standbys' replication state.
 - `cardroom_cardroom_writer` (no login) holds what the application may do, granted by the
   migrations (the table of rights is in the README; migration 0016 states it whole).
 - The application logs in as a member of the writer: `cardroom_cardroom_app` for `make run`
