@@ -209,3 +209,44 @@ def test_a_write_without_a_key_whose_answer_was_lost_is_a_503_and_its_blind_retr
     assert_problem(retried, 409, "version_conflict")
     assert actions_in_log(admin_url, table_id) == before + 1
     assert version_of(client, table_id) == version + 1
+
+
+@pytest.fixture
+def login_with_a_statement_timeout(own_database: tuple[str, str]) -> Iterator[str]:
+    """A login of this test's own, a writer, with a statement_timeout and a
+    client_connection_check_interval of 50 ms as its server-side defaults."""
+    role = f"cardroom_test_timeout_{secrets.token_hex(4)}"
+    with psycopg.connect(own_database[0], autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'pw' IN ROLE cardroom_writer").format(sql.Identifier(role)))
+        for setting in ("statement_timeout", "client_connection_check_interval"):
+            admin.execute(sql.SQL("ALTER ROLE {} SET {} = '50ms'").format(sql.Identifier(role), sql.Identifier(setting)))
+        try:
+            yield psycopg.conninfo.make_conninfo(own_database[1], user=role, password="pw")
+        finally:
+            admin.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+
+
+def test_a_statement_timeout_on_the_server_cancels_no_commit_held_past_it(
+        own_database, seated, held_commit, login_with_a_statement_timeout, tmp_path):
+    """PostgreSQL stops a statement's timer before it commits (the COMMIT, its deferred
+    triggers and its wait for a synchronous standby run after it), so a timeout set for the
+    login does not cancel a COMMIT; the app sets none of its own."""
+    from service.bootstrap import create_app
+    from service.config import Config
+
+    admin_url = own_database[0]
+    table_id, players = seated
+    client = create_app(Config(database_url=login_with_a_statement_timeout, admin_key=ADMIN_KEY,
+                               data_dir=tmp_path)).test_client()
+    before = actions_in_log(admin_url, table_id)
+    version = version_of(client, table_id)
+    with ThreadPoolExecutor(1) as background:
+        sent = background.submit(client.post, f"/v1/tables/{table_id}/actions", json={"action": "raise", "to": 300},
+                                 headers={**players[0][1], "If-Match": f'"{version}"',
+                                          "Idempotency-Key": "k-" + secrets.token_hex(8)})
+        backend_waiting_in_commit(admin_url)
+        time.sleep(0.5)  # ten times the login's statement_timeout
+        held_commit.execute("SELECT pg_advisory_unlock(%s)", (HOLD_LOCK,))
+        answer = sent.result(timeout=WAIT_S)
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    assert actions_in_log(admin_url, table_id) == before + 1
