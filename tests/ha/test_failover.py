@@ -6,8 +6,9 @@ and a Celery worker with beat, all on libpq's multi-host URL naming every node w
 `target_session_attrs=read-write`. 16 clients write through both servers (tests.ha.load),
 each write with an Idempotency-Key and retried with the same key after a 503. Mid-load the
 primary's postmaster and its Patroni are SIGKILLed together (a machine lost: no shutdown, no
-leader key released); the load goes on; then a planned `patronictl switchover` to the
-synchronous standby. Shown:
+leader key released); the load goes on; the lost node's Patroni is started again (it
+rewinds its PostgreSQL with pg_rewind and rejoins as a replica); then a planned
+`patronictl switchover` to the synchronous standby. Shown:
 
 - every acknowledged write (each receipt's stream, version and hash) is in the final
   primary's log: nothing acknowledged was lost in the failover or the switchover;
