@@ -4,11 +4,16 @@ workers (workers.rating_tasks) implement the tasks named here.
 """
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from typing import Any
 
 from celery import Celery
 
 from domain.ratings import GameResult
+
+log = logging.getLogger(__name__)
 
 APPLY_RATING_TASK = "workers.rating_tasks.apply_rating"
 
@@ -70,16 +75,65 @@ def sender(broker_url: str) -> Celery:
     return celery
 
 
+RESEND_EVERY_S = 5.0
+"""How often a rating the broker did not take is offered to it again."""
+
+
 class CeleryScheduler:
-    """Schedules on `celery`'s broker: a rating the application could not record itself."""
+    """Schedules on `celery`'s broker: a rating the application could not record itself.
+
+    A send the broker does not take (it is down) is kept in this process and sent again
+    every RESEND_EVERY_S until it is taken, on a thread of its own, so the write that
+    finished the table is answered at once and the rating is not lost to an outage of
+    the broker. A result id is rated once, so a send that reached the broker although it
+    seemed to fail changes nothing when sent again."""
 
     def __init__(self, celery: Celery) -> None:
         self.celery = celery
+        self._unsent: list[GameResult] = []
+        self._lock = threading.Lock()
+        self._resending = False
 
     def rate_later(self, result: GameResult) -> None:
+        try:
+            self._send(result)
+        except Exception:  # noqa: BLE001 - the broker is down: kept and sent again
+            log.warning("the broker did not take the rating of %s; it is sent again every %g s",
+                        result.result_id, RESEND_EVERY_S, exc_info=True)
+            with self._lock:
+                self._unsent.append(result)
+                if self._resending:
+                    return
+                self._resending = True
+            threading.Thread(target=self._resend, name="rating-resend", daemon=True).start()
+
+    def unsent(self) -> int:
+        """Ratings waiting for the broker in this process."""
+        with self._lock:
+            return len(self._unsent)
+
+    def _send(self, result: GameResult) -> None:
         self.celery.send_task(
             APPLY_RATING_TASK,
             args=[result.game, result.result_id, [{"player_id": f.player_id, "place": f.place}
                                                   for f in result.finishes]],
             retry=False,
         )
+
+    def _resend(self) -> None:
+        while True:
+            time.sleep(RESEND_EVERY_S)
+            with self._lock:
+                waiting = list(self._unsent)
+            for result in waiting:
+                try:
+                    self._send(result)
+                except Exception:  # noqa: BLE001 - still down: all of them next time
+                    break
+                with self._lock:
+                    self._unsent.remove(result)
+                log.info("the broker took the rating of %s", result.result_id)
+            with self._lock:
+                if not self._unsent:
+                    self._resending = False
+                    return

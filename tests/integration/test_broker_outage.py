@@ -2,10 +2,11 @@
 redis-server on a free port, in a temporary folder) is stopped for 30 s under load while
 a `celery worker -B` runs on it, then started again. Meanwhile one-second action clocks
 expire on auto-deal tables (the worker's clock watch reads them from the log), ranked
-tables finish and are rated, and a tournament on the service's tables plays to its end
-(the worker's tournament manager follows the log). None of that needs the broker: once it
-is back, every clock that passed has exactly one ClockExpired, every result is rated
-once, every player of the tournament finished once, and beat's sweep runs again.
+tables finish and are rated, a tournament on the service's tables plays to its end
+(the worker's tournament manager follows the log), and a rating the web app could not
+record itself is handed to the broker (kept, and sent again once the broker is back).
+Once it is back, every clock that passed has exactly one ClockExpired, every result is
+rated once, every player of the tournament finished once, and beat's sweep runs again.
 
 What the broker carries, and how each task's work is re-derived from the log, is in
 docs/ARCHITECTURE.md ("The broker may fail")."""
@@ -21,6 +22,7 @@ from collections import Counter
 import pytest
 
 from domain.live import table
+from domain.ratings import Finish, GameResult
 from domain.rules.betting import BettingStructure
 from domain.tournaments import tournament
 from service.adapters.embedded.broker import EmbeddedBroker
@@ -39,6 +41,7 @@ RANKED_TABLES = 3
 TOURNAMENT_PLAYERS = 6
 SETTLE_S = 4.0
 NEW_TABLE_EVERY_S = 1.0
+LATE_RESULT = f"sent-while-down-{uuid.uuid4().hex[:8]}"
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 
 
@@ -104,6 +107,11 @@ def test_a_broker_down_30_s_under_load_loses_and_doubles_no_clock_rating_or_tour
             time.sleep(1)
             raise
         ranked = [ranked_table_played_out(app) for _ in range(RANKED_TABLES)]
+        # A rating the web app could not record itself goes to a worker: kept while the
+        # broker is down, sent when it is back.
+        sent_at = time.monotonic()
+        app.scheduler.rate_later(GameResult(LATE_RESULT, "holdem", (Finish("ann", 1), Finish("bob", 2))))
+        assert time.monotonic() - sent_at < 1.0
         loading.join()
         time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - down_at)))
         sweeps_before = worker.succeeded("sweep_clocks")
@@ -111,6 +119,7 @@ def test_a_broker_down_30_s_under_load_loses_and_doubles_no_clock_rating_or_tour
         broker = EmbeddedBroker(tmp_path / "broker", port=port)
         broker.start()
         worker.wait_until(lambda: worker.succeeded("sweep_clocks") > sweeps_before, "a sweep after the outage")
+        worker.wait_until(lambda: worker.succeeded("apply_rating") == 1, "the rating sent during the outage")
         time.sleep(SETTLE_S)
         checked_at_ms = commands.now_ms()
         assert worker.process.poll() is None, worker.text()
@@ -132,6 +141,7 @@ def test_a_broker_down_30_s_under_load_loses_and_doubles_no_clock_rating_or_tour
         rated = Counter(r.data["result_id"] for r in postgres_store.read_stream(ratings.stream_id("holdem"))
                         if r.type == "RatingsUpdated")
         assert [rated[table_id] for table_id in ranked] == [1] * RANKED_TABLES
+        assert rated[LATE_RESULT] == 1
 
         state = tournaments.load_tournament(app, tournament_id).state
         order = state.finishing_order()

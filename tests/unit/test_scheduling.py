@@ -4,6 +4,8 @@ starts is not scheduled at all: its deadline is in the log, where the workers' c
 watch reads it."""
 from __future__ import annotations
 
+import time
+
 from domain.live import table
 from domain.ratings import Finish, GameResult
 from domain.rules.betting import BettingStructure
@@ -51,3 +53,35 @@ def test_the_celery_scheduler_sends_ratings_by_name():
     assert rating == APPLY_RATING_TASK
     assert rating_options["args"] == ["holdem", "t1", [{"player_id": "ann", "place": 1},
                                                        {"player_id": "bob", "place": 2}]]
+
+
+class Down(Sent):
+    """A broker that refuses sends until `up` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.up = False
+
+    def send_task(self, name: str, **options) -> None:
+        if not self.up:
+            raise ConnectionRefusedError("the broker is down")
+        super().send_task(name, **options)
+
+
+def test_a_rating_the_broker_does_not_take_is_sent_again_once_it_is_back(monkeypatch):
+    from service.adapters import scheduler as scheduling_adapter
+
+    monkeypatch.setattr(scheduling_adapter, "RESEND_EVERY_S", 0.05)
+    celery = Down()
+    scheduler = CeleryScheduler(celery)  # type: ignore[arg-type]
+    results = [GameResult(f"t{n}", "holdem", (Finish("ann", 1), Finish("bob", 2))) for n in range(3)]
+    for result in results:
+        scheduler.rate_later(result)  # answered at once, kept
+    time.sleep(0.2)
+    assert (celery.tasks, scheduler.unsent()) == ([], 3)
+    celery.up = True
+    deadline = time.monotonic() + 2
+    while scheduler.unsent():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert [options["args"][1] for _, options in celery.tasks] == ["t0", "t1", "t2"]
