@@ -51,7 +51,7 @@ CACHED_TABLES = 2048
 tournament plays on 1,112 tables at once; a state not kept loads from its snapshot."""
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
-HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
+HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired, table.TimeBankUsed,
                      table.AutomaticAction, table.ChipsRuled)
 
 LoadedTable = Loaded["table.TableState | None"]
