@@ -59,6 +59,8 @@ def test_the_clock_asks_before_a_level_change_and_an_adjust_past_the_levels_leng
     confirmed = post(client, tournament_id, "adjust", seconds="6000", confirmed="yes")
     assert confirmed.status_code == 303 and view(client, tournament_id)["clock"]["remaining_s"] > 20 * 60
     assert post(client, tournament_id, "level", step="1").status_code == 200
+    first_level = page(client.get(f"/floor/tournaments/{tournament_id}"))
+    assert 'id="next-level"' in first_level and 'id="previous-level"' not in first_level
     before_the_first = post(client, tournament_id, "level", step="-1")
     assert before_the_first.status_code == 422 and 'data-code="no_such_level"' in page(before_the_first)
     assert view(client, tournament_id)["clock"]["level"] == 1
