@@ -171,3 +171,18 @@ def test_find_your_seat_answers_only_its_listed_fields(client):
     assert screens.find_seats(seating, "s") == [], "two letters at least"
     answer = client.get(f"/screens/tournaments/{tournament_id}/seating?name=SEEK").get_data(as_text=True)
     assert answer.count("<li><strong>Seek") == 2 and not any(player in answer for player in players)
+
+
+def test_undo_takes_back_a_clock_change_for_the_organisers_only(client):
+    from tests.integration.test_pages_http import issue
+
+    tournament_id, _ = new_tournament(client, ["Und A", "Und B"])
+    sign_in(client, ADMIN_KEY)
+    assert post(client, tournament_id, "pause").status_code == 303
+    assert "Undo the clock change (pause)" in page(client.get(f"/floor/tournaments/{tournament_id}"))
+    sign_in(client, issue(client, "floor")["key"])
+    assert post(client, tournament_id, "undo").status_code == 403, "the clock is the organisers'"
+    assert view(client, tournament_id)["clock"]["paused"]
+    sign_in(client, ADMIN_KEY)
+    assert post(client, tournament_id, "undo").status_code == 303
+    assert not view(client, tournament_id)["clock"]["paused"]
