@@ -56,6 +56,7 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.seating import Table as SeatingTable
 from domain.rules.violations import Violation
 from service.application import commands, tournaments
+from service.application.handling import Handled
 from service.adapters.store.base import VersionConflict
 
 if TYPE_CHECKING:
@@ -578,3 +579,19 @@ def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, in
             assert isinstance(event, tournament.HandDealt)
             return event
     raise AssertionError(f"no HandDealt at versions {first}..{last} of tournament {tournament_id}")
+
+
+def mark_away(app: Application, tournament_id: str, player_id: str, away: bool, *,
+              actor: str | None = None) -> Handled[table.TableState | None]:
+    """The floor marks a player at a service table away (or back): the table deals them in
+    and posts their blinds and antes, and kills their hand at once (TDA 2024 30)."""
+    state = tournaments.load_tournament(app, tournament_id).state
+    if state.settings is None:
+        raise Violation("unknown_tournament", f"there is no tournament {tournament_id}")
+    if state.settings.tables != tournament.TABLES_SERVICE:
+        raise Violation("physical_tables", "at physical tables the dealer kills an absent player's hand")
+    seat = state.seating.where.get(player_id)
+    if seat is None:
+        raise Violation("not_seated", f"player {player_id} is not in the tournament", numbers={"player": player_id})
+    command: table.Command = table.SitOut(player_id) if away else table.ReturnToSeat(player_id)
+    return commands.execute(app, table_id_for(tournament_id, seat[0]), None, command, actor=actor)

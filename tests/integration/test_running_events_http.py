@@ -73,11 +73,16 @@ def test_a_player_busted_at_a_service_table_keeps_the_seat_and_rebuys(client, po
     assert shown["players_left"] == 4 and shown["standings"] == []  # not placed: the seat is kept
     rebought = post(client, tournament_id, "rebuys", {"player_id": busted}, key_for(client, "floor"))
     assert rebought.status_code == 201, rebought.get_data(as_text=True)
-    for _ in range(4):
-        advance(postgres_store, tournament_id)  # the chips reach the table, the next hand is dealt
-    live = live_table(postgres_store, tournament_id)
-    seat = live.players.index(busted)
-    assert live.stacks[seat] == STACK and live.hand_in_progress and seat in live.hand_seats
+    # The hand after the bust may be under way (dealt without them): their chips reach the
+    # table once it is over, and they are dealt into the one after.
+    for _ in range(10):
+        advance(postgres_store, tournament_id)
+        live = live_table(postgres_store, tournament_id)
+        seat = live.players.index(busted)
+        if live.hand_in_progress and seat in live.hand_seats:
+            break
+        play_hand(postgres_store, tournament_id, "fold")
+    assert live.hand_in_progress and seat in live.hand_seats and live.stacks[seat] <= STACK
     after = view(client, tournament_id)
     assert busted not in {a["player_id"] for a in after["awaiting_rebuy"]}
     assert after["chips"]["rebuys"] == 1 and after["prize_pool"] == 500
@@ -187,3 +192,8 @@ def test_previous_level_after_a_mistaken_next_gives_back_the_time_the_level_had(
     clock = view(client, tournament_id)["clock"]
     assert (clock["level"], clock["period"]) == (1, 1) and 590 <= clock["remaining_s"] <= 600
 
+
+
+def test_away_is_for_service_tables_where_the_service_deals(client):
+    tournament_id, names = running(client, 2)
+    assert_problem(post(client, tournament_id, "absences", {"player_id": names[0]}), 422, "physical_tables")

@@ -25,7 +25,7 @@ from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
 from domain.rules.violations import Violation
-from service.application import tournaments, views
+from service.application import tournament_tables, tournaments, views
 from service.http import tournament_exports as exports
 from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips, StrictBoolean
@@ -699,6 +699,47 @@ def list_moves(tournament_id: str) -> dict:
 def move_seated(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
     """The floor saw the moved player sit down: the move is no longer pending."""
     return _send(tournament_id, body, tournament.ConfirmSeated(move_id, at=now()))
+
+
+class AbsenceSchema(TournamentWriteSchema):
+    player_id = _player_id(required=True)
+
+
+class TableWrittenSchema(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True, metadata={"description": "the table's version"})
+    events = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "the table's event types"})
+
+
+def _away(tournament_id: str, player_id: str, away: bool, status: int) -> tuple[dict, int]:
+    _existing(tournament_id)
+    handled = tournament_tables.mark_away(application(), tournament_id, player_id, away,
+                                          actor=actor_name(current_principal()))
+    assert handled.state is not None
+    return ({"table_id": handled.state.table_id, "version": handled.version,
+             "events": [e["type"] for e in handled.events]}, status)
+
+
+@blp.route("/<string:tournament_id>/absences", methods=["POST"])
+@require(*FLOOR)
+@blp.arguments(AbsenceSchema)
+@blp.response(201, TableWrittenSchema)
+@_write_docs
+def mark_away(body: dict, tournament_id: str) -> tuple[dict, int]:
+    """Service tables: the floor marks a player away. They stay dealt in and post their
+    blinds and antes; their hand is killed at once, never waited for (TDA 2024 30). A
+    player who misses two action clocks in a row is marked away by the table itself.
+    422 `physical_tables` where dealers run the tables."""
+    return _away(tournament_id, body["player_id"], True, 201)
+
+
+@blp.route("/<string:tournament_id>/absences/<string:player_id>", methods=["DELETE"])
+@require(*FLOOR)
+@blp.response(200, TableWrittenSchema)
+@_write_docs
+def mark_back(tournament_id: str, player_id: str) -> tuple[dict, int]:
+    """The player is back at their seat: they act for themselves from their next turn."""
+    return _away(tournament_id, player_id, False, 200)
 
 
 @blp.route("/<string:tournament_id>/undo", methods=["POST"])
