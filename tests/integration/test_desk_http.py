@@ -59,6 +59,8 @@ def test_the_clock_asks_before_a_level_change_and_an_adjust_past_the_levels_leng
     confirmed = post(client, tournament_id, "adjust", seconds="6000", confirmed="yes")
     assert confirmed.status_code == 303 and view(client, tournament_id)["clock"]["remaining_s"] > 20 * 60
     assert post(client, tournament_id, "level", step="1").status_code == 200
+    first_level = page(client.get(f"/floor/tournaments/{tournament_id}"))
+    assert 'id="next-level"' in first_level and 'id="previous-level"' not in first_level
     before_the_first = post(client, tournament_id, "level", step="-1")
     assert before_the_first.status_code == 422 and 'data-code="no_such_level"' in page(before_the_first)
     assert view(client, tournament_id)["clock"]["level"] == 1
@@ -169,3 +171,18 @@ def test_find_your_seat_answers_only_its_listed_fields(client):
     assert screens.find_seats(seating, "s") == [], "two letters at least"
     answer = client.get(f"/screens/tournaments/{tournament_id}/seating?name=SEEK").get_data(as_text=True)
     assert answer.count("<li><strong>Seek") == 2 and not any(player in answer for player in players)
+
+
+def test_undo_takes_back_a_clock_change_for_the_organisers_only(client):
+    from tests.integration.test_pages_http import issue
+
+    tournament_id, _ = new_tournament(client, ["Und A", "Und B"])
+    sign_in(client, ADMIN_KEY)
+    assert post(client, tournament_id, "pause").status_code == 303
+    assert "Undo the clock change (pause)" in page(client.get(f"/floor/tournaments/{tournament_id}"))
+    sign_in(client, issue(client, "floor")["key"])
+    assert post(client, tournament_id, "undo").status_code == 403, "the clock is the organisers'"
+    assert view(client, tournament_id)["clock"]["paused"]
+    sign_in(client, ADMIN_KEY)
+    assert post(client, tournament_id, "undo").status_code == 303
+    assert not view(client, tournament_id)["clock"]["paused"]

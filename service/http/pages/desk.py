@@ -36,14 +36,16 @@ from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
 from service.adapters.store.base import VersionConflict
 from service.application import listings, tournaments
-from service.application.screens import latest_per_player
+from service.application.screens import latest_per_player, players_named
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages import pages
-from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, text, undo_blocked_words, undo_words
+from service.http.pages.desk_actions import (
+    ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words,
+)
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names
@@ -60,9 +62,7 @@ def _loaded(tournament_id: str) -> tournaments.LoadedTournament:
 
 
 def _context(loaded: tournaments.LoadedTournament) -> Context:
-    state = loaded.state
-    wanted = set(state.registered) | set(state.seating.where) | {e.player_id for e in state.standings} \
-        | {m.player_id for m in state.pending_moves} | {c.player_id for c in state.move_calls}
+    wanted = players_named(loaded) | set(loaded.state.registered)
     pool = resources().pool
     names = listings.names(pool, wanted) if pool is not None and wanted else {}
     return Context(loaded, int(time.time()), names)
@@ -75,10 +75,8 @@ def _offers(context: Context) -> dict[str, bool]:
     assert settings is not None
     reading = read_clock(state.clock, context.now)
     level = level_number(state.clock.periods, reading.level_in_force) if reading.level_in_force is not None else None
-    running = state.status == tournament.RUNNING and level is not None
-
     def open_until(last: int) -> bool:
-        return running and level is not None and level <= last
+        return state.status == tournament.RUNNING and level is not None and level <= last
 
     return {"registration": state.status == tournament.REGISTERING,
             "late_registration": open_until(settings.late_registration_until_level),
@@ -123,9 +121,10 @@ def moves_called(context: Context) -> list[dict[str, Any]]:
     settings = state.settings
     assert settings is not None
     pending = {c.move_id for c in state.pending_move_calls(context.now)}
-    def called(move_id: int, player: str, at: tuple[int, int] | None, to: tuple[int, int], called: str) -> dict[str, Any]:
+
+    def called(move_id: int, player: str, at: tuple[int, int] | None, to: tuple[int, int], status: str) -> dict[str, Any]:
         return {"move_id": move_id, "name": context.name(player), "from_table": at[0] if at else None,
-                "from_seat": at[1] + 1 if at else None, "to_table": to[0], "to_seat": to[1] + 1, "state": called}
+                "from_seat": at[1] + 1 if at else None, "to_table": to[0], "to_seat": to[1] + 1, "state": status}
 
     queued = [called(m.move_id, m.player_id, state.seating.where.get(m.player_id), (m.to_table, m.to_seat), "queued")
               for m in state.pending_moves]
@@ -216,7 +215,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
     try:
         form_id = _sent_form_key(action)
         command = chosen.command(context, form_id)
-        if chosen.confirm is not None and request.form.get("confirmed") != CONFIRMED:
+        if chosen.confirm is not None and not confirmed():
             # What the rules would refuse is refused now, not asked about first.
             consequence = chosen.confirm(context, tournament.decide(context.state, _as_confirmed(command)))
             if consequence is not None:
