@@ -219,15 +219,18 @@ def register_players(client: Any, *names: str) -> list[str]:
     return [register_player(client, name) for name in names]
 
 
-def with_the_apps_chain_key(data_dir: Path) -> Path:
-    """`data_dir` holding the chain key of the apps these tests run (Config's data
-    directory), so that a command run on it reads what they wrote: its reads check the MACs."""
-    from service.adapters.integrity import chain_signer
+def with_the_apps_keys(data_dir: Path) -> Path:
+    """`data_dir` holding the chain key and the data key of the apps these tests run
+    (Config's data directory), so that a command or another app run on it reads what they
+    wrote: its reads check the MACs and open the secrets."""
+    from service.adapters.integrity import chain_signer, data_cipher
     from service.config import Config
 
     chain_signer(Config())  # made if this is the first app
+    data_cipher(Config())
     data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "chain-key").write_text((Config().data_dir / "chain-key").read_text())
+    for key in ("chain-key", "data-key"):
+        (data_dir / key).write_text((Config().data_dir / key).read_text())
     return data_dir
 
 
@@ -238,7 +241,7 @@ def printed_status(database_url: str, data_dir: Path, monkeypatch: pytest.Monkey
 
     from service.cli.main import main
 
-    monkeypatch.setenv("CARDROOM_DATA_DIR", str(with_the_apps_chain_key(data_dir)))
+    monkeypatch.setenv("CARDROOM_DATA_DIR", str(with_the_apps_keys(data_dir)))
     result = CliRunner().invoke(main, ["--database-url", database_url, "status"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return " ".join(result.output.split())

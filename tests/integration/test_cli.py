@@ -17,7 +17,7 @@ from service.config import Config
 from service.adapters.integrity import open_store
 from service.adapters.store.postgres import open_pool
 from tests.corpus import PHH
-from tests.integration.conftest import ADMIN, with_the_apps_chain_key
+from tests.integration.conftest import ADMIN, with_the_apps_keys
 from tests.integration.test_hands_phh_export import folded_hand
 from tests.integration.test_tournament_tables import play_to_the_end
 from tests import applications
@@ -32,7 +32,7 @@ WSOP_BY_VARIANT = {  # tests/unit/test_phh_corpus.py counts the same files
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory) -> Path:
-    return with_the_apps_chain_key(tmp_path_factory.mktemp("cli-data"))
+    return with_the_apps_keys(tmp_path_factory.mktemp("cli-data"))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from tests.integration.conftest import ADMIN, ADMIN_KEY, register_players
+from tests.integration.conftest import ADMIN, ADMIN_KEY, register_players, with_the_apps_keys
 
 pytestmark = pytest.mark.integration
 
@@ -57,7 +57,7 @@ def test_a_database_behind_a_dead_first_host_is_migrated_and_serves_a_table(
     try:
         for derived in (admin_url, app_url):
             assert conninfo_to_dict(derived)["port"].startswith(f"{dead_port},")
-        client = create_app(Config(database_url=app_url, admin_key=ADMIN_KEY, data_dir=tmp_path)).test_client()
+        client = create_app(Config(database_url=app_url, admin_key=ADMIN_KEY, data_dir=with_the_apps_keys(tmp_path))).test_client()
         health = client.get("/healthz")
         assert health.status_code == 200, health.get_data(as_text=True)
         players = register_players(client, "Ann", "Bob")

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from tests.integration.conftest import ADMIN, ADMIN_KEY, printed_status
+from tests.integration.conftest import ADMIN, ADMIN_KEY, printed_status, with_the_apps_keys
 
 pytestmark = pytest.mark.integration
 
@@ -19,7 +19,7 @@ def served_on(database_url: str, tmp_path) -> object:
     from service.bootstrap import create_app
     from service.config import Config
 
-    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY, data_dir=tmp_path)).test_client()
+    return create_app(Config(database_url=database_url, admin_key=ADMIN_KEY, data_dir=with_the_apps_keys(tmp_path))).test_client()
 
 
 def test_healthz_and_status_name_the_primary_reached_and_its_replication(database_url, tmp_path):

@@ -24,8 +24,9 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from service.adapters.migrate import roles_for
 from service.adapters.store import postgres as postgres_store
-from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, with_the_apps_keys
 from tests.integration.test_tables_http import new_player, new_table, version_of
 
 pytestmark = pytest.mark.integration
@@ -40,7 +41,7 @@ def client(own_database: tuple[str, str], tmp_path_factory: pytest.TempPathFacto
     from service.config import Config
 
     return create_app(Config(database_url=own_database[1], admin_key=ADMIN_KEY,
-                             data_dir=tmp_path_factory.mktemp("data"))).test_client()
+                             data_dir=with_the_apps_keys(tmp_path_factory.mktemp("data")))).test_client()
 
 
 @pytest.fixture
@@ -217,7 +218,8 @@ def login_with_a_statement_timeout(own_database: tuple[str, str]) -> Iterator[st
     client_connection_check_interval of 50 ms as its server-side defaults."""
     role = f"cardroom_test_timeout_{secrets.token_hex(4)}"
     with psycopg.connect(own_database[0], autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'pw' IN ROLE cardroom_writer").format(sql.Identifier(role)))
+        admin.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'pw' IN ROLE {}").format(
+            sql.Identifier(role), sql.Identifier(roles_for(own_database[0]).writer)))
         for setting in ("statement_timeout", "client_connection_check_interval"):
             admin.execute(sql.SQL("ALTER ROLE {} SET {} = '50ms'").format(sql.Identifier(role), sql.Identifier(setting)))
         try:
@@ -237,7 +239,7 @@ def test_a_statement_timeout_on_the_server_cancels_no_commit_held_past_it(
     admin_url = own_database[0]
     table_id, players = seated
     client = create_app(Config(database_url=login_with_a_statement_timeout, admin_key=ADMIN_KEY,
-                               data_dir=tmp_path)).test_client()
+                               data_dir=with_the_apps_keys(tmp_path))).test_client()
     before = actions_in_log(admin_url, table_id)
     version = version_of(client, table_id)
     with ThreadPoolExecutor(1) as background:
