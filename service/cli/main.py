@@ -272,6 +272,8 @@ def status(client: Client, as_json: bool) -> None:
                         for t in now["tournaments"]])
     refused = [Text(f"unreadable: {t.get('kind', 'tournament')} {t['id']} at version {t['version']}: {t['reason']}")
                for t in now.get("unreadable", ())]
+    refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
+                     "in the database, not by the service)") for row in now.get("refused_rows", ())]
     _emit(as_json, now, Group(table, *refused) if refused else table)
 
 
