@@ -36,7 +36,7 @@ class Config:
     # document) and /healthz reports the missing dependency as down.
     database_url: str | None = None
     # `make run` only: the application's own login (least privilege), when DATABASE_URL is
-    # an administrator's; without it, `cardroom_app` is set up (service.adapters.migrate).
+    # an administrator's; without it, `cardroom_<database>_app` is set up (service.adapters.migrate).
     app_database_url: str | None = None
     broker_url: str | None = None
     admin_key: str | None = None

@@ -233,7 +233,8 @@ def ensure_admin_key(config: Config, data_dir: Path) -> tuple[str, str]:
 
 def application_database_url(config: Config, database_url: str, data_dir: Path) -> str:
     """What the API and the workers connect with: APP_DATABASE_URL (its user is given the
-    writer's rights), else `cardroom_app` with a password kept in the data directory."""
+    writer's rights), else the database's `cardroom_<database>_app` with a password kept in
+    the data directory."""
     if config.app_database_url:
         user = user_of(config.app_database_url)
         if user:

@@ -374,6 +374,8 @@ def status(client: Client, as_json: bool) -> None:
                for t in now.get("unreadable", ())]
     refused += [Text(f"integrity failure: {t['kind']} {t['id']} at version {t['version']}: {t['reason']}")
                 for t in now.get("integrity_failures", ())]
+    refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
+                     "in the database, not by the service)") for row in now.get("refused_rows", ())]
     shown = [*_database_server(now.get("database_server")), table, *refused]
     _emit(as_json, now, Group(*shown))
 

@@ -169,3 +169,23 @@ def test_statements_the_session_lost_inside_a_transaction_are_prepared_again(dat
         assert [e.data["n"] for e in store.read_stream(stream_id)] == [1, 2]
     finally:
         pool.close()
+
+
+def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_the_write(
+        keyed_postgres, stream_id, owner):
+    """Records are insert-only for the application: the owner's function removes a record
+    only when the database's clock too says it expired. A process whose clock runs ahead
+    writes its events; the first record stays."""
+    now = datetime.now(timezone.utc)
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "skew", now)
+        keyed_postgres.record_answer(record(owner, "skew", now, window_s=60))
+    ahead = now + timedelta(seconds=61)
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "skew", ahead) is None
+        keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+        keyed_postgres.record_answer(IdempotencyRecord(owner, "skew", Fingerprint.of("DELETE", "/x", b""),
+                                                       Answer(200, b"{}", ()), ahead, ahead + timedelta(seconds=60)))
+    assert keyed_postgres.stream_version(stream_id) == 1
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "skew", now + timedelta(seconds=1)).fingerprint == FIRST

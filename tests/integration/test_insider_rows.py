@@ -8,12 +8,13 @@ import hashlib
 import json
 import secrets
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
 
 from service.http.auth import key_hash, new_secret
-from tests.integration.conftest import ADMIN, assert_problem
+from tests.integration.conftest import ADMIN, assert_problem, printed_status
 from tests.integration.test_pages_http import session_cookie, sign_in
 
 pytestmark = pytest.mark.integration
@@ -60,7 +61,8 @@ def issue(client, role: str = "spectator", **headers: str) -> dict:
     return issued.get_json()
 
 
-def test_an_admin_key_row_minted_by_the_login_is_refused_and_reported(client, as_login, caplog):
+def test_an_admin_key_row_minted_by_the_login_is_refused_and_reported(client, as_login, caplog, database_url,
+                                                                        monkeypatch):
     secret, key_id = new_secret(), f"minted-{uuid.uuid4()}"
     before = refused_count(client, "api_keys")
     for mac in (None, "0" * 64):  # no MAC, and one made up
@@ -70,6 +72,8 @@ def test_an_admin_key_row_minted_by_the_login_is_refused_and_reported(client, as
         assert f"refused a row of api_keys (key {key_id}{mac})" in caplog.text
     assert refused_count(client, "api_keys") >= before + 2
     assert {"table": "api_keys", "row": key_id + "None"} in refused_rows(client)
+    # The client's chain key is the working directory's data folder's, as the command line's here.
+    assert f"refused row of api_keys: {key_id}None" in printed_status(database_url, Path(".data"), monkeypatch)
 
 
 def test_a_key_row_changed_by_a_superuser_is_refused(client, as_superuser):

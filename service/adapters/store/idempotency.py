@@ -148,11 +148,14 @@ SELECT {_COLUMNS}
 _PURGE = "SELECT idempotency_records_remove_expired($1, $2, $3, $4)"
 
 # A live record of the key cannot be there (the claim found none while holding the key's
-# lock), and the expired one was removed just before.
+# lock), and the expired one was removed just before; unless this process's clock is ahead
+# of the database's, which then still counts the old one live: it stays, and the write
+# commits without a record of its own (as a record is never replaced in place).
 _INSERT = """
 INSERT INTO idempotency_records (owner, key, method, path, body_sha256, status, body, headers,
                                  created_at, expires_at, mac)
 VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, $8, $9, $10, $11)
+ON CONFLICT (owner, key) DO NOTHING
 """
 
 STATEMENTS = (
