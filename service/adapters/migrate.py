@@ -3,7 +3,10 @@ the database roles the service runs under (least privilege, issue 13):
 
 - `cardroom_owner` (no login) owns every table and runs the migrations: `upgrade` connects
   with the URL it is given (a superuser, or a role with CREATEROLE that may become the
-  owner) and switches to the owner for the migrations themselves.
+  owner; any libpq connection string, several hosts included) and switches to the owner
+  for the migrations themselves. The owner is granted `pg_read_all_stats` where the
+  administrator may, so `cardroom_replication()` (its SECURITY DEFINER function, migration
+  0020) shows the application the standbys' replication state.
 - `cardroom_writer` (no login) holds what the application may do, granted by the
   migrations: SELECT and INSERT on `events` (no UPDATE, DELETE, TRUNCATE or TRIGGER, and
   not being the owner it cannot disable the append-only triggers), SELECT and INSERT on
