@@ -8,10 +8,12 @@ import logging
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from celery import Celery
 
 from domain.ratings import GameResult
+from service.adapters import broker_transport
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,10 @@ that is down costs the write this much at most (kombu's defaults took 6 s)."""
 
 def broker_settings(broker_url: str) -> dict[str, Any]:
     """The Celery settings every process on the broker shares (workers add theirs)."""
+    redis_transport = {"broker_transport": broker_transport.TRANSPORT} \
+        if urlsplit(broker_url).scheme in ("redis", "rediss") else {}
     return {
+        **redis_transport,
         "broker_url": broker_url,
         # Celery prefers the CELERY_BROKER_URL environment variable over broker_url; the
         # read and write URLs win over both, so the URL given here is the one used.

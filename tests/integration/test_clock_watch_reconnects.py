@@ -13,10 +13,12 @@ import pytest
 from psycopg_pool import ConnectionPool
 
 from service.adapters.store.postgres import PostgresEventStore
+from service.adapters.wakeups import WAKEUPS_NAME
 from service.application import commands
 from service.application.application import application
 from tests.integration.conftest import CeleryWorker
 from tests.integration.test_broker_outage import clocked_table
+from workers.clock_tasks import WATCH_NAME
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
@@ -24,24 +26,27 @@ RUN_S = 16.0
 CUT_EVERY_S = 4.0
 NEW_TABLE_EVERY_S = 0.5
 SETTLE_S = 4.0
-OURS = "clock-test-writer"
+WORKERS = "clock-test-worker"
 
 
 def cut_the_workers_sessions(admin_database_url: str) -> int:
-    """End every session on this test database but this test's own; how many."""
+    """End every session of the worker (its pools' by PGAPPNAME, its watch's and its
+    wake-ups' by their own names) on this test database; how many."""
     with psycopg.connect(admin_database_url, autocommit=True) as admin:
         return len(admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid() AND application_name <> %s", (OURS,)).fetchall())
+            " AND application_name = ANY(%s)", ([WORKERS, WATCH_NAME, WAKEUPS_NAME],)).fetchall())
 
 
 def test_each_passed_clock_expires_once_while_the_workers_connections_are_cut(
-        database_url, admin_database_url, broker_url, tmp_path):
+        database_url, admin_database_url, broker_url, tmp_path, monkeypatch):
     pool = ConnectionPool(database_url, min_size=1, max_size=2, open=True,
-                          kwargs={"autocommit": True, "application_name": OURS})
+                          kwargs={"autocommit": True, "application_name": "clock-test-writer"})
     store = PostgresEventStore(pool)
     app = application(store)
+    monkeypatch.setenv("PGAPPNAME", WORKERS)  # libpq names the worker's pool connections by it
     worker = CeleryWorker(tmp_path / "worker", database_url, broker_url, beat=True)
+    monkeypatch.delenv("PGAPPNAME")
     try:
         worker.wait_for_log("clock watch: leading")
         tables, cuts = [], 0

@@ -209,7 +209,7 @@ def test_the_followers_wakeups_listen_again_after_their_backend_is_terminated(da
         assert wakeups.woken.wait(RECONNECTED_WITHIN_S)
         for attempt in range(2):
             wakeups.woken.clear()
-            assert terminate(admin_database_url, WAKEUPS_NAME) == 1
+            assert terminate(admin_database_url, WAKEUPS_NAME) >= 1
             # Woken once it listens again: whatever was appended meanwhile is read then.
             assert wakeups.woken.wait(RECONNECTED_WITHIN_S), "the listener did not come back"
             wakeups.woken.clear()

@@ -1,0 +1,42 @@
+"""kombu's Redis transport, with a worker that survives losing the broker while it holds
+an unacknowledged task.
+
+When a worker's connection to Redis breaks, Celery closes it, and kombu's channel then
+tries to put the tasks it holds unacknowledged back on their queue (`acks_late`: a task
+is acknowledged after it runs, and beat's sweep runs every second, so there nearly always
+is one). That needs Redis, which is what just went away; kombu 5.7 fails there with an
+AttributeError, which Celery takes as unrecoverable: the worker stopped, with its clock
+watch and tournament manager, until something started it again, and it then waited for
+the broker before starting them. Nothing is lost by not putting them back at that moment:
+kombu keeps every unacknowledged message in Redis itself, and they come back on their
+queue after the visibility timeout (service.adapters.scheduler), as for a worker killed.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from kombu.transport import redis
+
+log = logging.getLogger(__name__)
+
+
+class QoS(redis.QoS):
+    def restore_unacked_once(self, stderr: Any = None) -> None:
+        try:
+            super().restore_unacked_once(stderr)
+        except Exception:  # noqa: BLE001 - kombu's own failure; the messages are safe in Redis
+            log.warning("Could not put the unacknowledged tasks back on their queue now; they come "
+                        "back after the visibility timeout", exc_info=True)
+
+
+class Channel(redis.Channel):
+    QoS = QoS
+
+
+class Transport(redis.Transport):
+    Channel = Channel
+
+
+TRANSPORT = f"{__name__}:Transport"
+"""Celery's `broker_transport` for a redis:// or rediss:// broker URL."""

@@ -1,0 +1,48 @@
+"""A worker that loses the broker while it holds an unacknowledged task goes on
+(service.adapters.broker_transport). Seen in tests/integration/test_broker_outage.py with
+kombu 5.7: closing the broken connection tried to put the task back on the queue, which
+needs the broker, and failed with `AttributeError: 'NoneType' object has no attribute
+'hostname'`; Celery logged "Unrecoverable error" and stopped the worker."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from kombu.transport import redis
+
+from service.adapters import broker_transport
+from service.adapters.scheduler import broker_settings, sender
+
+
+class Delivered(dict):
+    """The QoS's record of the messages delivered and not yet acknowledged."""
+
+
+def holding_a_task(qos_class: type) -> redis.QoS:
+    """A channel's QoS, without a connection, holding one unacknowledged task."""
+    qos = qos_class.__new__(qos_class)
+    qos._delivered = Delivered({"tag": "a task"})
+    qos._on_collect = SimpleNamespace(cancel=lambda: None)
+    qos._flush = lambda: None
+    qos.restore_at_shutdown = True
+    qos.channel = SimpleNamespace(do_restore=True)
+    return qos
+
+
+def test_putting_back_unacknowledged_tasks_on_a_lost_broker_does_not_stop_the_worker(monkeypatch):
+    def broker_gone(self) -> None:
+        raise AttributeError("'NoneType' object has no attribute 'hostname'")
+
+    monkeypatch.setattr(redis.QoS, "restore_unacked", broker_gone)
+    with pytest.raises(AttributeError):  # kombu's own: Celery takes it as unrecoverable
+        holding_a_task(redis.QoS).restore_unacked_once()
+    holding_a_task(broker_transport.QoS).restore_unacked_once()  # logged; the task stays in Redis
+
+
+def test_a_redis_broker_url_takes_this_transport_and_others_keep_theirs():
+    assert broker_settings("redis://127.0.0.1:6379/3")["broker_transport"] == broker_transport.TRANSPORT
+    assert broker_settings("rediss://cache:6380/0")["broker_transport"] == broker_transport.TRANSPORT
+    assert "broker_transport" not in broker_settings("amqp://guest@rabbit//")
+    assert "broker_transport" not in broker_settings("sentinel://s1:26379;sentinel://s2:26379/0")
+    connection = sender("redis://127.0.0.1:1/0").connection_for_write()
+    assert isinstance(connection.transport, broker_transport.Transport)
