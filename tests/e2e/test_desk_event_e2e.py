@@ -79,10 +79,11 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
         return room.read(server, tournament_id)
 
     def player_row(name: str) -> str:
-        """Finds the player as the desk does, by typing part of the name."""
+        """Finds the player as the desk does, by typing the name (a first name alone may
+        match two: "Gus" is in "Bo Ferguson" too)."""
         search = browser.find_element(By.ID, "player-search")
         search.clear()
-        search.send_keys(name.split()[0])
+        search.send_keys(name.lower())
         visible = browser.execute_script(
             "return Array.from(document.querySelectorAll('#players-list [data-name]')).filter(r => !r.hidden)"
             ".map(r => r.dataset.player)")
