@@ -156,6 +156,9 @@ class CreateTable:
     max_buy_in: int | None = None
     """Both set for a cash table: the chips a player sits down with, and the most a top-up
     may bring a stack to. Its seats may be empty (EMPTY_SEAT, stack 0)."""
+    time_bank_s: int = 0
+    """With an action clock: extra seconds each player has at this table, used whole the
+    first time their clock runs out (TimeBankUsed)."""
 
 
 @dataclass(frozen=True)
@@ -347,6 +350,22 @@ class HandOpened:
 
 
 @dataclass(frozen=True)
+class TimeBankSet:
+    """Each player at this table has `seconds` of time bank (after TableCreated)."""
+    seconds: int
+
+
+@dataclass(frozen=True)
+class TimeBankUsed:
+    """`player_id`'s clock ran out and their time bank gives them `seconds` more (a
+    ClockStarted with the new deadline follows)."""
+    hand_id: str
+    seat: int
+    player_id: str
+    seconds: int
+
+
+@dataclass(frozen=True)
 class ActionClockSet:
     """A tournament's level changed the action clock from the next hand on (None: none)."""
     action_clock_s: int | None
@@ -454,7 +473,7 @@ class PlayerReturned:
     player_id: str
 
 
-TABLE_EVENTS = (TableCreated, HandOpened, ActionClockSet, HandClosed, TableFinished, ClockStarted, ClockExpired,
+TABLE_EVENTS = (TableCreated, HandOpened, ActionClockSet, TimeBankSet, TimeBankUsed, HandClosed, TableFinished, ClockStarted, ClockExpired,
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
                 ChipsAdjusted, ChipsRuled, TableClosing, StandUpQueued)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
@@ -495,6 +514,8 @@ class TableState:
     sitting_out: tuple[bool, ...] = ()
     """Per table seat: the computer plays for this player."""
     missed_clocks: tuple[int, ...] = ()
+    time_bank_s: int = 0  # each player's bank at this table (TimeBankSet)
+    time_banks_used: frozenset[str] = frozenset()  # players who used theirs here
     """Per table seat: clocks run out in a row."""
     points: tuple[int, ...] = ()
     """Per table seat: points scored so far (games played for points)."""
@@ -594,6 +615,10 @@ def evolve(state: TableState | None, event: Any) -> TableState:
                             commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
     if kind is ActionClockSet:
         return with_changes(state, action_clock_s=event.action_clock_s)
+    if kind is TimeBankSet:
+        return with_changes(state, time_bank_s=event.seconds)
+    if kind is TimeBankUsed:
+        return with_changes(state, time_banks_used=state.time_banks_used | {event.player_id})
     if kind is HandClosed:
         return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
@@ -714,7 +739,14 @@ def handle(state: TableState | None, command: Command,
         if state is not None:
             raise Violation("illegal_action", "this table already exists")
         event = _create(command)
-        return [event], evolve(None, event)
+        created = evolve(None, event)
+        if command.time_bank_s:
+            if not 0 < command.time_bank_s <= MAX_ACTION_CLOCK_S or event.action_clock_s is None:
+                raise Violation("invalid_table", f"a time bank is 1 to {MAX_ACTION_CLOCK_S} s, with an action clock",
+                                numbers={"time_bank_s": command.time_bank_s})
+            bank = TimeBankSet(command.time_bank_s)
+            return [event, bank], evolve(created, bank)
+        return [event], created
     if state is None:
         raise Violation("not_found", "no such table")
     if state.finished:
@@ -1175,6 +1207,13 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
         raise Violation("clock_not_expired",
                         f"the clock ends at {clock.deadline_at_ms}, {clock.deadline_at_ms - now_ms} ms from now",
                         numbers={"deadline_at_ms": clock.deadline_at_ms, "now_ms": now_ms})
+    if state.time_bank_s and clock.player_id not in state.time_banks_used:
+        # The player's time bank, whole, before the clock acts for them.
+        used = TimeBankUsed(clock.hand_id, clock.seat, clock.player_id, state.time_bank_s)
+        extended = ClockStarted(clock.hand_id, clock.seat, clock.player_id,
+                                clock.deadline_at_ms + state.time_bank_s * 1000)
+        state = evolve(evolve(state, used), extended)
+        return [used, extended], state
     expired = ClockExpired(clock.hand_id, clock.seat, clock.player_id, clock.deadline_at_ms, now_ms)
     state = evolve(state, expired)
     events: list[Any] = [expired]

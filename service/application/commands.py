@@ -67,7 +67,7 @@ FLOOR_ONLY_SECRETS = {"HandOpened": ("salt",), "HandStarted": ("deck", "reshuffl
                       "MixedDeckCut": ("deck",), "DiscardsReshuffled": ("order",)}
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
-HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired,
+HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired, table.TimeBankUsed,
                      table.AutomaticAction, table.ChipsRuled)
 
 LoadedTable = Loaded["table.TableState | None"]

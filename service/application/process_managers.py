@@ -104,7 +104,8 @@ def tournament_of_table(table_id: str) -> tuple[str, int] | None:
 def next_deadline(state: tournament.Tournament, now: float) -> float | None:
     """When the tournament's clock next has something to record, if ever: its start, or
     the end of the recorded period when another follows (a paused clock waits for the
-    floor's resume, an event). A start that is due but cannot happen yet (fewer than two
+    floor's resume, an event), or a busted player's time to rebuy. Only with `auto_start`
+    is a start a deadline: otherwise the director starts it. A start that is due but cannot happen yet (fewer than two
     registered) is looked at again every START_RETRY_S, as the clock sweep did: the
     registrations themselves do not start it, so a field registering just after its
     start time (`"starts_at": "now"`, then the floor's start) is not cut at two. Any
@@ -114,12 +115,20 @@ def next_deadline(state: tournament.Tournament, now: float) -> float | None:
     if settings is None:
         return None
     if state.status == tournament.REGISTERING:
+        if not settings.auto_start:
+            return None  # the director starts it
         return settings.starts_at if settings.starts_at > now else now + START_RETRY_S
-    clock = state.clock
-    if state.status != tournament.RUNNING or clock.period_index is None or clock.paused \
-            or clock.period_index + 1 == len(clock.periods):
+    if state.status != tournament.RUNNING:
         return None
-    return now + OVERDUE_RETRY_S if clock.ends_at <= now else clock.ends_at
+    # A busted player's time to rebuy (physical tables, or a table that cannot deal).
+    candidates = [a.at + settings.rebuy_grace_s for a in state.awaiting_rebuy]
+    clock = state.clock
+    if clock.period_index is not None and not clock.paused and clock.period_index + 1 < len(clock.periods):
+        candidates.append(clock.ends_at)
+    if not candidates:
+        return None
+    deadline = min(candidates)
+    return now + OVERDUE_RETRY_S if deadline <= now else deadline
 
 
 class TournamentFollower:

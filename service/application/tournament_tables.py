@@ -409,7 +409,8 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
     first_level = next(p for p in settings.structure if not p.is_break)
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
                                 {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
-                                action_clock_s=_action_clock_s(settings, first_level) or None)
+                                action_clock_s=_action_clock_s(settings, first_level) or None,
+                                time_bank_s=settings.time_bank_s if _action_clock_s(settings, first_level) else 0)
     handled = commands.create_table(app, command, actor=ACTOR)
     tables.put(seating_table.number,
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))

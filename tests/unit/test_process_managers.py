@@ -20,9 +20,9 @@ STARTS_AT = 1_000_000
 LEVELS = (Period.level(25, 50, 10), Period.level(50, 100, 10), Period.level(100, 200, 10))
 
 
-def registered(players: int, starts_at: int = STARTS_AT) -> tournament.Tournament:
+def registered(players: int, starts_at: int = STARTS_AT, auto_start: bool = True) -> tournament.Tournament:
     settings = tournament.Settings(name="t", structure=LEVELS, starts_at=starts_at, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("100",))
+                                   buy_in=10, payout_percentages=("100",), auto_start=auto_start)
     commands = [tournament.CreateTournament("t", settings, None),
                 *(tournament.Register(f"p{n}", at=0) for n in range(players))]
     return reduce(lambda state, command: reduce(tournament.evolve, tournament.decide(state, command), state),
@@ -36,6 +36,22 @@ def started(at: int) -> tournament.Tournament:
 
 def test_a_registering_tournament_wakes_the_follower_at_its_start_time() -> None:
     assert next_deadline(registered(3), STARTS_AT - 60) == STARTS_AT
+
+
+def test_without_auto_start_the_start_is_no_deadline_the_director_starts_it() -> None:
+    assert next_deadline(registered(3, auto_start=False), STARTS_AT - 60) is None
+
+
+def test_a_busted_players_time_to_rebuy_wakes_the_follower() -> None:
+    settings = tournament.Settings(name="t", structure=LEVELS, starts_at=STARTS_AT, starting_stack=1000,
+                                   buy_in=10, payout_percentages=("100",), tables="physical", rebuy_price=10,
+                                   rebuy_chips=1000, rebuy_until_level=2, rebuy_grace_s=60)
+    state = reduce(tournament.evolve, [tournament.TournamentCreated("t", settings)], tournament.INITIAL)
+    for command in [*(tournament.Register(f"p{n}", at=0) for n in range(4)),
+                    tournament.StartTournament(at=STARTS_AT, seed=1),
+                    tournament.Eliminate((tournament.Bust("p1", 0),), at=STARTS_AT + 10)]:
+        state = reduce(tournament.evolve, tournament.decide(state, command), state)
+    assert next_deadline(state, STARTS_AT + 20) == STARTS_AT + 70
 
 
 def test_a_start_that_is_due_with_one_player_is_looked_at_again_later_not_at_once() -> None:

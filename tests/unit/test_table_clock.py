@@ -349,3 +349,21 @@ def test_the_action_clock_and_the_turn_time_limit_must_agree_when_both_are_given
         handle(None, CreateTable("t1", "five-card-draw", {"turn_time_limit_s": 30}, NL, seats, False, 60))
     assert refused.value.code == "invalid_table"
     assert "action_clock_s 60" in refused.value.detail and "turn_time_limit_s 30" in refused.value.detail
+
+
+def test_a_time_bank_extends_the_clock_once_then_the_clock_acts():
+    seats = (TableSeat("P0", 1000), TableSeat("P1", 1000))
+    table = Table()
+    table.events, table.state = handle(None, CreateTable("t1", "holdem", {}, NL, seats, False, CLOCK_S,
+                                                         tournament_id="t", time_bank_s=60))
+    assert kinds(table.events) == ["TableCreated", "TimeBankSet"]
+    table.start()
+    first = table.state.clock
+    events = table.expire()
+    assert kinds(events) == ["TimeBankUsed", "ClockStarted"]
+    assert events[-1].deadline_at_ms == first.deadline_at_ms + 60_000
+    events = table.expire(after_ms=60_000)
+    assert kinds(events)[:2] == ["ClockExpired", "AutomaticAction"]  # the bank is spent: the clock acts
+    refused = pytest.raises(Violation, handle, None, CreateTable("t2", "holdem", {}, NL, seats, False, None,
+                                                                  tournament_id="t", time_bank_s=60))
+    assert refused.value.code == "invalid_table"  # a bank needs a clock

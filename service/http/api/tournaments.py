@@ -701,7 +701,7 @@ def move_seated(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int
     return _send(tournament_id, body, tournament.ConfirmSeated(move_id, at=now()))
 
 
-class AbsenceSchema(TournamentWriteSchema):
+class TournamentAbsenceSchema(TournamentWriteSchema):
     player_id = _player_id(required=True)
 
 
@@ -722,7 +722,7 @@ def _away(tournament_id: str, player_id: str, away: bool, status: int) -> tuple[
 
 @blp.route("/<string:tournament_id>/absences", methods=["POST"])
 @require(*FLOOR)
-@blp.arguments(AbsenceSchema)
+@blp.arguments(TournamentAbsenceSchema)
 @blp.response(201, TableWrittenSchema)
 @_write_docs
 def mark_away(body: dict, tournament_id: str) -> tuple[dict, int]:
