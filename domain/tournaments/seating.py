@@ -295,7 +295,9 @@ def floor_move(seating: Seating, player_id: str, to_table: int, to_seat: int) ->
         raise Violation("not_seated", f"player {player_id} is not seated", numbers={"player": player_id})
     target = seating.table(to_table)
     if not 0 <= to_seat < len(target.seats) or target.seats[to_seat] is not None:
-        raise Violation("seat_taken", f"seat {to_seat} at table {to_table} is not an open seat")
+        # People count seats from 1 (the API's edge does too); the Move keeps the index.
+        raise Violation("seat_taken", f"seat {to_seat + 1} at table {to_table} is not an open seat",
+                        numbers={"table": to_table, "seat": to_seat + 1})
     from_table, from_seat = seating.where[player_id]
     return Move(player_id, from_table, from_seat, to_table, to_seat, "floor")
 

@@ -1214,8 +1214,8 @@ def _move(state: Tournament, command: MovePlayer) -> list[object]:
             raise _refuse("move_pending", f"player {command.player_id} already has move {pending.move_id} pending",
                           move_id=pending.move_id)
         if (pending.to_table, pending.to_seat) == (command.to_table, command.to_seat):
-            raise _refuse("seat_reserved", f"seat {command.to_seat} at table {command.to_table} is kept for "
-                          f"move {pending.move_id}", move_id=pending.move_id)
+            raise _refuse("seat_reserved", f"seat {command.to_seat + 1} at table {command.to_table} is kept for "
+                          f"move {pending.move_id}", move_id=pending.move_id, seat=command.to_seat + 1)
     if _may_move(state, move.from_table, move.to_table):
         return [PlayerMoved(move, seed=0, move_id=state.moves_queued + 1, at=command.at)]
     return [MoveQueued(state.moves_queued + 1, command.player_id, command.to_table, command.to_seat, command.at)]

@@ -62,9 +62,12 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
             "const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : ''", selector)
 
     def click(selector: str) -> None:
-        """Clicks a form's button and waits for the page it brings (every desk form is a POST)."""
+        """Clicks a form's button and waits for the page it brings (every desk form is a
+        POST). Found and clicked in one step: the desk's live part may be swapped in at any
+        moment, and a button found a moment before may be gone."""
         page = browser.find_element(By.TAG_NAME, "html")
-        browser.find_element(By.CSS_SELECTOR, selector).click()
+        assert browser.execute_script(
+            "const b = document.querySelector(arguments[0]); if (b) { b.click(); } return !!b", selector), selector
         WebDriverWait(browser, 5).until(staleness_of(page))
 
     def confirm(expected: str) -> None:
@@ -79,10 +82,11 @@ def test_an_event_of_20_at_physical_tables_run_from_the_desk(server, browser):
         return room.read(server, tournament_id)
 
     def player_row(name: str) -> str:
-        """Finds the player as the desk does, by typing part of the name."""
+        """Finds the player as the desk does, by typing the name (a first name alone may
+        match two: "Gus" is in "Bo Ferguson" too)."""
         search = browser.find_element(By.ID, "player-search")
         search.clear()
-        search.send_keys(name.split()[0])
+        search.send_keys(name.lower())
         visible = browser.execute_script(
             "return Array.from(document.querySelectorAll('#players-list [data-name]')).filter(r => !r.hidden)"
             ".map(r => r.dataset.player)")

@@ -154,6 +154,12 @@ def test_moves_at_physical_tables_are_called_out_by_name_and_confirmed_seated(cl
     moves = client.get(f"/v1/tournaments/{tournament_id}/moves", headers=ADMIN).get_json()
     assert moves["pending"] == [] and moves["recent"][0]["seated_at"] is not None
     assert_problem(post(client, tournament_id, f"moves/{move['move_id']}/seated", {}, floor), 422, "already_seated")
+    occupied = next(p for t in view(client, tournament_id)["tables"] if t["number"] == move["from_table"]
+                    for p in t["players"])
+    taken = assert_problem(post(client, tournament_id, "moves", {"player_id": move["player_id"],
+                                                                 "to_table": move["from_table"],
+                                                                 "to_seat": occupied["seat"]}, floor), 422, "seat_taken")
+    assert taken["numbers"] == {"table": move["from_table"], "seat": occupied["seat"]}  # seats from 1 here too
 
 
 def test_the_last_elimination_is_undone_and_a_later_fact_blocks_undo_with_409(client):
