@@ -398,14 +398,22 @@ def _sealed_column(reveal: Reveal | None) -> str:
 # What a read checks each event with (base.check_read), after the columns it returns: the
 # sealed fields as stored (only when the read withholds some: with Reveal.ALL the revealed
 # column is them) and the stored hash of the event before it. A read of consecutive
-# versions takes the one before from the row before (lag), so only its first row probes
-# the index for its predecessor; a read of scattered rows (a hand's, the global log's)
-# probes it for each row.
+# versions takes the one before from the row before (lag) and the first row's from one
+# probe of the index (an InitPlan or a join: never a subquery per row, whose estimated cost
+# over a long stream's row estimate would have PostgreSQL JIT-compile the statement, 0.8 s);
+# a hand's scattered rows (a few dozen) probe it for each row; the global log's batches
+# read the few they lack in a second statement (_PREVIOUS_HASHES).
 _PREVIOUS_HASH = "(SELECT p.hash FROM events p WHERE p.stream_id = e.stream_id AND p.version = e.version - 1)"
-_PREVIOUS_IN_ORDER = f"coalesce(lag(e.hash) OVER (ORDER BY e.version), {_PREVIOUS_HASH})"
+_PREVIOUS_AFTER = """coalesce(lag(e.hash) OVER (ORDER BY e.version),
+                     (SELECT p.hash FROM events p WHERE p.stream_id = %(stream)s AND p.version = %(after)s))"""
+_PREVIOUS_OF_SNAPSHOT = "coalesce(lag(e.hash) OVER (ORDER BY e.version), a.hash)"
+_PREVIOUS_HASHES = """
+SELECT p.stream_id, p.version, p.hash FROM unnest(%s::text[], %s::integer[]) AS wanted (stream_id, version)
+  JOIN events p ON p.stream_id = wanted.stream_id AND p.version = wanted.version
+"""
 
 
-def _checked_columns(reveal: Reveal | None, previous: str = _PREVIOUS_IN_ORDER) -> str:
+def _checked_columns(reveal: Reveal | None, previous: str) -> str:
     """The sealed column the read's Reveal allows, then what the check needs."""
     stored = "NULL::jsonb" if reveal == Reveal.ALL else "e.sealed"
     return f"{_sealed_column(reveal)}, {stored}, {previous}"
@@ -419,7 +427,7 @@ def _sql_text_literal(text: str) -> str:
 
 _READ_STREAM = """
 SELECT {columns}, {checked} FROM events e
- WHERE stream_id = %s AND version > %s AND version <= %s
+ WHERE stream_id = %(stream)s AND version > %(after)s AND version <= %(upper)s
  ORDER BY version
 """
 
@@ -476,6 +484,7 @@ SELECT s.version, CASE WHEN e.version IS NULL OR e.version = min(e.version) OVER
        encode(s.mac, 'hex'), {columns}, {checked}
   FROM (SELECT) AS one
   LEFT JOIN s ON true
+  LEFT JOIN events a ON a.stream_id = %(stream)s AND a.version = s.version
   LEFT JOIN events e ON e.stream_id = %(stream)s AND e.version > coalesce(s.version, 0)
                     AND e.version <= %(upper)s
  ORDER BY e.version
@@ -488,7 +497,7 @@ ON CONFLICT DO NOTHING
 """
 
 _READ_ALL = f"""
-SELECT {_COLUMNS}, {_checked_columns(Reveal.ALL, _PREVIOUS_HASH)}, transaction_id::text AS transaction_id_text
+SELECT {_COLUMNS}, {_checked_columns(Reveal.ALL, "NULL::bytea")}, transaction_id::text AS transaction_id_text
   FROM events e
  WHERE (transaction_id, position) > (%s::text::xid8, %s)
    AND (transaction_id, position) <= (%s::text::xid8, %s)
@@ -741,14 +750,15 @@ class PostgresEventStore:
         is returned (base.check_read: an IntegrityFailure when one fails). `checked`
         False: as stored, for the audits that report what they find (verify, receipts)."""
         upper = _MAX_VERSION if up_to_version is None else up_to_version
+        parameters = {"stream": stream_id, "after": after_version, "upper": upper}
         if not checked:
             query = _READ_STREAM.format(columns=_COLUMNS, checked=_sealed_column(reveal))
             with self._connection() as connection:
-                return [_recorded(row) for row in _fetch(connection, query, (stream_id, after_version, upper))]
+                return [_recorded(row) for row in _fetch(connection, query, parameters)]
         self.failed_streams.refuse(stream_id)
-        query = _READ_STREAM.format(columns=_COLUMNS, checked=_checked_columns(reveal))
+        query = _READ_STREAM.format(columns=_COLUMNS, checked=_checked_columns(reveal, _PREVIOUS_AFTER))
         with self._connection() as connection:
-            rows = _fetch(connection, query, (stream_id, after_version, upper))
+            rows = _fetch(connection, query, parameters)
         recorded = [self._checked(row) for row in rows]
         if recorded:
             self._heads.remember(stream_id, recorded[-1].version, recorded[-1].hash)
@@ -846,7 +856,7 @@ class PostgresEventStore:
         snapshot whose MAC is not the chain key's is passed over as newest_snapshot does."""
         upper = _MAX_VERSION if up_to_version is None else up_to_version
         self.failed_streams.refuse(stream_id)
-        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, checked=_checked_columns(Reveal.ALL))
+        query = _FROM_SNAPSHOT.format(columns=_E_COLUMNS, checked=_checked_columns(Reveal.ALL, _PREVIOUS_OF_SNAPSHOT))
         with self._connection() as connection:
             rows = _fetch(connection, query, {"stream": stream_id, "schema": schema, "upper": upper})
         version, body, mac = rows[0][:3]
@@ -871,21 +881,43 @@ class PostgresEventStore:
         with self._connection() as connection:
             rows = _fetch(connection, _READ_ALL, (str(after.transaction_id), after.position,
                                                   str(until.transaction_id), until.position, limit))
-        if not rows:
-            return [], after
+            if not rows:
+                return [], after
+            checked = self._checked_batch(connection, rows)
         last = rows[-1]
-        return self._checked_batch(rows), Checkpoint(int(last[-1]), last[2])
+        return checked, Checkpoint(int(last[-1]), last[2])
 
-    def _checked_batch(self, rows: Sequence[Sequence[Any]]) -> list[RecordedEvent]:
-        """A batch of the global log, each event checked: the events of a stream that
-        fails (from its failing event on, and every later batch's) are left out, and the
-        failure kept, so its readers meet it when they next read that stream."""
+    def _checked_batch(self, connection: psycopg.Connection[Any], rows: Sequence[Sequence[Any]]) -> list[RecordedEvent]:
+        """A batch of the global log, each event checked, chained from the event before it
+        in the batch or else from the stored one (read for all of them in one statement):
+        the events of a stream that fails (from its failing event on, and every later
+        batch's) are left out, and the failure kept, so its readers meet it when they next
+        read that stream."""
+        last_seen: dict[str, tuple[int, bytes]] = {}
+        wanted: set[tuple[str, int]] = set()
+        for row in rows:
+            stream_id, version, hash_ = row[0], row[1], row[8]
+            seen = last_seen.get(stream_id)
+            if version > 1 and (seen is None or seen[0] != version - 1):
+                wanted.add((stream_id, version - 1))
+            last_seen[stream_id] = (version, hash_)
+        stored = {}
+        if wanted:
+            streams, versions = zip(*sorted(wanted))
+            stored = {(found[0], found[1]): found[2] for found in _fetch(
+                connection, _PREVIOUS_HASHES, (list(streams), list(versions)))}
+        before: dict[str, tuple[int, bytes]] = {}
         checked = []
         for row in rows:
-            if self.failed_streams.failed(row[0]):
+            stream_id, version = row[0], row[1]
+            chained = before.get(stream_id)
+            previous = chained[1] if chained is not None and chained[0] == version - 1 \
+                else stored.get((stream_id, version - 1))
+            before[stream_id] = (version, row[8])
+            if self.failed_streams.failed(stream_id):
                 continue
             try:
-                checked.append(self._checked(row[:-1]))
+                checked.append(self._checked([*row[:12], previous]))
             except IntegrityFailure as failed:
                 log.error("left out of the global log's batch: %s", failed)
         return checked
