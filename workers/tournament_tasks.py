@@ -21,6 +21,8 @@ import time
 
 from service import bootstrap
 from service.adapters.scheduler import CeleryScheduler
+from service.adapters.integrity import chain_signer
+from service.adapters.row_macs import RowSigner
 from service.adapters.store.trackings import PostgresTracking
 from service.adapters.wakeups import Wakeups
 from service.application import commands, process_managers, tournaments
@@ -51,7 +53,8 @@ class TournamentManager:
         resources = bootstrap.worker_resources(config, CeleryScheduler(app))
         assert config.database_url is not None  # worker_resources refused to start without one
         self._pool = resources.pool
-        self._follower = process_managers.TournamentFollower(resources.application, PostgresTracking())
+        tracking = PostgresTracking(RowSigner(chain_signer(config), "process_trackings"))
+        self._follower = process_managers.TournamentFollower(resources.application, tracking)
         self._wakeups = Wakeups(config.database_url, follows)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tournament-manager", daemon=True)
