@@ -9,6 +9,11 @@
 - Revocation is a record the application may add and never change or remove:
   `key_revocations`, one row per revoked key, INSERT and SELECT only. `api_keys.revoked_at`
   (which the application could set back to NULL) moves there and is dropped.
+- A follower's tracking record (process_trackings) carries a MAC too, so the login cannot
+  move a follower past events it has not handled. The records written before this
+  migration are kept, unsigned, in `process_trackings_unsigned` (the owner's; the
+  application may read it): a record without a MAC is taken only as it stood then, and its
+  next move signs it.
 - Idempotency records are insert-only for the application: an expired one is removed by
   `idempotency_records_remove_expired`, a SECURITY DEFINER function of the owner that
   deletes only rows expired by the database's clock.
@@ -40,6 +45,7 @@ WRITER_RIGHTS = {
     "listings": "SELECT",
     "open_clocks": "SELECT",
     "process_trackings": "SELECT, INSERT, UPDATE",
+    "process_trackings_unsigned": "SELECT",
     "alembic_version": "",
 }
 
@@ -64,6 +70,11 @@ def upgrade() -> None:
 
     op.execute("DELETE FROM page_sessions")
     op.execute("ALTER TABLE page_sessions ADD COLUMN mac text")
+
+    op.execute("ALTER TABLE process_trackings ADD COLUMN mac text")
+    op.execute("CREATE TABLE process_trackings_unsigned AS"
+               " SELECT name, transaction_id, position FROM process_trackings")
+    op.execute("ALTER TABLE process_trackings_unsigned ADD PRIMARY KEY (name)")
 
     op.execute("DELETE FROM idempotency_records")
     op.execute("ALTER TABLE idempotency_records ADD COLUMN mac text")
@@ -121,6 +132,8 @@ def downgrade() -> None:
     op.execute("ALTER TABLE idempotency_records DROP COLUMN mac")
     op.execute(f"GRANT UPDATE, DELETE ON idempotency_records TO {writer}")
     op.execute("ALTER TABLE page_sessions DROP COLUMN mac")
+    op.execute("DROP TABLE process_trackings_unsigned")
+    op.execute("ALTER TABLE process_trackings DROP COLUMN mac")
     op.execute("ALTER TABLE api_keys DROP COLUMN mac")
     op.execute("ALTER TABLE api_keys ADD COLUMN revoked_at timestamptz")
     op.execute("UPDATE api_keys k SET revoked_at = r.revoked_at FROM key_revocations r WHERE r.key_id = k.id")

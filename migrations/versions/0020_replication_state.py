@@ -11,7 +11,7 @@ that grant (an administrator who may not give it) the function still answers, ea
 standby's details null.
 
 Revision ID: 0020
-Revises: 0019
+Revises: 0016
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from alembic import op
 from service.adapters.migrate import writer_role
 
 revision = "0020"
-down_revision = "0019"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 

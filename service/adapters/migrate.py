@@ -2,7 +2,8 @@
 the database roles the service runs under (least privilege, issue 13).
 
 Roles are cluster-wide, but CI, tests and other checkouts share one server: so each
-database has roles of its own, named after it (`roles_for`): for the database `cardroom`,
+database has roles of its own, named after it (`roles_for`): for the database `cardroom`
+(`make run`'s embedded server's is `postgres`: `cardroom_postgres_*`),
 
 - `cardroom_cardroom_owner` (no login) owns every table and runs the migrations: `upgrade`
   connects with the URL it is given (a superuser, or a role with CREATEROLE that may become

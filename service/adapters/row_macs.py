@@ -1,5 +1,5 @@
 """MACs on the rows that grant or answer (migration 0016): API keys, their revocations, the
-pages' sessions and the idempotency records.
+pages' sessions, the idempotency records and the followers' tracking records.
 
 The application's database login may INSERT into these tables, and a superuser may change
 any row: without a MAC, whoever holds either could mint an admin key, open a floor
@@ -23,7 +23,7 @@ from prometheus_client import Counter
 from service.adapters.store.base import ChainSigner
 
 ROWS_REFUSED = Counter("cardroom_rows_refused_total",
-                       "Key, revocation, session and idempotency rows refused: their MAC did not verify",
+                       "Key, revocation, session, idempotency and tracking rows refused: their MAC did not verify",
                        ["table"])
 _log = logging.getLogger("cardroom.integrity")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -72,8 +72,10 @@ class RowSigners:
     key_revocations: RowSigner
     page_sessions: RowSigner
     idempotency_records: RowSigner
+    process_trackings: RowSigner
 
     @classmethod
     def under(cls, chain: ChainSigner) -> RowSigners:
         return cls(*(RowSigner(chain, table) for table in
-                     ("api_keys", "key_revocations", "page_sessions", "idempotency_records")))
+                     ("api_keys", "key_revocations", "page_sessions", "idempotency_records",
+                      "process_trackings")))

@@ -63,17 +63,19 @@ def issue(client, role: str = "spectator", **headers: str) -> dict:
 
 def test_an_admin_key_row_minted_by_the_login_is_refused_and_reported(client, as_login, caplog, database_url,
                                                                         monkeypatch):
-    secret, key_id = new_secret(), f"minted-{uuid.uuid4()}"
     before = refused_count(client, "api_keys")
-    for mac in (None, "0" * 64):  # no MAC, and one made up
+    minted = {str(uuid.uuid4()): mac for mac in (None, "0" * 64)}  # no MAC, and one made up
+    for key_id, mac in minted.items():
+        secret = new_secret()  # ids as the application issues them
         as_login.execute("INSERT INTO api_keys (id, key_hash, role, mac) VALUES (%s, %s, 'admin', %s)",
-                         (key_id + str(mac), key_hash(secret + str(mac)), mac))
-        assert_problem(client.get("/v1/keys", headers=bearer(secret + str(mac))), 401, "unauthorized")
-        assert f"refused a row of api_keys (key {key_id}{mac})" in caplog.text
+                         (key_id, key_hash(secret), mac))
+        assert_problem(client.get("/v1/keys", headers=bearer(secret)), 401, "unauthorized")
+        assert f"refused a row of api_keys (key {key_id})" in caplog.text
     assert refused_count(client, "api_keys") >= before + 2
-    assert {"table": "api_keys", "row": key_id + "None"} in refused_rows(client)
+    assert all({"table": "api_keys", "row": key_id} in refused_rows(client) for key_id in minted)
     # The client's chain key is the working directory's data folder's, as the command line's here.
-    assert f"refused row of api_keys: {key_id}None" in printed_status(database_url, Path(".data"), monkeypatch)
+    printed = printed_status(database_url, Path(".data"), monkeypatch)
+    assert all(f"refused row of api_keys: {key_id}" in printed for key_id in minted)
 
 
 def test_a_key_row_changed_by_a_superuser_is_refused(client, as_superuser):
@@ -162,3 +164,57 @@ def test_an_answer_changed_by_a_superuser_is_refused_not_replayed(client, as_sup
     assert "admin" not in again.get_data(as_text=True)
     assert any(row["table"] == "idempotency_records" and idempotency_key in row["row"]
                for row in refused_rows(client))
+
+
+# ------------------------------------------------------------------ the followers' checkpoints
+
+
+@pytest.fixture
+def signed_tracking():
+    from service.adapters.row_macs import RowSigner
+    from service.adapters.store.base import ChainSigner
+    from service.adapters.store.trackings import PostgresTracking
+
+    return PostgresTracking(RowSigner(ChainSigner(b"t" * 32), "process_trackings"))
+
+
+def test_a_checkpoint_moved_by_the_login_stops_the_follower_instead_of_skipping_events(
+        postgres_store, signed_tracking, as_login, client):
+    from service.adapters.store.base import Checkpoint
+    from service.adapters.store.trackings import TrackingRefused
+
+    name = f"follower-{uuid.uuid4().hex[:8]}"
+    with postgres_store.transaction():
+        assert signed_tracking.claim(name) == Checkpoint(0, 0)
+        signed_tracking.move(name, Checkpoint(0, 5))
+    with postgres_store.transaction():
+        assert signed_tracking.claim(name) == Checkpoint(0, 5)
+    as_login.execute("UPDATE process_trackings SET position = 1000000000 WHERE name = %s", (name,))
+    with pytest.raises(TrackingRefused), postgres_store.transaction():
+        signed_tracking.claim(name)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        as_login.execute("INSERT INTO process_trackings_unsigned VALUES (%s, '0', 1000000000)", (name,))
+    assert {"table": "process_trackings", "row": f"follower {name}"} in refused_rows(client)
+
+
+def test_a_checkpoint_from_before_macs_is_taken_as_it_stood_then_and_signed_by_its_next_move(
+        postgres_store, signed_tracking, as_login, as_superuser):
+    from service.adapters.store.base import Checkpoint
+    from service.adapters.store.trackings import TrackingRefused
+
+    name = f"follower-{uuid.uuid4().hex[:8]}"
+    # As migration 0016 found it: written unsigned, and copied to process_trackings_unsigned.
+    as_superuser.execute("INSERT INTO process_trackings (name, transaction_id, position) VALUES (%s, '7', 3)", (name,))
+    as_superuser.execute("INSERT INTO process_trackings_unsigned VALUES (%s, '7', 3)", (name,))
+    with postgres_store.transaction():
+        assert signed_tracking.claim(name) == Checkpoint(7, 3)
+    as_login.execute("UPDATE process_trackings SET position = 4 WHERE name = %s", (name,))
+    with pytest.raises(TrackingRefused), postgres_store.transaction():
+        signed_tracking.claim(name)  # unsigned, and not as it stood
+    as_login.execute("UPDATE process_trackings SET position = 3 WHERE name = %s", (name,))
+    with postgres_store.transaction():
+        signed_tracking.claim(name)
+        signed_tracking.move(name, Checkpoint(7, 9))
+    as_login.execute("UPDATE process_trackings SET position = 3, mac = NULL WHERE name = %s", (name,))
+    with postgres_store.transaction():  # back to where it stood at the migration: a replay, not a skip
+        assert signed_tracking.claim(name) == Checkpoint(7, 3)

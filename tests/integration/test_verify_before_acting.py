@@ -229,28 +229,3 @@ def new_store(app_url: str) -> Any:
     from service.config import Config
 
     return PostgresEventStore(open_pool(app_url, max_size=2), signer=chain_signer(Config(database_url=app_url)))
-
-
-def test_a_tracking_record_the_login_moves_ahead_skips_nothing(own_store, own_database, caplog):
-    """The follower's checkpoint moved far ahead by the app's login (which may update the
-    table): its MAC is not the key's, so the follower is given the log's start instead of
-    skipping to it (what it reads there it judges on verified states), and a move signs the
-    record again."""
-    name = "verify-before-acting-tracking"
-    tracking = trackings.PostgresTracking(own_store.signer)
-    signed = Checkpoint(1, 1)
-    with own_store.transaction():
-        tracking.claim(name)
-        tracking.move(name, signed)
-    with own_store.transaction():
-        assert tracking.claim(name) == signed
-    with psycopg.connect(own_database[1], autocommit=True) as insider:
-        insider.execute("UPDATE process_trackings SET transaction_id = '9223372036854775000'::xid8,"
-                        " position = 9223372036854775000 WHERE name = %s", (name,))
-
-    with caplog.at_level(logging.ERROR), own_store.transaction():
-        assert tracking.claim(name) == START
-        tracking.move(name, signed)  # the follower's next move
-    assert "does not carry the chain key's MAC" in caplog.text
-    with own_store.transaction():
-        assert tracking.claim(name) == signed

@@ -434,16 +434,6 @@ class ChainSigner:
         return mac is not None and hmac.compare_digest(self.sign_snapshot(snapshot).encode(),
                                                        mac.encode("utf-8", "surrogatepass"))
 
-    def sign_tracking(self, name: str, checkpoint: Checkpoint) -> str:
-        """A follower's tracking record's MAC (service.adapters.store.trackings): whoever
-        may update the record without the key cannot move what the follower skips."""
-        message = f"tracking\n{name}\n{checkpoint.transaction_id:d}\n{checkpoint.position:d}"
-        return hmac.new(self._key, message.encode(), hashlib.sha256).hexdigest()
-
-    def valid_tracking(self, name: str, checkpoint: Checkpoint, mac: str | None) -> bool:
-        return mac is not None and hmac.compare_digest(self.sign_tracking(name, checkpoint).encode(),
-                                                       mac.encode("utf-8", "surrogatepass"))
-
     def valid(self, stream_id: str, version: int, hash_: str, mac: str | None) -> bool:
         return mac is not None and hmac.compare_digest(self.sign(stream_id, version, hash_).encode(),
                                                        mac.encode("utf-8", "surrogatepass"))

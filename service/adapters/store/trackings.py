@@ -6,68 +6,82 @@ stands, kept in the transaction of the commands its batches send.
 first commits, then reads the checkpoint it committed, so no position is handled twice;
 `move` writes the new checkpoint in that same transaction.
 
-With the chain key (`signer`), each record carries a MAC of (name, checkpoint) (migration
-0019): the application's login can write this table, and a checkpoint moved forward
-behind the follower's back would have it skip events. A record whose MAC is not the key's
-is logged, counted and not trusted: the follower reads the log again from its start (what
-it does with an event is judged on the verified state of what the event touches, so a
-second look changes nothing already done), and its next move signs the record again.
+The application's login may update these rows, so each carries a MAC (migration 0016,
+service.adapters.row_macs) over (name, checkpoint): a row moved in the database, to skip
+events or to replay them from a made-up point, is refused (TrackingRefused) and reported,
+and the follower goes no further until an operator looks. A row from before 0016 has no
+MAC: it is taken only as it stood then (`process_trackings_unsigned`).
 """
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from prometheus_client import Counter
 from psycopg.rows import tuple_row
 
+from service.adapters.row_macs import RowSigner
 from service.adapters.store import scope
-from service.adapters.store.base import START, ChainSigner, Checkpoint
-
-log = logging.getLogger(__name__)
-
-FORGED_TRACKINGS = Counter("cardroom_tracking_records_refused_total",
-                           "Followers' tracking records whose MAC is not the chain key's (read again from the start)")
+from service.adapters.store.base import Checkpoint
 
 _CREATE = """
-INSERT INTO process_trackings (name, transaction_id, position) VALUES (%s, '0'::xid8, 0)
+INSERT INTO process_trackings (name, transaction_id, position, mac) VALUES (%s, '0'::xid8, 0, %s)
 ON CONFLICT (name) DO NOTHING
 """
 _CLAIM = """
-SELECT transaction_id::text, position, encode(mac, 'hex') FROM process_trackings WHERE name = %s FOR UPDATE
+SELECT t.transaction_id::text, t.position, t.mac,
+       (u.transaction_id, u.position) IS NOT DISTINCT FROM (t.transaction_id, t.position)
+  FROM process_trackings t LEFT JOIN process_trackings_unsigned u ON u.name = t.name
+ WHERE t.name = %s FOR UPDATE OF t
 """
 _MOVE = """
-UPDATE process_trackings SET transaction_id = %s::text::xid8, position = %s, mac = decode(%s, 'hex'),
-                             moved_at = now()
+UPDATE process_trackings SET transaction_id = %s::text::xid8, position = %s, moved_at = now(), mac = %s
  WHERE name = %s
 """
 
 
+class TrackingRefused(Exception):
+    """A follower's tracking record fails its MAC: moved in the database, not by a follower."""
+
+
 class PostgresTracking:
-    def __init__(self, signer: ChainSigner | None = None) -> None:
-        """`signer`: the chain key the records are signed with (None: unsigned, unchecked)."""
+    """`signer`: the MACs of the rows (None: neither written nor checked, as in tests of
+    the follower alone)."""
+
+    def __init__(self, signer: RowSigner | None = None) -> None:
         self._signer = signer
 
     def claim(self, name: str) -> Checkpoint:
-        """The follower's checkpoint, its row locked until the open transaction ends; the
-        start of the log when the record's MAC is not the key's."""
+        """The follower's checkpoint, its row locked until the open transaction ends."""
         with _open_transaction().cursor(row_factory=tuple_row) as cursor:
             row = cursor.execute(_CLAIM, (name,)).fetchone()
             if row is None:
-                cursor.execute(_CREATE, (name,))
+                cursor.execute(_CREATE, (name, self._sign(name, Checkpoint(0, 0))))
                 row = cursor.execute(_CLAIM, (name,)).fetchone()
         assert row is not None
-        checkpoint = Checkpoint(int(row[0]), row[1])
-        if self._signer is None or checkpoint == START or self._signer.valid_tracking(name, checkpoint, row[2]):
-            return checkpoint
-        log.error("the tracking record of %s (at %s) does not carry the chain key's MAC: written behind "
-                  "the follower's back; the log is read again from its start", name, checkpoint)
-        FORGED_TRACKINGS.inc()
-        return START
+        transaction_id, position, mac, as_before_0016 = row
+        checkpoint = Checkpoint(int(transaction_id), position)
+        if self._signer and not (self._signer.valid(mac, name, checkpoint.transaction_id, checkpoint.position)
+                                 or (mac is None and as_before_0016)):
+            self._signer.refused(f"follower {name} at {checkpoint}")
+            raise TrackingRefused(f"the tracking record of {name} fails its MAC: moved in the database")
+        return checkpoint
 
     def move(self, name: str, checkpoint: Checkpoint) -> None:
-        mac = None if self._signer is None else self._signer.sign_tracking(name, checkpoint)
-        _open_transaction().execute(_MOVE, (str(checkpoint.transaction_id), checkpoint.position, mac, name))
+        _open_transaction().execute(_MOVE, (str(checkpoint.transaction_id), checkpoint.position,
+                                            self._sign(name, checkpoint), name))
+
+    def _sign(self, name: str, checkpoint: Checkpoint) -> str | None:
+        return self._signer.sign(name, checkpoint.transaction_id, checkpoint.position) if self._signer else None
+
+
+def refused_trackings(connection: Any, signer: RowSigner) -> list[dict[str, str]]:
+    """Every tracking record whose MAC fails (for GET /v1/status)."""
+    rows = connection.execute(
+        "SELECT t.name, t.transaction_id::text, t.position, t.mac,"
+        "       (u.transaction_id, u.position) IS NOT DISTINCT FROM (t.transaction_id, t.position)"
+        "  FROM process_trackings t LEFT JOIN process_trackings_unsigned u ON u.name = t.name").fetchall()
+    return [{"table": "process_trackings", "row": f"follower {name}"}
+            for name, transaction_id, position, mac, as_before_0016 in rows
+            if not (signer.valid(mac, name, int(transaction_id), position) or (mac is None and as_before_0016))]
 
 
 def _open_transaction() -> Any:

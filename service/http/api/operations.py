@@ -2,8 +2,8 @@
 `GET /v1/streams`, every stream's id (to verify them all), and `GET /v1/status`: the
 health, the queue depth, the open action clocks past their deadline, the tournaments
 that have not finished, the tournaments and open tables this code cannot read, and the
-streams whose log failed its integrity check, and the key, revocation, session and
-idempotency rows refused because their MAC fails."""
+streams whose log failed its integrity check, and the key, revocation, session,
+idempotency and tracking rows refused because their MAC fails."""
 from __future__ import annotations
 
 import time
@@ -14,6 +14,7 @@ import marshmallow as ma
 from domain.tournaments import tournament
 from service.application import clock_deadlines, commands, listings, tournaments
 from service.adapters.store.idempotency import refused_records
+from service.adapters.store.trackings import refused_trackings
 from service.application.handling import IntegrityFailure, UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_check, overall, queue_depth
@@ -90,7 +91,7 @@ class IntegrityFailureSchema(UnreadableStreamSchema):
 
 class RefusedRowSchema(ma.Schema):
     table = ma.fields.String(required=True, metadata={
-        "description": "api_keys, key_revocations, page_sessions or idempotency_records"})
+        "description": "api_keys, key_revocations, page_sessions, idempotency_records or process_trackings"})
     row = ma.fields.String(required=True, metadata={"description": "which row (never a secret)"})
 
 
@@ -110,7 +111,7 @@ class StatusSchema(HealthSchema):
                        "its link to the one before or its MAC), and any stream this process found failing "
                        "on read: their reads and writes answer the problem integrity_failure"})
     refused_rows = ma.fields.List(ma.fields.Nested(RefusedRowSchema), required=True, metadata={
-        "description": "rows that grant or answer (keys, revocations, sessions, idempotency records) whose "
+        "description": "rows that grant or answer (keys, revocations, sessions, idempotency and tracking records) whose "
                        "MAC fails: inserted or changed in the database without the chain key, and refused"})
 
 
@@ -174,7 +175,8 @@ def _refused_rows(connection: Any) -> list[dict[str, str]]:
     wired = resources()
     assert wired.keys is not None and wired.sessions is not None and wired.row_signers is not None
     return (wired.keys.refused_rows() + wired.sessions.refused_rows()
-            + refused_records(connection, wired.row_signers.idempotency_records))
+            + refused_records(connection, wired.row_signers.idempotency_records)
+            + refused_trackings(connection, wired.row_signers.process_trackings))
 
 
 def _unreadable(kind: str, stream_id: str, refused: UnreadableStream) -> dict[str, Any]:
