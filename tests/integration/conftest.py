@@ -75,6 +75,21 @@ def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
 
 
 @pytest.fixture(scope="module")
+def app_store(postgres_pool: ConnectionPool) -> EventStore:
+    """Another process's store on the test database wired as the apps of these tests are
+    (as service.bootstrap.event_store, with Config's data directory's keys): it checks and writes their
+    MACs, and opens and seals their secrets."""
+    from service.adapters.integrity import chain_signer, data_cipher
+    from service.adapters.store.postgres import PostgresEventStore
+    from service.adapters.store.upcasting import UpcastingStore
+    from service.bootstrap import IMPORTED_HAND_PREFIX, TABLE_STREAM_PREFIX
+    from service.config import Config
+
+    return UpcastingStore(PostgresEventStore(postgres_pool, signer=chain_signer(Config())),  # type: ignore[return-value]
+                          TABLE_STREAM_PREFIX, IMPORTED_HAND_PREFIX, data_cipher(Config()))
+
+
+@pytest.fixture(scope="module")
 def own_database(admin_database_url: str) -> Iterator[tuple[str, str]]:
     """(admin URL, application URL) of a fresh database for this module alone."""
     from tests.conftest import _fresh_database_on
