@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from domain import secrecy
+from domain import registry, secrecy
 from domain.games import draw, holdem, mixed
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
-from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
-from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.live import table, table_records
 from domain.live.games import betting_status, legal_shape
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
@@ -528,17 +526,17 @@ _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.l
                       lambda started: DRAW_GAME, draw.EVENT_TYPES)
 
 
+_BY_DECIDER = {holdem: _HOLDEM, mixed: _MIXED, draw: _DRAW}
+
+
 def _recorded_game(variant: str) -> _RecordedGame:
-    if variant in DRAW_VARIANTS:
-        return _DRAW
-    return _MIXED if variant in MIXED_VARIANTS else _HOLDEM
+    return _stored_game(registry.game_of_variant(variant))
 
 
 def _stored_game(game: str) -> _RecordedGame:
-    """The game of a hand stored from PHH (its first event's metadata names it)."""
-    if game == DRAW_GAME:
-        return _DRAW
-    return _MIXED if game in mixed.GAMES else _HOLDEM
+    """The game of a hand stored from PHH (its first event's metadata names it), stepped
+    through its decider (domain.registry)."""
+    return _BY_DECIDER[registry.decider(game)]
 
 
 # ---------------------------------------------------------------- words
