@@ -12,7 +12,7 @@ a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays t
 domain.history.phh into the same steps.
 
 A record of any variant the API replays, pasted or stored, steps through its game's
-decider (hold'em and Omaha, the mixed games, five-card draw); a live table's hand of any
+decider (the one domain.registry names for its variant); a live table's hand of any
 game steps through its events, with the ruling at each betting decision.
 """
 from __future__ import annotations
@@ -173,7 +173,7 @@ def _betting_of(hand: Any) -> BettingState | None:
 def _dealt(state: table.TableState) -> bool:
     """Whether the hand has a game state with its players yet: between HandOpened and the
     game's first events there is none (a mixed game's hand holds only its deck until
-    HandStarted; a Palace Poker hand has no seats until its deal)."""
+    HandStarted; a game that makes its own deal has no seats until it)."""
     hand = state.hand
     return (hand is not None and getattr(hand, "game", True) is not None
             and len(hand.stacks) == len(state.hand_seats))
@@ -395,8 +395,8 @@ class _RecordedGame:
 
 
 def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = "") -> dict[str, Any]:
-    """Every step of a PHH record of any variant the API replays (hold'em, Omaha, the
-    mixed games, five-card draw), replayed through our rules. Raises Violation (a variant
+    """Every step of a PHH record of any variant the API replays (domain.registry names its
+    game), replayed through our rules. Raises Violation (a variant
     not replayed, the first illegal action)."""
     result = phh.replay(record)
     names = list(phh.player_names(record))
@@ -467,7 +467,7 @@ def _fields(event: Any) -> dict[str, Any]:
 def _event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     """The event's fields for a caption, its owner-only fields (domain.secrecy) blanked
     where the viewer may not see its player's cards (a recorded hand's players are its
-    names); another player's stud cards show their up cards, a discard how many cards."""
+    names); another player's cards show those dealt face up, a discard how many cards."""
     data = _fields(event)
     declared = secrecy.secrets_of(type(event))
     if declared.owner != secrecy.OWNER_BY_POSITION or viewer.sees_cards_of(names[data["position"]]):
