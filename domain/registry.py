@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from domain import secrecy
 from domain.games import draw, holdem
@@ -80,6 +80,11 @@ def table_game_rules(adapter: Any) -> GameRules:
                      adapter, adapter)
 
 
+Captions = Callable[[str, Mapping[str, Any], Callable[[int], str]], "str | None"]
+"""(record type, its data in the game's form, position -> the player's name) -> the event
+as a person says it, or None for an event it leaves to the shared words."""
+
+
 @dataclass(frozen=True)
 class Game:
     name: str
@@ -93,6 +98,9 @@ class Game:
     """The PHH variant codes its records are written in."""
     decider: ModuleType | None = None
     """The decider its PHH records replay through (its `EVENT_TYPES`, `evolve`, `replay`)."""
+    captions: Captions | None = None
+    """Its own words for its events in the floor's replayer (else the shared ones, and an
+    event none of them knows reads as its type in words)."""
 
     @property
     def in_tournaments(self) -> bool:
@@ -145,6 +153,12 @@ def decider(name: str) -> ModuleType:
     that names no game: the first records stored named none)."""
     found = _GAMES.get(name)
     return found.decider if found is not None and found.decider is not None else holdem
+
+
+def caption(name: str, type_name: str, data: Mapping[str, Any], player: Callable[[int], str]) -> str | None:
+    """The game's own caption for the event, if it has one."""
+    found = _GAMES.get(name)
+    return None if found is None or found.captions is None else found.captions(type_name, data, player)
 
 
 def game_of_variant(variant: str) -> str:

@@ -238,11 +238,20 @@ class HighCardGame(PlaysForChips):
         return deck_deal_view(hand.deck if revealed else None, seal)
 
 
+def captions(type_name: str, data: Mapping[str, Any], player: Callable[[int], str]) -> str | None:
+    """High card's words in the floor's replayer."""
+    if type_name == "HighCardShown":
+        return f"{player(data['position'])} shows {data['card']}"
+    if type_name == "HighCardWon":
+        return f"{player(data['position'])} takes {data['amount']} with the high card"
+    return None
+
+
 def registered() -> Iterator[None]:
     """High card registered for the length of a test (a pytest fixture's body): other tests
     of the same process (pytest-xdist runs each worker's share in one) see the built-in
     games only."""
-    registry.register(registry.Game(NAME, registry.table_game_rules(HighCardGame)))
+    registry.register(registry.Game(NAME, registry.table_game_rules(HighCardGame), captions=captions))
     try:
         yield
     finally:

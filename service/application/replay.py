@@ -123,7 +123,7 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
         "automatic": bool(record.metadata.get("automatic")),
         # In the game's form, as an imported hand's events are: hand events count positions.
         "caption": _caption(record.type, table_records.in_hand(record.type, shown["data"]),
-                            _seat_name(hand_players, names), _seat_name(after.players, names)),
+                            _seat_name(hand_players, names), _seat_name(after.players, names), after.game),
         "table": _live_table(after, viewer),
         "decision": None,
     }
@@ -546,9 +546,12 @@ _ROUND_NAMES = {"flop": "The flop", "turn": "The turn", "river": "The river"}
 
 
 def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], str],
-             by_table_seat: Callable[[int], str]) -> str:
+             by_table_seat: Callable[[int], str], game: str | None = None) -> str:
     """The event as a person says it: `player` names a position, `by_table_seat` a table
-    seat (table events count seats at the table)."""
+    seat (table events count seats at the table); the game's own words first (domain.registry)."""
+    own = None if game is None else registry.caption(game, type_name, data, player)
+    if own is not None:
+        return own
     if type_name == "ActionTaken":
         return _action_words(player(data["position"]), data["action"], data["to"], data["adds"])
     if type_name == "HoleCardsDealt":

@@ -101,7 +101,11 @@ def test_a_game_registered_by_a_test_alone_plays_through_the_api(client: Any, hi
     page = browser.get(f"/floor/hands/{hand_id}")
     assert page.status_code == 200
     replay = json.loads(unescape(_REPLAY_DATA.search(page.get_data(as_text=True)).group(1)))  # type: ignore[union-attr]
-    assert "High card won" in json.dumps(replay)
+    # Names read as isolated runs (bidirectional text): without the marks for the comparison.
+    captions = [step["caption"].replace("\u2068", "").replace("\u2069", "") for step in replay["steps"]]
+    winner_name = dict(zip(players, ("Ann", "Bob", "Cat")))[winner]
+    assert f"{winner_name} takes 15 with the high card" in captions  # its own words
+    assert any(caption.startswith("High card folded") for caption in captions)  # the type in words
 
 
 def test_the_schemas_read_the_registry_and_the_game_is_gone_once_its_test_is_over() -> None:
