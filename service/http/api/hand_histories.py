@@ -57,7 +57,6 @@ MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
-DRAW_GAME = "five-card-draw"
 
 
 class PhhFieldsSchema(ma.Schema):
