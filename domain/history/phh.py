@@ -423,12 +423,12 @@ def with_metadata(record: HandHistory, text: str) -> HandHistory:
 
 # PHH variant -> (our game, betting structure). These and the five-card draw extension
 # (domain.history.phh_draw.VARIANTS) replay; others parse only.
-_REPLAYABLE = {
+REPLAYABLE = {
     "NT": ("holdem", NO_LIMIT),
     "FT": ("holdem", FIXED_LIMIT),
     "PO": ("omaha", POT_LIMIT),
 }
-_PHH_VARIANT = {game_and_kind: variant for variant, game_and_kind in _REPLAYABLE.items()}
+_PHH_VARIANT = {game_and_kind: variant for variant, game_and_kind in REPLAYABLE.items()}
 
 
 @dataclass(frozen=True)
@@ -533,12 +533,12 @@ def _mixed_games() -> Any:
 
 def start_command(record: HandHistory) -> StartHand:
     """The StartHand that seats the record's players: p1 in seat 0, the button last."""
-    if record.variant not in _REPLAYABLE:
-        replayable = (*_REPLAYABLE, *_mixed_games().VARIANTS, *_draw_extension().VARIANTS)
+    if record.variant not in REPLAYABLE:
+        replayable = (*REPLAYABLE, *_mixed_games().VARIANTS, *_draw_extension().VARIANTS)
         raise _unsupported(
             f"variant {record.variant!r} is read but not replayed (replayable: "
             f"{', '.join(replayable)})")
-    game, kind = _REPLAYABLE[record.variant]
+    game, kind = REPLAYABLE[record.variant]
     count = record.player_count
     return StartHand(
         players=player_names(record), stacks=record.starting_stacks, button=count - 1,

@@ -47,7 +47,7 @@ from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
-from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, _not_for, _opened,
+from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, refuse_fields, openings_view,
                                commit_card_by_card, deck_deal_view)
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
@@ -526,7 +526,7 @@ def per_card_deal_view(hand: MixedTableHand, names: list[str], seal: DealSeal, v
     opened = []
     for order, root, start in segments:
         mine = sorted(p for p in seen if start <= p < start + len(order))
-        opened.append(_opened(order, secret, mine, root, start) if root else {"openings": None, "verified": None})
+        opened.append(openings_view(order, secret, mine, root, start) if root else {"openings": None, "verified": None})
     return {**view, **opened[0],
             "reshuffles": [{"commitment": r.commitment, "order": None, **o} for r, o in zip(hand.reshuffles, opened[1:])]}
 
@@ -549,7 +549,7 @@ def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int,
 
 
 def table_action(move: TableMove, hand: MixedTableHand) -> Any:
-    _not_for(hand.game.game.name, move, "defender", "keep", "line")  # type: ignore[union-attr]
+    refuse_fields(hand.game.game.name, move, "defender", "keep", "line")  # type: ignore[union-attr]
     if move.action in ("discard", "draw"):
         if hand.game.game.family != mixed.DRAW:  # type: ignore[union-attr]
             raise Violation("illegal_action", f"{hand.game.game.name} has no draw",
@@ -558,7 +558,7 @@ def table_action(move: TableMove, hand: MixedTableHand) -> Any:
             raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                             numbers={"action": move.action})
         return mixed.Discard(move.position, format_cards(parse_cards(move.discard)) if move.discard else "")
-    _not_for(hand.game.game.name, move, "discard")  # type: ignore[union-attr]
+    refuse_fields(hand.game.game.name, move, "discard")  # type: ignore[union-attr]
     return PostAction(move.position, move.action, move.to)
 
 

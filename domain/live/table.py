@@ -41,20 +41,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, with_changes
 from domain.rules.cards import deck_texts, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
-from domain.games import holdem
-from domain.live.games import DECK_HASH, HOLDEM_GAMES, TABLE_GAMES, Dealing, Draws, Opening, TableMove
+from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
 from domain.rules.citations import cite
-from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
-from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
 from domain.rules.violations import Violation
-from domain import secrecy
+from domain import registry, secrecy
+from domain.registry import GameRules
 from domain.secrecy import SEALED
 
 MIN_SEATS = 2
@@ -77,59 +74,8 @@ MISSED_CLOCKS = "missed_clocks"
 # ------------------------------------------------------------------------ the games
 
 
-@dataclass(frozen=True)
-class GameRules:
-    """What the table needs from a game module: its decider and how to start and act."""
-    name: str
-    module: ModuleType
-    with_joker: bool
-    start: Callable[[Opening], Any]
-    """What the hand is dealt from -> the game's StartHand."""
-    action: Callable[[TableMove, Any, Dealing | None], Any]
-    """(the table's action, the hand, the dealing) -> the game's action command."""
-    auto_action: Callable[[Any, int, bool], Any]
-    """(hand state, position to act, timed out?) -> the game command the computer plays."""
-    table_game: Any = None
-    """Five-card draw, Palace Poker, dice and the mixed games: their adapter (`module`
-    too), which reads the table's settings and draws what randomness the game needs."""
-    adapter: Any = None
-    """Every game's adapter (domain.live.games): what each viewer may see of its hand,
-    its summary, its seats' status and bets, its legal actions, its deal's check."""
-
-    def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
-        """The structure the table bets with: a game with its own settings derives it."""
-        return betting if self.table_game is None else self.table_game.betting(settings)
-
-    def plays_for_chips(self, settings: dict[str, Any]) -> bool:
-        """Chips move from hand to hand (else points decide: draw without betting, dice)."""
-        return bool(self.adapter.plays_for_chips(settings))
-
-    def uses_joker(self, settings: dict[str, Any]) -> bool:
-        return self.with_joker or bool(self.adapter.with_joker(settings))
-
-    def hands_in_match(self, settings: dict[str, Any]) -> int | None:
-        """The table is finished after this many hands (None: when one player has every chip)."""
-        hands: int | None = self.adapter.hands_in_match(settings)
-        return hands
-
-
-# Hold'em and Omaha bet with the table's structure and are dealt card by card: their
-# adapter plays them, but they have no `table_game` (settings, randomness of their own).
-GAMES: dict[str, GameRules] = {
-    name: GameRules(name, holdem, False, game.start, game.action, game.auto_action, adapter=game)
-    for name, game in HOLDEM_GAMES.items()
-}
-GAMES.update({
-    name: GameRules(name, game, False, game.start, game.action, game.auto_action, game, game)
-    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()
-})
-
-
 def game_rules(game: str) -> GameRules:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise Violation("invalid_table", f"game must be one of {', '.join(sorted(GAMES))}, not {game!r}") from None
+    return registry.table_rules(game)
 
 
 # ------------------------------------------------------------------------- commands
@@ -487,8 +433,8 @@ def event_types(game: str) -> dict[str, type]:
 
 
 # What each record type keeps secret is read from its class's declarations
-# (domain.secrecy): every game's records and the table's.
-secrecy.register(cls for game in GAMES for cls in event_types(game).values())
+# (domain.secrecy): the table's here, each game's when it is registered (domain.registry).
+secrecy.register(TABLE_EVENTS)
 
 
 # ---------------------------------------------------------------------------- state

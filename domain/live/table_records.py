@@ -56,9 +56,9 @@ _OTHER_POSITIONS: dict[str, dict[str, str]] = {
     "SecondRoundBegan": {"first_to_act": "first_to_act_position"},
     "HandStarted": {"button": "button_position", "dealer": "dealer_position"},
 }
-# The games' start events, which name the players in position order: hold'em, draw, the
-# mixed games and Palace Poker's HandStarted, dice's GameStarted.
-_NAMES_PLAYERS = frozenset({"HandStarted", "GameStarted"})
+# A game's start event names the players in position order, in its field `players` (hold'em,
+# draw, the mixed games and Palace Poker's HandStarted, dice's GameStarted, any other game's).
+_PLAYERS = "players"
 # Record type -> {field listing positions: the name the positions keep in the table form}.
 _POSITION_LISTS: dict[str, dict[str, str]] = {
     "PotAwarded": {"eligible": "eligible_positions", "winners": "winner_positions"},
@@ -81,8 +81,8 @@ def seating_after(seating: HandSeating | None, type_name: str,
     first record with `players` names them."""
     if type_name == _HAND_OPENED:
         return HandSeating(tuple(data["seats"]))
-    if seating is not None and not seating.players and type_name in _NAMES_PLAYERS:
-        return HandSeating(seating.seats, tuple(data["players"]))
+    if seating is not None and not seating.players and _PLAYERS in data:
+        return HandSeating(seating.seats, tuple(data[_PLAYERS]))
     return seating
 
 

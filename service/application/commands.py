@@ -10,8 +10,9 @@ alone (the append's trigger keeps it in `open_clocks`, the workers' clock watch 
 it: workers.clock_tasks), so a write that starts a clock sends nothing anywhere.
 Events the computer played for a player carry `automatic: true` in their metadata.
 
-Games that need randomness after the deal (a draw redeal, reshuffles, Palace Poker's palace
-order, every dice roll) get it through `SecretDraws`, which draws with `secrets` as well.
+Games that need randomness besides the shuffle (a redeal, reshuffles, further orders, rolls:
+each game's adapter in domain.live draws what it needs) get it through `SecretDraws`, which
+draws with `secrets` as well.
 When a ranked table finishes, its results are rated once (service.application.ratings.record_result,
 result id = the table id); if that fails, a worker is asked to (the scheduler's
 `rate_later`), and the results stay on the table's TableFinished event either way.

@@ -12,7 +12,7 @@ a PHH record (pasted, or stored by POST /v1/hand-histories?store=true) replays t
 domain.history.phh into the same steps.
 
 A record of any variant the API replays, pasted or stored, steps through its game's
-decider (hold'em and Omaha, the mixed games, five-card draw); a live table's hand of any
+decider (the one domain.registry names for its variant); a live table's hand of any
 game steps through its events, with the ruling at each betting decision.
 """
 from __future__ import annotations
@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from domain import secrecy
+from domain import registry, secrecy
 from domain.games import draw, holdem, mixed
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
-from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
-from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.live import table, table_records
 from domain.live.games import betting_status, legal_shape
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
@@ -125,7 +123,7 @@ def _live_step(index: int, before: table.TableState | None, after: table.TableSt
         "automatic": bool(record.metadata.get("automatic")),
         # In the game's form, as an imported hand's events are: hand events count positions.
         "caption": _caption(record.type, table_records.in_hand(record.type, shown["data"]),
-                            _seat_name(hand_players, names), _seat_name(after.players, names)),
+                            _seat_name(hand_players, names), _seat_name(after.players, names), after.game),
         "table": _live_table(after, viewer),
         "decision": None,
     }
@@ -175,7 +173,7 @@ def _betting_of(hand: Any) -> BettingState | None:
 def _dealt(state: table.TableState) -> bool:
     """Whether the hand has a game state with its players yet: between HandOpened and the
     game's first events there is none (a mixed game's hand holds only its deck until
-    HandStarted; a Palace Poker hand has no seats until its deal)."""
+    HandStarted; a game that makes its own deal has no seats until it)."""
     hand = state.hand
     return (hand is not None and getattr(hand, "game", True) is not None
             and len(hand.stacks) == len(state.hand_seats))
@@ -397,8 +395,8 @@ class _RecordedGame:
 
 
 def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = "") -> dict[str, Any]:
-    """Every step of a PHH record of any variant the API replays (hold'em, Omaha, the
-    mixed games, five-card draw), replayed through our rules. Raises Violation (a variant
+    """Every step of a PHH record of any variant the API replays (domain.registry names its
+    game), replayed through our rules. Raises Violation (a variant
     not replayed, the first illegal action)."""
     result = phh.replay(record)
     names = list(phh.player_names(record))
@@ -469,7 +467,7 @@ def _fields(event: Any) -> dict[str, Any]:
 def _event_data(event: Any, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     """The event's fields for a caption, its owner-only fields (domain.secrecy) blanked
     where the viewer may not see its player's cards (a recorded hand's players are its
-    names); another player's stud cards show their up cards, a discard how many cards."""
+    names); another player's cards show those dealt face up, a discard how many cards."""
     data = _fields(event)
     declared = secrecy.secrets_of(type(event))
     if declared.owner != secrecy.OWNER_BY_POSITION or viewer.sees_cards_of(names[data["position"]]):
@@ -528,17 +526,17 @@ _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.l
                       lambda started: DRAW_GAME, draw.EVENT_TYPES)
 
 
+_BY_DECIDER = {holdem: _HOLDEM, mixed: _MIXED, draw: _DRAW}
+
+
 def _recorded_game(variant: str) -> _RecordedGame:
-    if variant in DRAW_VARIANTS:
-        return _DRAW
-    return _MIXED if variant in MIXED_VARIANTS else _HOLDEM
+    return _stored_game(registry.game_of_variant(variant))
 
 
 def _stored_game(game: str) -> _RecordedGame:
-    """The game of a hand stored from PHH (its first event's metadata names it)."""
-    if game == DRAW_GAME:
-        return _DRAW
-    return _MIXED if game in mixed.GAMES else _HOLDEM
+    """The game of a hand stored from PHH (its first event's metadata names it), stepped
+    through its decider (domain.registry)."""
+    return _BY_DECIDER[registry.decider(game)]
 
 
 # ---------------------------------------------------------------- words
@@ -548,9 +546,12 @@ _ROUND_NAMES = {"flop": "The flop", "turn": "The turn", "river": "The river"}
 
 
 def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], str],
-             by_table_seat: Callable[[int], str]) -> str:
+             by_table_seat: Callable[[int], str], game: str | None = None) -> str:
     """The event as a person says it: `player` names a position, `by_table_seat` a table
-    seat (table events count seats at the table)."""
+    seat (table events count seats at the table); the game's own words first (domain.registry)."""
+    own = None if game is None else registry.caption(game, type_name, data, player)
+    if own is not None:
+        return own
     if type_name == "ActionTaken":
         return _action_words(player(data["position"]), data["action"], data["to"], data["adds"])
     if type_name == "HoleCardsDealt":

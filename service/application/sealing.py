@@ -3,9 +3,9 @@ domain.secrecy): stored apart from the event's data, so a read path has to ask t
 reveal them (service.adapters.store.base.Reveal).
 
 They hold the shuffle's secrets until the hand is closed: the deck orders, reshuffle
-orders, the salt of the deal's commitment and the values behind a pending dice roll. No
+orders, the salt of the deal's commitment and the values behind a pending roll. No
 role sees them before the hand's HandClosed event. Then a hand committed card by card
-(hold'em, Omaha, five-card draw, Palace Poker, the mixed games) shows its orders and salt to the floor and
+(domain.rules.deal_commitment: every card game's) shows its orders and salt to the floor and
 admin only (metadata `floor_only`, service.application.commands; the others get per-card
 openings derived from them, service.application.views); a hand committed whole shows
 them to everyone, so anyone can check the deal against the commitment.

@@ -1,17 +1,17 @@
 """Redaction: what each role may see of a table, its event log, hand histories and states.
 
 - floor staff and admins see every player's cards;
-- a player sees their own hole cards (draw: their discards and draws; Palace Poker: their
-  palace, and the two fighters' palaces in a battle showdown), nobody else's;
+- a player sees their own hole cards and whatever else the game's events declare theirs
+  (domain.secrecy: OWNER_ONLY, its owner named by `position`, or by `visible_to` when an
+  event shows cards to several players), nobody else's;
 - spectators see no hidden card;
 - everyone sees cards shown at the showdown and the board;
 - the deck orders, reshuffle orders, the shuffle's salt and the values behind a pending
-  dice roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
-  visible before the hand ends), until the hand (a dice game) is over;
-- then a hand committed card by card (domain.rules.deal_commitment: hold'em, Omaha, five-card
-  draw, Palace Poker, the mixed games) shows its deck and secret to the floor and admin
-  only (metadata `floor_only`); everyone gets the openings of the board (stud: the up
-  cards) and of the hands shown, each player those of their own cards, so nobody learns a
+  roll commitment stay hidden from EVERY role, floor and admin included (api.md: never
+  visible before the hand ends), until the hand is over;
+- then a hand committed card by card (domain.rules.deal_commitment: every card game's)
+  shows its deck and secret to the floor and admin only (metadata `floor_only`); everyone
+  gets the openings of the board (and of cards dealt face up) and of the hands shown, each player those of their own cards, so nobody learns a
   mucked card or one nobody saw. Hands committed whole (stored before their game was
   committed card by card) show their deck to everyone once over, so anyone can check it.
 
@@ -63,7 +63,7 @@ def redact_event(event: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
     metadata = event.get("metadata") or {}
     data = dict(event["data"]) if event.get("revealed") else hidden(event["type"], event["data"])
     if "visible_to" in metadata and not viewer.sees_cards_of(metadata["visible_to"]):
-        if event["type"] in PARTLY_PUBLIC_EVENTS:  # stud's up cards, how many were drawn
+        if event["type"] in PARTLY_PUBLIC_EVENTS:  # a mixed game's up cards, how many were drawn
             data = event_view(event["type"], data)
         else:
             for name in secrets_named(event["type"]).owner_only:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from domain import secrecy
+from domain import registry, secrecy
 from domain.live import table
 from domain.secrecy import OWNER_ONLY, SEALED, Secrecy
 from service.application.sealing import hidden, seal
@@ -22,7 +22,7 @@ OTHER_EVENT_MODULES = ("domain.games.draw_match", "domain.tournaments.tournament
 
 
 def every_event_class() -> list[type]:
-    classes = {cls for game in table.GAMES for cls in table.event_types(game).values()}
+    classes = {cls for game in registry.table_names() for cls in table.event_types(game).values()}
     for module in OTHER_EVENT_MODULES:
         classes |= set(importlib.import_module(module).EVENT_TYPES.values())
     return sorted(classes, key=lambda cls: (cls.__module__, cls.__qualname__))
@@ -49,7 +49,7 @@ def test_every_card_bearing_field_of_every_game_declares_its_secrecy(cls: type, 
 
 def test_every_table_record_type_is_registered_with_its_declarations() -> None:
     registered = secrecy.registered()
-    for game in table.GAMES:
+    for game in registry.table_names():
         for name, cls in table.event_types(game).items():
             assert cls in registered[name]
             assert set(secrecy.secrets_of(cls).at_rest) <= set(secrecy.secrets_named(name).at_rest)

@@ -31,15 +31,12 @@ from typing import Any, Iterable, Sequence
 import marshmallow as ma
 from flask import jsonify, request
 
-from domain import secrecy
-from domain.games import draw, holdem, mixed
+from domain import registry, secrecy
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
     metadata_text, parse, player_names, replay,
 )
 from domain.history.phh_collection import CollectedHand, hands_of
-from domain.history.phh_draw import VARIANTS as DRAW_VARIANTS
-from domain.history.phh_mixed import VARIANTS as MIXED_VARIANTS
 from domain.live import table_records
 from domain.rules.pots import PotAward
 from domain.records import from_record, to_record
@@ -60,7 +57,6 @@ MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
-DRAW_GAME = "five-card-draw"
 
 
 class PhhFieldsSchema(ma.Schema):
@@ -252,11 +248,7 @@ def replay_hand_history(store: bool = False) -> Any:
 
 
 def game_of(record: HandHistory) -> str:
-    if record.variant in DRAW_VARIANTS:
-        return DRAW_GAME
-    if record.variant in MIXED_VARIANTS:
-        return MIXED_VARIANTS[record.variant][0]
-    return "omaha" if record.variant == "PO" else "holdem"
+    return registry.game_of_variant(record.variant)
 
 
 def stored_events(hand_id: str, record: HandHistory, result: ReplayResult) -> list[NewEvent]:
@@ -291,9 +283,8 @@ def _storable(amount: Amount) -> int | str:
 
 
 def event_types(game: str) -> dict[str, type]:
-    if game in mixed.GAMES:
-        return mixed.EVENT_TYPES
-    return draw.EVENT_TYPES if game == DRAW_GAME else holdem.EVENT_TYPES
+    types: dict[str, type] = registry.decider(game).EVENT_TYPES
+    return types
 
 
 def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any]]:
@@ -304,15 +295,8 @@ def events_from_records(records: Sequence[RecordedEvent]) -> tuple[str, list[Any
 
 
 def replay_state(game: str, events: Iterable[Any]) -> Any:
-    """The hand's state after `events` (hold'em/Omaha, five-card draw or a mixed game)."""
-    if game == DRAW_GAME:
-        return draw.replay(events)
-    if game in mixed.GAMES:
-        return mixed.replay(events)
-    state = None
-    for event in events:
-        state = holdem.evolve(state, event)
-    return state
+    """The hand's state after `events`, through the game's decider (domain.registry)."""
+    return registry.decider(game).replay(events)
 
 
 def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response
 
-from domain import secrecy
+from domain import registry, secrecy
 from domain.history import phh
 from domain.live import table, table_records
 from domain.rules.cards import format_card
@@ -29,7 +29,7 @@ from domain.records import from_record
 from service.application import commands, listings, views
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.hand_histories import (
-    DRAW_GAME, IMPORTED_HAND_PREFIX, events_from_records, replay_state,
+    IMPORTED_HAND_PREFIX, events_from_records, replay_state,
 )
 from service.http.api.etags import conditional, version_tag
 from service.http.api.names import names_of, with_names
@@ -214,7 +214,7 @@ def _check_phh_form(state: table.TableState) -> None:
     rules = table.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
-    if state.game != DRAW_GAME:
+    if registry.decider(state.game) is not draw:
         raise Problem(422, "phh_not_available",
                       f"PHH cannot express a {state.game} hand: it records hold'em, Omaha, the "
                       f"mixed games (stud, razz, 2-7 triple draw and their rotations) and "
@@ -235,7 +235,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
-        if hidden and game != DRAW_GAME and record.type not in views.PARTLY_PUBLIC_EVENTS:
+        if hidden and registry.decider(game) is not draw and record.type not in views.PARTLY_PUBLIC_EVENTS:
             # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
@@ -363,12 +363,13 @@ def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> di
                     "shares": dict(zip((names[s] for s in a.winners), a.shares))} for a in state.awards],
         "stacks": dict(zip(names, state.stacks)),
     }
-    if game in mixed.GAMES:
+    decider = registry.decider(game)
+    if decider is mixed:
         hand = MixedTableHand((), state)
         view["round"] = hand.round
         view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
         view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
-    elif game == DRAW_GAME:
+    elif decider is draw:
         view["round"] = "over" if over else state.phase
         view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
         view["hole"] = {
@@ -426,12 +427,13 @@ def _imported_phh(hand_id: str) -> Response:
     records = _imported_records(hand_id)
     game, events = events_from_records(records)
     who = viewer()
-    if game == DRAW_GAME:
+    decider = registry.decider(game)
+    if decider is draw:
         names = events[0].players
         seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
         role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
         events = [draw.visible_event(event, seat, role) for event in events]
-    elif game in mixed.GAMES:
+    elif decider is mixed:
         events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
                   for shown in _redacted_imported(records, who)]
     else:

@@ -17,6 +17,7 @@ import marshmallow as ma
 from flask import Response, current_app, request
 
 from domain.live import table
+from domain.registry import GameRules
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ORDERS, Pushed
 from service.application import commands, views
@@ -26,7 +27,7 @@ from service.http.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
 from service.http.api.etags import conditional, version_tag
 from service.http.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
 from service.http.api.names import with_names
-from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, StrictBoolean
+from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
 from service.http.api.streams import wait_for_events
 from service.http.auth import Principal, current_principal, require
 from service.http.problems import Problem, validation_problem, with_player_names
@@ -59,7 +60,7 @@ class TableSeatSchema(ma.Schema):
 
 
 class NewTableSchema(ma.Schema):
-    game = ma.fields.String(required=True, validate=ma.validate.OneOf(sorted(table.GAMES)))
+    game = ma.fields.String(required=True, validate=RegisteredGame(lambda game: game.table is not None))
     settings = GameSettings(load_default=dict,
                             metadata={"description": "the game's settings from its spec page"})
     betting = ma.fields.Nested(BettingDescriptionSchema, load_default=None, allow_none=True,
@@ -314,7 +315,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
 
-def _starting_chips(rules: table.GameRules, settings: dict) -> int | None:
+def _starting_chips(rules: GameRules, settings: dict) -> int | None:
     """A seat's stack when none is given: settings.starting_chips (five-card draw's default
     when unset); games for points need none."""
     if not rules.plays_for_chips(settings):

@@ -18,7 +18,6 @@ from typing import Any
 import marshmallow as ma
 from flask import Response
 
-from domain.live import table
 from domain.tournaments import tournament
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
@@ -28,7 +27,7 @@ from domain.rules.violations import Violation
 from service.application import tournament_tables, tournaments, views
 from service.http import tournament_exports as exports
 from service.http.api import Blueprint, application, event_store
-from service.http.api.schemas import Chips, StrictBoolean
+from service.http.api.schemas import Chips, RegisteredGame, StrictBoolean
 from service.http.api.streams import wait_for_events, wait_query_field
 from service.http.api.etags import body_tag, conditional, tagged, version_tag
 from service.http.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
@@ -50,9 +49,6 @@ IF_MATCH_OPTIONAL = {
                    "a stale one is a 409 and nothing is written",
 }
 WRITE_PARAMETERS = [IF_MATCH_OPTIONAL, IDEMPOTENCY_KEY_HEADER]
-# A tournament's tables play its levels' blinds: the games dealt with a betting description
-# (five-card draw, Palace Poker and dice derive theirs from their own settings).
-TOURNAMENT_GAMES = sorted(name for name, rules in table.GAMES.items() if rules.table_game is None)
 
 
 def _player_id(**kwargs: Any) -> ma.fields.String:
@@ -104,7 +100,7 @@ class StartsAt(ma.fields.Field):
 
 class NewTournamentSchema(ma.Schema):
     name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
-    game = ma.fields.String(required=True, validate=ma.validate.OneOf(TOURNAMENT_GAMES),
+    game = ma.fields.String(required=True, validate=RegisteredGame(lambda game: game.in_tournaments),
                             metadata={"example": "holdem"})
     betting = ma.fields.String(load_default="no-limit",
                                validate=ma.validate.OneOf(["no-limit", "pot-limit", "fixed-limit"]))
