@@ -82,12 +82,11 @@ def finish_hand(database_url: str, tournament_id: str, table: int, stacks: dict[
 
 def server_keyed_store(pool: Any) -> Any:
     """A store keyed as the server these tests run (the same environment): the events it
-    writes carry the MACs the server's reads check."""
-    from service.adapters.integrity import chain_signer
-    from service.adapters.store.postgres import PostgresEventStore
+    writes carry the MACs the server's reads check, and it opens the secrets it sealed."""
     from service.config import Config
+    from tests.stores import store_as_the_apps
 
-    return PostgresEventStore(pool, signer=chain_signer(Config.from_env()))
+    return store_as_the_apps(pool, Config.from_env())
 
 
 def _send(database_url: str, tournament_id: str, command: Any) -> None:

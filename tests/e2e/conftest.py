@@ -289,13 +289,14 @@ def worker(tmp_path: Path, database_url: str, broker_url: str) -> Iterator[Any]:
 
 @pytest.fixture
 def store(database_url: str) -> Iterator[Any]:
-    from service.adapters.integrity import chain_signer
-    from service.adapters.store.postgres import PostgresEventStore, open_pool
+    from service.adapters.store.postgres import open_pool
     from service.config import Config
+    from tests.stores import store_as_the_apps
 
     pool = open_pool(database_url, max_size=2)
-    # Keyed as the servers these tests start (the same environment): their reads check the MACs.
-    yield PostgresEventStore(pool, signer=chain_signer(Config.from_env()))
+    # Keyed as the servers these tests start (the same environment): their reads check the
+    # MACs, and the secrets they seal open.
+    yield store_as_the_apps(pool, Config.from_env())
     pool.close()
 
 

@@ -65,28 +65,13 @@ def stream_id(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="module")
 def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
-    """Another process's store on the test database, keyed as the apps of these tests are
-    (Config's data directory): the events it writes carry the MACs their reads check."""
-    from service.adapters.integrity import chain_signer
-    from service.adapters.store.postgres import PostgresEventStore
+    """Another process's store on the test database, wired as the apps of these tests are
+    (as service.bootstrap.event_store, with Config's data directory's keys): the events it
+    writes carry the MACs their reads check, and it opens and seals their secrets."""
     from service.config import Config
+    from tests.stores import store_as_the_apps
 
-    return PostgresEventStore(postgres_pool, signer=chain_signer(Config()))
-
-
-@pytest.fixture(scope="module")
-def app_store(postgres_pool: ConnectionPool) -> EventStore:
-    """Another process's store on the test database wired as the apps of these tests are
-    (as service.bootstrap.event_store, with Config's data directory's keys): it checks and writes their
-    MACs, and opens and seals their secrets."""
-    from service.adapters.integrity import chain_signer, data_cipher
-    from service.adapters.store.postgres import PostgresEventStore
-    from service.adapters.store.upcasting import UpcastingStore
-    from service.bootstrap import IMPORTED_HAND_PREFIX, TABLE_STREAM_PREFIX
-    from service.config import Config
-
-    return UpcastingStore(PostgresEventStore(postgres_pool, signer=chain_signer(Config())),  # type: ignore[return-value]
-                          TABLE_STREAM_PREFIX, IMPORTED_HAND_PREFIX, data_cipher(Config()))
+    return store_as_the_apps(postgres_pool, Config())
 
 
 @pytest.fixture(scope="module")

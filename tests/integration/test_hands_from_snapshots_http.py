@@ -69,21 +69,21 @@ def test_the_live_hand_read_withholds_its_deck_and_salt_from_players(client, pla
     assert by_type["HandOpened"]["data"]["salt"] is None
 
 
-def test_a_table_not_cached_loads_from_its_newest_snapshot(client, played, app_store, monkeypatch):
+def test_a_table_not_cached_loads_from_its_newest_snapshot(client, played, postgres_store, monkeypatch):
     table_id, _ = played
     stream = commands.table_stream(table_id)
-    newest = app_store.newest_snapshot(stream, snapshots.SCHEMA)
+    newest = postgres_store.newest_snapshot(stream, snapshots.SCHEMA)
     assert newest is not None and newest.version > 1
-    tables = application(app_store).tables  # another process: nothing cached
+    tables = application(postgres_store).tables  # another process: nothing cached
     reads = []
-    read_from_snapshot = app_store.read_from_snapshot
+    read_from_snapshot = postgres_store.read_from_snapshot
 
     def counted(*args, **kwargs):
         reads.append(read_from_snapshot(*args, **kwargs))
         return reads[-1]
 
-    monkeypatch.setattr(app_store, "read_from_snapshot", counted)
+    monkeypatch.setattr(postgres_store, "read_from_snapshot", counted)
     loaded = tables.load(stream)
     (found, events), = reads
     assert found == newest and events[0].version == newest.version + 1
-    assert loaded.version == events[-1].version == app_store.stream_version(stream)
+    assert loaded.version == events[-1].version == postgres_store.stream_version(stream)
