@@ -50,6 +50,10 @@ class GameRules:
     adapter: Any = None
     """Every game's adapter (domain.live.games): what each viewer may see of its hand,
     its summary, its seats' status and bets, its legal actions, its deal's check."""
+    dead_hand: Callable[[Any, int], Any] | None = None
+    """(hand state, position to act) -> the game command that kills an away player's hand
+    at a tournament's table (TDA 2024 30: a fold, a free check or not); None: a game no
+    tournament deals."""
 
     def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
         """The structure the table bets with: a game with its own settings derives it."""
@@ -105,8 +109,9 @@ class Game:
     @property
     def in_tournaments(self) -> bool:
         """Tournaments deal it: a table game betting with the tournament's levels (a game
-        with settings of its own derives its betting from them, which no level overrides)."""
-        return self.table is not None and self.table.table_game is None
+        with settings of its own derives its betting from them, which no level overrides),
+        which can kill an away player's hand (TDA 2024 30)."""
+        return self.table is not None and self.table.table_game is None and self.table.dead_hand is not None
 
 
 _GAMES: dict[str, Game] = {}
@@ -179,7 +184,8 @@ def _builtin_games() -> Iterable[Game]:
     variants[rulings.FIVE_CARD_DRAW] = tuple(phh_draw.VARIANTS)
     deciders = {**{name: holdem for name in holdem.VARIANTS}, rulings.FIVE_CARD_DRAW: draw,
                 **{name: mixed_games for name in mixed_games.GAMES}}
-    tables = {name: GameRules(name, holdem, False, game.start, game.action, game.auto_action, adapter=game)
+    tables = {name: GameRules(name, holdem, False, game.start, game.action, game.auto_action,
+                              dead_hand=game.dead_hand, adapter=game)
               for name, game in HOLDEM_GAMES.items()}
     tables.update({name: table_game_rules(game)
                    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()})

@@ -7,6 +7,10 @@ Two policies, both deterministic so a replay and a floor review reach the same a
 - standing in for an absent player (five-card-draw.md "Seats and absence"): check when
   possible, call a small bet (at most one big blind / unit) with a pair or better, else
   fold; on a draw, the game's own draw advice.
+At a tournament's table an away player's hand is dead (TDA 2024 30: a player not at their
+seat when the last card of the initial hands is dealt has no live hand): their blinds and
+antes are posted and the hand is folded at their first turn, a free check or not
+(`holdem_dead_hand`), so it is never shown down and never wins a pot.
 
 A game with its own idea of this (draw's `auto_action(state, seat, timed_out)`) is asked
 through that hook by domain.live.table; this module covers the betting games (hold'em, Omaha).
@@ -54,3 +58,12 @@ def holdem_auto_action(hand: holdem.HandState, position: int, timed_out: bool) -
     pair = holds_pair_or_better(hole, hand.board, hand.variant)
     small_bet = hand.betting.structure.opening_minimum
     return holdem.PostAction(position, betting_choice(legal, small_bet, pair, timed_out=timed_out))
+
+
+def holdem_dead_hand(hand: holdem.HandState, position: int) -> holdem.Command:
+    """The command that kills an away player's hold'em or Omaha hand at their turn (TDA
+    2024 30): a fold, even with a check free; mucked if it is their turn to show."""
+    if hand.to_show == position:
+        return holdem.Muck(position)
+    assert hand.to_act == position, "the computer acts only on its own turn"
+    return holdem.PostAction(position, FOLD)

@@ -16,7 +16,8 @@ as a fact (ClockStarted, in the same append); ExpireClock acts on exactly that d
 once it has passed, so a late, repeated or stale expiry is refused and changes nothing.
 Absent players (sat out, or two clocks missed in a row) are played by the computer
 (domain.live.autoplay) the moment their turn comes, in the same append as the action that
-gave it to them.
+gave it to them; at a tournament's table their hand is dead (TDA 2024 30): dealt in, blinds
+and antes posted, folded at their turn even with a check free.
 
 A table created with `auto_deal` opens its next hand in the same append as the action
 that closes a hand (once per command), with a shuffle and salt drawn through `draws`,
@@ -66,6 +67,8 @@ MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
 CLOCK_EXPIRED = "clock_expired"
 SITTING_OUT = "sitting_out"
+DEAD_HAND = "dead_hand"
+"""An away player's hand at a tournament's table, killed at their turn (TDA 2024 30)."""
 # Why a player sat out (PlayerSatOut.reason).
 REQUESTED = "requested"
 MISSED_CLOCKS = "missed_clocks"
@@ -1102,7 +1105,7 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
     present player's clock starts."""
     events = list(events)
     while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
-        played, state = _play_for(state, seat, SITTING_OUT, draws)
+        played, state = _play_for(state, seat, _away_reason(state), draws)
         events.extend(played)
     if deal_next and _deals_next(state, events):
         opened, state = _start_next_hand(state, fresh_deal(state, draws), draws)
@@ -1140,11 +1143,20 @@ def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) ->
     position = state.position_of(state.players[seat])
     marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
     state = evolve(state, marker)
-    # At a tournament's table an absent player is dealt in and posts (TDA 2024 30) but
-    # never plays a hand: checked when free, folded at the first bet, at once.
-    command = rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED or state.tournament_id is not None)
+    kill = rules.dead_hand if reason == DEAD_HAND else None
+    command = kill(state.hand, position) if kill is not None else \
+        rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED)
     hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
     return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
+
+
+def _away_reason(state: TableState) -> str:
+    """How an absent player's turn is played: at a tournament's table they are dealt in and
+    post their blinds and antes, but their hand is dead (TDA 2024 30) and folded at once,
+    a free check or not; elsewhere the computer stands in for them (domain.live.autoplay)."""
+    if state.tournament_id is not None and game_rules(state.game).dead_hand is not None:
+        return DEAD_HAND
+    return SITTING_OUT
 
 
 def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,

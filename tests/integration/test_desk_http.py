@@ -186,3 +186,30 @@ def test_undo_takes_back_a_clock_change_for_the_organisers_only(client):
     sign_in(client, ADMIN_KEY)
     assert post(client, tournament_id, "undo").status_code == 303
     assert not view(client, tournament_id)["clock"]["paused"]
+
+
+def test_the_desk_and_the_api_give_undo_of_a_clock_change_the_clocks_own_roles(client):
+    """Who may pause the clock may take the pause back, by the desk or the API alike: the
+    floor may do neither, an organiser both; the floor still undoes what it may do."""
+    from tests.integration.test_pages_http import issue
+
+    tournament_id, _ = new_tournament(client, ["Rol A", "Rol B"])
+    api = f"/v1/tournaments/{tournament_id}"
+    floor = {"Authorization": f"Bearer {issue(client, 'floor')['key']}"}
+    organiser = {"Authorization": f"Bearer {issue(client, 'organiser')['key']}"}
+    assert client.post(f"{api}/clock/pause", json={}, headers=floor).status_code == 403, "the clock's roles"
+    assert client.post(f"{api}/clock/pause", json={}, headers=organiser).status_code == 201
+    refused = client.post(f"{api}/undo", json={}, headers=floor)
+    assert refused.status_code == 403 and refused.get_json()["code"] == "forbidden", refused.get_data(as_text=True)
+    assert "the clock is the organisers'" in refused.get_json()["detail"]
+    sign_in(client, issue(client, "floor")["key"])
+    assert post(client, tournament_id, "undo").status_code == 403
+    assert view(client, tournament_id)["clock"]["paused"], "neither way wrote anything"
+    undone = client.post(f"{api}/undo", json={}, headers=organiser)
+    assert undone.status_code == 201 and undone.get_json()["events"][-1]["type"] == "ClockChangeUndone"
+    assert not view(client, tournament_id)["clock"]["paused"]
+    sign_in(client, ADMIN_KEY)
+    assert post(client, tournament_id, "pause").status_code == 303
+    sign_in(client, issue(client, "organiser")["key"])
+    assert post(client, tournament_id, "undo").status_code == 303, "an organiser undoes from the desk too"
+    assert not view(client, tournament_id)["clock"]["paused"]

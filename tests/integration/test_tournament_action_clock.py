@@ -1,7 +1,8 @@
 """A tournament's tables on the action clock, with real processes: a celery worker (beat
 included) deals the tournament's hands and expires its clocks; one absent player, marked
 away by the floor, costs the table no clock at all (TDA 2024 30: dealt in, blinds posted,
-the hand checked or folded at once), and nobody acting at all costs seconds a turn."""
+the hand dead: folded at once, a free check or not), and nobody acting at all costs seconds
+a turn."""
 from __future__ import annotations
 
 import time
@@ -67,7 +68,10 @@ def test_a_tournament_table_runs_on_its_levels_action_clock_and_an_absent_player
     clocks_for_away = [r for r in log if r.type == "ClockStarted" and r.data["player_id"] == away]
     played_for_away = [r for r in log if r.type == "AutomaticAction" and r.data["player_id"] == away]
     assert clocks_for_away == [] and played_for_away  # killed at once, never waited for
-    assert {r.data["reason"] for r in played_for_away} == {"sitting_out"}
+    assert {r.data["reason"] for r in played_for_away} == {"dead_hand"}
+    # A dead hand: every turn of theirs is a fold, never a check, a call or a show.
+    played = [next(r for r in log if r.version > marker.version) for marker in played_for_away]
+    assert {(r.type, r.data["action"]) for r in played} == {("ActionTaken", "fold")}
     # The others miss two clocks each and are then away too: a handful of clocks in all.
     expired = [r for r in log if r.type == "ClockExpired"]
     assert 1 <= len(expired) <= 4

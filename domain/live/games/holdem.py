@@ -80,6 +80,7 @@ class HoldemGame(PlaysForChips):
         return holdem.PostAction(move.position, move.action, move.to)
 
     auto_action = staticmethod(autoplay.holdem_auto_action)
+    dead_hand = staticmethod(autoplay.holdem_dead_hand)
 
     @staticmethod
     def legal_view(hand: holdem.HandState, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:

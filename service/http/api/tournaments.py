@@ -738,6 +738,15 @@ def mark_back(tournament_id: str, player_id: str) -> tuple[dict, int]:
     return _away(tournament_id, player_id, False, 200)
 
 
+def check_undo_rights(state: tournament.Tournament, role: str) -> None:
+    """Undo takes the roles of what it takes back: a clock change the clock's (the
+    organisers', who alone pause, resume, adjust or set it), an elimination or a rebuy
+    the floor's. The API and the desk both ask here, so they agree."""
+    act = state.undoable
+    if act is not None and act.kind == "clock" and role not in ORGANISERS:
+        raise Problem(403, "forbidden", f"the clock is the organisers': the {role} role may not undo its change")
+
+
 @blp.route("/<string:tournament_id>/undo", methods=["POST"])
 @require(*FLOOR)
 @blp.arguments(TournamentWriteSchema)
@@ -746,10 +755,16 @@ def mark_back(tournament_id: str, player_id: str) -> tuple[dict, int]:
 def undo(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Undo the last elimination, rebuy or clock change by a compensating event that
     shows in the log (EliminationUndone, RebuyUndone, ClockChangeUndone after the clock
-    events that put it back as it was). While something later depends on it (a move, a
-    hand dealt, a count...) or nothing is to undo: 409 `undo_blocked` (with `depends`,
-    the event type) or `nothing_to_undo`. An elimination a service table decided in its
-    hand stands (409 `undo_blocked`, depends `HandFinished`)."""
+    events that put it back as it was). A clock change is undone by an organiser or admin
+    only, as it is made (403 `forbidden` for the floor). While something later depends on
+    it (a move, a hand dealt, a count...) or nothing is to undo: 409 `undo_blocked` (with
+    `depends`, the event type) or `nothing_to_undo`. An elimination a service table decided
+    in its hand stands (409 `undo_blocked`, depends `HandFinished`)."""
+    loaded = _existing(tournament_id)
+    check_undo_rights(loaded.state, current_principal().role)
+    # The rights were judged on this version: the undo is written at it or not at all (409).
+    given = expected_version(body, required=False)
+    body = {**body, "expected_version": loaded.version if given is None else given}
     try:
         return _send(tournament_id, body, tournament.Undo(at=now()))
     except Violation as refused:

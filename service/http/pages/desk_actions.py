@@ -29,7 +29,7 @@ from service.application import tournaments
 from service.application.players import register_player
 from service.http.api import application, event_store
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import FLOOR, ORGANISERS
+from service.http.api.tournaments import FLOOR, ORGANISERS, check_undo_rights
 from service.http.auth import current_principal
 from service.http.pages import clock_time
 from service.http.problems import Problem
@@ -317,11 +317,8 @@ def _act_words(context: Context, act: Any) -> str:
 
 
 def _undo(context: Context) -> Any:
-    """Undo, with the roles of what it takes back: a clock change is the organisers'."""
-    act = context.state.undoable
-    role = current_principal().role
-    if act is not None and act.kind == "clock" and role not in ORGANISERS:
-        raise Problem(403, "forbidden", f"the clock is the organisers': the {role} role may not undo its change")
+    """Undo, with the roles of what it takes back, as the API judges them."""
+    check_undo_rights(context.state, current_principal().role)
     return tournament.Undo(at=context.now)
 
 
