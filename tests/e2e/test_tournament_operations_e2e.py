@@ -238,8 +238,9 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
                 for seat in range(1, TABLE_SIZE + 1) if seat not in {p["seat"] for p in t["players"]}]
         sizes = {t["number"]: len(t["players"]) for t in view["tables"]}
         # From a fuller table to an emptier one, so balancing does not send them back.
+        # (A player busted in the rebuy period keeps the seat, and is not moved, until they rebuy.)
         movers = [(p["player_id"], t) for t in view["tables"] for p in t["players"]
-                  if any(sizes[t["number"]] > sizes[number] for number, _ in free)]
+                  if not p["awaiting_rebuy"] and any(sizes[t["number"]] > sizes[number] for number, _ in free)]
         if not movers:
             floor.play_round()
             continue

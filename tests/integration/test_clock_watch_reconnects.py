@@ -12,13 +12,15 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from service.adapters.store.postgres import PostgresEventStore
 from service.adapters.wakeups import WAKEUPS_NAME
 from service.application import commands
 from service.application.application import application
 from tests.integration.conftest import CeleryWorker
 from tests.integration.test_broker_outage import clocked_table
 from workers.clock_tasks import WATCH_NAME
+
+from service.config import Config
+from tests.stores import store_as_the_apps
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 
@@ -42,7 +44,7 @@ def test_each_passed_clock_expires_once_while_the_workers_connections_are_cut(
         database_url, admin_database_url, broker_url, tmp_path, monkeypatch):
     pool = ConnectionPool(database_url, min_size=1, max_size=2, open=True,
                           kwargs={"autocommit": True, "application_name": "clock-test-writer"})
-    store = PostgresEventStore(pool)
+    store = store_as_the_apps(pool, Config())
     app = application(store)
     monkeypatch.setenv("PGAPPNAME", WORKERS)  # libpq names the worker's pool connections by it
     worker = CeleryWorker(tmp_path / "worker", database_url, broker_url, beat=True)

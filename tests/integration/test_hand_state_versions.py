@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.live import table
+from domain import registry
 from tests.integration.conftest import ADMIN, register_players
 
 pytestmark = pytest.mark.integration
@@ -31,7 +31,7 @@ runs to a thousand events); the rest are drawn."""
 
 
 def test_every_game_the_api_serves_is_covered():
-    assert sorted(TABLES) == sorted(table.GAMES)
+    assert sorted(TABLES) == sorted(registry.table_names())
 
 
 def hand_range(client, hand_id: str) -> tuple[int, int]:

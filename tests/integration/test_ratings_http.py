@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 from domain.ratings import Finish, GameResult, rate_glicko2
 from service.application import ratings
 from service.adapters.store.memory import InMemoryEventStore
-from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.adapters.store.postgres import open_pool
 from tests.integration.conftest import ADMIN, assert_problem, register_players
 from tests import applications
 
 # A deprecation Hypothesis notes is a failure here, not a line in the summary: the property
 # test below once drew while a connection pool's thread took its jitter from the global
 # `random` ("Do not use the `random` module inside strategies").
+from service.config import Config
+from tests.stores import store_as_the_apps
+
 pytestmark = [pytest.mark.integration,
               pytest.mark.filterwarnings("error::hypothesis.errors.HypothesisDeprecationWarning")]
 
@@ -188,7 +191,7 @@ def test_concurrent_results_are_each_rated_once_on_the_ratings_before_them(datab
     # `random` inside a strategy.
     pool = open_pool(database_url, min_size=WRITERS_CONNECTIONS, max_size=WRITERS_CONNECTIONS)
     try:
-        store = PostgresEventStore(pool)
+        store = store_as_the_apps(pool, Config())
         # Every result sent by three writers at once: a redelivery racing the original.
         threads = [threading.Thread(target=ratings.record_result, args=(applications.of(store), result))
                    for result in results for _ in range(3)]

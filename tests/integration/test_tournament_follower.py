@@ -24,6 +24,9 @@ from service.application.application import application
 from tests import applications
 from tests.integration.test_tournament_tables import STACK, new_tournament, shove
 
+from service.config import Config
+from tests.stores import store_as_the_apps
+
 pytestmark = pytest.mark.integration
 
 PLAYERS = 10
@@ -33,7 +36,7 @@ TABLE_SIZE = 5
 @pytest.fixture(scope="module")
 def store(database_url):
     pool = open_pool(database_url, max_size=4)
-    yield PostgresEventStore(pool)
+    yield store_as_the_apps(pool, Config())
     pool.close()
 
 

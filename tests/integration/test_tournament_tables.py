@@ -14,8 +14,11 @@ from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application import commands, ratings, tournament_tables, tournaments
-from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.adapters.store.postgres import open_pool
 from tests import applications, playing
+
+from service.config import Config
+from tests.stores import store_as_the_apps
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +29,7 @@ PLAYERS = 14
 @pytest.fixture(scope="module")
 def store(database_url):
     pool = open_pool(database_url, max_size=2)
-    yield PostgresEventStore(pool)
+    yield store_as_the_apps(pool, Config())
     pool.close()
 
 
