@@ -10,6 +10,8 @@ watch and tournament manager, until something started it again, and it then wait
 the broker before starting them. Nothing is lost by not putting them back at that moment:
 kombu keeps every unacknowledged message in Redis itself, and they come back on their
 queue after the visibility timeout (service.adapters.scheduler), as for a worker killed.
+A Redis reached through Sentinel (a sentinel:// URL) is the same Redis, with the same
+channel and QoS underneath: it gets the same protection (SentinelTransport).
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import logging
 from typing import Any
 
 from kombu.transport import redis
+
+from service import broker_urls
 
 log = logging.getLogger(__name__)
 
@@ -38,5 +42,25 @@ class Transport(redis.Transport):
     Channel = Channel
 
 
+class SentinelChannel(redis.SentinelChannel):
+    QoS = QoS
+
+
+class SentinelTransport(redis.SentinelTransport):
+    Channel = SentinelChannel
+
+
 TRANSPORT = f"{__name__}:Transport"
 """Celery's `broker_transport` for a redis:// or rediss:// broker URL."""
+SENTINEL_TRANSPORT = f"{__name__}:SentinelTransport"
+"""Celery's `broker_transport` for a sentinel:// broker URL."""
+
+
+def settings(broker_url: str | None) -> dict[str, Any]:
+    """The Celery `broker_transport` setting for `broker_url`: this module's for Redis, none
+    (kombu's own, from the URL's scheme) for the others."""
+    if broker_urls.is_redis(broker_url):
+        return {"broker_transport": TRANSPORT}
+    if broker_urls.is_sentinel(broker_url):
+        return {"broker_transport": SENTINEL_TRANSPORT}
+    return {}
