@@ -59,6 +59,9 @@ def test_a_sentinel_broker_takes_the_same_protection_and_its_master_name():
     assert isinstance(connection.transport, broker_transport.SentinelTransport)
     assert connection.transport.Channel.QoS is broker_transport.QoS
     assert [alternative.split("/")[2] for alternative in connection.alt] == ["s1:26379", "s2:26379"]
+    connection.maybe_switch_next()  # as on a lost connection: still this transport, all sentinels
+    assert isinstance(connection.transport, broker_transport.SentinelTransport)
+    assert (connection.hostname, connection.port, len(connection.alt)) == ("s1", 26379, 2)
     options = connection.transport_options
     assert (options["master_name"], options["socket_timeout"], options["max_retries"]) == ("cardroom", 0.5, 0)
     assert options["sentinel_kwargs"]["socket_connect_timeout"] == 0.5
