@@ -79,10 +79,15 @@ def test_quorum_queues_declare_celerys_queue_as_quorum_with_per_consumer_prefetc
     assert quorum.conf.task_create_missing_queue_type == "quorum"
     assert quorum.conf.worker_detect_quorum_queues is True
     assert quorum.conf.worker_prefetch_multiplier == 1
+    assert quorum.conf.task_default_exchange_type == "topic"  # native delayed delivery refuses direct
+    assert quorum.conf.broker_transport_options["confirm_publish"] is True
     assert quorum.amqp.queues["celery"].queue_arguments == {"x-queue-type": "quorum"}
     assert detect_quorum_queues(quorum, "amqp") == (True, "celery")  # so no global QoS
     # the web app's sender declares the queue it sends to with the same type
-    assert sender(url, queue_type="quorum").amqp.queues["celery"].queue_arguments == {"x-queue-type": "quorum"}
+    web = sender(url, queue_type="quorum")
+    assert web.amqp.queues["celery"].queue_arguments == {"x-queue-type": "quorum"}
+    assert web.conf.broker_transport_options["confirm_publish"] is True
     classic = make_celery(Config(broker_url=url))
     assert not classic.amqp.queues["celery"].queue_arguments
+    assert "confirm_publish" not in classic.conf.broker_transport_options
     assert detect_quorum_queues(classic, "amqp") == (False, "")
