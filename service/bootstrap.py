@@ -77,7 +77,7 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
         keys=api_keys,
         application=application(store, scheduler or broker_scheduler(config),
                                 table_cache_size=config.table_cache_size) if store else None,
-        broker_client=health.broker_client(config.broker_url),
+        broker_client=health.broker_client(config.broker_url, config.broker_master_name),
         sessions=PageSessions(pool, signers.page_sessions, api_keys) if pool and signers and api_keys else None,
         row_signers=signers,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
@@ -111,7 +111,8 @@ def broker_scheduler(config: Config) -> Scheduler:
     clocks need nothing sent: the workers read their deadlines from the log)."""
     if not config.broker_url:
         return NoScheduler()
-    return celery_scheduler.CeleryScheduler(celery_scheduler.sender(config.broker_url))
+    return celery_scheduler.CeleryScheduler(celery_scheduler.sender(
+        config.broker_url, config.broker_master_name, config.broker_queue_type))
 
 
 WORKER_POOL_SIZE = 4

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, TypeVar
 
+from service import broker_urls
+
 DEFAULT_PORT = 8000
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+QUEUE_TYPES = ("classic", "quorum")
 # Far above what one client does (a player acts every few seconds), and above what the
 # test suites do: a test client in a loop makes ~2,500 requests a second from one address,
 # the redaction race's readers several hundred a second per key. They stop a runaway
@@ -39,6 +42,10 @@ class Config:
     # an administrator's; without it, `cardroom_<database>_app` is set up (service.adapters.migrate).
     app_database_url: str | None = None
     broker_url: str | None = None
+    broker_master_name: str | None = None
+    """With a sentinel:// broker: the name the sentinels monitor the Redis master under."""
+    broker_queue_type: str = "classic"
+    """With a RabbitMQ broker: "quorum" declares Celery's queues as quorum queues (replicated)."""
     admin_key: str | None = None
     port: int = DEFAULT_PORT
     data_dir: Path = Path(".data")
@@ -69,7 +76,7 @@ class Config:
     "" for none."""
     rate_limit_storage_url: str | None = None
     """Where the rate limits count (service.http.rate_limits): by default the broker when it is
-    Redis, else each process's own memory."""
+    Redis (also through Sentinel), else each process's own memory."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -78,7 +85,9 @@ class Config:
         return cls(
             database_url=read.conninfo("DATABASE_URL"),
             app_database_url=read.conninfo("APP_DATABASE_URL"),
-            broker_url=read.text("CELERY_BROKER_URL"),
+            broker_url=read.broker_url("CELERY_BROKER_URL"),
+            broker_master_name=read.master_name("CARDROOM_BROKER_MASTER_NAME", env.get("CELERY_BROKER_URL")),
+            broker_queue_type=read.queue_type("CARDROOM_BROKER_QUEUE_TYPE", env.get("CELERY_BROKER_URL")),
             admin_key=read.text("CARDROOM_ADMIN_KEY"),
             port=read.number("PORT", int, DEFAULT_PORT, low=1, high=65535),
             data_dir=Path(env.get("CARDROOM_DATA_DIR") or ".data"),
@@ -98,7 +107,7 @@ class Config:
                                               DEFAULT_RATE_LIMIT_PER_ADDRESS),
             rate_limit_storage_url=read.text("CARDROOM_RATE_LIMIT_STORAGE_URL",
                                              prefixes=("cardroom-memory://", "memory://", "redis://",
-                                                       "rediss://")),
+                                                       "rediss://", "redis+sentinel://")),
         )
 
 
@@ -123,6 +132,35 @@ class _Reader:
         value = self._env.get(name) or None
         if value is not None and prefixes and not value.startswith(prefixes):
             raise ConfigError(f"{name}={_shown(name, value)} must start with {' or '.join(prefixes)}")
+        return value
+
+    def broker_url(self, name: str) -> str | None:
+        value = self._env.get(name) or None
+        if value is not None and broker_urls.is_sentinel(value):
+            try:
+                broker_urls.Sentinels.of(value)
+            except ValueError as wrong:
+                raise ConfigError(f"{name}={_shown(name, value)} is not a list of sentinels ({wrong}); "
+                                  "give sentinel://s1:26379;sentinel://s2:26379") from None
+        return value
+
+    def master_name(self, name: str, broker_url: str | None) -> str | None:
+        """Needed with a sentinel:// broker (kombu cannot find the master without it), and
+        meaningless with any other."""
+        value = (self._env.get(name) or "").strip() or None
+        if broker_urls.is_sentinel(broker_url) and value is None:
+            raise ConfigError(f"{name} must be set with a sentinel:// CELERY_BROKER_URL: the name "
+                              "the sentinels monitor the Redis master under (sentinel.conf's "
+                              "`sentinel monitor <name> ...`)")
+        if value is not None and not broker_urls.is_sentinel(broker_url):
+            raise ConfigError(f"{name}={value!r} is only for a sentinel:// CELERY_BROKER_URL")
+        return value
+
+    def queue_type(self, name: str, broker_url: str | None) -> str:
+        """"quorum" only on RabbitMQ: the other transports have no queue types."""
+        value = self.choice(name, QUEUE_TYPES, "classic")
+        if value == "quorum" and not broker_urls.is_amqp(broker_url):
+            raise ConfigError(f"{name}=quorum needs a RabbitMQ CELERY_BROKER_URL (amqp://)")
         return value
 
     def conninfo(self, name: str) -> str | None:

@@ -10,13 +10,20 @@ watch and tournament manager, until something started it again, and it then wait
 the broker before starting them. Nothing is lost by not putting them back at that moment:
 kombu keeps every unacknowledged message in Redis itself, and they come back on their
 queue after the visibility timeout (service.adapters.scheduler), as for a worker killed.
+A Redis reached through Sentinel (a sentinel:// URL) is the same Redis, with the same
+channel and QoS underneath: it gets the same protection (SentinelTransport), kept across
+reconnections by `on_the_same_transport`.
 """
 from __future__ import annotations
 
+import itertools
 import logging
-from typing import Any
+from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 from kombu.transport import redis
+
+from service import broker_urls
 
 log = logging.getLogger(__name__)
 
@@ -38,5 +45,37 @@ class Transport(redis.Transport):
     Channel = Channel
 
 
+class SentinelChannel(redis.SentinelChannel):
+    QoS = QoS
+
+
+class SentinelTransport(redis.SentinelTransport):
+    Channel = SentinelChannel
+
+
 TRANSPORT = f"{__name__}:Transport"
 """Celery's `broker_transport` for a redis:// or rediss:// broker URL."""
+SENTINEL_TRANSPORT = f"{__name__}:SentinelTransport"
+"""Celery's `broker_transport` for a sentinel:// broker URL."""
+
+
+def settings(broker_url: str | None) -> dict[str, Any]:
+    """The Celery `broker_transport` setting for `broker_url`: this module's for Redis, none
+    (kombu's own, from the URL's scheme) for the others."""
+    if broker_urls.is_redis(broker_url):
+        return {"broker_transport": TRANSPORT}
+    if broker_urls.is_sentinel(broker_url):
+        return {"broker_transport": SENTINEL_TRANSPORT, "broker_failover_strategy": on_the_same_transport}
+    return {}
+
+
+def on_the_same_transport(sentinel_urls: list[str]) -> Iterator[str]:
+    """kombu's failover strategy for a Sentinel broker: reconnect through the same sentinels,
+    on this module's transport. On a lost connection kombu switches to the next of the URLs
+    `;` separates, and a URL it switches to names its transport by its scheme: from then on
+    the worker ran kombu's own SentinelTransport, without the QoS above (seen in
+    tests/integration/test_sentinel_broker.py: "Connected to sentinel://..." after a
+    failover). Nothing is lost by not cycling: every connection asks all the sentinels
+    in turn (kombu's SentinelChannel reads them all from the URL), and a host without a
+    scheme keeps the transport the connection was made with."""
+    return itertools.repeat(urlsplit(sentinel_urls[0]).hostname or "")

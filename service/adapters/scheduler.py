@@ -8,7 +8,6 @@ import logging
 import threading
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from celery import Celery
 
@@ -45,18 +44,32 @@ SEND_TIMEOUT_S = 0.5
 that is down costs the write this much at most (kombu's defaults took 6 s)."""
 
 
-def broker_settings(broker_url: str) -> dict[str, Any]:
-    """The Celery settings every process on the broker shares (workers add theirs)."""
-    redis_transport = {"broker_transport": broker_transport.TRANSPORT} \
-        if urlsplit(broker_url).scheme in ("redis", "rediss") else {}
+def broker_settings(broker_url: str, master_name: str | None = None,
+                    queue_type: str = "classic") -> dict[str, Any]:
+    """The Celery settings every process on the broker shares (workers add theirs).
+
+    `master_name`: with a sentinel:// broker, the name the sentinels monitor the Redis
+    master under. `queue_type` "quorum" (RabbitMQ): Celery declares its queues as quorum
+    queues, which RabbitMQ replicates over its nodes, and a send waits for the broker's
+    confirmation (a quorum queue confirms once a majority of its nodes hold the task).
+    They do not take a global QoS (the prefetch per channel): Celery finds them among its
+    queues (worker_detect_quorum_queues) and sets the prefetch per consumer instead, which
+    worker_prefetch_multiplier = 1 makes one task per worker process either way. They do
+    not take Celery's ETA and countdown tasks either (held in the worker, not the queue):
+    Cardroom sends none (ARCHITECTURE, "The broker may fail"), and should one come, Celery's
+    native delayed delivery, which it turns on with quorum queues, needs the topic exchange
+    set here (it refuses direct ones)."""
     return {
-        **redis_transport,
+        **broker_transport.settings(broker_url),
         "broker_url": broker_url,
         # Celery prefers the CELERY_BROKER_URL environment variable over broker_url; the
         # read and write URLs win over both, so the URL given here is the one used.
         "broker_read_url": broker_url,
         "broker_write_url": broker_url,
-        "broker_transport_options": BROKER_TRANSPORT_OPTIONS,
+        "broker_transport_options": transport_options(master_name, queue_type),
+        **({"task_default_queue_type": "quorum", "task_create_missing_queue_type": "quorum",
+            "task_default_exchange_type": "topic", "worker_detect_quorum_queues": True}
+           if queue_type == "quorum" else {}),
         "result_backend": None,
         "task_ignore_result": True,
         "task_serializer": "json",
@@ -66,17 +79,30 @@ def broker_settings(broker_url: str) -> dict[str, Any]:
     }
 
 
-def sender(broker_url: str) -> Celery:
-    """A Celery client that only sends (the web app, a test, a bench), failing fast."""
+def transport_options(master_name: str | None, queue_type: str = "classic", **overrides: Any) -> dict[str, Any]:
+    """BROKER_TRANSPORT_OPTIONS with `overrides`; publisher confirms with quorum queues; for a
+    Sentinel broker its master's name and the same timeouts on the connections to the
+    sentinels (kombu gives the master's connections the options' timeouts, the sentinels'
+    only what `sentinel_kwargs` says)."""
+    options = {**BROKER_TRANSPORT_OPTIONS, **overrides}
+    if queue_type == "quorum":
+        options["confirm_publish"] = True
+    if master_name is None:
+        return options
+    return {**options, "master_name": master_name,
+            "sentinel_kwargs": {"socket_timeout": options["socket_timeout"],
+                                "socket_connect_timeout": options["socket_connect_timeout"]}}
+
+
+def sender(broker_url: str, master_name: str | None = None, queue_type: str = "classic") -> Celery:
+    """A Celery client that only sends (the web app, a test, a bench), failing fast. It
+    declares the queue it sends to as the workers do (RabbitMQ refuses a queue declared
+    again with another type)."""
     celery = Celery("cardroom")
-    celery.conf.update(broker_settings(broker_url))
+    celery.conf.update(broker_settings(broker_url, master_name, queue_type))
     celery.conf.broker_connection_timeout = SEND_TIMEOUT_S
-    celery.conf.broker_transport_options = {
-        **BROKER_TRANSPORT_OPTIONS,
-        "socket_connect_timeout": SEND_TIMEOUT_S,
-        "socket_timeout": SEND_TIMEOUT_S,
-        "max_retries": 0,
-    }
+    celery.conf.broker_transport_options = transport_options(
+        master_name, queue_type, socket_connect_timeout=SEND_TIMEOUT_S, socket_timeout=SEND_TIMEOUT_S, max_retries=0)
     return celery
 
 
@@ -123,6 +149,7 @@ class CeleryScheduler:
             args=[result.game, result.result_id, [{"player_id": f.player_id, "place": f.place}
                                                   for f in result.finishes]],
             retry=False,
+            confirm_timeout=SEND_TIMEOUT_S,  # with publisher confirms (quorum queues)
         )
 
     def _resend(self) -> None:

@@ -7,7 +7,8 @@ with `Retry-After`.
 - Per address (CARDROOM_RATE_LIMIT_PER_ADDRESS, default 10000/second): every request,
   keyed by the peer address (behind a proxy that is the proxy's: limit there instead, or
   raise this). Health, metrics and the docs are never limited: probes must not be refused.
-- Where they count (CARDROOM_RATE_LIMIT_STORAGE_URL, else): in the broker when it is Redis,
+- Where they count (CARDROOM_RATE_LIMIT_STORAGE_URL, else): in the broker when it is Redis
+  (also through Sentinel: `limits`' redis+sentinel:// URL of the same sentinels and master),
   so every worker and host shares one count; with no broker, or a RabbitMQ one (which
   cannot count), in each web process's memory: then a client may get up to workers x
   the limit, which is the documented choice rather than a second server to run.
@@ -42,6 +43,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, RedisStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from service import broker_urls
 from service.config import Config
 from service.http.problems import Problem
 
@@ -87,9 +89,26 @@ class QuietMemoryStorage(MemoryStorage):
 def storage_url(config: Config) -> str:
     if config.rate_limit_storage_url:
         return config.rate_limit_storage_url
-    if config.broker_url and config.broker_url.startswith(("redis://", "rediss://")):
+    if broker_urls.is_redis(config.broker_url):
         return config.broker_url
+    if broker_urls.is_sentinel(config.broker_url) and config.broker_master_name:
+        return broker_urls.Sentinels.of(config.broker_url).limits_url(config.broker_master_name)
     return MEMORY_URL
+
+
+def storage_options(url: str, config: Config) -> dict[str, Any]:
+    """redis-py's options for the storage at `url`: short timeouts (redis-py takes seconds as
+    floats), also on the connections to the sentinels, and the broker's database when the
+    storage follows a Sentinel broker (limits' sentinel URL has no room for it)."""
+    if url == MEMORY_URL or url.startswith(("memory://", "cardroom-memory://")):
+        return {}
+    timeouts = {"socket_connect_timeout": STORAGE_TIMEOUT_S, "socket_timeout": STORAGE_TIMEOUT_S}
+    if not url.startswith("redis+sentinel://"):
+        return timeouts
+    database = {}
+    if not config.rate_limit_storage_url and broker_urls.is_sentinel(config.broker_url):
+        database = {"db": broker_urls.Sentinels.of(config.broker_url).db}
+    return {**timeouts, **database, "sentinel_kwargs": timeouts}
 
 
 def _bearer_secret() -> str:
@@ -185,10 +204,7 @@ class RateLimits:
 
     def __init__(self, config: Config) -> None:
         url = storage_url(config)
-        # Passed on to redis-py, which takes seconds as floats.
-        options: dict[str, Any] = {} if url == MEMORY_URL else {
-            "socket_connect_timeout": STORAGE_TIMEOUT_S, "socket_timeout": STORAGE_TIMEOUT_S}
-        counted = storage_from_string(url, **options)
+        counted = storage_from_string(url, **storage_options(url, config))
         self._counted: LeasedCounts | FixedWindowRateLimiter = (
             LeasedCounts(counted) if isinstance(counted, RedisStorage) else FixedWindowRateLimiter(counted))
         self._fallback = FixedWindowRateLimiter(QuietMemoryStorage())

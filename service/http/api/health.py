@@ -7,6 +7,9 @@ from typing import Any
 import marshmallow as ma
 import redis
 from kombu import Connection
+from redis.sentinel import Sentinel
+
+from service import broker_urls
 
 from service.application.database_server import database_server
 from service.http.api import Blueprint, resources
@@ -71,13 +74,23 @@ def database_check() -> tuple[str, dict[str, Any] | None]:
         return "down", None
 
 
-def broker_client(url: str | None) -> redis.Redis | None:
+def broker_client(url: str | None, master_name: str | None = None) -> redis.Redis | None:
     """The client /healthz pings a Redis broker with, made once at start-up (service.bootstrap):
     a fresh kombu connection per check costs ~10 ms, a PING on a pooled redis connection
-    well under 1 ms. None for another broker (kombu connects per check) or none."""
-    if url is None or not url.startswith(("redis://", "rediss://")):
+    well under 1 ms. Through Sentinel (a sentinel:// URL and its master's name), the client
+    asks the sentinels for the master, again after a connection to it fails, so the check
+    follows a failover as the workers do. None for another broker (kombu connects per
+    check) or none."""
+    timeouts = {"socket_connect_timeout": CHECK_TIMEOUT_S, "socket_timeout": CHECK_TIMEOUT_S}
+    if url is None:
         return None
-    return redis.Redis.from_url(url, socket_connect_timeout=CHECK_TIMEOUT_S, socket_timeout=CHECK_TIMEOUT_S)
+    if broker_urls.is_sentinel(url) and master_name is not None:
+        sentinels = broker_urls.Sentinels.of(url)
+        return Sentinel(list(sentinels.addresses), sentinel_kwargs=timeouts).master_for(
+            master_name, password=sentinels.password, username=sentinels.username, db=sentinels.db, **timeouts)
+    if not broker_urls.is_redis(url):
+        return None
+    return redis.Redis.from_url(url, **timeouts)
 
 
 def broker_state() -> str:
