@@ -4,8 +4,10 @@ worker's main process, started when the worker is ready.
 
 It handles a batch when the append trigger's notification names a tournament or one of
 its tables (a hand over, a registration, a floor's move), when a tournament's clock next
-has something due (its start, a level's end: the follower knows when), and, as a safety
-net for a lost notification only, after SAFETY_NET_S of silence. No loop polls the tables:
+has something due (its start, a level's end: the follower knows when), soon again when a
+batch found events the log's gap-safe order does not give yet (a transaction that began
+before them still runs, anywhere on the server), and, as a safety net for a lost
+notification only, after SAFETY_NET_S of silence. No loop polls the tables:
 between those moments the thread waits.
 
 Several workers run one follower each; they share one tracking record and take turns on
@@ -32,6 +34,10 @@ from workers.celery_app import app, run_in_main_process
 log = logging.getLogger(__name__)
 
 SAFETY_NET_S = 30.0
+HELD_BACK_RETRY_S = 0.1
+"""The first look again at events held back by a transaction still running (Batch.held_back),
+doubling up to 1.6 s while it runs: without it, the notified events waited for the next
+notification or the safety net, up to 30 s."""
 RETRY_PAUSE_S = 1.0
 """After a failed batch (the database away, a bug): wait this long, then from the checkpoint."""
 
@@ -72,6 +78,7 @@ class TournamentManager:
 
     def _run(self) -> None:
         woken = self._wakeups.woken
+        held_back = 0  # batches in a row that found events the log's order does not give yet
         while not self._stopped.is_set():
             woken.clear()  # before reading: a notification from here on wakes the next wait
             try:
@@ -84,7 +91,12 @@ class TournamentManager:
                 log.info("tournament manager: %d events read, %d commands recorded", batch.events, batch.recorded)
             if batch.full or batch.recorded:
                 continue  # more log to read, or our own writes to follow up
-            woken.wait(self._wait_s())
+            held_back = held_back + 1 if batch.held_back else 0
+            if held_back:
+                # Their notification came and went: look again soon, until they are read.
+                woken.wait(min(self._wait_s(), HELD_BACK_RETRY_S * 2 ** min(held_back - 1, 4)))
+            else:
+                woken.wait(self._wait_s())
 
     def _wait_s(self) -> float:
         deadline = self._follower.next_deadline()
