@@ -51,9 +51,9 @@ class GameRules:
     """Every game's adapter (domain.live.games): what each viewer may see of its hand,
     its summary, its seats' status and bets, its legal actions, its deal's check."""
     dead_hand: Callable[[Any, int], Any] | None = None
-    """(hand state, position to act) -> the game command that kills an away player's hand
-    at a tournament's table (TDA 2024 30: a fold, a free check or not); None: a game no
-    tournament deals."""
+    # (hand state, position to act) -> the game command that kills an away player's hand
+    # at a tournament's table (citations "dead_hand": a fold, a free check or not); None: a
+    # game no tournament deals.
 
     def settings_betting(self, settings: dict[str, Any], betting: BettingStructure) -> BettingStructure:
         """The structure the table bets with: a game with its own settings derives it."""

@@ -67,8 +67,8 @@ MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
 CLOCK_EXPIRED = "clock_expired"
 SITTING_OUT = "sitting_out"
+# An away player's hand at a tournament's table, killed at their turn (citations "dead_hand").
 DEAD_HAND = "dead_hand"
-"""An away player's hand at a tournament's table, killed at their turn (TDA 2024 30)."""
 # Why a player sat out (PlayerSatOut.reason).
 REQUESTED = "requested"
 MISSED_CLOCKS = "missed_clocks"

@@ -78,6 +78,8 @@ CITATIONS: dict[str, str] = {
     "on_break": "TDA 2024 23",
     # Players move for balance between hands only.
     "balance_between_hands": "TDA 2024 11",
+    # A player away from the seat when the hand is dealt has a dead hand (at your seat).
+    "dead_hand": "TDA 2024 30",
     # --- Seven-card stud: an open pair on fourth street may bet the big bet.
     "open_pair_big_bet": "RRP seven-card stud 4",
     # --- The games' own rule books (the seeds).

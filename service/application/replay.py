@@ -596,7 +596,7 @@ def _caption(type_name: str, data: Mapping[str, Any], player: Callable[[int], st
     if type_name == "ClockExpired":
         return f"{by_table_seat(data['seat'])}'s action clock runs out"
     if type_name == "AutomaticAction" and data["reason"] == table.DEAD_HAND:
-        return f"{by_table_seat(data['seat'])} is away: the hand is dead (TDA 2024 30)"
+        return f"{by_table_seat(data['seat'])} is away: the hand is dead ({cite(table.DEAD_HAND)})"
     if type_name == "AutomaticAction":
         return f"The computer acts for {by_table_seat(data['seat'])} ({data['reason']})"
     if type_name == "ChipsRuled":
