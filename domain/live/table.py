@@ -813,6 +813,14 @@ def seats_dealt_in(state: TableState) -> tuple[int, ...]:
     return tuple(seat for seat, stack in enumerate(state.stacks) if stack > 0)
 
 
+def everyone_away(state: TableState) -> bool:
+    """Whether every player the next hand would deal in is away: a tournament does not
+    deal such a table, where every hand would be dead and the blinds would pass round an
+    empty table hand after hand, deciding nothing; it waits for a player to come back."""
+    seats = seats_dealt_in(state)
+    return bool(seats) and all(state.sitting_out[seat] for seat in seats)
+
+
 def _start_next_hand(state: TableState, command: StartNextHand,
                      draws: Draws | None) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:

@@ -535,7 +535,8 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
         if not _in_sync(state, number, table_state):
             return False
         reading = read_clock(state.clock, now)
-        if reading.on_break or reading.paused or state.seating.table(number).count < 2:
+        if reading.on_break or reading.paused or state.seating.table(number).count < 2 \
+                or table.everyone_away(table_state):
             return False
         try:
             outcome = tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),

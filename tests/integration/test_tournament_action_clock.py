@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from domain.live import table
 from service.application import commands, tournament_tables
 from tests import applications
 from tests.integration.conftest import ADMIN, CeleryWorker, key_for
@@ -60,10 +61,19 @@ def test_a_tournament_table_runs_on_its_levels_action_clock_and_an_absent_player
     assert marked.status_code == 201, marked.get_data(as_text=True)
     assert marked.get_json()["table_id"] == table_id and marked.get_json()["events"][0] == "PlayerSatOut"
     marked_at = marked.get_json()["version"]
-    # Nobody acts from here on: three hands are played by the clock alone.
+    # Nobody acts from here on: the clock plays the hands until the others, having missed
+    # two clocks each, are away too; then the table is dealt no more (every hand would be
+    # dead, the blinds passed round an empty table for ever).
     hands_then = shown["hands_played"]
-    wait_for(lambda: commands.load_table(applications.of(postgres_store), table_id).state.hands_played >= hands_then + 3,
-             "three more hands")
+
+    def everyone_away_and_done() -> bool:
+        state = commands.load_table(applications.of(postgres_store), table_id).state
+        return table.everyone_away(state) and not state.hand_in_progress
+    wait_for(everyone_away_and_done, "every player away, the last hand over")
+    hands_now = commands.load_table(applications.of(postgres_store), table_id).state.hands_played
+    assert hands_now > hands_then
+    time.sleep(2)
+    assert commands.load_table(applications.of(postgres_store), table_id).state.hands_played == hands_now
     log = postgres_store.read_stream(commands.table_stream(table_id), after_version=marked_at)
     clocks_for_away = [r for r in log if r.type == "ClockStarted" and r.data["player_id"] == away]
     played_for_away = [r for r in log if r.type == "AutomaticAction" and r.data["player_id"] == away]

@@ -62,6 +62,21 @@ def test_an_away_big_blind_with_a_free_check_folds_at_once_and_loses_the_blind(g
 
 
 @pytest.mark.parametrize("game", TOURNAMENT_GAMES)
+def test_a_table_where_everyone_is_away_is_not_dealt(game):
+    """Every hand dead, the blinds would go round an empty table hand after hand deciding
+    nothing: the tournament deals such a table no hand until a player is back."""
+    from domain.live.table import ReturnToSeat, everyone_away
+
+    _, state = heads_up(game, tournament=True)
+    _, state = handle(state, SitOut("P0"), T0)
+    assert not everyone_away(state)
+    _, state = handle(state, SitOut("P1"), T0)
+    assert everyone_away(state)
+    _, state = handle(state, ReturnToSeat("P1"), T0)
+    assert not everyone_away(state)
+
+
+@pytest.mark.parametrize("game", TOURNAMENT_GAMES)
 def test_a_player_marked_away_before_their_turn_to_show_has_the_hand_mucked_unseen(game):
     seats = (TableSeat("P0", 1000), TableSeat("P1", 1000))
     _, state = handle(None, CreateTable("t1", game, {"showdown": "declared"}, NL, seats, False, CLOCK_S,
