@@ -150,17 +150,28 @@ class ApiKeys:
 
     def listed(self, limit: int, after: str | None = None) -> list[IssuedKey]:
         """Keys in the order they were issued (created_at, then id), `limit` of them from
-        the one after the key `after`."""
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT " + _KEY_COLUMNS + " FROM api_keys k"
-                " LEFT JOIN key_revocations r ON r.key_id = k.id"
-                " WHERE %(after)s::text IS NULL"
-                "    OR (k.created_at, k.id) > (SELECT created_at, id FROM api_keys WHERE id = %(after)s)"
-                " ORDER BY k.created_at, k.id LIMIT %(limit)s",
-                {"after": after, "limit": limit},
-            ).fetchall()
-        return [IssuedKey(*row) for row in rows]
+        the one after the key `after`. A row whose MAC fails (minted or changed in SQL) is
+        not a key the service issued: it is left out, and reported (GET /v1/status lists it)."""
+        found: list[IssuedKey] = []
+        while len(found) < limit:
+            wanted = limit - len(found)
+            with self._pool.connection() as conn:
+                rows = conn.execute(
+                    "SELECT k.key_hash, k.mac, " + _KEY_COLUMNS + " FROM api_keys k"
+                    " LEFT JOIN key_revocations r ON r.key_id = k.id"
+                    " WHERE %(after)s::text IS NULL"
+                    "    OR (k.created_at, k.id) > (SELECT created_at, id FROM api_keys WHERE id = %(after)s)"
+                    " ORDER BY k.created_at, k.id LIMIT %(limit)s",
+                    {"after": after, "limit": wanted},
+                ).fetchall()
+            for hashed, mac, *shown in rows:
+                key = IssuedKey(*shown)
+                if self.valid_row(key.id, hashed, key.role, key.player_id, mac):
+                    found.append(key)
+            if len(rows) < wanted:
+                break
+            after = rows[-1][2]
+        return found
 
     def get(self, key_id: str) -> IssuedKey | None:
         with self._pool.connection() as conn:

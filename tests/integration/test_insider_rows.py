@@ -73,9 +73,27 @@ def test_an_admin_key_row_minted_by_the_login_is_refused_and_reported(client, as
         assert f"refused a row of api_keys (key {key_id})" in caplog.text
     assert refused_count(client, "api_keys") >= before + 2
     assert all({"table": "api_keys", "row": key_id} in refused_rows(client) for key_id in minted)
+    listed = [key["id"] for key in client.get("/v1/keys?limit=1000", headers=ADMIN).get_json()["keys"]]
+    assert not set(minted) & set(listed)  # the admin's list shows only keys the service issued
     # The client's chain key is the working directory's data folder's, as the command line's here.
     printed = printed_status(database_url, Path(".data"), monkeypatch)
     assert all(f"refused row of api_keys: {key_id}" in printed for key_id in minted)
+
+
+def test_keys_page_past_a_minted_row_whatever_its_id(client, as_login):
+    """Ids are the service's UUIDs, but a row from an old database or one minted in SQL can
+    carry any text: the list leaves a minted row out and still pages past it."""
+    first = issue(client)
+    as_login.execute("INSERT INTO api_keys (id, key_hash, role, mac) VALUES (%s, %s, 'admin', NULL)",
+                     (f"minted-{uuid.uuid4()}", key_hash(new_secret())))
+    last = issue(client)
+    seen, after = [], first["id"]
+    while after is not None:
+        page = client.get(f"/v1/keys?limit=1&after={after}", headers=ADMIN)
+        assert page.status_code == 200, page.get_data(as_text=True)
+        seen += [key["id"] for key in page.get_json()["keys"]]
+        after = page.get_json()["next"]
+    assert last["id"] in seen and not any(key_id.startswith("minted-") for key_id in seen)
 
 
 def test_a_key_row_changed_by_a_superuser_is_refused(client, as_superuser):

@@ -3,7 +3,6 @@
 A revoked key answers 401 `key_revoked` on every worker within a second (service.http.auth)."""
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import marshmallow as ma
@@ -50,7 +49,8 @@ class IssuedKeySchema(KeySchema):
 
 class KeyListQuerySchema(ma.Schema):
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
-    after = ma.fields.UUID(metadata={"description": "the `next` of the previous page: the id of its last key"})
+    after = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
+                             metadata={"description": "the `next` of the previous page: the id of its last key"})
 
 
 class KeyListSchema(ma.Schema):
@@ -91,9 +91,10 @@ def issue_key(body: dict) -> dict:
 @require("admin")
 @blp.arguments(KeyListQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, KeyListSchema)
-def list_keys(limit: int, after: uuid.UUID | None = None) -> dict:
-    """The keys issued, oldest first, `limit` at a time (admin only); never their secrets."""
-    page = api_keys().listed(limit + 1, str(after) if after else None)
+def list_keys(limit: int, after: str | None = None) -> dict:
+    """The keys issued, oldest first, `limit` at a time (admin only); never their secrets.
+    A key row the service did not issue (its MAC fails) is not listed."""
+    page = api_keys().listed(limit + 1, after)
     more = len(page) > limit
     return {"keys": [shown(key) for key in page[:limit]], "next": page[limit - 1].id if more else None}
 
