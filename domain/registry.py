@@ -3,14 +3,16 @@
 A game registers its name with what it brings: its table rules (its decider module and
 table adapter, domain.live: how a hand starts, how a table action becomes the game's
 command, what the computer plays, what each viewer may see), whether the betting and
-showdown rulings cover it (domain.rules.rulings, domain.rules.showdown), and the PHH
-variant codes its records are written in (domain.history). Its event types, and what
+showdown rulings cover it (domain.rules.rulings, domain.rules.showdown), the PHH
+variant codes its records are written in (domain.history), and the form of a ruling of its
+own the floor asks on the rulings page (domain.ruling_forms). Its event types, and what
 each keeps secret, come with its decider module (`EVENT_TYPES`, declared field by field:
 domain.secrecy), and are registered with the secrecy declarations when the game is.
 
 The service asks the registry, never a list of names of its own: which games a table,
 a tournament or a ruling may be created for (`names`), the rules of a table's game
-(`table_rules`), the game a PHH variant code is played as (`game_of_variant`). A game
+(`table_rules`), the game a PHH variant code is played as (`game_of_variant`), the
+rulings page's forms (`ruling_forms`). A game
 added here (or by a test, `register` then `unregister`) is served by the API with no
 line of service/ changed.
 """
@@ -21,13 +23,15 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping
 
 from domain import secrecy
-from domain.games import draw, holdem
+from domain.games import dice_ruling_form, draw, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
 from domain.history import phh, phh_draw, phh_mixed
 from domain.live.games import HOLDEM_GAMES, TABLE_GAMES, Dealing, Opening, TableMove
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
+from domain.ruling_forms import RulingForm
 from domain.rules import rulings, showdown
+from domain.rules.declarations import HAND_GAMES
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 
@@ -105,6 +109,10 @@ class Game:
     captions: Captions | None = None
     """Its own words for its events in the floor's replayer (else the shared ones, and an
     event none of them knows reads as its type in words)."""
+    ruling_form: RulingForm | None = None
+    """A ruling of its own, asked on the floor's rulings page."""
+    whole_hand_chips_ruling: bool = False
+    """POST /v1/rulings/chips replays its whole hand (else a situation describes it)."""
 
     @property
     def in_tournaments(self) -> bool:
@@ -166,6 +174,16 @@ def caption(name: str, type_name: str, data: Mapping[str, Any], player: Callable
     return None if found is None or found.captions is None else found.captions(type_name, data, player)
 
 
+def ruling_forms() -> list[RulingForm]:
+    """The registered games' own rulings' forms, in order of registration."""
+    return [game.ruling_form for game in _GAMES.values() if game.ruling_form is not None]
+
+
+def phh_variants() -> dict[str, tuple[str, ...]]:
+    """Each game with a PHH form -> the variant codes its records are written in."""
+    return {name: game.phh_variants for name, game in _GAMES.items() if game.phh_variants}
+
+
 def game_of_variant(variant: str) -> str:
     """The game a PHH variant code's records are played as (hold'em when no game claims it)."""
     for name, game in _GAMES.items():
@@ -189,10 +207,11 @@ def _builtin_games() -> Iterable[Game]:
               for name, game in HOLDEM_GAMES.items()}
     tables.update({name: table_game_rules(game)
                    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()})
+    forms = {"dice": dice_ruling_form.RULING_FORM, "palace": palace_ruling_form.RULING_FORM}
     in_order = (*HOLDEM_GAMES, *TABLE_GAMES, *mixed_games.GAMES, *tables, *rulings.GAMES, *showdown.GAMES)
     for name in dict.fromkeys(in_order):
         yield Game(name, tables.get(name), name in rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
-                   deciders.get(name))
+                   deciders.get(name), ruling_form=forms.get(name), whole_hand_chips_ruling=name in HAND_GAMES)
 
 
 for _game in _builtin_games():

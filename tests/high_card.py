@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Mapping
 from domain import registry
 from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, deck_deal_view
 from domain.rules.betting import BettingStructure
+from domain.ruling_forms import LINES, FormError, FormField, RulingForm, read_lines
 from domain.rules.cards import parse_card
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
@@ -247,11 +248,44 @@ def captions(type_name: str, data: Mapping[str, Any], player: Callable[[int], st
     return None
 
 
+# ------------------------------------------------------------------ its ruling on the floor's page
+
+
+def showdown_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Who takes the antes among the cards shown: the highest by rank, then suit."""
+    shown = request.get("shown")
+    if not isinstance(shown, dict) or len(shown) < 2:
+        raise Violation("validation_error", "give two or more players' shown cards")
+    cards = {player: parse_card(card) for player, card in shown.items()}
+    if len(set(cards.values())) != len(cards):
+        raise Violation("duplicate_card", "a pack holds each card once", RULE)
+    winner = max(cards, key=lambda player: cards[player])
+    return {"winner": winner, "card": shown[winner], "rule": RULE}
+
+
+def _ruling_request(form: Mapping[str, str]) -> dict[str, Any]:
+    shown = {}
+    for number, words in enumerate(read_lines(form, "shown"), 1):
+        if len(words) != 2:
+            raise FormError(f"shown, line {number}: write `name card`, e.g. `Ann Kd`")
+        shown[words[0]] = words[1]
+    return {"shown": shown}
+
+
+RULING_FORM = RulingForm(
+    "high-card-showdown", "High card: who takes the antes",
+    (FormField("shown", "Cards shown, one per line", LINES, "name card"),),
+    _ruling_request, showdown_ruling,
+    lambda answer: [f"{answer['winner']} takes the antes with {answer['card']} ({answer['rule']})"],
+    example={"shown": "Ann 9c\nBob Qh"})
+
+
 def registered() -> Iterator[None]:
     """High card registered for the length of a test (a pytest fixture's body): other tests
     of the same process (pytest-xdist runs each worker's share in one) see the built-in
     games only."""
-    registry.register(registry.Game(NAME, registry.table_game_rules(HighCardGame), captions=captions))
+    registry.register(registry.Game(NAME, registry.table_game_rules(HighCardGame), captions=captions,
+                                    ruling_form=RULING_FORM))
     try:
         yield
     finally:

@@ -17,7 +17,7 @@ from domain import registry
 from service.http.openapi import openapi_yaml
 from tests import high_card
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
-from tests.integration.test_floor_pages_http import sign_in
+from tests.integration.test_floor_pages_http import csrf, sign_in
 
 pytestmark = pytest.mark.integration
 _REPLAY_DATA = re.compile(r'<script type="application/json" id="replay-data">(.*?)</script>', re.S)
@@ -118,3 +118,32 @@ def test_the_schemas_read_the_registry_and_the_game_is_gone_once_its_test_is_ove
     finally:
         registration.close()
     assert high_card.NAME not in registry.names() and high_card.NAME not in openapi_yaml()
+
+
+def test_the_rulings_page_asks_the_games_own_ruling_from_its_registration(client: Any,
+                                                                           high_card_registered: None) -> None:
+    # The form is laid out from the registration (its fields, its example as placeholders)
+    # and answered by its ruling: no line of service/ names the game.
+    floor = client.application.test_client()
+    sign_in(floor, key_for(client, "floor"))
+    page = floor.get("/floor/rulings")
+    text = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200
+    assert '<section class="card" id="high-card-showdown">' in text
+    assert "High card: who takes the antes" in text and 'placeholder="Ann 9c\nBob Qh"' in text
+    assert "Dice poker: the roll, the lines, another roll" in text  # the built-in games' forms stay
+    token = csrf(page)
+    ruled = floor.post("/floor/rulings/high-card-showdown", data={"csrf_token": token, "shown": "Ann 9c\nBob Qh"})
+    assert ruled.status_code == 200, ruled.get_data(as_text=True)[:3000]
+    assert f"Bob takes the antes with Qh ({high_card.RULE})" in unescape(ruled.get_data(as_text=True))
+    unreadable = floor.post("/floor/rulings/high-card-showdown", data={"csrf_token": token, "shown": "Ann"})
+    assert unreadable.status_code == 400
+    assert "shown, line 1: write `name card`" in unescape(unreadable.get_data(as_text=True))
+
+
+def test_once_its_test_is_over_the_rulings_page_has_no_form_of_the_game(client: Any) -> None:
+    floor = client.application.test_client()
+    sign_in(floor, key_for(client, "floor"))
+    page = floor.get("/floor/rulings")
+    assert "high-card-showdown" not in page.get_data(as_text=True)
+    assert floor.post("/floor/rulings/high-card-showdown", data={"csrf_token": csrf(page)}).status_code == 404

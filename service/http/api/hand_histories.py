@@ -108,7 +108,7 @@ class HandHistoryReplaySchema(ma.Schema):
     odd_chip_rule = ma.fields.String(required=True, validate=ma.validate.OneOf(
         (ODD_CHIP_TDA, ODD_CHIP_SPLIT_EXACTLY)), metadata={
         "description": "how an odd chip was given: tda (TDA 2024 20, whole chips: the first winner "
-                       "left of the button; stud: the high card by suit) or split_exactly (into "
+                       "left of the button; a game without a button: the high card by suit) or split_exactly (into "
                        "fractions, only where the record itself splits so)"})
     winners = ma.fields.List(ma.fields.String(), required=True)
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)

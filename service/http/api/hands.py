@@ -55,11 +55,10 @@ class HandSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     hand = ma.fields.Dict(required=True, metadata={"description": "the hand at its last event"})
     deal = ma.fields.Dict(required=True, metadata={
-        "description": "commitment; once the hand is over, the check: hold'em, Omaha, "
-                       "five-card draw, Palace Poker and the mixed games give the floor the deck (draw: "
-                       "every deal's deck and reshuffle order; Palace: the banner deck and the banner, "
-                       "palace and reshuffle orders; 2-7 triple draw: each reshuffle's order) and salt, "
-                       "everyone else the openings of the cards they saw"})
+        "description": "commitment; once the hand is over, the check: a game dealt from a sealed "
+                       "deck gives the floor every deck it dealt from and every order it drew in "
+                       "(reshuffles included) and the salt, everyone else the openings of the cards "
+                       "they saw"})
 
 
 class HandStateSchema(ma.Schema):
@@ -176,13 +175,12 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def hand_phh(hand_id: str) -> Response:
-    """A finished hand in the PHH format (TOML): hold'em and Omaha, the mixed games (stud,
-    razz, stud hi-lo, Omaha hi-lo, 2-7 triple draw), and five-card draw in our extension
-    (docs/phh-five-card-draw.md). Cards the caller may not see are `??`. Players are
+    """A finished hand in the PHH format (TOML), of a game with PHH variant codes
+    (domain.registry; five-card draw in our extension, docs/phh-five-card-draw.md). Cards the caller may not see are `??`. Players are
     named as they registered (`players`), their ids kept in the user-defined field
     `_player_ids`; the standard's `table`, `hand`, `seats`, `seat_count` and the time the
     hand began (UTC) say where and when it was played.
-    Palace Poker, dice and draw without betting have no PHH form: 422 `phh_not_available`."""
+    A game without PHH codes, and draw without betting, have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
@@ -209,16 +207,15 @@ def hand_phh(hand_id: str) -> Response:
 
 
 def _check_phh_form(state: table.TableState) -> None:
-    """PHH writes hold'em, Omaha, the mixed games (stud, razz, their rotations...) and (our
-    extension) five-card draw for chips; nothing else."""
+    """PHH writes the games with PHH variant codes (domain.registry; five-card draw, our
+    extension, only for chips); nothing else."""
     rules = table.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if registry.decider(state.game) is not draw:
         raise Problem(422, "phh_not_available",
-                      f"PHH cannot express a {state.game} hand: it records hold'em, Omaha, the "
-                      f"mixed games (stud, razz, 2-7 triple draw and their rotations) and "
-                      f"five-card draw only", game=state.game)
+                      f"PHH cannot express a {state.game} hand: it records "
+                      f"{', '.join(sorted(registry.phh_variants()))} only", game=state.game)
     if not rules.plays_for_chips(state.settings):
         raise Problem(422, "phh_not_available",
                       "PHH cannot express a five-card draw hand played without betting "

@@ -17,19 +17,17 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
-from domain.rules.declarations import HAND_GAMES, INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES, chips_ruling
+from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES, chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
-from domain.rules.rulings import GAMES as BETTING_GAMES
 from domain.rules.rulings import betting_ruling
-from domain.rules.showdown import GAMES as SHOWDOWN_GAMES
 from domain.rules.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.tournaments.payouts import icm_ruling
 from domain.rules.violations import Violation
 from service.http.api import Blueprint
 from service.http.api.schemas import (MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings,
-                                 StrictBoolean)
+                                 RegisteredGame, StrictBoolean)
 from service.http.auth import ROLES, require
 from service.http.problems import Problem
 
@@ -101,9 +99,9 @@ def _cards(**kwargs: Any) -> ma.fields.String:
 
 
 class RulingBettingDescriptionSchema(BettingDescriptionSchema):
-    """A ruling's betting description: the tables' plus the stud bring-in."""
+    """A ruling's betting description: the tables' plus the bring-in of the games that have one."""
 
-    bring_in = Chips(metadata={"description": "stud, stud hi-lo and razz: the bring-in"})
+    bring_in = Chips(metadata={"description": "games with a bring-in: its amount"})
 
 
 class SeatSchema(ma.Schema):
@@ -164,7 +162,7 @@ class DrawRulingSettingsSchema(ma.Schema):
 
 
 class BettingRulingRequestSchema(ma.Schema):
-    game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(BETTING_GAMES))
+    game = ma.fields.String(load_default="holdem", validate=RegisteredGame(lambda game: game.betting_ruling))
     betting = ma.fields.Nested(RulingBettingDescriptionSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
@@ -198,7 +196,7 @@ class LegalActionsSchema(ma.Schema):
                               data_key="raise", attribute="raise")
     raise_closed_reason = ma.fields.String()
     bring_in = ma.fields.Integer(metadata={
-        "description": "stud games, while the bring-in is due: its amount (or complete: `bet`)"})
+        "description": "games with a bring-in, while it is due: its amount (or complete: `bet`)"})
 
 
 class VerdictSchema(ma.Schema):
@@ -250,7 +248,7 @@ class BettingRulingSchema(ma.Schema):
     false_openers = ma.fields.Nested(FalseOpenersSchema, metadata={
         "description": "five-card draw: an opener found without openers (`false_openers` action, or "
                        "the end of the hand), and what becomes of the pot"})
-    to_draw = ma.fields.String(metadata={"description": "2-7 and badugi draws: who draws next"})
+    to_draw = ma.fields.String(metadata={"description": "draw games: who draws next"})
 
 
 @blp.route("/betting", methods=["POST"])
@@ -261,11 +259,10 @@ class BettingRulingSchema(ma.Schema):
 def betting(body: dict) -> dict:
     """Who acts, what is legal, and whether a proposed action is (any role).
 
-    Hold'em, Omaha and five-card draw (an ante game: `betting.min_bet` is the unit, twice
-    the ante; `draw` actions with `discard`). The mixed games too: stud, stud_hi_lo and
-    razz (`betting.ante` and `betting.bring_in`, a `bring_in` action, `cards.hole` in
-    dealing order), omaha_hi_lo, short_deck, deuce_seven_triple_draw,
-    deuce_seven_single_draw and badugi (`draw` actions; `cards.received` the cards drawn).
+    Every game `game` lists (domain.registry's betting-ruling games): blind games; an ante
+    draw game (`betting.min_bet` is the unit, twice the ante); games with a bring-in
+    (`betting.ante` and `betting.bring_in`, a `bring_in` action, `cards.hole` in dealing
+    order); draw games (`draw` actions with `discard`; `cards.received` the cards drawn).
     An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
@@ -300,11 +297,11 @@ class ChipSituationSchema(ma.Schema):
 
 
 class ChipsRulingRequestSchema(ma.Schema):
-    """A compact `situation`, or the whole hold'em/Omaha hand as for `/betting` (`game`,
+    """A compact `situation`, or the whole hand as for `/betting` (of a `game` listed,
     `betting`, `seats`, `actions`, `cards`; the player is the one to act)."""
 
     situation = ma.fields.Nested(ChipSituationSchema)
-    game = ma.fields.String(load_default="holdem", validate=ma.validate.OneOf(HAND_GAMES))
+    game = ma.fields.String(load_default="holdem", validate=RegisteredGame(lambda game: game.whole_hand_chips_ruling))
     betting = ma.fields.Nested(RulingBettingDescriptionSchema)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"description": "clockwise from left of the button; the button last"})
@@ -345,10 +342,10 @@ def chips(body: dict) -> dict:
 
 
 class ShowdownRulingRequestSchema(ma.Schema):
-    game = ma.fields.String(required=True, validate=ma.validate.OneOf(SHOWDOWN_GAMES))
+    game = ma.fields.String(required=True, validate=RegisteredGame(lambda game: game.showdown_ruling))
     joker = ma.fields.String(allow_none=True, validate=ma.validate.OneOf(JOKER_SETTINGS),
                              metadata={"description": "five-card draw only; default none"})
-    board = _cards(metadata={"description": "hold'em, Omaha, Omaha hi-lo and short deck: 3 to 5 cards"})
+    board = _cards(metadata={"description": "board games: 3 to 5 cards"})
     hands = ma.fields.Dict(keys=_player_name(), values=_cards(), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
                            metadata={"example": {"P1": "AsAhAdAcJk", "P2": "9dTdJdQdKd"}})
@@ -376,7 +373,7 @@ class ShowdownRulingSchema(ma.Schema):
                              metadata={"description": "best first; players who tie share a group"})
     hands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(ShownHandSchema), required=True)
     low = ma.fields.Nested(LowHalfSchema, metadata={
-        "description": "hi-lo games (stud_hi_lo, omaha_hi_lo): the low half; the rest is the high"})
+        "description": "hi-lo games: the low half; the rest is the high"})
 
 
 @blp.route("/showdown", methods=["POST"])
@@ -385,8 +382,8 @@ class ShowdownRulingSchema(ma.Schema):
 @blp.response(200, ShowdownRulingSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def showdown(body: dict) -> dict:
-    """Who wins a showdown (any role): five-card draw (joker none, wild, bug), hold'em,
-    Omaha; stud, stud hi-lo, razz, Omaha hi-lo, short deck, deuce-to-seven and badugi."""
+    """Who wins a showdown (any role): every game `game` lists (domain.registry's
+    showdown-ruling games); five-card draw with its `joker` (none, wild, bug)."""
     return adjudicate(showdown_ruling, body)
 
 
@@ -524,6 +521,13 @@ class PalaceBattleRulingSchema(ma.Schema):
 def palace_battle(body: dict) -> dict:
     """Judge one Palace Poker battle from the cards alone (any role)."""
     return adjudicate(palace_battle_ruling, body)
+
+
+REQUEST_SCHEMAS: dict[str, type[ma.Schema]] = {
+    "betting": BettingRulingRequestSchema, "chips": ChipsRulingRequestSchema, "showdown": ShowdownRulingRequestSchema,
+    "dice": DiceRulingRequestSchema, "palace-battle": PalaceBattleRequestSchema}
+"""`POST /v1/rulings/<path>` -> its request schema: the floor's rulings page checks the form
+of the same path with it (service.http.pages.rulings_forms)."""
 
 
 # ---------------------------------------------------------------- ICM deal

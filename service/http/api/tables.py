@@ -64,9 +64,8 @@ class NewTableSchema(ma.Schema):
     settings = GameSettings(load_default=dict,
                             metadata={"description": "the game's settings from its spec page"})
     betting = ma.fields.Nested(BettingDescriptionSchema, load_default=None, allow_none=True,
-                               metadata={"description": "the betting description of api.md (hold'em and "
-                                         "Omaha); five-card draw, Palace Poker and dice derive theirs "
-                                         "from their settings"})
+                               metadata={"description": "the betting description of api.md; a game with "
+                                         "settings of its own derives its betting from them"})
     # Not required: a cash table may open empty (table_seats asks the others for two or more).
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), load_default=list,
                            validate=ma.validate.Length(max=table.MAX_SEATS),
@@ -77,8 +76,8 @@ class NewTableSchema(ma.Schema):
     action_clock_s = ma.fields.Integer(
         strict=True, load_default=None, allow_none=True,
         validate=ma.validate.Range(min=1, max=table.MAX_ACTION_CLOCK_S),
-        metadata={"description": "Seconds for each action (none: no clock). Five-card draw and dice "
-                                 "settings may give it as `turn_time_limit_s` instead; if both, they must agree."})
+        metadata={"description": "Seconds for each action (none: no clock). A game's settings may "
+                                 "give it as `turn_time_limit_s` instead; if both, they must agree."})
     auto_deal = StrictBoolean(load_default=False, metadata={
         "description": "Deal the next hand as soon as one ends, in the same write as the action that "
                        "ended it (its answer's `to_act` is then the new hand's first player); "
@@ -106,17 +105,17 @@ class ActionSchema(WriteSchema):
     discard = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=4)), allow_none=True,
                              validate=ma.validate.Length(max=7),
                              metadata={"description": "draw: the cards thrown ([] stands pat); "
-                                       "Palace Poker: soldiers discarded (with buy or discard)"})
+                                       "buy or discard: the soldiers discarded"})
     player_id = ma.fields.String(validate=ma.validate.Length(min=1, max=100),
                                  metadata={"description": "floor and admin keys: who acts"})
     defender = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=100),
-                                metadata={"description": "Palace Poker attack: the player attacked, one of "
-                                                          "the legal actions' `attack.targets`"})
+                                metadata={"description": "attack: the player attacked, one of the legal "
+                                                          "actions' `attack.targets`"})
     keep = ma.fields.List(ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=4)),
                           allow_none=True, validate=ma.validate.Length(max=5),
-                          metadata={"description": "dice roll: positions (0-4) of the dice kept"})
+                          metadata={"description": "roll: the positions (0-4) kept"})
     line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
-                            metadata={"description": "dice score: the line written"})
+                            metadata={"description": "score: the line written"})
     chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
         "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
     said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),

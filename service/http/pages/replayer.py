@@ -18,6 +18,7 @@ from typing import Any
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from domain import registry
 from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
@@ -64,7 +65,8 @@ def hand_replayer(hand_id: str) -> Any:
 @pages.route("/floor/hand-histories", methods=["GET"])
 @floor_page(roles=FLOOR_ROLES)
 def hand_history_form() -> Any:
-    return render_template("floor/hand_histories.html", error=None, text="", stored="", picker=_picker())
+    return render_template("floor/hand_histories.html", error=None, text="", stored="", picker=_picker(),
+                           phh_games=registry.phh_variants())
 
 
 def _picker() -> dict[str, Any]:
@@ -191,5 +193,6 @@ def _title(record: phh.HandHistory) -> str:
 
 
 def _form_error(error: str, text: str, stored: str, status: int) -> Response:
-    body = render_template("floor/hand_histories.html", error=error, text=text, stored=stored)
+    body = render_template("floor/hand_histories.html", error=error, text=text, stored=stored,
+                           phh_games=registry.phh_variants())
     return Response(body, status, mimetype="text/html")
