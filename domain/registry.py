@@ -26,9 +26,9 @@ from domain import secrecy
 from domain.games import dice_ruling_form, draw, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
 from domain.history import phh, phh_draw, phh_mixed
-from domain.live.games import HOLDEM_GAMES, TABLE_GAMES, Dealing, Opening, TableMove
-from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
-from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
+from domain.live.games import DiceGame, Dealing, DrawGame, HoldemGame, Opening, PalaceGame, TableMove
+from domain.live.mixed import MixedTableGame
+from domain.live.rotation import ROTATIONS, RotationTableGame
 from domain.ruling_forms import RulingForm
 from domain.rules import rulings, showdown
 from domain.rules.declarations import HAND_GAMES
@@ -192,23 +192,36 @@ def game_of_variant(variant: str) -> str:
     return "holdem"
 
 
+LIVE_MIXED_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
+"""The mixed games (domain.games.mixed) a live table deals; the others are ruled on and replayed."""
+
+
+def _holdem_table(variant: str) -> GameRules:
+    """Hold'em and Omaha bet with the table's structure, dealt card by card: no `table_game`."""
+    game = HoldemGame(variant)
+    return GameRules(variant, holdem, False, game.start, game.action, game.auto_action,
+                     dead_hand=game.dead_hand, adapter=game)
+
+
 def _builtin_games() -> Iterable[Game]:
-    """The games of domain/: hold'em and Omaha (the tables' betting, dealt card by card:
-    no `table_game`), the games with settings of their own, the mixed games and their
-    rotations; and the games only ruled on."""
+    """The games of domain/, each with its table adapter if a live table deals it and its
+    ruling form if it has a ruling of its own: hold'em and Omaha, the games with settings
+    of their own, the mixed games and their rotations; then the games only ruled on. The
+    betting and showdown rulings' games and the PHH variant codes are read from the lists
+    those rulings and the PHH reader check against."""
     variants: dict[str, tuple[str, ...]] = {}
     for code, (name, _kind) in {**phh.REPLAYABLE, **phh_mixed.VARIANTS}.items():
         variants[name] = (*variants.get(name, ()), code)
-    variants[rulings.FIVE_CARD_DRAW] = tuple(phh_draw.VARIANTS)
-    deciders = {**{name: holdem for name in holdem.VARIANTS}, rulings.FIVE_CARD_DRAW: draw,
+    variants[DrawGame.name] = tuple(phh_draw.VARIANTS)
+    deciders = {**{name: holdem for name in holdem.VARIANTS}, DrawGame.name: draw,
                 **{name: mixed_games for name in mixed_games.GAMES}}
-    tables = {name: GameRules(name, holdem, False, game.start, game.action, game.auto_action,
-                              dead_hand=game.dead_hand, adapter=game)
-              for name, game in HOLDEM_GAMES.items()}
-    tables.update({name: table_game_rules(game)
-                   for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()})
-    forms = {"dice": dice_ruling_form.RULING_FORM, "palace": palace_ruling_form.RULING_FORM}
-    in_order = (*HOLDEM_GAMES, *TABLE_GAMES, *mixed_games.GAMES, *tables, *rulings.GAMES, *showdown.GAMES)
+    own_tables = {**{variant: _holdem_table(variant) for variant in holdem.VARIANTS},
+                  **{adapter.name: table_game_rules(adapter) for adapter in (DrawGame, PalaceGame, DiceGame)}}
+    rotation_tables = {name: table_game_rules(RotationTableGame(name)) for name in ROTATIONS}
+    tables = {**own_tables, **{name: table_game_rules(MixedTableGame(name)) for name in LIVE_MIXED_GAMES},
+              **rotation_tables}
+    forms = {PalaceGame.name: palace_ruling_form.RULING_FORM, DiceGame.name: dice_ruling_form.RULING_FORM}
+    in_order = (*own_tables, *mixed_games.GAMES, *rotation_tables, *rulings.GAMES, *showdown.GAMES)
     for name in dict.fromkeys(in_order):
         yield Game(name, tables.get(name), name in rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
                    deciders.get(name), ruling_form=forms.get(name), whole_hand_chips_ruling=name in HAND_GAMES)

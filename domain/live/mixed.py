@@ -52,7 +52,6 @@ from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableM
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
-LIVE_GAMES = ("stud", "stud_hi_lo", "razz", "omaha_hi_lo", "deuce_seven_triple_draw")
 MAX_SEATS = {mixed.STUD: 8, mixed.FLOP: 10, mixed.DRAW: 6}
 MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
                   "starting_chips")
@@ -592,5 +591,3 @@ def legal(hand: MixedTableHand) -> dict[str, Any] | None:
     shape = mixed_legal(game)
     return None if shape is None else {**shape, "discard": None}
 
-
-TABLE_GAMES: dict[str, MixedTableGame] = {name: MixedTableGame(name) for name in LIVE_GAMES}

@@ -127,5 +127,3 @@ class RotationTableGame(MixedTableGame):
             "next": self.step(upcoming).label,
         }
 
-
-TABLE_GAMES: dict[str, RotationTableGame] = {name: RotationTableGame(name) for name in ROTATIONS}

@@ -13,7 +13,7 @@ from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts, format_card
 from domain.games import mixed
 from domain.live.games import DECK_HASH, DealSeal, Viewing
-from domain.live.mixed import TABLE_GAMES, DiscardsReshuffled, MixedDeckCut, legal, reshuffle_label
+from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, MixedTableGame, legal, reshuffle_label
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_commitment, parse_cards
 from domain.rules.violations import Violation
@@ -322,7 +322,7 @@ def test_a_hand_committed_whole_keeps_its_old_view() -> None:
     deck = state.hand.deck
     seal = DealSeal(deck_commitment(parse_cards(deck), bytes.fromhex(SALT)), DECK_HASH, SALT)
     names = [state.players[s] for s in state.hand_seats]
-    shown = TABLE_GAMES["stud"].deal_view(state.hand, names, seal, True, Viewing(lambda _: False, False))
+    shown = MixedTableGame("stud").deal_view(state.hand, names, seal, True, Viewing(lambda _: False, False))
     assert shown["scheme"] == DECK_HASH and shown["deck"] == "".join(deck) and shown["verified"] is True
 
 

@@ -11,7 +11,8 @@ import pytest
 from domain.history import phh
 from domain.live import table
 from domain.rules.cards import deck_texts, format_card
-from domain.live.mixed import LIVE_GAMES, TABLE_GAMES, legal
+from domain.live.mixed import MixedTableGame, legal
+from domain.registry import LIVE_MIXED_GAMES
 from domain.games import mixed
 from tests.unit.test_table_mixed import create
 from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
@@ -48,11 +49,11 @@ def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
     return played
 
 
-@pytest.mark.parametrize("game", LIVE_GAMES)
+@pytest.mark.parametrize("game", LIVE_MIXED_GAMES)
 def test_a_live_hand_exported_as_phh_replays_to_the_same_stacks_here_and_in_pokerkit(game: str) -> None:
     for seed in range(3):
         for events, stacks in _hands(game, seed):
-            record = TABLE_GAMES[game].phh_record(events)
+            record = MixedTableGame(game).phh_record(events)
             text = phh.write_phh(record)
             expected_order = phh.phh_order(events[0].button, len(stacks))
             expected = tuple(stacks[seat] for seat in expected_order)
@@ -67,6 +68,6 @@ def test_a_live_hand_exported_as_phh_replays_to_the_same_stacks_here_and_in_poke
 
 def test_a_stud_export_writes_the_streets_the_bring_in_and_the_showdown() -> None:
     events, _ = _hands("stud", 7)[0]
-    text = phh.write_phh(TABLE_GAMES["stud"].phh_record(events))
+    text = phh.write_phh(MixedTableGame("stud").phh_record(events))
     assert 'variant = "F7S"' in text and "bring_in = 3" in text and " pb" in text
     assert text.count("d dh p1 ") >= 1 and "blinds_or_straddles" not in text

@@ -12,7 +12,8 @@ from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts, format_card
 from domain.records import from_record, to_record
-from domain.live.mixed import LIVE_GAMES, legal
+from domain.live.mixed import legal
+from domain.registry import LIVE_MIXED_GAMES
 from domain.live.rotation import ROTATIONS
 from domain.games import mixed
 from tests.unit.test_table_games import SeededDraws
@@ -119,4 +120,4 @@ def test_eight_game_conserves_chips_and_replays_the_same(table_: tuple) -> None:
 
 def test_every_live_mixed_game_and_rotation_has_its_property() -> None:
     names = {name for name in globals() if name.endswith("_conserves_chips_and_replays_the_same")}
-    assert len(names) == len(LIVE_GAMES) + len(ROTATIONS)
+    assert len(names) == len(LIVE_MIXED_GAMES) + len(ROTATIONS)

@@ -11,7 +11,6 @@ domain.registry registers them. The names below are the ones read from outside.
 """
 from __future__ import annotations
 
-from domain.games import holdem as holdem_game
 from domain.live.games.common import (
     DECK_HASH, DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, betting_status,
     commit_card_by_card, commit_whole_deck, deck_deal_view, legal_shape, openings_view, refuse_fields,
@@ -26,11 +25,8 @@ from domain.live.games.palace import (
 
 __all__ = [
     "DECK_HASH", "DealSeal", "Dealing", "DiceGame", "DiceTableHand", "DrawGame", "DrawTableHand", "Draws",
-    "HOLDEM_GAMES", "HoldemGame", "Opening", "PALACE_DECK", "PalaceDeckCut", "PalaceGame",
+    "HoldemGame", "Opening", "PALACE_DECK", "PalaceDeckCut", "PalaceGame",
     "PalaceReshuffleCommitted", "PalaceTableHand", "PlaysForChips", "RESHUFFLE_KEYS", "RollPrepared",
-    "TABLE_GAMES", "TableMove", "Viewing", "betting_status", "commit_card_by_card", "commit_whole_deck",
+    "TableMove", "Viewing", "betting_status", "commit_card_by_card", "commit_whole_deck",
     "deck_deal_view", "legal_shape", "openings_view", "ranked_reshuffle_order", "refuse_fields",
 ]
-
-TABLE_GAMES = {game.name: game for game in (DrawGame, PalaceGame, DiceGame)}
-HOLDEM_GAMES = {variant: HoldemGame(variant) for variant in holdem_game.VARIANTS}
