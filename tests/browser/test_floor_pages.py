@@ -196,3 +196,21 @@ def test_a_ruling_form_reads_out_the_pot_limit_arithmetic(server: Any, base: str
             "raise to at most 1,100 (TDA 2024 54)") in answer
     chromium.set_viewport(browser, "phone")
     assert chromium.horizontal_overflow(browser) == 0
+
+
+def test_a_games_own_ruling_form_is_filled_from_its_example_and_answered(server: Any, base: str,
+                                                                         browser: Any) -> None:
+    # The Palace battle form is laid out from the game's registration: its fields show the
+    # example as placeholders; the floor types the two sides and reads the battle out.
+    room.sign_in(browser, base, key(server, "floor"), "/floor/rulings")
+    form = browser.find_element(By.CSS_SELECTOR, "#palace-battle form")
+    attacker = form.find_element(By.NAME, "attacker")
+    assert attacker.get_attribute("placeholder") == "Ann Ah KsKd2c Qh9d"
+    attacker.send_keys("Ann Ah KsKd2c Qh9d")
+    form.find_element(By.NAME, "defender").send_keys("Bob 5s 7h7d3c")
+    form.find_element(By.NAME, "small_bet").send_keys("10")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer-palace-battle"))
+    answer = text(browser, "#answer-palace-battle")
+    assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s" in answer
+    assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in answer
