@@ -46,6 +46,16 @@ def test_a_name_registers_once_and_a_game_leaves_with_its_test() -> None:
     try:
         assert table.game_rules(high_card.NAME).adapter is high_card.HighCardGame
         assert high_card.HighCardDealt in secrecy.registered()["HighCardDealt"]
+        assert registry.ruling_forms()[-1] is high_card.RULING_FORM
     finally:
         registration.close()
-    assert high_card.NAME not in registry.names()
+    assert high_card.NAME not in registry.names() and high_card.RULING_FORM not in registry.ruling_forms()
+
+
+def test_every_games_own_ruling_form_answers_its_example_in_words() -> None:
+    forms = registry.ruling_forms()
+    assert [form.path for form in forms] == ["palace-battle", "dice"]
+    for form in forms:
+        assert set(form.example) <= {field.name for field in form.fields}, form.path
+        words = form.words(form.rule(form.request(form.example)))
+        assert words and all(isinstance(line, str) and line for line in words), form.path
