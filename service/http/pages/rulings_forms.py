@@ -31,6 +31,7 @@ from service.http.pages import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words
 from service.http.pages.session import CSRF_FIELD, floor_page
 
+
 @dataclass(frozen=True)
 class Ruling:
     """One form: its fields' request body, the domain function of its POST /v1/rulings/*
