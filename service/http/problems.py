@@ -16,11 +16,11 @@ from flask import Flask, Response, current_app, has_app_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.rules.violations import Violation
-from service.adapters.store.metered import VERSION_CONFLICTS
 from service.application import listings
+from service.application.event_log import IntegrityFailure, VersionConflict
+from service.application.metrics import VERSION_CONFLICTS
 from service.application.handling import UnreadableStream
 from service.http.request_log import current_request_id
-from service.adapters.store.base import IntegrityFailure, VersionConflict
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "urn:cardroom:problem:"
