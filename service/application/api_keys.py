@@ -35,7 +35,6 @@ ROLES = ("admin", "organiser", "floor", "player", "spectator")
 KEY_PREFIX = "crd_"
 
 
-
 @dataclass(frozen=True)
 class Principal:
     role: str

@@ -226,7 +226,7 @@ def is_database_outage(error: psycopg.Error) -> bool:
     as a connection exception (08), operator intervention (57: shutting down),
     insufficient resources (53: too many connections), or a read-only transaction (25006:
     the server is a standby now, a primary demoted under the connection; the pool drops it
-    and finds the new primary, service.bootstrap.check_idle_connection)."""
+    and finds the new primary, service.wiring.check_idle_connection)."""
     if isinstance(error, psycopg.OperationalError):
         return True
     return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53") or error.sqlstate == READ_ONLY_SQL_TRANSACTION
