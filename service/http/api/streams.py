@@ -90,8 +90,8 @@ def table_stream(query: dict, table_id: str) -> Response:
     # Only a player is told their turn: only their stream needs the table's state.
     player = who.player_id is not None
     source = FeedSource(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
-                    follow=partial(_table_if_readable, application(), table_id) if player else None,
-                    turn=partial(_turn, who) if player else None)
+                        follow=partial(_table_if_readable, application(), table_id) if player else None,
+                        turn=partial(_turn, who) if player else None)
     return _served(source, query)
 
 
