@@ -1,5 +1,5 @@
 """A store for a test's own process beside the apps it runs: wired as theirs are
-(service.bootstrap.event_store), under the same chain key and data key, so the events it
+(service.wiring.event_store), under the same chain key and data key, so the events it
 writes carry the MACs their reads check and it opens the secrets they sealed."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def store_as_the_apps(pool: Any, config: Any) -> EventStore:
     from service.adapters.integrity import chain_signer, data_cipher
     from service.adapters.store.postgres import PostgresEventStore
     from service.adapters.store.upcasting import UpcastingStore
-    from service.bootstrap import IMPORTED_HAND_PREFIX, TABLE_STREAM_PREFIX
+    from service.wiring import IMPORTED_HAND_PREFIX, TABLE_STREAM_PREFIX
 
     return UpcastingStore(PostgresEventStore(pool, signer=chain_signer(config)),  # type: ignore[return-value]
                           TABLE_STREAM_PREFIX, IMPORTED_HAND_PREFIX, data_cipher(config))

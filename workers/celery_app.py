@@ -10,7 +10,7 @@ from typing import Any, Callable, Protocol
 from celery import Celery
 from celery.signals import after_setup_logger, worker_ready, worker_shutting_down
 
-from service import bootstrap
+from service import wiring
 from service.adapters import logs
 from service.adapters.scheduler import CeleryScheduler, broker_settings
 from service.config import Config, checked_from_env
@@ -47,13 +47,13 @@ app = make_celery(checked_from_env())
 RESOURCES = "cardroom_resources"
 
 
-def resources() -> bootstrap.WorkerResources:
-    """This worker process's pool and application (service.bootstrap), kept in the Celery
+def resources() -> wiring.WorkerResources:
+    """This worker process's pool and application (service.wiring), kept in the Celery
     app's configuration; built on the process's first task, after the prefork fork. The
     application schedules on this same Celery app (a rating it could not record)."""
     built = app.conf.get(RESOURCES)
     if built is None:
-        built = bootstrap.worker_resources(Config.from_env(), CeleryScheduler(app))
+        built = wiring.worker_resources(Config.from_env(), CeleryScheduler(app))
         app.conf[RESOURCES] = built
     return built
 

@@ -38,14 +38,14 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from domain.rules.violations import Violation
-from service import bootstrap
+from service import wiring
 from service.adapters.notifications import KEEPALIVE
 from service.adapters.scheduler import CeleryScheduler
 from service.application import clock_deadlines, commands
 from service.application.application import Application
 from service.application.handling import UnreadableStream
+from service.application.metrics import CLOCK_LATENESS
 from service.config import Config
-from service.http.metrics import CLOCK_LATENESS
 from service.adapters.store.base import VersionConflict
 from workers.celery_app import app, resources, run_in_main_process
 
@@ -60,7 +60,7 @@ REREAD_S = 0.5
 """The watch reads the open clocks at least this often: under the shortest clock (1 s), so
 a clock started while it slept is read before its deadline."""
 WATCH_BATCH = 500
-EXPIRING_THREADS = bootstrap.WORKER_POOL_SIZE
+EXPIRING_THREADS = wiring.WORKER_POOL_SIZE
 """Clocks due at one moment are expired side by side, a connection each."""
 TAKE_OVER_CHECK_S = 1.0
 """How often a watch that does not lead asks for the lead (the leader's connection, and so
@@ -122,7 +122,7 @@ class ClockWatch:
     its own connection holding the lead."""
 
     def __init__(self, config: Config) -> None:
-        built = bootstrap.worker_resources(config, CeleryScheduler(app))
+        built = wiring.worker_resources(config, CeleryScheduler(app))
         assert config.database_url is not None  # worker_resources refused to start without one
         self._database_url = config.database_url
         self._pool = built.pool

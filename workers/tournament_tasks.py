@@ -21,7 +21,7 @@ import threading
 import time
 
 
-from service import bootstrap
+from service import wiring
 from service.adapters.scheduler import CeleryScheduler
 from service.adapters.integrity import chain_signer
 from service.adapters.row_macs import RowSigner
@@ -56,7 +56,7 @@ class TournamentManager:
     handed to them: they build their own on their first task)."""
 
     def __init__(self, config: Config) -> None:
-        resources = bootstrap.worker_resources(config, CeleryScheduler(app))
+        resources = wiring.worker_resources(config, CeleryScheduler(app))
         assert config.database_url is not None  # worker_resources refused to start without one
         self._pool = resources.pool
         tracking = PostgresTracking(RowSigner(chain_signer(config), "process_trackings"))

@@ -1,5 +1,5 @@
 """The application: the store, one `Streams` per kind of stream (each with its cache) and
-the scheduler, built once per process by service.bootstrap and handed to whatever sends
+the scheduler, built once per process by service.wiring and handed to whatever sends
 commands (the HTTP views through the Flask app, the Celery tasks through the Celery app).
 """
 from __future__ import annotations

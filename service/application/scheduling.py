@@ -1,6 +1,6 @@
 """What the application asks to have done later, as an interface: the adapter that does
 it (service.adapters.scheduler, on the Celery broker the workers consume) is given to the
-application at start-up (service.bootstrap), so the application layer knows no queue and
+application at start-up (service.wiring), so the application layer knows no queue and
 `service` never imports `workers`.
 
 Whatever is scheduled is also a fact in the log (a TableFinished's results): scheduling is

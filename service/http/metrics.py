@@ -3,9 +3,10 @@
 Hook in by importing the metric and counting where the thing happens:
     from service.http.metrics import OPEN_STREAMS
     OPEN_STREAMS.inc() / OPEN_STREAMS.dec()   # an SSE stream opened / closed
-Appends, lost races and the store's idempotent replays are counted by
-service.adapters.store.metered.MeteredStore (every store the app and the workers open), 409s by the problem handler, request
-latencies by the app, clock lateness by the clock worker.
+Appends, lost races and the store's idempotent replays are counted by the store
+(service.adapters.store.metered, every store the app and the workers open), 409s by the
+problem handler, request latencies by the app, clock lateness by the clock worker
+(service.application.metrics holds what the application and the workers count).
 
 Under gunicorn's several workers (and with the Celery processes) the numbers are kept
 in files in PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode; `make run`
@@ -24,16 +25,14 @@ from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry,
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-# Registered with prometheus-client's registry on import, so /metrics serves them too.
-from service.adapters.store import metered  # noqa: F401
+# Registered with prometheus-client's registry on import, so /metrics serves them too (the
+# store's counters with them).
+from service.application import metrics as application_metrics  # noqa: F401
 
 REQUEST_SECONDS = Histogram(
     "cardroom_http_request_duration_seconds", "Time to answer a request, by route and status",
     ["route", "method", "status"],
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
-CLOCK_LATENESS = Histogram(
-    "cardroom_clock_lateness_seconds", "How long after its deadline an action clock was expired",
-    ["path"], buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
 OPEN_STREAMS = Gauge("cardroom_open_streams", "Event streams (SSE) open now",
                      multiprocess_mode="livesum")
 POOL_CONNECTIONS = Gauge("cardroom_db_pool_connections",

@@ -16,11 +16,11 @@ from flask import Flask, Response, current_app, has_app_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.rules.violations import Violation
-from service.adapters.store.metered import VERSION_CONFLICTS
 from service.application import listings
+from service.application.event_log import IntegrityFailure, VersionConflict
+from service.application.metrics import VERSION_CONFLICTS
 from service.application.handling import UnreadableStream
 from service.http.request_log import current_request_id
-from service.adapters.store.base import IntegrityFailure, VersionConflict
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "urn:cardroom:problem:"
@@ -226,7 +226,7 @@ def is_database_outage(error: psycopg.Error) -> bool:
     as a connection exception (08), operator intervention (57: shutting down),
     insufficient resources (53: too many connections), or a read-only transaction (25006:
     the server is a standby now, a primary demoted under the connection; the pool drops it
-    and finds the new primary, service.bootstrap.check_idle_connection)."""
+    and finds the new primary, service.wiring.check_idle_connection)."""
     if isinstance(error, psycopg.OperationalError):
         return True
     return error.sqlstate is None or error.sqlstate[:2] in ("08", "57", "53") or error.sqlstate == READ_ONLY_SQL_TRANSACTION

@@ -44,7 +44,7 @@ def test_the_logins_attacks_on_keys_get_401_on_every_worker(server, database_url
     secret and the revoked one stay 401, and the answers never disagree."""
     import psycopg
 
-    from service.http.auth import key_hash, new_secret
+    from service.application.api_keys import key_hash, new_secret
 
     minted = new_secret()
     status, issued, _ = server.call("POST", "/v1/keys", {"role": "spectator"}, server.admin)

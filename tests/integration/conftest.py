@@ -66,7 +66,7 @@ def stream_id(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="module")
 def postgres_store(postgres_pool: ConnectionPool) -> EventStore:
     """Another process's store on the test database, wired as the apps of these tests are
-    (as service.bootstrap.event_store, with Config's data directory's keys): the events it
+    (as service.wiring.event_store, with Config's data directory's keys): the events it
     writes carry the MACs their reads check, and it opens and seals their secrets."""
     from service.config import Config
     from tests.stores import store_as_the_apps

@@ -15,7 +15,8 @@ from service.adapters.notifications import FALLBACK_S, LISTENER_NAME, LiveFeeds,
 from service.adapters.store.base import NewEvent
 from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.wakeups import WAKEUPS_NAME, Wakeups
-from service.http.streams import EventStream, Source
+from service.application.live_feeds import FeedSource, LiveFeed
+from service.http.streams import EventStream
 
 pytestmark = pytest.mark.integration
 
@@ -44,7 +45,7 @@ class LoopStream:
         self.received: list[int] = []
         self.news = threading.Event()
         self._lock = threading.Lock()
-        self.stream = EventStream(live, Source(stream_id, shown, "anyone", follow=follow, turn=turn), after)
+        self.stream = EventStream(LiveFeed(live), FeedSource(stream_id, shown, "anyone", follow=follow, turn=turn), after)
         self.received += ids(self.stream.open(self._woken))
 
     def _woken(self) -> None:

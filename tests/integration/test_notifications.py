@@ -15,7 +15,8 @@ from service.adapters import notifications
 from service.adapters.notifications import CHANNEL, FALLBACK_S, LiveFeeds, PostgresListener
 from service.adapters.store.base import NewEvent
 from service.adapters.store.memory import InMemoryEventStore
-from service.http.streams import EventStream, Source
+from service.application.live_feeds import FeedSource, LiveFeed
+from service.http.streams import EventStream
 
 
 def events(count: int) -> list[NewEvent]:
@@ -95,7 +96,7 @@ def test_a_lost_notification_costs_latency_never_an_event():
     store = InMemoryEventStore()  # nothing wired: every notification is lost
     live = LiveFeeds(store)
     store.append("s", 0, events(1))
-    stream = EventStream(live, Source("s", shown, "anyone"), after=0)
+    stream = EventStream(LiveFeed(live), FeedSource("s", shown, "anyone"), after=0)
     chunks = stream.in_thread()
     assert ids(next(chunks)) == [1]
     store.append("s", 1, events(2))
@@ -134,7 +135,7 @@ def test_a_stream_gets_every_version_after_its_start_once_and_in_order(batches, 
     head = 0
     original, notifications.FEED_EVENTS = notifications.FEED_EVENTS, kept
     try:
-        stream = EventStream(live, Source("s", shown, "anyone"), after=start)
+        stream = EventStream(LiveFeed(live), FeedSource("s", shown, "anyone"), after=start)
         received = ids(stream.open(lambda: None))
         for size in batches:
             store.append("s", head, events(size))
@@ -143,7 +144,7 @@ def test_a_stream_gets_every_version_after_its_start_once_and_in_order(batches, 
                 more = stream.catch_up(may_read=data.draw(st.booleans(), label="may read"))
                 if more is None:  # the loop drops it; the client resumes from what it got
                     stream.close()
-                    stream = EventStream(live, Source("s", shown, "anyone"), after=stream.sent)
+                    stream = EventStream(LiveFeed(live), FeedSource("s", shown, "anyone"), after=stream.sent)
                     more = stream.open(lambda: None)
                 received += ids(more)
         received += ids(stream.catch_up(may_read=True))

@@ -3,10 +3,16 @@ included, since each names a dependency):
 - domain imports only the standard library and domain;
 - service never imports workers (workers implement what service.application.scheduling asks);
 - service.application never imports service.http; service.adapters never imports
-  service.http (HTTP is the outermost layer: it may use both);
+  service.http (HTTP is the outermost layer);
+- service.http never imports service.adapters: it speaks to the application alone
+  (service.application re-exports what it needs of the store, and owns the idempotent
+  write's transaction and the live feeds);
+- the workers, and every module they import at any remove, never import Flask, its
+  extensions (flask_smorest, marshmallow, webargs) or service.http: a Celery process is
+  wired by service.wiring, not by the web's service.bootstrap;
 and no module of service/ or workers/ keeps mutable state of its own (a cache, a registry,
 a global filled at import): what lives as long as the process is built once by
-service.bootstrap and handed on.
+service.wiring (service.bootstrap for the Flask app) and handed on.
 """
 from __future__ import annotations
 
@@ -83,11 +89,45 @@ def test_domain_imports_only_the_standard_library_and_itself():
     ("service", "workers"),
     ("service.application", "service.http"),
     ("service.adapters", "service.http"),
+    ("service.http", "service.adapters"),
     ("domain", "service"),
     ("domain", "workers"),
 ])
 def test_a_layer_never_imports_the_layers_above_it(importer, forbidden):
     assert breaking(importer, forbidden) == []
+
+
+WEB_ONLY = ("flask", "flask_smorest", "flask_swagger_ui", "marshmallow", "webargs", "werkzeug", "service.http",
+            "service.bootstrap")
+
+
+def loaded_by(importer: str) -> dict[str, str]:
+    """Every module of the project that importing the modules of `importer` loads, at any
+    remove (an imported module's packages with it), each with the module that imports it
+    first; and every outside module they import, with its importer."""
+    loaded: dict[str, str] = {}
+    waiting = [module for module in GRAPH if within(module, importer)]
+    while waiting:
+        module = waiting.pop()
+        for name in sorted(GRAPH[module]):
+            parts = name.split(".")
+            for depth in range(1, len(parts) + 1):
+                package = ".".join(parts[:depth])
+                if package in loaded or within(package, importer):
+                    continue
+                if package in GRAPH:
+                    loaded[package] = module
+                    waiting.append(package)
+                elif depth == 1 or ".".join(parts[:depth - 1]) not in GRAPH:
+                    loaded[package] = module
+    return loaded
+
+
+def test_the_workers_never_load_flask_or_the_http_layer():
+    assert "service.application.commands" in loaded_by("workers")
+    found = sorted(f"{importer} imports {name}" for name, importer in loaded_by("workers").items()
+                   if any(within(name, web) for web in WEB_ONLY))
+    assert found == []
 
 
 # Module-level names whose value is a container the module then changes: state that

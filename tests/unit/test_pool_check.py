@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
-from service.bootstrap import check_idle_connection
+from service.wiring import check_idle_connection
 
 
 class _Info:

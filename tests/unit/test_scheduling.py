@@ -1,5 +1,5 @@
 """What the application asks to have done later goes to the scheduler it was built with
-(service.bootstrap injects the Celery one): a rating it could not record. A clock a write
+(service.wiring injects the Celery one): a rating it could not record. A clock a write
 starts is not scheduled at all: its deadline is in the log, where the workers' clock
 watch reads it."""
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""A worker process builds its pool and application once (service.bootstrap), on its first
+"""A worker process builds its pool and application once (service.wiring), on its first
 task, and keeps them in the Celery app's configuration, not in a module of its own."""
 from __future__ import annotations
 
-from service import bootstrap
+from service import wiring
 from workers import celery_app
 
 
@@ -13,7 +13,7 @@ def test_a_worker_process_builds_its_resources_once_and_keeps_them_in_the_celery
         built.append(scheduler)
         return object()
 
-    monkeypatch.setattr(bootstrap, "worker_resources", build)
+    monkeypatch.setattr(wiring, "worker_resources", build)
     monkeypatch.delitem(celery_app.app.conf, celery_app.RESOURCES, raising=False)
     first = celery_app.resources()
     assert celery_app.resources() is first

@@ -34,12 +34,12 @@ from service.http.problems import (
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from service.http.auth import ApiKeys
-    from service.http.page_sessions import PageSessions
-    from service.adapters.notifications import LiveFeeds
-    from service.adapters.row_macs import RowSigners
-    from service.adapters.store.base import EventStore
+    from service.application.api_keys import ApiKeys
     from service.application.application import Application
+    from service.application.event_log import EventStore
+    from service.application.live_feeds import LiveFeed
+    from service.application.page_sessions import PageSessions
+    from service.application.refused_rows import RefusedRows
 
 SECURITY_SCHEME = "bearerAuth"
 
@@ -295,7 +295,8 @@ class Api(flask_smorest.Api):
 
 @dataclass(frozen=True)
 class Resources:
-    """Everything create_app wired, reachable from any view through `resources()`."""
+    """Everything create_app wired (service.wiring builds the parts), reachable from any
+    view through `resources()`."""
 
     config: Config
     pool: ConnectionPool | None
@@ -305,13 +306,14 @@ class Resources:
     """The one application layer over `store` (service.application.application)."""
     broker_client: Any = None
     """The Redis client /healthz asks about a Redis broker (service.http.api.health)."""
-    live: LiveFeeds | None = None
-    """This process's notifications and feeds (service.adapters.notifications), for streams and
+    live: LiveFeed | None = None
+    """This process's live feeds (service.application.live_feeds), for streams and
     long-polls."""
     sessions: PageSessions | None = None
-    """The pages' sign-in sessions (service.http.page_sessions)."""
-    row_signers: RowSigners | None = None
-    """The MACs of key, revocation, session and idempotency rows (service.adapters.row_macs)."""
+    """The pages' sign-in sessions (service.application.page_sessions)."""
+    refused_rows: RefusedRows | None = None
+    """The key, revocation, session, idempotency and tracking rows whose MAC fails
+    (service.application.refused_rows), for /v1/status."""
 
 
 def resources() -> Resources:

@@ -46,7 +46,7 @@ from service.http.api.rulings import json_amount, problem_from_violation
 from service.http.api.schemas import StrictBoolean
 from service.http.auth import ROLES, current_principal, require
 from service.http.problems import Problem
-from service.adapters.store.base import NewEvent, RecordedEvent
+from service.application.event_log import NewEvent, RecordedEvent
 
 blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",
                 description="Hand histories in the PHH format, replayed through the rules")

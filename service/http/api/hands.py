@@ -37,7 +37,7 @@ from service.http.api.tables import ALL_ROLES, EventSchema, viewer
 from service.http.auth import require
 from service.http.problems import Problem
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
-from service.adapters.store.base import RecordedEvent, Verification, format_recorded_at
+from service.application.event_log import RecordedEvent, Verification, format_recorded_at
 
 HAND_OPENED = table.HandOpened.__name__
 

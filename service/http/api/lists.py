@@ -14,7 +14,7 @@ from service.http.api.etags import body_tag, conditional, tagged
 from service.http.api.paging import ListQuerySchema, PagedSchema, decode_cursor, encode_cursor, link_headers, next_url
 from service.http.auth import require
 from service.http.problems import Problem
-from service.adapters.store.base import format_recorded_at
+from service.application.event_log import format_recorded_at
 
 blp = Blueprint("lists", __name__, url_prefix="/v1", description="Lists of tables, tournaments and players")
 

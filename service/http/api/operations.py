@@ -13,8 +13,6 @@ import marshmallow as ma
 
 from domain.tournaments import tournament
 from service.application import clock_deadlines, commands, listings, tournaments
-from service.adapters.store.idempotency import refused_records
-from service.adapters.store.trackings import refused_trackings
 from service.application.handling import IntegrityFailure, UnreadableStream
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.health import HealthSchema, broker_state, database_check, overall, queue_depth
@@ -172,11 +170,9 @@ def status() -> dict[str, Any]:
 
 
 def _refused_rows(connection: Any) -> list[dict[str, str]]:
-    wired = resources()
-    assert wired.keys is not None and wired.sessions is not None and wired.row_signers is not None
-    return (wired.keys.refused_rows() + wired.sessions.refused_rows()
-            + refused_records(connection, wired.row_signers.idempotency_records)
-            + refused_trackings(connection, wired.row_signers.process_trackings))
+    refused = resources().refused_rows
+    assert refused is not None
+    return refused.listed(connection)
 
 
 def _unreadable(kind: str, stream_id: str, refused: UnreadableStream) -> dict[str, Any]:

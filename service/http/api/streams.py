@@ -21,12 +21,12 @@ from flask import Response, request
 from service.application import commands, tournaments, views
 from service.application.application import Application
 from service.application.handling import UnreadableStream
+from service.application.live_feeds import FeedSource, LiveFeed
 from service.http.api import Blueprint, application, resources
 from service.http.page_sessions import stream_caller
-from service.adapters.notifications import LiveFeeds
 from service.http.problems import Problem, validation_problem
 from service.application.sealing import REVEAL_CLOSED_HANDS
-from service.http.streams import ADOPT_STREAM, CONTENT_TYPE, HEADERS, EventStream, Source
+from service.http.streams import ADOPT_STREAM, CONTENT_TYPE, HEADERS, EventStream
 
 blp = Blueprint("streams", __name__, url_prefix="/v1", description="Live feeds (Server-Sent Events)")
 
@@ -56,7 +56,7 @@ def wait_for_events(stream_id: str, after: int, wait_s: int) -> None:
         live().wait_after(stream_id, after, wait_s)
 
 
-def live() -> LiveFeeds:
+def live() -> LiveFeed:
     feeds = resources().live
     if feeds is None:
         raise Problem(503, "database_unavailable", "no database is configured (DATABASE_URL)")
@@ -89,9 +89,9 @@ def table_stream(query: dict, table_id: str) -> Response:
         raise Problem(404, "not_found", f"no table {table_id}")
     # Only a player is told their turn: only their stream needs the table's state.
     player = who.player_id is not None
-    source = Source(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
-                    follow=partial(_table_if_readable, application(), table_id) if player else None,
-                    turn=partial(_turn, who) if player else None)
+    source = FeedSource(stream_id, partial(views.redact_records, viewer=who), who, REVEAL_CLOSED_HANDS,
+                        follow=partial(_table_if_readable, application(), table_id) if player else None,
+                        turn=partial(_turn, who) if player else None)
     return _served(source, query)
 
 
@@ -117,7 +117,7 @@ def tournament_stream(query: dict, tournament_id: str) -> Response:
     stream_id = tournaments.stream_id(tournament_id)
     if tournaments.load_tournament(application(), tournament_id).version == 0:
         raise Problem(404, "not_found", f"no tournament {tournament_id}")
-    return _served(Source(stream_id, views.tournament_records, "anyone"), query)
+    return _served(FeedSource(stream_id, views.tournament_records, "anyone"), query)
 
 
 def _viewer(query: dict) -> views.Viewer:
@@ -137,7 +137,7 @@ def _turn(who: views.Viewer, loaded: commands.LoadedTable | None, version: int) 
     return {"version": version, **shown}
 
 
-def _served(source: Source, query: dict) -> Response:
+def _served(source: FeedSource, query: dict) -> Response:
     stream = EventStream(live(), source, _start_after(query))
     adopt = request.environ.get(ADOPT_STREAM)
     # An iterator, never a list: Werkzeug gives a list body a Content-Length, and a client

@@ -4,7 +4,7 @@ the first answer again, as payments APIs do it.
 
 Receipts: one `Cardroom-Receipt` header per stream the write appended to, holding the JSON
 `{"stream", "version", "hash", "mac"}` of the stream's head after the write, the MAC under
-the chain key (service.adapters.store.base.ChainSigner). A client keeps it and may later show it to
+the chain key (ChainSigner, with the store). A client keeps it and may later show it to
 `POST /v1/receipts/verify`, which says whether the log still reaches it.
 
 Idempotency: a key belongs to the API key that sent it (the record is keyed by (API key
@@ -30,16 +30,16 @@ from __future__ import annotations
 import json
 from contextvars import ContextVar
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from flask import Response, current_app, request
 
+from service.application import live_writes
+from service.application.event_log import Head
+from service.application.live_writes import (Answer, Fingerprint, KeyInUse, KeyReused, RecordRefused, Replayed,
+                                             Written)
 from service.http.api import request_idempotency_key, resources
-from service.adapters.store.metered import IDEMPOTENT_REPLAYS
 from service.http.problems import Problem
-from service.adapters.store import scope
-from service.adapters.store.base import Head, utc_now
-from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RECEIPT_HEADER = "Cardroom-Receipt"
@@ -60,32 +60,26 @@ def keep_out_of_record(*fields: str) -> None:
 
 
 def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    """Run the write `view` for the caller whose API key id is `owner`."""
+    """Run the write `view` for the caller whose API key id is `owner`, through the
+    application's live writes (service.application.live_writes)."""
     if request.method not in WRITE_METHODS:
         return view(*args, **kwargs)
     key = request_idempotency_key()
     store = resources().store
+
+    def write() -> Response:
+        return current_app.make_response(view(*args, **kwargs))
+
     if key is None or store is None:
-        with scope.gathering() as gathered:
-            response = current_app.make_response(view(*args, **kwargs))
-        return with_receipts(response, gathered.heads.values())
+        written = live_writes.receipted(write)
+        return with_receipts(written.result, written.heads)
     fingerprint = Fingerprint.of(request.method, _path_with_query(), request.get_data(cache=True))
+    window = timedelta(seconds=resources().config.idempotency_window_s)
     token = _withheld.set(())
     try:
-        with store.transaction() as opened:
-            now = utc_now()
-            first = store.claim_key(owner, key, now)
-            if first is not None:
-                raise _Answered(_replayed(first, fingerprint))
-            response = current_app.make_response(view(*args, **kwargs))
-            if not 200 <= response.status_code < 300:
-                raise _Answered(response)  # rolled back: nothing is kept, the key stays free
-            with_receipts(response, opened.heads.values())
-            window = timedelta(seconds=resources().config.idempotency_window_s)
-            store.record_answer(IdempotencyRecord(owner, key, fingerprint, _recorded(response),
-                                                  now, now + window))
-    except _Answered as answered:
-        return answered.response
+        outcome = live_writes.once(store, owner, key, fingerprint, window, write, _kept)
+    except KeyReused as reused:
+        raise _key_reused(reused.first, reused.now) from None
     except KeyInUse:
         raise Problem(409, "idempotency_request_in_progress",
                       "a request with this Idempotency-Key is still running: retry after it",
@@ -97,7 +91,16 @@ def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -
                       "ran; the operator is told (GET /v1/status)") from None
     finally:
         _withheld.reset(token)
-    return response
+    return _replayed(outcome.answer) if isinstance(outcome, Replayed) else outcome
+
+
+def _kept(written: Written[Response]) -> Answer | None:
+    """What the record keeps of the answer: only one in the 2xx range (a refused request
+    wrote nothing, so its key stays free), with its receipts."""
+    response = written.result
+    if not 200 <= response.status_code < 300:
+        return None
+    return _recorded(with_receipts(response, written.heads))
 
 
 def receipt_text(head: Head) -> str:
@@ -105,17 +108,10 @@ def receipt_text(head: Head) -> str:
                        "mac": head.mac}, separators=(",", ":"))
 
 
-def with_receipts(response: Response, heads: Any) -> Response:
+def with_receipts(response: Response, heads: Iterable[Head]) -> Response:
     for head in heads:
         response.headers.add(RECEIPT_HEADER, receipt_text(head))
     return response
-
-
-class _Answered(Exception):
-    """Leave the transaction (rolled back) with this answer."""
-
-    def __init__(self, response: Response) -> None:
-        self.response = response
 
 
 def _path_with_query() -> str:
@@ -123,25 +119,24 @@ def _path_with_query() -> str:
     return request.path + ("?" + query if query else "")
 
 
-def _replayed(first: IdempotencyRecord, fingerprint: Fingerprint) -> Response:
-    was = first.fingerprint
-    if was != fingerprint:
-        differs = [part for part, a, b in (("method", was.method, fingerprint.method),
-                                           ("path", was.path, fingerprint.path),
-                                           ("body", was.body_sha256, fingerprint.body_sha256))
-                   if a != b]
-        raise Problem(422, "idempotency_key_reused",
-                      f"this Idempotency-Key was first used for {was.method} {was.path}; its "
-                      f"{', '.join(differs)} differ(s) here: use a new key for a new request",
-                      numbers={"first_method": was.method, "first_path": was.path,
-                               "method": fingerprint.method, "path": fingerprint.path, "differs": differs})
-    answer = first.answer
+def _key_reused(was: Fingerprint, fingerprint: Fingerprint) -> Problem:
+    differs = [part for part, a, b in (("method", was.method, fingerprint.method),
+                                       ("path", was.path, fingerprint.path),
+                                       ("body", was.body_sha256, fingerprint.body_sha256))
+               if a != b]
+    return Problem(422, "idempotency_key_reused",
+                   f"this Idempotency-Key was first used for {was.method} {was.path}; its "
+                   f"{', '.join(differs)} differ(s) here: use a new key for a new request",
+                   numbers={"first_method": was.method, "first_path": was.path,
+                            "method": fingerprint.method, "path": fingerprint.path, "differs": differs})
+
+
+def _replayed(answer: Answer) -> Response:
     response = Response(answer.body, status=answer.status)
     response.headers.clear()
     for name, value in answer.headers:
         response.headers.add(name, value)
     response.headers[REPLAYED_HEADER] = "true"
-    IDEMPOTENT_REPLAYS.inc()
     return response
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from domain.rules.violations import Violation
-from service.adapters.store.base import VersionConflict
+from service.application.event_log import VersionConflict
 from service.application.handling import UnreadableStream
 from service.http.problems import UNREADABLE_STREAM_STATUS, Problem, problem_response, unreadable_stream_problem
 

@@ -34,7 +34,7 @@ from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
-from service.adapters.store.base import VersionConflict
+from service.application.event_log import VersionConflict
 from service.application import listings, tournaments
 from service.application.screens import latest_per_player, players_named
 from service.http import tournament_exports as exports

@@ -1,0 +1,87 @@
+"""The one way a live write runs (every POST and DELETE of the API, through
+service.http.api.writes): its appends gathered into receipts, and, with an
+Idempotency-Key, in one store transaction with the key's claim and the first answer's
+record, so that a crash keeps both or neither (service.adapters.store.scope and
+service.adapters.store.idempotency hold how).
+
+The HTTP layer says what the write is and what its answer looks like; this module owns the
+transaction: claim the key (KeyInUse while another request holds it), hand back the first
+answer of the same request (`Replayed`), refuse the key's reuse for another request
+(`KeyReused`), or run the write and keep its answer, or roll back when the answer is one
+not to keep (the key then stays free).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Callable, Generic, TypeVar
+
+from service.adapters.store import scope
+from service.adapters.store.base import Head, utc_now
+from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
+from service.adapters.store.metered import IDEMPOTENT_REPLAYS
+
+__all__ = ["Answer", "Fingerprint", "KeyInUse", "KeyReused", "RecordRefused", "Replayed", "Written", "once",
+           "receipted"]
+
+Result = TypeVar("Result")
+
+
+@dataclass(frozen=True)
+class Written(Generic[Result]):
+    result: Result
+    heads: tuple[Head, ...]
+    """The head of every stream the write appended to, after it (its receipts)."""
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The first answer to this request, kept under its Idempotency-Key: nothing ran."""
+    answer: Answer
+
+
+class KeyReused(Exception):
+    """The Idempotency-Key was first used for another request (method, path or body)."""
+
+    def __init__(self, first: Fingerprint, now: Fingerprint) -> None:
+        super().__init__(first, now)
+        self.first = first
+        self.now = now
+
+
+def receipted(write: Callable[[], Result]) -> Written[Result]:
+    """Run `write` (its appends commit one by one) and gather its receipts."""
+    with scope.gathering() as gathered:
+        result = write()
+    return Written(result, tuple(gathered.heads.values()))
+
+
+class _RolledBack(Exception):
+    def __init__(self, outcome: object) -> None:
+        self.outcome = outcome
+
+
+def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: timedelta,
+         write: Callable[[], Result], answer: Callable[[Written[Result]], Answer | None]) -> Result | Replayed:
+    """Run `write` once for the Idempotency-Key `key` of the API key `owner`, in one
+    transaction of `store` (a store that keeps idempotency records: memory, PostgreSQL)
+    with the key's claim. `answer` says what to record of what the
+    write gave (None: an answer not to keep, so the transaction rolls back and the key stays
+    free); the record lives for `window`."""
+    try:
+        with store.transaction() as opened:
+            now = utc_now()
+            first = store.claim_key(owner, key, now)
+            if first is not None:
+                if first.fingerprint != fingerprint:
+                    raise KeyReused(first.fingerprint, fingerprint)
+                IDEMPOTENT_REPLAYS.inc()
+                raise _RolledBack(Replayed(first.answer))
+            result = write()
+            kept = answer(Written(result, tuple(opened.heads.values())))
+            if kept is None:
+                raise _RolledBack(result)
+            store.record_answer(IdempotencyRecord(owner, key, fingerprint, kept, now, now + window))
+    except _RolledBack as rolled_back:
+        return rolled_back.outcome  # type: ignore[return-value]
+    return result
