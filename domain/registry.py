@@ -3,7 +3,7 @@
 A game registers its name with what it brings: its table rules (its decider module and
 table adapter, domain.live: how a hand starts, how a table action becomes the game's
 command, what the computer plays, what each viewer may see), whether the betting and
-showdown rulings cover it (domain.rules.rulings, domain.rules.showdown), and the PHH
+showdown rulings cover it (domain.rulings.betting, domain.rulings.showdown), and the PHH
 variant codes its records are written in (domain.history). Its event types, and what
 each keeps secret, come with its decider module (`EVENT_TYPES`, declared field by field:
 domain.secrecy), and are registered with the secrecy declarations when the game is.
@@ -27,7 +27,7 @@ from domain.history import phh, phh_draw, phh_mixed
 from domain.live.games import HOLDEM_GAMES, TABLE_GAMES, Dealing, Opening, TableMove
 from domain.live.mixed import TABLE_GAMES as MIXED_TABLE_GAMES
 from domain.live.rotation import TABLE_GAMES as ROTATION_TABLE_GAMES
-from domain.rules import rulings, showdown
+from domain.rulings import betting as betting_rulings, showdown
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 
@@ -181,17 +181,17 @@ def _builtin_games() -> Iterable[Game]:
     variants: dict[str, tuple[str, ...]] = {}
     for code, (name, _kind) in {**phh.REPLAYABLE, **phh_mixed.VARIANTS}.items():
         variants[name] = (*variants.get(name, ()), code)
-    variants[rulings.FIVE_CARD_DRAW] = tuple(phh_draw.VARIANTS)
-    deciders = {**{name: holdem for name in holdem.VARIANTS}, rulings.FIVE_CARD_DRAW: draw,
+    variants[betting_rulings.FIVE_CARD_DRAW] = tuple(phh_draw.VARIANTS)
+    deciders = {**{name: holdem for name in holdem.VARIANTS}, betting_rulings.FIVE_CARD_DRAW: draw,
                 **{name: mixed_games for name in mixed_games.GAMES}}
     tables = {name: GameRules(name, holdem, False, game.start, game.action, game.auto_action,
                               dead_hand=game.dead_hand, adapter=game)
               for name, game in HOLDEM_GAMES.items()}
     tables.update({name: table_game_rules(game)
                    for name, game in {**TABLE_GAMES, **MIXED_TABLE_GAMES, **ROTATION_TABLE_GAMES}.items()})
-    in_order = (*HOLDEM_GAMES, *TABLE_GAMES, *mixed_games.GAMES, *tables, *rulings.GAMES, *showdown.GAMES)
+    in_order = (*HOLDEM_GAMES, *TABLE_GAMES, *mixed_games.GAMES, *tables, *betting_rulings.GAMES, *showdown.GAMES)
     for name in dict.fromkeys(in_order):
-        yield Game(name, tables.get(name), name in rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
+        yield Game(name, tables.get(name), name in betting_rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
                    deciders.get(name))
 
 

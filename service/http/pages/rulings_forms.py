@@ -23,11 +23,12 @@ from domain.games.dice_scoring import LINES, UPPER_LINES
 from domain.games.palace import RULE as PALACE_RULE
 from domain.games.palace import palace_battle_ruling
 from domain.rules.betting import KINDS, chips
-from domain.rules.declarations import ORDERS, RULE_BOOKS, chips_ruling
-from domain.rules.rulings import GAMES as BETTING_GAMES
-from domain.rules.rulings import betting_ruling
-from domain.rules.showdown import GAMES as SHOWDOWN_GAMES
-from domain.rules.showdown import showdown_ruling
+from domain.rules.declarations import ORDERS, RULE_BOOKS
+from domain.rulings.betting import GAMES as BETTING_GAMES
+from domain.rulings.betting import betting_ruling
+from domain.rulings.chips import chips_ruling
+from domain.rulings.showdown import GAMES as SHOWDOWN_GAMES
+from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
 from service.http.api.rulings import (
     BettingRulingRequestSchema, ChipsRulingRequestSchema, DiceRulingRequestSchema,
