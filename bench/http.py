@@ -27,7 +27,7 @@ from pathlib import Path
 from flask import Flask
 
 from bench import size
-from service.http.auth import new_secret
+from service.http.api_keys import new_secret
 from service.devserver import gunicorn_command, spawn_tied, stop_process
 from service.adapters.embedded import free_port
 from service.adapters.migrate import upgrade

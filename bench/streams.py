@@ -44,7 +44,7 @@ from psycopg import sql
 
 from bench import size
 from bench.http import CpuWindow, Served, latency_ms, serve
-from service.http.auth import new_secret
+from service.http.api_keys import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
 from service.adapters.embedded import free_port
 from service.adapters.connection_strings import with_database

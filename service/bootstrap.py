@@ -23,7 +23,7 @@ from service.http import docs, metrics, rate_limits, request_log
 from service.http.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
                          operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
                          tables, tournaments)
-from service.http.auth import ApiKeys
+from service.http.api_keys import ApiKeys
 from service.http.pages import pages
 from service.http.page_sessions import PageSessions
 from service.config import Config

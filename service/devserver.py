@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from service.http.auth import new_secret
+from service.http.api_keys import new_secret
 from service.config import Config
 from service.adapters.connection_strings import user_of
 from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade

@@ -1,7 +1,7 @@
-"""The pages' sign-in sessions (migration 0012's page_sessions table) and who a request's
-session says the caller is. Kept apart from the pages' views (service.http.pages.session)
-because the API's streams read sessions too: a browser's EventSource sends no
-Authorization header, so a stream accepts the session cookie (live.md).
+"""The pages' sign-in sessions (migration 0012's page_sessions table); who a request's
+session says the caller is, service.http.auth. Kept apart from the pages' views
+(service.http.pages.session) because the API's streams read sessions too: a browser's
+EventSource sends no Authorization header, so a stream accepts the session cookie (live.md).
 """
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import g, request
 from psycopg_pool import ConnectionPool
 
 from service.adapters.row_macs import RowSigner
-from service.http.api import resources
-from service.http.auth import MASTER_KEY_ID, ApiKeys, Principal, authenticate
+from service.http.api_keys import MASTER_KEY_ID, ApiKeys, Principal
 
 SESSION_COOKIE = "cardroom_session"
 SESSION_TTL_S = 12 * 3600
@@ -105,36 +103,3 @@ class PageSessions:
     def close(self, session_id: str) -> None:
         with self._pool.connection() as conn:
             conn.execute("DELETE FROM page_sessions WHERE id_hash = %s", (_hashed(session_id),))
-
-
-def current_session() -> PageSession | None:
-    """The request's live session, looked up once per request."""
-    if "page_session" not in g:
-        g.page_session = _look_up_session()
-    session: PageSession | None = g.page_session
-    return session
-
-
-def _look_up_session() -> PageSession | None:
-    session_id = request.cookies.get(SESSION_COOKIE)
-    sessions = resources().sessions
-    # A cookie no random id could be is not worth a query.
-    if not session_id or sessions is None or len(session_id) > 100 or "\x00" in session_id:
-        return None
-    return sessions.find(session_id, master_key_configured=bool(resources().config.admin_key))
-
-
-def signed_in() -> Principal | None:
-    """Who is signed in to the pages on this request, if anyone."""
-    session = current_session()
-    return session.principal if session else None
-
-
-def stream_caller() -> Principal:
-    """A stream's caller: the bearer key when one is sent, else the pages' session, else a
-    401 as the API answers."""
-    if "Authorization" not in request.headers:
-        principal = signed_in()
-        if principal is not None:
-            return principal
-    return authenticate()

@@ -1,5 +1,5 @@
 """A key revoked through one gunicorn worker stops working on every worker within a second
-(issue 13, "Keys"): each worker remembers keys for auth.KEY_CACHE_TTL_S only."""
+(issue 13, "Keys"): each worker remembers keys for api_keys.KEY_CACHE_TTL_S only."""
 from __future__ import annotations
 
 import time
@@ -44,7 +44,7 @@ def test_the_logins_attacks_on_keys_get_401_on_every_worker(server, database_url
     secret and the revoked one stay 401, and the answers never disagree."""
     import psycopg
 
-    from service.http.auth import key_hash, new_secret
+    from service.http.api_keys import key_hash, new_secret
 
     minted = new_secret()
     status, issued, _ = server.call("POST", "/v1/keys", {"role": "spectator"}, server.admin)

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from service.bootstrap import create_app
-from service.http.auth import MASTER_KEY_ID
+from service.http.api_keys import MASTER_KEY_ID
 from service.config import Config
 from service.adapters.store.base import utc_now
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_player

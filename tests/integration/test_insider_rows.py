@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from service.http.auth import key_hash, new_secret
+from service.http.api_keys import key_hash, new_secret
 from tests.integration.conftest import ADMIN, assert_problem, printed_status
 from tests.integration.test_pages_http import session_cookie, sign_in
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from service.http.auth import KEY_CACHE_TTL_S
+from service.http.api_keys import KEY_CACHE_TTL_S
 from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from service.application import screens, tournaments
-from service.http.auth import KEY_CACHE_TTL_S
+from service.http.api_keys import KEY_CACHE_TTL_S
 from tests.integration.conftest import ADMIN, ADMIN_KEY, register_players
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

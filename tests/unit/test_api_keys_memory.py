@@ -1,5 +1,5 @@
 """Keys found are remembered, so a player's requests do not each cost a database lookup;
-every auth.KEY_CACHE_TTL_S a worker asks which keys were revoked since it last asked, so a
+every api_keys.KEY_CACHE_TTL_S a worker asks which keys were revoked since it last asked, so a
 revocation reaches every worker within that moment."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import ChainSigner
-from service.http import auth
-from service.http.auth import REVOKED, ApiKeys, Principal, key_hash
+from service.http import api_keys
+from service.http.api_keys import REVOKED, ApiKeys, Principal, key_hash
 
 START = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
 SIGNERS = RowSigners.under(ChainSigner(b"k" * 32))
@@ -126,7 +126,7 @@ def test_an_unknown_key_is_looked_up_every_time_so_a_new_key_works_at_once():
 
 
 def test_the_memory_is_bounded(monkeypatch):
-    monkeypatch.setattr(auth, "KNOWN_KEYS_KEPT", 2)
+    monkeypatch.setattr(api_keys, "KNOWN_KEYS_KEPT", 2)
     rows = _Rows({key_hash(f"crd_{n}"): ("spectator", None, None, "k-new") for n in range(3)})
     keys = ApiKeys(rows, SIGNERS)  # type: ignore[arg-type]
 

@@ -34,7 +34,7 @@ from service.http.problems import (
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from service.http.auth import ApiKeys
+    from service.http.api_keys import ApiKeys
     from service.http.page_sessions import PageSessions
     from service.adapters.notifications import LiveFeeds
     from service.adapters.row_macs import RowSigners

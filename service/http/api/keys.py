@@ -10,7 +10,8 @@ import marshmallow as ma
 from service.http.api import Blueprint, application, resources
 from service.application.players import load_player
 from service.http.api.writes import keep_out_of_record
-from service.http.auth import ROLES, ApiKeys, IssuedKey, current_principal, require
+from service.http.api_keys import ROLES, ApiKeys, IssuedKey
+from service.http.auth import current_principal, require
 from service.http.problems import Problem
 
 blp = Blueprint("keys", __name__, url_prefix="/v1/keys", description="API keys and roles")

@@ -22,7 +22,7 @@ from service.application import commands, tournaments, views
 from service.application.application import Application
 from service.application.handling import UnreadableStream
 from service.http.api import Blueprint, application, resources
-from service.http.page_sessions import stream_caller
+from service.http.auth import stream_caller
 from service.adapters.notifications import LiveFeeds
 from service.http.problems import Problem, validation_problem
 from service.application.sealing import REVEAL_CLOSED_HANDS

@@ -34,7 +34,7 @@ from service.http.api.rulings import (
     BettingRulingRequestSchema, ChipsRulingRequestSchema, DiceRulingRequestSchema,
     PalaceBattleRequestSchema, ShowdownRulingRequestSchema,
 )
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words
 from service.http.pages.session import CSRF_FIELD, floor_page
 

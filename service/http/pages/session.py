@@ -32,9 +32,10 @@ from urllib.parse import urlsplit
 from flask import Response, g, make_response, redirect, render_template, request, url_for
 
 from service.http.api import resources
-from service.http.auth import REVOKED, Principal, acting_as, principal_for_key
-from service.http.page_sessions import SESSION_COOKIE, SESSION_TTL_S, current_session, signed_in
-from service.http.pages import pages, problem_page
+from service.http.api_keys import REVOKED, Principal
+from service.http.auth import acting_as, current_session, principal_for_key, signed_in
+from service.http.page_sessions import SESSION_COOKIE, SESSION_TTL_S
+from service.http.pages.frame import pages, problem_page
 
 ANONYMOUS_CSRF_COOKIE = "cardroom_csrf"
 CSRF_FIELD = "csrf_token"
