@@ -8,8 +8,8 @@ included, since each names a dependency):
   declarations) imports none of the packages above it; `games` (the deciders) stands on
   `rules`; `history` (PHH) on `games`; `rulings` (the floor's answers, which replay the games
   and PHH's recorded decks) and `live` (the tables) on those, never on each other; the
-  registry on all but `live.table`, which reads it; `tournaments`, `ratings` and `players`
-  on `rules` alone;
+  registry on all of those but `live.table`, which reads it; `ratings` and `players` on
+  `rules` alone, `tournaments` on `rules` and `ratings`;
 - no module of domain/ imports a private (`_`) name of another: what two modules share is
   public in the lower one;
 - no modules of domain/ or service/ import each other in a cycle, counting function-level
