@@ -3,7 +3,7 @@ stud hi-lo, razz, Omaha hi-lo, 2-7 triple and single draw) and the famous badugi
 short-deck hands, through our rules and through PokerKit.
 
 Both sides start from parsed records and resolve the PHH notation as they go: ours runs
-`domain.history.phh.replay(record)`, PokerKit iterates its own `HandHistory` (which builds the
+`domain.history.phh_games.replay(record)`, PokerKit iterates its own `HandHistory` (which builds the
 state and applies every action). A hand PokerKit cannot play (WSOP hand 85, a raise that
 stops at what the opponent can call) is left out of both. Hands per second, best of three
 CPU-timed rounds, each variant's hands repeated to about 200 replays.
@@ -20,7 +20,8 @@ from typing import Callable
 from pokerkit import HandHistory as PokerKitHandHistory
 
 from bench import size
-from domain.history.phh import parse, replay
+from domain.history.phh import parse
+from domain.history.phh_games import replay
 from domain.history.phh_mixed import VARIANTS
 
 # The corpus beside the repository, as tests/corpus.py finds it (CARDROOM_SHARED_DIR wins).

@@ -3,7 +3,7 @@
 A game registers its name with what it brings: its table rules (its decider module and
 table adapter, domain.live: how a hand starts, how a table action becomes the game's
 command, what the computer plays, what each viewer may see), whether the betting and
-showdown rulings cover it (domain.rules.rulings, domain.rules.showdown), the PHH
+showdown rulings cover it (domain.rulings.betting, domain.rulings.showdown), the PHH
 variant codes its records are written in (domain.history), and the form of a ruling of its
 own the floor asks on the rulings page (domain.ruling_forms). Its event types, and what
 each keeps secret, come with its decider module (`EVENT_TYPES`, declared field by field:
@@ -30,8 +30,8 @@ from domain.live.games import DiceGame, Dealing, DrawGame, HoldemGame, Opening, 
 from domain.live.mixed import MixedTableGame
 from domain.live.rotation import ROTATIONS, RotationTableGame
 from domain.ruling_forms import RulingForm
-from domain.rules import rulings, showdown
-from domain.rules.declarations import HAND_GAMES
+from domain.rulings import betting as betting_rulings, showdown
+from domain.rulings.chips import HAND_GAMES
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 
@@ -221,9 +221,9 @@ def _builtin_games() -> Iterable[Game]:
     tables = {**own_tables, **{name: table_game_rules(MixedTableGame(name)) for name in LIVE_MIXED_GAMES},
               **rotation_tables}
     forms = {PalaceGame.name: palace_ruling_form.RULING_FORM, DiceGame.name: dice_ruling_form.RULING_FORM}
-    in_order = (*own_tables, *mixed_games.GAMES, *rotation_tables, *rulings.GAMES, *showdown.GAMES)
+    in_order = (*own_tables, *mixed_games.GAMES, *rotation_tables, *betting_rulings.GAMES, *showdown.GAMES)
     for name in dict.fromkeys(in_order):
-        yield Game(name, tables.get(name), name in rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
+        yield Game(name, tables.get(name), name in betting_rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
                    deciders.get(name), ruling_form=forms.get(name), whole_hand_chips_ruling=name in HAND_GAMES)
 
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, legal_actions
+from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_shape
 from domain.games import mixed, stud
-from domain.rules.rulings import _legal
 
 FOURTH_STREET = 1
 
@@ -26,7 +25,7 @@ def mixed_legal(state: mixed.MixedState) -> dict[str, Any] | None:
     if seat is None or state.over:
         return None
     b = state.betting
-    legal = _legal(legal_actions(b))
+    legal = legal_shape(legal_actions(b))
     if legal is None:
         return None
     if state.bring_in_due:

@@ -10,10 +10,11 @@ Conventions of the standard that matter here:
 - `??` is an unknown card; `pN sm` without cards mucks, `pN sm -` shows unknown cards;
 - `ante_trimming_status = true` trims antes to what a player can afford.
 
-Five-card draw (our documented extension, variants N5CD/P5CD/F5CD) replays and exports
-through domain.history.phh_draw; `replay` and `phh_from_events` hand those hands over to it.
-The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) replay through
-domain.history.phh_mixed.
+This module replays and exports hold'em and Omaha. Five-card draw (our documented
+extension, variants N5CD/P5CD/F5CD) replays and exports through domain.history.phh_draw,
+the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) through
+domain.history.phh_mixed; both build on this module's records, and
+domain.history.phh_games hands each record (or hand) to the module of its variant.
 """
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
-from domain.games import draw as draw_game, mixed as mixed_game
 from domain.games.holdem import (
     BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
     DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
@@ -469,6 +469,10 @@ def _unsupported(detail: str) -> Violation:
     return Violation("unsupported_variant", detail)
 
 
+def not_replayed(variant: str, replayable: Iterable[str]) -> Violation:
+    return _unsupported(f"variant {variant!r} is read but not replayed (replayable: {', '.join(replayable)})")
+
+
 def _unsupported_forced_bets(detail: str) -> Violation:
     return Violation("unsupported_forced_bets", detail)
 
@@ -519,25 +523,10 @@ def player_names(record: HandHistory) -> tuple[str, ...]:
     return names
 
 
-def _draw_extension() -> Any:
-    # Imported when needed: domain.history.phh_draw builds on this module's records.
-    from domain.history import phh_draw
-    return phh_draw
-
-
-def _mixed_games() -> Any:
-    # Imported when needed: domain.history.phh_mixed builds on this module's records.
-    from domain.history import phh_mixed
-    return phh_mixed
-
-
 def start_command(record: HandHistory) -> StartHand:
     """The StartHand that seats the record's players: p1 in seat 0, the button last."""
     if record.variant not in REPLAYABLE:
-        replayable = (*REPLAYABLE, *_mixed_games().VARIANTS, *_draw_extension().VARIANTS)
-        raise _unsupported(
-            f"variant {record.variant!r} is read but not replayed (replayable: "
-            f"{', '.join(replayable)})")
+        raise not_replayed(record.variant, REPLAYABLE)
     game, kind = REPLAYABLE[record.variant]
     count = record.player_count
     return StartHand(
@@ -575,22 +564,16 @@ def _command(state: HandState, action: PhhAction) -> Command | None:
 
 
 def replay(record: HandHistory) -> ReplayResult:
-    """Replay the record through our rules.
+    """Replay a hold'em or Omaha record through our rules (any variant's record:
+    domain.history.phh_games.replay).
 
     Raises Violation: `unsupported_variant` / `unsupported_forced_bets` for hands we do not
     play, `hand_incomplete` when the record stops mid-hand, or the first illegal action's
     own code with `numbers["action_index"]` (0-based) and the action quoted in the detail.
-    Five-card draw records (N5CD, P5CD, F5CD) replay through domain.history.phh_draw.
     """
-    draw_extension = _draw_extension()
-    if record.variant in draw_extension.VARIANTS:
-        return draw_extension.replay(record)
-    mixed_games = _mixed_games()
-    if record.variant in mixed_games.VARIANTS:
-        return mixed_games.replay(record)
     _, log, state = _played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
-    return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
+    return ReplayResult(tuple(whole_amount(s) for s in state.stacks), state.awards, tuple(winners),
                         tuple(log), odd_chip_rule(record))
 
 
@@ -635,7 +618,7 @@ def _played(record: HandHistory) -> tuple[list[Command], list, HandState]:
     return commands, log, state
 
 
-def _whole(amount: Amount) -> Amount:
+def whole_amount(amount: Amount) -> Amount:
     # Exact splits leave Fraction(x, 1) behind; PHH (and equality with it) wants ints.
     return int(amount) if amount.denominator == 1 else amount
 
@@ -660,16 +643,13 @@ def phh_order(button: int, count: int) -> list[int]:
 
 
 def phh_from_events(events: Iterable[Any]) -> HandHistory:
-    """A finished hold'em/Omaha, five-card draw or mixed-game hand (its events) as a PHH record.
+    """A finished hold'em or Omaha hand (its events) as a PHH record (any game's hand:
+    domain.history.phh_games.phh_from_events).
 
     Seats are renumbered so that p1 is the first seat left of the button, the button last.
     """
     events = list(events)
     started = events[0]
-    if isinstance(started, draw_game.HandStarted):
-        return _draw_extension().phh_from_events(events)
-    if isinstance(started, mixed_game.HandStarted):
-        return _mixed_games().phh_from_events(events)
     if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     structure = started.betting
@@ -714,7 +694,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
         elif kind is CardsMucked:
             actions.append(ShownOrMucked(phh_index[event.position], None))
         elif kind is HandEnded:
-            finishing = tuple(_whole(stack) for stack in in_phh_order(event.stacks))
+            finishing = tuple(whole_amount(stack) for stack in in_phh_order(event.stacks))
     fixed = structure.kind == FIXED_LIMIT
     return HandHistory(
         variant=variant,

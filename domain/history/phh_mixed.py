@@ -21,7 +21,7 @@ from domain.history.phh import (
     UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
     POT_POLICY, HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked,
     StoodPatOrDiscarded, betting_action, format_action, odd_chip_rule, phh_order, player_names,
-    _whole,
+    whole_amount,
 )
 from domain.rules.violations import Violation
 
@@ -135,7 +135,7 @@ def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]
 def replay(record: HandHistory) -> ReplayResult:
     _, log, state = played(record)
     winners = sorted({seat for award in state.awards for seat in award.winners})
-    return ReplayResult(tuple(_whole(s) for s in state.stacks), state.awards, tuple(winners),
+    return ReplayResult(tuple(whole_amount(s) for s in state.stacks), state.awards, tuple(winners),
                         tuple(log), odd_chip_rule(record))
 
 
@@ -190,7 +190,7 @@ def phh_from_events(events: Any) -> HandHistory:
         elif kind is mixed.CardsMucked:
             actions.append(ShownOrMucked(index[event.position], None))
         elif kind is mixed.HandEnded:
-            finishing = tuple(_whole(event.stacks[seat]) for seat in order)
+            finishing = tuple(whole_amount(event.stacks[seat]) for seat in order)
     return HandHistory(
         variant=variant,
         ante_trimming_status=not started.dead_antes,

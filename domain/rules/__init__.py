@@ -1,2 +1,3 @@
 """The rules of play every game shares: cards, hand values, betting limits, pots,
-showdowns, declarations, and the rulings a floor person asks for."""
+showdowns and declarations. The rulings a floor person asks for replay the games and
+live above them, in domain.rulings."""

@@ -476,6 +476,23 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     return LegalActions(True, to_call <= 0, call, None, raise_, reason)
 
 
+def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
+    """What the player to act may do as the betting ruling and the live table answer it
+    (`legal`, api.md)."""
+    if legal is None:
+        return None
+    shape: dict[str, Any] = {
+        "fold": legal.fold,
+        "check": legal.check,
+        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
+        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
+        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
+    }
+    if legal.raise_closed_reason is not None and legal.bet is None:
+        shape["raise_closed_reason"] = legal.raise_closed_reason
+    return shape
+
+
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:
     """Validate an action; return the seat's round total after it. Raises Violation."""
     if state.to_act is None:

@@ -33,8 +33,6 @@ TDA = "tda"
 ROBERTS = "robert"
 RULE_BOOKS = (TDA, ROBERTS)
 ORDERS = ("said_first", "chips_first", "simultaneous")
-# Games whose whole hand a chips ruling replays (the others are described as a situation).
-HAND_GAMES = ("holdem", "omaha")
 INTERPRETATIONS = ("call", "bet", "raise", "all_in", "check", "fold", "floor_decision")
 
 
@@ -143,31 +141,6 @@ def situation(description: Mapping) -> Situation:
     if found.big_blind < 1:
         raise _invalid("the big blind must be at least 1", big_blind=found.big_blind)
     return found
-
-
-def chips_ruling(request: Mapping) -> dict:
-    """`POST /v1/rulings/chips`: the compact `situation`, or the whole hold'em or Omaha hand
-    as for the betting ruling (the player is the one to act)."""
-    if request.get("situation") is not None:
-        if request.get("seats") is not None or request.get("actions"):
-            raise Violation("validation_error", "give either a situation or the whole hand, not both")
-        found = situation(request["situation"])
-    else:
-        from domain.rules.rulings import replayed_holdem  # rulings replay every game; only this path needs it
-        game = request.get("game", "holdem")
-        if game not in HAND_GAMES:
-            raise Violation("validation_error",
-                            f"a whole-hand chips ruling covers {', '.join(HAND_GAMES)}, not {game!r}; "
-                            "describe other games as a situation")
-        if request.get("seats") is None or request.get("betting") is None:
-            raise Violation("validation_error", "give a situation, or the hand's betting and seats")
-        state, _ = replayed_holdem(request)
-        seat = state.to_act
-        if seat is None:
-            raise Violation("hand_over" if state.over else "not_your_turn",
-                            "nobody is to act in this hand")
-        found = situation_from_betting(state.betting, seat)
-    return interpret(found, request.get("chips") or (), request.get("said"), request.get("order")).as_dict()
 
 
 def situation_from_betting(state: BettingState, seat: int) -> Situation:

@@ -1,5 +1,5 @@
 """The revoked keys, in the order they were revoked: each web process asks every
-KEY_CACHE_TTL_S which keys were revoked since it last asked (service.http.auth.ApiKeys),
+KEY_CACHE_TTL_S which keys were revoked since it last asked (service.http.api_keys.ApiKeys),
 one range of this index, instead of looking each key it trusts up again.
 
 Revision ID: 0015

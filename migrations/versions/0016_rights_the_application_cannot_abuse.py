@@ -61,7 +61,7 @@ def upgrade() -> None:
         """
     )
     # Each web process asks every KEY_CACHE_TTL_S which keys were revoked since it last
-    # asked: one range of this index (service.http.auth.ApiKeys).
+    # asked: one range of this index (service.http.api_keys.ApiKeys).
     op.execute("CREATE INDEX key_revocations_order ON key_revocations (revoked_at)")
     op.execute("INSERT INTO key_revocations (key_id, revoked_at)"
                " SELECT id, revoked_at FROM api_keys WHERE revoked_at IS NOT NULL")

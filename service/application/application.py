@@ -1,28 +1,17 @@
 """The application: the store, one `Streams` per kind of stream (each with its cache) and
 the scheduler, built once per process by service.wiring and handed to whatever sends
 commands (the HTTP views through the Flask app, the Celery tasks through the Celery app).
+The use cases take the `Application` from service.application.parts, below them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from domain import players as player_domain
-from domain.live.table import TableState
-from domain.tournaments.tournament import Tournament
 from service.adapters.store.base import EventStore
 from service.application import commands, players, ratings, tournaments
 from service.application.handling import Streams
+from service.application.parts import Application
 from service.application.scheduling import NoScheduler, Scheduler
 
-
-@dataclass(frozen=True)
-class Application:
-    store: EventStore
-    scheduler: Scheduler
-    tables: Streams[TableState | None]
-    tournaments: Streams[Tournament]
-    ratings: Streams[ratings.RatingBook]
-    players: Streams[player_domain.Player]
+__all__ = ["Application", "application"]
 
 
 def application(store: EventStore, scheduler: Scheduler | None = None, *,

@@ -25,7 +25,7 @@ import math
 import secrets
 import time
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from domain import secrecy
 from domain.live import table, table_records
@@ -37,12 +37,10 @@ from service.application import ratings
 from service.application.handling import (
     Decision, Handled, Loaded, SnapshotPolicy, StreamKind, UnknownEventType, folded,
 )
+from service.application.parts import Application
 from service.application.sealing import seal
 from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
 from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
-
-if TYPE_CHECKING:
-    from service.application.application import Application
 
 log = logging.getLogger(__name__)
 

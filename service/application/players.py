@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 from functools import reduce
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from domain import players
 from service.application.handling import Decision, Loaded, StreamKind
+from service.application.parts import Application
 from service.adapters.store.base import NewEvent, RecordedEvent
-
-if TYPE_CHECKING:
-    from service.application.application import Application
 
 STREAM_PREFIX = "player-"
 

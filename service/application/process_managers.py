@@ -47,7 +47,7 @@ from domain.tournaments import tournament
 from service.adapters.store import scope
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
 from service.application import commands, listings, tournament_tables, tournaments
-from service.application.application import Application
+from service.application.parts import Application
 from service.application.handling import UnreadableStream
 
 log = logging.getLogger(__name__)

@@ -23,8 +23,8 @@ are stored as their shortest round-trip text (`repr`), exact both ways.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
 
 from domain.ratings import (
     DEFAULT_ELO,
@@ -38,10 +38,10 @@ from domain.ratings import (
 )
 from domain.rules.violations import Violation
 from service.application.handling import Decision, Loaded, StreamKind
+from service.application.parts import Application
+from service.application.rating_book import HistoryEntry, PlayerRating, RatingBook
 from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
 
-if TYPE_CHECKING:
-    from service.application.application import Application
 
 STREAM_PREFIX = "ratings-"
 GAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -51,48 +51,6 @@ RETRIES = 10  # concurrent results for one game: each retry re-rates on fresher 
 
 def stream_id(game: str) -> str:
     return STREAM_PREFIX + game
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    result_id: str
-    place: int
-    before: float
-    after: float
-    recorded_at: str
-    glicko2_before: Glicko2Rating | None = None  # None: a result rated by Elo alone
-    glicko2_after: Glicko2Rating | None = None
-
-    @property
-    def change(self) -> float:
-        return self.after - self.before
-
-
-@dataclass(frozen=True)
-class PlayerRating:
-    rating: float  # Elo
-    games: int
-    history: tuple[HistoryEntry, ...]
-    glicko2: Glicko2Rating = Glicko2Rating()
-
-    def value(self, system: str) -> float:
-        return self.rating if system == "elo" else self.glicko2.rating
-
-
-@dataclass(frozen=True)
-class RatingBook:
-    """One game's ratings folded from its stream, at `version`."""
-
-    game: str
-    version: int = 0
-    players: Mapping[str, PlayerRating] = field(default_factory=dict)
-    results: Mapping[str, RatingsUpdated] = field(default_factory=dict)
-    finishes: Mapping[str, tuple[Finish, ...]] = field(default_factory=dict)
-
-    def leaderboard(self, system: str = "elo") -> list[tuple[str, PlayerRating]]:
-        """Highest rating in `system` first; equal ratings by player id, so the order is
-        stable."""
-        return sorted(self.players.items(), key=lambda item: (-item[1].value(system), item[0]))
 
 
 @dataclass(frozen=True)

@@ -25,17 +25,17 @@ from domain import registry, secrecy
 from domain.games import draw, holdem, mixed
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
-from domain.history import phh
+from domain.history import phh, phh_games
 from domain.live import table, table_records
-from domain.live.games import betting_status, legal_shape
+from domain.live.games import betting_status
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
-from domain.rules.rulings import FIVE_CARD_DRAW as DRAW_GAME
+from domain.rulings.betting import FIVE_CARD_DRAW as DRAW_GAME
 from domain.records import from_record
 from domain.rules import betting as bet
-from domain.rules.betting import BettingState, chips
+from domain.rules.betting import BettingState, chips, legal_shape
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
-from domain.rules.rulings import allowed
+from domain.rulings.common import allowed
 from domain.rules.violations import Violation
 from service.adapters.store.base import EventStore, RecordedEvent, Reveal, Verification
 from service.application import commands, views
@@ -290,7 +290,7 @@ def decision(betting: BettingState | None, legal: Mapping[str, Any] | None, seat
 
 def _verdict(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
     """The ruling a floor person reads out: legal, with the rule and the numbers that make
-    it so (domain.rules.rulings.allowed); a bet or raise all in for less than a full one
+    it so (domain.rulings.common.allowed); a bet or raise all in for less than a full one
     names the rule of the incomplete raise (TDA 2024 47)."""
     verdict = allowed(betting, seat, action, to)
     if action not in ("bet", "raise") or betting is None or betting.to_act != seat:
@@ -398,7 +398,7 @@ def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = ""
     """Every step of a PHH record of any variant the API replays (domain.registry names its
     game), replayed through our rules. Raises Violation (a variant
     not replayed, the first illegal action)."""
-    result = phh.replay(record)
+    result = phh_games.replay(record)
     names = list(phh.player_names(record))
     replayed = _phh_steps(_recorded_game(record.variant), list(result.events), names, viewer)
     replayed.update(

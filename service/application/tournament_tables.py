@@ -46,7 +46,7 @@ import logging
 from dataclasses import dataclass, replace
 from itertools import compress, count
 from operator import is_not
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.live import table
 from domain.rules.betting import BettingStructure
@@ -57,10 +57,8 @@ from domain.tournaments.seating import Table as SeatingTable
 from domain.rules.violations import Violation
 from service.application import commands, tournaments
 from service.application.handling import Handled
+from service.application.parts import Application
 from service.adapters.store.base import VersionConflict
-
-if TYPE_CHECKING:
-    from service.application.application import Application
 
 log = logging.getLogger(__name__)
 

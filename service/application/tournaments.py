@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from domain.records import from_record, to_record
 from domain.tournaments import tournament
@@ -27,10 +27,8 @@ from service.application import ratings
 from service.application.handling import (
     Decision, Loaded, StreamKind, UnknownEventType, UnreadableStream, folded,
 )
+from service.application.parts import Application
 from service.adapters.store.base import NewEvent, RecordedEvent
-
-if TYPE_CHECKING:
-    from service.application.application import Application
 
 STREAM_PREFIX = "tournament-"
 TOURNAMENT_RATING_GAME = "tournament"

@@ -1,5 +1,5 @@
 """A key revoked through one gunicorn worker stops working on every worker within a second
-(issue 13, "Keys"): each worker remembers keys for auth.KEY_CACHE_TTL_S only."""
+(issue 13, "Keys"): each worker remembers keys for api_keys.KEY_CACHE_TTL_S only."""
 from __future__ import annotations
 
 import time

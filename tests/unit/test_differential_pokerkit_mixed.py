@@ -26,7 +26,8 @@ from pokerkit import (
 from pokerkit.games import FixedLimitPokerMixin, Holdem, OmahaHoldemMixin
 
 from domain.rules.cards import RANKS, SUITS
-from domain.history.phh import parse, replay
+from domain.history.phh import parse
+from domain.history.phh_games import replay
 from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
 

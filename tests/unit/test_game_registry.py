@@ -7,7 +7,7 @@ import pytest
 from domain import registry, secrecy
 from domain.history import phh, phh_draw, phh_mixed
 from domain.live import table
-from domain.rules import rulings, showdown
+from domain.rulings import betting as betting_rulings, showdown
 from domain.rules.violations import Violation
 from tests import high_card
 
@@ -18,7 +18,7 @@ TABLE_GAMES = ["deuce_seven_triple_draw", "dice", "eight_game", "five-card-draw"
 def test_the_built_in_games_are_the_tables_and_the_rulings_games() -> None:
     assert sorted(registry.table_names()) == TABLE_GAMES
     assert registry.names(lambda game: game.in_tournaments) == ["holdem", "omaha"]
-    assert registry.names(lambda game: game.betting_ruling) == list(rulings.GAMES)
+    assert registry.names(lambda game: game.betting_ruling) == list(betting_rulings.GAMES)
     assert sorted(registry.names(lambda game: game.showdown_ruling)) == sorted(showdown.GAMES)
 
 
@@ -26,7 +26,7 @@ def test_the_built_in_games_are_the_tables_and_the_rulings_games() -> None:
 def test_every_replayable_phh_variant_is_played_as_its_game(variant: str) -> None:
     game = registry.game_of_variant(variant)
     expected = {**{code: name for code, (name, _) in {**phh.REPLAYABLE, **phh_mixed.VARIANTS}.items()},
-                **{code: rulings.FIVE_CARD_DRAW for code in phh_draw.VARIANTS}}[variant]
+                **{code: betting_rulings.FIVE_CARD_DRAW for code in phh_draw.VARIANTS}}[variant]
     assert game == expected
     assert registry.decider(game).EVENT_TYPES
 

@@ -10,6 +10,17 @@ included, since each names a dependency):
 - the workers, and every module they import at any remove, never import Flask, its
   extensions (flask_smorest, marshmallow, webargs) or service.http: a Celery process is
   wired by service.wiring, not by the web's service.bootstrap;
+- inside domain, from the floor up: `rules` (cards, evaluation, betting, pots,
+  declarations) imports none of the packages above it; `games` (the deciders) stands on
+  `rules`; `history` (PHH) on `games`; `rulings` (the floor's answers, which replay the games
+  and PHH's recorded decks) and `live` (the tables) on those, never on each other; the
+  registry on all of those but `live.table`, which reads it; `ratings` and `players` on
+  `rules` alone, `tournaments` on `rules` and `ratings`;
+- no module of domain/ imports a private (`_`) name of another: what two modules share is
+  public in the lower one;
+- no modules of domain/ or service/ import each other in a cycle, counting function-level
+  and TYPE_CHECKING imports (a cycle so closed is still a cycle: the shared piece moves
+  down, or the dispatch moves up);
 and no module of service/ or workers/ keeps mutable state of its own (a cache, a registry,
 a global filled at import): what lives as long as the process is built once by
 service.wiring (service.bootstrap for the Flask app) and handed on.
@@ -52,6 +63,11 @@ def imported(module: str, path: Path) -> set[str]:
     return names
 
 
+def import_nodes(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    return [node for node in ast.walk(ast.parse(path.read_text(), str(path)))
+            if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
 def within(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
@@ -92,6 +108,15 @@ def test_domain_imports_only_the_standard_library_and_itself():
     ("service.http", "service.adapters"),
     ("domain", "service"),
     ("domain", "workers"),
+    *[("domain.rules", above) for above in ("domain.games", "domain.history", "domain.live", "domain.rulings",
+                                            "domain.tournaments", "domain.registry")],
+    *[("domain.games", above) for above in ("domain.history", "domain.live", "domain.rulings", "domain.registry")],
+    *[("domain.history", above) for above in ("domain.live", "domain.rulings", "domain.registry")],
+    ("domain.rulings", "domain.live"),
+    ("domain.rulings", "domain.registry"),
+    ("domain.live", "domain.rulings"),
+    *[(floor, above) for floor in ("domain.tournaments", "domain.ratings", "domain.players")
+      for above in ("domain.games", "domain.history", "domain.live", "domain.rulings", "domain.registry")],
 ])
 def test_a_layer_never_imports_the_layers_above_it(importer, forbidden):
     assert breaking(importer, forbidden) == []
@@ -128,6 +153,101 @@ def test_the_workers_never_load_flask_or_the_http_layer():
     found = sorted(f"{importer} imports {name}" for name, importer in loaded_by("workers").items()
                    if any(within(name, web) for web in WEB_ONLY))
     assert found == []
+
+
+def private_names_imported(module: str, path: Path) -> list[str]:
+    return sorted(f"{module} imports {alias.name} from {'.' * node.level}{node.module or ''}"
+                  for node in import_nodes(path)
+                  if isinstance(node, ast.ImportFrom) and node.module != "__future__"
+                  for alias in node.names if alias.name.startswith("_"))
+
+
+def test_no_module_of_the_domain_imports_a_private_name_of_another():
+    assert [found for module, path in modules("domain").items()
+            for found in private_names_imported(module, path)] == []
+
+
+def module_graph(packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Module -> the modules of `packages` it imports, at any depth of the file: `from a
+    import b` is an arrow to the module a.b when there is one, else to a (importing a.b.c
+    runs a's __init__ first, but a package that imports its own modules is no cycle)."""
+    every: dict[str, Path] = {}
+    for package in packages:
+        every.update(modules(package))
+    graph: dict[str, set[str]] = {}
+    for module, path in every.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        arrows = set()
+        for node in import_nodes(path):
+            if isinstance(node, ast.Import):
+                arrows.update(alias.name for alias in node.names)
+                continue
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            arrows.update(f"{base}.{alias.name}" if f"{base}.{alias.name}" in every else base
+                          for alias in node.names)
+        graph[module] = {name for name in arrows if name in every and name != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm,
+    iterative: each module's arrows walked from a stack)."""
+    index: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    path: list[str] = []
+    on_path: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        walk = [(root, iter(sorted(graph[root])))]
+        index[root] = lowest[root] = len(index)
+        path.append(root)
+        on_path.add(root)
+        while walk:
+            module, arrows = walk[-1]
+            following = next(arrows, None)
+            if following is None:
+                walk.pop()
+                if walk:
+                    lowest[walk[-1][0]] = min(lowest[walk[-1][0]], lowest[module])
+                if lowest[module] == index[module]:
+                    component = []
+                    while True:
+                        member = path.pop()
+                        on_path.discard(member)
+                        component.append(member)
+                        if member == module:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+            elif following not in index:
+                index[following] = lowest[following] = len(index)
+                path.append(following)
+                on_path.add(following)
+                walk.append((following, iter(sorted(graph[following]))))
+            elif following in on_path:
+                lowest[module] = min(lowest[module], index[following])
+    return sorted(found)
+
+
+def test_no_modules_of_the_domain_or_the_service_import_each_other_in_a_cycle():
+    assert cycles(module_graph(("domain", "service"))) == []
+
+
+def test_the_cycle_check_sees_a_cycle_closed_inside_a_function(tmp_path, monkeypatch):
+    package = tmp_path / "sample"
+    package.mkdir()
+    (package / "__init__.py").write_text("from sample import low, high\n")
+    (package / "low.py").write_text("def later():\n    from sample.high import top\n    return top\n")
+    (package / "high.py").write_text("from sample.low import later\n\ntop = later\n")
+    (package / "alone.py").write_text("from . import low\nfrom .low import _kept, later\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert cycles(module_graph(("sample",))) == [["sample.high", "sample.low"]]
+    assert private_names_imported("sample.alone", package / "alone.py") == ["sample.alone imports _kept from .low"]
 
 
 # Module-level names whose value is a container the module then changes: state that

@@ -12,8 +12,9 @@ from domain.games.holdem import PostAction, StartHand, handle
 from domain.history.phh import (
     BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded, HandHistory,
     HoleCardsDealt, PhhSyntaxError, ShownOrMucked, StoodPatOrDiscarded, format_action,
-    format_amount, parse, parse_action, phh_from_events, replay, write_phh,
+    format_amount, parse, parse_action, write_phh,
 )
+from domain.history.phh_games import phh_from_events, replay
 from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.history.phh import parse, phh_from_events, replay, write_phh
+from domain.history.phh import parse, write_phh
+from domain.history.phh_games import phh_from_events, replay
 from tests.corpus import PHH as CORPUS
 
 REPLAYED_VARIANTS = ("NT", "FT", "PO")

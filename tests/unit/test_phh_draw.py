@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 from domain.rules.cards import format_card, new_deck
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
-from domain.history.phh import parse, phh_from_events, replay, write_phh
+from domain.history.phh import parse, write_phh
+from domain.history.phh_games import phh_from_events, replay
 from domain.history.phh_draw import recorded_deck
 from domain.rules.violations import Violation
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from domain.history.phh import parse, replay
+from domain.history.phh import parse
+from domain.history.phh_games import replay
 from tests.corpus import PHH as CORPUS
 
 # p1 small blind folds its 1 chip, p2 and p3 play the board (a royal flush): a pot of 5.

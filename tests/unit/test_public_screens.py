@@ -7,7 +7,7 @@ from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import screens, tournaments
-from service.http.pages import chips, clock_time
+from service.http.pages.frame import chips, clock_time
 from tests import applications
 
 START = 1_800_000_000

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.rulings import betting_ruling
+from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
 
 FOUR = [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},

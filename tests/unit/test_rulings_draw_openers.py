@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.rulings import betting_ruling
+from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
 
 THREE = [{"player": "A", "stack": 2000}, {"player": "B", "stack": 2000}, {"player": "D", "stack": 2000}]

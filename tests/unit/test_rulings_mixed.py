@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.rulings import betting_ruling
+from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
 
 STUD = {"structure": "fixed-limit", "small_bet": 20, "big_bet": 40, "ante": 2, "bring_in": 5}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.showdown import showdown_ruling
+from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
 
 

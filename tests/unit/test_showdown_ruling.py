@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from domain.rules.cards import format_cards, new_deck
 from domain.rules.evaluation import CATEGORIES
-from domain.rules.showdown import showdown_ruling
+from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
 
 

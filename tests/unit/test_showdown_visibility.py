@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.history import phh
+from domain.history import phh_games
 from domain.live import table, table_records
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
@@ -107,7 +107,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> s
         shown = views.redact_event({"version": record.version, "type": record.type, "data": record.full_data(),
                                     "metadata": record.metadata, "revealed": record.revealed}, viewer)
         game_events.append(table_records.event_of(types, record.type, shown["data"]))
-    exported = phh.phh_from_events(game_events)
+    exported = phh_games.phh_from_events(game_events)
     answers.append([list(action.cards) for action in exported.actions
                     if getattr(action, "cards", None) and "??" not in action.cards])
     return cards_in(json.loads(json.dumps(answers, default=str)))

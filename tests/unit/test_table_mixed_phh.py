@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domain.history import phh
+from domain.history import phh, phh_games
 from domain.live import table
 from domain.rules.cards import deck_texts, format_card
 from domain.live.mixed import MixedTableGame, legal
@@ -61,7 +61,7 @@ def test_a_live_hand_exported_as_phh_replays_to_the_same_stacks_here_and_in_poke
             assert _pokerkit_stacks(text) == expected, text
             # Our PHH replay splits an odd chip exactly (halves), the table by TDA 2024
             # rule 20: the same chips, each stack within the odd chip.
-            replayed = phh.replay(phh.parse(text)).finishing_stacks
+            replayed = phh_games.replay(phh.parse(text)).finishing_stacks
             assert sum(replayed) == sum(expected)
             assert all(abs(ours - table_) < 1 for ours, table_ in zip(replayed, expected)), text
 

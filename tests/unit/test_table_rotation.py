@@ -3,7 +3,7 @@ round lasting as many hands as there are players, stud games included; the table
 the current and the next game; each hand exports as PHH that PokerKit reads back."""
 from __future__ import annotations
 
-from domain.history import phh
+from domain.history import phh, phh_games
 from domain.live import table
 from domain.rules.cards import deck_texts
 from domain.games import mixed
@@ -78,5 +78,5 @@ def test_every_hand_of_a_rotation_exports_as_phh_that_pokerkit_reads_to_the_same
         record = adapter.phh_record(events)
         text = phh.write_phh(record)
         assert _pokerkit_stacks(text) == record.finishing_stacks, text
-        replayed = phh.replay(phh.parse(text)).finishing_stacks
+        replayed = phh_games.replay(phh.parse(text)).finishing_stacks
         assert all(abs(ours - recorded) < 1 for ours, recorded in zip(replayed, record.finishing_stacks))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from domain.live.games.common import (
     DECK_HASH, DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, betting_status,
-    commit_card_by_card, commit_whole_deck, deck_deal_view, legal_shape, openings_view, refuse_fields,
+    commit_card_by_card, commit_whole_deck, deck_deal_view, openings_view, refuse_fields,
 )
 from domain.live.games.dice import DiceGame, DiceTableHand, RollPrepared
 from domain.live.games.draw import DrawGame, DrawTableHand
@@ -28,5 +28,5 @@ __all__ = [
     "HoldemGame", "Opening", "PALACE_DECK", "PalaceDeckCut", "PalaceGame",
     "PalaceReshuffleCommitted", "PalaceTableHand", "PlaysForChips", "RESHUFFLE_KEYS", "RollPrepared",
     "TableMove", "Viewing", "betting_status", "commit_card_by_card", "commit_whole_deck",
-    "deck_deal_view", "legal_shape", "openings_view", "ranked_reshuffle_order", "refuse_fields",
+    "deck_deal_view", "openings_view", "ranked_reshuffle_order", "refuse_fields",
 ]

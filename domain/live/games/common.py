@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from domain.rules import deal_commitment
-from domain.rules.betting import BettingStructure, LegalActions
+from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_commitment, format_card, parse_cards, verify_deck_commitment
 from domain.rules.violations import Violation
 
@@ -129,22 +129,6 @@ class DealSeal:
     commitment: str | None
     scheme: str | None
     salt: str | None
-
-
-def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
-    """The `legal` shape of the betting ruling (api.md)."""
-    if legal is None:
-        return None
-    shape: dict[str, Any] = {
-        "fold": legal.fold,
-        "check": legal.check,
-        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
-        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
-        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
-    }
-    if legal.raise_closed_reason is not None and legal.bet is None:
-        shape["raise_closed_reason"] = legal.raise_closed_reason
-    return shape
 
 
 def betting_status(betting: Any, seat: int) -> str:

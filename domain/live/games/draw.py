@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from domain.rules import deal_commitment
-from domain.rules.betting import BettingStructure, legal_actions, with_changes
+from domain.rules.betting import BettingStructure, legal_actions, legal_shape, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards, verify_deck_commitment
 from domain.games import draw
 from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
@@ -23,7 +23,7 @@ from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 from domain.live.games.common import (
     DECK_HASH, DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view, betting_status, cards_text,
-    legal_shape, openings_view, pots_view, refuse_fields, showdown_view, summary_without_board, view_head,
+    openings_view, pots_view, refuse_fields, showdown_view, summary_without_board, view_head,
 )
 
 

@@ -6,12 +6,13 @@ from typing import Any, Callable, Mapping
 
 from domain.live import autoplay
 from domain.rules import deal_commitment
+from domain.rules.betting import legal_shape
 from domain.rules.cards import format_card
 from domain.games import holdem
 from domain.rules.violations import Violation
 from domain.live.games.common import (
     DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view, betting_status, cards_text,
-    commit_card_by_card, deck_deal_view, hole_by_name, legal_shape, openings_view, pots_view, showdown_view,
+    commit_card_by_card, deck_deal_view, hole_by_name, openings_view, pots_view, showdown_view,
     to_act_name,
 )
 

@@ -34,8 +34,9 @@ from flask import jsonify, request
 from domain import registry, secrecy
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    metadata_text, parse, player_names, replay,
+    metadata_text, parse, player_names,
 )
+from domain.history.phh_games import replay
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.live import table_records
 from domain.rules.pots import PotAward

@@ -20,7 +20,7 @@ import marshmallow as ma
 from flask import Response
 
 from domain import registry, secrecy
-from domain.history import phh
+from domain.history import phh, phh_games
 from domain.live import table, table_records
 from domain.rules.cards import format_card
 from domain.games import draw, mixed
@@ -194,7 +194,7 @@ def hand_phh(hand_id: str) -> Response:
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
     events = _visible_game_events(opened.game, records, viewer())
     own_record = getattr(table.game_rules(opened.game).table_game, "phh_record", None)
-    record = own_record(events) if own_record is not None else phh.phh_from_events(events)
+    record = own_record(events) if own_record is not None else phh_games.phh_from_events(events)
     ids = record.players or ()
     began = records[0].recorded_at.astimezone(timezone.utc)
     where_and_when = (
@@ -439,7 +439,7 @@ def _imported_phh(hand_id: str) -> Response:
                   if who.sees_cards_of(record.metadata.get("visible_to", who.player_id))
                   or "visible_to" not in record.metadata]
     first = records[0].metadata
-    exported = phh.with_metadata(phh.phh_from_events(events), first.get("phh_metadata", ""))
+    exported = phh.with_metadata(phh_games.phh_from_events(events), first.get("phh_metadata", ""))
     if first.get("phh_players") is not None:
         exported = replace(exported, players=tuple(first["phh_players"]))
     return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

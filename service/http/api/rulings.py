@@ -17,12 +17,13 @@ from typing import Any, Callable, Mapping
 
 import marshmallow as ma
 
-from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES, chips_ruling
+from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES
+from domain.rulings.chips import chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
-from domain.rules.rulings import betting_ruling
-from domain.rules.showdown import JOKER_SETTINGS, showdown_ruling
+from domain.rulings.betting import betting_ruling
+from domain.rulings.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.tournaments.payouts import icm_ruling
 from domain.rules.violations import Violation
 from service.http.api import Blueprint

@@ -42,7 +42,7 @@ from service.http.api import application, resources
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.pages.desk_actions import (
     ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words,
 )

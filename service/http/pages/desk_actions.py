@@ -31,7 +31,7 @@ from service.http.api import application, event_store
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import FLOOR, ORGANISERS, check_undo_rights
 from service.http.auth import current_principal
-from service.http.pages import clock_time
+from service.http.pages.frame import clock_time
 from service.http.problems import Problem
 
 DESK_ROLES = ("admin", "organiser", "floor")

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import render_template
 
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.pages.desk import loaded_context, seated_players
 from service.http.pages.desk_actions import DESK_ROLES
 from service.http.pages.session import floor_page

@@ -16,7 +16,7 @@ from flask import render_template
 from domain.live import table
 from service.application import commands, replay, views
 from service.http.api import application
-from service.http.pages import pages, problem_page
+from service.http.pages.frame import pages, problem_page
 from service.http.api.names import names_of
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.pages.replayer import FLOOR_ROLES, page_viewer

@@ -12,7 +12,7 @@ from domain.tournaments.clock import read_clock
 from service.application import commands, listings, tournaments
 from service.application.handling import UnreadableStream
 from service.http.api import application, resources
-from service.http.pages import pages
+from service.http.pages.frame import pages
 
 SHOWN = 30
 """Tournaments and tables each: the room's current ones are the newest."""

@@ -29,7 +29,7 @@ from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, colle
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
-from service.http.pages import pages, problem_page
+from service.http.pages.frame import pages, problem_page
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.problems import Problem
 from service.http.pages.session import floor_page

@@ -21,13 +21,14 @@ from werkzeug.wrappers import Response
 
 from domain import registry
 from domain.rules.betting import KINDS, chips
-from domain.rules.declarations import ORDERS, RULE_BOOKS, chips_ruling
+from domain.rules.declarations import ORDERS, RULE_BOOKS
+from domain.rulings.chips import chips_ruling
 from domain.ruling_forms import FormError, RulingForm, read_amount, read_lines, read_number, read_text, ticked
-from domain.rules.rulings import betting_ruling
-from domain.rules.showdown import showdown_ruling
+from domain.rulings.betting import betting_ruling
+from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
 from service.http.api.rulings import REQUEST_SCHEMAS
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words
 from service.http.pages.session import CSRF_FIELD, floor_page
 

@@ -19,7 +19,7 @@ from flask import render_template, request
 from domain.tournaments import tournament
 from service.application import listings, screens, tournaments
 from service.http.api import application, resources
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.problems import Problem
 
 SCREEN_PART = "screen"

@@ -36,7 +36,7 @@ from service.application.api_keys import REVOKED, Principal
 from service.http.auth import acting_as, principal_for_key
 from service.application.page_sessions import SESSION_TTL_S
 from service.http.page_sessions import SESSION_COOKIE, current_session, signed_in
-from service.http.pages import pages, problem_page
+from service.http.pages.frame import pages, problem_page
 
 ANONYMOUS_CSRF_COOKIE = "cardroom_csrf"
 CSRF_FIELD = "csrf_token"

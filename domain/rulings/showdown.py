@@ -4,7 +4,7 @@ Who wins a showdown, from the cards alone: five-card draw (with the joker settin
 wild or bug, five-card-draw.md), hold'em and Omaha (with a board of 3 to 5 cards, so a
 floor can also settle "who is ahead" before the river). Equal hands tie: every one of them
 wins and they share a place in the ranking. The mixed games (stud, stud hi-lo, razz, Omaha
-hi-lo, short deck, deuce-to-seven, badugi) are ruled by domain.rules.showdown_mixed.
+hi-lo, short deck, deuce-to-seven, badugi) are ruled by domain.rulings.showdown_mixed.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 from domain.rules.cards import Card, format_cards, parse_cards
 from domain.rules.evaluation import HandValue, evaluate_high, evaluate_holdem, evaluate_omaha
-from domain.rules.showdown_mixed import GAMES as MIXED_GAMES
-from domain.rules.showdown_mixed import mixed_showdown_ruling
+from domain.rulings.showdown_mixed import GAMES as MIXED_GAMES
+from domain.rulings.showdown_mixed import mixed_showdown_ruling
 from domain.rules.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"

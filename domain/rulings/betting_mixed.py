@@ -22,7 +22,7 @@ from domain.rules.citations import cite
 from domain.games import mixed
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
-from domain.rules.rulings import _money, _seat, _seats, allowed, refused
+from domain.rulings.common import allowed, money, refused, seat_named, seated
 from domain.rules.violations import Violation
 
 GAMES = tuple(mixed.GAMES)
@@ -37,16 +37,11 @@ _STUD_STREET_CARDS = (3, 1, 1, 1, 1)
 
 def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     game = mixed.GAMES[request["game"]]
-    players, stacks = _seats(request)
-    seat_of = {name: seat for seat, name in enumerate(players)}
-    button = request.get("button")
-    if button is not None and button != players[-1]:
-        raise Violation("validation_error",
-                        f"the button must be the last seat ({players[-1]}), not {button!r}")
+    players, stacks, seat_of = seated(request)
     start = _start(request, game, players, stacks)
     cards = request.get("cards") or {}
-    hole = {_seat(seat_of, name): _texts(text) for name, text in (cards.get("hole") or {}).items()}
-    received = {_seat(seat_of, name): _texts(text)
+    hole = {seat_named(seat_of, name): _texts(text) for name, text in (cards.get("hole") or {}).items()}
+    received = {seat_named(seat_of, name): _texts(text)
                 for name, text in (cards.get("received") or {}).items()}
     board = _texts(cards.get("board") or "")
     _, state = mixed.handle(None, start)
@@ -153,7 +148,7 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
              dealer: _Dealer) -> Any:
     if not isinstance(action, Mapping):
         raise Violation("validation_error", f"an action is an object, not {action!r}")
-    seat = _seat(seat_of, action.get("player"))
+    seat = seat_named(seat_of, action.get("player"))
     kind = action.get("action")
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
@@ -207,5 +202,5 @@ def _answer(state: mixed.MixedState) -> dict[str, Any]:
     }
     if state.phase == "draw" and not state.over and state.next_to_draw is not None:
         answer["to_draw"] = names[state.next_to_draw]
-    answer.update(_money(names, state.over, state.awards, (), state.pots, state.stacks))
+    answer.update(money(names, state.over, state.awards, (), state.pots, state.stacks))
     return answer

@@ -15,20 +15,21 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, legal_basis
+from domain.rules.betting import BettingStructure, legal_shape
 from domain.rules.cards import JOKER, format_card, parse_cards
-from domain.rules.citations import cite, rule_for
+from domain.rules.citations import cite
 from domain.games import draw, holdem
 from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.games.draw_settings import DrawSettings
 from domain.games.holdem import HandState
 from domain.history.phh import UNKNOWN_CARD
 from domain.history.phh_draw import recorded_deck
-from domain.rules.pots import PotAward
+from domain.rulings.betting_mixed import mixed_betting_ruling
+from domain.rulings.common import allowed, money, refused, seat_named, seated
 from domain.rules.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"
-# The mixed games (stud, razz, hi-lo, lowball draws, badugi, short deck): domain.rules.rulings_mixed.
+# The mixed games (stud, razz, hi-lo, lowball draws, badugi, short deck): domain.rulings.betting_mixed.
 GAMES = ("holdem", "omaha", FIVE_CARD_DRAW, *MIXED_GAMES)
 # Five-card draw settings a ruling may name beside the betting description (api.md).
 DRAW_RULING_SETTINGS = ("draw_limit", "opening", "second_round_start", "joker")
@@ -43,7 +44,6 @@ def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if game == FIVE_CARD_DRAW:
         return draw_betting_ruling(request)
     if game in MIXED_GAMES:
-        from domain.rules.rulings_mixed import mixed_betting_ruling  # it builds on this module
         return mixed_betting_ruling(request)
     state, seat_of = replayed_holdem(request)
     answer = _answer(state)
@@ -58,12 +58,7 @@ def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, in
     showdown settled when every card is known), and each player's seat."""
     game = request.get("game", "holdem")
     structure = BettingStructure.from_dict(request.get("betting") or {})
-    players, stacks = _seats(request)
-    seat_of = {name: seat for seat, name in enumerate(players)}
-    button = request.get("button")
-    if button is not None and button != players[-1]:
-        raise Violation("validation_error",
-                        f"the button must be the last seat ({players[-1]}), not {button!r}")
+    players, stacks, seat_of = seated(request)
     cards = request.get("cards") or {}
     hole = cards.get("hole") or {}
     board = parse_cards(cards.get("board") or "")
@@ -71,7 +66,7 @@ def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, in
         raise Violation("invalid_card", f"a board has at most 5 cards, not {len(board)}")
     _, state = holdem.handle(None, holdem.StartHand(players, stacks, len(players) - 1, structure, game))
     for name, text in hole.items():
-        state = _run(state, holdem.DealHole(_seat(seat_of, name), text))
+        state = _run(state, holdem.DealHole(seat_named(seat_of, name), text))
     filler = _filler(state, board)
     for index, action in enumerate(request.get("actions") or []):
         state = _deal_due(state, board, filler)
@@ -87,30 +82,8 @@ def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, in
     return state, seat_of
 
 
-def _seats(request: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[Amount, ...]]:
-    seats = request.get("seats")
-    if not isinstance(seats, list) or len(seats) < 2:
-        raise Violation("validation_error", "seats must list at least two players")
-    players, stacks = [], []
-    for seat in seats:
-        name, stack = seat.get("player"), seat.get("stack")
-        if not isinstance(name, str) or isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
-            raise Violation("validation_error", f"each seat needs a player name and a stack above 0: {seat!r}")
-        players.append(name)
-        stacks.append(stack)
-    if len(set(players)) != len(players):
-        raise Violation("validation_error", "player names must be distinct")
-    return tuple(players), tuple(stacks)
-
-
-def _seat(seat_of: Mapping[str, int], name: Any) -> int:
-    if name not in seat_of:
-        raise Violation("validation_error", f"{name!r} is not seated", numbers={"player": name})
-    return seat_of[name]
-
-
 def _post_action(seat_of: Mapping[str, int], action: Mapping[str, Any]) -> holdem.PostAction:
-    return holdem.PostAction(_seat(seat_of, action.get("player")), action.get("action"), action.get("to"))
+    return holdem.PostAction(seat_named(seat_of, action.get("player")), action.get("action"), action.get("to"))
 
 
 def _run(state: HandState, command: Any) -> HandState:
@@ -134,20 +107,6 @@ def _deal_due(state: HandState, board: tuple[int, ...], filler: tuple[int, ...])
     return state
 
 
-def _legal(legal: LegalActions | None) -> dict[str, Any] | None:
-    if legal is None:
-        return None
-    shape: dict[str, Any] = {
-        "fold": legal.fold, "check": legal.check,
-        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
-        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
-        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
-    }
-    if legal.raise_closed_reason is not None:
-        shape["raise_closed_reason"] = legal.raise_closed_reason
-    return shape
-
-
 def _answer(state: HandState) -> dict[str, Any]:
     names = state.players
     to_act = state.to_act
@@ -157,30 +116,9 @@ def _answer(state: HandState) -> dict[str, Any]:
         "round": "showdown" if state.awaiting == "showdown" else state.round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
-        "legal": _legal(holdem.legal_actions(state)),
+        "legal": legal_shape(holdem.legal_actions(state)),
     }
-    answer.update(_money(names, state.over, state.awards, state.returned, state.pots, state.stacks))
-    return answer
-
-
-def _money(names: tuple[str, ...], over: bool, awards: tuple[PotAward, ...],
-           returned: tuple[tuple[int, Amount], ...], pots: tuple[Any, ...],
-           stacks: tuple[Amount, ...]) -> dict[str, Any]:
-    """`pots` (with winners once the hand is over), `returned` uncalled chips, `stacks`."""
-    answer: dict[str, Any] = {}
-    if over:
-        answer["pots"] = [{"amount": a.amount, "eligible": [names[s] for s in a.eligible],
-                           "winners": [names[s] for s in a.winners],
-                           "shares": {names[s]: share for s, share in zip(a.winners, a.shares)}}
-                          for a in awards]
-        by_name: dict[str, Amount] = {}
-        for seat, amount in returned:
-            by_name[names[seat]] = by_name.get(names[seat], 0) + amount
-        answer["returned"] = by_name
-    else:
-        answer["pots"] = [{"amount": p.amount, "eligible": [names[s] for s in p.eligible]}
-                          for p in pots]
-    answer["stacks"] = {name: stack for name, stack in zip(names, stacks)}
+    answer.update(money(names, state.over, state.awards, state.returned, state.pots, state.stacks))
     return answer
 
 
@@ -191,27 +129,6 @@ def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str
     except Violation as violation:
         return refused(violation)
     return allowed(state.betting, command.position, command.action, command.to)
-
-
-def refused(violation: Violation) -> dict[str, Any]:
-    """An illegal proposal, read out as the same refusal at a live table would be: the
-    code, the detail, the rule applied (only when one is) and the numbers."""
-    return {"legal": False, "code": violation.code, "detail": violation.detail,
-            **({"rule": violation.rule} if violation.rule else {}),
-            "numbers": dict(violation.numbers)}
-
-
-def allowed(betting: BettingState | None, seat: int, action: str, to: Any) -> dict[str, Any]:
-    """A legal proposal with what makes it so: the detail and rule of the amount (when a
-    rule decides it) and the numbers (`to`, the bounds; pot limit, the pot's arithmetic)."""
-    if betting is None or betting.to_act != seat:
-        rule = rule_for(action)  # a draw or an openers declaration: its own rule, if it has one
-        return {"legal": True, **({"rule": rule} if rule else {}), "numbers": {}}
-    detail, rule, numbers = legal_basis(betting, seat, action)
-    if to is not None and action in ("bet", "raise"):
-        numbers = {"to": to, **numbers}
-    return {"legal": True, **({"detail": detail} if detail else {}),
-            **({"rule": rule} if rule else {}), "numbers": numbers}
 
 
 # ---------------------------------------------------------------- five-card draw
@@ -225,18 +142,13 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     """The betting ruling for five-card draw (same answer shape as hold'em, plus `draw`:
     who draws and how many cards they may exchange, and `drawn`: the public draw counts).
     An unopened first round is dealt again by itself (`redeals` counts it)."""
-    players, stacks = _seats(request)
-    seat_of = {name: seat for seat, name in enumerate(players)}
-    button = request.get("button")
-    if button is not None and button != players[-1]:
-        raise Violation("validation_error",
-                        f"the button must be the last seat ({players[-1]}), not {button!r}")
+    players, stacks, seat_of = seated(request)
     settings = _draw_settings(request)
     actions = list(request.get("actions") or [])
     commands = [_draw_command_shape(seat_of, action) for action in actions]
     cards = request.get("cards") or {}
-    hole = {_seat(seat_of, name): _card_texts(text) for name, text in (cards.get("hole") or {}).items()}
-    received = {_seat(seat_of, name): _card_texts(text)
+    hole = {seat_named(seat_of, name): _card_texts(text) for name, text in (cards.get("hole") or {}).items()}
+    received = {seat_named(seat_of, name): _card_texts(text)
                 for name, text in (cards.get("received") or {}).items()}
     for seat, hand in hole.items():
         if len(hand) != draw.HAND_SIZE:
@@ -375,7 +287,7 @@ def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> tuple[int, s
     """(seat, action, discard, to), checked for shape before anything is replayed."""
     if not isinstance(action, Mapping):
         raise Violation("validation_error", f"an action is an object, not {action!r}")
-    seat = _seat(seat_of, action.get("player"))
+    seat = seat_named(seat_of, action.get("player"))
     kind = action.get("action")
     if kind not in _DRAWS:
         return seat, kind, None, action.get("to")
@@ -432,7 +344,7 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
         "round": shown_round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
-        "legal": None if at_showdown else _legal(draw.legal_actions(state)),
+        "legal": None if at_showdown else legal_shape(draw.legal_actions(state)),
     }
     options = draw.legal_draw(state)
     if options is not None:
@@ -441,7 +353,7 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
     answer["drawn"] = {names[seat]: count for seat, count in enumerate(state.drawn) if count is not None}
     answer["redeals"] = state.redeals
     returned = tuple((e.position, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
-    answer.update(_money(names, state.over, state.awards, returned, state.pots, state.stacks))
+    answer.update(money(names, state.over, state.awards, returned, state.pots, state.stacks))
     return answer
 
 

@@ -1,7 +1,7 @@
 """POST /v1/rulings/showdown for the mixed games: seven-card stud, stud hi-lo, razz, Omaha
 hi-lo, short-deck hold'em, deuce-to-seven (single or triple draw) and badugi.
 
-The answer has the shape of domain.rules.showdown's (winners, ranking, hands with category, best
+The answer has the shape of domain.rulings.showdown's (winners, ranking, hands with category, best
 cards and words). In the hi-lo games those are the high hands, and `low` adds the low
 half: its winners (none when no hand qualifies: the high hand then scoops), the ranking
 of the qualifying lows, and each hand's low (null when it does not qualify).
