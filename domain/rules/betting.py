@@ -98,6 +98,17 @@ class BettingStructure:
     def capped(self) -> bool:
         return self.kind == FIXED_LIMIT and self.raise_cap is not None
 
+    def description(self) -> dict[str, Any]:
+        """api.md's "Betting description" of this structure, as `from_dict` reads it back:
+        what every table's view shows as `betting`, whatever its game."""
+        def whole(amount: Amount | None) -> Amount | None:
+            return int(amount) if amount is not None and amount == int(amount) else amount
+        return {"structure": self.kind, "small_blind": whole(self.small_blind), "big_blind": whole(self.big_blind),
+                "ante": whole(self.ante), "big_blind_ante": self.big_blind_ante,
+                "straddles": [whole(s) for s in self.straddles], "min_bet": whole(self.min_bet),
+                "small_bet": whole(self.small_bet), "big_bet": whole(self.big_bet), "raise_cap": self.raise_cap,
+                "heads_up_uncapped": self.heads_up_uncapped, "dead_small_blind": self.dead_small_blind}
+
     @classmethod
     def from_dict(cls, description: Mapping[str, Any]) -> "BettingStructure":
         """Parse api.md's "Betting description"; raises Violation("invalid_betting") on nonsense."""

@@ -28,7 +28,7 @@ from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
 from domain.live import table, table_records
 from domain.live.games import betting_status, legal_shape
-from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view, table_legal
 from domain.rules.rulings import FIVE_CARD_DRAW as DRAW_GAME
 from domain.records import from_record
 from domain.rules import betting as bet
@@ -520,7 +520,7 @@ def _text(cards: Iterable[int]) -> str:
 
 _HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(holdem.legal_actions(state)),
                         lambda started: started.variant, holdem.EVENT_TYPES)
-_MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal,
+_MIXED = _RecordedGame(mixed.evolve, _mixed_table, lambda state: table_legal(mixed_legal(state)),
                        lambda started: started.game, mixed.EVENT_TYPES)
 _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
                       lambda started: DRAW_GAME, draw.EVENT_TYPES)

@@ -70,7 +70,7 @@ def test_stud_the_lowest_up_card_brings_it_in_clubs_below_diamonds() -> None:
     state = create("stud", STUD)
     _, state = deal(state, stacked("AhAd2d", "KhKd2c", "QhQdKs"))
     assert state.to_act == "p2"
-    assert legal(state.hand)["bring_in"] == 3 and legal(state.hand)["check"] is False
+    assert legal(state.hand)["bring_in"] == {"to": 3} and legal(state.hand)["check"] is False
 
 
 def test_razz_the_highest_up_card_brings_it_in_the_king_highest() -> None:

@@ -132,19 +132,51 @@ class DealSeal:
 
 
 def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
-    """The `legal` shape of the betting ruling (api.md)."""
+    """The betting actions of `legal` in the one shape every game's `legal` has (api.md,
+    README "Changelog"): each key an action the table takes, its value null or false when
+    it is not allowed now, true when it is and takes nothing more, else its parameters
+    (`to` and `adds` of a call, the `min_to` and `max_to` bounds of a bet or raise). Why
+    raising is closed is no action: `legal_notes` says it, beside `legal`."""
     if legal is None:
         return None
-    shape: dict[str, Any] = {
+    return {
         "fold": legal.fold,
         "check": legal.check,
         "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
         "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
         "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
     }
-    if legal.raise_closed_reason is not None and legal.bet is None:
-        shape["raise_closed_reason"] = legal.raise_closed_reason
-    return shape
+
+
+NO_BETTING_ACTIONS: dict[str, Any] = {"fold": False, "check": False, "call": None, "bet": None, "raise": None}
+"""The betting actions while the player to act does something else (draws, shows)."""
+
+
+def showdown_actions(asked: str | None) -> dict[str, Any]:
+    """The `legal` of a declared showdown (hold'em, Omaha, five-card draw): show, muck, and
+    ask to see `asked`'s hand (None: nobody's may be asked for)."""
+    return {**NO_BETTING_ACTIONS, "show": True, "muck": True,
+            "ask_to_see": None if asked is None else {"player": asked}}
+
+
+def legal_notes(legal: LegalActions | None) -> dict[str, Any]:
+    """What a view shows beside `legal` about the betting actions: why raising is closed
+    to the player to act (when nobody may bet either), as the betting ruling says it."""
+    if legal is None or legal.raise_closed_reason is None or legal.bet is not None:
+        return {}
+    return {"raise_closed_reason": legal.raise_closed_reason}
+
+
+def discard_bounds(least: int, most: int, **more: Any) -> dict[str, Any]:
+    """A discard's parameters, in every game that has one: how few and how many cards."""
+    return {"min_cards": least, "max_cards": most, **more}
+
+
+def choices(field_name: str, values: Iterable[Any], **about: Mapping[Any, Any]) -> list[dict[str, Any]]:
+    """The values an action's request field may take, each as the fields to send with it
+    (`{field_name: value}`), and what else each means (`about`: name -> value -> fact):
+    the `options` of a Palace attack (its defender) or a dice score (its line)."""
+    return [{field_name: value, **{name: facts[value] for name, facts in about.items()}} for value in values]
 
 
 def betting_status(betting: Any, seat: int) -> str:

@@ -64,9 +64,11 @@ class NewTableSchema(ma.Schema):
     settings = GameSettings(load_default=dict,
                             metadata={"description": "the game's settings from its spec page"})
     betting = ma.fields.Nested(BettingDescriptionSchema, load_default=None, allow_none=True,
-                               metadata={"description": "the betting description of api.md (hold'em and "
-                                         "Omaha); five-card draw, Palace Poker and dice derive theirs "
-                                         "from their settings"})
+                               metadata={"description": "the betting description of api.md: hold'em and "
+                                         "Omaha need it; five-card draw and Palace Poker may give their "
+                                         "`structure` (draw: `raise_cap`, `heads_up_uncapped`; Palace: "
+                                         "`small_bet`, `big_bet`) here, the rest derived from their "
+                                         "settings; the other games derive theirs"})
     # Not required: a cash table may open empty (table_seats asks the others for two or more).
     seats = ma.fields.List(ma.fields.Nested(TableSeatSchema), load_default=list,
                            validate=ma.validate.Length(max=table.MAX_SEATS),
@@ -111,12 +113,13 @@ class ActionSchema(WriteSchema):
                                  metadata={"description": "floor and admin keys: who acts"})
     defender = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=100),
                                 metadata={"description": "Palace Poker attack: the player attacked, one of "
-                                                          "the legal actions' `attack.targets`"})
+                                                          "the legal actions' `attack.options`"})
     keep = ma.fields.List(ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=4)),
                           allow_none=True, validate=ma.validate.Length(max=5),
                           metadata={"description": "dice roll: positions (0-4) of the dice kept"})
     line = ma.fields.String(allow_none=True, validate=ma.validate.Length(min=1, max=40),
-                            metadata={"description": "dice score: the line written"})
+                            metadata={"description": "dice score: the line written, one of the legal "
+                                                      "actions' `score.options`"})
     chips = ma.fields.List(Chips(minimum=1), validate=ma.validate.Length(max=100), metadata={
         "description": "floor and admin keys, instead of `action`: the chips pushed (declarations.md)"})
     said = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=200),
@@ -164,15 +167,29 @@ class HandSummarySchema(ma.Schema):
                             metadata={"description": "each player's stack behind (chips not yet bet)"})
 
 
+LEGAL_DESCRIPTION = (
+    "every key an action of the game (sent as `{\"action\": key, ...}`), the same shape in every game: "
+    "null or false when it is not allowed now, true when it is and takes nothing more, else its parameters: "
+    "`min_to`/`max_to` bound the `to` sent, `options` lists the values its fields may take (each option "
+    "the fields to send), `min_cards`/`max_cards` bound a `discard` (README \"Changelog\")")
+ROUND_FIELD = ma.fields.String(allow_none=True, metadata={
+    "description": "the hand's round or phase (Palace Poker: turn, discarding, defending, answering)"})
+RAISE_CLOSED_FIELD = ma.fields.String(metadata={
+    "description": "beside `legal`, when `raise` is null and nobody may bet: why raising is closed "
+                   "(not_reopened, raise_cap_reached, stack_too_short, opponents_all_in)"})
+
+
 class WrittenSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     to_act = ma.fields.String(allow_none=True, metadata={
         "description": "who acts next (null between hands): act on it with If-Match = version, "
                        "no GET legal-actions needed"})
+    round = ROUND_FIELD
     legal = ma.fields.Dict(allow_none=True, metadata={
         "description": "what `to_act` may do, as GET legal-actions answers it: derived from "
-                       "public information (stacks, bets, round), never from hidden cards"})
+                       "public information (stacks, bets, round), never from hidden cards; " + LEGAL_DESCRIPTION})
+    raise_closed_reason = RAISE_CLOSED_FIELD
     hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
         "description": "the current (or last) hand's public summary; null before the first hand"})
 
@@ -182,6 +199,10 @@ class TableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     game = ma.fields.String(required=True)
     settings = ma.fields.Dict()
+    betting = ma.fields.Dict(allow_none=True, metadata={
+        "description": "the betting description of api.md the hands are played with, in every game "
+                       "(`betting.structure`: no-limit, pot-limit or fixed-limit); null for a game "
+                       "played for points (dice, five-card draw without betting)"})
     ranked = ma.fields.Boolean()
     action_clock_s = ma.fields.Integer(allow_none=True)
     auto_deal = ma.fields.Boolean()
@@ -206,7 +227,9 @@ class TableSchema(ma.Schema):
 
 class TableLegalActionsSchema(ma.Schema):
     to_act = ma.fields.String(allow_none=True)
-    legal = ma.fields.Dict(allow_none=True)
+    round = ROUND_FIELD
+    legal = ma.fields.Dict(allow_none=True, metadata={"description": LEGAL_DESCRIPTION})
+    raise_closed_reason = RAISE_CLOSED_FIELD
 
 
 # ------------------------------------------------------------------------------ shared
@@ -289,9 +312,8 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
                                        "messages": [f"{body['game']} tables need a betting description"]}])
         betting = BettingStructure.from_dict(body["betting"])
     else:
-        if body["betting"] is not None:
-            raise validation_problem([{"location": "json", "field": "betting", "messages": [
-                f"{body['game']} derives its betting from its settings: leave betting out"]}])
+        if body["betting"] is not None:  # five-card draw and Palace Poker read it into their settings
+            body["settings"] = rules.settings_with_betting(body["settings"], body["betting"])
         betting = rules.table_game.betting(body["settings"])
     starting = _starting_chips(rules, body["settings"])
     seats = []

@@ -27,7 +27,7 @@
   function legalWords(legal) {
     if (!legal) { return "nothing (nobody to act)"; }
     var words = [];
-    if (legal.bring_in) { words.push("bring it in for " + chips(legal.bring_in)); }
+    if (legal.bring_in) { words.push("bring it in for " + chips(legal.bring_in.to)); }
     if (legal.fold) { words.push("fold"); }
     if (legal.check) { words.push("check"); }
     if (legal.call) { words.push("call " + chips(legal.call.adds) + " (to " + chips(legal.call.to) + ")"); }
@@ -36,7 +36,6 @@
         + (legal.bet.open_pair_to ? " (or " + chips(legal.bet.open_pair_to) + ": an open pair)" : ""));
     }
     if (legal.raise) { words.push("raise to " + chips(legal.raise.min_to) + " – " + chips(legal.raise.max_to)); }
-    if (legal.raise_closed_reason) { words.push("no raise (" + legal.raise_closed_reason.replace(/_/g, " ") + ")"); }
     return words.join(" · ");
   }
 
