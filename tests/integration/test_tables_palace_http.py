@@ -100,12 +100,12 @@ def test_after_a_battle_each_player_opens_only_the_cards_they_saw(client):
     table_id = _table_with_a_hand(client, players)
     palaces = {s["player_id"]: s["cards"] for s in client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]}
     legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
-    attacker, defender = legal["to_act"], legal["legal"]["attack"]["targets"][0]
+    attacker, defender = legal["to_act"], legal["legal"]["attack"]["options"][0]["defender"]
     onlooker = next(p for p in players if p not in (attacker, defender))
     _act_as(client, table_id, "attack", defender=defender)
     _act_as(client, table_id, "call")
     while not client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()["over"]:
-        phase = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["legal"]["phase"]
+        phase = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["round"]
         _act_as(client, table_id, *(("discard",) if phase == "discarding" else ("fold",)),
                 **({"discard": []} if phase == "discarding" else {}))
 

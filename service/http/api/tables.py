@@ -312,6 +312,9 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
                                        "messages": [f"{body['game']} tables need a betting description"]}])
         betting = BettingStructure.from_dict(body["betting"])
     else:
+        if body["betting"] is not None and not rules.takes_betting:
+            raise validation_problem([{"location": "json", "field": "betting", "messages": [
+                f"{body['game']} derives its betting from its settings: leave betting out"]}])
         if body["betting"] is not None:  # five-card draw and Palace Poker read it into their settings
             body["settings"] = rules.settings_with_betting(body["settings"], body["betting"])
         betting = rules.table_game.betting(body["settings"])
