@@ -587,7 +587,7 @@ def computer_action(hand: MixedTableHand, seat: int, timed_out: bool) -> Any:
 
 def legal(hand: MixedTableHand) -> dict[str, Any] | None:
     """The betting `legal` shape (with the bring-in, `bring_in`: its amount as `to`, and the
-    open-pair big bet), plus `discard` on a draw (at most the hand's size), in the shape
+    open-pair big bet), plus `discard` in the draw games (on a draw, at most the hand's size), in the shape
     every game's `legal` has: actions only (`legal_notes` says why raising is closed)."""
     game = hand.game
     if game is None or hand.to_act is None:
@@ -595,7 +595,9 @@ def legal(hand: MixedTableHand) -> dict[str, Any] | None:
     if game.phase == "draw":
         return {**NO_BETTING_ACTIONS, "discard": discard_bounds(0, game.game.hand_size)}
     shape = table_legal(mixed_legal(game))
-    return None if shape is None else {**shape, "discard": None}
+    if shape is None or not game.game.draws:
+        return shape  # a stud or flop game has no discard
+    return {**shape, "discard": None}
 
 
 def table_legal(ruled: dict[str, Any] | None) -> dict[str, Any] | None:

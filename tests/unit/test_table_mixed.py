@@ -52,7 +52,7 @@ def passive(state: table.TableState, draws: SeededDraws | None = None) -> tuple[
     events: list = []
     while state.hand_in_progress:
         options = legal(state.hand)
-        if options["discard"]:
+        if options.get("discard"):
             more, state = act(state, "discard", discard=(), draws=draws)
         elif options.get("bring_in"):
             more, state = act(state, "bring_in", draws=draws)
@@ -174,7 +174,7 @@ def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_
     events, state = deal(state, tuple(deck_texts()), draws)
     while not any(isinstance(e, DiscardsReshuffled) for e in events):
         options = legal(state.hand)
-        if options["discard"]:
+        if options.get("discard"):
             seat = state.position_of(state.to_act)
             hole = tuple(format_card(c) for c in state.hand.game.hole[seat])
             more, state = act(state, "discard", discard=hole, draws=draws)
