@@ -173,7 +173,8 @@ LEGAL_DESCRIPTION = (
     "`min_to`/`max_to` bound the `to` sent, `options` lists the values its fields may take (each option "
     "the fields to send), `min_cards`/`max_cards` bound a `discard` (README \"Changelog\")")
 ROUND_FIELD = ma.fields.String(allow_none=True, metadata={
-    "description": "the hand's round or phase (Palace Poker: turn, discarding, defending, answering)"})
+    "description": "the hand's round or phase (Palace Poker: turn, discarding, defending, "
+                   "answering_raise)"})
 RAISE_CLOSED_FIELD = ma.fields.String(metadata={
     "description": "beside `legal`, when `raise` is null and nobody may bet: why raising is closed "
                    "(not_reopened, raise_cap_reached, stack_too_short, opponents_all_in)"})
@@ -396,7 +397,8 @@ def start_hand(body: dict, table_id: str) -> Response:
 def legal_actions(table_id: str) -> Response:
     """Who is to act and what they may do (the betting ruling's `legal` shape), from public
     information: under jacks or better, others see a bet the player to act may make only
-    with openers marked `bet_needs_openers`."""
+    with openers with `needs_openers` among its parameters. `legal` holds actions only, in
+    one shape for every game (README "What a client reads")."""
     loaded = loaded_table(table_id)
     return json_response(views.legal_actions_view(loaded.state, viewer()), 200, loaded.version)
 
