@@ -27,7 +27,7 @@ from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh
 from domain.live import table, table_records
-from domain.live.games import betting_status, legal_shape
+from domain.live.games import betting_status, legal_notes, legal_shape
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view, table_legal
 from domain.rules.rulings import FIVE_CARD_DRAW as DRAW_GAME
 from domain.records import from_record
@@ -282,6 +282,8 @@ def decision(betting: BettingState | None, legal: Mapping[str, Any] | None, seat
         "legal": _plain(dict(legal)) if legal is not None else None,
         "verdict": _plain(verdict),
     }
+    if legal is not None and betting is not None and betting.to_act == seat:
+        shown.update(legal_notes(bet.legal_actions(betting)))  # beside `legal`, as the tables show it
     closed = _raise_closed(betting, seat)
     if closed is not None:
         shown["raise_closed"] = closed

@@ -61,6 +61,7 @@ def test_a_live_hand_gives_the_range_verdict_and_rule_at_each_decision() -> None
     assert "does not reopen" in bob_all_in["verdict"]["detail"]
     # Ann faced only 150 more than her raise, less than the full raise of 200: closed to her.
     assert ann_call["legal"]["raise"] is None and "raise_closed_reason" not in ann_call["legal"]
+    assert ann_call["raise_closed_reason"] == "not_reopened"
     assert ann_call["raise_closed"]["code"] == "raise_not_reopened"
     assert ann_call["raise_closed"]["rule"] == "TDA 2024 47-A"
     every_rule = {d["verdict"].get("rule") for d in made} | {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from domain.games import holdem as holdem_game
 from domain.live.games.common import (
     DECK_HASH, DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, betting_status,
-    commit_card_by_card, commit_whole_deck, deck_deal_view, legal_shape, openings_view, refuse_fields,
+    commit_card_by_card, commit_whole_deck, deck_deal_view, legal_notes, legal_shape, openings_view, refuse_fields,
 )
 from domain.live.games.dice import DiceGame, DiceTableHand, RollPrepared
 from domain.live.games.draw import DrawGame, DrawTableHand
@@ -29,7 +29,7 @@ __all__ = [
     "HOLDEM_GAMES", "HoldemGame", "Opening", "PALACE_DECK", "PalaceDeckCut", "PalaceGame",
     "PalaceReshuffleCommitted", "PalaceTableHand", "PlaysForChips", "RESHUFFLE_KEYS", "RollPrepared",
     "TABLE_GAMES", "TableMove", "Viewing", "betting_status", "commit_card_by_card", "commit_whole_deck",
-    "deck_deal_view", "legal_shape", "openings_view", "ranked_reshuffle_order", "refuse_fields",
+    "deck_deal_view", "legal_notes", "legal_shape", "openings_view", "ranked_reshuffle_order", "refuse_fields",
 ]
 
 TABLE_GAMES = {game.name: game for game in (DrawGame, PalaceGame, DiceGame)}
