@@ -63,6 +63,31 @@ class GameRules:
         """The structure the table bets with: a game with its own settings derives it."""
         return betting if self.table_game is None else self.table_game.betting(settings)
 
+    @property
+    def takes_betting(self) -> bool:
+        """Whether a table of the game takes a betting description: hold'em and Omaha bet
+        with it; five-card draw and Palace Poker read theirs into their settings."""
+        return self.table_game is None or hasattr(self.table_game, "betting_settings")
+
+    def settings_with_betting(self, settings: dict[str, Any], betting: Mapping[str, Any]) -> dict[str, Any]:
+        """A game that derives its betting from its settings, given a betting description
+        (api.md) as every table may be: `settings` with the fields the game reads from it
+        (its `betting_settings`: five-card draw's structure, cap and heads-up rule, Palace
+        Poker's structure and bets). Any other field must be what the settings derive
+        (copied from a table's view, say), else `invalid_betting` names it."""
+        folded = self.table_game.betting_settings(betting)
+        for name, value in folded.items():
+            if name in settings and settings[name] != value:
+                raise Violation("invalid_betting", f"betting says {name} {value!r}, settings.{name} says "
+                                f"{settings[name]!r}: give it once", numbers={name: value})
+        merged = {**settings, **folded}
+        derived = self.table_game.betting(merged).description()
+        for name, value in betting.items():
+            if name not in folded and derived.get(name) != (list(value) if isinstance(value, tuple) else value):
+                raise Violation("invalid_betting", f"{self.name} derives betting.{name} from its settings "
+                                f"({derived.get(name)!r}), not {value!r}", numbers={name: value})
+        return merged
+
     def plays_for_chips(self, settings: dict[str, Any]) -> bool:
         """Chips move from hand to hand (else points decide: draw without betting, dice)."""
         return bool(self.adapter.plays_for_chips(settings))

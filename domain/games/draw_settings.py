@@ -32,6 +32,10 @@ OPENER = "opener"
 LEFT_OF_DEALER = "left_of_dealer"
 SECOND_ROUND_STARTS = (OPENER, LEFT_OF_DEALER)
 
+# The settings a table's betting description may give instead (api.md "Betting description":
+# `betting.structure`, as at every table); the amounts are derived from the ante.
+BETTING_SETTINGS = ("structure", "raise_cap", "heads_up_uncapped")
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 # "a bet and four raises", the usual draw-game cap (betting-rules.md, fixed-limit).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_shape
+from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_as_ruled
 from domain.games import mixed, stud
 
 FOURTH_STREET = 1
@@ -25,7 +25,7 @@ def mixed_legal(state: mixed.MixedState) -> dict[str, Any] | None:
     if seat is None or state.over:
         return None
     b = state.betting
-    legal = legal_shape(legal_actions(b))
+    legal = legal_as_ruled(legal_actions(b))
     if legal is None:
         return None
     if state.bring_in_due:

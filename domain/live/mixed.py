@@ -49,6 +49,8 @@ from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
 from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, refuse_fields, openings_view,
                                commit_card_by_card, deck_deal_view)
+from domain.live.games.common import NO_BETTING_ACTIONS, discard_bounds
+from domain.rules.betting import legal_notes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
@@ -461,6 +463,10 @@ class MixedTableGame(PlaysForChips):
         return legal(hand)
 
     @staticmethod
+    def legal_notes(hand: MixedTableHand) -> dict[str, Any]:
+        return notes(hand)
+
+    @staticmethod
     def bet(hand: MixedTableHand, seat: int) -> int:
         return int(hand.game.betting.bets[seat])  # type: ignore[union-attr]
 
@@ -580,14 +586,35 @@ def computer_action(hand: MixedTableHand, seat: int, timed_out: bool) -> Any:
 
 
 def legal(hand: MixedTableHand) -> dict[str, Any] | None:
-    """The betting `legal` shape (with the bring-in and the open-pair big bet), plus
-    `discard` on a draw ({"most": the hand's size})."""
+    """The betting `legal` shape (with the bring-in, `bring_in`: its amount as `to`, and the
+    open-pair big bet), plus `discard` in the draw games (on a draw, at most the hand's size), in the shape
+    every game's `legal` has: actions only (`legal_notes` says why raising is closed)."""
     game = hand.game
     if game is None or hand.to_act is None:
         return None
     if game.phase == "draw":
-        return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
-                "discard": {"most": game.game.hand_size}}
-    shape = mixed_legal(game)
-    return None if shape is None else {**shape, "discard": None}
+        return {**NO_BETTING_ACTIONS, "discard": discard_bounds(0, game.game.hand_size)}
+    shape = table_legal(mixed_legal(game))
+    if shape is None or not game.game.draws:
+        return shape  # a stud or flop game has no discard
+    return {**shape, "discard": None}
+
+
+def table_legal(ruled: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The betting ruling's `legal` (domain.games.mixed_legal) as a table shows it: actions
+    only, the bring-in's amount as its `to`."""
+    if ruled is None:
+        return None
+    shape = {action: allowed for action, allowed in ruled.items() if action != "raise_closed_reason"}
+    if shape.get("bring_in") is not None:
+        shape["bring_in"] = {"to": shape["bring_in"]}
+    return shape
+
+
+def notes(hand: MixedTableHand) -> dict[str, Any]:
+    """Why raising is closed to the player to act, beside `legal` (none on a draw)."""
+    game = hand.game
+    if game is None or hand.to_act is None or game.phase == "draw" or game.over:
+        return {}
+    return legal_notes(legal_actions(game.betting))
 

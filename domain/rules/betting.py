@@ -98,6 +98,17 @@ class BettingStructure:
     def capped(self) -> bool:
         return self.kind == FIXED_LIMIT and self.raise_cap is not None
 
+    def description(self) -> dict[str, Any]:
+        """api.md's "Betting description" of this structure, as `from_dict` reads it back:
+        what every table's view shows as `betting`, whatever its game."""
+        def whole(amount: Amount | None) -> Amount | None:
+            return int(amount) if amount is not None and amount == int(amount) else amount
+        return {"structure": self.kind, "small_blind": whole(self.small_blind), "big_blind": whole(self.big_blind),
+                "ante": whole(self.ante), "big_blind_ante": self.big_blind_ante,
+                "straddles": [whole(s) for s in self.straddles], "min_bet": whole(self.min_bet),
+                "small_bet": whole(self.small_bet), "big_bet": whole(self.big_bet), "raise_cap": self.raise_cap,
+                "heads_up_uncapped": self.heads_up_uncapped, "dead_small_blind": self.dead_small_blind}
+
     @classmethod
     def from_dict(cls, description: Mapping[str, Any]) -> "BettingStructure":
         """Parse api.md's "Betting description"; raises Violation("invalid_betting") on nonsense."""
@@ -477,20 +488,36 @@ def legal_actions(state: BettingState) -> LegalActions | None:
 
 
 def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
-    """What the player to act may do as the betting ruling and the live table answer it
-    (`legal`, api.md)."""
+    """The betting actions of `legal` in the one shape every game's `legal` has (api.md,
+    README "Changelog"): each key an action the table takes, its value null or false when
+    it is not allowed now, true when it is and takes nothing more, else its parameters
+    (`to` and `adds` of a call, the `min_to` and `max_to` bounds of a bet or raise). Why
+    raising is closed is no action: `legal_notes` says it, beside `legal`."""
     if legal is None:
         return None
-    shape: dict[str, Any] = {
+    return {
         "fold": legal.fold,
         "check": legal.check,
         "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
         "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
         "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
     }
-    if legal.raise_closed_reason is not None and legal.bet is None:
-        shape["raise_closed_reason"] = legal.raise_closed_reason
-    return shape
+
+
+def legal_notes(legal: LegalActions | None) -> dict[str, Any]:
+    """What a view shows beside `legal` about the betting actions: why raising is closed
+    to the player to act (when nobody may bet either), as the betting ruling says it."""
+    if legal is None or legal.raise_closed_reason is None or legal.bet is not None:
+        return {}
+    return {"raise_closed_reason": legal.raise_closed_reason}
+
+
+def legal_as_ruled(legal: LegalActions | None) -> dict[str, Any] | None:
+    """The betting ruling's `legal` (api.md's answer): the actions, with why raising is
+    closed among them, as the ruling has answered it since it was first published; a
+    table's view keeps the actions alone and says why beside them (`legal_notes`)."""
+    shape = legal_shape(legal)
+    return None if shape is None else {**shape, **legal_notes(legal)}
 
 
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:

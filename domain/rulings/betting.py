@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.rules.betting import BettingStructure, legal_shape
+from domain.rules.betting import BettingStructure, legal_as_ruled
 from domain.rules.cards import JOKER, format_card, parse_cards
 from domain.rules.citations import cite
 from domain.games import draw, holdem
@@ -116,7 +116,7 @@ def _answer(state: HandState) -> dict[str, Any]:
         "round": "showdown" if state.awaiting == "showdown" else state.round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
-        "legal": legal_shape(holdem.legal_actions(state)),
+        "legal": legal_as_ruled(holdem.legal_actions(state)),
     }
     answer.update(money(names, state.over, state.awards, state.returned, state.pots, state.stacks))
     return answer
@@ -344,7 +344,7 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
         "round": shown_round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
-        "legal": None if at_showdown else legal_shape(draw.legal_actions(state)),
+        "legal": None if at_showdown else legal_as_ruled(draw.legal_actions(state)),
     }
     options = draw.legal_draw(state)
     if options is not None:

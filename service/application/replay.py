@@ -28,11 +28,11 @@ from domain.games.mixed_legal import mixed_legal
 from domain.history import phh, phh_games
 from domain.live import table, table_records
 from domain.live.games import betting_status
-from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view, table_legal
 from domain.rulings.betting import FIVE_CARD_DRAW as DRAW_GAME
 from domain.records import from_record
 from domain.rules import betting as bet
-from domain.rules.betting import BettingState, chips, legal_shape
+from domain.rules.betting import BettingState, chips, legal_notes, legal_shape
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rulings.common import allowed
@@ -282,6 +282,8 @@ def decision(betting: BettingState | None, legal: Mapping[str, Any] | None, seat
         "legal": _plain(dict(legal)) if legal is not None else None,
         "verdict": _plain(verdict),
     }
+    if legal is not None and betting is not None and betting.to_act == seat:
+        shown.update(legal_notes(bet.legal_actions(betting)))  # beside `legal`, as the tables show it
     closed = _raise_closed(betting, seat)
     if closed is not None:
         shown["raise_closed"] = closed
@@ -520,7 +522,7 @@ def _text(cards: Iterable[int]) -> str:
 
 _HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(holdem.legal_actions(state)),
                         lambda started: started.variant, holdem.EVENT_TYPES)
-_MIXED = _RecordedGame(mixed.evolve, _mixed_table, mixed_legal,
+_MIXED = _RecordedGame(mixed.evolve, _mixed_table, lambda state: table_legal(mixed_legal(state)),
                        lambda started: started.game, mixed.EVENT_TYPES)
 _DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
                       lambda started: DRAW_GAME, draw.EVENT_TYPES)

@@ -106,9 +106,14 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
     the round) for anyone who may not see the acting player's cards (`viewer` None: staff);
     the game's adapter says what that leaves of its legal actions."""
     if not state.hand_in_progress:
-        return {"to_act": None, "legal": None}
+        return {"to_act": None, "round": None, "legal": None}
     sees = None if viewer is None else viewer.sees_cards_of
-    return {"to_act": state.to_act, "legal": _adapter(state).legal_view(state.hand, state.to_act, sees)}
+    adapter = _adapter(state)
+    # `legal` holds actions only, in every game; what else a game says of them (why raising
+    # is closed) and the round (Palace Poker's phase) stand beside it.
+    notes = adapter.legal_notes(state.hand) if hasattr(adapter, "legal_notes") else {}
+    return {"to_act": state.to_act, "round": state.hand.round,
+            "legal": adapter.legal_view(state.hand, state.to_act, sees), **notes}
 
 
 def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
@@ -162,6 +167,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
         "version": version,
         "game": state.game,
         "settings": state.settings,
+        "betting": betting_view(state),
         "ranked": state.ranked,
         "action_clock_s": state.action_clock_s,
         "auto_deal": state.auto_deal,
@@ -179,6 +185,18 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
                     for r in state.results] if state.finished else None,
         "rotation": _rotation(state),
     }
+
+
+def betting_view(state: table.TableState) -> dict[str, Any] | None:
+    """The betting description (api.md) the table's hands are played with, at the same path
+    in every game: the current hand's (a tournament's level sets it), else the table's;
+    None for a game played for points (dice, five-card draw without betting)."""
+    if not table.game_rules(state.game).plays_for_chips(state.settings):
+        return None
+    hand = state.hand
+    live = getattr(hand, "betting", None) or getattr(getattr(hand, "game", None), "betting", None)
+    structure = getattr(live, "structure", None) or state.betting
+    return dict(structure.description())
 
 
 def _rotation(state: table.TableState) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ def new_table(server: Server, players: list[tuple[str, dict]]) -> str:
 def choose(rng: random.Random, legal: dict, cards: str, opened: bool) -> dict:
     if legal.get("discard"):
         held = [cards[i:i + 2] for i in range(0, len(cards), 2)]
-        count = rng.randint(0, legal["discard"]["most_keeping_no_ace"])
+        count = rng.randint(0, legal["discard"]["max_cards_keeping_no_ace"])
         # Under jacks or better the opener who draws keeps the discards aside (splitting
         # openers must be declared; declaring it when nothing is split is harmless).
         action = "split_openers" if opened and count else "discard"

@@ -24,8 +24,7 @@ def seat_players(server: Server, count: int, prefix: str) -> list[tuple[str, dic
     return players
 
 
-def palace_move(rng: random.Random, legal: dict) -> dict:
-    phase = legal["phase"]
+def palace_move(rng: random.Random, legal: dict, phase: str) -> dict:
     if phase == "discarding":
         return {"action": "discard", "discard": legal["discard"]["from"][:legal["discard"]["min_cards"]]}
     if phase == "defending":
@@ -36,17 +35,17 @@ def palace_move(rng: random.Random, legal: dict) -> dict:
     choice = rng.choice(options) if options else "fold"
     if choice == "attack":
         attack = legal["attack"]
-        return {"action": "attack", "defender": rng.choice(attack["targets"]), "to": attack["min_to"]}
+        return {"action": "attack", **rng.choice(attack["options"]), "to": attack["min_to"]}
     return {"action": choice}
 
 
-def dice_move(rng: random.Random, legal: dict) -> dict:
+def dice_move(rng: random.Random, legal: dict, round_name: str) -> dict:
     if legal["roll"] and (legal["score"] is None or rng.random() < 0.5):
         body = {"action": "roll"}
         if legal["roll"]["keep"]:
             body["keep"] = sorted(rng.sample(range(5), rng.randint(0, 4)))
         return body
-    return {"action": "score", "line": rng.choice(sorted(legal["score"]["lines"]))}
+    return {"action": "score", "line": rng.choice(legal["score"]["options"])["line"]}
 
 
 def play_out(server: Server, game: str, settings: dict, players, choose, rng, stack: int | None) -> dict:
@@ -69,7 +68,7 @@ def play_out(server: Server, game: str, settings: dict, players, choose, rng, st
             player = legal["to_act"]
             _, seen, _ = server.call("GET", f"/v1/tables/{table_id}", headers=key_of[player])
             assert all(s["cards"] is None for s in seen["seats"] if s["player_id"] != player)
-            action = choose(rng, legal["legal"])
+            action = choose(rng, legal["legal"], legal["round"])
             status, answer, _ = server.call("POST", f"/v1/tables/{table_id}/actions", action,
                                             {**key_of[player], "If-Match": headers["ETag"]})
             assert status == 201, (action, answer)

@@ -195,7 +195,7 @@ def test_a_caller_asks_to_see_the_second_round_bettors_hand_with_their_own_key(c
     _, _, bettor = play_to_the_showdown(client, table_id, bet_second_round=True)
     final = seat_cards(client, table_id)
     legal, etag = legal_now(client, table_id)
-    assert legal["to_act"] == bettor and legal["legal"]["ask_to_see"] == bettor, "the last aggressor shows first"
+    assert legal["to_act"] == bettor and legal["legal"]["ask_to_see"] == {"player": bettor}, "the last aggressor shows first"
     caller = next(p for p in showdown["players"] if p != bettor)
     asked = client.post(f"/v1/tables/{table_id}/actions", json={"action": "ask_to_see"},
                         headers={**keys[caller], "If-Match": etag})

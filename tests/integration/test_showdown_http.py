@@ -179,7 +179,7 @@ def test_a_caller_asks_to_see_the_river_bettors_hand_with_their_own_key(client, 
                                headers={**keys[bettor], "If-Match": version}).status_code == 201
             continue
         act(client, table_id, "check" if legal["legal"]["check"] else "call")
-    assert legal["to_act"] == bettor and legal["legal"]["ask_to_see"] == bettor
+    assert legal["to_act"] == bettor and legal["legal"]["ask_to_see"] == {"player": bettor}
     caller = next(p for p in hand["players"] if p != bettor)
     version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).headers["ETag"]
     asked = client.post(f"/v1/tables/{table_id}/actions", json={"action": "ask_to_see"},

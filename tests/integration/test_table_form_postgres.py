@@ -9,10 +9,10 @@ import pytest
 
 from service.adapters.store.base import NewEvent, Reveal
 from service.adapters.store.upcasting import UpcastingStore
-from service.application import commands, views
+from service.application import commands
 from service.application.application import application
 from service.application.replay import IMPORTED_HAND_PREFIX
-from tests.unit.test_table_form import FLOOR, RECORDED, assert_table_form
+from tests.unit.test_table_form import RECORDED, assert_table_form, view_as_recorded
 
 
 @pytest.mark.parametrize("game", sorted(RECORDED))
@@ -35,7 +35,7 @@ def test_an_old_table_stream_in_postgresql_replays_and_reads_in_the_table_form(p
         assert_table_form(by_hand)
 
     state = commands.fold_records(None, whole)
-    assert views.table_view(state, len(whole), FLOOR) == RECORDED[game]["table_view"]
+    assert view_as_recorded(state, len(whole)) == RECORDED[game]["table_view"]
     loaded = application(reading).tables.replay(stream, None)
-    assert views.table_view(loaded.state, loaded.version, FLOOR) == RECORDED[game]["table_view"]
+    assert view_as_recorded(loaded.state, loaded.version) == RECORDED[game]["table_view"]
     assert reading.verify_stream(stream).ok

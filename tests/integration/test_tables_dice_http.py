@@ -28,7 +28,7 @@ def test_a_turn_rolls_keeps_and_scores_with_each_roll_committed_before_it(client
     second = act({"action": "roll", "keep": [0, 1]})
     assert next(e for e in second.get_json()["events"] if e["type"] == "DiceRolled")["data"]["dice"][:2] == rolled["data"]["dice"][:2]
     legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
-    line = max(legal["legal"]["score"]["lines"], key=legal["legal"]["score"]["lines"].get)
+    line = max(legal["legal"]["score"]["options"], key=lambda option: option["points"])["line"]
     scored = act({"action": "score", "line": line})
     assert any(e["type"] == "LineScored" for e in scored.get_json()["events"])
     assert client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"] == players[1]

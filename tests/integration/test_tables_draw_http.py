@@ -30,8 +30,24 @@ def new_table(client, players, game="five-card-draw", settings=None, **extra):
 
 def test_draw_settings_the_game_cannot_play_are_refused_with_a_code(client, players):
     assert_problem(new_table(client, players, settings={"draw_limit": 7}), 422, "invalid_settings")
-    with_betting = new_table(client, players, betting={"structure": "no-limit", "min_bet": 10})
-    assert with_betting.status_code in (400, 422)
+    # The bet unit is twice the ante: a betting description may not say otherwise.
+    assert_problem(new_table(client, players, betting={"structure": "no-limit", "min_bet": 15}), 422,
+                   "invalid_betting")
+    assert_problem(new_table(client, players, settings={"ante": 5, "structure": "pot-limit"},
+                             betting={"structure": "fixed-limit"}), 422, "invalid_betting")
+
+
+def test_a_draw_table_takes_its_structure_as_betting_structure_and_shows_it_there(client, players):
+    """README "Changelog": the betting description is `betting` at every table, draw's too."""
+    created = new_table(client, players, betting={"structure": "fixed-limit", "raise_cap": 3})
+    assert created.status_code == 201, created.get_json()
+    shown = client.get(f"/v1/tables/{created.get_json()['id']}", headers=ADMIN).get_json()
+    assert shown["betting"]["structure"] == "fixed-limit" and shown["betting"]["raise_cap"] == 3
+    assert (shown["betting"]["small_bet"], shown["betting"]["big_bet"]) == (10, 20)  # the unit: twice the ante
+    copied = new_table(client, players, settings=shown["settings"], betting=shown["betting"])
+    assert copied.status_code == 201, copied.get_json()
+    without = new_table(client, players, settings={"ante": 5, "mode": "no-betting"})
+    assert client.get(f"/v1/tables/{without.get_json()['id']}", headers=ADMIN).get_json()["betting"] is None
 
 
 def test_the_turn_time_limit_setting_runs_the_tables_action_clock(client, players):

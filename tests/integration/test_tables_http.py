@@ -59,7 +59,7 @@ def test_a_table_shows_seats_stacks_and_the_hand_to_act(client, seated):
 def test_legal_actions_name_the_player_to_act_and_the_raise_range(client, seated):
     table_id, players = seated
     legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=players[1][1]).get_json()
-    assert legal == {"to_act": players[0][0], "legal": {
+    assert legal == {"to_act": players[0][0], "round": "preflop", "legal": {
         "fold": True, "check": False, "call": {"to": 100, "adds": 100}, "bet": None,
         "raise": {"min_to": 200, "max_to": 10000}}}
 

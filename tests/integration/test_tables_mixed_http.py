@@ -86,7 +86,7 @@ def test_a_hand_is_played_to_the_end_and_no_role_sees_a_hidden_card(client, game
     while written["to_act"] is not None and written["hand"]["id"] == hand_id and not written["hand"]["over"]:
         _check_redaction(client, table_id, hand_id, roles)
         legal = written["legal"]
-        if legal["discard"]:
+        if legal.get("discard"):
             body = {"action": "discard", "discard": []}
         elif legal.get("bring_in"):
             body = {"action": "bring_in"}
@@ -148,7 +148,7 @@ def play_out(client, table_id: str, keys: dict, written: dict,
     last write says so)."""
     while written["to_act"] is not None and not written["hand"]["over"] and not until(written):
         legal = written["legal"]
-        body = ({"action": "discard", "discard": []} if legal["discard"]
+        body = ({"action": "discard", "discard": []} if legal.get("discard")
                 else {"action": "bring_in"} if legal.get("bring_in")
                 else {"action": "check" if legal["check"] else "call"})
         written = act(client, table_id, keys, written, body)

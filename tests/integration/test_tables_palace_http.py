@@ -28,6 +28,25 @@ def test_palace_settings_need_the_bets(client):
     assert_problem(refused, 422, "invalid_settings")
 
 
+def test_palace_takes_its_stakes_as_the_betting_description_every_table_shows(client):
+    """README "Changelog": Palace's structure and bets may come as `betting`, and its view
+    shows them there, as every table's does; both ways at once, they must agree."""
+    player, other = register_players(client, "X", "Y")
+    seats = [{"player_id": player, "stack": 100}, {"player_id": other, "stack": 100}]
+    created = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "palace", "betting": {"structure": "no-limit", "small_bet": 10, "big_bet": 20}, "seats": seats})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    betting = client.get(f"/v1/tables/{created.get_json()['id']}", headers=ADMIN).get_json()["betting"]
+    assert (betting["structure"], betting["small_bet"], betting["big_bet"], betting["min_bet"]) == \
+        ("no-limit", 10, 20, 10)
+    assert_problem(client.post("/v1/tables", headers=ADMIN, json={
+        "game": "palace", "settings": {"small_bet": 10, "big_bet": 20},
+        "betting": {"small_bet": 5}, "seats": seats}), 422, "invalid_betting")
+    assert_problem(client.post("/v1/tables", headers=ADMIN, json={
+        "game": "palace", "settings": {"small_bet": 10, "big_bet": 20},
+        "betting": {"min_bet": 20}, "seats": seats}), 422, "invalid_betting")
+
+
 def test_a_player_sees_their_own_palace_and_nobody_elses(client):
     players = register_players(client, *"ABC")
     table_id = _table_with_a_hand(client, players)
@@ -100,12 +119,12 @@ def test_after_a_battle_each_player_opens_only_the_cards_they_saw(client):
     table_id = _table_with_a_hand(client, players)
     palaces = {s["player_id"]: s["cards"] for s in client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]}
     legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()
-    attacker, defender = legal["to_act"], legal["legal"]["attack"]["targets"][0]
+    attacker, defender = legal["to_act"], legal["legal"]["attack"]["options"][0]["defender"]
     onlooker = next(p for p in players if p not in (attacker, defender))
     _act_as(client, table_id, "attack", defender=defender)
     _act_as(client, table_id, "call")
     while not client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()["over"]:
-        phase = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["legal"]["phase"]
+        phase = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["round"]
         _act_as(client, table_id, *(("discard",) if phase == "discarding" else ("fold",)),
                 **({"discard": []} if phase == "discarding" else {}))
 

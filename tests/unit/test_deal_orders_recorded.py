@@ -102,7 +102,7 @@ def test_a_palace_hand_begun_before_the_keys_goes_on_committing_each_later_order
     assert committed == [PalaceReshuffleCommitted(order, deal_commitment.deal_root(order, secret, 5 * 52), 5 * 52)]
     while state.hand_in_progress:
         shown = views.legal_actions_view(state)
-        move = ("discard", ()) if shown["legal"]["phase"] == "discarding" else ("fold", None)
+        move = ("discard", ()) if shown["round"] == "discarding" else ("fold", None)
         state = table.handle(state, table.Act(shown["to_act"], move[0], discard=move[1]), 0, NoDraws())[1]  # type: ignore[arg-type]
     floor = views.deal_view(state, views.Viewer("floor"), True)
     assert floor["verified"] is True and len(floor["reshuffles"]) == 2

@@ -49,8 +49,8 @@ def _acted(state: table.TableState, draws: SeededDraws, action: str,
 def _fold_to_the_end(state: table.TableState, draws: SeededDraws) -> table.TableState:
     """Whoever is to act folds (a winner first discards nothing), until the hand is over."""
     while state.hand_in_progress:
-        legal = legal_actions_view(state)["legal"]
-        state = _act(state, draws, "discard", discard=()) if legal["phase"] == "discarding" else _act(state, draws, "fold")
+        phase = legal_actions_view(state)["round"]
+        state = _act(state, draws, "discard", discard=()) if phase == "discarding" else _act(state, draws, "fold")
     return state
 
 
@@ -59,7 +59,7 @@ def _battle(seed: int) -> tuple[table.TableState, str, str, str]:
     fold. (attacker, defender, the player who saw no battle)."""
     state, draws = _opened_hand(seed)
     legal = legal_actions_view(state)
-    attacker, defender = legal["to_act"], legal["legal"]["attack"]["targets"][0]
+    attacker, defender = legal["to_act"], legal["legal"]["attack"]["options"][0]["defender"]
     state = _act(state, draws, "attack", defender=defender)
     state = _act(state, draws, "call")
     onlooker = next(p for p in PLAYERS if p not in (attacker, defender))
@@ -179,8 +179,8 @@ def _reshuffle_often(state: table.TableState, reshuffles: int) -> tuple[list, ta
         more, state = _acted(state, NoDraws(), "discard", discard=throw)  # type: ignore[arg-type]
         events += more
     while state.hand_in_progress:
-        legal = legal_actions_view(state)["legal"]
-        more, state = (_acted(state, NoDraws(), "discard", discard=()) if legal["phase"] == "discarding"  # type: ignore[arg-type]
+        phase = legal_actions_view(state)["round"]
+        more, state = (_acted(state, NoDraws(), "discard", discard=()) if phase == "discarding"  # type: ignore[arg-type]
                        else _acted(state, NoDraws(), "fold"))  # type: ignore[arg-type]
         events += more
     return events, state
@@ -310,8 +310,8 @@ def test_random_hands_never_open_a_palace_to_a_player_it_was_not_shown_to():
 
 
 def _random_move(state: table.TableState, draws: SeededDraws, rng: random.Random) -> tuple[list, table.TableState]:
-    legal = legal_actions_view(state)["legal"]
-    phase = legal["phase"]
+    shown = legal_actions_view(state)
+    legal, phase = shown["legal"], shown["round"]
     if phase == "discarding":
         soldiers = list(legal["discard"]["from"])
         count = rng.randint(legal["discard"]["min_cards"], len(soldiers))
@@ -321,7 +321,7 @@ def _random_move(state: table.TableState, draws: SeededDraws, rng: random.Random
     options = [name for name in ("buy", "attack", "stay") if legal.get(name)]
     choice = rng.choice(options) if options else "fold"
     if choice == "attack":
-        return _acted(state, draws, "attack", defender=rng.choice(legal["attack"]["targets"]))
+        return _acted(state, draws, "attack", **rng.choice(legal["attack"]["options"]))
     return _acted(state, draws, choice)
 
 
@@ -344,8 +344,8 @@ def test_a_stored_hand_that_reshuffles_again_and_again_reads_back_with_one_root(
             commands.execute(app, table_id, None, table.Act(state.to_act, action,
                                                              discard=throw if action == "discard" else None))
     while (state := commands.load_table(app, table_id).state).hand_in_progress:
-        legal = legal_actions_view(state)["legal"]
-        move = ("discard", ()) if legal["phase"] == "discarding" else ("fold", None)
+        phase = legal_actions_view(state)["round"]
+        move = ("discard", ()) if phase == "discarding" else ("fold", None)
         commands.execute(app, table_id, None, table.Act(state.to_act, move[0], discard=move[1]))
     records = store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS)
     types = [r.type for r in records]

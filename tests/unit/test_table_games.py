@@ -51,7 +51,7 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
         if legal.get("discard"):
             seat = state.position_of(player)
             cards = [format_card(c) for c in hand.game.hands[seat]]
-            count = rng.randint(0, legal["discard"]["most_keeping_no_ace"])
+            count = rng.randint(0, legal["discard"]["max_cards_keeping_no_ace"])
             thrown = tuple(rng.sample(cards, count))
             # An opener who throws part of the openers away says so (splitting openers).
             action = "split_openers" if draw.breaks_openers(hand.game, seat, thrown) else "discard"
@@ -65,18 +65,17 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
             else:
                 act = table.Act(player, rng.choice(choices))
     elif isinstance(hand, PalaceTableHand):
-        act = _palace_move(player, legal, rng)
+        act = _palace_move(player, shown["round"], legal, rng)
     else:
         if legal["roll"] and (legal["score"] is None or rng.random() < 0.5):
             keep = tuple(sorted(rng.sample(range(5), rng.randint(0, 4)))) if legal["roll"]["keep"] else None
             act = table.Act(player, "roll", keep=keep)
         else:
-            act = table.Act(player, "score", line=rng.choice(sorted(legal["score"]["lines"])))
+            act = table.Act(player, "score", line=rng.choice(legal["score"]["options"])["line"])
     return table.handle(state, act, 0, draws)
 
 
-def _palace_move(player: str, legal: dict, rng: random.Random) -> table.Act:
-    phase = legal["phase"]
+def _palace_move(player: str, phase: str, legal: dict, rng: random.Random) -> table.Act:
     if phase == "discarding":
         cards = legal["discard"]["from"]
         return table.Act(player, "discard", discard=tuple(cards[:legal["discard"]["min_cards"]]))
@@ -88,7 +87,7 @@ def _palace_move(player: str, legal: dict, rng: random.Random) -> table.Act:
     choice = rng.choice(options) if options else "fold"
     if choice == "attack":
         attack = legal["attack"]
-        return table.Act(player, "attack", attack["min_to"], defender=rng.choice(attack["targets"]))
+        return table.Act(player, "attack", attack["min_to"], **rng.choice(attack["options"]))
     if choice == "buy":
         return table.Act(player, "buy")
     return table.Act(player, choice)

@@ -52,7 +52,7 @@ def passive(state: table.TableState, draws: SeededDraws | None = None) -> tuple[
     events: list = []
     while state.hand_in_progress:
         options = legal(state.hand)
-        if options["discard"]:
+        if options.get("discard"):
             more, state = act(state, "discard", discard=(), draws=draws)
         elif options.get("bring_in"):
             more, state = act(state, "bring_in", draws=draws)
@@ -70,7 +70,7 @@ def test_stud_the_lowest_up_card_brings_it_in_clubs_below_diamonds() -> None:
     state = create("stud", STUD)
     _, state = deal(state, stacked("AhAd2d", "KhKd2c", "QhQdKs"))
     assert state.to_act == "p2"
-    assert legal(state.hand)["bring_in"] == 3 and legal(state.hand)["check"] is False
+    assert legal(state.hand)["bring_in"] == {"to": 3} and legal(state.hand)["check"] is False
 
 
 def test_razz_the_highest_up_card_brings_it_in_the_king_highest() -> None:
@@ -174,7 +174,7 @@ def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_
     events, state = deal(state, tuple(deck_texts()), draws)
     while not any(isinstance(e, DiscardsReshuffled) for e in events):
         options = legal(state.hand)
-        if options["discard"]:
+        if options.get("discard"):
             seat = state.position_of(state.to_act)
             hole = tuple(format_card(c) for c in state.hand.game.hole[seat])
             more, state = act(state, "discard", discard=hole, draws=draws)

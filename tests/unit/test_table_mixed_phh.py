@@ -32,7 +32,7 @@ def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
         log, state = table.handle(state, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
         while state.hand_in_progress:
             options = legal(state.hand)
-            if options["discard"]:
+            if options.get("discard"):
                 seat = state.position_of(state.to_act)
                 hole = [format_card(c) for c in state.hand.game.hole[seat]]
                 move = table.Act(state.to_act, "discard", discard=tuple(rng.sample(hole, rng.randint(0, 3))))

@@ -33,7 +33,7 @@ def tables(draw, game: str):
 def _choose(state: table.TableState, rng: random.Random) -> table.Act:
     options = legal(state.hand)
     player = state.to_act
-    if options["discard"]:
+    if options.get("discard"):
         seat = state.position_of(player)
         hole = [format_card(c) for c in state.hand.game.hole[seat]]
         return table.Act(player, "discard", discard=tuple(rng.sample(hole, rng.randint(0, len(hole)))))

@@ -131,6 +131,29 @@ class DealSeal:
     salt: str | None
 
 
+NO_BETTING_ACTIONS: dict[str, Any] = {"fold": False, "check": False, "call": None, "bet": None, "raise": None}
+"""The betting actions while the player to act does something else (draws, shows)."""
+
+
+def showdown_actions(asked: str | None) -> dict[str, Any]:
+    """The `legal` of a declared showdown (hold'em, Omaha, five-card draw): show, muck, and
+    ask to see `asked`'s hand (None: nobody's may be asked for)."""
+    return {**NO_BETTING_ACTIONS, "show": True, "muck": True,
+            "ask_to_see": None if asked is None else {"player": asked}}
+
+
+def discard_bounds(least: int, most: int, **more: Any) -> dict[str, Any]:
+    """A discard's parameters, in every game that has one: how few and how many cards."""
+    return {"min_cards": least, "max_cards": most, **more}
+
+
+def choices(field_name: str, values: Iterable[Any], **about: Mapping[Any, Any]) -> list[dict[str, Any]]:
+    """The values an action's request field may take, each as the fields to send with it
+    (`{field_name: value}`), and what else each means (`about`: name -> value -> fact):
+    the `options` of a Palace attack (its defender) or a dice score (its line)."""
+    return [{field_name: value, **{name: facts[value] for name, facts in about.items()}} for value in values]
+
+
 def betting_status(betting: Any, seat: int) -> str:
     """A seat's status in a betting round (no round yet: active)."""
     if betting is None:

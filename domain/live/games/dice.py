@@ -15,7 +15,7 @@ from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_f
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 from domain.live.games.common import (
-    DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, commit_whole_deck, refuse_fields,
+    DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, choices, commit_whole_deck, refuse_fields,
     summary_without_board, view_head,
 )
 
@@ -155,6 +155,9 @@ class DiceGame:
 
     @staticmethod
     def legal_actions(hand: DiceTableHand) -> dict[str, Any] | None:
+        """`roll` (the rolls left; `keep`: whether dice may be kept, once rolled) and
+        `score`: its `options`, the lines the roll may be written on (the joker rule
+        included), each with the points it would score there."""
         game = hand.game
         if hand.to_act is None:
             return None
@@ -163,10 +166,10 @@ class DiceGame:
         score = None
         if game.dice is not None:
             allowed = set(legal_lines(card, game.dice))
-            score = {"dice": list(game.dice), "lines": {
-                option.line: option.score for option in
-                line_options(card, game.dice, game.poker_bonus_counts[game.to_act], game.settings)
-                if option.line in allowed}}
+            points = {option.line: option.score for option in
+                      line_options(card, game.dice, game.poker_bonus_counts[game.to_act], game.settings)
+                      if option.line in allowed}
+            score = {"options": choices("line", points, points=points)}
         return {"roll": {"rolls_left": rolls_left, "keep": game.dice is not None} if rolls_left > 0 else None,
                 "score": score}
 

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from domain.rules import deal_commitment
-from domain.rules.betting import BettingStructure, legal_actions, legal_shape, with_changes
+from domain.rules.betting import BettingStructure, legal_actions, legal_notes, legal_shape, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards, verify_deck_commitment
 from domain.games import draw
-from domain.games.draw_settings import JACKS_OR_BETTER, DrawSettings
+from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
 from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 from domain.live.games.common import (
-    DECK_HASH, DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view, betting_status, cards_text,
-    openings_view, pots_view, refuse_fields, showdown_view, summary_without_board, view_head,
+    DECK_HASH, NO_BETTING_ACTIONS, DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view,
+    betting_status, cards_text, discard_bounds, openings_view, pots_view, refuse_fields,
+    showdown_actions, showdown_view, summary_without_board, view_head,
 )
 
 
@@ -108,6 +109,12 @@ class DrawGame:
     @staticmethod
     def betting(raw: Mapping[str, Any]) -> BettingStructure:
         return DrawSettings.from_dict(raw).betting_structure()
+
+    @staticmethod
+    def betting_settings(betting: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings a betting description gives (domain.registry.settings_with_betting):
+        the amounts come from the ante (the unit is twice it)."""
+        return {name: betting[name] for name in BETTING_SETTINGS if name in betting}
 
     @staticmethod
     def with_joker(raw: Mapping[str, Any]) -> bool:
@@ -236,40 +243,44 @@ class DrawGame:
 
     @staticmethod
     def legal_actions(hand: DrawTableHand) -> dict[str, Any] | None:
-        """The betting `legal` shape, plus `discard` ({"most", "most_keeping_no_ace"}) on
-        the draw; at a declared showdown `show`, `muck` and `ask_to_see` (the last
-        aggressor's name while a caller may ask to see that hand, TDA 2024 18-B)."""
-        options = draw.legal_draw(hand.game)
-        if options is not None:
-            return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
-                    "discard": {"most": options.most, "most_keeping_no_ace": options.most_keeping_no_ace}}
+        """The betting actions and `discard`: on the draw its bounds (`max_cards`, and
+        `max_cards_keeping_no_ace` when keeping an ace or the joker allows more); at a
+        declared showdown `show`, `muck` and `ask_to_see` (the last aggressor's, while a
+        caller may ask to see that hand, TDA 2024 18-B)."""
         game = hand.game
-        if game.to_show is not None and game.settings.showdown == DECLARED:
+        options = draw.legal_draw(game)
+        if options is not None:
+            return {**NO_BETTING_ACTIONS, "discard": discard_bounds(
+                0, options.most, max_cards_keeping_no_ace=options.most_keeping_no_ace)}
+        if _at_declared_showdown(game):
             aggressor = game.aggressor
             open_right = aggressor is not None and not game.shown[aggressor] and aggressor in game.show_order
-            return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
-                    "show": True, "muck": True, "discard": None,
-                    "ask_to_see": game.players[aggressor] if open_right else None}  # type: ignore[index]
-        legal = draw.legal_actions(game)
-        return None if legal is None else {"betting": legal, "discard": None}
+            return {**showdown_actions(game.players[aggressor] if open_right else None),  # type: ignore[index]
+                    "discard": None}
+        legal = legal_shape(draw.legal_actions(game))
+        return None if legal is None else {**legal, "discard": None}
+
+    @staticmethod
+    def legal_notes(hand: DrawTableHand) -> dict[str, Any]:
+        game = hand.game
+        if draw.legal_draw(game) is not None or _at_declared_showdown(game):
+            return {}
+        return legal_notes(draw.legal_actions(game))
 
     @classmethod
     def legal_view(cls, hand: DrawTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
         """Under jacks or better, whether the player to act may open depends on their
         cards: whoever may not see them (`sees` None: staff, who see everything) is shown
-        the bet as the betting allows it, marked `bet_needs_openers`."""
+        the bet as the betting allows it, with `needs_openers` among its parameters."""
         game = hand.game
         needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
                          and game.phase == draw.FIRST_ROUND and game.betting is not None)
         if needs_openers and sees is not None and not sees(to_act):
             shape = legal_shape(legal_actions(game.betting)) or {}  # type: ignore[arg-type]
             if shape.get("bet") is not None:
-                shape["bet_needs_openers"] = True
+                shape["bet"] = {**shape["bet"], "needs_openers": True}
             return {**shape, "discard": None}
-        legal = cls.legal_actions(hand)
-        if legal is not None and "betting" in legal:
-            legal = {**(legal_shape(legal["betting"]) or {}), "discard": None}
-        return legal
+        return cls.legal_actions(hand)
 
     @staticmethod
     def seat_status(hand: DrawTableHand, seat: int) -> str:
@@ -364,6 +375,10 @@ def _whole_deck_draw_deal_view(hand: DrawTableHand, seal: DealSeal) -> dict[str,
     first = decks[0]
     return {"commitment": seal.commitment, "scheme": DECK_HASH,
             "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
+
+
+def _at_declared_showdown(game: draw.HandState) -> bool:
+    return game.to_show is not None and game.settings.showdown == DECLARED
 
 
 # The showdown's actions (declared showdowns): the table's action -> the hand's command.

@@ -6,14 +6,14 @@ from typing import Any, Callable, Mapping
 
 from domain.live import autoplay
 from domain.rules import deal_commitment
-from domain.rules.betting import legal_shape
+from domain.rules.betting import legal_notes, legal_shape
 from domain.rules.cards import format_card
 from domain.games import holdem
 from domain.rules.violations import Violation
 from domain.live.games.common import (
     DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view, betting_status, cards_text,
-    commit_card_by_card, deck_deal_view, hole_by_name, openings_view, pots_view, showdown_view,
-    to_act_name,
+    commit_card_by_card, deck_deal_view, hole_by_name, openings_view,
+    pots_view, showdown_actions, showdown_view, to_act_name,
 )
 
 
@@ -90,6 +90,10 @@ class HoldemGame(PlaysForChips):
         return legal_shape(holdem.legal_actions(hand))
 
     @staticmethod
+    def legal_notes(hand: holdem.HandState) -> dict[str, Any]:
+        return {} if hand.to_show is not None else legal_notes(holdem.legal_actions(hand))
+
+    @staticmethod
     def seat_status(hand: holdem.HandState, seat: int) -> str:
         return betting_status(hand.betting, seat)
 
@@ -135,13 +139,11 @@ class HoldemGame(PlaysForChips):
 
 def _showdown_legal(hand: holdem.HandState) -> dict[str, Any]:
     """At a declared showdown the player to show may show or muck (TDA 2024 17); a caller
-    may ask to see the last aggressor's hand (TDA 2024 18-B), named here when that right
-    is open."""
+    may ask to see the last aggressor's hand (TDA 2024 18-B), whose player is named while
+    that right is open."""
     aggressor = hand.aggressor
     open_right = aggressor is not None and not hand.shown[aggressor] and aggressor in hand.show_order
-    return {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
-            "show": True, "muck": True,
-            "ask_to_see": hand.players[aggressor] if open_right and aggressor is not None else None}
+    return showdown_actions(hand.players[aggressor] if open_right and aggressor is not None else None)
 
 
 def _per_card_deal_view(hand: holdem.HandState, names: list[str], deck: tuple[str, ...] | None,

@@ -23,8 +23,8 @@ from domain.games import palace
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 from domain.live.games.common import (
-    DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, deck_deal_view, openings_view,
-    refuse_fields, summary_without_board, view_head,
+    DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, choices, deck_deal_view, discard_bounds,
+    openings_view, refuse_fields, summary_without_board, view_head,
 )
 
 
@@ -261,6 +261,11 @@ class PalaceGame(PlaysForChips):
         return BettingStructure(kind=kind, min_bet=parsed.small_bet, small_bet=parsed.small_bet,
                                 big_bet=parsed.big_bet)
 
+    @staticmethod
+    def betting_settings(betting: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings a betting description gives (domain.registry.settings_with_betting)."""
+        return {name: betting[name] for name in ("structure", "small_bet", "big_bet") if name in betting}
+
     makes_its_commitment = True
     """`start` draws the orders the hand deals from and commits to them card by card
     (domain.live.table._start_next_hand publishes the root)."""
@@ -373,8 +378,20 @@ class PalaceGame(PlaysForChips):
 
     @staticmethod
     def legal_actions(hand: PalaceTableHand) -> dict[str, Any] | None:
+        """The game's legal actions in the shape every game's `legal` has: an attack's
+        defenders as its `options`, a discard's bounds as every discard's (`from`: the
+        soldiers). The phase is the hand's `round`, not an action."""
         shown = palace.legal_actions(hand.game)
-        return dict(shown["legal"], phase=shown["phase"]) if shown["to_act"] is not None else None
+        if shown["to_act"] is None:
+            return None
+        legal = dict(shown["legal"])
+        attack, discard = legal.get("attack"), legal.get("discard")
+        if attack is not None:
+            legal["attack"] = {"options": choices("defender", attack["targets"]),
+                               "min_to": attack["min_to"], "max_to": attack["max_to"]}
+        if discard is not None:
+            legal["discard"] = discard_bounds(discard["min_cards"], len(discard["from"]), **{"from": discard["from"]})
+        return legal
 
     @classmethod
     def legal_view(cls, hand: PalaceTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:

@@ -163,15 +163,30 @@ class HandSummarySchema(ma.Schema):
                             metadata={"description": "each player's stack behind (chips not yet bet)"})
 
 
+LEGAL_DESCRIPTION = (
+    "every key an action of the game (sent as `{\"action\": key, ...}`), the same shape in every game: "
+    "null or false when it is not allowed now, true when it is and takes nothing more, else its parameters: "
+    "`min_to`/`max_to` bound the `to` sent, `options` lists the values its fields may take (each option "
+    "the fields to send), `min_cards`/`max_cards` bound a `discard` (README \"Changelog\")")
+ROUND_FIELD = ma.fields.String(allow_none=True, metadata={
+    "description": "the hand's round or phase (Palace Poker: turn, discarding, defending, "
+                   "answering_raise)"})
+RAISE_CLOSED_FIELD = ma.fields.String(metadata={
+    "description": "beside `legal`, when `raise` is null and nobody may bet: why raising is closed "
+                   "(not_reopened, raise_cap_reached, stack_too_short, opponents_all_in)"})
+
+
 class WrittenSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     to_act = ma.fields.String(allow_none=True, metadata={
         "description": "who acts next (null between hands): act on it with If-Match = version, "
                        "no GET legal-actions needed"})
+    round = ROUND_FIELD
     legal = ma.fields.Dict(allow_none=True, metadata={
         "description": "what `to_act` may do, as GET legal-actions answers it: derived from "
-                       "public information (stacks, bets, round), never from hidden cards"})
+                       "public information (stacks, bets, round), never from hidden cards; " + LEGAL_DESCRIPTION})
+    raise_closed_reason = RAISE_CLOSED_FIELD
     hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
         "description": "the current (or last) hand's public summary; null before the first hand"})
 
@@ -181,6 +196,10 @@ class TableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     game = ma.fields.String(required=True)
     settings = ma.fields.Dict()
+    betting = ma.fields.Dict(allow_none=True, metadata={
+        "description": "the betting description of api.md the hands are played with, in every game "
+                       "(`betting.structure`: no-limit, pot-limit or fixed-limit); null for a game "
+                       "played for points (dice, five-card draw without betting)"})
     ranked = ma.fields.Boolean()
     action_clock_s = ma.fields.Integer(allow_none=True)
     auto_deal = ma.fields.Boolean()
@@ -205,7 +224,9 @@ class TableSchema(ma.Schema):
 
 class TableLegalActionsSchema(ma.Schema):
     to_act = ma.fields.String(allow_none=True)
-    legal = ma.fields.Dict(allow_none=True)
+    round = ROUND_FIELD
+    legal = ma.fields.Dict(allow_none=True, metadata={"description": LEGAL_DESCRIPTION})
+    raise_closed_reason = RAISE_CLOSED_FIELD
 
 
 # ------------------------------------------------------------------------------ shared
@@ -288,9 +309,11 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
                                        "messages": [f"{body['game']} tables need a betting description"]}])
         betting = BettingStructure.from_dict(body["betting"])
     else:
-        if body["betting"] is not None:
+        if body["betting"] is not None and not rules.takes_betting:
             raise validation_problem([{"location": "json", "field": "betting", "messages": [
                 f"{body['game']} derives its betting from its settings: leave betting out"]}])
+        if body["betting"] is not None:  # five-card draw and Palace Poker read it into their settings
+            body["settings"] = rules.settings_with_betting(body["settings"], body["betting"])
         betting = rules.table_game.betting(body["settings"])
     starting = _starting_chips(rules, body["settings"])
     seats = []
@@ -370,7 +393,8 @@ def start_hand(body: dict, table_id: str) -> Response:
 def legal_actions(table_id: str) -> Response:
     """Who is to act and what they may do (the betting ruling's `legal` shape), from public
     information: under jacks or better, others see a bet the player to act may make only
-    with openers marked `bet_needs_openers`."""
+    with openers with `needs_openers` among its parameters. `legal` holds actions only, in
+    one shape for every game (README "What a client reads")."""
     loaded = loaded_table(table_id)
     return json_response(views.legal_actions_view(loaded.state, viewer()), 200, loaded.version)
 

@@ -35,6 +35,7 @@ def _live(table_id: str) -> dict[str, Any] | None:
     hand = shown["hand"]
     return {
         "table": shown, "names": names, "to_act": acting["to_act"], "legal": acting["legal"],
+        "raise_closed_reason": acting.get("raise_closed_reason"),
         "pot_limit": replay.pot_limit_words(state),
         "hand": hand, "pot_total": sum(pot["amount"] for pot in (hand or {}).get("pots") or []),
         "hands": hand_links(table_id, newest_on_page(state.hands_played)),

@@ -24,10 +24,10 @@
     return td;
   }
 
-  function legalWords(legal) {
+  function legalWords(legal, raiseClosedReason) {
     if (!legal) { return "nothing (nobody to act)"; }
     var words = [];
-    if (legal.bring_in) { words.push("bring it in for " + chips(legal.bring_in)); }
+    if (legal.bring_in) { words.push("bring it in for " + chips(legal.bring_in.to)); }
     if (legal.fold) { words.push("fold"); }
     if (legal.check) { words.push("check"); }
     if (legal.call) { words.push("call " + chips(legal.call.adds) + " (to " + chips(legal.call.to) + ")"); }
@@ -36,7 +36,7 @@
         + (legal.bet.open_pair_to ? " (or " + chips(legal.bet.open_pair_to) + ": an open pair)" : ""));
     }
     if (legal.raise) { words.push("raise to " + chips(legal.raise.min_to) + " – " + chips(legal.raise.max_to)); }
-    if (legal.raise_closed_reason) { words.push("no raise (" + legal.raise_closed_reason.replace(/_/g, " ") + ")"); }
+    if (raiseClosedReason) { words.push("no raise (" + raiseClosedReason.replace(/_/g, " ") + ")"); }
     return words.join(" · ");
   }
 
@@ -72,7 +72,7 @@
     var made = decision.action.replace(/_/g, " ") + (sized ? " to " + chips(decision.to) : "")
       + (decision.action === "call" ? " " + chips(decision.adds) : "") + (decision.all_in ? ", all in" : "");
     byId("decision-who").textContent = named(decision.player) + ": " + made;
-    byId("decision-legal").textContent = legalWords(decision.legal);
+    byId("decision-legal").textContent = legalWords(decision.legal, decision.raise_closed_reason);
     var closed = byId("decision-closed");
     closed.hidden = !decision.raise_closed;
     if (decision.raise_closed) {
