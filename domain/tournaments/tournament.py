@@ -715,6 +715,7 @@ class Tournament:
     bounty_heads: Mapping[str, int] = field(default_factory=dict)  # each player's bounty now (never mutated)
     bounties_won: tuple[BountyAward, ...] = ()  # the bounty ledger, in order
     deal: DealRecorded | None = None
+    final_prizes: tuple[Prize, ...] | None = None  # as TournamentFinished recorded them
 
     @property
     def entries(self) -> int:
@@ -760,7 +761,10 @@ class Tournament:
     def prizes(self) -> tuple[Prize, ...]:
         """Each player's prize by the finishing order, best first: the payout table's for
         the places reached, or, for the players in a deal, the amount agreed (the winner
-        adds what was left to play for). Players still in have none until the end."""
+        adds what was left to play for). Players still in have none until the end; once it is
+        over, the prizes TournamentFinished recorded (an older rule's stay as they were paid)."""
+        if self.final_prizes is not None:
+            return self.final_prizes
         order = self.finishing_order()
         amounts = prizes_for_places(self.payout_table(), [e.place for e in order])
         agreed = {share.player_id: share.amount for share in self.deal.shares} if self.deal else {}
@@ -1905,7 +1909,7 @@ def _evolve(state: Tournament, event: object) -> Tournament:
             chip_changes=_changes(state, *((r.player_id, r.after - r.before, "colour-up") for r in event.stacks)),
         )
     if isinstance(event, TournamentFinished):
-        return replace(state, status=FINISHED)
+        return replace(state, status=FINISHED, final_prizes=event.prizes)
     raise TypeError(f"unknown event {type(event).__name__}")
 
 

@@ -3,6 +3,7 @@ bounties with split pots, deals, and the cashier's reconciliation. Worked exampl
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import reduce
 
 import pytest
 from hypothesis import given, settings as hypothesis_settings
@@ -15,7 +16,7 @@ from domain.tournaments.payouts import (
 )
 from domain.tournaments.tournament import (
     INITIAL, AddOn, Bust, ChipCount, CreateTournament, DealShare, Eliminate, RecordDeal, Register,
-    ReportChipCounts, StartTournament, Tournament, Undo,
+    ReportChipCounts, StartTournament, Tournament, TournamentFinished, Undo, decide, evolve, replay,
 )
 from tests.unit.test_tournament_decider import SETTINGS, T0, run, violation
 
@@ -212,3 +213,24 @@ def test_the_cashier_always_holds_the_prizes_to_pay_and_the_bounties_on_heads(pl
         books = reconcile(state)
         assert books.left == state.remaining_pool + sum(state.bounty_heads.values()) >= 0
     assert reconcile(state).left == 0
+
+
+
+def test_a_finished_tournament_keeps_the_prizes_its_finish_recorded() -> None:
+    # A log finished under the older remainder rule (odd chips one each to the best places)
+    # replays to what was paid, whatever today's rule would make of the pool.
+    log: list[object] = []
+    state = INITIAL
+    p = [f"p{i}" for i in range(3)]
+    for command in (CreateTournament("t-1", replace(SETTINGS, buy_in=101)), *(Register(x, T0 - 60) for x in p),
+                    StartTournament(T0, seed=11), Eliminate((Bust("p0", 0),), T0 + 60),
+                    Eliminate((Bust("p1", 0),), T0 + 70)):
+        events = decide(state, command)
+        state = reduce(evolve, events, state)
+        log += events
+    finished = log[-1]
+    assert isinstance(finished, TournamentFinished)
+    assert [prize.amount for prize in finished.prizes] == [153, 90, 60]  # today's rule: 3 over to first
+    older = replace(finished, prizes=(replace(finished.prizes[0], amount=152), replace(finished.prizes[1], amount=91),
+                                      finished.prizes[2]))
+    assert [prize.amount for prize in replay([*log[:-1], older]).prizes()] == [152, 91, 60]
