@@ -185,7 +185,8 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,
         physical=state.settings is not None and state.settings.tables == tournament.TABLES_PHYSICAL,
-        money=view["money"], deal=deal_figures(context),
+        # The live part (refetched on every event) shows no deal: the figures are the full page's.
+        money=view["money"], deal=deal_figures(context) if template == "desk.html" else None,
         bounties_on=state.settings is not None and bool(state.settings.bounty_kind),
     ), status
 
