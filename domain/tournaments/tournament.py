@@ -1509,6 +1509,13 @@ def _deal_agreed(state: Tournament, command: RecordDeal) -> list[object]:
     if state.awaiting_rebuy:
         raise _refuse("awaiting_rebuy", "a busted player may still rebuy: settle that before a deal",
                       players=sorted(state.awaiting_players))
+    settings = state._settings
+    level = _level_of(state, command.at)
+    if _late_registration_open(state, settings, command.at) or _rebuy_open(state, settings, command.at) \
+            or (settings.add_on_price > 0 and level is not None and level <= settings.add_on_until_level):
+        # The pool could still grow: a deal shares out a pool that is settled.
+        raise _refuse("entries_open", "late registration, rebuys or add-ons are still open: the prize pool is not "
+                      "settled yet", level=level)
     named = [share.player_id for share in command.shares]
     left = sorted(state.seating.where)
     if sorted(named) != left:

@@ -138,8 +138,9 @@ def test_at_physical_tables_a_bounty_bust_names_its_eliminator() -> None:
 
 
 def _three_left() -> tuple[Tournament, list[str]]:
-    """Ten entries at 100 paying 50/30/20 of 1,000; seven out; stacks 50,000 / 30,000 / 20,000."""
-    state = started(10)
+    """Ten entries at 100 paying 50/30/20 of 1,000 (no late registration: the pool is
+    settled); seven out; stacks 50,000 / 30,000 / 20,000."""
+    state = started(10, replace(SETTINGS, late_registration_until_level=0))
     players = [p for t in state.seating.tables if t for p in t.seats if p]
     for n, out in enumerate(players[3:]):
         state, _ = run(state, Eliminate((Bust(out, 0),), T0 + 60 + n))
@@ -234,3 +235,11 @@ def test_a_finished_tournament_keeps_the_prizes_its_finish_recorded() -> None:
     older = replace(finished, prizes=(replace(finished.prizes[0], amount=152), replace(finished.prizes[1], amount=91),
                                       finished.prizes[2]))
     assert [prize.amount for prize in replay([*log[:-1], older]).prizes()] == [152, 91, 60]
+
+
+def test_no_deal_while_the_pool_can_still_grow() -> None:
+    # SETTINGS has late registration until level 2: at level 1 a deal is refused.
+    state = started(3)
+    players = sorted(state.seating.where)
+    deal = RecordDeal(tuple(DealShare(p, 100) for p in players), 0, T0 + 60)
+    assert violation(state, deal).code == "entries_open"

@@ -879,8 +879,9 @@ def record_deal(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     with their amount, and what is left to play for (paid to the winner). The amounts and
     what is left must come to exactly the prize money still to pay (422
     `deal_does_not_add_up` with `agreed` and `remaining_pool`); `deal_players` when the
-    players named are not those left; one deal per event (`deal_exists`). The prizes follow
-    the deal from then on, whatever the places."""
+    players named are not those left; one deal per event (`deal_exists`); none while the
+    pool can still grow (`entries_open`) or a busted player may rebuy (`awaiting_rebuy`).
+    The prizes follow the deal from then on, whatever the places."""
     shares = tuple(tournament.DealShare(s["player_id"], s["amount"]) for s in body["shares"])
     return _send(tournament_id, body, tournament.RecordDeal(shares, body["left_to_play_for"], at=now()))
 
