@@ -1,7 +1,8 @@
 """The tournament decider: registration, the draw, hands dealt with the level in force
 (TDA 2024 23) and a dead button (TDA 2024 32), eliminations with balancing and breaking (TDA 2024 10,
 11), hand-for-hand, the level clock, floor moves, disqualification, rebuys, add-ons and
-colour-ups, finishing order and prizes.
+colour-ups, finishing order and prizes, and the money (fees, a guarantee, payouts as rooms
+set them, bounties and deals: docs/tournaments-money.md).
 
 Players leave a table between hands only: balancing and breaking (after every hand's end,
 elimination, disqualification or late entry) never take a player from a table with a hand
@@ -27,6 +28,12 @@ Chips in play = entries x starting stack + rebuys x rebuy chips + add-ons x add-
 - chips removed (colour-up races and disqualifications, each an event with its amount).
 On the service's tables the chips a rebuy, add-on or race gives or takes are chip
 changes (numbered) that the table applies between hands, before its next deal.
+
+Money. The prize pool is what the prices paid in, at least the guarantee; fees and
+bounties are apart. A bust pays the busted player's bounty to the winners of the pot that
+busted them (BountiesWon, right after the PlayersEliminated; an undone bust compensates
+it with BountiesReversed). A deal (DealRecorded) fixes what its players are paid, whatever
+their places. `Tournament.prizes()` is the one place prizes are worked out.
 
 Every random draw (seats, balancing ties, broken tables' seats, chip races) uses a seed
 carried by the command and recorded in the events; replay applies the recorded seats and

@@ -331,7 +331,8 @@ def undo_blocked_words(context: Context) -> str | None:
 
 BLOCKERS = {"PlayerMoved": "a move", "TableBroken": "a table broken", "HandDealt": "a hand dealt",
             "HandFinished": "a hand finished", "ChipsCounted": "a chip count", "PlayersEliminated": "a later bust",
-            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish"}
+            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish",
+            "DealRecorded": "the deal"}
 
 
 def _act_words(context: Context, act: Any) -> str:
