@@ -37,7 +37,7 @@ def test_a_pko_with_a_deal_run_from_the_desk_ends_in_results_slips_and_books_tha
               zip(view(client, tournament_id)["tables"][0]["players"], (15000, 3000, 2000))}
     assert post(client, tournament_id, "counts", table="1", **counts).status_code == 303
     desk = page(client.get(f"/floor/tournaments/{tournament_id}"))
-    assert "data-deal-player" in desk and "Record the deal" in desk
+    assert "data-deal-player" in desk and "Record the deal" in desk and 'id="record-chip-chop"' in desk
     # Payouts 70/30 of 500: 350 / 150, third place unpaid; the desk's amounts: bo 250, cy 120, di 80, 50 to play for.
     amounts = {bo: "250", cy: "120", di: "80"}
     short = post(client, tournament_id, "deal", left_to_play_for="0",
