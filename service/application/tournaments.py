@@ -410,7 +410,7 @@ def deal_figures(state: tournament.Tournament) -> dict[str, Any]:
     """For the players left: the prizes still open, each player's chips, ICM equity and
     whole-unit ICM deal, and the chip chop (running-events.md, Deals). A deal needs every
     player's chips: chips not yet counted (physical tables) are a 422 `stacks_unknown`."""
-    players = sorted(state.seating.where)
+    players = sorted(state.seating.where, key=lambda p: (-state.stack_of(p), p))  # the chip leader first
     stacks = [state.stack_of(p) for p in players]
     prizes = state.open_prizes()
     if any(stack <= 0 for stack in stacks) or state.chips_known != state.chips_in_play:
