@@ -333,13 +333,23 @@ class SeatStack:
 
 
 @dataclass(frozen=True)
+class PotWinners:
+    """Who busted a player: the winners of the highest-numbered pot the player was in
+    (their chips may have gone to several pots; running-events.md's bounty rule)."""
+    player_id: str
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class HandClosed:
-    """The hand is over: the stack of every seat dealt in, and who lost their last chip.
-    (The game's HandEnded lists its stacks the same way, with each one's position in the
-    hand beside: domain.live.table_records.)"""
+    """The hand is over: the stack of every seat dealt in, and who lost their last chip
+    (with who busted them, for bounties: empty in logs written before). (The game's
+    HandEnded lists its stacks the same way, with each one's position in the hand beside:
+    domain.live.table_records.)"""
     hand_id: str
     stacks: tuple[SeatStack, ...]
     busted: tuple[str, ...]
+    busted_by: tuple[PotWinners, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -483,6 +493,8 @@ class TableState:
     here again (a move's chips are on their way to another table)."""
     last_busted: tuple[TableSeat, ...] = ()
     """Who lost their last chip in the last hand, with the stack they began it with."""
+    last_busted_by: tuple[PotWinners, ...] = ()
+    """Who busted them: the winners of the highest-numbered pot each was in."""
     auto_deal: bool = False
     chip_changes: tuple[int, ...] = ()
     """Tournament tables: the tournament's chip changes applied here (their ids); cash
@@ -665,7 +677,8 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
         if entry.points is not None:
             points[entry.seat] += entry.points
     return with_changes(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
-                        points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted))
+                        points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted),
+                        last_busted_by=event.busted_by)
 
 
 def replay(events: Any) -> TableState:
@@ -1250,6 +1263,19 @@ def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | N
     return rules.adapter.handle(hand, command, dealing)
 
 
+def _busted_by(state: TableState, busted: tuple[str, ...]) -> tuple[PotWinners, ...]:
+    """For each busted player, the winners of the last pot awarded that they were eligible
+    for (pots are awarded main pot first: the last is the highest-numbered)."""
+    awards = getattr(state.hand, "awards", ())
+    named = []
+    for player in busted:
+        position = next(p for p, seat in enumerate(state.hand_seats) if state.players[seat] == player)
+        last = next((a for a in reversed(awards) if position in a.eligible), None)
+        if last is not None:
+            named.append(PotWinners(player, tuple(state.players[state.hand_seats[w]] for w in last.winners)))
+    return tuple(named)
+
+
 def _closing(state: TableState) -> list[Any]:
     """HandClosed (and TableFinished) once the game's hand is over."""
     if state.hand is None or not state.hand.over:
@@ -1261,7 +1287,7 @@ def _closing(state: TableState) -> list[Any]:
                              hand_points[position] if hand_points else None)
                    for position, seat in enumerate(state.hand_seats))
     busted = tuple(entry.player_id for entry in stacks if chips and entry.stack == 0)
-    closed = HandClosed(state.hand_id, stacks, busted)  # type: ignore[arg-type]
+    closed = HandClosed(state.hand_id, stacks, busted, _busted_by(state, busted))  # type: ignore[arg-type]
     events: list[Any] = [closed]
     after = evolve(state, closed)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]

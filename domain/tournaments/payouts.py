@@ -1,16 +1,23 @@
-"""Prize pool, payout table, places shared by players busting on the same hand, and an
-ICM chop for a deal at the end.
+"""Prize pool, payout table (percentages, fixed amounts or the field-size preset), places
+shared by players busting on the same hand, and the figures of a deal at the end (ICM and
+chip chop).
 
-Remainder rule: each place gets the floor of its percentage of the pool; the chips left
-over (fewer than the number of paid places) go one each to the best places, first place
-first. The amounts then sum to the pool exactly and never increase down the table.
-Splitting shared places works the same way: equal shares, the odd chips one each to the
-players in the order given (the tournament passes the larger starting stack first).
+Remainder rule (running-events.md): each place gets its percentage of the pool rounded
+down to the payout unit (a house setting, default 1); everything left over goes to first
+place. The amounts then sum to the pool exactly and never increase down the table. Fixed
+amounts are paid as set; a pool larger than their sum pays the rest to first place.
+Splitting shared places: equal shares, the odd chips one each to the players in the order
+given (the tournament passes the larger starting stack first).
+
+The preset by field size (the project's own formula, not a vendor's table): a field of N
+entries pays P = ceil(N * 15 / 100) places (at least one), and place k of P is paid in
+proportion to 1/k: its percentage is 100 * (1/k) / (1 + 1/2 + ... + 1/P), exact.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from math import ceil
 from typing import Any, Mapping, Sequence
 
 from domain.rules.violations import Violation
@@ -59,13 +66,48 @@ def parse_percentages(percentages: Sequence[int | str | Fraction]) -> tuple[Frac
     return exact
 
 
-def payout_amounts(pool: int, percentages: Sequence[int | str | Fraction]) -> tuple[int, ...]:
-    """Whole-chip amounts by place summing to `pool` exactly (remainder rule above)."""
+def payout_amounts(pool: int, percentages: Sequence[int | str | Fraction], unit: int = 1) -> tuple[int, ...]:
+    """Amounts by place, each a multiple of `unit` but first place's, summing to `pool`
+    exactly (remainder rule above)."""
     exact = parse_percentages(percentages)
-    amounts = [pool * p.numerator // (100 * p.denominator) for p in exact]
-    for place in range(pool - sum(amounts)):
-        amounts[place] += 1
+    if unit < 1:
+        raise Violation("invalid_payouts", f"the payout unit is at least 1, not {unit}", numbers={"unit": unit})
+    amounts = [pool * p.numerator // (100 * p.denominator) // unit * unit for p in exact]
+    amounts[0] += pool - sum(amounts)
     return tuple(amounts)
+
+
+def parse_fixed_amounts(amounts: Sequence[int]) -> tuple[int, ...]:
+    """Fixed amounts by place: at least one, positive, never increasing."""
+    if not amounts:
+        raise Violation("invalid_payouts", "a payout table pays at least one place")
+    if any(a <= 0 for a in amounts):
+        raise Violation("invalid_payouts", "every paid place gets a positive amount")
+    for place, (higher, lower) in enumerate(zip(amounts, amounts[1:]), start=2):
+        if lower > higher:
+            raise Violation("invalid_payouts", f"place {place} would pay {lower}, more than place {place - 1}'s "
+                            f"{higher}", numbers={"place": place, "amount": lower, "above": higher})
+    return tuple(amounts)
+
+
+def fixed_payout_amounts(pool: int, amounts: Sequence[int]) -> tuple[int, ...]:
+    """The fixed amounts, the pool's excess over them to first place. The pool is never
+    less than their sum: the tournament counts them as a guarantee."""
+    fixed = parse_fixed_amounts(amounts)
+    if pool < sum(fixed):
+        raise Violation("invalid_payouts", f"the pool {pool} is less than the fixed amounts' {sum(fixed)}",
+                        numbers={"pool": pool, "fixed": sum(fixed)})
+    return (fixed[0] + pool - sum(fixed), *fixed[1:])
+
+
+PRESET_PAID_PERCENT = 15  # the preset pays about this share of the field
+
+
+def preset_percentages(entries: int) -> tuple[Fraction, ...]:
+    """The preset payout table for a field of `entries` (the formula above)."""
+    paid = max(1, ceil(entries * PRESET_PAID_PERCENT / 100))
+    harmonic = sum(Fraction(1, k) for k in range(1, paid + 1))
+    return tuple(100 * Fraction(1, k) / harmonic for k in range(1, paid + 1))
 
 
 def places_for_bust(
@@ -159,6 +201,39 @@ def icm_chop(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[int, ...]:
     amounts = [int(e) for e in equities]
     left = sum(prizes[: len(stacks)]) - sum(amounts)
     order = sorted(range(len(stacks)), key=lambda i: (-(equities[i] - amounts[i]), -stacks[i], i))
+    for index in order[:left]:
+        amounts[index] += 1
+    return tuple(amounts)
+
+
+def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[int, ...]:
+    """The chip chop among the players left: each gets the smallest prize still open plus
+    a share of the rest in proportion to their chips, never more than first prize (what a
+    share would pay beyond it goes to the others, by their chips). Whole chips summing to
+    the prizes still to pay: floors, then the chips left one each to the largest fractional
+    parts (the larger stack first on equal parts)."""
+    if any(s <= 0 for s in stacks):
+        raise Violation("invalid_stacks", "every player in a chop has chips")
+    paid = list(prizes[: len(stacks)]) + [0] * max(0, len(stacks) - len(prizes))
+    floor_prize, first = paid[-1], paid[0]
+    exact = [Fraction(floor_prize)] * len(stacks)
+    rest = Fraction(sum(paid) - floor_prize * len(stacks))
+    open_players = set(range(len(stacks)))
+    while rest > 0 and open_players:
+        chips = sum(stacks[i] for i in open_players)
+        shares = {i: rest * stacks[i] / chips for i in open_players}
+        capped = {i for i in open_players if exact[i] + shares[i] >= first}
+        if not capped:
+            for i, share in shares.items():
+                exact[i] += share
+            break
+        for i in capped:
+            rest -= first - exact[i]
+            exact[i] = Fraction(first)
+        open_players -= capped
+    amounts = [int(e) for e in exact]
+    left = sum(paid) - sum(amounts)
+    order = sorted(range(len(stacks)), key=lambda i: (-(exact[i] - amounts[i]), -stacks[i], i))
     for index in order[:left]:
         amounts[index] += 1
     return tuple(amounts)

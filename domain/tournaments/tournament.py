@@ -1,7 +1,8 @@
 """The tournament decider: registration, the draw, hands dealt with the level in force
 (TDA 2024 23) and a dead button (TDA 2024 32), eliminations with balancing and breaking (TDA 2024 10,
 11), hand-for-hand, the level clock, floor moves, disqualification, rebuys, add-ons and
-colour-ups, finishing order and prizes.
+colour-ups, finishing order and prizes, and the money (fees, a guarantee, payouts as rooms
+set them, bounties and deals: docs/tournaments-money.md).
 
 Players leave a table between hands only: balancing and breaking (after every hand's end,
 elimination, disqualification or late entry) never take a player from a table with a hand
@@ -27,6 +28,12 @@ Chips in play = entries x starting stack + rebuys x rebuy chips + add-ons x add-
 - chips removed (colour-up races and disqualifications, each an event with its amount).
 On the service's tables the chips a rebuy, add-on or race gives or takes are chip
 changes (numbered) that the table applies between hands, before its next deal.
+
+Money. The prize pool is what the prices paid in, at least the guarantee; fees and
+bounties are apart. A bust pays the busted player's bounty to the winners of the pot that
+busted them (BountiesWon, right after the PlayersEliminated; an undone bust compensates
+it with BountiesReversed). A deal (DealRecorded) fixes what its players are paid, whatever
+their places. `Tournament.prizes()` is the one place prizes are worked out.
 
 Every random draw (seats, balancing ties, broken tables' seats, chip races) uses a seed
 carried by the command and recorded in the events; replay applies the recorded seats and
@@ -55,12 +62,16 @@ from domain.tournaments.clock import (
     new_clock,
     read_clock,
 )
+from domain.tournaments.bounties import BOUNTY_KINDS, BountyAward, bust_awards, tda20_order
 from domain.tournaments.payouts import (
     RANK_BY_STARTING_STACK,
     RANK_SHARED,
+    fixed_payout_amounts,
+    parse_fixed_amounts,
     parse_percentages,
     payout_amounts,
     places_for_round,
+    preset_percentages,
     prize_pool,
     prizes_for_places,
 )
@@ -129,6 +140,18 @@ class Settings:
     move_call_s: int = 180  # physical tables: a move is pending until confirmed or this passes
     action_clock_s: int | None = None  # service tables: seconds per action (a level may override)
     time_bank_s: int = 0  # service tables: extra seconds each player may use once the clock runs out
+    # Money (running-events.md). A price (buy_in, rebuy_price, add_on_price) is what enters
+    # the prize pool; its fee beside it is the house's and never does.
+    fee: int = 0  # per entry and re-entry
+    rebuy_fee: int = 0
+    add_on_fee: int = 0
+    guarantee: int = 0  # the prize pool is at least this; the shortfall (overlay) is paid by the house
+    payout_fixed: tuple[int, ...] = ()  # fixed amounts by place, instead of payout_percentages
+    payout_preset: bool = False  # the preset by field size (payouts.preset_percentages) instead
+    payout_unit: int = 1  # percentages' amounts are rounded down to it, the remainder to first place
+    bounty_kind: str = ""  # "": no bounties; "fixed" or "progressive" (bounties.py)
+    bounty: int = 0  # each entry's bounty, paid beside the buy-in and fee
+    bounty_cash_percent: int = 50  # progressive: the eliminator's cash share; the rest goes on their head
 
 
 @dataclass(frozen=True)
@@ -137,6 +160,7 @@ class Bust:
     starting_stack: int  # the player's stack when the hand started
     table: int = 0  # where they busted (set by the decider)
     busted_by: str | None = None  # who busted them (bounties, records), when the floor says
+    also_busted_by: tuple[str, ...] = ()  # a split pot: the pot's other winners (they share the bounty)
 
 
 @dataclass(frozen=True)
@@ -318,6 +342,21 @@ class AddOn:
     at: float
 
 
+@dataclass(frozen=True)
+class DealShare:
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class RecordDeal:
+    """The players left agreed a deal: an amount each, and what is left to play for (paid
+    to the winner); together exactly the prize money still to pay."""
+    shares: tuple[DealShare, ...]
+    left_to_play_for: int
+    at: float
+
+
 # --- events ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -371,6 +410,7 @@ class Elimination:
     player_id: str
     place: int
     busted_by: str | None = None
+    also_busted_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -495,6 +535,8 @@ class RebuyAwaited:
     table: int
     starting_stack: int  # the stack the bust hand started with: ranks them if they go out
     at: float
+    busted_by: str | None = None  # who busted them: wins their bounty if they go out
+    also_busted_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -558,6 +600,28 @@ class ChipChange:
 
 
 @dataclass(frozen=True)
+class BountiesWon:
+    """Bounties paid for the players just out (or the winner's own, at the end)."""
+    awards: tuple[BountyAward, ...]
+    at: float
+
+
+@dataclass(frozen=True)
+class BountiesReversed:
+    """Compensates the BountiesWon of an undone elimination."""
+    awards: tuple[BountyAward, ...]
+    at: float
+
+
+@dataclass(frozen=True)
+class DealRecorded:
+    shares: tuple[DealShare, ...]
+    left_to_play_for: int
+    remaining_pool: int  # the prize money still to pay when the deal was made
+    at: float
+
+
+@dataclass(frozen=True)
 class Prize:
     player_id: str
     place: int
@@ -582,7 +646,7 @@ EVENT_TYPES: dict[str, type] = {
             PlayersBusted, PlayerMoved, BalancePending, TableBroken, FinalTableReached, HandForHandStarted,
             HandForHandStopped, RebuyTaken, AddOnTaken, TournamentFinished, DisqualificationQueued,
             ChipsCounted, ChipsRaced, MoveQueued, MoveCancelled, RebuyAwaited, RebuyDeclined, MoveSeated,
-            EliminationUndone, RebuyUndone, ClockChangeUndone,
+            EliminationUndone, RebuyUndone, ClockChangeUndone, BountiesWon, BountiesReversed, DealRecorded,
         )
     },
 }
@@ -592,7 +656,7 @@ EVENT_TYPES: dict[str, type] = {
 
 RECENT_MOVES = 30  # moves kept for the screens: "Ann Duke: table 3 seat 4 -> table 1 seat 2"
 # Events after an elimination, rebuy or clock change that leave it undoable.
-UNDO_TRANSPARENT = ("LevelStarted", "MoveSeated", "BalancePending", "ClockChangeUndone")
+UNDO_TRANSPARENT = ("LevelStarted", "MoveSeated", "BalancePending", "ClockChangeUndone", "BountiesWon")
 
 
 @dataclass(frozen=True)
@@ -617,6 +681,7 @@ class UndoableAct:
     seats: tuple[RestoredSeat, ...] = ()  # an elimination: where the players sat, with their chips
     awaiting: tuple[RebuyAwaited, ...] = ()  # busted players waiting to rebuy before the act
     clock_before: Clock | None = None
+    bounties: tuple[BountyAward, ...] = ()  # an elimination: the bounties it paid
 
 @dataclass(frozen=True)
 class Tournament:
@@ -654,18 +719,83 @@ class Tournament:
     undoable: UndoableAct | None = None  # the last elimination, rebuy or clock change
     undo_blocked_by: str | None = None  # the first later event that depends on it
     left_periods: Mapping[int, int] = field(default_factory=dict)  # time a period had when the clock left it
+    bounty_heads: Mapping[str, int] = field(default_factory=dict)  # each player's bounty now (never mutated)
+    bounties_won: tuple[BountyAward, ...] = ()  # the bounty ledger, in order
+    deal: DealRecorded | None = None
+    final_prizes: tuple[Prize, ...] | None = None  # as TournamentFinished recorded them
 
     @property
     def entries(self) -> int:
         return sum(self.entries_by_player.values())
 
     @property
-    def prize_pool(self) -> int:
+    def contributions(self) -> int:
+        """What the players paid into the prize pool (fees and bounties apart)."""
         s = self._settings
         return prize_pool(
             s.buy_in, self.entries - self.re_entries, self.re_entries,
             self.rebuys, s.rebuy_price, self.add_ons, s.add_on_price,
         )
+
+    @property
+    def fees(self) -> int:
+        s = self._settings
+        return self.entries * s.fee + self.rebuys * s.rebuy_fee + self.add_ons * s.add_on_fee
+
+    @property
+    def bounties_collected(self) -> int:
+        return self.entries * self._settings.bounty if self._settings.bounty_kind else 0
+
+    @property
+    def prize_pool(self) -> int:
+        """The contributions, at least the guarantee (fixed payouts guarantee their sum)."""
+        s = self._settings
+        return max(self.contributions, s.guarantee, sum(s.payout_fixed))
+
+    @property
+    def overlay(self) -> int:
+        """What the house adds to reach the guarantee."""
+        return self.prize_pool - self.contributions
+
+    def payout_table(self) -> tuple[int, ...]:
+        """The amounts by place for the prize pool so far (percentages, fixed or preset)."""
+        s = self._settings
+        if s.payout_fixed:
+            return fixed_payout_amounts(self.prize_pool, s.payout_fixed)
+        percentages = preset_percentages(self.entries) if s.payout_preset else s.payout_percentages
+        return payout_amounts(self.prize_pool, percentages, s.payout_unit)
+
+    def prizes(self) -> tuple[Prize, ...]:
+        """Each player's prize by the finishing order, best first: the payout table's for
+        the places reached, or, for the players in a deal, the amount agreed (the winner
+        adds what was left to play for). Players still in have none until the end; once it is
+        over, the prizes TournamentFinished recorded (an older rule's stay as they were paid)."""
+        if self.final_prizes is not None:
+            return self.final_prizes
+        order = self.finishing_order()
+        amounts = prizes_for_places(self.payout_table(), [e.place for e in order])
+        agreed = {share.player_id: share.amount for share in self.deal.shares} if self.deal else {}
+        alive = self.seating.where if self.status != FINISHED else {}
+        prizes = []
+        for elimination, amount in zip(order, amounts):
+            player = elimination.player_id
+            if player in alive:
+                continue
+            if player in agreed:
+                assert self.deal is not None
+                amount = agreed[player] + (self.deal.left_to_play_for if elimination.place == 1 else 0)
+            if amount:
+                prizes.append(Prize(player, elimination.place, amount))
+        return tuple(prizes)
+
+    @property
+    def remaining_pool(self) -> int:
+        """The prize money still to pay: the pool less the prizes of the players out."""
+        return self.prize_pool - sum(p.amount for p in self.prizes())
+
+    def open_prizes(self) -> tuple[int, ...]:
+        """The payout table's amounts for the places the players left still play for."""
+        return self.payout_table()[: self.seating.players]
 
     @property
     def _settings(self) -> Settings:
@@ -867,6 +997,8 @@ def decide(state: Tournament, command: object) -> list[object]:
         return [MoveSeated(command.move_id, command.at)]
     if isinstance(command, Undo):
         return _undo(state, settings, command)
+    if isinstance(command, RecordDeal):
+        return _deal_agreed(state, command)
     raise _refuse("unknown_command", f"unknown command {type(command).__name__}")
 
 
@@ -875,7 +1007,7 @@ def _create(state: Tournament, command: CreateTournament) -> list[object]:
         raise _refuse("tournament_exists", f"tournament {state.tournament_id} already exists")
     s = command.settings
     structure = validate_structure(s.structure)
-    parse_percentages(s.payout_percentages)
+    _check_money(s)
     empty_seating(s.table_size)
     if command.at is not None and s.starts_at > command.at + LATEST_START_AHEAD_S:
         # Beyond this the clock's instants (each level's end) soon leave the years a
@@ -925,6 +1057,32 @@ def _create(state: Tournament, command: CreateTournament) -> list[object]:
         raise _refuse("invalid_setting", f"tables are \"service\" or \"physical\", not {s.tables!r}")
     _check_denominations(s, structure)
     return [TournamentCreated(command.tournament_id, replace(s, structure=structure))]
+
+
+def _check_money(s: Settings) -> None:
+    """Fees, guarantee, the payout table (exactly one kind) and bounties."""
+    kinds = [kind for kind, given in (("payout_percentages", s.payout_percentages), ("payout_fixed", s.payout_fixed),
+                                      ("payout_preset", s.payout_preset)) if given]
+    if len(kinds) != 1:
+        raise _refuse("invalid_payouts", "give one payout table: percentages, fixed amounts or the preset",
+                      given=kinds)
+    if s.payout_percentages:
+        parse_percentages(s.payout_percentages)
+    if s.payout_fixed:
+        parse_fixed_amounts(s.payout_fixed)
+    if s.payout_unit < 1:
+        raise _refuse("invalid_payouts", f"the payout unit is at least 1, not {s.payout_unit}", payout_unit=s.payout_unit)
+    if min(s.fee, s.rebuy_fee, s.add_on_fee, s.guarantee, s.bounty) < 0:
+        raise _refuse("invalid_setting", "fees, the guarantee and the bounty are not negative")
+    if (s.rebuy_fee and not s.rebuy_price) or (s.add_on_fee and not s.add_on_price):
+        raise _refuse("invalid_setting", "a rebuy or add-on fee needs its price", rebuy_fee=s.rebuy_fee,
+                      add_on_fee=s.add_on_fee)
+    if s.bounty_kind not in ("", *BOUNTY_KINDS) or bool(s.bounty_kind) != (s.bounty > 0):
+        raise _refuse("invalid_bounty", f"a bounty is \"fixed\" or \"progressive\" with an amount above 0 "
+                      f"(kind {s.bounty_kind!r}, amount {s.bounty})", bounty_kind=s.bounty_kind, bounty=s.bounty)
+    if not 0 <= s.bounty_cash_percent <= 100:
+        raise _refuse("invalid_bounty", f"the eliminator's cash share is 0 to 100%, not {s.bounty_cash_percent}",
+                      bounty_cash_percent=s.bounty_cash_percent)
 
 
 def _check_denominations(s: Settings, structure: tuple[Period, ...]) -> None:
@@ -1071,8 +1229,34 @@ def _placed(state: Tournament, busted: tuple[Bust, ...], at: float, share_all: b
     ranking = RANK_SHARED if share_all else state._settings.bust_ranking
     places = places_for_round([(b.player_id, b.starting_stack, b.table) for b in ordered],
                               state.seating.players + len(state.round_busts), ranking)
-    by = {b.player_id: b.busted_by for b in busted}
-    return [PlayersEliminated(tuple(Elimination(p, place, by.get(p)) for p, place in places), at)]
+    by = {b.player_id: b for b in busted}
+    eliminated = PlayersEliminated(tuple(Elimination(p, place, by[p].busted_by, by[p].also_busted_by)
+                                         for p, place in places), at)
+    awards = _bounties_for(state, busted)
+    return [eliminated, BountiesWon(awards, at)] if awards else [eliminated]
+
+
+def _bounties_for(state: Tournament, busted: Iterable[Bust]) -> tuple[BountyAward, ...]:
+    """The bounties of the players out, to the winners of the pots that busted them (in
+    TDA 2024 20's order at the bust's table). A bust with nobody named leaves the bounty
+    unclaimed (the cashier still holds it)."""
+    s = state._settings
+    if not s.bounty_kind:
+        return ()
+    awards: list[BountyAward] = []
+    out = {b.player_id for b in busted}
+    for bust in busted:
+        winners = [w for w in dict.fromkeys(filter(None, (bust.busted_by, *bust.also_busted_by)))
+                   if w in state.seating.where and w not in out]
+        if not winners:
+            continue
+        table = state.seating.tables[bust.table - 1] if 0 < bust.table <= len(state.seating.tables) else None
+        button = table.positions.button if table is not None and table.positions is not None else 0
+        # The floor names split pots' winners at the bust's table only (_eliminate_reported).
+        ordered = tda20_order(winners, {w: state.seating.where[w][1] for w in winners}, button, s.table_size)
+        awards += bust_awards(s.bounty_kind, state.bounty_heads.get(bust.player_id, 0), bust.player_id, ordered,
+                              s.bounty_cash_percent)
+    return tuple(awards)
 
 
 def _place_round(state: Tournament, busted: tuple[Bust, ...], at: float, share_all: bool) -> list[object]:
@@ -1092,9 +1276,17 @@ def _eliminate_reported(state: Tournament, settings: Settings, command: Eliminat
         if name not in state.seating.where:
             raise _refuse("not_seated", f"player {name} is not in the tournament", player=name)
     for bust in command.busted:
-        if bust.busted_by is not None and (bust.busted_by in names or bust.busted_by not in state.seating.where):
-            raise _refuse("invalid_busted_by", f"{bust.busted_by} is not a player still in who could bust "
-                          f"{bust.player_id}", player=bust.player_id, busted_by=bust.busted_by)
+        for winner in (bust.busted_by, *bust.also_busted_by):
+            if winner is not None and (winner in names or winner not in state.seating.where):
+                raise _refuse("invalid_busted_by", f"{winner} is not a player still in who could bust "
+                              f"{bust.player_id}", player=bust.player_id, busted_by=winner)
+        if bust.also_busted_by and any(state.seating.where[w][0] != state.seating.where[bust.player_id][0]
+                                       for w in (bust.busted_by, *bust.also_busted_by) if w is not None):
+            raise _refuse("invalid_busted_by", f"the winners of the pot that busted {bust.player_id} sit at "
+                          "their table", player=bust.player_id)
+        if settings.bounty_kind and settings.tables == TABLES_PHYSICAL and bust.busted_by is None:
+            raise _refuse("busted_by_required", f"a bounty is on {bust.player_id}'s head: name who busted them",
+                          player=bust.player_id)
     events: list[object] = []
     if command.counts:
         if settings.tables != TABLES_PHYSICAL:
@@ -1137,14 +1329,15 @@ def _split_rebuyers(state: Tournament, busted: tuple[Bust, ...], at: float) -> t
     """During the rebuy period a busted player who may still rebuy keeps the seat
     (RebuyAwaited); the others are out."""
     settings = state._settings
-    awaited: list[object] = [RebuyAwaited(b.player_id, b.table, b.starting_stack, at) for b in busted
-                             if _may_rebuy(state, settings, b.player_id, at)]
+    awaited: list[object] = [RebuyAwaited(b.player_id, b.table, b.starting_stack, at, b.busted_by, b.also_busted_by)
+                             for b in busted if _may_rebuy(state, settings, b.player_id, at)]
     waiting = {a.player_id for a in awaited}  # type: ignore[attr-defined]
     return awaited, tuple(b for b in busted if b.player_id not in waiting)
 
 
 def _busts(state: Tournament, awaited: Iterable[RebuyAwaited]) -> tuple[Bust, ...]:
-    return tuple(Bust(a.player_id, a.starting_stack, state.seating.where[a.player_id][0]) for a in awaited)
+    return tuple(Bust(a.player_id, a.starting_stack, state.seating.where[a.player_id][0], a.busted_by,
+                      a.also_busted_by) for a in awaited)
 
 
 def _out_after_waiting(state: Tournament, awaited: tuple[RebuyAwaited, ...], at: float, seed: int) -> list[object]:
@@ -1232,7 +1425,7 @@ def _settle(state: Tournament, at: float, seed: int) -> list[object]:
     """After players left or a hand ended: the tournament's end, or the queued
     disqualifications and moves, balancing and breaking, and hand-for-hand at the bubble."""
     if state.seating.players == 1:
-        return [_finished(state, at)]
+        return _finishing(state, at)
     events: list[object] = []
     for pending in state.pending_disqualifications:
         if pending.player_id in state.seating.where and state.seating.players > 1 \
@@ -1241,7 +1434,7 @@ def _settle(state: Tournament, at: float, seed: int) -> list[object]:
             events.append(event)
             state = evolve(state, event)
     if state.seating.players == 1:
-        return [*events, _finished(state, at)]
+        return [*events, *_finishing(state, at)]
     for pending in state.pending_moves:
         event = _queued_move(state, pending, at)
         if event is not None:
@@ -1276,7 +1469,7 @@ def _bubble(state: Tournament, at: float) -> list[object]:
         return [HandForHandStopped(at)]
     if not state._settings.hand_for_hand_at_bubble:
         return []
-    paid = len(state._settings.payout_percentages)
+    paid = len(state.payout_table())
     if not state.hand_for_hand and state.seating.players == paid + 1 and state.seating.open_tables > 1:
         return [HandForHandStarted(at)]
     if state.hand_for_hand and state.seating.players <= paid:
@@ -1301,17 +1494,48 @@ def _balance(state: Tournament, seed: int, at: float) -> list[object]:
     return events
 
 
+def _finishing(state: Tournament, at: float) -> list[object]:
+    """The last player standing collects their own bounty, and the tournament is over."""
+    winner = next(iter(state.seating.where))
+    head = state.bounty_heads.get(winner, 0)
+    own = [BountiesWon((BountyAward(winner, winner, head),), at)] if head else []
+    return [*own, _finished(reduce(evolve, own, state), at)]
+
+
 def _finished(state: Tournament, at: float) -> TournamentFinished:
-    order = state.finishing_order()
-    pool = state.prize_pool
-    amounts = payout_amounts(pool, state._settings.payout_percentages)
-    prizes = prizes_for_places(amounts, [e.place for e in order])
-    return TournamentFinished(
-        winner=order[0].player_id,
-        prize_pool=pool,
-        prizes=tuple(Prize(e.player_id, e.place, amount) for e, amount in zip(order, prizes) if amount),
-        at=at,
-    )
+    finished = replace(state, status=FINISHED)
+    return TournamentFinished(winner=finished.finishing_order()[0].player_id, prize_pool=state.prize_pool,
+                              prizes=finished.prizes(), at=at)
+
+
+def _deal_agreed(state: Tournament, command: RecordDeal) -> list[object]:
+    """A deal among the players left (running-events.md): every one of them named once,
+    amounts and what is left to play for not negative, together the prize money still to pay."""
+    if state.deal is not None:
+        raise _refuse("deal_exists", "a deal was already recorded for this tournament")
+    if state.awaiting_rebuy:
+        raise _refuse("awaiting_rebuy", "a busted player may still rebuy: settle that before a deal",
+                      players=sorted(state.awaiting_players))
+    settings = state._settings
+    level = _level_of(state, command.at)
+    if _late_registration_open(state, settings, command.at) or _rebuy_open(state, settings, command.at) \
+            or (settings.add_on_price > 0 and level is not None and level <= settings.add_on_until_level):
+        # The pool could still grow: a deal shares out a pool that is settled.
+        raise _refuse("entries_open", "late registration, rebuys or add-ons are still open: the prize pool is not "
+                      "settled yet", level=level)
+    named = [share.player_id for share in command.shares]
+    left = sorted(state.seating.where)
+    if sorted(named) != left:
+        raise _refuse("deal_players", "a deal names every player left, once each",
+                      named=sorted(named), players_left=left)
+    if command.left_to_play_for < 0 or any(share.amount < 0 for share in command.shares):
+        raise _refuse("invalid_deal", "deal amounts and what is left to play for are not negative")
+    remaining = state.remaining_pool
+    agreed = sum(share.amount for share in command.shares) + command.left_to_play_for
+    if agreed != remaining:
+        raise _refuse("deal_does_not_add_up", f"the deal's amounts and what is left to play for come to {agreed}, "
+                      f"the prize money still to pay is {remaining}", agreed=agreed, remaining_pool=remaining)
+    return [DealRecorded(command.shares, command.left_to_play_for, remaining, command.at)]
 
 
 def _clock(state: Tournament, command: object) -> list[object]:
@@ -1403,6 +1627,8 @@ def _undo(state: Tournament, settings: Settings, command: Undo) -> list[object]:
             raise _refuse("undo_blocked", "a service table decided this elimination in its hand: it stands",
                           undoing=act.kind, depends="HandFinished")
         events: list[object] = [EliminationUndone(act.seats, command.at)]
+        if act.bounties:
+            events.append(BountiesReversed(act.bounties, command.at))
         return events + [replace(a, at=command.at) for a in act.awaiting
                          if a.player_id in {s.player_id for s in act.seats}]
     if act.kind == "rebuy":
@@ -1492,6 +1718,9 @@ def _track_undo(before: Tournament, after: Tournament, event: object) -> Tournam
         return replace(after, undoable=UndoableAct("rebuy", event, awaiting=waited), undo_blocked_by=None)
     if isinstance(event, (ClockPaused, ClockResumed, ClockAdjusted, LevelSet)):
         return replace(after, undoable=UndoableAct("clock", event, clock_before=before.clock), undo_blocked_by=None)
+    if isinstance(event, BountiesWon) and before.undoable is not None and before.undoable.kind == "elimination" \
+            and before.undo_blocked_by is None:
+        return replace(after, undoable=replace(before.undoable, bounties=before.undoable.bounties + event.awards))
     if isinstance(event, (EliminationUndone, RebuyUndone, ClockChangeUndone)):
         return replace(after, undoable=None, undo_blocked_by=None)
     if before.undoable is not None and before.undo_blocked_by is None \
@@ -1522,14 +1751,30 @@ def _evolve(state: Tournament, event: object) -> Tournament:
         return replace(
             state, registered=registered, entries_by_player=entries, standings=standings,
             re_entries=state.re_entries + event.re_entry,
+            bounty_heads=_plus(state.bounty_heads, event.player_id, state._settings.bounty)
+            if state._settings.bounty_kind else state.bounty_heads,
         )
     if isinstance(event, PlayerUnregistered):
         entries = dict(state.entries_by_player)
         entries.pop(event.player_id, None)
         return replace(
             state, registered=tuple(p for p in state.registered if p != event.player_id),
-            entries_by_player=entries,
+            entries_by_player=entries, bounty_heads=_without(state.bounty_heads, (event.player_id,)),
         )
+    if isinstance(event, BountiesWon):
+        heads = {**state.bounty_heads, **{a.busted: 0 for a in event.awards}}
+        for award in event.awards:
+            heads[award.winner] = heads.get(award.winner, 0) + award.head
+        return replace(state, bounty_heads=heads, bounties_won=state.bounties_won + event.awards)
+    if isinstance(event, BountiesReversed):
+        heads = dict(state.bounty_heads)
+        for award in event.awards:
+            heads[award.winner] -= award.head
+            heads[award.busted] = heads.get(award.busted, 0) + award.cash + award.head
+        # Undone while nothing followed: its awards are the ledger's last.
+        return replace(state, bounty_heads=heads, bounties_won=state.bounties_won[: -len(event.awards)])
+    if isinstance(event, DealRecorded):
+        return replace(state, deal=event)
     if isinstance(event, TournamentStarted):
         seating = seated(state._settings.table_size, event.seats, event.buttons)
         stack = state._settings.starting_stack
@@ -1678,7 +1923,7 @@ def _evolve(state: Tournament, event: object) -> Tournament:
             chip_changes=_changes(state, *((r.player_id, r.after - r.before, "colour-up") for r in event.stacks)),
         )
     if isinstance(event, TournamentFinished):
-        return replace(state, status=FINISHED)
+        return replace(state, status=FINISHED, final_prizes=event.prizes)
     raise TypeError(f"unknown event {type(event).__name__}")
 
 

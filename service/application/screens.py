@@ -13,7 +13,6 @@ from typing import Any
 
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
-from domain.tournaments.payouts import payout_amounts
 from domain.tournaments.structure import Period, level_number
 from service.application.tournaments import LoadedTournament
 
@@ -178,7 +177,7 @@ def payouts_screen(loaded: LoadedTournament, names: Names) -> dict[str, Any]:
     order = state.finishing_order() if state.status == tournament.FINISHED else state.standings
     for entry in order:
         finished.setdefault(entry.place, []).append(names.get(entry.player_id, ""))
-    amounts = payout_amounts(state.prize_pool, settings.payout_percentages)
+    amounts = state.payout_table()
     places = [{"place": place, "amount": amount, "names": finished.get(place, [])}
               for place, amount in enumerate(amounts, start=1)]
     return {"name": settings.name, "status": state.status, "prize_pool": state.prize_pool,

@@ -433,8 +433,10 @@ def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number:
         return False
     if _deal_key(table_state.table_id, k + 1) in _keys(app, loaded):
         return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
-    here = tuple(tournament.Bust(seat.player_id, seat.stack) for seat in table_state.last_busted
-                 if state.seating.where.get(seat.player_id, (None,))[0] == number)
+    by = {named.player_id: named.winners for named in table_state.last_busted_by}
+    here = tuple(tournament.Bust(seat.player_id, seat.stack, busted_by=next(iter(by.get(seat.player_id, ())), None),
+                                 also_busted_by=by.get(seat.player_id, ())[1:])
+                 for seat in table_state.last_busted if state.seating.where.get(seat.player_id, (None,))[0] == number)
     stacks = tuple(tournament.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
                    if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
     tournaments.send(app, loaded.tournament_id,

@@ -20,7 +20,8 @@ from typing import Any, Mapping, Sequence
 from domain.records import from_record, to_record
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock, roll_forward
-from domain.tournaments.payouts import payout_amounts, prizes_for_places
+from domain.tournaments.cashier import reconcile
+from domain.tournaments.payouts import chip_chop, icm_equities, icm_chop
 from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
 from service.application import ratings
@@ -234,9 +235,11 @@ def _view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
         "tables": _tables_view(loaded.tournament_id, state),
         "standings": _standings_view(state),
         "prize_pool": state.prize_pool,
-        "payouts": [{"place": place, "amount": amount} for place, amount in
-                    enumerate(payout_amounts(state.prize_pool, settings.payout_percentages), start=1)],
+        "payouts": [{"place": place, "amount": amount} for place, amount in enumerate(state.payout_table(), start=1)],
         "prizes": _prizes_view(state),
+        "money": money_view(state),
+        "bounties": bounty_ledger(state),
+        "deal": _deal_view(state),
         "chips": _chips_view(state),
         "pending_moves": [{"move_id": m.move_id, "player_id": m.player_id, "to_table": m.to_table,
                            "to_seat": m.to_seat + 1, "asked_at": tournament.iso(m.at)} for m in state.pending_moves],
@@ -356,8 +359,70 @@ def _standings_view(state: tournament.Tournament) -> list[dict[str, Any]]:
 def _prizes_view(state: tournament.Tournament) -> list[dict[str, Any]]:
     if state.status != tournament.FINISHED or state.settings is None:
         return []
-    order = state.finishing_order()
-    amounts = payout_amounts(state.prize_pool, state.settings.payout_percentages)
-    prizes = prizes_for_places(amounts, [e.place for e in order])
-    return [{"player_id": e.player_id, "place": e.place, "amount": amount}
-            for e, amount in zip(order, prizes) if amount]
+    return [{"player_id": p.player_id, "place": p.place, "amount": p.amount} for p in state.prizes()]
+
+
+# --- money -----------------------------------------------------------------------------
+
+def money_view(state: tournament.Tournament) -> dict[str, Any]:
+    """The event's prices and the cashier's reconciliation (running-events.md, Money)."""
+    s = state._settings
+    books = reconcile(state)
+    return {
+        "buy_in": s.buy_in, "fee": s.fee, "rebuy_price": s.rebuy_price, "rebuy_fee": s.rebuy_fee,
+        "add_on_price": s.add_on_price, "add_on_fee": s.add_on_fee, "guarantee": s.guarantee,
+        "payout_unit": s.payout_unit,
+        "payout_kind": "fixed" if s.payout_fixed else "preset" if s.payout_preset else "percent",
+        "bounty": {"kind": s.bounty_kind, "amount": s.bounty, "cash_percent": s.bounty_cash_percent}
+        if s.bounty_kind else None,
+        "reconciliation": {
+            "collected": books.collected, "contributions": books.contributions, "fees": books.fees,
+            "bounties": books.bounties, "overlay": books.overlay, "prize_pool": books.prize_pool,
+            "prizes_paid": books.prizes_paid, "bounties_paid": books.bounties_paid, "paid": books.paid,
+            "left": books.left,
+        },
+    }
+
+
+def bounty_ledger(state: tournament.Tournament) -> list[dict[str, Any]]:
+    """Per player who won or carries a bounty: the bounties won (whose, cash, added to
+    their own head), the cash total and the bounty on their head now."""
+    won: dict[str, list[dict[str, Any]]] = {}
+    for award in state.bounties_won:
+        won.setdefault(award.winner, []).append({"busted": award.busted, "cash": award.cash, "head": award.head})
+    players = sorted(set(won) | {p for p, head in state.bounty_heads.items() if head})
+    return [{"player_id": p, "won": won.get(p, []), "cash": sum(w["cash"] for w in won.get(p, [])),
+             "head": state.bounty_heads.get(p, 0)} for p in players]
+
+
+def _deal_view(state: tournament.Tournament) -> dict[str, Any] | None:
+    deal = state.deal
+    if deal is None:
+        return None
+    return {"shares": [{"player_id": s.player_id, "amount": s.amount} for s in deal.shares],
+            "left_to_play_for": deal.left_to_play_for, "remaining_pool": deal.remaining_pool,
+            "at": tournament.iso(deal.at)}
+
+
+def deal_figures(state: tournament.Tournament) -> dict[str, Any]:
+    """For the players left: the prizes still open, each player's chips, ICM equity and
+    whole-unit ICM deal, and the chip chop (running-events.md, Deals). A deal needs every
+    player's chips: chips not yet counted (physical tables) are a 422 `stacks_unknown`."""
+    players = sorted(state.seating.where, key=lambda p: (-state.stack_of(p), p))  # the chip leader first
+    stacks = [state.stack_of(p) for p in players]
+    prizes = state.open_prizes()
+    if any(stack <= 0 for stack in stacks) or state.chips_known != state.chips_in_play:
+        raise Violation("stacks_unknown", "a deal needs every player's chips: count them first (chips in play "
+                        f"{state.chips_in_play}, counted {state.chips_known})",
+                        numbers={"chips_in_play": state.chips_in_play, "chips_known": state.chips_known})
+    if len(players) < 2:
+        raise Violation("invalid_stacks", f"a deal is between 2 players or more, not {len(players)}",
+                        numbers={"players": len(players)})
+    equities = icm_equities(stacks, prizes)
+    icm = icm_chop(stacks, prizes)
+    chop = chip_chop(stacks, prizes)
+    return {
+        "remaining_pool": state.remaining_pool, "open_prizes": list(prizes),
+        "players": [{"player_id": p, "chips": stack, "icm_equity": round(equity, 2), "icm": deal, "chip_chop": chopped}
+                    for p, stack, equity, deal, chopped in zip(players, stacks, equities, icm, chop)],
+    }

@@ -286,13 +286,14 @@ def tournament_moves(client: Client, tournament_id: str, move_id: int | None, as
     _emit(as_json, moves, "\n".join(lines) or "no moves")
 
 
-EXPORTS = ("results", "seating", "payouts")
+EXPORTS = ("results", "seating", "payouts", "bounties", "reconciliation")
 
 
 @tournament.command("export")
 @click.argument("tournament_id")
 @click.option("--csv", "csv_of", type=click.Choice(EXPORTS), is_flag=False, flag_value="results", default=None,
-              help="CSV of the results (default), the seating or the payouts, instead of JSON")
+              help="CSV of the results (default), the seating, the payouts, the bounties or the "
+                   "reconciliation, instead of JSON")
 @click.pass_obj
 def tournament_export(client: Client, tournament_id: str, csv_of: str | None) -> None:
     """A tournament as JSON (its view), or one of its CSV exports."""

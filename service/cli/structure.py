@@ -3,7 +3,7 @@
 
 Levels are `{minutes, small_blind, big_blind, ante, big_blind_ante}`; a break is
 `{break: MINUTES}`; `payouts` lists each place's percentage (numbers or text, summing
-to 100). Any other key is the API's own (starting_stack, starts_at, table_size, ...),
+to 100), or each place as the API takes it (`{percent: 25}` or `{amount: 500}`). Any other key is the API's own (starting_stack, starts_at, table_size, ...),
 passed as written: the service checks every value and its 400 names the field.
 """
 from __future__ import annotations
@@ -34,7 +34,11 @@ def tournament_body(path: Path) -> dict[str, Any]:
     if payouts is not None:
         if not isinstance(payouts, list):
             raise StructureError(f"{path}: `payouts` must list each place's percentage")
-        body["payout_percentages"] = [str(p) for p in payouts]
+        if all(isinstance(p, dict) for p in payouts):
+            # The API's own form: {percent: "25"} or {amount: 500} by place.
+            body["payouts"] = [{k: str(v) if k == "percent" else v for k, v in p.items()} for p in payouts]
+        else:
+            body["payout_percentages"] = [str(p) for p in payouts]
     if "starts_at" in body and not isinstance(body["starts_at"], str):
         body["starts_at"] = body["starts_at"].isoformat()  # YAML reads a bare timestamp as one
     return body

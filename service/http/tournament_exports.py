@@ -1,4 +1,5 @@
-"""A tournament's CSV exports: results (standings), seating and payouts. The API serves
+"""A tournament's CSV exports: results (standings, prizes and bounties), seating, payouts,
+the bounty ledger and the cashier's reconciliation. The API serves
 them (`GET /v1/tournaments/{id}/results.csv` ...) and so does the organiser's desk.
 
 RFC 4180 (CRLF, quoted where needed), UTF-8; a cell that a spreadsheet would take for a
@@ -12,19 +13,40 @@ from typing import Any
 
 from flask import Response
 
+from domain.tournaments.payouts import preset_percentages
 from service.application import tournaments
 from service.http.api import application
 from service.application.players import load_player
 
 
 def results_csv(loaded: tournaments.LoadedTournament, now: float) -> Response:
-    """Places so far (the players still in share the best place left), with prizes once finished."""
-    view = tournaments.tournament_view(loaded, now)
-    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
-    rows: list[list[Any]] = [["place", "player_id", "name", "prize"]]
-    rows += [[e.place, e.player_id, _name(e.player_id), prizes.get(e.player_id, 0)]
-             for e in loaded.state.finishing_order()]
+    """Places so far (the players still in share the best place left), with prizes (the
+    players out: their place's, or the deal's; everyone once finished), the bounties each
+    won in cash and the total."""
+    state = loaded.state
+    prizes = {p.player_id: p.amount for p in state.prizes()}
+    bounties = {entry["player_id"]: entry["cash"] for entry in tournaments.bounty_ledger(state)}
+    rows: list[list[Any]] = [["place", "player_id", "name", "prize", "bounties", "total"]]
+    for e in state.finishing_order():
+        prize, won = prizes.get(e.player_id, 0), bounties.get(e.player_id, 0)
+        rows.append([e.place, e.player_id, _name(e.player_id), prize, won, prize + won])
     return csv_response(rows, f"{loaded.tournament_id}-results.csv")
+
+
+def bounties_csv(loaded: tournaments.LoadedTournament) -> Response:
+    """Each bounty won, in order: winner, whose bounty (the winner's own at the end), the
+    cash paid and what went onto the winner's own bounty."""
+    rows: list[list[Any]] = [["winner_id", "winner", "busted_id", "busted", "cash", "added_to_head"]]
+    rows += [[a.winner, _name(a.winner), a.busted, _name(a.busted), a.cash, a.head]
+             for a in loaded.state.bounties_won]
+    return csv_response(rows, f"{loaded.tournament_id}-bounties.csv")
+
+
+def reconciliation_csv(loaded: tournaments.LoadedTournament) -> Response:
+    """The cashier's reconciliation, one figure a row."""
+    books = tournaments.money_view(loaded.state)["reconciliation"]
+    return csv_response([["figure", "amount"], *([k, v] for k, v in books.items())],
+                        f"{loaded.tournament_id}-reconciliation.csv")
 
 
 def seating_csv(loaded: tournaments.LoadedTournament) -> Response:
@@ -40,11 +62,16 @@ def seating_csv(loaded: tournaments.LoadedTournament) -> Response:
 
 
 def payouts_csv(loaded: tournaments.LoadedTournament, now: float) -> Response:
-    """The payout table for the prize pool so far: place, percentage, amount."""
+    """The payout table for the prize pool so far: place, percentage (as set; the preset's
+    to two places; none for fixed amounts), amount."""
     view = tournaments.tournament_view(loaded, now)
-    percentages = loaded.state.settings.payout_percentages  # type: ignore[union-attr]
+    state = loaded.state
+    settings = state._settings
+    percentages = settings.payout_percentages  # none for fixed amounts
+    if settings.payout_preset:
+        percentages = tuple(f"{float(p):.2f}" for p in preset_percentages(state.entries))
     rows: list[list[Any]] = [["place", "percentage", "amount"]]
-    rows += [[p["place"], percentages[p["place"] - 1], p["amount"]] for p in view["payouts"]]
+    rows += [[p["place"], percentages[p["place"] - 1] if percentages else "", p["amount"]] for p in view["payouts"]]
     return csv_response(rows, f"{loaded.tournament_id}-payouts.csv")
 
 

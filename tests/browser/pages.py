@@ -36,3 +36,16 @@ def following(browser: Any) -> None:
     """Waits until the page's stream is open (the screen follows from then on)."""
     WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda b: b.execute_script(
         "return window.Cardroom && window.Cardroom.open === true"))
+
+
+def printed_styles(browser: Any, sheet: str, text: str, page_property: str) -> dict[str, str]:
+    """How a printed sheet renders (print media emulated): the site's menu and Print button
+    hidden, the page's background, the colour of `text` and `page_property` of `sheet`."""
+    return browser.execute_script("""
+        const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+        return {nav: style('.nav', 'display'), print: style('[data-print]', 'display'),
+                background: style('body', 'backgroundColor'), color: style(arguments[1], 'color'),
+                page: style(arguments[0], arguments[2])};""", sheet, text, page_property)
+
+
+BLACK_ON_WHITE = {"nav": "none", "print": "none", "background": "rgb(255, 255, 255)", "color": "rgb(0, 0, 0)"}

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import chromium, room
-from tests.browser.pages import all_shown, following, within_a_second
+from tests.browser.pages import BLACK_ON_WHITE, all_shown, following, printed_styles, within_a_second
 
 NAMES = ["Dara Ó Briain", "Ann Duke", "Annika Berg", "Bo Ferguson", "Chen Wei", "Eli Seidel"]
 
@@ -60,13 +60,8 @@ def test_seat_cards_and_the_table_draw_print_black_on_white(server, base, browse
         WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".seat-card"))
         cards = all_shown(browser, ".seat-card")
         assert len(cards) == 10 and all("Table " in card and "Seat " in card for card in cards)
-        styles = browser.execute_script("""
-            const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
-            return {nav: style('.nav', 'display'), print: style('[data-print]', 'display'),
-                    background: style('body', 'backgroundColor'), color: style('.seat-card .who', 'color'),
-                    split: style('.seat-card', 'breakInside')};""")
-        assert styles == {"nav": "none", "print": "none", "background": "rgb(255, 255, 255)",
-                          "color": "rgb(0, 0, 0)", "split": "avoid"}
+        styles = printed_styles(browser, ".seat-card", ".seat-card .who", "breakInside")
+        assert styles == {**BLACK_ON_WHITE, "page": "avoid"}
         browser.get(f"{base}{desk}/print/table-draw")
         assert len(all_shown(browser, ".draw-table")) == 2
         assert sorted(all_shown(browser, ".draw-by-name td.player")) == sorted(f"Print {n}" for n in "ABCDEFGHIJ")

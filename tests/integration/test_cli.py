@@ -112,7 +112,7 @@ def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_ur
     assert "verifying" in result.stderr
 
     results = cardroom("tournament", "export", tournament_id, "--csv").stdout.splitlines()
-    assert results[0] == "place,player_id,name,prize" and len(results) == 7
+    assert results[0] == "place,player_id,name,prize,bounties,total" and len(results) == 7
     status = json.loads(cardroom("status", "--json").stdout)
     assert status["database"] == "ok" and tournament_id not in [t["id"] for t in status["tournaments"]]
 

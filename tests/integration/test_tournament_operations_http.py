@@ -169,7 +169,7 @@ def test_the_event_log_pages_and_the_csv_exports_neutralise_formulas(client):
                                                      headers=ADMIN).get_data(as_text=True))))
     assert payouts == [["place", "percentage", "amount"], ["1", "65", "195"], ["2", "35", "105"]]
     results = client.get(f"/v1/tournaments/{tournament_id}/results.csv", headers=ADMIN).get_data(as_text=True)
-    assert results.startswith("place,player_id,name,prize\r\n") and results.count("\r\n") == 4
+    assert results.startswith("place,player_id,name,prize,bounties,total\r\n") and results.count("\r\n") == 4
 
 
 def test_a_name_a_spreadsheet_would_run_as_a_formula_is_neutralised_in_csv(client):

@@ -207,3 +207,15 @@ def test_hand_for_hand_deals_one_round_at_a_time_and_round_busts_share_places(st
     # the two share third place (TDA RP-8); a chopped pot at one table leaves one in 4th.
     assert [e.place for e in first] == ([3, 3] if len(first) == 2 else [4])
     moves_left_only_tables_between_hands(store, tournament_id)
+
+
+def test_a_pko_on_live_tables_pays_every_bounty_to_the_winners_of_the_pot_that_busted_the_player(store):
+    tournament_id = new_tournament(store, 8, table_size=4, bounty_kind="progressive", bounty=30)
+    play_to_the_end(store, tournament_id, 8)
+    state = tournaments.load_tournament(applications.of(store), tournament_id).state
+    busted = {award.busted for award in state.bounties_won}
+    # Every player out was busted by someone the table named; the winner collected their own.
+    assert busted == {e.player_id for e in state.finishing_order()}
+    assert sum(award.cash for award in state.bounties_won) == 8 * 30 and not any(state.bounty_heads.values())
+    for elimination in state.standings:
+        assert elimination.busted_by is not None and elimination.busted_by != elimination.player_id

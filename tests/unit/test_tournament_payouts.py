@@ -29,14 +29,14 @@ def test_the_payout_table_pays_the_pool_exactly() -> None:
     assert payout_amounts(1000, [50, 30, 20]) == (500, 300, 200)
 
 
-def test_odd_chips_go_to_the_best_places_first() -> None:
+def test_odd_chips_go_to_first_place() -> None:
     # 1001 * 50% = 500.5, 30% = 300.3, 20% = 200.2: floors 500+300+200, one chip left.
     assert payout_amounts(1001, [50, 30, 20]) == (501, 300, 200)
 
 
 def test_fractional_percentages_are_exact() -> None:
-    # Floors 100 + 99 + 99 = 298; the two chips left go to first and second place.
-    assert payout_amounts(300, ["33.34", "33.33", "33.33"]) == (101, 100, 99)
+    # Floors 100 + 99 + 99 = 298; the two chips left go to first place (running-events.md).
+    assert payout_amounts(300, ["33.34", "33.33", "33.33"]) == (102, 99, 99)
 
 
 @pytest.mark.parametrize("table", [[50, 30], [50, 30, 30], [30, 50, 20], [100, 0]])

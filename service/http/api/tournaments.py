@@ -19,6 +19,7 @@ import marshmallow as ma
 from flask import Response
 
 from domain.tournaments import tournament
+from domain.tournaments.bounties import BOUNTY_KINDS
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
 from domain.tournaments.clock import read_clock
@@ -98,6 +99,27 @@ class StartsAt(ma.fields.Field):
             raise ma.ValidationError("an instant between the years 1 and 9999 in UTC") from None
 
 
+PERCENT = r"^\d{1,3}(\.\d{1,6})?$"
+
+
+class PayoutPlaceSchema(ma.Schema):
+    percent = ma.fields.String(validate=ma.validate.Regexp(PERCENT), metadata={"example": "25"})
+    amount = Chips(minimum=1)
+
+    @ma.validates_schema
+    def _one(self, data: dict, **kwargs: Any) -> None:
+        if ("percent" in data) == ("amount" in data):
+            raise ma.ValidationError("each place gives a percent or an amount", "percent")
+
+
+class BountySchema(ma.Schema):
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(BOUNTY_KINDS))
+    amount = Chips(minimum=1, required=True, metadata={"description": "each entry's bounty, paid beside the buy-in"})
+    cash_percent = ma.fields.Integer(strict=True, load_default=50, validate=ma.validate.Range(min=0, max=100),
+                                     metadata={"description": "progressive: the eliminator's cash share; the rest "
+                                                              "goes onto their own bounty (house setting, default 50)"})
+
+
 class NewTournamentSchema(ma.Schema):
     name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
     game = ma.fields.String(required=True, validate=RegisteredGame(lambda game: game.in_tournaments),
@@ -162,9 +184,25 @@ class NewTournamentSchema(ma.Schema):
     denominations = ma.fields.List(Chips(), load_default=list, validate=ma.validate.Length(max=20), metadata={
         "description": "chip denominations in play at the start, smallest first (needed for colour-ups)"})
     payout_percentages = ma.fields.List(
-        ma.fields.String(validate=ma.validate.Regexp(r"^\d{1,3}(\.\d{1,6})?$")),
-        required=True, validate=ma.validate.Length(min=1, max=1000),
-        metadata={"description": "exact decimals by place, summing to 100", "example": ["50", "30", "20"]})
+        ma.fields.String(validate=ma.validate.Regexp(PERCENT)), validate=ma.validate.Length(min=1, max=1000),
+        metadata={"description": "exact decimals by place, summing to 100 (or give `payouts`)",
+                  "example": ["50", "30", "20"]})
+    payouts = ma.fields.List(ma.fields.Nested(PayoutPlaceSchema), validate=ma.validate.Length(min=1, max=1000),
+                             metadata={"description": "by place: all `{\"percent\": \"25\"}` (summing to 100) or "
+                                                      "all `{\"amount\": 500}` (fixed; a larger pool pays the rest "
+                                                      "to first place, a smaller one is made up by the house)"})
+    payout_preset = StrictBoolean(load_default=False, metadata={
+        "description": "the preset by field size instead: ceil(15% of the entries) places paid in proportion to "
+                       "1/place (docs/tournaments-money.md)"})
+    payout_unit = Chips(minimum=1, load_default=1, metadata={
+        "description": "percentages' amounts are rounded down to this unit; the remainder goes to first place"})
+    fee = Chips(load_default=0, metadata={"description": "the house's fee per entry, beside buy_in; never in the "
+                                                          "prize pool"})
+    rebuy_fee = Chips(load_default=0)
+    add_on_fee = Chips(load_default=0)
+    guarantee = Chips(load_default=0, metadata={"description": "the prize pool is at least this; the house pays the "
+                                                                "shortfall (overlay)"})
+    bounty = ma.fields.Nested(BountySchema, metadata={"description": "bounties: fixed or progressive (PKO)"})
     balance_tolerance = ma.fields.Integer(strict=True, load_default=1, validate=ma.validate.Range(min=1, max=10))
     break_order = ma.fields.String(load_default=BREAK_PREDETERMINED,
                                    validate=ma.validate.OneOf([BREAK_PREDETERMINED, BREAK_RANDOM]))
@@ -172,6 +210,17 @@ class NewTournamentSchema(ma.Schema):
                                     validate=ma.validate.OneOf([RANK_SHARED, RANK_BY_STARTING_STACK]), metadata={
         "description": "players out on one hand at one table: starting_stack (the bigger stack finishes "
                        "higher, equal stacks share) or shared (all share the places reached)"})
+
+    @ma.validates_schema
+    def _one_payout_table(self, data: dict, **kwargs: Any) -> None:
+        given = [key for key in ("payout_percentages", "payouts") if key in data] + \
+            (["payout_preset"] if data.get("payout_preset") else [])
+        if len(given) != 1:
+            raise ma.ValidationError("give one payout table: payout_percentages, payouts or payout_preset",
+                                     "payouts")
+        kinds = {"percent" if "percent" in place else "amount" for place in data.get("payouts", [])}
+        if len(kinds) > 1:
+            raise ma.ValidationError("payouts are all percentages or all fixed amounts", "payouts")
 
 
 class CreatedTournamentSchema(ma.Schema):
@@ -213,9 +262,15 @@ class SetLevelSchema(TournamentWriteSchema):
             raise ma.ValidationError("give exactly one of level, period or step", "level")
 
 
+SPLIT_POT = ma.fields.List(_player_id(), validate=ma.validate.Length(max=9), metadata={
+    "description": "a split pot: the other winners of the pot that busted the player (of the highest-numbered pot "
+                   "the player was in); they share the bounty, odd units by TDA 2024 20's order"})
+
+
 class BustSchema(ma.Schema):
     player_id = _player_id(required=True)
     busted_by = _player_id(metadata={"description": "who busted them (bounties, records)"})
+    also_busted_by = SPLIT_POT
     starting_stack = Chips(load_default=0, metadata={
         "description": "the stack at the start of the hand: ranks players busting together"})
 
@@ -235,6 +290,7 @@ class ChipCountsSchema(TournamentWriteSchema):
 class EliminationSchema(TournamentWriteSchema):
     player_id = _player_id(metadata={"description": "the player out (or `busted` for several on one hand)"})
     busted_by = _player_id(metadata={"description": "who busted them (bounties, records)"})
+    also_busted_by = SPLIT_POT
     busted = ma.fields.List(ma.fields.Nested(BustSchema), validate=ma.validate.Length(min=1, max=100))
     counts = ma.fields.List(ma.fields.Nested(ChipCountSchema), load_default=list,
                             validate=ma.validate.Length(max=10),
@@ -342,7 +398,37 @@ class TournamentSchema(ma.Schema):
     standings = ma.fields.List(ma.fields.Dict(), metadata={"description": "player_id, place"})
     prize_pool = ma.fields.Integer()
     payouts = ma.fields.List(ma.fields.Dict(), metadata={"description": "place, amount"})
-    prizes = ma.fields.List(ma.fields.Dict(), metadata={"description": "once finished: player_id, place, amount"})
+    prizes = ma.fields.List(ma.fields.Dict(), metadata={"description": "once finished: player_id, place, amount "
+                                                                       "(a deal's amounts for its players)"})
+    money = ma.fields.Dict(metadata={
+        "description": "prices and fees, guarantee, payout kind and unit, bounty, and the cashier's reconciliation: "
+                       "collected, contributions, fees, bounties, overlay, prize_pool, prizes_paid, bounties_paid, "
+                       "paid, left"})
+    bounties = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "the bounty ledger: player_id, won (busted, cash, head), cash, head (their bounty now)"})
+    deal = ma.fields.Dict(allow_none=True, metadata={
+        "description": "the recorded deal: shares (player_id, amount), left_to_play_for, remaining_pool, at"})
+
+
+class DealShareSchema(ma.Schema):
+    player_id = _player_id(required=True)
+    amount = Chips(required=True)
+
+
+class DealSchema(TournamentWriteSchema):
+    shares = ma.fields.List(ma.fields.Nested(DealShareSchema), required=True,
+                            validate=ma.validate.Length(min=2, max=100),
+                            metadata={"description": "every player left, once, with the amount agreed"})
+    left_to_play_for = Chips(load_default=0, metadata={"description": "paid to the winner; with the shares exactly "
+                                                                       "the prize money still to pay"})
+
+
+class DealFiguresSchema(ma.Schema):
+    remaining_pool = ma.fields.Integer(required=True)
+    open_prizes = ma.fields.List(ma.fields.Integer(), required=True,
+                                 metadata={"description": "the payout table's amounts for the places still open"})
+    players = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "player_id, name, chips, icm_equity, icm (the whole-unit ICM deal), chip_chop"})
 
 
 # ------------------------------------------------------------------------------ shared
@@ -396,6 +482,7 @@ def _settings(body: dict) -> tournament.Settings:
     stack = body["starting_stack"]
     rebuy = body["rebuy_price"] > 0
     add_on = body["add_on_price"] > 0
+    payouts = body.get("payouts", [])
     rebuy_until = body.get("rebuy_until_level", max(1, body["late_registration_until_level"]) if rebuy else 0)
     return tournament.Settings(
         name=body["name"],
@@ -403,7 +490,8 @@ def _settings(body: dict) -> tournament.Settings:
         starts_at=_starts_at(body["starts_at"]),
         starting_stack=stack,
         buy_in=body["buy_in"],
-        payout_percentages=tuple(body["payout_percentages"]),
+        payout_percentages=tuple(body.get("payout_percentages") or
+                                 (place["percent"] for place in payouts if "percent" in place)),
         table_size=body["table_size"],
         late_registration_until_level=body["late_registration_until_level"],
         re_entries_allowed=body["re_entries_allowed"],
@@ -430,6 +518,12 @@ def _settings(body: dict) -> tournament.Settings:
         move_call_s=body["move_call_s"],
         action_clock_s=body["action_clock_s"],
         time_bank_s=body["time_bank_s"],
+        fee=body["fee"], rebuy_fee=body["rebuy_fee"], add_on_fee=body["add_on_fee"], guarantee=body["guarantee"],
+        payout_fixed=tuple(place["amount"] for place in payouts if "amount" in place),
+        payout_preset=body["payout_preset"], payout_unit=body["payout_unit"],
+        bounty_kind=body["bounty"]["kind"] if "bounty" in body else "",
+        bounty=body["bounty"]["amount"] if "bounty" in body else 0,
+        bounty_cash_percent=body["bounty"]["cash_percent"] if "bounty" in body else 50,
     )
 
 
@@ -610,8 +704,10 @@ def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     or by starting stack as set), then tables are balanced or broken (TDA 2024 10, 11); the
     last one finishes it."""
     listed = body.get("busted") or [{"player_id": body["player_id"], "starting_stack": 0,
-                                     "busted_by": body.get("busted_by")}]
-    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by")) for b in listed)
+                                     "busted_by": body.get("busted_by"),
+                                     "also_busted_by": body.get("also_busted_by", [])}]
+    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by"),
+                                   also_busted_by=tuple(b.get("also_busted_by", ()))) for b in listed)
     counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
                                                            counts=counts))
@@ -773,6 +869,38 @@ def undo(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
         raise
 
 
+@blp.route("/<string:tournament_id>/deals", methods=["POST"])
+@require(*ORGANISERS)
+@blp.arguments(DealSchema)
+@blp.response(201, TournamentWrittenSchema)
+@_write_docs
+def record_deal(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
+    """Record the deal the players left agreed (organiser, admin): every player left once
+    with their amount, and what is left to play for (paid to the winner). The amounts and
+    what is left must come to exactly the prize money still to pay (422
+    `deal_does_not_add_up` with `agreed` and `remaining_pool`); `deal_players` when the
+    players named are not those left; one deal per event (`deal_exists`); none while the
+    pool can still grow (`entries_open`) or a busted player may rebuy (`awaiting_rebuy`).
+    The prizes follow the deal from then on, whatever the places."""
+    shares = tuple(tournament.DealShare(s["player_id"], s["amount"]) for s in body["shares"])
+    return _send(tournament_id, body, tournament.RecordDeal(shares, body["left_to_play_for"], at=now()))
+
+
+@blp.route("/<string:tournament_id>/deal-figures", methods=["GET"])
+@require(*FLOOR)
+@blp.response(200, DealFiguresSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def get_deal_figures(tournament_id: str) -> dict:
+    """What a deal among the players left could be: the prize money still to pay, each
+    player's chips, ICM equity (Malmuth-Harville) and whole-unit ICM deal, and the chip
+    chop (the smallest open prize each, the rest by chips, never above first prize). 422
+    `stacks_unknown` while a player's chips are not known (count them first)."""
+    figures = tournaments.deal_figures(_existing(tournament_id).state)
+    figures["players"] = with_names(figures["players"])
+    return figures
+
+
 @blp.route("/<string:tournament_id>/moves/<int:move_id>", methods=["DELETE"])
 @require(*FLOOR)
 @blp.arguments(TournamentWriteSchema)
@@ -875,6 +1003,25 @@ def results_csv(tournament_id: str) -> Response:
 def seating_csv(tournament_id: str) -> Response:
     """Every seated player: table, seat (from 1), player, chips as last known."""
     return exports.seating_csv(_existing(tournament_id))
+
+
+@blp.route("/<string:tournament_id>/bounties.csv", methods=["GET"])
+@require(*ALL_ROLES)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def bounties_csv(tournament_id: str) -> Response:
+    """The bounty ledger: each bounty won (winner, whose bounty, cash, added to the winner's head)."""
+    return exports.bounties_csv(_existing(tournament_id))
+
+
+@blp.route("/<string:tournament_id>/reconciliation.csv", methods=["GET"])
+@require(*FLOOR)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(**CSV_DOC)
+def reconciliation_csv(tournament_id: str) -> Response:
+    """The cashier's reconciliation: collected, contributions, fees, bounties, overlay, prize
+    pool, prizes paid, bounties paid, paid, left."""
+    return exports.reconciliation_csv(_existing(tournament_id))
 
 
 @blp.route("/<string:tournament_id>/payouts.csv", methods=["GET"])

@@ -136,11 +136,37 @@ def moves_called(context: Context) -> list[dict[str, Any]]:
 
 
 def _results(context: Context, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Places so far, best first (the players still in share the best place left), and
-    the prize of each once the event is over."""
-    prizes = {p["player_id"]: p["amount"] for p in view["prizes"]}
-    return [{"place": e.place, "name": context.name(e.player_id), "player_id": e.player_id,
-             "prize": prizes.get(e.player_id, 0)} for e in context.state.finishing_order()]
+    """Places so far, best first (the players still in share the best place left), the
+    prize of each once it is theirs (their place's, or the deal's), the bounties they won
+    in cash and the total the cashier pays them."""
+    prizes = {p.player_id: p.amount for p in context.state.prizes()}
+    bounties = {entry["player_id"]: entry["cash"] for entry in view["bounties"]}
+    rows = []
+    for e in context.state.finishing_order():
+        prize, won = prizes.get(e.player_id, 0), bounties.get(e.player_id, 0)
+        rows.append({"place": e.place, "name": context.name(e.player_id), "player_id": e.player_id,
+                     "prize": prize, "bounties": won, "total": prize + won})
+    return rows
+
+
+DEAL_MAX_PLAYERS = 12  # ICM is exponential in the players: a final table's
+
+
+def deal_figures(context: Context) -> dict[str, Any] | None:
+    """ICM and chip-chop figures for the players left (with their names), or why there
+    are none yet (`unavailable`); None when no deal applies (not running, a deal made, or
+    more players than a final table)."""
+    state = context.state
+    if state.status != tournament.RUNNING or state.deal is not None \
+            or not 2 <= state.seating.players <= DEAL_MAX_PLAYERS:
+        return None
+    try:
+        figures = tournaments.deal_figures(state)
+    except Violation as refused:
+        return {"unavailable": refused.detail}
+    for row in figures["players"]:
+        row["name"] = context.name(row["player_id"])
+    return figures
 
 
 def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, error: Problem | None = None,
@@ -159,6 +185,9 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,
         physical=state.settings is not None and state.settings.tables == tournament.TABLES_PHYSICAL,
+        # The live part (refetched on every event) shows no deal: the figures are the full page's.
+        money=view["money"], deal=deal_figures(context) if template == "desk.html" else None,
+        bounties_on=state.settings is not None and bool(state.settings.bounty_kind),
     ), status
 
 
@@ -181,7 +210,8 @@ def _sent_form_key(action: str) -> str:
     return f"{text('form_id', 64)}:{sent}"
 
 
-def _confirmation(tournament_id: str, action: str, consequence: str, context: Context) -> tuple[str, int]:
+def _confirmation(tournament_id: str, action: str, consequence: str, context: Context,
+                  asked: str | None = None) -> tuple[str, int]:
     """The page that asks before acting: the consequence in words, the form's fields
     again (hidden) and Confirm, or back to the desk."""
     fields = [(name, value) for name, value in request.form.items(multi=True)
@@ -191,7 +221,8 @@ def _confirmation(tournament_id: str, action: str, consequence: str, context: Co
     return render_template(
         "desk_confirm.html", tournament_id=tournament_id, action=action, consequence=consequence,
         fields=fields, confirmed=CONFIRMED, name=context.state.settings.name if context.state.settings else "",
-        bust_choices=bust_choices), 200
+        bust_choices=bust_choices, asked=asked,
+        bounties_on=context.state.settings is not None and bool(context.state.settings.bounty_kind)), 200
 
 
 def _as_confirmed(command: Any) -> Any:
@@ -216,10 +247,18 @@ def desk_action(tournament_id: str, action: str) -> Any:
         form_id = _sent_form_key(action)
         command = chosen.command(context, form_id)
         if chosen.confirm is not None and not confirmed():
-            # What the rules would refuse is refused now, not asked about first.
-            consequence = chosen.confirm(context, tournament.decide(context.state, _as_confirmed(command)))
+            # What the rules would refuse is refused now, not asked about first (unless the
+            # question's own form asks for what is missing).
+            asked = None
+            try:
+                would = tournament.decide(context.state, _as_confirmed(command))
+            except Violation as refused:
+                if refused.code not in chosen.asks:
+                    raise
+                would, asked = [], refused.detail
+            consequence = chosen.confirm(context, would)
             if consequence is not None:
-                return _confirmation(tournament_id, action, consequence, context)
+                return _confirmation(tournament_id, action, consequence, context, asked)
         tournaments.send(application(), tournament_id, command, actor=actor_name(principal),
                          idempotency_key=f"desk:{principal.key_id}:{form_id}")
     except Violation as refused:
@@ -241,8 +280,11 @@ EXPORTS: dict[str, Callable[[tournaments.LoadedTournament], Response]] = {
     "results": lambda loaded: exports.results_csv(loaded, time.time()),
     "seating": exports.seating_csv,
     "payouts": lambda loaded: exports.payouts_csv(loaded, time.time()),
+    "bounties": exports.bounties_csv,
+    "reconciliation": exports.reconciliation_csv,
 }
-"""Named as the API's exports are (`results.csv`, `seating.csv`, `payouts.csv`)."""
+"""Named as the API's exports are (`results.csv`, `seating.csv`, `payouts.csv`,
+`bounties.csv`, `reconciliation.csv`)."""
 
 
 @pages.route("/floor/tournaments/<string:tournament_id>/<string:export>.csv", methods=["GET"])

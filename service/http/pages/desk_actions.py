@@ -66,6 +66,9 @@ class Action:
     confirm: Callable[[Context, list[object]], str | None] | None = None
     """(the context, the events the command would record) -> the consequence in words when
     the action must be confirmed first (None: at once)."""
+    asks: tuple[str, ...] = ()
+    """Refusals the confirmation page answers (its form asks for what is missing): shown
+    the question instead of the refusal."""
 
 
 # ---------------------------------------------------------------------- form fields
@@ -213,9 +216,15 @@ def _move(context: Context, form_id: str) -> Any:
 
 
 def _eliminate(context: Context, form_id: str) -> Any:
-    """The player out, and who busted them when the floor says (bounties, records)."""
+    """The player out, and who busted them when the floor says (bounties, records): in a
+    split pot, the pot's other winners too."""
     busted_by = request.form.get("busted_by", "").strip()
-    return tournament.Eliminate((tournament.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None),),
+    split = tuple(dict.fromkeys(w.strip() for w in request.form.getlist("also_busted_by")
+                                if w.strip() and w.strip() != busted_by))
+    if any(len(w) > NAME_MAX for w in split):
+        raise invalid("also_busted_by", f"player ids of 1 to {NAME_MAX} characters")
+    return tournament.Eliminate((tournament.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None,
+                                                 also_busted_by=split),),
                                 at=context.now, seed=tournaments.new_seed())
 
 
@@ -234,6 +243,23 @@ def _placed_words(context: Context, events: list[object], player: str) -> str:
     place = next((e.place for event in events if isinstance(event, tournament.PlayersEliminated)
                   for e in event.eliminations if e.player_id == player), None)
     return f"placed {_ordinal(place)} of {context.state.entries} entries" if place else "placed"
+
+
+def _deal(context: Context, form_id: str) -> Any:
+    """The deal agreed: a field `amount:<player_id>` for each player left, and what is
+    left to play for."""
+    shares = tuple(tournament.DealShare(player, whole(f"amount:{player}", 0, MAX_CHIPS))
+                   for player in sorted(context.state.seating.where))
+    return tournament.RecordDeal(shares, whole("left_to_play_for", 0, MAX_CHIPS), at=context.now)
+
+
+def _confirm_deal(context: Context, events: list[object]) -> str:
+    deal = next(e for e in events if isinstance(e, tournament.DealRecorded))
+    shares = ", ".join(f"{context.name(s.player_id)} {s.amount:,}" for s in deal.shares)
+    left = (f"; {deal.left_to_play_for:,} is left to play for, paid to the winner" if deal.left_to_play_for
+            else "; nothing is left to play for")
+    return (f"The deal pays {shares}{left}: {deal.remaining_pool:,} in all, the prize money still to pay. "
+            "Their prizes follow the deal whatever their places; a deal is recorded once.")
 
 
 def _decline(context: Context, form_id: str) -> Any:
@@ -305,7 +331,8 @@ def undo_blocked_words(context: Context) -> str | None:
 
 BLOCKERS = {"PlayerMoved": "a move", "TableBroken": "a table broken", "HandDealt": "a hand dealt",
             "HandFinished": "a hand finished", "ChipsCounted": "a chip count", "PlayersEliminated": "a later bust",
-            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish"}
+            "RebuyTaken": "a later rebuy", "PlayerRegistered": "a registration", "TournamentFinished": "the finish",
+            "DealRecorded": "the deal"}
 
 
 def _act_words(context: Context, act: Any) -> str:
@@ -342,7 +369,8 @@ ACTIONS: dict[str, Action] = {
     "move": Action(FLOOR, _move, "Move made or queued."),
     "cancel-move": Action(FLOOR, lambda c, f: tournament.CancelMove(whole("move_id", 0, 2**31 - 1)),
                           "Move cancelled."),
-    "eliminate": Action(FLOOR, _eliminate, "Elimination recorded.", _confirm_eliminate),
+    "eliminate": Action(FLOOR, _eliminate, "Elimination recorded.", _confirm_eliminate, asks=("busted_by_required",)),
+    "deal": Action(ORGANISERS, _deal, "The deal is recorded.", _confirm_deal),
     "disqualify": Action(FLOOR, _disqualify, "Disqualification recorded.", _confirm_disqualify),
     "counts": Action(FLOOR, _table_counts, "Chip counts recorded."),
     "hand-for-hand": Action(FLOOR, lambda c, f: tournament.StartHandForHand(at=c.now), "Hand-for-hand is on."),
