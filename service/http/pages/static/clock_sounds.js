@@ -3,14 +3,15 @@
    the page, so the clock shows "Click to enable sound" ([data-sound-switch]); a click
    starts the AudioContext, another mutes it. screens.js tells of the main countdown on
    every redraw ("cardroom:countdown": period, kind, seconds left); a sound plays when the
-   time left crosses a minute or zero within one period, or when the period moves on to the
+   time left runs down across a minute or zero within one period (not when the desk sets it
+   there: a jump of a second or more), or when the period moves on to the
    next one with the last second gone (the server's answer may arrive before our zero). Each
    sound played is told as a "cardroom:sound" event (detail: its name), for the tests. */
 (function () {
   "use strict";
   var AudioContextType = window.AudioContext || window.webkitAudioContext;
   var context = null, enabled = false, last = null;
-  var WARNING_S = 60, LAST_SECOND_S = 1.5;
+  var WARNING_S = 60, LAST_SECOND_S = 1.5, JUMP_S = 1;
   // Each sound: [frequency in Hz, seconds from now, length in seconds] tones.
   var SOUNDS = {
     "minute-warning": [[880, 0, 0.18], [880, 0.3, 0.18]],
@@ -41,7 +42,8 @@
   document.addEventListener("cardroom:countdown", function (event) {
     var now = event.detail;
     if (last && now.running) {
-      if (now.period === last.period) {
+      // The time running down, not the desk setting it (a jump of more than a second).
+      if (now.period === last.period && last.left - now.left < JUMP_S) {
         if (last.left > WARNING_S && now.left <= WARNING_S && now.left > 0) { play("minute-warning"); }
         if (last.left > 0 && now.left <= 0) { play(endOf(now.kind)); }
       } else if (Number(now.period) === Number(last.period) + 1 && last.left > 0 && last.left < LAST_SECOND_S) {

@@ -5,7 +5,8 @@
    the server (the level moves on by itself), and so does a minute without news.
    Every screen of an event shows the same second: the server sends the time left to the
    millisecond, counted from when its answer arrived (for the page itself, the navigation's
-   first byte), and the countdowns are redrawn every 50 ms, not on a second of their own.
+   first byte) less the time the server took to send it (its Server-Timing "screen-age"),
+   and a countdown is redrawn on the millisecond its second ends.
    The main countdown ([data-main-countdown]) is told to whoever listens (clock_sounds.js)
    as a "cardroom:countdown" event; [data-time-of-day] shows the time, [data-starts-at] a
    far start in the screen's own time zone; [data-fit] texts shrink to fit their box. */
@@ -15,9 +16,22 @@
   if (!holder) { return; }
   var partUrl = holder.getAttribute("data-part");
   var fetching = false, again = false, lastFetch = Date.now();
+  var SCREEN_AGE = "screen-age";
   var navigation = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
-  var receivedAt = navigation && navigation.responseStart > 0 ? navigation.responseStart : performance.now();
-  var TICK_MS = 50, FIT_FLOOR_VH = 4;
+  var receivedAt = navigation && navigation.responseStart > 0
+    ? navigation.responseStart - pageAge(navigation.serverTiming || []) : performance.now();
+  var TICK_MS = 50, FIT_FLOOR_VH = 4, atTheSecond = null;
+
+  // The server tells how old a screen's seconds were as it sent them (Server-Timing).
+  function pageAge(timings) {
+    var found = timings.filter(function (timing) { return timing.name === SCREEN_AGE; })[0];
+    return found ? found.duration : 0;
+  }
+
+  function headerAge(header) {
+    var match = new RegExp(SCREEN_AGE + ";\\s*dur=([0-9.]+)").exec(header || "");
+    return match ? Number(match[1]) : 0;
+  }
 
   function clockTime(seconds) {
     var whole = Math.max(0, Math.floor(seconds));
@@ -28,7 +42,7 @@
 
   function tick() {
     var elapsed = (performance.now() - receivedAt) / 1000;
-    var expired = false;
+    var expired = false, nextChangeMs = TICK_MS;
     holder.querySelectorAll("[data-countdown]").forEach(function (el) {
       var start = Number(el.getAttribute("data-countdown"));
       var running = el.getAttribute("data-ticks") === "true";
@@ -37,6 +51,7 @@
       var text = clockTime(Math.ceil(left - 1e-6));
       if (el.textContent !== text) { el.textContent = text; }
       if (running && left <= 0 && start > 0) { expired = true; }
+      if (running && left > 0) { nextChangeMs = Math.min(nextChangeMs, (left - Math.floor(left)) * 1000); }
       if (el.hasAttribute("data-main-countdown")) {
         el.toggleAttribute("data-long", text.length > 5);
         el.dispatchEvent(new CustomEvent("cardroom:countdown", { bubbles: true, detail: {
@@ -44,6 +59,10 @@
       }
     });
     showTimeOfDay();
+    // Redraw on the millisecond a second ends, not at the next tick of our own.
+    if (!atTheSecond && nextChangeMs < TICK_MS) {
+      atTheSecond = setTimeout(function () { atTheSecond = null; tick(); }, nextChangeMs + 1);
+    }
     if (expired || Date.now() - lastFetch > 60000) { refresh(); }
   }
 
@@ -90,7 +109,7 @@
     var answeredAt = null;
     fetch(partUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
-        answeredAt = performance.now();
+        answeredAt = performance.now() - headerAge(response.headers.get("Server-Timing"));
         return response.ok ? response.text() : null;
       })
       .then(function (html) {
