@@ -17,6 +17,8 @@ from tests.browser.pages import following, shown
 SMALLEST_PX = 0.04 * 1080
 FAR_START = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=40)
 """A start the old clock counted down to as 960:00:00."""
+SOON = timedelta(hours=5, minutes=3)
+"""A start counted down to, in hours (the widest countdown: 5:02:59)."""
 TEXTS = """
 // Every text of the screen as laid out: its font size, its lines, whether a box cuts it.
 const out = [];
@@ -80,12 +82,14 @@ def evening(server, database_url) -> dict[str, str]:
         late_registration_until_level=2, re_entries_allowed=1, rebuy_price=100, rebuy_chips=10000,
         rebuys_allowed=1, rebuy_until_level=2, add_on_price=100, add_on_chips=10000, add_ons_allowed=1,
         add_on_until_level=2, payout_percentages=["40", "25", "15", "12", "8"])
+    soon = room.tournament(server, "Tonight", players[:2], start=False, late_registration_until_level=1,
+                           starts_at=(datetime.now(timezone.utc) + SOON).strftime("%Y-%m-%dT%H:%M:%SZ"))
     far = room.tournament(server, "Next Month", players[:2], start=False, starts_at=FAR_START.strftime("%Y-%m-%dT%H:%M:%SZ"))
     finished = room.tournament(server, "Sunday Final", players[:3], tables="physical")
     seated = [p["player_id"] for t in room.read(server, finished)["tables"] for p in t["players"]]
     for loser in seated[:2]:
         room.write(server, finished, "eliminations", {"player_id": loser})
-    return {"running": running, "far": far, "finished": finished,
+    return {"running": running, "soon": soon, "far": far, "finished": finished,
             "winner": names[players.index(seated[2])]}
 
 
@@ -118,7 +122,15 @@ def test_a_break_shows_the_next_level_and_the_chips_raced_off(server, base, brow
         room.write(server, evening["running"], "clock/level", {"period": 1})
 
 
-def test_a_far_start_shows_its_day_and_time_and_the_end_names_the_winner(server, base, browser, evening):
+def test_a_start_counts_down_a_far_one_shows_its_day_and_time_and_the_end_names_the_winner(server, base, browser, evening):
+    open_clock(browser, base, evening["soon"])
+    text = said(read_across_a_room(browser))
+    assert "Starting soon" in text and "Registration open" in text and "Late registration" not in text
+    assert shown(browser, ".clock .countdown").startswith("5:0")
+    assert browser.execute_script("""const c = document.querySelector('.clock .countdown').getBoundingClientRect(),
+        column = document.querySelector('.clock-main').getBoundingClientRect();
+        return column.left <= c.left && c.right <= column.right""" ), "the hours stay in their column"
+
     open_clock(browser, base, evening["far"])
     text = said(read_across_a_room(browser))
     assert "Starting soon" in text and browser.find_elements("css selector", ".countdown") == []
@@ -141,7 +153,7 @@ def test_the_clock_with_the_payouts_beside_it(server, base, browser, evening):
 @pytest.mark.parametrize("layout", ["clock", "payouts"])
 def test_every_state_of_the_clock_fits_a_phone(server, base, browser, evening, layout):
     chromium.set_viewport(browser, "phone")
-    for event in ("running", "far", "finished"):
+    for event in ("running", "soon", "far", "finished"):
         open_clock(browser, base, evening[event], layout)
         assert chromium.horizontal_overflow(browser) == 0, (event, chromium.overflowing(browser))
         assert all(t["right"] <= 390 for t in texts(browser)), event

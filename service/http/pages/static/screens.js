@@ -52,8 +52,9 @@
       if (el.textContent !== text) { el.textContent = text; }
       if (running && left <= 0 && start > 0) { expired = true; }
       if (running && left > 0) { nextChangeMs = Math.min(nextChangeMs, (left - Math.floor(left)) * 1000); }
+      // An hour or more (1:00:00) takes smaller digits to stay in its column (pages.css).
+      if (el.classList.contains("countdown")) { el.toggleAttribute("data-long", text.length > 5); }
       if (el.hasAttribute("data-main-countdown")) {
-        el.toggleAttribute("data-long", text.length > 5);
         el.dispatchEvent(new CustomEvent("cardroom:countdown", { bubbles: true, detail: {
           period: el.getAttribute("data-period"), kind: el.getAttribute("data-kind"), left: left, running: running } }));
       }
