@@ -26,14 +26,15 @@ CLOCK_FIELDS = (
 """`period`: the index of the period running (a screen knows a period's end from a jump);
 `remaining_s`: to the millisecond, so that every screen of an event shows the same second;
 `blinds`: BLINDS_FIELDS of the level in force; `next`: the next period (NEXT_FIELDS);
-`to_break_s`: seconds to the next break's start (null when no break follows); seconds are
-at the moment of the answer, and run only while `running`. `colour_up`: on a break, the
-colour-up at it or as the next level begins (COLOUR_UP_FIELDS), else null.
-`late_registration`: null when the event has none, else "open" or "closed";
-`late_registration_s`: while open and running, seconds until it closes (null when it stays
-open to the end). `re_entries`, `rebuys`, `add_ons`: null when the event offers none.
-`payouts`: the first PAYOUTS_ON_THE_CLOCK places' amounts (PAYOUT_FIELDS); `winner`: the
-winner's name once the event has finished (names are public in a room)."""
+`to_break_s`: seconds to the next break's start, to the millisecond too (null when no
+break follows); seconds are at the moment of the answer, and run only while `running`.
+`colour_up`: on a break, the colour-up at it or as the next level begins
+(COLOUR_UP_FIELDS), else null. `late_registration`: null when the event has none, else
+"open" or "closed"; `late_registration_s`: while open and running, seconds until it closes
+(null when it stays open to the end). `re_entries`, `rebuys`, `add_ons`: null when the
+event offers none. `payouts`: the first PAYOUTS_ON_THE_CLOCK places' amounts
+(PAYOUT_FIELDS); `winner`: the winner's name once the event has finished (names are
+public in a room)."""
 COLOUR_UP_FIELDS = ("to", "raced_off")
 """`to`: the smallest chip from then on; `raced_off`: the denominations raced off for it
 (empty when the event did not list its chips)."""
@@ -102,13 +103,13 @@ def clock_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str
         "prize_pool": state.prize_pool,
         "payouts": [{"place": place, "amount": amount} for place, amount in
                     enumerate(payout_amounts(state.prize_pool, settings.payout_percentages)[:PAYOUTS_ON_THE_CLOCK], 1)],
-        "winner": names.get(state.finishing_order()[0].player_id, "")
-        if state.status == tournament.FINISHED and state.finishing_order() else None,
+        "winner": _winner(state, names),
     }
     if late:
-        level_now = level_number(periods, reading.level_in_force) if reading.level_in_force is not None else 0
+        # As the domain rules: open through the last late level and the break after it.
+        in_force = reading.level_in_force
         shown["late_registration"] = "open" if state.status == tournament.REGISTERING or (
-            running and level_now is not None and level_now <= late) else "closed"
+            running and in_force is not None and (level_number(periods, in_force) or 0) <= late) else "closed"
     index = reading.period_index
     if index is not None and running:
         if index + 1 < len(periods):
@@ -124,6 +125,13 @@ def clock_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str
     return shown
 
 
+def _winner(state: tournament.Tournament, names: Names) -> str | None:
+    if state.status != tournament.FINISHED:
+        return None
+    first = [entry for entry in state.finishing_order() if entry.place == 1]
+    return names.get(first[0].player_id, "") if first else None
+
+
 def _colour_up(denominations: tuple[int, ...], periods: tuple[Period, ...], index: int) -> dict[str, Any] | None:
     """A break's colour-up: at the break itself or as the level after it begins (a period's
     `colour_up` races off the chips below it when the period begins)."""
@@ -136,24 +144,25 @@ def _colour_up(denominations: tuple[int, ...], periods: tuple[Period, ...], inde
 
 
 def _late_registration_closes_in_s(periods: tuple[Period, ...], index: int, remaining_s: float,
-                                   last_level: int) -> int | None:
+                                   last_level: int) -> float | None:
     """Seconds until the first level after `last_level` begins (late registration stays open
     through the break after its last level); None when no such level follows."""
     waited = remaining_s
     for later in range(index + 1, len(periods)):
         number = level_number(periods, later)
         if number is not None and number > last_level:
-            return int(waited)
+            return round(waited, 3)
         waited += periods[later].length_s
     return None
 
 
-def _to_break_s(periods: tuple[Period, ...], index: int, remaining_s: float) -> int | None:
-    """Seconds until the next break after the current period begins."""
+def _to_break_s(periods: tuple[Period, ...], index: int, remaining_s: float) -> float | None:
+    """Seconds until the next break after the current period begins (to the millisecond, as
+    the countdown it ends with)."""
     waited = remaining_s
     for period in periods[index + 1:]:
         if period.is_break:
-            return int(waited)
+            return round(waited, 3)
         waited += period.length_s
     return None
 
