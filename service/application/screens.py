@@ -17,12 +17,28 @@ from domain.tournaments.structure import Period, level_number
 from service.application.tournaments import LoadedTournament
 
 CLOCK_FIELDS = (
-    "name", "status", "starts_in_s", "level", "on_break", "paused", "remaining_s",
-    "blinds", "next", "to_break_s", "players_left", "entries", "average_stack", "prize_pool",
+    "name", "status", "starts_at", "starts_in_s", "period", "level", "on_break", "paused", "remaining_s",
+    "blinds", "next", "to_break_s", "colour_up", "late_registration", "late_registration_s",
+    "players_left", "entries", "re_entries", "rebuys", "add_ons", "chips_in_play", "average_stack",
+    "prize_pool", "payouts", "winner",
 )
-"""`blinds`: BLINDS_FIELDS of the level in force; `next`: the next period (NEXT_FIELDS);
-`to_break_s`: seconds to the next break's start (null when no break follows); seconds are
-at the moment of the answer, and run only while `running`."""
+"""`period`: the index of the period running (a screen knows a period's end from a jump);
+`remaining_s`: to the millisecond, so that every screen of an event shows the same second;
+`blinds`: BLINDS_FIELDS of the level in force; `next`: the next period (NEXT_FIELDS);
+`to_break_s`: seconds to the next break's start, to the millisecond too (null when no
+break follows); seconds are at the moment of the answer, and run only while `running`.
+`colour_up`: on a break, the colour-up at it or as the next level begins
+(COLOUR_UP_FIELDS), else null. `late_registration`: null when the event has none, else
+"open" or "closed"; `late_registration_s`: while open and running, seconds until it closes
+(null when it stays open to the end). `re_entries`, `rebuys`, `add_ons`: null when the
+event offers none. `payouts`: the first PAYOUTS_ON_THE_CLOCK places' amounts
+(PAYOUT_FIELDS); `winner`: the winner's name once the event has finished (names are
+public in a room)."""
+COLOUR_UP_FIELDS = ("to", "raced_off")
+"""`to`: the smallest chip from then on; `raced_off`: the denominations raced off for it
+(empty when the event did not list its chips)."""
+PAYOUT_FIELDS = ("place", "amount")
+PAYOUTS_ON_THE_CLOCK = 9
 BLINDS_FIELDS = ("small_blind", "big_blind", "ante", "big_blind_ante")
 NEXT_FIELDS = ("break", "level", "minutes", "seconds", "small_blind", "big_blind", "ante", "big_blind_ante")
 SEATING_FIELDS = ("name", "status", "table_size", "tables", "moves", "players_left")
@@ -50,48 +66,102 @@ def players_named(loaded: LoadedTournament) -> set[str]:
     return found
 
 
-def clock_screen(loaded: LoadedTournament, now: float) -> dict[str, Any]:
+def clock_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str, Any]:
     state = loaded.state
     settings = state.settings
     assert settings is not None
     reading = read_clock(state.clock, now)
     periods = state.clock.periods
-    left = _players_left(state)
+    running = state.status == tournament.RUNNING
+    late = settings.late_registration_until_level
     shown: dict[str, Any] = {
         "name": settings.name,
         "status": state.status,
+        "starts_at": settings.starts_at,
         "starts_in_s": max(0, int(settings.starts_at - now)) if state.status == tournament.REGISTERING else None,
+        "period": reading.period_index,
         "level": reading.level,
         "on_break": reading.on_break,
         "paused": reading.paused,
-        "remaining_s": int(reading.remaining_s),
+        "remaining_s": round(reading.remaining_s, 3),
         "blinds": _blinds(periods[reading.level_in_force]) if reading.level_in_force is not None else None,
         "next": None,
         "to_break_s": None,
-        "players_left": left,
+        "colour_up": None,
+        "late_registration": None,
+        "late_registration_s": None,
+        "players_left": _players_left(state),
         "entries": state.entries,
+        "re_entries": state.re_entries if settings.re_entries_allowed else None,
+        "rebuys": state.rebuys if settings.rebuy_price else None,
+        "add_ons": state.add_ons if settings.add_on_price else None,
+        "chips_in_play": state.chips_in_play if running else None,
         # The ledger knows the chips in play exactly; busted players waiting to rebuy hold none.
         "average_stack": state.chips_in_play // state.players_with_chips
-        if state.players_with_chips and state.status == tournament.RUNNING else None,
+        if state.players_with_chips and running else None,
         "prize_pool": state.prize_pool,
+        "payouts": [{"place": place, "amount": amount} for place, amount in
+                    enumerate(payout_amounts(state.prize_pool, settings.payout_percentages)[:PAYOUTS_ON_THE_CLOCK], 1)],
+        "winner": _winner(state, names),
     }
+    if late:
+        # As the domain rules: open through the last late level and the break after it.
+        in_force = reading.level_in_force
+        shown["late_registration"] = "open" if state.status == tournament.REGISTERING or (
+            running and in_force is not None and (level_number(periods, in_force) or 0) <= late) else "closed"
     index = reading.period_index
-    if index is not None and state.status == tournament.RUNNING:
+    if index is not None and running:
         if index + 1 < len(periods):
             following = periods[index + 1]
             shown["next"] = {"break": following.is_break, "level": None if following.is_break
                              else level_number(periods, index + 1), "minutes": following.minutes,
                              "seconds": following.seconds, **_blinds(following)}
         shown["to_break_s"] = _to_break_s(periods, index, reading.remaining_s)
+        if reading.on_break:
+            shown["colour_up"] = _colour_up(settings.denominations, periods, index)
+        if shown["late_registration"] == "open":
+            shown["late_registration_s"] = _late_registration_closes_in_s(periods, index, reading.remaining_s, late)
     return shown
 
 
-def _to_break_s(periods: tuple[Period, ...], index: int, remaining_s: float) -> int | None:
-    """Seconds until the next break after the current period begins."""
+def _winner(state: tournament.Tournament, names: Names) -> str | None:
+    if state.status != tournament.FINISHED:
+        return None
+    first = [entry for entry in state.finishing_order() if entry.place == 1]
+    return names.get(first[0].player_id, "") if first else None
+
+
+def _colour_up(denominations: tuple[int, ...], periods: tuple[Period, ...], index: int) -> dict[str, Any] | None:
+    """A break's colour-up: at the break itself or as the level after it begins (a period's
+    `colour_up` races off the chips below it when the period begins)."""
+    at = next((i for i in range(index, min(index + 2, len(periods))) if periods[i].colour_up), None)
+    if at is None:
+        return None
+    to = periods[at].colour_up
+    smallest_before = max((p.colour_up for p in periods[:at] if p.colour_up), default=0)
+    return {"to": to, "raced_off": [chip for chip in denominations if smallest_before <= chip < to]}
+
+
+def _late_registration_closes_in_s(periods: tuple[Period, ...], index: int, remaining_s: float,
+                                   last_level: int) -> float | None:
+    """Seconds until the first level after `last_level` begins (late registration stays open
+    through the break after its last level); None when no such level follows."""
+    waited = remaining_s
+    for later in range(index + 1, len(periods)):
+        number = level_number(periods, later)
+        if number is not None and number > last_level:
+            return round(waited, 3)
+        waited += periods[later].length_s
+    return None
+
+
+def _to_break_s(periods: tuple[Period, ...], index: int, remaining_s: float) -> float | None:
+    """Seconds until the next break after the current period begins (to the millisecond, as
+    the countdown it ends with)."""
     waited = remaining_s
     for period in periods[index + 1:]:
         if period.is_break:
-            return int(waited)
+            return round(waited, 3)
         waited += period.length_s
     return None
 

@@ -25,7 +25,7 @@ except ImportError:
     collect_ignore_glob = ["test_*.py"]
 
 TEST_BUDGET_S = 30
-SUITE_BUDGET_S = 120
+SUITE_BUDGET_S = 150  # about 90 s here with the room's screens (issue 34): a carousel turning, two browsers, sounds
 _spent = {"s": 0.0}
 
 

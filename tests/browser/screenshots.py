@@ -4,8 +4,10 @@ pages by tests.browser.floor_screenshots):
     .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots]
 
 A room with one tournament in its second level (two tables, a move waiting for a hand to
-end, two players out; the seating screen finding a seat by name, the desk asking before a
-level change, the seat cards and the table draw as they print) and a cash table, on the
+end, two players out; the seating screen finding a seat by name, and as a carousel; the
+clock alone and with the payouts beside it; the desk asking before a level change, the
+seat cards and the table draw as they print), one on its break with a colour-up, one
+finished with its winner, and a cash table, on the
 PostgreSQL of DATABASE_URL (a fresh database, dropped afterwards) or an embedded one, served by gunicorn as in production and shown in
 headless Chromium (tests.browser.chromium). Writes <page>-<size>.png.
 """
@@ -76,6 +78,25 @@ def set_the_room(server: room.Server, database_url: str) -> str:
     return tournament_id
 
 
+def set_the_evening(server: room.Server) -> dict[str, str]:
+    """The clock's other states: an event on its break, with a colour-up, late registration,
+    re-entries, rebuys and add-ons; and one finished, its winner named."""
+    players = room.players(server, ["Ann Duke", "Bo Ferguson", "Chen Wei", "Dara Ó Briain", "Eli Seidel"])
+    levels = [room.level(20, 25, 50), room.level(20, 50, 100), {"break": True, "minutes": 15, "colour_up": 100},
+              room.level(20, 100, 200, 200)]
+    on_break = room.tournament(
+        server, "Saturday Turbo", players, levels=levels, starting_stack=10000, denominations=[25, 100, 500],
+        late_registration_until_level=2, re_entries_allowed=1, rebuy_price=100, rebuy_chips=10000,
+        rebuys_allowed=1, rebuy_until_level=2, add_on_price=100, add_on_chips=10000, add_ons_allowed=1,
+        add_on_until_level=2)
+    room.write(server, on_break, "clock/level", {"period": 3, "remaining_s": 11 * 60 + 48})
+    finished = room.tournament(server, "Sunday Final", players[:3], tables="physical")
+    seated = [p["player_id"] for t in room.read(server, finished)["tables"] for p in t["players"]]
+    for loser in seated[:2]:
+        room.write(server, finished, "eliminations", {"player_id": loser})
+    return {"break": on_break, "finished": finished}
+
+
 def set_the_desk(server: room.Server) -> str:
     """An event at physical tables in its rebuy period, as the desk shows it mid-evening: a
     player busted and waiting to rebuy, two who declined (the last one undoable), and the
@@ -103,9 +124,14 @@ def take(out: Path) -> list[Path]:
             base = f"http://127.0.0.1:{server.port}"
             tournament_id = set_the_room(server, database_url)
             desk = f"/floor/tournaments/{set_the_desk(server)}"
+            evening = set_the_evening(server)
             pages = {"home": "/", "clock": f"/screens/tournaments/{tournament_id}/clock",
                      "seating": f"/screens/tournaments/{tournament_id}/seating",
                      "payouts": f"/screens/tournaments/{tournament_id}/payouts",
+                     "clock-payouts": f"/screens/tournaments/{tournament_id}/clock?layout=payouts",
+                     "clock-break": f"/screens/tournaments/{evening['break']}/clock",
+                     "clock-finished": f"/screens/tournaments/{evening['finished']}/clock",
+                     "seating-carousel": f"/screens/tournaments/{tournament_id}/seating?layout=carousel",
                      "sign-in": "/floor/sign-in", "desk": desk, "desk-confirm": desk,
                      "seat-cards": f"{desk}/print/seat-cards", "table-draw": f"{desk}/print/table-draw"}
             with chromium.chromium() as browser:

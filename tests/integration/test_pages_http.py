@@ -299,7 +299,7 @@ def test_the_public_screens_answer_only_their_listed_fields(client):
     tournament_id, players = new_tournament(client, ["Pub A", "Pub B", "Pub C"])
     loaded = tournaments.load_tournament(client.application.extensions["cardroom"].application, tournament_id)
     names = dict(zip(players, ["Pub A", "Pub B", "Pub C"]))
-    clock = screens.clock_screen(loaded, time.time())
+    clock = screens.clock_screen(loaded, names, time.time())
     seating = screens.seating_screen(loaded, names, time.time())
     payouts = screens.payouts_screen(loaded, names)
     assert tuple(clock) == screens.CLOCK_FIELDS

@@ -16,11 +16,11 @@ STRUCTURE = (Period.level(100, 200, 20), Period.level(200, 400, 20, ante=50), Pe
 NAMES = {"ann": "Ann", "bo": "Bo", "cy": "Cy"}
 
 
-def running(*commands) -> tuple[InMemoryEventStore, str]:
+def running(*commands, **settings_given) -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
-    settings = tournament.Settings(name="Unit", structure=STRUCTURE, starts_at=START, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("50", "30", "20"),
-                                   tables=tournament.TABLES_PHYSICAL)
+    settings = tournament.Settings(**{"name": "Unit", "structure": STRUCTURE, "starts_at": START,
+                                      "starting_stack": 1000, "buy_in": 10, "payout_percentages": ("50", "30", "20"),
+                                      "tables": tournament.TABLES_PHYSICAL, **settings_given})
     tournaments.create_tournament(applications.of(store), "t", settings, "holdem", "no-limit")
     for player in NAMES:
         tournaments.send(applications.of(store), "t", tournament.Register(player, at=START - 60))
@@ -31,7 +31,7 @@ def running(*commands) -> tuple[InMemoryEventStore, str]:
 
 def test_before_the_start_the_clock_counts_to_the_start():
     store, tid = running()
-    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START - 90)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START - 90)
     assert (shown["status"], shown["starts_in_s"], shown["level"], shown["players_left"]) == \
         ("registering", 90, None, 3)
     assert shown["average_stack"] is None and shown["next"] is None
@@ -39,7 +39,7 @@ def test_before_the_start_the_clock_counts_to_the_start():
 
 def test_the_next_break_is_the_rest_of_this_level_and_the_levels_before_it():
     store, tid = running(tournament.StartTournament(at=START, seed=1))
-    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 5 * 60)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START + 5 * 60)
     assert (shown["level"], shown["remaining_s"], shown["to_break_s"]) == (1, 15 * 60, 35 * 60)
     assert shown["blinds"] == {"small_blind": 100, "big_blind": 200, "ante": 0, "big_blind_ante": False}
     assert shown["next"]["level"] == 2 and shown["next"]["ante"] == 50
@@ -48,15 +48,47 @@ def test_the_next_break_is_the_rest_of_this_level_and_the_levels_before_it():
 
 def test_on_the_break_the_blinds_in_force_show_and_no_break_follows():
     store, tid = running(tournament.StartTournament(at=START, seed=1))
-    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 45 * 60)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START + 45 * 60)
     assert shown["on_break"] and shown["remaining_s"] == 5 * 60
     assert shown["to_break_s"] is None and shown["next"]["level"] == 3
     assert shown["blinds"]["big_blind"] == 400
 
 
+def test_a_break_shows_the_chips_its_colour_up_races_off():
+    raced_at_the_break = (*STRUCTURE[:2], Period.pause(10, colour_up=100), *STRUCTURE[3:])
+    raced_as_level_3_begins = (*STRUCTURE[:3], Period.level(300, 600, 20, colour_up=100))
+    for structure in (raced_at_the_break, raced_as_level_3_begins):
+        store, tid = running(tournament.StartTournament(at=START, seed=1), structure=structure,
+                             denominations=(25, 100, 500))
+        loaded = tournaments.load_tournament(applications.of(store), tid)
+        assert screens.clock_screen(loaded, NAMES, START + 45 * 60)["colour_up"] == {"to": 100, "raced_off": [25]}
+        assert screens.clock_screen(loaded, NAMES, START + 5 * 60)["colour_up"] is None, "a level shows none"
+
+
+def test_late_registration_counts_down_through_the_break_after_its_last_level_then_closes():
+    store, tid = running(tournament.StartTournament(at=START, seed=1), late_registration_until_level=2,
+                         re_entries_allowed=1, rebuy_price=10, rebuy_chips=1000, rebuys_allowed=1, rebuy_until_level=2)
+    loaded = tournaments.load_tournament(applications.of(store), tid)
+    open_ = screens.clock_screen(loaded, NAMES, START + 5 * 60)
+    assert (open_["late_registration"], open_["late_registration_s"]) == ("open", 50 * 60 - 5 * 60)
+    assert (open_["re_entries"], open_["rebuys"], open_["add_ons"], open_["chips_in_play"]) == (0, 0, None, 3000)
+    closed = screens.clock_screen(loaded, NAMES, START + 56 * 60)
+    assert (closed["late_registration"], closed["late_registration_s"]) == ("closed", None)
+    assert closed["level"] == 3
+
+
+def test_the_clock_names_the_winner_at_the_end():
+    store, tid = running(tournament.StartTournament(at=START, seed=1))
+    for out, at in (("cy", 60), ("bo", 120)):
+        tournaments.send(applications.of(store), tid, tournament.Eliminate((tournament.Bust(out, 0),), at=START + at))
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START + 180)
+    assert (shown["status"], shown["winner"]) == ("finished", "Ann")
+    assert shown["payouts"] == [{"place": 1, "amount": 15}, {"place": 2, "amount": 9}, {"place": 3, "amount": 6}]
+
+
 def test_a_paused_clock_shows_the_time_it_kept():
     store, tid = running(tournament.StartTournament(at=START, seed=1), tournament.PauseClock(at=START + 60))
-    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), START + 3600)
+    shown = screens.clock_screen(tournaments.load_tournament(applications.of(store), tid), NAMES, START + 3600)
     assert shown["paused"] and shown["remaining_s"] == 19 * 60 and shown["to_break_s"] == 39 * 60
 
 

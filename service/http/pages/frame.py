@@ -7,7 +7,8 @@
 - service.http.pages.session: sign-in, `floor_page(roles=...)`, `csrf_token()` and the
   CSRF check on every POST.
 - `static/live.js`: `Cardroom.follow(url, onEvent)`, an EventSource on a stream.
-- Jinja filters `clock_time` (seconds as 12:00) and `chips` (25,000).
+- Jinja filters `clock_time` (seconds as 12:00), `chips` (25,000), `ordinal` (1st),
+  `day` and `time_of_day` (an epoch as Sat 5 Dec, 20:00 UTC).
 - Every page answer carries CONTENT_SECURITY_POLICY: scripts come from static/ only.
 - `problem_page(status, code, detail)`: an error as a page (a problem document for a
   client that does not take HTML); problems, violations and conflicts raised in a page
@@ -18,6 +19,7 @@ Modules of views register their routes on `pages`; service.http.pages imports th
 from __future__ import annotations
 
 import http
+from datetime import datetime, timezone
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
@@ -62,6 +64,27 @@ def clock_time(seconds: float | None) -> str:
 def chips(amount: int | None) -> str:
     """A chip count with thousands separated: 25,000."""
     return "" if amount is None else f"{amount:,}"
+
+
+@pages.app_template_filter("ordinal")
+def ordinal(number: int) -> str:
+    """A place as people say it: 1st, 2nd, 3rd, 11th, 22nd."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@pages.app_template_filter("day")
+def day(epoch: float) -> str:
+    """The day of a moment, in UTC (static/screens.js shows it in the screen's own time
+    zone): Sat 5 Jan."""
+    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    return f"{moment:%a} {moment.day} {moment:%b}"
+
+
+@pages.app_template_filter("time_of_day")
+def time_of_day(epoch: float) -> str:
+    """The time of a moment, in UTC (as `day`): 20:00 UTC."""
+    return f"{datetime.fromtimestamp(epoch, tz=timezone.utc):%H:%M} UTC"
 
 
 @pages.after_request
