@@ -101,7 +101,7 @@ def clock_screen(loaded: LoadedTournament, names: Names, now: float) -> dict[str
         if state.players_with_chips and running else None,
         "prize_pool": state.prize_pool,
         "payouts": [{"place": place, "amount": amount} for place, amount in
-                    enumerate(payout_amounts(state.prize_pool, settings.payout_percentages)[:PAYOUTS_ON_THE_CLOCK], 1)],
+                    enumerate(state.payout_table()[:PAYOUTS_ON_THE_CLOCK], 1)],
         "winner": _winner(state, names),
     }
     if late:
