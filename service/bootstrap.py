@@ -21,8 +21,8 @@ from service.application.scheduling import NoScheduler, Scheduler
 from service.adapters import scheduler as celery_scheduler
 from service.http import docs, metrics, rate_limits, request_log
 from service.http.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
-                         operations, players, ratings, receipts, refuse_nul_in_url, rulings, streams,
-                         tables, tournaments)
+                         operations, players, public_log as public_log_api, ratings, receipts,
+                         refuse_nul_in_url, rulings, streams, tables, tournaments)
 from service.http.auth import ApiKeys
 from service.http.pages import pages
 from service.http.page_sessions import PageSessions
@@ -33,10 +33,16 @@ from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import EventStore
 from service.adapters.store.upcasting import UpcastingStore
 from service.adapters.notifications import LiveFeeds, PostgresListener
+from service.adapters.log_keys import NoteSigner, log_signer
+from service.adapters.store.public_log import PostgresPublicLog
+from service.adapters.witnesses import WitnessClient
+from service.application import public_log
+from domain.transparency import merkle
 
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
 MAX_BODY_BYTES = 1024 * 1024
+LOG_KEY_FILE = "log-key"
 
 
 class CardroomFlask(Flask):
@@ -82,6 +88,7 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
         row_signers=signers,
         live=LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))
         if store else None,
+        public_log=public_log_reader(pool, config) if pool else None,
     )
 
     api = Api(
@@ -95,7 +102,7 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
                       tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
-                      lists.blp, cash_tables.blp, streams.blp, operations.blp):
+                      lists.blp, cash_tables.blp, streams.blp, operations.blp, public_log_api.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     register_problem_handlers(app)
@@ -124,6 +131,35 @@ def event_store(pool: ConnectionPool, config: Config) -> EventStore:
     decrypted on their way out (service.adapters.store.upcasting)."""
     return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX,  # type: ignore[return-value]
                           IMPORTED_HAND_PREFIX, data_cipher(config))
+
+
+def public_log_signer(config: Config) -> Callable[[bool], NoteSigner]:
+    """The log's signing key, made in the data directory only while the log has no
+    checkpoint (service.adapters.log_keys.log_signer)."""
+    return partial(_log_signer, config)
+
+
+def _log_signer(config: Config, create: bool) -> NoteSigner:
+    return log_signer(config.log_key, config.data_dir / LOG_KEY_FILE, config.log_origin, create=create)
+
+
+def public_log_reader(pool: ConnectionPool, config: Config) -> public_log.PublicLog:
+    """What the public endpoints read: the tree, the log's verifier key when this host has
+    the signing key (else the checkpoints say it), the witnesses and their policy."""
+    key = None
+    if config.log_key or (config.data_dir / LOG_KEY_FILE).is_file():
+        key = _log_signer(config, False).verifier
+    return public_log.PublicLog(PostgresPublicLog(pool), key, public_log.parse_witnesses(config.witnesses),
+                                config.witness_policy)
+
+
+def witness_client(config: Config, tree: PostgresPublicLog) -> WitnessClient | None:
+    """The witnesses the integrator asks to cosign each checkpoint (None: none named)."""
+    witnesses = public_log.parse_witnesses(config.witnesses)
+    if not witnesses:
+        return None
+    return WitnessClient(witnesses, tree, lambda old, new: merkle.consistency_proof(
+        old, new, public_log.subtree_reader(tree)))
 
 
 @dataclass(frozen=True)

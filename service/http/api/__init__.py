@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from service.adapters.row_macs import RowSigners
     from service.adapters.store.base import EventStore
     from service.application.application import Application
+    from service.application.public_log import PublicLog
 
 SECURITY_SCHEME = "bearerAuth"
 
@@ -312,6 +313,8 @@ class Resources:
     """The pages' sign-in sessions (service.http.page_sessions)."""
     row_signers: RowSigners | None = None
     """The MACs of key, revocation, session and idempotency rows (service.adapters.row_macs)."""
+    public_log: PublicLog | None = None
+    """What the public log's endpoints read (service.application.public_log)."""
 
 
 def resources() -> Resources:
