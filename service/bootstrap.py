@@ -33,7 +33,7 @@ from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import EventStore
 from service.adapters.store.upcasting import UpcastingStore
 from service.adapters.notifications import LiveFeeds, PostgresListener
-from service.adapters.log_keys import NoteSigner, log_signer
+from service.adapters.log_keys import LOG_KEY_FILE, NoteSigner, log_signer
 from service.adapters.store.public_log import PostgresPublicLog
 from service.adapters.witnesses import WitnessClient
 from service.application import public_log
@@ -42,7 +42,6 @@ from domain.transparency import merkle
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
 MAX_BODY_BYTES = 1024 * 1024
-LOG_KEY_FILE = "log-key"
 
 
 class CardroomFlask(Flask):

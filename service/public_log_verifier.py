@@ -12,6 +12,11 @@ What it checks, each from public data and public keys alone:
 
     python public_log_verifier.py verify-proof PROOF.json EVENT.json \\
         --log-key VKEY [--witness VKEY ...] [--min-witnesses K]
+    python public_log_verifier.py monitor URL --log-key VKEY [--witness VKEY ...] \\
+        [--min-witnesses K] [--state FILE] [--full] [--every SECONDS]
+
+The monitor keeps the last checkpoint it trusted (FILE), checks that each new one is
+consistent with it, and on a fork exits 1 keeping both signed notes as evidence.
 
 Exit status 0: verified; 1: it does not verify (the reason is printed); 2: bad input.
 
@@ -36,8 +41,11 @@ import base64
 import binascii
 import hashlib
 import json
+import os
 import struct
 import sys
+import time
+import urllib.request
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -48,6 +56,7 @@ LEAF_HEADER = "cardroom-event/v1"
 ED25519 = 0x01
 COSIGNATURE_V1 = 0x04
 EM_DASH = "\u2014"
+HTTP_TIMEOUT_S = 10
 
 
 class NotVerified(Exception):
@@ -340,6 +349,68 @@ def verify_proof(proof: Mapping[str, Any], event: Mapping[str, Any], log_key: st
     return checkpoint
 
 
+# --- a monitor -------------------------------------------------------------------------
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=HTTP_TIMEOUT_S) as answer:
+        return answer.read()
+
+
+def _hashes(url: str) -> list[bytes]:
+    return [base64.b64decode(h, validate=True) for h in json.loads(_get(url))["hashes"]]
+
+
+def full_root(base_url: str, size: int) -> bytes:
+    """The root recomputed from every leaf the log serves (RFC 9162 MTH), a leaf at a time."""
+    stack: list[tuple[int, bytes]] = []  # (height, hash) of complete subtrees, left to right
+    for index in range(size):
+        leaf = base64.b64decode(json.loads(_get(f"{base_url}/v1/log/leaves/{index}"))["leaf"], validate=True)
+        height, node = 0, leaf_hash(leaf)
+        while stack and stack[-1][0] == height:
+            node = node_hash(stack.pop()[1], node)
+            height += 1
+        stack.append((height, node))
+    if not stack:
+        return hashlib.sha256(b"").digest()
+    node = stack.pop()[1]
+    while stack:
+        node = node_hash(stack.pop()[1], node)
+    return node
+
+
+def monitor_once(base_url: str, state: str, log_key: VerifierKey, witnesses: Sequence[VerifierKey],
+                 min_witnesses: int, full: bool = False) -> Checkpoint:
+    """Fetch the log's checkpoint, check it extends the one trusted before (kept in the file
+    `state`), and trust it. On a fork both notes are kept beside `state` as evidence."""
+    note = _get(f"{base_url}/v1/log/checkpoint").decode("utf-8")
+    new = open_checkpoint(note, log_key, witnesses, min_witnesses)
+    if full and full_root(base_url, new.size) != new.root:
+        raise NotVerified(f"the leaves the log serves do not hash to its checkpoint of {new.size}")
+    try:
+        with open(state, encoding="utf-8") as file:
+            trusted_note = file.read()
+    except FileNotFoundError:
+        trusted_note = None
+    if trusted_note is not None:
+        old = open_checkpoint(trusted_note, log_key)
+        smaller, larger = sorted((old, new), key=lambda c: c.size)
+        try:
+            proof = _hashes(f"{base_url}/v1/log/consistency?from={smaller.size}&to={larger.size}")
+            verify_consistency(smaller.size, larger.size, smaller.root, larger.root, proof)
+        except NotVerified:
+            evidence = f"{state}.fork-{int(time.time())}"
+            with open(evidence, "w", encoding="utf-8") as file:
+                file.write(trusted_note + "\n" + note)
+            raise NotVerified(f"FORK: the checkpoint of {new.size} does not extend the trusted one of "
+                              f"{old.size}; both kept in {evidence}") from None
+        if new.size < old.size:
+            return old
+    with open(state + ".new", "w", encoding="utf-8") as file:
+        file.write(note)
+    os.replace(state + ".new", state)
+    return new
+
+
 def _read_json(path: str) -> Any:
     with open(path, encoding="utf-8") as file:
         return json.load(file)
@@ -354,7 +425,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     proof.add_argument("--log-key", required=True, help="the log's verifier key (GET /v1/log/keys, kept apart)")
     proof.add_argument("--witness", action="append", default=[], help="a witness's verifier key (repeat)")
     proof.add_argument("--min-witnesses", type=int, default=0, help="how many of them must have cosigned")
+    monitor = commands.add_parser("monitor", help="follow the log's checkpoints, refusing a fork")
+    monitor.add_argument("url", help="the service, e.g. https://cardroom.example")
+    monitor.add_argument("--log-key", required=True)
+    monitor.add_argument("--witness", action="append", default=[])
+    monitor.add_argument("--min-witnesses", type=int, default=0)
+    monitor.add_argument("--state", default="cardroom-log-checkpoint.txt", help="the last checkpoint trusted")
+    monitor.add_argument("--full", action="store_true", help="recompute the tree from every leaf too")
+    monitor.add_argument("--every", type=float, default=0, help="check again every so many seconds (0: once)")
     arguments = parser.parse_args(argv)
+    if arguments.command == "monitor":
+        return _monitor(arguments)
     try:
         checkpoint = verify_proof(_read_json(arguments.proof), _read_json(arguments.event), arguments.log_key,
                                   arguments.witness, arguments.min_witnesses)
@@ -366,6 +447,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"verified: in {checkpoint.origin}'s tree of {checkpoint.size}")
     return 0
+
+
+def _monitor(arguments: argparse.Namespace) -> int:
+    while True:
+        try:
+            checkpoint = monitor_once(arguments.url.rstrip("/"), arguments.state, parse_vkey(arguments.log_key),
+                                      [parse_vkey(w) for w in arguments.witness], arguments.min_witnesses,
+                                      arguments.full)
+        except NotVerified as failed:
+            print(f"NOT VERIFIED: {failed}")
+            return 1
+        except (OSError, ValueError) as unreachable:
+            print(f"cannot read the log: {unreachable}", file=sys.stderr)
+            return 2
+        print(f"trusted: {checkpoint.origin}'s tree of {checkpoint.size}", flush=True)
+        if not arguments.every:
+            return 0
+        time.sleep(arguments.every)
 
 
 if __name__ == "__main__":

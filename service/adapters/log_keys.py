@@ -29,6 +29,8 @@ from service.public_log_verifier import (
 )
 
 PRIVATE_PREFIX = "PRIVATE+KEY+"
+LOG_KEY_FILE = "log-key"
+"""The log's key in the data directory, when CARDROOM_LOG_KEY is not set."""
 
 
 class LogKeyMissing(Exception):

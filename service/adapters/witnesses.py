@@ -52,11 +52,14 @@ class _Asker:
         self._consistency = consistency
         self._known_size: int | None = None  # what the witness last said it holds
         self._pending: tuple[int, str] | None = None
+        self._cosigned_size = -1  # the largest checkpoint it cosigned for us
         self._wanted = threading.Condition()
         threading.Thread(target=self._run, name=f"witness {witness.key.name}", daemon=True).start()
 
     def offer(self, size: int, note: str) -> None:
         with self._wanted:
+            if size <= self._cosigned_size:
+                return
             if self._pending is None or self._pending[0] < size:
                 self._pending = (size, note)
                 self._wanted.notify()
@@ -87,7 +90,7 @@ class _Asker:
             if signed_by(text, split_note(text + "\n" + line)[1], self._witness.key) is None:
                 raise NotVerified("its cosignature does not verify under its key")
             self._tree.add_cosignature(size, self._witness.key.vkey(), line)
-            self._known_size = size
+            self._known_size = self._cosigned_size = size
             return
 
     def _post(self, body: bytes) -> tuple[int, str]:

@@ -62,7 +62,14 @@ def public_form(record: RecordedEvent) -> dict[str, Any]:
 
 
 def record_leaf(record: RecordedEvent) -> bytes:
-    form = public_form(record)
+    try:
+        form = public_form(record)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # A record the views cannot show (an unreadable stream's: the view refuses it too):
+        # its leaf commits to its stream, version and type alone, so the log goes on.
+        log.warning("the public view cannot show %s version %d: its leaf holds no public form",
+                    record.stream_id, record.version)
+        form = {"version": record.version, "type": record.type, "data": {}}
     declared = secrets_named(record.type)
     sealed = [name for name in declared.sealed if name in form["data"]]
     commitments = [value for name, value in form["data"].items()
@@ -95,6 +102,8 @@ class Tree(Protocol):
     def add_cosignature(self, size: int, witness: str, line: str) -> None: ...
 
     def last_cosigned(self) -> dict[str, float]: ...
+
+    def backlog(self, integrator: str) -> int: ...
 
 
 class LogDamaged(Exception):
@@ -134,7 +143,7 @@ def checkpoint_text(origin: str, size: int, root: bytes) -> str:
 class Integrator:
     """`signer(create)`: the log's signing key (service.adapters.log_keys.log_signer), made
     only when `create` (the log has no checkpoint yet); `after_signing(size, note)`: told
-    each checkpoint signed (the witnesses are asked to cosign it)."""
+    the newest checkpoint after each batch (the witnesses are asked to cosign it)."""
 
     def __init__(self, app: Application, tracking: Tracking, tree: Tree,
                  signer: Callable[[bool], NoteSigner], *, name: str = INTEGRATOR,
@@ -165,8 +174,11 @@ class Integrator:
             held_back = not full and log_held_back(after)
             self._tracking.move(self._name, after)
         self._size = grown
-        if grown != size or not self._tree.checkpoint(grown):
-            self._sign(grown, signer)
+        signed = None if grown != size else self._tree.checkpoint(grown)
+        note = self._sign(grown, signer) if signed is None else signed[0]
+        if self._after_signing is not None:
+            # Every batch, so a witness away when a checkpoint was signed is asked again.
+            self._after_signing(grown, note)
         return Batch(len(records), 0, full, held_back)
 
     def _load_signer(self) -> NoteSigner:
@@ -204,12 +216,11 @@ class Integrator:
         self._frontier = {place: known[place] for place in frontier(grown)}
         return grown
 
-    def _sign(self, size: int, signer: NoteSigner) -> None:
+    def _sign(self, size: int, signer: NoteSigner) -> str:
         root = merkle.root(size, lambda level, at: self._frontier[(level, at)])
         note = sign_note(checkpoint_text(signer.name, size, root), signer)
         self._tree.add_checkpoint(size, note, signer.verifier.vkey())
-        if self._after_signing is not None:
-            self._after_signing(size, note)
+        return note
 
 
 # --- reading: the public endpoints ----------------------------------------------------
@@ -355,10 +366,16 @@ class PublicLog:
         return {"index": index, "leaf": _b64(leaf), "size": checkpoint.size,
                 "hashes": [_b64(h) for h in hashes], "checkpoint": checkpoint.note}
 
-    def status(self) -> dict[str, Any]:
+    def status(self, now: float) -> dict[str, Any]:
+        """For GET /v1/status: the integrator's backlog, the tree and its newest checkpoint,
+        and how long ago each witness last cosigned (None: never)."""
         newest = self._tree.newest_checkpoints()
-        return {"tree_size": self._tree.size(), "checkpoint_size": newest[0][0] if newest else 0,
-                "last_cosigned": self._tree.last_cosigned()}
+        cosigned = self._tree.last_cosigned()
+        return {"backlog": self._tree.backlog(INTEGRATOR), "tree_size": self._tree.size(),
+                "checkpoint_size": newest[0][0] if newest else None,
+                "witnesses": [{"key": w.key.vkey(), "last_cosigned_s_ago":
+                               None if w.key.vkey() not in cosigned else round(now - cosigned[w.key.vkey()], 3)}
+                              for w in self._witnesses]}
 
 
 def _b64(value: bytes) -> str:

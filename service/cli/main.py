@@ -399,6 +399,30 @@ def _database_server(server: dict[str, Any] | None) -> list[Any]:
     return [line, standbys]
 
 
+_PASSED_ON = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+
+
+@main.command("log", context_settings=_PASSED_ON)
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED)
+def public_log(arguments: tuple[str, ...]) -> None:
+    """Check the public log offline, with its public keys alone (service/public_log_verifier.py):
+    `verify-proof PROOF EVENT --log-key VKEY [--witness VKEY] [--min-witnesses K]`, or
+    `monitor URL --log-key VKEY [--state FILE] [--full] [--every S]` (`log -h` says more)."""
+    from service import public_log_verifier
+
+    raise SystemExit(public_log_verifier.main(list(arguments) or ["-h"]))
+
+
+@main.command(context_settings=_PASSED_ON)
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED)
+def witness(arguments: tuple[str, ...]) -> None:
+    """Run a witness of the public log (C2SP tlog-witness): `--log-key VKEY [--port P]
+    [--state-dir DIR] [--name NAME] [--print-key]` (service/witness.py)."""
+    from service import witness as witness_server
+
+    raise SystemExit(witness_server.main(list(arguments)))
+
+
 def run() -> None:
     """The console script: a refusal or an unreachable service is a message, not a traceback."""
     try:

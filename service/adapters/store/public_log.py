@@ -37,6 +37,15 @@ SELECT c.size, c.note, c.vkey FROM log_checkpoints c
 """
 _CHECKPOINT = "SELECT note, vkey FROM log_checkpoints WHERE size = %s"
 _COSIGNATURES = "SELECT witness, line, received_at FROM log_cosignatures WHERE size = %s ORDER BY witness"
+BACKLOG_COUNTED = 100_000
+_BACKLOG = """
+SELECT count(*) FROM (
+    SELECT 1 FROM events e
+     WHERE (e.transaction_id, e.position) > coalesce(
+               (SELECT (t.transaction_id, t.position) FROM process_trackings t WHERE t.name = %s),
+               ('0'::xid8, 0::bigint))
+     LIMIT %s) AS behind
+"""
 _LAST_COSIGNED = "SELECT witness, max(received_at) FROM log_cosignatures GROUP BY witness"
 
 
@@ -127,6 +136,11 @@ class PostgresPublicLog:
         with self._pool.connection() as connection:
             connection.execute("INSERT INTO log_cosignatures (size, witness, line) VALUES (%s, %s, %s)"
                                " ON CONFLICT DO NOTHING", (size, witness, line))
+
+    def backlog(self, integrator: str) -> int:
+        """Events of the global log the integrator has not read yet (counted up to BACKLOG_COUNTED)."""
+        with self._connection() as connection:
+            return int(connection.execute(_BACKLOG, (integrator, BACKLOG_COUNTED)).fetchone()[0])
 
     def last_cosigned(self) -> dict[str, float]:
         """witness verifier key -> when its newest cosignature came (seconds since the epoch)."""

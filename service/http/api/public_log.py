@@ -105,6 +105,8 @@ def log_checkpoint() -> Response:
 @blp.doc(**_NO_KEY)
 def log_leaf(index: int) -> dict:
     """One leaf of the tree, by its index."""
+    if index > MAX_INDEX:
+        raise Problem(404, "not_found", f"the log has no leaf {index}", index=index)
     try:
         return {"leaf": base64.b64encode(_log().leaf(index)).decode("ascii")}
     except Refused as refused:
@@ -143,6 +145,8 @@ def log_proof(stream_id: str, version: int) -> dict:
     """A receipt's event (its stream and version) proven against the newest checkpoint:
     verify it offline with service/public_log_verifier.py and the event's public form."""
     app = application()
+    if version > 2**31 - 1:
+        raise Problem(404, "not_found", f"no event {stream_id} version {version}", version=version)
     try:
         return _log().proof(stream_id, version, lambda: app.store.stream_version(stream_id) >= version)
     except Refused as refused:
