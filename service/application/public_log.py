@@ -325,19 +325,19 @@ class PublicLog:
     def _stored_size(self, size: int) -> None:
         stored = self._tree.size()
         if size > stored:
-            raise Refused(400, "beyond_the_tree", f"the tree has {stored} leaves, not {size}",
+            raise Refused(404, "beyond_the_tree", f"the tree has {stored} leaves, not {size}",
                           numbers={"size": size, "tree_size": stored})
 
     def inclusion(self, index: int, size: int) -> list[bytes]:
         if index >= size:
-            raise Refused(400, "index_not_in_tree", f"leaf {index} is not in a tree of {size}",
+            raise Refused(422, "index_not_in_tree", f"leaf {index} is not in a tree of {size}",
                           numbers={"index": index, "size": size})
         self._stored_size(size)
         return merkle.inclusion_proof(index, size, subtree_reader(self._tree))
 
     def consistency(self, old: int, new: int) -> list[bytes]:
         if old > new:
-            raise Refused(400, "sizes_out_of_order", f"a consistency proof goes from a smaller tree, not {old} to {new}",
+            raise Refused(422, "sizes_out_of_order", f"a consistency proof goes from a smaller tree, not {old} to {new}",
                           numbers={"from": old, "to": new})
         self._stored_size(new)
         return merkle.consistency_proof(old, new, subtree_reader(self._tree))

@@ -150,8 +150,8 @@ def test_the_checkpoint_is_a_signed_note_and_inclusion_answers_rfc_9162_paths(cl
         verify_inclusion(index, checkpoint.size, leaf_hash(leaf), [base64.b64decode(h) for h in hashes],
                          checkpoint.root)
     assert_problem(client.get(f"/v1/log/inclusion?index={checkpoint.size}&size={checkpoint.size}"),
-                   400, "index_not_in_tree")
-    assert_problem(client.get(f"/v1/log/consistency?from=2&to={checkpoint.size + 10**6}"), 400, "beyond_the_tree")
+                   422, "index_not_in_tree")
+    assert_problem(client.get(f"/v1/log/consistency?from=2&to={checkpoint.size + 10**6}"), 404, "beyond_the_tree")
     assert_problem(client.get(f"/v1/log/proofs/table-{hands['table']}/999"), 404, "not_found")
 
 

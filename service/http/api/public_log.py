@@ -27,19 +27,20 @@ blp = Blueprint("public_log", __name__, url_prefix="/v1/log",
                 description="The public log: checkpoints and proofs anyone verifies offline")
 
 MAX_INDEX = 2**62
-_NO_KEY = {"security": [{}]}
+_NO_KEY: dict[str, Any] = {"security": []}
+"""Public: no key asked, none needed."""
 
 
-class KeysSchema(ma.Schema):
+class LogKeysSchema(ma.Schema):
     log = ma.fields.String(allow_none=True, metadata={"description": "the log's verifier key (Ed25519, 0x01)"})
     witnesses = ma.fields.List(ma.fields.String(), metadata={"description": "the witnesses' keys (cosignature/v1, 0x04)"})
 
 
-class LeafSchema(ma.Schema):
+class LogLeafSchema(ma.Schema):
     leaf = ma.fields.String(required=True, metadata={"description": "the leaf, base64 (docs/TRANSPARENCY.md)"})
 
 
-class HashesSchema(ma.Schema):
+class LogHashesSchema(ma.Schema):
     hashes = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "base64 SHA-256 hashes"})
 
 
@@ -53,7 +54,7 @@ class ConsistencyQuerySchema(ma.Schema):
     to = ma.fields.Integer(required=True, validate=ma.validate.Range(min=0, max=MAX_INDEX))
 
 
-class ProofSchema(ma.Schema):
+class LogProofSchema(ma.Schema):
     index = ma.fields.Integer(required=True)
     leaf = ma.fields.String(required=True)
     size = ma.fields.Integer(required=True)
@@ -70,7 +71,7 @@ def _log() -> PublicLog:
 
 def _answered(refused: Refused) -> Problem:
     headers = {"Retry-After": str(refused.retry_after_s)} if refused.retry_after_s else None
-    return Problem(refused.status, refused.code, refused.detail, headers=headers, **refused.numbers)
+    return Problem(refused.status, refused.code, refused.detail, headers=headers, numbers=refused.numbers)
 
 
 def _b64(hashes: list[bytes]) -> dict[str, Any]:
@@ -78,7 +79,7 @@ def _b64(hashes: list[bytes]) -> dict[str, Any]:
 
 
 @blp.route("/keys", methods=["GET"])
-@blp.response(200, KeysSchema)
+@blp.response(200, LogKeysSchema)
 @blp.doc(**_NO_KEY)
 def log_keys() -> dict:
     """The verifier keys: the log's and its witnesses' (keep them apart from this service
@@ -100,13 +101,13 @@ def log_checkpoint() -> Response:
 
 
 @blp.route("/leaves/<int:index>", methods=["GET"])
-@blp.response(200, LeafSchema)
+@blp.response(200, LogLeafSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_NO_KEY)
 def log_leaf(index: int) -> dict:
     """One leaf of the tree, by its index."""
     if index > MAX_INDEX:
-        raise Problem(404, "not_found", f"the log has no leaf {index}", index=index)
+        raise Problem(404, "not_found", f"the log has no leaf {index}", numbers={"index": index})
     try:
         return {"leaf": base64.b64encode(_log().leaf(index)).decode("ascii")}
     except Refused as refused:
@@ -115,7 +116,9 @@ def log_leaf(index: int) -> dict:
 
 @blp.route("/inclusion", methods=["GET"])
 @blp.arguments(InclusionQuerySchema(), location="query")
-@blp.response(200, HashesSchema)
+@blp.response(200, LogHashesSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(**_NO_KEY)
 def log_inclusion(query: dict) -> dict:
     """The inclusion proof of leaf `index` in the tree of `size` leaves (RFC 9162 2.1.3)."""
@@ -127,7 +130,9 @@ def log_inclusion(query: dict) -> dict:
 
 @blp.route("/consistency", methods=["GET"])
 @blp.arguments(ConsistencyQuerySchema(), location="query")
-@blp.response(200, HashesSchema)
+@blp.response(200, LogHashesSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(**_NO_KEY)
 def log_consistency(query: dict) -> dict:
     """The consistency proof from the tree of `from` leaves to the tree of `to` (RFC 9162 2.1.4)."""
@@ -138,7 +143,7 @@ def log_consistency(query: dict) -> dict:
 
 
 @blp.route("/proofs/<string:stream_id>/<int:version>", methods=["GET"])
-@blp.response(200, ProofSchema)
+@blp.response(200, LogProofSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.doc(**_NO_KEY)
 def log_proof(stream_id: str, version: int) -> dict:
@@ -146,7 +151,7 @@ def log_proof(stream_id: str, version: int) -> dict:
     verify it offline with service/public_log_verifier.py and the event's public form."""
     app = application()
     if version > 2**31 - 1:
-        raise Problem(404, "not_found", f"no event {stream_id} version {version}", version=version)
+        raise Problem(404, "not_found", f"no event {stream_id} version {version}", numbers={"version": version})
     try:
         return _log().proof(stream_id, version, lambda: app.store.stream_version(stream_id) >= version)
     except Refused as refused:
