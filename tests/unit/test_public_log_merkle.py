@@ -108,3 +108,17 @@ def test_every_consistency_proof_verifies_and_a_rewritten_past_does_not(leaves: 
     forked = tree([*leaves[:changed], leaves[changed] + b"!", *leaves[changed + 1:]])
     with pytest.raises(NotVerified):
         verify_consistency(old, new, merkle.root(old, forked), merkle.root(new, subtree), proof)
+
+
+def test_the_public_verifier_is_one_file_of_the_standard_library_and_cryptography() -> None:
+    import ast
+    import sys
+    from pathlib import Path
+
+    import service.public_log_verifier as verifier
+
+    tree = ast.parse(Path(verifier.__file__).read_text())
+    roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    roots |= {node.module.split(".")[0] for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    assert roots - {"__future__"} <= set(sys.stdlib_module_names) | {"cryptography"}, roots
