@@ -157,8 +157,8 @@ def witness_client(config: Config, tree: PostgresPublicLog) -> WitnessClient | N
     witnesses = public_log.parse_witnesses(config.witnesses)
     if not witnesses:
         return None
-    return WitnessClient(witnesses, tree, lambda old, new: merkle.consistency_proof(
-        old, new, public_log.subtree_reader(tree)))
+    return WitnessClient(witnesses, tree, lambda old, new: public_log.fetched(
+        tree, partial(merkle.consistency_proof, old, new)))
 
 
 @dataclass(frozen=True)

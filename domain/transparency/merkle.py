@@ -86,6 +86,19 @@ def _subproof(m: int, start: int, end: int, whole: bool, subtree: Subtree) -> li
     return _subproof(m - k, start + k, end, False, subtree) + [range_hash(start, start + k, subtree)]
 
 
+def subtrees_read(compute: Callable[[Subtree], object]) -> list[tuple[int, int]]:
+    """The complete subtrees `compute` reads (a proof, a root), found by running it on
+    placeholder hashes: which ones a proof needs never depends on their values, so a store
+    fetches them all in one read."""
+    wanted: list[tuple[int, int]] = []
+
+    def record(level: int, index: int) -> bytes:
+        wanted.append((level, index))
+        return EMPTY_ROOT
+    compute(record)
+    return wanted
+
+
 def complete_subtrees(leaf_hashes: list[bytes]) -> dict[tuple[int, int], bytes]:
     """Every complete subtree's hash of these leaves, by (level, index): what a store keeps
     (and what tests build a tree from)."""

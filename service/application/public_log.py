@@ -25,7 +25,8 @@ import base64
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from functools import partial
+from typing import Any, Protocol, TypeVar, cast
 
 from domain.secrecy import secrets_named
 from domain.transparency import merkle
@@ -40,6 +41,7 @@ from service.public_log_verifier import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 INTEGRATOR = "public-log"
 """The integrator's tracking record: every integrator shares it, so they take turns."""
@@ -121,6 +123,12 @@ def frontier(size: int) -> list[tuple[int, int]]:
     return found
 
 
+def fetched(tree: Tree, compute: Callable[[merkle.Subtree], T]) -> T:
+    """`compute` (a proof) over the stored nodes, every node it needs read in one query."""
+    wanted = merkle.subtrees_read(compute)
+    return compute(subtree_reader(tree, tree.nodes(wanted)))
+
+
 def subtree_reader(tree: Tree, cache: dict[tuple[int, int], bytes] | None = None) -> merkle.Subtree:
     """merkle.Subtree over the stored nodes, one query a node not in `cache`."""
     known = {} if cache is None else cache
@@ -196,7 +204,7 @@ class Integrator:
             signed_size, note, vkey = signed[0]
             if vkey == signer.verifier.vkey():
                 stated = open_checkpoint(note, signer.verifier)
-                if merkle.root(signed_size, subtree_reader(self._tree, dict(nodes))) != stated.root:
+                if fetched(self._tree, partial(merkle.root, signed_size)) != stated.root:
                     raise LogDamaged(f"the stored tree no longer hashes to the signed root of {signed_size}")
         self._frontier = nodes
 
@@ -333,14 +341,14 @@ class PublicLog:
             raise Refused(422, "index_not_in_tree", f"leaf {index} is not in a tree of {size}",
                           numbers={"index": index, "size": size})
         self._stored_size(size)
-        return merkle.inclusion_proof(index, size, subtree_reader(self._tree))
+        return fetched(self._tree, partial(merkle.inclusion_proof, index, size))
 
     def consistency(self, old: int, new: int) -> list[bytes]:
         if old > new:
             raise Refused(422, "sizes_out_of_order", f"a consistency proof goes from a smaller tree, not {old} to {new}",
                           numbers={"from": old, "to": new})
         self._stored_size(new)
-        return merkle.consistency_proof(old, new, subtree_reader(self._tree))
+        return fetched(self._tree, partial(merkle.consistency_proof, old, new))
 
     def proof(self, stream_id: str, version: int, exists: Callable[[], bool]) -> dict[str, Any]:
         """All that proves one event offline: its index and leaf, the newest checkpoint
@@ -356,7 +364,7 @@ class PublicLog:
                           "of the public log: ask again in a moment", retry_after_s=NOT_YET_RETRY_S,
                           numbers={"version": version})
         index, leaf = found
-        hashes = merkle.inclusion_proof(index, checkpoint.size, subtree_reader(self._tree))
+        hashes = fetched(self._tree, partial(merkle.inclusion_proof, index, checkpoint.size))
         try:
             verify_inclusion(index, checkpoint.size, leaf_hash(leaf), hashes, checkpoint.root)
         except NotVerified:
