@@ -376,8 +376,18 @@ def status(client: Client, as_json: bool) -> None:
                 for t in now.get("integrity_failures", ())]
     refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
                      "in the database, not by the service)") for row in now.get("refused_rows", ())]
-    shown = [*_database_server(now.get("database_server")), table, *refused]
+    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")), *refused]
     _emit(as_json, now, Group(*shown))
+
+
+def _public_log(log: dict[str, Any] | None) -> list[Text]:
+    """The public log's integrator and witnesses, a line."""
+    if log is None:
+        return []
+    witnesses = ", ".join("never" if w["last_cosigned_s_ago"] is None else f"{w['last_cosigned_s_ago']:g} s ago"
+                          for w in log["witnesses"]) or "none"
+    return [Text(f"public log: {log['tree_size']:,} leaves, checkpoint of {log['checkpoint_size'] or 0:,}, "
+                 f"{log['backlog']:,} events to integrate; witnesses last cosigned: {witnesses}")]
 
 
 def _database_server(server: dict[str, Any] | None) -> list[Any]:

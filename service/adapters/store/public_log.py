@@ -10,21 +10,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from service.adapters.store import scope
 
 _SIZE = "SELECT coalesce(max(index) + 1, 0) FROM log_leaves"
-_INSERT_LEAVES = """
-INSERT INTO log_leaves (index, stream_id, version, leaf)
-SELECT * FROM unnest(%s::bigint[], %s::text[], %s::integer[], %s::bytea[])
-ON CONFLICT DO NOTHING
-"""
-_INSERT_NODES = """
-INSERT INTO log_nodes (level, index, hash)
-SELECT * FROM unnest(%s::smallint[], %s::bigint[], %s::bytea[])
-ON CONFLICT DO NOTHING
-"""
 _NODES = """
 SELECT n.level, n.index, n.hash FROM log_nodes n
   JOIN unnest(%s::smallint[], %s::bigint[]) AS wanted (level, index)
@@ -82,20 +73,22 @@ class PostgresPublicLog:
 
     def append(self, leaves: Sequence[tuple[int, str, int, bytes]], nodes: Sequence[tuple[int, int, bytes]]) -> None:
         """Leaves (index, stream, version, leaf) and the nodes they complete, in the open
-        transaction. Each row must be new: one already there was added by someone else."""
+        transaction (COPY: a batch's rows in one stream, no statement per row). Each row
+        must be new: one already there was added by someone else, and the batch fails."""
         connection = scope.current_connection()
         if connection is None:
             raise RuntimeError("the public log is appended to inside store.transaction() only")
-        indexes, streams, versions, texts = zip(*leaves)
-        added = connection.execute(_INSERT_LEAVES, (list(indexes), list(streams), list(versions), list(texts)))
-        if added.rowcount != len(leaves):
-            raise ForgedRows(f"{len(leaves) - added.rowcount} of the leaves {indexes[0]}..{indexes[-1]} "
-                             "(or their events) were in log_leaves before the integrator wrote them")
-        levels, at, hashes = zip(*nodes)
-        added = connection.execute(_INSERT_NODES, (list(levels), list(at), list(hashes)))
-        if added.rowcount != len(nodes):
-            raise ForgedRows(f"{len(nodes) - added.rowcount} nodes of the leaves {indexes[0]}..{indexes[-1]} "
-                             "were in log_nodes before the integrator wrote them")
+        try:
+            with connection.cursor() as cursor:
+                with cursor.copy("COPY log_leaves (index, stream_id, version, leaf) FROM STDIN") as copy:
+                    for row in leaves:
+                        copy.write_row(row)
+                with cursor.copy("COPY log_nodes (level, index, hash) FROM STDIN") as copy:
+                    for row in nodes:
+                        copy.write_row(row)
+        except psycopg.errors.UniqueViolation as taken:
+            raise ForgedRows(f"a row of the leaves {leaves[0][0]}..{leaves[-1][0]} was in the tree before the "
+                             f"integrator wrote it ({taken.diag.message_detail})") from None
 
     def leaf(self, index: int) -> bytes | None:
         with self._connection() as connection:
