@@ -35,9 +35,13 @@ from service.adapters.store.trackings import PostgresTracking
 from service.application import public_log
 from service.application.application import application
 from service.config import Config
+from psycopg.types.json import Jsonb
+
+from service.adapters.store.base import chained_hash, format_recorded_at
+from service.adapters.store.base import canonical_json as stored_json
 from service.public_log_verifier import (
-    ED25519, canonical_json, open_checkpoint, parse_leaf, parse_vkey, verify_consistency, verify_inclusion,
-    verify_proof, leaf_hash,
+    ED25519, NotVerified, canonical_json, open_checkpoint, parse_leaf, parse_vkey, verify_consistency,
+    verify_inclusion, verify_proof, leaf_hash,
 )
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, register_players
 from tests.integration.test_showdown_http import act, call_to_the_showdown, dealt, declared_showdown_table
@@ -97,7 +101,12 @@ def hands(client: Any, integrator: public_log.Integrator) -> dict[str, Any]:
 def public_events(client: Any, table_id: str) -> list[dict[str, Any]]:
     """The table's events as the keyless public feed serves them (SSE, `?view=public`)."""
     head = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["version"]
-    response = client.get(f"/v1/tables/{table_id}/stream?view=public", buffered=False)
+    return public_feed(client, f"/v1/tables/{table_id}/stream?view=public", head)
+
+
+def public_feed(client: Any, path: str, head: int) -> list[dict[str, Any]]:
+    """The events of a keyless feed up to version `head`."""
+    response = client.get(path, buffered=False)
     events: list[dict[str, Any]] = []
     text = ""
     try:
@@ -194,6 +203,64 @@ def test_two_checkpoints_are_consistent(client: Any, hands: dict[str, Any], inte
     assert after.size > before.size
     hashes = client.get(f"/v1/log/consistency?from={before.size}&to={after.size}").get_json()["hashes"]
     verify_consistency(before.size, after.size, before.root, after.root, [base64.b64decode(h) for h in hashes])
+
+
+def test_a_third_party_with_the_public_keys_alone_catches_a_rewritten_history(
+        client: Any, integrator: public_log.Integrator, own_database: tuple[str, str], config: Config) -> None:
+    """The operator, holding the database and the chain key, edits a tournament's event,
+    rehashes and re-MACs the chain after it, and removes its last event: the service
+    serves the forged stream as sound. A third party who kept the public keys, the events
+    as the public feed served them and their proofs, catches both from public data alone:
+    the edited event no longer hashes to its leaf, and the removed one is proven while the
+    feed no longer has it."""
+    created = client.post("/v1/tournaments", headers=ADMIN, json={
+        "name": "Audited", "game": "holdem", "levels": [{"small_blind": 25, "big_blind": 50, "minutes": 20}],
+        "starting_stack": 1000, "tables": "physical", "starts_at": "2030-01-01T00:00:00Z",
+        "payout_percentages": ["100"]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    tournament_id = created.get_json()["id"]
+    for player in register_players(client, "Audit Ann", "Audit Bob", "Audit Cat", "Audit Dan"):
+        assert client.post(f"/v1/tournaments/{tournament_id}/registrations", json={"player_id": player},
+                           headers=ADMIN).status_code == 201
+    stream = f"tournament-{tournament_id}"
+    integrate(integrator)
+    log_key = keys(client)["log"]
+    feed = f"/v1/tournaments/{tournament_id}/stream?view=public"
+    kept = public_feed(client, feed, 5)
+    proofs = {e["version"]: client.get(f"/v1/log/proofs/{stream}/{e['version']}").get_json() for e in kept}
+    for event in kept:
+        verify_proof(proofs[event["version"]], event, log_key)
+
+    signer = chain_signer(config)
+    with psycopg.connect(own_database[0]) as operator:
+        operator.execute("SET session_replication_role = replica")
+        rows = operator.execute("SELECT version, type, schema_version, data, metadata, recorded_at, encode(hash, 'hex')"
+                                " FROM events WHERE stream_id = %s ORDER BY version", (stream,)).fetchall()
+        operator.execute("DELETE FROM events WHERE stream_id = %s AND version >= 3", (stream,))
+        previous = rows[1][6]
+        for version, type_, schema, data, metadata, recorded_at, _ in rows[2:4]:  # 3 edited, 4 rehashed, 5 gone
+            if version == 3:
+                data = {**data, "player_id": data["player_id"][::-1]}
+            previous = chained_hash(stream, version, type_, schema, stored_json(data), stored_json(metadata),
+                                    previous, format_recorded_at(recorded_at))
+            operator.execute(
+                "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at, hash, mac)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, decode(%s, 'hex'), decode(%s, 'hex'))",
+                (stream, version, type_, schema, Jsonb(data), Jsonb(metadata), recorded_at, previous,
+                 signer.sign(stream, version, previous)))
+    served = {e["version"]: e for e in public_feed(client, feed, 4)}
+    assert sorted(served) == [1, 2, 3, 4]
+    caught = []
+    for version, proof in proofs.items():
+        if version not in served:
+            caught.append((version, "proven in the log, gone from the feed"))
+            continue
+        try:
+            verify_proof(proof, served[version], log_key)
+        except NotVerified as failed:
+            caught.append((version, str(failed)))
+    assert caught == [(3, "the event's public form does not hash to the leaf's digest"),
+                      (5, "proven in the log, gone from the feed")]
 
 
 def test_a_forged_node_stops_the_integrator_and_a_changed_one_is_never_served(
