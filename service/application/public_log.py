@@ -171,16 +171,20 @@ class Integrator:
     def handle_batch(self) -> Batch:
         """Integrate the next batch of the global log, then sign the tree it committed."""
         signer = self._signer or self._load_signer()
-        with self._store.transaction():
-            checkpoint = self._tracking.claim(self._name)
-            size = self._tree.size()
-            if size != self._size:
-                self._check_stored_tree(size, signer)
-            records, after = self._store.read_all(checkpoint, self._batch_events)
-            grown = self._appended(size, records)
-            full = len(records) == self._batch_events
-            held_back = not full and log_held_back(after)
-            self._tracking.move(self._name, after)
+        try:
+            with self._store.transaction():
+                checkpoint = self._tracking.claim(self._name)
+                size = self._tree.size()
+                if size != self._size:
+                    self._check_stored_tree(size, signer)
+                records, after = self._store.read_all(checkpoint, self._batch_events)
+                grown = self._appended(size, records)
+                full = len(records) == self._batch_events
+                held_back = not full and log_held_back(after)
+                self._tracking.move(self._name, after)
+        except BaseException:
+            self._size = None  # rolled back: the next batch reads the stored tree again
+            raise
         self._size = grown
         signed = None if grown != size else self._tree.checkpoint(grown)
         note = self._sign(grown, signer) if signed is None else signed[0]
