@@ -93,6 +93,8 @@ class Tree(Protocol):
 
     def leaf_of(self, stream_id: str, version: int) -> tuple[int, bytes] | None: ...
 
+    def leaves_of(self, stream_id: str) -> list[tuple[int, int, bytes]]: ...
+
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]: ...
 
     def checkpoint(self, size: int) -> tuple[str, str] | None: ...
@@ -377,6 +379,37 @@ class PublicLog:
                           "the operators are told; nothing is served from it") from None
         return {"index": index, "leaf": _b64(leaf), "size": checkpoint.size,
                 "hashes": [_b64(h) for h in hashes], "checkpoint": checkpoint.note}
+
+    def first_difference(self, stream_id: str, records: Sequence[RecordedEvent]) -> tuple[int, str] | None:
+        """Where the stream, as stored now, first differs from what the public log holds of
+        it (version, why), or None: each of its leaves in the newest checkpoint proven
+        against that checkpoint's signed root, then recomputed from the stored event at its
+        version. So an event edited or removed after it was integrated is found from the
+        signed tree, whatever else the operator rewrote (a chain rehashed and re-MACed, the
+        head checkpoints of a host lost with its data directory)."""
+        key = self._key()
+        newest = self._tree.newest_checkpoints()
+        if key is None or not newest or newest[0][2] != key.vkey():
+            return None
+        checkpoint = open_checkpoint(newest[0][1], key)
+        leaves = [leaf for leaf in self._tree.leaves_of(stream_id) if leaf[0] < checkpoint.size]
+        proofs = fetched(self._tree, lambda subtree: [merkle.inclusion_proof(index, checkpoint.size, subtree)
+                                                      for index, _, _ in leaves])
+        stored = {record.version: record for record in records}
+        for (index, version, leaf), hashes in zip(leaves, proofs):
+            try:
+                verify_inclusion(index, checkpoint.size, leaf_hash(leaf), hashes, checkpoint.root)
+            except NotVerified:
+                return version, (f"the public log's stored tree does not prove its leaf of version {version}: "
+                                 "a row of the tree was changed")
+            record = stored.get(version)
+            if record is None:
+                return version, (f"the public log holds version {version} (leaf {index}, signed in its checkpoint "
+                                 f"of {checkpoint.size}); the stream no longer has it: removed")
+            if record_leaf(record) != leaf:
+                return version, (f"version {version} is not the event the public log holds at leaf {index} "
+                                 f"(signed in its checkpoint of {checkpoint.size}): rewritten")
+        return None
 
     def status(self, now: float) -> dict[str, Any]:
         """For GET /v1/status: the integrator's backlog, the tree and its newest checkpoint,

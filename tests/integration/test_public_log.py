@@ -261,6 +261,19 @@ def test_a_third_party_with_the_public_keys_alone_catches_a_rewritten_history(
             caught.append((version, str(failed)))
     assert caught == [(3, "the event's public form does not hash to the leaf's digest"),
                       (5, "proven in the log, gone from the feed")]
+    # The service's own verify checks the stream against the signed tree too.
+    verified = client.get(f"/v1/streams/{stream}/verify", headers=ADMIN).get_json()
+    assert (verified["ok"], verified["first_bad_version"]) == (False, 3) and "rewritten" in verified["reason"]
+    player_stream = f"player-{kept[-1]['data']['player_id']}"
+    with psycopg.connect(own_database[0]) as operator:  # a whole stream deleted
+        operator.execute("SET session_replication_role = replica")
+        operator.execute("DELETE FROM events WHERE stream_id = %s", (player_stream,))
+    verified = client.get(f"/v1/streams/{player_stream}/verify", headers=ADMIN).get_json()
+    assert (verified["ok"], verified["first_bad_version"]) == (False, 1), verified
+    # ...and the signed tree alone says so, with no head checkpoint of any host's data directory.
+    with ConnectionPool(own_database[1], min_size=1, max_size=1, kwargs={"autocommit": True}) as pool:
+        found = bootstrap.public_log_reader(pool, config).first_difference(player_stream, [])
+    assert found is not None and found[0] == 1 and "removed" in found[1]
 
 
 def test_a_forged_node_stops_the_integrator_and_a_changed_one_is_never_served(

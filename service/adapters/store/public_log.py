@@ -101,6 +101,13 @@ class PostgresPublicLog:
                                      (stream_id, version)).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
+    def leaves_of(self, stream_id: str) -> list[tuple[int, int, bytes]]:
+        """(index, version, leaf) of every leaf of the stream, by version."""
+        with self._connection() as connection:
+            rows = connection.execute("SELECT index, version, leaf FROM log_leaves WHERE stream_id = %s"
+                                      " ORDER BY version", (stream_id,)).fetchall()
+        return [(int(index), int(version), bytes(leaf)) for index, version, leaf in rows]
+
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]:
         """(size, signed note, verifier key) of the largest trees signed that have at least
         `cosigned_by` cosignature rows (each still to be verified), largest first."""
