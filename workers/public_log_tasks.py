@@ -2,7 +2,7 @@
 a follower of the global log on a thread of each Celery worker's main process, started
 when the worker is ready, as the tournament manager is (workers.tournament_tasks).
 
-Every worker runs one; they share one tracking record and take turns on its lock, so
+Every worker runs one; they share one tracking record and take turns on one advisory lock, so
 exactly one integrates at a time, whichever worker is up, and a failover of the database
 carries the lock with it. It wakes on every append's notification, gathers what came for
 at most GATHER_S (so a checkpoint a second or more while events arrive, each batch many

@@ -11,8 +11,9 @@ salted leaves: domain.rules.deal_commitment). No digest in it is computable from
 The integrator (`Integrator`, run by the worker: workers.public_log_tasks) follows the
 global log like the tournament manager, from a tracking record of its own: a batch's
 leaves, the complete subtrees they close and the moved tracking record commit in one
-transaction, under the tracking row's lock (one integrator at a time, whichever worker;
-the lock is PostgreSQL's, so it fails over with the database). Only after that commit does
+transaction, under an advisory lock (one integrator at a time, whichever worker; the lock
+is PostgreSQL's, so it fails over with the database; unlike a row lock it gives the batch
+no transaction id until its first write, so it holds back no other reader of the log). Only after that commit does
 it sign a checkpoint of the tree it committed, so two integrators, or one before and one
 after a failover, can only ever sign the same tree at a given size: the log never forks.
 Before extending the tree, an integrator that starts (or finds the tree grown by another)
@@ -31,10 +32,10 @@ from typing import Any, Protocol, TypeVar, cast
 from domain.secrecy import secrets_named
 from domain.transparency import merkle
 from service.adapters.log_keys import NoteSigner, sign_note, with_cosignatures
-from service.adapters.store.base import RecordedEvent, format_recorded_at
+from service.adapters.store.base import Checkpoint, RecordedEvent, format_recorded_at
 from service.application import tournaments, views
 from service.application.application import Application
-from service.application.process_managers import Batch, Tracking, TransactionalStore, log_held_back
+from service.application.process_managers import Batch, TransactionalStore, log_held_back
 from service.public_log_verifier import (
     NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by,
     split_note, verify_inclusion,
@@ -45,7 +46,7 @@ T = TypeVar("T")
 
 INTEGRATOR = "public-log"
 """The integrator's tracking record: every integrator shares it, so they take turns."""
-BATCH_EVENTS = 2000
+BATCH_EVENTS = 1000
 PUBLIC = views.Viewer("public")
 COMMITMENT_SUFFIX = "commitment"
 """The public fields that hold a per-card commitment end so (`commitment`,
@@ -82,6 +83,9 @@ def record_leaf(record: RecordedEvent) -> bytes:
 class Tree(Protocol):
     """The tree's rows (service.adapters.store.public_log)."""
 
+    def lock(self) -> None:
+        """The integrators' lock, until the open transaction ends."""
+
     def size(self) -> int: ...
 
     def nodes(self, wanted: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bytes]: ...
@@ -108,6 +112,14 @@ class Tree(Protocol):
     def last_cosigned(self) -> dict[str, float]: ...
 
     def backlog(self, integrator: str) -> int: ...
+
+
+class LogTracking(Protocol):
+    """Where the integrator stands in the global log (service.adapters.store.trackings)."""
+
+    def claim(self, name: str, *, lock_row: bool = True) -> Checkpoint: ...
+
+    def move(self, name: str, checkpoint: Checkpoint) -> None: ...
 
 
 class LogDamaged(Exception):
@@ -155,7 +167,7 @@ class Integrator:
     only when `create` (the log has no checkpoint yet); `after_signing(size, note)`: told
     the newest checkpoint after each batch (the witnesses are asked to cosign it)."""
 
-    def __init__(self, app: Application, tracking: Tracking, tree: Tree,
+    def __init__(self, app: Application, tracking: LogTracking, tree: Tree,
                  signer: Callable[[bool], NoteSigner], *, name: str = INTEGRATOR,
                  batch_events: int = BATCH_EVENTS,
                  after_signing: Callable[[int, str], None] | None = None) -> None:
@@ -175,7 +187,8 @@ class Integrator:
         signer = self._signer or self._load_signer()
         try:
             with self._store.transaction():
-                checkpoint = self._tracking.claim(self._name)
+                self._tree.lock()
+                checkpoint = self._tracking.claim(self._name, lock_row=False)
                 size = self._tree.size()
                 if size != self._size:
                     self._check_stored_tree(size, signer)

@@ -68,16 +68,15 @@ def integrate(integrator: public_log.Integrator) -> None:
         time.sleep(0.05)
 
 
-def cosigned_checkpoint(client: Any, at_least: int) -> str:
-    """The served checkpoint once it covers `at_least` leaves (the witness answers on its
-    own thread)."""
+def proven(client: Any, stream: str, version: int) -> dict[str, Any]:
+    """The event's proof, once a cosigned checkpoint covers it (the witness answers on a
+    thread of its own): until then 404 not_yet_integrated, Retry-After 1."""
     deadline = time.monotonic() + 15
-    while True:
-        answer = client.get("/v1/log/checkpoint")
-        if answer.status_code == 200 and int(answer.get_data(as_text=True).split("\n")[1]) >= at_least:
-            return answer.get_data(as_text=True)
+    while (answer := client.get(f"/v1/log/proofs/{stream}/{version}")).status_code != 200:
+        assert answer.status_code == 404 and answer.headers["Retry-After"] == "1", answer.get_data(as_text=True)
         assert time.monotonic() < deadline, answer.get_data(as_text=True)
         time.sleep(0.05)
+    return answer.get_json()
 
 
 def post(url: str, body: bytes) -> tuple[int, str]:
@@ -91,27 +90,23 @@ def post(url: str, body: bytes) -> tuple[int, str]:
 
 def test_the_served_checkpoint_is_cosigned_and_proofs_verify_with_the_witness_required(witnessed: dict) -> None:
     client = witnessed["client"]
-    before = client.get("/v1/log/checkpoint")
-    assert before.status_code in (200, 404)
     player = register_players(client, "Witnessed Wendy")[0]
-    witnessed["integrator"].handle_batch()
     integrate(witnessed["integrator"])
     keys = client.get("/v1/log/keys").get_json()
     assert keys["witnesses"] == [witnessed["witness"].signer.verifier.vkey()]
-    size = witnessed["witness"].state()[ORIGIN]["size"]
-    note = cosigned_checkpoint(client, size)
-    checkpoint = open_checkpoint(note, parse_vkey(keys["log"]), [parse_vkey(k) for k in keys["witnesses"]], 1)
-    assert checkpoint.size == size
-    stream = f"player-{player}"
-    proof = client.get(f"/v1/log/proofs/{stream}/1")
-    assert proof.status_code == 200, proof.get_data(as_text=True)
-    event = client.get(f"/v1/log/leaves/{proof.get_json()['index']}")
-    assert event.status_code == 200
+    proof = proven(client, f"player-{player}", 1)
+    checkpoint = open_checkpoint(proof["checkpoint"], parse_vkey(keys["log"]),
+                                 [parse_vkey(k) for k in keys["witnesses"]], 1)
+    assert witnessed["witness"].state()[ORIGIN]["size"] >= checkpoint.size > proof["index"]
+    assert client.get(f"/v1/log/leaves/{proof['index']}").get_json()["leaf"] == proof["leaf"]
     status = client.get("/v1/status", headers={"Authorization": f"Bearer {ADMIN_KEY}"}).get_json()["public_log"]
     assert status["witnesses"][0]["last_cosigned_s_ago"] is not None and status["backlog"] == 0
 
 
 def test_a_fork_is_refused_by_the_witness_and_a_stale_size_answers_409(witnessed: dict, tmp_path: Path) -> None:
+    player = register_players(witnessed["client"], "Forked Fay")[0]
+    integrate(witnessed["integrator"])
+    proven(witnessed["client"], f"player-{player}", 1)
     held = witnessed["witness"].state()[ORIGIN]
     log_key = parse_signer(witnessed["log_key"])
     forged_root = bytes(32)
@@ -133,10 +128,6 @@ def test_a_table_event_verifies_offline_with_one_witness_required(witnessed: dic
     integrate(witnessed["integrator"])
     keys = client.get("/v1/log/keys").get_json()
     for event in public_events(client, table_id):
-        deadline = time.monotonic() + 15
-        while (proof := client.get(f"/v1/log/proofs/table-{table_id}/{event['version']}")).status_code != 200:
-            assert proof.status_code == 404 and proof.headers["Retry-After"] == "1", proof.get_data(as_text=True)
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        checkpoint = verify_proof(proof.get_json(), event, keys["log"], keys["witnesses"], 1)
+        checkpoint = verify_proof(proven(client, f"table-{table_id}", event["version"]), event,
+                                  keys["log"], keys["witnesses"], 1)
         assert checkpoint.origin == ORIGIN

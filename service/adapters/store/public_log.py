@@ -40,6 +40,10 @@ SELECT count(*) FROM (
 _LAST_COSIGNED = "SELECT witness, max(received_at) FROM log_cosignatures GROUP BY witness"
 
 
+INTEGRATOR_LOCK = int.from_bytes(b"crd-tlog", "big")
+"""The integrator's advisory lock (pg_advisory_xact_lock's key): one integrates at a time."""
+
+
 class ForgedRows(Exception):
     """Rows of the tree were there before the integrator wrote them: added in SQL."""
 
@@ -57,6 +61,15 @@ class PostgresPublicLog:
             return
         with self._pool.connection() as connection:
             yield connection
+
+    def lock(self) -> None:
+        """Wait for the integrator's lock, held until the open transaction ends. An advisory
+        lock gives the transaction no id: it holds back no reader of the log (a row lock would,
+        for the whole batch); the batch's transaction takes one only at its first write."""
+        connection = scope.current_connection()
+        if connection is None:
+            raise RuntimeError("the integrator's lock is taken inside store.transaction() only")
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", (INTEGRATOR_LOCK,))
 
     def size(self) -> int:
         with self._connection() as connection:
