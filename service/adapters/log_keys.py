@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from service.public_log_verifier import (
-    COSIGNATURE_V1, ED25519, EM_DASH, NotVerified, VerifierKey, cosigned_message, split_note,
+    COSIGNATURE_V1, ED25519, EM_DASH, VerifierKey, cosigned_message, split_note,
 )
 
 PRIVATE_PREFIX = "PRIVATE+KEY+"
@@ -99,13 +99,6 @@ def with_cosignatures(note: str, lines: list[str]) -> str:
     text, _ = split_note(note)
     kept = note[len(text) + 1:]
     return note + "".join(line for line in lines if line not in kept)
-
-
-def note_text(note: str) -> str:
-    try:
-        return split_note(note)[0]
-    except NotVerified as malformed:
-        raise ValueError(str(malformed)) from None
 
 
 def log_signer(key_text: str | None, key_file: Path, origin: str, *, create: bool) -> NoteSigner:

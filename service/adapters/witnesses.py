@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 ASK_TIMEOUT_S = 5.0
 CONTENT_TYPE = "text/plain; charset=utf-8"
-SIZE_CONTENT_TYPE = "text/x.tlog.size"
 
 Consistency = Callable[[int, int], list[bytes]]
 """(old size, new size) -> the RFC 9162 consistency proof between them."""
