@@ -99,21 +99,21 @@ def _follow(url: str, log_key: str, witnesses: str, running: Any, stopped: Any, 
 
 
 def run() -> dict[str, float]:
-    with _server() as server_url, _scratch_database(server_url) as url:
+    with _server() as server_url, _scratch_database(server_url) as url, \
+            tempfile.TemporaryDirectory(prefix="cardroom-bench-witness-") as witness_dir:
         upgrade(url)
         pool = open_pool(url, min_size=2, max_size=6)
         try:
-            return _measured(url, pool)
+            return _measured(url, pool, Path(witness_dir))
         finally:
             pool.close()
 
 
-def _measured(url: str, pool: ConnectionPool) -> dict[str, float]:
+def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, float]:
     store = PostgresEventStore(pool)
     tree = PostgresPublicLog(pool)
     log_key = new_signer(ORIGIN, ED25519)
-    local = witness.build(Path(tempfile.mkdtemp(prefix="cardroom-bench-witness-")), "bench-witness",
-                          [log_key.verifier.vkey()])
+    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])
     server = witness.serve(local, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     cosigner = public_log.Witness(f"http://127.0.0.1:{server.server_address[1]}", local.signer.verifier)
