@@ -17,6 +17,7 @@ import hashlib
 import itertools
 import json
 import time
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +29,7 @@ from domain.rules.cards import deck_texts
 from domain.secrecy import secrets_named
 from service import bootstrap
 from service.adapters.integrity import chain_signer
-from service.adapters.log_keys import new_signer
+from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, new_signer
 from service.adapters.row_macs import RowSigner
 from service.adapters.store.public_log import ForgedRows, PostgresPublicLog
 from service.adapters.store.trackings import PostgresTracking
@@ -203,6 +204,19 @@ def test_two_checkpoints_are_consistent(client: Any, hands: dict[str, Any], inte
     assert after.size > before.size
     hashes = client.get(f"/v1/log/consistency?from={before.size}&to={after.size}").get_json()["hashes"]
     verify_consistency(before.size, after.size, before.root, after.root, [base64.b64decode(h) for h in hashes])
+
+
+def test_a_host_without_the_key_refuses_to_sign_and_makes_none(
+        hands: dict[str, Any], own_database: tuple[str, str], tmp_path: Path) -> None:
+    keyless = Config(database_url=own_database[1], log_origin=ORIGIN, data_dir=tmp_path)
+    with ConnectionPool(own_database[1], min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
+        host = public_log.Integrator(
+            application(bootstrap.event_store(pool, keyless)),
+            PostgresTracking(RowSigner(chain_signer(keyless), "process_trackings")),
+            PostgresPublicLog(pool), bootstrap.public_log_signer(keyless))
+        with pytest.raises(LogKeyMissing, match="CARDROOM_LOG_KEY"):
+            host.handle_batch()
+    assert not (tmp_path / LOG_KEY_FILE).exists()
 
 
 def test_a_third_party_with_the_public_keys_alone_catches_a_rewritten_history(
