@@ -25,6 +25,8 @@ QUEUE_TYPES = ("classic", "quorum")
 # script or a flood; lower them in the environment where the clients are known.
 DEFAULT_RATE_LIMIT_PER_KEY = "1000/second"
 DEFAULT_RATE_LIMIT_PER_ADDRESS = "10000/second"
+DEFAULT_LOG_ORIGIN = "cardroom.localhost/log"
+"""The origin `make run` signs under; production names its own host (CARDROOM_LOG_ORIGIN)."""
 
 T = TypeVar("T")
 
@@ -74,6 +76,15 @@ class Config:
     rate_limit_per_address: str = DEFAULT_RATE_LIMIT_PER_ADDRESS
     """Limit strings of the `limits` library ("1000/second", "5000 per minute;100/second");
     "" for none."""
+    log_origin: str = DEFAULT_LOG_ORIGIN
+    """The public log's origin: the first line of its checkpoints and its key's name
+    (service.application.public_log). A new origin is a new log."""
+    log_key: str | None = None
+    """The public log's signing key (PRIVATE+KEY+<origin>+...); None: <data_dir>/log-key."""
+    witnesses: str = ""
+    """The witnesses the log asks to cosign: "<url> <verifier key>" pairs, comma-separated."""
+    witness_policy: int = 0
+    """How many of them must cosign a checkpoint before GET /v1/log/checkpoint serves it."""
     rate_limit_storage_url: str | None = None
     """Where the rate limits count (service.http.rate_limits): by default the broker when it is
     Redis (also through Sentinel), else each process's own memory."""
@@ -105,6 +116,10 @@ class Config:
             rate_limit_per_key=read.limit("CARDROOM_RATE_LIMIT_PER_KEY", DEFAULT_RATE_LIMIT_PER_KEY),
             rate_limit_per_address=read.limit("CARDROOM_RATE_LIMIT_PER_ADDRESS",
                                               DEFAULT_RATE_LIMIT_PER_ADDRESS),
+            log_origin=read.text("CARDROOM_LOG_ORIGIN") or DEFAULT_LOG_ORIGIN,
+            log_key=read.text("CARDROOM_LOG_KEY"),
+            witnesses=env.get("CARDROOM_WITNESSES", ""),
+            witness_policy=read.number("CARDROOM_WITNESS_POLICY", int, 0, low=0, high=100),
             rate_limit_storage_url=read.text("CARDROOM_RATE_LIMIT_STORAGE_URL",
                                              prefixes=("cardroom-memory://", "memory://", "redis://",
                                                        "rediss://", "redis+sentinel://")),

@@ -3,7 +3,9 @@
 PostgreSQL (unless DATABASE_URL) and Redis (unless CELERY_BROKER_URL) start from their
 wheels under the data directory (CARDROOM_DATA_DIR, default .data), migrations run as the
 owner role, the application's restricted login is set up (service.adapters.migrate), an admin key
-is ensured, then gunicorn and a Celery worker with beat, connected as that login. SIGINT or SIGTERM
+is ensured, then a witness of the public log (service.witness, on PORT + 100; the log's
+key is made first while the log has no checkpoint), gunicorn and a Celery worker with
+beat, connected as that login. SIGINT or SIGTERM
 stops what was started, last first: Celery before the broker it consumes from, the web
 before the database. Every child is tied to this process (PR_SET_PDEATHSIG), so even a
 SIGKILL here leaves no orphan behind. Data under the data directory survives restarts.
@@ -30,7 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+import psycopg
+
+from service import witness
 from service.application.api_keys import new_secret
+from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, log_signer
 from service.config import Config
 from service.adapters.connection_strings import user_of
 from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade
@@ -97,6 +103,55 @@ def celery_command(data_dir: Path) -> list[str]:
         "--beat", "--schedule", str(data_dir / "celerybeat-schedule"),
         "--concurrency", "2", "--loglevel", "INFO",
     ]
+
+
+WITNESS_PORT_OFFSET = 100
+"""The local witness listens on PORT + this (8100 by default), else on a free port."""
+
+
+def _witness_port(port: int) -> int:
+    wanted = port + WITNESS_PORT_OFFSET
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", wanted))
+        except OSError:
+            probe.bind(("127.0.0.1", 0))
+            return int(probe.getsockname()[1])
+    return wanted
+
+
+def _log_verifier_key(config: Config, database_url: str, data_dir: Path) -> str:
+    """The public log's verifier key: its key made in the data directory while the log
+    has no checkpoint (never after: service.adapters.log_keys)."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        signed = connection.execute("SELECT EXISTS (SELECT FROM log_checkpoints)").fetchone()
+    try:
+        signer = log_signer(config.log_key, data_dir / LOG_KEY_FILE, config.log_origin,
+                            create=not (signed and signed[0]))
+    except LogKeyMissing as missing:
+        raise SystemExit(f"cardroom: {missing}") from None
+    return signer.verifier.vkey()
+
+
+def _witness_dir(data_dir: Path) -> Path:
+    return data_dir / "witness"
+
+
+def public_log_settings(config: Config, database_url: str, data_dir: Path, witness_port: int) -> dict[str, str]:
+    """The children's witness settings: the local witness, whose cosignature the public
+    checkpoint needs (unless CARDROOM_WITNESSES names others)."""
+    if os.environ.get("CARDROOM_WITNESSES"):
+        return {}
+    _log_verifier_key(config, database_url, data_dir)  # made before a witness is told it
+    key = witness.build(_witness_dir(data_dir), witness.DEFAULT_NAME, []).signer.verifier.vkey()
+    return {"CARDROOM_WITNESSES": f"http://127.0.0.1:{witness_port} {key}",
+            "CARDROOM_WITNESS_POLICY": os.environ.get("CARDROOM_WITNESS_POLICY") or "1"}
+
+
+def witness_command(config: Config, database_url: str, data_dir: Path, port: int) -> list[str]:
+    return [sys.executable, "-m", "service.witness", "--log-key", _log_verifier_key(config, database_url, data_dir),
+            "--state-dir", str(_witness_dir(data_dir)), "--port", str(port)]
 
 
 def spawn_tied(
@@ -317,7 +372,12 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
                 "CARDROOM_LOG_FORMAT": os.environ.get("CARDROOM_LOG_FORMAT") or "text",
                 "PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_dir(data_dir)),
             }
+            witness_port = _witness_port(config.port)
+            env.update(public_log_settings(config, database_url, data_dir, witness_port))
             check_stop()
+            witness = ChildProcess(lambda: witness_command(config, database_url, data_dir, witness_port), env)
+            started.callback(witness.stop)
+            watched.append(Component("the public log's witness", witness.exit_code, witness.restart))
             web = ChildProcess(lambda: gunicorn_command("service.wsgi:app", config.port), env)
             started.callback(web.stop)
             worker = ChildProcess(lambda: celery_command(data_dir), env)

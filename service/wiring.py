@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import select
 from dataclasses import dataclass
+from typing import Callable
 from functools import partial
 
 import psycopg
@@ -14,10 +15,14 @@ from psycopg_pool import ConnectionPool
 
 from service.adapters import scheduler as celery_scheduler
 from service.adapters.integrity import chain_signer, data_cipher, open_store
+from service.adapters.log_keys import LOG_KEY_FILE, NoteSigner, log_signer
 from service.adapters.notifications import LiveFeeds, PostgresListener
 from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import EventStore
+from service.adapters.store.public_log import PostgresPublicLog
 from service.adapters.store.upcasting import UpcastingStore
+from service.adapters.witnesses import WitnessClient
+from service.application import public_log
 from service.application.api_keys import ApiKeys
 from service.application.application import Application, application
 from service.application.commands import STREAM_PREFIX as TABLE_STREAM_PREFIX
@@ -27,6 +32,7 @@ from service.application.refused_rows import RefusedRows
 from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.scheduling import NoScheduler, Scheduler
 from service.config import Config
+from domain.transparency import merkle
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class WebParts:
     application: Application
     live: LiveFeed
     refused_rows: RefusedRows
+    public_log: public_log.PublicLog
 
 
 def web_parts(config: Config, scheduler: Scheduler | None = None) -> WebParts:
@@ -55,7 +62,8 @@ def web_parts(config: Config, scheduler: Scheduler | None = None) -> WebParts:
         application=application(store, scheduler or broker_scheduler(config),
                                 table_cache_size=config.table_cache_size),
         live=LiveFeed(LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))),
-        refused_rows=RefusedRows(keys, sessions, signers))
+        refused_rows=RefusedRows(keys, sessions, signers),
+        public_log=public_log_reader(pool, config))
 
 
 def broker_scheduler(config: Config) -> Scheduler:
@@ -76,6 +84,35 @@ def event_store(pool: ConnectionPool, config: Config) -> EventStore:
     decrypted on their way out (service.adapters.store.upcasting)."""
     return UpcastingStore(open_store(pool, config), TABLE_STREAM_PREFIX,  # type: ignore[return-value]
                           IMPORTED_HAND_PREFIX, data_cipher(config))
+
+
+def public_log_signer(config: Config) -> Callable[[bool], NoteSigner]:
+    """The log's signing key, made in the data directory only while the log has no
+    checkpoint (service.adapters.log_keys.log_signer)."""
+    return partial(_log_signer, config)
+
+
+def _log_signer(config: Config, create: bool) -> NoteSigner:
+    return log_signer(config.log_key, config.data_dir / LOG_KEY_FILE, config.log_origin, create=create)
+
+
+def public_log_reader(pool: ConnectionPool, config: Config) -> public_log.PublicLog:
+    """What the public endpoints read: the tree, the log's verifier key when this host has
+    the signing key (else the checkpoints say it), the witnesses and their policy."""
+    key = None
+    if config.log_key or (config.data_dir / LOG_KEY_FILE).is_file():
+        key = _log_signer(config, False).verifier
+    return public_log.PublicLog(PostgresPublicLog(pool), key, public_log.parse_witnesses(config.witnesses),
+                                config.witness_policy)
+
+
+def witness_client(config: Config, tree: PostgresPublicLog) -> WitnessClient | None:
+    """The witnesses the integrator asks to cosign each checkpoint (None: none named)."""
+    witnesses = public_log.parse_witnesses(config.witnesses)
+    if not witnesses:
+        return None
+    return WitnessClient(witnesses, tree, lambda old, new: public_log.fetched(
+        tree, partial(merkle.consistency_proof, old, new)))
 
 
 @dataclass(frozen=True)

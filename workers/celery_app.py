@@ -23,7 +23,7 @@ CLOCK_SWEEP_EVERY_S = 1.0
 
 def make_celery(config: Config) -> Celery:
     app = Celery("cardroom", include=["workers.tasks", "workers.tournament_tasks", "workers.rating_tasks",
-                                        "workers.clock_tasks"])
+                                        "workers.clock_tasks", "workers.public_log_tasks"])
     app.conf.update(broker_settings(config.broker_url, config.broker_master_name, config.broker_queue_type))
     app.conf.update(
         # A task is acknowledged after it ran, so a worker killed mid-task loses nothing;

@@ -17,19 +17,13 @@ killed mid-batch leaves nothing of that batch behind: the next follower does it 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 
 
-from service import wiring
-from service.adapters.scheduler import CeleryScheduler
-from service.adapters.integrity import chain_signer
-from service.adapters.row_macs import RowSigner
-from service.adapters.store.trackings import PostgresTracking
-from service.adapters.wakeups import Wakeups
 from service.application import commands, process_managers, tournaments
 from service.config import Config
-from workers.celery_app import app, run_in_main_process
+from workers.celery_app import run_in_main_process
+from workers.following import FollowingThread
 
 log = logging.getLogger(__name__)
 
@@ -50,42 +44,24 @@ def follows(stream_id: str) -> bool:
         process_managers.tournament_of_table(stream_id[len(commands.STREAM_PREFIX):]) is not None
 
 
-class TournamentManager:
+class TournamentManager(FollowingThread):
     """The follower, its notifications and its own application and connection pool
-    (built in the worker's main process, after the pool processes were forked, and never
-    handed to them: they build their own on their first task)."""
+    (workers.following)."""
 
     def __init__(self, config: Config) -> None:
-        resources = wiring.worker_resources(config, CeleryScheduler(app))
-        assert config.database_url is not None  # worker_resources refused to start without one
-        self._pool = resources.pool
-        tracking = PostgresTracking(RowSigner(chain_signer(config), "process_trackings"))
-        self._follower = process_managers.TournamentFollower(resources.application, tracking)
-        self._wakeups = Wakeups(config.database_url, follows)
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tournament-manager", daemon=True)
+        super().__init__(config, "tournament-manager", follows)
+        self._follower = process_managers.TournamentFollower(self.resources.application, self.tracking)
 
-    def start(self) -> None:
-        self._wakeups.start()
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._wakeups.woken.set()
-        self._thread.join(timeout=10)
-        self._wakeups.stop()
-        self._pool.close()
-
-    def _run(self) -> None:
-        woken = self._wakeups.woken
+    def run(self) -> None:
+        woken = self.woken
         held_back = 0  # batches in a row that found events the log's order does not give yet
-        while not self._stopped.is_set():
+        while not self.stopped.is_set():
             woken.clear()  # before reading: a notification from here on wakes the next wait
             try:
                 batch = self._follower.handle_batch()
             except Exception:
                 log.exception("the tournament manager's batch failed; it starts again from its checkpoint")
-                self._stopped.wait(RETRY_PAUSE_S)
+                self.stopped.wait(RETRY_PAUSE_S)
                 continue
             if batch.recorded:
                 log.info("tournament manager: %d events read, %d commands recorded", batch.events, batch.recorded)

@@ -41,7 +41,7 @@ def _split(amount: int, winners: Sequence[str]) -> list[int]:
 
 def bust_awards(kind: str, head: int, busted: str, winners: Sequence[str],
                 percent_to_eliminator: int) -> tuple[BountyAward, ...]:
-    """The bounty of `busted` (worth `head`) shared by `winners`, given in TDA 20 order."""
+    """The bounty of `busted` (worth `head`) shared by `winners`, given in TDA 2024 20's order."""
     if not winners or head <= 0:
         return ()
     cash = head if kind == BOUNTY_FIXED else head * percent_to_eliminator // 100

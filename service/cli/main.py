@@ -377,8 +377,18 @@ def status(client: Client, as_json: bool) -> None:
                 for t in now.get("integrity_failures", ())]
     refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
                      "in the database, not by the service)") for row in now.get("refused_rows", ())]
-    shown = [*_database_server(now.get("database_server")), table, *refused]
+    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")), *refused]
     _emit(as_json, now, Group(*shown))
+
+
+def _public_log(log: dict[str, Any] | None) -> list[Text]:
+    """The public log's integrator and witnesses, a line."""
+    if log is None:
+        return []
+    witnesses = ", ".join("never" if w["last_cosigned_s_ago"] is None else f"{w['last_cosigned_s_ago']:g} s ago"
+                          for w in log["witnesses"]) or "none"
+    return [Text(f"public log: {log['tree_size']:,} leaves, checkpoint of {log['checkpoint_size'] or 0:,}, "
+                 f"{log['backlog']:,} events to integrate; witnesses last cosigned: {witnesses}")]
 
 
 def _database_server(server: dict[str, Any] | None) -> list[Any]:
@@ -398,6 +408,30 @@ def _database_server(server: dict[str, Any] | None) -> list[Any]:
                       [[s["application_name"], s["client_addr"], s["state"], s["sync_state"], s["replay_lag_s"],
                         s["replay_lag_bytes"]] for s in server["standbys"]])
     return [line, standbys]
+
+
+_PASSED_ON = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+
+
+@main.command("log", context_settings=_PASSED_ON)
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED)
+def public_log(arguments: tuple[str, ...]) -> None:
+    """Check the public log offline, with its public keys alone (service/public_log_verifier.py):
+    `verify-proof PROOF EVENT --log-key VKEY [--witness VKEY] [--min-witnesses K]`, or
+    `monitor URL --log-key VKEY [--state FILE] [--full] [--every S]` (`log -h` says more)."""
+    from service import public_log_verifier
+
+    raise SystemExit(public_log_verifier.main(list(arguments) or ["-h"]))
+
+
+@main.command(context_settings=_PASSED_ON)
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED)
+def witness(arguments: tuple[str, ...]) -> None:
+    """Run a witness of the public log (C2SP tlog-witness): `--log-key VKEY [--port P]
+    [--state-dir DIR] [--name NAME] [--print-key]` (service/witness.py)."""
+    from service import witness as witness_server
+
+    raise SystemExit(witness_server.main(list(arguments)))
 
 
 def run() -> None:

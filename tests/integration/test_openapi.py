@@ -46,6 +46,8 @@ def test_every_operation_documents_problems_and_guarded_ones_their_key():
             if path.endswith("/stream"):  # a key, or none for the public view
                 assert operation["security"] == [{"bearerAuth": []}, {}], f"{method} {path}"
                 assert "401" in operation["responses"], f"{method} {path}"
+            elif path.startswith("/v1/log/"):  # the public log: anyone, no key
+                assert operation["security"] == [], f"{method} {path}"
             elif path.startswith("/v1/"):
                 assert operation["security"] == [{"bearerAuth": []}], f"{method} {path}"
                 assert {"401", "403"} <= set(operation["responses"]), f"{method} {path}"

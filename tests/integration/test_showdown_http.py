@@ -30,21 +30,36 @@ def act(client: Any, table_id: str, action: str, player_id: str | None = None) -
     return answer.get_json()
 
 
-@pytest.fixture(scope="module")
-def showdown(client: Any) -> dict[str, Any]:
-    players = register_players(client, "Ann", "Bob", "Cat")
-    table_id = client.post("/v1/tables", headers=ADMIN, json={
+def declared_showdown_table(client: Any, players: list[str]) -> str:
+    """A no-limit hold'em table of these players where hands end in declared showdowns."""
+    return client.post("/v1/tables", headers=ADMIN, json={
         "game": "holdem", "settings": {"showdown": "declared"},
         "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
         "seats": [{"player_id": p, "stack": 10000} for p in players]}).get_json()["id"]
+
+
+def dealt(client: Any, table_id: str) -> dict[str, Any]:
+    """A new hand dealt: each player's hole cards."""
     assert client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).status_code == 201
     seats = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["seats"]
-    hole = {seat["player_id"]: seat["cards"] for seat in seats}
-    while True:  # call and check to the river
+    return {seat["player_id"]: seat["cards"] for seat in seats}
+
+
+def call_to_the_showdown(client: Any, table_id: str) -> None:
+    """Call and check to the river, until the first player is to show."""
+    while True:
         legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["legal"]
         if legal.get("show"):
-            break
+            return
         act(client, table_id, "check" if legal["check"] else "call")
+
+
+@pytest.fixture(scope="module")
+def showdown(client: Any) -> dict[str, Any]:
+    players = register_players(client, "Ann", "Bob", "Cat")
+    table_id = declared_showdown_table(client, players)
+    hole = dealt(client, table_id)
+    call_to_the_showdown(client, table_id)
     order = []
     for step in range(3):
         to_show = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"]

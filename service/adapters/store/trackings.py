@@ -32,6 +32,7 @@ SELECT t.transaction_id::text, t.position, t.mac,
   FROM process_trackings t LEFT JOIN process_trackings_unsigned u ON u.name = t.name
  WHERE t.name = %s FOR UPDATE OF t
 """
+_READ = _CLAIM.replace(" FOR UPDATE OF t", "")
 _MOVE = """
 UPDATE process_trackings SET transaction_id = %s::text::xid8, position = %s, moved_at = now(), mac = %s
  WHERE name = %s
@@ -49,13 +50,17 @@ class PostgresTracking:
     def __init__(self, signer: RowSigner | None = None) -> None:
         self._signer = signer
 
-    def claim(self, name: str) -> Checkpoint:
-        """The follower's checkpoint, its row locked until the open transaction ends."""
+    def claim(self, name: str, *, lock_row: bool = True) -> Checkpoint:
+        """The follower's checkpoint, its row locked until the open transaction ends
+        (`lock_row` False: read only, for a follower that holds a lock of its own, as the
+        public log's integrator does: a row lock gives the reading transaction an id at
+        once, which holds back every reader of the log's gap-safe order until it ends)."""
+        claim = _CLAIM if lock_row else _READ
         with _open_transaction().cursor(row_factory=tuple_row) as cursor:
-            row = cursor.execute(_CLAIM, (name,)).fetchone()
+            row = cursor.execute(claim, (name,)).fetchone()
             if row is None:
                 cursor.execute(_CREATE, (name, self._sign(name, Checkpoint(0, 0))))
-                row = cursor.execute(_CLAIM, (name,)).fetchone()
+                row = cursor.execute(claim, (name,)).fetchone()
         assert row is not None
         transaction_id, position, mac, as_before_0016 = row
         checkpoint = Checkpoint(int(transaction_id), position)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from service.application.event_log import EventStore
     from service.application.live_feeds import LiveFeed
     from service.application.page_sessions import PageSessions
+    from service.application.public_log import PublicLog
     from service.application.refused_rows import RefusedRows
 
 SECURITY_SCHEME = "bearerAuth"
@@ -314,6 +315,8 @@ class Resources:
     refused_rows: RefusedRows | None = None
     """The key, revocation, session, idempotency and tracking rows whose MAC fails
     (service.application.refused_rows), for /v1/status."""
+    public_log: PublicLog | None = None
+    """What the public log's endpoints read (service.application.public_log)."""
 
 
 def resources() -> Resources:

@@ -299,6 +299,7 @@ def verify_stream(stream_id: str) -> dict:
     it, or a listing (a table, a tournament, a player) names it; with neither it is a 404.
     The head checkpoints missing or damaged are a warning, never a failure of the request."""
     verification = event_store().verify_stream(stream_id)
+    verification = _against_the_public_log(stream_id, verification)
     if verification.events == 0 and verification.ok:
         pool = resources().pool
         if pool is None or stream_id not in listings.listed_streams(pool, stream_id):
@@ -306,6 +307,18 @@ def verify_stream(stream_id: str) -> dict:
         verification = replace(verification, ok=False, first_bad_version=1, reason=(
             "the listings know this stream, but the log holds no event of it: it was removed"))
     return _verification(verification)
+
+
+def _against_the_public_log(stream_id: str, verification: Verification) -> Verification:
+    """The verification, failing also where the stream differs from the signed public log
+    (service.application.public_log), at whichever version comes first."""
+    public = resources().public_log
+    if public is None:
+        return verification
+    found = public.first_difference(stream_id, event_store().read_stream(stream_id, checked=False))
+    if found is None or (verification.first_bad_version is not None and verification.first_bad_version <= found[0]):
+        return verification
+    return replace(verification, ok=False, first_bad_version=found[0], reason=found[1])
 
 
 # ---------------------------------------------------------------- hands imported from PHH

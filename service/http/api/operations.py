@@ -93,6 +93,21 @@ class RefusedRowSchema(ma.Schema):
     row = ma.fields.String(required=True, metadata={"description": "which row (never a secret)"})
 
 
+class WitnessStatusSchema(ma.Schema):
+    key = ma.fields.String(required=True, metadata={"description": "the witness's verifier key"})
+    last_cosigned_s_ago = ma.fields.Float(allow_none=True, required=True,
+                                          metadata={"description": "seconds since its newest cosignature (null: never)"})
+
+
+class PublicLogStatusSchema(ma.Schema):
+    backlog = ma.fields.Integer(required=True, metadata={
+        "description": "events of the global log the integrator has not read yet (counted up to 100,000)"})
+    tree_size = ma.fields.Integer(required=True)
+    checkpoint_size = ma.fields.Integer(allow_none=True, required=True,
+                                        metadata={"description": "the newest signed checkpoint's (null: none yet)"})
+    witnesses = ma.fields.List(ma.fields.Nested(WitnessStatusSchema), required=True)
+
+
 class StatusSchema(HealthSchema):
     queue_depth = ma.fields.Integer(allow_none=True, required=True,
                                     metadata={"description": "tasks waiting in the Celery queue"})
@@ -108,6 +123,8 @@ class StatusSchema(HealthSchema):
         "description": "tournaments and open tables whose log fails its integrity check (an event's hash, "
                        "its link to the one before or its MAC), and any stream this process found failing "
                        "on read: their reads and writes answer the problem integrity_failure"})
+    public_log = ma.fields.Nested(PublicLogStatusSchema, allow_none=True, required=True, metadata={
+        "description": "the public log (docs/TRANSPARENCY.md): its integrator's backlog and its witnesses"})
     refused_rows = ma.fields.List(ma.fields.Nested(RefusedRowSchema), required=True, metadata={
         "description": "rows that grant or answer (keys, revocations, sessions, idempotency and tracking records) whose "
                        "MAC fails: inserted or changed in the database without the chain key, and refused"})
@@ -166,7 +183,8 @@ def status() -> dict[str, Any]:
             "database_server": server, "queue_depth": queue_depth(CELERY_QUEUE) if broker == "ok" else None,
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
             "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"])),
-            "refused_rows": refused_rows}
+            "refused_rows": refused_rows,
+            "public_log": wired_log.status(now) if (wired_log := resources().public_log) is not None else None}
 
 
 def _refused_rows(connection: Any) -> list[dict[str, str]]:

@@ -1,0 +1,235 @@
+"""The public log under load (issue 31; service.application.public_log), on a scratch
+database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
+
+- `public_log.leaves_per_s`: the integrator's batches over EVENTS events written before it
+  started (hand closes, nine events an append), each batch's leaves and nodes committed
+  and a checkpoint signed;
+- a burst: BURST_S seconds of hand closes at RATE a second while the integrator follows
+  (as the worker runs it: a batch, then what came for GATHER_S) and asks a witness of its
+  own (in this process, over HTTP, policy 1):
+  `public_log.burst_events_per_s` written, `public_log.backlog_after_burst` events not yet
+  integrated when it ends (0: no growing backlog), and
+  `public_log.commit_to_cosigned_p50_s` / `_p99_s`: from an append's commit to the first
+  checkpoint `GET /v1/log/checkpoint` would serve (cosigned) that covers it;
+- `public_log.proof_read_p50_ms`: the read behind `GET /v1/log/proofs/{stream}/{version}`
+  (leaf, newest cosigned checkpoint, inclusion path from the stored nodes, the path checked
+  against the signed root), for random events;
+- `public_log.append_cost_ratio`: hand-close appends a second with the integrator
+  following against without it, in interleaved rounds, the median of the rounds' ratios
+  (the store's append stands for the production action here: the integrator shares the
+  database with it, never the request).
+Sizes: BENCH_LOG_EVENTS (20,000), BENCH_LOG_RATE (40 hand closes/s), BENCH_LOG_SECONDS (20).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from bench import size
+from bench.store import HAND_CLOSE, _scratch_database, _server  # the store bench's scratch database
+from domain.transparency import merkle
+from service import witness
+from service.adapters.log_keys import new_signer, parse_signer
+from service.adapters.migrate import upgrade
+from service.adapters.store.base import NewEvent
+from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.adapters.store.public_log import PostgresPublicLog
+from service.adapters.store.trackings import PostgresTracking
+from service.adapters.witnesses import WitnessClient
+from service.application import public_log
+from service.application.application import application
+from service.public_log_verifier import ED25519, parse_leaf
+
+EVENTS = int(os.environ.get("BENCH_LOG_EVENTS") or size(20_000, smoke=90))
+RATE = float(os.environ.get("BENCH_LOG_RATE") or size(40, smoke=20))
+BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
+PROOFS = size(400, smoke=5)
+ROUNDS = size(8, smoke=2)
+CLOSES_PER_ROUND = size(60, smoke=3)
+GATHER_S = 0.2
+ORIGIN = "bench.cardroom/log"
+HAND = [NewEvent(type_, data) for type_, data in HAND_CLOSE]
+
+
+class _Following:
+    """The integrator in a process of its own, as the worker runs it (a batch, then what
+    came for GATHER_S), asking the witness after each batch; paused on request."""
+
+    def __init__(self, url: str, log_key: str, witness: public_log.Witness) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.running = context.Event()
+        self._stopped = context.Event()
+        ready = context.Event()
+        self._process = context.Process(target=_follow, daemon=True, args=(
+            url, log_key, f"{witness.url} {witness.key.vkey()}", self.running, self._stopped, ready))
+        self._process.start()
+        if not ready.wait(60):
+            raise TimeoutError("the integrator's process never started")
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._process.join(timeout=30)
+
+
+def _follow(url: str, log_key: str, witnesses: str, running: Any, stopped: Any, ready: Any) -> None:
+    pool = open_pool(url, min_size=1, max_size=3)
+    tree = PostgresPublicLog(pool)
+    asking = WitnessClient(public_log.parse_witnesses(witnesses), tree, lambda old, new: public_log.fetched(
+        tree, partial(merkle.consistency_proof, old, new)))
+    integrator = public_log.Integrator(application(PostgresEventStore(pool)), PostgresTracking(), tree,
+                                       lambda _create: parse_signer(log_key), after_signing=asking.ask)
+    ready.set()
+    while not stopped.is_set():
+        if not running.wait(0.05):
+            continue
+        if not integrator.handle_batch().full:
+            time.sleep(GATHER_S)
+    pool.close()
+
+
+def run() -> dict[str, float]:
+    with _server() as server_url, _scratch_database(server_url) as url, \
+            tempfile.TemporaryDirectory(prefix="cardroom-bench-witness-") as witness_dir:
+        upgrade(url)
+        pool = open_pool(url, min_size=2, max_size=6)
+        try:
+            return _measured(url, pool, Path(witness_dir))
+        finally:
+            pool.close()
+
+
+def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, float]:
+    store = PostgresEventStore(pool)
+    tree = PostgresPublicLog(pool)
+    log_key = new_signer(ORIGIN, ED25519)
+    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])
+    server = witness.serve(local, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    cosigner = public_log.Witness(f"http://127.0.0.1:{server.server_address[1]}", local.signer.verifier)
+    reader = public_log.PublicLog(tree, log_key.verifier, [cosigner], 1)
+    closes = _closer(store)
+    figures: dict[str, float] = {}
+    following = _Following(url, log_key.text(), cosigner)
+    try:
+        for n in range(EVENTS // len(HAND)):
+            closes(n)
+        started = time.perf_counter()
+        following.running.set()
+        _wait_for(lambda: tree.size() >= EVENTS // len(HAND) * len(HAND))
+        figures["public_log.leaves_per_s"] = round(tree.size() / (time.perf_counter() - started), 1)
+        figures.update(_burst(closes, EVENTS // len(HAND), tree, reader))
+        figures["public_log.proof_read_p50_ms"] = _proof_read_ms(tree, reader)
+        figures["public_log.append_cost_ratio"] = _cost_ratio(closes, following)
+    finally:
+        following.stop()
+        server.shutdown()
+    return figures
+
+
+def _wait_for(condition: Callable[[], bool], timeout_s: float = 600) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the integrator never caught up")
+        time.sleep(0.01)
+
+
+def _closer(store: PostgresEventStore) -> Callable[[int], tuple[str, int]]:
+    def close(n: int) -> tuple[str, int]:
+        stream = f"log-bench-{n // 5}"
+        version = n % 5 * len(HAND)
+        store.append(stream, version, HAND)
+        return stream, version + len(HAND)
+    return close
+
+
+def _burst(closes: Callable[[int], tuple[str, int]], first: int, tree: PostgresPublicLog,
+           reader: public_log.PublicLog) -> dict[str, float]:
+    written: list[tuple[str, int, float]] = []
+    cosigned: list[tuple[int, float]] = []  # (size, when first served cosigned)
+    done = threading.Event()
+
+    def watch() -> None:
+        seen = 0
+        while not done.is_set() or seen < n * len(HAND):
+            try:
+                size_now = reader.checkpoint().size
+            except public_log.Refused:
+                size_now = 0
+            if size_now > seen:
+                cosigned.append((size_now, time.perf_counter()))
+                seen = size_now
+            time.sleep(0.01)
+            if done.is_set() and time.perf_counter() - ended > 10:
+                return
+
+    ended = float("inf")
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    started = time.perf_counter()
+    n = first
+    while time.perf_counter() - started < BURST_S:
+        due = started + (n - first) / RATE
+        time.sleep(max(0.0, due - time.perf_counter()))
+        stream, version = closes(n)
+        written.append((stream, version, time.perf_counter()))
+        n += 1
+    ended = time.perf_counter()
+    backlog_at_end = n * len(HAND) - tree.size()
+    done.set()
+    watcher.join()
+    latencies = []
+    for stream, version, at in written:
+        found = tree.leaf_of(stream, version)
+        served = next((when for size_, when in cosigned if found is not None and size_ > found[0]), None)
+        if served is not None:
+            latencies.append(served - at)
+    latencies.sort()
+    return {"public_log.burst_events_per_s": round((n - first) * len(HAND) / (ended - started), 1),
+            "public_log.backlog_after_burst": max(0, backlog_at_end),
+            "public_log.commit_to_cosigned_p50_s": round(statistics.median(latencies), 3),
+            "public_log.commit_to_cosigned_p99_s": round(latencies[min(len(latencies) - 1,
+                                                                   int(len(latencies) * 0.99))], 3),
+            "public_log.cosigned_of_written": round(len(latencies) / len(written), 3)}
+
+
+def _proof_read_ms(tree: PostgresPublicLog, reader: public_log.PublicLog) -> float:
+    size_ = reader.checkpoint().size
+    timings = []
+    for _ in range(PROOFS):
+        index = random.randrange(size_)
+        stored = tree.leaf(index)
+        assert stored is not None
+        leaf = parse_leaf(stored)
+        started = time.perf_counter()
+        reader.proof(leaf.stream_id, leaf.version, lambda: True)
+        timings.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(timings), 3)
+
+
+def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following) -> float:
+    n = 10**7  # streams of their own, past the ones written before
+    ratios = []
+    for _ in range(ROUNDS):
+        rates = {}
+        for with_log in (False, True):
+            (following.running.set if with_log else following.running.clear)()
+            started = time.perf_counter()
+            for _ in range(CLOSES_PER_ROUND):
+                closes(n)
+                n += 1
+            rates[with_log] = CLOSES_PER_ROUND / (time.perf_counter() - started)
+        ratios.append(rates[True] / rates[False])
+    following.running.set()
+    return round(statistics.median(ratios), 3)
