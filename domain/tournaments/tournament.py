@@ -346,6 +346,7 @@ class AddOn:
 class DealShare:
     player_id: str
     amount: int
+    place: int = 0  # the place agreed, for league points (running-events.md); 0: the place they finish in
 
 
 @dataclass(frozen=True)
@@ -1530,6 +1531,10 @@ def _deal_agreed(state: Tournament, command: RecordDeal) -> list[object]:
                       named=sorted(named), players_left=left)
     if command.left_to_play_for < 0 or any(share.amount < 0 for share in command.shares):
         raise _refuse("invalid_deal", "deal amounts and what is left to play for are not negative")
+    places = sorted(share.place for share in command.shares)
+    if any(places) and places != list(range(1, len(places) + 1)):
+        raise _refuse("deal_places", f"places agreed in a deal are none, or each of 1 to {len(places)} once",
+                      places=places, players_left=len(places))
     remaining = state.remaining_pool
     agreed = sum(share.amount for share in command.shares) + command.left_to_play_for
     if agreed != remaining:

@@ -399,7 +399,8 @@ def _deal_view(state: tournament.Tournament) -> dict[str, Any] | None:
     deal = state.deal
     if deal is None:
         return None
-    return {"shares": [{"player_id": s.player_id, "amount": s.amount} for s in deal.shares],
+    return {"shares": [{"player_id": s.player_id, "amount": s.amount, **({"place": s.place} if s.place else {})}
+                       for s in deal.shares],
             "left_to_play_for": deal.left_to_play_for, "remaining_pool": deal.remaining_pool,
             "at": tournament.iso(deal.at)}
 

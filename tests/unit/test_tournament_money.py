@@ -176,6 +176,18 @@ def test_an_icm_deal_with_something_left_to_play_for_is_paid_when_it_ends() -> N
     assert sum(amount for _, amount in prizes.values()) == state.prize_pool and reconcile(state).left == 0
 
 
+def test_a_deal_may_agree_the_places_for_league_points_each_once_or_none() -> None:
+    state, (a, b, c) = _three_left()
+    twice = (DealShare(a, 400, 1), DealShare(b, 320, 1), DealShare(c, 280, 3))
+    refused = violation(state, RecordDeal(twice, 0, T0 + 200))
+    assert refused.code == "deal_places" and refused.numbers == {"places": [1, 1, 3], "players_left": 3}
+    partly = (DealShare(a, 400, 1), DealShare(b, 320), DealShare(c, 280))
+    assert violation(state, RecordDeal(partly, 0, T0 + 200)).code == "deal_places"
+    agreed = (DealShare(a, 400, 1), DealShare(b, 320, 2), DealShare(c, 280, 3))
+    state, _ = run(state, RecordDeal(agreed, 0, T0 + 200))
+    assert state.deal is not None and [s.place for s in state.deal.shares] == [1, 2, 3]
+
+
 @hypothesis_settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 600), min_size=3, max_size=3), st.integers(0, 300))
 def test_a_deal_is_recorded_only_when_it_adds_up_and_then_the_prizes_pay_the_pool(amounts, left) -> None:

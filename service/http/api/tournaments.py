@@ -413,6 +413,9 @@ class TournamentSchema(ma.Schema):
 class DealShareSchema(ma.Schema):
     player_id = _player_id(required=True)
     amount = Chips(required=True)
+    place = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=1), metadata={
+        "description": "the place agreed, for league points (all shares or none; 422 `deal_places`); "
+                       "without it, the place the player finishes in"})
 
 
 class DealSchema(TournamentWriteSchema):
@@ -882,7 +885,7 @@ def record_deal(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     players named are not those left; one deal per event (`deal_exists`); none while the
     pool can still grow (`entries_open`) or a busted player may rebuy (`awaiting_rebuy`).
     The prizes follow the deal from then on, whatever the places."""
-    shares = tuple(tournament.DealShare(s["player_id"], s["amount"]) for s in body["shares"])
+    shares = tuple(tournament.DealShare(s["player_id"], s["amount"], s["place"]) for s in body["shares"])
     return _send(tournament_id, body, tournament.RecordDeal(shares, body["left_to_play_for"], at=now()))
 
 
