@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from domain import players as player_domain
 from domain.live.table import TableState
+from domain.series.series import Series
 from domain.tournaments.tournament import Tournament
 from service.adapters.store.base import EventStore
 from service.application.handling import Streams
@@ -22,3 +23,4 @@ class Application:
     tournaments: Streams[Tournament]
     ratings: Streams[RatingBook]
     players: Streams[player_domain.Player]
+    series: Streams[Series]
