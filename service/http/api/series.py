@@ -44,11 +44,15 @@ class NewSeriesSchema(ma.Schema):
     formula = ma.fields.Nested(FormulaSchema, load_default=lambda: FormulaSchema().load({}))
 
 
+INSTANT = {"description": 'an ISO 8601 instant with its offset, or "now"', "example": "2026-12-01T18:00:00Z",
+           "type": "string"}
+
+
 class NewEventSchema(ma.Schema):
     tournament_id = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=100))
-    starts_at = StartsAt(load_default=None, metadata={"description": "default: the tournament's starts_at"})
-    registration_opens_at = StartsAt(required=True)
-    registration_closes_at = StartsAt(required=True)
+    starts_at = StartsAt(load_default=None, metadata={**INSTANT, "description": "default: the tournament's starts_at"})
+    registration_opens_at = StartsAt(required=True, metadata=INSTANT)
+    registration_closes_at = StartsAt(required=True, metadata=INSTANT)
 
 
 class SeriesWrittenSchema(ma.Schema):
@@ -105,6 +109,8 @@ def _instant(value: Any) -> int:
 @require(*ORGANISERS)
 @blp.arguments(NewSeriesSchema)
 @blp.response(201, SeriesWrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def create_series(body: dict) -> dict:
     """Create a series (organiser, admin): its name and its league points formula (422
     `invalid_formula` for one that could give negative points or reward a worse place)."""
@@ -150,7 +156,9 @@ def schedule_entry(entry: series_service.ScheduleEntry) -> dict[str, Any]:
 @require(*ORGANISERS)
 @blp.arguments(NewEventSchema)
 @blp.response(201, SeriesWrittenSchema)
+@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def add_event(body: dict, series_id: str) -> dict:
     """Schedule an existing tournament in the series (organiser, admin): 422
     `unknown_tournament`, `event_scheduled` (already in it), `invalid_registration_window`
