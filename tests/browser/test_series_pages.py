@@ -1,11 +1,13 @@
 """A series' public pages on a phone (390x844) in Chromium, signed out: the schedule shows
-what runs, what is coming and what finished, and the standings screen the league table,
-with no sideways scroll (docs/series.md)."""
+what runs, what is coming and what finished, the standings screen the league table, and a
+player's page their results across events, with no sideways scroll (docs/series.md)."""
 from __future__ import annotations
 
 import datetime
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import chromium, room
 from tests.browser.pages import all_shown, shown
@@ -50,4 +52,12 @@ def test_a_phone_reads_the_series_schedule_and_its_standings(server, base, phone
     assert all_shown(phone, "table.standings tbody tr") == [
         "1\tLeague Ann\t1\t4.00", "2\tLeague Bob Longername-Hyphenated\t1\t2.00"]
     assert "After 1 of 2 events" in shown(phone, "main")
+    assert chromium.horizontal_overflow(phone) == 0, chromium.overflowing(phone)
+
+    # A name in the standings opens the player's results across events.
+    phone.find_element(By.LINK_TEXT, "League Bob Longername-Hyphenated").click()
+    WebDriverWait(phone, 5).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".player-results"))
+    result = shown(phone, f".player-results [data-tournament='{finished}']")
+    # 200 in the pool at 50/30/20: second place 60.
+    assert "2nd of 2" in result and "prize 60" in result and "Phone league: 2.00 points" in result, result
     assert chromium.horizontal_overflow(phone) == 0, chromium.overflowing(phone)

@@ -1,6 +1,7 @@
 """A series' public pages (docs/series.md), no sign-in, readable on a phone:
 `/series` (every series), `/series/{id}` (its events: what is coming, what runs, what
-finished, with each registration window) and `/series/{id}/standings` (the league table).
+finished, with each registration window), `/series/{id}/standings` (the league table,
+each player linked to their page) and `/players/{id}` (a player's results across events).
 Built from service.application.series, as the API's answers are."""
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from flask import render_template
 
 from service.application import listings, series as series_service
+from service.application.players import load_player
 from service.http.api import application, resources
 from service.http.pages.frame import pages
 from service.http.problems import Problem
@@ -46,3 +48,13 @@ def series_standings(series_id: str) -> str:
     played = {s.tournament_id for row in table for s in row.events}
     return render_template("series_standings.html", series=loaded.state, standings=table, names=names,
                            events_counted=sum(1 for e in loaded.state.events if e.tournament_id in played))
+
+
+@pages.route("/players/<string:player_id>", methods=["GET"])
+def player_page(player_id: str) -> str:
+    player = load_player(application(), player_id)
+    if not player.registered:
+        raise Problem(404, "not_found", f"no player {player_id}")
+    pool = resources().pool
+    results = series_service.player_results(application(), pool, player_id) if pool is not None else []
+    return render_template("player.html", player=player, results=results)
