@@ -355,6 +355,41 @@ def keys_list(client: Client, as_json: bool) -> None:
     _emit(as_json, listed, _table(f"{len(listed)} keys", KEY_COLUMNS, _key_rows(listed)))
 
 
+# ------------------------------------------------------------------------- data key
+
+
+@main.group("data-key")
+def data_key() -> None:
+    """The key secrets at rest are sealed under (this host's files: no service is called)."""
+
+
+@data_key.command("new")
+def data_key_new() -> None:
+    """Seal new secrets under a new data key; the current one is retired, kept to open what it sealed."""
+    import secrets
+
+    from service.adapters.integrity import RETIRED_DATA_KEYS, rotate_data_key
+    from service.adapters.store.cipher import key_id
+    from service.config import Config
+
+    config = Config.from_env()
+    if config.data_key:  # the key is the environment's: only its owner can change it
+        new = secrets.token_hex(32)
+        old = key_id(bytes.fromhex(config.data_key))
+        click.echo(f"new data key {key_id(bytes.fromhex(new))} (shown once: keep it now):\n{new}\n"
+                   f"On every host of this database: set CARDROOM_DATA_KEY to it, add the current key "
+                   f"({old}) to CARDROOM_DATA_KEYS_OLD (comma-separated), then restart the app and the workers.")
+    else:
+        old, new = rotate_data_key(config)
+        click.echo(f"data key {new} now seals new secrets ({config.data_dir / 'data-key'}); the retired key {old} "
+                   f"only opens what it sealed ({config.data_dir / RETIRED_DATA_KEYS / old}).\n"
+                   "Copy both files to every host of this database, then restart the app and the workers.")
+    click.echo("Until every process is restarted, one still on the old ring refuses what the new key sealed "
+               "(409 integrity_failure naming the key). Keep the retired key as long as any row it sealed is "
+               "kept: without it those rows do not open. Rotation protects new secrets only: whoever holds "
+               "the retired key still opens the rows it sealed.")
+
+
 # --------------------------------------------------------------------------- status
 
 
