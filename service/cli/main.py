@@ -390,6 +390,34 @@ def data_key_new() -> None:
                "the retired key still opens the rows it sealed.")
 
 
+@data_key.command("list")
+@click.option("--database-url", envvar="DATABASE_URL", required=True,
+              callback=lambda _context, _option, value: _connection_string(value),
+              help="the database whose stored secrets are counted (DATABASE_URL)")
+@json_option
+def data_key_list(database_url: str, as_json: bool) -> None:
+    """The keys of this host's ring beside those the stored secrets were sealed under (a scan
+    of the whole log); exit status 1 when a key that sealed stored values is not in the ring."""
+    import psycopg
+
+    from service.adapters.integrity import data_cipher
+    from service.adapters.store.cipher import UNNAMED_KEY
+    from service.adapters.store.sealing_keys import sealed_values_by_key
+    from service.config import Config
+
+    ring = data_cipher(Config.from_env())
+    with psycopg.connect(database_url) as connection:
+        used = sealed_values_by_key(connection)
+    role = {key: "retired (opens only)" for key in ring.key_ids} | {ring.current_key: "current (seals)",
+                                                                    UNNAMED_KEY: "first format (any key of the ring)"}
+    keys = [{"key": key, "ring": role.get(key, "NOT IN THE RING: its values are refused"),
+             "sealed_values": used.get(key, 0)} for key in dict.fromkeys([*ring.key_ids, *used])]
+    _emit(as_json, keys, _table("data keys", ("key", "ring", "sealed values"),
+                                [[k["key"], k["ring"], f"{k['sealed_values']:,}"] for k in keys]))
+    if any(key not in role for key in used):
+        raise SystemExit(1)
+
+
 # --------------------------------------------------------------------------- status
 
 

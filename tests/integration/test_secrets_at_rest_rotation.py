@@ -14,8 +14,8 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from service.adapters.store.cipher import DataKeyMissing, FieldCipher, SecretUnreadable, key_id, sealing_key
-from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_players, with_the_apps_keys
+from service.adapters.store.cipher import KEY_ID_HEX, PREFIX, DataKeyMissing, FieldCipher, SecretUnreadable, key_id
+from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_players
 from tests.integration.test_tables_mixed_http import act
 
 pytestmark = pytest.mark.integration
@@ -37,22 +37,22 @@ def _hole_cards_seen(client: Any, table_id: str, headers: dict[str, str]) -> dic
     return {(e["hand_id"], e["data"]["seat"]): e["data"]["cards"] for e in events if e["type"] == "HoleCardsDealt"}
 
 
-def _rotate(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+def _cardroom(data_dir: Path, monkeypatch: pytest.MonkeyPatch, *arguments: str) -> Any:
+    """`cardroom <arguments>` run on a host whose data directory is `data_dir`."""
     from service.cli.main import main
 
     monkeypatch.delenv("CARDROOM_DATA_KEY", raising=False)
     monkeypatch.delenv("CARDROOM_DATA_KEYS_OLD", raising=False)
     monkeypatch.setenv("CARDROOM_DATA_DIR", str(data_dir))
-    printed = CliRunner().invoke(main, ["data-key", "new"])
-    assert printed.exit_code == 0, printed.output
-    return printed.output
+    return CliRunner().invoke(main, list(arguments))
 
 
 def test_a_rotated_key_seals_the_next_hand_and_both_hands_read_for_every_role(
-        database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data_dir = with_the_apps_keys(tmp_path / "host")
-    old_key = bytes.fromhex((data_dir / "data-key").read_text().strip())
+        own_database: tuple[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database_url = own_database[1]  # the app's login; its own database, so every stored value is counted
+    data_dir = tmp_path / "host"
     before = _app(database_url, data_dir)
+    old_key = bytes.fromhex((data_dir / "data-key").read_text().strip())
     players = register_players(before, "RotA", "RotB", "RotC")
     table_id = before.post("/v1/tables", headers=ADMIN, json={
         **HOLDEM, "seats": [{"player_id": p, "stack": 1000} for p in players]}).get_json()["id"]
@@ -61,9 +61,10 @@ def test_a_rotated_key_seals_the_next_hand_and_both_hands_read_for_every_role(
     while not written["hand"]["over"]:  # folded to the big blind: no card is shown
         written = act(before, table_id, keys, written, {"action": "fold"})
 
-    printed = _rotate(data_dir, monkeypatch)
+    printed = _cardroom(data_dir, monkeypatch, "data-key", "new")
+    assert printed.exit_code == 0, printed.output
     new_key = bytes.fromhex((data_dir / "data-key").read_text().strip())
-    assert f"data key {key_id(new_key)} now seals new secrets" in printed
+    assert f"data key {key_id(new_key)} now seals new secrets" in printed.output
     assert (data_dir / "data-keys" / key_id(old_key)).read_text().strip() == old_key.hex()
 
     after = _app(database_url, data_dir)
@@ -103,6 +104,17 @@ def test_a_rotated_key_seals_the_next_hand_and_both_hands_read_for_every_role(
     problem = assert_problem(refused, 409, "integrity_failure")
     assert key_id(new_key) in problem["detail"] and old_key.hex() not in json.dumps(problem)
 
+    # `cardroom data-key list` counts what each key sealed, and says which key a host lacks.
+    listed = _cardroom(data_dir, monkeypatch, "data-key", "list", "--database-url", database_url, "--json")
+    assert listed.exit_code == 0, listed.output
+    counted = {k["key"]: (k["ring"], k["sealed_values"]) for k in json.loads(listed.output)}
+    assert set(counted) == {key_id(new_key), key_id(old_key)}
+    # Each hand's deck and three players' hole cards at least; the old key also the snapshots between.
+    assert counted[key_id(new_key)][0] == "current (seals)" and counted[key_id(new_key)][1] >= 4
+    assert counted[key_id(old_key)][0] == "retired (opens only)" and counted[key_id(old_key)][1] >= 4
+    lacking = _cardroom(stale, monkeypatch, "data-key", "list", "--database-url", database_url)
+    assert lacking.exit_code == 1 and f"{key_id(new_key)} │ NOT IN THE RING" in lacking.output
+
 
 def _sealing_keys(database_url: str, table_id: str) -> dict[str, set[str]]:
     """hand id -> the ids of the keys its stored secrets were sealed under."""
@@ -111,7 +123,8 @@ def _sealing_keys(database_url: str, table_id: str) -> dict[str, set[str]]:
                              (f"table-{table_id}",)).fetchall()
     found: dict[str, set[str]] = {}
     for hand_id, data, sealed in rows:
-        ids = {sealing_key(value) for value in [*data.values(), *(sealed or {}).values()]} - {None}
+        ids = {value[len(PREFIX):len(PREFIX) + KEY_ID_HEX] for value in [*data.values(), *(sealed or {}).values()]
+               if isinstance(value, str) and value.startswith(PREFIX)}
         if hand_id and ids:
             found.setdefault(hand_id, set()).update(ids)
     return found

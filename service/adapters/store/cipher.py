@@ -129,16 +129,6 @@ class FieldCipher:
         raise SecretUnreadable(stream_id, version, place)
 
 
-def sealing_key(value: Any) -> str | None:
-    """The id of the key a stored value was sealed under (UNNAMED_KEY for the first
-    format's); None when it is not encrypted."""
-    if not isinstance(value, str):
-        return None
-    if value.startswith(PREFIX):
-        return value[len(PREFIX):len(PREFIX) + KEY_ID_HEX]
-    return UNNAMED_KEY if value.startswith(UNNAMED_PREFIX) else None
-
-
 def _bound(key: str, stream_id: str, version: int, place: str) -> bytes:
     """The associated data: the sealing key's id, then where the value is stored."""
     return f"{key}:".encode() + _unnamed_bound(stream_id, version, place)
