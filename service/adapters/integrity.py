@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import string
 from pathlib import Path
 
 from psycopg_pool import ConnectionPool
@@ -44,8 +45,9 @@ def data_cipher(config: Config) -> FieldCipher:
     (64 hex digits) when set, else a key created once in <data dir>/data-key, seals; the
     retired keys of CARDROOM_DATA_KEYS_OLD and <data dir>/data-keys/ only open."""
     key = config.data_key or _key_file(config.data_dir / "data-key")
+    retired = retired_data_keys(config)
     try:
-        return FieldCipher(bytes.fromhex(key), [bytes.fromhex(old) for old in retired_data_keys(config)])
+        return FieldCipher(bytes.fromhex(key), [bytes.fromhex(old) for old in retired])
     except ValueError:
         raise ValueError("CARDROOM_DATA_KEY and each retired data key must be 64 hex digits "
                          "(a 256-bit AES key)") from None
@@ -54,8 +56,12 @@ def data_cipher(config: Config) -> FieldCipher:
 def retired_data_keys(config: Config) -> list[str]:
     """The retired data keys, hex: CARDROOM_DATA_KEYS_OLD's, then each file of <data dir>/data-keys/."""
     folder = config.data_dir / RETIRED_DATA_KEYS
-    files = sorted(folder.iterdir()) if folder.is_dir() else []
-    return [*config.data_keys_old, *(path.read_text().strip() for path in files if path.is_file())]
+    files = sorted(path for path in folder.iterdir() if path.is_file()) if folder.is_dir() else []
+    keys = [path.read_text().strip() for path in files]
+    for path, key in zip(files, keys):
+        if len(key) != 64 or any(c not in string.hexdigits for c in key):  # named, never shown
+            raise ValueError(f"{path} does not hold a retired data key (64 hex digits)")
+    return [*config.data_keys_old, *keys]
 
 
 def rotate_data_key(config: Config) -> tuple[str, str]:

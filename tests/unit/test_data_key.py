@@ -98,12 +98,17 @@ def test_retired_keys_come_from_the_environment_and_the_data_directory(tmp_path:
     assert data_cipher(config).key_ids == [key_id(NEW), key_id(OLD), key_id(OTHER)]
 
 
-def test_a_malformed_retired_key_stops_the_start_without_showing_it() -> None:
+def test_a_malformed_retired_key_stops_the_start_without_showing_it(tmp_path: Path) -> None:
     from service.config import ConfigError
 
     with pytest.raises(ConfigError, match="CARDROOM_DATA_KEYS_OLD must be keys of 64 hex digits") as refused:
         Config.from_env({"CARDROOM_DATA_KEYS_OLD": f"{OLD.hex()},abc123"})
     assert "abc123" not in str(refused.value)
+    (tmp_path / "data-keys").mkdir()
+    (tmp_path / "data-keys" / "notes.txt").write_text("abc123 is the old key\n")
+    with pytest.raises(ValueError, match="notes.txt does not hold a retired data key") as refused_file:
+        data_cipher(Config(data_dir=tmp_path))
+    assert "abc123" not in str(refused_file.value)
 
 
 def test_data_key_new_retires_the_key_file_and_makes_a_new_one(tmp_path: Path,
