@@ -440,8 +440,17 @@ def status(client: Client, as_json: bool) -> None:
                 for t in now.get("integrity_failures", ())]
     refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
                      "in the database, not by the service)") for row in now.get("refused_rows", ())]
-    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")), *refused]
+    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")),
+             *_data_keys(now.get("data_keys")), *refused]
     _emit(as_json, now, Group(*shown))
+
+
+def _data_keys(ring: dict[str, Any] | None) -> list[Text]:
+    """The serving process's data keys, by id: after a rotation, whether it was restarted on the new ring."""
+    if ring is None:
+        return []
+    return [Text(f"data key sealing new secrets: {ring['sealing']}; retired keys it opens with: "
+                 f"{', '.join(ring['retired']) or 'none'} (`cardroom data-key list` counts what each sealed)")]
 
 
 def _public_log(log: dict[str, Any] | None) -> list[Text]:

@@ -67,7 +67,15 @@ def test_a_rotated_key_seals_the_next_hand_and_both_hands_read_for_every_role(
     assert f"data key {key_id(new_key)} now seals new secrets" in printed.output
     assert (data_dir / "data-keys" / key_id(old_key)).read_text().strip() == old_key.hex()
 
+    assert before.get("/v1/status", headers=ADMIN).get_json()["data_keys"] == {
+        "sealing": key_id(old_key), "retired": []}  # a process not restarted keeps its ring
     after = _app(database_url, data_dir)
+    assert after.get("/v1/status", headers=ADMIN).get_json()["data_keys"] == {
+        "sealing": key_id(new_key), "retired": [key_id(old_key)]}
+    status = _cardroom(data_dir, monkeypatch, "--database-url", database_url, "status")
+    assert status.exit_code == 0, status.output
+    assert (f"data key sealing new secrets: {key_id(new_key)}; retired keys it opens with: {key_id(old_key)}"
+            in " ".join(status.output.split()))
     dealt = after.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
     assert dealt.status_code == 201, dealt.get_json()
     first, second = f"{table_id}.1", f"{table_id}.2"
