@@ -66,8 +66,8 @@ def retired_data_keys(config: Config) -> list[str]:
 
 def rotate_data_key(config: Config) -> tuple[str, str]:
     """<data dir>/data-key moved into <data dir>/data-keys/ (named for its key id) and a new
-    key made in its place; the ids of the retired key and of the new one. The new key is
-    made by the next process to need it, as the first one was (_key_file)."""
+    key made in its place as the first one was (_key_file: a process starting meanwhile
+    reads the same new key); the ids of the retired key and of the new one."""
     current = config.data_dir / "data-key"
     old = bytes.fromhex(_key_file(current))
     folder = config.data_dir / RETIRED_DATA_KEYS
