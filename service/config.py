@@ -57,6 +57,9 @@ class Config:
     data_key: str | None = None
     """The key the events' secrets and the snapshots are encrypted under at rest (64 hex
     digits, service.adapters.integrity); None: <data_dir>/data-key."""
+    data_keys_old: tuple[str, ...] = ()
+    """Retired data keys, which only decrypt what they sealed (CARDROOM_DATA_KEYS_OLD,
+    comma-separated; the files of <data_dir>/data-keys/ are retired keys as well)."""
     request_read_timeout_s: float = 10.0
     """How long the web server waits for a whole request, from its first byte (a new
     connection: from its opening), before it answers 408 and closes."""
@@ -105,6 +108,7 @@ class Config:
             database_pool_size=read.number("CARDROOM_DB_POOL_SIZE", int, 8, low=1, high=1000),
             chain_key=read.text("CARDROOM_CHAIN_KEY"),
             data_key=read.hex_key("CARDROOM_DATA_KEY", digits=64),
+            data_keys_old=read.hex_keys("CARDROOM_DATA_KEYS_OLD", digits=64),
             request_read_timeout_s=read.number("CARDROOM_REQUEST_READ_TIMEOUT_S", float, 10.0,
                                                low=0.1, high=3600),
             idempotency_window_s=read.number("CARDROOM_IDEMPOTENCY_WINDOW_S", float, 24 * 3600.0,
@@ -199,6 +203,13 @@ class _Reader:
         if value is not None and (len(value) != digits or any(c not in string.hexdigits for c in value)):
             raise ConfigError(f"{name} must be {digits} hex digits (the value is not shown)")
         return value
+
+    def hex_keys(self, name: str, *, digits: int) -> tuple[str, ...]:
+        """Comma-separated keys of exactly `digits` hex digits each (never shown back)."""
+        keys = tuple(key.strip() for key in (self._env.get(name) or "").split(",") if key.strip())
+        if any(len(key) != digits or any(c not in string.hexdigits for c in key) for key in keys):
+            raise ConfigError(f"{name} must be keys of {digits} hex digits, comma-separated (the values are not shown)")
+        return keys
 
     def number(self, name: str, kind: Callable[[str], T], default: T, *, low: float, high: float) -> T:
         raw = self._env.get(name)

@@ -46,6 +46,7 @@ class WebParts:
     live: LiveFeed
     refused_rows: RefusedRows
     public_log: public_log.PublicLog
+    data_key_ids: tuple[str, ...]
 
 
 def web_parts(config: Config, scheduler: Scheduler | None = None) -> WebParts:
@@ -63,7 +64,8 @@ def web_parts(config: Config, scheduler: Scheduler | None = None) -> WebParts:
                                 table_cache_size=config.table_cache_size),
         live=LiveFeed(LiveFeeds(store, listen=partial(PostgresListener, database_url=config.database_url))),
         refused_rows=RefusedRows(keys, sessions, signers),
-        public_log=public_log_reader(pool, config))
+        public_log=public_log_reader(pool, config),
+        data_key_ids=tuple(data_cipher(config).key_ids))
 
 
 def broker_scheduler(config: Config) -> Scheduler:

@@ -355,6 +355,69 @@ def keys_list(client: Client, as_json: bool) -> None:
     _emit(as_json, listed, _table(f"{len(listed)} keys", KEY_COLUMNS, _key_rows(listed)))
 
 
+# ------------------------------------------------------------------------- data key
+
+
+@main.group("data-key")
+def data_key() -> None:
+    """The key secrets at rest are sealed under (this host's files: no service is called)."""
+
+
+@data_key.command("new")
+def data_key_new() -> None:
+    """Seal new secrets under a new data key; the current one is retired, kept to open what it sealed."""
+    import secrets
+
+    from service.adapters.integrity import RETIRED_DATA_KEYS, rotate_data_key
+    from service.adapters.store.cipher import key_id
+    from service.config import Config
+
+    config = Config.from_env()
+    if config.data_key:  # the key is the environment's: only its owner can change it
+        new = secrets.token_hex(32)
+        old = key_id(bytes.fromhex(config.data_key))
+        click.echo(f"new data key {key_id(bytes.fromhex(new))} (shown once: keep it now):\n{new}\n"
+                   f"On every host of this database: set CARDROOM_DATA_KEY to it, add the current key "
+                   f"({old}) to CARDROOM_DATA_KEYS_OLD (comma-separated), then restart the app and the workers.")
+    else:
+        old, new = rotate_data_key(config)
+        click.echo(f"data key {new} now seals new secrets ({config.data_dir / 'data-key'}); the retired key {old} "
+                   f"only opens what it sealed ({config.data_dir / RETIRED_DATA_KEYS / old}).\n"
+                   "Copy both files to every host of this database, then restart the app and the workers.")
+    click.echo("Until every process is restarted, one still on the old ring refuses what the new key sealed "
+               "(409 integrity_failure naming the key). Keep the retired key as long as any row it sealed is "
+               "kept: without it those rows do not open. Rotation protects new secrets only: whoever holds "
+               "the retired key still opens the rows it sealed.")
+
+
+@data_key.command("list")
+@click.option("--database-url", envvar="DATABASE_URL", required=True,
+              callback=lambda _context, _option, value: _connection_string(value),
+              help="the database whose stored secrets are counted (DATABASE_URL)")
+@json_option
+def data_key_list(database_url: str, as_json: bool) -> None:
+    """The keys of this host's ring beside those the stored secrets were sealed under (a scan
+    of the whole log); exit status 1 when a key that sealed stored values is not in the ring."""
+    import psycopg
+
+    from service.adapters.integrity import data_cipher
+    from service.adapters.store.cipher import UNNAMED_KEY
+    from service.adapters.store.sealing_keys import sealed_values_by_key
+    from service.config import Config
+
+    ring = data_cipher(Config.from_env())
+    with psycopg.connect(database_url) as connection:
+        used = sealed_values_by_key(connection)
+    role = {key: "retired (opens only)" for key in ring.key_ids} | {ring.current_key: "current (seals)",
+                                                                    UNNAMED_KEY: "first format (any key of the ring)"}
+    keys = [{"key": key, "ring": role.get(key, "NOT IN THE RING: its values are refused"),
+             "sealed_values": used.get(key, 0)} for key in dict.fromkeys([*ring.key_ids, *used])]
+    _emit(as_json, keys, _table("data keys", ("key", "ring", "sealed values"),
+                                [[k["key"], k["ring"], f"{k['sealed_values']:,}"] for k in keys]))
+    if any(key not in role for key in used):
+        raise SystemExit(1)
+
+
 # --------------------------------------------------------------------------- status
 
 
@@ -377,8 +440,17 @@ def status(client: Client, as_json: bool) -> None:
                 for t in now.get("integrity_failures", ())]
     refused += [Text(f"refused row of {row['table']}: {row['row']} (its MAC does not verify: written "
                      "in the database, not by the service)") for row in now.get("refused_rows", ())]
-    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")), *refused]
+    shown = [*_database_server(now.get("database_server")), table, *_public_log(now.get("public_log")),
+             *_data_keys(now.get("data_keys")), *refused]
     _emit(as_json, now, Group(*shown))
+
+
+def _data_keys(ring: dict[str, Any] | None) -> list[Text]:
+    """The serving process's data keys, by id: after a rotation, whether it was restarted on the new ring."""
+    if ring is None:
+        return []
+    return [Text(f"data key sealing new secrets: {ring['sealing']}; retired keys it opens with: "
+                 f"{', '.join(ring['retired']) or 'none'} (`cardroom data-key list` counts what each sealed)")]
 
 
 def _public_log(log: dict[str, Any] | None) -> list[Text]:

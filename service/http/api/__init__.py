@@ -317,6 +317,9 @@ class Resources:
     (service.application.refused_rows), for /v1/status."""
     public_log: PublicLog | None = None
     """What the public log's endpoints read (service.application.public_log)."""
+    data_key_ids: tuple[str, ...] = ()
+    """The ids of this process's data keys (service.adapters.store.cipher): the one that
+    seals first, then the retired ones, for /v1/status."""
 
 
 def resources() -> Resources:

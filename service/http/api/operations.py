@@ -108,6 +108,15 @@ class PublicLogStatusSchema(ma.Schema):
     witnesses = ma.fields.List(ma.fields.Nested(WitnessStatusSchema), required=True)
 
 
+class DataKeysSchema(ma.Schema):
+    sealing = ma.fields.String(required=True, metadata={
+        "description": "the id of the data key new secrets are sealed under (README, \"Rotating the data key\")"})
+    retired = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the ids of the retired keys this process opens old secrets with; a secret sealed "
+                       "under a key in neither is refused (integrity_failure naming its id). Which keys the "
+                       "stored secrets use: `cardroom data-key list` (a scan of the log)"})
+
+
 class StatusSchema(HealthSchema):
     queue_depth = ma.fields.Integer(allow_none=True, required=True,
                                     metadata={"description": "tasks waiting in the Celery queue"})
@@ -125,6 +134,8 @@ class StatusSchema(HealthSchema):
                        "on read: their reads and writes answer the problem integrity_failure"})
     public_log = ma.fields.Nested(PublicLogStatusSchema, allow_none=True, required=True, metadata={
         "description": "the public log (docs/TRANSPARENCY.md): its integrator's backlog and its witnesses"})
+    data_keys = ma.fields.Nested(DataKeysSchema, required=True, metadata={
+        "description": "this process's key ring of the secrets at rest, by key id (never a key)"})
     refused_rows = ma.fields.List(ma.fields.Nested(RefusedRowSchema), required=True, metadata={
         "description": "rows that grant or answer (keys, revocations, sessions, idempotency and tracking records) whose "
                        "MAC fails: inserted or changed in the database without the chain key, and refused"})
@@ -184,6 +195,7 @@ def status() -> dict[str, Any]:
             "clocks_due": len(overdue), "tournaments": running, "unreadable": unreadable,
             "integrity_failures": sorted(failing.values(), key=lambda f: (f["kind"], f["id"])),
             "refused_rows": refused_rows,
+            "data_keys": {"sealing": resources().data_key_ids[0], "retired": list(resources().data_key_ids[1:])},
             "public_log": wired_log.status(now) if (wired_log := resources().public_log) is not None else None}
 
 
