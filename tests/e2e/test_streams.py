@@ -81,7 +81,7 @@ def test_a_player_is_told_their_turn_with_what_is_legal(server, clients):
         stream.events_until(answer["version"])
         told = stream.next_within(0.5)
         assert told == (Message("turn", {"version": answer["version"], "to_act": answer["to_act"],
-                                         "legal": answer["legal"]}, None)
+                                         "round": answer["round"], "legal": answer["legal"]}, None)
                         if player == answer["to_act"] else None)
 
 

@@ -27,7 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from domain.rules.cards import deck_texts
 from domain.secrecy import secrets_named
-from service import bootstrap
+from service import bootstrap, wiring
 from service.adapters.integrity import chain_signer
 from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, new_signer
 from service.adapters.row_macs import RowSigner
@@ -68,8 +68,8 @@ def integrator(config: Config) -> Iterator[public_log.Integrator]:
     assert config.database_url is not None
     pool = ConnectionPool(config.database_url, min_size=1, max_size=3, kwargs={"autocommit": True}, open=True)
     tracking = PostgresTracking(RowSigner(chain_signer(config), "process_trackings"))
-    yield public_log.Integrator(application(bootstrap.event_store(pool, config)), tracking,
-                                PostgresPublicLog(pool), bootstrap.public_log_signer(config))
+    yield public_log.Integrator(application(wiring.event_store(pool, config)), tracking,
+                                PostgresPublicLog(pool), wiring.public_log_signer(config))
     pool.close()
 
 
@@ -211,9 +211,9 @@ def test_a_host_without_the_key_refuses_to_sign_and_makes_none(
     keyless = Config(database_url=own_database[1], log_origin=ORIGIN, data_dir=tmp_path)
     with ConnectionPool(own_database[1], min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
         host = public_log.Integrator(
-            application(bootstrap.event_store(pool, keyless)),
+            application(wiring.event_store(pool, keyless)),
             PostgresTracking(RowSigner(chain_signer(keyless), "process_trackings")),
-            PostgresPublicLog(pool), bootstrap.public_log_signer(keyless))
+            PostgresPublicLog(pool), wiring.public_log_signer(keyless))
         with pytest.raises(LogKeyMissing, match="CARDROOM_LOG_KEY"):
             host.handle_batch()
     assert not (tmp_path / LOG_KEY_FILE).exists()
@@ -286,7 +286,7 @@ def test_a_third_party_with_the_public_keys_alone_catches_a_rewritten_history(
     assert (verified["ok"], verified["first_bad_version"]) == (False, 1), verified
     # ...and the signed tree alone says so, with no head checkpoint of any host's data directory.
     with ConnectionPool(own_database[1], min_size=1, max_size=1, kwargs={"autocommit": True}) as pool:
-        found = bootstrap.public_log_reader(pool, config).first_difference(player_stream, [])
+        found = wiring.public_log_reader(pool, config).first_difference(player_stream, [])
     assert found is not None and found[0] == 1 and "removed" in found[1]
 
 
@@ -311,8 +311,8 @@ def test_a_forged_node_stops_the_integrator_and_a_changed_one_is_never_served(
     assert config.database_url is not None
     with ConnectionPool(config.database_url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
         restarted = public_log.Integrator(
-            application(bootstrap.event_store(pool, config)),
+            application(wiring.event_store(pool, config)),
             PostgresTracking(RowSigner(chain_signer(config), "process_trackings")),
-            PostgresPublicLog(pool), bootstrap.public_log_signer(config))
+            PostgresPublicLog(pool), wiring.public_log_signer(config))
         with pytest.raises(public_log.LogDamaged):
             restarted.handle_batch()

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from psycopg_pool import ConnectionPool
 
-from service import bootstrap, witness
+from service import bootstrap, wiring, witness
 from service.adapters.integrity import chain_signer
 from service.adapters.log_keys import new_signer, parse_signer, sign_note
 from service.adapters.row_macs import RowSigner
@@ -49,12 +49,12 @@ def witnessed(tmp_path_factory: pytest.TempPathFactory, own_database: tuple[str,
                     witnesses=f"{url} {local.signer.verifier.vkey()}", witness_policy=1)
     pool = ConnectionPool(own_database[1], min_size=1, max_size=3, kwargs={"autocommit": True}, open=True)
     tree = PostgresPublicLog(pool)
-    client_of_witnesses = bootstrap.witness_client(config, tree)
+    client_of_witnesses = wiring.witness_client(config, tree)
     assert client_of_witnesses is not None
     integrator = public_log.Integrator(
-        application(bootstrap.event_store(pool, config)),
+        application(wiring.event_store(pool, config)),
         PostgresTracking(RowSigner(chain_signer(config), "process_trackings")), tree,
-        bootstrap.public_log_signer(config), after_signing=client_of_witnesses.ask)
+        wiring.public_log_signer(config), after_signing=client_of_witnesses.ask)
     yield {"client": bootstrap.create_app(config).test_client(), "integrator": integrator, "url": url,
            "witness": local, "log_key": log_key.text()}
     server.shutdown()
