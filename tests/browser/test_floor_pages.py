@@ -78,9 +78,16 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
     assert text(browser, "#decision-rule") == "TDA 2024 43"
     assert "the minimum raise is to 4,000" in text(browser, "#decision-verdict")
+    step_to(browser, f"{isolated('Patrik Antonius')} folds")
+    # Only a numbered rule is a badge: a fold says in words that none decides it.
+    assert not browser.find_element(By.ID, "decision-rule").is_displayed()
+    assert text(browser, "#decision-no-rule") == "no numbered rule decides a fold"
     step_to(browser, f"{isolated('Tom Dwan')} calls 262,400")
     assert "no raise" in text(browser, "#decision-legal")
     assert text(browser, "#decision-closed").startswith("No raise: the stack covers only a call to 495,000")
+    # Ivey's 572,100 nobody can call is not a side pot: it goes back to him.
+    assert (text(browser, "#pot"), text(browser, "#pots")) == ("1,109,500", "")
+    assert text(browser, "#uncalled") == f"uncalled 572,100, goes back to {isolated('Phil Ivey')}"
     press(browser, Keys.ARROW_LEFT)
     assert text(browser, "#step-caption") == f"{isolated('Phil Ivey')} raises to 1,067,100"
     browser.find_element(By.CSS_SELECTOR, "[data-go=last]").click()

@@ -539,3 +539,20 @@ def test_seats_are_read_round_the_table_with_the_button_marked(floor: Any) -> No
     twice = floor.post("/floor/rulings/betting", data={"csrf_token": csrf(form),
                                                        "seats": "Ann 1 button\nBob 1 button"})
     assert twice.status_code == 400 and "one button, not 2" in twice.get_data(as_text=True)
+
+
+def test_the_replayer_heads_a_hand_by_number_and_players_not_by_id(floor: Any) -> None:
+    table_id, _ = short_all_in_table(floor)
+    text = unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+    heading = re.search(r"<h1>(.*?)</h1>", text, re.S)
+    assert heading and heading.group(1).startswith("Hand 1 · holdem · Ann, "), text[:2000]
+    assert table_id not in heading.group(1) and f">table {table_id}<" not in text
+    assert re.search(r"started \w{3} \d{1,2} \w{3}, \d\d:\d\d UTC", text)
+
+
+def test_the_finishing_stacks_are_named_and_written_with_separators(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form),
+                                                     "phh": (PHH_DIR / "dwan-ivey-2009.phh").read_text()})
+    text = unescape(page.get_data(as_text=True))
+    assert "Finishing stacks: Phil Ivey 572,100, Patrik Antonius 1,997,500, Tom Dwan 1,109,500" in text
