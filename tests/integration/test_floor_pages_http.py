@@ -556,3 +556,11 @@ def test_the_finishing_stacks_are_named_and_written_with_separators(floor: Any) 
                                                      "phh": (PHH_DIR / "dwan-ivey-2009.phh").read_text()})
     text = unescape(page.get_data(as_text=True))
     assert "Finishing stacks: Phil Ivey 572,100, Patrik Antonius 1,997,500, Tom Dwan 1,109,500" in text
+
+
+def test_an_imported_hand_is_headed_by_its_game_and_players(client: Any, floor: Any) -> None:
+    stored = client.post("/v1/hand-histories?store=true", data=(PHH_DIR / "dwan-ivey-2009.phh").read_bytes(),
+                         headers={**ADMIN, "Content-Type": "application/toml"}).get_json()
+    text = unescape(floor.get(f"/floor/hands/{stored['id']}").get_data(as_text=True))
+    heading = re.search(r"<h1>(.*?)</h1>", text, re.S)
+    assert heading and heading.group(1) == "Imported holdem · Phil Ivey, Patrik Antonius, Tom Dwan", text[:2000]
