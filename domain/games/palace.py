@@ -56,6 +56,7 @@ from domain.games.palace_interpretations import (
     no_limit_minimum_raise,
     odd_chip_order,
 )
+from domain.rules.betting import chips
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
@@ -661,8 +662,8 @@ def _deal(story: _Story, command: StartHand) -> None:
     if command.structure not in STRUCTURES:
         raise Violation("illegal_action", f"structure must be one of {', '.join(STRUCTURES)}", RULE)
     if command.small_bet <= 0 or command.big_bet < command.small_bet:
-        raise Violation("illegal_action", f"the small bet ({command.small_bet}) must be positive "
-                        f"and the big bet ({command.big_bet}) at least as large", RULE)
+        raise Violation("illegal_action", f"the small bet ({chips(command.small_bet)}) must be positive "
+                        f"and the big bet ({chips(command.big_bet)}) at least as large", RULE)
     deck = _full_deck(command.deck, "deck")
     palace_order = _full_deck(command.palace_order, "palace_order")
 
@@ -758,8 +759,8 @@ def _buy(story: _Story, index: int, command: Buy) -> None:
     state = story.state
     seat = state.seats[index]
     if seat.stack < state.small_bet:
-        raise Violation("exceeds_stack", f"buying costs one small bet ({state.small_bet}) and "
-                        f"{seat.player} has {seat.stack}", RULE,
+        raise Violation("exceeds_stack", f"buying costs one small bet ({chips(state.small_bet)}) and "
+                        f"{seat.player} has {chips(seat.stack)}", RULE,
                         {"cost": state.small_bet, "stack": seat.stack})
     if not state.draw_deck:
         if not state.discard_pile:
@@ -786,17 +787,17 @@ def _attack(story: _Story, index: int, command: Attack) -> None:
                         RULE, {"attacker_banner": seat.banner, "defender_banner": defender.banner})
     minimum, required, most = attack_range(state, index)
     amount = required if command.to is None else command.to
-    formula = f"({len(seat.soldiers)} soldiers + 1) x {state.small_bet}"
+    formula = f"({len(seat.soldiers)} soldiers + 1) x {chips(state.small_bet)}"
     numbers = {"to": amount, "minimum": minimum, "stack": seat.stack}
     if not ATTACK_ABOVE_MINIMUM[state.structure] and amount != required:
-        raise Violation("wrong_fixed_amount", f"fixed-limit: the bet is {formula} = {required}, "
-                        f"not {amount}", RULE, numbers)
+        raise Violation("wrong_fixed_amount", f"fixed-limit: the bet is {formula} = {chips(required)}, "
+                        f"not {chips(amount)}", RULE, numbers)
     if amount < required:
-        raise Violation("bet_below_minimum", f"a bet of {amount} is below the minimum {formula} "
-                        f"= {required}", RULE, numbers)
+        raise Violation("bet_below_minimum", f"a bet of {chips(amount)} is below the minimum {formula} "
+                        f"= {chips(required)}", RULE, numbers)
     if amount > most:
-        raise Violation("exceeds_stack", f"a bet of {amount} exceeds {seat.player}'s stack of "
-                        f"{seat.stack}", RULE, numbers)
+        raise Violation("exceeds_stack", f"a bet of {chips(amount)} exceeds {seat.player}'s stack of "
+                        f"{chips(seat.stack)}", RULE, numbers)
     story.add(BattleDeclared(seat.player, defender.player, amount, minimum))
 
 
@@ -843,21 +844,21 @@ def _defending(story: _Story, index: int, command: Command) -> None:
                         "fold, call or raise", RULE)
     if raise_range is None:
         raise Violation("exceeds_stack", f"calling takes {seat.player}'s whole stack "
-                        f"({seat.stack}): no chips are left to raise", RULE,
+                        f"({chips(seat.stack)}): no chips are left to raise", RULE,
                         {"call": due, "stack": seat.stack})
     smallest, largest = raise_range
     to = smallest if command.to is None else command.to
     if state.structure == FIXED_LIMIT and to != smallest:
-        raise Violation("wrong_fixed_amount", f"fixed-limit: the raise is to {smallest} "
-                        f"(the call of {due} plus the fixed raise), not {to}", RULE,
+        raise Violation("wrong_fixed_amount", f"fixed-limit: the raise is to {chips(smallest)} "
+                        f"(the call of {chips(due)} plus the fixed raise), not {chips(to)}", RULE,
                         {"to": to, "required": smallest})
     if to < smallest:
-        raise Violation("raise_below_minimum", f"a raise to {to} is below the minimum "
-                        f"{smallest}: the call of {due} plus one big bet ({state.big_bet})",
+        raise Violation("raise_below_minimum", f"a raise to {chips(to)} is below the minimum "
+                        f"{chips(smallest)}: the call of {chips(due)} plus one big bet ({chips(state.big_bet)})",
                         RULE, {"to": to, "minimum": smallest})
     if to > largest:
-        raise Violation("exceeds_stack", f"a raise to {to} exceeds {seat.player}'s stack "
-                        f"of {seat.stack}", RULE, {"to": to, "stack": seat.stack})
+        raise Violation("exceeds_stack", f"a raise to {chips(to)} exceeds {seat.player}'s stack "
+                        f"of {chips(seat.stack)}", RULE, {"to": to, "stack": seat.stack})
     story.add(DefenderRaised(seat.player, due, to - due))
 
 
@@ -1126,9 +1127,9 @@ def battle_stakes(attacker: Holding, defender: Holding, names: dict[str, str],
     return {
         "small_bet": small_bet, "minimum_bet": minimum, "defender_call": call, "ante": ante,
         "rule": RULE,
-        "detail": f"{names['attacker']} bets at least ({_soldiers(attacker)} + banner) x {small_bet} = "
-                  f"{minimum}; {names['defender']} calls ({_soldiers(defender)} + banner) x {small_bet} = "
-                  f"{call}; the ante is half the small bet: {ante}",
+        "detail": f"{names['attacker']} bets at least ({_soldiers(attacker)} + banner) x {chips(small_bet)} = "
+                  f"{chips(minimum)}; {names['defender']} calls ({_soldiers(defender)} + banner) x {chips(small_bet)} = "
+                  f"{chips(call)}; the ante is half the small bet: {chips(ante)}",
     }
 
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from domain.rules import deal_commitment
-from domain.rules.betting import BettingStructure, with_changes
+from domain.rules.betting import BettingStructure, chips, with_changes
 from domain.rules.cards import deck_texts, parse_cards
 from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
@@ -1001,9 +1001,9 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
     if stack + command.amount > most:  # type: ignore[operator]
         # A stack that won its way over the maximum takes no top-up at all ("at most -256
         # more" said nothing).
-        room = f"at most {most - stack} more" if stack < most else "the stack is already at or over it"  # type: ignore[operator]
-        raise Violation("top_up_over_max", f"{stack} + {command.amount} = {stack + command.amount} chips is over "
-                        f"the maximum buy-in of {most}: {room}",
+        room = f"at most {chips(most - stack)} more" if stack < most else "the stack is already at or over it"  # type: ignore[operator]
+        raise Violation("top_up_over_max", f"{chips(stack)} + {chips(command.amount)} = {chips(stack + command.amount)} chips is over "
+                        f"the maximum buy-in of {chips(most)}: {room}",
                         numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
     adjusted = ChipsAdjusted(seat, command.player_id, command.amount, len(state.chip_changes) + 1, "top_up")
     return [adjusted], evolve(state, adjusted)

@@ -143,11 +143,11 @@ class BettingStructure:
 
     def _check_consistent(self) -> None:
         if self.big_blind < self.small_blind:
-            _invalid(f"big blind {self.big_blind} is smaller than the small blind {self.small_blind}")
+            _invalid(f"big blind {chips(self.big_blind)} is smaller than the small blind {chips(self.small_blind)}")
         level = self.big_blind
         for straddle in self.straddles:
             if straddle <= level:
-                _invalid(f"straddle {straddle} must exceed the previous blind {level}")
+                _invalid(f"straddle {chips(straddle)} must exceed the previous blind {chips(level)}")
             level = straddle
         if self.straddles and not self.big_blind:
             _invalid("straddles need a big blind")
@@ -537,13 +537,13 @@ def check_action(state: BettingState, seat: int, action: str, to: Amount | None 
     if action == "check":
         if to_call > 0:
             raise Violation("check_facing_bet",
-                            f"cannot check facing a bet of {state.highest}: call {min(to_call, state.stacks[seat])} more, raise or fold",
+                            f"cannot check facing a bet of {chips(state.highest)}: call {chips(min(to_call, state.stacks[seat]))} more, raise or fold",
                             numbers={"highest": state.highest, "to_call": to_call})
         return bet
     if action == "call":
         if to_call <= 0:
             raise Violation("call_nothing_to_call",
-                            f"there is nothing to call: the bet is {state.highest} and you have {bet} in; check instead",
+                            f"there is nothing to call: the bet is {chips(state.highest)} and you have {chips(bet)} in; check instead",
                             numbers={"highest": state.highest})
         return min(state.highest, all_in)
     if action not in ("bet", "raise"):
@@ -552,7 +552,7 @@ def check_action(state: BettingState, seat: int, action: str, to: Amount | None 
         raise Violation("illegal_action", f"{action} needs a bet total 'to'", numbers={"action": action})
     if to > all_in:
         raise Violation("exceeds_stack",
-                        f"{action} to {to} exceeds the stack: all-in is {all_in}",
+                        f"{action} to {chips(to)} exceeds the stack: all-in is {chips(all_in)}",
                         numbers={"to": to, "all_in": all_in})
     if action == "bet":
         return _check_bet(state, seat, to, all_in)
@@ -562,18 +562,18 @@ def check_action(state: BettingState, seat: int, action: str, to: Amount | None 
 def _check_bet(state: BettingState, seat: int, to: Amount, all_in: Amount) -> Amount:
     if state.highest > 0:
         raise Violation("bet_facing_bet",
-                        f"there is already a bet of {state.highest} this round: raise, call or fold",
+                        f"there is already a bet of {chips(state.highest)} this round: raise, call or fold",
                         numbers={"highest": state.highest})
     allowed = _bet_range(state, seat)
     if state.structure.kind == FIXED_LIMIT:
         if to != allowed.min_to:
             raise Violation("wrong_fixed_amount",
-                            f"bet to {to} is not the fixed bet of {allowed.min_to}",
+                            f"bet to {chips(to)} is not the fixed bet of {chips(allowed.min_to)}",
                             numbers=_range_numbers(to, allowed))
         return to
     if to < allowed.min_to:
         raise Violation("bet_below_minimum",
-                        f"bet to {to} is below the minimum bet of {allowed.min_to}",
+                        f"bet to {chips(to)} is below the minimum bet of {chips(allowed.min_to)}",
                         numbers=_range_numbers(to, allowed))
     if to > allowed.max_to:
         wording, arithmetic = pot_limit_arithmetic(state, seat)
@@ -627,14 +627,14 @@ def _check_raise(state: BettingState, seat: int, to: Amount, all_in: Amount) -> 
     if state.structure.kind == FIXED_LIMIT:
         if to != allowed.min_to:
             raise Violation("wrong_fixed_amount",
-                            f"raise to {to} is not the fixed raise to {allowed.min_to}: "
+                            f"raise to {chips(to)} is not the fixed raise to {chips(allowed.min_to)}: "
                             f"{_fixed_raise_wording(state)}", fixed_limit_raise_rule(state),
                             _range_numbers(to, allowed, unit=state.structure.unit(state.late),
                                            level=state.full_level))
         return to
     if to < allowed.min_to:
         raise Violation("raise_below_minimum",
-                        f"raise to {to} is below the minimum raise to {allowed.min_to}: "
+                        f"raise to {chips(to)} is below the minimum raise to {chips(allowed.min_to)}: "
                         f"{_last_full_wording(state)}",
                         numbers=_range_numbers(to, allowed, last_full_raise=state.full_increment))
     if to > allowed.max_to:
@@ -654,15 +654,15 @@ def fixed_limit_raise_rule(state: BettingState) -> str:
 def _fixed_raise_wording(state: BettingState) -> str:
     unit, level = state.structure.unit(state.late), state.full_level
     if state.short_full_level:
-        return f"one unit of {unit} on top of the all-in to {level}, at least half a unit, which counts as a full raise"
-    return f"{unit} more than {level}"
+        return f"one unit of {chips(unit)} on top of the all-in to {chips(level)}, at least half a unit, which counts as a full raise"
+    return f"{chips(unit)} more than {chips(level)}"
 
 
 def _last_full_wording(state: BettingState) -> str:
     increment, level = state.full_increment, state.full_level
     if level - increment <= 0:
-        return f"the last full bet was {increment}"
-    return f"the last full raise was {increment} over {level - increment}"
+        return f"the last full bet was {chips(increment)}"
+    return f"the last full raise was {chips(increment)} over {chips(level - increment)}"
 
 
 def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -> Violation:
@@ -673,14 +673,14 @@ def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -
             unit = state.structure.unit(state.late)
             return Violation(
                 "raise_not_reopened",
-                f"raising is not reopened: the bet rose by {state.highest - faced} since your action "
-                f"at {faced}, less than half the bet of {unit}; call or fold",
+                f"raising is not reopened: the bet rose by {chips(state.highest - faced)} since your action "
+                f"at {chips(faced)}, less than half the bet of {chips(unit)}; call or fold",
                 cite("raise_not_reopened_fixed_limit"),
                 {**numbers, "increase": state.highest - faced, "unit": unit})
         return Violation(
             "raise_not_reopened",
-            f"raising is not reopened: the bet rose by {state.highest - faced} since your "
-            f"action at {faced}, less than the last full bet or raise of {state.full_increment}; "
+            f"raising is not reopened: the bet rose by {chips(state.highest - faced)} since your "
+            f"action at {chips(faced)}, less than the last full bet or raise of {chips(state.full_increment)}; "
             f"call or fold", numbers={**numbers, "increase": state.highest - faced,
                                       "last_full_raise": state.full_increment})
     if reason == CAP_REACHED:
@@ -688,7 +688,7 @@ def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -
                          numbers={**numbers, "raises": state.raises, "raise_cap": state.structure.raise_cap})
     if reason == STACK_TOO_SHORT:
         return Violation("exceeds_stack",
-                         f"the stack covers only a call to {state.bets[seat] + state.stacks[seat]}",
+                         f"the stack covers only a call to {chips(state.bets[seat] + state.stacks[seat])}",
                          numbers=numbers)
     return Violation("illegal_action",
                      "every other player is all-in: nobody could call a raise; call or fold",

@@ -20,6 +20,7 @@ from functools import lru_cache
 from math import ceil
 from typing import Any, Mapping, Sequence
 
+from domain.rules.betting import chips
 from domain.rules.violations import Violation
 
 RANK_SHARED = "shared"  # busting on the same hand shares the places reached
@@ -95,7 +96,7 @@ def fixed_payout_amounts(pool: int, amounts: Sequence[int]) -> tuple[int, ...]:
     less than their sum: the tournament counts them as a guarantee."""
     fixed = parse_fixed_amounts(amounts)
     if pool < sum(fixed):
-        raise Violation("invalid_payouts", f"the pool {pool} is less than the fixed amounts' {sum(fixed)}",
+        raise Violation("invalid_payouts", f"the pool {chips(pool)} is less than the fixed amounts' {chips(sum(fixed))}",
                         numbers={"pool": pool, "fixed": sum(fixed)})
     return (fixed[0] + pool - sum(fixed), *fixed[1:])
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from domain.rules.betting import chips
 from domain.rules.violations import Violation
 
 
@@ -79,19 +80,19 @@ def validate_structure(periods: Sequence[Period]) -> tuple[Period, ...]:
         if period.big_blind <= 0 or period.small_blind < 0:
             raise Violation(
                 "invalid_structure",
-                f"{where}: blinds {period.small_blind}/{period.big_blind} must be positive",
+                f"{where}: blinds {chips(period.small_blind)}/{chips(period.big_blind)} must be positive",
                 numbers=numbers,
             )
         if period.small_blind > period.big_blind:
             raise Violation(
                 "small_blind_above_big_blind",
-                f"{where}: the small blind {period.small_blind} is above the big blind {period.big_blind}",
+                f"{where}: the small blind {chips(period.small_blind)} is above the big blind {chips(period.big_blind)}",
                 numbers={**numbers, "small_blind": period.small_blind, "big_blind": period.big_blind},
             )
         if period.ante < 0 or period.ante > period.big_blind:
             raise Violation(
                 "ante_above_big_blind" if period.ante > 0 else "invalid_structure",
-                f"{where}: the ante {period.ante} must be between 0 and the big blind {period.big_blind}",
+                f"{where}: the ante {chips(period.ante)} must be between 0 and the big blind {chips(period.big_blind)}",
                 numbers={**numbers, "ante": period.ante, "big_blind": period.big_blind},
             )
         if period.big_blind_ante and period.ante == 0:
@@ -104,8 +105,8 @@ def validate_structure(periods: Sequence[Period]) -> tuple[Period, ...]:
         ):
             raise Violation(
                 "blinds_decrease",
-                f"{where}: blinds {period.small_blind}/{period.big_blind} are below the previous "
-                f"level's {previous.small_blind}/{previous.big_blind}; blinds never decrease",
+                f"{where}: blinds {chips(period.small_blind)}/{chips(period.big_blind)} are below the previous "
+                f"level's {chips(previous.small_blind)}/{chips(previous.big_blind)}; blinds never decrease",
                 numbers={**numbers, "big_blind": period.big_blind, "previous_big_blind": previous.big_blind},
             )
         previous = period

@@ -99,6 +99,7 @@ from domain.tournaments.seating import (
 from domain.tournaments.by_player import ByPlayer
 from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.structure import Period, level_number, validate_structure
+from domain.rules.betting import chips as chips_written  # "chips" names a stack here
 from domain.rules.violations import Violation
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
@@ -1611,8 +1612,8 @@ def _rebuy_or_add_on(state: Tournament, settings: Settings, command: Rebuy | Add
     stack = state.stack_of(player)
     threshold = settings.rebuy_at_or_below or settings.starting_stack
     if rebuy and stack > threshold:
-        raise _refuse("rebuy_above_starting_stack", f"player {player} has {stack} chips: a rebuy is taken at or "
-                      f"below {threshold}", stack=stack, rebuy_at_or_below=threshold,
+        raise _refuse("rebuy_above_starting_stack", f"player {player} has {chips_written(stack)} chips: a rebuy is taken at or "
+                      f"below {chips_written(threshold)}", stack=stack, rebuy_at_or_below=threshold,
                       starting_stack=settings.starting_stack)
     chips = settings.rebuy_chips if rebuy else settings.add_on_chips
     return [RebuyTaken(player, chips * count, count) if rebuy else AddOnTaken(player, chips)]

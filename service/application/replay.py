@@ -107,6 +107,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     deal = views.hand_view(state, viewer, secrets_revealed=closed)["deal"] if _dealt(state) else None
     return {
         "id": hand_id, "source": "table", "table_id": table_id, "number": number,
+        "started_at": shown_records[0].recorded_at.timestamp(),
         "game": state.game, "over": closed, "players": players,
         "names": {player: names[player] for player in players},
         "steps": steps, "deal": deal, "deal_check": _deal_check(deal, closed),
@@ -187,14 +188,25 @@ def _live_table(state: table.TableState, viewer: views.Viewer) -> dict[str, Any]
                     for s in state.hand_seats]}
     summary = views.hand_summary(state)
     seats = {seat["seat"]: seat for seat in views.table_view(state, 0, viewer)["seats"]}
+    pots, uncalled = uncalled_apart(summary.get("pots") or [])
     return {
         "round": summary.get("round"), "board": summary.get("board") or "",
-        "pots": summary.get("pots") or [],
-        "pot_total": sum(p["amount"] for p in summary.get("pots") or []),
+        "pots": pots, "uncalled": uncalled,
+        "pot_total": sum(p["amount"] for p in pots),
         "to_act": state.to_act, "button": state.button,
         "seats": [_seat_view(_Seat(seats[s]["player_id"], seats[s]["stack"], seats[s]["bet"],
                                    seats[s]["status"], seats[s]["cards"]), s) for s in state.hand_seats],
     }
+
+
+def uncalled_apart(pots: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The pots as the felt shows them, and the uncalled chips apart: a side pot only one
+    player is eligible for is the part of that player's bet nobody can match, which goes
+    back to them (an UncalledReturned follows), never a pot anyone plays for. Eligibility
+    only narrows from pot to pot, so only the last can be such a pot."""
+    if len(pots) > 1 and len(pots[-1]["eligible"]) == 1:
+        return pots[:-1], {"amount": pots[-1]["amount"], "player": pots[-1]["eligible"][0]}
+    return pots, None
 
 
 def _seat_view(seat: _Seat, number: int) -> dict[str, Any]:
@@ -427,7 +439,7 @@ def imported_hand(store: EventStore, hand_id: str, viewer: views.Viewer) -> dict
     events = [from_record(game.event_types, r.type, r.data) for r in records]
     names = list(events[0].players)
     replayed = _phh_steps(game, events, names, viewer, versions=[r.version for r in records])
-    replayed.update(id=hand_id, source="imported", title=hand_id,
+    replayed.update(id=hand_id, source="imported", title=hand_id, started_at=records[0].recorded_at.timestamp(),
                     variant=records[0].metadata.get("phh_variant"),
                     metadata=[["phh", records[0].metadata.get("phh_metadata", "")]],
                     deal=None, deal_check={"ok": None, "detail": "a recorded hand carries no deal commitment"},
@@ -509,10 +521,11 @@ def _recorded_table(state: Any, names: list[str], cards: list[str | None], round
     seats = [_seat_view(_Seat(name, b.stacks[seat], 0 if state.over else b.bets[seat],
                               betting_status(b, seat), cards[seat]), seat)
              for seat, name in enumerate(names)]
-    pots = [{"amount": _plain(p.amount), "eligible": [names[s] for s in p.eligible]} for p in state.pots]
+    pots, uncalled = uncalled_apart([{"amount": _plain(p.amount), "eligible": [names[s] for s in p.eligible]}
+                                     for p in state.pots])
     to_act = state.to_act
-    return {"round": round_name, "board": board, "pots": pots,
-            "pot_total": _plain(sum((p.amount for p in state.pots), 0)),
+    return {"round": round_name, "board": board, "pots": pots, "uncalled": uncalled,
+            "pot_total": _plain(sum((p["amount"] for p in pots), 0)),
             "to_act": names[to_act] if to_act is not None else None, "button": b.button, "seats": seats}
 
 

@@ -65,7 +65,6 @@ def take(out: Path) -> list[Path]:
                         "seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
                         "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200",
                         "proposed": "BB raise 1200"})
-                    browser.execute_script("document.getElementById('answer-betting').scrollIntoView()")
                     written.append(_save(browser, out, "rulings", size))
         finally:
             serving.close()

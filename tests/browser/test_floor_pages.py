@@ -78,9 +78,16 @@ def test_the_replayer_steps_through_a_real_phh_hand(server: Any, base: str, brow
     assert text(browser, "#decision-legal") == "fold · call 2,000 (to 2,000) · raise to 4,000 – 553,000"
     assert text(browser, "#decision-rule") == "TDA 2024 43"
     assert "the minimum raise is to 4,000" in text(browser, "#decision-verdict")
+    step_to(browser, f"{isolated('Patrik Antonius')} folds")
+    # Only a numbered rule is a badge: a fold says in words that none decides it.
+    assert not browser.find_element(By.ID, "decision-rule").is_displayed()
+    assert text(browser, "#decision-no-rule") == "no numbered rule decides a fold"
     step_to(browser, f"{isolated('Tom Dwan')} calls 262,400")
     assert "no raise" in text(browser, "#decision-legal")
     assert text(browser, "#decision-closed").startswith("No raise: the stack covers only a call to 495,000")
+    # Ivey's 572,100 nobody can call is not a side pot: it goes back to him.
+    assert (text(browser, "#pot"), text(browser, "#pots")) == ("1,109,500", "")
+    assert text(browser, "#uncalled") == f"uncalled 572,100, goes back to {isolated('Phil Ivey')}"
     press(browser, Keys.ARROW_LEFT)
     assert text(browser, "#step-caption") == f"{isolated('Phil Ivey')} raises to 1,067,100"
     browser.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
@@ -181,19 +188,30 @@ def test_the_live_table_follows_its_stream_and_opens_the_replayer(
     assert text(browser, "#step-caption").startswith("Hand 1 opens")
 
 
-def test_a_ruling_form_reads_out_the_pot_limit_arithmetic(server: Any, base: str, browser: Any) -> None:
+def test_a_ruling_is_read_at_the_top_of_the_page_without_scrolling(server: Any, base: str, browser: Any) -> None:
+    # At a laptop's 1366x768 the floor types the seats round the table, marks the button,
+    # rules, and reads the answer first on the page: the raw numbers wait behind "Details".
+    chromium.set_viewport(browser, "laptop")
     room.sign_in(browser, base, key(server, "floor"), "/floor/rulings")
     form = browser.find_element(By.CSS_SELECTOR, "#betting form")
     form.find_element(By.CSS_SELECTOR, "select[name=structure] option[value=pot-limit]").click()
-    fields = {"seats": "SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000",
-              "actions": "A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200", "proposed": "BB raise 1200"}
-    for name, value in fields.items():
-        browser.execute_script("arguments[0].value = arguments[1]", form.find_element(By.NAME, name), value)
+    seats = form.find_element(By.NAME, "seats")
+    seats.clear()
+    seats.send_keys("SB 10000\nBB 10000\nA 10000\nB 10000\nBTN 10000 button")
+    form.find_element(By.NAME, "actions").send_keys("A call\nB call\nBTN call\nSB call\nBB check\nSB bet 200")
+    form.find_element(By.NAME, "proposed").send_keys("BB raise 1200")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer-betting"))
-    answer = text(browser, "#answer-betting")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer"))
     assert ("Not legal: raise to 1,200 is above the pot limit: pot 700 + call 200 = 900: "
-            "raise to at most 1,100 (TDA 2024 54)") in answer
+            "raise to at most 1,100 (TDA 2024 54)") == text(browser, "#answer .words")
+    seen = browser.execute_script(
+        "const box = document.getElementById('answer').getBoundingClientRect();"
+        "return [window.scrollY, box.top, box.bottom, window.innerHeight]")
+    assert seen[0] == 0 and 0 <= seen[1] and seen[2] <= seen[3], seen
+    raw = browser.find_element(By.CSS_SELECTOR, "#answer details dl")
+    assert not raw.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "#answer details summary").click()
+    assert raw.is_displayed() and "1,200" in raw.text and "1,100" in raw.text
     chromium.set_viewport(browser, "phone")
     assert chromium.horizontal_overflow(browser) == 0
 
@@ -210,7 +228,7 @@ def test_a_games_own_ruling_form_is_filled_from_its_example_and_answered(server:
     form.find_element(By.NAME, "defender").send_keys("Bob 5s 7h7d3c")
     form.find_element(By.NAME, "small_bet").send_keys("10")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer-palace-battle"))
-    answer = text(browser, "#answer-palace-battle")
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer"))
+    answer = text(browser, "#answer")
     assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s" in answer
     assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in answer

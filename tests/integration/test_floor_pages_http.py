@@ -489,3 +489,78 @@ def test_the_api_checks_a_hands_chain_as_the_page_does(client: Any, admin_databa
     assert whole["ok"] and (whole["first_version"], whole["last_version"], whole["chained_from"]) == (
         1, stored["version"], 0)
     assert client.get("/v1/hands/hand-00000000-0000-0000-0000-000000000000/verify", headers=ADMIN).status_code == 404
+
+
+_AMOUNT = re.compile(r"\d+(?:,\d{3})*")
+_CITATION_YEAR = re.compile(r"\b(?:TDA|Robert's Rules|RRoP)[^()]*?\b(?:19|20)\d\d\b")
+
+
+# The button raises to 1,000, the small blind calls, the big blind's all-in to 1,400 is
+# short of a full raise (1,900): the button may not raise again.
+NOT_REOPENED_SEATS = "UTG 10000\nA 10000 button\nSB 10000\nBB 1400"
+NOT_REOPENED_ACTIONS = "UTG fold\nA raise 1000\nSB call\nBB raise 1400"
+
+
+def answer_of(text: str) -> str:
+    """The ruling's answer section (first on the page), its details left in."""
+    found = re.search(r'<section class="card answer" id="answer".*?</section>', text, re.S)
+    assert found, text[:3000]
+    return found.group(0)
+
+
+def test_the_answer_comes_first_its_raw_fields_behind_details(floor: Any) -> None:
+    text = ruled(floor, "betting", game="holdem", structure="no-limit", small_blind="50", big_blind="100",
+                 seats=NOT_REOPENED_SEATS, actions=NOT_REOPENED_ACTIONS,
+                 proposed="A raise 3000")
+    answer = answer_of(text)
+    assert text.index('id="answer"') < text.index('action="/floor/rulings/betting"'), "the answer is above the forms"
+    said = re.sub(r"<details.*?</details>", "", answer, flags=re.S)
+    assert "Not legal: raising is not reopened" in said and "TDA 2024" in said
+    assert "<dt>" not in said, "raw fields are only behind the details toggle"
+    assert re.search(r"<details[^>]*><summary>Details</summary>.*<dt>to</dt><dd>3,000</dd>", answer, re.S)
+
+
+def test_a_ruling_and_its_page_write_every_amount_one_way(floor: Any) -> None:
+    text = ruled(floor, "betting", game="holdem", structure="no-limit", small_blind="50", big_blind="100",
+                 seats=NOT_REOPENED_SEATS, actions=NOT_REOPENED_ACTIONS,
+                 proposed="A raise 3000")
+    words = _CITATION_YEAR.sub("", re.sub(r"<[^>]+>", " ", answer_of(text)))
+    amounts = _AMOUNT.findall(words)
+    assert "1,000" in amounts and "1,400" in amounts, words
+    assert [a for a in amounts if len(a.replace(",", "")) > 3 and "," not in a] == [], words
+
+
+def test_seats_are_read_round_the_table_with_the_button_marked(floor: Any) -> None:
+    # Bob has the button: Cat posts the small blind, Dan the big, Ann acts first.
+    text = ruled(floor, "betting", game="holdem", structure="no-limit", small_blind="50", big_blind="100",
+                 seats="Ann 10000\nBob 10000 button\nCat 10000\nDan 10000")
+    assert "Ann is to act (preflop): fold, call 100 (to 100), raise to 200 to 10,000." in answer_of(text)
+    form = floor.get("/floor/rulings")
+    twice = floor.post("/floor/rulings/betting", data={"csrf_token": csrf(form),
+                                                       "seats": "Ann 1 button\nBob 1 button"})
+    assert twice.status_code == 400 and "one button, not 2" in twice.get_data(as_text=True)
+
+
+def test_the_replayer_heads_a_hand_by_number_and_players_not_by_id(floor: Any) -> None:
+    table_id, _ = short_all_in_table(floor)
+    text = unescape(floor.get(f"/floor/hands/{table_id}.1").get_data(as_text=True))
+    heading = re.search(r"<h1>(.*?)</h1>", text, re.S)
+    assert heading and heading.group(1).startswith("Hand 1 · holdem · Ann, "), text[:2000]
+    assert table_id not in heading.group(1) and f">table {table_id}<" not in text
+    assert re.search(r"started \w{3} \d{1,2} \w{3}, \d\d:\d\d UTC", text)
+
+
+def test_the_finishing_stacks_are_named_and_written_with_separators(floor: Any) -> None:
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form),
+                                                     "phh": (PHH_DIR / "dwan-ivey-2009.phh").read_text()})
+    text = unescape(page.get_data(as_text=True))
+    assert "Finishing stacks: Phil Ivey 572,100, Patrik Antonius 1,997,500, Tom Dwan 1,109,500" in text
+
+
+def test_an_imported_hand_is_headed_by_its_game_and_players(client: Any, floor: Any) -> None:
+    stored = client.post("/v1/hand-histories?store=true", data=(PHH_DIR / "dwan-ivey-2009.phh").read_bytes(),
+                         headers={**ADMIN, "Content-Type": "application/toml"}).get_json()
+    text = unescape(floor.get(f"/floor/hands/{stored['id']}").get_data(as_text=True))
+    heading = re.search(r"<h1>(.*?)</h1>", text, re.S)
+    assert heading and heading.group(1) == "Imported holdem · Phil Ivey, Patrik Antonius, Tom Dwan", text[:2000]

@@ -234,3 +234,13 @@ def test_the_hand_starts_caption_names_only_the_forced_bets_the_hand_has() -> No
     commands.start_next_hand(applications.of(store), draw_table, None)
     captions = [s["caption"] for s in replay.table_hand(store, f"{draw_table}.1", FLOOR)["steps"]]
     assert "The hand starts: 2 players" in captions  # five-card draw's antes are a step of their own
+
+
+def test_uncalled_chips_are_never_shown_as_a_side_pot() -> None:
+    # Dwan calls Ivey's all-in with less: 572,100 of Ivey's bet nobody can match goes back
+    # to him. Until it does, the felt shows it apart, never as a side pot.
+    replayed = replay.phh_record(phh.parse((PHH_DIR / "dwan-ivey-2009.phh").read_text()), FLOOR)
+    call = next(step["table"] for step in replayed["steps"] if step["caption"].startswith(replay.isolated("Tom Dwan") + " calls 262,400"))
+    assert call["pots"] == [{"amount": 1109500, "eligible": ["Phil Ivey", "Tom Dwan"]}]
+    assert call["pot_total"] == 1109500 and call["uncalled"] == {"amount": 572100, "player": "Phil Ivey"}
+    assert all(len(pot["eligible"]) > 1 for step in replayed["steps"] for pot in step["table"]["pots"][1:])

@@ -31,7 +31,7 @@ from service.http.api import application, event_store
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import FLOOR, ORGANISERS, check_undo_rights
 from service.http.auth import current_principal
-from service.http.pages.frame import clock_time
+from service.http.pages.frame import chips, clock_time
 from service.http.problems import Problem
 
 DESK_ROLES = ("admin", "organiser", "floor")
@@ -126,7 +126,7 @@ def _period_words(periods: tuple[Any, ...], index: int) -> str:
     period = periods[index]
     if period.is_break:
         return "the break"
-    blinds = f"{period.small_blind:,}/{period.big_blind:,}" + (f" ante {period.ante:,}" if period.ante else "")
+    blinds = f"{chips(period.small_blind)}/{chips(period.big_blind)}" + (f" ante {chips(period.ante)}" if period.ante else "")
     return f"level {level_number(periods, index)} ({blinds})"
 
 
@@ -255,10 +255,10 @@ def _deal(context: Context, form_id: str) -> Any:
 
 def _confirm_deal(context: Context, events: list[object]) -> str:
     deal = next(e for e in events if isinstance(e, tournament.DealRecorded))
-    shares = ", ".join(f"{context.name(s.player_id)} {s.amount:,}" for s in deal.shares)
-    left = (f"; {deal.left_to_play_for:,} is left to play for, paid to the winner" if deal.left_to_play_for
+    shares = ", ".join(f"{context.name(s.player_id)} {chips(s.amount)}" for s in deal.shares)
+    left = (f"; {chips(deal.left_to_play_for)} is left to play for, paid to the winner" if deal.left_to_play_for
             else "; nothing is left to play for")
-    return (f"The deal pays {shares}{left}: {deal.remaining_pool:,} in all, the prize money still to pay. "
+    return (f"The deal pays {shares}{left}: {chips(deal.remaining_pool)} in all, the prize money still to pay. "
             "Their prizes follow the deal whatever their places; a deal is recorded once.")
 
 

@@ -7,8 +7,9 @@
 - service.http.pages.session: sign-in, `floor_page(roles=...)`, `csrf_token()` and the
   CSRF check on every POST.
 - `static/live.js`: `Cardroom.follow(url, onEvent)`, an EventSource on a stream.
-- Jinja filters `clock_time` (seconds as 12:00), `chips` (25,000), `ordinal` (1st),
-  `day` and `time_of_day` (an epoch as Sat 5 Dec, 20:00 UTC).
+- Jinja filters `clock_time` (seconds as 12:00), `chips` (25,000: the one formatter of
+  amounts, domain.rules.betting.chips), `figure` (a ruling's or problem's number, as
+  `chips`), `ordinal` (1st), `day` and `time_of_day` (an epoch as Sat 5 Dec, 20:00 UTC).
 - Every page answer carries CONTENT_SECURITY_POLICY: scripts come from static/ only.
 - `problem_page(status, code, detail)`: an error as a page (a problem document for a
   client that does not take HTML); problems, violations and conflicts raised in a page
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import http
 from datetime import datetime, timezone
+from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
+from domain.rules.betting import Amount, chips as chip_words
 from domain.rules.violations import Violation
 from service.application.event_log import VersionConflict
 from service.application.handling import UnreadableStream
@@ -61,9 +64,19 @@ def clock_time(seconds: float | None) -> str:
 
 
 @pages.app_template_filter("chips")
-def chips(amount: int | None) -> str:
-    """A chip count with thousands separated: 25,000."""
-    return "" if amount is None else f"{amount:,}"
+def chips(amount: Amount | None) -> str:
+    """A chip count with thousands separated: 25,000. The one formatter of amounts
+    (domain.rules.betting.chips): what a page writes reads as the rulings' words do."""
+    return "" if amount is None else chip_words(amount)
+
+
+@pages.app_template_filter("figure")
+def figure(value: Any) -> str:
+    """A value of a ruling's or a problem's numbers: a number as `chips` writes it (so a
+    page never shows 1000 beside 1,400), anything else as it is."""
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return chips(value)
+    return str(value)
 
 
 @pages.app_template_filter("ordinal")

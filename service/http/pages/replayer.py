@@ -59,7 +59,16 @@ def hand_replayer(hand_id: str) -> Any:
         replayed = replay.table_hand(event_store(), hand_id, page_viewer(), names_of)
     except replay.HandNotFound:
         return problem_page(404, "not_found", f"no hand {hand_id} to replay")
-    return render_template("floor/replayer.html", replay=replayed, title=f"Hand {hand_id}")
+    return render_template("floor/replayer.html", replay=replayed, title=heading(replayed))
+
+
+def heading(replayed: dict[str, Any]) -> str:
+    """A stored hand as the floor names it: its number, game and players (a table has no
+    name but its players; its id stays in the link), never a bare id."""
+    players = ", ".join(replayed["names"].get(p, p) for p in replayed["players"])
+    if replayed["source"] == "table":
+        return f"Hand {replayed['number']} · {replayed['game']} · {players}"
+    return f"Imported {replayed['game'] or 'hand'} · {players}"
 
 
 @pages.route("/floor/hand-histories", methods=["GET"])

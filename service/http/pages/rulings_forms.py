@@ -5,7 +5,8 @@ rulings, and for each registered game's ruling of its own (domain.registry, its
 Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
 same schemas (service.http.api.rulings, when the API has the ruling) and ruled by the same
 domain functions, so the page and the API never disagree. Lines of text stand in for the
-API's lists: seats as `name stack`, actions as `player action [to]` (a draw `player draw 3`
+API's lists: seats as `name stack` round the table with the button marked
+(`name stack button`), actions as `player action [to]` (a draw `player draw 3`
 or `player draw Kd 7c`), hands as `name cards`; a game's form says how its fields are
 written. A form that does not parse, or a situation the rules refuse, comes back with the
 reason (the code, the detail, the rule) beside the form, never a 500.
@@ -46,13 +47,26 @@ class Ruling:
 # ---------------------------------------------------------------- reading the fields
 
 
+BUTTON_MARKS = ("button", "btn", "(button)", "dealer")
+
+
 def _seats(form: Mapping[str, str]) -> list[dict[str, Any]]:
-    seats = []
+    """The seats as the table has them, clockwise, the button marked (`Cat 10000 button`;
+    unmarked, the last line is the button), turned into the API's order: from the first
+    seat left of the button, the button last. A floor person reads names round the table,
+    not positions counted from the button."""
+    seats, marked = [], []
     for number, words in enumerate(read_lines(form, "seats"), 1):
-        if len(words) != 2:
-            raise FormError(f"seats, line {number}: write `name stack`, e.g. `Ann 10000`")
+        if len(words) == 3 and words[2].lower() in BUTTON_MARKS:
+            marked.append(number - 1)
+        elif len(words) != 2:
+            raise FormError(f"seats, line {number}: write `name stack`, e.g. `Ann 10000`, "
+                            f"and `Cat 10000 button` for the button")
         seats.append({"player": words[0], "stack": read_number(words[1], f"seats, line {number}")})
-    return seats
+    if len(marked) > 1:
+        raise FormError(f"seats: one button, not {len(marked)} (lines {', '.join(str(m + 1) for m in marked)})")
+    button = marked[0] if marked else len(seats) - 1
+    return seats[button + 1:] + seats[:button + 1]
 
 
 DRAW_ACTIONS = ("draw", "split_openers")
@@ -247,8 +261,10 @@ def _page(kind: str | None, form: Mapping[str, str], outcome: dict[str, Any] | N
     choices = {"structures": KINDS, "orders": ORDERS, "rule_books": RULE_BOOKS,
                "betting_games": registry.names(lambda game: game.betting_ruling),
                "showdown_games": registry.names(lambda game: game.showdown_ruling)}
+    asked = _rulings().get(kind) if kind else None
     body = render_template("floor/rulings.html", rulings=HOUSE_RULINGS, game_forms=registry.ruling_forms(),
-                           kind=kind, form=form, outcome=outcome, choices=choices)
+                           kind=kind, asked=asked.title if asked else None, form=form, outcome=outcome,
+                           choices=choices)
     return Response(body, status, mimetype="text/html")
 
 
@@ -280,5 +296,14 @@ def ask_ruling(kind: str) -> Any:
         status = 400 if refused.code == "validation_error" else 422
         return _page(kind, form, {"error": refused.detail, "code": refused.code, "rule": refused.rule,
                                   "numbers": dict(refused.numbers)}, status)
-    return _page(kind, form, {"words": ruling.words(answer), "answer": answer}, 200)
+    return _page(kind, form, {"words": ruling.words(answer), "answer": answer, "numbers": _raw_fields(answer)}, 200)
+
+
+def _raw_fields(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer's numbers as the API gives them, for the page's "details": the verdict's
+    when there is one, else the answer's plain fields (its words already say the rest)."""
+    verdict = answer.get("verdict") or {}
+    if verdict.get("numbers"):
+        return dict(verdict["numbers"])
+    return {key: value for key, value in answer.items() if isinstance(value, (int, str)) and value != ""}
 

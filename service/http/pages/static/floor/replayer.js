@@ -48,6 +48,10 @@
           return (i === 0 ? "main " : "side ") + chips(pot.amount);
         }).join(", ") + ")"
       : "";
+    /* Chips nobody can call are not a pot: they go back to the player who bet them. */
+    byId("uncalled").textContent = table.uncalled
+      ? "uncalled " + chips(table.uncalled.amount) + ", goes back to " + named(table.uncalled.player)
+      : "";
     byId("round").textContent = table.round || "—";
     var body = byId("seats");
     body.textContent = "";
@@ -83,7 +87,11 @@
     byId("decision-verdict").textContent = (verdict.legal ? "legal" : "not legal")
       + (verdict.detail ? ": " + verdict.detail : "");
     var rule = verdict.rule || (decision.raise_closed && decision.raise_closed.rule);
-    byId("decision-rule").textContent = rule || "no numbered rule decides a " + decision.action;
+    /* Only a numbered rule is a badge; an action no rule decides says so in plain words. */
+    byId("decision-rule").hidden = !rule;
+    byId("decision-rule").textContent = rule || "";
+    byId("decision-no-rule").hidden = Boolean(rule);
+    byId("decision-no-rule").textContent = rule ? "" : "no numbered rule decides a " + decision.action.replace(/_/g, " ");
   }
 
   function showEventRule(rule) {
