@@ -34,6 +34,8 @@ CITATIONS: dict[str, str] = {
     # --- The showdown at live tables (declarations.md "Showdown"; domain.rules.showdown_order).
     "all_in_face_up": "TDA 2024 16",
     "order_of_show": "TDA 2024 17",
+    # Who shows first (POST /v1/rulings/showdown-order): the last aggressor, else the first to act.
+    "show_first": "TDA 2024 17-A",
     "not_your_turn_to_show": "TDA 2024 17",
     "last_live_hand": "TDA 2024 17-B",
     "no_right_to_see": "TDA 2024 18-B",

@@ -14,7 +14,7 @@ whoever the request says acts first.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, parse_cards
@@ -36,6 +36,30 @@ _STUD_STREET_CARDS = (3, 1, 1, 1, 1)
 
 
 def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
+    state, seat_of, dealer = replayed_mixed(request)
+    if state.phase == "showdown" and _all_known(state):
+        state = mixed.handle(state, mixed.SettleShowdown())[1]
+    answer = _answer(state)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        try:
+            command = _command(state, seat_of, proposed, dealer)
+            _apply(state, command)
+        except Violation as violation:
+            answer["verdict"] = refused(violation)
+        else:
+            answer["verdict"] = _allowed(state, command)
+    return answer
+
+
+ActionWatcher = Callable[[mixed.MixedState, Any], None]
+"""Told of each action of a replayed request: the state it was taken in and the command."""
+
+
+def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = None,
+                   ) -> tuple[mixed.MixedState, dict[str, int], "_Dealer"]:
+    """A mixed-game hand replayed from a ruling request up to its last action (the cards
+    due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
     game = mixed.GAMES[request["game"]]
     players, stacks = _seats(request)
     seat_of = {name: seat for seat, name in enumerate(players)}
@@ -54,24 +78,14 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     for index, action in enumerate(request.get("actions") or []):
         try:
             state = dealer.deal_due(state)
-            state = _apply(state, _command(state, seat_of, action, dealer))[1]
+            command = _command(state, seat_of, action, dealer)
+            if watch is not None:
+                watch(state, command)
+            state = _apply(state, command)[1]
         except Violation as violation:
             raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
                             {**violation.numbers, "index": index}) from None
-    state = dealer.deal_due(state)
-    if state.phase == "showdown" and _all_known(state):
-        state = mixed.handle(state, mixed.SettleShowdown())[1]
-    answer = _answer(state)
-    proposed = request.get("proposed")
-    if proposed is not None:
-        try:
-            command = _command(state, seat_of, proposed, dealer)
-            _apply(state, command)
-        except Violation as violation:
-            answer["verdict"] = refused(violation)
-        else:
-            answer["verdict"] = _allowed(state, command)
-    return answer
+    return dealer.deal_due(state), seat_of, dealer
 
 
 def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:
