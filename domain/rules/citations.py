@@ -22,6 +22,10 @@ CITATIONS: dict[str, str] = {
     # limit, the 50% rule (47-B), whose next raise goes one unit on top of the all-in
     # (Robert's Rules, Betting and Raising 6).
     "raise_not_reopened": "TDA 2024 47-A",
+    # Short all-ins that add up to a full raise reopen it (47-A): the raise then follows 43 or 54.
+    "raise_reopened": "TDA 2024 47-A",
+    "minimum_raise_reopened": "TDA 2024 47-A, 43",
+    "pot_limit_reopened": "TDA 2024 47-A, 54",
     "raise_not_reopened_fixed_limit": "TDA 2024 47-B",
     "fixed_limit_all_in_raise": "RRP limit 6",
     # --- Fixed limit: the cap of a bet and three raises (TDA 2024 48).

@@ -145,6 +145,8 @@ def _legal(legal: LegalActions | None) -> dict[str, Any] | None:
     }
     if legal.raise_closed_reason is not None:
         shape["raise_closed_reason"] = legal.raise_closed_reason
+    if legal.raise_reopened is not None:
+        shape["raise_reopened"] = {"detail": legal.raise_reopened, "rule": cite("raise_reopened")}
     return shape
 
 

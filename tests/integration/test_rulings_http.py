@@ -510,3 +510,16 @@ def test_showdown_order_before_the_showdown_is_a_422_naming_who_acts(client):
     assert body["numbers"] == {"to_act": "BTN"}
     assert_problem(ask(client, "showdown-order", {"game": "five-card-draw", "betting": NL,
                                                   "seats": FOUR}), 400, "validation_error")
+
+
+def test_betting_reopened_by_short_all_ins_says_why(client):
+    seats = [{"player": "SB", "stack": 600}, {"player": "BB", "stack": 10000},
+             {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 450}]
+    answer = ruling(client, "betting", {"betting": NL, "seats": seats, "actions": [
+        {"player": "A", "action": "raise", "to": 300}, {"player": "BTN", "action": "raise", "to": 450},
+        {"player": "SB", "action": "raise", "to": 600}, {"player": "BB", "action": "call"}],
+        "proposed": {"player": "A", "action": "raise", "to": 800}})
+    assert answer["legal"]["raise_reopened"]["rule"] == "TDA 2024 47-A"
+    assert answer["verdict"]["rule"] == "TDA 2024 47-A, 43"
+    assert answer["verdict"]["detail"].startswith(
+        "raising is reopened: since your action at 300 the all-ins raised the bet to 600, 300 more")

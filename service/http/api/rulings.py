@@ -195,6 +195,11 @@ class CallSchema(ma.Schema):
     adds = ma.fields.Integer(required=True)
 
 
+class VerdictReasonSchema(ma.Schema):
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(required=True)
+
+
 class LegalActionsSchema(ma.Schema):
     fold = ma.fields.Boolean(required=True)
     check = ma.fields.Boolean(required=True)
@@ -203,6 +208,9 @@ class LegalActionsSchema(ma.Schema):
     raise_ = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True,
                               data_key="raise", attribute="raise")
     raise_closed_reason = ma.fields.String()
+    raise_reopened = ma.fields.Nested(VerdictReasonSchema, metadata={
+        "description": "a player who has acted may raise again: the short all-ins since add up to a "
+                       "full raise (TDA 2024 47-A), the arithmetic in words"})
     bring_in = ma.fields.Integer(metadata={
         "description": "stud games, while the bring-in is due: its amount (or complete: `bet`)"})
 
