@@ -906,9 +906,8 @@ def _opener_proofs(cards: Sequence[int], joker: str | None) -> list[set[int]]:
     openers (RRP draw, jacks or better)."""
     proofs = [set(_cards(opening_cards(cards, joker)))]
     if JOKER in cards and evaluate_high(cards, joker).category in ("straight", "flush", "straight_flush"):
-        pairs_with = (lambda card: card >> 2 >= _JACK_RANK_INDEX) if joker == "wild" \
-            else (lambda card: card >> 2 == ACE_RANK_INDEX)
-        proofs += [{card, JOKER} for card in cards if card != JOKER and pairs_with(card)]
+        lowest_paired = _JACK_RANK_INDEX if joker == "wild" else ACE_RANK_INDEX
+        proofs += [{card, JOKER} for card in cards if card != JOKER and card >> 2 >= lowest_paired]
     return proofs
 
 
