@@ -4,13 +4,14 @@ as an audited hand) by the service, counted by variant.
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
 PHH format's hand-history collection), cut into its hands as the service cuts them
 (domain.history.phh_collection): a hand that cannot be read is refused on its own, named
-with its line, and the file's other hands are imported. Each hand is sent with `?store=true` and an
-Idempotency-Key made from its text, so importing a folder twice stores each hand once.
-"matched": the replay ends with the record's finishing stacks.
+with its line, and the file's other hands are imported. Each hand is sent with `?store=true`;
+the service keeps a hand under an id made from its canonical PHH, so importing a folder
+twice stores each hand once and the second import counts it `already` stored.
+"matched": the replay ends with the record's finishing stacks; the summary names each hand
+that was refused (and why) and each whose replay did not end with its recorded stacks.
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -42,6 +43,7 @@ class VariantCount:
     replayed: int = 0
     matched: int = 0
     stored: int = 0
+    already: int = 0
     refused: int = 0
 
 
@@ -50,6 +52,8 @@ class ImportSummary:
     by_variant: dict[str, VariantCount] = field(default_factory=dict)
     refusals: list[tuple[str, str]] = field(default_factory=list)
     """(source, the service's reason) of each hand refused."""
+    mismatches: list[tuple[str, str]] = field(default_factory=list)
+    """(source, the stacks computed and recorded) of each hand whose replay ends elsewhere."""
 
     def count(self, variant: str) -> VariantCount:
         """The counts of `variant`, one hand more."""
@@ -104,18 +108,22 @@ def hands_in(path: Path) -> Iterator[Hand]:
 
 def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool) -> None:
     count = summary.count(hand.variant)
-    key = "phh-import-" + hashlib.sha256(hand.text.encode()).hexdigest()
     try:
         answer = client.call("POST", "/v1/hand-histories" + ("?store=true" if store else ""),
-                             text=hand.text, content_type="application/toml",
-                             headers={"Idempotency-Key": key} if store else {})
+                             text=hand.text, content_type="application/toml").json()
     except ApiError as refused:
         reason = str(refused) if hand.collected is None else hand.collected.file_line(str(refused))[1]
         summary.refuse(hand.source, count, reason)
         return
     count.replayed += 1
-    count.stored += store
-    count.matched += answer.json().get("matches_record") is True
+    if store:
+        already = answer.get("already_stored") is True
+        count.already += already
+        count.stored += not already
+    count.matched += answer.get("matches_record") is True
+    if answer.get("matches_record") is False:
+        summary.mismatches.append((hand.source, f"replayed to {answer.get('finishing_stacks')}, but the "
+                                                f"record says {answer.get('recorded_finishing_stacks')}"))
 
 
 def import_files(client: Client, files: list[Path], store: bool,

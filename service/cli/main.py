@@ -109,17 +109,20 @@ def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, as_json:
         task = progress.add_task("importing", total=len(files))
         summary = hand_import.import_files(client, files, not no_store,
                                            lambda n: progress.advance(task, n))
-    columns = ("hands", "replayed", "matched", "stored", "refused")
+    columns = ("hands", "replayed", "matched", "stored", "already", "refused")
     counts = {variant: vars(count) for variant, count in sorted(summary.by_variant.items())}
     total = vars(summary.total())
     rows = [[variant, *(count[c] for c in columns)] for variant, count in counts.items()]
     table = _table(f"{len(files)} files", ("variant", *columns), [*rows, ["all", *(total[c] for c in columns)]])
     _emit(as_json, {"files": len(files), "by_variant": counts, "total": total,
-                    "refused": [{"hand": s, "reason": r} for s, r in summary.refusals]}, table)
+                    "refused": [{"hand": s, "reason": r} for s, r in summary.refusals],
+                    "not_matched": [{"hand": s, "reason": r} for s, r in summary.mismatches]}, table)
     if not as_json:
         for source, reason in summary.refusals:
             click.echo(f"refused {source}: {reason}", err=True)
-    sys.exit(1 if summary.refusals else 0)
+        for source, reason in summary.mismatches:
+            click.echo(f"not matched {source}: {reason}", err=True)
+    sys.exit(1 if summary.refusals or summary.mismatches else 0)
 
 
 @phh.command("export")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.adapters.store import postgres
-from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.conftest import ADMIN, key_for, register_players, unique_to_test
 from tests.integration.test_forgeries import edit_and_rehash
 from tests.integration.test_hands_phh_export import act
 from tests.unit.test_phh_draw import OPENED_AND_DRAWN
@@ -299,7 +299,7 @@ def test_each_step_shows_the_cards_the_api_shows_the_same_key(client: Any, role:
 
 def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
     record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
-    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+    stored = client.post("/v1/hand-histories?store=true", data=unique_to_test(record).encode(),
                          headers={**ADMIN, "Content-Type": "application/toml"})
     assert stored.status_code == 201, stored.get_data(as_text=True)
     hand_id = stored.get_json()["id"]
@@ -462,7 +462,7 @@ def test_a_mixed_game_hand_opens_in_the_replayer(floor: Any) -> None:
 ], ids=["stud hi-lo", "five-card draw"])
 def test_a_stored_hand_of_any_game_steps_in_the_replayer(client: Any, floor: Any, record: str,
                                                         caption: str) -> None:
-    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+    stored = client.post("/v1/hand-histories?store=true", data=unique_to_test(record).encode(),
                          headers={**ADMIN, "Content-Type": "application/toml"})
     assert stored.status_code == 201, stored.get_data(as_text=True)
     hand_id = stored.get_json()["id"]

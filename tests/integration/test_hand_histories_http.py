@@ -209,8 +209,10 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     illegal = CHOPPED_BOARD.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")  # a raise of 1 over 2
     answer = replayed(client, phhs(PLURIBUS_SPLIT_POT.read_text(), WSOP_NT.read_text(),
                                    CHOPPED_BOARD, illegal))
+    named = answer["summary"].pop("named")
     assert answer["summary"] == {"hands": 4, "replayed": 3, "refused": 1, "unreadable": 0, "matching_record": 2,
                                  "not_matching_record": 0, "without_record": 1}
+    assert [(n["name"], n["why"].split(":")[:2]) for n in named] == [("4", ["not replayed", " raise_below_minimum"])]
     first, second, third, fourth = answer["hands"]
     assert first["name"] == "1" and first["outcome"]["odd_chip_rule"] == "split_exactly"
     assert first["outcome"] == replayed(client, PLURIBUS_SPLIT_POT.read_text())
@@ -220,11 +222,23 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     assert fourth["refused"]["rule"] == "TDA 2024 43"
 
 
+def test_a_phhs_summary_names_a_hand_that_does_not_match_its_record(client):
+    recorded = WSOP_NT.read_text()
+    stated = recorded[recorded.index("finishing_stacks = ["):].splitlines()[0]
+    wrong = recorded.replace(stated, stated.replace("[", "[1, ", 1).rsplit(",", 1)[0] + "]")
+    answer = replayed(client, phhs(recorded, wrong))
+    (named,) = answer["summary"]["named"]
+    assert (named["name"], named["line"]) == ("2", recorded.count("\n") + 3)
+    assert named["why"].startswith("replayed to [") and "but the record says [1, " in named["why"]
+
+
 def test_a_phhs_file_with_an_unreadable_hand_replays_the_others(client):
     body = phhs(CHOPPED_BOARD, "variant = 'NT\n", CHOPPED_BOARD, "variant = 'NT'\nantes = 'none'\n")
     answer = replayed(client, body)
+    named = answer["summary"].pop("named")
     assert answer["summary"] == {"hands": 4, "replayed": 2, "refused": 0, "unreadable": 2,
                                  "matching_record": 0, "not_matching_record": 0, "without_record": 2}
+    assert [n["name"] for n in named] == ["2", "4"] and all(n["why"].startswith("not read: ") for n in named)
     first, not_toml, third, wrong_type = answer["hands"]
     assert first["outcome"] == third["outcome"] == replayed(client, CHOPPED_BOARD)
     assert (first["position"], first["name"], first["line"], first["variant"]) == (1, "1", 1, "NT")

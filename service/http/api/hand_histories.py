@@ -11,7 +11,8 @@ admin) keeps the hand as an audited record: the replay's events are appended to 
 of their own, `hand-<uuid>` (expected version 0), which is
 also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
-computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+computed outcome; the id is made from the hand's canonical PHH, so a hand kept already is
+reported (200, `already_stored`), never stored twice; a retry with the same Idempotency-Key and body answers the first answer
 again (service.http.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 are stored as their domain.games.mixed events.
@@ -23,6 +24,7 @@ read, the line and the reason; only a file of which no hand can be read is a 400
 """
 from __future__ import annotations
 
+import hashlib
 import tomllib
 import uuid
 from fractions import Fraction
@@ -34,7 +36,7 @@ from flask import jsonify, request
 from domain import registry, secrecy
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    metadata_text, parse, player_names, replay,
+    metadata_text, parse, player_names, replay, write_phh,
 )
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.live import table_records
@@ -114,6 +116,9 @@ class HandHistoryReplaySchema(ma.Schema):
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
     id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
     version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+    already_stored = ma.fields.Boolean(metadata={
+        "description": "with ?store=true: true when the same hand (its canonical PHH) was kept "
+                       "before (200, its id; nothing stored again)"})
 
 
 class ReplayRefusalSchema(ma.Schema):
@@ -146,6 +151,12 @@ class CollectedHandSchema(ma.Schema):
                        "the file's other hands are replayed all the same"})
 
 
+class NamedHandSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    line = ma.fields.Integer(required=True, metadata={"description": "the line of the hand's header"})
+    why = ma.fields.String(required=True)
+
+
 class ReplaySummarySchema(ma.Schema):
     hands = ma.fields.Integer(required=True)
     replayed = ma.fields.Integer(required=True)
@@ -156,6 +167,9 @@ class ReplaySummarySchema(ma.Schema):
         "description": "replayed hands whose computed finishing stacks are the recorded ones"})
     not_matching_record = ma.fields.Integer(required=True)
     without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+    named = ma.fields.List(ma.fields.Nested(NamedHandSchema), required=True, metadata={
+        "description": "each hand that was not replayed (refused or unreadable) or did not end with "
+                       "its recorded finishing stacks, and why"})
 
 
 class HandCollectionReplaySchema(ma.Schema):
@@ -240,11 +254,28 @@ def replay_hand_history(store: bool = False) -> Any:
     if not store:
         return _answer(record, result)
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    hand_id = imported_hand_id(record)
     answer = _answer(record, result)
-    answer.update(id=hand_id, version=appended.last_version)
+    stored_version = event_store().stream_version(hand_id)
+    if stored_version:
+        # The same hand (its canonical PHH) is kept already: reported, not stored twice.
+        answer.update(id=hand_id, version=stored_version, already_stored=True)
+        return answer, 200, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{stored_version}"'}
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer.update(id=hand_id, version=appended.last_version, already_stored=False)
     return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
+
+
+_IMPORTED_HANDS = uuid.UUID("0c7e6b1e-5d3a-4f7e-9a51-6f1f3f2b8a10")
+"""The namespace of imported hands' ids (uuid5 of the canonical PHH's digest)."""
+
+
+def imported_hand_id(record: HandHistory) -> str:
+    """The id an imported hand is kept under: made from its canonical PHH (the parsed hand
+    written back), so the same hand imported twice, however its file was laid out, is
+    kept once."""
+    digest = hashlib.sha256(write_phh(record).encode()).hexdigest()
+    return IMPORTED_HAND_PREFIX + str(uuid.uuid5(_IMPORTED_HANDS, digest))
 
 
 def game_of(record: HandHistory) -> str:
@@ -315,8 +346,23 @@ def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
     return {"summary": {
         "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches) - len(unreadable),
         "unreadable": len(unreadable), "matching_record": matches.count(True),
-        "not_matching_record": matches.count(False), "without_record": matches.count(None)},
+        "not_matching_record": matches.count(False), "without_record": matches.count(None),
+        "named": [named for named in map(_why_named, hands) if named is not None]},
         "hands": hands}
+
+
+def _why_named(hand: dict[str, Any]) -> dict[str, Any] | None:
+    """A hand the summary names: not replayed, or replayed to other stacks than recorded."""
+    if "unreadable" in hand:
+        why = f"not read: {hand['unreadable']['detail']}"
+    elif "refused" in hand:
+        why = f"not replayed: {hand['refused']['code']}: {hand['refused']['detail']}"
+    elif hand["outcome"]["matches_record"] is False:
+        why = (f"replayed to {hand['outcome']['finishing_stacks']}, but the record says "
+               f"{hand['outcome']['recorded_finishing_stacks']}")
+    else:
+        return None
+    return {"name": hand["name"], "line": hand["line"], "why": why}
 
 
 def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
