@@ -427,6 +427,8 @@ REPLAYABLE = {
     "NT": ("holdem", NO_LIMIT),
     "FT": ("holdem", FIXED_LIMIT),
     "PO": ("omaha", POT_LIMIT),
+    # Pot-limit hold'em: not a PHH standard code (PokerStars deals it; domain.history.pokerstars).
+    "PT": ("holdem", POT_LIMIT),
 }
 _PHH_VARIANT = {game_and_kind: variant for variant, game_and_kind in REPLAYABLE.items()}
 

@@ -100,15 +100,19 @@ def phh() -> None:
 @phh.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--no-store", is_flag=True, help="replay only: keep nothing")
+@click.option("--format", "file_format", type=click.Choice(hand_import.FORMATS), default="auto",
+              show_default=True, help="the files' format: PHH, or PokerStars hand histories (auto: "
+                                      "told by the first line); GGPoker is not read")
 @json_option
 @click.pass_obj
-def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, as_json: bool) -> None:
-    """Replay (and keep) every hand of FOLDER, FILE.phh or FILE.phhs; a summary by variant."""
+def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, file_format: str, as_json: bool) -> None:
+    """Replay (and keep) every hand of FOLDER, FILE.phh, FILE.phhs or a PokerStars FILE.txt;
+    a summary by variant."""
     files = hand_import.hand_files(list(paths))
     with _progress() as progress:
         task = progress.add_task("importing", total=len(files))
         summary = hand_import.import_files(client, files, not no_store,
-                                           lambda n: progress.advance(task, n))
+                                           lambda n: progress.advance(task, n), file_format)
     columns = ("hands", "replayed", "matched", "stored", "already", "refused")
     counts = {variant: vars(count) for variant, count in sorted(summary.by_variant.items())}
     total = vars(summary.total())

@@ -186,3 +186,21 @@ def test_the_director_runs_a_physical_event_from_the_command_line(cardroom, data
     confirmed = [line for line in cardroom("tournament", "moves", tournament_id).stdout.splitlines()
                  if line.startswith("1. ")]
     assert confirmed and not confirmed[0].endswith("(pending)")
+
+
+def test_a_pokerstars_session_imports_each_hand_once(cardroom, tmp_path):
+    # Numbered as no other test's hands (a hand is kept once however many tests store it).
+    written = (Path(__file__).resolve().parents[1] / "pokerstars" / "session.txt").read_text()
+    session = tmp_path / "session.txt"
+    session.write_text(written.replace("PokerStars Hand #2", "PokerStars Hand #7"))
+    summary = json.loads(cardroom("phh", "import", str(session), "--json").stdout)
+    assert summary["total"] == {"hands": 4, "replayed": 4, "matched": 4, "stored": 4, "already": 0, "refused": 0}
+    assert set(summary["by_variant"]) == {"NT", "FT", "PT"}
+    again = json.loads(cardroom("phh", "import", "--format", "pokerstars", str(session), "--json").stdout)
+    assert (again["total"]["stored"], again["total"]["already"]) == (0, 4)
+    broken = tmp_path / "broken.txt"
+    broken.write_text(session.read_text().replace("Carol: calls $1\n", "Carol: dances\n"))
+    refused = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
+    (refusal,) = refused["refused"]
+    assert refusal["hand"] == f"{broken}[hand #733876543210] (line 1)"
+    assert refusal["reason"] == "invalid_hand_history: line 18: an action we do not read: 'dances'"

@@ -133,6 +133,24 @@ def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     assert "\u2068Tom Dwan\u2069 raises to 7,000" in body and HOSTILE not in body
 
 
+def test_a_pasted_pokerstars_hand_and_session_open_in_the_replayer(floor: Any) -> None:
+    stars = Path(__file__).resolve().parents[1] / "pokerstars"
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": (stars / "cash-nl-all-in.txt").read_text()})
+    body = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Alice\u2069 bets 830" in body and "233876543210" in body
+    session = (stars / "session.txt").read_text()
+    listed = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": session})
+    assert listed.status_code == 200 and "4 replayed" in listed.get_data(as_text=True)
+    fourth = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": session, "hand": "4"})
+    assert fourth.status_code == 200 and "\u2068Ivy\u2069 raises to 1,350" in unescape(fourth.get_data(as_text=True))
+    broken = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": session.split("\n\n\n")[0].replace("Carol: calls $1\n", "Carol: dances\n")})
+    assert broken.status_code == 400 and "line 18: an action we do not read" in broken.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("text, status", [
     ("not = [toml", 400),
     ('variant = "NT"\nantes = ["a"]\nstarting_stacks = [1, 2]\nactions = []', 400),

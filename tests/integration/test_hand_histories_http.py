@@ -6,6 +6,8 @@ a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
 from __future__ import annotations
 
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -264,3 +266,35 @@ def test_hands_of_a_phhs_file_may_share_a_name(client):
     # Two tables [1] make one TOML document invalid; as hands of a file, each is read.
     answer = replayed(client, f"[1]\n{CHOPPED_BOARD}[1]\n{CHOPPED_BOARD}")
     assert [(h["name"], "outcome" in h) for h in answer["hands"]] == [("1", True), ("1", True)]
+
+
+# ---------------------------------------------------------------- PokerStars
+
+POKERSTARS = Path(__file__).resolve().parents[1] / "pokerstars"
+
+
+def test_a_pokerstars_hand_replays_to_its_stacks_and_is_kept_once(client):
+    text = (POKERSTARS / "tournament-side-pots.txt").read_text()
+    answer = client.post("/v1/hand-histories", data=text, content_type="text/plain", headers=ADMIN).get_json()
+    assert answer["variant"] == "NT" and answer["players"] == ["Dan", "Ann", "Ben", "Cat"]
+    assert answer["finishing_stacks"] == answer["recorded_finishing_stacks"] == [2940, 3860, 2500, 0]
+    assert answer["matches_record"] is True and answer["winners"] == ["Ann"]
+    stored = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    again = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    assert stored.status_code in (200, 201) and again.status_code == 200
+    assert again.get_json()["already_stored"] is True and again.get_json()["id"] == stored.get_json()["id"]
+    exported = client.get(f"/v1/hands/{stored.get_json()['id']}/phh", headers=ADMIN).get_data(as_text=True)
+    assert '_source = "PokerStars"' in exported and "hand = 208957890123" in exported
+
+
+def test_a_pokerstars_session_replays_hand_by_hand(client):
+    text = (POKERSTARS / "session.txt").read_text().replace("Gus: calls $0.10\n", "Gus: juggles\n", 1)
+    answer = client.post("/v1/hand-histories", data=text, content_type="text/plain", headers=ADMIN).get_json()
+    assert [h["name"] for h in answer["hands"]] == ["233876543210", "208957890123", "233876543299", "233876543300"]
+    assert answer["summary"]["replayed"] == 3 and answer["summary"]["matching_record"] == 3
+    (named,) = answer["summary"]["named"]
+    assert named["name"] == "233876543299" and named["why"].startswith("not read: line 86: an action we do not read")
+    unreadable = client.post("/v1/hand-histories", data=text.split("\n\n\n")[2], content_type="text/plain",
+                             headers=ADMIN)
+    body = assert_problem(unreadable, 400, "invalid_hand_history")
+    assert body["line"] == 12

@@ -17,6 +17,11 @@ again (service.http.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 are stored as their domain.games.mixed events.
 
+A PokerStars hand history (one hand, or a file of many; domain.history.pokerstars) is
+read into the same PHH record first and replays and is kept like one; a hand it cannot
+read is a 400 `invalid_hand_history` naming the line (in a file of many, `unreadable`).
+GGPoker and the other sites' formats are not read.
+
 A .phhs file (several hands, each a TOML table) is cut into its hands first
 (domain.history.phh_collection), so each hand is read and replayed on its own: the
 answer lists every hand with its outcome, its refusal, or, for a hand that cannot be
@@ -38,6 +43,7 @@ from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
     metadata_text, parse, player_names, replay, write_phh,
 )
+from domain.history import pokerstars
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.live import table_records
 from domain.rules.pots import PotAward
@@ -191,7 +197,9 @@ class StoreQuerySchema(ma.Schema):
 PHH_REQUEST_BODY = {
     "required": True,
     "description": "One hand in the PHH format (phh-std TOML); variants NT, FT, PO, F7S, "
-                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD replay. "
+                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD, PT replay. "
+                   "Or PokerStars hold'em and pot-limit Omaha hand histories (text/plain: one "
+                   "hand, or a file of many), read into the same record. "
                    f"At most {MAX_PHH_BYTES} bytes (413 beyond).",
     "content": {
         media_type: {"schema": {"type": "string"},
@@ -240,13 +248,16 @@ def replay_hand_history(store: bool = False) -> Any:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
     text = _body_text()
-    collected = hands_of(text)
-    if collected is not None:
+    stars_hands = pokerstars.hands_in(text) if pokerstars.is_pokerstars(text) else None
+    collected = None if stars_hands else hands_of(text)
+    if collected is not None or (stars_hands and len(stars_hands) > 1):
         if store:
-            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
-                          "one at a time")
-        return jsonify(HandCollectionReplaySchema().dump(collection_answer(collected)))
-    record = checked_record(text)
+            raise Problem(422, "not_storable", "a file of several hands replays but is not kept: store "
+                          "its hands one at a time")
+        answer = (collection_answer(collected) if collected is not None
+                  else summarised([pokerstars_entry(position, hand) for position, hand in enumerate(stars_hands or (), 1)]))
+        return jsonify(HandCollectionReplaySchema().dump(answer))
+    record = pokerstars_record(stars_hands[0]) if stars_hands else checked_record(text)
     try:
         result = replay(record)
     except Violation as violation:
@@ -331,11 +342,15 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
 
 
 def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
-    """Each hand of a .phhs file read and replayed on its own, and one summary: a hand that
-    cannot be read is `unreadable` (where and why), one that breaks a rule `refused`, and
-    the others are replayed all the same. A 400 `invalid_phh` only when no hand could be
-    read at all, listing why for each."""
-    hands = [_collected_hand(hand) for hand in collected]
+    """Each hand of a .phhs file read and replayed on its own, and one summary."""
+    return summarised([_collected_hand(hand) for hand in collected])
+
+
+def summarised(hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each hand of a .phhs (or PokerStars) file read and replayed on its own, and one
+    summary: a hand that cannot be read is `unreadable` (where and why), one that breaks a
+    rule `refused`, and the others are replayed all the same. A 400 `invalid_phh` only when
+    no hand could be read at all, listing why for each."""
     unreadable = [h for h in hands if "unreadable" in h]
     if len(unreadable) == len(hands):
         reasons = "; ".join(f"hand [{h['name']}] (line {h['line']}): {h['unreadable']['detail']}"
@@ -375,6 +390,25 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
         entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
         return entry
     return {**entry, **_replayed_outcome(record)}
+
+
+def pokerstars_entry(position: int, hand: pokerstars.StarsHand) -> dict[str, Any]:
+    """One hand of a PokerStars file: its outcome, its refusal, or why it cannot be read."""
+    entry: dict[str, Any] = {"position": position, "name": hand.number, "line": hand.line}
+    try:
+        record = pokerstars.to_record(hand)
+    except pokerstars.PokerStarsError as unreadable:
+        entry["unreadable"] = {"code": "invalid_hand_history", "detail": str(unreadable), "line": unreadable.line}
+        return entry
+    return {**entry, **_replayed_outcome(record)}
+
+
+def pokerstars_record(hand: pokerstars.StarsHand) -> HandHistory:
+    try:
+        return pokerstars.to_record(hand)
+    except pokerstars.PokerStarsError as unreadable:
+        raise Problem(400, "invalid_hand_history", f"a PokerStars hand we cannot read: {unreadable}",
+                      line=unreadable.line) from None
 
 
 def _replayed_outcome(record: HandHistory) -> dict[str, Any]:
