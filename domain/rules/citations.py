@@ -88,6 +88,8 @@ CITATIONS: dict[str, str] = {
     "dead_hand": "TDA 2024 30",
     # --- Seven-card stud: an open pair on fourth street may bet the big bet.
     "open_pair_big_bet": "RRP seven-card stud 4",
+    # Stud deals to at most eight: a deck run out before seventh street is refused.
+    "deck_exhausted": "RRP seven-card stud",
     # --- The games' own rule books (the seeds).
     "five_card_draw": "seed 000",
     "palace_poker": "seed 001",
