@@ -133,6 +133,16 @@ def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     assert "\u2068Tom Dwan\u2069 raises to 7,000" in body and HOSTILE not in body
 
 
+def test_a_pasted_button_blind_hand_steps_in_the_replayer(floor: Any) -> None:
+    from tests.unit.test_phh_forced_bets import HAND
+    text = HAND.format(variant="NT", trimming="true", antes="[25, 25, 25]", blinds="[0, 0, 100]",
+                       actions='"p1 cbr 300", "p2 f", "p3 f"')
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(floor.get("/floor/hand-histories")),
+                                                     "phh": text})
+    assert page.status_code == 200, page.get_data(as_text=True)[:2000]
+    assert "raises to 300" in unescape(page.get_data(as_text=True))
+
+
 def test_a_pasted_pokerstars_hand_and_session_open_in_the_replayer(floor: Any) -> None:
     stars = Path(__file__).resolve().parents[1] / "pokerstars"
     form = floor.get("/floor/hand-histories")

@@ -41,7 +41,7 @@ from flask import jsonify, request
 from domain import registry, secrecy
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    metadata_text, parse, player_names, replay, write_phh,
+    metadata_text, parse, player_names, positional_blinds, replay, write_phh,
 )
 from domain.history import pokerstars
 from domain.history.phh_collection import CollectedHand, hands_of
@@ -264,6 +264,9 @@ def replay_hand_history(store: bool = False) -> Any:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
+    if positional_blinds(record):
+        raise Problem(422, "not_storable", "a hold'em or Omaha hand with a single or button blind "
+                      "replays, but is not kept: its events are a rotation's, which no stored game reads")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
     hand_id = imported_hand_id(record)
     answer = _answer(record, result)
