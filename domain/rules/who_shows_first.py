@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from domain.games import mixed, stud
+from domain.games.draw_settings import OPENER
 from domain.games.hand_events import PostAction
 from domain.rules import showdown_order
 from domain.rules.citations import cite
-from domain.rules.rulings import FIVE_CARD_DRAW, GAMES, replayed_holdem
+from domain.rules.rulings import FIVE_CARD_DRAW, GAMES, replayed_draw, replayed_holdem
 from domain.rules.rulings_mixed import replayed_mixed
 from domain.rules.violations import Violation
 
@@ -30,7 +31,7 @@ HIGH_BOARD = "high_board"
 LOW_BOARD = "low_board"
 ALL_IN_TABLED = "all_in_tabled"
 REASONS = (LAST_AGGRESSOR, FIRST_TO_ACT, HIGH_BOARD, LOW_BOARD, ALL_IN_TABLED)
-ORDER_GAMES = tuple(game for game in GAMES if game != FIVE_CARD_DRAW)
+ORDER_GAMES = GAMES
 _FINAL_ROUND = {mixed.STUD: "seventh street", mixed.FLOP: "the river", mixed.DRAW: "the last round"}
 
 
@@ -52,9 +53,12 @@ def showdown_order_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
                         f"the order of show covers {', '.join(ORDER_GAMES)}, not {game!r}")
     if game in mixed.GAMES:
         showdown, first_to_act = _mixed_showdown(request)
+    elif game == FIVE_CARD_DRAW:
+        showdown, first_to_act = _draw_showdown(request)
     else:
         showdown, first_to_act = _holdem_showdown(request), None
-    return _ruling(showdown, first_to_act, mixed.GAMES[game].razz if game in mixed.GAMES else False)
+    dealt = mixed.GAMES.get(game)
+    return _ruling(showdown, first_to_act, bool(dealt and dealt.razz), bool(dealt and dealt.family == mixed.STUD))
 
 
 def _holdem_showdown(request: Mapping[str, Any]) -> _Showdown:
@@ -63,6 +67,25 @@ def _holdem_showdown(request: Mapping[str, Any]) -> _Showdown:
     b = state.betting
     _check_at_showdown(state.players, b.contenders, state.to_act, state.awaiting == "showdown")
     return _Showdown(state.players, b.contenders, b.stacks, b.button, state.aggressor, "the river")
+
+
+def _draw_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
+    # As in hold'em, the cards never change the order; without them the hand stops at the showdown.
+    replayed = replayed_draw({**request, "cards": None})
+    state = replayed.state
+    if state.betting is None:
+        raise Violation("validation_error", "the order of show needs a five-card draw hand with betting")
+    _check_at_showdown(state.players, state.contenders, state.to_act,
+                       replayed.at_showdown or state.phase == "showdown")
+    showdown = _Showdown(state.players, state.contenders, state.betting.stacks, state.button, state.aggressor,
+                         "the round after the draw")
+    # The round after the draw opens with the opener (or the next player still in to their
+    # left) unless the table opens it left of the dealer (five-card-draw.md).
+    if state.settings.second_round_start != OPENER or state.opener is None:
+        return showdown, None
+    n = state.seat_count
+    return showdown, next((state.opener + step) % n for step in range(n)
+                          if (state.opener + step) % n in state.contenders)
 
 
 def _mixed_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
@@ -103,7 +126,7 @@ def _check_at_showdown(players: Sequence[str], contenders: Sequence[int], to_act
                         numbers={"to_act": due})
 
 
-def _ruling(showdown: _Showdown, first_to_act: int | None, razz: bool) -> dict[str, Any]:
+def _ruling(showdown: _Showdown, first_to_act: int | None, razz: bool, stud_board: bool) -> dict[str, Any]:
     names, contenders = showdown.players, showdown.contenders
     seat_count = len(names)
     if showdown_order.all_in_face_up(contenders, showdown.stacks):
@@ -119,6 +142,9 @@ def _ruling(showdown: _Showdown, first_to_act: int | None, razz: bool) -> dict[s
     if aggressor is not None:
         first, reason = aggressor, LAST_AGGRESSOR
         why = f"{name_of(first)} made the last bet or raise on {showdown.final_round}"
+    elif first_to_act is not None and not stud_board:
+        first, reason = first_to_act, FIRST_TO_ACT
+        why = f"nobody bet on {showdown.final_round}, and {name_of(first)}, who opened, acts first"
     elif first_to_act is not None:
         first, reason = first_to_act, LOW_BOARD if razz else HIGH_BOARD
         why = (f"nobody bet on {showdown.final_round}, and {name_of(first)}'s board, the "

@@ -508,7 +508,7 @@ def test_showdown_order_before_the_showdown_is_a_422_naming_who_acts(client):
     body = assert_problem(ask(client, "showdown-order", {"betting": NL, "seats": FOUR, "actions": [
         {"player": "A", "action": "call"}]}), 422, "showdown_not_reached")
     assert body["numbers"] == {"to_act": "BTN"}
-    assert_problem(ask(client, "showdown-order", {"game": "five-card-draw", "betting": NL,
+    assert_problem(ask(client, "showdown-order", {"game": "dice", "betting": NL,
                                                   "seats": FOUR}), 400, "validation_error")
 
 

@@ -135,3 +135,33 @@ def test_stud_the_last_aggressor_on_seventh_street_tables_first() -> None:
                             {"player": "Cy", "action": "bet", "to": 40},
                             {"player": "Ann", "action": "call"}, {"player": "Bob", "action": "call"}])
     assert answer["first"] == "Cy" and answer["order"] == ["Cy", "Ann", "Bob"]
+
+
+def _five_card_draw(after_the_draw: list[dict], opener: str = "A", **settings: str) -> dict:
+    seats = [{"player": "A", "stack": 2000}, {"player": "B", "stack": 2000}, {"player": "D", "stack": 2000}]
+    checks = [{"player": name, "action": "check"} for name in "ABD"[:"ABD".index(opener)]]
+    callers = [name for name in "ABDAB"["ABD".index(opener) + 1:]][:2]
+    first_round = [*checks, {"player": opener, "action": "bet", "to": 40},
+                   *({"player": name, "action": "call"} for name in callers),
+                   *({"player": name, "action": "draw", "discard": 2} for name in "ABD")]
+    return showdown_order_ruling({"game": "five-card-draw", "betting": {"structure": "no-limit", "min_bet": 20},
+                                  "seats": seats, "actions": first_round + after_the_draw,
+                                  **({"settings": settings} if settings else {})})
+
+
+def test_five_card_draw_the_last_bettor_after_the_draw_shows_first_else_left_of_the_dealer():
+    bet = _five_card_draw([{"player": "A", "action": "check"}, {"player": "B", "action": "bet", "to": 60},
+                           {"player": "D", "action": "call"}, {"player": "A", "action": "call"}])
+    assert (bet["first"], bet["order"], bet["reason"]) == ("B", ["B", "D", "A"], "last_aggressor")
+    assert "the round after the draw" in bet["words"]
+    checked = _five_card_draw([{"player": name, "action": "check"} for name in ("A", "B", "D")])
+    assert (checked["first"], checked["reason"]) == ("A", "first_to_act")
+
+
+def test_five_card_draw_with_no_bet_after_the_draw_the_opener_who_acts_first_shows_first():
+    checked = [{"player": name, "action": "check"} for name in ("B", "D", "A")]
+    answer = _five_card_draw(checked, opener="B")
+    assert (answer["first"], answer["order"], answer["reason"]) == ("B", ["B", "D", "A"], "first_to_act")
+    left_of_dealer = _five_card_draw([{"player": name, "action": "check"} for name in ("A", "B", "D")],
+                                     opener="B", second_round_start="left_of_dealer")
+    assert left_of_dealer["first"] == "A"
