@@ -33,10 +33,10 @@ _HEADER = re.compile(
     r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #(?P<number>\d+):\s+"
     r"(?:Tournament #(?P<tournament>\d+),\s+(?P<buy_in>.*?)\s+)?"
     r"(?P<game>Hold'em|Omaha) (?P<limit>No Limit|Pot Limit|Limit)\s+"
-    r"(?:-\s+(?P<level>Level [^(]*?)\s*)?\((?P<stakes>[^)]*)\)")
+    r"(?:-\s+(?P<level>[^(]*?)\s*)?\((?P<stakes>[^)]*)\)")
 _TABLE = re.compile(r"^Table '(?P<table>[^']*)' (?P<seats>\d+)-max (?:\(Play Money\) )?Seat #(?P<button>\d+) is the button")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<currency>[$€£]?)(?P<stack>[\d,.]+) in chips"
-                   r"(?:,[^)]*)?\)(?P<out> is sitting out)?")
+                   r"(?:,[^)]*)?\)(?P<out> is sitting out| out of hand)?")
 _AMOUNT = r"[$€£]?([\d,]+(?:\.\d+)?)"
 _STREET = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[(?P<cards>[^\]]*)\]$")
 _COLLECTED = re.compile(rf"^(?P<name>.+) collected {_AMOUNT} from (?:side |main )?pot(?:-\d+)?$")

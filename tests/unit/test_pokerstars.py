@@ -78,3 +78,12 @@ def test_what_a_record_cannot_say_is_refused_with_its_line(change, line, words):
     with pytest.raises(pokerstars.PokerStarsError) as refused:
         pokerstars.to_record(pokerstars.hands_in(text)[0])
     assert refused.value.line == line and words in refused.value.reason
+
+
+def test_a_match_round_header_and_a_player_out_of_hand_are_read():
+    text = (HANDS / "tournament-side-pots.txt").read_text().replace(
+        "Hold'em No Limit - Level IV (50/100)", "Hold'em No Limit - Match Round I, Level IV (50/100)").replace(
+        "Seat 6: Dan (3000 in chips)\n", "Seat 6: Dan (3000 in chips)\nSeat 7: Eli (2000 in chips) out of hand "
+        "(moved from another table into small blind)\n")
+    record = pokerstars.to_record(pokerstars.hands_in(text)[0])
+    assert record.players == ("Dan", "Ann", "Ben", "Cat") and replay(record).finishing_stacks == record.finishing_stacks
