@@ -8,12 +8,15 @@ order in which the hands are tabled, and why:
   tabled at once (`all_in_tabled`); nobody shows "first".
 - TDA 2024 17-A: otherwise the last aggressor of the final betting round shows first
   (`last_aggressor`); with no bet on it, the player who would act first on a betting round:
-  the first seat left of the button in flop and draw games (`first_to_act`), the high board
-  in stud and stud hi-lo (`high_board`), the low board in razz (`low_board`). The others
-  follow clockwise (domain.rules.showdown_order, which live tables use too).
+  the first seat left of the button in flop and draw games (`first_to_act`; five-card draw:
+  the opener, who opens the round after the draw, unless the table opens it left of the
+  dealer), the high board in stud and stud hi-lo (`high_board`), the low board in razz
+  (`low_board`). The others follow clockwise (domain.rules.showdown_order, which live
+  tables use too).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from domain.games import mixed, stud
@@ -35,13 +38,15 @@ ORDER_GAMES = GAMES
 _FINAL_ROUND = {mixed.STUD: "seventh street", mixed.FLOP: "the river", mixed.DRAW: "the last round"}
 
 
+@dataclass(frozen=True)
 class _Showdown:
     """What the order of show depends on, read off a hand replayed to its showdown."""
-
-    def __init__(self, players: Sequence[str], contenders: Sequence[int], stacks: Sequence[Any],
-                 button: int, aggressor: int | None, final_round: str) -> None:
-        self.players, self.contenders, self.stacks = tuple(players), tuple(contenders), tuple(stacks)
-        self.button, self.aggressor, self.final_round = button, aggressor, final_round
+    players: tuple[str, ...]
+    contenders: tuple[int, ...]
+    stacks: tuple[Any, ...]
+    button: int
+    aggressor: int | None
+    final_round: str
 
 
 def showdown_order_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,7 +71,8 @@ def _holdem_showdown(request: Mapping[str, Any]) -> _Showdown:
     state, _ = replayed_holdem({**request, "cards": None})
     b = state.betting
     _check_at_showdown(state.players, b.contenders, state.to_act, state.awaiting == "showdown")
-    return _Showdown(state.players, b.contenders, b.stacks, b.button, state.aggressor, "the river")
+    return _Showdown(tuple(state.players), tuple(b.contenders), tuple(b.stacks), b.button, state.aggressor,
+                     "the river")
 
 
 def _draw_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
