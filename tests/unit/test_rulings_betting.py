@@ -225,8 +225,8 @@ def test_all_in_with_the_betting_over_waits_at_the_showdown_not_on_a_river_nobod
 
 def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting_and_the_answer_says_why():
     # TDA 2024 47-A: an all-in of less than a full raise does not reopen the betting to a
-    # player who has acted "and is not facing at least a full raise when the action returns";
-    # two short all-ins facing A add up: 300 -> 450 -> 600 is 300 more, a full raise of 200.
+    # player who has acted unless, when the action returns, they face at least a full raise
+    # in all; two short all-ins facing A add up: 300 -> 450 -> 600 is 300 more, a full raise of 200.
     seats = [{"player": "SB", "stack": 600}, {"player": "BB", "stack": 10000},
              {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 450}]
     answer = betting_ruling({

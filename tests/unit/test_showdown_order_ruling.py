@@ -1,13 +1,12 @@
-"""POST /v1/rulings/showdown-order as the domain answers it: who shows first, from the
-rules' own words.
+"""POST /v1/rulings/showdown-order as the domain answers it: who shows first, by the
+rules' own cases (the rule books are not on this machine: their substance, not a quote).
 
-TDA 2024 16 (Face Up for All-Ins): "All cards will be tabled without delay once a player is
-all-in and all betting action by all other players in the hand is complete."
-TDA 2024 17-A (Non All-In Showdowns and Showdown Order): "The last aggressive player on the
-final betting round (final street) must table first. If there was no bet on the final
-street, the player who would be first to act in a betting round must table first (i.e.
-first seat left of the button in flop games, high hand showing in stud, low hand showing in
-razz, etc.)."
+TDA 2024 16 (face up for all-ins): once a player is all in and every other player's
+betting is over, every hand is tabled at once.
+TDA 2024 17-A (non all-in showdowns, order of show): the last aggressive player on the
+final betting round tables first; with no bet on it, the player who would act first on a
+betting round: the first seat left of the button in flop games, the high hand showing in
+stud, the low hand showing in razz.
 """
 from __future__ import annotations
 
