@@ -649,11 +649,28 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
                         f"{state.phase}")
     if game.family == STUD:
         up = STUD_DEAL[state.street]
+        _check_deck_lasts(state, len(up))
     else:
         up = (False,) * game.hand_size
     if len(cards) != len(up):
         raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}")
     return [CardsDealt(seat, _text(cards), up)]
+
+
+def _check_deck_lasts(state: MixedState, each: int) -> None:
+    """Stud with more than eight players: before seventh street (where one common card
+    stands in) the 52 cards must cover every player still in, else the hand is refused
+    here, at the street, naming the count (Robert's Rules deal stud to at most eight)."""
+    b = state.betting
+    due = [s for s in b.contenders if state.due[s]]
+    if state.street >= len(STUD_DEAL) - 1 or len(due) < len(b.contenders):
+        return  # seventh street (the common card), or this street's deal already begun
+    left = 52 - sum(len(hole) for hole in state.hole) - len(state.board)
+    if each * len(due) > left:
+        raise Violation("deck_exhausted",
+                        f"the deck runs out: {len(due)} players need {each * len(due)} cards on this "
+                        f"street and {left} are left; seven-card stud deals to at most eight players",
+                        numbers={"players": len(due), "needed": each * len(due), "left": left})
 
 
 def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
