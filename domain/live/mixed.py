@@ -54,7 +54,7 @@ from domain.rules.betting import legal_notes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
-MAX_SEATS = {mixed.STUD: 8, mixed.FLOP: 10, mixed.DRAW: 6}
+MAX_SEATS = {mixed.STUD: mixed.MAX_STUD_PLAYERS, mixed.FLOP: 10, mixed.DRAW: 6}
 MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
                   "starting_chips")
 RAISE_CAP = 4  # a bet and three raises a round, as domain.history.phh replays the WSOP records

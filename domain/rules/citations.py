@@ -88,8 +88,9 @@ CITATIONS: dict[str, str] = {
     "dead_hand": "TDA 2024 30",
     # --- Seven-card stud: an open pair on fourth street may bet the big bet.
     "open_pair_big_bet": "RRP seven-card stud 4",
-    # Stud deals to at most eight: a deck run out before seventh street is refused.
-    "deck_exhausted": "RRP seven-card stud",
+    # Stud deals to at most eight players (seven cards each and the common card when the
+    # deck runs out on seventh street): a hand of more is refused at its start.
+    "stud_at_most_eight": "RRP seven-card stud",
     # --- The games' own rule books (the seeds).
     "five_card_draw": "seed 000",
     "palace_poker": "seed 001",

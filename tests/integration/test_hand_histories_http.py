@@ -12,9 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.history.phh import parse
+from service.http.api.hand_histories import imported_hand_id
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem
 from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
+from tests.unit.test_stud_past_eight import NINE_HANDED
 
 pytestmark = pytest.mark.integration
 
@@ -102,6 +105,17 @@ def test_text_plain_is_accepted_like_application_toml(client):
 def test_a_variant_we_do_not_replay_is_unsupported_variant(client):
     text = (PHH / "arieh-yockey-2019.phh").read_text().replace('"F2L3D"', '"NR"')
     assert_problem(send(client, text), 422, "unsupported_variant")
+
+
+@pytest.mark.parametrize("variant", sorted(NINE_HANDED))
+def test_a_nine_handed_stud_history_is_refused_too_many_players_and_nothing_is_kept(client, variant):
+    # Issue 33: stud is dealt to at most eight (Robert's Rules); the refusal is the domain's,
+    # at the hand's start, whether the hand is replayed or sent to be kept.
+    for query in ("", "?store=true"):
+        body = assert_problem(send(client, NINE_HANDED[variant], query=query), 422, "too_many_players")
+        assert (body["rule"], body["numbers"]) == ("RRP seven-card stud", {"players": 9, "max_players": 8})
+    kept_as = imported_hand_id(parse(NINE_HANDED[variant]))
+    assert client.get(f"/v1/hands/{kept_as}", headers=ADMIN).status_code == 404
 
 
 def test_an_illegal_raise_is_a_422_naming_the_action_by_its_index(client):

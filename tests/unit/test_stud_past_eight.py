@@ -1,20 +1,27 @@
-"""Stud past eight players: seven-card stud is dealt to at most eight (Robert's Rules), but
-histories from nine- and ten-handed games exist. They replay: the players who fold free
-the cards, and when the deck runs out on seventh street one common card is dealt face up
-for every player still in (Robert's Rules, seven-card stud). A deck that runs out before
-seventh street is a clear refusal naming the street and the count, never a failure."""
+"""Stud past eight players (issue 33): seven-card stud, razz and stud hi-lo are dealt to at
+most eight (Robert's Rules, seven-card stud: seven cards each for eight, and one common
+card on seventh street when the deck runs out), and so are the stud hands of a rotation
+(HORSE, 8-game). The domain refuses a hand of more at its start, `too_many_players` with
+the numbers and the rule; a nine- or ten-handed history is refused the same way, before a
+card is dealt, never a failure mid-hand. Live tables seat no more to begin with."""
 from __future__ import annotations
 
 import pytest
 
+from domain import registry
 from domain.games import mixed
-from domain.games.hand_events import PostAction
 from domain.history.phh import parse
 from domain.history.phh_games import replay
+from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
+from domain.rulings.betting import betting_ruling
+from tests.playing import TABLE_SETUPS
 
-# Nine seats at 5-10, an ante of 1 and a bring-in of 2.
+STUD_GAMES = ("stud", "razz", "stud_hi_lo")
+LIMIT = BettingStructure(kind="fixed-limit", small_bet=5, big_bet=10, raise_cap=4)
+
+# Nine seats at 5-10, an ante of 1 and a bring-in of 2: the deal every history opens with.
 NINE_SEATS = """\
 variant = "{variant}"
 ante_trimming_status = true
@@ -23,73 +30,66 @@ bring_in = 2
 small_bet = 5
 big_bet = 10
 starting_stacks = [500, 500, 500, 500, 500, 500, 500, 500, 500]
-"""
-
-# Nine-handed stud: seven fold on third street; aces full beat a ten-high straight.
-NINE_HANDED_STUD = NINE_SEATS.format(variant="F7S") + """\
 actions = [
   "d dh p1 AsKsQh", "d dh p2 3d4d9s", "d dh p3 5h6h2c", "d dh p4 7c8cJd", "d dh p5 9hTdTc",
   "d dh p6 2d3sKh", "d dh p7 4s5s8d", "d dh p8 6s7s9d", "d dh p9 2h3hJc",
-  "p3 pb", "p4 f", "p5 f", "p6 f", "p7 f", "p8 f", "p9 f", "p1 cc", "p2 f",
-  "d dh p1 Ah", "d dh p3 7h", "p1 cc", "p3 cc",
-  "d dh p1 Ad", "d dh p3 8h", "p1 cbr 10", "p3 cc",
-  "d dh p1 Kd", "d dh p3 9c", "p1 cc", "p3 cc",
-  "d dh p1 2s", "d dh p3 Ts", "p1 cc", "p3 cc",
-  "p1 sm AsKsQhAhAdKd2s", "p3 sm 5h6h2c7h8h9cTs",
 ]
-finishing_stacks = [520, 499, 487, 499, 499, 499, 499, 499, 499]
 """
-
-# Nine-handed razz: eight players see seventh street, for which 51 cards dealt leave one:
-# the common card (`d db 7s`) plays in every hand.
-NINE_HANDED_RAZZ_COMMON_CARD = NINE_SEATS.format(variant="FR") + """\
-actions = [
-  "d dh p1 6hJc9c", "d dh p2 4dQs4c", "d dh p3 2s6c5d", "d dh p4 Ad6s4s", "d dh p5 JdKsTh",
-  "d dh p6 Kh8s9h", "d dh p7 7d5s7h", "d dh p8 Qc9d9s", "d dh p9 AhAc3c", "p5 pb", "p6 f",
-  "p7 cc", "p8 cc", "p9 cc", "p1 cc", "p2 cc", "p3 cc", "p4 cc", "d dh p1 As", "d dh p2 6d",
-  "d dh p3 Tc", "d dh p4 2h", "d dh p5 Js", "d dh p7 Qd", "d dh p8 5c", "d dh p9 Kd", "p4 cc",
-  "p5 cc", "p7 cc", "p8 cc", "p9 cc", "p1 cc", "p2 cc", "p3 cc", "d dh p1 8d", "d dh p2 8c",
-  "d dh p3 3h", "d dh p4 2d", "d dh p5 5h", "d dh p7 Ts", "d dh p8 Kc", "d dh p9 Jh", "p2 cc",
-  "p3 cc", "p4 cc", "p5 cc", "p7 cc", "p8 cc", "p9 cc", "p1 cc", "d dh p1 7c", "d dh p2 3d",
-  "d dh p3 Td", "d dh p4 3s", "d dh p5 2c", "d dh p7 Qh", "d dh p8 8h", "d dh p9 4h", "p2 cc",
-  "p3 cc", "p4 cc", "p5 cc", "p7 cc", "p8 cc", "p9 cc", "p1 cc", "d db 7s", "p2 cc", "p3 cc",
-  "p4 cc", "p5 cc", "p7 cc", "p8 cc", "p9 cc", "p1 cc",
-]
-players = ["P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]
-finishing_stacks = [497, 497, 497, 522, 497, 499, 497, 497, 497]
-"""
+NINE_HANDED = {variant: NINE_SEATS.format(variant=variant) for variant in ("F7S", "FR", "F7S/8")}
 
 
-def test_a_nine_handed_stud_history_replays_to_its_stacks():
-    record = parse(NINE_HANDED_STUD)
-    assert record.player_count == 9
-    assert replay(record).finishing_stacks == record.finishing_stacks == (520, 499, 487, 499, 499, 499, 499,
-                                                                          499, 499)
+def _start(game: str, players: int) -> mixed.MixedState:
+    return mixed.handle(None, mixed.StartHand(game, tuple(f"P{i}" for i in range(players)), (500,) * players,
+                                              players - 1, LIMIT, (1,) * players, (0,) * players,
+                                              bring_in=2))[1]
 
 
-def test_a_nine_handed_razz_history_deals_the_common_card_on_seventh_street_and_replays():
-    record = parse(NINE_HANDED_RAZZ_COMMON_CARD)
-    result = replay(record)
-    assert result.finishing_stacks == record.finishing_stacks
-    assert sum(len(a.cards) for a in record.actions if type(a).__name__ == "HoleCardsDealt") + 1 == 52
-
-
-def test_a_deck_run_out_before_seventh_street_is_refused_with_the_count():
-    # Ten-handed, nobody folds: 30 cards on third street, 10 more on fourth and on fifth:
-    # sixth street needs 10 of the 2 left.
-    cards = iter(f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "shdc")
-    structure = BettingStructure(kind="fixed-limit", small_bet=5, big_bet=10, raise_cap=4)
-    _, state = mixed.handle(None, mixed.StartHand("stud", tuple(f"P{i}" for i in range(10)), (500,) * 10, 9,
-                                                  structure, (1,) * 10, (0,) * 10, bring_in=2))
+@pytest.mark.parametrize("players", [9, 10])
+@pytest.mark.parametrize("game", STUD_GAMES)
+def test_a_stud_hand_of_more_than_eight_is_refused_at_its_start_citing_roberts_rules(game, players):
     with pytest.raises(Violation) as refused:
-        while True:
-            if state.phase == "deal":
-                seat = next(s for s in range(10) if state.due[s])
-                dealt = "".join(next(cards) for _ in range(3 if state.street == 0 else 1))
-                state = mixed.handle(state, mixed.DealCards(seat, dealt))[1]
-            else:
-                b = state.betting
-                action = "bring_in" if state.bring_in_due else "call" if b.highest > b.bets[b.to_act] else "check"
-                state = mixed.handle(state, PostAction(b.to_act, action))[1]
-    assert (refused.value.code, refused.value.rule) == ("deck_exhausted", "RRP seven-card stud")
-    assert refused.value.numbers == {"players": 10, "needed": 10, "left": 2} and state.street == 3
+        _start(game, players)
+    assert (refused.value.code, refused.value.rule) == ("too_many_players", "RRP seven-card stud")
+    assert refused.value.numbers == {"players": players, "max_players": 8}
+    assert f"at most 8 players, not {players}" in refused.value.detail
+
+
+@pytest.mark.parametrize("game", STUD_GAMES)
+def test_eight_players_are_dealt_stud(game):
+    state = _start(game, 8)
+    assert state.phase == "deal" and len(state.players) == 8
+
+
+def test_the_flop_games_still_take_ten_players():
+    assert len(_start("omaha_hi_lo", 10).players) == 10
+
+
+@pytest.mark.parametrize("game", [*STUD_GAMES, "horse", "eight_game"])
+def test_a_table_of_stud_or_a_rotation_holding_it_seats_nine_nowhere(game):
+    rules = registry.table_rules(game)
+    assert rules.table_game.max_seats <= mixed.MAX_STUD_PLAYERS
+    seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(9))
+    settings = TABLE_SETUPS[game]["settings"]
+    with pytest.raises(Violation) as refused:
+        table.handle(None, table.CreateTable("t", game, settings, rules.table_game.betting(settings), seats,
+                                             ranked=False))
+    assert refused.value.code == "invalid_table"
+    assert refused.value.numbers["max_seats"] <= mixed.MAX_STUD_PLAYERS
+
+
+@pytest.mark.parametrize("variant", sorted(NINE_HANDED))
+def test_a_nine_handed_stud_history_is_refused_before_a_card_is_dealt(variant):
+    record = parse(NINE_HANDED[variant])
+    assert record.player_count == 9
+    with pytest.raises(Violation) as refused:
+        replay(record)
+    assert (refused.value.code, refused.value.rule) == ("too_many_players", "RRP seven-card stud")
+    assert refused.value.numbers == {"players": 9, "max_players": 8}
+
+
+def test_a_betting_ruling_on_nine_at_stud_is_refused_the_same_way():
+    with pytest.raises(Violation) as refused:
+        betting_ruling({"game": "razz", "seats": [{"player": f"P{i}", "stack": 500} for i in range(9)],
+                        "betting": {"structure": "fixed-limit", "small_bet": 10, "big_bet": 20,
+                                    "ante": 1, "bring_in": 3}})
+    assert (refused.value.code, refused.value.numbers) == ("too_many_players", {"players": 9, "max_players": 8})
