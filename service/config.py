@@ -16,6 +16,9 @@ from typing import Callable, Mapping, TypeVar
 from service import broker_urls
 
 DEFAULT_PORT = 8000
+SERVICE_URL_FILE = "service-url"
+"""Where `make run` (service.devserver) writes the URL it serves, in its data folder: the
+command line finds the local service there."""
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 QUEUE_TYPES = ("classic", "quorum")

@@ -37,7 +37,7 @@ import psycopg
 from service import witness
 from service.application.api_keys import new_secret
 from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, log_signer
-from service.config import Config
+from service.config import SERVICE_URL_FILE, Config
 from service.adapters.connection_strings import user_of
 from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade
 
@@ -384,7 +384,12 @@ def run(config: Config, stop: threading.Event, say: Callable[[str], None] = prin
             started.callback(worker.stop)
             watched.append(Component("the web server (gunicorn)", web.exit_code, web.restart))
             watched.append(Component("the Celery worker (with beat)", worker.exit_code, worker.restart))
-            for line in banner(f"http://127.0.0.1:{config.port}", admin_key_source, data_dir):
+            url = f"http://127.0.0.1:{config.port}"
+            # The command line finds the service here (service.cli.main.default_url).
+            served = data_dir / SERVICE_URL_FILE
+            served.write_text(url + "\n")
+            started.callback(served.unlink, missing_ok=True)
+            for line in banner(url, admin_key_source, data_dir):
                 say(line)
             status = watch(watched, stop, say)
             say("stopping ...")

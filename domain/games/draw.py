@@ -43,7 +43,9 @@ Where the spec page and the seeds disagree, or are silent, this module decides:
 - Openers (declarations.md; Robert's Rules, draw): an opener who throws away part of the
   openers must declare it (`Discard.split_openers`, else `split_openers_undeclared`); the
   discards kept aside are private to the opener (OpenersSplit) and never reshuffled into
-  the stub. A table checks the openers at the bet, so a false open reaches this module
+  the stub. An opener whose straight or flush also holds a pair of jacks or better (with
+  the joker) keeps openers by keeping that pair: drawing to it is no split.
+  A table checks the openers at the bet, so a false open reaches this module
   only as `OpenWithoutProof` (a ruling describing a live game) and is found by the floor
   (`FalseOpeners`) or at the end of the hand, when the opener must prove the openers.
   The sources leave these open and we decide: nobody else acted after the open -> the
@@ -93,6 +95,7 @@ from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 HAND_SIZE = 5
 ACE_RANK_INDEX = 12
+_JACK_RANK_INDEX = 9
 FIRST_ROUND = "first_round"
 REDEAL = "redeal"
 DRAW = "draw"
@@ -893,7 +896,24 @@ def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
     if state.settings.opening != JACKS_OR_BETTER or seat != state.opener \
             or not has_openers(state.dealt[seat], state.settings.joker):
         return False
-    return bool(set(_cards(opening_cards(state.dealt[seat], state.settings.joker))) & set(_cards("".join(discard))))
+    return not _openers_kept(state.dealt[seat], state.settings.joker, _cards("".join(discard)))
+
+
+def _opener_proofs(cards: Sequence[int], joker: str | None) -> list[set[int]]:
+    """Each set of cards that proves openers on its own: the openers themselves and, in a
+    straight or flush, a pair of jacks or better it also holds (only with the joker, which
+    pairs any card when wild and an ace as the bug): keeping that pair is not splitting
+    openers (RRP draw, jacks or better)."""
+    proofs = [set(_cards(opening_cards(cards, joker)))]
+    if JOKER in cards and evaluate_high(cards, joker).category in ("straight", "flush", "straight_flush"):
+        lowest_paired = _JACK_RANK_INDEX if joker == "wild" else ACE_RANK_INDEX
+        proofs += [{card, JOKER} for card in cards if card != JOKER and card >> 2 >= lowest_paired]
+    return proofs
+
+
+def _openers_kept(cards: Sequence[int], joker: str | None, discarded: Iterable[int]) -> bool:
+    thrown = set(discarded)
+    return any(not proof & thrown for proof in _opener_proofs(cards, joker))
 
 
 def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
@@ -908,7 +928,7 @@ def _split_openers(state: HandState, command: Discard, discarded: Sequence[int])
     if not opener or not has_openers(state.dealt[seat], state.settings.joker):
         return command.split_openers
     openers = set(_cards(opening_cards(state.dealt[seat], state.settings.joker)))
-    if openers & set(discarded) and not command.split_openers:
+    if not _openers_kept(state.dealt[seat], state.settings.joker, discarded) and not command.split_openers:
         raise Violation("split_openers_undeclared",
                         f"discarding {_text(sorted(openers & set(discarded)))} breaks the openers "
                         f"{_text(sorted(openers))}: the opener must declare splitting openers and keep the "

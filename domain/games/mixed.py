@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Union
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
 from domain.rules.cards import Card, format_card, parse_card
+from domain.rules.citations import cite
 from domain.rules.evaluation import strength
 from domain.games import stud
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
@@ -42,6 +43,9 @@ from domain.secrecy import OWNER_ONLY, PUBLIC
 
 UNKNOWN = "??"
 STUD, FLOP, DRAW = "stud", "flop", "draw"
+# Stud and its rotations' stud hands are dealt to at most eight (Robert's Rules, seven-card
+# stud): live tables seat no more (domain.live.mixed) and a history of more is refused.
+MAX_STUD_PLAYERS = 8
 
 
 # ------------------------------------------------------------------------- the games
@@ -616,6 +620,12 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
         raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each")
+    if DEALT_GAMES[command.game].family == STUD and n > MAX_STUD_PLAYERS:
+        raise Violation("too_many_players",
+                        f"{command.game} is dealt to at most {MAX_STUD_PLAYERS} players, not {n}: "
+                        "the deck holds seven cards each for eight, with one common card on "
+                        "seventh street when it runs out",
+                        cite("stud_at_most_eight"), {"players": n, "max_players": MAX_STUD_PLAYERS})
     if len(command.antes) != n or len(command.blinds) != n:
         raise Violation("illegal_action", "antes and blinds list one amount per player")
     if min(command.stacks) <= 0:

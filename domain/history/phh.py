@@ -427,6 +427,8 @@ REPLAYABLE = {
     "NT": ("holdem", NO_LIMIT),
     "FT": ("holdem", FIXED_LIMIT),
     "PO": ("omaha", POT_LIMIT),
+    # Pot-limit hold'em: not a PHH standard code (PokerStars deals it; domain.history.pokerstars).
+    "PT": ("holdem", POT_LIMIT),
 }
 _PHH_VARIANT = {game_and_kind: variant for variant, game_and_kind in REPLAYABLE.items()}
 
@@ -490,13 +492,17 @@ def _betting_structure(record: HandHistory, kind: str) -> BettingStructure:
     straddles = tuple(blinds[2:])
     while straddles and not straddles[-1]:
         straddles = straddles[:-1]
-    if not big_blind or not all(straddles):
+    ante_only = not any(blinds) and any(record.antes)
+    if not ante_only and (not big_blind or not all(straddles)):
         raise _unsupported_forced_bets(
             f"blinds_or_straddles {list(blinds)} are not small blind, big blind, straddles")
     antes = record.antes
     ante, big_blind_ante = 0, False
+    # Uniform antes every stack covers post the same trimmed or not (PokerKit's
+    # ante_trimming_status changes only what a short stack posts).
+    covered = all(stack >= antes[0] for stack in record.starting_stacks)
     if any(antes):
-        if len(set(antes)) == 1 and record.ante_trimming_status:
+        if len(set(antes)) == 1 and (record.ante_trimming_status or covered):
             ante = antes[0]
         elif antes[1] and not any(a for i, a in enumerate(antes) if i != 1) \
                 and not record.ante_trimming_status:
@@ -575,6 +581,21 @@ def replay(record: HandHistory) -> ReplayResult:
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(whole_amount(s) for s in state.stacks), state.awards, tuple(winners),
                         tuple(log), odd_chip_rule(record))
+
+
+def positional_blinds(record: HandHistory) -> bool:
+    """Blinds our hold'em engine cannot post (it posts a small blind left of the button and
+    a big blind after it): a single blind on the first seat, or a button blind. PokerKit
+    posts them where the record puts them, as domain.games.mixed does: such a hand replays
+    there, as a rotation's hold'em or Omaha hand."""
+    if record.variant not in REPLAYABLE:
+        return False
+    try:
+        _betting_structure(record, REPLAYABLE[record.variant][1])
+    except Violation as refused:
+        blinds = record.blinds_or_straddles or ()
+        return refused.code == "unsupported_forced_bets" and sum(1 for b in blinds if b) == 1
+    return False
 
 
 def engine_commands(record: HandHistory) -> tuple[Command, ...]:

@@ -16,13 +16,17 @@ REPLAYABLE = (*phh.REPLAYABLE, *phh_mixed.VARIANTS, *phh_draw.VARIANTS)
 
 def replay(record: HandHistory) -> ReplayResult:
     """Replay the record through our rules (domain.history.phh.replay says what it raises):
-    `unsupported_variant`, naming every variant replayed, for one no module plays."""
+    `unsupported_variant`, naming every variant replayed, for one no module plays. A hold'em
+    or Omaha record whose blinds sit where our hold'em engine cannot post them
+    (phh.positional_blinds) replays as a rotation's hold'em or Omaha (phh_mixed.ROTATION_OF)."""
     if record.variant in phh_draw.VARIANTS:
         return phh_draw.replay(record)
     if record.variant in phh_mixed.VARIANTS:
         return phh_mixed.replay(record)
     if record.variant not in phh.REPLAYABLE:
         raise phh.not_replayed(record.variant, REPLAYABLE)
+    if phh.positional_blinds(record):
+        return phh_mixed.replay(record, phh_mixed.ROTATION_OF[record.variant])
     return phh.replay(record)
 
 

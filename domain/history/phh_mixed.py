@@ -42,13 +42,20 @@ def _forced_bets_refused(detail: str) -> Violation:
     return Violation("unsupported_forced_bets", detail)
 
 
-def start_command(record: HandHistory) -> mixed.StartHand:
+# Hold'em and Omaha records whose blinds domain.games.holdem cannot post (a single blind
+# on the first seat, a button blind: domain.history.phh.positional_blinds) replay as a
+# rotation's hold'em and Omaha, whose forced bets are posted where the record puts them.
+ROTATION_OF = {"NT": ("rotation_holdem", NO_LIMIT), "FT": ("rotation_holdem", FIXED_LIMIT),
+               "PT": ("rotation_holdem", POT_LIMIT), "PO": ("rotation_omaha", POT_LIMIT)}
+
+
+def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = None) -> mixed.StartHand:
     """Our StartHand for the record: p1 in seat 0, the button (the dealer) last."""
-    game, kind = VARIANTS[record.variant]
+    game, kind = game_and_kind or VARIANTS[record.variant]
     count = record.player_count
     antes = record.antes
     blinds = record.blinds_or_straddles or (0,) * count
-    family = mixed.GAMES[game].family
+    family = mixed.DEALT_GAMES[game].family
     if family == mixed.STUD and any(blinds):
         raise _forced_bets_refused(f"stud games have no blinds: {list(blinds)}")
     if family != mixed.STUD and record.bring_in:
@@ -102,9 +109,10 @@ def _command(state: mixed.MixedState, action: PhhAction) -> Any:
                     f"{state.game.name}")
 
 
-def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]:
+def played(record: HandHistory, game_and_kind: tuple[str, str] | None = None,
+           ) -> tuple[list[Any], list[Any], mixed.MixedState]:
     """(our commands, our events, the final state) of the record; raises Violation."""
-    start = start_command(record)
+    start = start_command(record, game_and_kind)
     commands: list[Any] = [start]
     log, state = mixed.handle(None, start)
     for index, action in enumerate(record.actions):
@@ -132,8 +140,8 @@ def played(record: HandHistory) -> tuple[list[Any], list[Any], mixed.MixedState]
     return commands, log, state
 
 
-def replay(record: HandHistory) -> ReplayResult:
-    _, log, state = played(record)
+def replay(record: HandHistory, game_and_kind: tuple[str, str] | None = None) -> ReplayResult:
+    _, log, state = played(record, game_and_kind)
     winners = sorted({seat for award in state.awards for seat in award.winners})
     return ReplayResult(tuple(whole_amount(s) for s in state.stacks), state.awards, tuple(winners),
                         tuple(log), odd_chip_rule(record))

@@ -54,7 +54,7 @@ from domain.rules.betting import legal_notes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
-MAX_SEATS = {mixed.STUD: 8, mixed.FLOP: 10, mixed.DRAW: 6}
+MAX_SEATS = {mixed.STUD: mixed.MAX_STUD_PLAYERS, mixed.FLOP: 10, mixed.DRAW: 6}
 MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
                   "starting_chips")
 RAISE_CAP = 4  # a bet and three raises a round, as domain.history.phh replays the WSOP records
@@ -600,19 +600,23 @@ def legal(hand: MixedTableHand) -> dict[str, Any] | None:
     return {**shape, "discard": None}
 
 
+# What the ruling says among the actions and a table says beside them (legal_notes).
+_BESIDE_LEGAL = ("raise_closed_reason", "raise_reopened")
+
+
 def table_legal(ruled: dict[str, Any] | None) -> dict[str, Any] | None:
     """The betting ruling's `legal` (domain.games.mixed_legal) as a table shows it: actions
     only, the bring-in's amount as its `to`."""
     if ruled is None:
         return None
-    shape = {action: allowed for action, allowed in ruled.items() if action != "raise_closed_reason"}
+    shape = {action: allowed for action, allowed in ruled.items() if action not in _BESIDE_LEGAL}
     if shape.get("bring_in") is not None:
         shape["bring_in"] = {"to": shape["bring_in"]}
     return shape
 
 
 def notes(hand: MixedTableHand) -> dict[str, Any]:
-    """Why raising is closed to the player to act, beside `legal` (none on a draw)."""
+    """Why raising is closed (or reopened) to the player to act, beside `legal` (none on a draw)."""
     game = hand.game
     if game is None or hand.to_act is None or game.phase == "draw" or game.over:
         return {}

@@ -197,6 +197,9 @@ class LegalActions:
     bet: AmountRange | None
     raise_: AmountRange | None
     raise_closed_reason: str | None
+    raise_reopened: str | None = None
+    """Why a player who has acted may raise again when only short all-ins raised the bet
+    since (they add up to a full raise, TDA 2024 47-A), as a floor person says it."""
 
 
 @dataclass(frozen=True)
@@ -409,6 +412,22 @@ def _reopened_for(state: BettingState, seat: int) -> bool:
     return state.highest - faced >= state.full_increment
 
 
+def reopened_by_all_ins(state: BettingState, seat: int) -> bool:
+    """No-limit and pot-limit: the seat has acted, nobody made a full raise since, and yet
+    the short all-ins since add up to one (TDA 2024 47-A): raising is open to it again."""
+    faced = state.faced[seat]
+    return (state.structure.kind != FIXED_LIMIT and faced is not None and state.full_level <= faced
+            and state.highest - faced >= state.full_increment)
+
+
+def _reopened_wording(state: BettingState, seat: int) -> str:
+    faced = state.faced[seat]
+    assert faced is not None  # reopened_by_all_ins: the seat has acted
+    return (f"raising is reopened: since your action at {chips(faced)} the all-ins raised the bet "
+            f"to {chips(state.highest)}, {chips(state.highest - faced)} more, which adds up to at least "
+            f"the last full bet or raise of {chips(state.full_increment)}")
+
+
 def _cap_reached(state: BettingState) -> bool:
     structure = state.structure
     if not structure.capped or state.raises < structure.raise_cap:
@@ -484,7 +503,8 @@ def legal_actions(state: BettingState) -> LegalActions | None:
         return LegalActions(True, True, None, _bet_range(state, seat), None, None)
     reason = _raise_closed_reason(state, seat)
     raise_ = None if reason else _raise_range(state, seat)
-    return LegalActions(True, to_call <= 0, call, None, raise_, reason)
+    reopened = _reopened_wording(state, seat) if raise_ and reopened_by_all_ins(state, seat) else None
+    return LegalActions(True, to_call <= 0, call, None, raise_, reason, reopened)
 
 
 def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
@@ -505,17 +525,23 @@ def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
 
 
 def legal_notes(legal: LegalActions | None) -> dict[str, Any]:
-    """What a view shows beside `legal` about the betting actions: why raising is closed
-    to the player to act (when nobody may bet either), as the betting ruling says it."""
-    if legal is None or legal.raise_closed_reason is None or legal.bet is not None:
+    """What a view shows beside `legal` about the betting actions, as the betting ruling
+    says it: why raising is closed to the player to act (when nobody may bet either), or
+    why it is open again after short all-ins (`raise_reopened`, TDA 2024 47-A)."""
+    if legal is None:
         return {}
-    return {"raise_closed_reason": legal.raise_closed_reason}
+    notes: dict[str, Any] = {}
+    if legal.raise_closed_reason is not None and legal.bet is None:
+        notes["raise_closed_reason"] = legal.raise_closed_reason
+    if legal.raise_reopened is not None:
+        notes["raise_reopened"] = {"detail": legal.raise_reopened, "rule": cite("raise_reopened")}
+    return notes
 
 
 def legal_as_ruled(legal: LegalActions | None) -> dict[str, Any] | None:
     """The betting ruling's `legal` (api.md's answer): the actions, with why raising is
-    closed among them, as the ruling has answered it since it was first published; a
-    table's view keeps the actions alone and says why beside them (`legal_notes`)."""
+    closed (or reopened) among them, as the ruling has answered it since it was first
+    published; a table's view keeps the actions alone and says why beside them (`legal_notes`)."""
     shape = legal_shape(legal)
     return None if shape is None else {**shape, **legal_notes(legal)}
 
@@ -602,13 +628,24 @@ def legal_basis(state: BettingState, seat: int, action: str) -> tuple[str, str, 
         return (f"the raise is to {chips(allowed.min_to)}: {_fixed_raise_wording(state)}",
                 fixed_limit_raise_rule(state), {**numbers, "level": state.full_level})
     numbers = {"min_to": allowed.min_to, "max_to": allowed.max_to}
+    reopened = action == "raise" and reopened_by_all_ins(state, seat)
+    if reopened:
+        faced = state.faced[seat]
+        assert faced is not None  # reopened_by_all_ins: the seat has acted
+        numbers.update(acted_at=faced, increase=state.highest - faced)
     if kind == POT_LIMIT:
         wording, arithmetic = pot_limit_arithmetic(state, seat)
+        if reopened:
+            return (f"{_reopened_wording(state, seat)}; {wording}", cite("pot_limit_reopened"),
+                    {**numbers, **arithmetic, "last_full_raise": state.full_increment})
         return wording, cite("pot_limit_maximum"), {**numbers, **arithmetic}
     if action == "bet":
         return f"the minimum bet is {chips(allowed.min_to)}", cite("minimum_raise"), numbers
-    return (f"the minimum raise is to {chips(allowed.min_to)}: {_last_full_wording(state)}",
-            cite("minimum_raise"), {**numbers, "last_full_raise": state.full_increment})
+    minimum = f"the minimum raise is to {chips(allowed.min_to)}: {_last_full_wording(state)}"
+    numbers["last_full_raise"] = state.full_increment
+    if reopened:
+        return f"{_reopened_wording(state, seat)}; {minimum}", cite("minimum_raise_reopened"), numbers
+    return minimum, cite("minimum_raise"), numbers
 
 
 def _range_numbers(to: Amount, allowed: AmountRange, **more: Amount) -> dict[str, Amount]:

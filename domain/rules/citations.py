@@ -22,6 +22,10 @@ CITATIONS: dict[str, str] = {
     # limit, the 50% rule (47-B), whose next raise goes one unit on top of the all-in
     # (Robert's Rules, Betting and Raising 6).
     "raise_not_reopened": "TDA 2024 47-A",
+    # Short all-ins that add up to a full raise reopen it (47-A): the raise then follows 43 or 54.
+    "raise_reopened": "TDA 2024 47-A",
+    "minimum_raise_reopened": "TDA 2024 47-A, 43",
+    "pot_limit_reopened": "TDA 2024 47-A, 54",
     "raise_not_reopened_fixed_limit": "TDA 2024 47-B",
     "fixed_limit_all_in_raise": "RRP limit 6",
     # --- Fixed limit: the cap of a bet and three raises (TDA 2024 48).
@@ -34,6 +38,8 @@ CITATIONS: dict[str, str] = {
     # --- The showdown at live tables (declarations.md "Showdown"; domain.rules.showdown_order).
     "all_in_face_up": "TDA 2024 16",
     "order_of_show": "TDA 2024 17",
+    # Who shows first (POST /v1/rulings/showdown-order): the last aggressor, else the first to act.
+    "show_first": "TDA 2024 17-A",
     "not_your_turn_to_show": "TDA 2024 17",
     "last_live_hand": "TDA 2024 17-B",
     "no_right_to_see": "TDA 2024 18-B",
@@ -82,6 +88,9 @@ CITATIONS: dict[str, str] = {
     "dead_hand": "TDA 2024 30",
     # --- Seven-card stud: an open pair on fourth street may bet the big bet.
     "open_pair_big_bet": "RRP seven-card stud 4",
+    # Stud deals to at most eight players (seven cards each and the common card when the
+    # deck runs out on seventh street): a hand of more is refused at its start.
+    "stud_at_most_eight": "RRP seven-card stud",
     # --- The games' own rule books (the seeds).
     "five_card_draw": "seed 000",
     "palace_poker": "seed 001",

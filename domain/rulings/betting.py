@@ -13,6 +13,7 @@ recorded_deck), so they never settle a showdown: the ruling then stops at it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from domain.rules.betting import BettingStructure, legal_as_ruled
@@ -142,6 +143,32 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     """The betting ruling for five-card draw (same answer shape as hold'em, plus `draw`:
     who draws and how many cards they may exchange, and `drawn`: the public draw counts).
     An unopened first round is dealt again by itself (`redeals` counts it)."""
+    replayed = replayed_draw(request)
+    state, log = replayed.state, replayed.log
+    answer = _draw_answer(state, log, replayed.last_round, replayed.at_showdown)
+    found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
+    if found is not None:
+        answer["false_openers"] = _false_openers_answer(state, log, found)
+    proposed = request.get("proposed")
+    if proposed is not None:
+        answer["verdict"] = _draw_verdict(state, log, replayed.seat_of, proposed, replayed.at_showdown)
+    return answer
+
+
+@dataclass(frozen=True)
+class ReplayedDraw:
+    """A five-card draw ruling request replayed: the state and its events, each player's
+    seat, the last betting round reached, and whether it stopped before a showdown that
+    unknown cards would have settled."""
+    state: draw.HandState
+    log: list[Any]
+    seat_of: dict[str, int]
+    last_round: str
+    at_showdown: bool
+
+
+def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
+    """A five-card draw hand replayed from a ruling request (its `actions` in order)."""
     players, stacks, seat_of = seated(request)
     settings = _draw_settings(request)
     actions = list(request.get("actions") or [])
@@ -189,13 +216,7 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         state = after
         if not state.over:
             last_round = _DRAW_ROUNDS[state.phase]
-    answer = _draw_answer(state, log, last_round, stopped_at_showdown)
-    found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
-    if found is not None:
-        answer["false_openers"] = _false_openers_answer(state, log, found)
-    if proposed is not None:
-        answer["verdict"] = _draw_verdict(state, log, seat_of, proposed, stopped_at_showdown)
-    return answer
+    return ReplayedDraw(state, log, seat_of, last_round, stopped_at_showdown)
 
 
 _DRAWS = ("draw", "split_openers")

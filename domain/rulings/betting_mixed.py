@@ -14,7 +14,7 @@ whoever the request says acts first.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, parse_cards
@@ -36,24 +36,7 @@ _STUD_STREET_CARDS = (3, 1, 1, 1, 1)
 
 
 def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
-    game = mixed.GAMES[request["game"]]
-    players, stacks, seat_of = seated(request)
-    start = _start(request, game, players, stacks)
-    cards = request.get("cards") or {}
-    hole = {seat_named(seat_of, name): _texts(text) for name, text in (cards.get("hole") or {}).items()}
-    received = {seat_named(seat_of, name): _texts(text)
-                for name, text in (cards.get("received") or {}).items()}
-    board = _texts(cards.get("board") or "")
-    _, state = mixed.handle(None, start)
-    dealer = _Dealer(hole, received, board)
-    for index, action in enumerate(request.get("actions") or []):
-        try:
-            state = dealer.deal_due(state)
-            state = _apply(state, _command(state, seat_of, action, dealer))[1]
-        except Violation as violation:
-            raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
-                            {**violation.numbers, "index": index}) from None
-    state = dealer.deal_due(state)
+    state, seat_of, dealer = replayed_mixed(request)
     if state.phase == "showdown" and _all_known(state):
         state = mixed.handle(state, mixed.SettleShowdown())[1]
     answer = _answer(state)
@@ -67,6 +50,37 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
         else:
             answer["verdict"] = _allowed(state, command)
     return answer
+
+
+ActionWatcher = Callable[[mixed.MixedState, Any], None]
+"""Told of each action of a replayed request: the state it was taken in and the command."""
+
+
+def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = None,
+                   ) -> tuple[mixed.MixedState, dict[str, int], "_Dealer"]:
+    """A mixed-game hand replayed from a ruling request up to its last action (the cards
+    due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
+    game = mixed.GAMES[request["game"]]
+    players, stacks, seat_of = seated(request)
+    start = _start(request, game, players, stacks)
+    cards = request.get("cards") or {}
+    hole = {seat_named(seat_of, name): _texts(text) for name, text in (cards.get("hole") or {}).items()}
+    received = {seat_named(seat_of, name): _texts(text)
+                for name, text in (cards.get("received") or {}).items()}
+    board = _texts(cards.get("board") or "")
+    _, state = mixed.handle(None, start)
+    dealer = _Dealer(hole, received, board)
+    for index, action in enumerate(request.get("actions") or []):
+        try:
+            state = dealer.deal_due(state)
+            command = _command(state, seat_of, action, dealer)
+            if watch is not None:
+                watch(state, command)
+            state = _apply(state, command)[1]
+        except Violation as violation:
+            raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
+                            {**violation.numbers, "index": index}) from None
+    return dealer.deal_due(state), seat_of, dealer
 
 
 def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:

@@ -414,7 +414,10 @@ def phh_record(record: phh.HandHistory, viewer: views.Viewer, *, title: str = ""
     not replayed, the first illegal action)."""
     result = phh_games.replay(record)
     names = list(phh.player_names(record))
-    replayed = _phh_steps(_recorded_game(record.variant), list(result.events), names, viewer)
+    # A hold'em record with a single or button blind replays as a rotation's hold'em
+    # (domain.history.phh.positional_blinds): its events are the mixed games'.
+    game = _MIXED if phh.positional_blinds(record) else _recorded_game(record.variant)
+    replayed = _phh_steps(game, list(result.events), names, viewer)
     replayed.update(
         id=None, source="phh", title=title, variant=record.variant,
         metadata=[[key, str(value)] for key, value in record.metadata],

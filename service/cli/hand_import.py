@@ -1,25 +1,32 @@
 """`cardroom phh import`: hand histories from files and folders, each replayed (and kept
-as an audited hand) by the service, counted by variant.
+as an audited hand) by the service, counted by variant. PHH, and PokerStars hand
+histories (told by their first line, or `--format pokerstars`), each hand read into the
+same record (domain.history.pokerstars); GGPoker and other sites' formats are not read.
 
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
 PHH format's hand-history collection), cut into its hands as the service cuts them
 (domain.history.phh_collection): a hand that cannot be read is refused on its own, named
-with its line, and the file's other hands are imported. Each hand is sent with `?store=true` and an
-Idempotency-Key made from its text, so importing a folder twice stores each hand once.
-"matched": the replay ends with the record's finishing stacks.
+with its line, and the file's other hands are imported. Each hand is sent with `?store=true`;
+the service keeps a hand under an id made from its canonical PHH, so importing a folder
+twice stores each hand once and the second import counts it `already` stored.
+"matched": the replay ends with the record's finishing stacks; the summary names each hand
+that was refused (and why) and each whose replay did not end with its recorded stacks.
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from domain.history import pokerstars
 from domain.history.phh_collection import CollectedHand, hands_of
 from service.cli.client import ApiError, Client
 
 PHH_SUFFIXES = (".phh", ".phhs")
+# PokerStars saves its hand histories as .txt files (domain.history.pokerstars).
+SUFFIXES = (*PHH_SUFFIXES, ".txt")
+FORMATS = ("auto", "phh", pokerstars.FORMAT)
 _VARIANT = re.compile(r"^variant\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 
 
@@ -29,9 +36,13 @@ class Hand:
     text: str
     collected: CollectedHand | None = None
     """A .phhs file's hand, for the lines of the file its refusal names."""
+    stars: pokerstars.StarsHand | None = None
+    """A PokerStars hand (sent as text, read by the service into the same record)."""
 
     @property
     def variant(self) -> str:
+        if self.stars is not None:
+            return self.stars.variant
         found = _VARIANT.search(self.text)
         return found.group(1) if found else "?"
 
@@ -42,6 +53,7 @@ class VariantCount:
     replayed: int = 0
     matched: int = 0
     stored: int = 0
+    already: int = 0
     refused: int = 0
 
 
@@ -50,6 +62,8 @@ class ImportSummary:
     by_variant: dict[str, VariantCount] = field(default_factory=dict)
     refusals: list[tuple[str, str]] = field(default_factory=list)
     """(source, the service's reason) of each hand refused."""
+    mismatches: list[tuple[str, str]] = field(default_factory=list)
+    """(source, the stacks computed and recorded) of each hand whose replay ends elsewhere."""
 
     def count(self, variant: str) -> VariantCount:
         """The counts of `variant`, one hand more."""
@@ -74,7 +88,7 @@ def hand_files(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted((p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES and p.is_file()),
+            found += sorted((p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file()),
                             key=_natural)
         else:
             found.append(path)
@@ -85,10 +99,15 @@ def _natural(path: Path) -> list[object]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(path))]
 
 
-def hands_in(path: Path) -> Iterator[Hand]:
-    """The file's hands: a .phhs file's each on its own (its source names the hand and the
-    line of its header), any other file as one hand."""
+def hands_in(path: Path, file_format: str = "auto") -> Iterator[Hand]:
+    """The file's hands: a .phhs or PokerStars file's each on its own (its source names the
+    hand and the line of its header), any other file as one hand. `file_format` "auto"
+    tells PokerStars text by its first line."""
     text = path.read_text(encoding="utf-8")
+    if file_format == pokerstars.FORMAT or file_format == "auto" and pokerstars.is_pokerstars(text):
+        for stars in pokerstars.hands_in(text):
+            yield Hand(f"{path}[hand #{stars.number}] (line {stars.line})", stars.text, stars=stars)
+        return
     collected = hands_of(text) if path.suffix == ".phhs" else None
     if collected is None:
         yield Hand(str(path), text)
@@ -104,28 +123,38 @@ def hands_in(path: Path) -> Iterator[Hand]:
 
 def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool) -> None:
     count = summary.count(hand.variant)
-    key = "phh-import-" + hashlib.sha256(hand.text.encode()).hexdigest()
+    if hand.stars is not None:
+        try:  # read here first: the service would count the lines from the hand's own first
+            pokerstars.to_record(hand.stars)
+        except pokerstars.PokerStarsError as unreadable:
+            summary.refuse(hand.source, count, f"invalid_hand_history: {unreadable}")
+            return
     try:
         answer = client.call("POST", "/v1/hand-histories" + ("?store=true" if store else ""),
-                             text=hand.text, content_type="application/toml",
-                             headers={"Idempotency-Key": key} if store else {})
+                             text=hand.text, content_type="text/plain" if hand.stars else "application/toml").json()
     except ApiError as refused:
         reason = str(refused) if hand.collected is None else hand.collected.file_line(str(refused))[1]
         summary.refuse(hand.source, count, reason)
         return
     count.replayed += 1
-    count.stored += store
-    count.matched += answer.json().get("matches_record") is True
+    if store:
+        already = answer.get("already_stored") is True
+        count.already += already
+        count.stored += not already
+    count.matched += answer.get("matches_record") is True
+    if answer.get("matches_record") is False:
+        summary.mismatches.append((hand.source, f"replayed to {answer.get('finishing_stacks')}, but the "
+                                                f"record says {answer.get('recorded_finishing_stacks')}"))
 
 
 def import_files(client: Client, files: list[Path], store: bool,
-                 advanced: Callable[[int], None]) -> ImportSummary:
+                 advanced: Callable[[int], None], file_format: str = "auto") -> ImportSummary:
     """Every hand of `files`; `advanced(1)` after each file. A file that is not UTF-8 text
     is refused as a whole (no hand of it can be read), and the others imported."""
     summary = ImportSummary()
     for path in files:
         try:
-            hands = list(hands_in(path))
+            hands = list(hands_in(path, file_format))
         except UnicodeDecodeError as error:
             summary.refuse(str(path), summary.count("?"), f"invalid_phh: the file is not UTF-8 text: {error}")
             hands = []

@@ -21,7 +21,7 @@ from rich.text import Text
 from service.cli import hand_import
 from service.cli.client import ApiError, Client, HttpTransport, InProcessTransport
 from service.cli.structure import StructureError, tournament_body
-from service.config import DEFAULT_PORT
+from service.config import DEFAULT_PORT, SERVICE_URL_FILE
 
 F = TypeVar("F", bound=Callable[..., Any])
 KEY_ROLES = ("admin", "organiser", "floor", "player", "spectator")
@@ -32,22 +32,38 @@ def _default_key() -> str | None:
     key = os.environ.get("CARDROOM_KEY") or os.environ.get("CARDROOM_ADMIN_KEY")
     if key:
         return key
-    path = Path(os.environ.get("CARDROOM_DATA_DIR") or ".data") / "admin-key"
+    path = _data_dir() / "admin-key"
     return path.read_text().strip() if path.is_file() else None
 
 
+def _data_dir() -> Path:
+    return Path(os.environ.get("CARDROOM_DATA_DIR") or ".data")
+
+
+def default_url() -> str:
+    """The local service: the URL `make run` wrote in its data folder, else 127.0.0.1 on
+    PORT (the port `make run` takes from it), else on the default port."""
+    written = _data_dir() / SERVICE_URL_FILE
+    if written.is_file() and written.read_text().strip():
+        return written.read_text().strip()
+    port = os.environ.get("PORT", "").strip()
+    return f"http://127.0.0.1:{port if port.isdigit() else DEFAULT_PORT}"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--url", envvar="CARDROOM_URL", default=f"http://127.0.0.1:{DEFAULT_PORT}", show_default=True,
-              help="the running service (CARDROOM_URL)")
+@click.option("--url", envvar="CARDROOM_URL", default=None,
+              help="the running service (CARDROOM_URL; default: the URL `make run` wrote in "
+                   f".data/{SERVICE_URL_FILE}, else 127.0.0.1 on PORT, else on {DEFAULT_PORT})")
 @click.option("--key", envvar="CARDROOM_KEY", default=None,
               help="an API key (CARDROOM_KEY; default: .data/admin-key of `make run`)")
 @click.option("--database-url", default=None, callback=lambda _context, _option, value: _connection_string(value),
               help="skip the server: run the application in this process on this database "
                    "(any libpq connection string: several hosts, key=value pairs)")
 @click.pass_context
-def main(context: click.Context, url: str, key: str | None, database_url: str | None) -> None:
+def main(context: click.Context, url: str | None, key: str | None, database_url: str | None) -> None:
     """Cardroom's command line: hand-history imports, chain checks, tournaments, keys, status."""
-    transport = InProcessTransport(database_url) if database_url else HttpTransport(url, key or _default_key())
+    transport = (InProcessTransport(database_url) if database_url
+                 else HttpTransport(url or default_url(), key or _default_key()))
     context.obj = Client(transport)
 
 
@@ -83,7 +99,8 @@ def _emit(as_json: bool, document: Any, table: Table | Group | str) -> None:
 def _table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> Table:
     table = Table(title=title)
     for column in columns:
-        table.add_column(column)
+        # Ids are shown whole (folded onto a second line), never cut: people copy them.
+        table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*("" if cell is None else str(cell) for cell in row))
     return table
@@ -100,26 +117,33 @@ def phh() -> None:
 @phh.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--no-store", is_flag=True, help="replay only: keep nothing")
+@click.option("--format", "file_format", type=click.Choice(hand_import.FORMATS), default="auto",
+              show_default=True, help="the files' format: PHH, or PokerStars hand histories (auto: "
+                                      "told by the first line); GGPoker is not read")
 @json_option
 @click.pass_obj
-def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, as_json: bool) -> None:
-    """Replay (and keep) every hand of FOLDER, FILE.phh or FILE.phhs; a summary by variant."""
+def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, file_format: str, as_json: bool) -> None:
+    """Replay (and keep) every hand of FOLDER, FILE.phh, FILE.phhs or a PokerStars FILE.txt;
+    a summary by variant."""
     files = hand_import.hand_files(list(paths))
     with _progress() as progress:
         task = progress.add_task("importing", total=len(files))
         summary = hand_import.import_files(client, files, not no_store,
-                                           lambda n: progress.advance(task, n))
-    columns = ("hands", "replayed", "matched", "stored", "refused")
+                                           lambda n: progress.advance(task, n), file_format)
+    columns = ("hands", "replayed", "matched", "stored", "already", "refused")
     counts = {variant: vars(count) for variant, count in sorted(summary.by_variant.items())}
     total = vars(summary.total())
     rows = [[variant, *(count[c] for c in columns)] for variant, count in counts.items()]
     table = _table(f"{len(files)} files", ("variant", *columns), [*rows, ["all", *(total[c] for c in columns)]])
     _emit(as_json, {"files": len(files), "by_variant": counts, "total": total,
-                    "refused": [{"hand": s, "reason": r} for s, r in summary.refusals]}, table)
+                    "refused": [{"hand": s, "reason": r} for s, r in summary.refusals],
+                    "not_matched": [{"hand": s, "reason": r} for s, r in summary.mismatches]}, table)
     if not as_json:
         for source, reason in summary.refusals:
             click.echo(f"refused {source}: {reason}", err=True)
-    sys.exit(1 if summary.refusals else 0)
+        for source, reason in summary.mismatches:
+            click.echo(f"not matched {source}: {reason}", err=True)
+    sys.exit(1 if summary.refusals or summary.mismatches else 0)
 
 
 @phh.command("export")
@@ -311,8 +335,21 @@ def keys() -> None:
     """API keys (admin)."""
 
 
-def _key_rows(listed: Iterable[dict[str, Any]]) -> list[list[Any]]:
-    return [[k["id"], k["role"], k["player_id"], k["created_at"], k["revoked_at"]] for k in listed]
+def _key_rows(client: Client, listed: Iterable[dict[str, Any]]) -> list[list[Any]]:
+    names: dict[str, str] = {}
+    for key in listed:
+        if key["player_id"] and key["player_id"] not in names:
+            names[key["player_id"]] = _player_name(client, key["player_id"])
+    return [[k["id"], k["role"], names.get(k["player_id"]), k["created_at"], k["revoked_at"]] for k in listed]
+
+
+def _player_name(client: Client, player_id: str) -> str:
+    """"Ann Duke (id)": the name people know, with the id the commands take."""
+    try:
+        name = client.get(f"/v1/players/{quote(player_id, safe='')}").get("name")
+    except ApiError:
+        name = None
+    return f"{name} ({player_id})" if name else player_id
 
 
 KEY_COLUMNS = ("id", "role", "player", "created", "revoked")
@@ -352,7 +389,7 @@ def keys_list(client: Client, as_json: bool) -> None:
         if not page["next"]:
             break
         after = page["next"]
-    _emit(as_json, listed, _table(f"{len(listed)} keys", KEY_COLUMNS, _key_rows(listed)))
+    _emit(as_json, listed, _table(f"{len(listed)} keys", KEY_COLUMNS, _key_rows(client, listed)))
 
 
 # ------------------------------------------------------------------------- data key

@@ -111,6 +111,19 @@ def test_a_phhs_file_lists_its_hands_and_one_opens_in_the_replayer(server: Any, 
     step_to(browser, f"{isolated('Tom Dwan')} raises to 7,000")
 
 
+def test_a_pasted_pokerstars_hand_steps_through_the_replayer(server: Any, base: str, browser: Any) -> None:
+    stars = Path(__file__).resolve().parents[1] / "pokerstars" / "cash-nl-all-in.txt"
+    paste_phh(server, base, browser, stars.read_text())
+    assert text(browser, "#step-caption").startswith("The hand starts")
+    step_to(browser, f"{isolated('Alice')} bets 830")
+    browser.find_element(By.CSS_SELECTOR, "[data-go=last]").click()
+    assert text(browser, "#board") == "2c7dTsQh3s"
+    assert "1,690" in text(browser, "#seats")  # Carol's pot, the rake given back (cents)
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+
+
 def test_a_stud_record_steps_with_its_bring_in(server: Any, base: str, browser: Any) -> None:
     paste_phh(server, base, browser, (PHH_DIR / "wsop/2023/43/5/54.phh").read_text())  # stud hi-lo
     brought_in = next(step["caption"] for step in browser.execute_script(

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -264,3 +265,13 @@ def hand_request(betting: dict, stacks: dict[str, int], actions: list[tuple], li
     return {"game": "holdem", "betting": betting,
             "seats": [{"player": name, "stack": stack} for name, stack in stacks.items()],
             "actions": [{"player": p, "action": a, **({"to": t[0]} if t else {})} for p, a, *t in before + actions]}
+
+
+def unique_to_test(text: str | bytes) -> str:
+    """A PHH hand made this test's own by a user field naming the test: an imported hand is
+    kept once by its canonical PHH, so tests storing the same file would otherwise share
+    one stored hand (the same test gets the same text each time, for retries)."""
+    body = text.decode() if isinstance(text, bytes) else text
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+    return f"{body.rstrip()}\n_test = {json.dumps(test)}\n"
+

@@ -53,12 +53,13 @@ def test_importing_the_wsop_folder_replays_and_stores_every_hand(cardroom):
     summary = json.loads(result.stdout)
     assert summary["files"] == 83
     assert {v: c["hands"] for v, c in summary["by_variant"].items()} == WSOP_BY_VARIANT
-    assert summary["total"] == {"hands": 83, "replayed": 83, "matched": 83, "stored": 83, "refused": 0}
+    assert summary["total"] == {"hands": 83, "replayed": 83, "matched": 83, "stored": 83, "already": 0,
+                                "refused": 0}
     assert all(c["stored"] == c["hands"] for c in summary["by_variant"].values())
     assert "importing" in result.stderr and "83/83" in result.stderr  # the progress bar
 
     again = json.loads(cardroom("phh", "import", str(PHH / "wsop/2023/43/5/63.phh"), "--json").stdout)
-    assert again["total"]["stored"] == 1  # the same hand again: its first record, not a second
+    assert (again["total"]["stored"], again["total"]["already"]) == (0, 1)  # reported, not stored twice
 
 
 def test_the_summary_table_names_each_variant_and_a_refused_hand(cardroom, tmp_path):
@@ -72,6 +73,16 @@ def test_the_summary_table_names_each_variant_and_a_refused_hand(cardroom, tmp_p
     assert "refused" in result.stderr and "two.phhs[2]" in result.stderr and "invalid_phh" in result.stderr
 
 
+def test_the_summary_names_a_hand_that_does_not_match_its_record(cardroom, tmp_path):
+    good = (PHH / "wsop/2023/43/5/63.phh").read_text()
+    wrong = tmp_path / "wrong.phh"
+    wrong.write_text(good.replace("finishing_stacks = [2125000,", "finishing_stacks = [1,"))
+
+    result = cardroom("phh", "import", "--no-store", str(wrong), expect=1)
+
+    assert f"not matched {wrong}: replayed to [" in result.stderr and "but the record says [1, " in result.stderr
+
+
 def test_a_phhs_file_with_a_hand_that_is_not_toml_imports_the_others(cardroom, tmp_path):
     good = (PHH / "wsop/2023/43/5/63.phh").read_text()
     broken = tmp_path / "three.phhs"
@@ -80,7 +91,8 @@ def test_a_phhs_file_with_a_hand_that_is_not_toml_imports_the_others(cardroom, t
 
     summary = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
 
-    assert summary["total"] == {"hands": 3, "replayed": 2, "matched": 2, "stored": 0, "refused": 1}
+    assert summary["total"] == {"hands": 3, "replayed": 2, "matched": 2, "stored": 0, "already": 0,
+                                "refused": 1}
     (refusal,) = summary["refused"]
     assert refusal["hand"] == f"{broken}[2] (line {unreadable_line - 1})"
     assert "invalid_phh" in refusal["reason"] and f"line {unreadable_line} of the file" in refusal["reason"]
@@ -174,3 +186,21 @@ def test_the_director_runs_a_physical_event_from_the_command_line(cardroom, data
     confirmed = [line for line in cardroom("tournament", "moves", tournament_id).stdout.splitlines()
                  if line.startswith("1. ")]
     assert confirmed and not confirmed[0].endswith("(pending)")
+
+
+def test_a_pokerstars_session_imports_each_hand_once(cardroom, tmp_path):
+    # Numbered as no other test's hands (a hand is kept once however many tests store it).
+    written = (Path(__file__).resolve().parents[1] / "pokerstars" / "session.txt").read_text()
+    session = tmp_path / "session.txt"
+    session.write_text(written.replace("PokerStars Hand #2", "PokerStars Hand #7"))
+    summary = json.loads(cardroom("phh", "import", str(session), "--json").stdout)
+    assert summary["total"] == {"hands": 4, "replayed": 4, "matched": 4, "stored": 4, "already": 0, "refused": 0}
+    assert set(summary["by_variant"]) == {"NT", "FT", "PT"}
+    again = json.loads(cardroom("phh", "import", "--format", "pokerstars", str(session), "--json").stdout)
+    assert (again["total"]["stored"], again["total"]["already"]) == (0, 4)
+    broken = tmp_path / "broken.txt"
+    broken.write_text(session.read_text().replace("Carol: calls $1\n", "Carol: dances\n"))
+    refused = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
+    (refusal,) = refused["refused"]
+    assert refusal["hand"] == f"{broken}[hand #733876543210] (line 1)"
+    assert refusal["reason"] == "invalid_hand_history: line 18: an action we do not read: 'dances'"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.adapters.store import postgres
-from tests.integration.conftest import ADMIN, key_for, register_players
+from tests.integration.conftest import ADMIN, key_for, register_players, unique_to_test
 from tests.integration.test_forgeries import edit_and_rehash
 from tests.integration.test_hands_phh_export import act
 from tests.unit.test_phh_draw import OPENED_AND_DRAWN
@@ -131,6 +131,34 @@ def test_a_pasted_phh_hand_opens_in_the_replayer(floor: Any) -> None:
     body = page.get_data(as_text=True)
     assert page.status_code == 200, body[:2000]
     assert "\u2068Tom Dwan\u2069 raises to 7,000" in body and HOSTILE not in body
+
+
+def test_a_pasted_button_blind_hand_steps_in_the_replayer(floor: Any) -> None:
+    from tests.unit.test_phh_forced_bets import HAND
+    text = HAND.format(variant="NT", trimming="true", antes="[25, 25, 25]", blinds="[0, 0, 100]",
+                       actions='"p1 cbr 300", "p2 f", "p3 f"')
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(floor.get("/floor/hand-histories")),
+                                                     "phh": text})
+    assert page.status_code == 200, page.get_data(as_text=True)[:2000]
+    assert "raises to 300" in unescape(page.get_data(as_text=True))
+
+
+def test_a_pasted_pokerstars_hand_and_session_open_in_the_replayer(floor: Any) -> None:
+    stars = Path(__file__).resolve().parents[1] / "pokerstars"
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": (stars / "cash-nl-all-in.txt").read_text()})
+    body = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Alice\u2069 bets 830" in body and "233876543210" in body
+    session = (stars / "session.txt").read_text()
+    listed = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": session})
+    assert listed.status_code == 200 and "4 replayed" in listed.get_data(as_text=True)
+    fourth = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": session, "hand": "4"})
+    assert fourth.status_code == 200 and "\u2068Ivy\u2069 raises to 1,350" in unescape(fourth.get_data(as_text=True))
+    broken = floor.post("/floor/hand-histories", data={
+        "csrf_token": csrf(form), "phh": session.split("\n\n\n")[0].replace("Carol: calls $1\n", "Carol: dances\n")})
+    assert broken.status_code == 400 and "line 18: an action we do not read" in broken.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("text, status", [
@@ -299,7 +327,7 @@ def test_each_step_shows_the_cards_the_api_shows_the_same_key(client: Any, role:
 
 def test_a_stored_hand_history_opens_by_its_id(client: Any, floor: Any) -> None:
     record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
-    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+    stored = client.post("/v1/hand-histories?store=true", data=unique_to_test(record).encode(),
                          headers={**ADMIN, "Content-Type": "application/toml"})
     assert stored.status_code == 201, stored.get_data(as_text=True)
     hand_id = stored.get_json()["id"]
@@ -462,7 +490,7 @@ def test_a_mixed_game_hand_opens_in_the_replayer(floor: Any) -> None:
 ], ids=["stud hi-lo", "five-card draw"])
 def test_a_stored_hand_of_any_game_steps_in_the_replayer(client: Any, floor: Any, record: str,
                                                         caption: str) -> None:
-    stored = client.post("/v1/hand-histories?store=true", data=record.encode(),
+    stored = client.post("/v1/hand-histories?store=true", data=unique_to_test(record).encode(),
                          headers={**ADMIN, "Content-Type": "application/toml"})
     assert stored.status_code == 201, stored.get_data(as_text=True)
     hand_id = stored.get_json()["id"]

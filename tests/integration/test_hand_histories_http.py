@@ -6,13 +6,18 @@ a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
 from __future__ import annotations
 
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.history.phh import parse
+from service.http.api.hand_histories import imported_hand_id
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem
 from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
+from tests.unit.test_stud_past_eight import NINE_HANDED
 
 pytestmark = pytest.mark.integration
 
@@ -100,6 +105,17 @@ def test_text_plain_is_accepted_like_application_toml(client):
 def test_a_variant_we_do_not_replay_is_unsupported_variant(client):
     text = (PHH / "arieh-yockey-2019.phh").read_text().replace('"F2L3D"', '"NR"')
     assert_problem(send(client, text), 422, "unsupported_variant")
+
+
+@pytest.mark.parametrize("variant", sorted(NINE_HANDED))
+def test_a_nine_handed_stud_history_is_refused_too_many_players_and_nothing_is_kept(client, variant):
+    # Issue 33: stud is dealt to at most eight (Robert's Rules); the refusal is the domain's,
+    # at the hand's start, whether the hand is replayed or sent to be kept.
+    for query in ("", "?store=true"):
+        body = assert_problem(send(client, NINE_HANDED[variant], query=query), 422, "too_many_players")
+        assert (body["rule"], body["numbers"]) == ("RRP seven-card stud", {"players": 9, "max_players": 8})
+    kept_as = imported_hand_id(parse(NINE_HANDED[variant]))
+    assert client.get(f"/v1/hands/{kept_as}", headers=ADMIN).status_code == 404
 
 
 def test_an_illegal_raise_is_a_422_naming_the_action_by_its_index(client):
@@ -209,8 +225,10 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     illegal = CHOPPED_BOARD.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")  # a raise of 1 over 2
     answer = replayed(client, phhs(PLURIBUS_SPLIT_POT.read_text(), WSOP_NT.read_text(),
                                    CHOPPED_BOARD, illegal))
+    named = answer["summary"].pop("named")
     assert answer["summary"] == {"hands": 4, "replayed": 3, "refused": 1, "unreadable": 0, "matching_record": 2,
                                  "not_matching_record": 0, "without_record": 1}
+    assert [(n["name"], n["why"].split(":")[:2]) for n in named] == [("4", ["not replayed", " raise_below_minimum"])]
     first, second, third, fourth = answer["hands"]
     assert first["name"] == "1" and first["outcome"]["odd_chip_rule"] == "split_exactly"
     assert first["outcome"] == replayed(client, PLURIBUS_SPLIT_POT.read_text())
@@ -220,11 +238,23 @@ def test_a_phhs_file_replays_each_hand_and_answers_one_summary(client):
     assert fourth["refused"]["rule"] == "TDA 2024 43"
 
 
+def test_a_phhs_summary_names_a_hand_that_does_not_match_its_record(client):
+    recorded = WSOP_NT.read_text()
+    stated = recorded[recorded.index("finishing_stacks = ["):].splitlines()[0]
+    wrong = recorded.replace(stated, stated.replace("[", "[1, ", 1).rsplit(",", 1)[0] + "]")
+    answer = replayed(client, phhs(recorded, wrong))
+    (named,) = answer["summary"]["named"]
+    assert (named["name"], named["line"]) == ("2", recorded.count("\n") + 3)
+    assert named["why"].startswith("replayed to [") and "but the record says [1, " in named["why"]
+
+
 def test_a_phhs_file_with_an_unreadable_hand_replays_the_others(client):
     body = phhs(CHOPPED_BOARD, "variant = 'NT\n", CHOPPED_BOARD, "variant = 'NT'\nantes = 'none'\n")
     answer = replayed(client, body)
+    named = answer["summary"].pop("named")
     assert answer["summary"] == {"hands": 4, "replayed": 2, "refused": 0, "unreadable": 2,
                                  "matching_record": 0, "not_matching_record": 0, "without_record": 2}
+    assert [n["name"] for n in named] == ["2", "4"] and all(n["why"].startswith("not read: ") for n in named)
     first, not_toml, third, wrong_type = answer["hands"]
     assert first["outcome"] == third["outcome"] == replayed(client, CHOPPED_BOARD)
     assert (first["position"], first["name"], first["line"], first["variant"]) == (1, "1", 1, "NT")
@@ -250,3 +280,50 @@ def test_hands_of_a_phhs_file_may_share_a_name(client):
     # Two tables [1] make one TOML document invalid; as hands of a file, each is read.
     answer = replayed(client, f"[1]\n{CHOPPED_BOARD}[1]\n{CHOPPED_BOARD}")
     assert [(h["name"], "outcome" in h) for h in answer["hands"]] == [("1", True), ("1", True)]
+
+
+# ---------------------------------------------------------------- PokerStars
+
+POKERSTARS = Path(__file__).resolve().parents[1] / "pokerstars"
+
+
+def test_a_pokerstars_hand_replays_to_its_stacks_and_is_kept_once(client):
+    text = (POKERSTARS / "tournament-side-pots.txt").read_text()
+    answer = client.post("/v1/hand-histories", data=text, content_type="text/plain", headers=ADMIN).get_json()
+    assert answer["variant"] == "NT" and answer["players"] == ["Dan", "Ann", "Ben", "Cat"]
+    assert answer["finishing_stacks"] == answer["recorded_finishing_stacks"] == [2940, 3860, 2500, 0]
+    assert answer["matches_record"] is True and answer["winners"] == ["Ann"]
+    stored = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    again = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    assert stored.status_code in (200, 201) and again.status_code == 200
+    assert again.get_json()["already_stored"] is True and again.get_json()["id"] == stored.get_json()["id"]
+    exported = client.get(f"/v1/hands/{stored.get_json()['id']}/phh", headers=ADMIN).get_data(as_text=True)
+    assert '_source = "PokerStars"' in exported and "hand = 208957890123" in exported
+
+
+def test_a_pokerstars_session_replays_hand_by_hand(client):
+    text = (POKERSTARS / "session.txt").read_text().replace("Gus: calls $0.10\n", "Gus: juggles\n", 1)
+    answer = client.post("/v1/hand-histories", data=text, content_type="text/plain", headers=ADMIN).get_json()
+    assert [h["name"] for h in answer["hands"]] == ["233876543210", "208957890123", "233876543299", "233876543300"]
+    assert answer["summary"]["replayed"] == 3 and answer["summary"]["matching_record"] == 3
+    (named,) = answer["summary"]["named"]
+    assert named["name"] == "233876543299" and named["why"].startswith("not read: line 86: an action we do not read")
+    unreadable = client.post("/v1/hand-histories", data=text.split("\n\n\n")[2], content_type="text/plain",
+                             headers=ADMIN)
+    body = assert_problem(unreadable, 400, "invalid_hand_history")
+    assert body["line"] == 12
+
+
+def test_a_button_blind_hand_replays_but_is_not_kept(client):
+    from tests.unit.test_phh_forced_bets import HAND
+    text = HAND.format(variant="NT", trimming="true", antes="[25, 25, 25]", blinds="[0, 0, 100]",
+                       actions='"p1 cbr 300", "p2 f", "p3 f"')
+    answer = client.post("/v1/hand-histories", data=text, content_type="application/toml", headers=ADMIN)
+    assert answer.status_code == 200 and answer.get_json()["finishing_stacks"] == [1150, 975, 875]
+    assert_problem(client.post("/v1/hand-histories?store=true", data=text, content_type="application/toml",
+                               headers=ADMIN), 422, "not_storable")
+    ante_only = HAND.format(variant="NT", trimming="false", antes="[25, 25, 25]", blinds="[0, 0, 0]",
+                            actions='"p1 cbr 100", "p2 f", "p3 f"')
+    kept = client.post("/v1/hand-histories?store=true", data=ante_only, content_type="application/toml",
+                       headers=ADMIN)
+    assert kept.status_code == 201 and kept.get_json()["finishing_stacks"] == [1050, 975, 975]

@@ -6,7 +6,7 @@ import uuid
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.corpus import PHH
-from tests.integration.conftest import ADMIN, register_players
+from tests.integration.conftest import ADMIN, register_players, unique_to_test
 
 NL = {"structure": "no-limit", "small_blind": 50, "big_blind": 100}
 
@@ -45,7 +45,7 @@ def test_a_version_conflict_is_counted_after_it_happens(client):
 
 def test_an_idempotent_replay_is_counted_and_appends_are_not_counted_twice(client):
     key = {"Idempotency-Key": uuid.uuid4().hex, "Content-Type": "application/toml"}
-    hand = (PHH / "wsop/2023/43/5/63.phh").read_bytes()
+    hand = unique_to_test((PHH / "wsop/2023/43/5/63.phh").read_bytes()).encode()  # kept once per content
     before = _samples(client)
 
     first = client.post("/v1/hand-histories?store=true", data=hand, headers={**ADMIN, **key})

@@ -472,3 +472,54 @@ def test_palace_battle_gives_the_minimum_bet_and_the_ante(client):
     assert_problem(ask(client, "palace-battle", {
         "attacker": {"banner": "Ah", "palace": "KdKc2s"},
         "defender": {"banner": "Qs", "palace": "QhQd3c"}, "small_bet": 0}), 400, "validation_error")
+
+
+# ---------------------------------------------------------------- who shows first
+
+
+def test_showdown_order_the_river_bettor_shows_first(client):
+    limped = [{"player": "A", "action": "call"}, {"player": "BTN", "action": "call"},
+              {"player": "SB", "action": "call"}, {"player": "BB", "action": "check"}]
+    checked = [{"player": name, "action": "check"} for name in ("SB", "BB", "A", "BTN")]
+    river = [{"player": "SB", "action": "check"}, {"player": "BB", "action": "bet", "to": 400},
+             {"player": "A", "action": "fold"}, {"player": "BTN", "action": "call"},
+             {"player": "SB", "action": "call"}]
+    answer = ruling(client, "showdown-order", {"game": "holdem", "betting": NL, "seats": FOUR,
+                                               "button": "BTN", "actions": limped + checked + checked + river})
+    assert answer == {"all_in": False, "order": ["BB", "BTN", "SB"], "first": "BB",
+                      "reason": "last_aggressor", "rule": "TDA 2024 17-A",
+                      "words": "BB shows first (TDA 2024 17-A): BB made the last bet or raise on the "
+                               "river. Then, clockwise, BTN and SB show or muck."}
+    checked_river = ruling(client, "showdown-order", {"betting": NL, "seats": FOUR,
+                                                      "actions": limped + checked + checked + checked})
+    assert (checked_river["first"], checked_river["reason"]) == ("SB", "first_to_act")
+
+
+def test_showdown_order_all_in_tables_every_hand(client):
+    answer = ruling(client, "showdown-order", {"betting": NL, "seats": FOUR, "actions": [
+        {"player": "A", "action": "raise", "to": 10000}, {"player": "BTN", "action": "fold"},
+        {"player": "SB", "action": "fold"}, {"player": "BB", "action": "call"}]})
+    assert (answer["all_in"], answer["first"], answer["reason"], answer["rule"]) == (
+        True, None, "all_in_tabled", "TDA 2024 16")
+    assert answer["order"] == ["BB", "A"]
+
+
+def test_showdown_order_before_the_showdown_is_a_422_naming_who_acts(client):
+    body = assert_problem(ask(client, "showdown-order", {"betting": NL, "seats": FOUR, "actions": [
+        {"player": "A", "action": "call"}]}), 422, "showdown_not_reached")
+    assert body["numbers"] == {"to_act": "BTN"}
+    assert_problem(ask(client, "showdown-order", {"game": "dice", "betting": NL,
+                                                  "seats": FOUR}), 400, "validation_error")
+
+
+def test_betting_reopened_by_short_all_ins_says_why(client):
+    seats = [{"player": "SB", "stack": 600}, {"player": "BB", "stack": 10000},
+             {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 450}]
+    answer = ruling(client, "betting", {"betting": NL, "seats": seats, "actions": [
+        {"player": "A", "action": "raise", "to": 300}, {"player": "BTN", "action": "raise", "to": 450},
+        {"player": "SB", "action": "raise", "to": 600}, {"player": "BB", "action": "call"}],
+        "proposed": {"player": "A", "action": "raise", "to": 800}})
+    assert answer["legal"]["raise_reopened"]["rule"] == "TDA 2024 47-A"
+    assert answer["verdict"]["rule"] == "TDA 2024 47-A, 43"
+    assert answer["verdict"]["detail"].startswith(
+        "raising is reopened: since your action at 300 the all-ins raised the bet to 600, 300 more")

@@ -145,3 +145,41 @@ def test_an_opening_without_proof_is_only_the_first_bet_under_jacks_or_better():
     table = Table(FALSE, DrawSettings())
     with pytest.raises(Violation):
         table(OpenWithoutProof(1, 20))
+
+
+# Robert's Rules, draw (jacks or better): an opener whose straight or flush also holds a
+# qualifying pair (the joker counting in it) may throw the rest away and draw to the pair:
+# keeping the pair keeps openers, so nothing is split and nothing is kept aside.
+WILD_JACKS = DrawSettings(opening="jacks_or_better", joker="wild")
+JOKER_STRAIGHT = ("9c9d5s4c3d", "JkJhTc9h8s", "7s7h8d9sTs")  # seat 1: a straight, and jacks with the joker
+
+
+def joker_straight_opened() -> Table:
+    table = Table(JOKER_STRAIGHT, WILD_JACKS)
+    table.act(("bet", 20))
+    table.act(("call",), ("call",))
+    return table
+
+
+def test_an_opener_keeping_a_pair_from_a_straight_draws_without_splitting_openers():
+    table = joker_straight_opened()
+    events = table(Discard(1, tuple(parse_and_text("Tc9h8s"))))
+    assert not any(isinstance(e, OpenersSplit) for e in events)
+    assert draw.breaks_openers(table.state, 1, ["Tc", "9h", "8s"]) is False
+
+
+def test_throwing_the_joker_from_such_a_straight_still_splits_the_openers():
+    table = joker_straight_opened()
+    with pytest.raises(Violation) as refused:
+        table(Discard(1, tuple(parse_and_text("JkTc9h"))))
+    assert refused.value.code == "split_openers_undeclared"
+    assert draw.breaks_openers(table.state, 1, ["Jk", "Tc", "9h"]) is True
+
+
+def test_with_the_bug_only_an_ace_pairs_the_joker():
+    bug = DrawSettings(opening="jacks_or_better", joker="bug")
+    table = Table(("9c9d5s4c3d", "JkAhKhQh9h", "7s7h8d9sTs"), bug)  # a flush, and aces with the bug
+    table.act(("bet", 20))
+    table.act(("call",), ("call",))
+    assert draw.breaks_openers(table.state, 1, ["Kh", "Qh", "9h"]) is False
+    assert draw.breaks_openers(table.state, 1, ["Ah", "Qh", "9h"]) is True

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from domain.games import holdem
+from domain.live.games.holdem import HoldemGame
+from domain.rules.betting import BettingStructure
 from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
 
@@ -221,3 +224,54 @@ def test_all_in_with_the_betting_over_waits_at_the_showdown_not_on_a_river_nobod
                                          {"player": "BB", "action": "call"}],
                              "cards": {"hole": {"BB": "AsAd"}, "board": board}})
     assert (answer["round"], answer["to_act"], answer["hand_over"]) == ("showdown", None, False)
+
+
+def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting_and_the_answer_says_why():
+    # TDA 2024 47-A: an all-in of less than a full raise does not reopen the betting to a
+    # player who has acted unless, when the action returns, they face at least a full raise
+    # in all; two short all-ins facing A add up: 300 -> 450 -> 600 is 300 more, a full raise of 200.
+    seats = [{"player": "SB", "stack": 600}, {"player": "BB", "stack": 10000},
+             {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 450}]
+    answer = betting_ruling({
+        "betting": NL, "seats": seats, "button": "BTN",
+        "actions": [{"player": "A", "action": "raise", "to": 300},
+                    {"player": "BTN", "action": "raise", "to": 450},
+                    {"player": "SB", "action": "raise", "to": 600},
+                    {"player": "BB", "action": "call"}],
+        "proposed": {"player": "A", "action": "raise", "to": 800}})
+    reopened = ("raising is reopened: since your action at 300 the all-ins raised the bet to 600, "
+                "300 more, which adds up to at least the last full bet or raise of 200")
+    assert answer["to_act"] == "A" and answer["legal"]["raise"] == {"min_to": 800, "max_to": 10000}
+    assert answer["legal"]["raise_reopened"] == {"detail": reopened, "rule": "TDA 2024 47-A"}
+    assert answer["verdict"] == {
+        "legal": True, "rule": "TDA 2024 47-A, 43",
+        "detail": f"{reopened}; the minimum raise is to 800: the last full raise was 200 over 100",
+        "numbers": {"to": 800, "min_to": 800, "max_to": 10000, "acted_at": 300, "increase": 300,
+                    "last_full_raise": 200}}
+
+
+def test_a_live_table_shows_the_reopening_beside_legal_as_the_ruling_words_it():
+    # The same hand at a live hold'em table: `legal` keeps the actions alone, and
+    # `raise_reopened` stands beside it (legal_notes), worded as the ruling words it.
+    _, hand = holdem.handle(None, holdem.StartHand(("SB", "BB", "A", "BTN"), (600, 10000, 10000, 450), 3,
+                                                   BettingStructure.from_dict(NL)))
+    for seat, action, to in ((2, "raise", 300), (3, "raise", 450), (0, "raise", 600), (1, "call", None)):
+        hand = holdem.handle(hand, holdem.PostAction(seat, action, to))[1]
+    legal = HoldemGame.legal_view(hand, "A", None)
+    assert legal["raise"] == {"min_to": 800, "max_to": 10000} and "raise_reopened" not in legal
+    assert HoldemGame.legal_notes(hand) == {"raise_reopened": {
+        "detail": "raising is reopened: since your action at 300 the all-ins raised the bet to 600, "
+                  "300 more, which adds up to at least the last full bet or raise of 200",
+        "rule": "TDA 2024 47-A"}}
+
+
+def test_one_short_all_in_leaves_no_reopening_to_explain():
+    seats = [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
+             {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 450}]
+    answer = betting_ruling({
+        "betting": NL, "seats": seats,
+        "actions": [{"player": "A", "action": "raise", "to": 300},
+                    {"player": "BTN", "action": "raise", "to": 450},
+                    {"player": "SB", "action": "fold"}, {"player": "BB", "action": "call"}]})
+    assert answer["legal"]["raise_closed_reason"] == "not_reopened"
+    assert "raise_reopened" not in answer["legal"]

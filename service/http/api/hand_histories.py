@@ -11,10 +11,16 @@ admin) keeps the hand as an audited record: the replay's events are appended to 
 of their own, `hand-<uuid>` (expected version 0), which is
 also the hand's id for `GET /v1/hands/{id}`, `/state`, `/phh` and the hash-chain check
 `GET /v1/streams/{id}/verify`. The answer is 201 with the id, the version and the
-computed outcome; a retry with the same Idempotency-Key and body answers the first answer
+computed outcome; the id is made from the hand's canonical PHH, so a hand kept already is
+reported (200, `already_stored`), never stored twice; a retry with the same Idempotency-Key and body answers the first answer
 again (service.http.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 are stored as their domain.games.mixed events.
+
+A PokerStars hand history (one hand, or a file of many; domain.history.pokerstars) is
+read into the same PHH record first and replays and is kept like one; a hand it cannot
+read is a 400 `invalid_hand_history` naming the line (in a file of many, `unreadable`).
+GGPoker and the other sites' formats are not read.
 
 A .phhs file (several hands, each a TOML table) is cut into its hands first
 (domain.history.phh_collection), so each hand is read and replayed on its own: the
@@ -23,6 +29,7 @@ read, the line and the reason; only a file of which no hand can be read is a 400
 """
 from __future__ import annotations
 
+import hashlib
 import tomllib
 import uuid
 from fractions import Fraction
@@ -34,8 +41,9 @@ from flask import jsonify, request
 from domain import registry, secrecy
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    metadata_text, parse, player_names,
+    metadata_text, parse, player_names, positional_blinds, write_phh,
 )
+from domain.history import pokerstars
 from domain.history.phh_games import replay
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.live import table_records
@@ -115,6 +123,9 @@ class HandHistoryReplaySchema(ma.Schema):
     pots = ma.fields.List(ma.fields.Nested(ReplayedPotSchema), required=True)
     id = ma.fields.String(metadata={"description": "with ?store=true: the stored hand's id (hand-<uuid>)"})
     version = ma.fields.Integer(metadata={"description": "with ?store=true: the hand stream's version"})
+    already_stored = ma.fields.Boolean(metadata={
+        "description": "with ?store=true: true when the same hand (its canonical PHH) was kept "
+                       "before (200, its id; nothing stored again)"})
 
 
 class ReplayRefusalSchema(ma.Schema):
@@ -147,6 +158,12 @@ class CollectedHandSchema(ma.Schema):
                        "the file's other hands are replayed all the same"})
 
 
+class NamedHandSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    line = ma.fields.Integer(required=True, metadata={"description": "the line of the hand's header"})
+    why = ma.fields.String(required=True)
+
+
 class ReplaySummarySchema(ma.Schema):
     hands = ma.fields.Integer(required=True)
     replayed = ma.fields.Integer(required=True)
@@ -157,6 +174,9 @@ class ReplaySummarySchema(ma.Schema):
         "description": "replayed hands whose computed finishing stacks are the recorded ones"})
     not_matching_record = ma.fields.Integer(required=True)
     without_record = ma.fields.Integer(required=True, metadata={"description": "no finishing_stacks stated"})
+    named = ma.fields.List(ma.fields.Nested(NamedHandSchema), required=True, metadata={
+        "description": "each hand that was not replayed (refused or unreadable) or did not end with "
+                       "its recorded finishing stacks, and why"})
 
 
 class HandCollectionReplaySchema(ma.Schema):
@@ -178,7 +198,9 @@ class StoreQuerySchema(ma.Schema):
 PHH_REQUEST_BODY = {
     "required": True,
     "description": "One hand in the PHH format (phh-std TOML); variants NT, FT, PO, F7S, "
-                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD replay. "
+                   "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD, PT replay. "
+                   "Or PokerStars hand histories of the flop games domain.history.pokerstars reads "
+                   "(text/plain: one hand, or a file of many), read into the same record. "
                    f"At most {MAX_PHH_BYTES} bytes (413 beyond).",
     "content": {
         media_type: {"schema": {"type": "string"},
@@ -227,25 +249,48 @@ def replay_hand_history(store: bool = False) -> Any:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
     text = _body_text()
-    collected = hands_of(text)
-    if collected is not None:
+    stars_hands = pokerstars.hands_in(text) if pokerstars.is_pokerstars(text) else None
+    collected = None if stars_hands else hands_of(text)
+    if collected is not None or (stars_hands and len(stars_hands) > 1):
         if store:
-            raise Problem(422, "not_storable", "a .phhs file replays but is not kept: store its hands "
-                          "one at a time")
-        return jsonify(HandCollectionReplaySchema().dump(collection_answer(collected)))
-    record = checked_record(text)
+            raise Problem(422, "not_storable", "a file of several hands replays but is not kept: store "
+                          "its hands one at a time")
+        answer = (collection_answer(collected) if collected is not None
+                  else summarised([pokerstars_entry(position, hand) for position, hand in enumerate(stars_hands or (), 1)]))
+        return jsonify(HandCollectionReplaySchema().dump(answer))
+    record = pokerstars_record(stars_hands[0]) if stars_hands else checked_record(text)
     try:
         result = replay(record)
     except Violation as violation:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
+    if positional_blinds(record):
+        raise Problem(422, "not_storable", "a flop game's hand with a single or button blind "
+                      "replays, but is not kept: its events are a rotation's, which no stored game reads")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = IMPORTED_HAND_PREFIX + str(uuid.uuid4())
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    hand_id = imported_hand_id(record)
     answer = _answer(record, result)
-    answer.update(id=hand_id, version=appended.last_version)
+    stored_version = event_store().stream_version(hand_id)
+    if stored_version:
+        # The same hand (its canonical PHH) is kept already: reported, not stored twice.
+        answer.update(id=hand_id, version=stored_version, already_stored=True)
+        return answer, 200, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{stored_version}"'}
+    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+    answer.update(id=hand_id, version=appended.last_version, already_stored=False)
     return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
+
+
+_IMPORTED_HANDS = uuid.UUID("0c7e6b1e-5d3a-4f7e-9a51-6f1f3f2b8a10")
+"""The namespace of imported hands' ids (uuid5 of the canonical PHH's digest)."""
+
+
+def imported_hand_id(record: HandHistory) -> str:
+    """The id an imported hand is kept under: made from its canonical PHH (the parsed hand
+    written back), so the same hand imported twice, however its file was laid out, is
+    kept once."""
+    digest = hashlib.sha256(write_phh(record).encode()).hexdigest()
+    return IMPORTED_HAND_PREFIX + str(uuid.uuid5(_IMPORTED_HANDS, digest))
 
 
 def game_of(record: HandHistory) -> str:
@@ -301,11 +346,15 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
 
 
 def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
-    """Each hand of a .phhs file read and replayed on its own, and one summary: a hand that
-    cannot be read is `unreadable` (where and why), one that breaks a rule `refused`, and
-    the others are replayed all the same. A 400 `invalid_phh` only when no hand could be
-    read at all, listing why for each."""
-    hands = [_collected_hand(hand) for hand in collected]
+    """Each hand of a .phhs file read and replayed on its own, and one summary."""
+    return summarised([_collected_hand(hand) for hand in collected])
+
+
+def summarised(hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each hand of a .phhs (or PokerStars) file read and replayed on its own, and one
+    summary: a hand that cannot be read is `unreadable` (where and why), one that breaks a
+    rule `refused`, and the others are replayed all the same. A 400 `invalid_phh` only when
+    no hand could be read at all, listing why for each."""
     unreadable = [h for h in hands if "unreadable" in h]
     if len(unreadable) == len(hands):
         reasons = "; ".join(f"hand [{h['name']}] (line {h['line']}): {h['unreadable']['detail']}"
@@ -316,8 +365,23 @@ def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
     return {"summary": {
         "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches) - len(unreadable),
         "unreadable": len(unreadable), "matching_record": matches.count(True),
-        "not_matching_record": matches.count(False), "without_record": matches.count(None)},
+        "not_matching_record": matches.count(False), "without_record": matches.count(None),
+        "named": [named for named in map(_why_named, hands) if named is not None]},
         "hands": hands}
+
+
+def _why_named(hand: dict[str, Any]) -> dict[str, Any] | None:
+    """A hand the summary names: not replayed, or replayed to other stacks than recorded."""
+    if "unreadable" in hand:
+        why = f"not read: {hand['unreadable']['detail']}"
+    elif "refused" in hand:
+        why = f"not replayed: {hand['refused']['code']}: {hand['refused']['detail']}"
+    elif hand["outcome"]["matches_record"] is False:
+        why = (f"replayed to {hand['outcome']['finishing_stacks']}, but the record says "
+               f"{hand['outcome']['recorded_finishing_stacks']}")
+    else:
+        return None
+    return {"name": hand["name"], "line": hand["line"], "why": why}
 
 
 def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
@@ -330,6 +394,25 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
         entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
         return entry
     return {**entry, **_replayed_outcome(record)}
+
+
+def pokerstars_entry(position: int, hand: pokerstars.StarsHand) -> dict[str, Any]:
+    """One hand of a PokerStars file: its outcome, its refusal, or why it cannot be read."""
+    entry: dict[str, Any] = {"position": position, "name": hand.number, "line": hand.line}
+    try:
+        record = pokerstars.to_record(hand)
+    except pokerstars.PokerStarsError as unreadable:
+        entry["unreadable"] = {"code": "invalid_hand_history", "detail": str(unreadable), "line": unreadable.line}
+        return entry
+    return {**entry, **_replayed_outcome(record)}
+
+
+def pokerstars_record(hand: pokerstars.StarsHand) -> HandHistory:
+    try:
+        return pokerstars.to_record(hand)
+    except pokerstars.PokerStarsError as unreadable:
+        raise Problem(400, "invalid_hand_history", f"a PokerStars hand we cannot read: {unreadable}",
+                      line=unreadable.line) from None
 
 
 def _replayed_outcome(record: HandHistory) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Stateless adjudication (api.md "Rulings"): describe a situation, get the ruling.
 
-`POST /v1/rulings/betting`, `/showdown`, `/dice` and `/palace-battle`. Nothing is read from
+`POST /v1/rulings/betting`, `/showdown-order`, `/showdown`, `/dice` and `/palace-battle`. Nothing is read from
 or written to the event store. Any authenticated key may ask: the caller supplies every
 card, so no hidden information can leak, and a ruling changes nothing.
 
@@ -26,6 +26,7 @@ from domain.rulings.betting import betting_ruling
 from domain.rulings.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.tournaments.payouts import icm_ruling
 from domain.rules.violations import Violation
+from domain.rulings.who_shows_first import REASONS, showdown_order_ruling
 from service.http.api import Blueprint
 from service.http.api.schemas import (MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings,
                                  RegisteredGame, StrictBoolean)
@@ -162,8 +163,9 @@ class DrawRulingSettingsSchema(ma.Schema):
                              metadata={"description": "none (default), wild or bug"})
 
 
-class BettingRulingRequestSchema(ma.Schema):
-    game = ma.fields.String(load_default="holdem", validate=RegisteredGame(lambda game: game.betting_ruling))
+class HandDescriptionSchema(ma.Schema):
+    """A hand as the rulings describe it: the betting, the seats and the actions so far."""
+
     betting = ma.fields.Nested(RulingBettingDescriptionSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
                            validate=ma.validate.Length(min=2, max=MAX_SEATS),
@@ -171,8 +173,16 @@ class BettingRulingRequestSchema(ma.Schema):
     button = _player_name()
     actions = ma.fields.List(ma.fields.Nested(BettingActionSchema),
                              validate=ma.validate.Length(max=MAX_ACTIONS))
-    proposed = ma.fields.Nested(BettingActionSchema)
     cards = ma.fields.Nested(KnownCardsSchema)
+
+
+# The games whose hands the betting ruling replays (and the order of show reads).
+BETTING_RULING_GAMES = RegisteredGame(lambda game: game.betting_ruling)
+
+
+class BettingRulingRequestSchema(HandDescriptionSchema):
+    game = ma.fields.String(load_default="holdem", validate=BETTING_RULING_GAMES)
+    proposed = ma.fields.Nested(BettingActionSchema)
     settings = ma.fields.Nested(DrawRulingSettingsSchema,
                                 metadata={"description": "five-card draw only; betting.min_bet is the "
                                                          "unit, twice the ante"})
@@ -188,6 +198,11 @@ class CallSchema(ma.Schema):
     adds = ma.fields.Integer(required=True)
 
 
+class VerdictReasonSchema(ma.Schema):
+    detail = ma.fields.String(required=True)
+    rule = ma.fields.String(required=True)
+
+
 class LegalActionsSchema(ma.Schema):
     fold = ma.fields.Boolean(required=True)
     check = ma.fields.Boolean(required=True)
@@ -196,6 +211,9 @@ class LegalActionsSchema(ma.Schema):
     raise_ = ma.fields.Nested(AmountRangeSchema, allow_none=True, required=True,
                               data_key="raise", attribute="raise")
     raise_closed_reason = ma.fields.String()
+    raise_reopened = ma.fields.Nested(VerdictReasonSchema, metadata={
+        "description": "a player who has acted may raise again: the short all-ins since add up to a "
+                       "full raise (TDA 2024 47-A), the arithmetic in words"})
     bring_in = ma.fields.Integer(metadata={
         "description": "games with a bring-in, while it is due: its amount (or complete: `bet`)"})
 
@@ -267,6 +285,46 @@ def betting(body: dict) -> dict:
     An illegal sequence in `actions` is a 422 naming the first illegal action (`index`).
     """
     return adjudicate(betting_ruling, body)
+
+
+# ---------------------------------------------------------------- who shows first
+
+
+class ShowdownOrderRequestSchema(HandDescriptionSchema):
+    """The betting ruling's description of a hand, replayed to its showdown; in the games
+    with up cards, `cards.hole` gives the up cards that decide who shows first when nobody
+    bet on the last street."""
+
+    game = ma.fields.String(load_default="holdem", validate=BETTING_RULING_GAMES)
+
+
+class ShowdownOrderSchema(ma.Schema):
+    all_in = ma.fields.Boolean(required=True, metadata={
+        "description": "a player is all in with the betting over: every hand is tabled at once (TDA 2024 16)"})
+    order = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the hands in the order they are tabled (clockwise from the first)"})
+    first = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "who shows first; null when every hand is tabled at once"})
+    reason = ma.fields.String(required=True, validate=ma.validate.OneOf(REASONS))
+    rule = ma.fields.String(required=True, metadata={"example": "TDA 2024 17-A"})
+    words = ma.fields.String(required=True, metadata={"description": "the ruling as a floor person reads it out"})
+
+
+@blp.route("/showdown-order", methods=["POST"])
+@require(*ROLES)
+@blp.arguments(ShowdownOrderRequestSchema)
+@blp.response(200, ShowdownOrderSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def showdown_order(body: dict) -> dict:
+    """Who shows first at the showdown (any role; TDA 2024 16, 17-A).
+
+    The last aggressor of the final betting round shows first; with no bet on it, the player
+    who would act first: the first seat left of the button in flop and draw games, the best
+    board showing in the games with up cards (the lowest in a lowball one). A player all in with the betting
+    over: every hand is tabled at once. A hand still being bet is `showdown_not_reached`,
+    one won without a showdown `no_showdown` (422).
+    """
+    return adjudicate(showdown_order_ruling, body)
 
 
 # ---------------------------------------------------------------- chips pushed and words said

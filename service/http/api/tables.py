@@ -174,6 +174,10 @@ ROUND_FIELD = ma.fields.String(allow_none=True, metadata={
 RAISE_CLOSED_FIELD = ma.fields.String(metadata={
     "description": "beside `legal`, when `raise` is null and nobody may bet: why raising is closed "
                    "(not_reopened, raise_cap_reached, stack_too_short, opponents_all_in)"})
+RAISE_REOPENED_FIELD = ma.fields.Dict(metadata={
+    "description": "beside `legal`, when a player who has acted may raise again because the short "
+                   "all-ins since add up to a full raise: `detail` (the arithmetic in words) and `rule` "
+                   "(TDA 2024 47-A)"})
 
 
 class WrittenSchema(ma.Schema):
@@ -187,6 +191,7 @@ class WrittenSchema(ma.Schema):
         "description": "what `to_act` may do, as GET legal-actions answers it: derived from "
                        "public information (stacks, bets, round), never from hidden cards; " + LEGAL_DESCRIPTION})
     raise_closed_reason = RAISE_CLOSED_FIELD
+    raise_reopened = RAISE_REOPENED_FIELD
     hand = ma.fields.Nested(HandSummarySchema, allow_none=True, metadata={
         "description": "the current (or last) hand's public summary; null before the first hand"})
 
@@ -227,6 +232,7 @@ class TableLegalActionsSchema(ma.Schema):
     round = ROUND_FIELD
     legal = ma.fields.Dict(allow_none=True, metadata={"description": LEGAL_DESCRIPTION})
     raise_closed_reason = RAISE_CLOSED_FIELD
+    raise_reopened = RAISE_REOPENED_FIELD
 
 
 # ------------------------------------------------------------------------------ shared

@@ -36,6 +36,7 @@ def _live(table_id: str) -> dict[str, Any] | None:
     return {
         "table": shown, "names": names, "to_act": acting["to_act"], "legal": acting["legal"],
         "raise_closed_reason": acting.get("raise_closed_reason"),
+        "raise_reopened": acting.get("raise_reopened"),
         "pot_limit": replay.pot_limit_words(state),
         "hand": hand, "pot_total": sum(pot["amount"] for pot in (hand or {}).get("pots") or []),
         "hands": hand_links(table_id, newest_on_page(state.hands_played)),

@@ -13,19 +13,20 @@ static/floor/replayer.js with buttons and the arrow keys.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from domain import registry
-from domain.history import phh
+from domain.history import phh, pokerstars
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
 from service.application import commands, listings, replay, views
 from service.application.handling import UnreadableStream
 from service.http.api import application, event_store, resources
-from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer
+from service.http.api.hand_histories import (MAX_PHH_BYTES, checked_record, collection_answer,
+                                             pokerstars_entry, pokerstars_record, summarised)
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
@@ -127,6 +128,8 @@ def open_hand_history() -> Any:
     text, error = _posted_text()
     if error is not None:
         return _form_error(error, "", "", 400)
+    if pokerstars.is_pokerstars(text):
+        return _pokerstars_hand(text)
     collected = hands_of(text)
     hand_text = text
     if collected is not None:
@@ -134,15 +137,38 @@ def open_hand_history() -> Any:
         if chosen is None:
             return _collection_page(collected, text)
         hand_text = chosen.text
+    return _replayer_page(lambda: checked_record(hand_text), text, "PHH hand")
+
+
+def _replayer_page(read: Callable[[], phh.HandHistory], text: str, untitled: str) -> Any:
+    """The replayer of the hand `read` gives; the form again with why when it cannot be
+    read (400) or does not replay (422)."""
     try:
-        record = checked_record(hand_text)
+        record = read()
         replayed = replay.phh_record(record, page_viewer(), title=_title(record))
     except Problem as invalid:
         return _form_error(f"cannot read the hand: {invalid.detail}", text, "", 400)
     except Violation as refused:
         rule = f" ({refused.rule})" if refused.rule else ""
         return _form_error(f"{refused.code}: {refused.detail}{rule}", text, "", 422)
-    return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or "PHH hand")
+    return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or untitled)
+
+
+def _pokerstars_hand(text: str) -> Any:
+    """A PokerStars hand history pasted or uploaded: one hand opens in the replayer; a file
+    of several lists them (as a .phhs file's) until one is asked for."""
+    hands = pokerstars.hands_in(text)
+    position = request.form.get(HAND_FIELD, "")
+    asked = position.isdigit() and 1 <= int(position) <= len(hands)
+    if len(hands) > 1 and not asked:
+        try:
+            answer = summarised([pokerstars_entry(n, hand) for n, hand in enumerate(hands, 1)])
+        except Problem as unreadable:
+            return _form_error(unreadable.detail, text, "", 400)
+        return Response(render_template("floor/hand_collection.html", answer=answer, text=text), 200,
+                        mimetype="text/html")
+    hand = hands[int(position) - 1] if asked else hands[0]
+    return _replayer_page(lambda: pokerstars_record(hand), text, "PokerStars hand")
 
 
 def _chosen_hand(collected: tuple[CollectedHand, ...]) -> CollectedHand | None:
