@@ -110,7 +110,7 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
     sees = None if viewer is None else viewer.sees_cards_of
     adapter = _adapter(state)
     # `legal` holds actions only, in every game; what else a game says of them (why raising
-    # is closed) and the round (Palace Poker's phase) stand beside it.
+    # is closed) and the round (or a turn game's phase) stand beside it.
     notes = adapter.legal_notes(state.hand) if hasattr(adapter, "legal_notes") else {}
     return {"to_act": state.to_act, "round": state.hand.round,
             "legal": adapter.legal_view(state.hand, state.to_act, sees), **notes}
@@ -190,7 +190,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
 def betting_view(state: table.TableState) -> dict[str, Any] | None:
     """The betting description (api.md) the table's hands are played with, at the same path
     in every game: the current hand's (a tournament's level sets it), else the table's;
-    None for a game played for points (dice, five-card draw without betting)."""
+    None for a game played for points."""
     if not table.game_rules(state.game).plays_for_chips(state.settings):
         return None
     hand = state.hand

@@ -169,8 +169,8 @@ LEGAL_DESCRIPTION = (
     "`min_to`/`max_to` bound the `to` sent, `options` lists the values its fields may take (each option "
     "the fields to send), `min_cards`/`max_cards` bound a `discard` (README \"Changelog\")")
 ROUND_FIELD = ma.fields.String(allow_none=True, metadata={
-    "description": "the hand's round or phase (Palace Poker: turn, discarding, defending, "
-                   "answering_raise)"})
+    "description": "the hand's betting round, or the phase of a game played in turns (its "
+                   "rules page names them)"})
 RAISE_CLOSED_FIELD = ma.fields.String(metadata={
     "description": "beside `legal`, when `raise` is null and nobody may bet: why raising is closed "
                    "(not_reopened, raise_cap_reached, stack_too_short, opponents_all_in)"})
@@ -204,7 +204,7 @@ class TableSchema(ma.Schema):
     betting = ma.fields.Dict(allow_none=True, metadata={
         "description": "the betting description of api.md the hands are played with, in every game "
                        "(`betting.structure`: no-limit, pot-limit or fixed-limit); null for a game "
-                       "played for points (dice, five-card draw without betting)"})
+                       "played for points (README \"What a client reads\")"})
     ranked = ma.fields.Boolean()
     action_clock_s = ma.fields.Integer(allow_none=True)
     auto_deal = ma.fields.Boolean()
@@ -318,7 +318,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         if body["betting"] is not None and not rules.takes_betting:
             raise validation_problem([{"location": "json", "field": "betting", "messages": [
                 f"{body['game']} derives its betting from its settings: leave betting out"]}])
-        if body["betting"] is not None:  # five-card draw and Palace Poker read it into their settings
+        if body["betting"] is not None:  # a game with settings of its own reads it into them
             body["settings"] = rules.settings_with_betting(body["settings"], body["betting"])
         betting = rules.table_game.betting(body["settings"])
     starting = _starting_chips(rules, body["settings"])
