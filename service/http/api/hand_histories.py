@@ -249,7 +249,9 @@ def replay_hand_history(store: bool = False, file_format: str = "auto") -> Any:
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`), whatever its variant; otherwise nothing is stored.
+    `id`), whatever its variant; otherwise nothing is stored. A site's hand history is
+    told by its first line, or named by `?format=` (`pokerstars`, `fulltilt`, `partypoker`,
+    `ipoker`, `ongame`, `absolute`; `phh` reads the text as PHH); GGPoker is not read.
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
