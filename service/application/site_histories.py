@@ -95,7 +95,10 @@ def to_record(hand: SiteHand) -> HandHistory:
     if hand.stars is not None:
         return pokerstars.to_record(hand.stars)
     name, parser, _ = _POKERKIT_SITES[hand.site]
-    currency = next((symbol for symbol in _CURRENCIES if symbol in hand.text.partition("\n")[0]), None)
+    # A cash game's stacks are written in money (PokerKit's own pattern of the stacks'
+    # currency symbol), a tournament's in chips.
+    stacks_in = parser.VARIABLES["currency_symbol"][0].search(hand.text)
+    currency = stacks_in["currency_symbol"] if stacks_in and stacks_in["currency_symbol"] in _CURRENCIES else None
     try:
         with warnings.catch_warnings():
             # PokerKit warns of the fields it writes that the standard does not name

@@ -48,6 +48,18 @@ def test_a_full_tilt_hand_is_read_by_pokerkit_and_replays_to_its_stacks():
     assert parse(write_phh(record)) == record  # the same record as PHH text
 
 
+def test_a_partypoker_hand_is_read_by_pokerkit_and_replays_to_its_stacks():
+    text = (TESTS / "site_histories" / "partypoker-cash-showdown.txt").read_text()
+    assert site_histories.format_of(text) == "partypoker"
+    (hand,) = site_histories.hands_in(text, "partypoker")
+    record = site_histories.to_record(hand)
+    # The same hand as the Full Tilt one, written as PartyPoker writes it (a raise is what
+    # the player puts in, the stakes on their own line, amounts with their currency).
+    assert record.starting_stacks == (1000, 1250, 800) and replay(record).finishing_stacks == (830, 1240, 980)
+    fields = dict(record.metadata)
+    assert (fields["_source"], fields["_amounts_in"], fields["winnings"]) == ("PartyPoker", "USD cents", [0, 0, 340])
+
+
 def test_a_full_tilt_session_is_cut_into_its_hands_and_a_broken_one_refused_with_its_line():
     second = FULL_TILT.replace("#18534237905", "#18534237906").replace("Bob folds", "Dan folds")
     hands = site_histories.hands_in(FULL_TILT + "\n\n" + second, "fulltilt")
