@@ -138,6 +138,14 @@ class PhhSyntaxError(ValueError):
     """The text is not a PHH hand we can read (bad TOML, a missing field, a bad action)."""
 
 
+class UnreadableHand(PhhSyntaxError):
+    """A hand of a site's hand-history file we cannot read: the line of the file and why."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line, self.reason = line, reason
+
+
 # Fields with a typed slot in HandHistory, in the order the standard writes them.
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks")
 _AMOUNTS = ("bring_in", "small_bet", "big_bet", "min_bet")

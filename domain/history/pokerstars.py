@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from domain.history.phh import UNKNOWN_CARD, HandHistory, PhhSyntaxError, parse_action
+from domain.history.phh import UNKNOWN_CARD, HandHistory, PhhSyntaxError, UnreadableHand, parse_action
 
 FORMAT = "pokerstars"
 _HAND_START = re.compile(r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #", re.MULTILINE)
@@ -53,12 +53,8 @@ _TABLE_TALK = (" said, \"", " is disconnected", " is connected", " has timed out
                " finished the tournament", " wins the tournament", " re-buys", " takes the add-on")
 
 
-class PokerStarsError(PhhSyntaxError):
+class PokerStarsError(UnreadableHand):
     """A PokerStars hand we cannot read: the line of the file and why."""
-
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
-        self.line, self.reason = line, reason
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """`cardroom phh import`: hand histories from files and folders, each replayed (and kept
-as an audited hand) by the service, counted by variant. PHH, and PokerStars hand
-histories (told by their first line, or `--format pokerstars`), each hand read into the
-same record (domain.history.pokerstars); GGPoker and other sites' formats are not read.
+as an audited hand) by the service, counted by variant. PHH, and the hand histories of
+PokerStars, Full Tilt, PartyPoker, iPoker, Ongame and Absolute (told by their first line,
+or `--format pokerstars`, `--format fulltilt` ...), each hand read into the same record
+(service.application.site_histories); GGPoker's format is not read.
 
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
 PHH format's hand-history collection), cut into its hands as the service cuts them
@@ -18,15 +19,16 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
+from urllib.parse import urlencode
 
-from domain.history import pokerstars
 from domain.history.phh_collection import CollectedHand, hands_of
+from service.application import site_histories
 from service.cli.client import ApiError, Client
 
 PHH_SUFFIXES = (".phh", ".phhs")
-# PokerStars saves its hand histories as .txt files (domain.history.pokerstars).
-SUFFIXES = (*PHH_SUFFIXES, ".txt")
-FORMATS = ("auto", "phh", pokerstars.FORMAT)
+# The sites save their hand histories as .txt files (iPoker as .xml).
+SUFFIXES = (*PHH_SUFFIXES, ".txt", ".xml")
+FORMATS = ("auto", "phh", *site_histories.FORMATS)
 _VARIANT = re.compile(r"^variant\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 
 
@@ -36,13 +38,13 @@ class Hand:
     text: str
     collected: CollectedHand | None = None
     """A .phhs file's hand, for the lines of the file its refusal names."""
-    stars: pokerstars.StarsHand | None = None
-    """A PokerStars hand (sent as text, read by the service into the same record)."""
+    site_hand: site_histories.SiteHand | None = None
+    """A site's hand (sent as text, read by the service into the same record)."""
 
     @property
     def variant(self) -> str:
-        if self.stars is not None:
-            return self.stars.variant
+        if self.site_hand is not None:
+            return self.site_hand.variant
         found = _VARIANT.search(self.text)
         return found.group(1) if found else "?"
 
@@ -100,13 +102,15 @@ def _natural(path: Path) -> list[object]:
 
 
 def hands_in(path: Path, file_format: str = "auto") -> Iterator[Hand]:
-    """The file's hands: a .phhs or PokerStars file's each on its own (its source names the
+    """The file's hands: a .phhs or a site's file's each on its own (its source names the
     hand and the line of its header), any other file as one hand. `file_format` "auto"
-    tells PokerStars text by its first line."""
+    tells a site's text by its first line."""
     text = path.read_text(encoding="utf-8")
-    if file_format == pokerstars.FORMAT or file_format == "auto" and pokerstars.is_pokerstars(text):
-        for stars in pokerstars.hands_in(text):
-            yield Hand(f"{path}[hand #{stars.number}] (line {stars.line})", stars.text, stars=stars)
+    site = site_histories.format_of(text) if file_format == "auto" else None if file_format == "phh" else file_format
+    if site is not None:
+        for site_hand in site_histories.hands_in(text, site):
+            yield Hand(f"{path}[hand #{site_hand.number}] (line {site_hand.line})", site_hand.text,
+                       site_hand=site_hand)
         return
     collected = hands_of(text) if path.suffix == ".phhs" else None
     if collected is None:
@@ -123,15 +127,17 @@ def hands_in(path: Path, file_format: str = "auto") -> Iterator[Hand]:
 
 def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool) -> None:
     count = summary.count(hand.variant)
-    if hand.stars is not None:
+    query = {"store": "true"} if store else {}
+    if hand.site_hand is not None:
         try:  # read here first: the service would count the lines from the hand's own first
-            pokerstars.to_record(hand.stars)
-        except pokerstars.PokerStarsError as unreadable:
+            site_histories.to_record(hand.site_hand)
+        except site_histories.UnreadableHand as unreadable:
             summary.refuse(hand.source, count, f"invalid_hand_history: {unreadable}")
             return
+        query["format"] = hand.site_hand.site
     try:
-        answer = client.call("POST", "/v1/hand-histories" + ("?store=true" if store else ""),
-                             text=hand.text, content_type="text/plain" if hand.stars else "application/toml").json()
+        answer = client.call("POST", "/v1/hand-histories" + ("?" + urlencode(query) if query else ""),
+                             text=hand.text, content_type="text/plain" if hand.site_hand else "application/toml").json()
     except ApiError as refused:
         reason = str(refused) if hand.collected is None else hand.collected.file_line(str(refused))[1]
         summary.refuse(hand.source, count, reason)

@@ -118,12 +118,12 @@ def phh() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--no-store", is_flag=True, help="replay only: keep nothing")
 @click.option("--format", "file_format", type=click.Choice(hand_import.FORMATS), default="auto",
-              show_default=True, help="the files' format: PHH, or PokerStars hand histories (auto: "
+              show_default=True, help="the files' format: PHH, or a site's hand histories (auto: "
                                       "told by the first line); GGPoker is not read")
 @json_option
 @click.pass_obj
 def phh_import(client: Client, paths: tuple[Path, ...], no_store: bool, file_format: str, as_json: bool) -> None:
-    """Replay (and keep) every hand of FOLDER, FILE.phh, FILE.phhs or a PokerStars FILE.txt;
+    """Replay (and keep) every hand of FOLDER, FILE.phh, FILE.phhs or a site's FILE.txt;
     a summary by variant."""
     files = hand_import.hand_files(list(paths))
     with _progress() as progress:

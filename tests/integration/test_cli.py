@@ -204,3 +204,16 @@ def test_a_pokerstars_session_imports_each_hand_once(cardroom, tmp_path):
     (refusal,) = refused["refused"]
     assert refusal["hand"] == f"{broken}[hand #733876543210] (line 1)"
     assert refusal["reason"] == "invalid_hand_history: line 18: an action we do not read: 'dances'"
+
+
+def test_a_full_tilt_file_imports_through_pokerkit_with_its_format_named(cardroom, tmp_path):
+    written = (Path(__file__).resolve().parents[1] / "site_histories" / "fulltilt-cash-showdown.txt").read_text()
+    session = tmp_path / "fulltilt.txt"
+    session.write_text(written.replace("Game #1", "Game #7") + "\n\n" + written.replace("Game #1", "Game #8"))
+    summary = json.loads(cardroom("phh", "import", "--format", "fulltilt", str(session), "--json").stdout)
+    assert summary["total"] == {"hands": 2, "replayed": 2, "matched": 0, "stored": 2, "already": 0, "refused": 0}
+    broken = tmp_path / "broken.txt"
+    broken.write_text(session.read_text().replace("Game #8", "Game #9").replace("Bob folds", "Dan folds"))
+    refused = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
+    assert [r["hand"] for r in refused["refused"]] == [f"{broken}[hand #78534237905] (line 1)",
+                                                       f"{broken}[hand #98534237905] (line 35)"]

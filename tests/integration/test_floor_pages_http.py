@@ -161,6 +161,15 @@ def test_a_pasted_pokerstars_hand_and_session_open_in_the_replayer(floor: Any) -
     assert broken.status_code == 400 and "line 18: an action we do not read" in broken.get_data(as_text=True)
 
 
+def test_a_pasted_full_tilt_hand_opens_in_the_replayer(floor: Any) -> None:
+    text = (Path(__file__).resolve().parents[1] / "site_histories" / "fulltilt-cash-showdown.txt").read_text()
+    form = floor.get("/floor/hand-histories")
+    page = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text})
+    body = unescape(page.get_data(as_text=True))
+    assert page.status_code == 200, body[:2000]
+    assert "\u2068Cid\u2069 raises to 30" in body and "\u2068Ann\u2069 bets 100" in body
+
+
 @pytest.mark.parametrize("text, status", [
     ("not = [toml", 400),
     ('variant = "NT"\nantes = ["a"]\nstarting_stacks = [1, 2]\nactions = []', 400),

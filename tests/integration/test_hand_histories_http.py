@@ -314,6 +314,26 @@ def test_a_pokerstars_session_replays_hand_by_hand(client):
     assert body["line"] == 12
 
 
+def test_a_full_tilt_hand_is_read_by_pokerkit_and_kept_once(client):
+    # Numbered as no other test's hand (a hand is kept once however many tests store it).
+    text = (Path(__file__).resolve().parents[1] / "site_histories" / "fulltilt-cash-showdown.txt").read_text()
+    text = text.replace("Game #18534237905", "Game #28534237905")
+    answer = client.post("/v1/hand-histories", data=text, content_type="text/plain", headers=ADMIN).get_json()
+    assert answer["players"] == ["Ann", "Bob", "Cid"] and answer["finishing_stacks"] == [830, 1240, 980]
+    stored = client.post("/v1/hand-histories?store=true&format=fulltilt", data=text, content_type="text/plain",
+                         headers=ADMIN)
+    again = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    assert stored.status_code == 201 and again.get_json()["already_stored"] is True
+    exported = client.get(f"/v1/hands/{stored.get_json()['id']}/phh", headers=ADMIN).get_data(as_text=True)
+    assert '_source = "Full Tilt Poker"' in exported and '_amounts_in = "USD cents"' in exported
+    # Named as another site's, it holds no hand of it; a hand PokerKit cannot read names its line.
+    assert_problem(client.post("/v1/hand-histories?format=partypoker", data=text, content_type="text/plain",
+                               headers=ADMIN), 400, "invalid_hand_history")
+    broken = client.post("/v1/hand-histories", data=text.replace("Bob folds", "Dan folds"),
+                         content_type="text/plain", headers=ADMIN)
+    assert assert_problem(broken, 400, "invalid_hand_history")["line"] == 1
+
+
 def test_a_button_blind_hand_replays_but_is_not_kept(client):
     from tests.unit.test_phh_forced_bets import HAND
     text = HAND.format(variant="NT", trimming="true", antes="[25, 25, 25]", blinds="[0, 0, 100]",

@@ -17,10 +17,11 @@ again (service.http.api.writes). Five-card draw records use our extension
 (docs/phh-five-card-draw.md). The mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS)
 are stored as their domain.games.mixed events.
 
-A PokerStars hand history (one hand, or a file of many; domain.history.pokerstars) is
-read into the same PHH record first and replays and is kept like one; a hand it cannot
-read is a 400 `invalid_hand_history` naming the line (in a file of many, `unreadable`).
-GGPoker and the other sites' formats are not read.
+A site's hand history (one hand, or a file of many: PokerStars, Full Tilt, PartyPoker,
+iPoker, Ongame, Absolute; told by its first line, or `?format=`;
+service.application.site_histories) is read into the same PHH record first and replays
+and is kept like one; a hand it cannot read is a 400 `invalid_hand_history` naming the
+line (in a file of many, `unreadable`). GGPoker's format is not read.
 
 A .phhs file (several hands, each a TOML table) is cut into its hands first
 (domain.history.phh_collection), so each hand is read and replayed on its own: the
@@ -43,7 +44,6 @@ from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
     metadata_text, parse, player_names, positional_blinds, write_phh,
 )
-from domain.history import pokerstars
 from domain.history.phh_games import replay
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.live import table_records
@@ -55,6 +55,7 @@ from service.http.api.rulings import json_amount, problem_from_violation
 from service.http.api.schemas import StrictBoolean
 from service.http.auth import ROLES, current_principal, require
 from service.http.problems import Problem
+from service.application import site_histories
 from service.application.event_log import NewEvent, RecordedEvent
 
 blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",
@@ -193,14 +194,20 @@ class StoreQuerySchema(ma.Schema):
     store = ma.fields.Boolean(
         truthy={"true"}, falsy={"false"}, load_default=False,
         metadata={"description": "keep the hand as an audited record (floor, organiser, admin)"})
+    file_format = ma.fields.String(
+        data_key="format", load_default="auto",
+        validate=ma.validate.OneOf(("auto", "phh", *site_histories.FORMATS)),
+        metadata={"description": "the text's format: PHH or a site's hand history (auto: told by "
+                                 "its first line); GGPoker is not read"})
 
 
 PHH_REQUEST_BODY = {
     "required": True,
     "description": "One hand in the PHH format (phh-std TOML); variants NT, FT, PO, F7S, "
                    "F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS and our N5CD, P5CD, F5CD, PT replay. "
-                   "Or PokerStars hand histories of the flop games domain.history.pokerstars reads "
-                   "(text/plain: one hand, or a file of many), read into the same record. "
+                   "Or a site's hand histories (text/plain: one hand, or a file of many): "
+                   "PokerStars, Full Tilt, PartyPoker, iPoker, Ongame, Absolute; read into the "
+                   "same record. GGPoker is not read. "
                    f"At most {MAX_PHH_BYTES} bytes (413 beyond).",
     "content": {
         media_type: {"schema": {"type": "string"},
@@ -235,30 +242,32 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def replay_hand_history(store: bool = False) -> Any:
+def replay_hand_history(store: bool = False, file_format: str = "auto") -> Any:
     """Replay one PHH hand: computed finishing stacks, pots and winners (any role).
 
     An illegal action is a 422 naming it (`index` in `actions`); a variant other than
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`), whatever its variant; otherwise nothing is stored.
+    `id`), whatever its variant; otherwise nothing is stored. A site's hand history is
+    told by its first line, or named by `?format=` (`pokerstars`, `fulltilt`, `partypoker`,
+    `ipoker`, `ongame`, `absolute`; `phh` reads the text as PHH); GGPoker is not read.
     """
     principal = current_principal()
     if store and principal.role not in STORING_ROLES:
         raise Problem(403, "forbidden", f"storing a hand history needs the role "
                       f"{', '.join(STORING_ROLES)}, not {principal.role}")
     text = _body_text()
-    stars_hands = pokerstars.hands_in(text) if pokerstars.is_pokerstars(text) else None
-    collected = None if stars_hands else hands_of(text)
-    if collected is not None or (stars_hands and len(stars_hands) > 1):
+    site_hands = site_hands_in(text, file_format)
+    collected = None if site_hands else hands_of(text)
+    if collected is not None or (site_hands and len(site_hands) > 1):
         if store:
             raise Problem(422, "not_storable", "a file of several hands replays but is not kept: store "
                           "its hands one at a time")
         answer = (collection_answer(collected) if collected is not None
-                  else summarised([pokerstars_entry(position, hand) for position, hand in enumerate(stars_hands or (), 1)]))
+                  else summarised([site_hand_entry(position, hand) for position, hand in enumerate(site_hands or (), 1)]))
         return jsonify(HandCollectionReplaySchema().dump(answer))
-    record = pokerstars_record(stars_hands[0]) if stars_hands else checked_record(text)
+    record = site_hand_record(site_hands[0]) if site_hands else checked_record(text)
     try:
         result = replay(record)
     except Violation as violation:
@@ -396,23 +405,36 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
     return {**entry, **_replayed_outcome(record)}
 
 
-def pokerstars_entry(position: int, hand: pokerstars.StarsHand) -> dict[str, Any]:
-    """One hand of a PokerStars file: its outcome, its refusal, or why it cannot be read."""
+def site_hands_in(text: str, file_format: str = "auto") -> tuple[site_histories.SiteHand, ...] | None:
+    """A site's hands in the text (its format told by its first line when "auto"), or
+    None for PHH; a site named whose hands the text does not hold is a 400."""
+    site = site_histories.format_of(text) if file_format == "auto" else None if file_format == "phh" else file_format
+    if site is None:
+        return None
+    hands = site_histories.hands_in(text, site)
+    if not hands:
+        raise Problem(400, "invalid_hand_history", f"no {site_histories.SITE_NAMES[site]} hand opens a line "
+                      "of the text", format=site)
+    return hands
+
+
+def site_hand_entry(position: int, hand: site_histories.SiteHand) -> dict[str, Any]:
+    """One hand of a site's file: its outcome, its refusal, or why it cannot be read."""
     entry: dict[str, Any] = {"position": position, "name": hand.number, "line": hand.line}
     try:
-        record = pokerstars.to_record(hand)
-    except pokerstars.PokerStarsError as unreadable:
+        record = site_histories.to_record(hand)
+    except site_histories.UnreadableHand as unreadable:
         entry["unreadable"] = {"code": "invalid_hand_history", "detail": str(unreadable), "line": unreadable.line}
         return entry
     return {**entry, **_replayed_outcome(record)}
 
 
-def pokerstars_record(hand: pokerstars.StarsHand) -> HandHistory:
+def site_hand_record(hand: site_histories.SiteHand) -> HandHistory:
     try:
-        return pokerstars.to_record(hand)
-    except pokerstars.PokerStarsError as unreadable:
-        raise Problem(400, "invalid_hand_history", f"a PokerStars hand we cannot read: {unreadable}",
-                      line=unreadable.line) from None
+        return site_histories.to_record(hand)
+    except site_histories.UnreadableHand as unreadable:
+        raise Problem(400, "invalid_hand_history", f"a {site_histories.SITE_NAMES[hand.site]} hand we cannot "
+                      f"read: {unreadable}", line=unreadable.line) from None
 
 
 def _replayed_outcome(record: HandHistory) -> dict[str, Any]:

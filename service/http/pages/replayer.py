@@ -19,14 +19,15 @@ from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from domain import registry
-from domain.history import phh, pokerstars
+from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
 from service.application import commands, listings, replay, views
 from service.application.handling import UnreadableStream
+from service.application.site_histories import SITE_NAMES, SiteHand
 from service.http.api import application, event_store, resources
 from service.http.api.hand_histories import (MAX_PHH_BYTES, checked_record, collection_answer,
-                                             pokerstars_entry, pokerstars_record, summarised)
+                                             site_hand_entry, site_hand_record, site_hands_in, summarised)
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
@@ -128,8 +129,9 @@ def open_hand_history() -> Any:
     text, error = _posted_text()
     if error is not None:
         return _form_error(error, "", "", 400)
-    if pokerstars.is_pokerstars(text):
-        return _pokerstars_hand(text)
+    site_hands = site_hands_in(text)
+    if site_hands:
+        return _site_hand(site_hands, text)
     collected = hands_of(text)
     hand_text = text
     if collected is not None:
@@ -154,21 +156,20 @@ def _replayer_page(read: Callable[[], phh.HandHistory], text: str, untitled: str
     return render_template("floor/replayer.html", replay=replayed, title=replayed["title"] or untitled)
 
 
-def _pokerstars_hand(text: str) -> Any:
-    """A PokerStars hand history pasted or uploaded: one hand opens in the replayer; a file
-    of several lists them (as a .phhs file's) until one is asked for."""
-    hands = pokerstars.hands_in(text)
+def _site_hand(hands: tuple[SiteHand, ...], text: str) -> Any:
+    """A site's hand history pasted or uploaded (PokerStars, Full Tilt ...): one hand opens
+    in the replayer; a file of several lists them (as a .phhs file's) until one is asked for."""
     position = request.form.get(HAND_FIELD, "")
     asked = position.isdigit() and 1 <= int(position) <= len(hands)
     if len(hands) > 1 and not asked:
         try:
-            answer = summarised([pokerstars_entry(n, hand) for n, hand in enumerate(hands, 1)])
+            answer = summarised([site_hand_entry(n, hand) for n, hand in enumerate(hands, 1)])
         except Problem as unreadable:
             return _form_error(unreadable.detail, text, "", 400)
         return Response(render_template("floor/hand_collection.html", answer=answer, text=text), 200,
                         mimetype="text/html")
     hand = hands[int(position) - 1] if asked else hands[0]
-    return _replayer_page(lambda: pokerstars_record(hand), text, "PokerStars hand")
+    return _replayer_page(lambda: site_hand_record(hand), text, f"{SITE_NAMES[hand.site]} hand")
 
 
 def _chosen_hand(collected: tuple[CollectedHand, ...]) -> CollectedHand | None:
