@@ -1,0 +1,109 @@
+"""Rulings on the record (issue 33): the floor records a ruling on a table's hand on the
+table's own rulings log (the table's version and If-Match untouched), everyone reads it
+back with who ruled and when, filtered by floor person and hand; the cards it names are
+the floor's alone while the hand runs, everyone's once it is closed."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
+
+pytestmark = pytest.mark.integration
+
+RULING = {"question": "Bob's all-in for 150 on a 100 bet: may Ann re-raise?",
+          "decision": "No: 50 is less than a full raise, betting is not reopened for Ann.",
+          "rule": "TDA 2024 43", "note": "Ann had acted", "cards": ["As", "Kd"]}
+
+
+def key_id(client: Any, role: str) -> tuple[str, dict[str, str]]:
+    issued = client.post("/v1/keys", json={"role": role}, headers=ADMIN).get_json()
+    return issued["id"], {"Authorization": f"Bearer {issued['key']}"}
+
+
+def fold_out(client: Any, table_id: str) -> None:
+    """Everyone folds to the last player: the hand closes."""
+    while (legal := client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)).get_json()["to_act"]:
+        answer = client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": legal.headers["ETag"]},
+                             json={"action": "fold", "player_id": legal.get_json()["to_act"]})
+        assert answer.status_code == 201, answer.get_json()
+
+
+@pytest.fixture(scope="module")
+def table(client: Any) -> dict[str, Any]:
+    players = register_players(client, "Ann", "Bob", "Cat")
+    table_id = client.post("/v1/tables", headers=ADMIN, json={
+        "game": "holdem", "betting": {"structure": "no-limit", "small_blind": 50, "big_blind": 100},
+        "seats": [{"player_id": p, "stack": 10000} for p in players]}).get_json()["id"]
+    assert client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).status_code == 201
+    floor_id, floor = key_id(client, "floor")
+    other_id, other_floor = key_id(client, "floor")
+    return {"id": table_id, "players": players, "floor": floor, "floor_id": floor_id,
+            "other_floor": other_floor, "other_id": other_id,
+            "player": key_for(client, "player", players[0]), "spectator": key_for(client, "spectator")}
+
+
+def test_a_ruling_is_recorded_with_who_and_when_and_leaves_the_table_version_alone(client, table):
+    table_id = table["id"]
+    before = client.get(f"/v1/tables/{table_id}", headers=ADMIN).headers["ETag"]
+    answer = client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"],
+                         json={"hand": f"{table_id}.1", **RULING})
+    assert answer.status_code == 201, answer.get_json()
+    ruling = answer.get_json()
+    assert (ruling["ruled_by"], ruling["role"], ruling["hand"], ruling["cards"]) == (
+        table["floor_id"], "floor", f"{table_id}.1", ["As", "Kd"])
+    assert ruling["recorded_at"] and ruling["at_version"] >= 1 and ruling["rule"] == "TDA 2024 43"
+    assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).headers["ETag"] == before
+
+
+def test_players_and_spectators_never_see_its_cards_while_the_hand_runs(client, table):
+    table_id = table["id"]
+    client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"], json={"hand": f"{table_id}.1", **RULING})
+    for who in ("player", "spectator"):
+        rulings = client.get(f"/v1/tables/{table_id}/rulings", headers=table[who]).get_json()["rulings"]
+        assert rulings and all(r["cards"] is None for r in rulings), who
+        assert rulings[0]["decision"] == RULING["decision"]
+    floor_sees = client.get(f"/v1/tables/{table_id}/rulings", headers=table["other_floor"]).get_json()["rulings"]
+    assert floor_sees[0]["cards"] == ["As", "Kd"]
+
+
+def test_the_log_filters_by_floor_person_and_hand(client, table):
+    table_id = table["id"]
+    client.post(f"/v1/tables/{table_id}/rulings", headers=table["other_floor"],
+                json={"hand": f"{table_id}.1", "question": "Exposed card?", "decision": "Play on"})
+    mine = client.get(f"/v1/tables/{table_id}/rulings?floor={table['floor_id']}", headers=ADMIN).get_json()
+    theirs = client.get(f"/v1/tables/{table_id}/rulings?floor={table['other_id']}", headers=ADMIN).get_json()
+    assert mine["rulings"] and {r["ruled_by"] for r in mine["rulings"]} == {table["floor_id"]}
+    assert [r["question"] for r in theirs["rulings"]] == ["Exposed card?"]
+    assert client.get(f"/v1/tables/{table_id}/rulings?hand={table_id}.2", headers=ADMIN).get_json()["rulings"] == []
+    on_hand = client.get(f"/v1/hands/{table_id}.1/rulings", headers=ADMIN).get_json()["rulings"]
+    assert len(on_hand) == len(client.get(f"/v1/tables/{table_id}/rulings", headers=ADMIN).get_json()["rulings"])
+
+
+def test_once_the_hand_is_closed_everyone_reads_its_cards(client, table):
+    table_id = table["id"]
+    client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"], json={"hand": f"{table_id}.1", **RULING})
+    fold_out(client, table_id)
+    rulings = client.get(f"/v1/tables/{table_id}/rulings", headers=table["spectator"]).get_json()["rulings"]
+    assert any(r["cards"] == ["As", "Kd"] for r in rulings)
+
+
+def test_refusals_are_problems_with_stable_codes(client, table):
+    table_id = table["id"]
+    path = f"/v1/tables/{table_id}/rulings"
+    assert_problem(client.post(path, headers=table["player"], json={"hand": f"{table_id}.1", **RULING}), 403, "forbidden")
+    assert_problem(client.post(path, headers=table["floor"], json={**RULING, "hand": "elsewhere.1"}), 404, "unknown_hand")
+    assert_problem(client.post(path, headers=table["floor"], json={**RULING, "hand": f"{table_id}.9"}),
+                   404, "unknown_hand")
+    assert_problem(client.post(path, headers=table["floor"], json={"hand": f"{table_id}.1", **RULING, "question": " "}),
+                   422, "invalid_ruling")
+    assert_problem(client.post(path, headers=table["floor"], json={"hand": f"{table_id}.1", **RULING, "cards": ["Zz"]}),
+                   422, "invalid_card")
+    body = assert_problem(client.post(path, headers=table["floor"],
+                                      json={"hand": f"{table_id}.1", **RULING, "at_version": 100000}),
+                          422, "invalid_ruling")
+    assert body["numbers"]["at_version"] == 100000
+    assert_problem(client.post(f"/v1/hands/{table_id}.1/rulings", headers=table["floor"],
+                               json={"hand": f"{table_id}.2", **RULING}), 422, "hand_mismatch")
+    assert_problem(client.get("/v1/tournaments/none-such/rulings", headers=ADMIN), 404, "not_found")
