@@ -134,3 +134,15 @@ def tournament_rulings(app: Application, tournament_id: str, viewer: Viewer, *,
         return None
     tables = [table_id_for(tournament_id, number) for number in range(1, len(loaded.state.seating.tables) + 1)]
     return rulings_of(app, tables, viewer, ruled_by=ruled_by, hand=hand)
+
+
+PHH_FIELDS = ("at_version", "question", "decision", "rule", "note", "cards", "ruled_by", "role", "recorded_at")
+
+
+def hand_rulings_for_phh(app: Application, hand: str, viewer: Viewer) -> list[dict[str, Any]]:
+    """The rulings on `hand` as its PHH export writes them (domain.history.phh.with_floor_rulings)."""
+    subject = subject_of(hand)
+    if subject is None:
+        return []
+    return [{name: ruling[name] for name in PHH_FIELDS}
+            for ruling in rulings_of(app, [subject], viewer, hand=hand)]

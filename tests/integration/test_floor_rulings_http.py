@@ -4,14 +4,21 @@ back with who ruled and when, filtered by floor person and hand; the cards it na
 the floor's alone while the hand runs, everyone's once it is closed."""
 from __future__ import annotations
 
+import time
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
+from service.application import tournament_tables
+from tests import applications
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, unique_to_test
+from tests.integration.test_pages_http import new_tournament
 
 pytestmark = pytest.mark.integration
 
+PHH_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "phh"
 RULING = {"question": "Bob's all-in for 150 on a 100 bet: may Ann re-raise?",
           "decision": "No: 50 is less than a full raise, betting is not reopened for Ann.",
           "rule": "TDA 2024 43", "note": "Ann had acted", "cards": ["As", "Kd"]}
@@ -87,6 +94,57 @@ def test_once_the_hand_is_closed_everyone_reads_its_cards(client, table):
     fold_out(client, table_id)
     rulings = client.get(f"/v1/tables/{table_id}/rulings", headers=table["spectator"]).get_json()["rulings"]
     assert any(r["cards"] == ["As", "Kd"] for r in rulings)
+
+
+def test_the_hands_phh_carries_its_rulings(client, table):
+    table_id = table["id"]
+    if client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"]:
+        fold_out(client, table_id)
+    exported = client.get(f"/v1/hands/{table_id}.1/phh", headers=table["spectator"])
+    assert exported.status_code == 200, exported.get_data(as_text=True)
+    rulings = tomllib.loads(exported.get_data(as_text=True))["_floor_rulings"]
+    recorded = client.get(f"/v1/hands/{table_id}.1/rulings", headers=ADMIN).get_json()["rulings"]
+    assert len(rulings) == len(recorded) >= 1
+    first = rulings[0]
+    assert (first["question"], first["decision"], first["rule"], first["cards"], first["ruled_by"]) == (
+        RULING["question"], RULING["decision"], RULING["rule"], RULING["cards"], table["floor_id"])
+    assert first["recorded_at"] == recorded[0]["recorded_at"] and first["at_version"] == recorded[0]["at_version"]
+
+
+def test_a_stored_hand_has_its_own_rulings_log_and_phh(client, table):
+    record = (PHH_DIR / "dwan-ivey-2009.phh").read_text()
+    stored = client.post("/v1/hand-histories?store=true", data=unique_to_test(record).encode(),
+                         headers={**ADMIN, "Content-Type": "application/toml"})
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    hand_id = stored.get_json()["id"]
+    answer = client.post(f"/v1/hands/{hand_id}/rulings", headers=table["floor"],
+                         json={"hand": hand_id, "question": "Was Ivey's call a string bet?",
+                               "decision": "No: one motion.", "cards": ["Ah"], "at_version": 3})
+    assert answer.status_code == 201, answer.get_json()
+    assert (answer.get_json()["subject"], answer.get_json()["at_version"]) == (hand_id, 3)
+    # A stored hand is over: its cards are everyone's.
+    shown = client.get(f"/v1/hands/{hand_id}/rulings", headers=table["spectator"]).get_json()["rulings"]
+    assert [(r["question"], r["cards"]) for r in shown] == [("Was Ivey's call a string bet?", ["Ah"])]
+    exported = tomllib.loads(client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True))
+    assert [r["decision"] for r in exported["_floor_rulings"]] == ["No: one motion."]
+    assert_problem(client.post("/v1/hands/hand-none-such/rulings", headers=table["floor"],
+                               json={"hand": "hand-none-such", **RULING}), 404, "unknown_hand")
+
+
+def test_a_tournaments_log_gathers_its_tables_rulings(client, postgres_store, table):
+    tournament_id, _ = new_tournament(client, ["Dee", "Eve", "Fay", "Gus"])
+    tournament_tables.advance(applications.of(postgres_store), tournament_id, time.time())  # its table, a hand dealt
+    table_id = tournament_tables.table_id_for(tournament_id, 1)
+    hand = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["hand"]["id"]
+    recorded = client.post(f"/v1/tables/{table_id}/rulings", headers=table["other_floor"],
+                           json={"hand": hand, "question": "Clock called?", "decision": "Yes, 30 seconds",
+                                 "cards": ["7c"]})
+    assert recorded.status_code == 201, recorded.get_json()
+    rulings = client.get(f"/v1/tournaments/{tournament_id}/rulings?floor={table['other_id']}",
+                         headers=table["spectator"]).get_json()["rulings"]
+    assert [(r["subject"], r["question"], r["cards"]) for r in rulings] == [(table_id, "Clock called?", None)]
+    assert client.get(f"/v1/tournaments/{tournament_id}/rulings?floor={table['floor_id']}",
+                      headers=ADMIN).get_json()["rulings"] == []
 
 
 def test_refusals_are_problems_with_stable_codes(client, table):
