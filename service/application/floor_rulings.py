@@ -146,3 +146,13 @@ def hand_rulings_for_phh(app: Application, hand: str, viewer: Viewer) -> list[di
         return []
     return [{name: ruling[name] for name in PHH_FIELDS}
             for ruling in rulings_of(app, [subject], viewer, hand=hand)]
+
+
+def at_steps(rulings: Sequence[dict[str, Any]], step_versions: Sequence[int]) -> list[dict[str, Any]]:
+    """Each ruling with `step`: the index of the replayer's last step at or before the
+    version it was made at (the first step for one made before any)."""
+    placed = []
+    for ruling in rulings:
+        before = [index for index, version in enumerate(step_versions) if version <= ruling["at_version"]]
+        placed.append({**ruling, "step": before[-1] if before else 0})
+    return placed
