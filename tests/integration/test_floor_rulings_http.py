@@ -14,6 +14,7 @@ import pytest
 from service.application import tournament_tables
 from tests import applications
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, unique_to_test
+from tests.integration.test_floor_pages_http import HOSTILE, csrf, sign_in
 from tests.integration.test_pages_http import new_tournament
 
 pytestmark = pytest.mark.integration
@@ -165,3 +166,22 @@ def test_refusals_are_problems_with_stable_codes(client, table):
     assert_problem(client.post(f"/v1/hands/{table_id}.1/rulings", headers=table["floor"],
                                json={"hand": f"{table_id}.2", **RULING}), 422, "hand_mismatch")
     assert_problem(client.get("/v1/tournaments/none-such/rulings", headers=ADMIN), 404, "not_found")
+
+
+def test_the_replayers_form_records_a_ruling_and_refuses_one_without_words(client, table):
+    table_id, hand = table["id"], f"{table['id']}.1"
+    browser = client.application.test_client()
+    sign_in(browser, key_for(client, "floor"))
+    page = browser.get(f"/floor/hands/{hand}")
+    token = csrf(page)
+    asked = {"csrf_token": token, "question": HOSTILE, "decision": "Play on", "cards": "Qh, Jh", "step": "2",
+             "at_version": "3"}
+    recorded = browser.post(f"/floor/hands/{hand}/rulings", data=asked)
+    assert recorded.status_code == 303 and recorded.headers["Location"].endswith(f"/floor/hands/{hand}#step=3")
+    shown = browser.get(f"/floor/hands/{hand}").get_data(as_text=True)
+    assert '<script>alert("x")' not in shown and "&lt;script&gt;alert" in shown  # the words stay text
+    ruling = client.get(f"/v1/hands/{hand}/rulings", headers=ADMIN).get_json()["rulings"][-1]
+    assert (ruling["question"], ruling["cards"], ruling["at_version"]) == (HOSTILE, ["Qh", "Jh"], 3)
+    refused = browser.post(f"/floor/hands/{hand}/rulings", data={**asked, "decision": "  "})
+    assert refused.status_code == 422 and "invalid_ruling" in refused.get_data(as_text=True)
+    assert browser.post(f"/floor/hands/{table_id}.99/rulings", data=asked).status_code == 404
