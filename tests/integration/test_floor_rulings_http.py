@@ -166,6 +166,7 @@ def test_refusals_are_problems_with_stable_codes(client, table):
     assert_problem(client.post(f"/v1/hands/{table_id}.1/rulings", headers=table["floor"],
                                json={"hand": f"{table_id}.2", **RULING}), 422, "hand_mismatch")
     assert_problem(client.get("/v1/tournaments/none-such/rulings", headers=ADMIN), 404, "not_found")
+    assert_problem(client.get("/v1/tables/none-such/rulings", headers=ADMIN), 404, "not_found")
 
 
 def test_the_replayers_form_records_a_ruling_and_refuses_one_without_words(client, table):

@@ -17,7 +17,7 @@ from service.application import floor_rulings
 from domain.rulings.on_record import RecordRuling
 from service.application.floor_rulings import UnknownHand
 from service.http.api import Blueprint, application
-from service.http.api.tables import ALL_ROLES, actor_name, viewer
+from service.http.api.tables import ALL_ROLES, actor_name, loaded_table, viewer
 from service.http.auth import current_principal, require
 from service.http.problems import Problem
 
@@ -100,8 +100,10 @@ def record_table_ruling(body: dict, table_id: str) -> dict[str, Any]:
 @require(*ALL_ROLES)
 @blp.arguments(RulingsQuerySchema, location="query")
 @blp.response(200, RulingsSchema)
+@blp.alt_response(404, response="NOT_FOUND")
 def table_rulings(query: dict, table_id: str) -> dict[str, Any]:
     """The table's rulings, oldest first (any role; cards of a running hand the floor's alone)."""
+    loaded_table(table_id)  # 404 without one
     return {"rulings": floor_rulings.rulings_of(application(), [table_id], viewer(), **_filters(query))}
 
 
