@@ -1,6 +1,7 @@
 """Rulings on the record in Chromium (issue 33): a floor person at the replayer steps to the
 short all-in, records a ruling there with the small form, and finds it at that step (and
-in the hand's list of rulings) when the page comes back; the cards it names are theirs."""
+in the hand's list of rulings) when the page comes back; the cards it names are theirs.
+And the rulings page's "Who shows first" form answers at the top of the page."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from service.application.replay import isolated
-from tests.browser import room
+from tests.browser import chromium, room
 from tests.browser.test_floor_pages import key, no_alert, step_to, text
 
 QUESTION = "Bob's all-in for 450 over a raise to 300: may Ann re-raise?"
@@ -53,3 +54,29 @@ def test_a_floor_person_records_a_ruling_and_finds_it_at_its_step(
     assert browser.find_element(By.ID, "step-rulings").get_attribute("hidden") is not None
     browser.find_element(By.CSS_SELECTOR, "#rulings-list a[data-step]").click()
     assert text(browser, "#step-number") == at_step and QUESTION in text(browser, "#step-rulings")
+
+
+def test_who_shows_first_is_read_at_the_top_of_the_page_without_scrolling(server: Any, base: str,
+                                                                          browser: Any) -> None:
+    # At a laptop's 1366x768 the floor types the hand round the table, the button marked,
+    # scrolls down to the form, asks, and reads the answer first on the page (TDA 2024 17-A).
+    chromium.set_viewport(browser, "laptop")
+    room.sign_in(browser, base, key(server, "floor"), "/floor/rulings")
+    form = browser.find_element(By.CSS_SELECTOR, "#showdown-order form")
+    seats = form.find_element(By.NAME, "seats")
+    seats.clear()
+    seats.send_keys("Cy 5000 button\nAnn 5000\nBob 5000")
+    form.find_element(By.NAME, "actions").send_keys(
+        "Cy call\nAnn call\nBob check\n" + "Ann check\nBob check\nCy check\n" * 2
+        + "Ann check\nBob bet 300\nCy raise 900\nAnn fold\nBob call")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "answer"))
+    assert text(browser, "#answer .words") == ("Cy shows first (TDA 2024 17-A): Cy made the last bet or raise "
+                                               "on the river. Then, clockwise, Bob shows or mucks.")
+    assert text(browser, "#answer .arithmetic") == "Order of show: Cy, Bob"
+    seen = browser.execute_script(
+        "const box = document.getElementById('answer').getBoundingClientRect();"
+        "return [window.scrollY, box.top, box.bottom, window.innerHeight]")
+    assert seen[0] == 0 and 0 <= seen[1] and seen[2] <= seen[3], seen
+    chromium.set_viewport(browser, "phone")
+    assert chromium.horizontal_overflow(browser) == 0
