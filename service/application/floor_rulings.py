@@ -26,6 +26,7 @@ from service.application.views import Viewer
 from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
 
 STREAM_PREFIX = "rulings-"
+HAND_OPENED = table.HandOpened.__name__
 FLOOR_ONLY_WHILE_RUNNING = secrecy.secrets_of(on_record.FloorRuled).owner_only
 
 
@@ -53,14 +54,17 @@ def subject_of(hand: str) -> str | None:
     return None if located is None else located[0]
 
 
-def _table_hand(app: Application, table_id: str, hand: str) -> tuple[int, bool]:
-    """(the table's version, whether `hand` is running) for a hand of this table; else UnknownHand."""
+def _table_hand_version(app: Application, table_id: str, hand: str) -> int:
+    """The last version of `hand` so far, a hand of this table (the table's version while
+    it runs, its last event once closed); else UnknownHand."""
     located = table.table_id_of_hand(hand)
     loaded = commands.load_table(app, table_id)
     state = loaded.state
     if located is None or located[0] != table_id or state is None or not 1 <= located[1] <= state.hands_played:
         raise UnknownHand(f"{hand} is not a hand of table {table_id}")
-    return loaded.version, state.hand_id == hand and state.hand_in_progress
+    if state.hand_id == hand:
+        return loaded.version
+    return app.store.read_hand(commands.table_stream(table_id), hand, opened_by=HAND_OPENED)[-1].version
 
 
 def _imported_hand_version(app: Application, hand: str) -> int:
@@ -81,7 +85,7 @@ def record_ruling(app: Application, command: on_record.RecordRuling, *, actor: s
             raise UnknownHand(f"{command.hand} is not the stored hand {subject}")
         last = _imported_hand_version(app, subject)
     else:
-        last, _ = _table_hand(app, subject, command.hand)
+        last = _table_hand_version(app, subject, command.hand)
     at_version = last if command.at_version is None else command.at_version
     if not 1 <= at_version <= last:
         raise Violation("invalid_ruling", f"a ruling sits at a step of its hand's stream, 1 to {last:,}, "

@@ -4,11 +4,13 @@ back with who ruled and when, filtered by floor person and hand; the cards it na
 the floor's alone while the hand runs, everyone's once it is closed."""
 from __future__ import annotations
 
+import json
 import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from service.application import tournament_tables
@@ -89,12 +91,32 @@ def test_the_log_filters_by_floor_person_and_hand(client, table):
     assert len(on_hand) == len(client.get(f"/v1/tables/{table_id}/rulings", headers=ADMIN).get_json()["rulings"])
 
 
+def test_its_cards_are_unreadable_at_rest(client, table, database_url):
+    """The database's login reads the rulings stream's rows: the declared cards are ciphertext."""
+    table_id = table["id"]
+    client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"], json={"hand": f"{table_id}.1", **RULING})
+    with psycopg.connect(database_url) as login:
+        stored = [json.loads(data) for (data,) in login.execute(
+            "SELECT data::text FROM events WHERE stream_id = %s", (f"rulings-{table_id}",)).fetchall()]
+    assert stored and all(isinstance(row["cards"], str) and "As" not in row["cards"] for row in stored
+                          if row["cards"])
+    assert stored[0]["question"] == RULING["question"]  # the words are public: keep cards out of them
+
+
 def test_once_the_hand_is_closed_everyone_reads_its_cards(client, table):
     table_id = table["id"]
     client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"], json={"hand": f"{table_id}.1", **RULING})
     fold_out(client, table_id)
     rulings = client.get(f"/v1/tables/{table_id}/rulings", headers=table["spectator"]).get_json()["rulings"]
     assert any(r["cards"] == ["As", "Kd"] for r in rulings)
+    # A ruling on the closed hand, once the next is dealt, sits at the closed hand's last event.
+    assert client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN).status_code == 201
+    events = client.get(f"/v1/hands/{table_id}.1", headers=ADMIN).get_json()
+    later = client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"],
+                        json={"hand": f"{table_id}.1", "question": "Was the muck final?", "decision": "Yes"})
+    assert later.get_json()["at_version"] == events["last_version"]
+    hand_two = client.get(f"/v1/tables/{table_id}/rulings?hand={table_id}.2", headers=table["spectator"])
+    assert hand_two.get_json()["rulings"] == []
 
 
 def test_the_hands_phh_carries_its_rulings(client, table):
