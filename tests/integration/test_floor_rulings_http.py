@@ -191,7 +191,7 @@ def test_refusals_are_problems_with_stable_codes(client, table):
     assert_problem(client.get("/v1/tables/none-such/rulings", headers=ADMIN), 404, "not_found")
 
 
-def test_the_replayers_form_records_a_ruling_and_refuses_one_without_words(client, table):
+def test_the_replayers_form_records_a_ruling_the_table_page_lists_it_and_one_without_words_is_refused(client, table):
     table_id, hand = table["id"], f"{table['id']}.1"
     browser = client.application.test_client()
     sign_in(browser, key_for(client, "floor"))
@@ -205,6 +205,9 @@ def test_the_replayers_form_records_a_ruling_and_refuses_one_without_words(clien
     assert '<script>alert("x")' not in shown and "&lt;script&gt;alert" in shown  # the words stay text
     ruling = client.get(f"/v1/hands/{hand}/rulings", headers=ADMIN).get_json()["rulings"][-1]
     assert (ruling["question"], ruling["cards"], ruling["at_version"]) == (HOSTILE, ["Qh", "Jh"], 3)
+    at_table = browser.get(f"/floor/tables/{table_id}").get_data(as_text=True)
+    listed = at_table[at_table.index('id="table-rulings"'):]
+    assert "&lt;script&gt;alert" in listed and f'href="/floor/hands/{hand}"' in listed and "Qh Jh" in listed
     refused = browser.post(f"/floor/hands/{hand}/rulings", data={**asked, "decision": "  "})
     assert refused.status_code == 422 and "invalid_ruling" in refused.get_data(as_text=True)
     assert browser.post(f"/floor/hands/{table_id}.99/rulings", data=asked).status_code == 404
