@@ -13,7 +13,7 @@ from service import wiring
 from service.application.scheduling import Scheduler
 from service.config import Config
 from service.http import docs, metrics, rate_limits, request_log
-from service.http.api import (Api, Resources, cash_tables, hand_histories, hands, health, keys, lists,
+from service.http.api import (Api, Resources, cash_tables, floor_rulings, hand_histories, hands, health, keys, lists,
                          operations, players, public_log as public_log_api, ratings, receipts,
                          refuse_nul_in_url, rulings, series, streams, tables, tournaments)
 from service.http.pages import pages
@@ -70,7 +70,8 @@ def create_app(config: Config | None = None, scheduler: Scheduler | None = None)
     )
     for blueprint in (health.blp, players.blp, keys.blp, rulings.blp, hand_histories.blp,
                       tables.blp, hands.blp, tournaments.blp, ratings.blp, receipts.blp,
-                      lists.blp, cash_tables.blp, streams.blp, operations.blp, public_log_api.blp, series.blp):
+                      lists.blp, cash_tables.blp, streams.blp, operations.blp, public_log_api.blp, series.blp,
+                      floor_rulings.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(pages)
     register_problem_handlers(app)

@@ -403,6 +403,21 @@ PLAYER_IDS_FIELD = "_player_ids"
 leading underscore), which readers of PHH ignore and an import keeps."""
 
 
+FLOOR_RULINGS_FIELD = "_floor_rulings"
+"""Where an exported hand keeps the floor's rulings on it (domain.rulings.on_record), each an
+inline table of its step, question, decision, rule, note, cards, who ruled and when."""
+
+
+def with_floor_rulings(record: HandHistory, rulings: Sequence[Mapping[str, Any]]) -> HandHistory:
+    """The record with the rulings on it in FLOOR_RULINGS_FIELD (replacing any it was
+    imported with), their empty fields left out: TOML has no null."""
+    if not rulings:
+        return record
+    kept = tuple((key, value) for key, value in record.metadata if key != FLOOR_RULINGS_FIELD)
+    written = [{key: value for key, value in ruling.items() if value is not None} for ruling in rulings]
+    return replace(record, metadata=(*kept, (FLOOR_RULINGS_FIELD, written)))
+
+
 def with_player_names(record: HandHistory, names: Mapping[str, str],
                       fields: Sequence[tuple[str, Any]] = ()) -> HandHistory:
     """A record whose `players` are ids, as people know them: `players` their names (the id

@@ -6,7 +6,7 @@ The use cases take the `Application` from service.application.parts, below them.
 from __future__ import annotations
 
 from service.adapters.store.base import EventStore
-from service.application import commands, players, ratings, series, tournaments
+from service.application import commands, floor_rulings, players, ratings, series, tournaments
 from service.application.handling import Streams
 from service.application.parts import Application
 from service.application.scheduling import NoScheduler, Scheduler
@@ -21,4 +21,5 @@ def application(store: EventStore, scheduler: Scheduler | None = None, *,
     return Application(store, scheduler or NoScheduler(),
                        Streams(store, commands.TABLES, cached=table_cache_size),
                        Streams(store, tournaments.TOURNAMENTS), Streams(store, ratings.BOOKS),
-                       Streams(store, players.PLAYERS), Streams(store, series.SERIES))
+                       Streams(store, players.PLAYERS), Streams(store, series.SERIES),
+                       Streams(store, floor_rulings.RULINGS))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from domain import players as player_domain
 from domain.live.table import TableState
+from domain.rulings.on_record import RulingsLog
 from domain.series.series import Series
 from domain.tournaments.tournament import Tournament
 from service.adapters.store.base import EventStore
@@ -24,3 +25,4 @@ class Application:
     ratings: Streams[RatingBook]
     players: Streams[player_domain.Player]
     series: Streams[Series]
+    rulings: Streams[RulingsLog]

@@ -26,7 +26,7 @@ from domain.rules.cards import format_card
 from domain.games import draw, mixed
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
-from service.application import commands, listings, views
+from service.application import commands, floor_rulings, listings, views
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.hand_histories import (
     IMPORTED_HAND_PREFIX, events_from_records, replay_state,
@@ -179,7 +179,8 @@ def hand_phh(hand_id: str) -> Response:
     (domain.registry; five-card draw in our extension, docs/phh-five-card-draw.md). Cards the caller may not see are `??`. Players are
     named as they registered (`players`), their ids kept in the user-defined field
     `_player_ids`; the standard's `table`, `hand`, `seats`, `seat_count` and the time the
-    hand began (UTC) say where and when it was played.
+    hand began (UTC) say where and when it was played; the floor's rulings on the hand are in
+    `_floor_rulings` (step, question, decision, rule, note, cards, who ruled and when).
     A game without PHH codes, and draw without betting, have no PHH form: 422 `phh_not_available`."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
@@ -203,7 +204,8 @@ def hand_phh(hand_id: str) -> Response:
         ("time", began.time().replace(microsecond=0)), ("time_zone", "UTC"),
         ("day", began.day), ("month", began.month), ("year", began.year))
     named = phh.with_player_names(record, names_of(ids), where_and_when)
-    return Response(phh.write_phh(named), status=200, mimetype="application/toml")
+    ruled = phh.with_floor_rulings(named, floor_rulings.hand_rulings_for_phh(application(), hand_id, viewer()))
+    return Response(phh.write_phh(ruled), status=200, mimetype="application/toml")
 
 
 def _check_phh_form(state: table.TableState) -> None:
@@ -455,4 +457,5 @@ def _imported_phh(hand_id: str) -> Response:
     exported = phh.with_metadata(phh_games.phh_from_events(events), first.get("phh_metadata", ""))
     if first.get("phh_players") is not None:
         exported = replace(exported, players=tuple(first["phh_players"]))
+    exported = phh.with_floor_rulings(exported, floor_rulings.hand_rulings_for_phh(application(), hand_id, who))
     return Response(phh.write_phh(exported), status=200, mimetype="application/toml")

@@ -584,7 +584,8 @@ def palace_battle(body: dict) -> dict:
 
 REQUEST_SCHEMAS: dict[str, type[ma.Schema]] = {
     "betting": BettingRulingRequestSchema, "chips": ChipsRulingRequestSchema, "showdown": ShowdownRulingRequestSchema,
-    "dice": DiceRulingRequestSchema, "palace-battle": PalaceBattleRequestSchema}
+    "showdown-order": ShowdownOrderRequestSchema, "dice": DiceRulingRequestSchema,
+    "palace-battle": PalaceBattleRequestSchema}
 """`POST /v1/rulings/<path>` -> its request schema: the floor's rulings page checks the form
 of the same path with it (service.http.pages.rulings_forms)."""
 

@@ -1,6 +1,6 @@
 """`/floor/tables/{id}` (pages.md): a table live for the floor: seats, stacks, bets, the
 pot and the board, whose turn it is and the legal range, the action clock, and the
-table's hands, each opening the replayer.
+table's hands, each opening the replayer, and the rulings recorded at the table.
 
 The page follows the table's stream (GET /v1/tables/{id}/stream, the session cookie
 standing in for a key, redacted for the signed-in caller) with static/floor/table.js; on
@@ -14,7 +14,7 @@ from typing import Any
 from flask import render_template
 
 from domain.live import table
-from service.application import commands, replay, views
+from service.application import commands, floor_rulings, replay, views
 from service.http.api import application
 from service.http.pages.frame import pages, problem_page
 from service.http.api.names import names_of
@@ -51,7 +51,9 @@ def floor_table(table_id: str) -> Any:
     if live is None:
         return problem_page(404, "not_found", f"no table {table_id}")
     game = live["table"]["game"]
-    return render_template("floor/table.html", live=live, table_id=table_id,
+    # Newest first: the one just made is what the floor looks for.
+    rulings = floor_rulings.rulings_of(application(), [table_id], page_viewer())[::-1]
+    return render_template("floor/table.html", live=live, table_id=table_id, rulings=rulings,
                            stream_types=sorted(table.event_types(game)))
 
 

@@ -22,7 +22,7 @@ from domain import registry
 from domain.history import phh
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
-from service.application import commands, listings, replay, views
+from service.application import commands, floor_rulings, listings, replay, views
 from service.application.handling import UnreadableStream
 from service.application.site_histories import SITE_NAMES, SiteHand
 from service.http.api import application, event_store, resources
@@ -61,7 +61,11 @@ def hand_replayer(hand_id: str) -> Any:
         replayed = replay.table_hand(event_store(), hand_id, page_viewer(), names_of)
     except replay.HandNotFound:
         return problem_page(404, "not_found", f"no hand {hand_id} to replay")
-    return render_template("floor/replayer.html", replay=replayed, title=heading(replayed))
+    subject = floor_rulings.subject_of(hand_id)
+    recorded = [] if subject is None else floor_rulings.rulings_of(application(), [subject], page_viewer(),
+                                                                   hand=hand_id)
+    replayed["rulings"] = floor_rulings.at_steps(recorded, [step["version"] for step in replayed["steps"]])
+    return render_template("floor/replayer.html", replay=replayed, title=heading(replayed), hand_id=hand_id)
 
 
 def heading(replayed: dict[str, Any]) -> str:

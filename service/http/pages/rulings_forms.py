@@ -1,5 +1,5 @@
-"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips and showdown
-rulings, and for each registered game's ruling of its own (domain.registry, its
+"""`/floor/rulings` (pages.md): the floor's forms for the betting, chips, showdown and
+who-shows-first rulings, and for each registered game's ruling of its own (domain.registry, its
 `ruling_form`), answered in words with the rule.
 
 Each form's fields become the body of the matching `POST /v1/rulings/*`, checked by the
@@ -27,6 +27,7 @@ from domain.rulings.chips import chips_ruling
 from domain.ruling_forms import FormError, RulingForm, read_amount, read_lines, read_number, read_text, ticked
 from domain.rulings.betting import betting_ruling
 from domain.rulings.showdown import showdown_ruling
+from domain.rulings.who_shows_first import showdown_order_ruling
 from domain.rules.violations import Violation
 from service.http.api.rulings import REQUEST_SCHEMAS
 from service.http.pages.frame import pages
@@ -106,14 +107,12 @@ def _betting_description(form: Mapping[str, str]) -> dict[str, Any]:
 # ---------------------------------------------------------------- the four forms
 
 
-def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
+def _hand_body(form: Mapping[str, str]) -> dict[str, Any]:
+    """The hand as the betting and the who-shows-first rulings describe it."""
     body: dict[str, Any] = {"game": read_text(form, "game") or "holdem", "betting": _betting_description(form),
                             "seats": _seats(form),
                             "actions": [_action(words, f"actions, line {n}")
                                         for n, words in enumerate(read_lines(form, "actions"), 1)]}
-    proposed = read_text(form, "proposed")
-    if proposed:
-        body["proposed"] = _action(proposed.split(), "proposed action")
     cards: dict[str, Any] = {}
     hole = _named_cards(form, "hole")
     if hole:
@@ -123,6 +122,14 @@ def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
         cards["board"] = board
     if cards:
         body["cards"] = cards
+    return body
+
+
+def _betting_body(form: Mapping[str, str]) -> dict[str, Any]:
+    body = _hand_body(form)
+    proposed = read_text(form, "proposed")
+    if proposed:
+        body["proposed"] = _action(proposed.split(), "proposed action")
     opening = read_text(form, "opening")
     if opening:
         body["settings"] = {"opening": opening}
@@ -238,11 +245,20 @@ def _showdown_words(answer: dict[str, Any]) -> list[str]:
     return said
 
 
+def _showdown_order_words(answer: dict[str, Any]) -> list[str]:
+    """The ruling's own sentence (who, why, the rule), then the order of show."""
+    said = [answer["words"]]
+    if len(answer["order"]) > 1:
+        said.append(("Tabled at once, in order: " if answer["all_in"] else "Order of show: ") + ", ".join(answer["order"]))
+    return said
+
+
 HOUSE_RULINGS = {
     "betting": Ruling("Betting: who acts, what is legal, is this action legal", _betting_body,
                       betting_ruling, _betting_words),
     "chips": Ruling("Chips pushed and words said", _chips_body, chips_ruling, _chips_words),
     "showdown": Ruling("Showdown: who wins", _showdown_body, showdown_ruling, _showdown_words),
+    "showdown-order": Ruling("Who shows first", _hand_body, showdown_order_ruling, _showdown_order_words),
 }
 """The rulings asked of many games (a game's ruling of its own comes with its registration)."""
 

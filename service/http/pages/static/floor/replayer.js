@@ -101,6 +101,27 @@
     byId("event-rule-detail").textContent = rule.detail || "";
   }
 
+  /* The rulings recorded at this step (service.application.floor_rulings.at_steps), and
+     the step the ruling form records at. */
+  function showRulings(index) {
+    var here = (replay.rulings || []).filter(function (ruling) { return ruling.step === index; });
+    byId("step-rulings").hidden = !here.length;
+    var list = byId("step-rulings-list");
+    list.textContent = "";
+    here.forEach(function (ruling) {
+      var item = document.createElement("li");
+      item.textContent = ruling.question + " — " + ruling.decision
+        + (ruling.rule ? " (" + ruling.rule + ")" : "")
+        + (ruling.cards && ruling.cards.length ? " · cards " + ruling.cards.join(" ") : "")
+        + " · " + ruling.role + " " + ruling.ruled_by + ", " + ruling.recorded_at;
+      list.appendChild(item);
+    });
+    if (byId("ruling-step")) {
+      byId("ruling-step").value = String(index);
+      byId("ruling-version").value = String(steps[index].version);
+    }
+  }
+
   function show(index) {
     if (!steps.length) { return; }
     current = Math.max(0, Math.min(steps.length - 1, index));
@@ -110,6 +131,7 @@
     showTable(step.table);
     showDecision(step.decision);
     showEventRule(step.rule);
+    showRulings(current);
     var links = byId("events").querySelectorAll("a[data-step]");
     links.forEach(function (link) {
       link.parentNode.classList.toggle("current", Number(link.dataset.step) === current);
@@ -128,9 +150,13 @@
   document.querySelectorAll("[data-go]").forEach(function (button) {
     button.addEventListener("click", function () { moves[button.dataset.go](); });
   });
-  byId("events").addEventListener("click", function (event) {
-    var link = event.target.closest("a[data-step]");
-    if (link) { event.preventDefault(); show(Number(link.dataset.step)); }
+  ["events", "rulings-list"].forEach(function (id) {
+    var list = byId(id);
+    if (!list) { return; }
+    list.addEventListener("click", function (event) {
+      var link = event.target.closest("a[data-step]");
+      if (link) { event.preventDefault(); show(Number(link.dataset.step)); }
+    });
   });
   document.addEventListener("keydown", function (event) {
     if (event.target.closest("input, textarea, select")) { return; }
