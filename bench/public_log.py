@@ -17,7 +17,12 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
 - `public_log.append_cost_ratio`: hand-close appends a second with the integrator
   following against without it, in interleaved rounds, the median of the rounds' ratios
   (the store's append stands for the production action here: the integrator shares the
-  database with it, never the request).
+  database with it, never the request);
+- `public_log.action_cost_ratio`: the production table action (bench.tables' production
+  load: gunicorn with the production settings, CLIENT_THREADS clients each playing its own
+  six-handed table with player keys and Idempotency-Keys) with the integrator following
+  against without it, in interleaved rounds (which goes first alternates), the median of
+  the rounds' ratios of actions/s.
 Sizes: BENCH_LOG_EVENTS (20,000), BENCH_LOG_RATE (40 hand closes/s), BENCH_LOG_SECONDS (20).
 """
 from __future__ import annotations
@@ -30,6 +35,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,6 +43,8 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from bench import size
+from bench import tables
+from bench.http import CLIENT_THREADS, _serve, run_clients
 from bench.store import HAND_CLOSE, _scratch_database, _server  # the store bench's scratch database
 from domain.transparency import merkle
 from service import witness
@@ -48,6 +56,7 @@ from service.adapters.store.public_log import PostgresPublicLog
 from service.adapters.store.trackings import PostgresTracking
 from service.adapters.witnesses import WitnessClient
 from service.application import public_log
+from service.application.api_keys import new_secret
 from service.application.application import application
 from service.public_log_verifier import ED25519, parse_leaf
 
@@ -131,6 +140,7 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
         figures.update(_burst(closes, EVENTS // len(HAND), tree, reader))
         figures["public_log.proof_read_p50_ms"] = _proof_read_ms(tree, reader)
         figures["public_log.append_cost_ratio"] = _cost_ratio(closes, following)
+        figures["public_log.action_cost_ratio"] = _action_cost_ratio(url, following)
     finally:
         following.stop()
         server.shutdown()
@@ -233,3 +243,28 @@ def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following)
         ratios.append(rates[True] / rates[False])
     following.running.set()
     return round(statistics.median(ratios), 3)
+
+
+def _action_cost_ratio(url: str, following: _Following) -> float:
+    """The production action's rate with the integrator following against without it."""
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="cardroom-bench-log-action-") as scratch:
+        env = dict(os.environ, DATABASE_URL=url, CARDROOM_DATA_DIR=str(Path(scratch) / "data"))
+        admin_key = env["CARDROOM_ADMIN_KEY"] = new_secret()
+        server = _serve(stack, "service.wsgi:app", tables._production_env(env, stack, scratch))
+        players: list[tables._ProductionPlayer] = [None] * CLIENT_THREADS  # type: ignore[list-item]
+
+        def set_up(i: int) -> None:
+            players[i] = tables._ProductionPlayer(server.port, admin_key, 2000 + i)
+
+        run_clients(set_up)
+        following.running.set()
+        tables._run_phase(server, players, None)  # warm-up: connections, caches, code paths
+        ratios = []
+        for round_ in range(ROUNDS):
+            phases = {False: tables._Phase(), True: tables._Phase()}
+            for with_log in (False, True) if round_ % 2 == 0 else (True, False):
+                (following.running.set if with_log else following.running.clear)()
+                tables._run_phase(server, players, phases[with_log])
+            ratios.append(phases[True].rates[0] / phases[False].rates[0])
+        following.running.set()
+        return round(statistics.median(ratios), 3)

@@ -121,6 +121,13 @@ class PostgresPublicLog:
                                       " ORDER BY version", (stream_id,)).fetchall()
         return [(int(index), int(version), bytes(leaf)) for index, version, leaf in rows]
 
+    def streams(self, prefix: str = "") -> list[str]:
+        """Every stream with a leaf in the tree whose id starts with `prefix`, in order."""
+        with self._connection() as connection:
+            rows = connection.execute("SELECT DISTINCT stream_id FROM log_leaves WHERE left(stream_id, %s) = %s"
+                                      " ORDER BY stream_id", (len(prefix), prefix)).fetchall()
+        return [row[0] for row in rows]
+
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]:
         """(size, signed note, verifier key) of the largest trees signed that have at least
         `cosigned_by` cosignature rows (each still to be verified), largest first."""
