@@ -66,6 +66,8 @@ BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
 PROOFS = size(400, smoke=5)
 ROUNDS = size(8, smoke=2)
 CLOSES_PER_ROUND = size(60, smoke=3)
+ACTION_ROUNDS = size(16, smoke=2)
+"""More rounds than the appends': a phase of actions is a second, and this machine's speed drifts."""
 GATHER_S = 0.2
 ORIGIN = "bench.cardroom/log"
 HAND = [NewEvent(type_, data) for type_, data in HAND_CLOSE]
@@ -260,7 +262,7 @@ def _action_cost_ratio(url: str, following: _Following) -> float:
         following.running.set()
         tables._run_phase(server, players, None)  # warm-up: connections, caches, code paths
         ratios = []
-        for round_ in range(ROUNDS):
+        for round_ in range(ACTION_ROUNDS):
             phases = {False: tables._Phase(), True: tables._Phase()}
             for with_log in (False, True) if round_ % 2 == 0 else (True, False):
                 (following.running.set if with_log else following.running.clear)()

@@ -62,15 +62,22 @@ def played_table(store: Any, table_id: str) -> int:
     return commands.start_next_hand(app, table_id, 1).version
 
 
-def test_a_stream_deleted_with_its_listing_is_reported_from_the_signed_tree(
-        own_database, data_dir, monkeypatch):
+ORIGIN = "cardroom.test/verify-absence"
+KEYS = {"CARDROOM_CHAIN_KEY": secrets.token_hex(32), "CARDROOM_DATA_KEY": secrets.token_hex(32),
+        "CARDROOM_LOG_ORIGIN": ORIGIN, "CARDROOM_LOG_KEY": new_signer(ORIGIN, ED25519).text()}
+"""The keys given to every host of these tests, as production's secret store gives them."""
+
+
+@pytest.fixture
+def keyed_config(own_database: tuple[str, str], data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Config:
+    for name, value in KEYS.items():
+        monkeypatch.setenv(name, value)
+    return replace(Config.from_env(), database_url=own_database[1], admin_key=ADMIN_KEY)
+
+
+def test_a_stream_deleted_with_its_listing_is_reported_from_the_signed_tree(own_database, data_dir, keyed_config):
     admin_url, app_url = own_database
-    origin = "cardroom.test/verify-absence"
-    for key in ("CARDROOM_CHAIN_KEY", "CARDROOM_DATA_KEY"):  # given, as production's secret store does
-        monkeypatch.setenv(key, secrets.token_hex(32))
-    monkeypatch.setenv("CARDROOM_LOG_ORIGIN", origin)
-    monkeypatch.setenv("CARDROOM_LOG_KEY", new_signer(origin, ED25519).text())
-    config = replace(Config.from_env(), database_url=app_url)
+    config = keyed_config
     pool = open_pool(app_url, max_size=3)
     store = wiring.event_store(pool, config)
     version = played_table(store, "gone")
@@ -125,3 +132,22 @@ def test_no_signed_public_log_is_a_warning_not_a_500(own_database, data_dir):
     assert dealt.status_code == 201, dealt.get_data(as_text=True)  # the service keeps serving
     checked = cardroom_verify(app_url, commands.table_stream(table_id), expect=0)
     assert checked["bad"] == [] and checked["ok"] == 1 and checked["warnings"] == [PublicLog.UNCHECKED]
+
+
+def test_a_hands_removed_tail_is_caught_against_the_signed_tree(own_database, keyed_config):
+    from service.bootstrap import create_app
+
+    admin_url, app_url = own_database
+    config = keyed_config
+    pool = open_pool(app_url, max_size=3)
+    store = wiring.event_store(pool, config)
+    version = played_table(store, "cut-hand")
+    integrate(integrator_of(pool, config, store))
+    pool.close()
+    as_insider(admin_url, ("DELETE FROM events WHERE stream_id = %s AND version = %s",
+                           (commands.table_stream("cut-hand"), version)))
+
+    checked = create_app(config).test_client().get("/v1/hands/cut-hand.1/verify", headers=ADMIN).get_json()
+
+    assert (checked["ok"], checked["first_bad_version"], checked["next_opening"]) == (False, version, None), checked
+    assert "removed" in checked["reason"]
