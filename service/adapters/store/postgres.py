@@ -508,17 +508,26 @@ SELECT {_COLUMNS}, {_checked_columns(Reveal.ALL, "NULL::bytea")}, transaction_id
 _STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s"
 
 # DISTINCT by skipping through the (stream_id, version) index: one probe per stream.
-_LIST_STREAMS = r"""
+_STREAMS_OF = r"""
 WITH RECURSIVE found(stream_id) AS (
-    (SELECT stream_id FROM events WHERE stream_id LIKE %(pattern)s ORDER BY stream_id LIMIT 1)
+    (SELECT stream_id FROM {table} WHERE stream_id LIKE %(pattern)s ORDER BY stream_id LIMIT 1)
   UNION ALL
-    SELECT (SELECT e.stream_id FROM events e
-             WHERE e.stream_id > found.stream_id AND e.stream_id LIKE %(pattern)s
-             ORDER BY e.stream_id LIMIT 1)
+    SELECT (SELECT t.stream_id FROM {table} t
+             WHERE t.stream_id > found.stream_id AND t.stream_id LIKE %(pattern)s
+             ORDER BY t.stream_id LIMIT 1)
       FROM found WHERE found.stream_id IS NOT NULL
 )
 SELECT stream_id FROM found WHERE stream_id IS NOT NULL
 """
+
+
+def streams_of(connection: psycopg.Connection[Any], table: str, prefix: str) -> list[str]:
+    """The distinct stream ids starting with `prefix` of `table` (events, log_leaves), in
+    order: a skip scan of its index led by stream_id, one probe a stream, never every row."""
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    query = _STREAMS_OF.format(table=table)
+    return [row[0] for row in _fetch(connection, query, {"pattern": escaped + "%"})]
+
 
 _MAX_VERSION = 2**31 - 1
 
@@ -924,10 +933,8 @@ class PostgresEventStore:
         return verify_chain(stream_id, events, self.signer, receipts)
 
     def list_streams(self, prefix: str = "") -> list[str]:
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         with self._connection() as connection:
-            rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
-        return [row[0] for row in rows]
+            return streams_of(connection, "events", prefix)
 
 
 class _EncodedAppend:

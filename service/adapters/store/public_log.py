@@ -14,6 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from service.adapters.store import scope
+from service.adapters.store.postgres import streams_of
 
 _SIZE = "SELECT coalesce(max(index) + 1, 0) FROM log_leaves"
 _NODES = """
@@ -122,11 +123,10 @@ class PostgresPublicLog:
         return [(int(index), int(version), bytes(leaf)) for index, version, leaf in rows]
 
     def streams(self, prefix: str = "") -> list[str]:
-        """Every stream with a leaf in the tree whose id starts with `prefix`, in order."""
+        """Every stream with a leaf in the tree whose id starts with `prefix`, in order: a
+        skip scan of the (stream_id, version) index, a probe a stream, never every leaf."""
         with self._connection() as connection:
-            rows = connection.execute("SELECT DISTINCT stream_id FROM log_leaves WHERE left(stream_id, %s) = %s"
-                                      " ORDER BY stream_id", (len(prefix), prefix)).fetchall()
-        return [row[0] for row in rows]
+            return streams_of(connection, "log_leaves", prefix)
 
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]:
         """(size, signed note, verifier key) of the largest trees signed that have at least
