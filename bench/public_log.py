@@ -6,7 +6,7 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
   and a checkpoint signed;
 - a burst: BURST_S seconds of hand closes at RATE a second while the integrator follows
   (as the worker runs it: a batch, then what came for GATHER_S) and asks a witness of its
-  own (in this process, over HTTP, policy 1):
+  own (in a process of its own, over HTTP, policy 1):
   `public_log.burst_events_per_s` written, `public_log.backlog_after_burst` events not yet
   integrated when it ends (0: no growing backlog), and
   `public_log.commit_to_cosigned_p50_s` / `_p99_s`: from an append's commit to the first
@@ -124,10 +124,9 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
     store = PostgresEventStore(pool)
     tree = PostgresPublicLog(pool)
     log_key = new_signer(ORIGIN, ED25519)
-    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])
-    server = witness.serve(local, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    cosigner = public_log.Witness(f"http://127.0.0.1:{server.server_address[1]}", local.signer.verifier)
+    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])  # its key, for the policy
+    server = _WitnessProcess(witness_dir, log_key.verifier.vkey())
+    cosigner = public_log.Witness(f"http://127.0.0.1:{server.port}", local.signer.verifier)
     reader = public_log.PublicLog(tree, log_key.verifier, [cosigner], 1)
     closes = _closer(store)
     figures: dict[str, float] = {}
@@ -145,8 +144,30 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
         figures["public_log.action_cost_ratio"] = _action_cost_ratio(url, following)
     finally:
         following.stop()
-        server.shutdown()
+        server.stop()
     return figures
+
+
+class _WitnessProcess:
+    """The witness in a process of its own, as it runs elsewhere in production: its work
+    never takes the bench's clients' interpreter (their GIL) from them."""
+
+    def __init__(self, state_dir: Path, log_vkey: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        ports = context.Queue()
+        self._process = context.Process(target=_witness, args=(state_dir, log_vkey, ports), daemon=True)
+        self._process.start()
+        self.port: int = ports.get(timeout=60)
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.join(timeout=10)
+
+
+def _witness(state_dir: Path, log_vkey: str, ports: Any) -> None:
+    server = witness.serve(witness.build(state_dir, "bench-witness", [log_vkey]), "127.0.0.1", 0)
+    ports.put(server.server_address[1])
+    server.serve_forever()
 
 
 def _wait_for(condition: Callable[[], bool], timeout_s: float = 600) -> None:
