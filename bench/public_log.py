@@ -24,6 +24,8 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
   against without it, in interleaved rounds (which goes first alternates), the median of
   the rounds' ratios of actions/s.
 Sizes: BENCH_LOG_EVENTS (20,000), BENCH_LOG_RATE (40 hand closes/s), BENCH_LOG_SECONDS (20).
+BENCH_LOG_GATHER_S (0.2, the worker's): how long the integrator gathers after a batch that
+was not full (longer: fewer batches, each signed and cosigned, for a later checkpoint).
 """
 from __future__ import annotations
 
@@ -68,7 +70,7 @@ ROUNDS = size(8, smoke=2)
 CLOSES_PER_ROUND = size(60, smoke=3)
 ACTION_ROUNDS = size(16, smoke=2)
 """More rounds than the appends': a phase of actions is a second, and this machine's speed drifts."""
-GATHER_S = 0.2
+GATHER_S = float(os.environ.get("BENCH_LOG_GATHER_S") or 0.2)
 ORIGIN = "bench.cardroom/log"
 HAND = [NewEvent(type_, data) for type_, data in HAND_CLOSE]
 
