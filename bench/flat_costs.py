@@ -6,7 +6,7 @@ The old table's history is played by the domain itself (table.handle, auto-deal,
 mix of hands: a fold before the flop, a check-down, a raise and call, a flop bet and a
 fold) and written through the application's own tagging and sealing
 (commands._new_events) and the deployment's store (service.adapters.integrity.open_store:
-hash chain, MACs, head checkpoints) in appends of about APPEND_EVENTS events, a snapshot
+hash chain, MACs) in appends of about APPEND_EVENTS events, a snapshot
 at every HandClosed as the application's handling path writes them. Then, through the Flask app (test
 client: the whole request path without the network; an admin key, an Idempotency-Key and
 If-Match on every action):

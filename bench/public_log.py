@@ -6,7 +6,7 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
   and a checkpoint signed;
 - a burst: BURST_S seconds of hand closes at RATE a second while the integrator follows
   (as the worker runs it: a batch, then what came for GATHER_S) and asks a witness of its
-  own (in this process, over HTTP, policy 1):
+  own (in a process of its own, over HTTP, policy 1):
   `public_log.burst_events_per_s` written, `public_log.backlog_after_burst` events not yet
   integrated when it ends (0: no growing backlog), and
   `public_log.commit_to_cosigned_p50_s` / `_p99_s`: from an append's commit to the first
@@ -17,8 +17,15 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
 - `public_log.append_cost_ratio`: hand-close appends a second with the integrator
   following against without it, in interleaved rounds, the median of the rounds' ratios
   (the store's append stands for the production action here: the integrator shares the
-  database with it, never the request).
+  database with it, never the request);
+- `public_log.action_cost_ratio`: the production table action (bench.tables' production
+  load: gunicorn with the production settings, CLIENT_THREADS clients each playing its own
+  six-handed table with player keys and Idempotency-Keys) with the integrator following
+  against without it, in interleaved rounds (which goes first alternates), the median of
+  the rounds' ratios of actions/s.
 Sizes: BENCH_LOG_EVENTS (20,000), BENCH_LOG_RATE (40 hand closes/s), BENCH_LOG_SECONDS (20).
+BENCH_LOG_GATHER_S (0.2, the worker's): how long the integrator gathers after a batch that
+was not full (longer: fewer batches, each signed and cosigned, for a later checkpoint).
 """
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,6 +45,8 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from bench import size
+from bench import tables
+from bench.http import CLIENT_THREADS, _serve, run_clients
 from bench.store import HAND_CLOSE, _scratch_database, _server  # the store bench's scratch database
 from domain.transparency import merkle
 from service import witness
@@ -48,6 +58,7 @@ from service.adapters.store.public_log import PostgresPublicLog
 from service.adapters.store.trackings import PostgresTracking
 from service.adapters.witnesses import WitnessClient
 from service.application import public_log
+from service.application.api_keys import new_secret
 from service.application.application import application
 from service.public_log_verifier import ED25519, parse_leaf
 
@@ -57,7 +68,9 @@ BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
 PROOFS = size(400, smoke=5)
 ROUNDS = size(8, smoke=2)
 CLOSES_PER_ROUND = size(60, smoke=3)
-GATHER_S = 0.2
+ACTION_ROUNDS = size(16, smoke=2)
+"""More rounds than the appends': a phase of actions is a second, and this machine's speed drifts."""
+GATHER_S = float(os.environ.get("BENCH_LOG_GATHER_S") or 0.2)
 ORIGIN = "bench.cardroom/log"
 HAND = [NewEvent(type_, data) for type_, data in HAND_CLOSE]
 
@@ -113,10 +126,9 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
     store = PostgresEventStore(pool)
     tree = PostgresPublicLog(pool)
     log_key = new_signer(ORIGIN, ED25519)
-    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])
-    server = witness.serve(local, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    cosigner = public_log.Witness(f"http://127.0.0.1:{server.server_address[1]}", local.signer.verifier)
+    local = witness.build(witness_dir, "bench-witness", [log_key.verifier.vkey()])  # its key, for the policy
+    server = _WitnessProcess(witness_dir, log_key.verifier.vkey())
+    cosigner = public_log.Witness(f"http://127.0.0.1:{server.port}", local.signer.verifier)
     reader = public_log.PublicLog(tree, log_key.verifier, [cosigner], 1)
     closes = _closer(store)
     figures: dict[str, float] = {}
@@ -131,10 +143,33 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
         figures.update(_burst(closes, EVENTS // len(HAND), tree, reader))
         figures["public_log.proof_read_p50_ms"] = _proof_read_ms(tree, reader)
         figures["public_log.append_cost_ratio"] = _cost_ratio(closes, following)
+        figures["public_log.action_cost_ratio"] = _action_cost_ratio(url, following)
     finally:
         following.stop()
-        server.shutdown()
+        server.stop()
     return figures
+
+
+class _WitnessProcess:
+    """The witness in a process of its own, as it runs elsewhere in production: its work
+    never takes the bench's clients' interpreter (their GIL) from them."""
+
+    def __init__(self, state_dir: Path, log_vkey: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        ports = context.Queue()
+        self._process = context.Process(target=_witness, args=(state_dir, log_vkey, ports), daemon=True)
+        self._process.start()
+        self.port: int = ports.get(timeout=60)
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.join(timeout=10)
+
+
+def _witness(state_dir: Path, log_vkey: str, ports: Any) -> None:
+    server = witness.serve(witness.build(state_dir, "bench-witness", [log_vkey]), "127.0.0.1", 0)
+    ports.put(server.server_address[1])
+    server.serve_forever()
 
 
 def _wait_for(condition: Callable[[], bool], timeout_s: float = 600) -> None:
@@ -233,3 +268,28 @@ def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following)
         ratios.append(rates[True] / rates[False])
     following.running.set()
     return round(statistics.median(ratios), 3)
+
+
+def _action_cost_ratio(url: str, following: _Following) -> float:
+    """The production action's rate with the integrator following against without it."""
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="cardroom-bench-log-action-") as scratch:
+        env = dict(os.environ, DATABASE_URL=url, CARDROOM_DATA_DIR=str(Path(scratch) / "data"))
+        admin_key = env["CARDROOM_ADMIN_KEY"] = new_secret()
+        server = _serve(stack, "service.wsgi:app", tables._production_env(env, stack, scratch))
+        players: list[tables._ProductionPlayer] = [None] * CLIENT_THREADS  # type: ignore[list-item]
+
+        def set_up(i: int) -> None:
+            players[i] = tables._ProductionPlayer(server.port, admin_key, 2000 + i)
+
+        run_clients(set_up)
+        following.running.set()
+        tables._run_phase(server, players, None)  # warm-up: connections, caches, code paths
+        ratios = []
+        for round_ in range(ACTION_ROUNDS):
+            phases = {False: tables._Phase(), True: tables._Phase()}
+            for with_log in (False, True) if round_ % 2 == 0 else (True, False):
+                (following.running.set if with_log else following.running.clear)()
+                tables._run_phase(server, players, phases[with_log])
+            ratios.append(phases[True].rates[0] / phases[False].rates[0])
+        following.running.set()
+        return round(statistics.median(ratios), 3)

@@ -13,7 +13,6 @@ Derived strings (another database, another login) come out as key=value strings.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 
@@ -58,16 +57,3 @@ def with_server_option(conninfo: str, option: str) -> str:
 def user_of(conninfo: str) -> str | None:
     """The login the string names, else libpq's (PGUSER); None when neither says."""
     return conninfo_to_dict(conninfo).get("user") or os.environ.get("PGUSER") or None  # type: ignore[return-value]
-
-
-def database_key(conninfo: str) -> str:
-    """A short name for the database a string reaches, the same whichever of its hosts is
-    primary (the host list is part of it, the password never). A one-host URL keeps the name
-    it had when it was read with urlsplit (`host:port/db`), so existing files are found."""
-    params = conninfo_to_dict(conninfo)
-    host = str(params.get("host") or params.get("hostaddr") or os.environ.get("PGHOST") or "None").lower()
-    port = str(params.get("port") or os.environ.get("PGPORT") or "None")
-    dbname = str(params.get("dbname") or os.environ.get("PGDATABASE") or "")
-    service = params.get("service") or os.environ.get("PGSERVICE")
-    where = f"{host}:{port}/{dbname}" + (f"?service={service}" if service else "")
-    return hashlib.sha256(where.encode()).hexdigest()[:16]

@@ -1,5 +1,5 @@
-"""The log's keyed integrity, wired from the configuration: the chain key and the head
-checkpoints every event store of this deployment uses (the app and the workers alike).
+"""The log's keyed integrity, wired from the configuration: the chain key every event
+store of this deployment uses (the app and the workers alike).
 
 The chain key is CARDROOM_CHAIN_KEY when set (production: from a secret store, the same
 on every host), else a key created once in <data dir>/chain-key (mode 0600). It must
@@ -22,10 +22,8 @@ from pathlib import Path
 from psycopg_pool import ConnectionPool
 
 from service.config import Config
-from service.adapters.connection_strings import database_key
 from service.adapters.store.metered import MeteredStore
 from service.adapters.store.base import ChainSigner, EventStore
-from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store.cipher import FieldCipher, key_id
 from service.adapters.store.postgres import PostgresEventStore
 
@@ -103,16 +101,6 @@ def _read_complete(path: Path) -> str:
     raise RuntimeError(f"{path} does not hold a 64-digit hex key")
 
 
-def checkpoints_path(config: Config) -> Path:
-    """One checkpoint file per database (hosts, ports, name; never the password), so two
-    databases served from one data directory never mix their heads, and a failover to
-    another host of the same connection string keeps the same file."""
-    assert config.database_url is not None
-    return config.data_dir / f"checkpoints-{database_key(config.database_url)}.sqlite3"
-
-
 def open_store(pool: ConnectionPool, config: Config) -> EventStore:
     """The deployment's store, its appends counted for /metrics."""
-    signer = chain_signer(config)
-    return MeteredStore(PostgresEventStore(  # type: ignore[return-value]
-        pool, signer=signer, checkpoints=HeadCheckpoints(checkpoints_path(config), signer)))
+    return MeteredStore(PostgresEventStore(pool, signer=chain_signer(config)))  # type: ignore[return-value]

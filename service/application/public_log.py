@@ -37,7 +37,7 @@ from service.application import tournaments, views
 from service.application.application import Application
 from service.application.process_managers import Batch, TransactionalStore, log_held_back
 from service.public_log_verifier import (
-    NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by,
+    Checkpoint as SignedCheckpoint, NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by,
     split_note, verify_inclusion,
 )
 
@@ -98,6 +98,8 @@ class Tree(Protocol):
     def leaf_of(self, stream_id: str, version: int) -> tuple[int, bytes] | None: ...
 
     def leaves_of(self, stream_id: str) -> list[tuple[int, int, bytes]]: ...
+
+    def streams(self, prefix: str = "") -> list[str]: ...
 
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]: ...
 
@@ -393,20 +395,41 @@ class PublicLog:
         return {"index": index, "leaf": _b64(leaf), "size": checkpoint.size,
                 "hashes": [_b64(h) for h in hashes], "checkpoint": checkpoint.note}
 
-    def first_difference(self, stream_id: str, records: Sequence[RecordedEvent]) -> tuple[int, str] | None:
-        """Where the stream, as stored now, first differs from what the public log holds of
-        it (version, why), or None: each of its leaves in the newest checkpoint proven
-        against that checkpoint's signed root, then recomputed from the stored event at its
-        version. So an event edited or removed after it was integrated is found from the
-        signed tree, whatever else the operator rewrote (a chain rehashed and re-MACed, the
-        head checkpoints of a host lost with its data directory). About 0.1 ms a leaf: a
-        proof of each, from nodes read in one query."""
+    def streams(self, prefix: str = "") -> list[str]:
+        """The streams the tree holds a leaf of: `verify` checks each, so a stream deleted
+        whole (events and listing) is still named."""
+        return self._tree.streams(prefix)
+
+    UNCHECKED = ("the public log has no checkpoint signed under its key yet: a removed tail or a "
+                 "deleted stream is not caught (every chain is still checked)")
+
+    def unchecked(self) -> str | None:
+        """Why `first_difference` can say nothing (a warning beside `verify`'s results), or None."""
+        return self.UNCHECKED if self._newest_signed() is None else None
+
+    def _newest_signed(self) -> SignedCheckpoint | None:
+        """The newest checkpoint signed under the log's key, opened."""
         key = self._key()
         newest = self._tree.newest_checkpoints()
         if key is None or not newest or newest[0][2] != key.vkey():
             return None
-        checkpoint = open_checkpoint(newest[0][1], key)
-        leaves = [leaf for leaf in self._tree.leaves_of(stream_id) if leaf[0] < checkpoint.size]
+        return open_checkpoint(newest[0][1], key)
+
+    def first_difference(self, stream_id: str, records: Sequence[RecordedEvent],
+                         from_version: int = 1) -> tuple[int, str] | None:
+        """Where the stream, as stored now, first differs from what the public log holds of
+        it from `from_version` on (version, why), or None: each of its leaves in the newest
+        checkpoint proven against that checkpoint's signed root, then recomputed from the
+        stored event at its version. So an event edited or removed after it was integrated
+        is found from the signed tree, whatever else the operator rewrote (a chain rehashed
+        and re-MACed) and whatever was lost beside it (the app host's data directory): the
+        tree and its checkpoints are public data. About 0.1 ms a leaf: a proof of each, from
+        nodes read in one query. None too when the log has no checkpoint (`unchecked`)."""
+        checkpoint = self._newest_signed()
+        if checkpoint is None:
+            return None
+        leaves = [leaf for leaf in self._tree.leaves_of(stream_id)
+                  if leaf[0] < checkpoint.size and leaf[1] >= from_version]
         proofs = fetched(self._tree, lambda subtree: [merkle.inclusion_proof(index, checkpoint.size, subtree)
                                                       for index, _, _ in leaves])
         stored = {record.version: record for record in records}

@@ -181,9 +181,10 @@ def _stream_ids(client: Client, prefixes: Iterable[str]) -> list[str]:
 @click.pass_obj
 def verify(client: Client, prefixes: tuple[str, ...], as_json: bool) -> None:
     """Recompute the hash chain of every stream (or those under --prefix): those of the
-    log, and those the listings or the head checkpoints know (a stream whose events are
-    gone fails). Exit status 0: every chain verifies (warnings allowed, e.g. the head
-    checkpoints missing); 1: a chain or a stream fails; 2: the command could not run."""
+    log, and those the listings or the signed public log know (a stream whose events are
+    gone fails); each checked against the public log's signed tree too. Exit status 0:
+    every chain verifies (warnings allowed, e.g. no signed public log yet); 1: a chain or a
+    stream fails; 2: the command could not run."""
     ids = _stream_ids(client, prefixes or ("",))
     results = []
     with _progress() as progress:
@@ -193,7 +194,7 @@ def verify(client: Client, prefixes: tuple[str, ...], as_json: bool) -> None:
             progress.advance(task)
     bad = [r for r in results if not r["ok"]]
     events = sum(r["events"] for r in results)
-    # The same warning (the checkpoint file) comes with every stream: said once, with a count.
+    # The same warning (no signed public log) comes with every stream: said once, with a count.
     warnings = Counter(w for r in results for w in r.get("warnings", ()))
     table: Table | str = f"{len(ids)} streams, {events} events: every chain verifies"
     if bad:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from service.application.public_log import PublicLog
 from tests.e2e.conftest import Server, assert_log_replays_to_live, play_scripted_hands, scripted_players
 
 pytestmark = pytest.mark.e2e
@@ -53,5 +54,5 @@ def test_two_hundred_scripted_hands_conserve_chips_and_replay_to_the_live_table(
     for table_id in tables:
         live = assert_log_replays_to_live(server, table_id, "holdem")
         _, verified, _ = server.call("GET", f"/v1/streams/table-{table_id}/verify", headers=server.admin)
-        assert verified == {"ok": True, "events": live["version"], "first_bad_version": None, "reason": None,
-                        "warnings": []}
+        assert set(verified.pop("warnings")) <= {PublicLog.UNCHECKED}  # before the integrator's first checkpoint
+        assert verified == {"ok": True, "events": live["version"], "first_bad_version": None, "reason": None}

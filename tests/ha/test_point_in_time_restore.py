@@ -5,12 +5,19 @@ A PostgreSQL 15 server of the test's own archives its WAL (tests.ha.backups); a 
 is taken after the first writes; more writes follow; the time is noted; more writes; then a
 superuser drops the events table. The base backup restored with the archive replayed up to
 the noted time (`recovery_target_time`) holds every event written before it with the hash
-its receipt gave, none written after, and every chain verifies (`cardroom verify`). Verified
-with the checkpoints of the app that wrote the lost events, the same command names exactly
-the streams the restore cut short: what a restore gave up is found, not silently forgotten.
+its receipt gave, none written after, and every chain verifies (`cardroom verify`).
+
+The public log's tree is in the same database, so it rolls back with the restore: what
+remembers the events given up is outside it. An auditor who kept the signed checkpoint and
+the leaves it covers (public data: `GET /v1/log/checkpoint` and `/v1/log/leaves/{i}`, as
+`cardroom log monitor --full` reads them) finds the restored log's checkpoint smaller than
+the one it trusted (a rollback a monitor refuses) and names, from its leaves, exactly the
+streams the restore cut short or lost whole: what a restore gave up is found, not silently
+forgotten.
 """
 from __future__ import annotations
 
+import base64
 import json
 import secrets
 import shutil
@@ -25,6 +32,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from service.public_log_verifier import parse_leaf
 from tests.ha.backups import ArchivingServer
 from tests.ha.cluster import POSTGRES_BIN, unprivileged_account
 
@@ -78,6 +86,26 @@ def verify(database_url: str, data_dir: Path, chain_key: str) -> dict:
                           timeout=120)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     return json.loads(done.stdout)
+
+
+def audited(client: Any) -> tuple[int, list[tuple[str, int]]]:
+    """What an auditor keeps of the public log: the size of the signed checkpoint it
+    trusted, and the (stream, version) of every leaf under it."""
+    size = int(client.get("/v1/log/checkpoint").get_data(as_text=True).split("\n")[1])
+    leaves = [parse_leaf(base64.b64decode(client.get(f"/v1/log/leaves/{index}").get_json()["leaf"]))
+              for index in range(size)]
+    return size, [(leaf.stream_id, leaf.version) for leaf in leaves]
+
+
+def integrate(config: Any) -> None:
+    """The public log integrated to the log's end, as the worker does."""
+    from psycopg_pool import ConnectionPool
+
+    from service import wiring
+    from tests.integration.test_forgeries import integrate as to_the_end, integrator_of
+
+    with ConnectionPool(config.database_url, min_size=1, max_size=3, kwargs={"autocommit": True}) as pool:
+        to_the_end(integrator_of(pool, config, wiring.event_store(pool, config)))
 
 
 def stored(admin_url: str, receipts: list[dict]) -> dict[tuple[str, int], str]:
@@ -138,7 +166,8 @@ def test_a_dropped_events_table_is_restored_to_the_time_before_and_every_chain_v
         writes.play(second, 5)
         third = writes.table(2)
         writes.play(third, 4)
-        time.sleep(1.5)  # the app's checkpoints reach its file (flushed every second)
+        integrate(config)
+        trusted_size, leaves = audited(writes.client)
 
         with psycopg.connect(admin_url, autocommit=True) as connection:
             connection.execute("DROP TABLE events CASCADE")
@@ -156,14 +185,19 @@ def test_a_dropped_events_table_is_restored_to_the_time_before_and_every_chain_v
 
         fresh = verify(app_url, tmp_path / "fresh-data", chain_key)
         assert fresh["bad"] == [] and fresh["streams"] == len({r["stream"] for r in kept}), fresh
-        # With the writer's head checkpoints, verify names every stream the restore gave up:
+        # The auditor's kept checkpoint and leaves name every stream the restore gave up:
         # those cut short, and those written only after the target (known, with no events).
         cut_short = {r["stream"] for r in lost} & {r["stream"] for r in kept}
-        seen_by_writer = verify(app_url, writer_data, chain_key)
-        assert {bad["stream"] for bad in seen_by_writer["bad"]} == {r["stream"] for r in lost}, seen_by_writer
+        restored_app = create_app(config).test_client()
+        restored_checkpoint = restored_app.get("/v1/log/checkpoint")
+        assert restored_checkpoint.status_code == 404 or \
+            int(restored_checkpoint.get_data(as_text=True).split("\n")[1]) < trusted_size  # rolled back
+        now = stored(admin_url, [{"stream": stream} for stream, _ in leaves])
+        given_up = {stream for stream, version in leaves if (stream, version) not in now}
+        assert given_up == {r["stream"] for r in lost}, given_up ^ {r["stream"] for r in lost}
         assert cut_short and {r["stream"] for r in lost} - cut_short  # both kinds were there
         print(f"\npoint-in-time restore: {len(kept)} writes before {target_time} restored, {len(lost)} after it "
-              f"not; {fresh['streams']} streams, {fresh['events']} events verify; with the writer's checkpoints "
+              f"not; {fresh['streams']} streams, {fresh['events']} events verify; from an auditor's kept checkpoint "
               f"{len(cut_short)} streams cut short and {len({r['stream'] for r in lost} - cut_short)} lost whole are named; {time.monotonic() - started:.1f} s")
     finally:
         restored.stop()

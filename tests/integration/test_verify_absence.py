@@ -1,33 +1,38 @@
-"""`verify` notices absence (trust issue, item 3), on a database of this module's own:
+"""`verify` notices absence (trust issue, item 3; issue 31), on a database of this module's own:
 
-- a whole stream deleted by the owner (its events and its listing row): the head
-  checkpoints kept outside the database still know it, and `cardroom verify` reports it
-  and exits 1; a stream whose events are deleted but whose listing stays is reported from
-  the listing alone;
-- the head checkpoint file deleted (or damaged) while the service runs: every
-  `GET /v1/streams/{id}/verify` answers 200 with a warning naming the file and what is
-  lost, the chains are still checked, the service keeps serving, and `cardroom verify`
-  exits 0 with the warning.
+- a whole stream deleted by the owner (its events and its listing row): the public log's
+  signed tree still holds its leaves, so `cardroom verify` lists it, reports it and exits 1,
+  run by a host whose data directory was deleted (its keys given by the configuration);
+  a stream whose events are deleted but whose listing stays is reported from the listing;
+- no signed public log to check against (nothing integrated yet): every
+  `GET /v1/streams/{id}/verify` answers 200 with a warning saying what is then not caught,
+  the chains are still checked, and `cardroom verify` exits 0 with the warning.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+import secrets
+import shutil
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from click.testing import CliRunner
 
 from domain.live import table
 from domain.rules.betting import BettingStructure
-from service.adapters.integrity import checkpoints_path, open_store
+from service import wiring
+from service.adapters.log_keys import new_signer
 from service.adapters.store.postgres import open_pool
+from service.application.public_log import PublicLog
 from service.application import commands
 from service.application.application import application
 from service.cli.main import main
 from service.config import Config
+from service.public_log_verifier import ED25519
 from tests.integration.conftest import ADMIN, ADMIN_KEY, register_player
+from tests.integration.test_forgeries import as_insider, integrate, integrator_of
 
 pytestmark = pytest.mark.integration
 
@@ -57,40 +62,47 @@ def played_table(store: Any, table_id: str) -> int:
     return commands.start_next_hand(app, table_id, 1).version
 
 
-def as_owner(admin_url: str, *statements: tuple[str, tuple[Any, ...]]) -> None:
-    """As the database's owner (the superuser), with the append-only triggers off."""
-    with psycopg.connect(admin_url) as owner:
-        owner.execute("SET session_replication_role = replica")
-        for sql, parameters in statements:
-            owner.execute(sql, parameters)
+ORIGIN = "cardroom.test/verify-absence"
+KEYS = {"CARDROOM_CHAIN_KEY": secrets.token_hex(32), "CARDROOM_DATA_KEY": secrets.token_hex(32),
+        "CARDROOM_LOG_ORIGIN": ORIGIN, "CARDROOM_LOG_KEY": new_signer(ORIGIN, ED25519).text()}
+"""The keys given to every host of these tests, as production's secret store gives them."""
 
 
-def test_a_stream_deleted_with_its_listing_is_reported_from_the_head_checkpoints(own_database, data_dir):
+@pytest.fixture
+def keyed_config(own_database: tuple[str, str], data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Config:
+    for name, value in KEYS.items():
+        monkeypatch.setenv(name, value)
+    return replace(Config.from_env(), database_url=own_database[1], admin_key=ADMIN_KEY)
+
+
+def test_a_stream_deleted_with_its_listing_is_reported_from_the_signed_tree(own_database, data_dir, keyed_config):
     admin_url, app_url = own_database
-    pool = open_pool(app_url, max_size=2)
-    store = open_store(pool, Config(database_url=app_url, data_dir=data_dir))
+    config = keyed_config
+    pool = open_pool(app_url, max_size=3)
+    store = wiring.event_store(pool, config)
     version = played_table(store, "gone")
     played_table(store, "kept")
-    store._checkpoints.close()  # the heads written to the file, as the flusher does every second
+    integrate(integrator_of(pool, config, store))
     pool.close()
     stream = commands.table_stream("gone")
-    as_owner(admin_url, ("DELETE FROM events WHERE stream_id = %s", (stream,)),
+    as_insider(admin_url, ("DELETE FROM events WHERE stream_id = %s", (stream,)),
              ("DELETE FROM listings WHERE stream_id = %s", (stream,)))
+    shutil.rmtree(data_dir)  # the app host's files, all of them
 
     checked = cardroom_verify(app_url, "table-", expect=1)
 
-    assert checked["streams"] == 2 and checked["ok"] == 1
+    assert checked["streams"] == 2 and checked["ok"] == 1 and checked["warnings"] == []
     (bad,) = checked["bad"]
     assert bad["stream"] == stream and bad["events"] == 0 and bad["first_bad_version"] == 1
-    assert f"version {version} was recorded" in bad["reason"]
+    assert "the stream no longer has it: removed" in bad["reason"] and version >= 1
 
 
 def test_a_stream_whose_events_are_deleted_is_reported_from_its_listing(own_database, own_store, data_dir):
-    """Written by a store without checkpoints: the listing alone says the stream was there."""
+    """Nothing integrated into the public log: the listing alone says the stream was there."""
     admin_url, app_url = own_database
     played_table(own_store, "unlisted-events")
     stream = commands.table_stream("unlisted-events")
-    as_owner(admin_url, ("DELETE FROM events WHERE stream_id = %s", (stream,)))
+    as_insider(admin_url, ("DELETE FROM events WHERE stream_id = %s", (stream,)))
 
     checked = cardroom_verify(app_url, stream, expect=1)
 
@@ -98,7 +110,7 @@ def test_a_stream_whose_events_are_deleted_is_reported_from_its_listing(own_data
     assert bad["stream"] == stream and bad["first_bad_version"] == 1 and "listings" in bad["reason"]
 
 
-def test_the_checkpoint_file_deleted_or_damaged_under_the_service_is_a_warning_not_a_500(own_database, data_dir):
+def test_no_signed_public_log_is_a_warning_not_a_500(own_database, data_dir):
     from service.bootstrap import create_app
 
     _, app_url = own_database
@@ -109,30 +121,33 @@ def test_the_checkpoint_file_deleted_or_damaged_under_the_service_is_a_warning_n
         "seats": [{"player_id": p, "stack": 1000} for p in players]})
     assert created.status_code == 201, created.get_data(as_text=True)
     table_id = created.get_json()["id"]
-    path = f"/v1/streams/{commands.table_stream(table_id)}/verify"
-    assert client.get(path, headers=ADMIN).get_json()["warnings"] == []
-    checkpoints = checkpoints_path(Config(database_url=app_url, data_dir=data_dir))
+    as_insider(own_database[0], ("DELETE FROM log_checkpoints", ()))  # none signed, as before the first
 
-    for part in data_dir.glob(checkpoints.name + "*"):
-        part.unlink()
-    answered = client.get(path, headers=ADMIN)
+    answered = client.get(f"/v1/streams/{commands.table_stream(table_id)}/verify", headers=ADMIN)
     assert answered.status_code == 200, answered.get_data(as_text=True)
     verified = answered.get_json()
     assert verified["ok"] is True and verified["events"] >= 1
-    (warning,) = verified["warnings"]
-    assert str(checkpoints) in warning and "missing" in warning and "tail removed" in warning
+    assert verified["warnings"] == [PublicLog.UNCHECKED]
     dealt = client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
     assert dealt.status_code == 201, dealt.get_data(as_text=True)  # the service keeps serving
-
-    client.application.extensions["cardroom"].store._checkpoints.flush()  # its next flush, at once
-    assert (data_dir / checkpoints.name).exists()  # written again, with a note of the loss
     checked = cardroom_verify(app_url, commands.table_stream(table_id), expect=0)
-    assert checked["bad"] == [] and checked["ok"] == 1
-    (warning,) = checked["warnings"]  # from the note: another process, the file there again
-    assert str(checkpoints) in warning and "missing" in warning
+    assert checked["bad"] == [] and checked["ok"] == 1 and checked["warnings"] == [PublicLog.UNCHECKED]
 
-    checkpoints.write_bytes(b"not a database" * 100)
-    for part in data_dir.glob(checkpoints.name + "-*"):
-        part.unlink()
-    damaged = cardroom_verify(app_url, commands.table_stream(table_id), expect=0)
-    assert any(str(checkpoints) in w and "cannot be" in w for w in damaged["warnings"]), damaged
+
+def test_a_hands_removed_tail_is_caught_against_the_signed_tree(own_database, keyed_config):
+    from service.bootstrap import create_app
+
+    admin_url, app_url = own_database
+    config = keyed_config
+    pool = open_pool(app_url, max_size=3)
+    store = wiring.event_store(pool, config)
+    version = played_table(store, "cut-hand")
+    integrate(integrator_of(pool, config, store))
+    pool.close()
+    as_insider(admin_url, ("DELETE FROM events WHERE stream_id = %s AND version = %s",
+                           (commands.table_stream("cut-hand"), version)))
+
+    checked = create_app(config).test_client().get("/v1/hands/cut-hand.1/verify", headers=ADMIN).get_json()
+
+    assert (checked["ok"], checked["first_bad_version"], checked["next_opening"]) == (False, version, None), checked
+    assert "removed" in checked["reason"]

@@ -6,7 +6,6 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from service.adapters.connection_strings import (
-    database_key,
     problem,
     user_of,
     with_database,
@@ -46,24 +45,6 @@ def test_the_user_comes_from_the_string_else_from_pguser(monkeypatch):
     assert user_of("host=h dbname=db") is None
     monkeypatch.setenv("PGUSER", "from_env")
     assert user_of("postgresql:///db") == "from_env"
-
-
-def test_a_checkpoint_file_name_does_not_change_for_a_one_host_url():
-    import hashlib
-
-    # The name urlsplit gave before: "<hostname>:<port>/<path>".
-    assert database_key("postgresql://u:p@H:5432/db") == hashlib.sha256(b"h:5432/db").hexdigest()[:16]
-
-
-def test_a_checkpoint_file_name_never_depends_on_the_login(monkeypatch):
-    for name in ("PGHOST", "PGPORT", "PGDATABASE", "PGSERVICE"):
-        monkeypatch.delenv(name, raising=False)
-    assert database_key(MULTI_HOST) == database_key(with_login(MULTI_HOST, "cardroom_app", "pw"))
-    assert database_key(MULTI_HOST) != database_key(with_database(MULTI_HOST, "other"))
-    monkeypatch.setenv("PGDATABASE", "one")
-    first = database_key("postgresql://")
-    monkeypatch.setenv("PGDATABASE", "two")
-    assert database_key("postgresql://") != first
 
 
 @pytest.mark.parametrize("conninfo, reason", [

@@ -117,7 +117,7 @@ class Verification:
     reason: str | None = field(default=None, compare=False)
     """Why the first bad version is bad, in words (None when ok)."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
-    """What weakens the check without failing it (the head checkpoints missing or damaged)."""
+    """What weakens the check without failing it (no signed public log to check against)."""
 
 
 @dataclass(frozen=True)
@@ -408,8 +408,8 @@ class ChainSigner:
     SHA-256 alone proves nothing against someone who can write the events table: they can
     edit an event and recompute every later hash. Without the key they cannot compute the
     MAC of an edited, inserted or recomputed event, and the same MAC signs the receipt each
-    write returns and the head checkpoints kept outside the database (which catch a removed
-    tail)."""
+    write returns (which, shown to `verify`, catches a removed tail; so does the public log's
+    signed tree: service.application.public_log)."""
 
     def __init__(self, key: bytes) -> None:
         if len(key) < 16:
@@ -441,7 +441,7 @@ class ChainSigner:
 
 @dataclass(frozen=True)
 class Head:
-    """A stream's head as a checkpoint or a receipt records it: version, hash and its MAC."""
+    """A stream's head as a receipt records it: version, hash and its MAC."""
 
     stream_id: str
     version: int
@@ -460,7 +460,7 @@ def verify_chain(
 ) -> Verification:
     """Recompute every hash in version order (sealed fields included, so `events` must be
     read with Reveal.ALL); with a signer, check every event's MAC; then check the stream
-    still reaches every recorded head (checkpoints, receipts) with the same hash. The first
+    still reaches every head shown (receipts) with the same hash. The first
     bad version is reported, with why.
 
     `events` are the whole stream, or with `chained_from` the events right after that one,
@@ -484,13 +484,13 @@ def verify_chain(
         if head.version < first:
             continue
         if signer is not None and not signer.valid(head.stream_id, head.version, head.hash, head.mac):
-            continue  # not ours: a forged checkpoint proves nothing either way
+            continue  # not ours: a forged receipt proves nothing either way
         if head.version not in by_version:
             return _bad(events, end + 1,
                         f"the log ends at version {end}, but version {head.version} "
-                        f"was recorded (checkpoint or receipt)")
+                        f"was recorded (receipt)")
         if by_version[head.version] != head.hash:
-            return _bad(events, head.version, "the event differs from the one recorded (checkpoint or receipt)")
+            return _bad(events, head.version, "the event differs from the one recorded (receipt)")
     return Verification(True, len(events), None)
 
 
@@ -551,7 +551,6 @@ def verify_range(
     first_version: int,
     opened_by: str,
     signer: ChainSigner | None = None,
-    heads: Sequence[Head] = (),
 ) -> RangeVerification:
     """`read`: the event before the range (when it has one), the range from `first_version`,
     and the next event of type `opened_by` after it when there is one, in version order
@@ -575,10 +574,9 @@ def verify_range(
     if anchor is not None and signer is not None and not signer.valid(
             stream_id, anchor.version, anchor.hash, anchor.mac):
         return checked(Verification(False, 0, anchor.version, _mac_reason(anchor)))
-    # With no next range, the range runs to the head: a head recorded beyond it is a tail
-    # removed. With one, the next range's first event must continue this chain.
+    # With a next range, its first event must continue this chain.
     verification = verify_chain(stream_id, [*ranged, *([following] if following else [])], signer,
-                                heads if following is None else (), chained_from=anchor)
+                                chained_from=anchor)
     if verification.ok and following is not None:
         verification = Verification(True, len(ranged), None)
     return checked(verification)

@@ -31,7 +31,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
@@ -42,7 +42,6 @@ from psycopg_pool import ConnectionPool
 
 from service.adapters.row_macs import RowSigner
 from service.adapters.store import gil_free_libpq, idempotency, scope
-from service.adapters.store.checkpoints import HeadCheckpoints
 from service.adapters.store import failed_streams
 from service.adapters.store.failed_streams import FailedStreams
 from service.adapters.store.base import (
@@ -509,17 +508,26 @@ SELECT {_COLUMNS}, {_checked_columns(Reveal.ALL, "NULL::bytea")}, transaction_id
 _STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s"
 
 # DISTINCT by skipping through the (stream_id, version) index: one probe per stream.
-_LIST_STREAMS = r"""
+_STREAMS_OF = r"""
 WITH RECURSIVE found(stream_id) AS (
-    (SELECT stream_id FROM events WHERE stream_id LIKE %(pattern)s ORDER BY stream_id LIMIT 1)
+    (SELECT stream_id FROM {table} WHERE stream_id LIKE %(pattern)s ORDER BY stream_id LIMIT 1)
   UNION ALL
-    SELECT (SELECT e.stream_id FROM events e
-             WHERE e.stream_id > found.stream_id AND e.stream_id LIKE %(pattern)s
-             ORDER BY e.stream_id LIMIT 1)
+    SELECT (SELECT t.stream_id FROM {table} t
+             WHERE t.stream_id > found.stream_id AND t.stream_id LIKE %(pattern)s
+             ORDER BY t.stream_id LIMIT 1)
       FROM found WHERE found.stream_id IS NOT NULL
 )
 SELECT stream_id FROM found WHERE stream_id IS NOT NULL
 """
+
+
+def streams_of(connection: psycopg.Connection[Any], table: str, prefix: str) -> list[str]:
+    """The distinct stream ids starting with `prefix` of `table` (events, log_leaves), in
+    order: a skip scan of its index led by stream_id, one probe a stream, never every row."""
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    query = _STREAMS_OF.format(table=table)
+    return [row[0] for row in _fetch(connection, query, {"pattern": escaped + "%"})]
+
 
 _MAX_VERSION = 2**31 - 1
 
@@ -558,14 +566,12 @@ STREAM_HEADS_KEPT = 4096
 
 class PostgresEventStore:
     def __init__(self, pool: ConnectionPool, clock: Callable[[], datetime] = utc_now, *,
-                 signer: ChainSigner | None = None,
-                 checkpoints: HeadCheckpoints | None = None) -> None:
+                 signer: ChainSigner | None = None) -> None:
         self._pool = pool
         self._clock = clock
         self._heads = _StreamHeads(STREAM_HEADS_KEPT)
         self.signer = signer
         self._record_signer = RowSigner(signer, "idempotency_records") if signer else None
-        self._checkpoints = checkpoints
         self.failed_streams = FailedStreams()
         # The idempotency records' statements: this store's own names, so two stores on one
         # pool (tests) never take each other's for theirs.
@@ -735,8 +741,6 @@ class PostgresEventStore:
 
     def _committed(self, stream_id: str, version: int, hash_: str) -> None:
         self._heads.remember(stream_id, version, hash_)
-        if self._checkpoints is not None:
-            self._checkpoints.note(stream_id, version, hash_)
 
     def forget(self, stream_id: str) -> None:
         """Drop the head this process remembers of the stream (a rolled-back append)."""
@@ -799,9 +803,8 @@ class PostgresEventStore:
         self, stream_id: str, hand_id: str, *, opened_by: str,
     ) -> RangeVerification | None:
         """The chain check of one hand's range (verify_range), read in one statement that
-        costs the hand's events; None when the stream has no such hand."""
-        # The heads first: one recorded after the read would be a head the read never reached.
-        heads = self._checkpoints.heads(stream_id) if self._checkpoints else ()
+        costs the hand's events; None when the stream has no such hand. A tail removed is
+        the public log's to catch (service.application.public_log.first_difference)."""
         query = _READ_HAND_CHAIN.format(columns=_E_COLUMNS, sealed=_ALL_SEALED,
                                         opening=_sql_text_literal(opened_by))
         with self._connection() as connection:
@@ -809,7 +812,7 @@ class PostgresEventStore:
         if not rows:
             return None
         return verify_range(stream_id, [_recorded(row[1:]) for row in rows], rows[0][0], opened_by,
-                            self.signer, heads)
+                            self.signer)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Inside the open transaction when there is one (it commits or rolls back with
@@ -924,23 +927,14 @@ class PostgresEventStore:
 
     def verify_stream(self, stream_id: str, receipts: Sequence[Head] = ()) -> Verification:
         """The chain recomputed, every MAC checked (with a chain key), and the stream checked
-        to reach every head recorded outside the database (checkpoints) or shown (receipts)."""
-        recorded = self._checkpoints.heads(stream_id) if self._checkpoints else []
+        to reach every head shown (receipts). A tail removed with no receipt shown is the
+        public log's to catch (service.application.public_log.first_difference)."""
         events = self.read_stream(stream_id, reveal=Reveal.ALL, checked=False)
-        verification = verify_chain(stream_id, events, self.signer, [*receipts, *recorded])
-        if self._checkpoints is None:
-            return verification
-        return replace(verification, warnings=tuple(self._checkpoints.warnings()))
-
-    def checkpointed_streams(self, prefix: str = "") -> list[str]:
-        """The streams the head checkpoints know (the log may have lost one: verify says)."""
-        return self._checkpoints.streams(prefix) if self._checkpoints else []
+        return verify_chain(stream_id, events, self.signer, receipts)
 
     def list_streams(self, prefix: str = "") -> list[str]:
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         with self._connection() as connection:
-            rows = _fetch(connection, _LIST_STREAMS, {"pattern": escaped + "%"})
-        return [row[0] for row in rows]
+            return streams_of(connection, "events", prefix)
 
 
 class _EncodedAppend:

@@ -14,6 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from service.adapters.store import scope
+from service.adapters.store.postgres import streams_of
 
 _SIZE = "SELECT coalesce(max(index) + 1, 0) FROM log_leaves"
 _NODES = """
@@ -120,6 +121,12 @@ class PostgresPublicLog:
             rows = connection.execute("SELECT index, version, leaf FROM log_leaves WHERE stream_id = %s"
                                       " ORDER BY version", (stream_id,)).fetchall()
         return [(int(index), int(version), bytes(leaf)) for index, version, leaf in rows]
+
+    def streams(self, prefix: str = "") -> list[str]:
+        """Every stream with a leaf in the tree whose id starts with `prefix`, in order: a
+        skip scan of the (stream_id, version) index, a probe a stream, never every leaf."""
+        with self._connection() as connection:
+            return streams_of(connection, "log_leaves", prefix)
 
     def newest_checkpoints(self, cosigned_by: int = 0, count: int = 1) -> list[tuple[int, str, str]]:
         """(size, signed note, verifier key) of the largest trees signed that have at least

@@ -77,11 +77,12 @@ class VerificationSchema(ma.Schema):
     events = ma.fields.Integer(required=True)
     first_bad_version = ma.fields.Integer(allow_none=True)
     reason = ma.fields.String(allow_none=True, metadata={
-        "description": "why the first bad version is bad (a hash, a MAC, a missing tail, a stream "
-                       "listed or checkpointed whose events are gone)"})
+        "description": "why the first bad version is bad (a hash, a MAC, an event that differs from "
+                       "or is gone from the signed public log, a stream listed or in the log whose "
+                       "events are gone)"})
     warnings = ma.fields.List(ma.fields.String(), metadata={
-        "description": "what weakens the check without failing it: the head checkpoints missing or "
-                       "damaged (named, with what is lost), or no head recorded for this stream"})
+        "description": "what weakens the check without failing it: no signed public log to check "
+                       "against (a removed tail or a deleted stream is then not caught)"})
 
 
 def _hand_records(hand_id: str) -> list[RecordedEvent]:
@@ -277,8 +278,11 @@ def verify_hand(hand_id: str) -> dict:
     located = table.table_id_of_hand(hand_id)
     stream = commands.table_stream(located[0]) if located is not None else None
     checked = None if stream is None else event_store().verify_hand(stream, hand_id, opened_by=HAND_OPENED)
-    if checked is None:
+    if stream is None or checked is None:
         raise Problem(404, "not_found", f"no hand {hand_id}")
+    if checked.next_opening is None:  # the hand runs to the head: a tail removed is the log's to see
+        checked = replace(checked, verification=_against_the_public_log(
+            stream, checked.verification, from_version=checked.first_version))
     return {"id": hand_id, "stream": stream, "first_version": checked.first_version,
             "last_version": checked.last_version, "chained_from": checked.chained_from,
             "next_opening": checked.next_opening, **_verification(checked.verification)}
@@ -297,9 +301,11 @@ def _verification(verification: Verification) -> dict[str, Any]:
 def verify_stream(stream_id: str) -> dict:
     """Recompute a stream's hash chain: ok, or the first version that does not match.
 
-    A stream whose events are all gone fails when the head checkpoints recorded a head of
-    it, or a listing (a table, a tournament, a player) names it; with neither it is a 404.
-    The head checkpoints missing or damaged are a warning, never a failure of the request."""
+    Each stream is also checked against the signed public log (docs/TRANSPARENCY.md): an
+    event edited or removed after it was integrated fails at its version. A stream whose
+    events are all gone fails when the public log holds a leaf of it, or a listing (a table,
+    a tournament, a player) names it; with neither it is a 404. No signed public log to check
+    against is a warning, never a failure of the request."""
     verification = event_store().verify_stream(stream_id)
     verification = _against_the_public_log(stream_id, verification)
     if verification.events == 0 and verification.ok:
@@ -311,13 +317,20 @@ def verify_stream(stream_id: str) -> dict:
     return _verification(verification)
 
 
-def _against_the_public_log(stream_id: str, verification: Verification) -> Verification:
-    """The verification, failing also where the stream differs from the signed public log
-    (service.application.public_log), at whichever version comes first."""
+NO_PUBLIC_LOG = ("this service reads no public log: a removed tail or a deleted stream is not caught "
+                 "(every chain is still checked)")
+
+
+def _against_the_public_log(stream_id: str, verification: Verification, from_version: int = 1) -> Verification:
+    """The verification, failing also where the stream (from `from_version` on) differs
+    from the signed public log (service.application.public_log), at whichever version comes
+    first; with a warning when there is no signed log to check against."""
     public = resources().public_log
-    if public is None:
-        return verification
-    found = public.first_difference(stream_id, event_store().read_stream(stream_id, checked=False))
+    unchecked = NO_PUBLIC_LOG if public is None else public.unchecked()
+    if public is None or unchecked is not None:
+        return replace(verification, warnings=(*verification.warnings, unchecked))
+    records = event_store().read_stream(stream_id, after_version=from_version - 1, checked=False)
+    found = public.first_difference(stream_id, records, from_version)
     if found is None or (verification.first_bad_version is not None and verification.first_bad_version <= found[0]):
         return verification
     return replace(verification, ok=False, first_bad_version=found[0], reason=found[1])

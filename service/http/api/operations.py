@@ -53,10 +53,10 @@ class StreamsSchema(ma.Schema):
 @blp.response(200, StreamsSchema)
 def list_streams(prefix: str, after: str) -> dict[str, Any]:
     """Every stream's id starting with `prefix`, in order, a page at a time (admin only):
-    those of the log, and those the listings or the head checkpoints know (a stream whose
+    those of the log, and those the listings or the signed public log know (a stream whose
     events were removed is listed, so that `verify` reports it)."""
-    store, pool = event_store(), resources().pool
-    known = {*store.list_streams(prefix), *getattr(store, "checkpointed_streams", list)(prefix),
+    store, pool, public = event_store(), resources().pool, resources().public_log
+    known = {*store.list_streams(prefix), *(public.streams(prefix) if public is not None else ()),
              *(listings.listed_streams(pool, prefix) if pool is not None else ())}
     ids = sorted(s for s in known if s > after)
     page = ids[:STREAMS_PAGE]
