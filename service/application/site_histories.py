@@ -7,7 +7,7 @@ many is cut at each hand's opening line and every hand read on its own: one that
 read is refused with the line of the file and why (`UnreadableHand`).
 
 PokerStars is read by domain.history.pokerstars, which reads more than PokerKit's
-PokerStars parser does (limit and pot limit, Omaha, tournaments' antes, the rake given
+PokerStars parser does (limit and pot limit, the four-card game, tournaments' antes, the rake given
 back, refusals at the line at fault; PokerKit 0.7.7 reads only no-limit hold'em without
 antes). The other sites are read by PokerKit's own parsers (pokerkit.notation: no-limit
 hold'em, as PokerKit reads them), whose hands PokerKit writes as PHH and
