@@ -264,5 +264,4 @@ def run() -> dict[str, float]:
             figures["flat_costs.read_check_us_per_event"] = _check_cost_us(store, commands.table_stream(old), events)
             return figures
         finally:
-            store._checkpoints.close()  # before its data directory goes
             wired.pool.close()
