@@ -79,7 +79,7 @@ class Writes:
 
 
 def verify(database_url: str, data_dir: Path, chain_key: str) -> dict:
-    """`cardroom --database-url ... verify --json` with this data folder (its checkpoints)."""
+    """`cardroom --database-url ... verify --json` with this data folder (its keys)."""
     env = {"CARDROOM_DATA_DIR": str(data_dir), "CARDROOM_CHAIN_KEY": chain_key, "PATH": "/usr/bin:/bin"}
     done = subprocess.run([str(Path(sys.executable).parent / "cardroom"), "--database-url", database_url,
                            "verify", "--json"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
@@ -183,7 +183,12 @@ def test_a_dropped_events_table_is_restored_to_the_time_before_and_every_chain_v
             [r for r in kept if log.get((r["stream"], r["version"])) != r["hash"]][:5]
         assert not [r for r in lost if (r["stream"], r["version"]) in log]
 
-        fresh = verify(app_url, tmp_path / "fresh-data", chain_key)
+        # Another host: given the room's keys (the chain key, the data key the secrets were
+        # sealed under), none of the writer's files.
+        fresh_data = tmp_path / "fresh-data"
+        fresh_data.mkdir()
+        shutil.copy2(writer_data / "data-key", fresh_data / "data-key")
+        fresh = verify(app_url, fresh_data, chain_key)
         assert fresh["bad"] == [] and fresh["streams"] == len({r["stream"] for r in kept}), fresh
         # The auditor's kept checkpoint and leaves name every stream the restore gave up:
         # those cut short, and those written only after the target (known, with no events).
