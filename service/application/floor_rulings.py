@@ -17,7 +17,7 @@ from domain.live import table
 from domain.rulings import on_record
 from domain.rules.violations import Violation
 from service.application import commands
-from service.application.handling import Decision, Loaded, StreamKind
+from service.application.handling import Decision, Loaded, StreamKind, UnreadableStream
 from service.application.parts import Application
 from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.tournament_tables import table_id_for
@@ -118,16 +118,31 @@ def rulings_of(app: Application, subjects: Iterable[str], viewer: Viewer, *,
     as `viewer` may read them; only those of floor person `ruled_by` and of `hand` if given."""
     shown: list[dict[str, Any]] = []
     for subject in subjects:
-        running = None
-        if not subject.startswith(IMPORTED_HAND_PREFIX):
-            state = commands.load_table(app, subject).state
-            running = state.hand_id if state is not None and state.hand_in_progress else None
-        for record in app.store.read_stream(stream_id(subject)):
-            if (ruled_by is not None and record.data["ruled_by"] != ruled_by) or (
-                    hand is not None and record.data["hand"] != hand):
-                continue
-            shown.append(_shown(record, viewer, running=record.data["hand"] == running))
+        records = [record for record in app.store.read_stream(stream_id(subject))
+                   if (ruled_by is None or record.data["ruled_by"] == ruled_by)
+                   and (hand is None or record.data["hand"] == hand)]
+        if not records:
+            continue  # the table is not read for nothing: it may be one no code here reads
+        running = _running_hand(app, subject)
+        shown += [_shown(record, viewer, running=running is _UNKNOWN or record.data["hand"] == running)
+                  for record in records]
     return shown
+
+
+_UNKNOWN = object()
+"""The running hand of a table that cannot be read: every ruling's cards stay floor-only."""
+
+
+def _running_hand(app: Application, subject: str) -> object:
+    """The hand running at the table (None: none, or an imported hand), or _UNKNOWN for a
+    table that cannot be read (its rulings are still shown, their cards kept back)."""
+    if subject.startswith(IMPORTED_HAND_PREFIX):
+        return None
+    try:
+        state = commands.load_table(app, subject).state
+    except UnreadableStream:
+        return _UNKNOWN
+    return state.hand_id if state is not None and state.hand_in_progress else None
 
 
 def tournament_rulings(app: Application, tournament_id: str, viewer: Viewer, *,

@@ -87,7 +87,7 @@ def test_after_the_superuser_removes_the_tail_the_receipt_shows_the_forgery(
 def test_a_rewritten_event_at_the_receipts_version_is_a_hash_that_differs(
         client, played, spectator, admin_database_url):
     _, receipt = played
-    _rewrite(admin_database_url, receipt["stream"], [(receipt["version"], "ActionTaken", {"forged": 1}, {})])
+    _rewrite(admin_database_url, receipt["stream"], [(receipt["version"], "ActionTaken", {"forged": 1})])
     result = checked(client, receipt, spectator)
     assert (result["valid"], result["reason"]) == (False, "hash_differs")
 
