@@ -245,3 +245,37 @@ def test_a_games_own_ruling_form_is_filled_from_its_example_and_answered(server:
     answer = text(browser, "#answer")
     assert "Ann wins the battle with the better hand; Bob is out and Ann takes 5s" in answer
     assert "Ann bets at least (2 soldiers + banner) x 10 = 30" in answer
+
+
+@pytest.mark.parametrize("form_id, typed", [
+    ("chips", {"pot": "300", "stack": "10000", "big_blind": "100", "opponents": "1", "chips": "1000"}),
+    ("showdown", {"board": "AhKhQh2c3d", "hands": "Ann AsAd\nBob 7c7d"}),
+    ("palace-battle", None),
+    ("dice", None),
+])
+def test_every_ruling_is_read_at_the_top_without_scrolling(server: Any, base: str, browser: Any,
+                                                             form_id: str, typed: dict[str, str] | None) -> None:
+    # The betting and who-shows-first forms have tests of their own above and in
+    # test_floor_rulings.py; here the other rulings at 1366x768, asked as the floor asks them
+    # (a game's own form from the example its registration shows as placeholders).
+    chromium.set_viewport(browser, "laptop")
+    room.sign_in(browser, base, key(server, "floor"), "/floor/rulings")
+    form = browser.find_element(By.CSS_SELECTOR, f"#{form_id} form")
+    if typed is None:
+        typed = {field.get_attribute("name"): field.get_attribute("placeholder")
+                 for field in form.find_elements(By.CSS_SELECTOR, "[placeholder]")}
+    assert typed
+    for name, value in typed.items():
+        field = form.find_element(By.NAME, name)
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.clear()
+        field.send_keys(value)
+    button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.CSS_SELECTOR, f"#answer[data-kind='{form_id}']"))
+    assert text(browser, "#answer").strip()
+    seen = browser.execute_script(
+        "const box = document.getElementById('answer').getBoundingClientRect();"
+        "return [window.scrollY, box.top, box.bottom, window.innerHeight]")
+    assert seen[0] == 0 and 0 <= seen[1] and seen[2] <= seen[3], seen
