@@ -28,10 +28,10 @@ from pathlib import Path
 from bench import size
 from domain.live import table
 from domain.rules.betting import BettingStructure
-from service.application import commands
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import ChainSigner
 from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.application import commands
 from service.application.application import Application, application
 
 TABLES = size(1000, smoke=4)

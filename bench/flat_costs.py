@@ -39,17 +39,18 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
 from domain.live import table
 from domain.rules.betting import BettingStructure
-from service.application import commands, views
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent, Reveal
+from service.application import commands, views
 from service.application.handling import Decision, Loaded, Streams
 from service.config import Config
 

@@ -11,8 +11,6 @@ per request.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import http.client
 import os
 import statistics
@@ -20,6 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +26,10 @@ from pathlib import Path
 from flask import Flask
 
 from bench import size
-from service.application.api_keys import new_secret
-from service.devserver import gunicorn_command, spawn_tied, stop_process
 from service.adapters.embedded import free_port
 from service.adapters.migrate import upgrade
+from service.application.api_keys import new_secret
+from service.devserver import gunicorn_command, spawn_tied, stop_process
 
 CLIENT_THREADS = size(16, smoke=4)
 MEASURE_S = size(4.0, smoke=0.2)

@@ -15,10 +15,10 @@ import time
 
 from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
-from service.application import listings
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
+from service.application import listings
 
 STREAMS = size(100, smoke=3)
 APPENDS = size(1000, smoke=10)

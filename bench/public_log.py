@@ -44,8 +44,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from bench import size
-from bench import tables
+from bench import size, tables
 from bench.http import CLIENT_THREADS, _serve, run_clients
 from bench.store import HAND_CLOSE, _scratch_database, _server  # the store bench's scratch database
 from domain.transparency import merkle

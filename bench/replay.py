@@ -15,19 +15,15 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from pokerkit import (
-    Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State,
-)
+from pokerkit import Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from bench import size
 from domain.games.holdem import handle
-from domain.history.phh import (
-    BetOrRaisedTo, BoardDealt, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt,
-    ShownOrMucked, engine_commands, parse, replay,
-)
+from domain.history.phh import BetOrRaisedTo, BoardDealt, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt, ShownOrMucked, engine_commands, parse, replay
 
 PLURIBUS = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"
 HANDS = size(None, smoke=10)

@@ -14,8 +14,8 @@ import gc
 import os
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pokerkit import HandHistory as PokerKitHandHistory
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import statistics
 import time
 import uuid
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from bench import size
 from bench.flat_costs import _created, _write_history

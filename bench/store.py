@@ -71,9 +71,8 @@ def _server() -> Iterator[str]:
         return
     from service.adapters.embedded.postgres import EmbeddedPostgres
 
-    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as scratch:
-        with EmbeddedPostgres(Path(scratch) / "data") as url:
-            yield url
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as scratch, EmbeddedPostgres(Path(scratch) / "data") as url:
+        yield url
 
 
 @contextmanager

@@ -44,11 +44,11 @@ from psycopg import sql
 
 from bench import size
 from bench.http import CpuWindow, Served, latency_ms, serve
+from service.adapters.connection_strings import with_database
+from service.adapters.embedded import free_port
+from service.adapters.migrate import drop_roles, upgrade
 from service.application.api_keys import new_secret
 from service.devserver import GUNICORN_THREADS, gunicorn_command, gunicorn_workers
-from service.adapters.embedded import free_port
-from service.adapters.connection_strings import with_database
-from service.adapters.migrate import drop_roles, upgrade
 
 STREAMS = int(os.environ.get("BENCH_STREAMS") or size(1000, smoke=20))
 TABLES = int(os.environ.get("BENCH_TABLES") or size(100, smoke=2))

@@ -46,8 +46,8 @@ from pathlib import Path
 from bench import size
 from bench.http import CLIENT_THREADS, NO_CPU, CpuWindow, MachineCpu, Served, _serve, latency_ms, run_clients
 from service.adapters.migrate import upgrade
-from service.config import DEFAULT_RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT_PER_KEY
 from service.application.api_keys import KEY_CACHE_TTL_S, new_secret
+from service.config import DEFAULT_RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT_PER_KEY
 
 ROUNDS = size(8, smoke=1)
 TABLE_LOADS = (  # figure prefix, seats per table, auto-deal

@@ -13,15 +13,7 @@ import time
 
 from bench import size
 from domain.tournaments.clock import LevelStarted, clock_from_events, read_clock
-from domain.tournaments.seating import (
-    BalancePolicy,
-    apply_positions,
-    draw_seating,
-    next_positions,
-    rebalance,
-    remove_player,
-    seated,
-)
+from domain.tournaments.seating import BalancePolicy, apply_positions, draw_seating, next_positions, rebalance, remove_player, seated
 from domain.tournaments.structure import Period
 
 TABLE_SIZE = 9

@@ -6,9 +6,9 @@ to the player id, never to the name, so a name may repeat across players.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import reduce
-from typing import Iterable
 
 from domain.rules.violations import Violation
 

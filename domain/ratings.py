@@ -11,8 +11,8 @@ per-pair K is K / (N - 1), so a player's total swing stays on the scale of one g
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from domain.rules.violations import Violation
 

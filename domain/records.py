@@ -9,9 +9,10 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Mapping
+from functools import cache
+from typing import Any
 
 
 def to_record(event: Any) -> tuple[str, dict]:
@@ -46,7 +47,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _field_names(kind: type) -> tuple[str, ...] | None:
     """The field names of a dataclass type (None for anything else)."""
     if not dataclasses.is_dataclass(kind):
@@ -54,7 +55,7 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

@@ -18,22 +18,24 @@ line of service/ changed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from domain import secrecy
 from domain.games import dice_ruling_form, draw, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
 from domain.history import phh, phh_draw, phh_mixed
-from domain.live.games import DiceGame, Dealing, DrawGame, HoldemGame, Opening, PalaceGame, TableMove
+from domain.live.games import Dealing, DiceGame, DrawGame, HoldemGame, Opening, PalaceGame, TableMove
 from domain.live.mixed import MixedTableGame
 from domain.live.rotation import ROTATIONS, RotationTableGame
-from domain.ruling_forms import RulingForm
-from domain.rulings import betting as betting_rulings, showdown
-from domain.rulings.chips import HAND_GAMES
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
+from domain.ruling_forms import RulingForm
+from domain.rulings import betting as betting_rulings
+from domain.rulings import showdown
+from domain.rulings.chips import HAND_GAMES
 
 
 @dataclass(frozen=True)

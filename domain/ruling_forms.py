@@ -9,8 +9,9 @@ ruling itself refuses what the rules refuse. The field readers here are the page
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 FORM_FIELD_MAX = 20_000
 """Characters per field: far more than any situation, little enough to parse at once."""

@@ -22,9 +22,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 
 class Secrecy(enum.Enum):
@@ -69,7 +70,7 @@ class Secrets:
 NONE = Secrets()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def secrets_of(cls: type) -> Secrets:
     """One event class's declarations."""
     fields = dataclasses.fields(cls)

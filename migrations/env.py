@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 from logging.config import fileConfig
 
-from alembic import context
 import psycopg
+from alembic import context
 from sqlalchemy import create_engine, pool
 
 from service.adapters.connection_strings import with_server_option

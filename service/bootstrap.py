@@ -5,7 +5,8 @@ scheduler), kept in `app.extensions["cardroom"]`. A Celery worker is wired by
 service.wiring alone (workers.celery_app), and never loads this module or Flask."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 
@@ -13,9 +14,28 @@ from service import wiring
 from service.application.scheduling import Scheduler
 from service.config import Config
 from service.http import docs, metrics, rate_limits, request_log
-from service.http.api import (Api, Resources, cash_tables, floor_rulings, hand_histories, hands, health, keys, lists,
-                         operations, players, public_log as public_log_api, ratings, receipts,
-                         refuse_nul_in_url, rulings, series, streams, tables, tournaments)
+from service.http.api import (
+    Api,
+    Resources,
+    cash_tables,
+    floor_rulings,
+    hand_histories,
+    hands,
+    health,
+    keys,
+    lists,
+    operations,
+    players,
+    ratings,
+    receipts,
+    refuse_nul_in_url,
+    rulings,
+    series,
+    streams,
+    tables,
+    tournaments,
+)
+from service.http.api import public_log as public_log_api
 from service.http.pages import pages
 from service.http.problems import register_problem_handlers
 

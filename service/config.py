@@ -9,9 +9,10 @@ import logging
 import os
 import string
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, TypeVar
+from typing import TypeVar
 
 from service import broker_urls
 

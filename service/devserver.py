@@ -27,19 +27,19 @@ import sys
 import threading
 import time
 from collections import deque
-from contextlib import ExitStack
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import psycopg
 
 from service import witness
-from service.application.api_keys import new_secret
-from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, log_signer
-from service.config import SERVICE_URL_FILE, Config
 from service.adapters.connection_strings import user_of
+from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, log_signer
 from service.adapters.migrate import PROJECT_ROOT, app_database_url, grant_writer, upgrade
+from service.application.api_keys import new_secret
+from service.config import SERVICE_URL_FILE, Config
 
 # Threads per worker: enough to cover PostgreSQL round trips, few enough that request
 # threads do not queue for the GIL. In interleaved runs of the table benchmark (2 workers,
@@ -180,10 +180,8 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
     group outlived it (a Celery beat whose worker died)."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
-        try:
+        with suppress(subprocess.TimeoutExpired):
             process.wait(timeout=CHILD_STOP_PATIENCE_S)
-        except subprocess.TimeoutExpired:
-            pass
     kill_group(process.pid)
     process.wait()
 

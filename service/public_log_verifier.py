@@ -46,8 +46,9 @@ import struct
 import sys
 import time
 import urllib.request
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -254,7 +255,7 @@ def split_note(note: str) -> tuple[str, list[Signature]]:
 
 def cosigned_message(text: str, timestamp: int) -> bytes:
     """What a cosignature/v1 signs (C2SP tlog-cosignature)."""
-    return f"cosignature/v1\ntime {timestamp}\n".encode("utf-8") + text.encode("utf-8")
+    return f"cosignature/v1\ntime {timestamp}\n".encode() + text.encode("utf-8")
 
 
 def _ed25519_valid(public_key: bytes, signature: bytes, message: bytes) -> bool:

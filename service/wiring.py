@@ -6,13 +6,14 @@ worker loads neither Flask nor the HTTP layer."""
 from __future__ import annotations
 
 import select
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 from functools import partial
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from domain.transparency import merkle
 from service.adapters import scheduler as celery_scheduler
 from service.adapters.integrity import chain_signer, data_cipher, open_store
 from service.adapters.log_keys import LOG_KEY_FILE, NoteSigner, log_signer
@@ -32,7 +33,6 @@ from service.application.refused_rows import RefusedRows
 from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.scheduling import NoScheduler, Scheduler
 from service.config import Config
-from domain.transparency import merkle
 
 
 @dataclass(frozen=True)

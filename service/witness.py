@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
+import contextlib
 import json
 import logging
 import os
@@ -32,9 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from service.adapters.log_keys import NoteSigner, witness_signer
-from service.public_log_verifier import (
-    NotVerified, VerifierKey, open_checkpoint, parse_checkpoint, parse_vkey, split_note, verify_consistency,
-)
+from service.public_log_verifier import NotVerified, VerifierKey, open_checkpoint, parse_checkpoint, parse_vkey, split_note, verify_consistency
 
 log = logging.getLogger(__name__)
 
@@ -177,10 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     server = serve(witness, arguments.host, arguments.port)
     log.info("witness %s on http://%s:%d", witness.signer.verifier.vkey(), arguments.host, server.server_address[1])
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -6,15 +6,16 @@ domain.live.games' (DiceGame's), and service/ serves it with no line of its own.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from domain import registry
 from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, deck_deal_view
 from domain.rules.betting import BettingStructure
-from domain.ruling_forms import LINES, FormError, FormField, RulingForm, read_lines
 from domain.rules.cards import parse_card
 from domain.rules.violations import Violation
+from domain.ruling_forms import LINES, FormError, FormField, RulingForm, read_lines
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 NAME = "high_card"

@@ -4,7 +4,8 @@ client knowing nothing of the game but the one `legal` shape every game's views 
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.live import table
 from service.application import commands

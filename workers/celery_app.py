@@ -5,7 +5,8 @@ backend: tasks report through the event log, never through Celery results.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from celery import Celery
 from celery.signals import after_setup_logger, worker_ready, worker_shutting_down

@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import time
 
-
 from service.application import commands, process_managers, tournaments
 from service.config import Config
 from workers.celery_app import run_in_main_process

@@ -19,14 +19,31 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import reduce
-from typing import Any, Iterable, Mapping, Union
+from typing import Any
 
 from domain.games.dice_scoring import (
-    DEFAULT_SETTINGS, DICE_PER_ROLL, LINES, POKER_SCORE, RULE, Dice, DiceSettings, LineOption,
-    Scorecard, Totals, best_free_line, is_joker, legal_lines, line_options, line_score, parse_dice,
-    poker_bonus_earned, scorecard_totals, upper_bonus_earned,
+    DEFAULT_SETTINGS,
+    DICE_PER_ROLL,
+    LINES,
+    POKER_SCORE,
+    RULE,
+    Dice,
+    DiceSettings,
+    LineOption,
+    Scorecard,
+    Totals,
+    best_free_line,
+    is_joker,
+    legal_lines,
+    line_options,
+    line_score,
+    parse_dice,
+    poker_bonus_earned,
+    scorecard_totals,
+    upper_bonus_earned,
 )
 from domain.rules.violations import Violation
 from domain.secrecy import PUBLIC
@@ -75,7 +92,7 @@ class TimeOut:
     next_commitment: str | None = None
 
 
-Command = Union[StartGame, Roll, Score, TimeOut]
+Command = StartGame | Roll | Score | TimeOut
 
 
 # Events ------------------------------------------------------------------------------------
@@ -148,8 +165,8 @@ class GameEnded:
     winners: tuple[str, ...]
 
 
-Event = Union[GameStarted, RollCommitted, DiceRolled, ClockExpired, LineScored, BonusAwarded,
-              TurnPassed, GameEnded]
+Event = (GameStarted | RollCommitted | DiceRolled | ClockExpired | LineScored | BonusAwarded
+              | TurnPassed | GameEnded)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     GameStarted, RollCommitted, DiceRolled, ClockExpired, LineScored, BonusAwarded,
     TurnPassed, GameEnded)}

@@ -3,7 +3,8 @@
 as lines of `line score`."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES, UPPER_LINES

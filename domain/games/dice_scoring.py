@@ -15,8 +15,9 @@ Source: docs spec dice-poker.md and its Bengali original (seed 003). Readings de
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
@@ -62,7 +63,7 @@ class DiceSettings:
     turn_time_limit_s: int | None = None
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any] | None) -> "DiceSettings":
+    def from_dict(cls, raw: Mapping[str, Any] | None) -> DiceSettings:
         raw = dict(raw or {})
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(raw) - known)
@@ -138,7 +139,7 @@ class Scorecard:
     scores: tuple[int | None, ...] = (None,) * len(LINES)
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, Any] | None) -> "Scorecard":
+    def from_mapping(cls, mapping: Mapping[str, Any] | None) -> Scorecard:
         """A card from {"aces": 3, "pair": None, ...}; a missing line is free."""
         mapping = dict(mapping or {})
         unknown = sorted(set(mapping) - set(LINES))
@@ -165,7 +166,7 @@ class Scorecard:
     def is_full(self) -> bool:
         return None not in self.scores
 
-    def with_score(self, line: str, score: int) -> "Scorecard":
+    def with_score(self, line: str, score: int) -> Scorecard:
         index = LINES.index(line)
         return Scorecard(self.scores[:index] + (score,) + self.scores[index + 1:])
 

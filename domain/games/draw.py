@@ -67,30 +67,22 @@ deck orders and a reshuffled stub are for the floor only; everything else is pub
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Iterable, Sequence, Union
+from typing import Any
 
+from domain import secrecy
+from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, MAX_PLAYERS, MIN_PLAYERS, THREE_OR_FOUR_WITH_ACE, DrawSettings
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, LegalActions, with_changes
 from domain.rules.cards import JOKER, format_card, new_deck, parse_cards
-from domain.rules.evaluation import evaluate_high
-from domain.games.hand_events import (
-    ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award,
-)
-from domain.games.draw_settings import (
-    JACKS_OR_BETTER,
-    LEFT_OF_DEALER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    THREE_OR_FOUR_WITH_ACE,
-    DrawSettings,
-)
-from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
 from domain.rules.citations import cite
+from domain.rules.evaluation import evaluate_high
+from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots
 from domain.rules.violations import Violation
-from domain import secrecy
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 HAND_SIZE = 5
@@ -188,8 +180,8 @@ class AskToSee:
     position: int
 
 
-Command = Union[StartHand, PostAction, Discard, Redeal, OpenWithoutProof, FalseOpeners,
-                ShowCards, Muck, AskToSee]
+Command = (StartHand | PostAction | Discard | Redeal | OpenWithoutProof | FalseOpeners
+                | ShowCards | Muck | AskToSee)
 
 
 # --------------------------------------------------------------------------- events
@@ -310,10 +302,10 @@ class HandEnded:
     showdown: bool
 
 
-Event = Union[HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned,
-              RedealRequired, Redealt, DrawBegan, StubReshuffled, PlayerDrew,
-              SecondRoundBegan, OpenersShown, CardsShown, PotAwarded, PointsScored, HandEnded,
-              OpenersSplit, FalseOpenersFound, CardsMucked, ShowAsked]
+Event = (HandStarted | AntesPosted | HoleCardsDealt | ActionTaken | UncalledReturned
+              | RedealRequired | Redealt | DrawBegan | StubReshuffled | PlayerDrew
+              | SecondRoundBegan | OpenersShown | CardsShown | PotAwarded | PointsScored | HandEnded
+              | OpenersSplit | FalseOpenersFound | CardsMucked | ShowAsked)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, AntesPosted, HoleCardsDealt, ActionTaken, UncalledReturned, RedealRequired,
     Redealt, DrawBegan, StubReshuffled, PlayerDrew, SecondRoundBegan, OpenersShown,

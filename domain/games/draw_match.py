@@ -15,13 +15,13 @@ halfway between a win and a loss (both seeds).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import reduce
-from typing import Iterable, Union
 
-from domain.rules.betting import with_changes
 from domain.games.draw import HandState, StartHand
 from domain.games.draw_settings import MAX_PLAYERS, MIN_PLAYERS, DrawSettings
+from domain.rules.betting import with_changes
 from domain.rules.violations import Violation
 
 WIN = "win"
@@ -48,7 +48,7 @@ class RecordHand:
     points: tuple[int, ...]
 
 
-Command = Union[StartMatch, RecordHand]
+Command = StartMatch | RecordHand
 
 
 # -------------------------------------------------------------------- events
@@ -91,7 +91,7 @@ class MatchEnded:
     results: tuple[PlayerResult, ...]
 
 
-Event = Union[MatchStarted, HandRecorded, ButtonMoved, MatchEnded]
+Event = MatchStarted | HandRecorded | ButtonMoved | MatchEnded
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     MatchStarted, HandRecorded, ButtonMoved, MatchEnded)}
 
@@ -247,9 +247,6 @@ def _results(players: tuple[str, ...], scores: list[int]) -> tuple[PlayerResult,
     results = []
     for seat in sorted(range(len(players)), key=lambda s: (-scores[s], s)):
         place = 1 + sum(1 for other in scores if other > scores[seat])
-        if scores[seat] < top:
-            outcome = LOSS
-        else:
-            outcome = WIN if leaders == 1 else DRAW
+        outcome = LOSS if scores[seat] < top else WIN if leaders == 1 else DRAW
         results.append(PlayerResult(players[seat], seat, scores[seat], place, outcome))
     return tuple(results)

@@ -10,8 +10,9 @@ at twice the ante, so they are derived (`betting_structure`).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 from domain.rules.betting import FIXED_LIMIT, KINDS, NO_LIMIT, BettingStructure
 from domain.rules.evaluation import JOKER_RULES
@@ -67,7 +68,7 @@ class DrawSettings:
     showdown: str = AUTOMATIC
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any] | None) -> "DrawSettings":
+    def from_dict(cls, raw: Mapping[str, Any] | None) -> DrawSettings:
         """Parse the api.md settings object; "none" is accepted for opening and joker,
         "3"/"5" for the flat draw limits. Raises Violation("invalid_settings")."""
         values = dict(raw or {})

@@ -17,25 +17,20 @@ when at most one player can still bet, the board runs out without betting.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from itertools import combinations
-from typing import Any, Iterable, Union
+from typing import Any
 
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.rules import betting as bet
 from domain.rules import showdown_order
-from domain.rules.betting import (
-    Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item,
-)
+from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
 from domain.rules.evaluation import strength, strength7
-from domain.games.hand_events import (
-    ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award,
-)
-from domain.rules.pots import (
-    ODD_CHIP_POLICIES, LEFT_OF_BUTTON, Pot, PotAward, award_pots, build_pots, split,
-)
+from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots, build_pots, split
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -102,7 +97,7 @@ class AskToSee:
     position: int
 
 
-Command = Union[StartHand, PostAction, DealHole, DealBoard, ShowCards, Muck, SettleShowdown, AskToSee]
+Command = StartHand | PostAction | DealHole | DealBoard | ShowCards | Muck | SettleShowdown | AskToSee
 
 
 # --------------------------------------------------------------------------- events
@@ -145,8 +140,8 @@ class HandEnded:
     showdown: bool
 
 
-Event = Union[HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned,
-              CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded]
+Event = (HandStarted | HoleCardsDealt | BoardDealt | ActionTaken | UncalledReturned
+              | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, HoleCardsDealt, BoardDealt, ActionTaken, UncalledReturned, CardsShown,
     CardsMucked, ShowAsked, PotAwarded, HandEnded)}

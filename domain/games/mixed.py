@@ -20,21 +20,20 @@ cannot win a showdown unless it is shown.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations
-from typing import Any, Callable, Iterable, Union
+from typing import Any
 
+from domain.games import stud
+from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
 from domain.rules.cards import Card, format_card, parse_card
 from domain.rules.citations import cite
 from domain.rules.evaluation import strength
-from domain.games import stud
-from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
-from domain.rules.lowball import (
-    badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength,
-)
+from domain.rules.lowball import badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
 from domain.rules.short_deck import is_short_deck_card, short_deck_strength
 from domain.rules.split_pots import award_high_low
@@ -163,8 +162,8 @@ class SettleShowdown:
     """Settle now: hands shown count, the others cannot win."""
 
 
-Command = Union[StartHand, PostAction, DealCards, DealBoard, Discard, ShowCards, Muck,
-                SettleShowdown]
+Command = (StartHand | PostAction | DealCards | DealBoard | Discard | ShowCards | Muck
+                | SettleShowdown)
 
 
 # --------------------------------------------------------------------------- events
@@ -220,8 +219,8 @@ class HandEnded:
     showdown: bool
 
 
-Event = Union[HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken,
-              UncalledReturned, CardsShown, CardsMucked, PotAwarded, HandEnded]
+Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
+              | UncalledReturned | CardsShown | CardsMucked | PotAwarded | HandEnded)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
     CardsShown, CardsMucked, PotAwarded, HandEnded)}
@@ -229,7 +228,7 @@ EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
 
 # ---------------------------------------------------------------------------- state
 
-Hole = tuple[Union[Card, None], ...]
+Hole = tuple[Card | None, ...]
 
 
 @dataclass(frozen=True)
@@ -657,10 +656,7 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     if state.phase != "deal" or not state.due[seat] or state.betting.folded[seat]:
         raise Violation("illegal_action", f"no cards are due to {name}: the hand awaits the "
                         f"{state.phase}")
-    if game.family == STUD:
-        up = STUD_DEAL[state.street]
-    else:
-        up = (False,) * game.hand_size
+    up = STUD_DEAL[state.street] if game.family == STUD else (False,) * game.hand_size
     if len(cards) != len(up):
         raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}")
     return [CardsDealt(seat, _text(cards), up)]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_as_ruled
 from domain.games import mixed, stud
+from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_as_ruled
 
 FOURTH_STREET = 1
 

@@ -18,20 +18,11 @@ BattleCardsShown; the final showdown (PalaceCardsShown) is public.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
-from typing import Any, Iterable, Sequence, Union
+from typing import Any
 
-from domain.rules.cards import JOKER, card_rank, format_card, parse_cards
-from domain.rules.evaluation import CATEGORIES, evaluate_high
-from domain.rules.evaluation_tables import (
-    FOUR_OF_A_KIND,
-    HIGH_CARD,
-    ONE_PAIR,
-    THREE_OF_A_KIND,
-    TWO_PAIR,
-    pack,
-)
 from domain.games.palace_interpretations import (
     ATTACK_ABOVE_MINIMUM,
     FIXED_LIMIT,
@@ -57,7 +48,10 @@ from domain.games.palace_interpretations import (
     odd_chip_order,
 )
 from domain.rules.betting import chips
+from domain.rules.cards import JOKER, card_rank, format_card, parse_cards
 from domain.rules.citations import cite
+from domain.rules.evaluation import CATEGORIES, evaluate_high
+from domain.rules.evaluation_tables import FOUR_OF_A_KIND, HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND, TWO_PAIR, pack
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -135,7 +129,7 @@ class Fold:
     player: str
 
 
-Command = Union[StartHand, Buy, Discard, Attack, Call, Raise, Stay, Fold]
+Command = StartHand | Buy | Discard | Attack | Call | Raise | Stay | Fold
 
 
 # ---------------------------------------------------------------- events
@@ -313,13 +307,11 @@ class HandEnded:
     stacks: tuple[int, ...]  # every seat's stack after the award, in seat order
 
 
-Event = Union[
-    HandStarted, AntesPosted, BannerDealt, BannerSetAside, SetAsideBannersReshuffled,
-    PalaceDeckShuffled, PalaceCardsDealt, SoldierBought, DrawDeckReshuffled,
-    SoldiersDiscarded, Stayed, PlayerFolded, BattleDeclared, DefenderFolded, DefenderCalled,
-    DefenderRaised, AttackerCalled, AttackerFolded, BattleCardsShown, BattleDecided,
-    CardsCaptured, PalaceCardsShown, HandEnded,
-]
+Event = (HandStarted | AntesPosted | BannerDealt | BannerSetAside | SetAsideBannersReshuffled
+    | PalaceDeckShuffled | PalaceCardsDealt | SoldierBought | DrawDeckReshuffled
+    | SoldiersDiscarded | Stayed | PlayerFolded | BattleDeclared | DefenderFolded | DefenderCalled
+    | DefenderRaised | AttackerCalled | AttackerFolded | BattleCardsShown | BattleDecided
+    | CardsCaptured | PalaceCardsShown | HandEnded)
 
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls

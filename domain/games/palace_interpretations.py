@@ -27,7 +27,7 @@ the seed's words; changing one means changing the code there:
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 FIXED_LIMIT = "fixed-limit"
 NO_LIMIT = "no-limit"

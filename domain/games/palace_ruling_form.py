@@ -3,7 +3,8 @@
 written `name banner palace [soldiers]`."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.palace import RULE, palace_battle_ruling
 from domain.ruling_forms import CHECKBOX, NUMBER, FormError, FormField, RulingForm, read_amount, read_text, ticked

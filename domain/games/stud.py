@@ -14,7 +14,7 @@ the later streets, and the open-pair option on fourth street.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.rules.cards import Card
 from domain.rules.lowball import ACE_LOW_RANK

@@ -19,22 +19,39 @@ domain.history.phh_games hands each record (or hand) to the module of its varian
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
-from domain.games.holdem import (
-    BoardDealt as BoardEvent, CardsMucked, CardsShown, Command, DealBoard,
-    DealHole, Event, HandEnded, HandStarted, HandState, HoleCardsDealt as HoleEvent, Muck,
-    HOLE_CARD_COUNT, PostAction, SettleShowdown, ShowCards, StartHand, aggressive_action, handle,
-)
 from domain.games.hand_events import ActionTaken
+from domain.games.holdem import (
+    HOLE_CARD_COUNT,
+    CardsMucked,
+    CardsShown,
+    Command,
+    DealBoard,
+    DealHole,
+    Event,
+    HandEnded,
+    HandStarted,
+    HandState,
+    Muck,
+    PostAction,
+    SettleShowdown,
+    ShowCards,
+    StartHand,
+    aggressive_action,
+    handle,
+)
+from domain.games.holdem import BoardDealt as BoardEvent
+from domain.games.holdem import HoleCardsDealt as HoleEvent
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.rules.pots import LEFT_OF_BUTTON, SPLIT_EXACTLY, PotAward
 from domain.rules.violations import Violation
 
-Amount = Union[int, Fraction]
+Amount = int | Fraction
 
 UNKNOWN_CARD = "??"
 
@@ -102,10 +119,8 @@ class BringInPosted:
     commentary: str | None = None
 
 
-PhhAction = Union[
-    HoleCardsDealt, BoardDealt, Folded, CheckedOrCalled, BetOrRaisedTo, ShownOrMucked,
-    StoodPatOrDiscarded, BringInPosted,
-]
+PhhAction = (HoleCardsDealt | BoardDealt | Folded | CheckedOrCalled | BetOrRaisedTo | ShownOrMucked
+    | StoodPatOrDiscarded | BringInPosted)
 
 
 # ---------------------------------------------------------------- the record

@@ -18,19 +18,31 @@ cannot be settled and is refused (`unknown_cards`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
-from domain.rules.cards import deck_texts, format_card, parse_card
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import ActionTaken
 from domain.history.phh import (
-    UNKNOWN_CARD, Amount, BetOrRaisedTo, CheckedOrCalled, Folded, HandHistory, HoleCardsDealt,
-    PhhAction, ReplayResult, ShownOrMucked, StoodPatOrDiscarded, betting_action, format_action,
+    UNKNOWN_CARD,
+    Amount,
+    BetOrRaisedTo,
+    CheckedOrCalled,
+    Folded,
+    HandHistory,
+    HoleCardsDealt,
+    PhhAction,
+    ReplayResult,
+    ShownOrMucked,
+    StoodPatOrDiscarded,
+    betting_action,
+    format_action,
     player_names,
 )
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
+from domain.rules.cards import deck_texts, format_card, parse_card
 from domain.rules.violations import Violation
 
 # Our variant codes: betting structure letter (as phh-std's NT/FT/PO) + 5CD, five-card draw.
@@ -64,10 +76,7 @@ def settings_of(record: HandHistory) -> DrawSettings:
                       f"five-card draw has no blinds: blinds_or_straddles {list(record.blinds_or_straddles)}")
     ante = int(antes[0])
     unit = 2 * ante
-    if structure == FIXED_LIMIT:
-        wanted = {"small_bet": unit, "big_bet": 2 * unit}
-    else:
-        wanted = {"min_bet": unit}
+    wanted = {"small_bet": unit, "big_bet": 2 * unit} if structure == FIXED_LIMIT else {"min_bet": unit}
     for name, amount in wanted.items():
         stated = getattr(record, name)
         if stated is not None and stated != amount:

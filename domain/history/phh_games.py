@@ -5,7 +5,8 @@ phh's records; this module sits above the three so that none imports another's c
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from domain.games import draw, mixed
 from domain.history import phh, phh_draw, phh_mixed

@@ -14,15 +14,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.history.phh import (
-    UNKNOWN_CARD, BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded,
-    POT_POLICY, HandHistory, HoleCardsDealt, PhhAction, ReplayResult, ShownOrMucked,
-    StoodPatOrDiscarded, betting_action, format_action, odd_chip_rule, phh_order, player_names,
+    POT_POLICY,
+    UNKNOWN_CARD,
+    BetOrRaisedTo,
+    BoardDealt,
+    BringInPosted,
+    CheckedOrCalled,
+    Folded,
+    HandHistory,
+    HoleCardsDealt,
+    PhhAction,
+    ReplayResult,
+    ShownOrMucked,
+    StoodPatOrDiscarded,
+    betting_action,
+    format_action,
+    odd_chip_rule,
+    phh_order,
+    player_names,
     whole_amount,
 )
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.rules.violations import Violation
 
 # PHH variant -> (our game, betting structure).

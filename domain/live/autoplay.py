@@ -17,11 +17,11 @@ through that hook by domain.live.table; this module covers the betting games (ho
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
+from domain.games import holdem
 from domain.rules.betting import LegalActions
 from domain.rules.evaluation import evaluate_holdem, evaluate_omaha
-from domain.games import holdem
 
 CHECK = "check"
 CALL = "call"

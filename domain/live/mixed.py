@@ -36,21 +36,20 @@ committed whole (before this) keep their old view: the deck and salt to everyone
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from domain.live import autoplay
-from domain.rules import deal_commitment
-from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
-from domain.rules.cards import format_card, format_cards, parse_cards
 from domain.games import mixed
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
-from domain.live.games import (DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, refuse_fields, openings_view,
-                               commit_card_by_card, deck_deal_view)
+from domain.live import autoplay
+from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, commit_card_by_card, deck_deal_view, openings_view, refuse_fields
 from domain.live.games.common import NO_BETTING_ACTIONS, discard_bounds
-from domain.rules.betting import legal_notes
+from domain.rules import deal_commitment
+from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, legal_notes, with_changes
+from domain.rules.cards import format_card, format_cards, parse_cards
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
@@ -81,7 +80,7 @@ class MixedSettings:
     starting_chips: int | None
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any], families: tuple[str, ...]) -> "MixedSettings":
+    def from_dict(cls, raw: Mapping[str, Any], families: tuple[str, ...]) -> MixedSettings:
         """`families`: the families of the games the table plays (a rotation plays several)."""
         unknown = sorted(set(raw) - set(MIXED_SETTINGS))
         if unknown:

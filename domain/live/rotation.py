@@ -17,16 +17,15 @@ rooms change it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.games import mixed
 from domain.live.games import Dealing, Opening
-from domain.live.mixed import (
-    EVENT_TYPES as MIXED_EVENT_TYPES, MAX_SEATS, MixedDeckCut, MixedSettings, MixedTableGame,
-    MixedTableHand, start_command,
-)
+from domain.live.mixed import EVENT_TYPES as MIXED_EVENT_TYPES
+from domain.live.mixed import MAX_SEATS, MixedDeckCut, MixedSettings, MixedTableGame, MixedTableHand, start_command
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 
 
 @dataclass(frozen=True)

@@ -42,17 +42,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
+from domain import registry, secrecy
+from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
+from domain.registry import GameRules
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, chips, with_changes
 from domain.rules.cards import deck_texts, parse_cards
-from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
-from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
 from domain.rules.citations import cite
+from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
 from domain.rules.violations import Violation
-from domain import registry, secrecy
-from domain.registry import GameRules
 from domain.secrecy import SEALED
 
 MIN_SEATS = 2
@@ -235,8 +235,8 @@ class ReturnToSeat:
     player_id: str
 
 
-Command = Union[CreateTable, StartNextHand, Act, ExpireClock, SitOut, ReturnToSeat, SeatPlayer,
-                RemovePlayer, AdjustChips, SitDown, StandUp, TopUp, CloseTable, FinishTournamentTable]
+Command = (CreateTable | StartNextHand | Act | ExpireClock | SitOut | ReturnToSeat | SeatPlayer
+                | RemovePlayer | AdjustChips | SitDown | StandUp | TopUp | CloseTable | FinishTournamentTable)
 
 
 # --------------------------------------------------------------------------- events

@@ -31,8 +31,9 @@ record with `seating_after`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from domain.records import from_record
 

@@ -10,14 +10,15 @@ used on amounts so PHH replay can feed fractions.Fraction.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any, Mapping, Union
+from typing import Any
 
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
 
-Amount = Union[int, Fraction]
+Amount = int | Fraction
 
 
 def with_changes(obj: Any, **changes: Any) -> Any:
@@ -110,7 +111,7 @@ class BettingStructure:
                 "heads_up_uncapped": self.heads_up_uncapped, "dead_small_blind": self.dead_small_blind}
 
     @classmethod
-    def from_dict(cls, description: Mapping[str, Any]) -> "BettingStructure":
+    def from_dict(cls, description: Mapping[str, Any]) -> BettingStructure:
         """Parse api.md's "Betting description"; raises Violation("invalid_betting") on nonsense."""
         known = {f.name for f in fields(cls)} - {"kind"} | {"structure"}
         unknown = sorted(set(description) - known)
@@ -391,10 +392,7 @@ def _raise_closed_reason(state: BettingState, seat: int) -> str | None:
 def _opponent_with_chips(state: BettingState, seat: int) -> bool:
     """Someone else still in the hand has chips behind, so could call a raise."""
     stacks, folded = state.stacks, state.folded
-    for i in range(len(stacks)):
-        if i != seat and stacks[i] != 0 and not folded[i]:
-            return True
-    return False
+    return any(i != seat and stacks[i] != 0 and not folded[i] for i in range(len(stacks)))
 
 
 def _reopened_for(state: BettingState, seat: int) -> bool:

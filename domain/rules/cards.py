@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from typing import Iterable, Protocol, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from domain.rules.violations import Violation
 
@@ -63,10 +64,7 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
     Raises Violation("invalid_card") for text that is not a card and
     Violation("duplicate_card") when a card appears twice (the joker included: the deck has one).
     """
-    if isinstance(cards, str):
-        parsed = tuple(parse_card(token) for token in _tokens(cards))
-    else:
-        parsed = tuple(parse_card(item) for item in cards)
+    parsed = tuple(parse_card(token) for token in _tokens(cards)) if isinstance(cards, str) else tuple(parse_card(item) for item in cards)
     if len(set(parsed)) == len(parsed):
         return parsed
     seen: set[Card] = set()

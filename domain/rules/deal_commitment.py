@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 SCHEME = "merkle-sha256 per card (docs: domain/rules/deal_commitment.py)"
 LEFT = "L"

@@ -19,8 +19,8 @@ written) and `not_your_turn`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingState, legal_actions
 from domain.rules.citations import cite

@@ -17,10 +17,10 @@ The joker (five-card-draw.md, setting "joker"):
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from domain.rules.cards import JOKER, Card, format_card
 from domain.rules.evaluation_tables import (
@@ -208,10 +208,7 @@ def _evaluate_with_joker(real: tuple[Card, ...], rule: str) -> HandValue:
     for stand_in in range(52):
         if stand_in in held:
             continue
-        if rule == "wild" or stand_in >> 2 == ACE - 2:
-            value = strength(real + (stand_in,))
-        else:
-            value = _straight_or_flush_strength(real + (stand_in,), stand_in)
+        value = strength(real + (stand_in,)) if rule == "wild" or stand_in >> 2 == ACE - 2 else _straight_or_flush_strength(real + (stand_in,), stand_in)
         if value > best_strength:
             best_strength, best_stand_in = value, stand_in
     with_stand_in = tuple(sorted(real + (best_stand_in,), key=_display_order))

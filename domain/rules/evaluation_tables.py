@@ -16,8 +16,8 @@ The fast path sums one precomputed weight per card (`CARD_WEIGHT`):
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Sequence
 
 HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH = 0, 1, 2, 3, 4, 5
 FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, FIVE_OF_A_KIND = 6, 7, 8, 9

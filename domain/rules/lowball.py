@@ -20,14 +20,12 @@ Tables, built once:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
-from typing import Sequence
 
 from domain.rules.cards import Card
 from domain.rules.evaluation import strength
-from domain.rules.evaluation_tables import (
-    ACE, FLUSH, HIGH_CARD, STRAIGHT, STRAIGHT_FLUSH, pack,
-)
+from domain.rules.evaluation_tables import ACE, FLUSH, HIGH_CARD, STRAIGHT, STRAIGHT_FLUSH, pack
 
 # Ace-low rank of a card: ace 0, deuce 1, ..., king 12.
 ACE_LOW_RANK: tuple[int, ...] = tuple(((card >> 2) + 1) % 13 for card in range(52))

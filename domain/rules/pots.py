@@ -7,11 +7,11 @@ into fractions.Fraction (PHH replay, where recorded hands split an odd chip in h
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence, Union
 
-Amount = Union[int, Fraction]
+Amount = int | Fraction
 
 LEFT_OF_BUTTON = "left_of_button"
 SPLIT_EXACTLY = "split_exactly"

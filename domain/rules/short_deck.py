@@ -10,12 +10,22 @@ filtered to the short deck's ranks and corrected once (built on first use).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.rules.cards import Card
 from domain.rules.evaluation_tables import (
-    ACE, CARD_WEIGHT, FLUSH, FLUSH_BITS, FLUSH_STRENGTH, FULL_HOUSE, NONFLUSH_STRENGTH,
-    RANK_KEY_SHIFT, STRAIGHT, STRAIGHT_FLUSH, SUIT_COUNTER_START, pack,
+    ACE,
+    CARD_WEIGHT,
+    FLUSH,
+    FLUSH_BITS,
+    FLUSH_STRENGTH,
+    FULL_HOUSE,
+    NONFLUSH_STRENGTH,
+    RANK_KEY_SHIFT,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    SUIT_COUNTER_START,
+    pack,
 )
 
 CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight",

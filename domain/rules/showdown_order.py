@@ -21,7 +21,8 @@ wins) a game computes its own way, so hold'em, Omaha and the draw and stud games
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from domain.rules.citations import cite
 from domain.rules.violations import Violation

@@ -13,8 +13,8 @@ Each pot, main and side alike, is settled on its own among the players eligible 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Callable, Mapping, Sequence
 
 from domain.rules.pots import SPLIT_EXACTLY, Amount, Pot, PotAward, split
 

@@ -6,8 +6,9 @@ depends on more than the code, else looked up by the code itself; "" when none a
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from domain.rules.citations import rule_for
 

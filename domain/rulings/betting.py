@@ -13,21 +13,22 @@ recorded_deck), so they never settle a showdown: the ruling then stops at it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
+from domain.games import draw, holdem
+from domain.games.draw_settings import DrawSettings
+from domain.games.holdem import HandState
+from domain.games.mixed import GAMES as MIXED_GAMES
+from domain.history.phh import UNKNOWN_CARD
+from domain.history.phh_draw import recorded_deck
 from domain.rules.betting import BettingStructure, legal_as_ruled
 from domain.rules.cards import JOKER, format_card, parse_cards
 from domain.rules.citations import cite
-from domain.games import draw, holdem
-from domain.games.mixed import GAMES as MIXED_GAMES
-from domain.games.draw_settings import DrawSettings
-from domain.games.holdem import HandState
-from domain.history.phh import UNKNOWN_CARD
-from domain.history.phh_draw import recorded_deck
+from domain.rules.violations import Violation
 from domain.rulings.betting_mixed import mixed_betting_ruling
 from domain.rulings.common import allowed, money, refused, seat_named, seated
-from domain.rules.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"
 # The mixed games (stud, razz, hi-lo, lowball draws, badugi, short deck): domain.rulings.betting_mixed.
@@ -357,10 +358,7 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
                  at_showdown: bool) -> dict[str, Any]:
     names = state.players
     to_act = None if at_showdown else state.to_act
-    if state.over:
-        shown_round = "showdown" if state.showdown else last_round
-    else:
-        shown_round = "showdown" if at_showdown else _DRAW_ROUNDS[state.phase]
+    shown_round = ("showdown" if state.showdown else last_round) if state.over else "showdown" if at_showdown else _DRAW_ROUNDS[state.phase]
     answer: dict[str, Any] = {
         "round": shown_round,
         "to_act": names[to_act] if to_act is not None else None,

@@ -14,16 +14,17 @@ whoever the request says acts first.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from domain.rules.betting import BettingStructure
-from domain.rules.cards import format_card, parse_cards
-from domain.rules.citations import cite
 from domain.games import mixed
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
-from domain.rulings.common import allowed, money, refused, seat_named, seated
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import format_card, parse_cards
+from domain.rules.citations import cite
 from domain.rules.violations import Violation
+from domain.rulings.common import allowed, money, refused, seat_named, seated
 
 GAMES = tuple(mixed.GAMES)
 _STREET_NAMES = {
@@ -57,7 +58,7 @@ ActionWatcher = Callable[[mixed.MixedState, Any], None]
 
 
 def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = None,
-                   ) -> tuple[mixed.MixedState, dict[str, int], "_Dealer"]:
+                   ) -> tuple[mixed.MixedState, dict[str, int], _Dealer]:
     """A mixed-game hand replayed from a ruling request up to its last action (the cards
     due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
     game = mixed.GAMES[request["game"]]
@@ -118,10 +119,7 @@ def _start(request: Mapping[str, Any], game: mixed.Game, players: tuple[str, ...
     if stud and bring_in >= structure.unit(late=False):
         raise Violation("validation_error", f"the bring-in ({bring_in}) is below the small bet")
     blinds = (0,) * n if stud else (structure.small_blind, structure.big_blind) + (0,) * (n - 2)
-    if structure.big_blind_ante:
-        antes = (0, structure.ante) + (0,) * (n - 2)
-    else:
-        antes = (structure.ante,) * n
+    antes = (0, structure.ante) + (0,) * (n - 2) if structure.big_blind_ante else (structure.ante,) * n
     return mixed.StartHand(game.name, players, stacks, n - 1, structure, antes, blinds,
                            bring_in=bring_in, dead_antes=structure.big_blind_ante)
 

@@ -3,7 +3,8 @@
 Omaha hand replayed as for the betting ruling (domain.rulings.betting)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.rules.declarations import interpret, situation, situation_from_betting
 from domain.rules.violations import Violation

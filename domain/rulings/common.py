@@ -3,7 +3,8 @@ five-card draw, domain.rulings.betting_mixed for the mixed games): the seats rea
 request, the money in an answer, and a proposal's verdict."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.rules.betting import Amount, BettingState, legal_basis
 from domain.rules.citations import rule_for

@@ -13,9 +13,9 @@ person who writes a hole card into the question has published it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Iterable
 
 from domain import secrecy
 from domain.rules.cards import format_card, parse_cards

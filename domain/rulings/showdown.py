@@ -8,14 +8,15 @@ hi-lo, short deck, deuce-to-seven, badugi) are ruled by domain.rulings.showdown_
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import groupby
-from typing import Any, Mapping
+from typing import Any
 
 from domain.rules.cards import Card, format_cards, parse_cards
 from domain.rules.evaluation import HandValue, evaluate_high, evaluate_holdem, evaluate_omaha
+from domain.rules.violations import Violation
 from domain.rulings.showdown_mixed import GAMES as MIXED_GAMES
 from domain.rulings.showdown_mixed import mixed_showdown_ruling
-from domain.rules.violations import Violation
 
 FIVE_CARD_DRAW = "five-card-draw"
 HOLDEM = "holdem"

@@ -8,15 +8,25 @@ of the qualifying lows, and each hand's low (null when it does not qualify).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, groupby
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from domain.rules.cards import Card, format_cards
 from domain.rules.evaluation import category_of, describe_strength, evaluate_high, evaluate_omaha
 from domain.rules.evaluation_tables import FLUSH, FULL_HOUSE
 from domain.rules.lowball import (
-    badugi_ranks, badugi_size, badugi_strength, deuce_seven_high, deuce_seven_strength,
-    low8_strength, low_mask_ranks, omaha_low8_strength, razz_pairing, razz_ranks, razz_strength,
+    badugi_ranks,
+    badugi_size,
+    badugi_strength,
+    deuce_seven_high,
+    deuce_seven_strength,
+    low8_strength,
+    low_mask_ranks,
+    omaha_low8_strength,
+    razz_pairing,
+    razz_ranks,
+    razz_strength,
 )
 from domain.rules.short_deck import is_short_deck_card, short_deck_category, short_deck_strength
 from domain.rules.violations import Violation

@@ -16,17 +16,18 @@ order in which the hands are tabled, and why:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.games import mixed, stud
 from domain.games.draw_settings import OPENER
 from domain.games.hand_events import PostAction
 from domain.rules import showdown_order
 from domain.rules.citations import cite
+from domain.rules.violations import Violation
 from domain.rulings.betting import FIVE_CARD_DRAW, GAMES, replayed_draw, replayed_holdem
 from domain.rulings.betting_mixed import replayed_mixed
-from domain.rules.violations import Violation
 
 LAST_AGGRESSOR = "last_aggressor"
 FIRST_TO_ACT = "first_to_act"

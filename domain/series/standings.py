@@ -2,9 +2,9 @@
 events, best first (ties share a rank and are listed by player id, so the order is stable)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterable
 
 from domain.series.points import Finish, PointsFormula, points
 

@@ -13,8 +13,8 @@ first. The winner of the tournament collects their own bounty at the end.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 BOUNTY_FIXED, BOUNTY_PROGRESSIVE = "fixed", "progressive"
 BOUNTY_KINDS = (BOUNTY_FIXED, BOUNTY_PROGRESSIVE)

@@ -6,7 +6,8 @@ field's size; `ByPlayer` is split into shards so a change copies the few small s
 touches instead (10,000 players: about 150 entries a shard)."""
 from __future__ import annotations
 
-from typing import Generic, Iterator, Mapping, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import Generic, TypeVar
 
 V = TypeVar("V")
 

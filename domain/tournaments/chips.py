@@ -20,8 +20,8 @@ Stacks after the race are multiples of the new smallest denomination.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from domain.rules.cards import RANKS, deck_texts
 from domain.rules.violations import Violation

@@ -18,12 +18,12 @@ it started, which `level_for_hand` answers from the events up to that moment.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
-from typing import Iterable, Sequence
 
-from domain.tournaments.structure import Period, level_number
 from domain.rules.violations import Violation
+from domain.tournaments.structure import Period, level_number
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ proportion to 1/k: its percentage is 100 * (1/k) / (1 + 1/2 + ... + 1/P), exact.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import ceil
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.rules.betting import chips
 from domain.rules.violations import Violation
@@ -177,7 +178,7 @@ def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[float, .
     paid = tuple(prizes[: len(stacks)])
     total_players = len(stacks)
 
-    @lru_cache(maxsize=None)
+    @cache
     def equity_from(remaining: frozenset[int]) -> tuple[float, ...]:
         # Expected prize of each player when the places from `place` on are still open.
         place = total_players - len(remaining)

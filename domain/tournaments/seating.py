@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from domain.rules.violations import Violation
 from domain.tournaments.by_player import ByPlayer

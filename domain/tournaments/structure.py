@@ -6,8 +6,8 @@ players and the late-registration setting ("until level 6") speak of them.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from domain.rules.betting import chips
 from domain.rules.violations import Violation

@@ -43,12 +43,17 @@ speak of them as ISO 8601 instants.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import reduce
-from typing import Iterable, Mapping
 
 from domain.ratings import Finish, GameResult
+from domain.rules.betting import chips as chips_written  # "chips" names a stack here
+from domain.rules.violations import Violation
+from domain.tournaments.bounties import BOUNTY_KINDS, BountyAward, bust_awards, tda20_order
+from domain.tournaments.by_player import ByPlayer
+from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.clock import (
     CLOCK_EVENT_TYPES,
     Clock,
@@ -62,7 +67,6 @@ from domain.tournaments.clock import (
     new_clock,
     read_clock,
 )
-from domain.tournaments.bounties import BOUNTY_KINDS, BountyAward, bust_awards, tda20_order
 from domain.tournaments.payouts import (
     RANK_BY_STARTING_STACK,
     RANK_SHARED,
@@ -96,11 +100,7 @@ from domain.tournaments.seating import (
     seat_late_entrant,
     seated,
 )
-from domain.tournaments.by_player import ByPlayer
-from domain.tournaments.chips import RacedStack, chip_race
 from domain.tournaments.structure import Period, level_number, validate_structure
-from domain.rules.betting import chips as chips_written  # "chips" names a stack here
-from domain.rules.violations import Violation
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 TABLES_SERVICE, TABLES_PHYSICAL = "service", "physical"  # who deals: the service, or dealers at real tables
@@ -897,13 +897,13 @@ LATEST_START_AHEAD_S = 3653 * 86400
 
 # The instants a date can show (years 1 to 9999, UTC): every instant a tournament's clock
 # reaches lies between them.
-FIRST_SHOWN_INSTANT = int(datetime(1, 1, 1, tzinfo=timezone.utc).timestamp())
-LAST_SHOWN_INSTANT = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc).timestamp())
+FIRST_SHOWN_INSTANT = int(datetime(1, 1, 1, tzinfo=UTC).timestamp())
+LAST_SHOWN_INSTANT = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp())
 
 
 def iso(epoch: float) -> str:
     """An instant as people read it: ISO 8601, UTC."""
-    return datetime.fromtimestamp(int(epoch), timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
 
 
 def _iso_if_shown(epoch: int) -> str | int:

@@ -11,7 +11,7 @@ never rehashes the leaves to answer a proof. Verifying them is the public verifi
 from __future__ import annotations
 
 import hashlib
-from typing import Callable
+from collections.abc import Callable
 
 Subtree = Callable[[int, int], bytes]
 """(level, index) -> the hash of that complete subtree."""

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from kombu.transport import redis

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from psycopg_pool import ConnectionPool
 
-from service.config import Config
-from service.adapters.store.metered import MeteredStore
 from service.adapters.store.base import ChainSigner, EventStore
 from service.adapters.store.cipher import FieldCipher, key_id
+from service.adapters.store.metered import MeteredStore
 from service.adapters.store.postgres import PostgresEventStore
+from service.config import Config
 
 
 def chain_signer(config: Config) -> ChainSigner:

@@ -24,9 +24,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from service.public_log_verifier import (
-    COSIGNATURE_V1, ED25519, EM_DASH, VerifierKey, cosigned_message, split_note,
-)
+from service.public_log_verifier import COSIGNATURE_V1, ED25519, EM_DASH, VerifierKey, cosigned_message, split_note
 
 PRIVATE_PREFIX = "PRIVATE+KEY+"
 LOG_KEY_FILE = "log-key"

@@ -16,7 +16,7 @@ import hmac
 import json
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from prometheus_client import Counter
 
@@ -26,7 +26,7 @@ ROWS_REFUSED = Counter("cardroom_rows_refused_total",
                        "Key, revocation, session, idempotency and tracking rows refused: their MAC did not verify",
                        ["table"])
 _log = logging.getLogger("cardroom.integrity")
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Field = str | int | bytes | datetime | None
 

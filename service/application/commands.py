@@ -24,22 +24,21 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from domain import secrecy
 from domain.live import table, table_records
-from domain.rules import deal_commitment
-from domain.rules.cards import deck_texts
 from domain.ratings import Finish, GameResult
 from domain.records import to_record
+from domain.rules import deal_commitment
+from domain.rules.cards import deck_texts
+from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
 from service.application import ratings
-from service.application.handling import (
-    Decision, Handled, Loaded, SnapshotPolicy, StreamKind, UnknownEventType, folded,
-)
+from service.application.handling import Decision, Handled, Loaded, SnapshotPolicy, StreamKind, UnknownEventType, folded
 from service.application.parts import Application
 from service.application.sealing import seal
-from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
 from service.application.tournaments import RETRIES_WITHOUT_EXPECTED_VERSION
 
 log = logging.getLogger(__name__)

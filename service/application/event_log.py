@@ -4,8 +4,18 @@ heads and receipts, and its refusals. They are defined with the store
 application alone and never imports an adapter."""
 from __future__ import annotations
 
-from service.adapters.store.base import (EventStore, Head, IntegrityFailure, NewEvent, RecordedEvent, Reveal,
-                                         Verification, VersionConflict, check_receipt, format_recorded_at)
+from service.adapters.store.base import (
+                                         EventStore,
+                                         Head,
+                                         IntegrityFailure,
+                                         NewEvent,
+                                         RecordedEvent,
+                                         Reveal,
+                                         Verification,
+                                         VersionConflict,
+                                         check_receipt,
+                                         format_recorded_at,
+)
 
 __all__ = ["EventStore", "Head", "IntegrityFailure", "NewEvent", "RecordedEvent", "Reveal", "Verification",
            "VersionConflict", "check_receipt", "format_recorded_at"]

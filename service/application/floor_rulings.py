@@ -9,13 +9,15 @@ time); the cards it names are the floor's alone while its hand is running.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Sequence
 from functools import reduce
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from domain import secrecy
 from domain.live import table
-from domain.rulings import on_record
 from domain.rules.violations import Violation
+from domain.rulings import on_record
+from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
 from service.application import commands
 from service.application.handling import Decision, Loaded, StreamKind, UnreadableStream
 from service.application.parts import Application
@@ -23,7 +25,6 @@ from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.tournament_tables import table_id_for
 from service.application.tournaments import load_tournament
 from service.application.views import Viewer
-from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
 
 STREAM_PREFIX = "rulings-"
 HAND_OPENED = table.HandOpened.__name__

@@ -17,17 +17,15 @@ Order of checks on a write, so retries and races answer consistently:
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
-
-import logging
+from typing import Any, Generic, TypeVar
 
 from service.adapters.store import scope
-from service.adapters.store.base import (
-    EventStore, IntegrityFailure, NewEvent, RecordedEvent, Reveal, Snapshot, UnreadableStream, VersionConflict,
-)
+from service.adapters.store.base import EventStore, IntegrityFailure, NewEvent, RecordedEvent, Reveal, Snapshot, UnreadableStream, VersionConflict
 from service.application import snapshots
 
 log = logging.getLogger(__name__)

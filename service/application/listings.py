@@ -4,9 +4,10 @@ trigger on `events`), so a list costs its page, never a replay of the streams li
 Also the names of players, for every answer that lists players beside their ids."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from psycopg import Connection
 from psycopg_pool import ConnectionPool

@@ -12,9 +12,10 @@ not to keep (the key then stays free).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now

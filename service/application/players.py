@@ -5,13 +5,13 @@ through `register_player`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from functools import reduce
-from typing import Sequence
 
 from domain import players
+from service.adapters.store.base import NewEvent, RecordedEvent
 from service.application.handling import Decision, Loaded, StreamKind
 from service.application.parts import Application
-from service.adapters.store.base import NewEvent, RecordedEvent
 
 STREAM_PREFIX = "player-"
 

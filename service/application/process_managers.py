@@ -47,8 +47,8 @@ from domain.tournaments import tournament
 from service.adapters.store import scope
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
 from service.application import commands, listings, tournament_tables, tournaments
-from service.application.parts import Application
 from service.application.handling import UnreadableStream
+from service.application.parts import Application
 
 log = logging.getLogger(__name__)
 

@@ -36,10 +36,8 @@ from service.adapters.store.base import Checkpoint, RecordedEvent, format_record
 from service.application import tournaments, views
 from service.application.application import Application
 from service.application.process_managers import Batch, TransactionalStore, log_held_back
-from service.public_log_verifier import (
-    Checkpoint as SignedCheckpoint, NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by,
-    split_note, verify_inclusion,
-)
+from service.public_log_verifier import Checkpoint as SignedCheckpoint
+from service.public_log_verifier import NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by, split_note, verify_inclusion
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -3,8 +3,8 @@ each player's Elo and Glicko-2 rating with its history, the results counted and 
 finishing places."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from domain.ratings import Finish, Glicko2Rating, RatingsUpdated
 

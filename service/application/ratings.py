@@ -23,25 +23,16 @@ are stored as their shortest round-trip text (`repr`), exact both ways.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from domain.ratings import (
-    DEFAULT_ELO,
-    EloChange,
-    Finish,
-    GameResult,
-    Glicko2Change,
-    Glicko2Rating,
-    RatingsUpdated,
-    rate_elo_and_glicko2,
-)
+from domain.ratings import DEFAULT_ELO, EloChange, Finish, GameResult, Glicko2Change, Glicko2Rating, RatingsUpdated, rate_elo_and_glicko2
 from domain.rules.violations import Violation
+from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
 from service.application.handling import Decision, Loaded, StreamKind
 from service.application.parts import Application
 from service.application.rating_book import HistoryEntry, PlayerRating, RatingBook
-from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
-
 
 STREAM_PREFIX = "ratings-"
 GAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")

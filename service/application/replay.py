@@ -17,9 +17,10 @@ game steps through its events, with the ruling at each betting decision.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from domain import registry, secrecy
 from domain.games import draw, holdem, mixed
@@ -28,15 +29,16 @@ from domain.games.mixed_legal import mixed_legal
 from domain.history import phh, phh_games
 from domain.live import table, table_records
 from domain.live.games import betting_status
-from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, MixedTableHand, event_view, hole_view, table_legal
-from domain.rulings.betting import FIVE_CARD_DRAW as DRAW_GAME
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
+from domain.live.mixed import MixedTableHand, event_view, hole_view, table_legal
 from domain.records import from_record
 from domain.rules import betting as bet
 from domain.rules.betting import BettingState, chips, legal_notes, legal_shape
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
-from domain.rulings.common import allowed
 from domain.rules.violations import Violation
+from domain.rulings.betting import FIVE_CARD_DRAW as DRAW_GAME
+from domain.rulings.common import allowed
 from service.adapters.store.base import EventStore, RecordedEvent, Reveal, Verification
 from service.application import commands, views
 from service.application.handling import Streams, evolved
@@ -224,10 +226,7 @@ def _deal_check(deal: Mapping[str, Any] | None, closed: bool) -> dict[str, Any]:
         return {"ok": None, "detail": f"committed to {commitment}: the deal is checked once the hand is over"}
     if verified is None:
         return {"ok": None, "detail": f"committed to {commitment}: nothing revealed to check"}
-    if deal.get("openings") is not None:
-        what = f"the {len(deal['openings'])} cards this viewer saw, each opened against the root"
-    else:
-        what = "the deck and the salt"
+    what = f"the {len(deal['openings'])} cards this viewer saw, each opened against the root" if deal.get("openings") is not None else "the deck and the salt"
     return {"ok": bool(verified),
             "detail": f"{what} {'match' if verified else 'do NOT match'} the commitment {commitment}"}
 

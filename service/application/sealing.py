@@ -12,7 +12,8 @@ them to everyone, so anyone can check the deal against the commitment.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.secrecy import secrets_named
 from service.adapters.store.base import Reveal

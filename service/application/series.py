@@ -7,9 +7,10 @@ asked: what is coming, running or finished, the results, the points and the stan
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from psycopg_pool import ConnectionPool
 
@@ -19,11 +20,11 @@ from domain.series import series
 from domain.series.points import Finish, PointsFormula, points
 from domain.series.standings import EventResults, Standing, standings
 from domain.tournaments import tournament
+from service.adapters.store.base import NewEvent, RecordedEvent
 from service.application import listings
 from service.application.handling import Decision, Loaded, StreamKind, folded
 from service.application.parts import Application
 from service.application.tournaments import bounty_ledger, load_tournament
-from service.adapters.store.base import NewEvent, RecordedEvent
 
 STREAM_PREFIX = "series-"
 # The series page's words for a tournament's status.

@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
-from typing import Callable
 
-from pokerkit.notation import (
-    AbsolutePokerParser, FullTiltPokerParser, IPokerNetworkParser, OngameNetworkParser,
-    PartyPokerParser, REParser,
-)
+from pokerkit.notation import AbsolutePokerParser, FullTiltPokerParser, IPokerNetworkParser, OngameNetworkParser, PartyPokerParser, REParser
 
 from domain.history import pokerstars
 from domain.history.phh import HandHistory, PhhSyntaxError, UnreadableHand, parse

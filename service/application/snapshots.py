@@ -29,9 +29,10 @@ import importlib
 import json
 import sys
 import typing
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import domain
 

@@ -49,16 +49,16 @@ from operator import is_not
 from typing import Any
 
 from domain.live import table
-from domain.rules.betting import BettingStructure
 from domain.records import from_record
+from domain.rules.betting import BettingStructure
+from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.seating import Table as SeatingTable
-from domain.rules.violations import Violation
+from service.adapters.store.base import VersionConflict
 from service.application import commands, tournaments
 from service.application.handling import Handled
 from service.application.parts import Application
-from service.adapters.store.base import VersionConflict
 
 log = logging.getLogger(__name__)
 

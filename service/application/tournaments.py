@@ -13,23 +13,22 @@ each command is decided on the state at the version it read.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.records import from_record, to_record
-from domain.tournaments import tournament
-from domain.tournaments.clock import read_clock, roll_forward
-from domain.tournaments.cashier import reconcile
-from domain.tournaments.payouts import chip_chop, icm_equities, icm_chop
-from domain.tournaments.structure import level_number
 from domain.rules.violations import Violation
-from service.application import ratings
-from service.application.handling import (
-    Decision, Loaded, StreamKind, UnknownEventType, UnreadableStream, folded,
-)
-from service.application.parts import Application
+from domain.tournaments import tournament
+from domain.tournaments.cashier import reconcile
+from domain.tournaments.clock import read_clock, roll_forward
+from domain.tournaments.payouts import chip_chop, icm_chop, icm_equities
+from domain.tournaments.structure import level_number
 from service.adapters.store.base import NewEvent, RecordedEvent
+from service.application import ratings
+from service.application.handling import Decision, Loaded, StreamKind, UnknownEventType, UnreadableStream, folded
+from service.application.parts import Application
 
 STREAM_PREFIX = "tournament-"
 TOURNAMENT_RATING_GAME = "tournament"

@@ -24,15 +24,17 @@ played.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from domain.live import table
 from domain.live.games import DealSeal, Viewing
-from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS, event_view
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
+from domain.live.mixed import event_view
 from domain.secrecy import secrets_named
-from service.application.sealing import hidden
 from service.adapters.store.base import RecordedEvent, format_recorded_at
+from service.application.sealing import hidden
 
 SEES_EVERYTHING = ("admin", "floor")
 

@@ -12,8 +12,9 @@ import secrets
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 HTTP_TIMEOUT_S = 30.0
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

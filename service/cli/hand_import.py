@@ -16,9 +16,9 @@ that was refused (and why) and each whose replay did not end with its recorded s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
 from urllib.parse import urlencode
 
 from domain.history.phh_collection import CollectedHand, hands_of

@@ -8,8 +8,9 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
 import click

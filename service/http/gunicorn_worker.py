@@ -35,6 +35,7 @@ Not for TLS or HTTP/2 (gunicorn terminates neither here; a proxy would).
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import selectors
@@ -49,7 +50,7 @@ from http import HTTPStatus
 
 from gunicorn import util
 from gunicorn.http import errors as http_errors
-from gunicorn.workers.gthread import ThreadWorker, TConn
+from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from service.config import Config
 from service.http.problems import problem_body
@@ -313,10 +314,8 @@ class BufferingWorker(ThreadWorker):
 
     def _leave_loop(self, conn: TConn) -> None:
         del self.reading[conn]
-        try:
+        with contextlib.suppress(KeyError):  # framed before it was ever registered
             self.poller.unregister(conn.sock)
-        except KeyError:  # framed before it was ever registered
-            pass
 
     def _drop(self, conn: TConn, refusal: Refusal | None) -> None:
         self._leave_loop(conn)
@@ -329,10 +328,9 @@ class BufferingWorker(ThreadWorker):
 
     @staticmethod
     def _send_quietly(conn: TConn, data: bytes) -> None:
-        try:  # a small answer fits the socket's buffer; a client that cannot take it loses it
+        # A small answer fits the socket's buffer; a client that cannot take it loses it.
+        with contextlib.suppress(OSError):
             conn.sock.send(data)
-        except OSError:
-            pass
 
     def murder_pending(self) -> None:
         super().murder_pending()
@@ -467,10 +465,8 @@ class BufferingWorker(ThreadWorker):
     def _drop_stream(self, conn: TConn) -> None:
         del self.streams[conn]
         conn.stream.close()
-        try:
+        with contextlib.suppress(KeyError, ValueError):
             self.poller.unregister(conn.sock)
-        except (KeyError, ValueError):
-            pass
         self.nr_conns -= 1
         conn.close()
 

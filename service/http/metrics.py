@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from flask import Flask, Response, g, request
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Gauge,
-                               Histogram, generate_latest)
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 

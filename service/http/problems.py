@@ -9,7 +9,8 @@ from __future__ import annotations
 import http
 import logging
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import psycopg
 from flask import Flask, Response, current_app, has_app_context, json, request
@@ -18,8 +19,8 @@ from werkzeug.exceptions import HTTPException
 from domain.rules.violations import Violation
 from service.application import listings
 from service.application.event_log import IntegrityFailure, VersionConflict
-from service.application.metrics import VERSION_CONFLICTS
 from service.application.handling import UnreadableStream
+from service.application.metrics import VERSION_CONFLICTS
 from service.http.request_log import current_request_id
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"

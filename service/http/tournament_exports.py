@@ -15,8 +15,8 @@ from flask import Response
 
 from domain.tournaments.payouts import preset_percentages
 from service.application import tournaments
-from service.http.api import application
 from service.application.players import load_player
+from service.http.api import application
 
 
 def results_csv(loaded: tournaments.LoadedTournament, now: float) -> Response:

@@ -3,7 +3,8 @@ in at any moment, so an element found a moment ago may be gone)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from selenium.webdriver.support.ui import WebDriverWait
 

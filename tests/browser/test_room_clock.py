@@ -6,7 +6,7 @@ end with the winner, and the clock with the payouts beside it; then the same sta
 phone (390x844) with no sideways scroll. Screenshots of them: tests.browser.screenshots."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +15,7 @@ from tests.browser import chromium, room
 from tests.browser.pages import following, shown
 
 SMALLEST_PX = 0.04 * 1080
-FAR_START = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=40)
+FAR_START = datetime.now(UTC).replace(microsecond=0) + timedelta(days=40)
 """A start the old clock counted down to as 960:00:00."""
 SOON = timedelta(hours=5, minutes=3)
 """A start counted down to, in hours (the widest countdown: 5:02:59)."""
@@ -57,7 +57,7 @@ def read_across_a_room(browser) -> list[dict[str, Any]]:
         if not text["countdown"]:
             assert text["px"] >= SMALLEST_PX - 0.5, what
         assert text["lines"] == 1 and not text["cut"], what
-        assert 0 <= text["left"] and text["right"] <= 1920 and 0 <= text["top"] and text["bottom"] <= 1080, what
+        assert text["left"] >= 0 and text["right"] <= 1920 and text["top"] >= 0 and text["bottom"] <= 1080, what
     assert min(t["left"] for t in found) < 0.05 * 1920 and max(t["right"] for t in found) > 0.95 * 1920
     assert max(t["bottom"] for t in found) > 0.6 * 1080, "the screen is used down to its lower part"
     assert chromium.horizontal_overflow(browser) == 0
@@ -83,7 +83,7 @@ def evening(server, database_url) -> dict[str, str]:
         rebuys_allowed=1, rebuy_until_level=2, add_on_price=100, add_on_chips=10000, add_ons_allowed=1,
         add_on_until_level=2, payout_percentages=["40", "25", "15", "12", "8"])
     soon = room.tournament(server, "Tonight", players[:2], start=False, late_registration_until_level=1,
-                           starts_at=(datetime.now(timezone.utc) + SOON).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                           starts_at=(datetime.now(UTC) + SOON).strftime("%Y-%m-%dT%H:%M:%SZ"))
     far = room.tournament(server, "Next Month", players[:2], start=False, starts_at=FAR_START.strftime("%Y-%m-%dT%H:%M:%SZ"))
     finished = room.tournament(server, "Sunday Final", players[:3], tables="physical")
     seated = [p["player_id"] for t in room.read(server, finished)["tables"] for p in t["players"]]

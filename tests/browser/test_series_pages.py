@@ -20,7 +20,7 @@ def phone(browser):
 
 
 def _at(hours: int) -> str:
-    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=hours)
+    moment = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=hours)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -1,6 +1,7 @@
 """Run `python -m service.devserver` (what `make run` runs) as a real process tree."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -12,14 +13,14 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from service.devserver import gunicorn_command, spawn_tied, stop_process
 from service.adapters.embedded import free_port
+from service.devserver import gunicorn_command, spawn_tied, stop_process
 from tests.processes import is_running, parents, process_start_time, process_tree
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -113,10 +114,8 @@ class Devserver:
             self.process.kill()
             self.process.wait()
         for pid in self.still_running():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import pytest
 
 from tests.e2e.conftest import Server
 
-
 pytestmark = pytest.mark.e2e
 
 CLIENTS = 16

@@ -36,7 +36,7 @@ def browser():
 
 
 def _event(server: Server) -> str:
-    in_an_hour = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+    in_an_hour = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=1)
     status, created, _ = server.call("POST", "/v1/tournaments", {
         "name": "Sunday 20", "game": "holdem", "levels": LEVELS, "starting_stack": 5000, "buy_in": 20,
         "starts_at": in_an_hour.strftime("%Y-%m-%dT%H:%M:%SZ"), "payout_percentages": ["50", "30", "20"],

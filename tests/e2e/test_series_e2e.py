@@ -34,7 +34,7 @@ PAYOUTS = [{"percent": "50"}, {"percent": "30"}, {"percent": "20"}]
 
 
 def _at(delta: datetime.timedelta) -> str:
-    return (datetime.datetime.now(datetime.timezone.utc) + delta).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (datetime.datetime.now(datetime.UTC) + delta).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_a_series_of_three_events_with_a_chop_ends_in_standings_that_add_up(server: Server):

@@ -15,8 +15,8 @@ import pytest
 from domain.records import from_record
 from domain.tournaments import tournament
 from service.application import tournament_tables, tournaments
-from tests.e2e.conftest import Server
 from tests import applications
+from tests.e2e.conftest import Server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 

@@ -49,7 +49,7 @@ def test_a_pko_with_fees_a_guarantee_and_a_deal_ends_in_results_and_books_that_a
         assert status == expect, (path, answer)
         return answer
 
-    in_a_minute = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=1)
+    in_a_minute = datetime.datetime.now(datetime.UTC) + datetime.timedelta(minutes=1)
     tournament_id = call("POST", "/v1/tournaments", {
         "name": "PKO 12", "game": "holdem", "levels": LEVELS, "starting_stack": STACK, "table_size": 6,
         "starts_at": in_a_minute.strftime("%Y-%m-%dT%H:%M:%SZ"), "tables": "physical",

@@ -24,9 +24,9 @@ from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.payouts import payout_amounts
 from service.application import tournament_tables, tournaments
+from tests import applications
 from tests.e2e.conftest import Server, scripted_players
 from tests.integration.conftest import CeleryWorker
-from tests import applications
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("clock_worker")]
 

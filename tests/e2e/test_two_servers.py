@@ -38,16 +38,7 @@ import pytest
 
 from service.application import commands
 from tests.e2e.conftest import Server, assert_log_replays_to_live, start_gunicorn
-from tests.e2e.test_tournament_e2e import (
-    BUY_IN,
-    PAYOUTS,
-    PLAYERS,
-    STACK,
-    act_where_due,
-    assert_the_multi_table_machinery_ran,
-    schedule,
-    settled_chips,
-)
+from tests.e2e.test_tournament_e2e import BUY_IN, PAYOUTS, PLAYERS, STACK, act_where_due, assert_the_multi_table_machinery_ran, schedule, settled_chips
 from tests.integration.conftest import CeleryWorker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.scale, pytest.mark.xdist_group("clock_worker")]

@@ -29,9 +29,10 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 import pytest

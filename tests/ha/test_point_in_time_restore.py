@@ -102,7 +102,8 @@ def integrate(config: Any) -> None:
     from psycopg_pool import ConnectionPool
 
     from service import wiring
-    from tests.integration.test_forgeries import integrate as to_the_end, integrator_of
+    from tests.integration.test_forgeries import integrate as to_the_end
+    from tests.integration.test_forgeries import integrator_of
 
     with ConnectionPool(config.database_url, min_size=1, max_size=3, kwargs={"autocommit": True}) as pool:
         to_the_end(integrator_of(pool, config, wiring.event_store(pool, config)))

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -157,10 +158,8 @@ class CeleryWorker:
         self.process.kill()
         self.process.wait()
         for pid in children:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def stop(self) -> None:
         """SIGTERM to the main process only (it stops its pool itself); a kill if it hangs."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tests.integration.conftest import ADMIN
 

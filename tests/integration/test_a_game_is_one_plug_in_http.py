@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from html import unescape
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

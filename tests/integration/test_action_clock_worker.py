@@ -10,8 +10,8 @@ import pytest
 from domain.live import table
 from domain.rules.betting import BettingStructure
 from service.application import commands
-from tests.integration.conftest import CeleryWorker
 from service.application.application import application
+from tests.integration.conftest import CeleryWorker
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 

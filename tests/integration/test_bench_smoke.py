@@ -20,6 +20,7 @@ stop gunicorn ten times between them.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -89,20 +90,14 @@ def _stop_for_good(process: subprocess.Popen[str]) -> None:
         return
     tree = {pid: start for pid in process_tree(process.pid) if (start := process_start_time(pid))}
     process.send_signal(signal.SIGINT)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=STOP_PATIENCE_S)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     for pid, start in tree.items():
         if is_running(pid, start):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
     process.wait()
     deadline = time.monotonic() + 10
     while left := [pid for pid, start in tree.items() if is_running(pid, start)]:

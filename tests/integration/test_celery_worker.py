@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.config import Config
 from service.adapters.scheduler import BROKER_TRANSPORT_OPTIONS, LONGEST_TASK_S
+from service.config import Config
 from workers.celery_app import make_celery
 
 # One worker process for the module: keep its tests on one xdist worker (--dist loadgroup).

@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner
 
 from domain.tournaments import tournament
+from service.adapters.integrity import open_store
+from service.adapters.store.postgres import open_pool
 from service.application import tournaments
 from service.cli.main import main
 from service.config import Config
-from service.adapters.integrity import open_store
-from service.adapters.store.postgres import open_pool
+from tests import applications
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, with_the_apps_keys
 from tests.integration.test_hands_phh_export import folded_hand
 from tests.integration.test_tournament_tables import play_to_the_end
-from tests import applications
 
 pytestmark = pytest.mark.integration
 

@@ -15,12 +15,11 @@ from psycopg_pool import ConnectionPool
 from service.adapters.wakeups import WAKEUPS_NAME
 from service.application import commands
 from service.application.application import application
+from service.config import Config
 from tests.integration.conftest import CeleryWorker
 from tests.integration.test_broker_outage import clocked_table
-from workers.clock_tasks import WATCH_NAME
-
-from service.config import Config
 from tests.stores import store_as_the_apps
+from workers.clock_tasks import WATCH_NAME
 
 pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("clock_worker")]
 

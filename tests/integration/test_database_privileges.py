@@ -174,9 +174,8 @@ def test_each_database_has_roles_of_its_own(admin_database_url, database_url, ow
     other_admin, other_app = own_database
     assert roles_for(other_admin) != roles_for(admin_database_url)
     login = psycopg.conninfo.conninfo_to_dict(database_url)
-    with psycopg.connect(with_login(other_admin, login["user"], login["password"])) as stranger:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            stranger.execute("SELECT FROM events LIMIT 0")
+    with psycopg.connect(with_login(other_admin, login["user"], login["password"])) as stranger, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        stranger.execute("SELECT FROM events LIMIT 0")
     with psycopg.connect(other_app) as own:
         assert own.execute("SELECT count(*) FROM events").fetchone() == (0,)
 

@@ -9,9 +9,9 @@ import io
 import json
 import re
 from html import unescape
-from urllib.parse import unquote
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 

@@ -5,7 +5,6 @@ a 400 `invalid_phh`; an illegal action is a 422 naming it; never a 500.
 """
 from __future__ import annotations
 
-
 from pathlib import Path
 
 import pytest

@@ -4,7 +4,7 @@ stable code, and writes nothing. One test per class."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -35,7 +35,7 @@ def phh(client, text: str, query: str = ""):
 
 def tournament(**overrides) -> dict:
     return {"name": "Hostile", "game": "holdem", "levels": LEVELS, "starting_stack": 10000,
-            "starts_at": (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat(),
+            "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
             "payout_percentages": ["100"], **overrides}
 
 

@@ -7,9 +7,9 @@ import secrets
 import psycopg
 import pytest
 
+from service.adapters.store.postgres import PostgresEventStore
 from service.bootstrap import create_app
 from service.config import Config
-from service.adapters.store.postgres import PostgresEventStore
 from tests.integration import conftest
 from tests.integration.conftest import ADMIN, ADMIN_KEY, key_for
 

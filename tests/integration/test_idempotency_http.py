@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.bootstrap import create_app
-from service.application.api_keys import MASTER_KEY_ID
-from service.config import Config
 from service.adapters.store.base import utc_now
+from service.application.api_keys import MASTER_KEY_ID
+from service.bootstrap import create_app
+from service.config import Config
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, register_player
 from tests.integration.test_tables_http import new_player, new_table, version_of
 from tests.integration.test_tournaments_http import running, schedule

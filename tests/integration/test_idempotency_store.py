@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -17,7 +17,7 @@ from service.adapters.store.postgres import PostgresEventStore
 
 pytestmark = pytest.mark.integration
 
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 FIRST = Fingerprint.of("POST", "/v1/tables/t/actions", b'{"action":"check"}')
 ANSWER = Answer(201, b'{"version":7}\n', (("Content-Type", "application/json"), ("ETag", '"7"')))
 
@@ -176,7 +176,7 @@ def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_th
     """Records are insert-only for the application: the owner's function removes a record
     only when the database's clock too says it expired. A process whose clock runs ahead
     writes its events; the first record stays."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with keyed_postgres.transaction():
         keyed_postgres.claim_key(owner, "skew", now)
         keyed_postgres.record_answer(record(owner, "skew", now, window_s=60))

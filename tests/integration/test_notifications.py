@@ -43,10 +43,9 @@ def test_an_append_notifies_its_stream_and_last_version_and_nothing_else(databas
 def test_an_append_rolled_back_notifies_nobody(database_url, postgres_store, postgres_pool, stream_id):
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
-        with postgres_pool.connection() as connection:
-            with pytest.raises(RuntimeError), connection.transaction():
-                postgres_store.append_on(connection, stream_id, 0, events(2))
-                raise RuntimeError("the caller's transaction fails after the append")
+        with postgres_pool.connection() as connection, pytest.raises(RuntimeError), connection.transaction():
+            postgres_store.append_on(connection, stream_id, 0, events(2))
+            raise RuntimeError("the caller's transaction fails after the append")
         heard = [n.payload for n in listener.notifies(timeout=0.5)]
     assert not [p for p in heard if p.startswith(stream_id)]
     assert postgres_store.stream_version(stream_id) == 0

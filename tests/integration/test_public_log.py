@@ -17,12 +17,13 @@ import hashlib
 import itertools
 import json
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from domain.rules.cards import deck_texts
@@ -31,18 +32,24 @@ from service import bootstrap, wiring
 from service.adapters.integrity import chain_signer
 from service.adapters.log_keys import LOG_KEY_FILE, LogKeyMissing, new_signer
 from service.adapters.row_macs import RowSigner
+from service.adapters.store.base import canonical_json as stored_json
+from service.adapters.store.base import chained_hash, format_recorded_at
 from service.adapters.store.public_log import ForgedRows, PostgresPublicLog
 from service.adapters.store.trackings import PostgresTracking
 from service.application import public_log
 from service.application.application import application
 from service.config import Config
-from psycopg.types.json import Jsonb
-
-from service.adapters.store.base import chained_hash, format_recorded_at
-from service.adapters.store.base import canonical_json as stored_json
 from service.public_log_verifier import (
-    ED25519, NotVerified, canonical_json, open_checkpoint, parse_leaf, parse_vkey, verify_consistency,
-    verify_inclusion, verify_proof, leaf_hash,
+    ED25519,
+    NotVerified,
+    canonical_json,
+    leaf_hash,
+    open_checkpoint,
+    parse_leaf,
+    parse_vkey,
+    verify_consistency,
+    verify_inclusion,
+    verify_proof,
 )
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, register_players
 from tests.integration.test_showdown_http import act, call_to_the_showdown, dealt, declared_showdown_table

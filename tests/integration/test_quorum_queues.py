@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

@@ -11,8 +11,8 @@ from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application import ratings, tournaments
 from service.config import Config
-from workers.celery_app import make_celery
 from tests import applications
+from workers.celery_app import make_celery
 
 pytestmark = pytest.mark.integration
 

@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.ratings import Finish, GameResult, rate_glicko2
-from service.application import ratings
 from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.postgres import open_pool
-from tests.integration.conftest import ADMIN, assert_problem, register_players
-from tests import applications
+from service.application import ratings
 
 # A deprecation Hypothesis notes is a failure here, not a line in the summary: the property
 # test below once drew while a connection pool's thread took its jitter from the global
 # `random` ("Do not use the `random` module inside strategies").
 from service.config import Config
+from tests import applications
+from tests.integration.conftest import ADMIN, assert_problem, register_players
 from tests.stores import store_as_the_apps
 
 pytestmark = [pytest.mark.integration,

@@ -9,7 +9,7 @@ import time
 import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -485,7 +485,7 @@ def test_an_auditor_can_recompute_a_hash_from_the_event_alone(store, stream_id):
             "data": event.data,
             "metadata": event.metadata,
             "previous_hash": previous_hash,
-            "recorded_at": event.recorded_at.astimezone(timezone.utc).strftime(
+            "recorded_at": event.recorded_at.astimezone(UTC).strftime(
                 "%Y-%m-%dT%H:%M:%S.%fZ"
             ),
             "schema_version": event.schema_version,

@@ -148,9 +148,8 @@ def test_the_in_memory_store_passes_over_a_snapshot_it_did_not_sign(stream_id):
 def test_the_application_may_not_change_a_snapshot(database_url, statement):
     import psycopg
 
-    with psycopg.connect(database_url, autocommit=True) as connection:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            connection.execute(statement)
+    with psycopg.connect(database_url, autocommit=True) as connection, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        connection.execute(statement)
 
 
 def test_a_hands_chain_check_reads_its_range_chained_from_the_event_before_it(store, stream_id):

@@ -32,9 +32,8 @@ def test_the_database_refuses_to_change_or_delete_events(
     test_database_privileges)."""
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
 
-    with psycopg.connect(admin_database_url) as connection:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
-            connection.execute(statement, (stream_id,))
+    with psycopg.connect(admin_database_url) as connection, pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+        connection.execute(statement, (stream_id,))
 
     assert [e.type for e in postgres_store.read_stream(stream_id)] == ["PlayerSeated"]
 
@@ -42,9 +41,8 @@ def test_the_database_refuses_to_change_or_delete_events(
 def test_the_database_refuses_to_truncate_events(postgres_store, admin_database_url, stream_id):
     postgres_store.append(stream_id, 0, [NewEvent("PlayerSeated", {"seat": 0})])
 
-    with psycopg.connect(admin_database_url) as connection:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
-            connection.execute("TRUNCATE events")
+    with psycopg.connect(admin_database_url) as connection, pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+        connection.execute("TRUNCATE events")
 
     assert postgres_store.stream_version(stream_id) == 1
 
@@ -179,10 +177,9 @@ def test_a_wrong_head_hint_costs_a_read_not_a_broken_chain(postgres_store, strea
 
 def test_a_rolled_back_append_leaves_no_head_to_chain_from(postgres_store, postgres_pool, stream_id):
     postgres_store.append(stream_id, 0, [NewEvent("One", {})])
-    with postgres_pool.connection() as connection:
-        with pytest.raises(RuntimeError), connection.transaction():
-            postgres_store.append_on(connection, stream_id, 1, [NewEvent("RolledBack", {})])
-            raise RuntimeError("the caller's read model failed")
+    with postgres_pool.connection() as connection, pytest.raises(RuntimeError), connection.transaction():
+        postgres_store.append_on(connection, stream_id, 1, [NewEvent("RolledBack", {})])
+        raise RuntimeError("the caller's read model failed")
 
     postgres_store.append(stream_id, 1, [NewEvent("Two", {})])
 

@@ -7,13 +7,7 @@ import json
 
 import pytest
 
-from tests.integration.conftest import (
-    ADMIN,
-    assert_problem,
-    key_for,
-    register_players,
-    without_digests,
-)
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players, without_digests
 
 pytestmark = pytest.mark.integration
 

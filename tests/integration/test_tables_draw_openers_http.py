@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.cards import parse_cards
 from domain.games.draw import opening_cards
+from domain.rules.cards import parse_cards
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
 
 pytestmark = pytest.mark.integration

@@ -3,7 +3,7 @@ played to the end by its players' keys, and at every step every role's reads che
 nobody but the floor, the admin and the owner sees a down card before it is shown."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

@@ -7,8 +7,8 @@ import pytest
 
 from domain.live import table
 from domain.records import to_record
-from service.application import commands
 from service.adapters.store.base import NewEvent
+from service.application import commands
 from tests.integration.conftest import ADMIN, assert_problem, register_players
 
 pytestmark = pytest.mark.integration

@@ -19,8 +19,8 @@ from domain.live import table
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service.application import commands, tournament_tables, tournaments
 from service.adapters.store.memory import InMemoryEventStore
+from service.application import commands, tournament_tables, tournaments
 from tests import applications
 
 STACK = 1000

@@ -21,10 +21,9 @@ from service.adapters.store.base import START, Checkpoint, VersionConflict
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands, process_managers, tournament_tables, tournaments
 from service.application.application import application
+from service.config import Config
 from tests import applications
 from tests.integration.test_tournament_tables import STACK, new_tournament, shove
-
-from service.config import Config
 from tests.stores import store_as_the_apps
 
 pytestmark = pytest.mark.integration

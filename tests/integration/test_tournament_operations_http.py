@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from domain.tournaments import tournament
 from service.application import tournaments
+from tests import applications
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 from tests.integration.test_tournaments_http import STRUCTURE, iso, running, schedule, view
-from tests import applications
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +30,7 @@ def refused_writes_nothing(client, tournament_id: str, response, status: int, co
 
 
 def test_a_start_in_the_past_is_refused_in_iso_and_now_starts_at_once(client):
-    past = iso((datetime.now(timezone.utc) - timedelta(hours=1)).replace(microsecond=0))
+    past = iso((datetime.now(UTC) - timedelta(hours=1)).replace(microsecond=0))
     body = {"name": "Late", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
             "payout_percentages": ["100"], "starts_at": past}
     problem = assert_problem(client.post("/v1/tournaments", json=body, headers=ADMIN), 422, "starts_in_past")
@@ -58,7 +58,7 @@ def test_a_start_more_than_ten_years_ahead_is_refused_with_the_latest(client):
 
 
 def test_the_director_starts_two_hours_early_and_the_published_time_stays(client):
-    starts = datetime.now(timezone.utc) + timedelta(hours=2)
+    starts = datetime.now(UTC) + timedelta(hours=2)
     body = {"name": "Later", "game": "holdem", "levels": STRUCTURE, "starting_stack": 1000,
             "payout_percentages": ["100"], "starts_at": iso(starts.replace(microsecond=0))}
     tournament_id = client.post("/v1/tournaments", json=body, headers=ADMIN).get_json()["id"]

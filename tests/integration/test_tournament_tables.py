@@ -13,11 +13,10 @@ from domain.live import table
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service.application import commands, ratings, tournament_tables, tournaments
 from service.adapters.store.postgres import open_pool
-from tests import applications, playing
-
+from service.application import commands, ratings, tournament_tables, tournaments
 from service.config import Config
+from tests import applications, playing
 from tests.stores import store_as_the_apps
 
 pytestmark = pytest.mark.integration

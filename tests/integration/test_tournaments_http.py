@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from domain.records import from_record
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service.application import ratings, tournaments
 from service.adapters.store.memory import InMemoryEventStore
-from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
+from service.application import ratings, tournaments
 from tests import applications
+from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +41,7 @@ def schedule(client, starts_in_s: int = 0, **overrides) -> str:
     body = {
         "name": "Sunday Special", "game": "holdem", "betting": "no-limit", "levels": STRUCTURE,
         "starting_stack": 10000, "buy_in": 100, "table_size": 6, "tables": "physical",
-        "starts_at": iso(datetime.now(timezone.utc) + timedelta(seconds=starts_in_s)) if starts_in_s > 0 else "now",
+        "starts_at": iso(datetime.now(UTC) + timedelta(seconds=starts_in_s)) if starts_in_s > 0 else "now",
         "payout_percentages": ["65", "35"], **overrides,
     }
     created = client.post("/v1/tournaments", json=body, headers=ADMIN)

@@ -16,8 +16,8 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg

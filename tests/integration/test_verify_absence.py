@@ -11,9 +11,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import secrets
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,9 @@ from domain.rules.betting import BettingStructure
 from service import wiring
 from service.adapters.log_keys import new_signer
 from service.adapters.store.postgres import open_pool
-from service.application.public_log import PublicLog
 from service.application import commands
 from service.application.application import application
+from service.application.public_log import PublicLog
 from service.cli.main import main
 from service.config import Config
 from service.public_log_verifier import ED25519

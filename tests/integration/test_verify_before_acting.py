@@ -19,9 +19,8 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from service.adapters.store.base import canonical_json, chained_hash, format_recorded_at
 from service.adapters.store import trackings
-from service.adapters.store.base import START
+from service.adapters.store.base import START, canonical_json, chained_hash, format_recorded_at
 from service.application import commands, process_managers, snapshots, tournament_tables
 from service.application.application import application
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, printed_status, register_player

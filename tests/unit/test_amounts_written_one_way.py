@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
+from domain.rulings.betting import betting_ruling
 
 UNSEPARATED = re.compile(r"(?<![\d,])\d{4,}")
 CITATION = re.compile(r"(?:TDA|Robert's Rules)[^(),;]*")

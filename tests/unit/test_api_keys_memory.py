@@ -4,14 +4,14 @@ revocation reaches every worker within that moment."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from service.adapters.row_macs import RowSigners
 from service.adapters.store.base import ChainSigner
 from service.application import api_keys
 from service.application.api_keys import REVOKED, ApiKeys, Principal, key_hash
 
-START = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 SIGNERS = RowSigners.under(ChainSigner(b"k" * 32))
 
 

@@ -6,12 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.live.autoplay import betting_choice, holds_pair_or_better, holdem_auto_action
+from domain.games import holdem
+from domain.live.autoplay import betting_choice, holdem_auto_action, holds_pair_or_better
+from domain.live.table import Act, AutomaticAction, CreateTable, SitOut, StartNextHand, TableSeat, handle
 from domain.rules.betting import AmountRange, BettingStructure, CallOption, LegalActions
 from domain.rules.cards import format_card, new_deck, parse_cards
-from domain.games import holdem
-from domain.live.table import (Act, AutomaticAction, CreateTable, SitOut, StartNextHand, TableSeat,
-                          handle)
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 SALT = "ef" * 32

@@ -1,12 +1,13 @@
 """Invariants over random legal hands: 2-9 players, every betting structure."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from domain.games.holdem import PostAction, StartHand, decide, handle, legal_actions, replay
 from domain.rules.betting import BettingStructure, apply_action, check_action, open_hand, start_round
 from domain.rules.betting import legal_actions as betting_legal
 from domain.rules.cards import format_card
-from domain.games.holdem import PostAction, StartHand, decide, handle, legal_actions, replay
 from domain.rules.violations import Violation
 
 STRUCTURES = [
@@ -101,10 +102,7 @@ def test_a_fixed_limit_all_in_of_half_a_unit_or_more_is_raised_one_unit_on_top(u
         action = "call" if state.highest > state.bets[seat] else "check"
         state = apply_action(state, seat, action, check_action(state, seat, action))
     state = start_round(state, late=False)
-    if faced:
-        state = apply_action(state, 0, "bet", check_action(state, 0, "bet", faced))
-    else:
-        state = apply_action(state, 0, "check", check_action(state, 0, "check"))
+    state = apply_action(state, 0, "bet", check_action(state, 0, "bet", faced)) if faced else apply_action(state, 0, "check", check_action(state, 0, "check"))
     action = "raise" if faced else "bet"
     state = apply_action(state, 1, action, check_action(state, 1, action, all_in))
     assert state.stacks[1] == 0

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.betting import (AmountRange, BettingStructure, CallOption, NOT_REOPENED,
-                            apply_action, check_action, legal_actions, open_hand, start_round)
+from domain.rules.betting import NOT_REOPENED, AmountRange, BettingStructure, CallOption, apply_action, check_action, legal_actions, open_hand, start_round
 from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

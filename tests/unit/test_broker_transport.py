@@ -70,8 +70,8 @@ def test_a_sentinel_broker_takes_the_same_protection_and_its_master_name():
 def test_quorum_queues_declare_celerys_queue_as_quorum_with_per_consumer_prefetch():
     from celery.utils.quorum_queues import detect_quorum_queues
 
-    from workers.celery_app import make_celery
     from service.config import Config
+    from workers.celery_app import make_celery
 
     url = "amqp://guest:guest@rabbit1//;amqp://guest:guest@rabbit2//"
     quorum = make_celery(Config(broker_url=url, broker_queue_type="quorum"))

@@ -9,13 +9,31 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.live.table import (
+    EMPTY_SEAT,
+    Act,
+    ChipsAdjusted,
+    CloseTable,
+    CreateTable,
+    HandClosed,
+    PlayerLeftTable,
+    PlayerSeatedAtTable,
+    SitDown,
+    StandUp,
+    StandUpQueued,
+    StartNextHand,
+    TableClosing,
+    TableFinished,
+    TableSeat,
+    TopUp,
+    event_types,
+    fresh_deal,
+    handle,
+    replay,
+)
+from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
-from domain.records import from_record, to_record
-from domain.live.table import (EMPTY_SEAT, Act, ChipsAdjusted, CloseTable, CreateTable, HandClosed,
-                               PlayerLeftTable, PlayerSeatedAtTable, SitDown, StandUp, StartNextHand,
-                               StandUpQueued, TableClosing, TableFinished, TableSeat, TopUp, event_types, fresh_deal,
-                               handle, replay)
 from domain.rules.violations import Violation
 from tests.unit.test_table_games import SeededDraws
 

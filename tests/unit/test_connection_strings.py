@@ -5,13 +5,7 @@ from __future__ import annotations
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
-from service.adapters.connection_strings import (
-    problem,
-    user_of,
-    with_database,
-    with_login,
-    with_server_option,
-)
+from service.adapters.connection_strings import problem, user_of, with_database, with_login, with_server_option
 
 MULTI_HOST = "postgresql://postgres@127.0.0.1:1,127.0.0.1:5432/db?target_session_attrs=read-write"
 KEYWORDS = "host=127.0.0.1,127.0.0.1 port=1,5432 dbname=db user=postgres target_session_attrs=read-write"

@@ -10,8 +10,7 @@ import random
 import pytest
 
 from domain import registry
-from domain.live.table import (DEAD_HAND, Act, AutomaticAction, CreateTable, ExpireClock, SitOut,
-                               StartNextHand, TableSeat, handle)
+from domain.live.table import DEAD_HAND, Act, AutomaticAction, CreateTable, ExpireClock, SitOut, StartNextHand, TableSeat, handle
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
 from service.application import replay

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.live import table
+from domain.records import from_record
 from domain.rules.cards import deck_texts
 from domain.rules.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
-from domain.records import from_record
 
 SECRET = bytes(range(32))
 

@@ -454,9 +454,9 @@ def test_a_silent_push_is_never_read_as_more_than_the_chips_allow(case):
 
 
 def test_the_recorded_ruling_replays_from_its_store_record():
-    from domain.rules.declarations import ChipsRuled
-    from domain.records import from_record, to_record
     from domain.live.table import TABLE_EVENT_TYPES
+    from domain.records import from_record, to_record
+    from domain.rules.declarations import ChipsRuled
 
     ruling = interpret(nl(facing_to=400, last_full_raise=400, big_blind=200, stack=9000), [5000])
     event = ChipsRuled("t.1", 2, "ann", (5000,), None, None, ruling)

@@ -4,9 +4,24 @@ import hashlib
 import pytest
 
 from domain.games.dice import (
-    INITIAL_STATE, BonusAwarded, ClockExpired, DiceGameState, DiceRolled, GameEnded, GameStarted,
-    LineScored, PlayerResult, Roll, RollCommitted, Score, StartGame, TimeOut, TurnPassed, decide,
-    replay, roll_commitment,
+    INITIAL_STATE,
+    BonusAwarded,
+    ClockExpired,
+    DiceGameState,
+    DiceRolled,
+    GameEnded,
+    GameStarted,
+    LineScored,
+    PlayerResult,
+    Roll,
+    RollCommitted,
+    Score,
+    StartGame,
+    TimeOut,
+    TurnPassed,
+    decide,
+    replay,
+    roll_commitment,
 )
 from domain.games.dice_scoring import LINES, DiceSettings
 from domain.rules.violations import Violation

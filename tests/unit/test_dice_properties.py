@@ -2,15 +2,37 @@
 import random
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.games.dice import (
-    EVENT_TYPES, INITIAL_STATE, BonusAwarded, DiceRolled, GameEnded, LineScored, Roll, Score, StartGame,
-    TimeOut, TurnPassed, decide, evolve, replay, roll_commitment,
+    EVENT_TYPES,
+    INITIAL_STATE,
+    BonusAwarded,
+    DiceRolled,
+    GameEnded,
+    LineScored,
+    Roll,
+    Score,
+    StartGame,
+    TimeOut,
+    TurnPassed,
+    decide,
+    evolve,
+    replay,
+    roll_commitment,
 )
 from domain.games.dice_scoring import (
-    LINES, LOWER_LINES, UPPER_LINES, DiceSettings, Scorecard, best_free_line, legal_lines,
-    line_options, possible_scores, scorecard_totals,
+    LINES,
+    LOWER_LINES,
+    UPPER_LINES,
+    DiceSettings,
+    Scorecard,
+    best_free_line,
+    legal_lines,
+    line_options,
+    possible_scores,
+    scorecard_totals,
 )
 from domain.records import from_record, to_record
 

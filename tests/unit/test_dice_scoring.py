@@ -2,8 +2,19 @@
 import pytest
 
 from domain.games.dice_scoring import (
-    DEFAULT_SETTINGS, LINES, DiceSettings, Scorecard, Totals, best_free_line, is_joker,
-    legal_lines, line_options, line_score, meets_need, parse_dice, scorecard_totals,
+    DEFAULT_SETTINGS,
+    LINES,
+    DiceSettings,
+    Scorecard,
+    Totals,
+    best_free_line,
+    is_joker,
+    legal_lines,
+    line_options,
+    line_score,
+    meets_need,
+    parse_dice,
+    scorecard_totals,
 )
 from domain.rules.violations import Violation
 

@@ -16,17 +16,12 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from pokerkit import (
-    Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State,
-)
+from pokerkit import Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 from pokerkit.games import PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem
 
+from domain.games.holdem import DealBoard, DealHole, HandState, PostAction, SettleShowdown, StartHand, handle, legal_actions
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure, LegalActions
 from domain.rules.cards import RANKS, SUITS
-from domain.games.holdem import (
-    DealBoard, DealHole, HandState, PostAction, SettleShowdown, StartHand, handle,
-    legal_actions,
-)
 
 HANDS = 200
 

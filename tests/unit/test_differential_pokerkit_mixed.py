@@ -13,21 +13,29 @@ from __future__ import annotations
 import functools
 import random
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from pokerkit import (
-    Automation, FixedLimitBadugi, FixedLimitDeuceToSevenLowballTripleDraw,
-    FixedLimitOmahaHoldemHighLowSplitEightOrBetter, FixedLimitRazz, FixedLimitSevenCardStud,
-    FixedLimitSevenCardStudHighLowSplitEightOrBetter, HandHistory, Mode,
-    NoLimitDeuceToSevenLowballSingleDraw, NoLimitShortDeckHoldem,
+    Automation,
+    FixedLimitBadugi,
+    FixedLimitDeuceToSevenLowballTripleDraw,
+    FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
+    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    HandHistory,
+    Mode,
+    NoLimitDeuceToSevenLowballSingleDraw,
+    NoLimitShortDeckHoldem,
 )
 from pokerkit.games import FixedLimitPokerMixin, Holdem, OmahaHoldemMixin
 
-from domain.rules.cards import RANKS, SUITS
 from domain.history.phh import parse
 from domain.history.phh_games import replay
+from domain.rules.cards import RANKS, SUITS
 from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
 

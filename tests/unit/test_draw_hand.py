@@ -2,17 +2,34 @@
 given a table, when a command, then the events or the violation."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 
-from domain.rules.cards import format_card, new_deck, parse_cards
 from domain.games import draw
-from domain.games.draw import (AntesPosted, CardsMucked, CardsShown, Discard, DrawBegan,
-                               HandEnded, HoleCardsDealt, OpenersShown, PlayerDrew, PostAction,
-                               PotAwarded, Redeal, Redealt, RedealRequired, SecondRoundBegan,
-                               StartHand, StubReshuffled, UncalledReturned, handle)
+from domain.games.draw import (
+    AntesPosted,
+    CardsMucked,
+    CardsShown,
+    Discard,
+    DrawBegan,
+    HandEnded,
+    HoleCardsDealt,
+    OpenersShown,
+    PlayerDrew,
+    PostAction,
+    PotAwarded,
+    Redeal,
+    RedealRequired,
+    Redealt,
+    SecondRoundBegan,
+    StartHand,
+    StubReshuffled,
+    UncalledReturned,
+    handle,
+)
 from domain.games.draw_settings import DrawSettings
+from domain.rules.cards import format_card, new_deck, parse_cards
 from domain.rules.violations import Violation
 
 DEFAULT = DrawSettings()

@@ -5,12 +5,11 @@ import random
 
 import pytest
 
-from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import draw, draw_match
-from domain.games.draw_match import (ButtonMoved, HandRecorded, MatchEnded, PlayerResult,
-                                     RecordHand, StartMatch, hand_result, next_hand)
+from domain.games.draw_match import ButtonMoved, HandRecorded, MatchEnded, PlayerResult, RecordHand, StartMatch, hand_result, next_hand
 from domain.games.draw_settings import DrawSettings
 from domain.records import from_record, to_record
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.rules.violations import Violation
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import draw
-from domain.games.draw import (Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit,
-                               OpenWithoutProof, PotAwarded, Redeal, visible_event)
+from domain.games.draw import Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, PotAwarded, Redeal, visible_event
 from domain.games.draw_settings import DrawSettings
 from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table, parse_and_text, stacked_deck

@@ -8,12 +8,14 @@ import random
 import re
 from typing import Any
 
-from hypothesis import given, settings as hypothesis_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
-from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import draw as game
 from domain.games.draw_settings import DrawSettings
 from domain.records import from_record, to_record
+from domain.rules.cards import format_card, new_deck, shuffled
 
 MAX_COMMANDS = 3000
 

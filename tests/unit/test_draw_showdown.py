@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import draw
-from domain.games.draw import (AskToSee, CardsMucked, CardsShown, HandEnded, Muck, PotAwarded, ShowAsked,
-                               ShowCards)
+from domain.games.draw import AskToSee, CardsMucked, CardsShown, HandEnded, Muck, PotAwarded, ShowAsked, ShowCards
 from domain.games.draw_settings import DrawSettings
 from domain.live import table
 from domain.records import from_record, to_record

@@ -17,11 +17,7 @@ import psycopg
 import pytest
 
 from service.adapters.embedded.broker import EmbeddedBroker
-from service.adapters.embedded.postgres import (
-    EmbeddedPostgres,
-    EmbeddedPostgresUnavailable,
-    FAST_UNSAFE_SETTINGS,
-)
+from service.adapters.embedded.postgres import FAST_UNSAFE_SETTINGS, EmbeddedPostgres, EmbeddedPostgresUnavailable
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,14 +61,13 @@ def test_postgres_serves_keeps_its_data_across_restarts_and_leaves_no_process(tm
 
 
 def test_postgres_listens_on_loopback_tcp_only(tmp_path):
-    with EmbeddedPostgres(tmp_path / "data", settings=FAST_UNSAFE_SETTINGS) as url:
-        with psycopg.connect(url) as connection:
-            settings = dict(
-                connection.execute(
-                    "SELECT name, setting FROM pg_settings"
-                    " WHERE name IN ('listen_addresses', 'unix_socket_directories')"
-                ).fetchall()
-            )
+    with EmbeddedPostgres(tmp_path / "data", settings=FAST_UNSAFE_SETTINGS) as url, psycopg.connect(url) as connection:
+        settings = dict(
+            connection.execute(
+                "SELECT name, setting FROM pg_settings"
+                " WHERE name IN ('listen_addresses', 'unix_socket_directories')"
+            ).fetchall()
+        )
     assert settings == {"listen_addresses": "127.0.0.1", "unix_socket_directories": ""}
 
 

@@ -9,16 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.rules.cards import JOKER, format_cards, parse_cards
-from domain.rules.evaluation import (
-    CATEGORIES,
-    HandValue,
-    category_of,
-    evaluate_high,
-    evaluate_holdem,
-    evaluate_omaha,
-    strength,
-    strength7,
-)
+from domain.rules.evaluation import CATEGORIES, HandValue, category_of, evaluate_high, evaluate_holdem, evaluate_omaha, strength, strength7
 from domain.rules.evaluation_tables import NONFLUSH_STRENGTH, rank_key, strength_without_flush
 from domain.rules.violations import Violation
 

@@ -3,18 +3,23 @@ ordered exactly as PokerKit orders them (its hand classes are the reference)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-from pokerkit import (
-    BadugiHand, EightOrBetterLowHand, OmahaEightOrBetterLowHand, RegularLowHand,
-    ShortDeckHoldemHand, StandardLowHand,
-)
+from pokerkit import BadugiHand, EightOrBetterLowHand, OmahaEightOrBetterLowHand, RegularLowHand, ShortDeckHoldemHand, StandardLowHand
 
 from domain.rules.cards import RANKS, SUITS, parse_cards
 from domain.rules.lowball import (
-    badugi_ranks, badugi_size, badugi_strength, deuce_seven_strength, low8_strength,
-    omaha_low8_strength, razz_pairing, razz_ranks, razz_strength,
+    badugi_ranks,
+    badugi_size,
+    badugi_strength,
+    deuce_seven_strength,
+    low8_strength,
+    omaha_low8_strength,
+    razz_pairing,
+    razz_ranks,
+    razz_strength,
 )
 from domain.rules.short_deck import short_deck_category, short_deck_strength
 

@@ -4,8 +4,8 @@ rank to our strength must be a function (ties stay ties) and strictly decreasing
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from itertools import combinations_with_replacement
-from typing import Iterable
 
 import pytest
 from phevaluator import Card as PhCard

@@ -3,7 +3,7 @@ JSON of the whole document (what an auditor recomputes)."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,7 +14,7 @@ TEXTS = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=
 VALUES = st.dictionaries(TEXTS, st.one_of(st.integers(), TEXTS, st.booleans(), st.none(),
                                           st.lists(TEXTS, max_size=3)), max_size=4)
 MOMENTS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1),
-                       timezones=st.just(timezone.utc))
+                       timezones=st.just(UTC))
 
 
 @given(stream_id=TEXTS | st.sampled_from(['"', "\\", "table-\u00e9\u4e2d", "\x1f"]),
@@ -38,7 +38,7 @@ def test_the_hash_chained_from_encoded_parts_is_that_of_the_canonical_json_of_th
 
 def test_a_known_event_hashes_to_its_recorded_value():
     # Pinned: a change of the hashed document's spelling would break every stored chain.
-    moment = datetime(2026, 11, 30, 9, 38, 46, 123456, tzinfo=timezone.utc)
+    moment = datetime(2026, 11, 30, 9, 38, 46, 123456, tzinfo=UTC)
     assert event_hash("table-1", 1, "HandOpened", 1, {"seat": 0}, {"actor": "floor"},
                       "0" * 64, moment) == _sha256_of(
         '{"data":{"seat":0},"metadata":{"actor":"floor"},"previous_hash":"' + "0" * 64 + '",'
@@ -51,7 +51,7 @@ def _sha256_of(text: str) -> str:
 
 
 @given(moment=st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31),
-                           timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=5, minutes=30)),
+                           timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30)),
                                                       timezone(timedelta(hours=-8))])))
 def test_recorded_at_is_spelled_as_utc_with_microseconds(moment):
-    assert format_recorded_at(moment) == moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    assert format_recorded_at(moment) == moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.rules.betting import BettingStructure
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
 from domain.live.table import AutomaticAction, CreateTable, HandClosed, HandOpened, SeatStack, TableSeat, handle
+from domain.rules.betting import BettingStructure
 from service.application.commands import _new_events
 
 

@@ -7,8 +7,9 @@ import pytest
 from domain import registry, secrecy
 from domain.history import phh, phh_draw, phh_mixed
 from domain.live import table
-from domain.rulings import betting as betting_rulings, showdown
 from domain.rules.violations import Violation
+from domain.rulings import betting as betting_rulings
+from domain.rulings import showdown
 from tests import high_card
 
 TABLE_GAMES = ["deuce_seven_triple_draw", "dice", "eight_game", "five-card-draw", "holdem", "horse", "omaha",

@@ -5,8 +5,8 @@ import socket
 
 import pytest
 
-from service.devserver import gunicorn_command
 from service.adapters.embedded import free_port
+from service.devserver import gunicorn_command
 
 
 def test_each_worker_listens_on_its_own_reuse_port_socket():

@@ -8,9 +8,7 @@ from hypothesis import strategies as st
 
 from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
-from service.application.handling import (
-    Decision, Loaded, StreamKind, Streams, UnknownEventType, UnreadableStream, folded,
-)
+from service.application.handling import Decision, Loaded, StreamKind, Streams, UnknownEventType, UnreadableStream, folded
 
 
 def count(total: int, records) -> int:

@@ -6,12 +6,26 @@ import random
 
 import pytest
 
+from domain.games import holdem
+from domain.games.holdem import (
+    BoardDealt,
+    DealBoard,
+    DealHole,
+    HandEnded,
+    Muck,
+    PostAction,
+    PotAwarded,
+    SettleShowdown,
+    ShowCards,
+    StartHand,
+    UncalledReturned,
+    aggressive_action,
+    decide,
+    handle,
+    replay,
+)
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck
-from domain.games import holdem
-from domain.games.holdem import (BoardDealt, DealBoard, DealHole, HandEnded, Muck,
-                                 PostAction, PotAwarded, SettleShowdown, ShowCards, StartHand,
-                                 UncalledReturned, aggressive_action, decide, handle, replay)
 from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from domain.games import holdem
 from domain.rules import betting as bet
 from domain.rules.betting import BettingStructure
-from domain.games import holdem
 from domain.rules.pots import SPLIT_EXACTLY, award_pots, build_pots, split
 from domain.rules.violations import Violation
 

@@ -11,9 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.rules.violations import Violation
-from domain.series.points import (
-    BUY_IN_WEIGHTED, FIELD_ROOT, FORMULAS, LINEAR, TABLE, Finish, PointsFormula, check_formula, points,
-)
+from domain.series.points import BUY_IN_WEIGHTED, FIELD_ROOT, FORMULAS, LINEAR, TABLE, Finish, PointsFormula, check_formula, points
 
 
 def _points(formula: PointsFormula, place: int, field_size: int, buy_in: int = 100, bounty_cash: int = 0,

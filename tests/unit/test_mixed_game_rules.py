@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
-from domain.rules.cards import parse_cards
 from domain.games import mixed, stud
 from domain.games.hand_events import PostAction
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
+from domain.rules.cards import parse_cards
 from domain.rules.pots import LEFT_OF_BUTTON, Pot
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from domain.rules.cards import format_card, new_deck, shuffled
 from domain.games import palace as P
+from domain.rules.cards import format_card, new_deck, shuffled
 from domain.rules.violations import Violation
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())

@@ -12,10 +12,7 @@ import random
 from domain.games import palace
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table
-from domain.live.games import (
-    DECK_HASH, PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame,
-    PalaceReshuffleCommitted, PalaceTableHand, Viewing,
-)
+from domain.live.games import DECK_HASH, PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, PalaceTableHand, Viewing
 from domain.records import from_record
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure

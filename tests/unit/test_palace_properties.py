@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.games import palace as P
+from domain.live.games import PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, Viewing, ranked_reshuffle_order
 from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
-from domain.games import palace as P
-from domain.live.games import (
-    PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, Viewing, ranked_reshuffle_order,
-)
 
 FULL_DECK = tuple(format_card(card) for card in new_deck())
 PATIENCE = 200  # after this many actions the players only stay, bet the minimum and call

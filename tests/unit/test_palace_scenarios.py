@@ -2,7 +2,7 @@
 the table they claim to (banners, palace cards, draw deck, who acts first)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.games import palace as P
 

@@ -5,19 +5,31 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from domain.rules.betting import BettingStructure
 from domain.games.holdem import PostAction, StartHand, handle
 from domain.history.phh import (
-    BetOrRaisedTo, BoardDealt, BringInPosted, CheckedOrCalled, Folded, HandHistory,
-    HoleCardsDealt, PhhSyntaxError, ShownOrMucked, StoodPatOrDiscarded, format_action,
-    format_amount, parse, parse_action, write_phh,
+    BetOrRaisedTo,
+    BoardDealt,
+    BringInPosted,
+    CheckedOrCalled,
+    Folded,
+    HandHistory,
+    HoleCardsDealt,
+    PhhSyntaxError,
+    ShownOrMucked,
+    StoodPatOrDiscarded,
+    format_action,
+    format_amount,
+    parse,
+    parse_action,
+    write_phh,
 )
 from domain.history.phh_games import phh_from_events, replay
+from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from tests.corpus import PHH as CORPUS
-
 
 PLURIBUS_HAND_0 = """\
 variant = 'NT'

@@ -5,14 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from domain.rules.cards import format_card, new_deck
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
 from domain.history.phh import parse, write_phh
-from domain.history.phh_games import phh_from_events, replay
 from domain.history.phh_draw import recorded_deck
+from domain.history.phh_games import phh_from_events, replay
+from domain.rules.cards import format_card, new_deck
 from domain.rules.violations import Violation
 
 HEADER = """\

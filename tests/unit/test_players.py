@@ -7,15 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.players import (
-    INITIAL,
-    NAME_PATTERN,
-    PlayerRegistered,
-    RegisterPlayer,
-    decide,
-    evolve,
-    replay,
-)
+from domain.players import INITIAL, NAME_PATTERN, PlayerRegistered, RegisterPlayer, decide, evolve, replay
 from domain.rules.violations import Violation
 
 

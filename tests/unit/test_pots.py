@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.rules.pots import Pot, award_pots, build_pots, split
 

@@ -9,14 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.rules.violations import Violation
-from service.http.api import Api, Blueprint
-from service.http.problems import (
-    PROBLEM_CONTENT_TYPE,
-    Problem,
-    register_problem_handlers,
-    validation_errors,
-)
 from service.adapters.store.base import VersionConflict
+from service.http.api import Api, Blueprint
+from service.http.problems import PROBLEM_CONTENT_TYPE, Problem, register_problem_handlers, validation_errors
 
 blp = Blueprint("sample", __name__, url_prefix="/v1/sample")
 

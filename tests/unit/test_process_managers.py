@@ -9,12 +9,7 @@ from hypothesis import strategies as st
 
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
-from service.application.process_managers import (
-    OVERDUE_RETRY_S,
-    START_RETRY_S,
-    next_deadline,
-    tournament_of_table,
-)
+from service.application.process_managers import OVERDUE_RETRY_S, START_RETRY_S, next_deadline, tournament_of_table
 
 STARTS_AT = 1_000_000
 LEVELS = (Period.level(25, 50, 10), Period.level(50, 100, 10), Period.level(100, 200, 10))

@@ -6,7 +6,7 @@ salt: the verifier reads it as null again); the salt itself is in no digest."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import domain.registry  # noqa: F401  (registers the games' secrecy declarations)
 from service.adapters.store.base import RecordedEvent
@@ -22,7 +22,7 @@ def hand_opened() -> RecordedEvent:
         stream_id="table-t1", version=7, position=70, type="HandOpened", schema_version=1,
         data={"hand_id": "t1.2", "number": 2, "button": 1, "seats": [0, 1, 2], "commitment": COMMITMENT,
               "salt": None, "scheme": "merkle"},
-        metadata={"hand_id": "t1.2", "actor": "floor-key"}, recorded_at=datetime(2026, 12, 4, tzinfo=timezone.utc),
+        metadata={"hand_id": "t1.2", "actor": "floor-key"}, recorded_at=datetime(2026, 12, 4, tzinfo=UTC),
         hash="0" * 64)
 
 

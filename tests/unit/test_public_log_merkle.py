@@ -5,7 +5,8 @@ hash does not."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.transparency import merkle
 from service.public_log_verifier import NotVerified, verify_consistency, verify_inclusion

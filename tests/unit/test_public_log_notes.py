@@ -10,12 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from service.adapters.log_keys import (
-    LogKeyMissing, log_signer, new_signer, parse_signer, sign_note, with_cosignatures, witness_signer,
-)
-from service.public_log_verifier import (
-    COSIGNATURE_V1, ED25519, NotVerified, open_checkpoint, parse_checkpoint, parse_vkey, signed_by, split_note,
-)
+from service.adapters.log_keys import LogKeyMissing, log_signer, new_signer, parse_signer, sign_note, with_cosignatures, witness_signer
+from service.public_log_verifier import COSIGNATURE_V1, ED25519, NotVerified, open_checkpoint, parse_checkpoint, parse_vkey, signed_by, split_note
 
 GO_SKEY = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"
 GO_VKEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.ratings import (
+    EVENT_TYPES,
     Finish,
     GameResult,
     Glicko2Rating,
@@ -18,7 +19,6 @@ from domain.ratings import (
     rate_glicko2,
 )
 from domain.records import from_record, to_record
-from domain.ratings import EVENT_TYPES
 from domain.rules.violations import Violation
 
 

@@ -1,6 +1,5 @@
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
 
 import pytest
 
@@ -18,7 +17,7 @@ class PotAwarded:
     pot: int
     winners: tuple[Share, ...]
     board: tuple[str, ...]
-    note: Optional[str] = None
+    note: str | None = None
 
 
 TYPES = {"PotAwarded": PotAwarded}

@@ -3,10 +3,10 @@ connection to a thread: too early would make a thread wait for the client, too l
 would keep a complete request waiting for its time-out."""
 from __future__ import annotations
 
+from gunicorn.http import errors as http_errors
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gunicorn.http import errors as http_errors
 from service.http.gunicorn_worker import Framing, Limits, Refusal, refusal_for, request_framing
 
 LIMITS = Limits(request_line=4096, header_block=64 * 1024, body=1024 * 1024)

@@ -6,8 +6,8 @@ import pytest
 from domain.games import holdem
 from domain.live.games.holdem import HoldemGame
 from domain.rules.betting import BettingStructure
-from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
+from domain.rulings.betting import betting_ruling
 
 FOUR = [{"player": "SB", "stack": 10000}, {"player": "BB", "stack": 10000},
         {"player": "A", "stack": 10000}, {"player": "BTN", "stack": 10000}]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rulings.betting import betting_ruling
 from domain.rules.violations import Violation
+from domain.rulings.betting import betting_ruling
 
 THREE = [{"player": "A", "stack": 2000}, {"player": "B", "stack": 2000},
          {"player": "D", "stack": 2000}]

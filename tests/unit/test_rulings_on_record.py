@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain import secrecy
+from domain.rules.violations import Violation
 from domain.rulings import on_record
 from domain.rulings.on_record import FloorRuled, RecordRuling
-from domain.rules.violations import Violation
 from service.application.views import Viewer
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
+from domain.rulings.showdown import showdown_ruling
 
 
 def test_stud_hi_lo_splits_between_the_high_and_the_eight_low() -> None:

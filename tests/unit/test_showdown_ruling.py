@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from domain.rules.cards import format_cards, new_deck
 from domain.rules.evaluation import CATEGORIES
-from domain.rulings.showdown import showdown_ruling
 from domain.rules.violations import Violation
+from domain.rulings.showdown import showdown_ruling
 
 
 def violation_of(request: dict) -> Violation:

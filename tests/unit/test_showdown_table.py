@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.betting import BettingStructure
 from domain.games import holdem
-from domain.live.table import (Act, AutomaticAction, ClockStarted, CreateTable, ExpireClock, HandClosed,
-                          SitOut, StartNextHand, TableSeat, handle)
+from domain.live.table import Act, AutomaticAction, ClockStarted, CreateTable, ExpireClock, HandClosed, SitOut, StartNextHand, TableSeat, handle
+from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from tests.unit.test_showdown_tda import live_deck
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import pytest
 
+from domain.games import holdem
+from domain.games.hand_events import PotAwarded
+from domain.games.holdem import AskToSee, BoardDealt, CardsMucked, CardsShown, HandEnded, Muck, PostAction, ShowAsked, ShowCards, StartHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts
-from domain.games import holdem
-from domain.games.holdem import (AskToSee, BoardDealt, CardsMucked, CardsShown, HandEnded, Muck,
-                                 PostAction, ShowAsked, ShowCards, StartHand)
-from domain.games.hand_events import PotAwarded
 from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

@@ -15,14 +15,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.games import holdem
 from domain.history import phh_games
 from domain.live import table, table_records
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
-from domain.games import holdem
+from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, views
 from service.application.sealing import REVEAL_CLOSED_HANDS
-from service.adapters.store.memory import InMemoryEventStore
 from tests import applications
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

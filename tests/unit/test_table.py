@@ -7,14 +7,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.games import holdem
+from domain.live.table import (
+    Act,
+    CreateTable,
+    HandClosed,
+    HandOpened,
+    StartNextHand,
+    TableCreated,
+    TableFinished,
+    TableSeat,
+    event_types,
+    hand_id_for,
+    handle,
+    replay,
+    table_id_of_hand,
+)
+from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.rules.deal_commitment import SCHEME, deal_root
-from domain.games import holdem
-from domain.records import from_record, to_record
-from domain.live.table import (Act, CreateTable, HandClosed, HandOpened, TableCreated, TableFinished,
-                          TableSeat, StartNextHand, event_types, handle, hand_id_for, replay,
-                          table_id_of_hand)
 from domain.rules.violations import Violation
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)

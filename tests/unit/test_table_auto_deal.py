@@ -8,13 +8,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.games import draw, holdem
+from domain.live.table import (
+    Act,
+    AutomaticAction,
+    CreateTable,
+    HandClosed,
+    HandOpened,
+    SitOut,
+    TableFinished,
+    TableSeat,
+    event_types,
+    fresh_deal,
+    handle,
+    replay,
+)
+from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.deal_commitment import deal_root
-from domain.games import draw, holdem
-from domain.records import from_record, to_record
-from domain.live.table import (Act, AutomaticAction, CreateTable, HandClosed, HandOpened, SitOut,
-                          TableFinished, TableSeat, event_types, fresh_deal, handle,
-                          replay)
 from domain.rules.violations import Violation
 from tests.unit.test_table_games import SeededDraws, _play
 

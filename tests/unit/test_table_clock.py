@@ -8,17 +8,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.games import holdem
+from domain.live.table import (
+    Act,
+    AutomaticAction,
+    ClockExpired,
+    ClockStarted,
+    CreateTable,
+    ExpireClock,
+    HandClosed,
+    PlayerReturned,
+    PlayerSatOut,
+    ReturnToSeat,
+    SitOut,
+    StartNextHand,
+    TableSeat,
+    automatic_flags,
+    event_types,
+    handle,
+    replay,
+)
+from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
-from domain.games import holdem
-from domain.records import from_record, to_record
-from domain.live.table import (Act, AutomaticAction, ClockExpired, ClockStarted, CreateTable, ExpireClock,
-                          HandClosed, PlayerReturned, PlayerSatOut, ReturnToSeat, SitOut, StartNextHand,
-                          TableSeat, automatic_flags, event_types, handle, replay)
-from domain.tournaments.clock import (ClockPaused, ClockResumed, LevelStarted, clock_from_events,
-                                      read_clock)
-from domain.tournaments.structure import Period
 from domain.rules.violations import Violation
+from domain.tournaments.clock import ClockPaused, ClockResumed, LevelStarted, clock_from_events, read_clock
+from domain.tournaments.structure import Period
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
 SALT = "cd" * 32

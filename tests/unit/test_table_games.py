@@ -6,11 +6,11 @@ import random
 
 import pytest
 
+from domain.games import draw
 from domain.live import table
+from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck
-from domain.games import draw
-from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
 from domain.rules.violations import Violation
 
 

@@ -8,14 +8,13 @@ import random
 import pytest
 
 from domain import secrecy
-from domain.live import table
-from domain.rules.betting import BettingStructure
-from domain.rules.cards import deck_texts, format_card
 from domain.games import mixed
+from domain.live import table
 from domain.live.games import DECK_HASH, DealSeal, Viewing
 from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, MixedTableGame, legal, reshuffle_label
 from domain.rules import deal_commitment
-from domain.rules.cards import deck_commitment, parse_cards
+from domain.rules.betting import BettingStructure
+from domain.rules.cards import deck_commitment, deck_texts, format_card, parse_cards
 from domain.rules.violations import Violation
 from service.application import views
 from tests.unit.test_table_games import SeededDraws

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
+from domain.games import mixed
 from domain.history import phh, phh_games
 from domain.live import table
-from domain.rules.cards import deck_texts, format_card
 from domain.live.mixed import MixedTableGame, legal
 from domain.registry import LIVE_MIXED_GAMES
-from domain.games import mixed
-from tests.unit.test_table_mixed import create
+from domain.rules.cards import deck_texts, format_card
 from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
 from tests.unit.test_table_games import SeededDraws
+from tests.unit.test_table_mixed import create
 
 HANDS = 12
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from domain.games import mixed
 from domain.live import table
+from domain.live.mixed import legal
+from domain.live.rotation import ROTATIONS
+from domain.records import from_record, to_record
+from domain.registry import LIVE_MIXED_GAMES
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts, format_card
-from domain.records import from_record, to_record
-from domain.live.mixed import legal
-from domain.registry import LIVE_MIXED_GAMES
-from domain.live.rotation import ROTATIONS
-from domain.games import mixed
 from tests.unit.test_table_games import SeededDraws
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,15 +3,15 @@ round lasting as many hands as there are players, stud games included; the table
 the current and the next game; each hand exports as PHH that PokerKit reads back."""
 from __future__ import annotations
 
+from domain.games import mixed
 from domain.history import phh, phh_games
 from domain.live import table
-from domain.rules.cards import deck_texts
-from domain.games import mixed
 from domain.live.rotation import ROTATIONS, RotationDealt, next_position
+from domain.rules.cards import deck_texts
 from service.application import views
+from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
 from tests.unit.test_table_games import SeededDraws
 from tests.unit.test_table_mixed import create, passive
-from tests.unit.test_differential_pokerkit_mixed import _pokerkit_stacks
 
 SETTINGS = {"small_bet": 10, "ante": 1, "bring_in": 3}
 

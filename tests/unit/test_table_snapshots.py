@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,17 +18,15 @@ from hypothesis import strategies as st
 from domain.live import table
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts
-from dataclasses import replace
-
+from service.adapters.store.base import Reveal, Snapshot, VersionConflict
+from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, snapshots, views
 from service.application.application import application
 from service.application.handling import REPLAY_WORTH_A_SNAPSHOT, Streams
 from service.application.sealing import REVEAL_CLOSED_HANDS
-from service.adapters.store.base import Reveal, Snapshot, VersionConflict
-from service.adapters.store.memory import InMemoryEventStore
 from tests import applications
-from tests.unit.test_table_games import SeededDraws, _play
 from tests.unit import test_table_mixed_properties as mixed_play
+from tests.unit.test_table_games import SeededDraws, _play
 
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 

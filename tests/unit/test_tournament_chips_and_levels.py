@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.rules.citations import CITATIONS, rule_for
+from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.chips import chip_race
 from domain.tournaments.clock import LevelSet, LevelStarted, check_adjustment, evolve_clock, new_clock, read_clock
 from domain.tournaments.structure import Period
-from domain.rules.violations import Violation
 
 PERIODS = (Period.level(25, 50, 20), Period.pause(10), Period.level(100, 200, 20))
 

@@ -7,6 +7,7 @@ from functools import reduce
 import pytest
 
 from domain.records import from_record, to_record
+from domain.rules.violations import Violation
 from domain.tournaments.clock import ClockPaused, LevelStarted
 from domain.tournaments.seating import next_big_blind
 from domain.tournaments.structure import Period
@@ -35,8 +36,8 @@ from domain.tournaments.tournament import (
     PlayerDisqualified,
     PlayerMoved,
     PlayerRegistered,
-    PlayerSeated,
     PlayersBusted,
+    PlayerSeated,
     PlayersEliminated,
     Rebuy,
     Register,
@@ -53,7 +54,6 @@ from domain.tournaments.tournament import (
     evolve,
     replay,
 )
-from domain.rules.violations import Violation
 
 T0 = 1_800_000_000.0
 STRUCTURE = (

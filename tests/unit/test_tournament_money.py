@@ -6,17 +6,31 @@ from dataclasses import replace
 from functools import reduce
 
 import pytest
-from hypothesis import given, settings as hypothesis_settings
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from domain.tournaments.bounties import BountyAward
 from domain.tournaments.cashier import reconcile
-from domain.tournaments.payouts import (
-    chip_chop, fixed_payout_amounts, icm_chop, payout_amounts, preset_percentages,
-)
+from domain.tournaments.payouts import chip_chop, fixed_payout_amounts, icm_chop, payout_amounts, preset_percentages
 from domain.tournaments.tournament import (
-    INITIAL, AddOn, Bust, ChipCount, CreateTournament, DealShare, Eliminate, RecordDeal, Register,
-    ReportChipCounts, StartTournament, Tournament, TournamentFinished, Undo, decide, evolve, replay,
+    INITIAL,
+    AddOn,
+    Bust,
+    ChipCount,
+    CreateTournament,
+    DealShare,
+    Eliminate,
+    RecordDeal,
+    Register,
+    ReportChipCounts,
+    StartTournament,
+    Tournament,
+    TournamentFinished,
+    Undo,
+    decide,
+    evolve,
+    replay,
 )
 from tests.unit.test_tournament_decider import SETTINGS, T0, run, violation
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.rules.violations import Violation
 from domain.tournaments.payouts import (
     RANK_BY_STARTING_STACK,
     RANK_SHARED,
@@ -18,7 +19,6 @@ from domain.tournaments.payouts import (
     prize_pool,
     prizes_for_places,
 )
-from domain.rules.violations import Violation
 
 
 def test_the_prize_pool_counts_entries_re_entries_rebuys_and_add_ons() -> None:

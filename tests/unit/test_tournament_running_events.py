@@ -7,9 +7,26 @@ from dataclasses import replace
 import pytest
 
 from domain.tournaments.tournament import (
-    INITIAL, AdjustClock, Bust, CreateTournament, ChipCount, ClockChangeUndone, ConfirmSeated, DeclineRebuy, Eliminate, ExpireRebuys,
-    PauseClock, PlayersEliminated, Rebuy, RebuyAwaited, Register, ReportChipCounts, SetLevel, StartTournament,
-    Undo, decide,
+    INITIAL,
+    AdjustClock,
+    Bust,
+    ChipCount,
+    ClockChangeUndone,
+    ConfirmSeated,
+    CreateTournament,
+    DeclineRebuy,
+    Eliminate,
+    ExpireRebuys,
+    PauseClock,
+    PlayersEliminated,
+    Rebuy,
+    RebuyAwaited,
+    Register,
+    ReportChipCounts,
+    SetLevel,
+    StartTournament,
+    Undo,
+    decide,
 )
 from tests.unit.test_tournament_decider import REBUYS, SETTINGS, T0, run, started, violation
 

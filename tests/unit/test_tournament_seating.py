@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.rules.violations import Violation
 from domain.tournaments.seating import (
     BREAK_RANDOM,
     BalancePolicy,
@@ -29,7 +30,6 @@ from domain.tournaments.seating import (
     tables_needed,
     worst_open_seat,
 )
-from domain.rules.violations import Violation
 
 
 def players(n: int) -> list[str]:

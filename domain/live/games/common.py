@@ -15,8 +15,9 @@ draw deck's later reshuffles) comes from the hand's secret salt (domain.rules.de
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure

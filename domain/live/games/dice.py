@@ -6,18 +6,29 @@ roll itself reveals them in `DiceRolled`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from domain.rules.betting import BettingStructure, with_changes
 from domain.games import dice
 from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_free_line, legal_lines, line_options
+from domain.live.games.common import (
+    Dealing,
+    DealSeal,
+    Draws,
+    Opening,
+    PlaysForChips,
+    TableMove,
+    Viewing,
+    choices,
+    commit_whole_deck,
+    refuse_fields,
+    summary_without_board,
+    view_head,
+)
+from domain.rules.betting import BettingStructure, with_changes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
-from domain.live.games.common import (
-    DealSeal, Dealing, Draws, Opening, PlaysForChips, TableMove, Viewing, choices, commit_whole_deck, refuse_fields,
-    summary_without_board, view_head,
-)
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,38 @@ redeal comes; the floor checks each is the one the secret fixed (`derived_redeal
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
+from domain.games import draw
+from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
+from domain.live.games.common import (
+    DECK_HASH,
+    NO_BETTING_ACTIONS,
+    Dealing,
+    DealSeal,
+    Opening,
+    PlaysForChips,
+    TableMove,
+    Viewing,
+    awards_view,
+    betting_status,
+    cards_text,
+    discard_bounds,
+    openings_view,
+    pots_view,
+    refuse_fields,
+    showdown_actions,
+    showdown_view,
+    summary_without_board,
+    view_head,
+)
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, legal_actions, legal_notes, legal_shape, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards, verify_deck_commitment
-from domain.games import draw
-from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
 from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
-from domain.live.games.common import (
-    DECK_HASH, NO_BETTING_ACTIONS, DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view,
-    betting_status, cards_text, discard_bounds, openings_view, pots_view, refuse_fields,
-    showdown_actions, showdown_view, summary_without_board, view_head,
-)
 
 
 @dataclass(frozen=True)

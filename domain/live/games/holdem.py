@@ -2,20 +2,34 @@
 card by card (domain.games.holdem)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from domain.games import holdem
 from domain.live import autoplay
+from domain.live.games.common import (
+    Dealing,
+    DealSeal,
+    Opening,
+    PlaysForChips,
+    TableMove,
+    Viewing,
+    awards_view,
+    betting_status,
+    cards_text,
+    commit_card_by_card,
+    deck_deal_view,
+    hole_by_name,
+    openings_view,
+    pots_view,
+    showdown_actions,
+    showdown_view,
+    to_act_name,
+)
 from domain.rules import deal_commitment
 from domain.rules.betting import legal_notes, legal_shape
 from domain.rules.cards import format_card
-from domain.games import holdem
 from domain.rules.violations import Violation
-from domain.live.games.common import (
-    DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, awards_view, betting_status, cards_text,
-    commit_card_by_card, deck_deal_view, hole_by_name, openings_view,
-    pots_view, showdown_actions, showdown_view, to_act_name,
-)
-
 
 # The showdown's actions (declared showdowns): the table's Act -> the hand's command.
 _SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}

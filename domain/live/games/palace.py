@@ -13,20 +13,31 @@ discard pile, are opened to nobody but the floor.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
+from domain.games import palace
+from domain.live.games.common import (
+    Dealing,
+    DealSeal,
+    Opening,
+    PlaysForChips,
+    TableMove,
+    Viewing,
+    choices,
+    deck_deal_view,
+    discard_bounds,
+    openings_view,
+    refuse_fields,
+    summary_without_board,
+    view_head,
+)
 from domain.rules import deal_commitment
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure, with_changes
 from domain.rules.cards import deck_texts
-from domain.games import palace
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
-from domain.live.games.common import (
-    DealSeal, Dealing, Opening, PlaysForChips, TableMove, Viewing, choices, deck_deal_view, discard_bounds,
-    openings_view, refuse_fields, summary_without_board, view_head,
-)
-
 
 PALACE_SETTINGS = ("small_bet", "big_bet", "structure", "starting_chips")
 
@@ -39,7 +50,7 @@ class PalaceSettings:
     starting_chips: int | None = None
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "PalaceSettings":
+    def from_dict(cls, raw: Mapping[str, Any]) -> PalaceSettings:
         unknown = sorted(set(raw) - set(PALACE_SETTINGS))
         if unknown:
             raise _bad_palace(f"unknown Palace Poker setting(s) {unknown}; known: {list(PALACE_SETTINGS)}")

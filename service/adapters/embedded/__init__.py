@@ -14,9 +14,9 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Callable, Sequence
 
 _PR_SET_PDEATHSIG = 1
 _PORT_ATTEMPTS = 3

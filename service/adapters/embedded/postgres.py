@@ -21,8 +21,8 @@ import os
 import shutil
 import signal
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import psycopg
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+from datetime import UTC, datetime
+from typing import Any, ClassVar, Protocol
 
 GENESIS_HASH = "0" * 64
 """The "previous hash" of a stream's first event."""
@@ -342,13 +343,13 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 
 def utc_now() -> datetime:
     """The stores' clock for recorded_at (a store takes another, e.g. in tests)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def format_recorded_at(moment: datetime) -> str:
     """UTC with microseconds (PostgreSQL keeps microseconds too): the hashed spelling,
     "2026-11-30T09:38:46.123456Z" (isoformat is C code; strftime is twice as slow)."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def event_hash(

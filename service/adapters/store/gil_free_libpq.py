@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import ctypes
 import select
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import psycopg
 from psycopg import pq

@@ -23,8 +23,8 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
-from datetime import datetime, timedelta, timezone
 
 if TYPE_CHECKING:
     from service.adapters.row_macs import RowSigner
@@ -168,7 +168,7 @@ INSERT_FORMATS = (0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0)
 """The answer's body travels as bytes (binary bytea); every other parameter as text."""
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def record_from_text(owner: str, key: str, row: list[bytes | None]) -> tuple[IdempotencyRecord, str | None]:

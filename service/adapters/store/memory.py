@@ -12,14 +12,11 @@ import dataclasses
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Callable, Sequence
 
 from service.adapters.store import failed_streams, idempotency, scope
-from service.adapters.store.failed_streams import FailedStreams
-
 from service.adapters.store.base import (
     END,
     GENESIS_HASH,
@@ -37,15 +34,16 @@ from service.adapters.store.base import (
     Verification,
     VersionConflict,
     canonical_json,
+    chained_hash,
     check_append_arguments,
     check_read,
-    chained_hash,
     event_metadata,
     format_recorded_at,
     utc_now,
     verify_chain,
     verify_range,
 )
+from service.adapters.store.failed_streams import FailedStreams
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,8 @@
 its own, service.http.metrics): appends, events written, lost races, idempotent replays."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import Counter
 

@@ -29,11 +29,11 @@ import select
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import psycopg
 from psycopg import pq
@@ -41,9 +41,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
 from service.adapters.row_macs import RowSigner
-from service.adapters.store import gil_free_libpq, idempotency, scope
-from service.adapters.store import failed_streams
-from service.adapters.store.failed_streams import FailedStreams
+from service.adapters.store import failed_streams, gil_free_libpq, idempotency, scope
 from service.adapters.store.base import (
     END,
     GENESIS_HASH,
@@ -61,17 +59,17 @@ from service.adapters.store.base import (
     Verification,
     VersionConflict,
     canonical_json,
+    chained_hash,
     check_append_arguments,
     check_read,
     check_storable,
     event_metadata,
-    chained_hash,
     format_recorded_at,
     utc_now,
     verify_chain,
     verify_range,
 )
-
+from service.adapters.store.failed_streams import FailedStreams
 
 log = logging.getLogger(__name__)
 
@@ -617,10 +615,9 @@ class PostgresEventStore:
     def transaction(self) -> Iterator[scope.WriteScope]:
         """One transaction that every append (and read) of this store in the block joins,
         with the idempotency records written in it (service.adapters.store.idempotency)."""
-        with self._pool.connection() as connection:
-            with scope.transaction_of(self, connection) as opened, _libpq_transaction(connection, opened):
-                opened.forget_on_rollback(self.forget)
-                yield opened
+        with self._pool.connection() as connection, scope.transaction_of(self, connection) as opened, _libpq_transaction(connection, opened):
+            opened.forget_on_rollback(self.forget)
+            yield opened
 
     def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
         """The key's lock, then its record (each statement its own snapshot, so the read

@@ -7,8 +7,9 @@ commit together or not at all; everything else reads on a connection of the pool
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool

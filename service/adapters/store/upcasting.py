@@ -21,15 +21,14 @@ of the application and the workers passes here, over either store.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 from domain.live import table_records
 from domain.live.table_records import HandSeating
 from service.adapters.store import cipher
-from service.adapters.store.base import (
-    AppendResult, Checkpoint, EventStore, NewEvent, RecordedEvent, Reveal, Snapshot, END,
-)
+from service.adapters.store.base import END, AppendResult, Checkpoint, EventStore, NewEvent, RecordedEvent, Reveal, Snapshot
 from service.adapters.store.cipher import FieldCipher
 
 _HAND_OPENED = "HandOpened"

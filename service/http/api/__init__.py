@@ -11,8 +11,9 @@ import functools
 import http
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import flask_smorest
 import marshmallow as ma
@@ -21,15 +22,9 @@ from flask_smorest.utils import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from service.http.api.schemas import ProblemSchema
 from service.config import Config
-from service.http.problems import (
-    PROBLEM_CONTENT_TYPE,
-    Problem,
-    from_http_exception,
-    validation_errors,
-    validation_problem,
-)
+from service.http.api.schemas import ProblemSchema
+from service.http.problems import PROBLEM_CONTENT_TYPE, Problem, from_http_exception, validation_errors, validation_problem
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool

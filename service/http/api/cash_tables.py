@@ -15,8 +15,17 @@ from domain.live import table
 from service.application import commands
 from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips
-from service.http.api.tables import (IDEMPOTENCY_KEY_HEADER, ReturnQuerySchema, WriteSchema, WrittenSchema,
-                                _player_named, actor_name, expected_version, loaded_table, written)
+from service.http.api.tables import (
+    IDEMPOTENCY_KEY_HEADER,
+    ReturnQuerySchema,
+    WriteSchema,
+    WrittenSchema,
+    _player_named,
+    actor_name,
+    expected_version,
+    loaded_table,
+    written,
+)
 from service.http.auth import current_principal, require
 from service.http.problems import Problem
 

@@ -8,12 +8,12 @@ from typing import Any
 import marshmallow as ma
 
 from service.application import views
+from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.http.api import event_store
 from service.http.api.etags import not_modified, tagged, unchanged, version_tag
 from service.http.api.paging import link_headers, next_url
 from service.http.api.streams import wait_query_field
 from service.http.problems import Problem
-from service.application.sealing import REVEAL_CLOSED_HANDS
 
 DEFAULT_EVENTS = 500
 MAX_EVENTS = 5000

@@ -13,8 +13,8 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.application import floor_rulings
 from domain.rulings.on_record import RecordRuling
+from service.application import floor_rulings
 from service.application.floor_rulings import UnknownHand
 from service.http.api import Blueprint, application
 from service.http.api.tables import ALL_ROLES, actor_name, loaded_table, viewer

@@ -33,30 +33,40 @@ from __future__ import annotations
 import hashlib
 import tomllib
 import uuid
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import marshmallow as ma
 from flask import jsonify, request
 
 from domain import registry, secrecy
 from domain.history.phh import (
-    ODD_CHIP_SPLIT_EXACTLY, ODD_CHIP_TDA, Amount, HandHistory, PhhSyntaxError, ReplayResult,
-    metadata_text, parse, player_names, positional_blinds, write_phh,
+    ODD_CHIP_SPLIT_EXACTLY,
+    ODD_CHIP_TDA,
+    Amount,
+    HandHistory,
+    PhhSyntaxError,
+    ReplayResult,
+    metadata_text,
+    parse,
+    player_names,
+    positional_blinds,
+    write_phh,
 )
-from domain.history.phh_games import replay
 from domain.history.phh_collection import CollectedHand, hands_of
+from domain.history.phh_games import replay
 from domain.live import table_records
-from domain.rules.pots import PotAward
 from domain.records import from_record, to_record
+from domain.rules.pots import PotAward
 from domain.rules.violations import Violation
+from service.application import site_histories
+from service.application.event_log import NewEvent, RecordedEvent
 from service.http.api import Blueprint, event_store, unstorable_values
 from service.http.api.rulings import json_amount, problem_from_violation
 from service.http.api.schemas import StrictBoolean
 from service.http.auth import ROLES, current_principal, require
 from service.http.problems import Problem
-from service.application import site_histories
-from service.application.event_log import NewEvent, RecordedEvent
 
 blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",
                 description="Hand histories in the PHH format, replayed through the rules")

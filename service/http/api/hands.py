@@ -12,7 +12,7 @@ Everything is redacted for the caller.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timezone
+from datetime import UTC
 from fractions import Fraction
 from typing import Any
 
@@ -20,24 +20,22 @@ import marshmallow as ma
 from flask import Response
 
 from domain import registry, secrecy
+from domain.games import draw, mixed
 from domain.history import phh, phh_games
 from domain.live import table, table_records
-from domain.rules.cards import format_card
-from domain.games import draw, mixed
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
+from domain.rules.cards import format_card
 from service.application import commands, floor_rulings, listings, views
+from service.application.event_log import RecordedEvent, Verification, format_recorded_at
+from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 from service.http.api import Blueprint, application, event_store, resources
-from service.http.api.hand_histories import (
-    IMPORTED_HAND_PREFIX, events_from_records, replay_state,
-)
 from service.http.api.etags import conditional, version_tag
+from service.http.api.hand_histories import IMPORTED_HAND_PREFIX, events_from_records, replay_state
 from service.http.api.names import names_of, with_names
 from service.http.api.tables import ALL_ROLES, EventSchema, viewer
 from service.http.auth import require
 from service.http.problems import Problem
-from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
-from service.application.event_log import RecordedEvent, Verification, format_recorded_at
 
 HAND_OPENED = table.HandOpened.__name__
 
@@ -198,7 +196,7 @@ def hand_phh(hand_id: str) -> Response:
     own_record = getattr(table.game_rules(opened.game).table_game, "phh_record", None)
     record = own_record(events) if own_record is not None else phh_games.phh_from_events(events)
     ids = record.players or ()
-    began = records[0].recorded_at.astimezone(timezone.utc)
+    began = records[0].recorded_at.astimezone(UTC)
     where_and_when = (
         ("table", table_id), ("hand", number),
         ("seats", [opened.players.index(player) + 1 for player in ids]), ("seat_count", len(opened.players)),

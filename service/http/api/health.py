@@ -10,7 +10,6 @@ from kombu import Connection
 from redis.sentinel import Sentinel
 
 from service import broker_urls
-
 from service.application.database_server import database_server
 from service.http.api import Blueprint, resources
 

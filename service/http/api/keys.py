@@ -7,10 +7,10 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.http.api import Blueprint, application, resources
-from service.application.players import load_player
-from service.http.api.writes import keep_out_of_record
 from service.application.api_keys import ROLES, ApiKeys, IssuedKey
+from service.application.players import load_player
+from service.http.api import Blueprint, application, resources
+from service.http.api.writes import keep_out_of_record
 from service.http.auth import current_principal, require
 from service.http.problems import Problem
 

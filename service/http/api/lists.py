@@ -3,18 +3,19 @@ with the filters people use and cursor paging (service.http.api.paging), read fr
 listings read model (service.application.listings), never by replaying the streams listed."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import marshmallow as ma
 
 from service.application import listings
+from service.application.event_log import format_recorded_at
 from service.http.api import Blueprint, resources
-from service.http.api.names import with_names
 from service.http.api.etags import body_tag, conditional, tagged
+from service.http.api.names import with_names
 from service.http.api.paging import ListQuerySchema, PagedSchema, decode_cursor, encode_cursor, link_headers, next_url
 from service.http.auth import require
 from service.http.problems import Problem
-from service.application.event_log import format_recorded_at
 
 blp = Blueprint("lists", __name__, url_prefix="/v1", description="Lists of tables, tournaments and players")
 

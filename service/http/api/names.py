@@ -3,7 +3,8 @@
 players) gets a `names` map beside it; looked up once per answer (service.application.listings)."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from service.application import listings
 from service.http.api import resources

@@ -13,7 +13,8 @@ import base64
 import binascii
 import hmac
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 import marshmallow as ma

@@ -12,24 +12,24 @@ domain.rules.citations; absent when no numbered rule decides it) and `numbers`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import marshmallow as ma
 
-from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES
-from domain.rulings.chips import chips_ruling
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
 from domain.games.palace import palace_battle_ruling
-from domain.rulings.betting import betting_ruling
-from domain.rulings.showdown import JOKER_SETTINGS, showdown_ruling
-from domain.tournaments.payouts import icm_ruling
+from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES
 from domain.rules.violations import Violation
+from domain.rulings.betting import betting_ruling
+from domain.rulings.chips import chips_ruling
+from domain.rulings.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.rulings.who_shows_first import REASONS, showdown_order_ruling
+from domain.tournaments.payouts import icm_ruling
 from service.http.api import Blueprint
-from service.http.api.schemas import (MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings,
-                                 RegisteredGame, StrictBoolean)
+from service.http.api.schemas import MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
 from service.http.auth import ROLES, require
 from service.http.problems import Problem
 

@@ -4,7 +4,8 @@ the same way: whole numbers of chips from 0 to MAX_CHIPS, JSON booleans only, ga
 settings of whole numbers within the same bound, the betting description."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import marshmallow as ma
 

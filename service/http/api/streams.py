@@ -22,10 +22,10 @@ from service.application import commands, tournaments, views
 from service.application.application import Application
 from service.application.handling import UnreadableStream
 from service.application.live_feeds import FeedSource, LiveFeed
+from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.http.api import Blueprint, application, resources
 from service.http.page_sessions import stream_caller
 from service.http.problems import Problem, validation_problem
-from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.http.streams import ADOPT_STREAM, CONTENT_TYPE, HEADERS, EventStream
 
 blp = Blueprint("streams", __name__, url_prefix="/v1", description="Live feeds (Server-Sent Events)")

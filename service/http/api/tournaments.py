@@ -12,28 +12,28 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
 from flask import Response
 
+from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.bounties import BOUNTY_KINDS
+from domain.tournaments.clock import read_clock
 from domain.tournaments.payouts import RANK_BY_STARTING_STACK, RANK_SHARED
 from domain.tournaments.seating import BREAK_PREDETERMINED, BREAK_RANDOM
-from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, period_index_of_level
-from domain.rules.violations import Violation
 from service.application import tournament_tables, tournaments, views
 from service.http import tournament_exports as exports
 from service.http.api import Blueprint, application, event_store
-from service.http.api.schemas import Chips, RegisteredGame, StrictBoolean
-from service.http.api.streams import wait_for_events, wait_query_field
 from service.http.api.etags import body_tag, conditional, tagged, version_tag
 from service.http.api.event_pages import DEFAULT_EVENTS, MAX_EVENTS
 from service.http.api.names import with_names
 from service.http.api.paging import link_headers, next_url
+from service.http.api.schemas import Chips, RegisteredGame, StrictBoolean
+from service.http.api.streams import wait_for_events, wait_query_field
 from service.http.api.tables import IDEMPOTENCY_KEY_HEADER, actor_name, expected_version
 from service.http.auth import current_principal, require
 from service.http.problems import Problem
@@ -94,7 +94,7 @@ class StartsAt(ma.fields.Field):
         try:
             # An offset can carry 0001-01-01 or 9999-12-31 outside the years a datetime
             # holds in UTC: such an instant could not be shown again (it was a 500 on read).
-            return instant.astimezone(timezone.utc)
+            return instant.astimezone(UTC)
         except OverflowError:
             raise ma.ValidationError("an instant between the years 1 and 9999 in UTC") from None
 

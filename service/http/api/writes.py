@@ -28,16 +28,16 @@ of the body bytes) and the first answer, for `Config.idempotency_window_s` (24 h
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from datetime import timedelta
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from flask import Response, current_app, request
 
 from service.application import live_writes
 from service.application.event_log import Head
-from service.application.live_writes import (Answer, Fingerprint, KeyInUse, KeyReused, RecordRefused, Replayed,
-                                             Written)
+from service.application.live_writes import Answer, Fingerprint, KeyInUse, KeyReused, RecordRefused, Replayed, Written
 from service.http.api import request_idempotency_key, resources
 from service.http.problems import Problem
 

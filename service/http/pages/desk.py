@@ -34,18 +34,16 @@ from domain.rules.violations import Violation
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
-from service.application.event_log import VersionConflict
 from service.application import listings, tournaments
+from service.application.event_log import VersionConflict
 from service.application.screens import latest_per_player, players_named
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
 from service.http.api.tournaments import ORGANISERS
 from service.http.auth import current_principal
+from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words
 from service.http.pages.frame import pages
-from service.http.pages.desk_actions import (
-    ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words,
-)
 from service.http.pages.screens import FOLLOWED_TYPES
 from service.http.pages.session import CSRF_FIELD, floor_page
 from service.http.problems import Problem, with_player_names

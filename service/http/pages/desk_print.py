@@ -11,12 +11,11 @@ from typing import Any
 
 from flask import render_template
 
-from service.http.pages.frame import pages
 from service.application import tournaments
 from service.http.pages.desk import loaded_context, seated_players
 from service.http.pages.desk_actions import DESK_ROLES
+from service.http.pages.frame import pages
 from service.http.pages.session import floor_page
-
 from service.http.problems import Problem
 
 SHEETS = {"seat-cards": "Seat cards", "table-draw": "Table draw", "payout-slips": "Payout slips"}

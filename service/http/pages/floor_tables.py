@@ -16,11 +16,12 @@ from flask import render_template
 from domain.live import table
 from service.application import commands, floor_rulings, replay, views
 from service.http.api import application
-from service.http.pages.frame import pages, problem_page
 from service.http.api.names import names_of
+from service.http.pages.frame import pages, problem_page
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.pages.replayer import FLOOR_ROLES, page_viewer
 from service.http.pages.session import floor_page
+
 
 def _live(table_id: str) -> dict[str, Any] | None:
     """What the live fragment shows, as the signed-in caller may see it (None: no table)."""

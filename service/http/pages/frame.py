@@ -20,13 +20,14 @@ Modules of views register their routes on `pages`; service.http.pages imports th
 from __future__ import annotations
 
 import http
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
-from domain.rules.betting import Amount, chips as chip_words
+from domain.rules.betting import Amount
+from domain.rules.betting import chips as chip_words
 from domain.rules.violations import Violation
 from service.application.event_log import VersionConflict
 from service.application.handling import UnreadableStream
@@ -90,14 +91,14 @@ def ordinal(number: int) -> str:
 def day(epoch: float) -> str:
     """The day of a moment, in UTC (static/screens.js shows it in the screen's own time
     zone): Sat 5 Jan."""
-    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    moment = datetime.fromtimestamp(epoch, tz=UTC)
     return f"{moment:%a} {moment.day} {moment:%b}"
 
 
 @pages.app_template_filter("time_of_day")
 def time_of_day(epoch: float) -> str:
     """The time of a moment, in UTC (as `day`): 20:00 UTC."""
-    return f"{datetime.fromtimestamp(epoch, tz=timezone.utc):%H:%M} UTC"
+    return f"{datetime.fromtimestamp(epoch, tz=UTC):%H:%M} UTC"
 
 
 @pages.after_request

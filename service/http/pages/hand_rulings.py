@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import redirect, request, url_for
 
-from domain.rulings.on_record import RecordRuling
 from domain.rules.violations import Violation
+from domain.rulings.on_record import RecordRuling
 from service.application import floor_rulings
 from service.http.api import application
 from service.http.api.tables import actor_name

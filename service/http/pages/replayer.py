@@ -13,7 +13,8 @@ static/floor/replayer.js with buttons and the arrow keys.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -26,15 +27,14 @@ from service.application import commands, floor_rulings, listings, replay, views
 from service.application.handling import UnreadableStream
 from service.application.site_histories import SITE_NAMES, SiteHand
 from service.http.api import application, event_store, resources
-from service.http.api.hand_histories import (MAX_PHH_BYTES, checked_record, collection_answer,
-                                             site_hand_entry, site_hand_record, site_hands_in, summarised)
+from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer, site_hand_entry, site_hand_record, site_hands_in, summarised
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
 from service.http.pages.frame import pages, problem_page
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
-from service.http.problems import Problem
 from service.http.pages.session import floor_page
+from service.http.problems import Problem
 
 FLOOR_ROLES = ("floor", "admin")
 PHH_FIELD = "phh"

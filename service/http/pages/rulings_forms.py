@@ -13,8 +13,9 @@ reason (the code, the detail, the rule) beside the form, never a 500.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import marshmallow as ma
 from flask import render_template, request
@@ -23,12 +24,12 @@ from werkzeug.wrappers import Response
 from domain import registry
 from domain.rules.betting import KINDS, chips
 from domain.rules.declarations import ORDERS, RULE_BOOKS
-from domain.rulings.chips import chips_ruling
+from domain.rules.violations import Violation
 from domain.ruling_forms import FormError, RulingForm, read_amount, read_lines, read_number, read_text, ticked
 from domain.rulings.betting import betting_ruling
+from domain.rulings.chips import chips_ruling
 from domain.rulings.showdown import showdown_ruling
 from domain.rulings.who_shows_first import showdown_order_ruling
-from domain.rules.violations import Violation
 from service.http.api.rulings import REQUEST_SCHEMAS
 from service.http.pages.frame import pages
 from service.http.pages.replayer import FLOOR_ROLES, validation_words

@@ -13,7 +13,8 @@ in; the clock counts down in between, to the second.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Response, make_response, render_template, request
 

@@ -9,7 +9,8 @@ import time
 
 from flask import render_template
 
-from service.application import listings, series as series_service
+from service.application import listings
+from service.application import series as series_service
 from service.application.players import load_player
 from service.http.api import application, resources
 from service.http.pages.frame import pages

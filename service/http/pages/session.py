@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 
 from flask import Response, g, make_response, redirect, render_template, request, url_for
 
-from service.http.api import resources
 from service.application.api_keys import REVOKED, Principal
-from service.http.auth import acting_as, principal_for_key
 from service.application.page_sessions import SESSION_TTL_S
+from service.http.api import resources
+from service.http.auth import acting_as, principal_for_key
 from service.http.page_sessions import SESSION_COOKIE, current_session, signed_in
 from service.http.pages.frame import pages, problem_page
 
