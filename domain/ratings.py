@@ -70,7 +70,7 @@ EVENT_TYPES: dict[str, type] = {"RatingsUpdated": RatingsUpdated}
 
 
 def expected_score(rating: float, opponent: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / 400.0)))
 
 
 def pair_score(place: int, opponent_place: int) -> float:

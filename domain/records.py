@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 
-def to_record(event: Any) -> tuple[str, dict]:
+def to_record(event: Any) -> tuple[str, dict[str, Any]]:
     return type(event).__name__, _plain(event)
 
 
@@ -29,7 +29,7 @@ _ALREADY_PLAIN = frozenset({str, int, bool, type(None)})
 
 
 def _plain(value: Any) -> Any:
-    kind = type(value)
+    kind: type = type(value)
     if kind in _ALREADY_PLAIN:
         return value
     names = _field_names(kind)

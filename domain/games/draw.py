@@ -70,7 +70,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any
+from typing import Any, TypeVar
 
 from domain import secrecy
 from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, MAX_PLAYERS, MIN_PLAYERS, THREE_OR_FOUR_WITH_ACE, DrawSettings
@@ -121,7 +121,7 @@ class StartHand:
     button: int
     settings: DrawSettings
     deck: tuple[str, ...]
-    stacks: tuple[int, ...] = ()
+    stacks: tuple[Amount, ...] = ()
     commitment: str | None = None
     reshuffle_order: tuple[str, ...] | None = None
     derived_redeals: bool = False
@@ -325,14 +325,17 @@ def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
         raise Violation("illegal_action", f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if role == FLOOR:
         return event
-    declared = secrecy.secrets_of(type(event))
+    kind: type = type(event)
+    declared = secrecy.secrets_of(kind)
     hidden = declared.sealed
     private = declared.owner_only
     if private and not (role == PLAYER and viewer_seat == event.position):  # type: ignore[union-attr]
         hidden += private
     if not hidden:
         return event
-    return dataclasses.replace(event, **{name: None for name in hidden})
+    # mypy types replace() over the union of every event class as taking no field at all;
+    # the names hidden are this event's own (secrecy reads them from its class).
+    return dataclasses.replace(event, **{name: None for name in hidden})  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------- state
@@ -391,6 +394,13 @@ class HandState:
     @property
     def stacks(self) -> tuple[Amount, ...]:
         return self.betting.stacks if self.betting is not None else (0,) * self.seat_count
+
+    @property
+    def wagers(self) -> BettingState:
+        """`betting`, where only a betting-mode hand gets to (antes, bets, the pots)."""
+        if self.betting is None:
+            raise TypeError("a no-betting hand has no betting round")
+        return self.betting
 
     @property
     def draw_to_act(self) -> int | None:
@@ -494,8 +504,9 @@ def legal_actions(state: HandState) -> LegalActions | None:
     if state.phase not in (FIRST_ROUND, SECOND_ROUND) or state.betting is None:
         return None
     legal = bet.legal_actions(state.betting)
-    if legal is not None and legal.bet is not None and _needs_openers(state) \
-            and not has_openers(state.hands[state.betting.to_act], state.settings.joker):
+    to_act = state.betting.to_act
+    if legal is not None and legal.bet is not None and to_act is not None and _needs_openers(state) \
+            and not has_openers(state.hands[to_act], state.settings.joker):
         return with_changes(legal, bet=None)
     return legal
 
@@ -509,82 +520,83 @@ def _needs_openers(state: HandState) -> bool:
 
 
 def evolve(state: HandState | None, event: Event) -> HandState:
-    kind = type(event)
-    if kind is HandStarted:
+    if isinstance(event, HandStarted):
         return _initial(event)
-    if kind is HoleCardsDealt:
-        cards = _cards(event.cards)
+    if state is None:
+        raise TypeError(f"a five-card draw hand begins with HandStarted, not {event!r}")
+    if isinstance(event, HoleCardsDealt):
+        cards = _cards(_unsealed(event.cards))
         dealt_set = set(cards)
         return with_changes(state, hands=_put(state.hands, event.position, cards),
                             dealt=_put(state.dealt, event.position, cards),
                             stub=tuple(c for c in state.stub if c not in dealt_set))
-    if kind is AntesPosted:
-        b = state.betting
+    if isinstance(event, AntesPosted):
+        b = state.wagers
         stacks = tuple(s - a for s, a in zip(b.stacks, event.amounts))
         committed = tuple(c + a for c, a in zip(b.committed, event.amounts))
         posted = with_changes(b, stacks=stacks, committed=committed)
         return with_changes(state, betting=bet.start_round(posted, late=False))
-    if kind is ActionTaken:
+    if isinstance(event, ActionTaken):
         changes: dict[str, Any] = {
-            "betting": bet.apply_action(state.betting, event.position, event.action, event.to)}
+            "betting": bet.apply_action(state.wagers, event.position, event.action, event.to)}
         if event.action == "fold":
             changes.update(hands=_put(state.hands, event.position, ()),
                            muck=state.muck + state.hands[event.position])
         elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
-            changes.update(opener=event.position, folded_at_open=state.betting.folded)
+            changes.update(opener=event.position, folded_at_open=state.wagers.folded)
         if event.action in ("bet", "raise") and state.phase == SECOND_ROUND:
             changes["aggressor"] = event.position
         if state.opener is not None and event.position != state.opener:
             changes["acted_after_open"] = True
         return with_changes(state, **changes)
-    if kind is UncalledReturned:
-        return with_changes(state, betting=bet.apply_return(state.betting, event.position, event.amount))
-    if kind is RedealRequired:
+    if isinstance(event, UncalledReturned):
+        return with_changes(state, betting=bet.apply_return(state.wagers, event.position, event.amount))
+    if isinstance(event, RedealRequired):
         return with_changes(state, phase=REDEAL)
-    if kind is Redealt:
+    if isinstance(event, Redealt):
         n = state.seat_count
         return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
                             reshuffle_order=event.reshuffle_order, hands=((),) * n,
-                            dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(event.deck)),
+                            dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(_unsealed(event.deck))),
                             muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
                             folded_at_open=None, aggressor=None)
-    if kind is DrawBegan:
+    if isinstance(event, DrawBegan):
         return with_changes(state, phase=DRAW)
-    if kind is StubReshuffled:
-        return with_changes(state, stub=state.stub + _cards("".join(event.cards)), muck=())
-    if kind is PlayerDrew:
-        discarded = _cards(event.discarded)
+    if isinstance(event, StubReshuffled):
+        return with_changes(state, stub=state.stub + _cards("".join(_unsealed(event.cards))), muck=())
+    if isinstance(event, PlayerDrew):
+        discarded = _cards(_unsealed(event.discarded))
         kept = tuple(c for c in state.hands[event.position] if c not in discarded)
-        return with_changes(state, hands=_put(state.hands, event.position, kept + _cards(event.received)),
+        return with_changes(state, hands=_put(state.hands, event.position, kept + _cards(_unsealed(event.received))),
                             drawn=_put(state.drawn, event.position, event.count),
                             stub=state.stub[event.count:], muck=state.muck + discarded)
-    if kind is SecondRoundBegan:
-        opened = bet.start_round(state.betting, late=True)
+    if isinstance(event, SecondRoundBegan):
+        opened = bet.start_round(state.wagers, late=True)
         return with_changes(state, phase=SECOND_ROUND,
                             betting=with_changes(opened, to_act=event.first_to_act))
-    if kind is PotAwarded:
-        betting, award = credit_award(state.betting, event)
+    if isinstance(event, PotAwarded):
+        betting, award = credit_award(state.wagers, event)
         return with_changes(state, betting=betting, awards=state.awards + (award,))
-    if kind is PointsScored:
+    if isinstance(event, PointsScored):
         return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
-    if kind is HandEnded:
+    if isinstance(event, HandEnded):
         return with_changes(state, phase=OVER, showdown=event.showdown)
-    if kind is OpenersSplit:
+    if isinstance(event, OpenersSplit):
         aside = set(_cards(event.cards)) if event.cards else set()
         return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
-    if kind is FalseOpenersFound:
+    if isinstance(event, FalseOpenersFound):
         return _false_openers_found(state, event)
-    if kind is CardsShown:
+    if isinstance(event, CardsShown):
         return with_changes(state, shown=_put(state.shown, event.position, True))
-    if kind is CardsMucked:
+    if isinstance(event, CardsMucked):
         return with_changes(state, mucked=_put(state.mucked, event.position, True))
-    if kind in (OpenersShown, ShowAsked):
+    if isinstance(event, (OpenersShown, ShowAsked)):
         return state
     raise TypeError(f"not a five-card draw event: {event!r}")
 
 
 def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
-    b = state.betting
+    b = state.wagers
     seat = event.position
     if event.outcome == "carried":
         # The next deal: everyone still in when the bet was made is dealt again, the false
@@ -610,19 +622,33 @@ def _initial(event: HandStarted) -> HandState:
                                 event.button)
     return HandState(
         settings=settings, players=event.players, button=event.button,
-        phase=FIRST_ROUND if settings.betting else DRAW, betting=betting, deck=event.deck,
+        phase=FIRST_ROUND if settings.betting else DRAW, betting=betting, deck=_unsealed(event.deck),
         commitment=event.commitment, reshuffle_order=event.reshuffle_order,
         hands=((),) * n, dealt=((),) * n, drawn=(None,) * n,
-        stub=_cards("".join(event.deck)), muck=(), opener=None, redeals=0, awards=(),
+        stub=_cards("".join(_unsealed(event.deck))), muck=(), opener=None, redeals=0, awards=(),
         points=(0,) * n, showdown=False, shown=(False,) * n, mucked=(False,) * n)
 
 
 def replay(events: Iterable[Event]) -> HandState:
-    return reduce(evolve, events, None)  # type: ignore[arg-type]
+    state = reduce(evolve, events, None)
+    if state is None:
+        raise TypeError("a five-card draw hand is replayed from its HandStarted: no events given")
+    return state
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
+
+
+Known = TypeVar("Known")
+
+
+def _unsealed(value: Known | None) -> Known:
+    """A field a viewer's copy of an event leaves None (visible_event): only the full
+    events are replayed."""
+    if value is None:
+        raise TypeError("a redacted event cannot be replayed")
+    return value
 
 
 def _cards(text: str) -> tuple[int, ...]:
@@ -657,11 +683,12 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     current = state
     for event in events:
         current = evolve(current, event)
+    assert current is not None  # a hand in play, or StartHand's events: they begin with HandStarted
     while follow := _follow_up(current):
         for event in follow:
             events.append(event)
             current = evolve(current, event)
-    return events, current  # type: ignore[return-value]
+    return events, current
 
 
 def _start(command: StartHand) -> list[Event]:
@@ -680,9 +707,10 @@ def _start(command: StartHand) -> list[Event]:
             or not 0 <= command.button < n:
         raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     stacks = tuple(command.stacks)
+    whole: tuple[int, ...] = (0,) * n  # no-betting mode: no chips
     if settings.betting:
-        if len(stacks) != n or any(isinstance(s, bool) or not isinstance(s, int) or s <= 0
-                                   for s in stacks):
+        whole = tuple(s for s in stacks if isinstance(s, int) and not isinstance(s, bool) and s > 0)
+        if len(stacks) != n or len(whole) != n:
             raise Violation("illegal_action", "every seated player needs a positive whole stack",
                             numbers={"stacks": stacks})
     elif stacks:
@@ -690,12 +718,12 @@ def _start(command: StartHand) -> list[Event]:
     deck = _check_deck(settings, command.deck, "deck")
     reshuffle = _check_deck(settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
-    events: list[Event] = [HandStarted(players, stacks if settings.betting else (0,) * n,
+    events: list[Event] = [HandStarted(players, whole,
                                        command.button, settings, deck, command.commitment,
                                        reshuffle, command.derived_redeals)]
     seats = _from_left_of_dealer(range(n), command.button, n)
     if settings.betting:
-        events.append(AntesPosted(tuple(min(settings.ante, s) for s in stacks)))
+        events.append(AntesPosted(tuple(min(settings.ante, s) for s in whole)))
     events.extend(_deal(deck, seats))
     return events
 
@@ -734,21 +762,20 @@ def _deal(deck: tuple[str, ...], seats: tuple[int, ...]) -> list[Event]:
 
 
 def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
-    kind = type(command)
-    if kind is PostAction:
+    if isinstance(command, PostAction):
         return [_action(state, command)]
-    if kind is Discard:
+    if isinstance(command, Discard):
         return _draw(state, command)
-    if kind is Redeal:
+    if isinstance(command, Redeal):
         return _redeal(state, command)
-    if kind is OpenWithoutProof:
+    if isinstance(command, OpenWithoutProof):
         return [_open_without_proof(state, command)]
-    if kind is FalseOpeners:
+    if isinstance(command, FalseOpeners):
         return [_false_openers(state, command)]
-    if kind in (ShowCards, Muck):
-        return [_show_or_muck(state, command)]  # type: ignore[arg-type]
-    if kind is AskToSee:
-        return _ask_to_see(state, command)  # type: ignore[arg-type]
+    if isinstance(command, (ShowCards, Muck)):
+        return [_show_or_muck(state, command)]
+    if isinstance(command, AskToSee):
+        return _ask_to_see(state, command)
     raise Violation("illegal_action", f"unknown command {command!r}")
 
 
@@ -758,7 +785,7 @@ def _show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
     if not state.at_showdown:
         raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
                         f"{state.awaiting}", cite("order_of_show"), {"seat": seat})
-    if state.shown[seat] and not state.betting.folded[seat]:  # type: ignore[union-attr]
+    if state.shown[seat] and not state.wagers.folded[seat]:
         raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up",
                         cite("order_of_show"), {"seat": seat})
     showdown_order.check_turn_to_show(state.show_order, state.shown, state.mucked, seat, state.players[seat])
@@ -797,8 +824,8 @@ def _open_without_proof(state: HandState, command: OpenWithoutProof) -> Event:
         raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
                         cite("false_openers"))
     _check_seat(state, command.position)
-    to = bet.check_action(state.betting, command.position, "bet", command.to)
-    return ActionTaken(command.position, "bet", to, to - state.betting.bets[command.position])
+    to = bet.check_action(state.wagers, command.position, "bet", command.to)
+    return ActionTaken(command.position, "bet", to, to - state.wagers.bets[command.position])
 
 
 def _false_openers(state: HandState, command: FalseOpeners) -> Event:
@@ -811,14 +838,14 @@ def _false_openers(state: HandState, command: FalseOpeners) -> Event:
         raise Violation("openers_proven", f"{state.players[seat]} was dealt openers: "
                         f"{opening_cards(state.dealt[seat], state.settings.joker)}", cite("false_openers"),
                         {"seat": seat})
-    if state.betting.folded[seat]:
+    if state.wagers.folded[seat]:
         raise Violation("illegal_action", f"{state.players[seat]}'s hand is already dead", cite("false_openers"),
                         {"seat": seat})
     return FalseOpenersFound(seat, _false_openers_outcome(state, seat))
 
 
 def _false_openers_outcome(state: HandState, seat: int) -> str:
-    others_live = any(other != seat for other in state.betting.contenders)
+    others_live = any(other != seat for other in state.wagers.contenders)
     return "pot_plays" if state.acted_after_open and others_live else "carried"
 
 
@@ -832,7 +859,7 @@ def _action(state: HandState, command: PostAction) -> Event:
         raise Violation("not_your_turn", f"nobody is to bet: the hand awaits the {state.awaiting}",
                         numbers={"seat": command.position})
     _check_seat(state, command.position)
-    b = state.betting
+    b = state.wagers
     to = bet.check_action(b, command.position, command.action, command.to)
     if command.action == "bet" and _needs_openers(state) \
             and not has_openers(state.hands[command.position], state.settings.joker):
@@ -968,14 +995,15 @@ def _follow_up(state: HandState) -> list[Event]:
         if state.betting is None:
             return _no_betting_showdown(state)
         return [SecondRoundBegan(_second_round_first(state))]
-    b = state.betting
+    b = state.wagers
     if b.to_act is not None:
         return []
-    if (b.hand_decided or state.phase == SECOND_ROUND) and _unproven_opener(state):
+    opener = state.opener
+    if (b.hand_decided or state.phase == SECOND_ROUND) and opener is not None and _unproven_opener(state):
         # The opener must prove the openers at the end of the hand and cannot.
-        return [FalseOpenersFound(state.opener, _false_openers_outcome(state, state.opener))]  # type: ignore[arg-type]
+        return [FalseOpenersFound(opener, _false_openers_outcome(state, opener))]
     _, seat, amount = bet.return_uncalled(b)
-    if amount:
+    if seat is not None and amount:  # no seat: nothing goes back (amount 0)
         return [UncalledReturned(seat, amount)]
     if b.hand_decided:
         return _settlement(state)
@@ -988,12 +1016,12 @@ def _follow_up(state: HandState) -> list[Event]:
 def _unproven_opener(state: HandState) -> bool:
     opener = state.opener
     return opener is not None and state.settings.opening == JACKS_OR_BETTER \
-        and not state.betting.folded[opener] and not has_openers(state.dealt[opener], state.settings.joker)
+        and not state.wagers.folded[opener] and not has_openers(state.dealt[opener], state.settings.joker)
 
 
 def _redeal_reason(state: HandState) -> str | None:
     """Why an unopened first round is dealt again (None: it goes on to the draw)."""
-    b = state.betting
+    b = state.wagers
     if state.opener is not None or not b.can_still_bet:
         return None
     if state.settings.opening == JACKS_OR_BETTER and not any(
@@ -1007,7 +1035,7 @@ def _redeal_reason(state: HandState) -> str | None:
 def _second_round_first(state: HandState) -> int | None:
     """The opener, or the next player still in with chips to the opener's left; or the
     first such player left of the dealer (setting, or when nobody opened)."""
-    opened = bet.start_round(state.betting, late=True)
+    opened = bet.start_round(state.wagers, late=True)
     if opened.to_act is None:
         return None
     if state.settings.second_round_start == LEFT_OF_DEALER or state.opener is None:
@@ -1040,7 +1068,7 @@ def _showdown_step(state: HandState) -> list[Event]:
 
 def _settlement(state: HandState) -> list[Event]:
     """Openers proven, every pot awarded among the hands not mucked, hand over."""
-    b = state.betting
+    b = state.wagers
     n = state.seat_count
     pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
     at_showdown = not b.hand_decided

@@ -130,6 +130,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         n = len(event.players)
         return MatchState(event.settings, event.players, event.button, event.stacks,
                           (0,) * n, 0, ())
+    if state is None:
+        raise TypeError(f"a five-card draw match begins with MatchStarted, not {event!r}")
     if isinstance(event, HandRecorded):
         return with_changes(state, hands_played=event.number, stacks=event.stacks,
                             points=event.points)
@@ -141,7 +143,10 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
 
 
 def replay(events: Iterable[Event]) -> MatchState:
-    return reduce(evolve, events, None)  # type: ignore[arg-type]
+    state = reduce(evolve, events, None)
+    if state is None:
+        raise TypeError("a five-card draw match is replayed from its MatchStarted: no events given")
+    return state
 
 
 # -------------------------------------------------------------------- decide

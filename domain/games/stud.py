@@ -36,7 +36,7 @@ def bring_in_seat(up_cards: Sequence[Card | None], razz: bool) -> int | None:
     is unknown (a record that does not name it): then nobody can tell."""
     if None in up_cards:
         return None
-    cards = [(card, seat) for seat, card in enumerate(up_cards)]
+    cards = [(card, seat) for seat, card in enumerate(up_cards) if card is not None]
     if razz:
         return max(cards, key=lambda item: _low_card_key(item[0]))[1]
     return min(cards, key=lambda item: _high_card_key(item[0]))[1]

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.games import holdem
-from domain.rules.betting import LegalActions
+from domain.games.hand_events import PostAction
+from domain.rules.betting import Amount, LegalActions
 from domain.rules.evaluation import evaluate_holdem, evaluate_omaha
 
 CHECK = "check"
@@ -28,7 +29,7 @@ CALL = "call"
 FOLD = "fold"
 
 
-def betting_choice(legal: LegalActions, small_bet: int, pair_or_better: bool, *, timed_out: bool) -> str:
+def betting_choice(legal: LegalActions, small_bet: Amount, pair_or_better: bool, *, timed_out: bool) -> str:
     """check | call | fold: never a bet or a raise, so the computer never builds a pot for
     someone who is not there."""
     if legal.check:
@@ -57,7 +58,7 @@ def holdem_auto_action(hand: holdem.HandState, position: int, timed_out: bool) -
     hole = hand.hole[position] or ()
     pair = holds_pair_or_better(hole, hand.board, hand.variant)
     small_bet = hand.betting.structure.opening_minimum
-    return holdem.PostAction(position, betting_choice(legal, small_bet, pair, timed_out=timed_out))
+    return PostAction(position, betting_choice(legal, small_bet, pair, timed_out=timed_out))
 
 
 def holdem_dead_hand(hand: holdem.HandState, position: int) -> holdem.Command:
@@ -66,4 +67,4 @@ def holdem_dead_hand(hand: holdem.HandState, position: int) -> holdem.Command:
     if hand.to_show == position:
         return holdem.Muck(position)
     assert hand.to_act == position, "the computer acts only on its own turn"
-    return holdem.PostAction(position, FOLD)
+    return PostAction(position, FOLD)

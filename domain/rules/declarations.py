@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingState, legal_actions
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, Amount, BettingState, legal_actions
 from domain.rules.citations import cite
 from domain.rules.spoken import Declaration, declaration
 from domain.rules.violations import Violation
@@ -45,34 +46,34 @@ class Situation:
     (default: the big blind). `opponents` is how many others are still in the hand
     (None: not said), which the undercall rule needs.
     """
-    stack: int
-    big_blind: int
+    stack: Amount
+    big_blind: Amount
     structure: str = NO_LIMIT
-    facing_to: int = 0
-    committed: int = 0
-    last_full_raise: int = 0
-    pot: int | None = None
+    facing_to: Amount = 0
+    committed: Amount = 0
+    last_full_raise: Amount = 0
+    pot: Amount | None = None
     raise_open: bool = True
-    prior_chips: int = 0
-    unit: int | None = None
+    prior_chips: Amount = 0
+    unit: Amount | None = None
     opponents: int | None = None
     rules: str = TDA
     """"robert": the cash-game setting, where a spoken amount wins over the chips."""
 
     @property
-    def in_front(self) -> int:
+    def in_front(self) -> Amount:
         return max(self.committed, self.prior_chips)
 
     @property
-    def all_in_to(self) -> int:
+    def all_in_to(self) -> Amount:
         return self.in_front + self.stack
 
     @property
-    def to_call(self) -> int:
+    def to_call(self) -> Amount:
         return max(0, self.facing_to - self.committed)
 
     @property
-    def increment(self) -> int:
+    def increment(self) -> Amount:
         """The smallest raise (or bet) size: the last full bet or raise, at least the big
         blind; fixed limit: the unit."""
         if self.structure == FIXED_LIMIT:
@@ -80,7 +81,7 @@ class Situation:
         return max(self.last_full_raise, self.big_blind)
 
     @property
-    def max_to(self) -> int:
+    def max_to(self) -> Amount:
         """The largest total the structure allows this player (their all-in at most; never
         below the minimum, which a small pot does not lower: domain.rules.betting's ranges)."""
         if self.structure == FIXED_LIMIT:
@@ -90,12 +91,12 @@ class Situation:
         return self.all_in_to
 
     @property
-    def pot_limit_max(self) -> int:
+    def pot_limit_max(self) -> Amount:
         assert self.pot is not None
         return self.facing_to + self.pot + self.to_call
 
     @property
-    def min_to(self) -> int:
+    def min_to(self) -> Amount:
         """The smallest legal bet or raise total (capped by the all-in)."""
         return min(self.all_in_to, self.facing_to + self.increment)
 
@@ -107,23 +108,23 @@ class Situation:
 @dataclass(frozen=True)
 class Ruling:
     interpretation: str
-    to: int
-    returned: int
-    must_add: int
+    to: Amount
+    returned: Amount
+    must_add: Amount
     rule: str
     detail: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | Amount]:
         return {"interpretation": self.interpretation, "to": self.to, "returned": self.returned,
                 "must_add": self.must_add, "rule": self.rule, "detail": self.detail}
 
 
-def _invalid(detail: str, **numbers: int) -> Violation:
+def _invalid(detail: str, **numbers: Amount) -> Violation:
     """Numbers that describe no table: no rule applies, so none is cited."""
     return Violation("invalid_situation", detail, numbers=numbers)
 
 
-def situation(description: Mapping) -> Situation:
+def situation(description: Mapping[str, Any]) -> Situation:
     """The compact situation of declarations.md, checked for consistency."""
     try:
         found = Situation(**description)
@@ -165,7 +166,7 @@ def _asks_for_change(words: str) -> bool:
     return re.search(r"\bchange\b", words.lower()) is not None
 
 
-def _reasonable(amount: int, situation: Situation) -> int:
+def _reasonable(amount: Amount, situation: Situation) -> Amount:
     """TDA 2024 57: an amount whose unit is unclear ("five" at 200-400) is the highest
     reasonable amount not above the pot (bets in front included): the digits said times a
     power of ten, at least the minimum. With none up to the pot, the smallest that
@@ -182,7 +183,7 @@ def _reasonable(amount: int, situation: Situation) -> int:
 # ---------------------------------------------------------------- the ruling
 
 
-def _settle(situation: Situation, pushed: int, to: int) -> tuple[int, int, int]:
+def _settle(situation: Situation, pushed: int, to: Amount) -> tuple[Amount, Amount, Amount]:
     """(to, returned, must_add) for a ruled total: what is out beyond it returns, what is
     missing the player adds; never past their all-in."""
     to = min(to, situation.all_in_to)
@@ -190,7 +191,7 @@ def _settle(situation: Situation, pushed: int, to: int) -> tuple[int, int, int]:
     return to, max(0, reach - to), max(0, to - reach)
 
 
-def _answer(situation: Situation, pushed: int, interpretation: str, to: int, code: str,
+def _answer(situation: Situation, pushed: int, interpretation: str, to: Amount, code: str,
             detail: str) -> Ruling:
     ruled = to
     to, returned, must_add = _settle(situation, pushed, to)
@@ -201,7 +202,7 @@ def _answer(situation: Situation, pushed: int, interpretation: str, to: int, cod
     return Ruling(interpretation, to, returned, must_add, cite(code), detail)
 
 
-def _all_in_words(all_in_to: int) -> str:
+def _all_in_words(all_in_to: Amount) -> str:
     """Said when a ruled total is more than the player has: the detail's own number would
     otherwise contradict the answer's `to`."""
     return f"all the player has makes {all_in_to:,}: all-in for {all_in_to:,}"
@@ -218,7 +219,7 @@ def _call(situation: Situation, pushed: int, code: str, detail: str) -> Ruling:
     return _answer(situation, pushed, "call", situation.facing_to, code, detail)
 
 
-def _bet_or_raise(situation: Situation, pushed: int, to: int, code: str, detail: str) -> Ruling:
+def _bet_or_raise(situation: Situation, pushed: int, to: Amount, code: str, detail: str) -> Ruling:
     """A bet or raise to `to`, made at least the minimum (TDA 2024 43) and at most what the
     structure allows (pot limit: the pot; fixed limit: the one amount)."""
     if situation.all_in_to <= situation.facing_to:
@@ -341,7 +342,7 @@ def _chips(situation: Situation, chips: tuple[int, ...], note: str = "",
                  f"than half the last full raise of {half:,}: a call, the rest returns")
 
 
-def _undercall(situation: Situation, pushed: int, amount: int, prefix: str, code: str) -> Ruling:
+def _undercall(situation: Situation, pushed: int, amount: Amount, prefix: str, code: str) -> Ruling:
     """Less than the call (TDA 2024 51-B): the last chips are an all-in; otherwise a full
     call heads-up or facing the round's opening bet, else the floor's decision. `amount`
     is what counts as pushed (a bare amount said counts as pushed, TDA 2024 40-C)."""
@@ -388,10 +389,10 @@ def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, wo
     if action == "pot":
         return _pot(situation, pushed, quoted)
     if action == "amount":
-        amount = spoken.amount or 0
-        if amount < situation.big_blind:
-            return _bet_five(situation, pushed, amount, quoted)
-        return _spoken_push(situation, pushed, amount, quoted)
+        named = spoken.amount or 0
+        if named < situation.big_blind:
+            return _bet_five(situation, pushed, named, quoted)
+        return _spoken_push(situation, pushed, named, quoted)
     amount = spoken.amount
     if amount is None:
         # "raise" or "bet" with no amount: the chips say how much (TDA 2024 44: a single
@@ -411,20 +412,20 @@ def _words(situation: Situation, chips: tuple[int, ...], spoken: Declaration, wo
                        f"{quoted}: a {action} states the total, {amount:,}, unless 'raise by' is said")
 
 
-def _bet_five(situation: Situation, pushed: int, amount: int, quoted: str) -> Ruling:
+def _bet_five(situation: Situation, pushed: int, amount: Amount, quoted: str) -> Ruling:
     total = _reasonable(amount, situation)
     return _spoken_bet(situation, pushed, total, "bet_five",
                        f"{quoted}: the unit is unclear, so the highest reasonable amount not above "
                        f"the pot of {situation.pot or 0:,}: {total:,}")
 
 
-def _spoken_bet(situation: Situation, pushed: int, to: int, code: str, detail: str) -> Ruling:
+def _spoken_bet(situation: Situation, pushed: int, to: Amount, code: str, detail: str) -> Ruling:
     if to < situation.min_to <= situation.all_in_to:
         detail = f"{detail}; below the minimum, so made the minimum, {situation.min_to:,}"
     return _bet_or_raise(situation, pushed, to, code, detail)
 
 
-def _spoken_push(situation: Situation, pushed: int, amount: int, quoted: str) -> Ruling:
+def _spoken_push(situation: Situation, pushed: int, amount: Amount, quoted: str) -> Ruling:
     """TDA 2024 40-C: a bare amount said is the same as silently pushing that amount. No
     denominations were said, so one chip can always go: the 50% standard decides."""
     if amount > situation.stack:
@@ -450,6 +451,7 @@ def _pot(situation: Situation, pushed: int, quoted: str) -> Ruling:
     if situation.structure == POT_LIMIT:
         call = situation.to_call
         limit = situation.pot_limit_max
+        assert situation.pot is not None  # pot_limit_max has checked it: a pot-limit situation names its pot
         arithmetic = (f"pot {situation.pot:,} + call {call:,} = {situation.pot + call:,}: "
                       f"{'raise' if situation.facing_to else 'bet'} to at most {limit:,}")
         return _bet_or_raise(situation, pushed, limit, "pot_pot_limit", f"{quoted} in pot limit: {arithmetic}")
@@ -486,7 +488,7 @@ class ChipsRuled:
     ruling: Ruling
 
 
-def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruling, str, int | None]:
+def ruled_action(betting: BettingState, seat: int, pushed: Pushed) -> tuple[Ruling, str, Amount | None]:
     """The ruling for the seat to act and the betting action it makes (action, to). A
     floor decision is no action: it is refused with the rule, and nothing is written
     until the floor enters what it decided."""

@@ -180,7 +180,8 @@ def evaluate_omaha(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
     _check_cards(tuple(hole) + tuple(board), 7, 5 + len(hole))
     if JOKER in hole or JOKER in board:
         raise Violation("invalid_card", "Omaha plays without a joker")
-    best_strength, best_five = -1, ()
+    best_strength = -1
+    best_five: tuple[Card, ...] = ()
     hole_sorted = sorted(hole, key=_display_order)
     board_sorted = sorted(board, key=_display_order)
     for two in combinations(hole_sorted, 2):

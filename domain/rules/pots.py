@@ -44,7 +44,7 @@ def build_pots(committed: Sequence[Amount], folded: Sequence[bool], all_in: Sequ
     contenders = tuple(i for i, f in enumerate(folded) if not f)
     levels = sorted({committed[i] for i in contenders if all_in[i] and committed[i] > 0})
     pots: list[Pot] = []
-    previous = 0
+    previous: Amount = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in committed)
         eligible = tuple(i for i in contenders if committed[i] >= level or not all_in[i])

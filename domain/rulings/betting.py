@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from domain.games import draw, holdem
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, UncalledReturned
 from domain.games.holdem import HandState
 from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.history.phh import UNKNOWN_CARD
 from domain.history.phh_draw import recorded_deck
-from domain.rules.betting import BettingStructure, legal_as_ruled
+from domain.rules.betting import Amount, BettingStructure, legal_as_ruled
 from domain.rules.cards import JOKER, format_card, parse_cards
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
@@ -35,6 +36,9 @@ FIVE_CARD_DRAW = "five-card-draw"
 GAMES = ("holdem", "omaha", FIVE_CARD_DRAW, *MIXED_GAMES)
 # Five-card draw settings a ruling may name beside the betting description (api.md).
 DRAW_RULING_SETTINGS = ("draw_limit", "opening", "second_round_start", "joker")
+# A draw request's action as read, before anything is replayed: (seat, action, discard, to).
+# The action's name is whatever the request said: the draw decider refuses an unknown one.
+DrawShape = tuple[int, Any, Any, Any]
 
 
 def betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,8 +88,10 @@ def replayed_holdem(request: Mapping[str, Any]) -> tuple[HandState, dict[str, in
     return state, seat_of
 
 
-def _post_action(seat_of: Mapping[str, int], action: Mapping[str, Any]) -> holdem.PostAction:
-    return holdem.PostAction(seat_named(seat_of, action.get("player")), action.get("action"), action.get("to"))
+def _post_action(seat_of: Mapping[str, int], action: Mapping[str, Any]) -> PostAction:
+    # The action's name is passed on as the request gave it: the decider refuses anything
+    # but a betting action's name (illegal_action, quoting it), so no check is repeated here.
+    return PostAction(seat_named(seat_of, action.get("player")), cast(str, action.get("action")), action.get("to"))
 
 
 def _run(state: HandState, command: Any) -> HandState:
@@ -137,7 +143,7 @@ def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str
 
 _DRAW_ROUNDS = {draw.FIRST_ROUND: "first_round", draw.REDEAL: "first_round",
                 draw.DRAW: "draw", draw.SECOND_ROUND: "second_round"}
-_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, draw.CardsMucked, draw.PotAwarded, draw.HandEnded)
+_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, CardsMucked, PotAwarded, draw.HandEnded)
 
 
 def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -223,7 +229,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
 _DRAWS = ("draw", "split_openers")
 
 
-def _unknown_hand(draws: list[tuple[int, str, Any, Any]], seat: int) -> list[str]:
+def _unknown_hand(draws: list[DrawShape], seat: int) -> list[str]:
     """A hand nobody named, holding the cards its draw names as thrown away: the discards
     came from it, so a draw that names them is never refused for want of them."""
     named = next((discard for drawer, kind, discard, _ in draws
@@ -233,7 +239,7 @@ def _unknown_hand(draws: list[tuple[int, str, Any, Any]], seat: int) -> list[str
     return [*named, *[UNKNOWN_CARD] * (draw.HAND_SIZE - len(named))]
 
 
-def _replayed(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> tuple[list[Any], draw.HandState]:
+def _replayed(state: draw.HandState, shape: DrawShape) -> tuple[list[Any], draw.HandState]:
     """One action as it happened at the table. An opening bet by a player whose cards hold
     no openers is a false open as made (nobody checks openers at the bet in a live game):
     it stands until the floor finds it (`false_openers`) or the end of the hand does."""
@@ -305,7 +311,7 @@ def _card_texts(text: Any) -> list[str]:
     return [format_card(c) for c in parse_cards(text)]
 
 
-def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> tuple[int, str, Any, Any]:
+def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> DrawShape:
     """(seat, action, discard, to), checked for shape before anything is replayed."""
     if not isinstance(action, Mapping):
         raise Violation("validation_error", f"an action is an object, not {action!r}")
@@ -335,12 +341,12 @@ def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
     return received
 
 
-def _draw_command(state: draw.HandState, shape: tuple[int, str, Any, Any]) -> Any:
+def _draw_command(state: draw.HandState, shape: DrawShape) -> Any:
     seat, kind, discard, to = shape
     if kind == "false_openers":
         return draw.FalseOpeners(seat)
     if kind not in _DRAWS:
-        return draw.PostAction(seat, kind, to)
+        return PostAction(seat, kind, to)
     split = kind == "split_openers"
     if not isinstance(discard, int):
         return draw.Discard(seat, tuple(discard), split_openers=split)
@@ -371,7 +377,7 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
                           "most_keeping_no_ace": options.most_keeping_no_ace}
     answer["drawn"] = {names[seat]: count for seat, count in enumerate(state.drawn) if count is not None}
     answer["redeals"] = state.redeals
-    returned = tuple((e.position, e.amount) for e in log if isinstance(e, draw.UncalledReturned))
+    returned = tuple((e.position, e.amount) for e in log if isinstance(e, UncalledReturned))
     answer.update(money(names, state.over, state.awards, returned, state.pots, state.stacks))
     return answer
 
@@ -416,5 +422,5 @@ def _draw_phase_verdict(state: draw.HandState, log: list[Any], events: list[Any]
                         "most_keeping_no_ace": options.most_keeping_no_ace}}
 
 
-def _opening_bet(log: list[Any], position: int) -> int:
-    return next(e.to for e in log if isinstance(e, draw.ActionTaken) and e.position == position and e.action == "bet")
+def _opening_bet(log: list[Any], position: int) -> Amount:
+    return next(e.to for e in log if isinstance(e, ActionTaken) and e.position == position and e.action == "bet")

@@ -17,6 +17,7 @@ from typing import Any
 
 from domain.games import draw
 from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
+from domain.games.hand_events import PostAction
 from domain.live.games.common import (
     DECK_HASH,
     NO_BETTING_ACTIONS,
@@ -172,13 +173,14 @@ class DrawGame:
         key opened for a card they saw in another deal would tell them where it sat in this
         one, in someone else's hand maybe."""
         cards = deck_texts(with_joker)
-        return tuple(deal_commitment.derived_order(cards, secret, f"draw-redeal-{number}-{part}")
-                     for part in ("deck", "reshuffle"))  # type: ignore[return-value]
+        def order(part: str) -> tuple[str, ...]:
+            return deal_commitment.derived_order(cards, secret, f"draw-redeal-{number}-{part}")
+        return order("deck"), order("reshuffle")
 
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, draw.HandStarted):
-            game = draw.evolve(None, event)  # type: ignore[arg-type]
+            game = draw.evolve(None, event)
             return DrawTableHand(game, tuple(event.stacks),
                                  (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
                                  ((),) * game.seat_count, derived_redeals=event.derived_redeals)
@@ -193,7 +195,7 @@ class DrawGame:
         if isinstance(event, (draw.CardsShown, draw.OpenersShown)):
             held = dict(hand.held[event.position])  # a card's latest position is the one it was tabled from
             tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
-            return with_changes(hand, game=game, tabled=hand.tabled + tabled)  # type: ignore[operator]
+            return with_changes(hand, game=game, tabled=hand.tabled + tabled)
         return with_changes(hand, game=game)
 
     @staticmethod
@@ -252,7 +254,7 @@ class DrawGame:
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                             numbers={"action": move.action})
-        return draw.PostAction(move.position, move.action, move.to)
+        return PostAction(move.position, move.action, move.to)
 
     @staticmethod
     def auto_action(hand: DrawTableHand, seat: int, timed_out: bool) -> Any:
