@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import mixed, stud
-from domain.rules.betting import FIXED_LIMIT, legal_actions, legal_as_ruled
+from domain.rules.betting import FIXED_LIMIT, legal_actions
+from domain.rules.legal_shapes import legal_as_ruled
 
 FOURTH_STREET = 1
 

@@ -48,8 +48,9 @@ from domain.live import autoplay
 from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, commit_card_by_card, deck_deal_view, openings_view, refuse_fields
 from domain.live.games.common import NO_BETTING_ACTIONS, discard_bounds
 from domain.rules import deal_commitment
-from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, legal_notes, with_changes
+from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
 from domain.rules.cards import format_card, format_cards, parse_cards
+from domain.rules.legal_shapes import legal_notes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 

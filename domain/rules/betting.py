@@ -283,17 +283,17 @@ def open_hand(structure: BettingStructure, players: tuple[str, ...], stacks: tup
     """
     n = len(stacks)
     stacks_l = list(stacks)
-    bets_l = [0] * n
-    committed = [0] * n
-    dead = 0
-    phantom = 0
+    bets_l: list[Amount] = [0] * n
+    committed: list[Amount] = [0] * n
+    dead: Amount = 0
+    phantom: Amount = 0
     if structure.ante and not structure.big_blind_ante:
         for i in range(n):
             paid = min(structure.ante, stacks_l[i])
             stacks_l[i] -= paid
             committed[i] += paid
-    highest = 0
-    full_level = 0
+    highest: Amount = 0
+    full_level: Amount = 0
     full_increment = structure.unit(late=False)
     raises = 0
     last_poster = button
@@ -430,7 +430,8 @@ def _reopened_wording(state: BettingState, seat: int) -> str:
 
 def _cap_reached(state: BettingState) -> bool:
     structure = state.structure
-    if not structure.capped or state.raises < structure.raise_cap:
+    cap = structure.raise_cap
+    if not structure.capped or cap is None or state.raises < cap:  # capped: a cap is set
         return False
     heads_up = len(state.contenders) == 2
     return not (structure.heads_up_uncapped and heads_up and not state.capped_multiway)
@@ -505,45 +506,6 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     raise_ = None if reason else _raise_range(state, seat)
     reopened = _reopened_wording(state, seat) if raise_ and reopened_by_all_ins(state, seat) else None
     return LegalActions(True, to_call <= 0, call, None, raise_, reason, reopened)
-
-
-def legal_shape(legal: LegalActions | None) -> dict[str, Any] | None:
-    """The betting actions of `legal` in the one shape every game's `legal` has (api.md,
-    README "Changelog"): each key an action the table takes, its value null or false when
-    it is not allowed now, true when it is and takes nothing more, else its parameters
-    (`to` and `adds` of a call, the `min_to` and `max_to` bounds of a bet or raise). Why
-    raising is closed is no action: `legal_notes` says it, beside `legal`."""
-    if legal is None:
-        return None
-    return {
-        "fold": legal.fold,
-        "check": legal.check,
-        "call": {"to": legal.call.to, "adds": legal.call.adds} if legal.call else None,
-        "bet": {"min_to": legal.bet.min_to, "max_to": legal.bet.max_to} if legal.bet else None,
-        "raise": {"min_to": legal.raise_.min_to, "max_to": legal.raise_.max_to} if legal.raise_ else None,
-    }
-
-
-def legal_notes(legal: LegalActions | None) -> dict[str, Any]:
-    """What a view shows beside `legal` about the betting actions, as the betting ruling
-    says it: why raising is closed to the player to act (when nobody may bet either), or
-    why it is open again after short all-ins (`raise_reopened`, TDA 2024 47-A)."""
-    if legal is None:
-        return {}
-    notes: dict[str, Any] = {}
-    if legal.raise_closed_reason is not None and legal.bet is None:
-        notes["raise_closed_reason"] = legal.raise_closed_reason
-    if legal.raise_reopened is not None:
-        notes["raise_reopened"] = {"detail": legal.raise_reopened, "rule": cite("raise_reopened")}
-    return notes
-
-
-def legal_as_ruled(legal: LegalActions | None) -> dict[str, Any] | None:
-    """The betting ruling's `legal` (api.md's answer): the actions, with why raising is
-    closed (or reopened) among them, as the ruling has answered it since it was first
-    published; a table's view keeps the actions alone and says why beside them (`legal_notes`)."""
-    shape = legal_shape(legal)
-    return None if shape is None else {**shape, **legal_notes(legal)}
 
 
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:
@@ -706,6 +668,7 @@ def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -
     numbers = {"to": to, "highest": state.highest}
     if reason == NOT_REOPENED:
         faced = state.faced[seat]
+        assert faced is not None  # not reopened for a seat that has acted since
         if state.structure.kind == FIXED_LIMIT:
             unit = state.structure.unit(state.late)
             return Violation(
@@ -721,6 +684,7 @@ def _closed_violation(state: BettingState, seat: int, reason: str, to: Amount) -
             f"call or fold", numbers={**numbers, "increase": state.highest - faced,
                                       "last_full_raise": state.full_increment})
     if reason == CAP_REACHED:
+        assert state.structure.raise_cap is not None  # _cap_reached: a cap is set
         return Violation("raise_cap_reached", f"the betting is capped: {cap_wording(state.structure.raise_cap)}",
                          numbers={**numbers, "raises": state.raises, "raise_cap": state.structure.raise_cap})
     if reason == STACK_TOO_SHORT:

@@ -24,9 +24,10 @@ from domain.games.holdem import HandState
 from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.history.phh import UNKNOWN_CARD
 from domain.history.phh_draw import recorded_deck
-from domain.rules.betting import Amount, BettingStructure, legal_as_ruled
+from domain.rules.betting import Amount, BettingStructure
 from domain.rules.cards import JOKER, format_card, parse_cards
 from domain.rules.citations import cite
+from domain.rules.legal_shapes import legal_as_ruled
 from domain.rules.violations import Violation
 from domain.rulings.betting_mixed import mixed_betting_ruling
 from domain.rulings.common import allowed, money, refused, seat_named, seated

@@ -33,9 +33,10 @@ from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import MixedTableHand, event_view, hole_view, table_legal
 from domain.records import from_record
 from domain.rules import betting as bet
-from domain.rules.betting import BettingState, chips, legal_notes, legal_shape
+from domain.rules.betting import BettingState, chips
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
+from domain.rules.legal_shapes import legal_notes, legal_shape
 from domain.rules.violations import Violation
 from domain.rulings.betting import FIVE_CARD_DRAW as DRAW_GAME
 from domain.rulings.common import allowed

@@ -40,8 +40,9 @@ from domain.live.games.common import (
     view_head,
 )
 from domain.rules import deal_commitment
-from domain.rules.betting import BettingStructure, legal_actions, legal_notes, legal_shape, with_changes
+from domain.rules.betting import BettingStructure, legal_actions, with_changes
 from domain.rules.cards import deck_commitment, deck_texts, parse_cards, verify_deck_commitment
+from domain.rules.legal_shapes import legal_notes, legal_shape
 from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 

@@ -27,8 +27,8 @@ from domain.live.games.common import (
     to_act_name,
 )
 from domain.rules import deal_commitment
-from domain.rules.betting import legal_notes, legal_shape
 from domain.rules.cards import format_card
+from domain.rules.legal_shapes import legal_notes, legal_shape
 from domain.rules.violations import Violation
 
 # The showdown's actions (declared showdowns): the table's Act -> the hand's command.
