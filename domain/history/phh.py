@@ -25,10 +25,9 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from domain.games.hand_events import ActionTaken
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction
 from domain.games.holdem import (
     HOLE_CARD_COUNT,
-    CardsMucked,
     CardsShown,
     Command,
     DealBoard,
@@ -38,7 +37,6 @@ from domain.games.holdem import (
     HandStarted,
     HandState,
     Muck,
-    PostAction,
     SettleShowdown,
     ShowCards,
     StartHand,
@@ -203,7 +201,8 @@ def _amount(value: Any) -> Amount:
     if not isinstance(value, (int, Fraction)):
         raise PhhSyntaxError(f"{value!r} is not an amount")
     if not 0 <= value <= MAX_AMOUNT:
-        shown = format_amount(abs(value)) if abs(value) < 10**18 else "given"
+        magnitude = -value if value < 0 else value  # abs() of an int or a Fraction types as object
+        shown = format_amount(magnitude) if magnitude < 10**18 else "given"
         raise PhhSyntaxError(f"the amount {'-' if value < 0 else ''}{shown} is outside 0 to {MAX_AMOUNT}")
     if (value * 10**MAX_DECIMALS).denominator != 1:
         raise PhhSyntaxError(f"the amount {float(value)} has more than {MAX_DECIMALS} decimals")
@@ -347,7 +346,7 @@ def format_action(action: PhhAction) -> str:
             text = f"p{player + 1} sm"
         case ShownOrMucked(player, ()):
             text = f"p{player + 1} sm -"
-        case ShownOrMucked(player, cards):
+        case ShownOrMucked(player, cards) if cards is not None:
             text = f"p{player + 1} sm {''.join(cards)}"
         case StoodPatOrDiscarded(player, ()):
             text = f"p{player + 1} sd"
@@ -377,7 +376,8 @@ def _toml_value(value: Any) -> str:
         pairs = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
         return "{" + pairs + "}"
     # Dates and times from TOML keep their TOML spelling in isoformat.
-    return value.isoformat()
+    spelled: str = value.isoformat()
+    return spelled
 
 
 def _toml_char(char: str) -> str:
@@ -535,7 +535,8 @@ def _betting_structure(record: HandHistory, kind: str) -> BettingStructure:
         raise _unsupported_forced_bets(
             f"blinds_or_straddles {list(blinds)} are not small blind, big blind, straddles")
     antes = record.antes
-    ante, big_blind_ante = 0, False
+    ante: Amount = 0
+    big_blind_ante = False
     # Uniform antes every stack covers post the same trimmed or not (PokerKit's
     # ante_trimming_status changes only what a short stack posts).
     covered = all(stack >= antes[0] for stack in record.starting_stacks)
@@ -582,22 +583,21 @@ def start_command(record: HandHistory) -> StartHand:
 
 def _command(state: HandState, action: PhhAction) -> Command | None:
     """Our command for one PHH action; None for what only PHH records (unknown deals)."""
-    kind = type(action)
-    if kind is Folded:
+    if isinstance(action, Folded):
         return PostAction(action.player, "fold")
-    if kind is CheckedOrCalled:
+    if isinstance(action, CheckedOrCalled):
         betting = state.betting
         owes = betting.highest > betting.bets[action.player]
         return PostAction(action.player, "call" if owes else "check")
-    if kind is BetOrRaisedTo:
+    if isinstance(action, BetOrRaisedTo):
         return PostAction(action.player, aggressive_action(state), action.amount)
-    if kind is HoleCardsDealt:
+    if isinstance(action, HoleCardsDealt):
         if UNKNOWN_CARD in action.cards:
             return None
         return DealHole(action.player, "".join(action.cards))
-    if kind is BoardDealt:
+    if isinstance(action, BoardDealt):
         return DealBoard("".join(action.cards))
-    if kind is ShownOrMucked:
+    if isinstance(action, ShownOrMucked):
         if action.cards is None:
             return Muck(action.player)
         unknown = not action.cards and state.hole[action.player] is None
@@ -644,7 +644,7 @@ def engine_commands(record: HandHistory) -> tuple[Command, ...]:
     return tuple(commands)
 
 
-def _played(record: HandHistory) -> tuple[list[Command], list, HandState]:
+def _played(record: HandHistory) -> tuple[list[Command], list[Event], HandState]:
     start = start_command(record)
     commands: list[Command] = [start]
     log, state = handle(None, start)
