@@ -477,8 +477,8 @@ class ReplayResult:
     finishing_stacks: tuple[Amount, ...]
     pots: tuple[PotAward, ...]
     winners: tuple[int, ...]
-    # Our hold'em events of the hand (seat i is PHH player p(i+1)), for storing it.
-    events: tuple[Event, ...] = ()
+    # Our events of the hand, the game's own (seat i is PHH player p(i+1)), for storing it.
+    events: tuple[object, ...] = ()
     odd_chip_rule: str = "tda"
 
 

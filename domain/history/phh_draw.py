@@ -24,7 +24,7 @@ from typing import Any
 
 from domain.games import draw
 from domain.games.draw_settings import DrawSettings
-from domain.games.hand_events import ActionTaken
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction
 from domain.history.phh import (
     UNKNOWN_CARD,
     Amount,
@@ -73,7 +73,7 @@ def settings_of(record: HandHistory) -> DrawSettings:
                       f"five-card draw antes are one whole amount for every player, not {list(antes)}")
     if any(record.blinds_or_straddles or ()):
         raise _refuse("unsupported_forced_bets",
-                      f"five-card draw has no blinds: blinds_or_straddles {list(record.blinds_or_straddles)}")
+                      f"five-card draw has no blinds: blinds_or_straddles {list(record.blinds_or_straddles or ())}")
     ante = int(antes[0])
     unit = 2 * ante
     wanted = {"small_bet": unit, "big_bet": 2 * unit} if structure == FIXED_LIMIT else {"min_bet": unit}
@@ -315,25 +315,24 @@ def replay(record: HandHistory) -> ReplayResult:
 
 def _step(state: draw.HandState, plan: _Plan, index: int,
           action: PhhAction) -> tuple[list[draw.Event], draw.HandState]:
-    kind = type(action)
-    if kind is HoleCardsDealt:
+    if isinstance(action, HoleCardsDealt):
         return _dealt(state, plan, index, action)
-    if kind is ShownOrMucked:
+    if isinstance(action, ShownOrMucked):
         _check_shown(state, action)
         return [], state
     if state.over:
         raise Violation("hand_over", "the hand is over")
-    if kind is Folded:
-        return draw.handle(state, draw.PostAction(action.player, "fold"))
-    if kind is CheckedOrCalled:
+    if isinstance(action, Folded):
+        return draw.handle(state, PostAction(action.player, "fold"))
+    if isinstance(action, CheckedOrCalled):
         betting = state.betting
         owes = betting is not None and betting.highest > betting.bets[action.player]
-        return draw.handle(state, draw.PostAction(action.player, "call" if owes else "check"))
-    if kind is BetOrRaisedTo:
+        return draw.handle(state, PostAction(action.player, "call" if owes else "check"))
+    if isinstance(action, BetOrRaisedTo):
         opened = state.betting is not None and state.betting.highest > 0
-        return draw.handle(state, draw.PostAction(action.player, "raise" if opened else "bet",
+        return draw.handle(state, PostAction(action.player, "raise" if opened else "bet",
                                                   action.amount))
-    if kind is StoodPatOrDiscarded:
+    if isinstance(action, StoodPatOrDiscarded):
         events, after = draw.handle(state, draw.Discard(action.player, _discards(state, plan, action)))
         _check_received(plan, plan.roles.get(index), events)
         return events, after
@@ -397,8 +396,8 @@ def _check_known_showdown(state: draw.HandState, plan: _Plan, log: Iterable[draw
     fillers = plan.deals[state.redeals].fillers
     # A hand the computer mucked was weighed too: filler cards must not decide that either.
     for event in log:
-        if type(event) is draw.CardsShown and fillers & set(_split(event.cards)) or \
-                type(event) is draw.CardsMucked and fillers & {format_card(c) for c in state.hands[event.position]}:
+        if isinstance(event, draw.CardsShown) and fillers & set(_split(event.cards)) or \
+                isinstance(event, CardsMucked) and fillers & {format_card(c) for c in state.hands[event.position]}:
             raise _refuse("unknown_cards", f"the showdown needs p{event.position + 1}'s cards, which "
                           "the record gives as unknown (??)", seat=event.position)
 
@@ -415,7 +414,7 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
     event hides (None) are written `??`, as many as the public count says."""
     events = list(events)
     started = events[0]
-    if type(started) is not draw.HandStarted:
+    if not isinstance(started, draw.HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     settings = started.settings
     if not settings.betting:
@@ -426,13 +425,12 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
     actions: list[PhhAction] = []
     finishing: tuple[Amount, ...] | None = None
     for event in events[1:]:
-        kind = type(event)
-        if kind is draw.HoleCardsDealt:
+        if isinstance(event, draw.HoleCardsDealt):
             cards = _split(event.cards) if event.cards else [UNKNOWN_CARD] * draw.HAND_SIZE
             actions.append(HoleCardsDealt(phh[event.position], tuple(cards)))
-        elif kind is ActionTaken:
+        elif isinstance(event, ActionTaken):
             actions.append(betting_action(phh[event.position], event))
-        elif kind is draw.PlayerDrew:
+        elif isinstance(event, draw.PlayerDrew):
             player = phh[event.position]
             hidden = (UNKNOWN_CARD,) * event.count
             actions.append(StoodPatOrDiscarded(
@@ -440,11 +438,11 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
             if event.count:
                 actions.append(HoleCardsDealt(
                     player, tuple(_split(event.received)) if event.received is not None else hidden))
-        elif kind is draw.CardsShown:
+        elif isinstance(event, draw.CardsShown):
             actions.append(ShownOrMucked(phh[event.position], tuple(_split(event.cards))))
-        elif kind is draw.CardsMucked:
+        elif isinstance(event, CardsMucked):
             actions.append(ShownOrMucked(phh[event.position], None))
-        elif kind is draw.HandEnded:
+        elif isinstance(event, draw.HandEnded):
             finishing = tuple(event.stacks[seat] for seat in order)
     unit = settings.unit
     fixed = settings.structure == FIXED_LIMIT
