@@ -67,7 +67,7 @@ deck orders and a reshuffled stub are for the floor only; everything else is pub
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any, TypeVar
@@ -524,75 +524,110 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return _initial(event)
     if state is None:
         raise TypeError(f"a five-card draw hand begins with HandStarted, not {event!r}")
-    if isinstance(event, HoleCardsDealt):
-        cards = _cards(_unsealed(event.cards))
-        dealt_set = set(cards)
-        return with_changes(state, hands=_put(state.hands, event.position, cards),
-                            dealt=_put(state.dealt, event.position, cards),
-                            stub=tuple(c for c in state.stub if c not in dealt_set))
-    if isinstance(event, AntesPosted):
-        b = state.wagers
-        stacks = tuple(s - a for s, a in zip(b.stacks, event.amounts))
-        committed = tuple(c + a for c, a in zip(b.committed, event.amounts))
-        posted = with_changes(b, stacks=stacks, committed=committed)
-        return with_changes(state, betting=bet.start_round(posted, late=False))
-    if isinstance(event, ActionTaken):
-        changes: dict[str, Any] = {
-            "betting": bet.apply_action(state.wagers, event.position, event.action, event.to)}
-        if event.action == "fold":
-            changes.update(hands=_put(state.hands, event.position, ()),
-                           muck=state.muck + state.hands[event.position])
-        elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
-            changes.update(opener=event.position, folded_at_open=state.wagers.folded)
-        if event.action in ("bet", "raise") and state.phase == SECOND_ROUND:
-            changes["aggressor"] = event.position
-        if state.opener is not None and event.position != state.opener:
-            changes["acted_after_open"] = True
-        return with_changes(state, **changes)
-    if isinstance(event, UncalledReturned):
-        return with_changes(state, betting=bet.apply_return(state.wagers, event.position, event.amount))
-    if isinstance(event, RedealRequired):
-        return with_changes(state, phase=REDEAL)
-    if isinstance(event, Redealt):
-        n = state.seat_count
-        return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
-                            reshuffle_order=event.reshuffle_order, hands=((),) * n,
-                            dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(_unsealed(event.deck))),
-                            muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
-                            folded_at_open=None, aggressor=None)
-    if isinstance(event, DrawBegan):
-        return with_changes(state, phase=DRAW)
-    if isinstance(event, StubReshuffled):
-        return with_changes(state, stub=state.stub + _cards("".join(_unsealed(event.cards))), muck=())
-    if isinstance(event, PlayerDrew):
-        discarded = _cards(_unsealed(event.discarded))
-        kept = tuple(c for c in state.hands[event.position] if c not in discarded)
-        return with_changes(state, hands=_put(state.hands, event.position, kept + _cards(_unsealed(event.received))),
-                            drawn=_put(state.drawn, event.position, event.count),
-                            stub=state.stub[event.count:], muck=state.muck + discarded)
-    if isinstance(event, SecondRoundBegan):
-        opened = bet.start_round(state.wagers, late=True)
-        return with_changes(state, phase=SECOND_ROUND,
-                            betting=with_changes(opened, to_act=event.first_to_act))
-    if isinstance(event, PotAwarded):
-        betting, award = credit_award(state.wagers, event)
-        return with_changes(state, betting=betting, awards=state.awards + (award,))
-    if isinstance(event, PointsScored):
-        return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
-    if isinstance(event, HandEnded):
-        return with_changes(state, phase=OVER, showdown=event.showdown)
-    if isinstance(event, OpenersSplit):
-        aside = set(_cards(event.cards)) if event.cards else set()
-        return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
-    if isinstance(event, FalseOpenersFound):
-        return _false_openers_found(state, event)
-    if isinstance(event, CardsShown):
-        return with_changes(state, shown=_put(state.shown, event.position, True))
-    if isinstance(event, CardsMucked):
-        return with_changes(state, mucked=_put(state.mucked, event.position, True))
-    if isinstance(event, (OpenersShown, ShowAsked)):
-        return state
-    raise TypeError(f"not a five-card draw event: {event!r}")
+    step = _EVOLVERS.get(type(event))
+    if step is None:
+        raise TypeError(f"not a five-card draw event: {event!r}")
+    return step(state, event)
+
+
+def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
+    cards = _cards(_unsealed(event.cards))
+    dealt_set = set(cards)
+    return with_changes(state, hands=_put(state.hands, event.position, cards),
+                        dealt=_put(state.dealt, event.position, cards),
+                        stub=tuple(c for c in state.stub if c not in dealt_set))
+
+
+def _antes_posted(state: HandState, event: AntesPosted) -> HandState:
+    b = state.wagers
+    stacks = tuple(s - a for s, a in zip(b.stacks, event.amounts))
+    committed = tuple(c + a for c, a in zip(b.committed, event.amounts))
+    posted = with_changes(b, stacks=stacks, committed=committed)
+    return with_changes(state, betting=bet.start_round(posted, late=False))
+
+
+def _action_taken(state: HandState, event: ActionTaken) -> HandState:
+    changes: dict[str, Any] = {
+        "betting": bet.apply_action(state.wagers, event.position, event.action, event.to)}
+    if event.action == "fold":
+        changes.update(hands=_put(state.hands, event.position, ()),
+                       muck=state.muck + state.hands[event.position])
+    elif event.action == "bet" and state.phase == FIRST_ROUND and state.opener is None:
+        changes.update(opener=event.position, folded_at_open=state.wagers.folded)
+    if event.action in ("bet", "raise") and state.phase == SECOND_ROUND:
+        changes["aggressor"] = event.position
+    if state.opener is not None and event.position != state.opener:
+        changes["acted_after_open"] = True
+    return with_changes(state, **changes)
+
+
+def _uncalled_returned(state: HandState, event: UncalledReturned) -> HandState:
+    return with_changes(state, betting=bet.apply_return(state.wagers, event.position, event.amount))
+
+
+def _redeal_required(state: HandState, event: RedealRequired) -> HandState:
+    return with_changes(state, phase=REDEAL)
+
+
+def _redealt(state: HandState, event: Redealt) -> HandState:
+    n = state.seat_count
+    return with_changes(state, phase=FIRST_ROUND, deck=event.deck, commitment=event.commitment,
+                        reshuffle_order=event.reshuffle_order, hands=((),) * n,
+                        dealt=((),) * n, drawn=(None,) * n, stub=_cards("".join(_unsealed(event.deck))),
+                        muck=(), opener=None, redeals=state.redeals + 1, acted_after_open=False,
+                        folded_at_open=None, aggressor=None)
+
+
+def _draw_began(state: HandState, event: DrawBegan) -> HandState:
+    return with_changes(state, phase=DRAW)
+
+
+def _stub_reshuffled(state: HandState, event: StubReshuffled) -> HandState:
+    return with_changes(state, stub=state.stub + _cards("".join(_unsealed(event.cards))), muck=())
+
+
+def _player_drew(state: HandState, event: PlayerDrew) -> HandState:
+    discarded = _cards(_unsealed(event.discarded))
+    kept = tuple(c for c in state.hands[event.position] if c not in discarded)
+    return with_changes(state, hands=_put(state.hands, event.position, kept + _cards(_unsealed(event.received))),
+                        drawn=_put(state.drawn, event.position, event.count),
+                        stub=state.stub[event.count:], muck=state.muck + discarded)
+
+
+def _second_round_began(state: HandState, event: SecondRoundBegan) -> HandState:
+    opened = bet.start_round(state.wagers, late=True)
+    return with_changes(state, phase=SECOND_ROUND,
+                        betting=with_changes(opened, to_act=event.first_to_act))
+
+
+def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
+    betting, award = credit_award(state.wagers, event)
+    return with_changes(state, betting=betting, awards=state.awards + (award,))
+
+
+def _points_scored(state: HandState, event: PointsScored) -> HandState:
+    return with_changes(state, points=tuple(int(s in event.winners) for s in range(state.seat_count)))
+
+
+def _hand_ended(state: HandState, event: HandEnded) -> HandState:
+    return with_changes(state, phase=OVER, showdown=event.showdown)
+
+
+def _openers_split(state: HandState, event: OpenersSplit) -> HandState:
+    aside = set(_cards(event.cards)) if event.cards else set()
+    return with_changes(state, muck=tuple(c for c in state.muck if c not in aside))
+
+
+def _cards_shown(state: HandState, event: CardsShown) -> HandState:
+    return with_changes(state, shown=_put(state.shown, event.position, True))
+
+
+def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
+    return with_changes(state, mucked=_put(state.mucked, event.position, True))
+
+
+def _unchanged(state: HandState, event: OpenersShown | ShowAsked) -> HandState:
+    return state
 
 
 def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
@@ -611,6 +646,17 @@ def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandStat
         to_act = bet.next_to_act(with_changes(b, folded=folded), seat)
     return with_changes(state, betting=with_changes(b, folded=folded, to_act=to_act),
                         hands=_put(state.hands, seat, ()), muck=state.muck + state.hands[seat])
+
+
+# One small function per event type: the event's type picks it (each takes its own type).
+_EVOLVERS: dict[type, Callable[[HandState, Any], HandState]] = {
+    HoleCardsDealt: _hole_cards_dealt, AntesPosted: _antes_posted, ActionTaken: _action_taken,
+    UncalledReturned: _uncalled_returned, RedealRequired: _redeal_required, Redealt: _redealt,
+    DrawBegan: _draw_began, StubReshuffled: _stub_reshuffled, PlayerDrew: _player_drew,
+    SecondRoundBegan: _second_round_began, PotAwarded: _pot_awarded, PointsScored: _points_scored,
+    HandEnded: _hand_ended, OpenersSplit: _openers_split, FalseOpenersFound: _false_openers_found,
+    CardsShown: _cards_shown, CardsMucked: _cards_mucked, OpenersShown: _unchanged, ShowAsked: _unchanged,
+}
 
 
 def _initial(event: HandStarted) -> HandState:
