@@ -205,7 +205,7 @@ class HandStarted:
 @dataclass(frozen=True)
 class AntesPosted:
     """Each seat's ante (a short stack is all-in for what it has; folded seats post 0)."""
-    amounts: tuple[int, ...]
+    amounts: tuple[Amount, ...]
 
 
 @dataclass(frozen=True)
@@ -329,6 +329,7 @@ def visible_event(event: Event, viewer_seat: int | None, role: str) -> Event:
     declared = secrecy.secrets_of(kind)
     hidden = declared.sealed
     private = declared.owner_only
+    # An event with owner-only fields names its owner (`position`); mypy sees the union of all.
     if private and not (role == PLAYER and viewer_seat == event.position):  # type: ignore[union-attr]
         hidden += private
     if not hidden:
@@ -422,7 +423,7 @@ class HandState:
         if self.at_showdown and self.settings.showdown == showdown_order.DECLARED:
             return self.to_show
         if self.phase in (FIRST_ROUND, SECOND_ROUND):
-            return self.betting.to_act  # type: ignore[union-attr]
+            return self.wagers.to_act
         return None
 
     @property
@@ -922,10 +923,12 @@ def _draw(state: HandState, command: Discard) -> list[Event]:
                         numbers={"seat": command.position})
     _check_seat(state, command.position)
     seat = command.position
-    if seat != state.draw_to_act:
+    to_draw = state.draw_to_act
+    if seat != to_draw:
+        assert to_draw is not None  # the draw goes on while someone is still to draw
         raise Violation("not_your_turn",
-                        f"it is {state.players[state.draw_to_act]}'s turn to draw, not "  # type: ignore[index]
-                        f"{state.players[seat]}'s", numbers={"seat": seat, "to_act": state.draw_to_act})
+                        f"it is {state.players[to_draw]}'s turn to draw, not "
+                        f"{state.players[seat]}'s", numbers={"seat": seat, "to_act": to_draw})
     discarded = _parse_card_list(command.cards, "cards to discard")
     held = state.hands[seat]
     foreign = [c for c in discarded if c not in held]
@@ -1016,11 +1019,11 @@ def _redeal(state: HandState, command: Redeal) -> list[Event]:
     deck = _check_deck(state.settings, command.deck, "deck")
     reshuffle = _check_deck(state.settings, command.reshuffle_order, "reshuffle_order") \
         if command.reshuffle_order is not None else None
-    b = state.betting
-    contenders = set(b.contenders)  # type: ignore[union-attr]
+    b = state.wagers
+    contenders = set(b.contenders)
     ante = state.settings.ante
     amounts = tuple(min(ante, stack) if seat in contenders else 0
-                    for seat, stack in enumerate(b.stacks))  # type: ignore[union-attr]
+                    for seat, stack in enumerate(b.stacks))
     seats = _from_left_of_dealer(contenders, state.button, state.seat_count)
     return [Redealt(deck, command.commitment, reshuffle), AntesPosted(amounts), *_deal(deck, seats)]
 
@@ -1224,9 +1227,10 @@ def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAct
         advised = advised_discard(_text(state.hands[seat]), state.settings)
         return Discard(seat, advised, split_openers=breaks_openers(state, seat, advised))
     legal = legal_actions(state)
-    if legal.check:  # type: ignore[union-attr]
+    assert legal is not None  # the seat to act, neither drawing nor at the showdown, is to bet
+    if legal.check:
         return PostAction(seat, "check")
-    small = legal.call is not None and legal.call.adds <= state.settings.unit  # type: ignore[union-attr]
+    small = legal.call is not None and legal.call.adds <= state.settings.unit
     if not timed_out and small and \
             evaluate_high(state.hands[seat], state.settings.joker).category != "high_card":
         return PostAction(seat, "call")

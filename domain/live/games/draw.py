@@ -275,7 +275,7 @@ class DrawGame:
         if _at_declared_showdown(game):
             aggressor = game.aggressor
             open_right = aggressor is not None and not game.shown[aggressor] and aggressor in game.show_order
-            return {**showdown_actions(game.players[aggressor] if open_right else None),  # type: ignore[index]
+            return {**showdown_actions(game.players[aggressor] if aggressor is not None and open_right else None),
                     "discard": None}
         legal = legal_shape(draw.legal_actions(game))
         return None if legal is None else {**legal, "discard": None}
@@ -296,7 +296,7 @@ class DrawGame:
         needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
                          and game.phase == draw.FIRST_ROUND and game.betting is not None)
         if needs_openers and sees is not None and not sees(to_act):
-            shape = legal_shape(legal_actions(game.betting)) or {}  # type: ignore[arg-type]
+            shape = legal_shape(legal_actions(game.wagers)) or {}
             if shape.get("bet") is not None:
                 shape["bet"] = {**shape["bet"], "needs_openers": True}
             return {**shape, "discard": None}
