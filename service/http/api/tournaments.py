@@ -19,6 +19,7 @@ import marshmallow as ma
 from flask import Response
 
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
 from domain.tournaments import tournament
 from domain.tournaments.bounties import BOUNTY_KINDS
 from domain.tournaments.clock import read_clock
@@ -160,8 +161,8 @@ class NewTournamentSchema(ma.Schema):
                                         metadata={"description": "add-ons per player (default 1)"})
     add_on_until_level = ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=200), metadata={
         "description": "the last level an add-on is taken in, and the break after it (default: the rebuys')"})
-    tables = ma.fields.String(load_default=tournament.TABLES_SERVICE,
-                              validate=ma.validate.OneOf([tournament.TABLES_SERVICE, tournament.TABLES_PHYSICAL]),
+    tables = ma.fields.String(load_default=tournament_commands.TABLES_SERVICE,
+                              validate=ma.validate.OneOf([tournament_commands.TABLES_SERVICE, tournament_commands.TABLES_PHYSICAL]),
                               metadata={"description": "service: the service deals every hand and sees every bust; "
                                                        "physical: dealers at real tables, the floor reports busts "
                                                        "and chip counts"})
@@ -480,14 +481,14 @@ def _starts_at(value: str | datetime) -> int:
     return now() if value == "now" else int(value.timestamp())  # type: ignore[union-attr]
 
 
-def _settings(body: dict) -> tournament.Settings:
+def _settings(body: dict) -> tournament_commands.Settings:
     """The settings, with the documented defaults of rebuys and add-ons when offered."""
     stack = body["starting_stack"]
     rebuy = body["rebuy_price"] > 0
     add_on = body["add_on_price"] > 0
     payouts = body.get("payouts", [])
     rebuy_until = body.get("rebuy_until_level", max(1, body["late_registration_until_level"]) if rebuy else 0)
-    return tournament.Settings(
+    return tournament_commands.Settings(
         name=body["name"],
         structure=tuple(_period(p) for p in body["levels"]),
         starts_at=_starts_at(body["starts_at"]),
@@ -583,7 +584,7 @@ def register(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     _for_self_or_staff(body["player_id"])
     _existing(tournament_id)
     _registered_player(body["player_id"])
-    return _send(tournament_id, body, tournament.Register(body["player_id"], at=now(), seed=tournaments.new_seed()))
+    return _send(tournament_id, body, tournament_commands.Register(body["player_id"], at=now(), seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/registrations/<string:player_id>", methods=["DELETE"])
@@ -594,7 +595,7 @@ def register(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def unregister(body: dict, tournament_id: str, player_id: str) -> tuple[dict, int, dict]:
     """Withdraw a registration before the start."""
     _for_self_or_staff(player_id)
-    return _send(tournament_id, body, tournament.Unregister(player_id), status=200)
+    return _send(tournament_id, body, tournament_commands.Unregister(player_id), status=200)
 
 
 @blp.route("/<string:tournament_id>/start", methods=["POST"])
@@ -607,7 +608,7 @@ def start(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     time; with at least two players): seats are drawn at random, the seed is in the
     event, and the first level starts. The clock worker starts it by itself only with
     `auto_start`, and then with at least `min_players`."""
-    return _send(tournament_id, body, tournament.StartTournament(at=now(), seed=tournaments.new_seed()))
+    return _send(tournament_id, body, tournament_commands.StartTournament(at=now(), seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/clock/pause", methods=["POST"])
@@ -617,7 +618,7 @@ def start(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @_write_docs
 def pause_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Stop the level clock; the remaining time is frozen."""
-    return _send(tournament_id, body, tournament.PauseClock(at=now()))
+    return _send(tournament_id, body, tournament_commands.PauseClock(at=now()))
 
 
 @blp.route("/<string:tournament_id>/clock/resume", methods=["POST"])
@@ -627,7 +628,7 @@ def pause_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 @_write_docs
 def resume_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Restart the level clock with the time that was left."""
-    return _send(tournament_id, body, tournament.ResumeClock(at=now()))
+    return _send(tournament_id, body, tournament_commands.ResumeClock(at=now()))
 
 
 @blp.route("/<string:tournament_id>/clock/adjust", methods=["POST"])
@@ -642,7 +643,7 @@ def adjust_clock(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     Leaving more than the period's own length (+6000 s on a 20-minute level) needs
     `confirm: true`, else 422 `adjust_past_level_length` with `seconds`, `remaining_s`,
     `length_s` and `would_leave_s`. To change periods, set the level."""
-    return _send(tournament_id, body, tournament.AdjustClock(body["seconds"], at=now(), confirm=body["confirm"]))
+    return _send(tournament_id, body, tournament_commands.AdjustClock(body["seconds"], at=now(), confirm=body["confirm"]))
 
 
 @blp.route("/<string:tournament_id>/clock/level", methods=["POST"])
@@ -666,7 +667,7 @@ def set_level(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     else:
         current = read_clock(loaded.state.clock, at).period_index
         index = (current or 0) + body["step"]
-    return _send(tournament_id, body, tournament.SetLevel(index, at=at, remaining_s=body.get("remaining_s")))
+    return _send(tournament_id, body, tournament_commands.SetLevel(index, at=at, remaining_s=body.get("remaining_s")))
 
 
 @blp.route("/<string:tournament_id>/hand-for-hand", methods=["POST"])
@@ -678,7 +679,7 @@ def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict
     """Hand-for-hand (near the money): every table plays one hand at a time, and players
     out in the same round share the places reached (or are ranked by starting stack, as
     set) (TDA 2024 RP-8)."""
-    return _send(tournament_id, body, tournament.StartHandForHand(at=now()))
+    return _send(tournament_id, body, tournament_commands.StartHandForHand(at=now()))
 
 
 @blp.route("/<string:tournament_id>/hand-for-hand", methods=["DELETE"])
@@ -689,7 +690,7 @@ def start_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict
 def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Back to tables playing at their own pace; players out in the unfinished round are
     placed together."""
-    return _send(tournament_id, body, tournament.StopHandForHand(at=now(), seed=tournaments.new_seed()),
+    return _send(tournament_id, body, tournament_commands.StopHandForHand(at=now(), seed=tournaments.new_seed()),
                  status=200)
 
 
@@ -709,10 +710,10 @@ def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     listed = body.get("busted") or [{"player_id": body["player_id"], "starting_stack": 0,
                                      "busted_by": body.get("busted_by"),
                                      "also_busted_by": body.get("also_busted_by", [])}]
-    busted = tuple(tournament.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by"),
+    busted = tuple(tournament_commands.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by"),
                                    also_busted_by=tuple(b.get("also_busted_by", ()))) for b in listed)
-    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
-    return _send(tournament_id, body, tournament.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
+    counts = tuple(tournament_commands.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament_commands.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
                                                            counts=counts))
 
 
@@ -726,8 +727,8 @@ def chip_counts(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     players, everyone). They can never hold more chips than are in play and not yet
     counted; a whole table counted while every chip is accounted for must hold exactly
     what it had (`chips_not_conserved` otherwise)."""
-    counts = tuple(tournament.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
-    return _send(tournament_id, body, tournament.ReportChipCounts(counts, at=now()))
+    counts = tuple(tournament_commands.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
+    return _send(tournament_id, body, tournament_commands.ReportChipCounts(counts, at=now()))
 
 
 @blp.route("/<string:tournament_id>/chip-races", methods=["POST"])
@@ -739,7 +740,7 @@ def chip_race(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """A scheduled colour-up at one table, between its hands (TDA 2024 24): the race's
     cards and every stack before and after are in the event. The service's own tables
     race by themselves before their next hand."""
-    return _send(tournament_id, body, tournament.RaceChips(body["table"], at=now(), seed=tournaments.new_seed()))
+    return _send(tournament_id, body, tournament_commands.RaceChips(body["table"], at=now(), seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/moves", methods=["POST"])
@@ -752,7 +753,7 @@ def move(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """A floor move (or a seat change at the same table) to an open seat. Between hands it
     is made at once (201); while either table plays a hand it is queued (202, with its
     `move_id`) and made after that hand, before the table's next deal."""
-    body_out, status, headers = _send(tournament_id, body, tournament.MovePlayer(
+    body_out, status, headers = _send(tournament_id, body, tournament_commands.MovePlayer(
         body["player_id"], body["to_table"], body["to_seat"] - 1, at=now()))
     queued = [e for e in body_out["events"] if e["type"] == "MoveQueued"]
     if queued:
@@ -793,7 +794,7 @@ def list_moves(tournament_id: str) -> dict:
 @_write_docs
 def move_seated(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
     """The floor saw the moved player sit down: the move is no longer pending."""
-    return _send(tournament_id, body, tournament.ConfirmSeated(move_id, at=now()))
+    return _send(tournament_id, body, tournament_commands.ConfirmSeated(move_id, at=now()))
 
 
 class TournamentAbsenceSchema(TournamentWriteSchema):
@@ -865,7 +866,7 @@ def undo(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     given = expected_version(body, required=False)
     body = {**body, "expected_version": loaded.version if given is None else given}
     try:
-        return _send(tournament_id, body, tournament.Undo(at=now()))
+        return _send(tournament_id, body, tournament_commands.Undo(at=now()))
     except Violation as refused:
         if refused.code in ("undo_blocked", "nothing_to_undo"):
             raise Problem(409, refused.code, refused.detail, numbers=dict(refused.numbers)) from refused
@@ -885,8 +886,8 @@ def record_deal(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     players named are not those left; one deal per event (`deal_exists`); none while the
     pool can still grow (`entries_open`) or a busted player may rebuy (`awaiting_rebuy`).
     The prizes follow the deal from then on, whatever the places."""
-    shares = tuple(tournament.DealShare(s["player_id"], s["amount"], s["place"]) for s in body["shares"])
-    return _send(tournament_id, body, tournament.RecordDeal(shares, body["left_to_play_for"], at=now()))
+    shares = tuple(tournament_commands.DealShare(s["player_id"], s["amount"], s["place"]) for s in body["shares"])
+    return _send(tournament_id, body, tournament_commands.RecordDeal(shares, body["left_to_play_for"], at=now()))
 
 
 @blp.route("/<string:tournament_id>/deal-figures", methods=["GET"])
@@ -911,7 +912,7 @@ def get_deal_figures(tournament_id: str) -> dict:
 @_write_docs
 def cancel_move(body: dict, tournament_id: str, move_id: int) -> tuple[dict, int, dict]:
     """Cancel a queued move (404-like 422 `unknown_move` once made or cancelled)."""
-    return _send(tournament_id, body, tournament.CancelMove(move_id), status=200)
+    return _send(tournament_id, body, tournament_commands.CancelMove(move_id), status=200)
 
 
 @blp.route("/<string:tournament_id>/disqualifications", methods=["POST"])
@@ -923,7 +924,7 @@ def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """Disqualify a player: out at the current place, their chips removed from play (the
     event says how many), tables rebalanced. During the player's hand it is made when
     that hand is over."""
-    return _send(tournament_id, body, tournament.Disqualify(body["player_id"], body["reason"], at=now(),
+    return _send(tournament_id, body, tournament_commands.Disqualify(body["player_id"], body["reason"], at=now(),
                                                            seed=tournaments.new_seed()))
 
 
@@ -937,7 +938,7 @@ def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     limit): for a player busted in the rebuy period who kept the seat, or a seated player
     at or below `rebuy_at_or_below` (default: the starting stack); `double` where offered.
     The chips reach the table between hands (at once when it is between hands)."""
-    return _send(tournament_id, body, tournament.Rebuy(body["player_id"], at=now(), double=body["double"],
+    return _send(tournament_id, body, tournament_commands.Rebuy(body["player_id"], at=now(), double=body["double"],
                                                        seed=tournaments.new_seed()))
 
 
@@ -949,7 +950,7 @@ def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def decline_rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """A busted player waiting to rebuy declines: out now, placed below everyone still
     in, and the tables are balanced. 422 `not_awaiting_rebuy` for anyone else."""
-    return _send(tournament_id, body, tournament.DeclineRebuy(body["player_id"], at=now(),
+    return _send(tournament_id, body, tournament_commands.DeclineRebuy(body["player_id"], at=now(),
                                                               seed=tournaments.new_seed()))
 
 
@@ -961,7 +962,7 @@ def decline_rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
 def add_on(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """An add-on for a seated player, while offered (until `add_on_until_level`,
     `add_ons_allowed` each). The chips reach the table between hands."""
-    return _send(tournament_id, body, tournament.AddOn(body["player_id"], at=now()))
+    return _send(tournament_id, body, tournament_commands.AddOn(body["player_id"], at=now()))
 
 
 @blp.route("/<string:tournament_id>/events", methods=["GET"])
