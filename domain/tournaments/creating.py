@@ -1,5 +1,4 @@
-"""CreateTournament: the settings checked once, before any event.
-"""
+"""CreateTournament: the settings checked once, before any event."""
 from __future__ import annotations
 
 from dataclasses import replace

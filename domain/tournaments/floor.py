@@ -1,5 +1,4 @@
-"""The floor's word: disqualifications, moves, hand-for-hand, the clock and undo.
-"""
+"""The floor's word: disqualifications, moves, hand-for-hand, the clock and undo."""
 from __future__ import annotations
 
 from dataclasses import replace

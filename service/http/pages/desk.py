@@ -42,7 +42,7 @@ from service.application.screens import latest_per_player, players_named
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import ORGANISERS
+from service.http.api.tournament_requests import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words
 from service.http.pages.frame import pages

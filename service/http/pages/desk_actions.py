@@ -31,7 +31,8 @@ from service.application import tournaments
 from service.application.players import register_player
 from service.http.api import application, event_store
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import FLOOR, ORGANISERS, check_undo_rights
+from service.http.api.tournament_floor import check_undo_rights
+from service.http.api.tournament_requests import FLOOR, ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages.frame import chips, clock_time
 from service.http.problems import Problem
