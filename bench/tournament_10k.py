@@ -80,7 +80,7 @@ def _new_tournament(app: Application, players: int, now: float) -> str:
     each one, the store appends 500 at a time), which is not what is measured."""
     tournament_id = f"bench{players}x{random.Random(players).randrange(10**6)}"
     settings = tournament_commands.Settings(name=f"{players} players", structure=STRUCTURE, starts_at=int(now),
-                                   starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"))
+                                            starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     loaded = tournaments.load_tournament(app, tournament_id)
     state, version = loaded.state, loaded.version

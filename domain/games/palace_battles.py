@@ -51,7 +51,7 @@ def hand_value(cards: Sequence[str]) -> HandStrength:
     if len(parsed) >= 5:
         value = evaluate_high(parsed)
         return HandStrength(value.strength, value.category,
-                              tuple(format_card(card) for card in value.best))
+                            tuple(format_card(card) for card in value.best))
     counts = Counter(card_rank(card) for card in parsed)
     ordered = sorted(parsed, key=lambda card: (counts[card_rank(card)], card_rank(card), card),
                      reverse=True)
@@ -59,7 +59,7 @@ def hand_value(cards: Sequence[str]) -> HandStrength:
     category = _SHORT_CATEGORY.get(shape, HIGH_CARD)
     ranks = [card_rank(card) for card in ordered] + [MISSING_CARD_RANK] * (5 - len(ordered))
     return HandStrength(pack(category, ranks), CATEGORIES[category],
-                          tuple(format_card(card) for card in ordered))
+                        tuple(format_card(card) for card in ordered))
 
 
 @dataclass(frozen=True)

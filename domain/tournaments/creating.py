@@ -59,7 +59,7 @@ def create(state: Tournament, command: CreateTournament) -> list[object]:
             raise refuse("invalid_setting", f"a {what.replace('_', '-')} offered gives chips (more than 0), "
                          f"at least one per player, until a level of the structure (1..{levels})",
                          **{f"{what}_chips": chips, f"{what}s_allowed": allowed, f"{what}_until_level": until,
-                             "levels": levels})
+                            "levels": levels})
         if not offered and (chips or allowed or until):
             raise refuse("invalid_setting", f"{what.replace('_', '-')} chips, count and level need a "
                          f"{what.replace('_', '-')} price")

@@ -437,7 +437,7 @@ def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number:
         return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
     by = {named.player_id: named.winners for named in table_state.last_busted_by}
     here = tuple(tournament_commands.Bust(seat.player_id, seat.stack, busted_by=next(iter(by.get(seat.player_id, ())), None),
-                                 also_busted_by=by.get(seat.player_id, ())[1:])
+                                          also_busted_by=by.get(seat.player_id, ())[1:])
                  for seat in table_state.last_busted if state.seating.where.get(seat.player_id, (None,))[0] == number)
     stacks = tuple(tournament_commands.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
                    if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
@@ -577,7 +577,7 @@ def _keys(app: Application, loaded: tournaments.LoadedTournament) -> Any:
 def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament_events.HandDealt:
     first, last = versions
     for record in app.store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
-                                    up_to_version=last):
+                                        up_to_version=last):
         if record.type == "HandDealt":
             event = from_record(tournament_events.EVENT_TYPES, record.type, record.data)
             assert isinstance(event, tournament_events.HandDealt)

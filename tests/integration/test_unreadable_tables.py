@@ -76,7 +76,7 @@ def new_tournament(app: Application, tournament_id: str) -> None:
     """Three players on the service's tables, started: the follower (or `advance`) opens
     its table."""
     settings = tournament_commands.Settings(name=tournament_id, structure=(Period.level(25, 50, 20),), starts_at=0,
-                                   starting_stack=1000, buy_in=10, payout_percentages=("100",))
+                                            starting_stack=1000, buy_in=10, payout_percentages=("100",))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for player in ("ann", "bob", "cat"):
         tournaments.send(app, tournament_id, tournament_commands.Register(f"{tournament_id}-{player}", at=0))

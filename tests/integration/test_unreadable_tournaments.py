@@ -45,7 +45,7 @@ def client(own_database: tuple[str, str], own_store: PostgresEventStore) -> Any:
     app = application(own_store)
     now = int(time.time())
     settings = tournament_commands.Settings(name="stored", structure=(Period.level(25, 50, 20),), starts_at=now,
-                                   starting_stack=1000, buy_in=10, payout_percentages=("100",), auto_start=True)
+                                            starting_stack=1000, buy_in=10, payout_percentages=("100",), auto_start=True)
     for tournament_id in (READABLE, RENAMED):
         tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
         for player in ("ann", "bob"):

@@ -214,7 +214,7 @@ def test_a_defender_whose_call_takes_the_whole_stack_cannot_raise():
     history = after(table(stacks=(1000, 15, 1000, 1000)), P.Attack("Ann", "Bob"))
     assert refused(history, P.Raise("Bob")).code == "exceeds_stack"
     assert palace_decider.legal_actions(P.replay(history))["legal"] == {"fold": True, "call": {"adds": 10},
-                                                           "raise": None}
+                                                                        "raise": None}
 
 
 def test_after_a_raise_an_attacker_who_folds_is_out_and_the_defender_takes_their_cards():

@@ -21,7 +21,7 @@ LEVELS = (Period.level(25, 50, 10), Period.level(50, 100, 10), Period.level(100,
 
 def registered(players: int, starts_at: int = STARTS_AT, auto_start: bool = True) -> tournament.Tournament:
     settings = tournament_commands.Settings(name="t", structure=LEVELS, starts_at=starts_at, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("100",), auto_start=auto_start)
+                                            buy_in=10, payout_percentages=("100",), auto_start=auto_start)
     commands = [tournament_commands.CreateTournament("t", settings, None),
                 *(tournament_commands.Register(f"p{n}", at=0) for n in range(players))]
     return reduce(lambda state, command: reduce(tournament_evolver.evolve, tournament_decider.decide(state, command), state),
@@ -43,8 +43,8 @@ def test_without_auto_start_the_start_is_no_deadline_the_director_starts_it() ->
 
 def test_a_busted_players_time_to_rebuy_wakes_the_follower() -> None:
     settings = tournament_commands.Settings(name="t", structure=LEVELS, starts_at=STARTS_AT, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("100",), tables="physical", rebuy_price=10,
-                                   rebuy_chips=1000, rebuy_until_level=2, rebuy_grace_s=60)
+                                            buy_in=10, payout_percentages=("100",), tables="physical", rebuy_price=10,
+                                            rebuy_chips=1000, rebuy_until_level=2, rebuy_grace_s=60)
     state = reduce(tournament_evolver.evolve, [tournament_events.TournamentCreated("t", settings)], tournament.INITIAL)
     for command in [*(tournament_commands.Register(f"p{n}", at=0) for n in range(4)),
                     tournament_commands.StartTournament(at=STARTS_AT, seed=1),

@@ -19,8 +19,8 @@ NAMES = {"ann": "Ann", "bo": "Bo", "cy": "Cy"}
 def running(*commands, **settings_given) -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
     settings = tournament_commands.Settings(**{"name": "Unit", "structure": STRUCTURE, "starts_at": START,
-                                      "starting_stack": 1000, "buy_in": 10, "payout_percentages": ("50", "30", "20"),
-                                      "tables": tournament_commands.TABLES_PHYSICAL, **settings_given})
+                                               "starting_stack": 1000, "buy_in": 10, "payout_percentages": ("50", "30", "20"),
+                                               "tables": tournament_commands.TABLES_PHYSICAL, **settings_given})
     tournaments.create_tournament(applications.of(store), "t", settings, "holdem", "no-limit")
     for player in NAMES:
         tournaments.send(applications.of(store), "t", tournament_commands.Register(player, at=START - 60))

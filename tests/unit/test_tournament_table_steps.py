@@ -48,7 +48,7 @@ def started(now: int) -> tuple[Application, str]:
     app = application(InMemoryEventStore())
     tournament_id = "steps"
     settings = tournament_commands.Settings(name="steps", structure=LEVELS, starts_at=now, starting_stack=STACK,
-                                   buy_in=10, payout_percentages=("60", "40"))
+                                            buy_in=10, payout_percentages=("60", "40"))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for n in range(PLAYERS):
         tournaments.send(app, tournament_id, tournament_commands.Register(f"p{n}", at=now))

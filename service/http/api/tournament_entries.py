@@ -61,7 +61,7 @@ def rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     at or below `rebuy_at_or_below` (default: the starting stack); `double` where offered.
     The chips reach the table between hands (at once when it is between hands)."""
     return send(tournament_id, body, tournament_commands.Rebuy(body["player_id"], at=now(), double=body["double"],
-                                                       seed=tournaments.new_seed()))
+                                                               seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/rebuys/decline", methods=["POST"])
@@ -73,7 +73,7 @@ def decline_rebuy(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     """A busted player waiting to rebuy declines: out now, placed below everyone still
     in, and the tables are balanced. 422 `not_awaiting_rebuy` for anyone else."""
     return send(tournament_id, body, tournament_commands.DeclineRebuy(body["player_id"], at=now(),
-                                                              seed=tournaments.new_seed()))
+                                                                      seed=tournaments.new_seed()))
 
 
 @blp.route("/<string:tournament_id>/add-ons", methods=["POST"])

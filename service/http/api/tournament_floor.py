@@ -45,7 +45,7 @@ def stop_hand_for_hand(body: dict, tournament_id: str) -> tuple[dict, int, dict]
     """Back to tables playing at their own pace; players out in the unfinished round are
     placed together."""
     return send(tournament_id, body, tournament_commands.StopHandForHand(at=now(), seed=tournaments.new_seed()),
-                 status=200)
+                status=200)
 
 
 @blp.route("/<string:tournament_id>/eliminations", methods=["POST"])
@@ -65,10 +65,10 @@ def eliminate(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
                                      "busted_by": body.get("busted_by"),
                                      "also_busted_by": body.get("also_busted_by", [])}]
     busted = tuple(tournament_commands.Bust(b["player_id"], b["starting_stack"], busted_by=b.get("busted_by"),
-                                   also_busted_by=tuple(b.get("also_busted_by", ()))) for b in listed)
+                                            also_busted_by=tuple(b.get("also_busted_by", ()))) for b in listed)
     counts = tuple(tournament_commands.ChipCount(c["player_id"], c["chips"]) for c in body["counts"])
     return send(tournament_id, body, tournament_commands.Eliminate(busted, at=now(), seed=tournaments.new_seed(),
-                                                           counts=counts))
+                                                                   counts=counts))
 
 
 @blp.route("/<string:tournament_id>/chip-counts", methods=["POST"])
@@ -107,7 +107,7 @@ def disqualify(body: dict, tournament_id: str) -> tuple[dict, int, dict]:
     event says how many), tables rebalanced. During the player's hand it is made when
     that hand is over."""
     return send(tournament_id, body, tournament_commands.Disqualify(body["player_id"], body["reason"], at=now(),
-                                                           seed=tournaments.new_seed()))
+                                                                    seed=tournaments.new_seed()))
 
 
 def check_undo_rights(state: tournament.Tournament, role: str) -> None:

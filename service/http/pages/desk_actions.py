@@ -227,8 +227,8 @@ def _eliminate(context: Context, form_id: str) -> Any:
     if any(len(w) > NAME_MAX for w in split):
         raise invalid("also_busted_by", f"player ids of 1 to {NAME_MAX} characters")
     return tournament_commands.Eliminate((tournament_commands.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None,
-                                                 also_busted_by=split),),
-                                at=context.now, seed=tournaments.new_seed())
+                                                                   also_busted_by=split),),
+                                         at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_eliminate(context: Context, events: list[object]) -> str:
@@ -277,12 +277,12 @@ def _confirm_decline(context: Context, events: list[object]) -> str:
 
 def _rebuy(context: Context, form_id: str) -> Any:
     return tournament_commands.Rebuy(_player(context), at=context.now, double=request.form.get("double") == "yes",
-                            seed=tournaments.new_seed())
+                                     seed=tournaments.new_seed())
 
 
 def _disqualify(context: Context, form_id: str) -> Any:
     return tournament_commands.Disqualify(_player(context), text("reason", REASON_MAX), at=context.now,
-                                 seed=tournaments.new_seed())
+                                          seed=tournaments.new_seed())
 
 
 def _confirm_disqualify(context: Context, events: list[object]) -> str:
