@@ -34,7 +34,9 @@ from bench import size
 from bench.store import _scratch_database, _server
 from domain.live import table
 from domain.records import to_record
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments.structure import Period
 from service.adapters.migrate import upgrade
 from service.adapters.store import trackings
@@ -77,8 +79,8 @@ def _new_tournament(app: Application, players: int, now: float) -> str:
     """Registered and started; the registrations are set up in chunks (the domain decides
     each one, the store appends 500 at a time), which is not what is measured."""
     tournament_id = f"bench{players}x{random.Random(players).randrange(10**6)}"
-    settings = tournament.Settings(name=f"{players} players", structure=STRUCTURE, starts_at=int(now),
-                                   starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"))
+    settings = tournament_commands.Settings(name=f"{players} players", structure=STRUCTURE, starts_at=int(now),
+                                            starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     loaded = tournaments.load_tournament(app, tournament_id)
     state, version = loaded.state, loaded.version
@@ -86,11 +88,11 @@ def _new_tournament(app: Application, players: int, now: float) -> str:
     for first in range(0, players, REGISTRATIONS_PER_APPEND):
         events = []
         for n in range(first, min(players, first + REGISTRATIONS_PER_APPEND)):
-            for event in tournament.decide(state, tournament.Register(f"{tournament_id}p{n}", at=int(now))):
-                state = tournament.evolve(state, event)
+            for event in tournament_decider.decide(state, tournament_commands.Register(f"{tournament_id}p{n}", at=int(now))):
+                state = tournament_evolver.evolve(state, event)
                 events.append(NewEvent(*to_record(event)))
         version = app.store.append(stream, version, events).last_version
-    tournaments.send(app, tournament_id, tournament.StartTournament(at=int(now), seed=SEED),
+    tournaments.send(app, tournament_id, tournament_commands.StartTournament(at=int(now), seed=SEED),
                      expected_version=version)
     return tournament_id
 

@@ -366,7 +366,9 @@ def _time_out(state: DiceGameState, command: TimeOut) -> list[Event]:
         roll_events = _roll(state, command.player, (), command.dice, command.salt,
                             command.next_commitment)
         events += roll_events
-        dice = roll_events[0].dice
+        rolled = roll_events[0]
+        assert isinstance(rolled, DiceRolled)
+        dice = rolled.dice
     line = best_free_line(state.cards[state.to_act], dice, state.settings)
     return events + _score(state, line, dice)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.games.palace import RULE, palace_battle_ruling
+from domain.games.palace import RULE
+from domain.games.palace_battles import palace_battle_ruling
 from domain.ruling_forms import CHECKBOX, NUMBER, FormError, FormField, RulingForm, read_amount, read_text, ticked
 
 SIDE_SYNTAX = "name banner palace [soldiers]"

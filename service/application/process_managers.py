@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
 from domain.tournaments import tournament
 from service.adapters.store import scope
 from service.adapters.store.base import Checkpoint, EventStore, RecordedEvent, VersionConflict
@@ -288,7 +289,7 @@ class TournamentFollower:
                 if state.status == tournament.RUNNING:
                     self._deadlines[tournament_id] = now
                 elif state.status == tournament.FINISHED and tournament_id in with_open_tables \
-                        and state.settings is not None and state.settings.tables == tournament.TABLES_SERVICE:
+                        and state.settings is not None and state.settings.tables == tournament_commands.TABLES_SERVICE:
                     self._finishing.add(tournament_id)  # over before its tables were finished
                     self._deadlines[tournament_id] = now
                 else:
@@ -347,7 +348,7 @@ class TournamentFollower:
         settings = loaded.state.settings
         status = loaded.state.status
         if (status == tournament.RUNNING or tournament_id in self._finishing) and settings is not None \
-                and settings.tables == tournament.TABLES_SERVICE:
+                and settings.tables == tournament_commands.TABLES_SERVICE:
             tables = self._tables.get(tournament_id)
             if tables is None:
                 tables = self._tables[tournament_id] = tournament_tables.table_states(

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from domain.tournaments import commands as tournament_commands
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import Period, level_number
@@ -180,7 +181,7 @@ def _moves_to_call(state: tournament.Tournament, now: float) -> tuple[tournament
     the player seated (or move_call_s passes); at the service's tables, a notice for as long."""
     settings = state.settings
     assert settings is not None
-    if settings.tables == tournament.TABLES_PHYSICAL:
+    if settings.tables == tournament_commands.TABLES_PHYSICAL:
         calls = state.pending_move_calls(now)
     else:
         calls = tuple(c for c in state.move_calls if now < c.at + settings.move_call_s)

@@ -52,6 +52,8 @@ from domain.live import table
 from domain.records import from_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.seating import Table as SeatingTable
@@ -90,7 +92,7 @@ class Tables:
         self._changed: set[int] = set()
         self._left: set[str] = set()  # players who left a table since the last look
         self._seen: tournament.Tournament | None = None  # the tournament state last looked at
-        self.dealt: dict[str, tournament.HandDealt] = {}
+        self.dealt: dict[str, tournament_events.HandDealt] = {}
         """Deal key -> the HandDealt this process recorded with it: the table's StartNextHand
         follows in the next step without reading it back from the tournament stream."""
 
@@ -290,7 +292,7 @@ def _step(app: Application, tournament_id: str, now: int, tables: Tables, *, rea
     end at one table of 1,112 costs that table and the few its balancing touches."""
     loaded = tournaments.load_tournament(app, tournament_id, read=read)
     state = loaded.state
-    if state._settings.tables != tournament.TABLES_SERVICE or state.status == tournament.REGISTERING:
+    if state.required_settings.tables != tournament_commands.TABLES_SERVICE or state.status == tournament.REGISTERING:
         return False
     if state.status == tournament.FINISHED:
         return _finish_tables(app, loaded, tables)
@@ -362,7 +364,7 @@ def _send_to_table(app: Application, tables: Tables, number: int, loaded_table: 
 
 def _apply_chip_changes(app: Application, loaded: tournaments.LoadedTournament, number: int,
                         loaded_table: commands.LoadedTable, tables: Tables,
-                        pending: tuple[tournament.ChipChange, ...]) -> bool:
+                        pending: tuple[tournament_events.ChipChange, ...]) -> bool:
     """Between hands: the first chip change not applied anywhere for a player seated here."""
     state, table_state = loaded.state, loaded_table.state
     assert table_state is not None
@@ -387,7 +389,7 @@ def _race(app: Application, loaded: tournaments.LoadedTournament, number: int,
         return False
     if state.colour_up_due(number, now) is None:
         return False
-    tournaments.send(app, loaded.tournament_id, tournament.RaceChips(number, at=now, seed=tournaments.new_seed()),
+    tournaments.send(app, loaded.tournament_id, tournament_commands.RaceChips(number, at=now, seed=tournaments.new_seed()),
                      expected_version=loaded.version, actor=ACTOR)
     return True
 
@@ -414,7 +416,7 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))
 
 
-def _action_clock_s(settings: tournament.Settings, period: Any) -> int:
+def _action_clock_s(settings: tournament_commands.Settings, period: Any) -> int:
     """The level's action clock, else the tournament's; 0: none."""
     return period.action_clock_s or settings.action_clock_s or 0
 
@@ -434,13 +436,13 @@ def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number:
     if _deal_key(table_state.table_id, k + 1) in _keys(app, loaded):
         return False  # hand k was reported and k + 1 dealt: the table starts it (_deal)
     by = {named.player_id: named.winners for named in table_state.last_busted_by}
-    here = tuple(tournament.Bust(seat.player_id, seat.stack, busted_by=next(iter(by.get(seat.player_id, ())), None),
-                                 also_busted_by=by.get(seat.player_id, ())[1:])
+    here = tuple(tournament_commands.Bust(seat.player_id, seat.stack, busted_by=next(iter(by.get(seat.player_id, ())), None),
+                                          also_busted_by=by.get(seat.player_id, ())[1:])
                  for seat in table_state.last_busted if state.seating.where.get(seat.player_id, (None,))[0] == number)
-    stacks = tuple(tournament.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
+    stacks = tuple(tournament_commands.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
                    if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
     tournaments.send(app, loaded.tournament_id,
-                     tournament.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
+                     tournament_commands.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
                      expected_version=loaded.version, actor=ACTOR,
                      idempotency_key=f"{table_state.table_id}.{k}:finish")
     return True
@@ -539,14 +541,14 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
                 or table.everyone_away(table_state):
             return False
         try:
-            outcome = tournaments.send(app, loaded.tournament_id, tournament.DealHand(number, at=now),
+            outcome = tournaments.send(app, loaded.tournament_id, tournament_commands.DealHand(number, at=now),
                                        expected_version=loaded.version, actor=ACTOR, idempotency_key=key)
         except Violation as refused:
             log.info("tournament %s table %s: not dealt: %s", loaded.tournament_id, number, refused)
             return False
         for recorded in outcome.events:
-            if recorded["type"] == tournament.HandDealt.__name__:
-                tables.dealt[key] = from_record(tournament.EVENT_TYPES, recorded["type"], recorded["data"])
+            if recorded["type"] == tournament_events.HandDealt.__name__:
+                tables.dealt[key] = from_record(tournament_events.EVENT_TYPES, recorded["type"], recorded["data"])
         return True
     keys = _keys(app, loaded)
     if key not in keys:
@@ -572,13 +574,13 @@ def _keys(app: Application, loaded: tournaments.LoadedTournament) -> Any:
     return loaded.idempotency_keys
 
 
-def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament.HandDealt:
+def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, int]) -> tournament_events.HandDealt:
     first, last = versions
     for record in app.store.read_stream(tournaments.stream_id(tournament_id), after_version=first - 1,
-                                    up_to_version=last):
+                                        up_to_version=last):
         if record.type == "HandDealt":
-            event = from_record(tournament.EVENT_TYPES, record.type, record.data)
-            assert isinstance(event, tournament.HandDealt)
+            event = from_record(tournament_events.EVENT_TYPES, record.type, record.data)
+            assert isinstance(event, tournament_events.HandDealt)
             return event
     raise AssertionError(f"no HandDealt at versions {first}..{last} of tournament {tournament_id}")
 
@@ -590,7 +592,7 @@ def mark_away(app: Application, tournament_id: str, player_id: str, away: bool, 
     state = tournaments.load_tournament(app, tournament_id).state
     if state.settings is None:
         raise Violation("unknown_tournament", f"there is no tournament {tournament_id}")
-    if state.settings.tables != tournament.TABLES_SERVICE:
+    if state.settings.tables != tournament_commands.TABLES_SERVICE:
         raise Violation("physical_tables", "at physical tables the dealer kills an absent player's hand")
     seat = state.seating.where.get(player_id)
     if seat is None:

@@ -20,6 +20,10 @@ from typing import Any
 
 from domain.records import from_record, to_record
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from domain.tournaments.cashier import reconcile
 from domain.tournaments.clock import read_clock, roll_forward
@@ -48,9 +52,9 @@ class Outcome:
 
 
 def _evolve_record(state: tournament.Tournament, record: RecordedEvent) -> tournament.Tournament:
-    if record.type not in tournament.EVENT_TYPES:
+    if record.type not in tournament_events.EVENT_TYPES:
         raise UnknownEventType(record.type)
-    return tournament.evolve(state, from_record(tournament.EVENT_TYPES, record.type, record.data))
+    return tournament_evolver.evolve(state, from_record(tournament_events.EVENT_TYPES, record.type, record.data))
 
 
 def _fold(state: tournament.Tournament, records: Sequence[RecordedEvent]) -> tournament.Tournament:
@@ -68,9 +72,9 @@ def _execute(app: Application, tournament_id: str, command: Any, *, expected_ver
     """Decide `command` on the tournament's state (`loaded` if the caller has it) and
     append what it decided; `metadata` goes on every event."""
     def decide(loaded: Loaded[tournament.Tournament]) -> Decision[tournament.Tournament]:
-        events = tournament.decide(loaded.state, command)
+        events = tournament_decider.decide(loaded.state, command)
         return Decision([NewEvent(*to_record(event), metadata=dict(metadata or {})) for event in events],
-                        reduce(tournament.evolve, events, loaded.state), events)
+                        reduce(tournament_evolver.evolve, events, loaded.state), events)
 
     handled = app.tournaments.handle(stream_id(tournament_id), decide, expected_version=expected_version,
                                      idempotency_key=idempotency_key, actor=actor, loaded=loaded)
@@ -118,11 +122,11 @@ def load_tournament(app: Application, tournament_id: str, *, read: bool = True) 
                             str(loaded.first_metadata.get("betting", "")), loaded.idempotency_keys)
 
 
-def create_tournament(app: Application, tournament_id: str, settings: tournament.Settings,
+def create_tournament(app: Application, tournament_id: str, settings: tournament_commands.Settings,
                       game: str, betting: str, *, actor: str | None = None,
                       idempotency_key: str | None = None, now: float | None = None) -> Outcome:
     """`now`: a start before it is refused (None: not checked, for replaying old schedules)."""
-    return _execute(app, tournament_id, tournament.CreateTournament(tournament_id, settings, now),
+    return _execute(app, tournament_id, tournament_commands.CreateTournament(tournament_id, settings, now),
                     expected_version=0, idempotency_key=idempotency_key, actor=actor,
                     metadata={"game": game, "betting": betting})
 
@@ -160,10 +164,10 @@ def due_commands(state: tournament.Tournament, now: int) -> list[Any]:
     if state.status == tournament.REGISTERING:
         # Only with auto_start: otherwise the director starts it (early or late).
         if settings.auto_start and now >= settings.starts_at and len(state.registered) >= settings.min_players:
-            return [tournament.StartTournament(at=now, seed=new_seed())]
+            return [tournament_commands.StartTournament(at=now, seed=new_seed())]
         return []
     if state.status == tournament.RUNNING and state.rebuys_expired(now):
-        return [tournament.ExpireRebuys(at=now, seed=new_seed())]
+        return [tournament_commands.ExpireRebuys(at=now, seed=new_seed())]
     clock = state.clock
     if state.status != tournament.RUNNING or clock.period_index is None or clock.paused:
         return []
@@ -172,7 +176,7 @@ def due_commands(state: tournament.Tournament, now: int) -> list[Any]:
     began = clock.ends_at
     assert rolled.period_index is not None
     for index in range(clock.period_index + 1, rolled.period_index + 1):
-        commands.append(tournament.StartLevel(index, at=int(began)))
+        commands.append(tournament_commands.StartLevel(index, at=int(began)))
         began += clock.periods[index].length_s
     return commands
 
@@ -254,10 +258,10 @@ def _view(loaded: LoadedTournament, now: float) -> dict[str, Any]:
     return view
 
 
-def _rebuy_until(state: tournament.Tournament, awaited: tournament.RebuyAwaited) -> str:
+def _rebuy_until(state: tournament.Tournament, awaited: tournament_events.RebuyAwaited) -> str:
     """When the wait ends: an instant at physical tables, the next hand's end at service tables."""
-    settings = state._settings
-    if settings.tables == tournament.TABLES_PHYSICAL:
+    settings = state.required_settings
+    if settings.tables == tournament_commands.TABLES_PHYSICAL:
         return tournament.iso(awaited.at + settings.rebuy_grace_s)
     return "the end of the next hand at the table"
 
@@ -273,7 +277,7 @@ def _undo_view(state: tournament.Tournament) -> dict[str, Any] | None:
 def moves_view(state: tournament.Tournament, now: float) -> dict[str, Any]:
     """Moves to call out, seats counted from 1: pending (physical tables, until seated
     or move_call_s), the recent ones (newest first) and the floor's queued moves."""
-    settings = state._settings
+    settings = state.required_settings
     pending = {c.move_id for c in state.pending_move_calls(now)}
 
     def shown(call: tournament.MoveCall) -> dict[str, Any]:
@@ -365,7 +369,7 @@ def _prizes_view(state: tournament.Tournament) -> list[dict[str, Any]]:
 
 def money_view(state: tournament.Tournament) -> dict[str, Any]:
     """The event's prices and the cashier's reconciliation (running-events.md, Money)."""
-    s = state._settings
+    s = state.required_settings
     books = reconcile(state)
     return {
         "buy_in": s.buy_in, "fee": s.fee, "rebuy_price": s.rebuy_price, "rebuy_fee": s.rebuy_fee,

@@ -66,7 +66,7 @@ def payouts_csv(loaded: tournaments.LoadedTournament, now: float) -> Response:
     to two places; none for fixed amounts), amount."""
     view = tournaments.tournament_view(loaded, now)
     state = loaded.state
-    settings = state._settings
+    settings = state.required_settings
     percentages = settings.payout_percentages  # none for fixed amounts
     if settings.payout_preset:
         percentages = tuple(f"{float(p):.2f}" for p in preset_percentages(state.entries))

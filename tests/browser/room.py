@@ -64,20 +64,20 @@ def read(server: Server, tournament_id: str) -> dict:
 
 def deal_hand(database_url: str, tournament_id: str, table: int) -> None:
     """A hand starts at a table (what the table service records): moves there now wait."""
-    from domain.tournaments import tournament as rules
+    from domain.tournaments import commands as tournament_commands
 
-    _send(database_url, tournament_id, rules.DealHand(table, at=int(time.time())))
+    _send(database_url, tournament_id, tournament_commands.DealHand(table, at=int(time.time())))
 
 
 def finish_hand(database_url: str, tournament_id: str, table: int, stacks: dict[str, int]) -> None:
     """The hand at `table` ends with these stacks; a player left with none is out (what
     the table service records). Waiting moves are made, tables balanced or broken."""
-    from domain.tournaments import tournament as rules
+    from domain.tournaments import commands as tournament_commands
 
-    busted = tuple(rules.Bust(player, STARTING_STACK) for player, chips in stacks.items() if chips == 0)
-    counts = tuple(rules.ChipCount(player, chips) for player, chips in stacks.items())
-    _send(database_url, tournament_id, rules.FinishHand(table, at=int(time.time()), busted=busted,
-                                                        seed=1, stacks=counts))
+    busted = tuple(tournament_commands.Bust(player, STARTING_STACK) for player, chips in stacks.items() if chips == 0)
+    counts = tuple(tournament_commands.ChipCount(player, chips) for player, chips in stacks.items())
+    _send(database_url, tournament_id, tournament_commands.FinishHand(table, at=int(time.time()), busted=busted,
+                                                                      seed=1, stacks=counts))
 
 
 def server_keyed_store(pool: Any) -> Any:

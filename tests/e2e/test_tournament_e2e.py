@@ -13,6 +13,8 @@ import time
 import pytest
 
 from domain.records import from_record
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from service.application import tournament_tables, tournaments
 from tests import applications
@@ -107,18 +109,18 @@ def assert_the_multi_table_machinery_ran(store, tournament_id: str) -> None:
     state = tournament.INITIAL
     balance_moves, broken, levels, final_table = 0, 0, set(), None
     for record in store.read_stream(tournaments.stream_id(tournament_id)):
-        event = from_record(tournament.EVENT_TYPES, record.type, record.data)
-        if isinstance(event, tournament.PlayerMoved):
+        event = from_record(tournament_events.EVENT_TYPES, record.type, record.data)
+        if isinstance(event, tournament_events.PlayerMoved):
             assert event.move.from_table not in state.hands_in_progress, event
             balance_moves += event.move.reason == "balance"
-        elif isinstance(event, tournament.TableBroken):
+        elif isinstance(event, tournament_events.TableBroken):
             assert event.table not in state.hands_in_progress, event
             broken += 1
-        elif isinstance(event, tournament.HandDealt):
+        elif isinstance(event, tournament_events.HandDealt):
             levels.add(event.period_index)
-        elif isinstance(event, tournament.FinalTableReached):
+        elif isinstance(event, tournament_events.FinalTableReached):
             final_table = event
-        state = tournament.evolve(state, event)
+        state = tournament_evolver.evolve(state, event)
     assert broken >= 1, "no table was broken"
     assert balance_moves + broken >= 2, "players hardly changed tables"
     assert len(levels) >= 2, f"hands were dealt at levels {sorted(levels)} only"

@@ -21,6 +21,8 @@ from collections import Counter
 import pytest
 
 from domain.records import from_record
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from domain.tournaments.payouts import payout_amounts
 from service.application import tournament_tables, tournaments
@@ -77,7 +79,7 @@ class Floor:
     def in_time(self, what: str) -> None:
         if time.monotonic() - self.started < TIME_LIMIT_S:
             return
-        last = [f"{type(e).__name__} {e}" for e in tournament_events(self.store, self.tournament_id)[-15:]]
+        last = [f"{type(e).__name__} {e}" for e in read_tournament_events(self.store, self.tournament_id)[-15:]]
         raise AssertionError(f"{what}: not within {TIME_LIMIT_S} s; the tournament's last events:\n"
                              + "\n".join(last) + "\nthe worker:\n" + self.worker.text()[-3000:])
 
@@ -188,8 +190,8 @@ class Floor:
         raise AssertionError(f"{player_id} is not seated")
 
 
-def tournament_events(store, tournament_id: str) -> list[object]:
-    return [from_record(tournament.EVENT_TYPES, r.type, r.data)
+def read_tournament_events(store, tournament_id: str) -> list[object]:
+    return [from_record(tournament_events.EVENT_TYPES, r.type, r.data)
             for r in store.read_stream(tournaments.stream_id(tournament_id))]
 
 
@@ -258,8 +260,8 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
             for table_id in (from_table["table_id"], to_table_id):
                 floor.act(table_id, shove=0.0, call=0.2)
             time.sleep(0.05)
-        made = [e for e in tournament_events(store, floor.tournament_id)
-                if isinstance(e, tournament.PlayerMoved) and e.move_id == move_id]
+        made = [e for e in read_tournament_events(store, floor.tournament_id)
+                if isinstance(e, tournament_events.PlayerMoved) and e.move_id == move_id]
         if made:  # else cancelled: the player busted in that hand, or the seat was taken
             assert (made[0].move.player_id, made[0].move.to_table, made[0].move.reason) == (player_id, to_table, "floor")
             moves_made += 1
@@ -320,7 +322,7 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
 
     # Level 3 begins with the colour-up of the 25s: a chip race at every table.
     floor.call("POST", "/clock/level", {"level": 3})
-    while not any(isinstance(e, tournament.ChipsRaced) for e in tournament_events(store, floor.tournament_id)):
+    while not any(isinstance(e, tournament_events.ChipsRaced) for e in read_tournament_events(store, floor.tournament_id)):
         floor.in_time("the colour-up")
         floor.play_round(shove=0.0, call=0.2)
     view = floor.assert_chips_conserved()
@@ -341,24 +343,24 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         floor.assert_chips_conserved()
     assert floor.checks > 10
 
-    events = tournament_events(store, floor.tournament_id)
+    events = read_tournament_events(store, floor.tournament_id)
     state, table_of, field, rounds, at_the_bubble = tournament.INITIAL, {}, [], [], False
     for event in events:
         at_the_bubble |= state.seating.players == PAID + 1 and state.seating.open_tables > 1
-        if isinstance(event, (tournament.PlayersEliminated, tournament.PlayersBusted, tournament.HandForHandStarted)):
+        if isinstance(event, (tournament_events.PlayersEliminated, tournament_events.PlayersBusted, tournament_events.HandForHandStarted)):
             field.append((type(event).__name__, state.seating.players, state.seating.open_tables))
-        if isinstance(event, tournament.PlayersEliminated) and state.hand_for_hand:
+        if isinstance(event, tournament_events.PlayersEliminated) and state.hand_for_hand:
             by_place: dict[int, set[int]] = {}
             for out in event.eliminations:
                 by_place.setdefault(out.place, set()).add(table_of[out.player_id])
             rounds.append(by_place)
-        state = tournament.evolve(state, event)
+        state = tournament_evolver.evolve(state, event)
         table_of.update({player: where[0] for player, where in state.seating.where.items()})
     entries = EARLY + LATE + len(re_entered)
     assert view["entries"] == entries
     assert view["chips"]["rebuys"] == sum(rebought.values()) and view["chips"]["add_ons"] == len(adders)
-    assert sum(isinstance(e, tournament.ChipsRaced) for e in events) >= 1
-    assert view["chips"]["removed"] == sum(e.removed for e in events if isinstance(e, tournament.ChipsRaced))
+    assert sum(isinstance(e, tournament_events.ChipsRaced) for e in events) >= 1
+    assert view["chips"]["removed"] == sum(e.removed for e in events if isinstance(e, tournament_events.ChipsRaced))
 
     # Hand-for-hand: players out in one round at different tables share the places they
     # reached and split those prizes (TDA 2024 RP-8-A); it was on at the bubble and off once
@@ -366,8 +368,8 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
     # The play near the bubble busts one player a hand at most, but a blind that puts a
     # short stack all in can still make two; a field that steps over the bubble in one
     # hand never stands at it, and then needs no hand-for-hand.
-    started_at = [i for i, e in enumerate(events) if isinstance(e, tournament.HandForHandStarted)]
-    stopped_at = [i for i, e in enumerate(events) if isinstance(e, tournament.HandForHandStopped)]
+    started_at = [i for i, e in enumerate(events) if isinstance(e, tournament_events.HandForHandStarted)]
+    stopped_at = [i for i, e in enumerate(events) if isinstance(e, tournament_events.HandForHandStopped)]
     print(f"the field at each bust (players, tables): {field}")
     assert bool(started_at) == at_the_bubble, field
     if started_at:

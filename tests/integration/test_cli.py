@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
 from service.adapters.integrity import open_store
 from service.adapters.store.postgres import open_pool
 from service.application import tournaments
@@ -110,8 +110,8 @@ def test_verify_checks_every_stream_of_a_played_tournament(cardroom, database_ur
                                   "--json").stdout)
     tournament_id = created["id"]
     for n in range(6):
-        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"{tournament_id}p{n}", at=int(time.time())))
-    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=int(time.time()), seed=3))
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(f"{tournament_id}p{n}", at=int(time.time())))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.StartTournament(at=int(time.time()), seed=3))
     play_to_the_end(store, tournament_id, 6)
     pool.close()
 
@@ -169,7 +169,7 @@ def test_the_director_runs_a_physical_event_from_the_command_line(cardroom, data
     store = open_store(pool, Config(database_url=database_url, data_dir=data_dir))
     players = [f"{tournament_id}p{n}" for n in range(8)]  # tables of 4 and 4
     for player in players:
-        tournaments.send(applications.of(store), tournament_id, tournament.Register(player, at=int(time.time())))
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(player, at=int(time.time())))
     pool.close()
     assert "TournamentStarted" in cardroom("tournament", "start", tournament_id).stdout
     shown = json.loads(cardroom("tournament", "export", tournament_id).stdout)

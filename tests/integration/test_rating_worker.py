@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
 from domain.tournaments.structure import Period
 from service.application import ratings, tournaments
 from service.config import Config
@@ -44,13 +44,13 @@ def test_a_rating_task_sent_twice_applies_the_result_once(celery_worker, postgre
 def test_the_workers_tournament_manager_starts_a_due_tournament_once_and_deals_its_first_hand(
         celery_worker, postgres_store):
     tournament_id = "manager-" + uuid.uuid4().hex[:10]
-    settings = tournament.Settings(
+    settings = tournament_commands.Settings(
         name="Turbo", structure=(Period.level(25, 50, 10), Period.level(50, 100, 10)),
         starts_at=int(time.time()) + 1, starting_stack=5000, buy_in=10, payout_percentages=("100",), auto_start=True)
     app = applications.of(postgres_store)
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for player in ("ann", "bob", "cat"):
-        tournaments.send(app, tournament_id, tournament.Register(player, at=int(time.time())))
+        tournaments.send(app, tournament_id, tournament_commands.Register(player, at=int(time.time())))
 
     def types() -> list[str]:
         return [e.type for e in postgres_store.read_stream(tournaments.stream_id(tournament_id))]

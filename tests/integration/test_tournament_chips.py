@@ -17,6 +17,9 @@ from hypothesis import strategies as st
 
 from domain.live import table
 from domain.records import from_record
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
@@ -81,7 +84,7 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
     plan = random.Random(seed)
     store = InMemoryEventStore()
     tournament_id = "chips-" + uuid.uuid4().hex[:10]
-    settings_ = tournament.Settings(
+    settings_ = tournament_commands.Settings(
         name="Chips", structure=STRUCTURE, starts_at=T0, starting_stack=STACK, buy_in=10,
         payout_percentages=("60", "40"), table_size=table_size, late_registration_until_level=1,
         re_entries_allowed=1, rebuy_price=10, rebuy_chips=STACK, rebuys_allowed=2, rebuy_until_level=1,
@@ -89,8 +92,8 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
         denominations=(5, 25, 100), bust_ranking="starting_stack")
     tournaments.create_tournament(applications.of(store), tournament_id, settings_, "holdem", "no-limit")
     for n in range(players):
-        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"p{n}", at=T0))
-    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=T0, seed=plan.randrange(2**31)))
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(f"p{n}", at=T0))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.StartTournament(at=T0, seed=plan.randrange(2**31)))
     now = T0
     disqualified = False
     for step in range(400):
@@ -103,21 +106,21 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
         what = plan.choice(["act", "act", "act", "rebuy", "add_on", "move", "late", "time", "dq"])
         try:
             if what == "rebuy":
-                tournaments.send(applications.of(store), tournament_id, tournament.Rebuy(plan.choice(alive), at=now))
+                tournaments.send(applications.of(store), tournament_id, tournament_commands.Rebuy(plan.choice(alive), at=now))
             elif what == "add_on":
-                tournaments.send(applications.of(store), tournament_id, tournament.AddOn(plan.choice(alive), at=now))
+                tournaments.send(applications.of(store), tournament_id, tournament_commands.AddOn(plan.choice(alive), at=now))
             elif what == "late":
-                tournaments.send(applications.of(store), tournament_id, tournament.Register(f"late{step}", at=now, seed=step))
+                tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(f"late{step}", at=now, seed=step))
             elif what == "move":
                 player = plan.choice(alive)
                 open_seats = [(t.number, seat) for t in state.seating.tables if t is not None
                               for seat, p in enumerate(t.seats) if p is None]
                 if open_seats:
                     to_table, to_seat = plan.choice(open_seats)
-                    tournaments.send(applications.of(store), tournament_id, tournament.MovePlayer(player, to_table, to_seat, at=now))
+                    tournaments.send(applications.of(store), tournament_id, tournament_commands.MovePlayer(player, to_table, to_seat, at=now))
             elif what == "dq" and not disqualified and len(alive) > 2:
                 disqualified = True
-                tournaments.send(applications.of(store), tournament_id, tournament.Disqualify(
+                tournaments.send(applications.of(store), tournament_id, tournament_commands.Disqualify(
                     plan.choice(alive), "test", at=now, seed=step))
             elif what == "time":
                 now += plan.choice([30, 300, 660])
@@ -129,7 +132,7 @@ def test_chips_in_play_are_what_was_issued_less_what_was_removed_at_every_step(p
                 act(store, tournament_table_id(tournament_id, number), choice)
         check(store, tournament_id)
     records = store.read_stream(tournaments.stream_id(tournament_id))
-    replayed = tournament.replay(from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records)
+    replayed = tournament_evolver.replay(from_record(tournament_events.EVENT_TYPES, r.type, r.data) for r in records)
     assert replayed == tournaments.load_tournament(applications.of(store), tournament_id).state
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
 from service.application import tournaments
 from tests import applications
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player
@@ -131,7 +131,7 @@ def test_a_move_asked_during_a_hand_is_queued_made_after_it_and_may_be_cancelled
     tournament_id, names = running(client, 8, tables="service")
     shown = view(client, tournament_id)
     source, target = shown["tables"]
-    tournaments.send(applications.of(postgres_store), tournament_id, tournament.DealHand(target["number"], at=int(datetime.now().timestamp())))
+    tournaments.send(applications.of(postgres_store), tournament_id, tournament_commands.DealHand(target["number"], at=int(datetime.now().timestamp())))
     player = source["players"][0]["player_id"]
     open_seat = min(set(range(1, 7)) - {p["seat"] for p in target["players"]})  # seats from 1
     floor = key_for(client, "floor")
@@ -148,7 +148,7 @@ def test_a_move_asked_during_a_hand_is_queued_made_after_it_and_may_be_cancelled
     assert post(client, tournament_id, "moves", {"player_id": player, "to_table": target["number"],
                                                  "to_seat": open_seat}, floor).status_code == 202
     finished = tournaments.send(applications.of(postgres_store), tournament_id,
-                                tournament.FinishHand(target["number"], at=int(datetime.now().timestamp())))
+                                tournament_commands.FinishHand(target["number"], at=int(datetime.now().timestamp())))
     made = [e["data"] for e in finished.events if e["type"] == "PlayerMoved"][0]
     assert (made["move_id"], made["move"]["player_id"], made["move"]["to_table"]) == (2, player, target["number"])
     assert view(client, tournament_id)["pending_moves"] == []  # (balancing may follow, as after any move)

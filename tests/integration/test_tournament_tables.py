@@ -11,6 +11,9 @@ import pytest
 
 from domain.live import table
 from domain.records import from_record
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store.postgres import open_pool
@@ -34,15 +37,15 @@ def store(database_url):
 
 def new_tournament(store, players: int, table_size: int, **settings_overrides) -> str:
     tournament_id = f"tt{uuid.uuid4().hex[:12]}"
-    settings = tournament.Settings(
+    settings = tournament_commands.Settings(
         name="integration", structure=(Period.level(25, 50, 1), Period.level(100, 200, 1), Period.level(300, 600, 1)),
         starts_at=0, starting_stack=STACK, buy_in=100, payout_percentages=("50", "30", "20"),
         table_size=table_size, **settings_overrides,
     )
     tournaments.create_tournament(applications.of(store), tournament_id, settings, "holdem", "no-limit")
     for n in range(players):
-        tournaments.send(applications.of(store), tournament_id, tournament.Register(f"{tournament_id}p{n}", at=0))
-    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=int(time.time()), seed=7))
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(f"{tournament_id}p{n}", at=0))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.StartTournament(at=int(time.time()), seed=7))
     return tournament_id
 
 
@@ -107,8 +110,8 @@ def test_every_table_of_a_finished_tournament_finishes_once(store):
             assert set(table_state.players) == {table.EMPTY_SEAT}
 
 
-def tournament_events(store, tournament_id: str) -> list[object]:
-    return [from_record(tournament.EVENT_TYPES, r.type, r.data)
+def read_tournament_events(store, tournament_id: str) -> list[object]:
+    return [from_record(tournament_events.EVENT_TYPES, r.type, r.data)
             for r in store.read_stream(tournaments.stream_id(tournament_id))]
 
 
@@ -116,13 +119,13 @@ def moves_left_only_tables_between_hands(store, tournament_id: str) -> int:
     """Replays the tournament, checking every balancing or breaking move left a table
     between hands (TDA: moves between hands only); returns how many moves there were."""
     state, moves = tournament.INITIAL, 0
-    for event in tournament_events(store, tournament_id):
-        if isinstance(event, tournament.PlayerMoved):
+    for event in read_tournament_events(store, tournament_id):
+        if isinstance(event, tournament_events.PlayerMoved):
             assert event.move.from_table not in state.hands_in_progress, event
             moves += 1
-        if isinstance(event, tournament.TableBroken):
+        if isinstance(event, tournament_events.TableBroken):
             assert event.table not in state.hands_in_progress, event
-        state = tournament.evolve(state, event)
+        state = tournament_evolver.evolve(state, event)
     return moves
 
 
@@ -159,7 +162,7 @@ def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_deal
     tournament_id = new_tournament(store, 10, table_size=6, late_registration_until_level=2)
     tournament_tables.advance(applications.of(store), tournament_id, time.time())  # tables of 5 and 5, both dealt
     late = f"{tournament_id}late"
-    tournaments.send(applications.of(store), tournament_id, tournament.Register(late, at=int(time.time()), seed=3))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(late, at=int(time.time()), seed=3))
     state = tournaments.load_tournament(applications.of(store), tournament_id).state
     number, seat = state.seating.where[late]
     table_id = tournament_tables.table_id_for(tournament_id, number)
@@ -174,8 +177,8 @@ def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_deal
         assert state.seating.where[late] == (number, seat)
     assert table_state.players[seat] == late
     assert table_state.hand_in_progress
-    dealt = [e for e in tournament_events(store, tournament_id)
-             if isinstance(e, tournament.HandDealt) and e.table == number][-1]
+    dealt = [e for e in read_tournament_events(store, tournament_id)
+             if isinstance(e, tournament_events.HandDealt) and e.table == number][-1]
     n = len(table_state.players)
     # TDA 8-A: dealt in, neither on the small blind nor between it and the button.
     assert not 0 < (seat - dealt.positions.button) % n <= (dealt.positions.small_blind - dealt.positions.button) % n
@@ -184,7 +187,7 @@ def test_a_late_entrant_is_seated_between_hands_with_the_starting_stack_and_deal
 
 def test_hand_for_hand_deals_one_round_at_a_time_and_round_busts_share_places(store):
     tournament_id = new_tournament(store, 4, table_size=2)  # two heads-up tables
-    tournaments.send(applications.of(store), tournament_id, tournament.StartHandForHand(at=int(time.time())))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.StartHandForHand(at=int(time.time())))
     for _ in range(20):
         tournament_tables.advance(applications.of(store), tournament_id, time.time())
         state = tournaments.load_tournament(applications.of(store), tournament_id).state
@@ -199,7 +202,7 @@ def test_hand_for_hand_deals_one_round_at_a_time_and_round_busts_share_places(st
         assert commands.load_table(applications.of(store), one).state.hands_played == hands
         assert commands.load_table(applications.of(store), two).state.hand_in_progress
         finish_hand_at(store, tournament_id, 2)
-    busts = [e for e in tournament_events(store, tournament_id) if isinstance(e, tournament.PlayersEliminated)]
+    busts = [e for e in read_tournament_events(store, tournament_id) if isinstance(e, tournament_events.PlayersEliminated)]
     assert busts, "nobody busted in twenty rounds of all-in"
     first = busts[0].eliminations
     # Both heads-up hands of the round ended all-in: one player out at each table, and

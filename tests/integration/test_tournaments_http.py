@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.records import from_record
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import ratings, tournaments
@@ -448,14 +450,14 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
                                                                                    data):
     store = InMemoryEventStore()
     tournament_id = "prop-" + uuid.uuid4().hex[:10]
-    settings_ = tournament.Settings(
+    settings_ = tournament_commands.Settings(
         name="Prop", structure=(Period.level(25, 50, 20),), starts_at=1000, starting_stack=1000,
         buy_in=10, payout_percentages=("70", "30"), table_size=table_size, tables="physical")
     tournaments.create_tournament(applications.of(store), tournament_id, settings_, "holdem", "no-limit")
     names = [f"p{n}" for n in range(players)]
     for name in names:
-        tournaments.send(applications.of(store), tournament_id, tournament.Register(name, at=1000))
-    tournaments.send(applications.of(store), tournament_id, tournament.StartTournament(at=1000, seed=data.draw(st.integers(0, 2**32))))
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Register(name, at=1000))
+    tournaments.send(applications.of(store), tournament_id, tournament_commands.StartTournament(at=1000, seed=data.draw(st.integers(0, 2**32))))
     alive = list(names)
     while len(alive) > 1:
         state = tournaments.load_tournament(applications.of(store), tournament_id).state
@@ -464,10 +466,10 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
                     if p is not None]
         busted = data.draw(st.lists(st.sampled_from(at_table), min_size=1, max_size=len(at_table) - 1, unique=True))
         winner = next(p for p in at_table if p not in busted)
-        counts = tuple(tournament.ChipCount(p, 0 if p in busted else state.stack_of(p) + (
+        counts = tuple(tournament_commands.ChipCount(p, 0 if p in busted else state.stack_of(p) + (
             sum(state.stack_of(b) for b in busted) if p == winner else 0)) for p in at_table)
-        tournaments.send(applications.of(store), tournament_id, tournament.Eliminate(
-            tuple(tournament.Bust(p, 0) for p in busted), at=1001, seed=data.draw(st.integers(0, 2**32)),
+        tournaments.send(applications.of(store), tournament_id, tournament_commands.Eliminate(
+            tuple(tournament_commands.Bust(p, 0) for p in busted), at=1001, seed=data.draw(st.integers(0, 2**32)),
             counts=counts))
         alive = [p for p in alive if p not in busted]
         shown = tournaments.tournament_view(tournaments.load_tournament(applications.of(store), tournament_id), 1001)
@@ -481,7 +483,7 @@ def test_any_run_of_eliminations_keeps_every_player_accounted_for_and_the_log_re
     assert sum(p["amount"] for p in shown["prizes"]) == 10 * players
     assert tournaments.load_tournament(applications.of(store), tournament_id).state.chips_in_play == 1000 * players
     records = store.read_stream(tournaments.stream_id(tournament_id))
-    replayed = tournament.replay(from_record(tournament.EVENT_TYPES, r.type, r.data) for r in records)
+    replayed = tournament_evolver.replay(from_record(tournament_events.EVENT_TYPES, r.type, r.data) for r in records)
     assert replayed == tournaments.load_tournament(applications.of(store), tournament_id).state
     rated = store.read_stream(ratings.stream_id(tournaments.TOURNAMENT_RATING_GAME))
     assert [r.data["result_id"] for r in rated].count(tournaments.rating_result_id(tournament_id)) == 1

@@ -25,7 +25,7 @@ import pytest
 
 from domain.live import table, table_records
 from domain.rules.betting import BettingStructure
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
 from domain.tournaments.structure import Period
 from service.adapters.store import trackings
 from service.adapters.store.base import START, NewEvent
@@ -75,12 +75,12 @@ def fold_hand(app: Application, table_id: str) -> None:
 def new_tournament(app: Application, tournament_id: str) -> None:
     """Three players on the service's tables, started: the follower (or `advance`) opens
     its table."""
-    settings = tournament.Settings(name=tournament_id, structure=(Period.level(25, 50, 20),), starts_at=0,
-                                   starting_stack=1000, buy_in=10, payout_percentages=("100",))
+    settings = tournament_commands.Settings(name=tournament_id, structure=(Period.level(25, 50, 20),), starts_at=0,
+                                            starting_stack=1000, buy_in=10, payout_percentages=("100",))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for player in ("ann", "bob", "cat"):
-        tournaments.send(app, tournament_id, tournament.Register(f"{tournament_id}-{player}", at=0))
-    tournaments.send(app, tournament_id, tournament.StartTournament(at=int(time.time()), seed=5))
+        tournaments.send(app, tournament_id, tournament_commands.Register(f"{tournament_id}-{player}", at=0))
+    tournaments.send(app, tournament_id, tournament_commands.StartTournament(at=int(time.time()), seed=5))
 
 
 @pytest.fixture(scope="module")

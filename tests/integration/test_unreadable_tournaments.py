@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from domain.records import to_record
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.adapters.store import trackings
@@ -42,14 +44,14 @@ def client(own_database: tuple[str, str], own_store: PostgresEventStore) -> Any:
 
     app = application(own_store)
     now = int(time.time())
-    settings = tournament.Settings(name="stored", structure=(Period.level(25, 50, 20),), starts_at=now,
-                                   starting_stack=1000, buy_in=10, payout_percentages=("100",), auto_start=True)
+    settings = tournament_commands.Settings(name="stored", structure=(Period.level(25, 50, 20),), starts_at=now,
+                                            starting_stack=1000, buy_in=10, payout_percentages=("100",), auto_start=True)
     for tournament_id in (READABLE, RENAMED):
         tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
         for player in ("ann", "bob"):
-            tournaments.send(app, tournament_id, tournament.Register(player, at=now))
+            tournaments.send(app, tournament_id, tournament_commands.Register(player, at=now))
     # As older code stored them: straight into the store, past the decider.
-    far = to_record(tournament.TournamentCreated(FAR_FUTURE, replace(settings, starts_at=10**12)))
+    far = to_record(tournament_events.TournamentCreated(FAR_FUTURE, replace(settings, starts_at=10**12)))
     own_store.append(tournaments.stream_id(FAR_FUTURE), 0, [NewEvent(*far, metadata=METADATA)])
     own_store.append(tournaments.stream_id(RENAMED), 3, [NewEvent("TournamentRenamed", {"name": "later"})])
     return create_app(Config(database_url=own_database[1], admin_key=ADMIN_KEY)).test_client()

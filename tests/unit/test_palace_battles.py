@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import palace as P
+from domain.games import palace_decider
 from domain.rules.violations import Violation
 from tests.unit.test_palace_scenarios import after, chips_on_table, dealt, when
 
@@ -68,7 +69,7 @@ def test_a_player_may_not_attack_a_banner_of_their_own_suit():
     violation = refused(five, P.Attack("Ann", "Eve"))
     assert violation.code == "same_banner_suit"
     assert "Ann (Ah)" in violation.detail and "Eve (2h)" in violation.detail
-    assert "Eve" not in P.legal_actions(P.replay(five))["legal"]["attack"]["targets"]
+    assert "Eve" not in palace_decider.legal_actions(P.replay(five))["legal"]["attack"]["targets"]
 
 
 def test_only_another_player_still_in_the_hand_can_be_attacked():
@@ -212,8 +213,8 @@ def test_no_limit_raise_is_at_least_one_big_bet():
 def test_a_defender_whose_call_takes_the_whole_stack_cannot_raise():
     history = after(table(stacks=(1000, 15, 1000, 1000)), P.Attack("Ann", "Bob"))
     assert refused(history, P.Raise("Bob")).code == "exceeds_stack"
-    assert P.legal_actions(P.replay(history))["legal"] == {"fold": True, "call": {"adds": 10},
-                                                           "raise": None}
+    assert palace_decider.legal_actions(P.replay(history))["legal"] == {"fold": True, "call": {"adds": 10},
+                                                                        "raise": None}
 
 
 def test_after_a_raise_an_attacker_who_folds_is_out_and_the_defender_takes_their_cards():
@@ -230,7 +231,7 @@ def test_after_a_raise_an_attacker_who_folds_is_out_and_the_defender_takes_their
 
 def test_after_a_raise_an_attacker_who_calls_adds_the_raise_and_the_battle_is_decided():
     history = after(table(), P.Attack("Ann", "Bob"), P.Raise("Bob"))
-    assert P.legal_actions(P.replay(history))["legal"] == {"fold": True, "call": {"adds": 20}}
+    assert palace_decider.legal_actions(P.replay(history))["legal"] == {"fold": True, "call": {"adds": 20}}
     events = when(history, P.Call("Ann"))
     assert events[0] == P.AttackerCalled("Ann", 20)
     assert events[2] == P.BattleDecided("Ann", "Bob", P.ATTACKER_WON, "Ann", "better_hand")

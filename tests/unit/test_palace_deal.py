@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.games import palace as P
+from domain.games import palace_decider
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.rules.violations import Violation
 
@@ -35,19 +36,19 @@ def banners_of(events: list[P.Event]) -> dict[str, str]:
 
 @pytest.mark.parametrize("small_bet, ante", [(10, 5), (15, 7), (1, 0), (40, 20)])
 def test_every_player_antes_half_a_small_bet_rounded_down(small_bet, ante):
-    state = P.replay(P.decide(P.INITIAL, start(4, permutation(1), small_bet=small_bet)))
+    state = P.replay(palace_decider.decide(P.INITIAL, start(4, permutation(1), small_bet=small_bet)))
     assert all(seat.stack == 1000 - ante for seat in state.seats)
     assert state.pot == 4 * ante
 
 
 def test_a_stack_smaller_than_the_ante_antes_what_it_has():
-    events = P.decide(P.INITIAL, start(3, permutation(1), stacks=(1000, 3, 1000)))
+    events = palace_decider.decide(P.INITIAL, start(3, permutation(1), stacks=(1000, 3, 1000)))
     antes = next(e for e in events if isinstance(e, P.AntesPosted))
     assert dict(zip(antes.players, antes.amounts)) == {"P1": 3, "P2": 5, "P0": 5}
 
 
 def test_banners_are_dealt_face_up_one_each_starting_left_of_the_dealer():
-    events = P.decide(P.INITIAL, start(4, deck_starting("2h", "3s", "4d", "5c"), dealer=1))
+    events = palace_decider.decide(P.INITIAL, start(4, deck_starting("2h", "3s", "4d", "5c"), dealer=1))
     dealt = [e for e in events if isinstance(e, P.BannerDealt)]
     assert [(e.player, e.card) for e in dealt] == [("P2", "2h"), ("P3", "3s"), ("P0", "4d"),
                                                    ("P1", "5c")]
@@ -55,7 +56,7 @@ def test_banners_are_dealt_face_up_one_each_starting_left_of_the_dealer():
 
 
 def test_a_banner_of_a_suit_already_in_the_group_is_set_aside_and_another_dealt():
-    events = P.decide(P.INITIAL, start(3, deck_starting("Ah", "Kh", "Qs", "Js", "Th", "9d")))
+    events = palace_decider.decide(P.INITIAL, start(3, deck_starting("Ah", "Kh", "Qs", "Js", "Th", "9d")))
     kinds = [(type(e).__name__, e.player, e.card) for e in events
              if isinstance(e, (P.BannerDealt, P.BannerSetAside))]
     assert kinds == [("BannerDealt", "P1", "Ah"), ("BannerSetAside", "P2", "Kh"),
@@ -65,14 +66,14 @@ def test_a_banner_of_a_suit_already_in_the_group_is_set_aside_and_another_dealt(
 
 def test_players_five_to_eight_are_a_second_group_and_may_repeat_suits_of_the_first():
     deck = deck_starting("Ah", "As", "Ad", "Ac", "Kh", "Ks", "Kd", "Kc", "Qh", "Qs")
-    events = P.decide(P.INITIAL, start(10, deck, dealer=9))
+    events = palace_decider.decide(P.INITIAL, start(10, deck, dealer=9))
     assert banners_of(events) == {"P0": "Ah", "P1": "As", "P2": "Ad", "P3": "Ac", "P4": "Kh",
                                   "P5": "Ks", "P6": "Kd", "P7": "Kc", "P8": "Qh", "P9": "Qs"}
 
 
 def test_players_nine_and_ten_are_a_third_group_with_different_suits():
     deck = deck_starting("Ah", "As", "Ad", "Ac", "Kh", "Ks", "Kd", "Kc", "Qh", "Jh", "Qs")
-    events = P.decide(P.INITIAL, start(10, deck, dealer=9))
+    events = palace_decider.decide(P.INITIAL, start(10, deck, dealer=9))
     assert banners_of(events)["P8"] == "Qh"
     assert banners_of(events)["P9"] == "Qs"
     assert [e.card for e in events if isinstance(e, P.BannerSetAside)] == ["Jh"]
@@ -86,7 +87,7 @@ def test_when_the_deck_runs_out_the_set_aside_banners_are_reshuffled_and_the_dea
     clubs = tuple(c for c in FULL_DECK if c[1] == "c" and c != "Ac")
     deck = ("Ah", "As", "Ad") + others + ("Ac",) + clubs
     reshuffle = permutation(7)
-    events = P.decide(P.INITIAL, start(6, deck, dealer=5, banner_reshuffle_order=reshuffle))
+    events = palace_decider.decide(P.INITIAL, start(6, deck, dealer=5, banner_reshuffle_order=reshuffle))
     reshuffled = [e for e in events if isinstance(e, P.SetAsideBannersReshuffled)]
     assert len(reshuffled) == 1
     set_aside_before = others + clubs[1:]
@@ -103,14 +104,14 @@ def test_a_needed_banner_reshuffle_without_an_order_is_refused():
     clubs = tuple(c for c in FULL_DECK if c[1] == "c" and c != "Ac")
     deck = ("Ah", "As", "Ad") + others + ("Ac",) + clubs
     with pytest.raises(Violation) as refused:
-        P.decide(P.INITIAL, start(6, deck, dealer=5))
+        palace_decider.decide(P.INITIAL, start(6, deck, dealer=5))
     assert refused.value.code == "shuffle_order_required"
 
 
 def test_palace_cards_come_three_each_one_at_a_time_from_all_other_cards_gathered_and_shuffled():
     deck = deck_starting("Ah", "Kh", "Qs", "Js", "Th", "9d")  # Kh, Js, Th are set aside
     order = permutation(3)
-    events = P.decide(P.INITIAL, start(3, deck, palace_order=order))
+    events = palace_decider.decide(P.INITIAL, start(3, deck, palace_order=order))
     shuffled_event = next(e for e in events if isinstance(e, P.PalaceDeckShuffled))
     banners = {"Ah", "Qs", "9d"}
     assert shuffled_event.order == tuple(c for c in order if c not in banners)
@@ -125,7 +126,7 @@ def test_palace_cards_come_three_each_one_at_a_time_from_all_other_cards_gathere
 
 
 def test_palace_cards_are_seen_by_their_owner_only_and_deck_orders_by_nobody():
-    events = P.decide(P.INITIAL, start(4, permutation(5), palace_order=permutation(6)))
+    events = palace_decider.decide(P.INITIAL, start(4, permutation(5), palace_order=permutation(6)))
     for event in events:
         if isinstance(event, P.PalaceCardsDealt):
             assert event.visible_to == (event.player,)
@@ -137,7 +138,7 @@ def test_palace_cards_are_seen_by_their_owner_only_and_deck_orders_by_nobody():
 
 
 def test_play_starts_left_of_the_dealer():
-    state = P.replay(P.decide(P.INITIAL, start(5, permutation(2), dealer=3)))
+    state = P.replay(palace_decider.decide(P.INITIAL, start(5, permutation(2), dealer=3)))
     assert state.phase == P.TURN
     assert state.seats[state.to_act].player == "P4"
 
@@ -145,47 +146,47 @@ def test_play_starts_left_of_the_dealer():
 @pytest.mark.parametrize("players", [1, 11])
 def test_palace_poker_takes_two_to_ten_players(players):
     with pytest.raises(Violation) as refused:
-        P.decide(P.INITIAL, start(players, permutation(1)))
+        palace_decider.decide(P.INITIAL, start(players, permutation(1)))
     assert refused.value.code == "illegal_action"
 
 
 def test_the_deck_must_be_the_fifty_two_cards():
     with pytest.raises(Violation) as short:
-        P.decide(P.INITIAL, start(3, permutation(1)[:51]))
+        palace_decider.decide(P.INITIAL, start(3, permutation(1)[:51]))
     assert short.value.code == "invalid_card"
     with pytest.raises(Violation) as repeated:
-        P.decide(P.INITIAL, start(3, permutation(1)[:51] + permutation(1)[:1]))
+        palace_decider.decide(P.INITIAL, start(3, permutation(1)[:51] + permutation(1)[:1]))
     assert repeated.value.code == "duplicate_card"
 
 
 def test_a_hand_cannot_start_while_another_is_in_progress():
-    state = P.replay(P.decide(P.INITIAL, start(3, permutation(1))))
+    state = P.replay(palace_decider.decide(P.INITIAL, start(3, permutation(1))))
     with pytest.raises(Violation) as refused:
-        P.decide(state, start(3, permutation(2)))
+        palace_decider.decide(state, start(3, permutation(2)))
     assert refused.value.code == "illegal_action"
 
 
 def test_the_highest_card_drawn_deals_first():
-    assert P.first_dealer([{"Ann": "9s", "Bob": "Kd", "Cy": "2c"}]) == "Bob"
+    assert palace_decider.first_dealer([{"Ann": "9s", "Bob": "Kd", "Cy": "2c"}]) == "Bob"
 
 
 def test_suits_are_unranked_so_tied_players_draw_again():
     first = {"Ann": "Ks", "Bob": "Kd", "Cy": "2c"}
     with pytest.raises(Violation) as tied:
-        P.first_dealer([first])
+        palace_decider.first_dealer([first])
     assert tied.value.code == "draw_again"
     assert tied.value.numbers == {"tied": ["Ann", "Bob"]}
-    assert P.first_dealer([first, {"Ann": "3h", "Bob": "4h"}]) == "Bob"
+    assert palace_decider.first_dealer([first, {"Ann": "3h", "Bob": "4h"}]) == "Bob"
 
 
 def test_only_the_tied_players_draw_again():
     with pytest.raises(Violation) as refused:
-        P.first_dealer([{"Ann": "Ks", "Bob": "Kd", "Cy": "2c"}, {"Ann": "3h", "Cy": "4h"}])
+        palace_decider.first_dealer([{"Ann": "Ks", "Bob": "Kd", "Cy": "2c"}, {"Ann": "3h", "Cy": "4h"}])
     assert refused.value.code == "illegal_action"
 
 
 def test_redaction_keeps_the_number_of_hidden_cards():
-    events = P.decide(P.INITIAL, start(3, permutation(4)))
+    events = palace_decider.decide(P.INITIAL, start(3, permutation(4)))
     dealt_to_p1 = next(e for e in events if isinstance(e, P.PalaceCardsDealt) and e.player == "P1")
     assert P.redacted_for(dealt_to_p1, "P2") == P.PalaceCardsDealt("P1", ("??",) * 3, ("P1",))
     assert P.redacted_for(dealt_to_p1, "P1") == dealt_to_p1

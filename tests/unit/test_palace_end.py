@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import palace as P
+from domain.games import palace_decider
 from domain.rules.violations import Violation
 from tests.unit.test_palace_scenarios import after, chips_on_table, dealt, when
 
@@ -55,7 +56,7 @@ def test_the_last_two_who_may_battle_must_battle():
         violation = refused(history, command)
         assert violation.code == "battle_required"
         assert "Bob must bet against Cy" in violation.detail
-    legal = P.legal_actions(P.replay(history))["legal"]
+    legal = palace_decider.legal_actions(P.replay(history))["legal"]
     assert legal["stay"] is False and legal["buy"] is None and legal["discard"] is None
     assert legal["attack"] == {"targets": ["Cy"], "min_to": 10, "max_to": 10}
     assert when(history, P.Attack("Bob", "Cy")) == [P.BattleDeclared("Bob", "Cy", 10, 10)]
@@ -151,9 +152,9 @@ def test_chips_are_conserved_to_the_end():
     state = P.replay(history)
     while state.phase != P.OVER:
         history = after(history, P.Stay(state.seats[state.to_act].player)
-                        if P.legal_actions(state)["legal"].get("stay") else
+                        if palace_decider.legal_actions(state)["legal"].get("stay") else
                         P.Attack(state.seats[state.to_act].player,
-                                 P.legal_actions(state)["legal"]["attack"]["targets"][0]))
+                                 palace_decider.legal_actions(state)["legal"]["attack"]["targets"][0]))
         state = P.replay(history)
         if state.phase == P.DEFENDING:
             history = after(history, P.Call(state.seats[state.to_act].player))

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games import palace as P
+from domain.games import palace_decider
 from domain.live.games import PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, Viewing, ranked_reshuffle_order
 from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
@@ -22,7 +23,7 @@ PATIENCE = 200  # after this many actions the players only stay, bet the minimum
 
 def choose(rng: random.Random, state: P.PalaceHand, patient: bool, aggression: float) -> P.Command:
     """A random command among those legal_actions offers (patient players end the hand)."""
-    offer = P.legal_actions(state)
+    offer = palace_decider.legal_actions(state)
     player, legal = offer["to_act"], offer["legal"]
     if state.phase == P.DISCARDING:
         soldiers = list(legal["discard"]["from"])
@@ -82,7 +83,7 @@ def random_hand(data: st.DataObject, reshuffle_order: Callable[[int], tuple[str,
         banner_reshuffle_order=permutation(rng),
     )
     commands: list[P.Command] = [start]
-    events = P.decide(P.INITIAL, start)
+    events = palace_decider.decide(P.INITIAL, start)
     state = P.replay(events)
     reshuffles = 0
     while state.phase != P.OVER:
@@ -91,7 +92,7 @@ def random_hand(data: st.DataObject, reshuffle_order: Callable[[int], tuple[str,
             reshuffles += 1
             command = P.Buy(command.player, reshuffle_order(reshuffles))
         commands.append(command)
-        new = P.decide(state, command)
+        new = palace_decider.decide(state, command)
         events += new
         state = P.replay(new, state)
     return commands, events
@@ -142,7 +143,7 @@ def test_replay_is_deterministic_and_records_round_trip(data):
     again: list[P.Event] = []
     state = P.INITIAL
     for command in commands:
-        new = P.decide(state, command)
+        new = palace_decider.decide(state, command)
         again += new
         state = P.replay(new, state)
     assert again == events

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games.palace import hand_value, palace_battle_ruling
+from domain.games.palace_battles import hand_value, palace_battle_ruling
 from domain.rules.violations import Violation
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.games import palace as P
+from domain.games import palace_decider
 
 S, B = 10, 20
 
@@ -47,7 +48,7 @@ def _cards(text: str) -> tuple[str, ...]:
 
 
 def when(events: Sequence[P.Event], command: P.Command) -> list[P.Event]:
-    return P.decide(P.replay(events), command)
+    return palace_decider.decide(P.replay(events), command)
 
 
 def after(events: Sequence[P.Event], *commands: P.Command) -> list[P.Event]:

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.games import palace as P
+from domain.games import palace_decider
 from domain.rules.cards import format_card, new_deck, shuffled
 from domain.rules.violations import Violation
 from tests.unit.test_palace_scenarios import after, dealt, when
@@ -159,11 +160,11 @@ def test_when_draw_deck_and_discard_pile_are_both_empty_buying_is_no_longer_poss
     history = after(table(draw="2h"), P.Buy("Ann"), P.Discard("Ann", ()))
     violation = refused(history, P.Buy("Bob"))
     assert violation.code == "no_cards_to_buy"
-    assert P.legal_actions(P.replay(history))["legal"]["buy"] is None
+    assert palace_decider.legal_actions(P.replay(history))["legal"]["buy"] is None
 
 
 def test_legal_actions_on_a_turn():
-    legal = P.legal_actions(P.replay(table()))
+    legal = palace_decider.legal_actions(P.replay(table()))
     assert legal["to_act"] == "Ann"
     assert legal["legal"] == {
         "buy": {"cost": 10, "needs_reshuffle": False},

@@ -7,6 +7,10 @@ from functools import reduce
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
+from domain.tournaments import events as tournament_events
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments import tournament
 from domain.tournaments.structure import Period
 from service.application.process_managers import OVERDUE_RETRY_S, START_RETRY_S, next_deadline, tournament_of_table
@@ -16,17 +20,17 @@ LEVELS = (Period.level(25, 50, 10), Period.level(50, 100, 10), Period.level(100,
 
 
 def registered(players: int, starts_at: int = STARTS_AT, auto_start: bool = True) -> tournament.Tournament:
-    settings = tournament.Settings(name="t", structure=LEVELS, starts_at=starts_at, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("100",), auto_start=auto_start)
-    commands = [tournament.CreateTournament("t", settings, None),
-                *(tournament.Register(f"p{n}", at=0) for n in range(players))]
-    return reduce(lambda state, command: reduce(tournament.evolve, tournament.decide(state, command), state),
+    settings = tournament_commands.Settings(name="t", structure=LEVELS, starts_at=starts_at, starting_stack=1000,
+                                            buy_in=10, payout_percentages=("100",), auto_start=auto_start)
+    commands = [tournament_commands.CreateTournament("t", settings, None),
+                *(tournament_commands.Register(f"p{n}", at=0) for n in range(players))]
+    return reduce(lambda state, command: reduce(tournament_evolver.evolve, tournament_decider.decide(state, command), state),
                   commands, tournament.INITIAL)
 
 
 def started(at: int) -> tournament.Tournament:
     state = registered(4)
-    return reduce(tournament.evolve, tournament.decide(state, tournament.StartTournament(at=at, seed=1)), state)
+    return reduce(tournament_evolver.evolve, tournament_decider.decide(state, tournament_commands.StartTournament(at=at, seed=1)), state)
 
 
 def test_a_registering_tournament_wakes_the_follower_at_its_start_time() -> None:
@@ -38,14 +42,14 @@ def test_without_auto_start_the_start_is_no_deadline_the_director_starts_it() ->
 
 
 def test_a_busted_players_time_to_rebuy_wakes_the_follower() -> None:
-    settings = tournament.Settings(name="t", structure=LEVELS, starts_at=STARTS_AT, starting_stack=1000,
-                                   buy_in=10, payout_percentages=("100",), tables="physical", rebuy_price=10,
-                                   rebuy_chips=1000, rebuy_until_level=2, rebuy_grace_s=60)
-    state = reduce(tournament.evolve, [tournament.TournamentCreated("t", settings)], tournament.INITIAL)
-    for command in [*(tournament.Register(f"p{n}", at=0) for n in range(4)),
-                    tournament.StartTournament(at=STARTS_AT, seed=1),
-                    tournament.Eliminate((tournament.Bust("p1", 0),), at=STARTS_AT + 10)]:
-        state = reduce(tournament.evolve, tournament.decide(state, command), state)
+    settings = tournament_commands.Settings(name="t", structure=LEVELS, starts_at=STARTS_AT, starting_stack=1000,
+                                            buy_in=10, payout_percentages=("100",), tables="physical", rebuy_price=10,
+                                            rebuy_chips=1000, rebuy_until_level=2, rebuy_grace_s=60)
+    state = reduce(tournament_evolver.evolve, [tournament_events.TournamentCreated("t", settings)], tournament.INITIAL)
+    for command in [*(tournament_commands.Register(f"p{n}", at=0) for n in range(4)),
+                    tournament_commands.StartTournament(at=STARTS_AT, seed=1),
+                    tournament_commands.Eliminate((tournament_commands.Bust("p1", 0),), at=STARTS_AT + 10)]:
+        state = reduce(tournament_evolver.evolve, tournament_decider.decide(state, command), state)
     assert next_deadline(state, STARTS_AT + 20) == STARTS_AT + 70
 
 
@@ -65,9 +69,9 @@ def test_an_overdue_level_end_is_tried_again_shortly() -> None:
 
 def test_the_last_level_and_a_paused_clock_set_no_deadline() -> None:
     state = started(STARTS_AT)
-    last = reduce(tournament.evolve, tournament.decide(state, tournament.StartLevel(2, at=STARTS_AT + 1200)), state)
+    last = reduce(tournament_evolver.evolve, tournament_decider.decide(state, tournament_commands.StartLevel(2, at=STARTS_AT + 1200)), state)
     assert next_deadline(last, STARTS_AT + 1300) is None
-    paused = reduce(tournament.evolve, tournament.decide(state, tournament.PauseClock(at=STARTS_AT + 5)), state)
+    paused = reduce(tournament_evolver.evolve, tournament_decider.decide(state, tournament_commands.PauseClock(at=STARTS_AT + 5)), state)
     assert next_deadline(paused, STARTS_AT + 6) is None
 
 

@@ -17,7 +17,7 @@ from service.application.views import Viewer, redact_event
 
 # A field that holds cards, a deck, an order of cards, a salt or a pending roll, by its name.
 CARD_BEARING = re.compile(r"card|deck|order|salt|palace|_hand$|discarded|received|values|dice|kept|drawn|best")
-OTHER_EVENT_MODULES = ("domain.games.draw_match", "domain.tournaments.tournament", "domain.players", "domain.series.series",
+OTHER_EVENT_MODULES = ("domain.games.draw_match", "domain.tournaments.events", "domain.players", "domain.series.series",
                        "domain.ratings", "domain.rulings.on_record")
 
 

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from domain.rules.citations import CITATIONS, rule_for
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
 from domain.tournaments import tournament
 from domain.tournaments.chips import chip_race
 from domain.tournaments.clock import LevelSet, LevelStarted, check_adjustment, evolve_clock, new_clock, read_clock
@@ -53,5 +55,5 @@ def test_every_cited_rule_comes_from_the_one_table_and_names_its_edition() -> No
                for code in ("hand_for_hand", "colour_up_due", "no_colour_up_due", "on_break"))
     assert rule_for("player_has_chips") == ""
     state = tournament.INITIAL
-    settings = tournament.Settings("x", PERIODS, 0, 1000, 0, ("100",), denominations=(25, 100))
-    assert tournament.decide(state, tournament.CreateTournament("t", settings))
+    settings = tournament_commands.Settings("x", PERIODS, 0, 1000, 0, ("100",), denominations=(25, 100))
+    assert tournament_decider.decide(state, tournament_commands.CreateTournament("t", settings))

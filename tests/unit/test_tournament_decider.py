@@ -9,13 +9,8 @@ import pytest
 from domain.records import from_record, to_record
 from domain.rules.violations import Violation
 from domain.tournaments.clock import ClockPaused, LevelStarted
-from domain.tournaments.seating import next_big_blind
-from domain.tournaments.structure import Period
-from domain.tournaments.tournament import (
-    EVENT_TYPES,
-    INITIAL,
+from domain.tournaments.commands import (
     AdjustClock,
-    BalancePending,
     Bust,
     CancelMove,
     ChipCount,
@@ -24,21 +19,9 @@ from domain.tournaments.tournament import (
     DeclineRebuy,
     Disqualify,
     Eliminate,
-    FinalTableReached,
     FinishHand,
-    HandDealt,
-    HandForHandStarted,
-    HandForHandStopped,
-    MoveCancelled,
     MovePlayer,
-    MoveQueued,
     PauseClock,
-    PlayerDisqualified,
-    PlayerMoved,
-    PlayerRegistered,
-    PlayersBusted,
-    PlayerSeated,
-    PlayersEliminated,
     Rebuy,
     Register,
     ResumeClock,
@@ -46,14 +29,31 @@ from domain.tournaments.tournament import (
     StartHandForHand,
     StartTournament,
     StopHandForHand,
-    TableBroken,
-    Tournament,
-    TournamentFinished,
     Unregister,
-    decide,
-    evolve,
-    replay,
 )
+from domain.tournaments.decider import decide
+from domain.tournaments.events import (
+    EVENT_TYPES,
+    BalancePending,
+    FinalTableReached,
+    HandDealt,
+    HandForHandStarted,
+    HandForHandStopped,
+    MoveCancelled,
+    MoveQueued,
+    PlayerDisqualified,
+    PlayerMoved,
+    PlayerRegistered,
+    PlayersBusted,
+    PlayerSeated,
+    PlayersEliminated,
+    TableBroken,
+    TournamentFinished,
+)
+from domain.tournaments.evolver import evolve, replay
+from domain.tournaments.seating import next_big_blind
+from domain.tournaments.structure import Period
+from domain.tournaments.tournament import INITIAL, Tournament
 
 T0 = 1_800_000_000.0
 STRUCTURE = (

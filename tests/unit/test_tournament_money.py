@@ -12,9 +12,7 @@ from hypothesis import strategies as st
 
 from domain.tournaments.bounties import BountyAward
 from domain.tournaments.cashier import reconcile
-from domain.tournaments.payouts import chip_chop, fixed_payout_amounts, icm_chop, payout_amounts, preset_percentages
-from domain.tournaments.tournament import (
-    INITIAL,
+from domain.tournaments.commands import (
     AddOn,
     Bust,
     ChipCount,
@@ -25,13 +23,13 @@ from domain.tournaments.tournament import (
     Register,
     ReportChipCounts,
     StartTournament,
-    Tournament,
-    TournamentFinished,
     Undo,
-    decide,
-    evolve,
-    replay,
 )
+from domain.tournaments.decider import decide
+from domain.tournaments.events import TournamentFinished
+from domain.tournaments.evolver import evolve, replay
+from domain.tournaments.payouts import chip_chop, fixed_payout_amounts, icm_chop, payout_amounts, preset_percentages
+from domain.tournaments.tournament import INITIAL, Tournament
 from tests.unit.test_tournament_decider import SETTINGS, T0, run, violation
 
 PKO = replace(SETTINGS, buy_in=100, fee=20, bounty_kind="progressive", bounty=100)

@@ -6,28 +6,26 @@ from dataclasses import replace
 
 import pytest
 
-from domain.tournaments.tournament import (
-    INITIAL,
+from domain.tournaments.commands import (
     AdjustClock,
     Bust,
     ChipCount,
-    ClockChangeUndone,
     ConfirmSeated,
     CreateTournament,
     DeclineRebuy,
     Eliminate,
     ExpireRebuys,
     PauseClock,
-    PlayersEliminated,
     Rebuy,
-    RebuyAwaited,
     Register,
     ReportChipCounts,
     SetLevel,
     StartTournament,
     Undo,
-    decide,
 )
+from domain.tournaments.decider import decide
+from domain.tournaments.events import ClockChangeUndone, PlayersEliminated, RebuyAwaited
+from domain.tournaments.tournament import INITIAL
 from tests.unit.test_tournament_decider import REBUYS, SETTINGS, T0, run, started, violation
 
 

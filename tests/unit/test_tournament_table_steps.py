@@ -9,7 +9,9 @@ import time
 from collections import Counter
 from functools import reduce
 
-from domain.tournaments import tournament
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
+from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, tournament_tables, tournaments
@@ -45,12 +47,12 @@ class CountingTables(tournament_tables.Tables):
 def started(now: int) -> tuple[Application, str]:
     app = application(InMemoryEventStore())
     tournament_id = "steps"
-    settings = tournament.Settings(name="steps", structure=LEVELS, starts_at=now, starting_stack=STACK,
-                                   buy_in=10, payout_percentages=("60", "40"))
+    settings = tournament_commands.Settings(name="steps", structure=LEVELS, starts_at=now, starting_stack=STACK,
+                                            buy_in=10, payout_percentages=("60", "40"))
     tournaments.create_tournament(app, tournament_id, settings, "holdem", "no-limit")
     for n in range(PLAYERS):
-        tournaments.send(app, tournament_id, tournament.Register(f"p{n}", at=now))
-    tournaments.send(app, tournament_id, tournament.StartTournament(at=now, seed=5))
+        tournaments.send(app, tournament_id, tournament_commands.Register(f"p{n}", at=now))
+    tournaments.send(app, tournament_id, tournament_commands.StartTournament(at=now, seed=5))
     return app, tournament_id
 
 
@@ -89,7 +91,7 @@ def test_a_level_change_is_looked_at_on_every_table() -> None:
     tables = CountingTables()
     tournament_tables.advance(app, tournament_id, now, tables)
     tables.handed.clear()
-    tournaments.send(app, tournament_id, tournament.StartLevel(1, at=now + 1))
+    tournaments.send(app, tournament_id, tournament_commands.StartLevel(1, at=now + 1))
     assert tournament_tables.advance(app, tournament_id, now + 1, tables) == 0  # every table plays its hand
     assert set(tables.handed) == set(range(1, PLAYERS // 9 + 1))
 
@@ -98,9 +100,9 @@ def test_the_tables_a_tournament_change_concerns() -> None:
     now = 1_000_000
     app, tournament_id = started(now)
     state = tournaments.load_tournament(app, tournament_id).state
-    dealt = reduce(tournament.evolve, tournament.decide(state, tournament.DealHand(4, at=now)), state)
+    dealt = reduce(tournament_evolver.evolve, tournament_decider.decide(state, tournament_commands.DealHand(4, at=now)), state)
     assert tournament_tables.tables_concerned(state, dealt) == {4}
     assert tournament_tables.tables_concerned(dealt, dealt) == set()
-    level = reduce(tournament.evolve, tournament.decide(dealt, tournament.StartLevel(1, at=now + 1)), dealt)
+    level = reduce(tournament_evolver.evolve, tournament_decider.decide(dealt, tournament_commands.StartLevel(1, at=now + 1)), dealt)
     assert tournament_tables.tables_concerned(dealt, level) is None  # every table
     assert tournament_tables.tables_concerned(None, dealt) is None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.games import dice
-from domain.games.dice_scoring import DICE_PER_ROLL, LINES, DiceSettings, best_free_line, legal_lines, line_options
+from domain.games.dice_scoring import DICE_PER_ROLL, LINES, RULE, DiceSettings, best_free_line, legal_lines, line_options
 from domain.live.games.common import (
     Dealing,
     DealSeal,
@@ -116,10 +116,10 @@ class DiceGame:
     def evolve(hand: DiceTableHand | None, event: Any) -> DiceTableHand:
         if isinstance(event, DiceGameOpened):
             return DiceTableHand(dice.INITIAL_STATE, event.stacks)
-        if isinstance(event, RollPrepared):
-            return with_changes(hand, prepared=event)
         assert hand is not None
-        return with_changes(hand, game=dice.evolve(hand.game, event))
+        if isinstance(event, RollPrepared):
+            return _changed(hand, prepared=event)
+        return _changed(hand, game=dice.evolve(hand.game, event))
 
     @classmethod
     def handle(cls, hand: DiceTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DiceTableHand]:
@@ -129,18 +129,22 @@ class DiceGame:
             start = with_changes(start, roll_commitment=dice.roll_commitment(prepared.values, prepared.salt))
             events = [opened, *dice.decide(dice.INITIAL_STATE, start), prepared]
         elif isinstance(command, PlayForAbsent):
+            assert hand is not None
             events = []
             if hand.game.dice is None:
                 rolled, hand = cls.handle(hand, _roll(hand, command.player, (), dealing), dealing)
                 events += rolled
+            assert hand.game.dice is not None  # rolled for them when they had not
             line = best_free_line(hand.game.cards[hand.game.to_act], hand.game.dice, hand.game.settings)
             scored, hand = cls.handle(hand, dice.Score(command.player, line), dealing)
             return events + scored, hand
         elif isinstance(command, dice.Roll):
+            assert hand is not None
             prepared = _prepare_roll(dealing.draws)
             command = with_changes(command, next_commitment=dice.roll_commitment(prepared.values, prepared.salt))
             events = [*dice.decide(hand.game, command), prepared]
         else:
+            assert hand is not None
             events = dice.decide(hand.game, command)
         for event in events:
             hand = cls.evolve(hand, event)
@@ -158,7 +162,7 @@ class DiceGame:
                 raise Violation("unknown_line", "'score' names the line to write ('line')")
             return dice.Score(move.player, move.line)
         raise Violation("illegal_action", f"dice poker actions are roll (with keep) and score (with line), "
-                        f"not {move.action!r}", dice.RULE, {"action": move.action})
+                        f"not {move.action!r}", RULE, {"action": move.action})
 
     @staticmethod
     def auto_action(hand: DiceTableHand, seat: int, timed_out: bool) -> Any:
@@ -236,3 +240,9 @@ def _roll(hand: DiceTableHand, player: str, keep: tuple[int, ...], dealing: Deal
     if prepared is None:
         raise Violation("game_not_started", "no roll is committed yet")
     return dice.Roll(player, prepared.values, tuple(keep), prepared.salt, None)
+
+
+def _changed(hand: DiceTableHand, **changes: Any) -> DiceTableHand:
+    """with_changes (a fast copy, untyped) for the table's hand."""
+    changed: DiceTableHand = with_changes(hand, **changes)
+    return changed

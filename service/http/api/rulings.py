@@ -20,7 +20,7 @@ import marshmallow as ma
 
 from domain.games.dice import dice_ruling
 from domain.games.dice_scoring import LINES
-from domain.games.palace import palace_battle_ruling
+from domain.games.palace_battles import palace_battle_ruling
 from domain.rules.declarations import INTERPRETATIONS, ORDERS, RULE_BOOKS, STRUCTURES
 from domain.rules.violations import Violation
 from domain.rulings.betting import betting_ruling

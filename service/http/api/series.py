@@ -15,7 +15,8 @@ from domain.tournaments.tournament import iso
 from service.application import series as series_service
 from service.http.api import Blueprint, application
 from service.http.api.names import names_of, with_names
-from service.http.api.tournaments import ALL_ROLES, CSV_DOC, ORGANISERS, StartsAt, now
+from service.http.api.tournament_requests import ALL_ROLES, CSV_DOC, ORGANISERS, now
+from service.http.api.tournament_schemas import StartsAt
 from service.http.auth import current_principal, require
 from service.http.problems import Problem
 from service.http.tournament_exports import csv_response

@@ -31,6 +31,8 @@ from typing import Any
 from flask import Response, redirect, render_template, request, url_for
 
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import decider as tournament_decider
 from domain.tournaments import tournament
 from domain.tournaments.clock import read_clock
 from domain.tournaments.structure import level_number
@@ -40,7 +42,7 @@ from service.application.screens import latest_per_player, players_named
 from service.http import tournament_exports as exports
 from service.http.api import application, resources
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import ORGANISERS
+from service.http.api.tournament_requests import ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages.desk_actions import ACTIONS, CONFIRMED, DESK_ROLES, Context, confirmed, text, undo_blocked_words, undo_words
 from service.http.pages.frame import pages
@@ -182,7 +184,7 @@ def _desk(loaded: tournaments.LoadedTournament, *, notice: str | None = None, er
         double_rebuy=state.settings is not None and state.settings.double_rebuy,
         form_id=secrets.token_urlsafe(16), may_run_clock=current_principal().role in ORGANISERS,
         followed_types=FOLLOWED_TYPES,
-        physical=state.settings is not None and state.settings.tables == tournament.TABLES_PHYSICAL,
+        physical=state.settings is not None and state.settings.tables == tournament_commands.TABLES_PHYSICAL,
         # The live part (refetched on every event) shows no deal: the figures are the full page's.
         money=view["money"], deal=deal_figures(context) if template == "desk.html" else None,
         bounties_on=state.settings is not None and bool(state.settings.bounty_kind),
@@ -249,7 +251,7 @@ def desk_action(tournament_id: str, action: str) -> Any:
             # question's own form asks for what is missing).
             asked = None
             try:
-                would = tournament.decide(context.state, _as_confirmed(command))
+                would = tournament_decider.decide(context.state, _as_confirmed(command))
             except Violation as refused:
                 if refused.code not in chosen.asks:
                     raise

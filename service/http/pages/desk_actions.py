@@ -21,6 +21,8 @@ from typing import Any
 from flask import request
 
 from domain.rules.violations import Violation
+from domain.tournaments import commands as tournament_commands
+from domain.tournaments import events as tournament_events
 from domain.tournaments import tournament
 from domain.tournaments.clock import LevelSet, read_clock
 from domain.tournaments.seating import floor_move
@@ -29,7 +31,8 @@ from service.application import tournaments
 from service.application.players import register_player
 from service.http.api import application, event_store
 from service.http.api.tables import actor_name
-from service.http.api.tournaments import FLOOR, ORGANISERS, check_undo_rights
+from service.http.api.tournament_floor import check_undo_rights
+from service.http.api.tournament_requests import FLOOR, ORGANISERS
 from service.http.auth import current_principal
 from service.http.pages.frame import chips, clock_time
 from service.http.problems import Problem
@@ -131,7 +134,7 @@ def _period_words(periods: tuple[Any, ...], index: int) -> str:
 
 
 def _set_level(context: Context, form_id: str) -> Any:
-    return tournament.SetLevel(_target_period(context), at=context.now)
+    return tournament_commands.SetLevel(_target_period(context), at=context.now)
 
 
 def _confirm_level(context: Context, events: list[object]) -> str:
@@ -150,7 +153,7 @@ def _confirm_level(context: Context, events: list[object]) -> str:
 
 
 def _adjust(context: Context, form_id: str) -> Any:
-    return tournament.AdjustClock(whole("seconds", -86400, 86400), at=context.now, confirm=confirmed())
+    return tournament_commands.AdjustClock(whole("seconds", -86400, 86400), at=context.now, confirm=confirmed())
 
 
 def _confirm_adjust(context: Context, events: list[object]) -> str | None:
@@ -169,7 +172,7 @@ def _confirm_adjust(context: Context, events: list[object]) -> str | None:
 
 
 def _start(context: Context, form_id: str) -> Any:
-    return tournament.StartTournament(at=context.now, seed=tournaments.new_seed())
+    return tournament_commands.StartTournament(at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_start(context: Context, events: list[object]) -> str | None:
@@ -198,7 +201,7 @@ def _register(context: Context, form_id: str) -> Any:
         player_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"cardroom:desk:{form_id}"))
         if event_store().stream_version(f"player-{player_id}") == 0:
             register_player(application(), player_id, name, actor=actor_name(current_principal()))
-    return tournament.Register(player_id, at=context.now, seed=tournaments.new_seed())
+    return tournament_commands.Register(player_id, at=context.now, seed=tournaments.new_seed())
 
 
 def _move(context: Context, form_id: str) -> Any:
@@ -212,7 +215,7 @@ def _move(context: Context, form_id: str) -> Any:
             raise
         raise Problem(422, "seat_taken", f"seat {seat} at table {table} is not an open seat",
                       numbers={"table": table, "seat": seat}) from None
-    return tournament.MovePlayer(player, table, seat - 1, at=context.now)
+    return tournament_commands.MovePlayer(player, table, seat - 1, at=context.now)
 
 
 def _eliminate(context: Context, form_id: str) -> Any:
@@ -223,9 +226,9 @@ def _eliminate(context: Context, form_id: str) -> Any:
                                 if w.strip() and w.strip() != busted_by))
     if any(len(w) > NAME_MAX for w in split):
         raise invalid("also_busted_by", f"player ids of 1 to {NAME_MAX} characters")
-    return tournament.Eliminate((tournament.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None,
-                                                 also_busted_by=split),),
-                                at=context.now, seed=tournaments.new_seed())
+    return tournament_commands.Eliminate((tournament_commands.Bust(_player(context), 0, busted_by=text("busted_by") if busted_by else None,
+                                                                   also_busted_by=split),),
+                                         at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_eliminate(context: Context, events: list[object]) -> str:
@@ -233,14 +236,14 @@ def _confirm_eliminate(context: Context, events: list[object]) -> str:
     kept until they rebuy or decline."""
     player = _player(context)
     who = f"{context.name(player)}{_seat_words(context, player)}"
-    if any(isinstance(e, tournament.RebuyAwaited) for e in events):
+    if any(isinstance(e, tournament_events.RebuyAwaited) for e in events):
         return (f"{who} is out of chips. In the rebuy period they keep the seat until they rebuy or "
                 "decline (or their time passes); the desk then shows Rebuy and Decline for them.")
     return f"{who} is out of the tournament, {_placed_words(context, events, player)}."
 
 
 def _placed_words(context: Context, events: list[object], player: str) -> str:
-    place = next((e.place for event in events if isinstance(event, tournament.PlayersEliminated)
+    place = next((e.place for event in events if isinstance(event, tournament_events.PlayersEliminated)
                   for e in event.eliminations if e.player_id == player), None)
     return f"placed {_ordinal(place)} of {context.state.entries} entries" if place else "placed"
 
@@ -248,13 +251,13 @@ def _placed_words(context: Context, events: list[object], player: str) -> str:
 def _deal(context: Context, form_id: str) -> Any:
     """The deal agreed: a field `amount:<player_id>` for each player left, and what is
     left to play for."""
-    shares = tuple(tournament.DealShare(player, whole(f"amount:{player}", 0, MAX_CHIPS))
+    shares = tuple(tournament_commands.DealShare(player, whole(f"amount:{player}", 0, MAX_CHIPS))
                    for player in sorted(context.state.seating.where))
-    return tournament.RecordDeal(shares, whole("left_to_play_for", 0, MAX_CHIPS), at=context.now)
+    return tournament_commands.RecordDeal(shares, whole("left_to_play_for", 0, MAX_CHIPS), at=context.now)
 
 
 def _confirm_deal(context: Context, events: list[object]) -> str:
-    deal = next(e for e in events if isinstance(e, tournament.DealRecorded))
+    deal = next(e for e in events if isinstance(e, tournament_events.DealRecorded))
     shares = ", ".join(f"{context.name(s.player_id)} {chips(s.amount)}" for s in deal.shares)
     left = (f"; {chips(deal.left_to_play_for)} is left to play for, paid to the winner" if deal.left_to_play_for
             else "; nothing is left to play for")
@@ -263,7 +266,7 @@ def _confirm_deal(context: Context, events: list[object]) -> str:
 
 
 def _decline(context: Context, form_id: str) -> Any:
-    return tournament.DeclineRebuy(_player(context), at=context.now, seed=tournaments.new_seed())
+    return tournament_commands.DeclineRebuy(_player(context), at=context.now, seed=tournaments.new_seed())
 
 
 def _confirm_decline(context: Context, events: list[object]) -> str:
@@ -273,13 +276,13 @@ def _confirm_decline(context: Context, events: list[object]) -> str:
 
 
 def _rebuy(context: Context, form_id: str) -> Any:
-    return tournament.Rebuy(_player(context), at=context.now, double=request.form.get("double") == "yes",
-                            seed=tournaments.new_seed())
+    return tournament_commands.Rebuy(_player(context), at=context.now, double=request.form.get("double") == "yes",
+                                     seed=tournaments.new_seed())
 
 
 def _disqualify(context: Context, form_id: str) -> Any:
-    return tournament.Disqualify(_player(context), text("reason", REASON_MAX), at=context.now,
-                                 seed=tournaments.new_seed())
+    return tournament_commands.Disqualify(_player(context), text("reason", REASON_MAX), at=context.now,
+                                          seed=tournaments.new_seed())
 
 
 def _confirm_disqualify(context: Context, events: list[object]) -> str:
@@ -303,14 +306,14 @@ def _table_counts(context: Context, form_id: str) -> Any:
     table = next((t for t in state.seating.tables if t is not None and t.number == number), None)
     if table is None:
         raise Problem(422, "unknown_table", f"there is no table {number} in play", numbers={"table": number})
-    counts = tuple(tournament.ChipCount(player, whole(f"chips:{player}", 0, MAX_CHIPS))
+    counts = tuple(tournament_commands.ChipCount(player, whole(f"chips:{player}", 0, MAX_CHIPS))
                    for player in table.seats if player is not None and request.form.get(f"chips:{player}", "").strip())
     if not counts:
         raise invalid("chips", "count at least one player's chips")
-    busted = tuple(tournament.Bust(c.player_id, state.stack_of(c.player_id)) for c in counts if c.chips == 0)
+    busted = tuple(tournament_commands.Bust(c.player_id, state.stack_of(c.player_id)) for c in counts if c.chips == 0)
     if busted:
-        return tournament.Eliminate(busted, at=context.now, seed=tournaments.new_seed(), counts=counts)
-    return tournament.ReportChipCounts(counts, at=context.now)
+        return tournament_commands.Eliminate(busted, at=context.now, seed=tournaments.new_seed(), counts=counts)
+    return tournament_commands.ReportChipCounts(counts, at=context.now)
 
 
 def undo_words(context: Context) -> str | None:
@@ -346,7 +349,7 @@ def _act_words(context: Context, act: Any) -> str:
 def _undo(context: Context) -> Any:
     """Undo, with the roles of what it takes back, as the API judges them."""
     check_undo_rights(context.state, current_principal().role)
-    return tournament.Undo(at=context.now)
+    return tournament_commands.Undo(at=context.now)
 
 
 CLOCK_CHANGES = {"ClockPaused": "pause", "ClockResumed": "resume", "ClockAdjusted": "adjustment",
@@ -355,25 +358,25 @@ CLOCK_CHANGES = {"ClockPaused": "pause", "ClockResumed": "resume", "ClockAdjuste
 
 ACTIONS: dict[str, Action] = {
     "start": Action(FLOOR, _start, "The tournament started.", _confirm_start),
-    "pause": Action(ORGANISERS, lambda c, f: tournament.PauseClock(at=c.now), "The clock is paused."),
-    "resume": Action(ORGANISERS, lambda c, f: tournament.ResumeClock(at=c.now), "The clock runs again."),
+    "pause": Action(ORGANISERS, lambda c, f: tournament_commands.PauseClock(at=c.now), "The clock is paused."),
+    "resume": Action(ORGANISERS, lambda c, f: tournament_commands.ResumeClock(at=c.now), "The clock runs again."),
     "adjust": Action(ORGANISERS, _adjust, "The clock is adjusted.", _confirm_adjust),
     "level": Action(ORGANISERS, _set_level, "The level is set.", _confirm_level),
     "register": Action(DESK_ROLES, _register, "Registered."),
     "rebuy": Action(FLOOR, _rebuy, "Rebuy taken."),
     "decline": Action(FLOOR, _decline, "Rebuy declined: the player is out.", _confirm_decline),
-    "seated": Action(FLOOR, lambda c, f: tournament.ConfirmSeated(whole("move_id", 1, 2**31 - 1), at=c.now),
+    "seated": Action(FLOOR, lambda c, f: tournament_commands.ConfirmSeated(whole("move_id", 1, 2**31 - 1), at=c.now),
                      "Seated: the move is done."),
     "undo": Action(FLOOR, lambda c, f: _undo(c), "Undone."),
-    "add-on": Action(FLOOR, lambda c, f: tournament.AddOn(_player(c), at=c.now), "Add-on taken."),
+    "add-on": Action(FLOOR, lambda c, f: tournament_commands.AddOn(_player(c), at=c.now), "Add-on taken."),
     "move": Action(FLOOR, _move, "Move made or queued."),
-    "cancel-move": Action(FLOOR, lambda c, f: tournament.CancelMove(whole("move_id", 0, 2**31 - 1)),
+    "cancel-move": Action(FLOOR, lambda c, f: tournament_commands.CancelMove(whole("move_id", 0, 2**31 - 1)),
                           "Move cancelled."),
     "eliminate": Action(FLOOR, _eliminate, "Elimination recorded.", _confirm_eliminate, asks=("busted_by_required",)),
     "deal": Action(ORGANISERS, _deal, "The deal is recorded.", _confirm_deal),
     "disqualify": Action(FLOOR, _disqualify, "Disqualification recorded.", _confirm_disqualify),
     "counts": Action(FLOOR, _table_counts, "Chip counts recorded."),
-    "hand-for-hand": Action(FLOOR, lambda c, f: tournament.StartHandForHand(at=c.now), "Hand-for-hand is on."),
-    "hand-for-hand-off": Action(FLOOR, lambda c, f: tournament.StopHandForHand(
+    "hand-for-hand": Action(FLOOR, lambda c, f: tournament_commands.StartHandForHand(at=c.now), "Hand-for-hand is on."),
+    "hand-for-hand-off": Action(FLOOR, lambda c, f: tournament_commands.StopHandForHand(
         at=c.now, seed=tournaments.new_seed()), "Hand-for-hand is off."),
 }

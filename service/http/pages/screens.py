@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Response, make_response, render_template, request
 
-from domain.tournaments import tournament
+from domain.tournaments import events as tournament_events
 from service.application import listings, screens, tournaments
 from service.http.api import application, resources
 from service.http.pages.frame import pages
@@ -35,7 +35,7 @@ PAYOUTS_BESIDE_THE_CLOCK = {"clock": 3, "payouts": screens.PAYOUTS_ON_THE_CLOCK}
 FAR_START_S = 24 * 3600
 """A start further off than this shows as a day and time, not a countdown of hours."""
 NAME_MAX = 100  # what find your seat reads of a name typed
-FOLLOWED_TYPES = sorted(tournament.EVENT_TYPES)
+FOLLOWED_TYPES = sorted(tournament_events.EVENT_TYPES)
 """The stream's message names (an EventSource is told of named messages by name only)."""
 
 
