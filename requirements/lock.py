@@ -53,8 +53,9 @@ def write(path: Path, pins: dict[str, str], what: str, versions: list[str]) -> N
 
 
 def main(pythons: list[str]) -> None:
-    versions, pythons = (list(found) for found in zip(*(interpreter(python) for python in pythons)))
-    if not REQUIRED_VERSIONS <= set(versions):
+    found = [interpreter(python) for python in pythons]
+    versions, pythons = [version for version, _ in found], [executable for _, executable in found]
+    if not REQUIRED_VERSIONS.issubset(versions):
         sys.exit(f"the lock is for Python {' and '.join(sorted(REQUIRED_VERSIONS))}; got {versions}: "
                  "make lock LOCK_PYTHONS='python3.11 /path/to/python3.12'")
     test = resolve(pythons[0], "embedded,test", {})
