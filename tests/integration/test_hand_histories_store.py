@@ -3,6 +3,7 @@ stream `hand-<uuid>`, readable through the hands endpoints, exported as PHH that
 to the same result, with a hash chain that verifies."""
 from __future__ import annotations
 
+import json
 import secrets
 
 import pytest
@@ -11,6 +12,7 @@ from domain.history import phh
 from service.application.public_log import PublicLog
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player, unique_to_test
+from tests.integration.test_floor_pages_http import sign_in
 
 pytestmark = pytest.mark.integration
 
@@ -199,3 +201,68 @@ def test_the_same_hand_imported_twice_is_kept_once(client):
     assert again.get_json()["already_stored"] is True
     assert (again.get_json()["id"], again.get_json()["version"]) == (first.get_json()["id"], first.get_json()["version"])
     assert client.get(f"/v1/streams/{first.get_json()['id']}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+# ---------------------------------------------------------------- single and button blinds
+# PokerKit posts a blind where the record puts it; a hold'em or Omaha hand with a single
+# blind on the first seat or a button blind replays (and is kept) as a rotation's hand,
+# read back through domain.games.mixed. PokerKit's own replay is the expected answer.
+
+
+def pokerkit_stacks(text: str) -> list[int]:
+    from pokerkit import HandHistory
+    *_, last = HandHistory.loads(text)
+    return list(last.stacks)
+
+
+BUTTON_BLIND_HOLDEM = (PHH / "phua-xuan-2019.phh").read_text().replace('variant = "NS"', 'variant = "NT"')
+SINGLE_BLIND_OMAHA = """\
+variant = "PO"
+ante_trimming_status = true
+antes = [0, 0, 0]
+blinds_or_straddles = [100, 0, 0]
+min_bet = 100
+starting_stacks = [1000, 1200, 1500]
+actions = ["d dh p1 AsAdKhQh", "d dh p2 7c2h3d4d", "d dh p3 KsKdJcTc",
+  "p2 cc", "p3 cbr 300", "p1 cc", "p2 f", "d db 2s3s9h", "p1 cbr 200", "p3 cc",
+  "d db Qd", "p1 cc", "p3 cc", "d db 4c", "p1 cc", "p3 cc",
+  "p1 sm AsAdKhQh", "p3 sm KsKdJcTc"]
+players = ["Ann", "Bob", "Cy"]
+"""
+
+
+@pytest.mark.parametrize("text", [BUTTON_BLIND_HOLDEM, SINGLE_BLIND_OMAHA], ids=["button-blind-NT", "single-blind-PO"])
+def test_a_single_or_button_blind_hand_is_kept_and_reads_back_as_pokerkit_plays_it(client, text):
+    assert phh.positional_blinds(phh.parse(text))
+    expected = pokerkit_stacks(text)
+    answer = stored(client, text)
+    assert answer["finishing_stacks"] == expected and answer["already_stored"] is False
+    hand_id = answer["id"]
+    body = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    assert body["over"] is True and body["hand"]["round"] == "over"
+    assert body["hand"]["game"] in ("rotation_holdem", "rotation_omaha")
+    assert list(body["hand"]["stacks"].values()) == expected
+    assert client.get(f"/v1/hands/{hand_id}/state?at=3", headers=ADMIN).get_json()["hand"]["over"] is False
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    again = phh.parse(exported)
+    assert again.variant == phh.parse(text).variant and again.blinds_or_straddles == phh.parse(text).blinds_or_straddles
+    assert pokerkit_stacks(exported) == expected
+    assert store(client, text).get_json()["already_stored"] is True
+    assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+def test_a_spectator_sees_no_hidden_card_of_a_kept_single_blind_hand(client):
+    text = SINGLE_BLIND_OMAHA.replace('"p1 sm AsAdKhQh", "p3 sm KsKdJcTc"', '"p3 sm KsKdJcTc", "p1 sm AsAdKhQh"')
+    hand_id = stored(client, text)["id"]
+    spectator = key_of_role(client, "spectator")
+    body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
+    assert body["hand"]["hole"]["Bob"] in (None, "????????")  # folded, never shown
+    assert "7c2h3d4d" not in json.dumps(body)
+    assert body["hand"]["hole"]["Ann"] == "AsAdKhQh"  # shown at the showdown
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=spectator).get_data(as_text=True)
+    assert "7c2h3d4d" not in exported and "d dh p2 ????????" in exported
+    assert "7c2h3d4d" in client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    floor = client.application.test_client()
+    sign_in(floor, key_for(client, "floor"))
+    page = floor.get(f"/floor/hands/{hand_id}").get_data(as_text=True)
+    assert "PHH PO" in page and "is dealt KsKdJcTc</a>" in page and "shows AsAdKhQh</a>" in page

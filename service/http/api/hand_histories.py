@@ -41,6 +41,7 @@ import marshmallow as ma
 from flask import jsonify, request
 
 from domain import registry, secrecy
+from domain.history import phh_mixed
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY,
     ODD_CHIP_TDA,
@@ -284,9 +285,6 @@ def replay_hand_history(store: bool = False, file_format: str = "auto") -> Any:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
     if not store:
         return _answer(record, result)
-    if positional_blinds(record):
-        raise Problem(422, "not_storable", "a flop game's hand with a single or button blind "
-                      "replays, but is not kept: its events are a rotation's, which no stored game reads")
     actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
     hand_id = imported_hand_id(record)
     answer = _answer(record, result)
@@ -313,6 +311,10 @@ def imported_hand_id(record: HandHistory) -> str:
 
 
 def game_of(record: HandHistory) -> str:
+    """The game the record's events are stored as: a hold'em or Omaha hand with a single
+    or button blind replays as a rotation's (phh_games.replay), and is read back as one."""
+    if positional_blinds(record):
+        return phh_mixed.ROTATION_OF[record.variant][0]
     return registry.game_of_variant(record.variant)
 
 
