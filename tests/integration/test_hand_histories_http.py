@@ -272,7 +272,6 @@ def test_a_phhs_file_of_which_no_hand_can_be_read_is_invalid_phh_naming_each(cli
     assert "none of the file's 2 hands" in problem["detail"] and "hand [2] (line 4)" in problem["detail"]
     assert [(h["position"], h["unreadable"]["code"]) for h in problem["hands"]] == [
         (1, "invalid_phh"), (2, "invalid_phh")]
-    assert_problem(send(client, phhs(CHOPPED_BOARD), query="?store=true"), 422, "not_storable")
 
 
 def test_hands_of_a_phhs_file_may_share_a_name(client):
