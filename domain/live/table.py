@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import registry, secrecy
+from domain.live import table_names
 from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
 from domain.registry import GameRules
 from domain.rules import deal_commitment
@@ -110,6 +111,8 @@ class CreateTable:
     time_bank_s: int = 0
     """With an action clock: extra seconds each player has at this table, used whole the
     first time their clock runs out (TimeBankUsed)."""
+    name: str | None = None
+    """What the room calls the table (domain.live.table_names); None: unnamed."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,8 @@ class TableCreated:
     auto_deal: bool = False
     min_buy_in: int | None = None
     max_buy_in: int | None = None
+    name: str | None = None
+    """Absent from the tables created before names were given: they read as unnamed."""
 
 
 @dataclass(frozen=True)
@@ -507,6 +512,8 @@ class TableState:
     """Closed during the current hand: it finishes when the hand ends."""
     leaving: tuple[str, ...] = ()
     """Cash tables: players who stand up when the current hand ends (StandUpQueued)."""
+    name: str | None = None
+    """What the room calls the table (TableCreated.name); None: unnamed."""
 
     @property
     def cash(self) -> bool:
@@ -655,7 +662,7 @@ def _created(event: TableCreated) -> TableState:
         finished=False, clock=None, sitting_out=(False,) * seat_count,
         missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
         tournament_id=event.tournament_id, auto_deal=event.auto_deal,
-        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in)
+        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in, name=event.name)
 
 
 def _closed(state: TableState, event: HandClosed) -> TableState:
@@ -745,6 +752,7 @@ def handle(state: TableState | None, command: Command,
 
 def _create(command: CreateTable) -> TableCreated:
     rules = game_rules(command.game)
+    name = table_names.checked(command.name)
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
     game_settings = rules.adapter.settings(command.settings)
@@ -786,7 +794,7 @@ def _create(command: CreateTable) -> TableCreated:
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
-                        command.auto_deal, command.min_buy_in, command.max_buy_in)
+                        command.auto_deal, command.min_buy_in, command.max_buy_in, name)
 
 
 def _buy_in_limits(command: CreateTable) -> bool:

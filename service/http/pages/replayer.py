@@ -44,7 +44,7 @@ from service.http.api.hand_histories import (
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
-from service.http.pages.frame import pages, problem_page
+from service.http.pages.frame import day, pages, problem_page, time_of_day
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.pages.session import floor_page
 from service.http.problems import Problem
@@ -83,9 +83,13 @@ def hand_replayer(hand_id: str) -> Any:
 
 
 def heading(replayed: dict[str, Any]) -> str:
-    """A stored hand as the floor names it: its number, game and players (a table has no
-    name but its players; its id stays in the link), never a bare id."""
+    """A stored hand as the floor names it, never a bare id: its table's name, its number
+    and when it started ("Feature table · hand 12 · Sat 5 Dec, 20:14 UTC"); a table
+    without a name by its number, game and players (its id stays in the link)."""
     players = ", ".join(replayed["names"].get(p, p) for p in replayed["players"])
+    if replayed["source"] == "table" and replayed.get("table_name"):
+        started = replayed["started_at"]
+        return f"{replayed['table_name']} · hand {replayed['number']} · {day(started)}, {time_of_day(started)}"
     if replayed["source"] == "table":
         return f"Hand {replayed['number']} · {replayed['game']} · {players}"
     return f"Imported {replayed['game'] or 'hand'} · {players}"
@@ -125,7 +129,8 @@ def _picker() -> dict[str, Any]:
                            "hands": [], "played": 0})
             continue
         played = state.hands_played if state is not None else 0
-        tables.append({"id": found.id, "game": found.game, "status": found.status,
+        tables.append({"id": found.id, "name": state.name if state is not None else None,
+                       "game": found.game, "status": found.status,
                        "players": [names.get(player) or player for player in found.players],
                        "hands": hand_links(found.id, played, LATEST_HANDS), "played": played})
     return {"tables": tables, "next": encode_cursor({}, listed[-1].position) if more else None}
