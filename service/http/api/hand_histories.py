@@ -360,8 +360,8 @@ def imported_hand_id(record: HandHistory) -> str:
 
 
 def game_of(record: HandHistory) -> str:
-    """The game the record's events are stored as: a hold'em or Omaha hand with a single
-    or button blind replays as a rotation's (phh_games.replay), and is read back as one."""
+    """The game the record's events are stored as: a flop game's hand with a single or
+    button blind replays as a rotation's (phh_games.replay), and is read back as one."""
     if positional_blinds(record):
         return phh_mixed.ROTATION_OF[record.variant][0]
     return registry.game_of_variant(record.variant)
