@@ -73,3 +73,26 @@ def test_a_tournaments_tables_are_named_after_it(client, postgres_store):
     tournament_tables.advance(applications.of(postgres_store), tournament_id, time.time())
     table_id = tournament_tables.table_id_for(tournament_id, 1)
     assert client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["name"] == "Sunday Million table 1"
+
+
+def test_the_floor_opens_a_named_cash_table_from_its_page(client):
+    from tests.integration.test_floor_pages_http import csrf
+    floor = client.application.test_client()
+    sign_in(floor, key_for(client, "floor"))
+    form = floor.get("/floor/tables/new")
+    assert form.status_code == 200 and 'name="name"' in form.get_data(as_text=True)
+    fields = {"csrf_token": csrf(form), "name": "Rail table 2", "game": "holdem", "structure": "no-limit",
+              "small_blind": "25", "big_blind": "50", "seats": "6", "min_buy_in": "2000", "max_buy_in": "5000",
+              "auto_deal": "true"}
+    opened = floor.post("/floor/tables/new", data=fields)
+    assert opened.status_code == 303, opened.get_data(as_text=True)[:2000]
+    table_id = opened.headers["Location"].rsplit("/", 1)[1]
+    shown = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()
+    assert shown["name"] == "Rail table 2" and shown["cash"] == {"min_buy_in": 2000, "max_buy_in": 5000}
+    assert len(shown["seats"]) == 6 and shown["betting"]["big_blind"] == 50 and shown["auto_deal"] is True
+    assert "<bdi>Rail table 2</bdi>" in floor.get(f"/floor/tables/{table_id}").get_data(as_text=True)
+    for change, says in (({"name": "Rail\u202etable"}, "invalid_table_name"), ({"seats": "11"}, "invalid_table"),
+                         ({"min_buy_in": "9000"}, "invalid_table"), ({"big_blind": "x"}, "invalid_table")):
+        refused = floor.post("/floor/tables/new", data={**fields, **change})
+        body = unescape(refused.get_data(as_text=True))
+        assert refused.status_code == 422 and 'id="form-error"' in body and says in body, (change, body[:1500])
