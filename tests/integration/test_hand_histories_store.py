@@ -268,6 +268,7 @@ def test_a_spectator_sees_no_hidden_card_of_a_kept_single_blind_hand(client):
     sign_in(floor, key_for(client, "floor"))
     page = floor.get(f"/floor/hands/{hand_id}").get_data(as_text=True)
     assert "PHH PO" in page and "is dealt KsKdJcTc</a>" in page and "shows AsAdKhQh</a>" in page
+    assert "<h1>Imported omaha · Ann, Bob, Cy</h1>" in page
 
 
 # ---------------------------------------------------------------- a file of many hands

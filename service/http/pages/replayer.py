@@ -92,7 +92,9 @@ def heading(replayed: dict[str, Any]) -> str:
         return f"{replayed['table_name']} · hand {replayed['number']} · {day(started)}, {time_of_day(started)}"
     if replayed["source"] == "table":
         return f"Hand {replayed['number']} · {replayed['game']} · {players}"
-    return f"Imported {replayed['game'] or 'hand'} · {players}"
+    # A hand kept as a rotation's (a single or button blind) is named by its record's game.
+    game = registry.game_of_variant(replayed["variant"]) if replayed.get("variant") else replayed["game"]
+    return f"Imported {game or 'hand'} · {players}"
 
 
 @pages.route("/floor/hand-histories", methods=["GET"])
