@@ -298,3 +298,17 @@ def test_a_pasted_session_is_kept_hand_by_hand_and_a_kept_hand_opens(server: Any
     WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
     step_to(browser, f"{isolated('Ivy')} raises to 1,350")
     assert "the hash chain holds" in text(browser, "#chain-check")
+
+
+def test_the_floor_opens_a_named_table_and_its_page_is_headed_by_the_name(server: Any, base: str, browser: Any) -> None:
+    room.sign_in(browser, base, key(server, "floor"), "/floor/tables/new")
+    name = browser.find_element(By.ID, "name")
+    name.clear()
+    name.send_keys("Feature table \u05e9")  # a right-to-left letter reads in place
+    browser.find_element(By.CSS_SELECTOR, ".table-form button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "table-live"))
+    assert text(browser, "#table-live h1") == "Feature table \u05e9"
+    assert browser.title.startswith("Feature table \u05e9 · ")
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
