@@ -167,8 +167,7 @@ def replay(record: HandHistory, game_and_kind: tuple[str, str] | None = None) ->
 # A rotation's hold'em and Omaha hands are written as the phh-std's (read back through
 # domain.games.holdem).
 _VARIANT_OF = {**{game_and_kind: variant for variant, game_and_kind in VARIANTS.items()},
-               ("rotation_holdem", FIXED_LIMIT): "FT", ("rotation_holdem", NO_LIMIT): "NT",
-               ("rotation_omaha", POT_LIMIT): "PO"}
+               **{game_and_kind: variant for variant, game_and_kind in ROTATION_OF.items()}}
 
 
 def phh_from_events(events: Any) -> HandHistory:

@@ -41,27 +41,71 @@ level in force, TDA 2024 23), and the table never finishes by itself: the tourna
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from domain import registry, secrecy
-from domain.live.games import DECK_HASH, Dealing, Draws, Opening, TableMove
+from domain.live import table_names
+from domain.live.games import Dealing, Draws, Opening, TableMove
+from domain.live.table_commands import Act as Act
+from domain.live.table_commands import AdjustChips as AdjustChips
+from domain.live.table_commands import CloseTable as CloseTable
+from domain.live.table_commands import Command as Command
+from domain.live.table_commands import CreateTable as CreateTable
+from domain.live.table_commands import ExpireClock as ExpireClock
+from domain.live.table_commands import FinishTournamentTable as FinishTournamentTable
+from domain.live.table_commands import RemovePlayer as RemovePlayer
+from domain.live.table_commands import ReturnToSeat as ReturnToSeat
+from domain.live.table_commands import SeatPlayer as SeatPlayer
+from domain.live.table_commands import SitDown as SitDown
+from domain.live.table_commands import SitOut as SitOut
+from domain.live.table_commands import StandUp as StandUp
+from domain.live.table_commands import StartNextHand as StartNextHand
+
+# What the table's modules hold is read as table.<name> by the service and the tests.
+from domain.live.table_commands import TableSeat as TableSeat
+from domain.live.table_commands import TopUp as TopUp
+from domain.live.table_events import TABLE_EVENT_TYPES as TABLE_EVENT_TYPES
+from domain.live.table_events import TABLE_EVENTS as TABLE_EVENTS
+from domain.live.table_events import ActionClockSet as ActionClockSet
+from domain.live.table_events import AutomaticAction as AutomaticAction
+from domain.live.table_events import ChipsAdjusted as ChipsAdjusted
+from domain.live.table_events import ClockExpired as ClockExpired
+from domain.live.table_events import ClockStarted as ClockStarted
+from domain.live.table_events import HandClosed as HandClosed
+from domain.live.table_events import HandOpened as HandOpened
+from domain.live.table_events import PlayerLeftTable as PlayerLeftTable
+from domain.live.table_events import PlayerReturned as PlayerReturned
+from domain.live.table_events import PlayerSatOut as PlayerSatOut
+from domain.live.table_events import PlayerSeatedAtTable as PlayerSeatedAtTable
+from domain.live.table_events import PotWinners as PotWinners
+from domain.live.table_events import Result as Result
+from domain.live.table_events import SeatStack as SeatStack
+from domain.live.table_events import Standing as Standing
+from domain.live.table_events import StandUpQueued as StandUpQueued
+from domain.live.table_events import TableClosing as TableClosing
+from domain.live.table_events import TableCreated as TableCreated
+from domain.live.table_events import TableFinished as TableFinished
+from domain.live.table_events import TimeBankSet as TimeBankSet
+from domain.live.table_events import TimeBankUsed as TimeBankUsed
+from domain.live.table_state import EMPTY_SEAT as EMPTY_SEAT
+from domain.live.table_state import TableState as TableState
+from domain.live.table_state import evolve as evolve
+from domain.live.table_state import game_rules as game_rules
+from domain.live.table_state import hand_id_for as hand_id_for
+from domain.live.table_state import replay as replay
+from domain.live.table_state import table_id_of_hand as table_id_of_hand
 from domain.registry import GameRules
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, chips, with_changes
 from domain.rules.cards import deck_texts, parse_cards
 from domain.rules.citations import cite
-from domain.rules.declarations import ChipsRuled, Pushed, ruled_action
+from domain.rules.declarations import ChipsRuled, ruled_action
 from domain.rules.violations import Violation
-from domain.secrecy import SEALED
 
 MIN_SEATS = 2
 MAX_SEATS = 10
 # An hour a turn at most: a longer clock is no clock, and a deadline years away only
 # burdens the scheduler.
 MAX_ACTION_CLOCK_S = 3600
-EMPTY_SEAT = ""
-"""A tournament table's seat where nobody sits (stack 0)."""
 _SALT_HEX = re.compile(r"[0-9a-f]{64}")  # 32 bytes as lowercase hex
 MISSED_CLOCKS_BEFORE_ABSENT = 2
 # Why the computer acted (AutomaticAction.reason).
@@ -74,618 +118,10 @@ REQUESTED = "requested"
 MISSED_CLOCKS = "missed_clocks"
 
 
-# ------------------------------------------------------------------------ the games
-
-
-def game_rules(game: str) -> GameRules:
-    return registry.table_rules(game)
-
-
-# ------------------------------------------------------------------------- commands
-
-
-@dataclass(frozen=True)
-class TableSeat:
-    player_id: str
-    stack: int
-
-
-@dataclass(frozen=True)
-class CreateTable:
-    table_id: str
-    game: str
-    settings: dict[str, Any]
-    betting: BettingStructure
-    seats: tuple[TableSeat, ...]
-    ranked: bool = False
-    action_clock_s: int | None = None
-    tournament_id: str | None = None
-    """Set for a tournament's table: seats may be empty (EMPTY_SEAT, stack 0)."""
-    auto_deal: bool = False
-    """The next hand opens as soon as one closes (cash tables)."""
-    min_buy_in: int | None = None
-    max_buy_in: int | None = None
-    """Both set for a cash table: the chips a player sits down with, and the most a top-up
-    may bring a stack to. Its seats may be empty (EMPTY_SEAT, stack 0)."""
-    time_bank_s: int = 0
-    """With an action clock: extra seconds each player has at this table, used whole the
-    first time their clock runs out (TimeBankUsed)."""
-
-
-@dataclass(frozen=True)
-class StartNextHand:
-    """`deck`: the shuffled order as card strings; `salt`: the secret, as lowercase hex.
-
-    A tournament gives the positions and the level in force: `button` (a table seat,
-    empty for a dead button, TDA 2024 32), `small_blind` and `big_blind` (table seats; an
-    empty small blind seat is a dead small blind) and `betting` for this hand. Without
-    them the button moves to the next seat with chips and the table's betting applies."""
-    deck: tuple[str, ...]
-    salt: str
-    button: int | None = None
-    small_blind: int | None = None
-    big_blind: int | None = None
-    betting: BettingStructure | None = None
-    action_clock_s: int | None = None
-    """A tournament's level sets the action clock from this hand on (0: none; None: as it was)."""
-
-
-@dataclass(frozen=True)
-class SeatPlayer:
-    """Tournament tables, between hands: `player_id` sits in the empty `seat` with the
-    chips they bring (a move from another table). `tournament_version`: the tournament
-    version that moved them, for the audit log. `re_entry`: the tournament entered them
-    again after they busted (they may be drawn to the table they busted at)."""
-    player_id: str
-    seat: int
-    stack: int
-    tournament_version: int = 0
-    re_entry: bool = False
-
-
-@dataclass(frozen=True)
-class RemovePlayer:
-    """Tournament tables, between hands: `player_id` leaves with their chips (moved to
-    another table, or busted with none)."""
-    player_id: str
-    tournament_version: int = 0
-
-
-@dataclass(frozen=True)
-class FinishTournamentTable:
-    """Tournament tables, between hands: the tournament is done with the table (it broke
-    it and everyone has left, or the tournament is over), which finishes with the
-    standings as they are; the tournament, not the table, ranks and rates the players."""
-    tournament_version: int = 0
-
-
-@dataclass(frozen=True)
-class AdjustChips:
-    """Tournament tables, between hands: the tournament's chip change `change_id` gives
-    `player_id` `amount` chips (a rebuy, an add-on) or takes them (a colour-up race)."""
-    player_id: str
-    amount: int
-    change_id: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class SitDown:
-    """Cash tables: `player_id` takes an empty seat (`seat`, or the first empty one) with
-    `buy_in` chips, between hands."""
-    player_id: str
-    buy_in: int
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class StandUp:
-    """Cash tables: `player_id` leaves with their stack; asked during a hand they are in,
-    when it ends (StandUpQueued)."""
-    player_id: str
-
-
-@dataclass(frozen=True)
-class TopUp:
-    """Cash tables: `player_id` adds `amount` chips, between their hands, up to the maximum
-    buy-in."""
-    player_id: str
-    amount: int
-
-
-@dataclass(frozen=True)
-class CloseTable:
-    """No new hand: the table finishes now, or when the hand being played ends."""
-
-
-@dataclass(frozen=True)
-class Act:
-    """A player's action in the current hand: fold | check | call | bet | raise (`to`: the
-    round total), or a game's own actions (`discard` for a draw)."""
-    player_id: str
-    action: str
-    to: int | None = None
-    discard: tuple[str, ...] | None = None
-    defender: str | None = None
-    """Palace Poker's attack: the player attacked."""
-    keep: tuple[int, ...] | None = None
-    """Dice poker's roll: positions (0-4) of the dice kept."""
-    line: str | None = None
-    """Dice poker's score: the line written."""
-    pushed: Pushed | None = None
-    """Chips pushed and words said, entered by the floor instead of `action` and `to`."""
-
-
-@dataclass(frozen=True)
-class ExpireClock:
-    """The clock of `seat` (a table seat) in `hand_id` that ends at `deadline_at_ms` has run
-    out: act for the player. Names the exact clock so a stale or repeated expiry misses."""
-    hand_id: str
-    seat: int
-    deadline_at_ms: int
-
-
-@dataclass(frozen=True)
-class SitOut:
-    player_id: str
-
-
-@dataclass(frozen=True)
-class ReturnToSeat:
-    player_id: str
-
-
-Command = (CreateTable | StartNextHand | Act | ExpireClock | SitOut | ReturnToSeat | SeatPlayer
-                | RemovePlayer | AdjustChips | SitDown | StandUp | TopUp | CloseTable | FinishTournamentTable)
-
-
-# --------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True)
-class TableCreated:
-    table_id: str
-    game: str
-    settings: dict[str, Any]
-    betting: BettingStructure
-    seats: tuple[TableSeat, ...]
-    ranked: bool
-    action_clock_s: int | None
-    tournament_id: str | None = None
-    auto_deal: bool = False
-    min_buy_in: int | None = None
-    max_buy_in: int | None = None
-
-
-@dataclass(frozen=True)
-class PlayerSeatedAtTable:
-    seat: int
-    player_id: str
-    stack: int
-    tournament_version: int = 0
-    re_entry: bool = False  # a new entry: their bust here is a finished entry's
-
-
-@dataclass(frozen=True)
-class PlayerLeftTable:
-    """The player left between hands taking `stack` chips (0 once busted)."""
-    seat: int
-    player_id: str
-    stack: int
-    tournament_version: int = 0
-
-
-@dataclass(frozen=True)
-class ChipsAdjusted:
-    seat: int
-    player_id: str
-    amount: int
-    change_id: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class HandOpened:
-    """A hand begins. `seats`: the table seats dealt in (position k in the hand is table
-    seat seats[k]); `button`: a table seat. `salt` is secret until the hand is closed."""
-    hand_id: str
-    number: int
-    button: int
-    seats: tuple[int, ...]
-    commitment: str
-    salt: str = field(metadata=SEALED)
-    scheme: str = DECK_HASH
-    """How `commitment` was made: DECK_HASH (one hash of the whole deck) or
-    domain.rules.deal_commitment.SCHEME (a Merkle root over each card: hold'em, Omaha and
-    five-card draw)."""
-
-
-@dataclass(frozen=True)
-class TimeBankSet:
-    """Each player at this table has `seconds` of time bank (after TableCreated)."""
-    seconds: int
-
-
-@dataclass(frozen=True)
-class TimeBankUsed:
-    """`player_id`'s clock ran out and their time bank gives them `seconds` more (a
-    ClockStarted with the new deadline follows)."""
-    hand_id: str
-    seat: int
-    player_id: str
-    seconds: int
-
-
-@dataclass(frozen=True)
-class ActionClockSet:
-    """A tournament's level changed the action clock from the next hand on (None: none)."""
-    action_clock_s: int | None
-
-
-@dataclass(frozen=True)
-class SeatStack:
-    """A player's chips at table seat `seat` once a hand is over, and the points the hand
-    scored them in a game played for points (draw without betting, dice; else None)."""
-    seat: int
-    player_id: str
-    stack: int
-    points: int | None = None
-
-
-@dataclass(frozen=True)
-class PotWinners:
-    """Who busted a player: the winners of the highest-numbered pot the player was in
-    (their chips may have gone to several pots; running-events.md's bounty rule)."""
-    player_id: str
-    winners: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class HandClosed:
-    """The hand is over: the stack of every seat dealt in, and who lost their last chip
-    (with who busted them, for bounties: empty in logs written before). (The game's
-    HandEnded lists its stacks the same way, with each one's position in the hand beside:
-    domain.live.table_records.)"""
-    hand_id: str
-    stacks: tuple[SeatStack, ...]
-    busted: tuple[str, ...]
-    busted_by: tuple[PotWinners, ...] = ()
-
-
-@dataclass(frozen=True)
-class Standing:
-    player_id: str
-    place: int
-    stack: int
-
-
-@dataclass(frozen=True)
-class Result:
-    """A player's result for ratings: "win" (alone at the top), "draw" (sharing the top)
-    or "loss"."""
-    player_id: str
-    place: int
-    outcome: str
-
-
-@dataclass(frozen=True)
-class TableFinished:
-    """Fewer than two players have chips, or the match's hands are played: the final
-    standings, best first, and each player's result."""
-    standings: tuple[Standing, ...]
-    results: tuple[Result, ...] = ()
-
-
-@dataclass(frozen=True)
-class StandUpQueued:
-    """A cash-table player asked to stand up during a hand they are in: they leave with
-    their stack when it ends (an auto-deal table deals the next hand in that same write,
-    so "between their hands" would never come)."""
-    seat: int
-    player_id: str
-    hand_id: str
-
-
-@dataclass(frozen=True)
-class TableClosing:
-    """Closed during a hand: no hand follows it, and the table finishes when it ends."""
-    hand_id: str
-
-
-@dataclass(frozen=True)
-class ClockStarted:
-    """`player_id` (table seat `seat`) is to act in `hand_id` by `deadline_at_ms` (ms since
-    the epoch). A later ClockStarted, ClockExpired or HandClosed ends it."""
-    hand_id: str
-    seat: int
-    player_id: str
-    deadline_at_ms: int
-
-
-@dataclass(frozen=True)
-class ClockExpired:
-    hand_id: str
-    seat: int
-    player_id: str
-    deadline_at_ms: int
-    expired_at_ms: int
-
-
-@dataclass(frozen=True)
-class AutomaticAction:
-    """The computer acts for the player; the game events up to the next table event are
-    its action (the service marks them `automatic` in their metadata)."""
-    hand_id: str
-    seat: int
-    player_id: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class PlayerSatOut:
-    seat: int
-    player_id: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class PlayerReturned:
-    seat: int
-    player_id: str
-
-
-TABLE_EVENTS = (TableCreated, HandOpened, ActionClockSet, TimeBankSet, TimeBankUsed, HandClosed, TableFinished, ClockStarted, ClockExpired,
-                AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
-                ChipsAdjusted, ChipsRuled, TableClosing, StandUpQueued)
-TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
-
 
 def event_types(game: str) -> dict[str, type]:
     """Every record type a table of `game` holds: its own events and the game's."""
     return {**game_rules(game).module.EVENT_TYPES, **TABLE_EVENT_TYPES}
-
-
-# What each record type keeps secret is read from its class's declarations
-# (domain.secrecy): the table's here, each game's when it is registered (domain.registry).
-secrecy.register(TABLE_EVENTS)
-
-
-# ---------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True)
-class TableState:
-    table_id: str
-    game: str
-    settings: dict[str, Any]
-    betting: BettingStructure
-    ranked: bool
-    action_clock_s: int | None
-    players: tuple[str, ...]
-    stacks: tuple[int, ...]
-    """Between hands; during a hand the hand state holds the live stacks."""
-    button: int | None
-    hands_played: int
-    hand_id: str | None
-    """The current hand, or the last one once it is closed."""
-    hand_seats: tuple[int, ...]
-    hand: Any
-    """The game's state of the current (or last) hand."""
-    commitment: str | None
-    salt: str | None
-    eliminated: tuple[Standing, ...]
-    finished: bool
-    clock: ClockStarted | None = None
-    """The pending action clock, if any."""
-    sitting_out: tuple[bool, ...] = ()
-    """Per table seat: the computer plays for this player."""
-    missed_clocks: tuple[int, ...] = ()
-    time_bank_s: int = 0  # each player's bank at this table (TimeBankSet)
-    time_banks_used: frozenset[str] = frozenset()  # players who used theirs here
-    """Per table seat: clocks run out in a row."""
-    points: tuple[int, ...] = ()
-    """Per table seat: points scored so far (games played for points)."""
-    results: tuple[Result, ...] = ()
-    """Once finished: each player's win/draw/loss."""
-    tournament_id: str | None = None
-    departures: tuple[PlayerLeftTable, ...] = ()
-    """Tournament tables: the last time each player left here with chips, until they sit
-    here again (a move's chips are on their way to another table)."""
-    last_busted: tuple[TableSeat, ...] = ()
-    """Who lost their last chip in the last hand, with the stack they began it with."""
-    last_busted_by: tuple[PotWinners, ...] = ()
-    """Who busted them: the winners of the highest-numbered pot each was in."""
-    auto_deal: bool = False
-    chip_changes: tuple[int, ...] = ()
-    """Tournament tables: the tournament's chip changes applied here (their ids); cash
-    tables: their top-ups (numbered 1, 2, ...)."""
-    deal_scheme: str = DECK_HASH
-    """How the current (or last) hand's commitment was made (HandOpened.scheme)."""
-    min_buy_in: int | None = None
-    max_buy_in: int | None = None
-    closing: bool = False
-    """Closed during the current hand: it finishes when the hand ends."""
-    leaving: tuple[str, ...] = ()
-    """Cash tables: players who stand up when the current hand ends (StandUpQueued)."""
-
-    @property
-    def cash(self) -> bool:
-        return self.min_buy_in is not None
-
-    @property
-    def chips(self) -> int:
-        """Every chip at the table, a hand in progress included (its stacks as it began)."""
-        return sum(self.stacks)
-
-    @property
-    def hand_in_progress(self) -> bool:
-        return self.hand is not None and not self.hand.over
-
-    @property
-    def live_stacks(self) -> tuple[int, ...]:
-        """Every table seat's chips behind right now (a hand in progress included)."""
-        if not self.hand_in_progress:
-            return self.stacks
-        stacks = list(self.stacks)
-        for position, table_seat in enumerate(self.hand_seats):
-            stacks[table_seat] = self.hand.stacks[position]
-        return tuple(stacks)
-
-    @property
-    def to_act(self) -> str | None:
-        """The player to act in the current hand, if any."""
-        seat = self.seat_to_act
-        return None if seat is None else self.players[seat]
-
-    @property
-    def seat_to_act(self) -> int | None:
-        """The table seat to act in the current hand, if any."""
-        if not self.hand_in_progress or self.hand.to_act is None:
-            return None
-        return self.hand_seats[self.hand.to_act]
-
-    def seat_of(self, player_id: str) -> int | None:
-        if player_id == EMPTY_SEAT:
-            return None
-        return self.players.index(player_id) if player_id in self.players else None
-
-    def position_of(self, player_id: str) -> int | None:
-        for position, table_seat in enumerate(self.hand_seats):
-            if self.players[table_seat] == player_id:
-                return position
-        return None
-
-
-def hand_id_for(table_id: str, number: int) -> str:
-    """Hand ids name their table, so a hand's history is found without an index."""
-    return f"{table_id}.{number}"
-
-
-def table_id_of_hand(hand_id: str) -> tuple[str, int] | None:
-    table_id, dot, number = hand_id.rpartition(".")
-    if not dot or not table_id or not number.isdigit():
-        return None
-    return table_id, int(number)
-
-
-# --------------------------------------------------------------------------- evolve
-
-
-def evolve(state: TableState | None, event: Any) -> TableState:
-    kind = type(event)
-    if kind is TableCreated:
-        return _created(event)
-    if state is None:
-        raise ValueError(f"a table stream begins with TableCreated, not {kind.__name__}")
-    if kind is HandOpened:
-        return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
-                            hand_seats=event.seats, button=event.button, hand=None,
-                            commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
-    if kind is ActionClockSet:
-        return with_changes(state, action_clock_s=event.action_clock_s)
-    if kind is TimeBankSet:
-        return with_changes(state, time_bank_s=event.seconds)
-    if kind is TimeBankUsed:
-        return with_changes(state, time_banks_used=state.time_banks_used | {event.player_id})
-    if kind is HandClosed:
-        return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
-    if kind is TableFinished:
-        return with_changes(state, finished=True, results=event.results)
-    if kind is TableClosing:
-        return with_changes(state, closing=True)
-    if kind is StandUpQueued:
-        return with_changes(state, leaving=(*state.leaving, event.player_id))
-    if kind is ClockStarted:
-        return with_changes(state, clock=event, missed_clocks=_met_clock(state))
-    if kind is ClockExpired:
-        missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
-        return with_changes(state, clock=None, missed_clocks=missed)
-    if kind in (AutomaticAction, ChipsRuled):
-        return state
-    if kind is PlayerSatOut:
-        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
-    if kind is PlayerReturned:
-        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
-                            missed_clocks=_put(state.missed_clocks, event.seat, 0))
-    if kind is PlayerSeatedAtTable:
-        seated = _with_seat(state, event.seat, event.player_id, event.stack,
-                            tuple(d for d in state.departures if d.player_id != event.player_id))
-        if not event.re_entry:
-            return seated
-        return with_changes(seated, eliminated=tuple(s for s in state.eliminated if s.player_id != event.player_id))
-    if kind is ChipsAdjusted:
-        return with_changes(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
-                            chip_changes=state.chip_changes + (event.change_id,))
-    if kind is PlayerLeftTable:
-        departures = tuple(d for d in state.departures if d.player_id != event.player_id)
-        state = with_changes(state, leaving=tuple(p for p in state.leaving if p != event.player_id))
-        return _with_seat(state, event.seat, EMPTY_SEAT, 0,
-                          departures + ((event,) if event.stack else ()))
-    return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
-
-
-def _met_clock(state: TableState) -> tuple[int, ...]:
-    """A clock ended by anything but its expiry was met: its player acted in time, so
-    their run of missed clocks is over."""
-    if state.clock is None:
-        return state.missed_clocks
-    return _put(state.missed_clocks, state.clock.seat, 0)
-
-
-def _with_seat(state: TableState, seat: int, player_id: str, stack: int,
-               departures: tuple[PlayerLeftTable, ...]) -> TableState:
-    return with_changes(state, players=_put(state.players, seat, player_id),
-                        stacks=_put(state.stacks, seat, stack),
-                        sitting_out=_put(state.sitting_out, seat, False),
-                        missed_clocks=_put(state.missed_clocks, seat, 0), departures=departures)
-
-
-def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return values[:index] + (value,) + values[index + 1:]
-
-
-def _created(event: TableCreated) -> TableState:
-    seat_count = len(event.seats)
-    return TableState(
-        table_id=event.table_id, game=event.game, settings=event.settings, betting=event.betting,
-        ranked=event.ranked, action_clock_s=event.action_clock_s,
-        players=tuple(seat.player_id for seat in event.seats),
-        stacks=tuple(seat.stack for seat in event.seats), button=None, hands_played=0,
-        hand_id=None, hand_seats=(), hand=None, commitment=None, salt=None, eliminated=(),
-        finished=False, clock=None, sitting_out=(False,) * seat_count,
-        missed_clocks=(0,) * seat_count, points=(0,) * seat_count,
-        tournament_id=event.tournament_id, auto_deal=event.auto_deal,
-        min_buy_in=event.min_buy_in, max_buy_in=event.max_buy_in)
-
-
-def _closed(state: TableState, event: HandClosed) -> TableState:
-    # state.stacks still holds the stacks the hand started with.
-    start_stacks = {state.players[seat]: state.stacks[seat] for seat in state.hand_seats}
-    remaining = sum(1 for stack in state.stacks if stack > 0)
-    # Players out in the same hand: the bigger starting stack takes the better place
-    # (house practice: the TDA has no numbered rule for it, tournaments.md); equal stacks
-    # share it.
-    busted = sorted(event.busted, key=lambda p: -start_stacks[p])
-    places = []
-    worst_place = remaining
-    for player in busted:
-        better = sum(1 for other in busted if start_stacks[other] > start_stacks[player])
-        places.append(Standing(player, worst_place - len(busted) + 1 + better, 0))
-    stacks, points = list(state.stacks), list(state.points)
-    for entry in event.stacks:
-        stacks[entry.seat] = entry.stack
-        if entry.points is not None:
-            points[entry.seat] += entry.points
-    return with_changes(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
-                        points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted),
-                        last_busted_by=event.busted_by)
-
-
-def replay(events: Any) -> TableState:
-    state = None
-    for event in events:
-        state = evolve(state, event)
-    return state  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- decide
@@ -745,6 +181,7 @@ def handle(state: TableState | None, command: Command,
 
 def _create(command: CreateTable) -> TableCreated:
     rules = game_rules(command.game)
+    name = table_names.checked(command.name)
     # Parsing refuses what the game cannot play. Five-card draw and dice name their own
     # turn time limit (`turn_time_limit_s`), which is the table's action clock.
     game_settings = rules.adapter.settings(command.settings)
@@ -786,7 +223,7 @@ def _create(command: CreateTable) -> TableCreated:
     betting = rules.settings_betting(command.settings, command.betting)
     return TableCreated(command.table_id, command.game, dict(command.settings), betting,
                         tuple(seats), command.ranked, action_clock_s, command.tournament_id,
-                        command.auto_deal, command.min_buy_in, command.max_buy_in)
+                        command.auto_deal, command.min_buy_in, command.max_buy_in, name)
 
 
 def _buy_in_limits(command: CreateTable) -> bool:

@@ -109,7 +109,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
              for index, (before, after, record) in enumerate(folded)]
     deal = views.hand_view(state, viewer, secrets_revealed=closed)["deal"] if _dealt(state) else None
     return {
-        "id": hand_id, "source": "table", "table_id": table_id, "number": number,
+        "id": hand_id, "source": "table", "table_id": table_id, "table_name": state.name, "number": number,
         "started_at": shown_records[0].recorded_at.timestamp(),
         "game": state.game, "over": closed, "players": players,
         "names": {player: names[player] for player in players},

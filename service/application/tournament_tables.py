@@ -48,7 +48,7 @@ from itertools import compress, count
 from operator import is_not
 from typing import Any
 
-from domain.live import table
+from domain.live import table, table_names
 from domain.records import from_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
@@ -410,7 +410,8 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
     command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
                                 {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
                                 action_clock_s=_action_clock_s(settings, first_level) or None,
-                                time_bank_s=settings.time_bank_s if _action_clock_s(settings, first_level) else 0)
+                                time_bank_s=settings.time_bank_s if _action_clock_s(settings, first_level) else 0,
+                                name=table_names.tournament_table(settings.name, seating_table.number))
     handled = commands.create_table(app, command, actor=ACTOR)
     tables.put(seating_table.number,
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))

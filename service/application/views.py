@@ -167,6 +167,7 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
     return {
         "id": state.table_id,
         "version": version,
+        "name": state.name,
         "game": state.game,
         "settings": state.settings,
         "betting": betting_view(state),

@@ -7,9 +7,12 @@ or `--format pokerstars`, `--format fulltilt` ...), each hand read into the same
 A `.phh` file holds one hand; a `.phhs` file several, each under a `[name]` header (the
 PHH format's hand-history collection), cut into its hands as the service cuts them
 (domain.history.phh_collection): a hand that cannot be read is refused on its own, named
-with its line, and the file's other hands are imported. Each hand is sent with `?store=true`;
-the service keeps a hand under an id made from its canonical PHH, so importing a folder
-twice stores each hand once and the second import counts it `already` stored.
+with its line, and the file's other hands are imported. Each hand is sent with `?store=true`
+(a file of several hands in one request, which the service answers hand by hand: kept,
+kept before, refused or unreadable with its line; a file the service will not keep whole,
+too many hands or bytes, is sent hand by hand); the service keeps a hand under an id made
+from its canonical PHH, so importing a folder twice stores each hand once and the second
+import counts it `already` stored.
 "matched": the replay ends with the record's finishing stacks; the summary names each hand
 that was refused (and why) and each whose replay did not end with its recorded stacks.
 """
@@ -19,6 +22,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from domain.history.phh_collection import CollectedHand, hands_of
@@ -142,6 +146,32 @@ def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool)
         reason = str(refused) if hand.collected is None else hand.collected.file_line(str(refused))[1]
         summary.refuse(hand.source, count, reason)
         return
+    _replayed(summary, count, hand.source, answer, store)
+
+
+def import_whole_file(client: Client, text: str, hands: list[Hand], summary: ImportSummary) -> bool:
+    """A file of several hands kept in one request (`?store=true`), each hand counted from
+    the service's answer for it; False (nothing counted) when the service will not take
+    the file whole (more hands or bytes than one request keeps), to be sent hand by hand."""
+    site = hands[0].site_hand.site if hands[0].site_hand is not None else None
+    try:
+        answer = client.call("POST", "/v1/hand-histories?" + urlencode({"store": "true", "format": site or "phh"}),
+                             text=text, content_type="text/plain" if site else "application/toml").json()
+    except ApiError:
+        return False
+    for hand, entry in zip(hands, answer["hands"], strict=True):
+        count = summary.count(entry.get("variant") or hand.variant)
+        refusal = entry.get("unreadable") or entry.get("refused")
+        if refusal is not None:
+            status = "" if site else "422 " if "refused" in entry else "400 "
+            summary.refuse(hand.source, count, f"{status}{refusal['code']}: {refusal['detail']}")
+        else:
+            _replayed(summary, count, hand.source, entry["outcome"], store=True)
+    return True
+
+
+def _replayed(summary: ImportSummary, count: VariantCount, source: str, answer: dict[str, Any], store: bool) -> None:
+    """A hand the service replayed (and kept, when storing), counted."""
     count.replayed += 1
     if store:
         already = answer.get("already_stored") is True
@@ -149,8 +179,8 @@ def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool)
         count.stored += not already
     count.matched += answer.get("matches_record") is True
     if answer.get("matches_record") is False:
-        summary.mismatches.append((hand.source, f"replayed to {answer.get('finishing_stacks')}, but the "
-                                                f"record says {answer.get('recorded_finishing_stacks')}"))
+        summary.mismatches.append((source, f"replayed to {answer.get('finishing_stacks')}, but the "
+                                           f"record says {answer.get('recorded_finishing_stacks')}"))
 
 
 def import_files(client: Client, files: list[Path], store: bool,
@@ -164,7 +194,9 @@ def import_files(client: Client, files: list[Path], store: bool,
         except UnicodeDecodeError as error:
             summary.refuse(str(path), summary.count("?"), f"invalid_phh: the file is not UTF-8 text: {error}")
             hands = []
-        for hand in hands:
-            import_hand(client, hand, summary, store)
+        several = len(hands) > 1 and (hands[0].collected is not None or hands[0].site_hand is not None)
+        if not (store and several and import_whole_file(client, path.read_text(encoding="utf-8"), hands, summary)):
+            for hand in hands:
+                import_hand(client, hand, summary, store)
         advanced(1)
     return summary

@@ -279,3 +279,36 @@ def test_every_ruling_is_read_at_the_top_without_scrolling(server: Any, base: st
         "const box = document.getElementById('answer').getBoundingClientRect();"
         "return [window.scrollY, box.top, box.bottom, window.innerHeight]")
     assert seen[0] == 0 and seen[1] >= 0 and seen[2] <= seen[3], seen
+
+
+def test_a_pasted_session_is_kept_hand_by_hand_and_a_kept_hand_opens(server: Any, base: str, browser: Any) -> None:
+    session = (Path(__file__).resolve().parents[1] / "pokerstars" / "session.txt").read_text()
+    room.sign_in(browser, base, key(server, "floor"), "/floor/hand-histories")
+    browser.execute_script("document.getElementById('phh').value = arguments[0]", session)
+    browser.find_element(By.ID, "store").click()
+    browser.find_element(By.CSS_SELECTOR, ".phh-form button[type=submit]").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.ID, "collection-kept"))
+    kept = text(browser, "#collection-kept")
+    now, before = (int(part.split()[0]) for part in kept.split(", "))
+    assert now + before == 4, kept
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size
+    browser.find_element(By.CSS_SELECTOR, "#collection tr[data-position='4'] a.kept").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "replay-data"))
+    step_to(browser, f"{isolated('Ivy')} raises to 1,350")
+    assert "the hash chain holds" in text(browser, "#chain-check")
+
+
+def test_the_floor_opens_a_named_table_and_its_page_is_headed_by_the_name(server: Any, base: str, browser: Any) -> None:
+    room.sign_in(browser, base, key(server, "floor"), "/floor/tables/new")
+    name = browser.find_element(By.ID, "name")
+    name.clear()
+    name.send_keys("Feature table \u05e9")  # a right-to-left letter reads in place
+    browser.find_element(By.CSS_SELECTOR, ".table-form button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_elements(By.ID, "table-live"))
+    assert text(browser, "#table-live h1") == "Feature table \u05e9"
+    assert browser.title.startswith("Feature table \u05e9 · ")
+    for size in ("laptop", "phone"):
+        chromium.set_viewport(browser, size)
+        assert chromium.horizontal_overflow(browser) == 0, size

@@ -3,6 +3,7 @@ in-process), as an operator runs it (issue 19)."""
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import tomllib
 from pathlib import Path
@@ -217,3 +218,18 @@ def test_a_full_tilt_file_imports_through_pokerkit_with_its_format_named(cardroo
     refused = json.loads(cardroom("phh", "import", "--no-store", str(broken), "--json", expect=1).stdout)
     assert [r["hand"] for r in refused["refused"]] == [f"{broken}[hand #78534237905] (line 1)",
                                                        f"{broken}[hand #98534237905] (line 35)"]
+
+
+def test_a_phhs_file_is_kept_in_one_request_answered_hand_by_hand(cardroom, tmp_path):
+    good = (PHH / "wsop/2023/43/5/63.phh").read_text().rstrip() + f"\n_run = '{secrets.token_hex(6)}'\n"
+    three = tmp_path / "three.phhs"
+    three.write_text(f"[1]\n{good}\n[2]\nvariant = 'NT\n\n[3]\n{good}_n = 3\n\n[4]\n{good}")
+    unreadable_line = three.read_text().splitlines().index("variant = 'NT") + 1
+    summary = json.loads(cardroom("phh", "import", str(three), "--json", expect=1).stdout)
+    assert summary["total"]["hands"] == 4 and summary["total"]["refused"] == 1, summary["refused"]
+    assert (summary["total"]["replayed"], summary["total"]["stored"], summary["total"]["already"]) == (3, 2, 1)
+    (refusal,) = summary["refused"]
+    assert refusal["hand"] == f"{three}[2] (line {unreadable_line - 1})"
+    assert refusal["reason"].startswith("400 invalid_phh") and f"line {unreadable_line} of the file" in refusal["reason"]
+    again = json.loads(cardroom("phh", "import", str(three), "--json", expect=1).stdout)
+    assert (again["total"]["stored"], again["total"]["already"]) == (0, 3)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import secrets
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -601,3 +602,26 @@ def test_an_imported_hand_is_headed_by_its_game_and_players(client: Any, floor: 
     text = unescape(floor.get(f"/floor/hands/{stored['id']}").get_data(as_text=True))
     heading = re.search(r"<h1>(.*?)</h1>", text, re.S)
     assert heading and heading.group(1) == "Imported holdem · Phil Ivey, Patrik Antonius, Tom Dwan", text[:2000]
+
+
+def test_hands_kept_from_the_page_answer_hand_by_hand_and_once(floor: Any) -> None:
+    from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
+    run = secrets.token_hex(6)
+    hand = f'{CHOPPED_BOARD}_run = "{run}"\n'
+    illegal = hand.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")
+    text = f"[1]\n{hand}\n[2]\n{illegal}"
+    form = floor.get("/floor/hand-histories")
+    assert 'name="store"' in form.get_data(as_text=True)
+    first = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text, "store": "true"})
+    listed = unescape(first.get_data(as_text=True))
+    assert first.status_code == 200, listed[:2000]
+    assert "1 kept now, 0 kept before" in listed and "raise_below_minimum" in listed
+    kept_link = re.search(r'<a class="kept" href="/floor/hands/(hand-[0-9a-f-]+)">kept now</a>', listed)
+    assert kept_link, listed[:3000]
+    again = unescape(floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": text,
+                                                              "store": "true"}).get_data(as_text=True))
+    assert "0 kept now, 1 kept before" in again and f"/floor/hands/{kept_link.group(1)}\">kept before" in again
+    one = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": hand, "store": "true"})
+    assert one.status_code == 303 and one.headers["Location"].endswith(f"/floor/hands/{kept_link.group(1)}")
+    refused = floor.post("/floor/hand-histories", data={"csrf_token": csrf(form), "phh": illegal, "store": "true"})
+    assert refused.status_code == 422 and 'id="form-error"' in refused.get_data(as_text=True)

@@ -3,6 +3,7 @@ stream `hand-<uuid>`, readable through the hands endpoints, exported as PHH that
 to the same result, with a hash chain that verifies."""
 from __future__ import annotations
 
+import json
 import secrets
 
 import pytest
@@ -11,6 +12,9 @@ from domain.history import phh
 from service.application.public_log import PublicLog
 from tests.corpus import PHH
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_player, unique_to_test
+from tests.integration.test_floor_pages_http import sign_in
+from tests.integration.test_hand_histories_http import phhs
+from tests.unit.test_phh_odd_chips import CHOPPED_BOARD
 
 pytestmark = pytest.mark.integration
 
@@ -199,3 +203,134 @@ def test_the_same_hand_imported_twice_is_kept_once(client):
     assert again.get_json()["already_stored"] is True
     assert (again.get_json()["id"], again.get_json()["version"]) == (first.get_json()["id"], first.get_json()["version"])
     assert client.get(f"/v1/streams/{first.get_json()['id']}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+# ---------------------------------------------------------------- single and button blinds
+# PokerKit posts a blind where the record puts it; a hold'em or Omaha hand with a single
+# blind on the first seat or a button blind replays (and is kept) as a rotation's hand,
+# read back through domain.games.mixed. PokerKit's own replay is the expected answer.
+
+
+def pokerkit_stacks(text: str) -> list[int]:
+    from pokerkit import HandHistory
+    *_, last = HandHistory.loads(text)
+    return list(last.stacks)
+
+
+BUTTON_BLIND_HOLDEM = (PHH / "phua-xuan-2019.phh").read_text().replace('variant = "NS"', 'variant = "NT"')
+SINGLE_BLIND_OMAHA = """\
+variant = "PO"
+ante_trimming_status = true
+antes = [0, 0, 0]
+blinds_or_straddles = [100, 0, 0]
+min_bet = 100
+starting_stacks = [1000, 1200, 1500]
+actions = ["d dh p1 AsAdKhQh", "d dh p2 7c2h3d4d", "d dh p3 KsKdJcTc",
+  "p2 cc", "p3 cbr 300", "p1 cc", "p2 f", "d db 2s3s9h", "p1 cbr 200", "p3 cc",
+  "d db Qd", "p1 cc", "p3 cc", "d db 4c", "p1 cc", "p3 cc",
+  "p1 sm AsAdKhQh", "p3 sm KsKdJcTc"]
+players = ["Ann", "Bob", "Cy"]
+"""
+
+
+@pytest.mark.parametrize("text", [BUTTON_BLIND_HOLDEM, SINGLE_BLIND_OMAHA], ids=["button-blind-NT", "single-blind-PO"])
+def test_a_single_or_button_blind_hand_is_kept_and_reads_back_as_pokerkit_plays_it(client, text):
+    assert phh.positional_blinds(phh.parse(text))
+    expected = pokerkit_stacks(text)
+    answer = stored(client, text)
+    assert answer["finishing_stacks"] == expected and answer["already_stored"] is False
+    hand_id = answer["id"]
+    body = client.get(f"/v1/hands/{hand_id}", headers=ADMIN).get_json()
+    assert body["over"] is True and body["hand"]["round"] == "over"
+    assert body["hand"]["game"] in ("rotation_holdem", "rotation_omaha")
+    assert list(body["hand"]["stacks"].values()) == expected
+    assert client.get(f"/v1/hands/{hand_id}/state?at=3", headers=ADMIN).get_json()["hand"]["over"] is False
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    again = phh.parse(exported)
+    assert again.variant == phh.parse(text).variant and again.blinds_or_straddles == phh.parse(text).blinds_or_straddles
+    assert pokerkit_stacks(exported) == expected
+    assert store(client, text).get_json()["already_stored"] is True
+    assert client.get(f"/v1/streams/{hand_id}/verify", headers=ADMIN).get_json()["ok"] is True
+
+
+def test_a_spectator_sees_no_hidden_card_of_a_kept_single_blind_hand(client):
+    text = SINGLE_BLIND_OMAHA.replace('"p1 sm AsAdKhQh", "p3 sm KsKdJcTc"', '"p3 sm KsKdJcTc", "p1 sm AsAdKhQh"')
+    hand_id = stored(client, text)["id"]
+    spectator = key_of_role(client, "spectator")
+    body = client.get(f"/v1/hands/{hand_id}", headers=spectator).get_json()
+    assert body["hand"]["hole"]["Bob"] in (None, "????????")  # folded, never shown
+    assert "7c2h3d4d" not in json.dumps(body)
+    assert body["hand"]["hole"]["Ann"] == "AsAdKhQh"  # shown at the showdown
+    exported = client.get(f"/v1/hands/{hand_id}/phh", headers=spectator).get_data(as_text=True)
+    assert "7c2h3d4d" not in exported and "d dh p2 ????????" in exported
+    assert "7c2h3d4d" in client.get(f"/v1/hands/{hand_id}/phh", headers=ADMIN).get_data(as_text=True)
+    floor = client.application.test_client()
+    sign_in(floor, key_for(client, "floor"))
+    page = floor.get(f"/floor/hands/{hand_id}").get_data(as_text=True)
+    assert "PHH PO" in page and "is dealt KsKdJcTc</a>" in page and "shows AsAdKhQh</a>" in page
+    assert "<h1>Imported omaha · Ann, Bob, Cy</h1>" in page
+
+
+# ---------------------------------------------------------------- a file of many hands
+
+
+def test_a_phhs_file_is_kept_hand_by_hand_and_a_rerun_reports_each_hand_kept(client):
+    run = secrets.token_hex(6)
+    draw, chopped = f'{DRAW_HAND}_run = "{run}"\n', f'{CHOPPED_BOARD}_run = "{run}"\n'
+    illegal = chopped.replace("'p3 cc', 'p1 f'", "'p3 cbr 3', 'p1 f'")
+    body = phhs(draw, chopped, illegal, "variant = 'NT\n", draw)
+    first = client.post("/v1/hand-histories?store=true", data=body, content_type="application/toml", headers=ADMIN)
+    assert first.status_code == 201, first.get_data(as_text=True)
+    answer = first.get_json()
+    named = answer["summary"].pop("named")
+    assert answer["summary"] == {"hands": 5, "replayed": 3, "refused": 1, "unreadable": 1, "matching_record": 2,
+                                 "not_matching_record": 0, "without_record": 1, "stored": 2, "already_stored": 1}
+    lines = body.splitlines()
+    assert [(n["name"], n["line"]) for n in named] == [("3", lines.index("[3]") + 1), ("4", lines.index("[4]") + 1)]
+    assert "raise_below_minimum" in named[0]["why"] and named[1]["why"].startswith("not read: ")
+    kept_draw, kept_chopped, refused, unreadable, again = answer["hands"]
+    assert kept_draw["outcome"]["already_stored"] is False and kept_chopped["outcome"]["already_stored"] is False
+    # The same hand twice in one file is kept once: the second is reported with the first's id.
+    assert again["outcome"]["already_stored"] is True and again["outcome"]["id"] == kept_draw["outcome"]["id"]
+    assert "id" not in refused and refused["refused"]["index"] == 3 and "unreadable" in unreadable
+    hand = client.get(f"/v1/hands/{kept_chopped['outcome']['id']}", headers=ADMIN).get_json()
+    assert list(hand["hand"]["stacks"].values()) == [99, 101, 100]
+    rerun = client.post("/v1/hand-histories?store=true", data=body, content_type="application/toml", headers=ADMIN)
+    assert rerun.status_code == 200
+    summary = rerun.get_json()["summary"]
+    assert (summary["stored"], summary["already_stored"], summary["refused"]) == (0, 3, 1)
+    # Kept on its own, the same hand is the same id.
+    alone = client.post("/v1/hand-histories?store=true", data=draw, content_type="application/toml", headers=ADMIN)
+    assert alone.status_code == 200 and alone.get_json()["id"] == kept_draw["outcome"]["id"]
+
+
+def test_a_site_file_of_many_hands_is_kept_hand_by_hand(client):
+    from tests.integration.test_hand_histories_http import POKERSTARS
+    text = (POKERSTARS / "session.txt").read_text()
+    first = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    assert first.status_code in (200, 201), first.get_data(as_text=True)
+    summary = first.get_json()["summary"]
+    assert summary["stored"] + summary["already_stored"] == summary["replayed"] == 4
+    ids = [h["outcome"]["id"] for h in first.get_json()["hands"]]
+    rerun = client.post("/v1/hand-histories?store=true", data=text, content_type="text/plain", headers=ADMIN)
+    assert rerun.status_code == 200 and rerun.get_json()["summary"]["already_stored"] == 4
+    assert [h["outcome"]["id"] for h in rerun.get_json()["hands"]] == ids
+    for hand_id in ids:
+        assert client.get(f"/v1/hands/{hand_id}", headers=ADMIN).status_code == 200
+
+
+def test_a_file_of_more_hands_than_one_request_keeps_is_refused_whole(client):
+    from service.http.api.hand_histories import MAX_STORED_HANDS, imported_hand_id
+    run = secrets.token_hex(6)
+    hands = [f'{CHOPPED_BOARD}_run = "{run}"\n_n = {n}\n' for n in range(MAX_STORED_HANDS + 1)]
+    body = phhs(*hands)
+    problem = assert_problem(client.post("/v1/hand-histories?store=true", data=body, content_type="application/toml",
+                                         headers=ADMIN), 422, "too_many_hands")
+    assert (problem["hands"], problem["max_hands"]) == (MAX_STORED_HANDS + 1, MAX_STORED_HANDS)
+    first_id = imported_hand_id(phh.parse(hands[0]))
+    assert client.get(f"/v1/hands/{first_id}", headers=ADMIN).status_code == 404  # nothing kept
+    replayed = client.post("/v1/hand-histories", data=body, content_type="application/toml", headers=ADMIN)
+    assert replayed.status_code == 200 and replayed.get_json()["summary"]["replayed"] == MAX_STORED_HANDS + 1
+    for role in ("spectator", "player"):
+        assert_problem(client.post("/v1/hand-histories?store=true", data=phhs(*hands[:2]),
+                                   content_type="application/toml", headers=key_of_role(client, role)), 403, "forbidden")

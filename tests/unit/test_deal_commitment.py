@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.live import table
+from domain.live.games import DECK_HASH
 from domain.records import from_record
 from domain.rules.cards import deck_texts
 from domain.rules.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening
@@ -55,6 +56,6 @@ def test_the_root_changes_with_the_order_and_with_the_secret():
 def test_a_hand_opened_before_per_card_commitments_keeps_its_whole_deck_scheme():
     opened = from_record(table.TABLE_EVENT_TYPES, "HandOpened", {
         "hand_id": "t.1", "number": 1, "button": 0, "seats": [0, 1], "commitment": "c", "salt": "s"})
-    assert opened.scheme == table.DECK_HASH
+    assert opened.scheme == DECK_HASH
     assert table.evolve(table.replay([table.TableCreated("t", "holdem", {}, None, (), False, None)]),
-                        opened).deal_scheme == table.DECK_HASH
+                        opened).deal_scheme == DECK_HASH

@@ -58,9 +58,11 @@ def stored(records: list[dict[str, Any]]) -> tuple[InMemoryEventStore, str]:
 
 def view_as_recorded(state: table.TableState, version: int) -> dict[str, Any]:
     """The floor's view of the table as it was recorded: `betting` came after the recording
-    (README "Changelog"), and every one of these games bets."""
+    (README "Changelog"), and every one of these games bets; so did `name`, and a table
+    recorded before names reads as unnamed."""
     shown = views.table_view(state, version, FLOOR)
     assert shown.pop("betting")["structure"] in KINDS
+    assert shown.pop("name") is None
     return shown
 
 

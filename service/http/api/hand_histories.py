@@ -27,6 +27,11 @@ A .phhs file (several hands, each a TOML table) is cut into its hands first
 (domain.history.phh_collection), so each hand is read and replayed on its own: the
 answer lists every hand with its outcome, its refusal, or, for a hand that cannot be
 read, the line and the reason; only a file of which no hand can be read is a 400.
+With `?store=true` each hand of such a file (or of a site's file of many) that replays
+is kept as one hand is, each under its own id: the summary counts the hands `stored` and
+`already_stored` (kept before, by this file or another: reported, not kept again) and
+names each refused or unreadable hand with its line. At most MAX_STORED_HANDS hands are
+kept in one request (422 `too_many_hands` beyond, nothing stored).
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ import marshmallow as ma
 from flask import jsonify, request
 
 from domain import registry, secrecy
+from domain.history import phh_mixed
 from domain.history.phh import (
     ODD_CHIP_SPLIT_EXACTLY,
     ODD_CHIP_TDA,
@@ -61,7 +67,7 @@ from domain.records import from_record, to_record
 from domain.rules.pots import PotAward
 from domain.rules.violations import Violation
 from service.application import site_histories
-from service.application.event_log import NewEvent, RecordedEvent
+from service.application.event_log import NewEvent, RecordedEvent, VersionConflict
 from service.http.api import Blueprint, event_store, unstorable_values
 from service.http.api.rulings import json_amount, problem_from_violation
 from service.http.api.schemas import StrictBoolean
@@ -75,6 +81,13 @@ PHH_MEDIA_TYPES = ("application/toml", "text/plain")
 # A real hand is a few kilobytes; a hostile one should not cost a long parse.
 MAX_PHH_BYTES = 256 * 1024
 MAX_PLAYERS = 23
+# Hands kept by one request: each is its own stream, appended (MAC'd and chained) in a
+# transaction of its own: 100 short hold'em hands took 1.6 s here (0.2 s replayed only),
+# so a full file answers in seconds, well inside a worker's timeout on a loaded machine,
+# and 256 KiB holds about 100 real tournament hands anyway. A file of more is split
+# (`cardroom phh import` sends it hand by hand). Replaying only is not bounded by count:
+# it writes nothing, and the body's bytes bound it.
+MAX_STORED_HANDS = 100
 STORING_ROLES = ("admin", "organiser", "floor")
 IMPORTED_HAND_PREFIX = "hand-"
 
@@ -188,6 +201,11 @@ class ReplaySummarySchema(ma.Schema):
     named = ma.fields.List(ma.fields.Nested(NamedHandSchema), required=True, metadata={
         "description": "each hand that was not replayed (refused or unreadable) or did not end with "
                        "its recorded finishing stacks, and why"})
+    stored = ma.fields.Integer(metadata={"description": "with ?store=true: hands kept by this request "
+                                                        "(each outcome has its `id`)"})
+    already_stored = ma.fields.Integer(metadata={
+        "description": "with ?store=true: hands kept before (the same canonical PHH): reported with their "
+                       "id, not kept again"})
 
 
 class HandCollectionReplaySchema(ma.Schema):
@@ -240,13 +258,17 @@ IDEMPOTENCY_KEY_HEADER = {
 @blp.arguments(StoreQuerySchema, location="query", as_kwargs=True)
 @blp.doc(requestBody=PHH_REQUEST_BODY, parameters=[IDEMPOTENCY_KEY_HEADER])
 @blp.response(200, HandHistoryReplaySchema)
-@blp.alt_response(201, schema=StoredHandHistorySchema, description="stored (?store=true)")
 @blp.doc(responses={"200": {
     "description": "the replayed hand; for a .phhs file (several hands), each hand and one "
                    "summary: a hand that cannot be read is listed as `unreadable`, the others "
-                   "replayed (the whole file is a 400 `invalid_phh` only when no hand can be read)",
+                   "replayed (the whole file is a 400 `invalid_phh` only when no hand can be read); "
+                   "with ?store=true, a hand (or every hand of a file) kept before: `already_stored`",
     "content": {"application/json": {"schema": {
-        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}})
+        "oneOf": [HandHistoryReplaySchema, HandCollectionReplaySchema]}}}}, "201": {
+    "description": "stored (?store=true): the hand, or a file's hands each with its outcome and "
+                   "`id` (kept now or before) and the summary's `stored` and `already_stored`",
+    "content": {"application/json": {"schema": {
+        "oneOf": [StoredHandHistorySchema, HandCollectionReplaySchema]}}}}})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
@@ -259,7 +281,8 @@ def replay_hand_history(store: bool = False, file_format: str = "auto") -> Any:
     NT, FT, PO, the mixed games (F7S, F7S/8, FR, FO/8, F2L3D, N2L1D, FB, NS) and our
     five-card draw extension (N5CD, P5CD, F5CD) is a 422 `unsupported_variant`. With
     `?store=true` (floor, organiser, admin) the hand is kept as an audited hand (201,
-    `id`), whatever its variant; otherwise nothing is stored. A site's hand history is
+    `id`), whatever its variant, and a file's hands each (at most 100 in one request);
+    otherwise nothing is stored. A site's hand history is
     told by its first line, or named by `?format=` (`pokerstars`, `fulltilt`, `partypoker`,
     `ipoker`, `ongame`, `absolute`; `phh` reads the text as PHH); GGPoker is not read.
     """
@@ -270,34 +293,58 @@ def replay_hand_history(store: bool = False, file_format: str = "auto") -> Any:
     text = _body_text()
     site_hands = site_hands_in(text, file_format)
     collected = None if site_hands else hands_of(text)
+    actor = actor_of(principal) if store else None
     if collected is not None or (site_hands and len(site_hands) > 1):
-        if store:
-            raise Problem(422, "not_storable", "a file of several hands replays but is not kept: store "
-                          "its hands one at a time")
-        answer = (collection_answer(collected) if collected is not None
-                  else summarised([site_hand_entry(position, hand) for position, hand in enumerate(site_hands or (), 1)]))
-        return jsonify(HandCollectionReplaySchema().dump(answer))
+        answer = file_answer(collected, site_hands, actor)
+        status = 201 if answer["summary"].get("stored") else 200
+        return jsonify(HandCollectionReplaySchema().dump(answer)), status
     record = site_hand_record(site_hands[0]) if site_hands else checked_record(text)
     try:
         result = replay(record)
     except Violation as violation:
         raise problem_from_violation(violation, violation.numbers.get("action_index")) from None
-    if not store:
-        return _answer(record, result)
-    if positional_blinds(record):
-        raise Problem(422, "not_storable", "a flop game's hand with a single or button blind "
-                      "replays, but is not kept: its events are a rotation's, which no stored game reads")
-    actor = f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
-    hand_id = imported_hand_id(record)
     answer = _answer(record, result)
-    stored_version = event_store().stream_version(hand_id)
-    if stored_version:
-        # The same hand (its canonical PHH) is kept already: reported, not stored twice.
-        answer.update(id=hand_id, version=stored_version, already_stored=True)
-        return answer, 200, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{stored_version}"'}
-    appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
-    answer.update(id=hand_id, version=appended.last_version, already_stored=False)
-    return answer, 201, {"Location": f"/v1/hands/{hand_id}", "ETag": f'"{appended.last_version}"'}
+    if actor is None:
+        return answer
+    answer.update(kept(record, result, actor))
+    return answer, 200 if answer["already_stored"] else 201, {
+        "Location": f"/v1/hands/{answer['id']}", "ETag": f'"{answer["version"]}"'}
+
+
+def actor_of(principal: Any) -> str:
+    """Who the store records as appending a kept hand: the role, and the player if any."""
+    return f"{principal.role}:{principal.player_id}" if principal.player_id else principal.role
+
+
+def file_answer(collected: Sequence[CollectedHand] | None, site_hands: Sequence[site_histories.SiteHand] | None,
+                actor: str | None = None) -> dict[str, Any]:
+    """A file of several hands (a .phhs file's, or a site's), each read and replayed on its
+    own, and kept when `actor` stores them (at most MAX_STORED_HANDS, else nothing is)."""
+    count = len(collected) if collected is not None else len(site_hands or ())
+    if actor is not None and count > MAX_STORED_HANDS:
+        raise Problem(422, "too_many_hands", f"a file of {count} hands: at most {MAX_STORED_HANDS} are kept "
+                      "in one request; split it (replaying it without ?store=true reads them all)",
+                      hands=count, max_hands=MAX_STORED_HANDS)
+    if collected is not None:
+        return collection_answer(collected, actor)
+    return summarised([site_hand_entry(position, hand, actor) for position, hand in enumerate(site_hands or (), 1)],
+                      stored=actor is not None)
+
+
+def kept(record: HandHistory, result: ReplayResult, actor: str) -> dict[str, Any]:
+    """The replayed hand kept under the id its canonical PHH makes (`id`, `version`); one
+    kept already (by another file, or a request beside this one) is reported
+    (`already_stored`), never stored twice."""
+    hand_id = imported_hand_id(record)
+    version = event_store().stream_version(hand_id)
+    if not version:
+        try:
+            appended = event_store().append(hand_id, 0, stored_events(hand_id, record, result), actor=actor)
+        except VersionConflict:  # kept by a request running beside this one
+            version = event_store().stream_version(hand_id)
+        else:
+            return {"id": hand_id, "version": appended.last_version, "already_stored": False}
+    return {"id": hand_id, "version": version, "already_stored": True}
 
 
 _IMPORTED_HANDS = uuid.UUID("0c7e6b1e-5d3a-4f7e-9a51-6f1f3f2b8a10")
@@ -313,6 +360,10 @@ def imported_hand_id(record: HandHistory) -> str:
 
 
 def game_of(record: HandHistory) -> str:
+    """The game the record's events are stored as: a flop game's hand with a single or
+    button blind replays as a rotation's (phh_games.replay), and is read back as one."""
+    if positional_blinds(record):
+        return phh_mixed.ROTATION_OF[record.variant][0]
     return registry.game_of_variant(record.variant)
 
 
@@ -364,12 +415,13 @@ def replay_state(game: str, events: Iterable[Any]) -> Any:
     return registry.decider(game).replay(events)
 
 
-def collection_answer(collected: Sequence[CollectedHand]) -> dict[str, Any]:
-    """Each hand of a .phhs file read and replayed on its own, and one summary."""
-    return summarised([_collected_hand(hand) for hand in collected])
+def collection_answer(collected: Sequence[CollectedHand], actor: str | None = None) -> dict[str, Any]:
+    """Each hand of a .phhs file read and replayed on its own (and kept, when `actor`
+    stores them), and one summary."""
+    return summarised([_collected_hand(hand, actor) for hand in collected], stored=actor is not None)
 
 
-def summarised(hands: list[dict[str, Any]]) -> dict[str, Any]:
+def summarised(hands: list[dict[str, Any]], stored: bool = False) -> dict[str, Any]:
     """Each hand of a .phhs (or PokerStars) file read and replayed on its own, and one
     summary: a hand that cannot be read is `unreadable` (where and why), one that breaks a
     rule `refused`, and the others are replayed all the same. A 400 `invalid_phh` only when
@@ -381,12 +433,15 @@ def summarised(hands: list[dict[str, Any]]) -> dict[str, Any]:
         raise Problem(400, "invalid_phh", f"none of the file's {len(hands)} hands could be read: "
                       f"{reasons}", hands=hands)
     matches = [h["outcome"]["matches_record"] for h in hands if "outcome" in h]
-    return {"summary": {
+    summary = {
         "hands": len(hands), "replayed": len(matches), "refused": len(hands) - len(matches) - len(unreadable),
         "unreadable": len(unreadable), "matching_record": matches.count(True),
         "not_matching_record": matches.count(False), "without_record": matches.count(None),
-        "named": [named for named in map(_why_named, hands) if named is not None]},
-        "hands": hands}
+        "named": [named for named in map(_why_named, hands) if named is not None]}
+    if stored:
+        already = [h["outcome"]["already_stored"] for h in hands if "outcome" in h]
+        summary.update(stored=already.count(False), already_stored=already.count(True))
+    return {"summary": summary, "hands": hands}
 
 
 def _why_named(hand: dict[str, Any]) -> dict[str, Any] | None:
@@ -403,7 +458,7 @@ def _why_named(hand: dict[str, Any]) -> dict[str, Any] | None:
     return {"name": hand["name"], "line": hand["line"], "why": why}
 
 
-def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
+def _collected_hand(hand: CollectedHand, actor: str | None = None) -> dict[str, Any]:
     """One hand of a .phhs file: its outcome, its refusal, or why it cannot be read."""
     entry: dict[str, Any] = {"position": hand.position, "name": hand.name, "line": hand.line}
     try:
@@ -412,7 +467,7 @@ def _collected_hand(hand: CollectedHand) -> dict[str, Any]:
         line, detail = hand.file_line(unreadable.detail)
         entry["unreadable"] = {"code": unreadable.code, "detail": detail, "line": line}
         return entry
-    return {**entry, **_replayed_outcome(record)}
+    return {**entry, **_replayed_outcome(record, actor)}
 
 
 def site_hands_in(text: str, file_format: str = "auto") -> tuple[site_histories.SiteHand, ...] | None:
@@ -428,7 +483,7 @@ def site_hands_in(text: str, file_format: str = "auto") -> tuple[site_histories.
     return hands
 
 
-def site_hand_entry(position: int, hand: site_histories.SiteHand) -> dict[str, Any]:
+def site_hand_entry(position: int, hand: site_histories.SiteHand, actor: str | None = None) -> dict[str, Any]:
     """One hand of a site's file: its outcome, its refusal, or why it cannot be read."""
     entry: dict[str, Any] = {"position": position, "name": hand.number, "line": hand.line}
     try:
@@ -436,7 +491,7 @@ def site_hand_entry(position: int, hand: site_histories.SiteHand) -> dict[str, A
     except site_histories.UnreadableHand as unreadable:
         entry["unreadable"] = {"code": "invalid_hand_history", "detail": str(unreadable), "line": unreadable.line}
         return entry
-    return {**entry, **_replayed_outcome(record)}
+    return {**entry, **_replayed_outcome(record, actor)}
 
 
 def site_hand_record(hand: site_histories.SiteHand) -> HandHistory:
@@ -447,15 +502,20 @@ def site_hand_record(hand: site_histories.SiteHand) -> HandHistory:
                       f"read: {unreadable}", line=unreadable.line) from None
 
 
-def _replayed_outcome(record: HandHistory) -> dict[str, Any]:
-    """A read hand's variant and its replay's `outcome`, or its `refused` problem."""
+def _replayed_outcome(record: HandHistory, actor: str | None = None) -> dict[str, Any]:
+    """A read hand's variant and its replay's `outcome` (with its `id` once kept, when
+    `actor` stores it), or its `refused` problem."""
     try:
-        return {"variant": record.variant, "outcome": _answer(record, replay(record))}
+        result = replay(record)
     except Violation as violation:
         problem = problem_from_violation(violation, violation.numbers.get("action_index"))
         return {"variant": record.variant, "refused": {
             "code": problem.code, "detail": problem.detail,
             **{k: v for k, v in problem.extensions.items() if k in ("rule", "index")}}}
+    outcome = _answer(record, result)
+    if actor is not None:
+        outcome.update(kept(record, result, actor))
+    return {"variant": record.variant, "outcome": outcome}
 
 
 def _body_text() -> str:

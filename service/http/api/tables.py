@@ -16,7 +16,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response, current_app, request
 
-from domain.live import table
+from domain.live import table, table_names
 from domain.registry import GameRules
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ORDERS, Pushed
@@ -60,6 +60,13 @@ class TableSeatSchema(ma.Schema):
 
 
 class NewTableSchema(ma.Schema):
+    name = ma.fields.String(load_default=None, allow_none=True,
+                            validate=ma.validate.Length(min=1, max=table_names.MAX_LENGTH),
+                            metadata={"example": "Feature table",
+                                      "description": "what the room calls the table, shown in its views and "
+                                                     "as the replayer's hand headings: letters, digits, "
+                                                     f"spaces inside and {table_names.PUNCTUATION.strip()} "
+                                                     "(else 422 invalid_table_name)"})
     game = ma.fields.String(required=True, validate=RegisteredGame(lambda game: game.table is not None))
     settings = GameSettings(load_default=dict,
                             metadata={"description": "the game's settings from its spec page"})
@@ -199,6 +206,9 @@ class WrittenSchema(ma.Schema):
 class TableSchema(ma.Schema):
     id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
+    name = ma.fields.String(allow_none=True, metadata={
+        "description": "what the room calls the table (a tournament's: \"<tournament> table N\"); "
+                       "null: unnamed"})
     game = ma.fields.String(required=True)
     settings = ma.fields.Dict()
     betting = ma.fields.Dict(allow_none=True, metadata={
@@ -338,7 +348,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     table_id = str(uuid.uuid4())
     command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
                                 body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
-                                **buy_in_limits(body))
+                                name=body["name"], **buy_in_limits(body))
     result = commands.create_table(application(), command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 

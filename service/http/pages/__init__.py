@@ -7,7 +7,7 @@ its routes to it, so importing this package registers every page.
 """
 from __future__ import annotations
 
-from service.http.pages import desk, desk_print, floor_tables, hand_rulings, home, replayer, rulings_forms, screens, series, session  # noqa: F401  # noqa: F401
+from service.http.pages import desk, desk_print, floor_tables, hand_rulings, home, replayer, rulings_forms, screens, series, session, table_opening  # noqa: F401  # noqa: F401
 from service.http.pages.frame import pages
 
 __all__ = ["pages"]

@@ -20,18 +20,31 @@ from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from domain import registry
-from domain.history import phh
+from domain.history import phh, phh_games
 from domain.history.phh_collection import CollectedHand, hands_of
 from domain.rules.violations import Violation
 from service.application import commands, floor_rulings, listings, replay, views
 from service.application.handling import UnreadableStream
 from service.application.site_histories import SITE_NAMES, SiteHand
 from service.http.api import application, event_store, resources
-from service.http.api.hand_histories import MAX_PHH_BYTES, checked_record, collection_answer, site_hand_entry, site_hand_record, site_hands_in, summarised
+from service.http.api.hand_histories import (
+    MAX_PHH_BYTES,
+    MAX_STORED_HANDS,
+    STORING_ROLES,
+    actor_of,
+    checked_record,
+    collection_answer,
+    file_answer,
+    kept,
+    site_hand_entry,
+    site_hand_record,
+    site_hands_in,
+    summarised,
+)
 from service.http.api.names import names_of
 from service.http.api.paging import decode_cursor, encode_cursor
 from service.http.auth import current_principal
-from service.http.pages.frame import pages, problem_page
+from service.http.pages.frame import day, pages, problem_page, time_of_day
 from service.http.pages.hand_lists import hand_links, newest_on_page, older_hands
 from service.http.pages.session import floor_page
 from service.http.problems import Problem
@@ -40,6 +53,7 @@ FLOOR_ROLES = ("floor", "admin")
 PHH_FIELD = "phh"
 PHH_FILE_FIELD = "phh_file"
 STORED_FIELD = "hand_id"
+STORE_FIELD = "store"
 HAND_FIELD = "hand"
 TABLE_FIELD = "table"
 TABLES_PICKED = 20
@@ -69,19 +83,25 @@ def hand_replayer(hand_id: str) -> Any:
 
 
 def heading(replayed: dict[str, Any]) -> str:
-    """A stored hand as the floor names it: its number, game and players (a table has no
-    name but its players; its id stays in the link), never a bare id."""
+    """A stored hand as the floor names it, never a bare id: its table's name, its number
+    and when it started ("Feature table · hand 12 · Sat 5 Dec, 20:14 UTC"); a table
+    without a name by its number, game and players (its id stays in the link)."""
     players = ", ".join(replayed["names"].get(p, p) for p in replayed["players"])
+    if replayed["source"] == "table" and replayed.get("table_name"):
+        started = replayed["started_at"]
+        return f"{replayed['table_name']} · hand {replayed['number']} · {day(started)}, {time_of_day(started)}"
     if replayed["source"] == "table":
         return f"Hand {replayed['number']} · {replayed['game']} · {players}"
-    return f"Imported {replayed['game'] or 'hand'} · {players}"
+    # A hand kept as a rotation's (a single or button blind) is named by its record's game.
+    game = registry.game_of_variant(replayed["variant"]) if replayed.get("variant") else replayed["game"]
+    return f"Imported {game or 'hand'} · {players}"
 
 
 @pages.route("/floor/hand-histories", methods=["GET"])
 @floor_page(roles=FLOOR_ROLES)
 def hand_history_form() -> Any:
     return render_template("floor/hand_histories.html", error=None, text="", stored="", picker=_picker(),
-                           phh_games=registry.phh_variants())
+                           phh_games=registry.phh_variants(), max_stored_hands=MAX_STORED_HANDS)
 
 
 def _picker() -> dict[str, Any]:
@@ -111,7 +131,8 @@ def _picker() -> dict[str, Any]:
                            "hands": [], "played": 0})
             continue
         played = state.hands_played if state is not None else 0
-        tables.append({"id": found.id, "game": found.game, "status": found.status,
+        tables.append({"id": found.id, "name": state.name if state is not None else None,
+                       "game": found.game, "status": found.status,
                        "players": [names.get(player) or player for player in found.players],
                        "hands": hand_links(found.id, played, LATEST_HANDS), "played": played})
     return {"tables": tables, "next": encode_cursor({}, listed[-1].position) if more else None}
@@ -133,6 +154,8 @@ def open_hand_history() -> Any:
     text, error = _posted_text()
     if error is not None:
         return _form_error(error, "", "", 400)
+    if request.form.get(STORE_FIELD) == "true":
+        return _kept_hands(text)
     site_hands = site_hands_in(text)
     if site_hands:
         return _site_hand(site_hands, text)
@@ -144,6 +167,30 @@ def open_hand_history() -> Any:
             return _collection_page(collected, text)
         hand_text = chosen.text
     return _replayer_page(lambda: checked_record(hand_text), text, "PHH hand")
+
+
+def _kept_hands(text: str) -> Any:
+    """The pasted or uploaded hands kept, as `?store=true` keeps them: one hand opens in
+    the replayer of the hand kept; a file of many answers with each hand kept now, kept
+    before, refused or unreadable (its line and why); the form again with why otherwise."""
+    principal = current_principal()
+    if principal.role not in STORING_ROLES:
+        return _form_error(f"keeping hands needs the role {', '.join(STORING_ROLES)}", text, "", 403)
+    try:
+        site_hands = site_hands_in(text)
+        collected = None if site_hands else hands_of(text)
+        if collected is not None or (site_hands and len(site_hands) > 1):
+            answer = file_answer(collected, site_hands, actor_of(principal))
+            body = render_template("floor/hand_collection.html", answer=answer, text=text)
+            return Response(body, 200, mimetype="text/html")
+        record = site_hand_record(site_hands[0]) if site_hands else checked_record(text)
+        hand_id = kept(record, phh_games.replay(record), actor_of(principal))["id"]
+    except Problem as invalid:
+        return _form_error(invalid.detail, text, "", invalid.status)
+    except Violation as refused:
+        rule = f" ({refused.rule})" if refused.rule else ""
+        return _form_error(f"{refused.code}: {refused.detail}{rule}", text, "", 422)
+    return redirect(url_for("pages.hand_replayer", hand_id=hand_id), code=303)
 
 
 def _replayer_page(read: Callable[[], phh.HandHistory], text: str, untitled: str) -> Any:
@@ -234,5 +281,5 @@ def _title(record: phh.HandHistory) -> str:
 
 def _form_error(error: str, text: str, stored: str, status: int) -> Response:
     body = render_template("floor/hand_histories.html", error=error, text=text, stored=stored,
-                           phh_games=registry.phh_variants())
+                           phh_games=registry.phh_variants(), max_stored_hands=MAX_STORED_HANDS)
     return Response(body, status, mimetype="text/html")
