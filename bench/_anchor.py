@@ -68,13 +68,15 @@ app = Flask("anchor")
 pool = ConnectionPool(os.environ.get("ANCHOR_DATABASE_URL", ""), min_size=1, max_size=8,
                       kwargs={"autocommit": True}, open=False)
 _lock = threading.Lock()
+_opening = threading.Lock()
 _keys: dict[bytes, tuple[str, str]] = {}  # sha256 -> (key id, player id)
 _asked = [0.0]
 _heads: dict[str, tuple[int, bytes | None]] = {}  # stream -> (version, hash): this process's last
 
 
-def _problem(status: int, code: str) -> Response:
-    return Response(json.dumps({"status": status, "code": code}), status, mimetype="application/problem+json")
+def _problem(status: int, code: str, **numbers: int) -> Response:
+    return Response(json.dumps({"status": status, "code": code, **numbers}), status,
+                    mimetype="application/problem+json")
 
 
 def _caller() -> tuple[str, str] | None:
@@ -146,8 +148,10 @@ def act(table_id: str) -> Response:
         with pool.connection() as connection:
             first = connection.execute("SELECT request_sha256, body FROM anchor_answers WHERE owner = %s AND key = %s",
                                        (key_id, key)).fetchone()
-        if first is None:
-            return _problem(409, "version_conflict")
+            if first is None:  # the key is free: the version was stale; the head's is the news
+                head = connection.execute("SELECT coalesce(max(version), 0) FROM anchor_events WHERE stream_id = %s",
+                                          (table_id,)).fetchone()
+                return _problem(409, "version_conflict", version=head[0] if head else 0)
         if first[0] != request_sha256:
             return _problem(422, "idempotency_key_reused")
         replayed = first[1]["version"]
@@ -171,7 +175,10 @@ def install(url: str, players: int) -> list[str]:
 
 @app.before_request
 def _open_pool() -> None:
+    """In each gunicorn worker, at its first request (not at import: the bench imports
+    `install` too). Not waiting: a request that holds the pool's one connection while it
+    waits for `_lock` would otherwise hold up the thread opening it, and so `_lock`."""
     if pool.closed:
-        with _lock:
+        with _opening:
             if pool.closed:
-                pool.open(wait=True)
+                pool.open(wait=False)

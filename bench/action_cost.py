@@ -19,8 +19,9 @@ writer and checkpointer are not counted either).
 Then the open load: tables acting on a schedule, as a room plays (each table's next
 decision THINK_S after its last, whoever's answer is still on the way), the latency
 counted from the due time (a client late to send counts against the server). A ramp of
-table counts, OPEN_GROWTH apart, each step OPEN_STEP_S measured: `open_load_tables` is the
-largest step whose action p99 stayed under P99_GOAL_MS without an error, and
+table counts, OPEN_GROWTH apart, each step OPEN_STEP_S measured, until two steps in a row
+miss: `open_load_tables` is the largest step whose action p99 stayed under P99_GOAL_MS
+without an error (one slow spell of a shared machine fails a step, not the ramp), and
 `cpu_s_per_table_hour` the CPU-seconds (server + PostgreSQL) per table-hour there.
 """
 from __future__ import annotations
@@ -48,7 +49,7 @@ from service.application.api_keys import new_secret
 ROUNDS = size(6, smoke=1)
 THINK_S = (2.0, 6.0)
 P99_GOAL_MS = 100.0
-OPEN_FIRST_TABLES = size(40, smoke=4)
+OPEN_FIRST_TABLES = size(60, smoke=4)
 OPEN_GROWTH = 1.4
 OPEN_MAX_STEPS = size(12, smoke=2)
 OPEN_STEP_S = size(16.0, smoke=1.0)
@@ -90,13 +91,15 @@ class _AnchorPlayer:
                        "Idempotency-Key": str(uuid.uuid4())}
             response = self._client.send("POST", f"/v1/tables/{self._table}/actions", json.dumps(self._body()),
                                          headers)
-            response.read()
+            answer = response.read()
             if now >= start_at:
                 latencies.append(time.monotonic() - now)
                 counts[0] += response.status != 201
                 counts[1] += 1
             if response.status == 201:
                 self._etag = response.getheader("ETag") or ""
+            elif response.status == 409:  # as a production client reads where its table is
+                self._etag = f'"{json.loads(answer)["version"]}"'
 
 
 def _closed_loop(bare: Served, anchor: Served, production: Served, clients: dict[str, list],
@@ -125,7 +128,7 @@ def _open_step(production: Served, players: list[_ProductionPlayer], tables_each
         rng = random.Random(i)
         due = [(began + rng.uniform(0, THINK_S[1]), table) for table in range(tables_each[i])]
         heapq.heapify(due)
-        while due[0][0] < stop_at:
+        while due and due[0][0] < stop_at:
             at, table = heapq.heappop(due)
             time.sleep(max(0.0, at - time.monotonic()))
             players[i].act(table, start_at <= at, latencies[i], counts[i], since=at)
@@ -180,9 +183,10 @@ def _open_load(production: Served, admin_key: str, databases: frozenset[str]) ->
         print(f"   open load: {step['tables']:.0f} tables, {step['actions_per_s']:.1f} actions/s, "
               f"p99 {step['p99_ms']:.1f} ms, {step['errors']:.0f} errors, "
               f"{step['cpu_s_per_table_hour']:.1f} CPU-s per table-hour", flush=True)
-        if step["p99_ms"] >= P99_GOAL_MS or step["errors"]:
+        if step["p99_ms"] < P99_GOAL_MS and not step["errors"]:
+            served = step
+        elif len(steps) > 1 and steps[-2] is not served:
             break
-        served = step
         total = round(total * OPEN_GROWTH)
     return served or {**steps[0], "tables": 0.0}, steps
 

@@ -49,6 +49,7 @@ from service.application.api_keys import new_secret
 ROUNDS = size(4, smoke=1)
 """Timed and profiled phases each, alternating (bench.tables.PHASE_S each)."""
 STATEMENTS_SHOWN = 12
+UNNAMED_SHOWN = 6
 
 # (layer, path fragments): the first layer one of whose fragments is in a function's file.
 LAYERS = (
@@ -94,8 +95,9 @@ def _own_layer(function: tuple[str, int, str]) -> str | None:
     return OTHER
 
 
-def layer_seconds(stats: pstats.Stats) -> dict[str, float]:
-    """The profile's seconds by layer (a caller-less standard-library function's: OTHER)."""
+def layer_seconds(stats: pstats.Stats, unnamed: dict[str, float] | None = None) -> dict[str, float]:
+    """The profile's seconds by layer (a caller-less standard-library function's: OTHER);
+    OTHER's by function into `unnamed`, when given."""
     table = stats.stats  # type: ignore[attr-defined]
     shares: dict[tuple, dict[str, float]] = {}
 
@@ -121,6 +123,8 @@ def layer_seconds(stats: pstats.Stats) -> dict[str, float]:
     for function, (_, _, own_time, _, _) in table.items():
         for layer, fraction in layers_of(function, frozenset()).items():
             seconds[layer] += own_time * fraction
+            if layer == OTHER and unnamed is not None:
+                unnamed[pstats.func_std_string(function)] = own_time * fraction
     return dict(seconds)
 
 
@@ -196,6 +200,7 @@ def _production_clients(port: int, admin_key: str) -> list[_ProductionPlayer]:
 def run() -> dict[str, float]:
     figures: dict[str, float] = {}
     tables: dict[str, dict[str, float]] = {}
+    others: dict[str, list[tuple[float, str]]] = {}
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-action-profile-") as scratch:
         server_url, statements_kept = stack.enter_context(_cluster())
         production_url = stack.enter_context(_scratch_database(server_url, "_production"))
@@ -230,9 +235,12 @@ def run() -> dict[str, float]:
                 statements[who] = _statements(production_url, names[who], actions)
             in_app_ms = totals["timed"][1] * 1000 / max(1, totals["timed"][0])
             server_ms = timed.cpu_ms("server")
-            layers = layer_seconds(stats) if stats else {}
+            unnamed: dict[str, float] = {}
+            layers = layer_seconds(stats, unnamed) if stats else {}
             profiled = sum(layers.values()) or 1.0
             tables[who] = {layer: seconds / profiled * in_app_ms for layer, seconds in layers.items()}
+            others[who] = sorted(((seconds / profiled * in_app_ms, name) for name, seconds in unnamed.items()),
+                                 reverse=True)[:UNNAMED_SHOWN]
             figures.update({
                 f"action_profile.{who}_server_cpu_ms": server_ms,
                 f"action_profile.{who}_in_app_cpu_ms": in_app_ms,
@@ -243,7 +251,7 @@ def run() -> dict[str, float]:
             })
             for layer, ms in tables[who].items():
                 figures[f"action_profile.{who}_{_key(layer)}_ms"] = ms
-    _print(tables, figures, statements)
+    _print(tables, figures, statements, others)
     return {key: round(value, 3 if abs(value) < 10 else 1) for key, value in figures.items()}
 
 
@@ -252,7 +260,7 @@ def _key(layer: str) -> str:
 
 
 def _print(tables: dict[str, dict[str, float]], figures: dict[str, float],
-           statements: dict[str, list[tuple[str, float, float]]]) -> None:
+           statements: dict[str, list[tuple[str, float, float]]], others: dict[str, list[tuple[float, str]]]) -> None:
     production, anchor = tables["production"], tables["anchor"]
     rows = sorted(set(production) | set(anchor), key=lambda layer: -production.get(layer, 0.0))
     print(f"   {'server CPU per action, ms':<42} {'production':>10} {'anchor':>8} {'above':>8}")
@@ -263,6 +271,8 @@ def _print(tables: dict[str, dict[str, float]], figures: dict[str, float],
                   "statements"):
         p, a = figures[f"action_profile.production_{total}"], figures[f"action_profile.anchor_{total}"]
         print(f"   {total:<42} {p:>10.3f} {a:>8.3f} {p - a:>8.3f}")
+    for who, unnamed in others.items():
+        print(f"   {OTHER}, {who}: " + "; ".join(f"{name} {ms:.3f}" for ms, name in unnamed))
     for who, shown in statements.items():
         print(f"   PostgreSQL, {who}: per action, calls and execution ms, by statement")
         for query, calls, ms in shown[:STATEMENTS_SHOWN]:

@@ -290,13 +290,12 @@ def _fresh_key() -> dict[str, str]:
 
 class _BareClient:
     def __init__(self, port: int) -> None:
-        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self._client = _Client(port, "")
 
     def play(self, window: tuple[float, float], latencies: list[float], counts: list[int]) -> None:
         start_at, stop_at = window
         while (began := time.monotonic()) < stop_at:
-            self._connection.request("GET", "/")
-            response = self._connection.getresponse()
+            response = self._client.send("GET", "/", None, {})
             response.read()
             if began >= start_at:
                 latencies.append(time.monotonic() - began)
