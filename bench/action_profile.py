@@ -74,9 +74,12 @@ LAYERS = (
                           "service/application/screens.py")),
     ("application (load, handle)", ("service/application/", "service/bootstrap.py",
                                             "service/wiring.py")),
+    ("parsing and validation (schemas)", ("service/http/api/schemas.py", "/marshmallow/", "/flask_smorest/",
+                                          "/webargs/")),
     ("Cardroom HTTP (API, problems)", ("service/http/",)),
     ("anchor code (auth, checks, chain)", ("bench/_anchor.py",)),
-    ("Flask and Werkzeug", ("/flask/", "/werkzeug/", "/itsdangerous/", "/markupsafe/")),
+    ("Flask and Werkzeug", ("/flask/", "/werkzeug/", "/itsdangerous/", "/markupsafe/", "/blinker/")),
+    ("gunicorn inside the call (headers, body)", ("/gunicorn/",)),
     ("measuring wrapper", ("bench/_profiled.py",)),
 )
 OTHER = "other"
