@@ -202,7 +202,7 @@ def run() -> dict[str, float]:
         admin_key = env["CARDROOM_ADMIN_KEY"] = new_secret()
         anchor_keys = _anchor.install(anchor_url, PRODUCTION_SEATS * CLIENT_THREADS)
         production_env = _production_env(env, stack, scratch)
-        print(f"   {production_settings()}", flush=True)
+        print(f"   {production_settings().split('; cold:')[0]}", flush=True)
         bare = _serve(stack, "bench.http:bare_app", env)
         anchor = _serve(stack, "bench._anchor:app", env)
         production = _serve(stack, "service.wsgi:app", production_env)
