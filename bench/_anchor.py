@@ -84,8 +84,11 @@ def _caller() -> tuple[str, str] | None:
     if scheme != "Bearer" or not secret:
         return None
     digest = hashlib.sha256(secret.encode()).digest()
+    due = time.monotonic() - _asked[0] > KEY_CACHE_TTL_S
+    if not due and digest in _keys:
+        return _keys[digest]
     with pool.connection() as connection:
-        if time.monotonic() - _asked[0] > KEY_CACHE_TTL_S:  # revocations since the last ask
+        if due:  # which keys were revoked since the last ask
             revoked = {k for (k,) in connection.execute(
                 "SELECT key_id FROM anchor_revocations WHERE revoked_at > now() - interval '5 seconds'")}
             with _lock:

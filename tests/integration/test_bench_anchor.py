@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -81,3 +82,16 @@ def test_a_refused_request_writes_nothing(anchor: Any, body: dict, secret: str |
     refused = client.post(f"/v1/tables/{table}/actions", json=body, headers=_headers(secret or keys[0], 0))
     assert refused.status_code == status
     assert _rows(url, table) == []
+
+
+def test_a_revoked_key_is_refused_once_the_cache_asks_again(anchor: Any) -> None:
+    client, keys, url = anchor
+    table = f"t-{uuid.uuid4()}"
+    assert client.post(f"/v1/tables/{table}/actions", json={"action": "call"},
+                       headers=_headers(keys[1], 0)).status_code == 201
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("INSERT INTO anchor_revocations (key_id) VALUES ('key-1')")
+    time.sleep(_anchor.KEY_CACHE_TTL_S + 0.1)
+    refused = client.post(f"/v1/tables/{table}/actions", json={"action": "call"}, headers=_headers(keys[1], 2))
+    assert refused.status_code == 401
+    assert len(_rows(url, table)) == 2
