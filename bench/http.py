@@ -58,13 +58,14 @@ class Served:
 class MachineCpu:
     """CPU seconds used so far, split by who used them: the server (gunicorn's arbiter and
     workers), PostgreSQL (every process named postgres on the machine: measure on a quiet
-    one) and the client (this process: the benchmark's load)."""
+    one; or, given `databases`, only the backends serving those, whatever else the cluster
+    serves) and the client (this process: the benchmark's load)."""
     server: float
     postgres: float
     client: float
 
     @classmethod
-    def read(cls, served: Served) -> MachineCpu:
+    def read(cls, served: Served, databases: frozenset[str] = frozenset()) -> MachineCpu:
         ticks = {"server": 0, "postgres": 0, "client": 0}
         me = os.getpid()
         for entry in Path("/proc").iterdir():
@@ -82,7 +83,7 @@ class MachineCpu:
                 ticks["server"] += used
             elif pid == me:
                 ticks["client"] += used
-            elif name.endswith("(postgres"):
+            elif name.endswith("(postgres") and (not databases or _backend_of(entry, databases)):
                 ticks["postgres"] += used
         tick = os.sysconf("SC_CLK_TCK")
         return cls(**{who: used / tick for who, used in ticks.items()})
@@ -100,19 +101,30 @@ class MachineCpu:
         return self.server + self.postgres + self.client
 
 
+def _backend_of(process: Path, databases: frozenset[str]) -> bool:
+    """Whether a postgres process serves one of `databases` (its title: "postgres: [cluster:]
+    user database host(port) state")."""
+    try:
+        title = (process / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace").split()
+    except OSError:
+        return False
+    return title[:1] == ["postgres:"] and not databases.isdisjoint(title[2:4])
+
+
 NO_CPU = MachineCpu(0.0, 0.0, 0.0)
 
 
 class CpuWindow:
     """The CPU seconds used between two moments, sampled by a thread at each."""
 
-    def __init__(self, served: Served, start_at: float, stop_at: float) -> None:
+    def __init__(self, served: Served, start_at: float, stop_at: float,
+                 databases: frozenset[str] = frozenset()) -> None:
         self._samples: list[MachineCpu] = []
 
         def sample() -> None:
             for moment in (start_at, stop_at):
                 time.sleep(max(0.0, moment - time.monotonic()))
-                self._samples.append(MachineCpu.read(served))
+                self._samples.append(MachineCpu.read(served, databases))
 
         self._thread = threading.Thread(target=sample, daemon=True)
         self._thread.start()

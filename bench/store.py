@@ -76,8 +76,9 @@ def _server() -> Iterator[str]:
 
 
 @contextmanager
-def _scratch_database(server_url: str) -> Iterator[str]:
-    name = f"cardroom_bench_{os.getpid()}"
+def _scratch_database(server_url: str, suffix: str = "") -> Iterator[str]:
+    """A fresh database on `server_url` for this process (one per `suffix`), dropped afterwards."""
+    name = f"cardroom_bench_{os.getpid()}{suffix}"
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))

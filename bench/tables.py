@@ -241,8 +241,13 @@ class _ProductionPlayer:
             return {"action": "show"}
         return {"action": "call"} if roll < 0.8 and legal.get("call") else {"action": "fold"}
 
-    def act(self, index: int, measured: bool, latencies: list[float], counts: list[int]) -> None:
-        """One action on table `index` (or, when it has finished, a new table there)."""
+    def add_tables(self, count: int) -> None:
+        self._tables += [self._new_table() for _ in range(count)]
+
+    def act(self, index: int, measured: bool, latencies: list[float], counts: list[int],
+            since: float | None = None) -> None:
+        """One action on table `index` (or, when it has finished, a new table there); its
+        latency counted from `since` (an open load's due time), else from its sending."""
         state = self._tables[index]
         table_id, next_up, etag = state
         if next_up["to_act"] is None:  # one player left: a new table
@@ -257,7 +262,7 @@ class _ProductionPlayer:
         response = self._players.send("POST", f"/v1/tables/{table_id}/actions", json.dumps(action), headers)
         answer = json.loads(response.read())
         if measured:
-            latencies.append(time.monotonic() - began)
+            latencies.append(time.monotonic() - (began if since is None else since))
             counts[0] += response.status != 201
             counts[1] += 1
         if response.status == 201:
@@ -285,13 +290,12 @@ def _fresh_key() -> dict[str, str]:
 
 class _BareClient:
     def __init__(self, port: int) -> None:
-        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self._client = _Client(port, "")
 
     def play(self, window: tuple[float, float], latencies: list[float], counts: list[int]) -> None:
         start_at, stop_at = window
         while (began := time.monotonic()) < stop_at:
-            self._connection.request("GET", "/")
-            response = self._connection.getresponse()
+            response = self._client.send("GET", "/", None, {})
             response.read()
             if began >= start_at:
                 latencies.append(time.monotonic() - began)
@@ -299,13 +303,14 @@ class _BareClient:
                 counts[1] += 1
 
 
-def _run_phase(served: Served, clients: list, phase: _Phase | None) -> None:
-    """Every client plays for SETTLE_S, then PHASE_S measured into `phase` (None: warm-up)."""
+def _run_phase(served: Served, clients: list, phase: _Phase | None, databases: frozenset[str] = frozenset()) -> None:
+    """Every client plays for SETTLE_S, then PHASE_S measured into `phase` (None: warm-up);
+    PostgreSQL's CPU counted as MachineCpu.read counts it with `databases`."""
     per_client: list[list[float]] = [[] for _ in clients]
     counts = [[0, 0] for _ in clients]
     start_at = time.monotonic() + SETTLE_S
     window = (start_at, start_at + PHASE_S)
-    cpu = CpuWindow(served, *window)
+    cpu = CpuWindow(served, *window, databases)
     run_clients(lambda i: clients[i].play(window, per_client[i], counts[i]))
     if phase is not None:
         phase.record(per_client, counts, cpu.used())

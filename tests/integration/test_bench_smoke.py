@@ -7,16 +7,18 @@ change it was not told of.
 
 Each benchmark starts its servers as under `make bench`: on DATABASE_URL's server when it
 is set, in a database of its own here (clocks, http and tables migrate DATABASE_URL's
-database itself), else an embedded PostgreSQL; on CELERY_BROKER_URL when set, in this test
+database itself), else an embedded PostgreSQL (action_profile always starts its own, with
+pg_stat_statements loaded); on CELERY_BROKER_URL when set, in this test
 process's own Redis database (the clocks benchmark runs a Celery worker, which must take
 no other test process's tasks: tests/conftest.py), else an embedded broker. A benchmark
 that overruns gets a Ctrl-C (it stops its servers and drops its databases), then SIGKILL
 for whatever of its process tree is left.
 
 Marker `scale`: `make test-integration` runs these (CI once), `make test` leaves them out.
-About 100 s on a loaded 2-core machine with the modules spread over two test processes
-(150 s in one), two thirds of it the streams, tables and http benchmarks, which start and
-stop gunicorn ten times between them.
+About 140 s on a loaded 2-core machine with the modules spread over two test processes
+(230 s in one), two thirds of it the streams, tables, http, action_cost and action_profile
+benchmarks, which start and stop gunicorn fifteen times between them (action_cost about
+30 s, action_profile 45 s of it).
 """
 from __future__ import annotations
 
