@@ -76,7 +76,9 @@ RATE = float(os.environ.get("BENCH_LOG_RATE") or size(40, smoke=20))
 BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
 PROOFS = size(400, smoke=5)
 ROUNDS = size(8, smoke=2)
-CLOSES_PER_ROUND = size(60, smoke=3)
+APPEND_PHASE_S = size(2.0, smoke=0.1)
+"""Each phase of appends spans two or more of the integrator's batches (a batch every
+CHECKPOINT_EVERY_S): a shorter one with it could fall between two and miss its cost."""
 ACTION_ROUNDS = size(16, smoke=2)
 """More rounds than the appends': a phase of actions is a second, and this machine's speed drifts."""
 SWITCH_S = size(0.5, smoke=0.05)
@@ -312,11 +314,11 @@ def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following,
         rates = {}
         for with_log in (False, True) if round_ % 2 == 0 else (True, False):
             _switch(following, tree, with_log)
-            started = time.perf_counter()
-            for _ in range(CLOSES_PER_ROUND):
+            started, done = time.perf_counter(), 0
+            while (elapsed := time.perf_counter() - started) < APPEND_PHASE_S:
                 closes(n)
-                n += 1
-            rates[with_log] = CLOSES_PER_ROUND / (time.perf_counter() - started)
+                n, done = n + 1, done + 1
+            rates[with_log] = done / elapsed
         ratios.append(rates[True] / rates[False])
     following.running.set()
     return round(statistics.median(ratios), 3)

@@ -53,7 +53,7 @@ that one ends, if it took longer): a checkpoint signed and cosigned at least onc
 while a batch takes under a second (issue 31), each over all that came meanwhile. A batch
 costs as much again whatever it holds (its transaction, lock, reads of the tree, signature
 and the witness's round trip), so fewer of them cost the production action less: per event
-integrated, batches 0.2 s apart took the integrator 80 us of CPU, 0.8 s apart 50-62
+integrated, batches 0.2 s apart took the integrator 80 us of CPU, 0.8 s apart 50-66
 (bench.public_log's integrator_cpu_us_per_event)."""
 PUBLIC = views.Viewer("public")
 COMMITMENT_SUFFIX = "commitment"
