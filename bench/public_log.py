@@ -15,17 +15,26 @@ database of its own (the DATABASE_URL server's, else an embedded PostgreSQL):
   (leaf, newest cosigned checkpoint, inclusion path from the stored nodes, the path checked
   against the signed root), for random events;
 - `public_log.append_cost_ratio`: hand-close appends a second with the integrator
-  following against without it, in interleaved rounds, the median of the rounds' ratios
+  following against without it, in interleaved rounds (which goes first alternates; each
+  phase with it after it caught up, as below), the median of the rounds' ratios
   (the store's append stands for the production action here: the integrator shares the
   database with it, never the request);
 - `public_log.action_cost_ratio`: the production table action (bench.tables' production
   load: gunicorn with the production settings, CLIENT_THREADS clients each playing its own
   six-handed table with player keys and Idempotency-Keys) with the integrator following
   against without it, in interleaved rounds (which goes first alternates), the median of
-  the rounds' ratios of actions/s.
+  the rounds' ratios of actions/s. Before each phase with it, the integrator first takes in
+  what the phase before wrote without it, unmeasured: each phase with it then integrates its
+  own events, as in production, where the integrator never stops, not twice as many (and
+  before each phase, with it or not, the load rests alike: `_switch`);
+- `public_log.integrator_cpu_us_per_event`: the integrator's process CPU (its every thread:
+  reading and checking the log, the leaves, the witness's client) over the events it
+  integrated in the whole run, in microseconds: what the ratios above measure, without the
+  noise of a shared machine.
 Sizes: BENCH_LOG_EVENTS (20,000), BENCH_LOG_RATE (40 hand closes/s), BENCH_LOG_SECONDS (20).
-BENCH_LOG_GATHER_S (0.2, the worker's): how long the integrator gathers after a batch that
-was not full (longer: fewer batches, each signed and cosigned, for a later checkpoint).
+BENCH_LOG_EVERY_S (public_log.CHECKPOINT_EVERY_S, the worker's): while events come, a batch
+begins this long after the one before (shorter: more batches, each signed and cosigned, for
+an earlier checkpoint).
 """
 from __future__ import annotations
 
@@ -51,6 +60,7 @@ from domain.transparency import merkle
 from service import witness
 from service.adapters.log_keys import new_signer, parse_signer
 from service.adapters.migrate import upgrade
+from service.adapters.store import jsonb_reads
 from service.adapters.store.base import NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.adapters.store.public_log import PostgresPublicLog
@@ -66,47 +76,76 @@ RATE = float(os.environ.get("BENCH_LOG_RATE") or size(40, smoke=20))
 BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
 PROOFS = size(400, smoke=5)
 ROUNDS = size(8, smoke=2)
-CLOSES_PER_ROUND = size(60, smoke=3)
+APPEND_PHASE_S = size(2.0, smoke=0.1)
+"""Each phase of appends spans two or more of the integrator's batches (a batch every
+CHECKPOINT_EVERY_S): a shorter one with it could fall between two and miss its cost."""
 ACTION_ROUNDS = size(16, smoke=2)
 """More rounds than the appends': a phase of actions is a second, and this machine's speed drifts."""
-GATHER_S = float(os.environ.get("BENCH_LOG_GATHER_S") or 0.2)
+SWITCH_S = size(0.5, smoke=0.05)
+EVERY_S = float(os.environ.get("BENCH_LOG_EVERY_S") or public_log.CHECKPOINT_EVERY_S)
 ORIGIN = "bench.cardroom/log"
 HAND = [NewEvent(type_, data) for type_, data in HAND_CLOSE]
 
 
 class _Following:
     """The integrator in a process of its own, as the worker runs it (a batch, then what
-    came for GATHER_S), asking the witness after each batch; paused on request."""
+    came until EVERY_S after it began), asking the witness after each batch; paused on
+    request (`pause`: once its batch in hand is done)."""
 
     def __init__(self, url: str, log_key: str, witness: public_log.Witness) -> None:
         context = multiprocessing.get_context("spawn")
         self.running = context.Event()
+        self._idle = context.Event()
         self._stopped = context.Event()
+        self._cost = context.Array("d", 2)  # (CPU seconds, events integrated)
         ready = context.Event()
         self._process = context.Process(target=_follow, daemon=True, args=(
-            url, log_key, f"{witness.url} {witness.key.vkey()}", self.running, self._stopped, ready))
+            url, log_key, f"{witness.url} {witness.key.vkey()}", self.running, self._idle, self._stopped,
+            ready, self._cost))
         self._process.start()
         if not ready.wait(60):
             raise TimeoutError("the integrator's process never started")
+
+    def resume(self) -> None:
+        self._idle.clear()
+        self.running.set()
+
+    def pause(self) -> None:
+        self.running.clear()
+        if not self._idle.wait(60):
+            raise TimeoutError("the integrator's batch never ended")
+
+    def cpu_us_per_event(self) -> float:
+        cpu_s, events = self._cost[:]
+        return round(cpu_s / max(events, 1) * 1e6, 1)
 
     def stop(self) -> None:
         self._stopped.set()
         self._process.join(timeout=30)
 
 
-def _follow(url: str, log_key: str, witnesses: str, running: Any, stopped: Any, ready: Any) -> None:
+def _follow(url: str, log_key: str, witnesses: str, running: Any, idle: Any, stopped: Any, ready: Any,
+            cost: Any) -> None:
+    jsonb_reads.read_as_utf8()  # as the worker's followers read
     pool = open_pool(url, min_size=1, max_size=3)
     tree = PostgresPublicLog(pool)
     asking = WitnessClient(public_log.parse_witnesses(witnesses), tree, lambda old, new: public_log.fetched(
         tree, partial(merkle.consistency_proof, old, new)))
     integrator = public_log.Integrator(application(PostgresEventStore(pool)), PostgresTracking(), tree,
                                        lambda _create: parse_signer(log_key), after_signing=asking.ask)
+    started_cpu = time.process_time()
     ready.set()
     while not stopped.is_set():
-        if not running.wait(0.05):
+        if not running.is_set():
+            idle.set()
+            running.wait(0.05)
             continue
-        if not integrator.handle_batch().full:
-            time.sleep(GATHER_S)
+        idle.clear()
+        began = time.monotonic()
+        batch = integrator.handle_batch()
+        cost[:] = [time.process_time() - started_cpu, cost[1] + batch.events]
+        if not batch.full:
+            time.sleep(public_log.gathering_s(began, time.monotonic(), waited=not batch.events, every_s=EVERY_S))
     pool.close()
 
 
@@ -141,8 +180,9 @@ def _measured(url: str, pool: ConnectionPool, witness_dir: Path) -> dict[str, fl
         figures["public_log.leaves_per_s"] = round(tree.size() / (time.perf_counter() - started), 1)
         figures.update(_burst(closes, EVENTS // len(HAND), tree, reader))
         figures["public_log.proof_read_p50_ms"] = _proof_read_ms(tree, reader)
-        figures["public_log.append_cost_ratio"] = _cost_ratio(closes, following)
-        figures["public_log.action_cost_ratio"] = _action_cost_ratio(url, following)
+        figures["public_log.append_cost_ratio"] = _cost_ratio(closes, following, tree)
+        figures["public_log.action_cost_ratio"] = _action_cost_ratio(url, following, tree)
+        figures["public_log.integrator_cpu_us_per_event"] = following.cpu_us_per_event()
     finally:
         following.stop()
         server.stop()
@@ -252,24 +292,39 @@ def _proof_read_ms(tree: PostgresPublicLog, reader: public_log.PublicLog) -> flo
     return round(statistics.median(timings), 3)
 
 
-def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following) -> float:
+def _switch(following: _Following, tree: PostgresPublicLog, with_log: bool) -> None:
+    """The integrator paused (its batch in hand done), or running and caught up with what
+    was written while it was paused: a phase with it integrates that phase's events alone.
+    Either way the load rests SWITCH_S (or the catch-up, if longer) before its next phase,
+    so a phase with the integrator is not also the one after a rest."""
+    began = time.monotonic()
+    if with_log:
+        following.resume()
+        _wait_for(lambda: tree.backlog(public_log.INTEGRATOR) == 0)
+    else:
+        following.pause()
+    time.sleep(max(0.0, began + SWITCH_S - time.monotonic()))
+
+
+def _cost_ratio(closes: Callable[[int], tuple[str, int]], following: _Following,
+                tree: PostgresPublicLog) -> float:
     n = 10**7  # streams of their own, past the ones written before
     ratios = []
-    for _ in range(ROUNDS):
+    for round_ in range(ROUNDS):
         rates = {}
-        for with_log in (False, True):
-            (following.running.set if with_log else following.running.clear)()
-            started = time.perf_counter()
-            for _ in range(CLOSES_PER_ROUND):
+        for with_log in (False, True) if round_ % 2 == 0 else (True, False):
+            _switch(following, tree, with_log)
+            started, done = time.perf_counter(), 0
+            while (elapsed := time.perf_counter() - started) < APPEND_PHASE_S:
                 closes(n)
-                n += 1
-            rates[with_log] = CLOSES_PER_ROUND / (time.perf_counter() - started)
+                n, done = n + 1, done + 1
+            rates[with_log] = done / elapsed
         ratios.append(rates[True] / rates[False])
     following.running.set()
     return round(statistics.median(ratios), 3)
 
 
-def _action_cost_ratio(url: str, following: _Following) -> float:
+def _action_cost_ratio(url: str, following: _Following, tree: PostgresPublicLog) -> float:
     """The production action's rate with the integrator following against without it."""
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="cardroom-bench-log-action-") as scratch:
         env = dict(os.environ, DATABASE_URL=url, CARDROOM_DATA_DIR=str(Path(scratch) / "data"))
@@ -287,7 +342,7 @@ def _action_cost_ratio(url: str, following: _Following) -> float:
         for round_ in range(ACTION_ROUNDS):
             phases = {False: tables._Phase(), True: tables._Phase()}
             for with_log in (False, True) if round_ % 2 == 0 else (True, False):
-                (following.running.set if with_log else following.running.clear)()
+                _switch(following, tree, with_log)
                 tables._run_phase(server, players, phases[with_log])
             ratios.append(phases[True].rates[0] / phases[False].rates[0])
         following.running.set()

@@ -11,6 +11,7 @@ from service import wiring
 from service.adapters.integrity import chain_signer
 from service.adapters.row_macs import RowSigner
 from service.adapters.scheduler import CeleryScheduler
+from service.adapters.store import jsonb_reads
 from service.adapters.store.trackings import PostgresTracking
 from service.adapters.wakeups import Wakeups
 from service.config import Config
@@ -20,6 +21,7 @@ from workers.celery_app import app
 class FollowingThread:
     def __init__(self, config: Config, name: str, wanted: Callable[[str], bool]) -> None:
         """`wanted`: whether an append to this stream may call for the follower."""
+        jsonb_reads.read_as_utf8()  # each event of the log is read here, its documents parsed
         self.resources = wiring.worker_resources(config, CeleryScheduler(app))
         assert config.database_url is not None  # worker_resources refused to start without one
         self.tracking = PostgresTracking(RowSigner(chain_signer(config), "process_trackings"))

@@ -5,14 +5,16 @@ when the worker is ready, as the tournament manager is (workers.tournament_tasks
 Every worker runs one; they share one tracking record and take turns on one advisory lock, so
 exactly one integrates at a time, whichever worker is up, and a failover of the database
 carries the lock with it. It wakes on every append's notification, gathers what came for
-at most GATHER_S (so a checkpoint a second or more while events arrive, each batch many
-events), and, as a safety net for a lost notification, after SAFETY_NET_S of silence.
+public_log.gathering_s (a batch, and a checkpoint, every CHECKPOINT_EVERY_S while events
+arrive, each over all that came meanwhile), and, as a safety net for a lost notification,
+after SAFETY_NET_S of silence.
 A host given no log key while the log has checkpoints refuses to sign (and says so)
 and integrates nothing: another host, with the key, does.
 """
 from __future__ import annotations
 
 import logging
+import time
 
 from service import wiring
 from service.adapters.log_keys import LogKeyMissing
@@ -24,8 +26,6 @@ from workers.following import FollowingThread
 
 log = logging.getLogger(__name__)
 
-GATHER_S = 0.2
-"""After a batch, the events of this long go in the next one: a checkpoint a batch."""
 SAFETY_NET_S = 30.0
 HELD_BACK_RETRY_S = 0.1
 RETRY_PAUSE_S = 1.0
@@ -47,6 +47,7 @@ class PublicLogIntegrator(FollowingThread):
         held_back = 0
         while not self.stopped.is_set():
             woken.clear()
+            began = time.monotonic()
             try:
                 batch = self._integrator.handle_batch()
             except (LogKeyMissing, ForgedRows, public_log.LogDamaged) as refused:
@@ -60,10 +61,11 @@ class PublicLogIntegrator(FollowingThread):
             if batch.full:
                 continue
             held_back = held_back + 1 if batch.held_back else 0
+            waited = not woken.is_set()  # nothing was appended during the batch
             if held_back:
                 woken.wait(HELD_BACK_RETRY_S * 2 ** min(held_back - 1, 4))
             elif woken.wait(SAFETY_NET_S):
-                self.stopped.wait(GATHER_S)
+                self.stopped.wait(public_log.gathering_s(began, time.monotonic(), waited=waited))
 
 
 run_in_main_process("cardroom_public_log", PublicLogIntegrator)
