@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from itertools import combinations
 from typing import Any
 
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
+from domain.games.settlement import open_pots, settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
-from domain.rules.evaluation import strength, strength7
-from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots, build_pots, split
+from domain.rules.evaluation import omaha_strength, strength, strength7
+from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -223,8 +223,7 @@ class HandState:
         """Main pot then side pots, the bets of the current round included."""
         if self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+        return open_pots(self.betting)
 
     @property
     def awaiting(self) -> str | None:
@@ -614,24 +613,9 @@ def _tabled_face_up(state: HandState) -> list[Event]:
 
 
 def _settlement(state: HandState) -> list[Event]:
-    """Award every pot, then end the hand (pots are fixed before any chip moves)."""
     b = state.betting
-    at_showdown = not b.hand_decided
-    if at_showdown:
-        pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
-        awards = award_pots(pots, _strengths(state), b.button, b.seat_count, state.odd_chip)
-    else:  # everyone else folded: one pot, all of it, to the last player in
-        winner = b.folded.index(False)
-        total = b.pot_total
-        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
-                                                    state.odd_chip)),)
-    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
-    stacks = list(b.stacks)
-    for award in events:
-        for seat, share in zip(award.winners, award.shares):
-            stacks[seat] += share
-    events.append(HandEnded(tuple(stacks), at_showdown))
-    return events
+    return settlement(b, state.odd_chip, lambda pots: award_pots(pots, _strengths(state), b.button, b.seat_count,
+                                                                 state.odd_chip), HandEnded)
 
 
 def _strengths(state: HandState) -> dict[int, int]:
@@ -647,13 +631,9 @@ def _strengths(state: HandState) -> dict[int, int]:
         if hole is None:
             strengths[seat] = -1
         elif omaha:
-            strengths[seat] = _omaha_strength(hole, board)
+            strengths[seat] = omaha_strength(hole, board)
         else:
             cards = hole + board
             strengths[seat] = strength7(cards) if len(cards) == 7 else strength(cards)
     return strengths
 
-
-def _omaha_strength(hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-    return max(strength(two + three) for two in combinations(hole, 2)
-               for three in combinations(board, 3))

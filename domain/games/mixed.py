@@ -23,92 +23,33 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import reduce
-from itertools import combinations
 from typing import Any
 
 from domain.games import stud
+from domain.games.dealt_games import DEALT_GAMES as DEALT_GAMES
+from domain.games.dealt_games import DRAW as DRAW
+from domain.games.dealt_games import FLOP as FLOP
+from domain.games.dealt_games import FLOP_BOARD as FLOP_BOARD
+from domain.games.dealt_games import GAMES as GAMES
+from domain.games.dealt_games import MAX_STUD_PLAYERS as MAX_STUD_PLAYERS
+from domain.games.dealt_games import ROTATION_GAMES as ROTATION_GAMES
+from domain.games.dealt_games import STUD as STUD
+from domain.games.dealt_games import STUD_DEAL as STUD_DEAL
+from domain.games.dealt_games import Game as Game
+from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.games.settlement import open_pots, settlement
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
 from domain.rules.cards import Card, format_card, parse_card
 from domain.rules.citations import cite
-from domain.rules.evaluation import strength
-from domain.rules.lowball import badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength
-from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
-from domain.rules.short_deck import is_short_deck_card, short_deck_strength
+from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
+from domain.rules.short_deck import is_short_deck_card
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC
 
 UNKNOWN = "??"
-STUD, FLOP, DRAW = "stud", "flop", "draw"
-# Stud and its rotations' stud hands are dealt to at most eight (Robert's Rules, seven-card
-# stud): live tables seat no more (domain.live.mixed) and a history of more is refused.
-MAX_STUD_PLAYERS = 8
-
-
-# ------------------------------------------------------------------------- the games
-
-
-def _omaha_high(hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
-    return max(strength(two + three) for two in combinations(hole, 2)
-               for three in combinations(board, 3))
-
-
-def _all_cards(evaluate: Callable[[tuple[Card, ...]], int]) -> Callable[..., int]:
-    return lambda hole, board: evaluate(hole + board)
-
-
-@dataclass(frozen=True)
-class Game:
-    """What a game deals and how its hands rank. `high`/`low` take (hole, board) and give
-    a strength (higher better; a low of 0 does not qualify); `low_only` games have no high."""
-    name: str
-    family: str
-    hand_size: int                  # flop: hole cards; draw: the hand; stud: seven
-    draws: int = 0
-    high: Callable[..., int] | None = None
-    low: Callable[..., int] | None = None
-    razz: bool = False              # stud opening and bring-in by the low cards
-    open_pair_option: bool = False
-    short_deck: bool = False
-    late_round: int = 2             # the first betting round at the big bet (fixed limit)
-
-    @property
-    def rounds(self) -> int:
-        if self.family == STUD:
-            return 5
-        if self.family == FLOP:
-            return 4
-        return self.draws + 1
-
-    @property
-    def split(self) -> bool:
-        return self.high is not None and self.low is not None
-
-
-STUD_DEAL = ((False, False, True), (True,), (True,), (True,), (False,))  # up flags per street
-FLOP_BOARD = (0, 3, 1, 1)
-
-GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("stud", STUD, 7, high=_all_cards(strength), open_pair_option=True),
-    Game("stud_hi_lo", STUD, 7, high=_all_cards(strength), low=_all_cards(low8_strength)),
-    Game("razz", STUD, 7, low=_all_cards(razz_strength), razz=True),
-    Game("omaha_hi_lo", FLOP, 4, high=_omaha_high, low=omaha_low8_strength),
-    Game("short_deck", FLOP, 2, high=_all_cards(short_deck_strength), short_deck=True),
-    Game("deuce_seven_triple_draw", DRAW, 5, draws=3, low=_all_cards(deuce_seven_strength)),
-    Game("deuce_seven_single_draw", DRAW, 5, draws=1, low=_all_cards(deuce_seven_strength)),
-    Game("badugi", DRAW, 4, draws=3, low=_all_cards(badugi_strength)),
-)}
-# Hold'em and Omaha high as a mixed-game rotation deals them (HORSE's hold'em, 8-game's
-# hold'em and Omaha): through this decider, so that every hand of a rotation table speaks
-# one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem.
-ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("rotation_holdem", FLOP, 2, high=_all_cards(strength)),
-    Game("rotation_omaha", FLOP, 4, high=_omaha_high),
-)}
-DEALT_GAMES = {**GAMES, **ROTATION_GAMES}
-
 
 # ------------------------------------------------------------------------- commands
 
@@ -283,8 +224,7 @@ class MixedState:
     def pots(self) -> tuple[Pot, ...]:
         if self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
+        return open_pots(self.betting)
 
 
 # ------------------------------------------------------------------------- cards
@@ -342,53 +282,14 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 def _hand_started(_: None, event: HandStarted) -> MixedState:
     game = DEALT_GAMES[event.game]
     n = len(event.players)
-    betting = _open_betting(event)
+    betting = post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
+                               event.blinds, event.dead_antes)
     return MixedState(
         game=game, players=event.players, odd_chip=event.odd_chip, bring_in=event.bring_in,
         betting=betting, phase="deal", street=0, hole=((),) * n, up=((),) * n, board=(),
         due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
         opener_unknown=False, shown=(False,) * n, mucked=(False,) * n, awards=(),
         over=False, showdown=False)
-
-
-def _open_betting(event: HandStarted) -> BettingState:
-    """Antes and blinds posted by position; nobody to act before the cards are out."""
-    n = len(event.players)
-    structure = event.betting
-    stacks = list(event.stacks)
-    bets, committed = [0] * n, [0] * n
-    dead: Amount = 0
-
-    def post_antes() -> Amount:
-        posted: Amount = 0
-        for seat, ante in enumerate(event.antes):
-            paid = min(ante, stacks[seat])
-            stacks[seat] -= paid
-            if event.dead_antes:
-                posted += paid
-            else:
-                committed[seat] += paid
-        return posted
-
-    if not event.dead_antes:
-        post_antes()
-    blinds = event.blinds[::-1] if n == 2 else event.blinds
-    for seat, blind in enumerate(blinds):
-        paid = min(blind, stacks[seat])
-        stacks[seat] -= paid
-        bets[seat] += paid
-        committed[seat] += paid
-    if event.dead_antes:
-        dead = post_antes()
-    highest = max(bets)
-    any_blind = highest > 0
-    return BettingState(
-        structure=structure, players=event.players, button=event.button,
-        stacks=tuple(stacks), bets=tuple(bets), committed=tuple(committed), dead=dead,
-        folded=(False,) * n, faced=(None,) * n, highest=highest,
-        full_increment=structure.unit(late=False), full_level=highest,
-        raises=1 if any_blind else 0, capped_multiway=False, late=False, phantom=0,
-        to_act=None)
 
 
 def _blind_opener(state: MixedState) -> int:
@@ -841,30 +742,17 @@ def _strengths(state: MixedState, evaluate: Callable[..., int]) -> dict[int, int
 
 
 def _settlement(state: MixedState) -> list[Event]:
-    b = state.betting
-    at_showdown = not b.hand_decided
-    game = state.game
-    if at_showdown:
-        pots = build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
-        order = _stud_odd_chip_order(state) if game.family == STUD else None
+    b, game = state.betting, state.game
+    order = _stud_odd_chip_order(state) if game.family == STUD else None
+
+    def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
         # One-sided games rank by their only side (razz and the draws by the low) and have
         # no low half; award_high_low then settles each pot whole.
         highs = _strengths(state, game.high or game.low)
-        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} \
-            if game.split else {}
-        awards = award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
-    else:
-        winner = b.folded.index(False)
-        total = b.pot_total
-        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
-                                                    state.odd_chip)),)
-    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
-    stacks = list(b.stacks)
-    for award in awards:
-        for seat, share in zip(award.winners, award.shares):
-            stacks[seat] += share
-    events.append(HandEnded(tuple(stacks), at_showdown))
-    return events
+        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} if game.split else {}
+        return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
+
+    return settlement(b, state.odd_chip, showdown_awards, HandEnded)
 
 
 def _stud_odd_chip_order(state: MixedState) -> Callable[[Any], list[int]]:
