@@ -40,12 +40,13 @@ from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
 from domain.games.settlement import open_pots, settlement
 from domain.rules import betting as bet
-from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_item
 from domain.rules.cards import Card, format_card, parse_card
 from domain.rules.citations import cite
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
 from domain.rules.short_deck import is_short_deck_card
 from domain.rules.split_pots import award_high_low
+from domain.rules.state_copies import with_changes
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC
 
@@ -432,10 +433,12 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     return _close_round(with_changes(state, betting=betting, bring_in_due=False))
 
 
-def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
+def _big_bet_on_fourth(state: MixedState, to: Amount | None) -> bool:
+    """A bet of more than the small bet on fourth street of stud with an open pair showing
+    (a bet that names no amount is the small one)."""
     b = state.betting
     return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
-            and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
+            and to is not None and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
 
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
@@ -477,7 +480,12 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
 
 
 def replay(events: Iterable[Event]) -> MixedState:
-    return reduce(evolve, events, None)  # type: ignore[arg-type]
+    """The state after the events, the first a HandStarted."""
+    iterator = iter(events)
+    started = next(iterator)
+    if not isinstance(started, HandStarted):
+        raise TypeError(f"a hand starts with HandStarted, not {started!r}")
+    return reduce(evolve, iterator, _hand_started(None, started))
 
 
 # ------------------------------------------------------------------------- decide
@@ -492,7 +500,9 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
-        events: list[Event] = [_start(command)]
+        started = _start(command)
+        events: list[Event] = [started]
+        current = _hand_started(None, started)
     else:
         if state is None:
             raise Violation("illegal_action", "the hand has not started")
@@ -502,9 +512,9 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         if decider is None:
             raise Violation("illegal_action", f"unknown command {command!r}")
         events = decider(state, command)
-    current = state
-    for event in events:
-        current = _EVOLVERS[type(event)](current, event)
+        current = state
+        for event in events:
+            current = _EVOLVERS[type(event)](current, event)
     while follow := _follow_up(current):
         for event in follow:
             events.append(event)
@@ -583,8 +593,11 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     seat = command.position
     if state.phase != "draw":
         raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
-    if seat != state.next_to_draw:
-        expected = state.next_to_draw
+    expected = state.next_to_draw
+    if expected is None:
+        raise Violation("illegal_action", "every player still in has drawn: their cards are due",
+                        numbers={"seat": seat})
+    if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
     thrown = _cards(command.cards, state.game.short_deck)
@@ -622,9 +635,8 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    to = _capped_fixed_amount(b, seat, command)
-    if to is None:
-        to = bet.check_action(b, seat, command.action, command.to)
+    capped = _capped_fixed_amount(b, seat, command)
+    to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
 
@@ -638,7 +650,8 @@ def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amo
         return None
     cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
     to = command.to
-    if command.action == "raise" and bet.legal_actions(b).raise_ is None:
+    legal = bet.legal_actions(b)
+    if command.action == "raise" and (legal is None or legal.raise_ is None):
         return None
     full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
     if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
@@ -727,8 +740,12 @@ def _round_closed(state: MixedState) -> MixedState:
                         owed=(0,) * len(state.owed))
 
 
-def _strengths(state: MixedState, evaluate: Callable[..., int]) -> dict[int, int]:
-    values = {}
+def _strengths(state: MixedState, evaluate: Callable[..., int] | None) -> dict[int, int]:
+    """The hands that count on one side (None: a side the game does not have): known and
+    not mucked; a hand with an unknown card ranks -1, below every other."""
+    values: dict[int, int] = {}
+    if evaluate is None:
+        return values
     board = tuple(state.board)
     for seat in state.betting.contenders:
         if state.mucked[seat]:
@@ -752,7 +769,7 @@ def _settlement(state: MixedState) -> list[Event]:
         lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
-    return settlement(b, state.odd_chip, showdown_awards, HandEnded)
+    return [*settlement(b, state.odd_chip, showdown_awards, HandEnded)]
 
 
 def _stud_odd_chip_order(state: MixedState) -> Callable[[Any], list[int]]:

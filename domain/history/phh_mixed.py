@@ -94,25 +94,24 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
         bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
-def _command(state: mixed.MixedState, action: PhhAction) -> Any:
-    kind = type(action)
-    if kind is Folded:
+def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None:
+    if isinstance(action, Folded):
         return PostAction(action.player, "fold")
-    if kind is CheckedOrCalled:
+    if isinstance(action, CheckedOrCalled):
         b = state.betting
         return PostAction(action.player, "call" if b.highest > b.bets[action.player] else "check")
-    if kind is BetOrRaisedTo:
+    if isinstance(action, BetOrRaisedTo):
         return PostAction(action.player, "bet" if state.betting.highest == 0 else "raise",
                           action.amount)
-    if kind is BringInPosted:
+    if isinstance(action, BringInPosted):
         return PostAction(action.player, "bring_in")
-    if kind is HoleCardsDealt:
+    if isinstance(action, HoleCardsDealt):
         return mixed.DealCards(action.player, "".join(action.cards))
-    if kind is BoardDealt:
+    if isinstance(action, BoardDealt):
         return mixed.DealBoard("".join(action.cards))
-    if kind is StoodPatOrDiscarded:
+    if isinstance(action, StoodPatOrDiscarded):
         return mixed.Discard(action.player, "".join(action.cards))
-    if kind is ShownOrMucked:
+    if isinstance(action, ShownOrMucked):
         if action.cards is None:
             if state.phase != "showdown":
                 return None  # a muck before the last card: the showdown still comes
