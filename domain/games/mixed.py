@@ -61,8 +61,12 @@ class StartHand:
     players: tuple[str, ...]
     stacks: tuple[Amount, ...]
     button: int
-    betting: BettingStructure           # kind and units; its blinds and antes are unused
+    betting: BettingStructure
     antes: tuple[Amount, ...]
+    """Seat i's ante (and `blinds[i]` its blind): the structure's own are then unused. Both
+    empty: the structure's forced bets are posted as hold'em's decider posts them
+    (domain.rules.betting.open_hand: blinds by the button, straddles, the big-blind ante,
+    a dead small blind, a blind posted short counted in full)."""
     blinds: tuple[Amount, ...]
     bring_in: Amount = 0
     dead_antes: bool = False
@@ -177,7 +181,8 @@ Hole = tuple[Card | None, ...]
 class MixedState:
     """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
     `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
-    "showdown", "over". `street` counts betting rounds from 0."""
+    "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
+    first round of a game with blinds, once the cards are out."""
     game: Game
     players: tuple[str, ...]
     odd_chip: str
@@ -193,6 +198,7 @@ class MixedState:
     owed: tuple[int, ...]          # draw phase: replacement cards still to deal
     bring_in_due: bool
     opener_unknown: bool
+    first_to_act: int | None
     shown: tuple[bool, ...]
     mucked: tuple[bool, ...]
     awards: tuple[PotAward, ...]
@@ -283,22 +289,17 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 def _hand_started(_: None, event: HandStarted) -> MixedState:
     game = DEALT_GAMES[event.game]
     n = len(event.players)
-    betting = post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
-                               event.blinds, event.dead_antes)
+    if event.antes or event.blinds:
+        posted = post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
+                                  event.blinds, event.dead_antes)
+    else:
+        posted = bet.open_hand(event.betting, event.players, event.stacks, event.button)
     return MixedState(
         game=game, players=event.players, odd_chip=event.odd_chip, bring_in=event.bring_in,
-        betting=betting, phase="deal", street=0, hole=((),) * n, up=((),) * n, board=(),
-        due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
-        opener_unknown=False, shown=(False,) * n, mucked=(False,) * n, awards=(),
-        over=False, showdown=False)
-
-
-def _blind_opener(state: MixedState) -> int:
-    """The seat after the biggest blind (the last of equal ones); the button's left without."""
-    b = state.betting
-    if not b.highest:
-        return b.button
-    return max(range(b.seat_count), key=lambda seat: (b.bets[seat], seat))
+        betting=with_changes(posted, to_act=None), phase="deal", street=0, hole=((),) * n, up=((),) * n,
+        board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
+        opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
+        awards=(), over=False, showdown=False)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
@@ -324,8 +325,7 @@ def _open_round(state: MixedState) -> MixedState:
     if state.street == 0:
         if game.family == STUD:
             return _open_stud_first_round(state)
-        after = _blind_opener(state)
-        opened = with_changes(b, to_act=bet.next_to_act(b, after))
+        opened = with_changes(b, to_act=state.first_to_act)
         return _close_round(with_changes(state, phase="action", betting=opened))
     opener = None
     unknown = False
@@ -530,14 +530,18 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
         raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each")
-    if DEALT_GAMES[command.game].family == STUD and n > MAX_STUD_PLAYERS:
+    family = DEALT_GAMES[command.game].family
+    if family == STUD and n > MAX_STUD_PLAYERS:
         raise Violation("too_many_players",
                         f"{command.game} is dealt to at most {MAX_STUD_PLAYERS} players, not {n}: "
                         "the deck holds seven cards each for eight, with one common card on "
                         "seventh street when it runs out",
                         cite("stud_at_most_eight"), {"players": n, "max_players": MAX_STUD_PLAYERS})
-    if len(command.antes) != n or len(command.blinds) != n:
-        raise Violation("illegal_action", "antes and blinds list one amount per player")
+    by_position = bool(command.antes or command.blinds)
+    if by_position and (len(command.antes) != n or len(command.blinds) != n):
+        raise Violation("illegal_action", "antes and blinds list one amount per player (or none: the structure's)")
+    if not by_position and family == STUD:
+        raise Violation("illegal_action", "stud games post their antes by seat")
     if min(command.stacks) <= 0:
         raise Violation("illegal_action", "every seated player needs chips")
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),

@@ -1,15 +1,20 @@
 """Hold'em's decider against the mixed games' flop family, decision by decision: random
 hands (no-limit, pot-limit, fixed-limit; 2 to 9 players; antes, the big-blind ante,
-short stacks down to less than a blind) are played in domain.games.holdem and, as a
-rotation deals them, in domain.games.mixed, with actions picked from hold'em's legal
-set. At every decision both must ask the same seat and offer the same actions; every
-hand must end with the same stacks. Where they differ by design (DIFFERENCES, each pinned
-down below) the hand stops being compared: docs/flop-family.md lists what the one engine
-must take over from hold'em."""
+short stacks down to less than a blind) are played in domain.games.holdem and in
+domain.games.mixed, with actions picked from hold'em's legal set. At every decision both
+must ask the same seat and offer the same actions; every hand must end with the same
+stacks.
+
+The flop family is started two ways: with the blinds by position, as a rotation deals
+hold'em (where they part by design, DIFFERENCES, pinned down below, the hand is not
+compared), and with the structure's own forced bets, as hold'em posts them (straddles and
+the dead small blind too): there every hand must agree. docs/flop-family.md says what
+the one engine must still take over from hold'em."""
 from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +23,7 @@ from domain.games import holdem, mixed
 from domain.games.hand_events import PostAction
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure, LegalActions, legal_actions
 from domain.rules.cards import RANKS, SUITS
+from domain.rules.violations import Violation
 
 HANDS = 300
 _DECK = [rank + suit for rank in RANKS for suit in SUITS]
@@ -47,18 +53,21 @@ def _structure(kind: str, big_blind: int, ante: int, big_blind_ante: bool) -> Be
         big_bet=2 * big_blind if fixed else None, raise_cap=4 if fixed else None)
 
 
-def _flop_family_start(start: holdem.StartHand) -> mixed.StartHand:
-    """The same hand as a rotation starts it: the blinds by position (seat 0 the small
-    blind, the button last), the antes each, the big-blind ante dead on the big blind."""
+def _flop_family_start(start: holdem.StartHand, by_structure: bool = False) -> mixed.StartHand:
+    """The same hand in the flop family: as a rotation starts it, the blinds by position
+    (seat 0 the small blind, the button last), the antes each, the big-blind ante dead on
+    the big blind; or `by_structure`, no forced bet by position: the structure's."""
     b, n = start.betting, len(start.players)
     blinds = (b.small_blind, b.big_blind) + (0,) * (n - 2)
     antes = (0, b.ante) + (0,) * (n - 2) if b.big_blind_ante else (b.ante,) * n
+    if by_structure:
+        antes, blinds = (), ()
     game = "rotation_omaha" if start.variant == "omaha" else "rotation_holdem"
     return mixed.StartHand(game, start.players, start.stacks, start.button, b, antes, blinds,
                            dead_antes=b.big_blind_ante, odd_chip=start.odd_chip)
 
 
-def _random_start(rng: random.Random) -> holdem.StartHand:
+def _random_start(rng: random.Random, straddles_and_dead_blinds: bool) -> holdem.StartHand:
     kind = rng.choice([NO_LIMIT, POT_LIMIT, FIXED_LIMIT])
     players = rng.randint(2, 9)
     big_blind = rng.choice([2, 10, 100])
@@ -70,8 +79,13 @@ def _random_start(rng: random.Random) -> holdem.StartHand:
         rng.randint(10 * big_blind, 200 * big_blind),
     ]) for _ in range(players))
     variant = "omaha" if kind == POT_LIMIT and rng.random() < 0.3 else "holdem"
+    structure = _structure(kind, big_blind, ante, big_blind_ante)
+    if straddles_and_dead_blinds and players >= 4 and kind != FIXED_LIMIT and rng.random() < 0.3:
+        structure = replace(structure, straddles=(2 * big_blind,))
+    if straddles_and_dead_blinds and players > 2 and rng.random() < 0.15:
+        structure = replace(structure, dead_small_blind=True)
     return holdem.StartHand(tuple(f"seat{i}" for i in range(players)), stacks, players - 1,
-                            _structure(kind, big_blind, ante, big_blind_ante), variant, "split_exactly")
+                            structure, variant, "split_exactly")
 
 
 def _short_blind(start: holdem.StartHand) -> bool:
@@ -81,15 +95,15 @@ def _short_blind(start: holdem.StartHand) -> bool:
     return any(start.stacks[seat] - ante < blind for seat, blind in posts)
 
 
-def play_in_both(seed: int) -> tuple[str, str]:
+def play_in_both(seed: int, by_structure: bool = False) -> tuple[str, str]:
     """(outcome, detail): "same" when every decision and the end agree, a DIFFERENCES
     entry when the hand is one of them, "different" with the first disagreement."""
     rng = random.Random(seed)
-    start = _random_start(rng)
-    if _short_blind(start):
+    start = _random_start(rng, straddles_and_dead_blinds=by_structure)
+    if not by_structure and _short_blind(start):
         return SHORT_BLIND, ""
     _, ours = holdem.handle(None, start)
-    _, theirs = mixed.handle(None, _flop_family_start(start))
+    _, theirs = mixed.handle(None, _flop_family_start(start, by_structure))
     deck = _DECK[:]
     rng.shuffle(deck)
     for seat in range(len(start.players)):
@@ -136,16 +150,31 @@ def _choose(rng: random.Random, legal: LegalActions | None) -> tuple[str, Any]:
     return rng.choice(options)
 
 
-def test_random_hands_are_decided_alike_by_both_engines() -> None:
+def _outcomes(by_structure: bool) -> Counter[str]:
     outcomes: Counter[str] = Counter()
     different = []
     for seed in range(HANDS):
-        outcome, detail = play_in_both(seed)
+        outcome, detail = play_in_both(seed, by_structure)
         outcomes[outcome] += 1
         if outcome == "different":
             different.append(f"seed {seed}: {detail}")
     assert not different, f"{len(different)} of {HANDS} hands differ, first: {different[:3]}"
-    assert outcomes["same"] >= HANDS // 2, outcomes
+    return outcomes
+
+
+def test_random_hands_with_blinds_by_position_are_decided_alike_by_both_engines() -> None:
+    assert _outcomes(by_structure=False)["same"] >= HANDS // 2
+
+
+def test_random_hands_with_the_structures_forced_bets_are_decided_alike_by_both_engines() -> None:
+    assert _outcomes(by_structure=True)["same"] == HANDS
+
+
+def test_the_structures_forced_bets_are_for_the_board_and_draw_games() -> None:
+    start = mixed.StartHand("stud", ("a", "b"), (100, 100), 1, _structure(FIXED_LIMIT, 10, 1, False), (), ())
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, start)
+    assert refused.value.code == "illegal_action"
 
 
 @pytest.mark.parametrize(("big_blind_stack", "flop_family_level"), [(5, 10), (15, 15)])
@@ -163,3 +192,5 @@ def test_a_short_big_blind_is_where_the_engines_part(big_blind_stack: int, flop_
     assert _short_blind(start)
     assert ours.betting.highest == 20
     assert theirs.betting.highest == flop_family_level
+    _, by_structure = mixed.handle(None, _flop_family_start(start, by_structure=True))
+    assert by_structure.betting.highest == 20
