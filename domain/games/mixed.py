@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import Any
 
 from domain.games import stud
@@ -247,7 +247,10 @@ def _card(text: str, short_deck: bool) -> Card | None:
     return card
 
 
+@lru_cache(maxsize=1 << 14)
 def _cards(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
+    """The cards of `text` (None: `??`), checked against the game's deck. Cached, as
+    hold'em's parser is: a hand reads the same cards when they are dealt, evolved, shown."""
     if len(text) % 2:
         raise Violation("invalid_card", f"{text!r} is not a run of two-character cards")
     return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
