@@ -17,20 +17,20 @@ when at most one player can still bet, the board runs out without betting.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from itertools import combinations
 from typing import Any
 
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
+from domain.games.settlement import open_pots, settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
-from domain.rules.evaluation import strength, strength7
-from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots, build_pots, split
+from domain.rules.evaluation import omaha_strength, strength, strength7
+from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -155,7 +155,8 @@ def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
         structure = dict(values["betting"])
         structure["straddles"] = tuple(structure.get("straddles", ()))
         values["betting"] = BettingStructure(**structure)
-    return cls(**values)
+    event: Event = cls(**values)
+    return event
 
 
 # ---------------------------------------------------------------------------- state
@@ -223,8 +224,7 @@ class HandState:
         """Main pot then side pots, the bets of the current round included."""
         if self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+        return open_pots(self.betting)
 
     @property
     def awaiting(self) -> str | None:
@@ -309,7 +309,7 @@ def _hand_started(_: None, event: HandStarted) -> HandState:
     return _initial(event)
 
 
-_EVOLVERS = {
+_EVOLVERS: dict[type, Callable[[Any, Any], HandState]] = {
     ActionTaken: _action_taken, HoleCardsDealt: _hole_cards_dealt, BoardDealt: _board_dealt,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     PotAwarded: _pot_awarded, HandEnded: _hand_ended, HandStarted: _hand_started,
@@ -328,7 +328,12 @@ def _initial(event: HandStarted) -> HandState:
 
 
 def replay(events: Iterable[Event]) -> HandState:
-    return reduce(evolve, events, None)  # type: ignore[arg-type]
+    """The state after the events, the first a HandStarted."""
+    iterator = iter(events)
+    started = next(iterator)
+    if not isinstance(started, HandStarted):
+        raise TypeError(f"a hand starts with HandStarted, not {started!r}")
+    return reduce(evolve, iterator, _initial(started))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -354,7 +359,9 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
-        events = _start(command)
+        started, events = _start(command)
+        current = _initial(started)
+        undone = events[1:]
     else:
         if state is None:
             raise Violation("illegal_action", "the hand has not started")
@@ -364,9 +371,9 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
         if decide_command is None:
             raise Violation("illegal_action", f"unknown command {command!r}")
         events = decide_command(state, command)
+        current, undone = state, events
     evolvers = _EVOLVERS  # the events are ours, so no need for evolve's type check
-    current = state
-    for event in events:
+    for event in undone:
         current = evolvers[type(event)](current, event)
     # Nothing follows by itself while a player is to act: skip asking (most commands).
     while current.betting.to_act is None and (follow := _follow_up(current)):
@@ -376,7 +383,8 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     return events, current
 
 
-def _start(command: StartHand) -> list[Event]:
+def _start(command: StartHand) -> tuple[HandStarted, list[Event]]:
+    """The hand's HandStarted, and it followed by the hole cards a live hand deals."""
     n = len(command.players)
     if command.variant not in VARIANTS:
         raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}")
@@ -405,7 +413,7 @@ def _start(command: StartHand) -> list[Event]:
             seat = (command.button + 1 + step) % n
             cards = command.deck[step * k:(step + 1) * k]
             events.append(HoleCardsDealt(seat, "".join(cards)))
-    return events
+    return started, events
 
 
 def _post_action(state: HandState, command: PostAction) -> list[Event]:
@@ -477,7 +485,7 @@ def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
                         f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.position})
     target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
                                        state.aggressor, state.players[command.position])
-    return [ShowAsked(command.position, target), CardsShown(target, _text(state.hole[target]))]  # type: ignore[arg-type]
+    return [ShowAsked(command.position, target), _tabled(state, target)]
 
 
 def _check_turn_to_show(state: HandState, seat: int) -> None:
@@ -509,9 +517,9 @@ def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
     return _settlement(state)
 
 
-_DECIDERS = {PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_board,
-             ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown,
-             AskToSee: _ask_to_see}
+_DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {
+    PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_board,
+    ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
@@ -588,12 +596,11 @@ def _follow_up(state: HandState) -> list[Event]:
         cards = "".join(state.deck[start:start + due])
         return [BoardDealt(STREETS[_STREET_BY_BOARD[len(state.board)] + 1], cards)]
     if state.live:
-        due = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
-        if due is None:  # every hand shown or mucked, or one live hand left (17-B)
+        seat = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
+        if seat is None:  # every hand shown or mucked, or one live hand left (17-B)
             return _settlement(state)
         if state.showdown_mode == AUTOMATIC:
-            return [CardsShown(due, _text(state.hole[due])) if shows_at_showdown(state, due)  # type: ignore[arg-type]
-                    else CardsMucked(due)]
+            return [_tabled(state, seat) if shows_at_showdown(state, seat) else CardsMucked(seat)]
         return []  # the player to show answers (or their clock runs out)
     undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
     unmucked = [s for s in b.contenders if not state.mucked[s]]
@@ -609,29 +616,21 @@ def _tabled_face_up(state: HandState) -> list[Event]:
     still_betting = sum(1 for seat in b.contenders if b.stacks[seat] > 0) > 1
     if (len(state.board) < 5 and still_betting) or not showdown_order.all_in_face_up(b.contenders, b.stacks):
         return []
-    return [CardsShown(seat, _text(state.hole[seat]))  # type: ignore[arg-type]
-            for seat in state.show_order if not state.shown[seat]]
+    return [_tabled(state, seat) for seat in state.show_order if not state.shown[seat]]
+
+
+def _tabled(state: HandState, seat: int) -> CardsShown:
+    """A live hand's cards shown: a live hand deals every seat its cards at the start."""
+    hole = state.hole[seat]
+    if hole is None:
+        raise Violation("illegal_action", f"{state.players[seat]} holds no cards")
+    return CardsShown(seat, _text(hole))
 
 
 def _settlement(state: HandState) -> list[Event]:
-    """Award every pot, then end the hand (pots are fixed before any chip moves)."""
     b = state.betting
-    at_showdown = not b.hand_decided
-    if at_showdown:
-        pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
-        awards = award_pots(pots, _strengths(state), b.button, b.seat_count, state.odd_chip)
-    else:  # everyone else folded: one pot, all of it, to the last player in
-        winner = b.folded.index(False)
-        total = b.pot_total
-        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
-                                                    state.odd_chip)),)
-    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
-    stacks = list(b.stacks)
-    for award in events:
-        for seat, share in zip(award.winners, award.shares):
-            stacks[seat] += share
-    events.append(HandEnded(tuple(stacks), at_showdown))
-    return events
+    return [*settlement(b, state.odd_chip, lambda pots: award_pots(pots, _strengths(state), b.button,
+                                                                   b.seat_count, state.odd_chip), HandEnded)]
 
 
 def _strengths(state: HandState) -> dict[int, int]:
@@ -647,13 +646,9 @@ def _strengths(state: HandState) -> dict[int, int]:
         if hole is None:
             strengths[seat] = -1
         elif omaha:
-            strengths[seat] = _omaha_strength(hole, board)
+            strengths[seat] = omaha_strength(hole, board)
         else:
             cards = hole + board
             strengths[seat] = strength7(cards) if len(cards) == 7 else strength(cards)
     return strengths
 
-
-def _omaha_strength(hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-    return max(strength(two + three) for two in combinations(hole, 2)
-               for three in combinations(board, 3))

@@ -22,93 +22,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import reduce
-from itertools import combinations
+from functools import lru_cache, reduce
 from typing import Any
 
 from domain.games import stud
+from domain.games.dealt_games import DEALT_GAMES as DEALT_GAMES
+from domain.games.dealt_games import DRAW as DRAW
+from domain.games.dealt_games import FLOP as FLOP
+from domain.games.dealt_games import FLOP_BOARD as FLOP_BOARD
+from domain.games.dealt_games import GAMES as GAMES
+from domain.games.dealt_games import MAX_STUD_PLAYERS as MAX_STUD_PLAYERS
+from domain.games.dealt_games import ROTATION_GAMES as ROTATION_GAMES
+from domain.games.dealt_games import STUD as STUD
+from domain.games.dealt_games import STUD_DEAL as STUD_DEAL
+from domain.games.dealt_games import Game as Game
+from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
+from domain.games.settlement import open_pots, settlement
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
 from domain.rules.cards import Card, format_card, parse_card
 from domain.rules.citations import cite
-from domain.rules.evaluation import strength
-from domain.rules.lowball import badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength
-from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward, build_pots, split
-from domain.rules.short_deck import is_short_deck_card, short_deck_strength
+from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
+from domain.rules.short_deck import is_short_deck_card
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC
 
 UNKNOWN = "??"
-STUD, FLOP, DRAW = "stud", "flop", "draw"
-# Stud and its rotations' stud hands are dealt to at most eight (Robert's Rules, seven-card
-# stud): live tables seat no more (domain.live.mixed) and a history of more is refused.
-MAX_STUD_PLAYERS = 8
-
-
-# ------------------------------------------------------------------------- the games
-
-
-def _omaha_high(hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
-    return max(strength(two + three) for two in combinations(hole, 2)
-               for three in combinations(board, 3))
-
-
-def _all_cards(evaluate: Callable[[tuple[Card, ...]], int]) -> Callable[..., int]:
-    return lambda hole, board: evaluate(hole + board)
-
-
-@dataclass(frozen=True)
-class Game:
-    """What a game deals and how its hands rank. `high`/`low` take (hole, board) and give
-    a strength (higher better; a low of 0 does not qualify); `low_only` games have no high."""
-    name: str
-    family: str
-    hand_size: int                  # flop: hole cards; draw: the hand; stud: seven
-    draws: int = 0
-    high: Callable[..., int] | None = None
-    low: Callable[..., int] | None = None
-    razz: bool = False              # stud opening and bring-in by the low cards
-    open_pair_option: bool = False
-    short_deck: bool = False
-    late_round: int = 2             # the first betting round at the big bet (fixed limit)
-
-    @property
-    def rounds(self) -> int:
-        if self.family == STUD:
-            return 5
-        if self.family == FLOP:
-            return 4
-        return self.draws + 1
-
-    @property
-    def split(self) -> bool:
-        return self.high is not None and self.low is not None
-
-
-STUD_DEAL = ((False, False, True), (True,), (True,), (True,), (False,))  # up flags per street
-FLOP_BOARD = (0, 3, 1, 1)
-
-GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("stud", STUD, 7, high=_all_cards(strength), open_pair_option=True),
-    Game("stud_hi_lo", STUD, 7, high=_all_cards(strength), low=_all_cards(low8_strength)),
-    Game("razz", STUD, 7, low=_all_cards(razz_strength), razz=True),
-    Game("omaha_hi_lo", FLOP, 4, high=_omaha_high, low=omaha_low8_strength),
-    Game("short_deck", FLOP, 2, high=_all_cards(short_deck_strength), short_deck=True),
-    Game("deuce_seven_triple_draw", DRAW, 5, draws=3, low=_all_cards(deuce_seven_strength)),
-    Game("deuce_seven_single_draw", DRAW, 5, draws=1, low=_all_cards(deuce_seven_strength)),
-    Game("badugi", DRAW, 4, draws=3, low=_all_cards(badugi_strength)),
-)}
-# Hold'em and Omaha high as a mixed-game rotation deals them (HORSE's hold'em, 8-game's
-# hold'em and Omaha): through this decider, so that every hand of a rotation table speaks
-# one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem.
-ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("rotation_holdem", FLOP, 2, high=_all_cards(strength)),
-    Game("rotation_omaha", FLOP, 4, high=_omaha_high),
-)}
-DEALT_GAMES = {**GAMES, **ROTATION_GAMES}
-
 
 # ------------------------------------------------------------------------- commands
 
@@ -119,8 +60,12 @@ class StartHand:
     players: tuple[str, ...]
     stacks: tuple[Amount, ...]
     button: int
-    betting: BettingStructure           # kind and units; its blinds and antes are unused
+    betting: BettingStructure
     antes: tuple[Amount, ...]
+    """Seat i's ante (and `blinds[i]` its blind): the structure's own are then unused. Both
+    empty: the structure's forced bets are posted as hold'em's decider posts them
+    (domain.rules.betting.open_hand: blinds by the button, straddles, the big-blind ante,
+    a dead small blind, a blind posted short counted in full)."""
     blinds: tuple[Amount, ...]
     bring_in: Amount = 0
     dead_antes: bool = False
@@ -235,7 +180,8 @@ Hole = tuple[Card | None, ...]
 class MixedState:
     """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
     `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
-    "showdown", "over". `street` counts betting rounds from 0."""
+    "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
+    first round of a game with blinds, once the cards are out."""
     game: Game
     players: tuple[str, ...]
     odd_chip: str
@@ -251,6 +197,7 @@ class MixedState:
     owed: tuple[int, ...]          # draw phase: replacement cards still to deal
     bring_in_due: bool
     opener_unknown: bool
+    first_to_act: int | None
     shown: tuple[bool, ...]
     mucked: tuple[bool, ...]
     awards: tuple[PotAward, ...]
@@ -283,8 +230,7 @@ class MixedState:
     def pots(self) -> tuple[Pot, ...]:
         if self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
+        return open_pots(self.betting)
 
 
 # ------------------------------------------------------------------------- cards
@@ -300,7 +246,10 @@ def _card(text: str, short_deck: bool) -> Card | None:
     return card
 
 
+@lru_cache(maxsize=1 << 14)
 def _cards(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
+    """The cards of `text` (None: `??`), checked against the game's deck. Cached, as
+    hold'em's parser is: a hand reads the same cards when they are dealt, evolved, shown."""
     if len(text) % 2:
         raise Violation("invalid_card", f"{text!r} is not a run of two-character cards")
     return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
@@ -342,61 +291,17 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 def _hand_started(_: None, event: HandStarted) -> MixedState:
     game = DEALT_GAMES[event.game]
     n = len(event.players)
-    betting = _open_betting(event)
+    if event.antes or event.blinds:
+        posted = post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
+                                  event.blinds, event.dead_antes)
+    else:
+        posted = bet.open_hand(event.betting, event.players, event.stacks, event.button)
     return MixedState(
         game=game, players=event.players, odd_chip=event.odd_chip, bring_in=event.bring_in,
-        betting=betting, phase="deal", street=0, hole=((),) * n, up=((),) * n, board=(),
-        due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
-        opener_unknown=False, shown=(False,) * n, mucked=(False,) * n, awards=(),
-        over=False, showdown=False)
-
-
-def _open_betting(event: HandStarted) -> BettingState:
-    """Antes and blinds posted by position; nobody to act before the cards are out."""
-    n = len(event.players)
-    structure = event.betting
-    stacks = list(event.stacks)
-    bets, committed = [0] * n, [0] * n
-    dead: Amount = 0
-
-    def post_antes() -> Amount:
-        posted: Amount = 0
-        for seat, ante in enumerate(event.antes):
-            paid = min(ante, stacks[seat])
-            stacks[seat] -= paid
-            if event.dead_antes:
-                posted += paid
-            else:
-                committed[seat] += paid
-        return posted
-
-    if not event.dead_antes:
-        post_antes()
-    blinds = event.blinds[::-1] if n == 2 else event.blinds
-    for seat, blind in enumerate(blinds):
-        paid = min(blind, stacks[seat])
-        stacks[seat] -= paid
-        bets[seat] += paid
-        committed[seat] += paid
-    if event.dead_antes:
-        dead = post_antes()
-    highest = max(bets)
-    any_blind = highest > 0
-    return BettingState(
-        structure=structure, players=event.players, button=event.button,
-        stacks=tuple(stacks), bets=tuple(bets), committed=tuple(committed), dead=dead,
-        folded=(False,) * n, faced=(None,) * n, highest=highest,
-        full_increment=structure.unit(late=False), full_level=highest,
-        raises=1 if any_blind else 0, capped_multiway=False, late=False, phantom=0,
-        to_act=None)
-
-
-def _blind_opener(state: MixedState) -> int:
-    """The seat after the biggest blind (the last of equal ones); the button's left without."""
-    b = state.betting
-    if not b.highest:
-        return b.button
-    return max(range(b.seat_count), key=lambda seat: (b.bets[seat], seat))
+        betting=with_changes(posted, to_act=None), phase="deal", street=0, hole=((),) * n, up=((),) * n,
+        board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
+        opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
+        awards=(), over=False, showdown=False)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
@@ -422,8 +327,7 @@ def _open_round(state: MixedState) -> MixedState:
     if state.street == 0:
         if game.family == STUD:
             return _open_stud_first_round(state)
-        after = _blind_opener(state)
-        opened = with_changes(b, to_act=bet.next_to_act(b, after))
+        opened = with_changes(b, to_act=state.first_to_act)
         return _close_round(with_changes(state, phase="action", betting=opened))
     opener = None
     unknown = False
@@ -531,10 +435,12 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     return _close_round(with_changes(state, betting=betting, bring_in_due=False))
 
 
-def _big_bet_on_fourth(state: MixedState, to: Amount) -> bool:
+def _big_bet_on_fourth(state: MixedState, to: Amount | None) -> bool:
+    """A bet of more than the small bet on fourth street of stud with an open pair showing
+    (a bet that names no amount is the small one)."""
     b = state.betting
     return (state.game.open_pair_option and state.street == 1 and b.structure.kind == FIXED_LIMIT
-            and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
+            and to is not None and to > b.structure.unit(late=False) and stud.open_pair(up_cards(state)))
 
 
 def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState:
@@ -576,7 +482,12 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
 
 
 def replay(events: Iterable[Event]) -> MixedState:
-    return reduce(evolve, events, None)  # type: ignore[arg-type]
+    """The state after the events, the first a HandStarted."""
+    iterator = iter(events)
+    started = next(iterator)
+    if not isinstance(started, HandStarted):
+        raise TypeError(f"a hand starts with HandStarted, not {started!r}")
+    return reduce(evolve, iterator, _hand_started(None, started))
 
 
 # ------------------------------------------------------------------------- decide
@@ -591,7 +502,9 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
-        events: list[Event] = [_start(command)]
+        started = _start(command)
+        events: list[Event] = [started]
+        current = _hand_started(None, started)
     else:
         if state is None:
             raise Violation("illegal_action", "the hand has not started")
@@ -601,9 +514,9 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         if decider is None:
             raise Violation("illegal_action", f"unknown command {command!r}")
         events = decider(state, command)
-    current = state
-    for event in events:
-        current = _EVOLVERS[type(event)](current, event)
+        current = state
+        for event in events:
+            current = _EVOLVERS[type(event)](current, event)
     while follow := _follow_up(current):
         for event in follow:
             events.append(event)
@@ -619,14 +532,18 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
     if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
         raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each")
-    if DEALT_GAMES[command.game].family == STUD and n > MAX_STUD_PLAYERS:
+    family = DEALT_GAMES[command.game].family
+    if family == STUD and n > MAX_STUD_PLAYERS:
         raise Violation("too_many_players",
                         f"{command.game} is dealt to at most {MAX_STUD_PLAYERS} players, not {n}: "
                         "the deck holds seven cards each for eight, with one common card on "
                         "seventh street when it runs out",
                         cite("stud_at_most_eight"), {"players": n, "max_players": MAX_STUD_PLAYERS})
-    if len(command.antes) != n or len(command.blinds) != n:
-        raise Violation("illegal_action", "antes and blinds list one amount per player")
+    by_position = bool(command.antes or command.blinds)
+    if by_position and (len(command.antes) != n or len(command.blinds) != n):
+        raise Violation("illegal_action", "antes and blinds list one amount per player (or none: the structure's)")
+    if not by_position and family == STUD:
+        raise Violation("illegal_action", "stud games post their antes by seat")
     if min(command.stacks) <= 0:
         raise Violation("illegal_action", "every seated player needs chips")
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
@@ -682,8 +599,11 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     seat = command.position
     if state.phase != "draw":
         raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
-    if seat != state.next_to_draw:
-        expected = state.next_to_draw
+    expected = state.next_to_draw
+    if expected is None:
+        raise Violation("illegal_action", "every player still in has drawn: their cards are due",
+                        numbers={"seat": seat})
+    if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
     thrown = _cards(command.cards, state.game.short_deck)
@@ -721,9 +641,8 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    to = _capped_fixed_amount(b, seat, command)
-    if to is None:
-        to = bet.check_action(b, seat, command.action, command.to)
+    capped = _capped_fixed_amount(b, seat, command)
+    to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
 
@@ -737,7 +656,8 @@ def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amo
         return None
     cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
     to = command.to
-    if command.action == "raise" and bet.legal_actions(b).raise_ is None:
+    legal = bet.legal_actions(b)
+    if command.action == "raise" and (legal is None or legal.raise_ is None):
         return None
     full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
     if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
@@ -826,8 +746,12 @@ def _round_closed(state: MixedState) -> MixedState:
                         owed=(0,) * len(state.owed))
 
 
-def _strengths(state: MixedState, evaluate: Callable[..., int]) -> dict[int, int]:
-    values = {}
+def _strengths(state: MixedState, evaluate: Callable[..., int] | None) -> dict[int, int]:
+    """The hands that count on one side (None: a side the game does not have): known and
+    not mucked; a hand with an unknown card ranks -1, below every other."""
+    values: dict[int, int] = {}
+    if evaluate is None:
+        return values
     board = tuple(state.board)
     for seat in state.betting.contenders:
         if state.mucked[seat]:
@@ -841,30 +765,17 @@ def _strengths(state: MixedState, evaluate: Callable[..., int]) -> dict[int, int
 
 
 def _settlement(state: MixedState) -> list[Event]:
-    b = state.betting
-    at_showdown = not b.hand_decided
-    game = state.game
-    if at_showdown:
-        pots = build_pots(b.committed, b.folded, tuple(s == 0 for s in b.stacks), b.dead)
-        order = _stud_odd_chip_order(state) if game.family == STUD else None
+    b, game = state.betting, state.game
+    order = _stud_odd_chip_order(state) if game.family == STUD else None
+
+    def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
         # One-sided games rank by their only side (razz and the draws by the low) and have
         # no low half; award_high_low then settles each pot whole.
         highs = _strengths(state, game.high or game.low)
-        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} \
-            if game.split else {}
-        awards = award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
-    else:
-        winner = b.folded.index(False)
-        total = b.pot_total
-        awards = (PotAward(total, (winner,), *split(total, (winner,), b.button, b.seat_count,
-                                                    state.odd_chip)),)
-    events: list[Event] = [PotAwarded(a.amount, a.eligible, a.winners, a.shares) for a in awards]
-    stacks = list(b.stacks)
-    for award in awards:
-        for seat, share in zip(award.winners, award.shares):
-            stacks[seat] += share
-    events.append(HandEnded(tuple(stacks), at_showdown))
-    return events
+        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} if game.split else {}
+        return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
+
+    return [*settlement(b, state.odd_chip, showdown_awards, HandEnded)]
 
 
 def _stud_odd_chip_order(state: MixedState) -> Callable[[Any], list[int]]:

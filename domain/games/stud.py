@@ -34,9 +34,9 @@ def _low_card_key(card: Card) -> tuple[int, int]:
 def bring_in_seat(up_cards: Sequence[Card | None], razz: bool) -> int | None:
     """The seat that brings it in, from each seat's third-street up card; None when a card
     is unknown (a record that does not name it): then nobody can tell."""
-    if None in up_cards:
-        return None
     cards = [(card, seat) for seat, card in enumerate(up_cards) if card is not None]
+    if len(cards) < len(up_cards):
+        return None
     if razz:
         return max(cards, key=lambda item: _low_card_key(item[0]))[1]
     return min(cards, key=lambda item: _high_card_key(item[0]))[1]
@@ -52,7 +52,13 @@ def showing_value(up_cards: Sequence[Card], razz: bool) -> tuple[int, ...]:
     return tuple(-x for x in value) if razz else value
 
 
-def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool, first: int = 0) -> int | None:
+def _all_known(cards: Sequence[Card | None]) -> tuple[Card, ...] | None:
+    """The cards, or None when one of them is unknown."""
+    known = tuple(card for card in cards if card is not None)
+    return known if len(known) == len(cards) else None
+
+
+def opener_seat(up_cards: Sequence[Sequence[Card | None] | None], razz: bool, first: int = 0) -> int | None:
     """The seat that opens a later street among the seats still in (None: not in); None
     when a live seat's up cards are unknown (the record says who opened). `first`: the
     seat on the dealer's left, the first of equal hands (seat 0 when the dealer is last,
@@ -60,10 +66,11 @@ def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool, first: in
     best_seat, best = None, None
     count = len(up_cards)
     for seat in ((first + step) % count for step in range(count)):
-        cards = up_cards[seat]
-        if cards is None:
+        showing = up_cards[seat]
+        if showing is None:
             continue
-        if any(c is None for c in cards):
+        cards = _all_known(showing)
+        if cards is None:
             return None
         value = showing_value(cards, razz)
         if best is None or value > best:
@@ -71,10 +78,11 @@ def opener_seat(up_cards: Sequence[Sequence[Card] | None], razz: bool, first: in
     return best_seat
 
 
-def open_pair(up_cards: Sequence[Sequence[Card] | None]) -> bool:
+def open_pair(up_cards: Sequence[Sequence[Card | None] | None]) -> bool:
     """Some seat still in shows a pair on fourth street."""
-    for cards in up_cards:
-        if cards is not None and len(cards) >= 2 and None not in cards:
+    for showing in up_cards:
+        cards = None if showing is None else _all_known(showing)
+        if cards is not None and len(cards) >= 2:
             ranks = [c >> 2 for c in cards]
             if len(set(ranks)) < len(ranks):
                 return True

@@ -19,11 +19,11 @@ domain.history.phh_games hands each record (or hand) to the module of its varian
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction
 from domain.games.holdem import (
@@ -645,16 +645,37 @@ def engine_commands(record: HandHistory) -> tuple[Command, ...]:
 
 
 def _played(record: HandHistory) -> tuple[list[Command], list[Event], HandState]:
-    start = start_command(record)
-    commands: list[Command] = [start]
-    log, state = handle(None, start)
+    return play_record(record, start_command(record), handle, _command, SettleShowdown())
+
+
+class ReplayedHand(Protocol):
+    """What replaying a record reads of a decider's hand state."""
+    @property
+    def over(self) -> bool: ...
+    @property
+    def awaiting(self) -> str | None: ...
+
+
+Hand = TypeVar("Hand", bound=ReplayedHand)
+Handler = Callable[[Any, Any], tuple[list[Any], Hand]]
+
+
+def play_record(record: HandHistory, start: Any, handle_command: Handler[Hand],
+                command_of: Callable[[Hand, PhhAction], Any], settle: Any) -> tuple[list[Any], list[Any], Hand]:
+    """(our commands, our events, the final state) of a record played through a decider:
+    `start` its StartHand, `command_of` our command for a PHH action met in a state (None:
+    an action only PHH records), `settle` its SettleShowdown. Raises Violation: the first
+    illegal action's own code with `numbers["action_index"]` (0-based) and the action
+    quoted, or `hand_incomplete` when the record stops mid-hand."""
+    commands: list[Any] = [start]
+    log, state = handle_command(None, start)
     for index, action in enumerate(record.actions):
         if state.over and type(action) is ShownOrMucked:
             continue  # the last hand standing is shown after the pot was already settled
         try:
-            command = _command(state, action)
+            command = command_of(state, action)
             if command is not None:
-                events, state = handle(state, command)
+                events, state = handle_command(state, command)
                 commands.append(command)
                 log += events
         except Violation as violation:
@@ -666,8 +687,8 @@ def _played(record: HandHistory) -> tuple[list[Command], list[Event], HandState]
             ) from violation
     if not state.over and state.awaiting == "showdown":
         # Players who neither showed nor mucked: known cards show, unknown ones cannot win.
-        events, state = handle(state, SettleShowdown())
-        commands.append(SettleShowdown())
+        events, state = handle_command(state, settle)
+        commands.append(settle)
         log += events
     if not state.over:
         raise Violation(

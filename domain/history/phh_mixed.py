@@ -34,6 +34,7 @@ from domain.history.phh import (
     format_action,
     odd_chip_rule,
     phh_order,
+    play_record,
     player_names,
     whole_amount,
 )
@@ -94,25 +95,24 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
         bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
-def _command(state: mixed.MixedState, action: PhhAction) -> Any:
-    kind = type(action)
-    if kind is Folded:
+def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None:
+    if isinstance(action, Folded):
         return PostAction(action.player, "fold")
-    if kind is CheckedOrCalled:
+    if isinstance(action, CheckedOrCalled):
         b = state.betting
         return PostAction(action.player, "call" if b.highest > b.bets[action.player] else "check")
-    if kind is BetOrRaisedTo:
+    if isinstance(action, BetOrRaisedTo):
         return PostAction(action.player, "bet" if state.betting.highest == 0 else "raise",
                           action.amount)
-    if kind is BringInPosted:
+    if isinstance(action, BringInPosted):
         return PostAction(action.player, "bring_in")
-    if kind is HoleCardsDealt:
+    if isinstance(action, HoleCardsDealt):
         return mixed.DealCards(action.player, "".join(action.cards))
-    if kind is BoardDealt:
+    if isinstance(action, BoardDealt):
         return mixed.DealBoard("".join(action.cards))
-    if kind is StoodPatOrDiscarded:
+    if isinstance(action, StoodPatOrDiscarded):
         return mixed.Discard(action.player, "".join(action.cards))
-    if kind is ShownOrMucked:
+    if isinstance(action, ShownOrMucked):
         if action.cards is None:
             if state.phase != "showdown":
                 return None  # a muck before the last card: the showdown still comes
@@ -127,32 +127,8 @@ def _command(state: mixed.MixedState, action: PhhAction) -> Any:
 def played(record: HandHistory, game_and_kind: tuple[str, str] | None = None,
            ) -> tuple[list[Any], list[Any], mixed.MixedState]:
     """(our commands, our events, the final state) of the record; raises Violation."""
-    start = start_command(record, game_and_kind)
-    commands: list[Any] = [start]
-    log, state = mixed.handle(None, start)
-    for index, action in enumerate(record.actions):
-        if state.over and type(action) is ShownOrMucked:
-            continue  # the last hand standing shown after the pot was settled
-        try:
-            command = _command(state, action)
-            if command is not None:
-                events, state = mixed.handle(state, command)
-                commands.append(command)
-                log += events
-        except Violation as violation:
-            raise Violation(
-                violation.code, f"action {index} ({format_action(action)!r}): {violation.detail}",
-                violation.rule,
-                {**violation.numbers, "action_index": index, "action": format_action(action)},
-            ) from violation
-    if not state.over and state.phase == "showdown":
-        events, state = mixed.handle(state, mixed.SettleShowdown())
-        commands.append(mixed.SettleShowdown())
-        log += events
-    if not state.over:
-        raise Violation("hand_incomplete", f"the record ends while the hand awaits the {state.phase}",
-                        numbers={"action_index": len(record.actions)})
-    return commands, log, state
+    return play_record(record, start_command(record, game_and_kind), mixed.handle, _command,
+                       mixed.SettleShowdown())
 
 
 def replay(record: HandHistory, game_and_kind: tuple[str, str] | None = None) -> ReplayResult:

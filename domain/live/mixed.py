@@ -231,7 +231,7 @@ def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
         reshuffled = set(event.order)
         return with_changes(hand, stub=hand.stub + event.order, reshuffles=hand.reshuffles + (event,),
                             discards=tuple(c for c in hand.discards if c not in reshuffled))
-    game = mixed.evolve(hand.game, event)  # type: ignore[arg-type]
+    game = mixed.evolve(hand.game, event)
     if isinstance(event, (mixed.CardsDealt, mixed.BoardDealt)):
         cards = _texts(event.cards)
         first = hand.next_position
@@ -329,7 +329,7 @@ def handle_hand(hand: MixedTableHand | None, command: Any, dealing: Dealing) -> 
     before a player is to act again."""
     events: list[Any] = []
     for one in command if isinstance(command, tuple) else (command,):
-        decided = [one] if isinstance(one, MixedDeckCut) else \
+        decided: list[Any] = [one] if isinstance(one, MixedDeckCut) else \
             mixed.decide(None if hand is None else hand.game, one)
         for event in decided:
             hand = evolve_hand(hand, event)
@@ -554,16 +554,19 @@ def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int,
 
 
 def table_action(move: TableMove, hand: MixedTableHand) -> Any:
-    refuse_fields(hand.game.game.name, move, "defender", "keep", "line")  # type: ignore[union-attr]
+    if hand.game is None:
+        raise Violation("illegal_action", "the hand has not started", numbers={"action": move.action})
+    game = hand.game.game
+    refuse_fields(game.name, move, "defender", "keep", "line")
     if move.action in ("discard", "draw"):
-        if hand.game.game.family != mixed.DRAW:  # type: ignore[union-attr]
-            raise Violation("illegal_action", f"{hand.game.game.name} has no draw",
+        if game.family != mixed.DRAW:
+            raise Violation("illegal_action", f"{game.name} has no draw",
                             numbers={"action": move.action})
         if move.discard is None:
             raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                             numbers={"action": move.action})
         return mixed.Discard(move.position, format_cards(parse_cards(move.discard)) if move.discard else "")
-    refuse_fields(hand.game.game.name, move, "discard")  # type: ignore[union-attr]
+    refuse_fields(game.name, move, "discard")
     return PostAction(move.position, move.action, move.to)
 
 
@@ -580,7 +583,7 @@ def computer_action(hand: MixedTableHand, seat: int, timed_out: bool) -> Any:
     assert legal_now is not None
     ranks = [c >> 2 for c in game.hole[seat] if c is not None]
     pair = len(set(ranks)) < len(ranks)
-    choice = autoplay.betting_choice(legal_now, game.betting.structure.unit(late=False), pair,
+    choice = autoplay.betting_choice(legal_now, int(game.betting.structure.unit(late=False)), pair,
                                      timed_out=timed_out)
     return PostAction(seat, choice)
 

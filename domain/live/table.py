@@ -343,7 +343,7 @@ def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[i
     if command.big_blind not in in_game:
         raise Violation("invalid_deal", f"seat {command.big_blind} has no player with chips to post the big blind",
                         numbers={"big_blind": command.big_blind})
-    big_blind = in_game.index(command.big_blind)  # type: ignore[arg-type]
+    big_blind = in_game.index(command.big_blind)
     if len(in_game) == 2:
         return in_game[(big_blind - 1) % 2], (big_blind - 1) % 2, betting
     dead_small_blind = command.small_blind is not None and command.small_blind not in in_game
@@ -432,13 +432,14 @@ def _cash_move(state: TableState, command: SitDown | StandUp | TopUp) -> tuple[l
         left = PlayerLeftTable(seat, command.player_id, state.stacks[seat])
         return [left], evolve(state, left)
     stack, most = state.stacks[seat], state.max_buy_in
+    assert most is not None, "a cash table is created with its buy-in range"
     if isinstance(command.amount, bool) or not isinstance(command.amount, int) or command.amount <= 0:
         raise Violation("invalid_top_up", f"a top-up is a whole number of chips above 0, not {command.amount!r}",
                         numbers={"amount": command.amount})
-    if stack + command.amount > most:  # type: ignore[operator]
+    if stack + command.amount > most:
         # A stack that won its way over the maximum takes no top-up at all ("at most -256
         # more" said nothing).
-        room = f"at most {chips(most - stack)} more" if stack < most else "the stack is already at or over it"  # type: ignore[operator]
+        room = f"at most {chips(most - stack)} more" if stack < most else "the stack is already at or over it"
         raise Violation("top_up_over_max", f"{chips(stack)} + {chips(command.amount)} = {chips(stack + command.amount)} chips is over "
                         f"the maximum buy-in of {chips(most)}: {room}",
                         numbers={"stack": stack, "amount": command.amount, "max_buy_in": most})
@@ -482,7 +483,7 @@ def _close(state: TableState) -> tuple[list[Any], TableState]:
     if state.closing:
         raise Violation("table_closing", f"the table already closes when hand {state.hand_id} ends",
                         numbers={"hand": state.hand_id})
-    event: Any = TableClosing(state.hand_id) if state.hand_in_progress else TableFinished(standings(state))
+    event: Any = TableClosing(state.hand_id) if state.hand_id is not None and state.hand_in_progress else TableFinished(standings(state))
     return [event], evolve(state, event)
 
 
@@ -599,6 +600,7 @@ def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) ->
     decider like any other action."""
     rules = game_rules(state.game)
     position = state.position_of(state.players[seat])
+    assert position is not None, "an automatic action is taken only for a seat in the hand"
     marker = AutomaticAction(state.hand_id, seat, state.players[seat], reason)  # type: ignore[arg-type]
     state = evolve(state, marker)
     kill = rules.dead_hand if reason == DEAD_HAND else None
@@ -697,7 +699,8 @@ def automatic_flags(events: list[Any]) -> list[bool]:
 def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | None) -> tuple[list[Any], Any]:
     if dealing is None and rules.table_game is not None:
         raise ValueError(f"{rules.name} needs fresh randomness: the service passes `draws`")
-    return rules.adapter.handle(hand, command, dealing)
+    handled: tuple[list[Any], Any] = rules.adapter.handle(hand, command, dealing)
+    return handled
 
 
 def _busted_by(state: TableState, busted: tuple[str, ...]) -> tuple[PotWinners, ...]:

@@ -150,6 +150,13 @@ def strength(cards: Sequence[Card]) -> int:
     return best
 
 
+def omaha_strength(hole: Sequence[Card], board: Sequence[Card]) -> int:
+    """Strength of Omaha's best hand (exactly two hole cards with exactly three of the
+    board), without validation: the showdown's fast path, as `strength` is hold'em's."""
+    return max(strength(two + three) for two in combinations(tuple(hole), 2)
+               for three in combinations(tuple(board), 3))
+
+
 def evaluate_high(cards: Sequence[Card], joker: str | None = None) -> HandValue:
     """The best five of 5..9 cards. `joker` is None (no joker allowed), "wild" or "bug"
     (see the module docstring). Raises Violation: "invalid_hand" for the wrong number of

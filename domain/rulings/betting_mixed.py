@@ -20,7 +20,7 @@ from typing import Any
 from domain.games import mixed
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
-from domain.rules.betting import BettingStructure
+from domain.rules.betting import Amount, BettingStructure
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
@@ -104,7 +104,7 @@ def _texts(text: Any) -> list[str]:
 
 
 def _start(request: Mapping[str, Any], game: mixed.Game, players: tuple[str, ...],
-           stacks: tuple[int, ...]) -> mixed.StartHand:
+           stacks: tuple[Amount, ...]) -> mixed.StartHand:
     description = dict(request.get("betting") or {})
     bring_in = description.pop("bring_in", 0) or 0
     structure = BettingStructure.from_dict(description)
@@ -162,6 +162,8 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
         raise Violation("validation_error", f"an action is an object, not {action!r}")
     seat = seat_named(seat_of, action.get("player"))
     kind = action.get("action")
+    if not isinstance(kind, str):
+        raise Violation("illegal_action", f"unknown action {kind!r}", numbers={"action": kind})
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
     if state.game.family != mixed.DRAW:

@@ -102,32 +102,38 @@ def test_when_everyone_calls_the_bring_in_the_street_ends_without_an_option() ->
     assert state.phase == "deal" and state.street == 1
 
 
+def _fourth_street(fourth: tuple[str, str, str] = ("9d", "3c", "Tc"), game: str = "stud") -> mixed.MixedState:
+    """Third street dealt AhKh9c, QdJd2c, 7s6s8d, brought in and called round; `fourth` dealt."""
+    return _play(_stud_hand(game), mixed.DealCards(0, "AhKh9c"), mixed.DealCards(1, "QdJd2c"),
+                 mixed.DealCards(2, "7s6s8d"), PostAction(1, "bring_in"),
+                 PostAction(2, "call"), PostAction(0, "call"),
+                 *(mixed.DealCards(seat, card) for seat, card in enumerate(fourth)))
+
+
 def test_fourth_street_with_an_open_pair_allows_the_big_bet_and_raises_follow_it() -> None:
-    state = _play(_stud_hand(), mixed.DealCards(0, "AhKh9c"), mixed.DealCards(1, "QdJd2c"),
-                  mixed.DealCards(2, "7s6s8d"), PostAction(1, "bring_in"),
-                  PostAction(2, "call"), PostAction(0, "call"),
-                  mixed.DealCards(0, "9d"), mixed.DealCards(1, "3c"), mixed.DealCards(2, "Tc"))
+    state = _fourth_street()
     assert state.to_act == 0  # nines showing open
     big = _play(state, PostAction(0, "bet", 40))
     assert big.betting.highest == 40
     assert _play(big, PostAction(1, "raise", 80)).betting.highest == 80
 
 
+def test_a_bet_naming_no_amount_on_fourth_street_is_refused_as_a_rule_not_a_crash() -> None:
+    state = _fourth_street()
+    with pytest.raises(Violation) as refused:
+        mixed.handle(state, PostAction(0, "bet"))
+    assert refused.value.code == "illegal_action"
+
+
 def test_fourth_street_without_an_open_pair_keeps_the_small_bet() -> None:
-    state = _play(_stud_hand(), mixed.DealCards(0, "AhKh9c"), mixed.DealCards(1, "QdJd2c"),
-                  mixed.DealCards(2, "7s6s8d"), PostAction(1, "bring_in"),
-                  PostAction(2, "call"), PostAction(0, "call"),
-                  mixed.DealCards(0, "Td"), mixed.DealCards(1, "3c"), mixed.DealCards(2, "4c"))
+    state = _fourth_street(("Td", "3c", "4c"))
     with pytest.raises(Violation) as refused:
         mixed.handle(state, PostAction(state.to_act, "bet", 40))
     assert refused.value.code == "wrong_fixed_amount"
 
 
 def test_stud_hi_lo_has_no_open_pair_option() -> None:
-    state = _play(_stud_hand("stud_hi_lo"), mixed.DealCards(0, "AhKh9c"),
-                  mixed.DealCards(1, "QdJd2c"), mixed.DealCards(2, "7s6s8d"),
-                  PostAction(1, "bring_in"), PostAction(2, "call"), PostAction(0, "call"),
-                  mixed.DealCards(0, "9d"), mixed.DealCards(1, "3c"), mixed.DealCards(2, "Tc"))
+    state = _fourth_street(game="stud_hi_lo")
     with pytest.raises(Violation):
         mixed.handle(state, PostAction(0, "bet", 40))
 
@@ -189,6 +195,19 @@ def test_draws_go_in_order_from_the_button_left_and_replace_as_many_cards() -> N
     state = _play(state, mixed.DealCards(1, "2h4d"), mixed.Discard(2, "KdKc"),
                   mixed.DealCards(2, "9h8h"))
     assert state.phase == "action" and state.street == 1 and state.to_act == 0
+
+
+def test_nobody_draws_twice_while_the_replacements_are_still_due() -> None:
+    structure = BettingStructure(kind=FIXED_LIMIT, small_bet=10, big_bet=20, big_blind=10)
+    state = _play(_draw_hand("deuce_seven_triple_draw", structure),
+                  mixed.DealCards(0, "7h6c4c3d2c"), mixed.DealCards(1, "AsQs6s5c3c"),
+                  mixed.DealCards(2, "KdKc8c7d7s"), PostAction(2, "call"),
+                  PostAction(0, "call"), PostAction(1, "check"),
+                  mixed.Discard(0, ""), mixed.Discard(1, "AsQs"), mixed.Discard(2, "KdKc"))
+    assert state.phase == "draw" and state.next_to_draw is None
+    with pytest.raises(Violation) as refused:
+        mixed.handle(state, mixed.Discard(1, ""))
+    assert refused.value.code == "illegal_action"
 
 
 def test_a_button_blind_makes_the_first_seat_act_first() -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.games import holdem
+from domain.games.hand_events import PostAction
 from domain.live import autoplay
 from domain.live.games.common import (
     Dealing,
@@ -92,7 +93,7 @@ class HoldemGame(PlaysForChips):
         showdown = _SHOWDOWN_ACTIONS.get(move.action)
         if showdown is not None:
             return showdown(move.position)
-        return holdem.PostAction(move.position, move.action, move.to)
+        return PostAction(move.position, move.action, move.to)
 
     auto_action = staticmethod(autoplay.holdem_auto_action)
     dead_hand = staticmethod(autoplay.holdem_dead_hand)
