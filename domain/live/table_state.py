@@ -176,50 +176,50 @@ def evolve(state: TableState | None, event: Any) -> TableState:
     if state is None:
         raise ValueError(f"a table stream begins with TableCreated, not {kind.__name__}")
     if kind is HandOpened:
-        return _changed(state, hands_played=event.number, hand_id=event.hand_id,
+        return with_changes(state, hands_played=event.number, hand_id=event.hand_id,
                             hand_seats=event.seats, button=event.button, hand=None,
                             commitment=event.commitment, salt=event.salt, deal_scheme=event.scheme)
     if kind is ActionClockSet:
-        return _changed(state, action_clock_s=event.action_clock_s)
+        return with_changes(state, action_clock_s=event.action_clock_s)
     if kind is TimeBankSet:
-        return _changed(state, time_bank_s=event.seconds)
+        return with_changes(state, time_bank_s=event.seconds)
     if kind is TimeBankUsed:
-        return _changed(state, time_banks_used=state.time_banks_used | {event.player_id})
+        return with_changes(state, time_banks_used=state.time_banks_used | {event.player_id})
     if kind is HandClosed:
-        return _closed(_changed(state, clock=None, missed_clocks=_met_clock(state)), event)
+        return _closed(with_changes(state, clock=None, missed_clocks=_met_clock(state)), event)
     if kind is TableFinished:
-        return _changed(state, finished=True, results=event.results)
+        return with_changes(state, finished=True, results=event.results)
     if kind is TableClosing:
-        return _changed(state, closing=True)
+        return with_changes(state, closing=True)
     if kind is StandUpQueued:
-        return _changed(state, leaving=(*state.leaving, event.player_id))
+        return with_changes(state, leaving=(*state.leaving, event.player_id))
     if kind is ClockStarted:
-        return _changed(state, clock=event, missed_clocks=_met_clock(state))
+        return with_changes(state, clock=event, missed_clocks=_met_clock(state))
     if kind is ClockExpired:
         missed = _put(state.missed_clocks, event.seat, state.missed_clocks[event.seat] + 1)
-        return _changed(state, clock=None, missed_clocks=missed)
+        return with_changes(state, clock=None, missed_clocks=missed)
     if kind in (AutomaticAction, ChipsRuled):
         return state
     if kind is PlayerSatOut:
-        return _changed(state, sitting_out=_put(state.sitting_out, event.seat, True))
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, True))
     if kind is PlayerReturned:
-        return _changed(state, sitting_out=_put(state.sitting_out, event.seat, False),
+        return with_changes(state, sitting_out=_put(state.sitting_out, event.seat, False),
                             missed_clocks=_put(state.missed_clocks, event.seat, 0))
     if kind is PlayerSeatedAtTable:
         seated = _with_seat(state, event.seat, event.player_id, event.stack,
                             tuple(d for d in state.departures if d.player_id != event.player_id))
         if not event.re_entry:
             return seated
-        return _changed(seated, eliminated=tuple(s for s in state.eliminated if s.player_id != event.player_id))
+        return with_changes(seated, eliminated=tuple(s for s in state.eliminated if s.player_id != event.player_id))
     if kind is ChipsAdjusted:
-        return _changed(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
+        return with_changes(state, stacks=_put(state.stacks, event.seat, state.stacks[event.seat] + event.amount),
                             chip_changes=state.chip_changes + (event.change_id,))
     if kind is PlayerLeftTable:
         departures = tuple(d for d in state.departures if d.player_id != event.player_id)
-        state = _changed(state, leaving=tuple(p for p in state.leaving if p != event.player_id))
+        state = with_changes(state, leaving=tuple(p for p in state.leaving if p != event.player_id))
         return _with_seat(state, event.seat, EMPTY_SEAT, 0,
                           departures + ((event,) if event.stack else ()))
-    return _changed(state, hand=game_rules(state.game).module.evolve(state.hand, event))
+    return with_changes(state, hand=game_rules(state.game).module.evolve(state.hand, event))
 
 
 def _met_clock(state: TableState) -> tuple[int, ...]:
@@ -232,7 +232,7 @@ def _met_clock(state: TableState) -> tuple[int, ...]:
 
 def _with_seat(state: TableState, seat: int, player_id: str, stack: int,
                departures: tuple[PlayerLeftTable, ...]) -> TableState:
-    return _changed(state, players=_put(state.players, seat, player_id),
+    return with_changes(state, players=_put(state.players, seat, player_id),
                         stacks=_put(state.stacks, seat, stack),
                         sitting_out=_put(state.sitting_out, seat, False),
                         missed_clocks=_put(state.missed_clocks, seat, 0), departures=departures)
@@ -274,15 +274,9 @@ def _closed(state: TableState, event: HandClosed) -> TableState:
         stacks[entry.seat] = entry.stack
         if entry.points is not None:
             points[entry.seat] += entry.points
-    return _changed(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
+    return with_changes(state, stacks=tuple(stacks), eliminated=state.eliminated + tuple(places),
                         points=tuple(points), last_busted=tuple(TableSeat(p, start_stacks[p]) for p in busted),
                         last_busted_by=event.busted_by)
-
-
-def _changed(state: TableState, **changes: Any) -> TableState:
-    """`with_changes` (domain.rules.betting) typed for the table's state."""
-    changed: TableState = with_changes(state, **changes)
-    return changed
 
 
 def replay(events: Any) -> TableState:
