@@ -201,11 +201,17 @@ SELECT s.version, CASE WHEN e.version IS NULL OR e.version = min(e.version) OVER
  ORDER BY e.version
 """
 
-SAVE_SNAPSHOT = """
+# Prepared through libpq as the appends are: in the store's transaction it goes in the
+# COMMIT's round trip ($1 stream, $2 schema, $3 version, $4 body, $5 MAC in hex or NULL).
+SAVE_SNAPSHOT = (
+    "save_snapshot",
+    """
 INSERT INTO snapshots (stream_id, schema, version, body, mac)
-VALUES (%s, %s, %s, %s, decode(%s, 'hex'))
+VALUES ($1, $2, $3, $4, decode($5, 'hex'))
 ON CONFLICT DO NOTHING
-"""
+""",
+    (TEXT, TEXT, INTEGER, TEXT, TEXT),
+)
 
 READ_ALL = f"""
 SELECT {COLUMNS}, {checked_columns(Reveal.ALL, "NULL::bytea")}, transaction_id::text AS transaction_id_text
@@ -247,11 +253,6 @@ def fetch(connection: psycopg.Connection[Any], query: str, params: Any) -> list[
     # Tuple rows whatever row factory the pool's owner chose for its connections.
     with connection.cursor(row_factory=tuple_row) as cursor:
         return cursor.execute(query, params, prepare=True).fetchall()
-
-
-def fetch_none(connection: psycopg.Connection[Any], query: str, params: Any) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(query, params, prepare=True)
 
 
 def recorded(row: Sequence[Any]) -> RecordedEvent:

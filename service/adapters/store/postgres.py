@@ -131,9 +131,10 @@ class PostgresEventStore:
         # The prepared statements: this store's own names, so two stores on one pool (tests)
         # never take each other's for theirs; each remembers the sessions it is prepared on.
         named = secrets.token_hex(4)
-        (self._append_one, self._append_batch, self._try_lock_key, self._select_record, self._purge_records,
-         self._insert_record) = (libpq.PreparedStatement(f"cardroom_{purpose}_{named}".encode(), text, types)
-                                 for purpose, text, types in (sql.APPEND_ONE, sql.APPEND_BATCH, *idempotency.STATEMENTS))
+        (self._append_one, self._append_batch, self._save_snapshot, self._try_lock_key, self._select_record,
+         self._purge_records, self._insert_record) = (
+            libpq.PreparedStatement(f"cardroom_{purpose}_{named}".encode(), text, types)
+            for purpose, text, types in (sql.APPEND_ONE, sql.APPEND_BATCH, sql.SAVE_SNAPSHOT, *idempotency.STATEMENTS))
 
     def append(
         self,
@@ -373,14 +374,17 @@ class PostgresEventStore:
         the events it follows); once per (stream, schema, version), the first kept. Outside
         one, a snapshot that cannot be written is logged and let go: it is a cache."""
         mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
-        parameters = (snapshot.stream_id, snapshot.schema, snapshot.version, snapshot.body, mac)
-        joined = scope.joined_transaction(self)
-        if joined is not None:
-            sql.fetch_none(joined, sql.SAVE_SNAPSHOT, parameters)
+        parameters = [snapshot.stream_id.encode(), snapshot.schema.encode(), b"%d" % snapshot.version,
+                      snapshot.body.encode(), None if mac is None else mac.encode()]
+        if scope.joined_transaction(self) is not None:
+            # Nothing in the transaction reads it back: it goes with the COMMIT, in its round trip.
+            opened = scope.current()
+            assert opened is not None  # joined_transaction found it
+            opened.sent_with_commit.append(libpq.Run(self._save_snapshot, parameters))
             return
         try:
             with self._pool.connection() as connection:
-                sql.fetch_none(connection, sql.SAVE_SNAPSHOT, parameters)
+                self._save_snapshot.run(connection, parameters)
         except psycopg.OperationalError:
             # A cache lost, not a write: the events it follows are committed already.
             log.warning("could not keep the snapshot of %s at version %s", snapshot.stream_id,
