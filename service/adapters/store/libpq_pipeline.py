@@ -128,13 +128,18 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
     trip, the transaction's BEGIN when nothing began it yet, and with `commit` its COMMIT
     after the runs). A failed run undoes the savepoint, so the transaction goes on
     without the runs, and raises psycopg's error for it (e.g. UniqueViolation); runs that
-    found their statement gone from the session are prepared and sent again, once."""
+    found their statement gone from the session are prepared and sent again, once.
+
+    When this trip's BEGIN opens the transaction, the runs are all it holds: no savepoint
+    (two statements fewer for the server, two results fewer to read); a failed run rolls
+    the transaction back instead, which leaves it as the savepoint would have, empty."""
     pgconn = connection.pgconn
     with connection.lock:
         for attempt in range(2):
             begin = ([_begin_command(connection)]
                      if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE else [])
-            before, after = [*begin, _SAVEPOINT], [_RELEASE, *([b"COMMIT"] if commit else [])]
+            ending = [b"COMMIT"] if commit else []
+            before, after = (begin, ending) if begin else ([_SAVEPOINT], [_RELEASE, *ending])
             results = pipelined(pgconn, before, runs, after)
             failed = next((result for result in results if result.status not in _OK), None)
             if failed is None:
@@ -142,7 +147,7 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
             if any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
                 # The transaction itself: it had failed before, or its COMMIT did.
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
-            _checked(connection, pgconn.exec_(_UNDO))
+            _checked(connection, pgconn.exec_(b"ROLLBACK" if begin else _UNDO))
             if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             for run in runs:  # deallocated all at once, those after the failed one too
