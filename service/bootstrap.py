@@ -36,6 +36,7 @@ from service.http.api import (
     tournaments,
 )
 from service.http.api import public_log as public_log_api
+from service.http.json_provider import OnceBuiltJSONProvider
 from service.http.pages import pages
 from service.http.problems import register_problem_handlers
 
@@ -45,6 +46,8 @@ MAX_BODY_BYTES = 1024 * 1024
 
 
 class CardroomFlask(Flask):
+    json_provider_class = OnceBuiltJSONProvider
+
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """Every view here is synchronous. Flask's own check inspects the function on every
         call, and flask-smorest calls it once per decorator layer of every request."""

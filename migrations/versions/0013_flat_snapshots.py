@@ -7,7 +7,7 @@ starts from.
   application inserts and reads; nothing updates or deletes.
 - `events_hand_opened` / `events_hand_openings`: a hand's opening event by its hand id,
   and the stream's next opening event, so a hand's events are read as one range of the
-  stream (service.adapters.store.postgres._READ_HAND). Partial indexes: one entry per hand,
+  stream (service.adapters.store.event_sql.READ_HAND). Partial indexes: one entry per hand,
   nothing for the events most appends write.
 
 Revision ID: 0013

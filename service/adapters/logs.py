@@ -29,6 +29,10 @@ CELERY_ROUTINE_LOGGERS = ("celery.worker.strategy", "celery.worker.request", "ce
                           "celery.beat")
 
 
+# One encoder for every line: json.dumps with an option builds a new one each call.
+_LINE = json.JSONEncoder(default=str)
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
@@ -40,7 +44,7 @@ class JsonFormatter(logging.Formatter):
         line.update(getattr(record, "fields", {}))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+        return _LINE.encode(line)
 
 
 class TextFormatter(logging.Formatter):

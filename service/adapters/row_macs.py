@@ -29,6 +29,8 @@ _log = logging.getLogger("cardroom.integrity")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Field = str | int | bytes | datetime | None
+# One encoder for every message: json.dumps with an option builds a new one each call.
+_MESSAGE = json.JSONEncoder(separators=(",", ":"))
 
 
 def _plain(field: Field) -> str | int | None:
@@ -50,7 +52,7 @@ class RowSigner:
         self._key = chain.derived_key(f"rows of {table}")
 
     def sign(self, *fields: Field) -> str:
-        message = json.dumps([_plain(field) for field in fields], separators=(",", ":"))
+        message = _MESSAGE.encode([_plain(field) for field in fields])
         return hmac.new(self._key, message.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
     def valid(self, mac: str | None, *fields: Field) -> bool:

@@ -103,8 +103,9 @@ class _RequestMetrics:
     def __call__(self, response: Response) -> Response:
         started = g.get("request_started")
         if started is not None:
-            route = request.url_rule.rule if request.url_rule else "unmatched"
-            REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
+            served = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+            route = served.url_rule.rule if served.url_rule else "unmatched"
+            REQUEST_SECONDS.labels(route, served.method, str(response.status_code)).observe(
                 time.perf_counter() - started)
         now = time.monotonic()
         if now - self._pool_sampled_at >= POOL_SAMPLE_EVERY_S:

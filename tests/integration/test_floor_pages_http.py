@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from service.adapters.store import postgres
+from service.adapters.store import event_sql
 from tests.integration.conftest import ADMIN, key_for, register_players, unique_to_test
 from tests.integration.test_forgeries import edit_and_rehash
 from tests.integration.test_hands_phh_export import act
@@ -411,7 +411,7 @@ def test_a_hands_chain_check_reads_the_hand_not_the_tables_earlier_events(
     hand = client.get(f"/v1/hands/{table_id}.30", headers=ADMIN).get_json()
     table_version = client.get(f"/v1/tables/{table_id}", headers=ADMIN).get_json()["version"]
     read: list[int] = []
-    recorded = postgres._recorded
+    recorded = event_sql.recorded
 
     def counted(row: Any) -> Any:  # every event row the store reads, whichever statement
         event = recorded(row)
@@ -419,7 +419,7 @@ def test_a_hands_chain_check_reads_the_hand_not_the_tables_earlier_events(
             read.append(event.version)
         return event
 
-    monkeypatch.setattr(postgres, "_recorded", counted)
+    monkeypatch.setattr(event_sql, "recorded", counted)
     page = floor.get(f"/floor/hands/{table_id}.30")
     text = unescape(page.get_data(as_text=True))
     assert page.status_code == 200, text[:2000]

@@ -171,6 +171,34 @@ def test_statements_the_session_lost_inside_a_transaction_are_prepared_again(dat
         pool.close()
 
 
+def test_statements_lost_before_a_transaction_are_prepared_again_in_its_first_round_trip(
+        database_url, stream_id, owner):
+    """The claim's round trip opens the transaction (BEGIN in its pipeline) and holds no
+    savepoint: statements the session lost between transactions make it roll back and
+    send it again, and the transaction goes on and commits whole."""
+    from service.adapters.store.postgres import open_pool
+
+    pool = open_pool(database_url, max_size=1)
+    try:
+        store = PostgresEventStore(pool)
+        with store.transaction():
+            store.claim_key(owner, "first", NOW)
+            store.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+            store.record_answer(record(owner, "first"))
+        with pool.connection() as connection:
+            connection.execute("DEALLOCATE ALL")
+        with store.transaction() as opened:
+            assert store.claim_key(owner, "second", NOW) is None
+            store.append(stream_id, 1, [NewEvent("A", {"n": 2})])
+            store.record_answer(record(owner, "second"))
+            assert opened.connection.execute("SELECT count(*) FROM pg_prepared_statements").fetchone()[0] >= 2
+        with store.transaction():
+            assert store.claim_key(owner, "second", NOW).answer == ANSWER
+        assert [e.data["n"] for e in store.read_stream(stream_id)] == [1, 2]
+    finally:
+        pool.close()
+
+
 def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_the_write(
         keyed_postgres, stream_id, owner):
     """Records are insert-only for the application: the owner's function removes a record

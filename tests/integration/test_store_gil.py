@@ -1,7 +1,7 @@
 """The store's pipelines wait for PostgreSQL without holding the GIL: while one thread's
 statement runs on the server, the process's other threads go on (a gunicorn worker's
 other requests). psycopg's own `get_result` and `pipeline_sync` hold it
-(service/adapters/store/gil_free_libpq.py)."""
+(service/adapters/store/libpq_pipeline.py)."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +9,7 @@ import time
 
 import psycopg
 
-from service.adapters.store import gil_free_libpq, postgres
+from service.adapters.store import libpq_pipeline
 
 SERVER_SECONDS = 0.4
 
@@ -39,7 +39,7 @@ def _work_done_meanwhile(run_on_server) -> int:
 def test_another_thread_runs_while_a_pipeline_waits_for_the_server(database_url):
     with psycopg.connect(database_url, autocommit=True) as connection:
         baseline = _work_done_meanwhile(lambda: time.sleep(SERVER_SECONDS))
-        during = _work_done_meanwhile(lambda: postgres._pipelined(
+        during = _work_done_meanwhile(lambda: libpq_pipeline.pipelined(
             connection.pgconn, [f"SELECT pg_sleep({SERVER_SECONDS})".encode()], [], []))
     # Holding the GIL for the server's 0.4 s would leave the busy thread a few switch
     # intervals at most; released, it runs for about as long as beside a plain sleep.
@@ -48,4 +48,4 @@ def test_another_thread_runs_while_a_pipeline_waits_for_the_server(database_url)
 
 def test_the_pipeline_is_sent_through_libpq_without_the_gil():
     with_psycopg = psycopg.pq.__impl__ != "python"
-    assert (gil_free_libpq._PIPELINE_SYNC is not None) == with_psycopg
+    assert (libpq_pipeline._PIPELINE_SYNC is not None) == with_psycopg

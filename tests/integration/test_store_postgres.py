@@ -7,7 +7,7 @@ import time
 import psycopg
 import pytest
 
-from service.adapters.store import postgres, scope
+from service.adapters.store import libpq_pipeline, scope
 from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from tests.integration.test_store_contract import drain, follow_until
@@ -123,7 +123,7 @@ def test_an_append_in_a_transaction_survives_a_deallocation_inside_it_in_one_rou
     # a session that lost it (a rollback in the same transaction) rolls back to the
     # savepoint and prepares it again, and the transaction goes on.
     asked = []
-    monkeypatch.setattr(postgres._PreparedStatement, "_on_server", lambda statement, connection: asked.append(1))
+    monkeypatch.setattr(libpq_pipeline.PreparedStatement, "_on_server", lambda statement, connection: asked.append(1))
     pool = open_pool(database_url, min_size=1, max_size=1)
     try:
         store = PostgresEventStore(pool)

@@ -25,6 +25,7 @@ import pytest
 from psycopg import sql
 
 from service.adapters.migrate import roles_for
+from service.adapters.store import libpq_pipeline
 from service.adapters.store import postgres as postgres_store
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, with_the_apps_keys
 from tests.integration.test_tables_http import new_player, new_table, version_of
@@ -149,7 +150,7 @@ def answers_lost_after_commit(monkeypatch: pytest.MonkeyPatch) -> threading.Even
     is closed before the app reads the answer: what the app sees when the primary dies
     between committing and replying."""
     armed = threading.Event()
-    in_savepoint, insert = postgres_store._in_savepoint, postgres_store.PostgresEventStore._insert
+    in_savepoint, insert = libpq_pipeline.in_savepoint, postgres_store.PostgresEventStore._insert
 
     def lose(connection: psycopg.Connection) -> None:
         armed.clear()
@@ -168,7 +169,7 @@ def answers_lost_after_commit(monkeypatch: pytest.MonkeyPatch) -> threading.Even
             lose(connection)
         return appended
 
-    monkeypatch.setattr(postgres_store, "_in_savepoint", committing_in_savepoint)
+    monkeypatch.setattr(libpq_pipeline, "in_savepoint", committing_in_savepoint)
     monkeypatch.setattr(postgres_store.PostgresEventStore, "_insert", inserting_on_its_own)
     return armed
 

@@ -257,12 +257,7 @@ MUTABLE_FACTORIES = {"dict", "list", "set", "OrderedDict", "defaultdict", "deque
 MUTATORS = {"append", "extend", "add", "update", "setdefault", "pop", "popitem", "clear", "remove",
             "insert", "discard", "move_to_end", "__setitem__"}
 PROCESS_CACHES = {"lru_cache", "cache", "cached_property"}
-KNOWN_OFFENDERS = [
-    # Each remembers the connections it was prepared on (weakly): per-connection state kept
-    # at module level; the store's own (branch `flat` reworks the store).
-    "service.adapters.store.postgres._APPEND_BATCH holds a _PreparedStatement",
-    "service.adapters.store.postgres._APPEND_ONE holds a _PreparedStatement",
-]
+KNOWN_OFFENDERS: list[str] = []
 
 
 def module_state(module: str, path: Path) -> list[str]:

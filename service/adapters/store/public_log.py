@@ -15,7 +15,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from service.adapters.store import scope
-from service.adapters.store.postgres import streams_of
+from service.adapters.store.event_sql import streams_of
 
 _SIZE = "SELECT coalesce(max(index) + 1, 0) FROM log_leaves"
 _NODES = """

@@ -32,8 +32,8 @@ class WriteScope:
     heads: dict[str, Head] = field(default_factory=dict)
     """stream id -> its head after this scope's last append there (a receipt)."""
     sent_with_commit: list[Any] = field(default_factory=list)
-    """What the store writes in the COMMIT's own round trip (an idempotency record, the
-    request's last write: service.adapters.store.postgres)."""
+    """What the store writes in the COMMIT's own round trip, read by nothing before it (an
+    idempotency record, the request's last write; a snapshot: service.adapters.store.postgres)."""
     _after_commit: list[Callable[[], None]] = field(default_factory=list)
     _at_end: list[Callable[[], None]] = field(default_factory=list)
     _forgetters: list[Forgetter] = field(default_factory=list)
