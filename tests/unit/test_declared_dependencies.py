@@ -20,9 +20,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
-OWN_PACKAGES = {"domain", "service", "workers", "migrations", "tests", "bench"}
+OWN_PACKAGES = {"domain", "service", "workers", "migrations", "tests", "bench", "tools"}
 RUNTIME_FOLDERS = ("domain", "service", "workers", "migrations")
-TEST_FOLDERS = ("tests", "bench")
+TEST_FOLDERS = ("tests", "bench", "tools")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 RUNTIME = [*PROJECT["dependencies"], *PROJECT["optional-dependencies"]["embedded"]]
 TEST = PROJECT["optional-dependencies"]["test"]
