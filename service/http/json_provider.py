@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 _COMPACT = (",", ":")
 

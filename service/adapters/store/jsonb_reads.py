@@ -13,8 +13,8 @@ from psycopg.types.json import set_json_loads
 _DECODER = json.JSONDecoder()
 
 
-def loads(document: bytes) -> Any:
-    return _DECODER.decode(document.decode("utf-8"))
+def loads(document: str | bytes) -> Any:
+    return _DECODER.decode(document.decode("utf-8") if isinstance(document, bytes) else document)
 
 
 def read_as_utf8() -> None:

@@ -38,7 +38,7 @@ def existing(tournament_id: str) -> tournaments.LoadedTournament:
     return loaded
 
 
-def send(tournament_id: str, body: dict, command: Any, status: int = 201) -> tuple[dict, int, dict]:
+def send(tournament_id: str, body: dict[str, Any], command: Any, status: int = 201) -> tuple[dict[str, Any], int, dict[str, str]]:
     existing(tournament_id)
     outcome = tournaments.send(application(), tournament_id, command, expected_version=expected_version(body, required=False),
         actor=actor_name(current_principal()),

@@ -38,13 +38,13 @@ class PeriodSchema(ma.Schema):
                        "raced off (TDA 2024 24); 0: none"})
 
     @ma.validates_schema
-    def _lasts(self, data: dict, **kwargs: Any) -> None:
+    def _lasts(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("minutes", 0) * 60 + data.get("seconds", 0) <= 0:
             raise ma.ValidationError("a level or break lasts more than 0: give minutes, seconds or both",
                                      "minutes")
 
 
-class StartsAt(ma.fields.Field):
+class StartsAt(ma.fields.Field[Any]):
     """An ISO 8601 instant with its offset, or "now"."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
@@ -67,7 +67,7 @@ class PayoutPlaceSchema(ma.Schema):
     amount = Chips(minimum=1)
 
     @ma.validates_schema
-    def _one(self, data: dict, **kwargs: Any) -> None:
+    def _one(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("percent" in data) == ("amount" in data):
             raise ma.ValidationError("each place gives a percent or an amount", "percent")
 
@@ -172,7 +172,7 @@ class NewTournamentSchema(ma.Schema):
                        "higher, equal stacks share) or shared (all share the places reached)"})
 
     @ma.validates_schema
-    def _one_payout_table(self, data: dict, **kwargs: Any) -> None:
+    def _one_payout_table(self, data: dict[str, Any], **kwargs: Any) -> None:
         given = [key for key in ("payout_percentages", "payouts") if key in data] + \
             (["payout_preset"] if data.get("payout_preset") else [])
         if len(given) != 1:
@@ -217,7 +217,7 @@ class SetLevelSchema(TournamentWriteSchema):
                                     metadata={"description": "time left in it (default: its full length)"})
 
     @ma.validates_schema
-    def _one_target(self, data: dict, **kwargs: Any) -> None:
+    def _one_target(self, data: dict[str, Any], **kwargs: Any) -> None:
         if sum(key in data for key in ("level", "period", "step")) != 1:
             raise ma.ValidationError("give exactly one of level, period or step", "level")
 
@@ -257,7 +257,7 @@ class EliminationSchema(TournamentWriteSchema):
                             metadata={"description": "optional: chip counts the floor has (any players)"})
 
     @ma.validates_schema
-    def _someone(self, data: dict, **kwargs: Any) -> None:
+    def _someone(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("player_id" in data) == ("busted" in data):
             raise ma.ValidationError("give player_id or busted, not both", "player_id")
 
