@@ -31,7 +31,8 @@ def test_a_player_waiting_to_rebuy_was_not_dealt_in_and_cannot_bust_again() -> N
 
 
 def test_a_player_named_twice_among_the_busted_is_refused() -> None:
-    state, players = in_hand(started(9, replace(SERVICE_REBUYS, rebuy_price=0)))
+    state, players = in_hand(started(9, replace(REBUYS, tables="service", rebuy_price=0, rebuy_chips=0, rebuys_allowed=0,
+                                                rebuy_until_level=0)))
     refused = violation(state, FinishHand(1, T0 + 2, busted=(Bust(players[0], 10_000), Bust(players[0], 0))))
     assert refused.code == "duplicate_player" and refused.numbers == {"table": 1, "player": players[0]}
 
