@@ -33,6 +33,7 @@ from domain.tournaments.events import (
     PlayerMoved,
     RebuyTaken,
     RebuyUndone,
+    RestoredSeat,
 )
 from domain.tournaments.evolver import evolve
 from domain.tournaments.placing import place_round
@@ -170,11 +171,14 @@ def undo(state: Tournament, command: Undo) -> list[object]:
         if settings.tables == TABLES_SERVICE:
             raise refuse("undo_blocked", "a service table decided this elimination in its hand: it stands",
                          undoing=act.kind, depends="HandFinished")
-        events: list[object] = [EliminationUndone(act.seats, command.at)]
+        # Each player back once (an older stream may name one twice), in the seat they left.
+        seats = tuple({s.player_id: s for s in act.seats}.values())
+        _check_seats_free(state, seats)
+        events: list[object] = [EliminationUndone(seats, command.at)]
         if act.bounties:
             events.append(BountiesReversed(act.bounties, command.at))
-        return events + [replace(a, at=command.at) for a in act.awaiting
-                         if a.player_id in {s.player_id for s in act.seats}]
+        waited = {a.player_id: a for a in act.awaiting if a.player_id in {s.player_id for s in seats}}
+        return events + [replace(a, at=command.at) for a in waited.values()]
     if act.kind == "rebuy":
         taken = act.event
         assert isinstance(taken, RebuyTaken)
@@ -193,3 +197,19 @@ def undo(state: Tournament, command: Undo) -> list[object]:
     assert before.period_index is not None
     events.append(LevelSet(before.period_index, max(1, int(before.remaining_s)), command.at))
     return [*events, ClockChangeUndone(type(act.event).__name__, command.at)]
+
+
+def _check_seats_free(state: Tournament, seats: tuple[RestoredSeat, ...]) -> None:
+    """What replaying EliminationUndone needs: each player out of their seat's table still
+    open, and the seat empty. The floor gives a player back the seat they left; one another
+    player holds (whoever put them there) is not taken from them: the undo is refused."""
+    for restored in seats:
+        table = state.seating.tables[restored.table - 1] if 0 < restored.table <= len(state.seating.tables) else None
+        holder = table.seats[restored.seat] if table is not None and 0 <= restored.seat < len(table.seats) else None
+        why = ("the table is closed" if table is None else f"{holder} sits there" if holder is not None
+               else "they are seated again" if restored.player_id in state.seating.where else "")
+        if why:
+            raise refuse("undo_blocked", f"player {restored.player_id} cannot be given back seat {restored.seat + 1} "
+                         f"at table {restored.table}: {why}",
+                         undoing="elimination", depends="seat_taken", player=restored.player_id,
+                         table=restored.table, seat=restored.seat + 1, held_by=holder)

@@ -50,12 +50,7 @@ def deal_hand(state: Tournament, command: DealHand) -> list[object]:
 def finish_hand(state: Tournament, command: FinishHand) -> list[object]:
     if command.table not in state.hands_in_progress:
         raise refuse("no_hand_in_progress", f"table {command.table} has no hand in progress", table=command.table)
-    named: tuple[Bust | ChipCount, ...] = (*command.busted, *command.stacks)
-    for bust in named:
-        where = state.seating.where.get(bust.player_id)
-        if where is None or where[0] != command.table:
-            raise refuse("not_seated", f"player {bust.player_id} is not at table {command.table}",
-                         table=command.table, player=bust.player_id)
+    _check_hand_report(state, command)
     # A player who rebought during the hand plays on with those chips.
     busted = tuple(replace(b, table=command.table) for b in command.busted
                    if not state.credits_in_hand.get(b.player_id))
@@ -79,6 +74,37 @@ def finish_hand(state: Tournament, command: FinishHand) -> list[object]:
     placed = place_round(after, busted, command.at, state.announcement_round)
     events = [finished, *placed]
     return events + settle(reduce(evolve, placed, after), command.at, command.seed)
+
+
+def _check_hand_report(state: Tournament, command: FinishHand) -> None:
+    """What the table says of its hand names each of its players at most once among the
+    busted and once among the stacks; a busted player ends it with no chips, and a player
+    waiting to rebuy (not dealt in) cannot bust."""
+    table = command.table
+    named: tuple[Bust | ChipCount, ...] = (*command.busted, *command.stacks)
+    for name in named:
+        where = state.seating.where.get(name.player_id)
+        if where is None or where[0] != table:
+            raise refuse("not_seated", f"player {name.player_id} is not at table {table}",
+                         table=table, player=name.player_id)
+    for listed in (command.busted, command.stacks):
+        seen: set[str] = set()
+        for name in listed:
+            if name.player_id in seen:
+                raise refuse("duplicate_player", f"player {name.player_id} is named twice in table {table}'s "
+                             "report of its hand", table=table, player=name.player_id)
+            seen.add(name.player_id)
+    busted = {b.player_id for b in command.busted}
+    for count in command.stacks:
+        if count.chips < 0 or (count.chips and count.player_id in busted):
+            code, rule = ("invalid_counts", "a stack is not negative") if count.chips < 0 else \
+                ("busted_with_chips", "a busted player ends the hand with no chips")
+            raise refuse(code, f"{rule}: player {count.player_id} has {count.chips}", table=table,
+                         player=count.player_id, chips=count.chips)
+    waiting = sorted(busted & state.awaiting_players)
+    if waiting:
+        raise refuse("awaiting_rebuy", f"player {waiting[0]} is waiting to rebuy and was not dealt in: they "
+                     "cannot bust in this hand", table=table, player=waiting[0])
 
 
 def eliminate_reported(state: Tournament, command: Eliminate) -> list[object]:
