@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games.draw import computer as draw_computer
+from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
@@ -175,3 +176,25 @@ def test_a_hand_stored_before_the_showdown_setting_loads_with_the_automatic_show
     del data["settings"]["showdown"]
     old = from_record(EVENT_TYPES, type_name, data)
     assert old.settings.showdown == "automatic" and draw_stream.replay([old]).shown == (False,) * 3
+
+
+@pytest.mark.parametrize("command", [ShowCards, Muck])
+def test_a_no_betting_hand_refuses_a_show_or_muck_with_the_order_of_show_even_once_a_hand_is_face_up(command):
+    """No-betting mode shows every hand by itself (points go to every best hand: nothing to
+    muck for). A player's show or muck is refused by TDA 2024 17, during the draw and in a
+    state replayed to the middle of that showing, with a seat already face up: a Violation
+    (4xx at the API), never the no-betting hand's missing betting round (TypeError)."""
+    settings = DrawSettings(mode="no-betting", showdown="declared")
+    table = Table(HANDS, settings)
+    with pytest.raises(Violation) as refused:
+        table(command(1))
+    assert (refused.value.code, refused.value.rule) == ("illegal_action", "TDA 2024 17")
+    table.draw_all("", "", "")
+    first_shown = next(i for i, e in enumerate(table.events) if isinstance(e, CardsShown))
+    halfway = draw_stream.replay(table.events[:first_shown + 1])
+    seat = table.events[first_shown].position
+    assert halfway.shown[seat] and not halfway.over
+    for position in (seat, (seat + 1) % 3):
+        with pytest.raises(Violation) as refused:
+            draw_decide.handle(halfway, command(position))
+        assert (refused.value.code, refused.value.rule) == ("illegal_action", "TDA 2024 17")

@@ -34,7 +34,8 @@ def show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
     if not state.at_showdown:
         raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
                         f"{state.awaiting}", cite("order_of_show"), {"seat": seat})
-    if state.shown[seat] and not state.wagers.folded[seat]:
+    # A contender's hand (every hand in no-betting mode, which has no betting round to ask).
+    if state.shown[seat] and seat in state.contenders:
         raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up",
                         cite("order_of_show"), {"seat": seat})
     showdown_order.check_turn_to_show(state.show_order, state.shown, state.mucked, seat, state.players[seat])
