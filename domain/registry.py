@@ -24,8 +24,9 @@ from types import ModuleType
 from typing import Any
 
 from domain import secrecy
-from domain.games import dice_ruling_form, draw, holdem, palace_ruling_form
+from domain.games import dice_ruling_form, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
+from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_draw, phh_mixed
 from domain.live.games import Dealing, DiceGame, DrawGame, HoldemGame, Opening, PalaceGame, TableMove
 from domain.live.mixed import MixedTableGame
@@ -240,7 +241,7 @@ def _builtin_games() -> Iterable[Game]:
     for code, (name, _kind) in {**phh.REPLAYABLE, **phh_mixed.VARIANTS}.items():
         variants[name] = (*variants.get(name, ()), code)
     variants[DrawGame.name] = tuple(phh_draw.VARIANTS)
-    deciders = {**{name: holdem for name in holdem.VARIANTS}, DrawGame.name: draw,
+    deciders = {**{name: holdem for name in holdem.VARIANTS}, DrawGame.name: draw_stream,
                 **{name: mixed_games for name in mixed_games.DEALT_GAMES}}
     own_tables = {**{variant: _holdem_table(variant) for variant in holdem.VARIANTS},
                   **{adapter.name: table_game_rules(adapter) for adapter in (DrawGame, PalaceGame, DiceGame)}}

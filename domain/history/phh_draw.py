@@ -22,7 +22,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games import draw
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import events as draw_events
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.events import CardsShown, Event, HandEnded, HandStarted, PlayerDrew
+from domain.games.draw.state import HAND_SIZE, REDEAL, HandState
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction
 from domain.history.phh import (
@@ -97,14 +101,14 @@ def settings_of(record: HandHistory) -> DrawSettings:
 
 
 def start_command(record: HandHistory, deck: Sequence[str] | None = None,
-                  reshuffle_order: Sequence[str] | None = None) -> draw.StartHand:
+                  reshuffle_order: Sequence[str] | None = None) -> StartHand:
     """Our StartHand for the record: p1 in seat 0, the button last (the dealer)."""
     settings = settings_of(record)
     stacks = record.starting_stacks
     if not all(_whole(s) and s > 0 for s in stacks):
         raise _refuse("unsupported_amounts",
                       f"five-card draw plays whole chips: starting_stacks {list(map(str, stacks))}")
-    return draw.StartHand(
+    return StartHand(
         players=player_names(record), button=record.player_count - 1, settings=settings,
         deck=tuple(deck) if deck is not None else new_deck_text(settings),
         stacks=tuple(int(s) for s in stacks),
@@ -170,9 +174,9 @@ def _plan(record: HandHistory, settings: DrawSettings) -> _Plan:
                 deals[-1].receipts[slot] = list(action.cards)
                 roles[index] = ("receipt", len(deals) - 1, slot)
                 continue
-            if len(action.cards) != draw.HAND_SIZE:
+            if len(action.cards) != HAND_SIZE:
                 raise _at(index, action, _refuse(
-                    "invalid_card", f"a five-card draw hand is {draw.HAND_SIZE} cards, not "
+                    "invalid_card", f"a five-card draw hand is {HAND_SIZE} cards, not "
                     f"{len(action.cards)} (cards received on a draw follow the player's `sd`)"))
             if not deals or deals[-1].receipts or action.player in deals[-1].hands:
                 deals.append(_Deal())
@@ -217,8 +221,8 @@ def recorded_deck(settings: DrawSettings, hands: Sequence[Sequence[str]],
     so a ruling never refuses openers or an ace-kept draw for want of cards nobody named.
     Raises Violation `invalid_card` / `duplicate_card` with numbers["card"]."""
     full = new_deck_text(settings)
-    if len(hands) * draw.HAND_SIZE > len(full):
-        raise _refuse("illegal_action", f"{len(hands)} hands of {draw.HAND_SIZE} need more than "
+    if len(hands) * HAND_SIZE > len(full):
+        raise _refuse("illegal_action", f"{len(hands)} hands of {HAND_SIZE} need more than "
                       f"the {len(full)} cards of the deck", hands=len(hands))
     seen: set[str] = set()
     for card in [c for cards in (*hands, *receipts) for c in cards]:
@@ -257,7 +261,7 @@ def recorded_deck(settings: DrawSettings, hands: Sequence[Sequence[str]],
     received = [tuple(take() if c == UNKNOWN_CARD else c for c in cards) for cards in receipts]
     # One card at a time from the left of the dealer: the first hand first.
     count = len(resolved_hands)
-    dealt = [resolved_hands[j][r] for r in range(draw.HAND_SIZE) for j in range(count)]
+    dealt = [resolved_hands[j][r] for r in range(HAND_SIZE) for j in range(count)]
     drawn = [card for cards in received for card in cards if card != UNKNOWN_CARD]
     stub_room = len(full) - len(dealt)
     used = set(dealt) | set(drawn)
@@ -298,7 +302,7 @@ def replay(record: HandHistory) -> ReplayResult:
         raise _refuse("invalid_card", f"the first deal gives {len(first.hands)} of "
                       f"{record.player_count} players their five cards",
                       action_index=min(first.hand_actions.values()))
-    log, state = draw.handle(None, start_command(record, first.deck, first.reshuffle_order))
+    log, state = draw_decide.handle(None, start_command(record, first.deck, first.reshuffle_order))
     for index, action in enumerate(record.actions):
         try:
             events, state = _step(state, plan, index, action)
@@ -313,8 +317,8 @@ def replay(record: HandHistory) -> ReplayResult:
     return ReplayResult(tuple(state.stacks), state.awards, tuple(winners), tuple(log))
 
 
-def _step(state: draw.HandState, plan: _Plan, index: int,
-          action: PhhAction) -> tuple[list[draw.Event], draw.HandState]:
+def _step(state: HandState, plan: _Plan, index: int,
+          action: PhhAction) -> tuple[list[Event], HandState]:
     if isinstance(action, HoleCardsDealt):
         return _dealt(state, plan, index, action)
     if isinstance(action, ShownOrMucked):
@@ -323,51 +327,51 @@ def _step(state: draw.HandState, plan: _Plan, index: int,
     if state.over:
         raise Violation("hand_over", "the hand is over")
     if isinstance(action, Folded):
-        return draw.handle(state, PostAction(action.player, "fold"))
+        return draw_decide.handle(state, PostAction(action.player, "fold"))
     if isinstance(action, CheckedOrCalled):
         betting = state.betting
         owes = betting is not None and betting.highest > betting.bets[action.player]
-        return draw.handle(state, PostAction(action.player, "call" if owes else "check"))
+        return draw_decide.handle(state, PostAction(action.player, "call" if owes else "check"))
     if isinstance(action, BetOrRaisedTo):
         opened = state.betting is not None and state.betting.highest > 0
-        return draw.handle(state, PostAction(action.player, "raise" if opened else "bet",
+        return draw_decide.handle(state, PostAction(action.player, "raise" if opened else "bet",
                                                   action.amount))
     if isinstance(action, StoodPatOrDiscarded):
-        events, after = draw.handle(state, draw.Discard(action.player, _discards(state, plan, action)))
+        events, after = draw_decide.handle(state, Discard(action.player, _discards(state, plan, action)))
         _check_received(plan, plan.roles.get(index), events)
         return events, after
     raise Violation("unsupported_variant",
                     f"{format_action(action)!r} belongs to another variant")
 
 
-def _dealt(state: draw.HandState, plan: _Plan, index: int,
-           action: HoleCardsDealt) -> tuple[list[draw.Event], draw.HandState]:
+def _dealt(state: HandState, plan: _Plan, index: int,
+           action: HoleCardsDealt) -> tuple[list[Event], HandState]:
     role = plan.roles[index]
     deal = plan.deals[role[1]]
     if role[0] == "receipt":
         return [], state  # checked on the draw itself (_check_received), which dealt them
     if role[1] == state.redeals:
         return [], state  # one of the five-card hands this deal's deck order dealt
-    if state.phase != draw.REDEAL or role[1] != state.redeals + 1:
+    if state.phase != REDEAL or role[1] != state.redeals + 1:
         raise Violation("illegal_action", "a new deal only follows a first round that ended "
                         f"unopened; the hand awaits the {state.awaiting}")
     if sorted(deal.hands) != sorted(state.contenders):
         raise Violation("invalid_card", "a redeal gives five cards to every player still in: "
                         f"{', '.join(f'p{s + 1}' for s in state.contenders)}")
-    return draw.handle(state, draw.Redeal(deal.deck, reshuffle_order=deal.reshuffle_order))
+    return draw_decide.handle(state, Redeal(deal.deck, reshuffle_order=deal.reshuffle_order))
 
 
-def _check_received(plan: _Plan, role: tuple[Any, ...] | None, events: list[draw.Event]) -> None:
+def _check_received(plan: _Plan, role: tuple[Any, ...] | None, events: list[Event]) -> None:
     if role is None:
         return  # standing pat
     wanted = plan.deals[role[1]].received[role[2]]
-    drew = next(e for e in events if type(e) is draw.PlayerDrew)
+    drew = next(e for e in events if type(e) is PlayerDrew)
     if UNKNOWN_CARD not in wanted and drew.received != wanted:
         raise Violation("invalid_card", f"the record deals {wanted}, but the stub and the "
                         f"reshuffled discards give {drew.received}: a card cannot be dealt twice")
 
 
-def _discards(state: draw.HandState, plan: _Plan, action: StoodPatOrDiscarded) -> tuple[str, ...]:
+def _discards(state: HandState, plan: _Plan, action: StoodPatOrDiscarded) -> tuple[str, ...]:
     """The named discards; each `??` stands for one of the player's unknown cards."""
     fillers = plan.deals[state.redeals].fillers
     held = [format_card(c) for c in state.hands[action.player]]
@@ -379,7 +383,7 @@ def _discards(state: draw.HandState, plan: _Plan, action: StoodPatOrDiscarded) -
                         "than they hold") from None
 
 
-def _check_shown(state: draw.HandState, action: ShownOrMucked) -> None:
+def _check_shown(state: HandState, action: ShownOrMucked) -> None:
     """Our replay's showdown is automatic (the computer shows or mucks in the order of show);
     a record's `sm` must name the cards the player holds."""
     if not state.over:
@@ -392,11 +396,11 @@ def _check_shown(state: draw.HandState, action: ShownOrMucked) -> None:
                         f"holds {''.join(sorted(held))}")
 
 
-def _check_known_showdown(state: draw.HandState, plan: _Plan, log: Iterable[draw.Event]) -> None:
+def _check_known_showdown(state: HandState, plan: _Plan, log: Iterable[Event]) -> None:
     fillers = plan.deals[state.redeals].fillers
     # A hand the computer mucked was weighed too: filler cards must not decide that either.
     for event in log:
-        if isinstance(event, draw.CardsShown) and fillers & set(_split(event.cards)) or \
+        if isinstance(event, CardsShown) and fillers & set(_split(event.cards)) or \
                 isinstance(event, CardsMucked) and fillers & {format_card(c) for c in state.hands[event.position]}:
             raise _refuse("unknown_cards", f"the showdown needs p{event.position + 1}'s cards, which "
                           "the record gives as unknown (??)", seat=event.position)
@@ -409,12 +413,12 @@ def _split(text: str) -> list[str]:
 # ---------------------------------------------------------------- export of our hands
 
 
-def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
+def phh_from_events(events: Iterable[Event]) -> HandHistory:
     """A finished five-card draw hand (its events) as a record of our extension. Cards an
     event hides (None) are written `??`, as many as the public count says."""
     events = list(events)
     started = events[0]
-    if not isinstance(started, draw.HandStarted):
+    if not isinstance(started, HandStarted):
         raise ValueError("a hand's events begin with HandStarted")
     settings = started.settings
     if not settings.betting:
@@ -425,12 +429,12 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
     actions: list[PhhAction] = []
     finishing: tuple[Amount, ...] | None = None
     for event in events[1:]:
-        if isinstance(event, draw.HoleCardsDealt):
-            cards = _split(event.cards) if event.cards else [UNKNOWN_CARD] * draw.HAND_SIZE
+        if isinstance(event, draw_events.HoleCardsDealt):
+            cards = _split(event.cards) if event.cards else [UNKNOWN_CARD] * HAND_SIZE
             actions.append(HoleCardsDealt(phh[event.position], tuple(cards)))
         elif isinstance(event, ActionTaken):
             actions.append(betting_action(phh[event.position], event))
-        elif isinstance(event, draw.PlayerDrew):
+        elif isinstance(event, PlayerDrew):
             player = phh[event.position]
             hidden = (UNKNOWN_CARD,) * event.count
             actions.append(StoodPatOrDiscarded(
@@ -438,11 +442,11 @@ def phh_from_events(events: Iterable[draw.Event]) -> HandHistory:
             if event.count:
                 actions.append(HoleCardsDealt(
                     player, tuple(_split(event.received)) if event.received is not None else hidden))
-        elif isinstance(event, draw.CardsShown):
+        elif isinstance(event, CardsShown):
             actions.append(ShownOrMucked(phh[event.position], tuple(_split(event.cards))))
         elif isinstance(event, CardsMucked):
             actions.append(ShownOrMucked(phh[event.position], None))
-        elif isinstance(event, draw.HandEnded):
+        elif isinstance(event, HandEnded):
             finishing = tuple(event.stacks[seat] for seat in order)
     unit = settings.unit
     fixed = settings.structure == FIXED_LIMIT

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.games import draw, mixed
+from domain.games import mixed
+from domain.games.draw.events import HandStarted as DrawHandStarted
 from domain.history import phh, phh_draw, phh_mixed
 from domain.history.phh import HandHistory, ReplayResult
 
@@ -36,7 +37,7 @@ def phh_from_events(events: Iterable[Any]) -> HandHistory:
     record, p1 the first seat left of the button, the button last."""
     events = list(events)
     started = events[0]
-    if isinstance(started, draw.HandStarted):
+    if isinstance(started, DrawHandStarted):
         return phh_draw.phh_from_events(events)
     if isinstance(started, mixed.HandStarted):
         return phh_mixed.phh_from_events(events)

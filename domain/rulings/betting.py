@@ -17,7 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from domain.games import draw, holdem
+from domain.games import holdem
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import legal as draw_legal
+from domain.games.draw import state as draw_state
+from domain.games.draw import stream as draw_stream
+from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
+from domain.games.draw.events import CardsShown, FalseOpenersFound, HandEnded, OpenersShown
+from domain.games.draw.state import ACE_RANK_INDEX, DRAW, FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, UncalledReturned
 from domain.games.holdem import HandState
@@ -142,9 +149,9 @@ def _verdict(state: HandState, seat_of: Mapping[str, int], proposed: Mapping[str
 
 # ---------------------------------------------------------------- five-card draw
 
-_DRAW_ROUNDS = {draw.FIRST_ROUND: "first_round", draw.REDEAL: "first_round",
-                draw.DRAW: "draw", draw.SECOND_ROUND: "second_round"}
-_SETTLEMENT_EVENTS = (draw.OpenersShown, draw.CardsShown, CardsMucked, PotAwarded, draw.HandEnded)
+_DRAW_ROUNDS = {FIRST_ROUND: "first_round", REDEAL: "first_round",
+                DRAW: "draw", SECOND_ROUND: "second_round"}
+_SETTLEMENT_EVENTS = (OpenersShown, CardsShown, CardsMucked, PotAwarded, HandEnded)
 
 
 def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,7 +161,7 @@ def draw_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     replayed = replayed_draw(request)
     state, log = replayed.state, replayed.log
     answer = _draw_answer(state, log, replayed.last_round, replayed.at_showdown)
-    found = next((e for e in log if isinstance(e, draw.FalseOpenersFound)), None)
+    found = next((e for e in log if isinstance(e, FalseOpenersFound)), None)
     if found is not None:
         answer["false_openers"] = _false_openers_answer(state, log, found)
     proposed = request.get("proposed")
@@ -168,7 +175,7 @@ class ReplayedDraw:
     """A five-card draw ruling request replayed: the state and its events, each player's
     seat, the last betting round reached, and whether it stopped before a showdown that
     unknown cards would have settled."""
-    state: draw.HandState
+    state: draw_state.HandState
     log: list[Any]
     seat_of: dict[str, int]
     last_round: str
@@ -186,8 +193,8 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
     received = {seat_named(seat_of, name): _card_texts(text)
                 for name, text in (cards.get("received") or {}).items()}
     for seat, hand in hole.items():
-        if len(hand) != draw.HAND_SIZE:
-            raise Violation("invalid_card", f"{players[seat]} is dealt {draw.HAND_SIZE} cards, "
+        if len(hand) != HAND_SIZE:
+            raise Violation("invalid_card", f"{players[seat]} is dealt {HAND_SIZE} cards, "
                             f"not {len(hand)}", numbers={"player": players[seat]})
     receipts = [_receipt(players, seat, discard, received.get(seat))
                 for seat, kind, discard, _ in commands if kind in _DRAWS]
@@ -195,7 +202,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
     draws = [*commands, *([_draw_command_shape(seat_of, proposed)] if proposed is not None else [])]
     deck = recorded_deck(settings, [hole.get(seat) or _unknown_hand(draws, seat)
                                     for seat in range(len(players))], receipts)
-    log, state = draw.handle(None, draw.StartHand(players, len(players) - 1, settings, deck.deck,
+    log, state = draw_decide.handle(None, StartHand(players, len(players) - 1, settings, deck.deck,
                                                   stacks, reshuffle_order=deck.reshuffle_order))
     fillers = set(deck.fillers)
     last_round = _DRAW_ROUNDS[state.phase]
@@ -208,17 +215,17 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
         except Violation as violation:
             raise Violation(violation.code, f"action {index}: {violation.detail}", violation.rule,
                             {**violation.numbers, "index": index}) from None
-        if after.phase == draw.REDEAL:
-            redeal = recorded_deck(settings, [[UNKNOWN_CARD] * draw.HAND_SIZE] * len(after.contenders),
+        if after.phase == REDEAL:
+            redeal = recorded_deck(settings, [[UNKNOWN_CARD] * HAND_SIZE] * len(after.contenders),
                                    receipts)
             fillers |= redeal.fillers
-            more, after = draw.handle(after, draw.Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
+            more, after = draw_decide.handle(after, Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
             events += more
         if after.over and after.showdown and _needs_unknown_cards(after, fillers):
             # Cards nobody named never settle a showdown: stop just before it.
             settled = next(k for k, e in enumerate(events) if isinstance(e, _SETTLEMENT_EVENTS))
             events = events[:settled]
-            after = draw.replay([*log, *events])
+            after = draw_stream.replay([*log, *events])
             stopped_at_showdown = True
         log += events
         state = after
@@ -235,25 +242,25 @@ def _unknown_hand(draws: list[DrawShape], seat: int) -> list[str]:
     came from it, so a draw that names them is never refused for want of them."""
     named = next((discard for drawer, kind, discard, _ in draws
                   if drawer == seat and kind in _DRAWS and isinstance(discard, list)), [])
-    if len(named) > draw.HAND_SIZE:
+    if len(named) > HAND_SIZE:
         named = []  # the draw itself is refused for its size
-    return [*named, *[UNKNOWN_CARD] * (draw.HAND_SIZE - len(named))]
+    return [*named, *[UNKNOWN_CARD] * (HAND_SIZE - len(named))]
 
 
-def _replayed(state: draw.HandState, shape: DrawShape) -> tuple[list[Any], draw.HandState]:
+def _replayed(state: draw_state.HandState, shape: DrawShape) -> tuple[list[Any], draw_state.HandState]:
     """One action as it happened at the table. An opening bet by a player whose cards hold
     no openers is a false open as made (nobody checks openers at the bet in a live game):
     it stands until the floor finds it (`false_openers`) or the end of the hand does."""
     try:
-        return draw.handle(state, _draw_command(state, shape))
+        return draw_decide.handle(state, _draw_command(state, shape))
     except Violation as violation:
         seat, kind, _, to = shape
         if violation.code != "no_openers" or kind != "bet":
             raise
-        return draw.handle(state, draw.OpenWithoutProof(seat, to))
+        return draw_decide.handle(state, OpenWithoutProof(seat, to))
 
 
-def _false_openers_answer(state: draw.HandState, log: list[Any], found: Any) -> dict[str, Any]:
+def _false_openers_answer(state: draw_state.HandState, log: list[Any], found: Any) -> dict[str, Any]:
     name = state.players[found.position]
     opened = _opening_bet(log, found.position)
     if found.outcome == "carried":
@@ -323,8 +330,8 @@ def _draw_command_shape(seat_of: Mapping[str, int], action: Any) -> DrawShape:
     discard = action.get("discard")
     if isinstance(discard, bool) or not isinstance(discard, (int, list, str)):
         raise Violation("validation_error", "a draw names its `discard`: a list of cards or a count")
-    if isinstance(discard, int) and not 0 <= discard <= draw.HAND_SIZE:
-        raise Violation("validation_error", f"a draw discards 0 to {draw.HAND_SIZE} cards, not {discard}")
+    if isinstance(discard, int) and not 0 <= discard <= HAND_SIZE:
+        raise Violation("validation_error", f"a draw discards 0 to {HAND_SIZE} cards, not {discard}")
     if not isinstance(discard, int):
         discard = _card_texts("".join(discard) if isinstance(discard, list)
                               and all(isinstance(c, str) for c in discard) else discard)
@@ -342,26 +349,26 @@ def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
     return received
 
 
-def _draw_command(state: draw.HandState, shape: DrawShape) -> Any:
+def _draw_command(state: draw_state.HandState, shape: DrawShape) -> Any:
     seat, kind, discard, to = shape
     if kind == "false_openers":
-        return draw.FalseOpeners(seat)
+        return FalseOpeners(seat)
     if kind not in _DRAWS:
         return PostAction(seat, kind, to)
     split = kind == "split_openers"
     if not isinstance(discard, int):
-        return draw.Discard(seat, tuple(discard), split_openers=split)
+        return Discard(seat, tuple(discard), split_openers=split)
     # A count: throw the lowest cards, keeping aces and the joker (what a 4-card draw needs).
     held = state.hands[seat] if 0 <= seat < state.seat_count else ()
-    lowest_first = sorted(held, key=lambda c: (c == JOKER or c >> 2 == draw.ACE_RANK_INDEX, c))
-    return draw.Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
+    lowest_first = sorted(held, key=lambda c: (c == JOKER or c >> 2 == ACE_RANK_INDEX, c))
+    return Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
 
 
-def _needs_unknown_cards(state: draw.HandState, fillers: set[str]) -> bool:
+def _needs_unknown_cards(state: draw_state.HandState, fillers: set[str]) -> bool:
     return any(format_card(card) in fillers for seat in state.contenders for card in state.hands[seat])
 
 
-def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
+def _draw_answer(state: draw_state.HandState, log: list[Any], last_round: str,
                  at_showdown: bool) -> dict[str, Any]:
     names = state.players
     to_act = None if at_showdown else state.to_act
@@ -370,9 +377,9 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
         "round": shown_round,
         "to_act": names[to_act] if to_act is not None else None,
         "hand_over": state.over,
-        "legal": None if at_showdown else legal_as_ruled(draw.legal_actions(state)),
+        "legal": None if at_showdown else legal_as_ruled(draw_legal.legal_actions(state)),
     }
-    options = draw.legal_draw(state)
+    options = draw_legal.legal_draw(state)
     if options is not None:
         answer["draw"] = {"player": names[options.position], "most": options.most,
                           "most_keeping_no_ace": options.most_keeping_no_ace}
@@ -383,13 +390,13 @@ def _draw_answer(state: draw.HandState, log: list[Any], last_round: str,
     return answer
 
 
-def _draw_verdict(state: draw.HandState, log: list[Any], seat_of: Mapping[str, int],
+def _draw_verdict(state: draw_state.HandState, log: list[Any], seat_of: Mapping[str, int],
                   proposed: Mapping[str, Any], at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
             raise Violation("hand_over", "the hand has reached the showdown")
         shape = _draw_command_shape(seat_of, proposed)
-        events = draw.decide(state, _draw_command(state, shape))
+        events = draw_decide.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
@@ -401,11 +408,11 @@ def _draw_verdict(state: draw.HandState, log: list[Any], seat_of: Mapping[str, i
     return allowed(state.betting, seat, kind, to)
 
 
-def _draw_phase_verdict(state: draw.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
+def _draw_phase_verdict(state: draw_state.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
                         discard: int | list[str]) -> dict[str, Any]:
     name = state.players[seat]
     if kind == "false_openers":
-        found = next(e for e in events if isinstance(e, draw.FalseOpenersFound))
+        found = next(e for e in events if isinstance(e, FalseOpenersFound))
         ruled = _false_openers_answer(state, [*log, *events], found)
         return {"legal": True, "detail": ruled["detail"], "rule": ruled["rule"],
                 "numbers": {"opened": _opening_bet(log, seat), "outcome": found.outcome}}
@@ -414,8 +421,8 @@ def _draw_phase_verdict(state: draw.HandState, log: list[Any], events: list[Any]
         return {"legal": True, "rule": cite("split_openers"), "numbers": {"discard": count},
                 "detail": f"{name} splits openers, drawing {count}: the discards are kept aside, "
                           "face down, to prove the openers"}
-    options = draw.legal_draw(state)
-    assert options is not None  # draw.decide accepted a draw, so a player is to draw
+    options = draw_legal.legal_draw(state)
+    assert options is not None  # draw_decide.decide accepted a draw, so a player is to draw
     limit = (f"at most {options.most} keeping an ace or the joker, else {options.most_keeping_no_ace}"
              if options.most != options.most_keeping_no_ace else f"at most {options.most}")
     return {"legal": True, "rule": cite("five_card_draw"), "detail": f"{name} draws {count}: {limit}",

@@ -23,7 +23,10 @@ from fractions import Fraction
 from typing import Any
 
 from domain import registry, secrecy
-from domain.games import draw, holdem, mixed
+from domain.games import holdem, mixed
+from domain.games.draw import legal as draw_legal
+from domain.games.draw import state as draw_state
+from domain.games.draw import stream as draw_stream
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh, phh_games
@@ -509,7 +512,7 @@ def _mixed_table(state: mixed.MixedState, names: list[str], viewer: views.Viewer
                                           for seat, name in enumerate(names)], hand.round, board)
 
 
-def _draw_table(state: draw.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+def _draw_table(state: draw_state.HandState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     cards = [_text(state.hands[seat]) if state.hands[seat]
              and (state.shown[seat] or viewer.sees_cards_of(name)) else None
              for seat, name in enumerate(names)]
@@ -540,11 +543,11 @@ _HOLDEM = _RecordedGame(holdem.evolve, _holdem_table, lambda state: legal_shape(
                         lambda started: started.variant, holdem.EVENT_TYPES)
 _MIXED = _RecordedGame(mixed.evolve, _mixed_table, lambda state: table_legal(mixed_legal(state)),
                        lambda started: started.game, mixed.EVENT_TYPES)
-_DRAW = _RecordedGame(draw.evolve, _draw_table, lambda state: legal_shape(draw.legal_actions(state)),
-                      lambda started: DRAW_GAME, draw.EVENT_TYPES)
+_DRAW = _RecordedGame(draw_stream.evolve, _draw_table, lambda state: legal_shape(draw_legal.legal_actions(state)),
+                      lambda started: DRAW_GAME, draw_stream.EVENT_TYPES)
 
 
-_BY_DECIDER = {holdem: _HOLDEM, mixed: _MIXED, draw: _DRAW}
+_BY_DECIDER = {holdem: _HOLDEM, mixed: _MIXED, draw_stream: _DRAW}
 
 
 def _recorded_game(variant: str) -> _RecordedGame:

@@ -135,3 +135,17 @@ def test_no_role_sees_the_deck_or_salt_before_the_hand_ends_and_the_floor_sees_t
     for headers in roles[2:]:
         deal = client.get(f"/v1/hands/{table_id}.1", headers=headers).get_json()["deal"]
         assert deal["salt"] is None and deal["deck"] is None
+
+
+@pytest.mark.parametrize("action", ["show", "muck"])
+def test_a_show_or_muck_at_a_no_betting_table_is_refused_by_the_order_of_show(client, players, action):
+    """A no-betting hand shows every hand by itself: a player's show or muck is a 422 citing
+    TDA 2024 17, never a 500 (domain.games.draw.showdown.show_or_muck)."""
+    table_id = new_table(client, players, settings={"ante": 5, "mode": "no-betting", "showdown": "declared"}).get_json()["id"]
+    client.post(f"/v1/tables/{table_id}/hands", json={}, headers=ADMIN)
+    legal = client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN)
+    assert legal.get_json()["legal"]["discard"]
+    answer = client.post(f"/v1/tables/{table_id}/actions", headers={**ADMIN, "If-Match": legal.headers["ETag"]},
+                         json={"action": action, "player_id": legal.get_json()["to_act"]})
+    body = assert_problem(answer, 422, "illegal_action")
+    assert body["rule"] == "TDA 2024 17", body

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games.draw import opening_cards
+from domain.games.draw.openers import opening_cards
 from domain.rules.cards import parse_cards
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.games import draw, palace
+from domain.games import palace
+from domain.games.draw.events import Redealt
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table
 from domain.live.games import PalaceReshuffleCommitted
@@ -117,7 +118,7 @@ def test_a_draw_hand_begun_before_derived_redeals_takes_the_derived_deck_on_its_
     secret = bytes.fromhex(state.salt)
     player = views.legal_actions_view(state)["to_act"]
     events, state = table.handle(state, table.Act(player, "check"), 0, NoDraws())  # type: ignore[arg-type]
-    redealt = next(e for e in events if isinstance(e, draw.Redealt))
+    redealt = next(e for e in events if isinstance(e, Redealt))
     deck = deal_commitment.derived_order(deck_texts(), secret, "draw-redeal-2-deck")
     reshuffle = deal_commitment.derived_order(deck_texts(), secret, "draw-redeal-2-reshuffle")
     first = state.hand.deals[2].first

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games.draw import Discard, PostAction, advised_discard, auto_action
+from domain.games.draw.commands import Discard
+from domain.games.draw.computer import advised_discard, auto_action
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import PostAction
 from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table
 

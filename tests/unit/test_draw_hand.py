@@ -6,29 +6,27 @@ from collections.abc import Sequence
 
 import pytest
 
-from domain.games import draw
-from domain.games.draw import (
+from domain.games.draw import events as draw_events
+from domain.games.draw import legal as draw_legal
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.decide import handle
+from domain.games.draw.events import (
     AntesPosted,
-    CardsMucked,
     CardsShown,
-    Discard,
     DrawBegan,
     HandEnded,
     HoleCardsDealt,
     OpenersShown,
     PlayerDrew,
-    PostAction,
-    PotAwarded,
-    Redeal,
+    PointsScored,
     RedealRequired,
     Redealt,
     SecondRoundBegan,
-    StartHand,
     StubReshuffled,
-    UncalledReturned,
-    handle,
 )
+from domain.games.draw.legal import DrawOptions
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import CardsMucked, PostAction, PotAwarded, UncalledReturned
 from domain.rules.cards import format_card, new_deck, parse_cards
 from domain.rules.violations import Violation
 
@@ -127,11 +125,11 @@ def test_hole_cards_are_seen_by_their_owner_only_and_the_deck_order_by_the_floor
     table = Table(THREE)
     started, dealt = table.events[0], table.events[2]
     assert dealt == HoleCardsDealt(1, "7s7h8d9cTs")
-    assert draw.visible_event(dealt, 1, "player") == dealt
-    assert draw.visible_event(dealt, 0, "player") == HoleCardsDealt(1, None)
-    assert draw.visible_event(dealt, None, "spectator") == HoleCardsDealt(1, None)
-    assert draw.visible_event(started, 1, "player").deck is None
-    assert draw.visible_event(started, None, "floor") == started
+    assert draw_events.visible_event(dealt, 1, "player") == dealt
+    assert draw_events.visible_event(dealt, 0, "player") == HoleCardsDealt(1, None)
+    assert draw_events.visible_event(dealt, None, "spectator") == HoleCardsDealt(1, None)
+    assert draw_events.visible_event(started, 1, "player").deck is None
+    assert draw_events.visible_event(started, None, "floor") == started
 
 
 def test_the_commitment_is_carried_in_the_start_event():
@@ -229,9 +227,9 @@ def test_a_bet_without_jacks_or_better_is_no_openers():
     with pytest.raises(Violation) as caught:
         table(PostAction(1, "bet", 20))
     assert caught.value.code == "no_openers"
-    assert draw.legal_actions(table.state).bet is None
+    assert draw_legal.legal_actions(table.state).bet is None
     table.act(("check",), ("check",))
-    assert draw.legal_actions(table.state).bet is not None  # seat 0 holds aces
+    assert draw_legal.legal_actions(table.state).bet is not None  # seat 0 holds aces
     table.act(("bet", 20))
     assert table.state.opener == 0
 
@@ -362,11 +360,11 @@ def test_a_draw_limit_of_five_allows_all_cards():
 
 def test_the_draw_options_say_how_many_cards_may_go():
     table = to_the_draw(button=2)
-    assert draw.legal_draw(table.state) == draw.DrawOptions(0, 4, 3)  # seat 0 holds aces
+    assert draw_legal.legal_draw(table.state) == DrawOptions(0, 4, 3)  # seat 0 holds aces
     table(Discard(0, ()))
-    assert draw.legal_draw(table.state) == draw.DrawOptions(1, 3, 3)
+    assert draw_legal.legal_draw(table.state) == DrawOptions(1, 3, 3)
     flat = to_the_draw(DrawSettings(draw_limit=5), button=2)
-    assert draw.legal_draw(flat.state) == draw.DrawOptions(0, 5, 5)
+    assert draw_legal.legal_draw(flat.state) == DrawOptions(0, 5, 5)
 
 
 def test_each_player_draws_once():
@@ -380,10 +378,10 @@ def test_each_player_draws_once():
 def test_how_many_cards_a_player_drew_is_public_but_not_which():
     table = to_the_draw(stub="KsKh8c")
     drew = table(Discard(1, ("8d", "9c", "Ts")))[0]
-    assert draw.visible_event(drew, 0, "player") == PlayerDrew(1, 3, None, None)
-    assert draw.visible_event(drew, None, "spectator") == PlayerDrew(1, 3, None, None)
-    assert draw.visible_event(drew, 1, "player") == drew
-    assert draw.visible_event(drew, None, "floor") == drew
+    assert draw_events.visible_event(drew, 0, "player") == PlayerDrew(1, 3, None, None)
+    assert draw_events.visible_event(drew, None, "spectator") == PlayerDrew(1, 3, None, None)
+    assert draw_events.visible_event(drew, 1, "player") == drew
+    assert draw_events.visible_event(drew, None, "floor") == drew
 
 
 SIX = ("2s3s4s5s7h", "2h3h4h5h7d", "2d3d4d5d7c", "2c3c4c5c7s", "8s9sTsJs6h", "8h9hThJh6d")
@@ -400,7 +398,7 @@ def test_when_the_stub_runs_out_the_other_players_discards_are_reshuffled():
     assert isinstance(reshuffle, StubReshuffled) and reshuffle.count == 20
     assert not set(reshuffle.cards) & set(parse_and_text(SIX[4]))  # not the drawer's own
     assert len(set(parse_cards(drew.received))) == 5
-    assert draw.visible_event(reshuffle, 4, "player") == StubReshuffled(20, None)
+    assert draw_events.visible_event(reshuffle, 4, "player") == StubReshuffled(20, None)
 
 
 def test_the_reshuffled_stub_follows_the_callers_order():
@@ -446,7 +444,7 @@ def test_with_the_setting_the_second_round_starts_left_of_the_dealer():
 def test_no_limit_bets_after_the_draw_start_at_one_unit():
     table = to_the_draw()
     table.draw_all("", "", "")
-    assert draw.legal_actions(table.state).bet.min_to == 20
+    assert draw_legal.legal_actions(table.state).bet.min_to == 20
 
 
 def test_fixed_limit_bets_one_unit_before_the_draw_and_two_after():
@@ -457,33 +455,33 @@ def test_fixed_limit_bets_one_unit_before_the_draw_and_two_after():
     assert caught.value.code == "wrong_fixed_amount"
     table.act(("bet", 20), ("call",), ("call",))
     table.draw_all("", "", "")
-    assert draw.legal_actions(table.state).bet.min_to == 40
-    assert draw.legal_actions(table.state).bet.max_to == 40
+    assert draw_legal.legal_actions(table.state).bet.min_to == 40
+    assert draw_legal.legal_actions(table.state).bet.max_to == 40
 
 
 def test_fixed_limit_allows_a_bet_and_four_raises():
     table = Table(THREE, DrawSettings(structure="fixed-limit"))
     table.act(("bet", 20), ("raise", 40), ("raise", 60), ("raise", 80), ("raise", 100))
-    legal = draw.legal_actions(table.state)
+    legal = draw_legal.legal_actions(table.state)
     assert legal.raise_ is None and legal.raise_closed_reason == "raise_cap_reached"
     three_raises = Table(THREE, DrawSettings(structure="fixed-limit", raise_cap=4))
     three_raises.act(("bet", 20), ("raise", 40), ("raise", 60), ("raise", 80))
-    assert draw.legal_actions(three_raises.state).raise_ is None
+    assert draw_legal.legal_actions(three_raises.state).raise_ is None
 
 
 def test_fixed_limit_heads_up_may_lift_the_cap():
     hands = THREE[:2]
     capped = Table(hands, DrawSettings(structure="fixed-limit", raise_cap=2))
     capped.act(("bet", 20), ("raise", 40))
-    assert draw.legal_actions(capped.state).raise_ is None
+    assert draw_legal.legal_actions(capped.state).raise_ is None
     lifted = Table(hands, DrawSettings(structure="fixed-limit", raise_cap=2, heads_up_uncapped=True))
     lifted.act(("bet", 20), ("raise", 40))
-    assert draw.legal_actions(lifted.state).raise_.min_to == 60
+    assert draw_legal.legal_actions(lifted.state).raise_.min_to == 60
 
 
 def test_pot_limit_caps_the_bet_at_the_pot():
     table = Table(THREE, DrawSettings(structure="pot-limit"))
-    assert draw.legal_actions(table.state).bet.max_to == 30
+    assert draw_legal.legal_actions(table.state).bet.max_to == 30
     with pytest.raises(Violation) as caught:
         table(PostAction(1, "bet", 40))
     assert caught.value.code == "above_pot_limit"
@@ -603,7 +601,7 @@ def test_no_betting_mode_deals_draws_once_each_and_the_best_hand_scores_a_point(
 def test_no_betting_mode_the_best_hand_scores_one_point():
     table = Table(THREE, NO_BETTING)
     table.draw_all("", "", "")
-    assert table.events[-2] == draw.PointsScored((0,))
+    assert table.events[-2] == PointsScored((0,))
     assert table.events[-1] == HandEnded((0, 0, 0), (1, 0, 0), True)
 
 

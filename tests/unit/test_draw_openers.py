@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games import draw
-from domain.games.draw import Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, PotAwarded, Redeal, visible_event
+from domain.games.draw import computer as draw_computer
+from domain.games.draw import openers as draw_openers
+from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal
+from domain.games.draw.events import FalseOpenersFound, OpenersShown, OpenersSplit, visible_event
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import PotAwarded
+from domain.rules.cards import format_card
 from domain.rules.violations import Violation
 from tests.unit.test_draw_hand import Table, parse_and_text, stacked_deck
 
@@ -48,7 +52,7 @@ def test_splitting_openers_declared_keeps_the_discards_aside_and_proves_them_at_
     events = table(Discard(1, tuple(parse_and_text("Js")), split_openers=True))
     split = next(e for e in events if isinstance(e, OpenersSplit))
     assert split.cards == "Js"
-    assert parse_and_text("Js")[0] not in [draw.format_card(c) for c in table.state.muck]
+    assert parse_and_text("Js")[0] not in [format_card(c) for c in table.state.muck]
     # The discards kept aside are the opener's own: nobody else sees them.
     assert visible_event(split, 1, "player").cards == "Js"
     assert visible_event(split, 2, "player").cards is None
@@ -68,8 +72,8 @@ def test_only_the_opener_splits_openers():
 
 def test_the_computer_player_declares_the_split_it_makes():
     table = opened_and_called(("9c9d5s4c3d", "JsJhTh9h8h", "7s7h8d9sTs"))
-    move = draw.auto_action(table.state, 1)
-    assert move.split_openers is draw.breaks_openers(table.state, 1, move.cards)
+    move = draw_computer.auto_action(table.state, 1)
+    assert move.split_openers is draw_openers.breaks_openers(table.state, 1, move.cards)
 
 
 def test_false_openers_before_anyone_else_acted_carry_the_pot_to_the_next_deal():
@@ -164,7 +168,7 @@ def test_an_opener_keeping_a_pair_from_a_straight_draws_without_splitting_opener
     table = joker_straight_opened()
     events = table(Discard(1, tuple(parse_and_text("Tc9h8s"))))
     assert not any(isinstance(e, OpenersSplit) for e in events)
-    assert draw.breaks_openers(table.state, 1, ["Tc", "9h", "8s"]) is False
+    assert draw_openers.breaks_openers(table.state, 1, ["Tc", "9h", "8s"]) is False
 
 
 def test_throwing_the_joker_from_such_a_straight_still_splits_the_openers():
@@ -172,7 +176,7 @@ def test_throwing_the_joker_from_such_a_straight_still_splits_the_openers():
     with pytest.raises(Violation) as refused:
         table(Discard(1, tuple(parse_and_text("JkTc9h"))))
     assert refused.value.code == "split_openers_undeclared"
-    assert draw.breaks_openers(table.state, 1, ["Jk", "Tc", "9h"]) is True
+    assert draw_openers.breaks_openers(table.state, 1, ["Jk", "Tc", "9h"]) is True
 
 
 def test_with_the_bug_only_an_ace_pairs_the_joker():
@@ -180,5 +184,5 @@ def test_with_the_bug_only_an_ace_pairs_the_joker():
     table = Table(("9c9d5s4c3d", "JkAhKhQh9h", "7s7h8d9sTs"), bug)  # a flush, and aces with the bug
     table.act(("bet", 20))
     table.act(("call",), ("call",))
-    assert draw.breaks_openers(table.state, 1, ["Kh", "Qh", "9h"]) is False
-    assert draw.breaks_openers(table.state, 1, ["Ah", "Qh", "9h"]) is True
+    assert draw_openers.breaks_openers(table.state, 1, ["Kh", "Qh", "9h"]) is False
+    assert draw_openers.breaks_openers(table.state, 1, ["Ah", "Qh", "9h"]) is True

@@ -12,8 +12,17 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from domain.games import draw as game
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import events as draw_events
+from domain.games.draw import legal as draw_legal
+from domain.games.draw import openers as draw_openers
+from domain.games.draw import stream as draw_stream
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.events import CardsShown, HoleCardsDealt, OpenersShown, PlayerDrew
+from domain.games.draw.state import HandState
+from domain.games.draw.stream import EVENT_TYPES
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import PostAction, PotAwarded
 from domain.records import from_record, to_record
 from domain.rules.cards import format_card, new_deck, shuffled
 
@@ -42,19 +51,19 @@ def _deck(settings: DrawSettings, rng: random.Random) -> tuple[str, ...]:
     return tuple(format_card(c) for c in shuffled(new_deck(settings.joker is not None), rng))
 
 
-def _random_command(state: game.HandState, rng: random.Random) -> Any:
+def _random_command(state: HandState, rng: random.Random) -> Any:
     if state.awaiting == "redeal":
-        return game.Redeal(_deck(state.settings, rng), reshuffle_order=_deck(state.settings, rng))
+        return Redeal(_deck(state.settings, rng), reshuffle_order=_deck(state.settings, rng))
     seat = state.to_act
     if state.awaiting == "draw":
         hand = list(state.hands[seat])
         discard = rng.sample(hand, rng.choice((rng.randint(0, 5), 5)))
-        while len(discard) > game.draw_limit(state.settings, [c for c in hand if c not in discard]):
+        while len(discard) > draw_legal.draw_limit(state.settings, [c for c in hand if c not in discard]):
             discard.pop()
         thrown = tuple(format_card(c) for c in discard)
         # An opener who throws part of the openers away says so (splitting openers).
-        return game.Discard(seat, thrown, split_openers=game.breaks_openers(state, seat, thrown))
-    legal = game.legal_actions(state)
+        return Discard(seat, thrown, split_openers=draw_openers.breaks_openers(state, seat, thrown))
+    legal = draw_legal.legal_actions(state)
     options = [("fold", None)] if rng.random() < 0.15 else []
     if legal.check:
         options.append(("check", None))
@@ -65,24 +74,24 @@ def _random_command(state: game.HandState, rng: random.Random) -> Any:
             options += [(name, rng.choice((allowed.min_to, allowed.max_to,
                                           rng.randint(allowed.min_to, allowed.max_to))))] * 2
     action, to = rng.choice(options or [("fold", None)])
-    return game.PostAction(seat, action, to)
+    return PostAction(seat, action, to)
 
 
 def play(settings: DrawSettings, stacks: tuple[int, ...], button: int, seed: int):
     """One random hand: (all events, final state), checking conservation at every step."""
     rng = random.Random(seed)
     n = len(stacks) if settings.betting else 2 + seed % 5
-    start = game.StartHand(tuple(f"P{i}" for i in range(n)), button % n, settings,
+    start = StartHand(tuple(f"P{i}" for i in range(n)), button % n, settings,
                            _deck(settings, rng), stacks,
                            reshuffle_order=_deck(settings, rng) if rng.random() < 0.5 else None)
-    events, state = game.handle(None, start)
+    events, state = draw_decide.handle(None, start)
     total = sum(stacks)
     for _ in range(MAX_COMMANDS):
         if state.over:
             break
         if settings.betting:
             assert sum(state.stacks) + sum(state.betting.committed) == total
-        new, state = game.handle(state, _random_command(state, rng))
+        new, state = draw_decide.handle(state, _random_command(state, rng))
         events += new
     assert state.over
     assert sum(events[-1].stacks) == (total if settings.betting else 0)
@@ -95,8 +104,8 @@ def test_chips_are_conserved_and_every_hand_ends(table):
     events, state = play(*table)
     settings = table[0]
     if settings.betting:
-        awarded = sum(sum(e.shares) for e in events if isinstance(e, game.PotAwarded))
-        assert awarded == sum(e.amount for e in events if isinstance(e, game.PotAwarded))
+        awarded = sum(sum(e.shares) for e in events if isinstance(e, PotAwarded))
+        assert awarded == sum(e.amount for e in events if isinstance(e, PotAwarded))
         assert all(stack >= 0 for stack in state.stacks)
     else:
         assert sum(state.points) >= 1
@@ -107,9 +116,9 @@ def test_chips_are_conserved_and_every_hand_ends(table):
 def test_replay_through_store_records_rebuilds_the_same_state(table):
     events, state = play(*table)
     records = [to_record(event) for event in events]
-    rebuilt = [from_record(game.EVENT_TYPES, name, data) for name, data in records]
+    rebuilt = [from_record(EVENT_TYPES, name, data) for name, data in records]
     assert rebuilt == events
-    assert game.replay(rebuilt) == state
+    assert draw_stream.replay(rebuilt) == state
     assert play(*table)[0] == events  # same inputs, same hand
 
 
@@ -132,16 +141,16 @@ def _card_texts(value: Any) -> set[str]:
 def test_a_player_never_sees_another_players_cards_before_the_showdown(table):
     events, state = play(*table)
     showdown = next((k for k, e in enumerate(events)
-                     if isinstance(e, (game.CardsShown, game.OpenersShown))), len(events))
+                     if isinstance(e, (CardsShown, OpenersShown))), len(events))
     before = events[:showdown]
     for viewer in range(state.seat_count):
         own: set[str] = set()
         for event in before:
-            if isinstance(event, game.HoleCardsDealt) and event.position == viewer:
+            if isinstance(event, HoleCardsDealt) and event.position == viewer:
                 own |= _card_texts(event.cards)
-            if isinstance(event, game.PlayerDrew) and event.position == viewer:
+            if isinstance(event, PlayerDrew) and event.position == viewer:
                 own |= _card_texts(event.received)
-        seen = set().union(*(_card_texts(game.visible_event(e, viewer, "player")) for e in before))
+        seen = set().union(*(_card_texts(draw_events.visible_event(e, viewer, "player")) for e in before))
         assert seen <= own
-    spectator = set().union(*(_card_texts(game.visible_event(e, None, "spectator")) for e in before))
+    spectator = set().union(*(_card_texts(draw_events.visible_event(e, None, "spectator")) for e in before))
     assert spectator == set()

@@ -12,7 +12,7 @@ import hmac
 
 import pytest
 
-from domain.games import draw
+from domain.games.draw.events import Redealt
 from domain.live import table
 from domain.live.games import DealSeal, DrawGame, DrawTableHand, Viewing
 from domain.rules import deal_commitment
@@ -61,7 +61,7 @@ def test_however_often_nobody_opens_every_deck_was_fixed_before_the_first_action
     secret = bytes.fromhex(state.salt)
     with_joker = joker is not None
     assert state.hand.derived_redeals is True
-    redealt = [e for e in events if isinstance(e, draw.Redealt)]
+    redealt = [e for e in events if isinstance(e, Redealt)]
     assert len(redealt) == 6
     for number, event in enumerate(redealt, start=1):
         assert event.deck == _derived(secret, f"draw-redeal-{number}-deck", with_joker)

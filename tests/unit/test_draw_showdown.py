@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games import draw
-from domain.games.draw import AskToSee, CardsMucked, CardsShown, HandEnded, Muck, PotAwarded, ShowAsked, ShowCards
+from domain.games.draw import computer as draw_computer
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import legal as draw_legal
+from domain.games.draw import stream as draw_stream
+from domain.games.draw.commands import AskToSee, Muck, ShowCards
+from domain.games.draw.events import CardsShown, HandEnded
+from domain.games.draw.state import DRAW
+from domain.games.draw.stream import EVENT_TYPES
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import CardsMucked, PotAwarded, ShowAsked
 from domain.live import table
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
@@ -125,9 +132,9 @@ def test_the_automatic_showdown_mucks_a_beaten_hand_and_shows_the_winner():
 def test_the_computer_plays_a_timed_out_declared_showdown_as_the_cards_speak():
     table = to_the_showdown()
     table(ShowCards(1))
-    assert draw.auto_action(table.state, 2, timed_out=True) == ShowCards(2)
+    assert draw_computer.auto_action(table.state, 2, timed_out=True) == ShowCards(2)
     table(ShowCards(2))
-    assert draw.auto_action(table.state, 0, timed_out=True) == Muck(0)
+    assert draw_computer.auto_action(table.state, 0, timed_out=True) == Muck(0)
 
 
 def test_the_showdown_setting_is_automatic_or_declared():
@@ -147,10 +154,10 @@ def test_at_a_table_the_clock_runs_at_a_declared_showdown_and_an_expiry_plays_th
     state = table.handle(state, _deal(draws), now, draws)[1]
     while state.hand.game.to_show is None:
         game = state.hand.game
-        if game.phase == draw.DRAW:
+        if game.phase == DRAW:
             act = table.Act(state.to_act, "discard", discard=())
         else:
-            legal = draw.legal_actions(game)
+            legal = draw_legal.legal_actions(game)
             act = table.Act(state.to_act, "bet", legal.bet.min_to) if legal.bet else \
                 table.Act(state.to_act, "check" if legal.check else "call")
         now += 1000
@@ -167,5 +174,27 @@ def test_a_hand_stored_before_the_showdown_setting_loads_with_the_automatic_show
     started = Table(HANDS).events[0]
     type_name, data = to_record(started)
     del data["settings"]["showdown"]
-    old = from_record(draw.EVENT_TYPES, type_name, data)
-    assert old.settings.showdown == "automatic" and draw.replay([old]).shown == (False,) * 3
+    old = from_record(EVENT_TYPES, type_name, data)
+    assert old.settings.showdown == "automatic" and draw_stream.replay([old]).shown == (False,) * 3
+
+
+@pytest.mark.parametrize("command", [ShowCards, Muck])
+def test_a_no_betting_hand_refuses_a_show_or_muck_with_the_order_of_show_even_once_a_hand_is_face_up(command):
+    """No-betting mode shows every hand by itself (points go to every best hand: nothing to
+    muck for). A player's show or muck is refused by TDA 2024 17, during the draw and in a
+    state replayed to the middle of that showing, with a seat already face up: a Violation
+    (4xx at the API), never the no-betting hand's missing betting round (TypeError)."""
+    settings = DrawSettings(mode="no-betting", showdown="declared")
+    table = Table(HANDS, settings)
+    with pytest.raises(Violation) as refused:
+        table(command(1))
+    assert (refused.value.code, refused.value.rule) == ("illegal_action", "TDA 2024 17")
+    table.draw_all("", "", "")
+    first_shown = next(i for i, e in enumerate(table.events) if isinstance(e, CardsShown))
+    halfway = draw_stream.replay(table.events[:first_shown + 1])
+    seat = table.events[first_shown].position
+    assert halfway.shown[seat] and not halfway.over
+    for position in (seat, (seat + 1) % 3):
+        with pytest.raises(Violation) as refused:
+            draw_decide.handle(halfway, command(position))
+        assert (refused.value.code, refused.value.rule) == ("illegal_action", "TDA 2024 17")

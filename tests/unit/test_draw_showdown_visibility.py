@@ -18,7 +18,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.games import draw
+from domain.games.draw import legal as draw_legal
+from domain.games.draw.state import DRAW, HandState
 from domain.history import phh_draw
 from domain.live import table, table_records
 from domain.live.games import DrawTableHand
@@ -63,16 +64,16 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
     return store, table_id
 
 
-def move(game: draw.HandState, choice: int) -> tuple[Any, ...]:
+def move(game: HandState, choice: int) -> tuple[Any, ...]:
     """0-4 check or call, 5 the smallest bet or raise, 6 fold; on the draw, throw away the
     first 5 - `choice % 6` cards (so the filler 0 draws five, and the stub runs out); at a
     declared showdown, even show and odd muck."""
     if game.to_show is not None:
         return ("show",) if choice % 2 == 0 else ("muck",)
-    if game.phase == draw.DRAW:
+    if game.phase == DRAW:
         hand = game.hands[game.to_act]  # type: ignore[index]
         return ("discard", None, tuple(format_card(card) for card in hand[:5 - choice % 6]))
-    legal = draw.legal_actions(game)
+    legal = draw_legal.legal_actions(game)
     aggressive = legal.bet or legal.raise_  # type: ignore[union-attr]
     if choice == 5 and aggressive is not None:
         return ("bet" if legal.bet else "raise"), aggressive.min_to  # type: ignore[union-attr]

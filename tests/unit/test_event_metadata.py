@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.games import draw
+from domain.games.draw.events import HandStarted, HoleCardsDealt, PlayerDrew
 from domain.games.draw_settings import DrawSettings
 from domain.live.table import AutomaticAction, CreateTable, HandClosed, HandOpened, SeatStack, TableSeat, handle
 from domain.rules.betting import BettingStructure
@@ -20,11 +20,11 @@ def test_a_command_spanning_two_hands_tags_each_event_with_its_own_hand_and_owne
     # B busts in hand 1; hand 2 deals table seats 0 and 2, so position 1 is now C.
     before = replace(_three_seat_table(), hand_id="t.1", hand_seats=(0, 1, 2))
     settings = DrawSettings.from_dict({"ante": 5})
-    events = [draw.PlayerDrew(1, 2, "2c3d", "4h5s"),
+    events = [PlayerDrew(1, 2, "2c3d", "4h5s"),
               HandClosed("t.1", (SeatStack(0, "A", 2000), SeatStack(1, "B", 0), SeatStack(2, "C", 1000)), ("B",)),
               HandOpened("t.2", 2, 2, (0, 2), "c" * 64, "ab" * 32),
-              draw.HandStarted(("A", "C"), (2000, 1000), 1, settings, None, None, None),
-              draw.HoleCardsDealt(1, "AsKsQsJsTs")]
+              HandStarted(("A", "C"), (2000, 1000), 1, settings, None, None, None),
+              HoleCardsDealt(1, "AsKsQsJsTs")]
     records = _new_events(before, events)
     assert [r.metadata.get("hand_id") for r in records] == ["t.1", "t.1", "t.2", "t.2", "t.2"]
     assert records[0].metadata["visible_to"] == "B"  # B's draw in the hand that ended
@@ -35,7 +35,7 @@ def test_a_command_spanning_two_hands_tags_each_event_with_its_own_hand_and_owne
 
 def test_events_the_computer_played_are_marked_and_table_events_carry_no_hand_but_their_own():
     state = replace(_three_seat_table(), hand_id="t.1", hand_seats=(0, 1, 2))
-    events = [AutomaticAction("t.1", 1, "B", "sitting_out"), draw.PlayerDrew(1, 0, "", "")]
+    events = [AutomaticAction("t.1", 1, "B", "sitting_out"), PlayerDrew(1, 0, "", "")]
     records = _new_events(state, events)
     assert [r.metadata.get("automatic") for r in records] == [None, True]
     assert [r.metadata["hand_id"] for r in records] == ["t.1", "t.1"]

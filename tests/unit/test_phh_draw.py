@@ -8,8 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games import draw
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import legal as draw_legal
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.events import Redealt
+from domain.games.draw.state import DRAW, REDEAL
 from domain.games.draw_settings import DrawSettings
+from domain.games.hand_events import PostAction
 from domain.history.phh import parse, write_phh
 from domain.history.phh_draw import recorded_deck
 from domain.history.phh_games import phh_from_events, replay
@@ -66,7 +71,7 @@ actions = ["d dh p1 As7hKd5c2s", "d dh p2 QsTh8d9c3s", "d dh p3 Js8h6d4c3h",
     result = replay(parse(text))
     # Two antes each (60) went in; Ann's bet of 20 comes back uncalled.
     assert result.finishing_stacks == (2040, 1980, 1980)
-    assert any(type(e) is draw.Redealt for e in result.events)
+    assert any(type(e) is Redealt for e in result.events)
 
 
 def test_a_draw_over_the_limit_is_the_first_illegal_action():
@@ -135,25 +140,25 @@ def test_any_hand_our_decider_plays_exports_and_replays_to_the_same_stacks(seed,
     deck = [format_card(c) for c in new_deck()]
     rng.shuffle(deck)
     names = tuple(f"P{i}" for i in range(players))
-    log, state = draw.handle(None, draw.StartHand(names, players - 1, settings_, tuple(deck),
+    log, state = draw_decide.handle(None, StartHand(names, players - 1, settings_, tuple(deck),
                                                   (500,) * players))
     while not state.over:
-        if state.phase == draw.REDEAL:
+        if state.phase == REDEAL:
             rng.shuffle(deck)
-            command = draw.Redeal(tuple(deck))
-        elif state.phase == draw.DRAW:
+            command = Redeal(tuple(deck))
+        elif state.phase == DRAW:
             seat = state.to_act
             hand = [format_card(c) for c in state.hands[seat]]
-            command = draw.Discard(seat, tuple(rng.sample(hand, rng.randint(0, 5))))
+            command = Discard(seat, tuple(rng.sample(hand, rng.randint(0, 5))))
         else:
-            legal = draw.legal_actions(state)
+            legal = draw_legal.legal_actions(state)
             options = ["fold"] + (["check"] if legal.check else ["call"])
             options += ["bet"] * bool(legal.bet) + ["raise"] * bool(legal.raise_)
             action = rng.choice(options)
             to = {"bet": legal.bet, "raise": legal.raise_}.get(action)
-            command = draw.PostAction(state.to_act, action,
+            command = PostAction(state.to_act, action,
                                       rng.randint(to.min_to, to.max_to) if to else None)
-        events, state = draw.handle(state, command)
+        events, state = draw_decide.handle(state, command)
         log += events
     record = phh_from_events(log)
     assert replay(parse(write_phh(record))).finishing_stacks == tuple(state.stacks)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games import draw, holdem
+from domain.games import holdem
+from domain.games.draw.events import HandStarted as DrawHandStarted
 from domain.live.table import (
     Act,
     AutomaticAction,
@@ -140,7 +141,7 @@ def test_five_card_draw_with_a_joker_auto_deals_its_own_pack_until_the_match_end
         events += new
     assert state.finished
     assert [e.number for e in events if isinstance(e, HandOpened)] == [1, 2, 3]
-    starts = [e for e in events if isinstance(e, draw.HandStarted)]
+    starts = [e for e in events if isinstance(e, DrawHandStarted)]
     assert len(starts) == 3 and all(sorted(e.deck) == sorted(starts[0].deck) and "Jk" in e.deck for e in starts)
     # Only the first hand needed a StartNextHand: the others came with the closing actions.
     assert sum(isinstance(e, HandClosed) for e in events) == 3

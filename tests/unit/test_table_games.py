@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.games import draw
+from domain.games.draw import openers as draw_openers
 from domain.live import table
 from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
 from domain.rules.betting import BettingStructure
@@ -54,7 +54,7 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
             count = rng.randint(0, legal["discard"]["max_cards_keeping_no_ace"])
             thrown = tuple(rng.sample(cards, count))
             # An opener who throws part of the openers away says so (splitting openers).
-            action = "split_openers" if draw.breaks_openers(hand.game, seat, thrown) else "discard"
+            action = "split_openers" if draw_openers.breaks_openers(hand.game, seat, thrown) else "discard"
             act = table.Act(player, action, discard=thrown)
         else:
             choices = [a for a in ("check", "call", "fold") if legal.get(a)]

@@ -15,7 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import draw
+from domain.games.draw import computer
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import legal as draw_legal
+from domain.games.draw import stream as draw_stream
+from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, Redeal, ShowCards, StartHand
+from domain.games.draw.events import CardsShown, HandStarted, HoleCardsDealt, OpenersShown, PlayerDrew, Redealt
+from domain.games.draw.state import FIRST_ROUND, REDEAL, HandState
 from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
 from domain.games.hand_events import PostAction
 from domain.live.games.common import (
@@ -85,8 +91,8 @@ class DrawTableHand:
     hand, the redeals' included; `held`: per position in the hand, the (card, deck position) of every card
     it was given; `given`: the cards handed out in the current deal (a card handed out again
     came back through a reshuffle); `tabled`: the positions of the cards shown to everyone;
-    `derived_redeals`: the redeals' orders come from the hand's secret (draw.HandStarted)."""
-    game: draw.HandState
+    `derived_redeals`: the redeals' orders come from the hand's secret (HandStarted, domain.games.draw.events)."""
+    game: HandState
     start_stacks: tuple[int, ...]
     deals: tuple[DrawDeal, ...]
     held: tuple[tuple[tuple[str, int | None], ...], ...] = ()
@@ -118,7 +124,7 @@ class DrawTableHand:
 class DrawGame:
     """Five-card draw (five-card-draw.md) at a live table."""
     name = "five-card-draw"
-    EVENT_TYPES = draw.EVENT_TYPES
+    EVENT_TYPES = draw_stream.EVENT_TYPES
     begun = PlaysForChips.begun
 
     @staticmethod
@@ -152,7 +158,7 @@ class DrawGame:
     (domain.live.table._start_next_hand publishes it); the other games' `commit` does."""
 
     @staticmethod
-    def start(opening: Opening) -> draw.StartHand:
+    def start(opening: Opening) -> StartHand:
         """The hand's StartHand, its reshuffle order drawn, committed to card by card: the
         table publishes its `commitment` in HandOpened. Any redeal's orders are fixed too,
         by the hand's secret (`redeal_orders`)."""
@@ -161,7 +167,7 @@ class DrawGame:
         assert dealing is not None
         reshuffle = dealing.draws.shuffled(deck_texts(parsed.joker is not None))
         commitment = deal_commitment.deal_root(committed_cards(opening.deck, reshuffle), bytes.fromhex(dealing.salt))
-        return draw.StartHand(opening.players, opening.button, parsed, opening.deck,
+        return StartHand(opening.players, opening.button, parsed, opening.deck,
                               opening.stacks if parsed.betting else (), commitment, reshuffle,
                               derived_redeals=True)
 
@@ -180,28 +186,28 @@ class DrawGame:
 
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
-        if isinstance(event, draw.HandStarted):
-            game = draw.evolve(None, event)
+        if isinstance(event, HandStarted):
+            game = draw_stream.evolve(None, event)
             return DrawTableHand(game, tuple(event.stacks),
                                  (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
                                  ((),) * game.seat_count, derived_redeals=event.derived_redeals)
         assert hand is not None
-        game = draw.evolve(hand.game, event)
-        if isinstance(event, draw.Redealt):
+        game = draw_stream.evolve(hand.game, event)
+        if isinstance(event, Redealt):
             last = hand.deals[-1]
             deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
             return with_changes(hand, game=game, deals=hand.deals + (deal,), given=frozenset())
-        if isinstance(event, (draw.HoleCardsDealt, draw.PlayerDrew)):
+        if isinstance(event, (HoleCardsDealt, PlayerDrew)):
             return with_changes(cls._given_to(hand, event), game=game)
-        if isinstance(event, (draw.CardsShown, draw.OpenersShown)):
+        if isinstance(event, (CardsShown, OpenersShown)):
             held = dict(hand.held[event.position])  # a card's latest position is the one it was tabled from
             tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
             return with_changes(hand, game=game, tabled=hand.tabled + tabled)
         return with_changes(hand, game=game)
 
     @staticmethod
-    def _given_to(hand: DrawTableHand, event: draw.HoleCardsDealt | draw.PlayerDrew) -> DrawTableHand:
-        cards = _pairs((event.cards if isinstance(event, draw.HoleCardsDealt) else event.received) or "")
+    def _given_to(hand: DrawTableHand, event: HoleCardsDealt | PlayerDrew) -> DrawTableHand:
+        cards = _pairs((event.cards if isinstance(event, HoleCardsDealt) else event.received) or "")
         deal = hand.deals[-1]
         given = [(card, deal.position(card, card in hand.given)) for card in cards]
         held = hand.held[:event.position] + (hand.held[event.position] + tuple(given),) + hand.held[event.position + 1:]
@@ -209,18 +215,18 @@ class DrawGame:
 
     @classmethod
     def handle(cls, hand: DrawTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DrawTableHand]:
-        events, game = draw.handle(None if hand is None else hand.game, command)
+        events, game = draw_decide.handle(None if hand is None else hand.game, command)
         for event in events:
             hand = cls.evolve(hand, event)
         assert hand is not None
-        if game.phase == draw.REDEAL:
+        if game.phase == REDEAL:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
             # again from a fresh deck, the one the hand's secret fixed before its first
             # action, committed to before its first card.
             deck, reshuffle = cls.redeal_orders(bytes.fromhex(dealing.salt), game.redeals + 1,
                                                 game.settings.joker is not None)
-            redeal = draw.Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
-            more, game = draw.handle(game, redeal)
+            redeal = Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
+            more, game = draw_decide.handle(game, redeal)
             for event in more:
                 hand = cls.evolve(hand, event)
             events += more
@@ -249,9 +255,9 @@ class DrawGame:
             if move.discard is None:
                 raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                                 numbers={"action": move.action})
-            return draw.Discard(move.position, move.discard, split_openers=move.action == "split_openers")
+            return Discard(move.position, move.discard, split_openers=move.action == "split_openers")
         if move.action == "false_openers":
-            return draw.FalseOpeners(move.position)
+            return FalseOpeners(move.position)
         if move.discard is not None:
             raise Violation("illegal_action", f"'discard' goes with the draw, not with {move.action!r}",
                             numbers={"action": move.action})
@@ -259,7 +265,7 @@ class DrawGame:
 
     @staticmethod
     def auto_action(hand: DrawTableHand, seat: int, timed_out: bool) -> Any:
-        return draw.auto_action(hand.game, seat, timed_out)
+        return computer.auto_action(hand.game, seat, timed_out)
 
     @staticmethod
     def legal_actions(hand: DrawTableHand) -> dict[str, Any] | None:
@@ -268,7 +274,7 @@ class DrawGame:
         declared showdown `show`, `muck` and `ask_to_see` (the last aggressor's, while a
         caller may ask to see that hand, TDA 2024 18-B)."""
         game = hand.game
-        options = draw.legal_draw(game)
+        options = draw_legal.legal_draw(game)
         if options is not None:
             return {**NO_BETTING_ACTIONS, "discard": discard_bounds(
                 0, options.most, max_cards_keeping_no_ace=options.most_keeping_no_ace)}
@@ -277,15 +283,15 @@ class DrawGame:
             open_right = aggressor is not None and not game.shown[aggressor] and aggressor in game.show_order
             return {**showdown_actions(game.players[aggressor] if aggressor is not None and open_right else None),
                     "discard": None}
-        legal = legal_shape(draw.legal_actions(game))
+        legal = legal_shape(draw_legal.legal_actions(game))
         return None if legal is None else {**legal, "discard": None}
 
     @staticmethod
     def legal_notes(hand: DrawTableHand) -> dict[str, Any]:
         game = hand.game
-        if draw.legal_draw(game) is not None or _at_declared_showdown(game):
+        if draw_legal.legal_draw(game) is not None or _at_declared_showdown(game):
             return {}
-        return legal_notes(draw.legal_actions(game))
+        return legal_notes(draw_legal.legal_actions(game))
 
     @classmethod
     def legal_view(cls, hand: DrawTableHand, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
@@ -294,7 +300,7 @@ class DrawGame:
         the bet as the betting allows it, with `needs_openers` among its parameters."""
         game = hand.game
         needs_openers = (game.settings.opening == JACKS_OR_BETTER and game.opener is None
-                         and game.phase == draw.FIRST_ROUND and game.betting is not None)
+                         and game.phase == FIRST_ROUND and game.betting is not None)
         if needs_openers and sees is not None and not sees(to_act):
             shape = legal_shape(legal_actions(game.wagers)) or {}
             if shape.get("bet") is not None:
@@ -397,12 +403,12 @@ def _whole_deck_draw_deal_view(hand: DrawTableHand, seal: DealSeal) -> dict[str,
             "deck": first["deck"], "salt": salt, "verified": first["verified"], "redeals": decks[1:]}
 
 
-def _at_declared_showdown(game: draw.HandState) -> bool:
+def _at_declared_showdown(game: HandState) -> bool:
     return game.to_show is not None and game.settings.showdown == DECLARED
 
 
 # The showdown's actions (declared showdowns): the table's action -> the hand's command.
-_DRAW_SHOWDOWN_ACTIONS = {"show": draw.ShowCards, "muck": draw.Muck, "ask_to_see": draw.AskToSee}
+_DRAW_SHOWDOWN_ACTIONS = {"show": ShowCards, "muck": Muck, "ask_to_see": AskToSee}
 
 
 def _pairs(cards: str) -> list[str]:

@@ -20,7 +20,9 @@ import marshmallow as ma
 from flask import Response
 
 from domain import registry, secrecy
-from domain.games import draw, mixed
+from domain.games import mixed
+from domain.games.draw import events as draw_events
+from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_games
 from domain.live import table, table_records
 from domain.live.mixed import MixedTableHand, event_view, hole_view
@@ -213,7 +215,7 @@ def _check_phh_form(state: table.TableState) -> None:
     rules = table.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
-    if registry.decider(state.game) is not draw:
+    if registry.decider(state.game) is not draw_stream:
         raise Problem(422, "phh_not_available",
                       f"PHH cannot express a {state.game} hand: it records "
                       f"{', '.join(sorted(registry.phh_variants()))} only", game=state.game)
@@ -233,7 +235,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
-        if hidden and registry.decider(game) is not draw and record.type not in views.PARTLY_PUBLIC_EVENTS:
+        if hidden and registry.decider(game) is not draw_stream and record.type not in views.PARTLY_PUBLIC_EVENTS:
             # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
@@ -392,7 +394,7 @@ def _imported_view(hand_id: str, game: str, state: Any, who: views.Viewer) -> di
         view["round"] = hand.round
         view["board"] = "".join("??" if c is None else format_card(c) for c in state.board)
         view["hole"] = {name: hole_view(hand, s, name, who.sees_cards_of) for s, name in enumerate(names)}
-    elif decider is draw:
+    elif decider is draw_stream:
         view["round"] = "over" if over else state.phase
         view["drawn"] = {names[s]: n for s, n in enumerate(state.drawn) if n is not None}
         view["hole"] = {
@@ -451,11 +453,11 @@ def _imported_phh(hand_id: str) -> Response:
     game, events = events_from_records(records)
     who = viewer()
     decider = registry.decider(game)
-    if decider is draw:
+    if decider is draw_stream:
         names = events[0].players
         seat = next((s for s, name in enumerate(names) if who.player_id == name), None)
-        role = draw.FLOOR if who.sees_everything else draw.PLAYER if seat is not None else draw.SPECTATOR
-        events = [draw.visible_event(event, seat, role) for event in events]
+        role = draw_events.FLOOR if who.sees_everything else draw_events.PLAYER if seat is not None else draw_events.SPECTATOR
+        events = [draw_events.visible_event(event, seat, role) for event in events]
     elif decider is mixed:
         events = [from_record(mixed.EVENT_TYPES, shown["type"], shown["data"])
                   for shown in _redacted_imported(records, who)]
