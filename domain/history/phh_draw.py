@@ -12,7 +12,9 @@ cards each player got instead. So the replay builds, for every deal of the hand 
 one, and each redeal after an unopened first round), the deck order that deals exactly the
 recorded cards: the five-card hands interleaved one card at a time from the left of the
 dealer, then the cards received on the draw in drawing order, then every card the record
-never names. Should the stub run out, the reshuffle order puts the cards still owed first.
+never names. Should the stub run out, the draw is served from the reshuffled discards:
+cards dealt earlier in the deal may be named again there, and the reshuffle order puts
+them first (recorded_deck); the decider rules whether they were among the discards.
 Unknown cards (`??`) are stood in for by unnamed cards; a showdown that would need them
 cannot be settled and is refused (`unknown_cards`).
 """
@@ -219,23 +221,25 @@ def recorded_deck(settings: DrawSettings, hands: Sequence[Sequence[str]],
     order). `??` is an unknown card: an unnamed card stands in for it, and a hand with
     unknown cards gets an ace first (when one is free) and then the highest free cards,
     so a ruling never refuses openers or an ace-kept draw for want of cards nobody named.
+    Once the stub is dealt out, the draws come from the reshuffled discards and folded
+    hands (domain.games.draw.drawing): those cards were dealt before in this deal, so
+    they may be named again, and `reshuffle_order` puts them first in the order they are
+    dealt. Whether each was really in the discards then is the decider's to rule on the
+    draw (the replay compares what it deals with the record).
     Raises Violation `invalid_card` / `duplicate_card` with numbers["card"]."""
     full = new_deck_text(settings)
     if len(hands) * HAND_SIZE > len(full):
         raise _refuse("illegal_action", f"{len(hands)} hands of {HAND_SIZE} need more than "
                       f"the {len(full)} cards of the deck", hands=len(hands))
+    stub_room = len(full) - len(hands) * HAND_SIZE
+    drawn_cards = [card for cards in receipts for card in cards]
+    from_stub = [c for cards in hands for c in cards] + drawn_cards[:stub_room]
     seen: set[str] = set()
-    for card in [c for cards in (*hands, *receipts) for c in cards]:
+    for k, card in enumerate(from_stub + drawn_cards[stub_room:]):
         if card == UNKNOWN_CARD:
             continue
-        try:
-            text = format_card(parse_card(card))
-        except Violation:
-            text = None
-        if text != card or text not in full:
-            raise _refuse("invalid_card", f"{card!r} is not a card of this table's deck "
-                          "(rank 23456789TJQKA + suit shdc, Jk with a joker)", card=card)
-        if card in seen:
+        _check_card_text(card, full)
+        if card in seen and k < len(from_stub):
             raise _refuse("duplicate_card", f"{card} is dealt twice in one deal", card=card)
         seen.add(card)
     # Highest first: an unknown hand stands in as a strong one (see above).
@@ -244,8 +248,6 @@ def recorded_deck(settings: DrawSettings, hands: Sequence[Sequence[str]],
 
     def take(wanted: Any = None) -> str:
         if not free:
-            # Only draws can outrun the deck (the reshuffled discards serve them): those
-            # cards stay unknown and the decider deals whatever the stub gives.
             return UNKNOWN_CARD
         card = next((c for c in free if wanted is None or wanted(c)), free[0])
         free.remove(card)
@@ -258,21 +260,37 @@ def recorded_deck(settings: DrawSettings, hands: Sequence[Sequence[str]],
             cards[cards.index(UNKNOWN_CARD)] = take(lambda c: c[0] == "A")
     resolved_hands = [tuple(take() if c == UNKNOWN_CARD else c for c in cards)
                       for cards in partly_known]
-    received = [tuple(take() if c == UNKNOWN_CARD else c for c in cards) for cards in receipts]
+    # Unknown cards from the stub get fillers; unknown cards from the reshuffled discards
+    # stay unknown: the decider deals whatever the reshuffle gives.
+    received: list[tuple[str, ...]] = []
+    for receipt in receipts:
+        first = sum(map(len, received))  # this draw's first card: from the stub while < stub_room
+        received.append(tuple(take() if c == UNKNOWN_CARD and first + k < stub_room else c
+                              for k, c in enumerate(receipt)))
     # One card at a time from the left of the dealer: the first hand first.
     count = len(resolved_hands)
     dealt = [resolved_hands[j][r] for r in range(HAND_SIZE) for j in range(count)]
-    drawn = [card for cards in received for card in cards if card != UNKNOWN_CARD]
-    stub_room = len(full) - len(dealt)
-    used = set(dealt) | set(drawn)
-    deck = tuple(dealt + drawn[:stub_room] + [c for c in full if c not in used])
+    resolved = [card for cards in received for card in cards]
+    stub = [card for card in resolved[:stub_room] if card != UNKNOWN_CARD]
+    used = set(dealt) | set(stub)
+    deck = tuple(dealt + stub + [c for c in full if c not in used])
     reshuffle_order = None
-    if len(drawn) > stub_room:
+    if len(resolved) > stub_room:
         # The stub runs out: the discards are reshuffled, the cards still owed first.
-        owed = drawn[stub_room:]
+        owed = list(dict.fromkeys(c for c in resolved[stub_room:] if c != UNKNOWN_CARD))
         reshuffle_order = tuple(owed + [c for c in full if c not in owed])
     return RecordedDeck(deck, reshuffle_order, tuple(resolved_hands),
                         tuple("".join(cards) for cards in received), frozenset(fillers))
+
+
+def _check_card_text(card: str, full: Sequence[str]) -> None:
+    try:
+        text = format_card(parse_card(card))
+    except Violation:
+        text = None
+    if text != card or text not in full:
+        raise _refuse("invalid_card", f"{card!r} is not a card of this table's deck "
+                      "(rank 23456789TJQKA + suit shdc, Jk with a joker)", card=card)
 
 
 def _at(index: int, action: PhhAction, violation: Violation) -> Violation:

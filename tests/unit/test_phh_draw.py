@@ -5,20 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.events import Redealt
+from domain.games.draw.events import Redealt, StubReshuffled
 from domain.games.draw.state import DRAW, REDEAL
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import PostAction
 from domain.history.phh import parse, write_phh
 from domain.history.phh_draw import recorded_deck
 from domain.history.phh_games import phh_from_events, replay
-from domain.rules.cards import format_card, new_deck
+from domain.rules.cards import deck_texts, format_card, new_deck
 from domain.rules.violations import Violation
 
 HEADER = """\
@@ -134,7 +134,16 @@ def test_fixed_limit_settings_travel_in_user_defined_fields():
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
+# The stub runs out and the reshuffled discards deal a discarded card (3s) again.
+@example(seed=506, players=6)
 def test_any_hand_our_decider_plays_exports_and_replays_to_the_same_stacks(seed, players):
+    log, state = _played(seed, players)
+    record = phh_from_events(log)
+    assert replay(parse(write_phh(record))).finishing_stacks == tuple(state.stacks)
+
+
+def _played(seed, players):
+    """A hand our decider plays with random legal commands (the seed fixes them all)."""
     rng = random.Random(seed)
     settings_ = DrawSettings(draw_limit=5)
     deck = [format_card(c) for c in new_deck()]
@@ -160,8 +169,32 @@ def test_any_hand_our_decider_plays_exports_and_replays_to_the_same_stacks(seed,
                                       rng.randint(to.min_to, to.max_to) if to else None)
         events, state = draw_decide.handle(state, command)
         log += events
-    record = phh_from_events(log)
-    assert replay(parse(write_phh(record))).finishing_stacks == tuple(state.stacks)
+    return log, state
+
+
+def _reshuffled_record():
+    """Seed 506's six-handed hand: all in before the draw; p1-p5 draw 18 of the stub's 22,
+    and p6's fifth card is 3s, p1's discard, from the reshuffled discards."""
+    log, _ = _played(506, 6)
+    assert any(type(e) is StubReshuffled for e in log)
+    text = write_phh(phh_from_events(log))
+    assert '"p1 sd 3s5d5hJd"' in text and '"d dh p6 6h9cAdAs3s"' in text
+    return text
+
+
+def test_a_discard_dealt_again_from_the_reshuffled_discards_replays():
+    result = replay(parse(_reshuffled_record()))
+    assert result.finishing_stacks == (0, 0, 0, 0, 0, 3000)
+    assert any(type(e) is StubReshuffled for e in result.events)
+
+
+def test_a_card_still_held_cannot_come_from_the_reshuffled_discards():
+    # p1 kept 2s: it is not among the discards the stub is topped up with.
+    text = _reshuffled_record().replace("6h9cAdAs3s", "6h9cAdAs2s")
+    with pytest.raises(Violation) as refused:
+        replay(parse(text))
+    assert refused.value.code == "invalid_card"
+    assert refused.value.numbers["action_index"] == 24  # p6's draw, which deals them
 
 
 def test_a_recorded_deck_deals_the_named_hands_one_card_at_a_time():
@@ -169,3 +202,21 @@ def test_a_recorded_deck_deals_the_named_hands_one_card_at_a_time():
                           [["9c", "8c"]])
     assert built.deck[:10] == ("As", "2h", "Ks", "3h", "Qs", "4h", "Js", "5h", "Ts", "7d")
     assert built.deck[10:12] == ("9c", "8c") and len(set(built.deck)) == 52
+
+
+def test_after_the_stub_runs_out_a_discard_may_be_named_again_and_is_reshuffled_first():
+    deck = deck_texts()
+    hands = [list(deck[5 * k:5 * k + 5]) for k in range(6)]
+    stub = list(deck[30:])
+    # Four players draw five each (20 of the stub's 22); the fifth gets the last two and
+    # then two of the first player's discards.
+    receipts = [stub[0:5], stub[5:10], stub[10:15], stub[15:20], stub[20:22] + [hands[0][3], hands[0][1]]]
+    built = recorded_deck(DrawSettings(draw_limit=5), hands, receipts)
+    assert built.deck[30:] == tuple(stub)
+    assert built.reshuffle_order[:2] == (hands[0][3], hands[0][1])
+    assert sorted(built.reshuffle_order) == sorted(deck)
+    # A card the stub still deals is dealt once only.
+    receipts[1][0] = hands[0][3]
+    with pytest.raises(Violation) as refused:
+        recorded_deck(DrawSettings(draw_limit=5), hands, receipts)
+    assert refused.value.code == "duplicate_card"
