@@ -8,6 +8,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from psycopg import pq
 
 from service.adapters.store import scope
 from service.adapters.store.base import ChainSigner, NewEvent
@@ -266,3 +267,18 @@ def test_an_append_whose_claim_finds_the_first_answer_stops_and_writes_nothing(k
         keyed_postgres.append(stream_id + "-b", 0, [NewEvent("A", {"n": 2})])
     assert answered.value.record.answer == ANSWER
     assert keyed_postgres.stream_version(stream_id + "-b") == 0
+
+
+def test_after_a_read_opened_the_transaction_the_claim_is_settled_before_the_append(
+        keyed_postgres, postgres_pool, stream_id, owner):
+    with postgres_pool.connection() as holder, holder.transaction(force_rollback=True):
+        holder.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))", (owner, "busy"))
+        with pytest.raises(KeyInUse), keyed_postgres.transaction() as opened:
+            keyed_postgres.claim_key_later(owner, "busy", NOW)
+            keyed_postgres.read_stream(stream_id)  # the transaction's first statement
+            assert opened.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+            with pytest.raises(KeyInUse):
+                keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+            assert not opened.heads  # the append never ran
+            raise KeyInUse("busy")
+    assert keyed_postgres.stream_version(stream_id) == 0

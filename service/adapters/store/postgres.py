@@ -233,13 +233,18 @@ class PostgresEventStore:
             raise claim.refused
 
     def _unsent_claim(self, connection: psycopg.Connection[Any]) -> _Claim | None:
-        """The open scope's claim, when an append on `connection` can take it: not sent yet,
-        and this append's trip opens the transaction."""
+        """The open scope's claim when an append on `connection` takes it: not sent yet,
+        and this append's trip opens the transaction. When something else opened it (a
+        read), the claim is settled first, in its own trip: no append runs before it."""
         opened = scope.current()
         claim = None if opened is None or opened.store is not self else opened.claim
-        if (isinstance(claim, _Claim) and not claim.sent and opened is not None and opened.connection is connection
-                and connection.pgconn.transaction_status == pq.TransactionStatus.IDLE):
+        if not isinstance(claim, _Claim) or claim.sent or opened is None or opened.connection is not connection:
+            return None
+        if connection.pgconn.transaction_status == pq.TransactionStatus.IDLE:
             return claim
+        first = self.settled_claim()
+        if first is not None:
+            raise idempotency.AnsweredBefore(first)
         return None
 
     def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
