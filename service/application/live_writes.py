@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now
-from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
+from service.adapters.store.idempotency import Answer, AnsweredBefore, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
 from service.adapters.store.metered import IDEMPOTENT_REPLAYS
 
 __all__ = ["Answer", "Fingerprint", "KeyInUse", "KeyReused", "RecordRefused", "Replayed", "Written", "once",
@@ -72,13 +72,25 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
     try:
         with store.transaction() as opened:
             now = utc_now()
-            first = store.claim_key(owner, key, now)
+            # The claim goes with the write's first append (one round trip fewer); it is
+            # settled before anything commits or answers, so a key in use or answered
+            # before still rolls back whatever the write did.
+            store.claim_key_later(owner, key, now)
+            try:
+                result = write()
+            except AnsweredBefore as answered:
+                _replay(answered.record, fingerprint)
+                raise
+            except Exception:
+                # A refusal may be this key's replay (the state moved on since): its
+                # first answer, if there is one, is the answer.
+                first = store.settled_claim()
+                if first is not None:
+                    _replay(first, fingerprint)
+                raise
+            first = store.settled_claim()
             if first is not None:
-                if first.fingerprint != fingerprint:
-                    raise KeyReused(first.fingerprint, fingerprint)
-                IDEMPOTENT_REPLAYS.inc()
-                raise _RolledBack(Replayed(first.answer))
-            result = write()
+                _replay(first, fingerprint)
             kept = answer(Written(result, tuple(opened.heads.values())))
             if kept is None:
                 raise _RolledBack(result)
@@ -86,3 +98,11 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
     except _RolledBack as rolled_back:
         return rolled_back.outcome  # type: ignore[return-value]
     return result
+
+
+def _replay(first: IdempotencyRecord, fingerprint: Fingerprint) -> None:
+    """Raise what the first answer to the key says: its replay, or KeyReused."""
+    if first.fingerprint != fingerprint:
+        raise KeyReused(first.fingerprint, fingerprint)
+    IDEMPOTENT_REPLAYS.inc()
+    raise _RolledBack(Replayed(first.answer))

@@ -293,3 +293,19 @@ def test_keys_of_different_callers_do_not_meet(client):
     other = client.post("/v1/players", json={"name": "Ola"}, headers=keyed(bob, key))
     assert first.status_code == other.status_code == 201
     assert first.get_json()["id"] != other.get_json()["id"]
+
+
+def test_a_replay_after_the_table_moved_on_answers_its_first_answer(client, postgres_pool, seated):
+    """The claim goes with the first append: a replay the table now refuses (its If-Match
+    is stale, it is no longer the player's turn) still answers the first answer."""
+    table_id, players = seated
+    headers = keyed({**players[0][1], "If-Match": str(version_of(client, table_id))})
+    path = f"/v1/tables/{table_id}/actions"
+    first = client.post(path, json={"action": "raise", "to": 300}, headers=headers)
+    assert first.status_code == 201, first.get_data(as_text=True)
+    assert act(client, table_id, players[1][1], {"action": "call"}).status_code == 201
+    before = written(postgres_pool)
+    again = client.post(path, json={"action": "raise", "to": 300}, headers=headers)
+    assert (again.status_code, again.get_data()) == (201, first.get_data())
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert written(postgres_pool) == before

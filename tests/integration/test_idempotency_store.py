@@ -8,10 +8,11 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from psycopg import pq
 
 from service.adapters.store import scope
 from service.adapters.store.base import ChainSigner, NewEvent
-from service.adapters.store.idempotency import Answer, Fingerprint, IdempotencyRecord, KeyInUse
+from service.adapters.store.idempotency import Answer, AnsweredBefore, Fingerprint, IdempotencyRecord, KeyInUse
 from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.postgres import PostgresEventStore
 
@@ -217,3 +218,67 @@ def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_th
     assert keyed_postgres.stream_version(stream_id) == 1
     with keyed_postgres.transaction():
         assert keyed_postgres.claim_key(owner, "skew", now + timedelta(seconds=1)).fingerprint == FIRST
+
+
+# --- PostgreSQL: the claim in the first append's round trip ---------------------------
+
+def _counting_trips(monkeypatch) -> list[int]:
+    from service.adapters.store import libpq_pipeline
+    trips: list[int] = []
+    sent = libpq_pipeline._pipelined
+
+    def counted(*args, **kwargs):
+        trips.append(1)
+        return sent(*args, **kwargs)
+    monkeypatch.setattr(libpq_pipeline, "_pipelined", counted)
+    return trips
+
+
+def test_a_claimed_write_costs_the_appends_trip_and_the_commits(keyed_postgres, stream_id, owner, monkeypatch):
+    trips = _counting_trips(monkeypatch)
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key_later(owner, "k", NOW)
+        keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+        assert keyed_postgres.settled_claim() is None
+        keyed_postgres.record_answer(record(owner, "k"))
+    assert len(trips) == 2  # the claim and the append; the record and the COMMIT
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k", NOW).answer == ANSWER
+    assert keyed_postgres.stream_version(stream_id) == 1
+
+
+def test_an_append_whose_claim_finds_the_key_in_use_writes_nothing(keyed_postgres, postgres_pool, stream_id, owner):
+    with postgres_pool.connection() as holder, holder.transaction(force_rollback=True):
+        # another request's transaction holds the key
+        holder.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))", (owner, "busy"))
+        with pytest.raises(KeyInUse), keyed_postgres.transaction():
+            keyed_postgres.claim_key_later(owner, "busy", NOW)
+            keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+    assert keyed_postgres.stream_version(stream_id) == 0
+
+
+def test_an_append_whose_claim_finds_the_first_answer_stops_and_writes_nothing(keyed_postgres, stream_id, owner):
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "k", NOW)
+        keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+        keyed_postgres.record_answer(record(owner, "k"))
+    with pytest.raises(AnsweredBefore) as answered, keyed_postgres.transaction():
+        keyed_postgres.claim_key_later(owner, "k", NOW)
+        keyed_postgres.append(stream_id + "-b", 0, [NewEvent("A", {"n": 2})])
+    assert answered.value.record.answer == ANSWER
+    assert keyed_postgres.stream_version(stream_id + "-b") == 0
+
+
+def test_after_a_read_opened_the_transaction_the_claim_is_settled_before_the_append(
+        keyed_postgres, postgres_pool, stream_id, owner):
+    with postgres_pool.connection() as holder, holder.transaction(force_rollback=True):
+        holder.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))", (owner, "busy"))
+        with pytest.raises(KeyInUse), keyed_postgres.transaction() as opened:
+            keyed_postgres.claim_key_later(owner, "busy", NOW)
+            keyed_postgres.read_stream(stream_id)  # the transaction's first statement
+            assert opened.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+            with pytest.raises(KeyInUse):
+                keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+            assert not opened.heads  # the append never ran
+            raise KeyInUse("busy")
+    assert keyed_postgres.stream_version(stream_id) == 0

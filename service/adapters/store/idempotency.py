@@ -6,6 +6,11 @@ The contract both stores keep, inside `store.transaction()`:
 - `claim_key(owner, key, now)` takes the key for this transaction, or raises
   KeyInUse when another transaction holds it (a request with that key is still running);
   it returns the live record of an earlier request with the key, if one exists;
+- `claim_key_later(owner, key, now)` and `settled_claim()`: the same claim, which the
+  PostgreSQL store sends in the round trip of the transaction's first append (the append
+  then raises KeyInUse, or AnsweredBefore when the key has its first answer, and writes
+  nothing that commits); settled_claim gives what claim_key would have, sending the claim
+  then when no append took it;
 - `record_answer(record)` writes the record in the same transaction as the events it
   answers for, replacing an expired one: a crash leaves both or neither.
 Each costs one indexed statement (and a write removes at most PURGED_PER_WRITE expired
@@ -66,6 +71,15 @@ class IdempotencyRecord:
 
 class KeyInUse(Exception):
     """Another request with the same (owner, key) is still running."""
+
+
+class AnsweredBefore(Exception):
+    """The claim, sent with the transaction's first append, found the first answer to
+    the key: the write stops there and its transaction rolls back (the answer replays)."""
+
+    def __init__(self, record: IdempotencyRecord) -> None:
+        super().__init__(record.key)
+        self.record = record
 
 
 class RecordRefused(Exception):

@@ -2,7 +2,8 @@
 called through psycopg.pq instead of psycopg's cursors and `conn.pipeline()`.
 
 Why by hand: one idempotent action's transaction (the key's claim, the append under a
-savepoint, the record with the COMMIT; three round trips) costs the client 445 us of CPU
+savepoint, the record with the COMMIT; three round trips then, two since the claim goes in
+the append's trip: `opening`) costs the client 445 us of CPU
 this way against 1,153 us through psycopg's `conn.pipeline()` with `prepare=True` and
 nested `transaction()` savepoints, the same statements (issue 37, 2026-12-05; the cursor
 machinery costs about 90 us a statement). Everything hand-made lives in this module; the
@@ -155,22 +156,57 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
     raise AssertionError("unreachable: the second attempt returns or raises")
 
 
+def opening(connection: psycopg.Connection[Any], leading: Sequence[Run], runs: Sequence[Run],
+            settle: Callable[[list[pq.abc.PGresult]], None]) -> list[pq.abc.PGresult]:
+    """`in_savepoint` for a trip that opens the transaction (its status is idle), with the
+    `leading` runs (an Idempotency-Key's claim) before the savepoint, all in one round trip.
+    `settle` is given the leading runs' results before anything is raised about the runs
+    (it may raise instead: the transaction then rolls back with whatever the runs wrote);
+    a failed run undoes the savepoint only, as in_savepoint's runs do."""
+    pgconn = connection.pgconn
+    with connection.lock:
+        sent: list[bytes | Run] = [_begin_command(connection), *leading, _SAVEPOINT, *runs, _RELEASE]
+        results = _pipelined(pgconn, sent)
+        failed = next((result for result in results if result.status not in _OK), None)
+        if failed is not None and not any(failed is result for result in results[len(leading) + 2:]):
+            # BEGIN, a leading run or the savepoint: the transaction itself is aborted.
+            pgconn.exec_(b"ROLLBACK")
+            if failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
+                raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
+            for run in (*leading, *runs):
+                run.statement.lost(pgconn)
+            return opening(connection, leading, runs, settle)  # prepared again: cannot recur
+        if failed is not None:
+            _checked(connection, pgconn.exec_(_UNDO))
+        settle(results[1:1 + len(leading)])
+    if failed is None:
+        return results[len(leading) + 2:len(leading) + 2 + len(runs)]
+    if failed.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT:
+        for run in runs:
+            run.statement.lost(pgconn)
+        return in_savepoint(connection, runs)
+    raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
+
+
 def pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[Run],
                after: Sequence[bytes]) -> list[pq.abc.PGresult]:
     """The results of the commands `before`, of each run and of the commands `after`: sent
     at once, then read in order (a command after a failed one is PIPELINE_ABORTED). A
     PREPARE sent on the way is left out, unless it failed: then its result is the failure."""
+    return _pipelined(pgconn, [*before, *runs, *after])
+
+
+def _pipelined(pgconn: pq.abc.PGconn, sent: Sequence[bytes | Run]) -> list[pq.abc.PGresult]:
+    """pipelined's work: each of `sent` (a command or a run) in its order."""
     expected: list[PreparedStatement | None] = []
     pgconn.enter_pipeline_mode()
     try:
-        for command in before:
-            pgconn.send_query_params(command, None)
-            expected.append(None)
-        for run in runs:
-            run.statement.send(pgconn, run, expected)
-        for command in after:
-            pgconn.send_query_params(command, None)
-            expected.append(None)
+        for item in sent:
+            if isinstance(item, Run):
+                item.statement.send(pgconn, item, expected)
+            else:
+                pgconn.send_query_params(item, None)
+                expected.append(None)
         pipeline_sync(pgconn)
         while pgconn.flush():  # the session is non-blocking: wait until the pipeline is sent
             if wait_for(pgconn.socket, select.POLLIN | select.POLLOUT) & select.POLLIN:

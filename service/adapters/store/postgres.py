@@ -29,6 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -180,20 +181,71 @@ class PostgresEventStore:
     def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
         """The key's lock, then its record (each statement its own snapshot, so the read
         sees whatever the lock's last holder committed), in one round trip."""
-        parameters = [owner.encode(), key.encode()]
-        locked, found = libpq.in_savepoint(self._joined(), [
-            libpq.Run(self._try_lock_key, parameters),
-            libpq.Run(self._select_record, [*parameters, format_recorded_at(now).encode()])])
+        self.claim_key_later(owner, key, now)
+        return self.settled_claim()
+
+    def claim_key_later(self, owner: str, key: str, now: datetime) -> None:
+        """claim_key, sent in the round trip of the transaction's first append when that
+        trip opens the transaction (before the append, which runs only in the same
+        transaction: a refused claim rolls it back), else by settled_claim: an idempotent
+        action's trips are the append's and the COMMIT's."""
+        self._joined()
+        opened = scope.current()
+        assert opened is not None  # _joined found its transaction
+        opened.claim = _Claim(owner, key, now)
+
+    def settled_claim(self) -> idempotency.IdempotencyRecord | None:
+        """The record claim_key_later's claim found (sending it now if no append took it),
+        or KeyInUse, RecordRefused as claim_key raises them."""
+        opened = scope.current()
+        claim = None if opened is None else opened.claim
+        if not isinstance(claim, _Claim):
+            raise RuntimeError("settled_claim follows claim_key_later, in its transaction")
+        if not claim.sent:
+            connection = self._joined()
+            if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
+                return None  # a statement failed: nothing of this transaction commits, its error tells
+            self._settle(claim, libpq.in_savepoint(connection, self._claim_runs(claim)))
+        if claim.refused is not None:
+            raise claim.refused
+        return claim.record
+
+    def _claim_runs(self, claim: _Claim) -> list[libpq.Run]:
+        parameters = [claim.owner.encode(), claim.key.encode()]
+        return [libpq.Run(self._try_lock_key, parameters),
+                libpq.Run(self._select_record, [*parameters, format_recorded_at(claim.now).encode()])]
+
+    def _settle(self, claim: _Claim, results: list[pq.abc.PGresult]) -> None:
+        """Keep what the claim's results say; raise its refusal (the key in use, a record
+        failing its MAC)."""
+        claim.sent = True
+        locked, found = results
         if locked.get_value(0, 0) != b"t":
-            raise idempotency.KeyInUse(key)
-        if found.ntuples == 0:
+            claim.refused = idempotency.KeyInUse(claim.key)
+        elif found.ntuples:
+            record, mac = idempotency.record_from_text(
+                claim.owner, claim.key, [found.get_value(0, column) for column in range(found.nfields)])
+            if self._record_signer and not self._record_signer.valid(mac, *idempotency.signed_fields(record)):
+                self._record_signer.refused(f"Idempotency-Key {claim.key!r} of {claim.owner}")
+                claim.refused = idempotency.RecordRefused(claim.key)
+            claim.record = record
+        if claim.refused is not None:
+            raise claim.refused
+
+    def _unsent_claim(self, connection: psycopg.Connection[Any]) -> _Claim | None:
+        """The open scope's claim when an append on `connection` takes it: not sent yet,
+        and this append's trip opens the transaction. When something else opened it (a
+        read), the claim is settled first, in its own trip: no append runs before it."""
+        opened = scope.current()
+        claim = None if opened is None or opened.store is not self else opened.claim
+        if not isinstance(claim, _Claim) or claim.sent or opened is None or opened.connection is not connection:
             return None
-        record, mac = idempotency.record_from_text(
-            owner, key, [found.get_value(0, column) for column in range(found.nfields)])
-        if self._record_signer and not self._record_signer.valid(mac, *idempotency.signed_fields(record)):
-            self._record_signer.refused(f"Idempotency-Key {key!r} of {owner}")
-            raise idempotency.RecordRefused(key)
-        return record
+        if connection.pgconn.transaction_status == pq.TransactionStatus.IDLE:
+            return claim
+        first = self.settled_claim()
+        if first is not None:
+            raise idempotency.AnsweredBefore(first)
+        return None
 
     def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
         """The record, and a few expired ones removed, sent with the transaction's COMMIT in
@@ -273,10 +325,19 @@ class PostgresEventStore:
         stream_id, expected_version = encoded.stream_id, encoded.expected_version
         parameters, last_hash, last_mac = encoded.parameters(previous_hash, self._clock())
         statement = self._append_batch if len(encoded.types) > 1 else self._append_one
+        claim = self._unsent_claim(connection) if in_savepoint else None
         try:
-            result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters)])[0] if in_savepoint
-                      else statement.run(connection, parameters))
+            if claim is not None:
+                result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters)],
+                                       lambda results: self._settle(claim, results))[0]
+                if claim.record is not None:  # answered before: what this append wrote rolls back
+                    raise idempotency.AnsweredBefore(claim.record)
+            else:
+                result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters)])[0] if in_savepoint
+                          else statement.run(connection, parameters))
         except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
+            if claim is not None and claim.record is not None:
+                raise idempotency.AnsweredBefore(claim.record) from None
             if in_savepoint or _outside_transaction(connection):  # the connection goes on
                 return _refusal(connection, stream_id, expected_version, encoded.idempotency_key)
             with self._pool.connection() as fresh:  # the caller's transaction is aborted
@@ -493,6 +554,17 @@ class PostgresEventStore:
     def list_streams(self, prefix: str = "") -> list[str]:
         with self._connection() as connection:
             return sql.streams_of(connection, "events", prefix)
+
+
+@dataclass
+class _Claim:
+    """An Idempotency-Key's claim (claim_key_later), and once sent what it found."""
+    owner: str
+    key: str
+    now: datetime
+    sent: bool = False
+    record: idempotency.IdempotencyRecord | None = None
+    refused: Exception | None = None
 
 
 class _EncodedAppend:

@@ -34,6 +34,9 @@ class WriteScope:
     sent_with_commit: list[Any] = field(default_factory=list)
     """What the store writes in the COMMIT's own round trip, read by nothing before it (an
     idempotency record, the request's last write; a snapshot: service.adapters.store.postgres)."""
+    claim: Any = None
+    """The claim of the request's Idempotency-Key, in the store's own form (its
+    claim_key_later and settled_claim)."""
     _after_commit: list[Callable[[], None]] = field(default_factory=list)
     _at_end: list[Callable[[], None]] = field(default_factory=list)
     _forgetters: list[Forgetter] = field(default_factory=list)
