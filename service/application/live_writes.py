@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now
@@ -80,7 +80,6 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
                 result = write()
             except AnsweredBefore as answered:
                 _replay(answered.record, fingerprint)
-                raise
             except Exception:
                 # A refusal may be this key's replay (the state moved on since): its
                 # first answer, if there is one, is the answer.
@@ -100,7 +99,7 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
     return result
 
 
-def _replay(first: IdempotencyRecord, fingerprint: Fingerprint) -> None:
+def _replay(first: IdempotencyRecord, fingerprint: Fingerprint) -> NoReturn:
     """Raise what the first answer to the key says: its replay, or KeyReused."""
     if first.fingerprint != fingerprint:
         raise KeyReused(first.fingerprint, fingerprint)
