@@ -10,7 +10,6 @@ replica, a sentinel watching them) and stops by their pids: never the machine's 
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from service.adapters.embedded import free_port
 from service.bootstrap import create_app
 from service.config import Config
 from tests.integration.conftest import CeleryWorker
@@ -29,12 +29,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("sentinel_broker"
 
 MASTER_NAME = "cardroom-test"
 WAIT_S = 60
-
-
-def free_port() -> int:
-    with socket.socket() as held:
-        held.bind(("127.0.0.1", 0))
-        return held.getsockname()[1]
 
 
 def wait_for(condition, what: str, timeout_s: float = WAIT_S):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -23,11 +24,31 @@ _PORT_ATTEMPTS = 3
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now (the caller retries if
-    another process takes it before the server binds)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nobody uses right now, drawn from below the kernel's
+    ephemeral range: a port the kernel hands out (bind to port 0) is one it may also give
+    the next outgoing connection before our server binds it, which under many test clients
+    it did (CI: "port 57659 is taken"). Below the range only listeners compete, and a
+    caller still retries if one takes the port first."""
+    first, last = _listening_range()
+    for _ in range(100):
+        port = first + secrets.randbelow(last - first)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {first} and {last}")
+
+
+def _listening_range() -> tuple[int, int]:
+    """From 20000 (above the ports services are configured on: PostgreSQL 5432, Redis
+    6379, ...) up to the ephemeral range; above it where the range starts lower."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999  # Linux's default
+    return (20000, low) if low > 21000 else (high + 1, 65535)
 
 
 def start_tied_child(
