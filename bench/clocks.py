@@ -26,7 +26,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bench import size
-from domain.live import table
+from domain.live import table_commands
 from domain.rules.betting import BettingStructure
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import ChainSigner
@@ -52,8 +52,8 @@ SELECT e.stream_id, (e.data->>'deadline_at_ms')::bigint, e.data->>'hand_id', (e.
 
 
 def _open_table(app: Application, table_id: str, clock_s: int) -> int:
-    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
+    seats = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
+    commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
     clock = commands.start_next_hand(app, table_id, 1).state.clock
     assert clock is not None
     return clock.deadline_at_ms

@@ -46,7 +46,7 @@ from typing import Any
 
 from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
-from domain.live import table
+from domain.live import table, table_commands, table_events
 from domain.rules.betting import BettingStructure
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent, Reveal
@@ -100,9 +100,9 @@ def _choice(legal: dict[str, Any], hand_number: int, acted: int) -> tuple[str, i
     return ("check", None) if legal.get("check") else ("call", None)
 
 
-def _created(table_id: str) -> table.CreateTable:
-    return table.CreateTable(table_id, "holdem", {}, NL, tuple(table.TableSeat(p, STACK) for p in PLAYERS),
-                             auto_deal=True)
+def _created(table_id: str) -> table_commands.CreateTable:
+    return table_commands.CreateTable(table_id, "holdem", {}, NL, tuple(table_commands.TableSeat(p, STACK) for p in PLAYERS),
+                                      auto_deal=True)
 
 
 def _write_history(store: Any, table_id: str, hands: int) -> None:
@@ -130,7 +130,7 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
     while True:
         events, state = table.handle(loaded.state, command, now, draws)
         new = commands._new_events(loaded.state, events)
-        if any(type(e) is table.HandClosed for e in events):
+        if any(type(e) is table_events.HandClosed for e in events):
             closes.append((loaded, Decision(new, state, events), loaded.version + 1))
             acted = 0
         else:
@@ -145,7 +145,7 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
             command = table.fresh_deal(state, draws)
             continue
         action, to = _choice(views.legal_actions_view(state)["legal"], state.hands_played, acted)
-        command = table.Act(state.to_act, action, to)
+        command = table_commands.Act(state.to_act, action, to)
     if pending:
         flush()
 

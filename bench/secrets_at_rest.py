@@ -22,7 +22,7 @@ from typing import Any
 
 from bench import size
 from bench.flat_costs import _created, _write_history
-from domain.live import table
+from domain.live import table_commands
 from service.adapters.store.base import Reveal
 from service.adapters.store.cipher import PREFIX, FieldCipher
 from service.adapters.store.memory import InMemoryEventStore
@@ -62,7 +62,7 @@ def _deal_and_act(store: UpcastingStore) -> tuple[float, float]:
         state = handled.state
         assert state is not None
         started = time.perf_counter()
-        commands.execute(app, table_id, None, table.Act(state.to_act, "call"))
+        commands.execute(app, table_id, None, table_commands.Act(state.to_act, "call"))
         actions.append(time.perf_counter() - started)
     return statistics.median(deals) * 1000, statistics.median(actions) * 1000
 

@@ -32,7 +32,7 @@ import psycopg
 
 from bench import size
 from bench.store import _scratch_database, _server
-from domain.live import table
+from domain.live import table_commands, table_state
 from domain.records import to_record
 from domain.tournaments import commands as tournament_commands
 from domain.tournaments import decider as tournament_decider
@@ -119,15 +119,15 @@ def _play_hand(app: Application, table_id: str) -> bool:
         state = commands.load_table(app, table_id).state
         if state is None or state.to_act is None:
             return acted > 0
-        legal = table.game_rules(state.game).module.legal_actions(state.hand)
+        legal = table_state.game_rules(state.game).module.legal_actions(state.hand)
         if acted == 0 and legal.raise_ is not None:
-            act = table.Act(state.to_act, "raise", legal.raise_.max_to)
+            act = table_commands.Act(state.to_act, "raise", legal.raise_.max_to)
         elif acted == 1 and legal.call is not None:
-            act = table.Act(state.to_act, "call")
+            act = table_commands.Act(state.to_act, "call")
         elif legal.call is not None:
-            act = table.Act(state.to_act, "fold")
+            act = table_commands.Act(state.to_act, "fold")
         else:
-            act = table.Act(state.to_act, "check")
+            act = table_commands.Act(state.to_act, "check")
         commands.execute(app, table_id, None, act)
         acted += 1
 

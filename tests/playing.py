@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from domain.live import table
+from domain.live import table_commands, table_state
 from service.application import commands
 from service.application.application import Application
 
@@ -18,15 +18,15 @@ def shove(app: Application, table_id: str) -> bool:
     state = loaded.state
     if state is None or state.to_act is None:
         return False
-    legal = table.game_rules(state.game).module.legal_actions(state.hand)
+    legal = table_state.game_rules(state.game).module.legal_actions(state.hand)
     if legal.raise_ is not None:
-        act = table.Act(state.to_act, "raise", legal.raise_.max_to)
+        act = table_commands.Act(state.to_act, "raise", legal.raise_.max_to)
     elif legal.bet is not None:
-        act = table.Act(state.to_act, "bet", legal.bet.max_to)
+        act = table_commands.Act(state.to_act, "bet", legal.bet.max_to)
     elif legal.call is not None:
-        act = table.Act(state.to_act, "call")
+        act = table_commands.Act(state.to_act, "call")
     else:
-        act = table.Act(state.to_act, "check")
+        act = table_commands.Act(state.to_act, "check")
     commands.execute(app, table_id, loaded.version, act)
     return True
 

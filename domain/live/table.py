@@ -45,54 +45,49 @@ from typing import Any
 
 from domain.live import table_names
 from domain.live.games import Dealing, Draws, Opening, TableMove
-from domain.live.table_commands import Act as Act
-from domain.live.table_commands import AdjustChips as AdjustChips
-from domain.live.table_commands import CloseTable as CloseTable
-from domain.live.table_commands import Command as Command
-from domain.live.table_commands import CreateTable as CreateTable
-from domain.live.table_commands import ExpireClock as ExpireClock
-from domain.live.table_commands import FinishTournamentTable as FinishTournamentTable
-from domain.live.table_commands import RemovePlayer as RemovePlayer
-from domain.live.table_commands import ReturnToSeat as ReturnToSeat
-from domain.live.table_commands import SeatPlayer as SeatPlayer
-from domain.live.table_commands import SitDown as SitDown
-from domain.live.table_commands import SitOut as SitOut
-from domain.live.table_commands import StandUp as StandUp
-from domain.live.table_commands import StartNextHand as StartNextHand
-
-# What the table's modules hold is read as table.<name> by the service and the tests.
-from domain.live.table_commands import TableSeat as TableSeat
-from domain.live.table_commands import TopUp as TopUp
-from domain.live.table_events import TABLE_EVENT_TYPES as TABLE_EVENT_TYPES
-from domain.live.table_events import TABLE_EVENTS as TABLE_EVENTS
-from domain.live.table_events import ActionClockSet as ActionClockSet
-from domain.live.table_events import AutomaticAction as AutomaticAction
-from domain.live.table_events import ChipsAdjusted as ChipsAdjusted
-from domain.live.table_events import ClockExpired as ClockExpired
-from domain.live.table_events import ClockStarted as ClockStarted
-from domain.live.table_events import HandClosed as HandClosed
-from domain.live.table_events import HandOpened as HandOpened
-from domain.live.table_events import PlayerLeftTable as PlayerLeftTable
-from domain.live.table_events import PlayerReturned as PlayerReturned
-from domain.live.table_events import PlayerSatOut as PlayerSatOut
-from domain.live.table_events import PlayerSeatedAtTable as PlayerSeatedAtTable
-from domain.live.table_events import PotWinners as PotWinners
-from domain.live.table_events import Result as Result
-from domain.live.table_events import SeatStack as SeatStack
-from domain.live.table_events import Standing as Standing
-from domain.live.table_events import StandUpQueued as StandUpQueued
-from domain.live.table_events import TableClosing as TableClosing
-from domain.live.table_events import TableCreated as TableCreated
-from domain.live.table_events import TableFinished as TableFinished
-from domain.live.table_events import TimeBankSet as TimeBankSet
-from domain.live.table_events import TimeBankUsed as TimeBankUsed
-from domain.live.table_state import EMPTY_SEAT as EMPTY_SEAT
-from domain.live.table_state import TableState as TableState
-from domain.live.table_state import evolve as evolve
-from domain.live.table_state import game_rules as game_rules
-from domain.live.table_state import hand_id_for as hand_id_for
-from domain.live.table_state import replay as replay
-from domain.live.table_state import table_id_of_hand as table_id_of_hand
+from domain.live.table_commands import (
+    Act,
+    AdjustChips,
+    CloseTable,
+    Command,
+    CreateTable,
+    ExpireClock,
+    FinishTournamentTable,
+    RemovePlayer,
+    ReturnToSeat,
+    SeatPlayer,
+    SitDown,
+    SitOut,
+    StandUp,
+    StartNextHand,
+    TopUp,
+)
+from domain.live.table_events import (
+    TABLE_EVENT_TYPES,
+    TABLE_EVENTS,
+    ActionClockSet,
+    AutomaticAction,
+    ChipsAdjusted,
+    ClockExpired,
+    ClockStarted,
+    HandClosed,
+    HandOpened,
+    PlayerLeftTable,
+    PlayerReturned,
+    PlayerSatOut,
+    PlayerSeatedAtTable,
+    PotWinners,
+    Result,
+    SeatStack,
+    Standing,
+    StandUpQueued,
+    TableClosing,
+    TableCreated,
+    TableFinished,
+    TimeBankSet,
+    TimeBankUsed,
+)
+from domain.live.table_state import EMPTY_SEAT, TableState, evolve, game_rules, hand_id_for
 from domain.registry import GameRules
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure, chips, with_changes

@@ -15,7 +15,7 @@ names the table seat, the hand's position kept beside it under a name of its own
   seats, the positions beside them (`eligible_positions`, `winner_positions`);
 - HandEnded's `stacks` (and five-card draw's `points`), one per position: one entry per
   player, `{"seat", "position", "player_id", "stack", "points"}`, the shape of
-  HandClosed's stacks (domain.live.table.SeatStack) with the position added.
+  HandClosed's stacks (domain.live.table_events.SeatStack) with the position added.
 
 Lists that follow the hand's own order beside its `players` (HandStarted's stacks, antes
 and blinds, AntesPosted's amounts) say which player each entry is by that list and stay

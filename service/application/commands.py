@@ -29,11 +29,12 @@ from functools import partial
 from typing import Any
 
 from domain import secrecy
-from domain.live import table, table_records
+from domain.live import table, table_commands, table_events, table_records, table_state
 from domain.ratings import Finish, GameResult
 from domain.records import to_record
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
+from domain.rules.declarations import ChipsRuled
 from service.adapters.store.base import NewEvent, RecordedEvent, Reveal
 from service.application import ratings
 from service.application.handling import Decision, Handled, Loaded, SnapshotPolicy, StreamKind, UnknownEventType, folded
@@ -49,10 +50,10 @@ CACHED_TABLES = 2048
 tournament plays on 1,112 tables at once; a state not kept loads from its snapshot."""
 # Table events that belong to the current hand's history (the floor audits a timeout, or
 # what was pushed and said, there).
-HAND_TABLE_EVENTS = (table.HandOpened, table.HandClosed, table.ClockStarted, table.ClockExpired, table.TimeBankUsed,
-                     table.AutomaticAction, table.ChipsRuled)
+HAND_TABLE_EVENTS = (table_events.HandOpened, table_events.HandClosed, table_events.ClockStarted, table_events.ClockExpired, table_events.TimeBankUsed,
+                     table_events.AutomaticAction, ChipsRuled)
 
-LoadedTable = Loaded["table.TableState | None"]
+LoadedTable = Loaded["table_state.TableState | None"]
 
 
 def table_stream(table_id: str) -> str:
@@ -65,44 +66,44 @@ def now_ms(now: float | None = None) -> int:
     return round((time.time() if now is None else now) * 1000)
 
 
-TableStep = Callable[[table.TableState | None, RecordedEvent], table.TableState | None]
+TableStep = Callable[[table_state.TableState | None, RecordedEvent], table_state.TableState | None]
 
 
-def record_step(state: table.TableState | None) -> TableStep:
+def record_step(state: table_state.TableState | None) -> TableStep:
     """The table's step from one stored record (read with every sealed field), for a fold
     starting at `state` (service.application.handling.evolved names a record it refuses):
     the game's record types are looked up once, from the state or the first record."""
     types = None if state is None else table.event_types(state.game)
 
-    def step(state: table.TableState | None, record: RecordedEvent) -> table.TableState | None:
+    def step(state: table_state.TableState | None, record: RecordedEvent) -> table_state.TableState | None:
         nonlocal types
         if types is None:
             types = table.event_types(record.data["game"])
         if record.type not in types:
             raise UnknownEventType(record.type)
-        return table.evolve(state, table_records.event_of(types, record.type, record.full_data()))
+        return table_state.evolve(state, table_records.event_of(types, record.type, record.full_data()))
     return step
 
 
-def fold_records(state: table.TableState | None, records: Sequence[RecordedEvent]) -> table.TableState | None:
+def fold_records(state: table_state.TableState | None, records: Sequence[RecordedEvent]) -> table_state.TableState | None:
     """The table's state after these records (read with every sealed field); a record this
     code cannot evolve raises UnreadableStream."""
     return folded(state, records, record_step(state))
 
 
-def state_after_close(state: table.TableState | None, events: Sequence[Any]) -> tuple[int, table.TableState] | None:
+def state_after_close(state: table_state.TableState | None, events: Sequence[Any]) -> tuple[int, table_state.TableState] | None:
     """The index of the last HandClosed among a decision's events and the table right
     after it (what a snapshot keeps: between hands)."""
-    closed_at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is table.HandClosed), None)
+    closed_at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is table_events.HandClosed), None)
     if closed_at is None:
         return None
-    return closed_at, functools.reduce(table.evolve, events[:closed_at + 1], state)
+    return closed_at, functools.reduce(table_state.evolve, events[:closed_at + 1], state)
 
 
-TABLES: StreamKind[table.TableState | None] = StreamKind(
+TABLES: StreamKind[table_state.TableState | None] = StreamKind(
     STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES,
     retries=RETRIES_WITHOUT_EXPECTED_VERSION,
-    snapshots=SnapshotPolicy(table.HandClosed.__name__, state_after_close))  # type: ignore[arg-type]
+    snapshots=SnapshotPolicy(table_events.HandClosed.__name__, state_after_close))  # type: ignore[arg-type]
 
 
 def load_table(app: Application, table_id: str) -> LoadedTable:
@@ -115,7 +116,7 @@ def load_table_for_write(app: Application, table_id: str, expected_version: int 
     return app.tables.load_for_write(table_stream(table_id), expected_version)
 
 
-def state_at(app: Application, table_id: str, version: int) -> table.TableState | None:
+def state_at(app: Application, table_id: str, version: int) -> table_state.TableState | None:
     """The table at `version` (for floor staff auditing a hand step by step): from the
     newest snapshot at or before it."""
     return app.tables.replay(table_stream(table_id), version).state
@@ -157,20 +158,20 @@ class SecretDraws:
         return secrets.randbelow(6) + 1
 
 
-def draw_deal(with_joker: bool = False) -> table.StartNextHand:
+def draw_deal(with_joker: bool = False) -> table_commands.StartNextHand:
     """A fresh shuffle of the whole pack and a secret salt, both from `secrets`."""
     draws = SecretDraws()
-    return table.StartNextHand(draws.shuffled(deck_texts(with_joker)), draws.salt())
+    return table_commands.StartNextHand(draws.shuffled(deck_texts(with_joker)), draws.salt())
 
 
-def create_table(app: Application, command: table.CreateTable, *, actor: str | None = None,
-                 idempotency_key: str | None = None) -> Handled[table.TableState | None]:
+def create_table(app: Application, command: table_commands.CreateTable, *, actor: str | None = None,
+                 idempotency_key: str | None = None) -> Handled[table_state.TableState | None]:
     return execute(app, command.table_id, 0, command, actor=actor, idempotency_key=idempotency_key)
 
 
 def start_next_hand(app: Application, table_id: str, expected_version: int | None, *,
                     actor: str | None = None, idempotency_key: str | None = None,
-                    loaded: LoadedTable | None = None) -> Handled[table.TableState | None]:
+                    loaded: LoadedTable | None = None) -> Handled[table_state.TableState | None]:
     loaded = loaded or load_table_for_write(app, table_id, expected_version)
     # No table: any deal will do, `execute` answers that the table is not found.
     deal = draw_deal() if loaded.state is None else table.fresh_deal(loaded.state, SecretDraws())
@@ -178,9 +179,9 @@ def start_next_hand(app: Application, table_id: str, expected_version: int | Non
                    idempotency_key=idempotency_key, loaded=loaded)
 
 
-def execute(app: Application, table_id: str, expected_version: int | None, command: table.Command,
+def execute(app: Application, table_id: str, expected_version: int | None, command: table_commands.Command,
             *, actor: str | None = None, idempotency_key: str | None = None,
-            loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table.TableState | None]:
+            loaded: LoadedTable | None = None, now: float | None = None) -> Handled[table_state.TableState | None]:
     """Decide `command` on the table and record the events. `expected_version` None means
     "whatever the current version is" (the domain still refuses what the state forbids):
     a race lost then is decided again on the fresh state (TABLES.retries), as tournaments
@@ -194,13 +195,13 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
     return handled
 
 
-def _decide(command: table.Command, now: int, loaded: LoadedTable) -> Decision[table.TableState | None]:
+def _decide(command: table_commands.Command, now: int, loaded: LoadedTable) -> Decision[table_state.TableState | None]:
     events, state = table.handle(loaded.state, command, now, SecretDraws())
     return Decision(_new_events(loaded.state, events), state, events)
 
 
-def _rate_if_finished(app: Application, state: table.TableState | None, events: Sequence[Any], actor: str | None) -> None:
-    finished = next((e for e in events if isinstance(e, table.TableFinished)), None)
+def _rate_if_finished(app: Application, state: table_state.TableState | None, events: Sequence[Any], actor: str | None) -> None:
+    finished = next((e for e in events if isinstance(e, table_events.TableFinished)), None)
     if finished is None or state is None or not state.ranked or not finished.results:
         return
     result = GameResult(state.table_id, state.game,
@@ -220,15 +221,15 @@ CLOCK_ACTOR = "clock"
 
 
 def expire_clock(app: Application, table_id: str, expected_version: int | None, hand_id: str,
-                 seat: int, deadline_at_ms: int, *, now: float | None = None) -> Handled[table.TableState | None]:
+                 seat: int, deadline_at_ms: int, *, now: float | None = None) -> Handled[table_state.TableState | None]:
     """Act for the player whose clock (the one of `seat` in `hand_id` ending at
     `deadline_at_ms`) ran out. Refused (Violation) unless that very clock is still running
     and has passed; a stale `expected_version` is a VersionConflict."""
-    command = table.ExpireClock(hand_id, seat, deadline_at_ms)
+    command = table_commands.ExpireClock(hand_id, seat, deadline_at_ms)
     return execute(app, table_id, expected_version, command, actor=CLOCK_ACTOR, now=now)
 
 
-def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewEvent]:
+def _new_events(before: table_state.TableState | None, events: list[Any]) -> list[NewEvent]:
     """The store records, in the table form (domain.live.table_records: `seat` is the
     table seat), with metadata that lets views redact one event on its own: the hand it
     belongs to and, for private cards, the player who may see them (the fields the event
@@ -246,7 +247,7 @@ def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewE
     per_card = before is not None and before.deal_scheme == deal_commitment.SCHEME
     records = []
     for event, automatic in zip(events, table.automatic_flags(events)):
-        if type(event) is table.HandOpened:
+        if type(event) is table_events.HandOpened:
             hand_id = event.hand_id
             per_card = event.scheme == deal_commitment.SCHEME
         type_name, game_form = to_record(event)
@@ -258,7 +259,7 @@ def _new_events(before: table.TableState | None, events: list[Any]) -> list[NewE
             metadata["floor_only"] = [name for name in declared.sealed if name in data]
         if automatic:
             metadata["automatic"] = True
-        if type(event) not in table.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
+        if type(event) not in table_events.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
             metadata["hand_id"] = hand_id
         if declared.owner == secrecy.OWNER_BY_POSITION:
             metadata["visible_to"] = seating.players[data["position"]]  # type: ignore[union-attr]

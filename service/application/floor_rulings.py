@@ -14,7 +14,7 @@ from functools import reduce
 from typing import Any
 
 from domain import secrecy
-from domain.live import table
+from domain.live import table_events, table_state
 from domain.rules.violations import Violation
 from domain.rulings import on_record
 from service.adapters.store.base import NewEvent, RecordedEvent, format_recorded_at
@@ -27,7 +27,7 @@ from service.application.tournaments import load_tournament
 from service.application.views import Viewer
 
 STREAM_PREFIX = "rulings-"
-HAND_OPENED = table.HandOpened.__name__
+HAND_OPENED = table_events.HandOpened.__name__
 FLOOR_ONLY_WHILE_RUNNING = secrecy.secrets_of(on_record.FloorRuled).owner_only
 
 
@@ -51,14 +51,14 @@ def subject_of(hand: str) -> str | None:
     """Whose rulings log holds a ruling on `hand`: its table's, or the stored hand's own."""
     if hand.startswith(IMPORTED_HAND_PREFIX):
         return hand
-    located = table.table_id_of_hand(hand)
+    located = table_state.table_id_of_hand(hand)
     return None if located is None else located[0]
 
 
 def _table_hand_version(app: Application, table_id: str, hand: str) -> int:
     """The last version of `hand` so far, a hand of this table (the table's version while
     it runs, its last event once closed); else UnknownHand."""
-    located = table.table_id_of_hand(hand)
+    located = table_state.table_id_of_hand(hand)
     loaded = commands.load_table(app, table_id)
     state = loaded.state
     if located is None or located[0] != table_id or state is None or not 1 <= located[1] <= state.hands_played:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain import players as player_domain
-from domain.live.table import TableState
+from domain.live.table_state import TableState
 from domain.rulings.on_record import RulingsLog
 from domain.series.series import Series
 from domain.tournaments.tournament import Tournament

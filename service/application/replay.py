@@ -30,7 +30,7 @@ from domain.games.draw import stream as draw_stream
 from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh, phh_games
-from domain.live import table, table_records
+from domain.live import table, table_events, table_records, table_state
 from domain.live.games import betting_status
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import MixedTableHand, event_view, hole_view, table_legal
@@ -77,7 +77,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     chain check. Raises HandNotFound."""
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return imported_hand(store, hand_id, viewer)
-    located = table.table_id_of_hand(hand_id)
+    located = table_state.table_id_of_hand(hand_id)
     if located is None:
         raise HandNotFound(hand_id)
     table_id, number = located
@@ -86,7 +86,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     # (the store decides that in the same read, as for GET /v1/hands/{id}): the hand's own
     # range of the stream, and the table from the snapshot before it, so the steps cost
     # the hand, not the table's age.
-    shown_records = store.read_hand(stream, hand_id, opened_by=table.HandOpened.__name__,
+    shown_records = store.read_hand(stream, hand_id, opened_by=table_events.HandOpened.__name__,
                                     reveal=REVEAL_CLOSED_HANDS)
     if not shown_records:
         raise HandNotFound(hand_id)
@@ -97,7 +97,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     # A record this code cannot evolve makes the hand an UnreadableStream, as the table.
     state = Streams(store, commands.TABLES, cached=0).replay(stream, first - 1).state
     step = commands.record_step(state)
-    folded: list[tuple[table.TableState | None, table.TableState, RecordedEvent]] = []
+    folded: list[tuple[table_state.TableState | None, table_state.TableState, RecordedEvent]] = []
     for record in store.read_stream(stream, after_version=first - 1, up_to_version=last,
                                     reveal=Reveal.ALL):
         before, state = state, evolved(state, record, step)
@@ -121,7 +121,7 @@ def table_hand(store: EventStore, hand_id: str, viewer: views.Viewer,
     }
 
 
-def _live_step(index: int, before: table.TableState | None, after: table.TableState,
+def _live_step(index: int, before: table_state.TableState | None, after: table_state.TableState,
                record: RecordedEvent, shown: Mapping[str, Any], viewer: views.Viewer,
                names: Mapping[str, str]) -> dict[str, Any]:
     hand_players = [after.players[s] for s in after.hand_seats]  # HandOpened sets them first
@@ -177,7 +177,7 @@ def _betting_of(hand: Any) -> BettingState | None:
     return betting if isinstance(betting, BettingState) else None
 
 
-def _dealt(state: table.TableState) -> bool:
+def _dealt(state: table_state.TableState) -> bool:
     """Whether the hand has a game state with its players yet: between HandOpened and the
     game's first events there is none (a mixed game's hand holds only its deck until
     HandStarted; a game that makes its own deal has no seats until it)."""
@@ -186,7 +186,7 @@ def _dealt(state: table.TableState) -> bool:
             and len(hand.stacks) == len(state.hand_seats))
 
 
-def _live_table(state: table.TableState, viewer: views.Viewer) -> dict[str, Any]:
+def _live_table(state: table_state.TableState, viewer: views.Viewer) -> dict[str, Any]:
     if not _dealt(state):
         return {"round": None, "board": "", "pots": [], "pot_total": 0, "to_act": None,
                 "button": state.button, "seats": [
@@ -246,7 +246,7 @@ def _hand_chain(store: EventStore, stream: str, hand_id: str) -> dict[str, Any]:
     its events chained from the stored hash of the event before them, each MAC checked, the
     range ending where the next hand opens or at the table's head. The whole stream's check
     is `cardroom verify` (GET /v1/streams/{id}/verify)."""
-    checked = store.verify_hand(stream, hand_id, opened_by=table.HandOpened.__name__)
+    checked = store.verify_hand(stream, hand_id, opened_by=table_events.HandOpened.__name__)
     if checked is None:
         raise HandNotFound(hand_id)
     origin = (f"chained from event {checked.chained_from:,}'s hash" if checked.chained_from
@@ -273,7 +273,7 @@ def _chain_view(stream: str, verification: Verification, what: str, **checked: A
 # ---------------------------------------------------------------- decisions
 
 
-def pot_limit_words(state: table.TableState) -> str | None:
+def pot_limit_words(state: table_state.TableState) -> str | None:
     """At a pot-limit table, the largest bet or raise of the player to act as the floor
     works it out ("pot 700 + call 200 = 900: raise to at most 1,100", TDA 2024 54)."""
     if not state.hand_in_progress or not _dealt(state):

@@ -48,7 +48,8 @@ from itertools import compress, count
 from operator import is_not
 from typing import Any
 
-from domain.live import table, table_names
+from domain.live import table, table_commands, table_events, table_names
+from domain.live.table_state import EMPTY_SEAT, TableState
 from domain.records import from_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
@@ -87,7 +88,7 @@ class Tables:
     def __init__(self) -> None:
         self._loaded: dict[int, commands.LoadedTable] = {}
         self._seated: dict[str, set[int]] = {}  # player -> the table streams they sit at
-        self._departures: dict[str, dict[int, table.PlayerLeftTable]] = {}  # player -> table -> departure
+        self._departures: dict[str, dict[int, table_events.PlayerLeftTable]] = {}  # player -> table -> departure
         self._applied: dict[int, int] = {}  # chip change id -> the table that applied it
         self._changed: set[int] = set()
         self._left: set[str] = set()  # players who left a table since the last look
@@ -119,8 +120,8 @@ class Tables:
         before = None if held is None else held.state
         self._loaded[number] = loaded
         self._changed.add(number)
-        was = set() if before is None else set(before.players) - {table.EMPTY_SEAT}
-        now = set(after.players) - {table.EMPTY_SEAT}
+        was = set() if before is None else set(before.players) - {EMPTY_SEAT}
+        now = set(after.players) - {EMPTY_SEAT}
         for player in was - now:
             self._seated[player].discard(number)
             if not self._seated[player]:
@@ -151,12 +152,12 @@ class Tables:
     def players_seated(self) -> set[str]:
         return set(self._seated)
 
-    def latest_departure(self, player: str) -> table.PlayerLeftTable | None:
+    def latest_departure(self, player: str) -> table_events.PlayerLeftTable | None:
         """The player's last departure with chips, across the tournament's tables."""
         by_table = self._departures.get(player)
         return None if not by_table else max(by_table.values(), key=lambda d: d.tournament_version)
 
-    def departed(self) -> dict[str, table.PlayerLeftTable]:
+    def departed(self) -> dict[str, table_events.PlayerLeftTable]:
         """Each player's last departure with chips, across the tournament's tables."""
         return {player: departure for player in self._departures
                 if (departure := self.latest_departure(player)) is not None}
@@ -345,15 +346,15 @@ def _finish_if_done(app: Application, loaded: tournaments.LoadedTournament, numb
     if table_state.finished or table_state.hand_in_progress or number in state.hands_in_progress:
         return False
     broken_and_empty = state.seating.tables[number - 1] is None \
-        and all(player == table.EMPTY_SEAT for player in table_state.players)
+        and all(player == EMPTY_SEAT for player in table_state.players)
     if state.status != tournament.FINISHED and not broken_and_empty:
         return False
-    _send_to_table(app, tables, number, loaded_table, table.FinishTournamentTable(loaded.version))
+    _send_to_table(app, tables, number, loaded_table, table_commands.FinishTournamentTable(loaded.version))
     return True
 
 
 def _send_to_table(app: Application, tables: Tables, number: int, loaded_table: commands.LoadedTable,
-                   command: table.Command) -> None:
+                   command: table_commands.Command) -> None:
     """`command` decided on the state we hold, appended at its version (a table that moved
     on meanwhile is a VersionConflict); the table's new state is kept in `tables`."""
     assert loaded_table.state is not None
@@ -375,7 +376,7 @@ def _apply_chip_changes(app: Application, loaded: tournaments.LoadedTournament, 
         if change.player_id not in state.seating.where or change.player_id not in table_state.players:
             continue
         _send_to_table(app, tables, number, loaded_table,
-                       table.AdjustChips(change.player_id, change.amount, change.change_id, change.reason))
+                       table_commands.AdjustChips(change.player_id, change.amount, change.change_id, change.reason))
         return True
     return False
 
@@ -403,15 +404,15 @@ def _create_table(app: Application, loaded: tournaments.LoadedTournament, seatin
     # A table opened after the start (a late entrant found every table full) may already
     # hold players balanced in from live tables: they arrive with their own chips.
     elsewhere = set(tables.departed()) | tables.players_seated()
-    seats = tuple(table.TableSeat(player, stack) if player is not None and player not in elsewhere
-                  else table.TableSeat(table.EMPTY_SEAT, 0)
+    seats = tuple(table_commands.TableSeat(player, stack) if player is not None and player not in elsewhere
+                  else table_commands.TableSeat(EMPTY_SEAT, 0)
                   for player in seating_table.seats)
     first_level = next(p for p in settings.structure if not p.is_break)
-    command = table.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
-                                {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
-                                action_clock_s=_action_clock_s(settings, first_level) or None,
-                                time_bank_s=settings.time_bank_s if _action_clock_s(settings, first_level) else 0,
-                                name=table_names.tournament_table(settings.name, seating_table.number))
+    command = table_commands.CreateTable(table_id_for(loaded.tournament_id, seating_table.number), loaded.game or "holdem",
+                                         {}, _betting(loaded, first_level), seats, tournament_id=loaded.tournament_id,
+                                         action_clock_s=_action_clock_s(settings, first_level) or None,
+                                         time_bank_s=settings.time_bank_s if _action_clock_s(settings, first_level) else 0,
+                                         name=table_names.tournament_table(settings.name, seating_table.number))
     handled = commands.create_table(app, command, actor=ACTOR)
     tables.put(seating_table.number,
                commands.LoadedTable(commands.table_stream(command.table_id), handled.version, handled.state))
@@ -441,7 +442,7 @@ def _report_hand(app: Application, loaded: tournaments.LoadedTournament, number:
                                           also_busted_by=by.get(seat.player_id, ())[1:])
                  for seat in table_state.last_busted if state.seating.where.get(seat.player_id, (None,))[0] == number)
     stacks = tuple(tournament_commands.ChipCount(player, chips) for player, chips in zip(table_state.players, table_state.stacks)
-                   if player != table.EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
+                   if player != EMPTY_SEAT and state.seating.where.get(player, (None,))[0] == number)
     tournaments.send(app, loaded.tournament_id,
                      tournament_commands.FinishHand(number, at=now, busted=here, seed=tournaments.new_seed(), stacks=stacks),
                      expected_version=loaded.version, actor=ACTOR,
@@ -457,8 +458,8 @@ def _between_hands_out_of_sync(state: tournament.Tournament, number: int,
         return False
     seating_table = state.seating.tables[number - 1]
     if seating_table is None:  # broken: in sync once everyone has left
-        return any(player != table.EMPTY_SEAT for player in table_state.players)
-    return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) != table_state.players
+        return any(player != EMPTY_SEAT for player in table_state.players)
+    return tuple(p or EMPTY_SEAT for p in seating_table.seats) != table_state.players
 
 
 def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: int,
@@ -471,9 +472,9 @@ def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: 
     wanted = {} if seating_table is None else \
         {player: seat for seat, player in enumerate(seating_table.seats) if player is not None}
     for seat, player in enumerate(table_state.players):
-        if player == table.EMPTY_SEAT or wanted.get(player) == seat:
+        if player == EMPTY_SEAT or wanted.get(player) == seat:
             continue
-        _send_to_table(app, tables, number, loaded_table, table.RemovePlayer(player, loaded.version))
+        _send_to_table(app, tables, number, loaded_table, table_commands.RemovePlayer(player, loaded.version))
         return True
     for player, seat in wanted.items():
         if table_state.players[seat] == player:
@@ -485,13 +486,13 @@ def _sync_seats(app: Application, loaded: tournaments.LoadedTournament, number: 
             continue
         re_entry = state.entries_by_player.get(player, 0) > 1
         _send_to_table(app, tables, number, loaded_table,
-                       table.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry))
+                       table_commands.SeatPlayer(player, seat, stack, loaded.version, re_entry=re_entry))
         return True
     return False
 
 
 def _chips_brought(app: Application, loaded: tournaments.LoadedTournament, player: str,
-                   departure: table.PlayerLeftTable | None) -> int | None:
+                   departure: table_events.PlayerLeftTable | None) -> int | None:
     """What a player takes to their new seat: the chips they left their last table with,
     or the starting stack if they entered (late, or again) since; None while in transit
     (still to be removed from the table they leave)."""
@@ -515,11 +516,11 @@ def _last_entry_version(app: Application, loaded: tournaments.LoadedTournament, 
     return version
 
 
-def _in_sync(state: tournament.Tournament, number: int, table_state: table.TableState) -> bool:
+def _in_sync(state: tournament.Tournament, number: int, table_state: TableState) -> bool:
     seating_table = state.seating.tables[number - 1]
     if seating_table is None:
         return False
-    return tuple(p or table.EMPTY_SEAT for p in seating_table.seats) == table_state.players
+    return tuple(p or EMPTY_SEAT for p in seating_table.seats) == table_state.players
 
 
 def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
@@ -559,10 +560,10 @@ def _deal(app: Application, loaded: tournaments.LoadedTournament, number: int,
     positions = dealt.positions
     deal = commands.draw_deal()
     assert state.settings is not None
-    command = table.StartNextHand(deal.deck, deal.salt, button=positions.button,
-                                  small_blind=positions.small_blind, big_blind=positions.big_blind,
-                                  betting=_betting(loaded, period),
-                                  action_clock_s=_action_clock_s(state.settings, period))
+    command = table_commands.StartNextHand(deal.deck, deal.salt, button=positions.button,
+                                           small_blind=positions.small_blind, big_blind=positions.big_blind,
+                                           betting=_betting(loaded, period),
+                                           action_clock_s=_action_clock_s(state.settings, period))
     _send_to_table(app, tables, number, loaded_table, command)
     return True
 
@@ -587,7 +588,7 @@ def _recorded_deal(app: Application, tournament_id: str, versions: tuple[int, in
 
 
 def mark_away(app: Application, tournament_id: str, player_id: str, away: bool, *,
-              actor: str | None = None) -> Handled[table.TableState | None]:
+              actor: str | None = None) -> Handled[TableState | None]:
     """The floor marks a player at a service table away (or back): the table deals them in
     and posts their blinds and antes, and kills their hand at once (TDA 2024 30)."""
     state = tournaments.load_tournament(app, tournament_id).state
@@ -598,5 +599,5 @@ def mark_away(app: Application, tournament_id: str, player_id: str, away: bool, 
     seat = state.seating.where.get(player_id)
     if seat is None:
         raise Violation("not_seated", f"player {player_id} is not in the tournament", numbers={"player": player_id})
-    command: table.Command = table.SitOut(player_id) if away else table.ReturnToSeat(player_id)
+    command: table_commands.Command = table_commands.SitOut(player_id) if away else table_commands.ReturnToSeat(player_id)
     return commands.execute(app, table_id_for(tournament_id, seat[0]), None, command, actor=actor)

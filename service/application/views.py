@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.live import table
+from domain.live import table, table_events, table_state
 from domain.live.games import DealSeal, Viewing
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import event_view
@@ -103,7 +103,7 @@ def tournament_records(records: Iterable[RecordedEvent]) -> list[dict[str, Any]]
              "recorded_at": format_recorded_at(r.recorded_at)} for r in records]
 
 
-def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) -> dict[str, Any]:
+def legal_actions_view(state: table_state.TableState, viewer: Viewer | None = None) -> dict[str, Any]:
     """Who is to act and what they may do. Derived from public information (stacks, bets,
     the round) for anyone who may not see the acting player's cards (`viewer` None: staff);
     the game's adapter says what that leaves of its legal actions."""
@@ -118,7 +118,7 @@ def legal_actions_view(state: table.TableState, viewer: Viewer | None = None) ->
             "legal": adapter.legal_view(state.hand, state.to_act, sees), **notes}
 
 
-def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
+def next_view(state: table_state.TableState, viewer: Viewer) -> dict[str, Any]:
     """What a client needs after a write to act next without another read: who is to act,
     what they may do, and the hand's public summary. Public information only: no hole card,
     no deck, whoever asks."""
@@ -127,28 +127,28 @@ def next_view(state: table.TableState, viewer: Viewer) -> dict[str, Any]:
     return shown
 
 
-def _adapter(state: table.TableState) -> Any:
+def _adapter(state: table_state.TableState) -> Any:
     """The game's adapter (domain.live.games): it says what each viewer sees of its hand."""
-    return table.game_rules(state.game).adapter
+    return table_state.game_rules(state.game).adapter
 
 
-def hand_begun(state: table.TableState) -> bool:
+def hand_begun(state: table_state.TableState) -> bool:
     """Whether the state holds a hand whose game has started (a hand to show): between a
     hand's HandOpened and its game's start there is none yet."""
     return state.hand is not None and bool(_adapter(state).begun(state.hand))
 
 
-def _names(state: table.TableState) -> list[str]:
+def _names(state: table_state.TableState) -> list[str]:
     return [state.players[s] for s in state.hand_seats]
 
 
-def hand_summary(state: table.TableState) -> dict[str, Any]:
+def hand_summary(state: table_state.TableState) -> dict[str, Any]:
     """The current (or last) hand's public state: round, board, pots, stacks, over."""
     return {"id": state.hand_id, "number": state.hands_played,
             **_adapter(state).hand_summary(state.hand, _names(state))}
 
 
-def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[str, Any]:
+def table_view(state: table_state.TableState, version: int, viewer: Viewer) -> dict[str, Any]:
     hand = state.hand
     in_hand = {table_seat: position for position, table_seat in enumerate(state.hand_seats)} if hand else {}
     stacks = state.live_stacks
@@ -190,11 +190,11 @@ def table_view(state: table.TableState, version: int, viewer: Viewer) -> dict[st
     }
 
 
-def betting_view(state: table.TableState) -> dict[str, Any] | None:
+def betting_view(state: table_state.TableState) -> dict[str, Any] | None:
     """The betting description (api.md) the table's hands are played with, at the same path
     in every game: the current hand's (a tournament's level sets it), else the table's;
     None for a game played for points."""
-    if not table.game_rules(state.game).plays_for_chips(state.settings):
+    if not table_state.game_rules(state.game).plays_for_chips(state.settings):
         return None
     hand = state.hand
     live = getattr(hand, "betting", None) or getattr(getattr(hand, "game", None), "betting", None)
@@ -202,7 +202,7 @@ def betting_view(state: table.TableState) -> dict[str, Any] | None:
     return dict(structure.description())
 
 
-def _rotation(state: table.TableState) -> dict[str, Any] | None:
+def _rotation(state: table_state.TableState) -> dict[str, Any] | None:
     """A rotation table's current (or last) game and the next one; None at other tables."""
     adapter = _adapter(state)
     if not hasattr(adapter, "rotation_view"):
@@ -210,26 +210,26 @@ def _rotation(state: table.TableState) -> dict[str, Any] | None:
     return adapter.rotation_view(state.hand, len(table.seats_dealt_in(state)))
 
 
-def _bet(state: table.TableState, position: int | None) -> int:
+def _bet(state: table_state.TableState, position: int | None) -> int:
     if position is None or not state.hand_in_progress:
         return 0
     return _adapter(state).bet(state.hand, position)
 
 
-def _clock_view(clock: table.ClockStarted | None) -> dict[str, Any] | None:
+def _clock_view(clock: table_events.ClockStarted | None) -> dict[str, Any] | None:
     """The running action clock: who must act by when (ms since the epoch)."""
     if clock is None:
         return None
     return {"player_id": clock.player_id, "seat": clock.seat, "deadline_at_ms": clock.deadline_at_ms}
 
 
-def _seat_status(state: table.TableState, seat: int, position: int | None) -> str:
+def _seat_status(state: table_state.TableState, seat: int, position: int | None) -> str:
     if position is None or not state.hand_in_progress:
         return "out" if state.stacks[seat] == 0 and state.hand_seats else "waiting"
     return _adapter(state).seat_status(state.hand, position)
 
 
-def _visible_hole(state: table.TableState, position: int, viewer: Viewer) -> str | None:
+def _visible_hole(state: table_state.TableState, position: int, viewer: Viewer) -> str | None:
     player = state.players[state.hand_seats[position]]
     return _adapter(state).hole_view(state.hand, position, player, viewer.sees_cards_of)
 
@@ -238,7 +238,7 @@ def _viewing(viewer: Viewer) -> Viewing:
     return Viewing(viewer.sees_cards_of, viewer.sees_everything)
 
 
-def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool | None = None) -> dict[str, Any]:
+def hand_view(state: table_state.TableState, viewer: Viewer, *, secrets_revealed: bool | None = None) -> dict[str, Any]:
     """The hand as the viewer may see it. `secrets_revealed`: whether the hand is over now
     (defaults to this state's own view; a replay to an earlier version passes the truth)."""
     names = _names(state)
@@ -248,7 +248,7 @@ def hand_view(state: table.TableState, viewer: Viewer, *, secrets_revealed: bool
             "deal": deal_view(state, viewer, revealed)}
 
 
-def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:
+def deal_view(state: table_state.TableState, viewer: Viewer, revealed: bool) -> dict[str, Any]:
     """The provably fair deal: the commitment always; deck and salt once the hand is over
     (floor and admin at any time), with the check anyone can redo."""
     # Nobody, floor and admin included, sees the deck or the salt while the hand is live.
@@ -256,6 +256,6 @@ def deal_view(state: table.TableState, viewer: Viewer, revealed: bool) -> dict[s
     return _adapter(state).deal_view(state.hand, _names(state), seal, revealed, _viewing(viewer))
 
 
-def _standings(state: table.TableState) -> list[dict[str, Any]]:
+def _standings(state: table_state.TableState) -> list[dict[str, Any]]:
     return [{"player_id": s.player_id, "place": s.place, "stack": s.stack}
             for s in table.standings(state)]

@@ -203,13 +203,13 @@ def play_scripted_hands(server: Server, players: list[tuple[str, dict[str, str]]
 
 def assert_log_replays_to_live(server: Server, table_id: str, game: str) -> dict:
     """The table rebuilt from its event log equals the live table; returns the live view."""
-    from domain.live import table, table_records
+    from domain.live import table, table_records, table_state
     from service.application import views
 
     _, live, _ = server.call("GET", f"/v1/tables/{table_id}", headers=server.admin)
     types = table.event_types(game)
-    rebuilt = table.replay(table_records.event_of(types, e["type"], e["data"])
-                           for e in whole_log(server, table_id))
+    rebuilt = table_state.replay(table_records.event_of(types, e["type"], e["data"])
+                                 for e in whole_log(server, table_id))
     assert views.table_view(rebuilt, live["version"], views.Viewer("admin")) == without_names(live)
     return live
 

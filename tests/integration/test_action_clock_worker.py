@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from domain.live import table
+from domain.live import table_commands, table_events
 from domain.rules.betting import BettingStructure
 from service.application import commands
 from service.application.application import application
@@ -42,11 +42,11 @@ def worker(database_url, broker_url, tmp_path_factory):
     started.stop()
 
 
-def clocked_table(app, clock_s: int = CLOCK_S) -> tuple[str, table.ClockStarted]:
+def clocked_table(app, clock_s: int = CLOCK_S) -> tuple[str, table_events.ClockStarted]:
     """A heads-up table with a `clock_s` clock and a hand started: the button's clock runs."""
     table_id = f"clock-{uuid.uuid4().hex[:12]}"
-    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
+    seats = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
+    commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=clock_s))
     result = commands.start_next_hand(app, table_id, 1)
     clock = result.state.clock
     assert clock is not None and clock.player_id == "ann"
@@ -82,7 +82,7 @@ def test_a_two_second_clock_folds_the_player_exactly_once(postgres_store, app, w
 
 def test_an_action_in_time_leaves_no_timeout(postgres_store, app, worker):
     table_id, clock = clocked_table(app)
-    commands.execute(app, table_id, commands.load_table(app, table_id).version, table.Act("ann", "fold"))
+    commands.execute(app, table_id, commands.load_table(app, table_id).version, table_commands.Act("ann", "fold"))
     time.sleep(max(0.0, clock.deadline_at_ms / 1000 - time.time()) + SETTLE_S)
     assert records(postgres_store, table_id, "ClockExpired") == []
     # The hand's end closed the clock in the log: nothing even tried to expire it.

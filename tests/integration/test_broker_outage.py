@@ -21,7 +21,7 @@ from collections import Counter
 
 import pytest
 
-from domain.live import table
+from domain.live import table_commands
 from domain.ratings import Finish, GameResult
 from domain.rules.betting import BettingStructure
 from domain.tournaments import tournament
@@ -50,9 +50,9 @@ def clocked_table(app) -> str:
     """A heads-up auto-deal table with a one-second clock nobody answers: every second
     the worker expires a clock, the hand ends and the next is dealt with a new clock."""
     table_id = f"outage-{uuid.uuid4().hex[:12]}"
-    seats = (table.TableSeat("ann", 100_000), table.TableSeat("bob", 100_000))
-    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=1,
-                                                 auto_deal=True))
+    seats = (table_commands.TableSeat("ann", 100_000), table_commands.TableSeat("bob", 100_000))
+    commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=1,
+                                                          auto_deal=True))
     commands.start_next_hand(app, table_id, 1)
     return table_id
 
@@ -60,8 +60,8 @@ def clocked_table(app) -> str:
 def ranked_table_played_out(app) -> str:
     """A ranked heads-up table shoved until one player has every chip (TableFinished)."""
     table_id = f"ranked-{uuid.uuid4().hex[:12]}"
-    seats = (table.TableSeat(f"{table_id}-a", 1000), table.TableSeat(f"{table_id}-b", 1000))
-    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, seats, ranked=True, auto_deal=True))
+    seats = (table_commands.TableSeat(f"{table_id}-a", 1000), table_commands.TableSeat(f"{table_id}-b", 1000))
+    commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, seats, ranked=True, auto_deal=True))
     commands.start_next_hand(app, table_id, 1)
     while playing.shove(app, table_id):
         pass

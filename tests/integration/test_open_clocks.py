@@ -9,7 +9,7 @@ import uuid
 import psycopg
 import pytest
 
-from domain.live import table
+from domain.live import table_commands
 from domain.rules.betting import BettingStructure
 from service.adapters.store.base import NewEvent
 from service.application import commands
@@ -29,17 +29,17 @@ def running(pool, table_id: str) -> list[dict]:
 def test_a_tables_clock_is_read_while_it_runs_replaced_by_the_next_and_gone_with_the_hand(
         postgres_pool, postgres_store):
     table_id = f"open-clock-{uuid.uuid4().hex[:12]}"
-    seats = tuple(table.TableSeat(name, 1000) for name in ("ann", "bob", "cat"))
-    commands.create_table(applications.of(postgres_store), table.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=30))
+    seats = tuple(table_commands.TableSeat(name, 1000) for name in ("ann", "bob", "cat"))
+    commands.create_table(applications.of(postgres_store), table_commands.CreateTable(table_id, "holdem", {}, NL, seats, action_clock_s=30))
     assert running(postgres_pool, table_id) == []
     started = commands.start_next_hand(applications.of(postgres_store), table_id, 1)
     [first] = running(postgres_pool, table_id)
     assert (first["player_id"], first["deadline_at_ms"]) == (started.state.clock.player_id,
                                                              started.state.clock.deadline_at_ms)
-    acted = commands.execute(applications.of(postgres_store), table_id, started.version, table.Act(first["player_id"], "fold"))
+    acted = commands.execute(applications.of(postgres_store), table_id, started.version, table_commands.Act(first["player_id"], "fold"))
     [second] = running(postgres_pool, table_id)
     assert second["player_id"] == acted.state.clock.player_id != first["player_id"]
-    commands.execute(applications.of(postgres_store), table_id, acted.version, table.Act(second["player_id"], "fold"))
+    commands.execute(applications.of(postgres_store), table_id, acted.version, table_commands.Act(second["player_id"], "fold"))
     assert running(postgres_pool, table_id) == []
 
 

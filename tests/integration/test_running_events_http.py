@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from domain.live import table
+from domain.live import table_commands, table_state
 from service.application import commands, tournament_tables, tournaments
 from tests import applications, playing
 from tests.integration.conftest import ADMIN, assert_problem, key_for
@@ -27,7 +27,7 @@ def advance(store, tournament_id: str) -> None:
     tournament_tables.advance(applications.of(store), tournament_id, time.time())
 
 
-def live_table(store, tournament_id: str, number: int = 1) -> table.TableState:
+def live_table(store, tournament_id: str, number: int = 1) -> table_state.TableState:
     loaded = commands.load_table(applications.of(store), tournament_tables.table_id_for(tournament_id, number))
     assert loaded.state is not None
     return loaded.state
@@ -46,8 +46,8 @@ def play_hand(store, tournament_id: str, how: str) -> None:
         if how == "shove":
             playing.shove(app, table_id)
             continue
-        legal = table.game_rules(state.game).module.legal_actions(state.hand)
-        act = table.Act(state.to_act, "fold" if legal.call is not None else "check")
+        legal = table_state.game_rules(state.game).module.legal_actions(state.hand)
+        act = table_commands.Act(state.to_act, "fold" if legal.call is not None else "check")
         commands.execute(app, table_id, loaded.version, act)
     raise AssertionError("the hand did not end")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.live import table
+from domain.live import table_events
 from domain.records import to_record
 from service.adapters.store.base import NewEvent
 from service.application import commands
@@ -25,7 +25,7 @@ def test_a_write_from_another_process_makes_this_process_stale_cache_answer_409(
     seen = started.get_json()["version"]  # this process's cache is at this version now
 
     # Another process (here: a direct append, not through this process's cache) acts first.
-    type_name, data = to_record(table.PlayerSatOut(seat=2, player_id=cat, reason="requested"))
+    type_name, data = to_record(table_events.PlayerSatOut(seat=2, player_id=cat, reason="requested"))
     postgres_store.append(commands.table_stream(table_id), seen, [NewEvent(type_name, data)])
 
     stale = client.post(f"/v1/tables/{table_id}/actions", json={"action": "call", "player_id": ann},

@@ -15,7 +15,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.live import table
+from domain.live import table_commands, table_state
 from domain.records import from_record
 from domain.tournaments import commands as tournament_commands
 from domain.tournaments import events as tournament_events
@@ -54,17 +54,17 @@ def act(store, table_id: str, choice: int) -> bool:
     state = loaded.state
     if state is None or state.to_act is None:
         return False
-    legal = table.game_rules(state.game).module.legal_actions(state.hand)
+    legal = table_state.game_rules(state.game).module.legal_actions(state.hand)
     if choice == 2 and legal.raise_ is not None:
-        command = table.Act(state.to_act, "raise", legal.raise_.max_to)
+        command = table_commands.Act(state.to_act, "raise", legal.raise_.max_to)
     elif choice == 2 and legal.bet is not None:
-        command = table.Act(state.to_act, "bet", legal.bet.max_to)
+        command = table_commands.Act(state.to_act, "bet", legal.bet.max_to)
     elif choice == 0 and legal.call is not None:
-        command = table.Act(state.to_act, "fold")
+        command = table_commands.Act(state.to_act, "fold")
     elif legal.call is not None:
-        command = table.Act(state.to_act, "call")
+        command = table_commands.Act(state.to_act, "call")
     else:
-        command = table.Act(state.to_act, "check")
+        command = table_commands.Act(state.to_act, "check")
     commands.execute(applications.of(store), table_id, loaded.version, command)
     return True
 

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from domain.live import table
+from domain.live.table_state import EMPTY_SEAT
 from domain.records import from_record
 from domain.tournaments import commands as tournament_commands
 from domain.tournaments import events as tournament_events
@@ -107,7 +107,7 @@ def test_every_table_of_a_finished_tournament_finishes_once(store):
         if winner in table_state.players:  # the final table: the winner first, with every chip
             assert finished[0].data["standings"][0] == {"player_id": winner, "place": 1, "stack": PLAYERS * STACK}
         else:  # broken: nobody left at it
-            assert set(table_state.players) == {table.EMPTY_SEAT}
+            assert set(table_state.players) == {EMPTY_SEAT}
 
 
 def read_tournament_events(store, tournament_id: str) -> list[object]:
@@ -137,7 +137,7 @@ def test_the_tables_follow_the_tournament_seating_and_the_level_in_force(store):
     for number in (1, 2):
         table_state = commands.load_table(applications.of(store), tournament_tables.table_id_for(tournament_id, number)).state
         seating_table = state.seating.table(number)
-        assert table_state.players == tuple(p or table.EMPTY_SEAT for p in seating_table.seats)
+        assert table_state.players == tuple(p or EMPTY_SEAT for p in seating_table.seats)
         assert table_state.tournament_id == tournament_id
         assert table_state.button == seating_table.positions.button
         assert table_state.hand.betting.structure.big_blind == 50

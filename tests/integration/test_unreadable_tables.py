@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from domain.live import table, table_records
+from domain.live import table_commands, table_records
 from domain.rules.betting import BettingStructure
 from domain.tournaments import commands as tournament_commands
 from domain.tournaments.structure import Period
@@ -45,7 +45,7 @@ BAD_SEAT = "bad-seat"  # a chip change for seat 9 of a two-seat table
 BROKEN_TOURNAMENT = "tb-broken"  # its table 1 holds the chip change for seat 9
 GOING_ON = "tb-going-on"
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
-SEATS = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
+SEATS = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
 UNKNOWN_TYPE = "CardFlashed: an event type this code does not know"
 NO_SUCH_SEAT = "ChipsAdjusted: tuple index out of range"
 
@@ -69,7 +69,7 @@ def clock_passed(app: Application, table_id: str) -> None:
 
 def fold_hand(app: Application, table_id: str) -> None:
     loaded = commands.load_table(app, table_id)
-    commands.execute(app, table_id, loaded.version, table.Act(loaded.state.to_act, "fold"))
+    commands.execute(app, table_id, loaded.version, table_commands.Act(loaded.state.to_act, "fold"))
 
 
 def new_tournament(app: Application, tournament_id: str) -> None:
@@ -89,9 +89,9 @@ def client(own_database: tuple[str, str], own_store: PostgresEventStore) -> Any:
 
     app = application(own_store)
     for table_id in (READABLE, BAD_SEAT):
-        commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, SEATS))
+        commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, SEATS))
     commands.start_next_hand(app, READABLE, 1)
-    commands.create_table(app, table.CreateTable(FLASHED, "holdem", {}, NL, SEATS, action_clock_s=1))
+    commands.create_table(app, table_commands.CreateTable(FLASHED, "holdem", {}, NL, SEATS, action_clock_s=1))
     clock_passed(app, FLASHED)
     fold_hand(app, FLASHED)
     clock_passed(app, FLASHED)
@@ -209,7 +209,7 @@ def expired(store: PostgresEventStore, table_id: str) -> int:
 def test_the_clock_sweep_passes_the_table_over_once_logged_and_expires_the_others(client, own_store, own_database,
                                                                                    caplog):
     app = application(own_store)
-    commands.create_table(app, table.CreateTable("swept", "holdem", {}, NL, SEATS, action_clock_s=1))
+    commands.create_table(app, table_commands.CreateTable("swept", "holdem", {}, NL, SEATS, action_clock_s=1))
     clock_passed(app, "swept")
     pool = open_pool(own_database[1], max_size=2)
     try:
@@ -226,7 +226,7 @@ def test_the_clock_sweep_passes_the_table_over_once_logged_and_expires_the_other
 
 def test_the_clock_watch_passes_the_table_over_and_expires_the_others(client, own_store, own_database, caplog):
     app = application(own_store)
-    commands.create_table(app, table.CreateTable("watched", "holdem", {}, NL, SEATS, action_clock_s=1))
+    commands.create_table(app, table_commands.CreateTable("watched", "holdem", {}, NL, SEATS, action_clock_s=1))
     clock_passed(app, "watched")
     watch = clock_tasks.ClockWatch(Config(database_url=own_database[1]))
     with caplog.at_level(logging.INFO, logger=clock_tasks.__name__):

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from domain.live import table
+from domain.live import table_commands
 from domain.rules.betting import BettingStructure
 from service import wiring
 from service.adapters.log_keys import new_signer
@@ -37,7 +37,7 @@ from tests.integration.test_forgeries import as_insider, integrate, integrator_o
 pytestmark = pytest.mark.integration
 
 NL = BettingStructure("no-limit", small_blind=50, big_blind=100)
-SEATS = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
+SEATS = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def cardroom_verify(database_url: str, *prefixes: str, expect: int) -> dict[str,
 def played_table(store: Any, table_id: str) -> int:
     """A table created and its first hand dealt: its version."""
     app = application(store)
-    commands.create_table(app, table.CreateTable(table_id, "holdem", {}, NL, SEATS))
+    commands.create_table(app, table_commands.CreateTable(table_id, "holdem", {}, NL, SEATS))
     return commands.start_next_hand(app, table_id, 1).version
 
 

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from domain.games import holdem
 from domain.live.autoplay import betting_choice, holdem_auto_action, holds_pair_or_better
-from domain.live.table import Act, AutomaticAction, CreateTable, SitOut, StartNextHand, TableSeat, handle
+from domain.live.table import handle
+from domain.live.table_commands import Act, CreateTable, SitOut, StartNextHand, TableSeat
+from domain.live.table_events import AutomaticAction
 from domain.rules.betting import AmountRange, BettingStructure, CallOption, LegalActions
 from domain.rules.cards import format_card, new_deck, parse_cards
 

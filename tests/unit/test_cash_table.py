@@ -9,28 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.live.table import (
-    EMPTY_SEAT,
-    Act,
-    ChipsAdjusted,
-    CloseTable,
-    CreateTable,
-    HandClosed,
-    PlayerLeftTable,
-    PlayerSeatedAtTable,
-    SitDown,
-    StandUp,
-    StandUpQueued,
-    StartNextHand,
-    TableClosing,
-    TableFinished,
-    TableSeat,
-    TopUp,
-    event_types,
-    fresh_deal,
-    handle,
-    replay,
-)
+from domain.live.table import event_types, fresh_deal, handle
+from domain.live.table_commands import Act, CloseTable, CreateTable, SitDown, StandUp, StartNextHand, TableSeat, TopUp
+from domain.live.table_events import ChipsAdjusted, HandClosed, PlayerLeftTable, PlayerSeatedAtTable, StandUpQueued, TableClosing, TableFinished
+from domain.live.table_state import EMPTY_SEAT, replay
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled

@@ -10,7 +10,9 @@ import random
 import pytest
 
 from domain import registry
-from domain.live.table import DEAD_HAND, Act, AutomaticAction, CreateTable, ExpireClock, SitOut, StartNextHand, TableSeat, handle
+from domain.live.table import DEAD_HAND, handle
+from domain.live.table_commands import Act, CreateTable, ExpireClock, SitOut, StartNextHand, TableSeat
+from domain.live.table_events import AutomaticAction
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled
 from service.application import replay
@@ -64,7 +66,8 @@ def test_an_away_big_blind_with_a_free_check_folds_at_once_and_loses_the_blind(g
 def test_a_table_where_everyone_is_away_is_not_dealt(game):
     """Every hand dead, the blinds would go round an empty table hand after hand deciding
     nothing: the tournament deals such a table no hand until a player is back."""
-    from domain.live.table import ReturnToSeat, everyone_away
+    from domain.live.table import everyone_away
+    from domain.live.table_commands import ReturnToSeat
 
     _, state = heads_up(game, tournament=True)
     _, state = handle(state, SitOut("P0"), T0)

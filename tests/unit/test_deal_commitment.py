@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.live import table
+from domain.live import table_events, table_state
 from domain.live.games import DECK_HASH
 from domain.records import from_record
 from domain.rules.cards import deck_texts
@@ -54,8 +54,8 @@ def test_the_root_changes_with_the_order_and_with_the_secret():
 
 
 def test_a_hand_opened_before_per_card_commitments_keeps_its_whole_deck_scheme():
-    opened = from_record(table.TABLE_EVENT_TYPES, "HandOpened", {
+    opened = from_record(table_events.TABLE_EVENT_TYPES, "HandOpened", {
         "hand_id": "t.1", "number": 1, "button": 0, "seats": [0, 1], "commitment": "c", "salt": "s"})
     assert opened.scheme == DECK_HASH
-    assert table.evolve(table.replay([table.TableCreated("t", "holdem", {}, None, (), False, None)]),
-                        opened).deal_scheme == DECK_HASH
+    assert table_state.evolve(table_state.replay([table_events.TableCreated("t", "holdem", {}, None, (), False, None)]),
+                              opened).deal_scheme == DECK_HASH

@@ -18,7 +18,7 @@ import pytest
 from domain.games import palace
 from domain.games.draw.events import Redealt
 from domain.games.palace_interpretations import in_shuffled_order
-from domain.live import table
+from domain.live import table, table_commands
 from domain.live.games import PalaceReshuffleCommitted
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
@@ -95,7 +95,7 @@ def test_a_palace_hand_begun_before_the_keys_goes_on_committing_each_later_order
     assert not hand.cut.reshuffle_keys and len(hand.reshuffles) == 1 and not hand.game.draw_deck
     secret = bytes.fromhex(state.salt)
     player = views.legal_actions_view(state)["to_act"]
-    events, state = table.handle(state, table.Act(player, "buy"), 0, NoDraws())  # type: ignore[arg-type]
+    events, state = table.handle(state, table_commands.Act(player, "buy"), 0, NoDraws())  # type: ignore[arg-type]
     reshuffled = next(e for e in events if isinstance(e, palace.DrawDeckReshuffled))
     assert reshuffled.order == in_shuffled_order(hand.game.discard_pile, hand.reshuffles[0].order)
     committed = [e for e in events if isinstance(e, PalaceReshuffleCommitted)]
@@ -104,7 +104,7 @@ def test_a_palace_hand_begun_before_the_keys_goes_on_committing_each_later_order
     while state.hand_in_progress:
         shown = views.legal_actions_view(state)
         move = ("discard", ()) if shown["round"] == "discarding" else ("fold", None)
-        state = table.handle(state, table.Act(shown["to_act"], move[0], discard=move[1]), 0, NoDraws())[1]  # type: ignore[arg-type]
+        state = table.handle(state, table_commands.Act(shown["to_act"], move[0], discard=move[1]), 0, NoDraws())[1]  # type: ignore[arg-type]
     floor = views.deal_view(state, views.Viewer("floor"), True)
     assert floor["verified"] is True and len(floor["reshuffles"]) == 2
     player = views.deal_view(state, views.Viewer("player", "P0"), True)
@@ -117,7 +117,7 @@ def test_a_draw_hand_begun_before_derived_redeals_takes_the_derived_deck_on_its_
     assert state.hand.derived_redeals is False and state.hand.game.redeals == 1
     secret = bytes.fromhex(state.salt)
     player = views.legal_actions_view(state)["to_act"]
-    events, state = table.handle(state, table.Act(player, "check"), 0, NoDraws())  # type: ignore[arg-type]
+    events, state = table.handle(state, table_commands.Act(player, "check"), 0, NoDraws())  # type: ignore[arg-type]
     redealt = next(e for e in events if isinstance(e, Redealt))
     deck = deal_commitment.derived_order(deck_texts(), secret, "draw-redeal-2-deck")
     reshuffle = deal_commitment.derived_order(deck_texts(), secret, "draw-redeal-2-reshuffle")
@@ -128,6 +128,6 @@ def test_a_draw_hand_begun_before_derived_redeals_takes_the_derived_deck_on_its_
         player = views.legal_actions_view(state)["to_act"]
         legal = views.legal_actions_view(state)["legal"]
         action = ("bet", legal["bet"]["min_to"]) if legal.get("bet") else ("fold", None)
-        state = table.handle(state, table.Act(player, action[0], action[1]), 0, NoDraws())[1]  # type: ignore[arg-type]
+        state = table.handle(state, table_commands.Act(player, action[0], action[1]), 0, NoDraws())[1]  # type: ignore[arg-type]
     floor = views.deal_view(state, views.Viewer("floor"), True)
     assert floor["verified"] is True and all(r["verified"] and "derived" not in r for r in floor["redeals"])

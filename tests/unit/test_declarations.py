@@ -454,7 +454,7 @@ def test_a_silent_push_is_never_read_as_more_than_the_chips_allow(case):
 
 
 def test_the_recorded_ruling_replays_from_its_store_record():
-    from domain.live.table import TABLE_EVENT_TYPES
+    from domain.live.table_events import TABLE_EVENT_TYPES
     from domain.records import from_record, to_record
     from domain.rules.declarations import ChipsRuled
 

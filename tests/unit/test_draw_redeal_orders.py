@@ -13,7 +13,7 @@ import hmac
 import pytest
 
 from domain.games.draw.events import Redealt
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.live.games import DealSeal, DrawGame, DrawTableHand, Viewing
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
@@ -30,12 +30,12 @@ def _derived(secret: bytes, label: str, with_joker: bool) -> tuple[str, ...]:
         secret, f"cardroom-order|{label}|{card}".encode(), "sha256").hex()))
 
 
-def _act(state: table.TableState, action: str, **given: object) -> tuple[list, table.TableState]:
+def _act(state: table_state.TableState, action: str, **given: object) -> tuple[list, table_state.TableState]:
     player = legal_actions_view(state)["to_act"]
-    return table.handle(state, table.Act(player, action, **given), 0, NoDraws())  # type: ignore[arg-type]
+    return table.handle(state, table_commands.Act(player, action, **given), 0, NoDraws())  # type: ignore[arg-type]
 
 
-def _dealt_again(redeals: int, joker: str | None) -> tuple[list, table.TableState]:
+def _dealt_again(redeals: int, joker: str | None) -> tuple[list, table_state.TableState]:
     """A hand in which everyone checks `redeals` times (each all-check round is dealt again,
     the pot kept), then one bets and the others fold; randomness refused after the deal.
     The events after the deal."""

@@ -15,7 +15,7 @@ from domain.games.draw.state import DRAW
 from domain.games.draw.stream import EVENT_TYPES
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import CardsMucked, PotAwarded, ShowAsked
-from domain.live import table
+from domain.live import table, table_commands, table_events
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
@@ -148,25 +148,25 @@ def test_at_a_table_the_clock_runs_at_a_declared_showdown_and_an_expiry_plays_th
     """The player to show has the action clock like any turn; when it runs out the computer
     shows or mucks for them as the cards speak (ClockExpired, then the automatic show)."""
     draws, now = SeededDraws(4), 0
-    seats = tuple(table.TableSeat(p, 2000) for p in ("p0", "p1", "p2"))
-    _, state = table.handle(None, table.CreateTable("t", "five-card-draw", {"showdown": "declared"},
-                                                    BettingStructure(), seats, False, 30), now, draws)
+    seats = tuple(table_commands.TableSeat(p, 2000) for p in ("p0", "p1", "p2"))
+    _, state = table.handle(None, table_commands.CreateTable("t", "five-card-draw", {"showdown": "declared"},
+                                                             BettingStructure(), seats, False, 30), now, draws)
     state = table.handle(state, _deal(draws), now, draws)[1]
     while state.hand.game.to_show is None:
         game = state.hand.game
         if game.phase == DRAW:
-            act = table.Act(state.to_act, "discard", discard=())
+            act = table_commands.Act(state.to_act, "discard", discard=())
         else:
             legal = draw_legal.legal_actions(game)
-            act = table.Act(state.to_act, "bet", legal.bet.min_to) if legal.bet else \
-                table.Act(state.to_act, "check" if legal.check else "call")
+            act = table_commands.Act(state.to_act, "bet", legal.bet.min_to) if legal.bet else \
+                table_commands.Act(state.to_act, "check" if legal.check else "call")
         now += 1000
         state = table.handle(state, act, now, draws)[1]
     clock = state.clock
     assert clock is not None and state.position_of(clock.player_id) == state.hand.game.to_show
-    events, state = table.handle(state, table.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
+    events, state = table.handle(state, table_commands.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
                                  clock.deadline_at_ms, draws)
-    assert isinstance(events[0], table.ClockExpired)
+    assert isinstance(events[0], table_events.ClockExpired)
     assert any(isinstance(e, (CardsShown, CardsMucked)) for e in events)
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.state import DRAW, HandState
 from domain.history import phh_draw
-from domain.live import table, table_records
+from domain.live import table, table_commands, table_events, table_records
 from domain.live.games import DrawTableHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
@@ -50,8 +50,8 @@ def cards_in(value: Any) -> set[str]:
 def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
-    seats = tuple(table.TableSeat(p, 2000) for p in PLAYERS)
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "five-card-draw", {"ante": 5, "showdown": showdown,
+    seats = tuple(table_commands.TableSeat(p, 2000) for p in PLAYERS)
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "five-card-draw", {"ante": 5, "showdown": showdown,
                                                                                 "draw_limit": 5},
                                                    BettingStructure(), seats))
     commands.start_next_hand(applications.of(store), table_id, None)
@@ -59,7 +59,7 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
         state = commands.load_table(applications.of(store), table_id).state
         if not state.hand_in_progress:
             break
-        commands.execute(applications.of(store), table_id, None, table.Act(state.to_act, *move(state.hand.game, choice)))
+        commands.execute(applications.of(store), table_id, None, table_commands.Act(state.to_act, *move(state.hand.game, choice)))
     assert not commands.load_table(applications.of(store), table_id).state.hand_in_progress
     return store, table_id
 
@@ -94,7 +94,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> t
     types = table.event_types("five-card-draw")
     game_events = []
     for record in records:
-        if record.type in table.TABLE_EVENT_TYPES:
+        if record.type in table_events.TABLE_EVENT_TYPES:
             continue
         shown = views.redact_event({"version": record.version, "type": record.type, "data": record.full_data(),
                                     "metadata": record.metadata, "revealed": record.revealed}, viewer)

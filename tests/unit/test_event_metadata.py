@@ -6,7 +6,9 @@ from dataclasses import replace
 
 from domain.games.draw.events import HandStarted, HoleCardsDealt, PlayerDrew
 from domain.games.draw_settings import DrawSettings
-from domain.live.table import AutomaticAction, CreateTable, HandClosed, HandOpened, SeatStack, TableSeat, handle
+from domain.live.table import handle
+from domain.live.table_commands import CreateTable, TableSeat
+from domain.live.table_events import AutomaticAction, HandClosed, HandOpened, SeatStack
 from domain.rules.betting import BettingStructure
 from service.application.commands import _new_events
 

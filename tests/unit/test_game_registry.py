@@ -6,7 +6,7 @@ import pytest
 
 from domain import registry, secrecy
 from domain.history import phh, phh_draw, phh_mixed
-from domain.live import table
+from domain.live import table_state
 from domain.rules.violations import Violation
 from domain.rulings import betting as betting_rulings
 from domain.rulings import showdown
@@ -34,7 +34,7 @@ def test_every_replayable_phh_variant_is_played_as_its_game(variant: str) -> Non
 
 def test_a_game_that_is_not_a_table_game_is_refused_naming_every_table_game() -> None:
     with pytest.raises(Violation) as refused:
-        table.game_rules("badugi")  # ruled on, not dealt at a table
+        table_state.game_rules("badugi")  # ruled on, not dealt at a table
     assert refused.value.code == "invalid_table"
     assert f"game must be one of {', '.join(TABLE_GAMES)}, not 'badugi'" in str(refused.value.detail)
 
@@ -45,7 +45,7 @@ def test_a_name_registers_once_and_a_game_leaves_with_its_test() -> None:
     registration = high_card.registered()
     next(registration)
     try:
-        assert table.game_rules(high_card.NAME).adapter is high_card.HighCardGame
+        assert table_state.game_rules(high_card.NAME).adapter is high_card.HighCardGame
         assert high_card.HighCardDealt in secrecy.registered()["HighCardDealt"]
         assert registry.ruling_forms()[-1] is high_card.RULING_FORM
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from domain import registry
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.rules.betting import KINDS, BettingStructure
 from service.application import views
 from tests.playing import TABLE_SETUPS, allowed_actions, generic_move, request_for
@@ -30,7 +30,7 @@ def test_every_registered_table_game_has_a_table_setup_here() -> None:
     assert sorted(TABLE_SETUPS) == sorted(registry.table_names())
 
 
-def _created(game: str) -> table.TableState:
+def _created(game: str) -> table_state.TableState:
     rules = registry.table_rules(game)
     setup = TABLE_SETUPS[game]
     settings, betting = setup.get("settings", {}), setup.get("betting")
@@ -39,17 +39,17 @@ def _created(game: str) -> table.TableState:
     else:
         settings = rules.settings_with_betting(settings, betting) if betting else settings
         structure = rules.table_game.betting(settings)
-    seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(3))
-    return table.handle(None, table.CreateTable("t", game, settings, structure, seats, ranked=False))[1]
+    seats = tuple(table_commands.TableSeat(f"p{i}", 500) for i in range(3))
+    return table.handle(None, table_commands.CreateTable("t", game, settings, structure, seats, ranked=False))[1]
 
 
-def _act(player: str, request: dict[str, Any]) -> table.Act:
+def _act(player: str, request: dict[str, Any]) -> table_commands.Act:
     discard, keep = request.get("discard"), request.get("keep")
-    return table.Act(player, request["action"], request.get("to"), None if discard is None else tuple(discard),
-                     request.get("defender"), None if keep is None else tuple(keep), request.get("line"))
+    return table_commands.Act(player, request["action"], request.get("to"), None if discard is None else tuple(discard),
+                              request.get("defender"), None if keep is None else tuple(keep), request.get("line"))
 
 
-def _check_betting_path(state: table.TableState) -> None:
+def _check_betting_path(state: table_state.TableState) -> None:
     shown = views.table_view(state, 1, views.Viewer("floor"))
     if registry.table_rules(state.game).plays_for_chips(state.settings):
         assert shown["betting"]["structure"] in KINDS

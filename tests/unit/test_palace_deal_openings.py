@@ -11,7 +11,7 @@ import random
 
 from domain.games import palace
 from domain.games.palace_interpretations import in_shuffled_order
-from domain.live import table
+from domain.live import table, table_commands, table_events, table_state
 from domain.live.games import DECK_HASH, PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, PalaceTableHand, Viewing
 from domain.records import from_record
 from domain.rules import deal_commitment
@@ -27,23 +27,23 @@ from tests.unit.test_table_games import SeededDraws, _create, _deal
 PLAYERS = ("p0", "p1", "p2")
 
 
-def _opened_hand(seed: int) -> tuple[table.TableState, SeededDraws]:
+def _opened_hand(seed: int) -> tuple[table_state.TableState, SeededDraws]:
     draws = SeededDraws(seed)
     state = _create("palace", {"small_bet": 10, "big_bet": 20}, (1000, 1000, 1000))
     return table.handle(state, _deal(draws), 0, draws)[1], draws
 
 
-def _act(state: table.TableState, draws: SeededDraws, action: str, **given: object) -> table.TableState:
+def _act(state: table_state.TableState, draws: SeededDraws, action: str, **given: object) -> table_state.TableState:
     return _acted(state, draws, action, **given)[1]
 
 
-def _acted(state: table.TableState, draws: SeededDraws, action: str,
-           **given: object) -> tuple[list, table.TableState]:
+def _acted(state: table_state.TableState, draws: SeededDraws, action: str,
+           **given: object) -> tuple[list, table_state.TableState]:
     player = legal_actions_view(state)["to_act"]
-    return table.handle(state, table.Act(player, action, **given), 0, draws)  # type: ignore[arg-type]
+    return table.handle(state, table_commands.Act(player, action, **given), 0, draws)  # type: ignore[arg-type]
 
 
-def _fold_to_the_end(state: table.TableState, draws: SeededDraws) -> table.TableState:
+def _fold_to_the_end(state: table_state.TableState, draws: SeededDraws) -> table_state.TableState:
     """Whoever is to act folds (a winner first discards nothing), until the hand is over."""
     while state.hand_in_progress:
         phase = legal_actions_view(state)["round"]
@@ -51,7 +51,7 @@ def _fold_to_the_end(state: table.TableState, draws: SeededDraws) -> table.Table
     return state
 
 
-def _battle(seed: int) -> tuple[table.TableState, str, str, str]:
+def _battle(seed: int) -> tuple[table_state.TableState, str, str, str]:
     """The first to act attacks a player of another banner suit, who calls; then the others
     fold. (attacker, defender, the player who saw no battle)."""
     state, draws = _opened_hand(seed)
@@ -63,11 +63,11 @@ def _battle(seed: int) -> tuple[table.TableState, str, str, str]:
     return _fold_to_the_end(state, draws), attacker, defender, onlooker
 
 
-def _openings(state: table.TableState, player: str) -> dict:
+def _openings(state: table_state.TableState, player: str) -> dict:
     return deal_view(state, Viewer("player", player), True)
 
 
-def _palace_of(state: table.TableState, player: str) -> set[int]:
+def _palace_of(state: table_state.TableState, player: str) -> set[int]:
     """The committed positions of `player`'s palace cards. Positions, not cards: a banner
     set aside face up may come back in a palace, and its opening as a set-aside banner is
     no secret."""
@@ -161,7 +161,7 @@ class NoDraws:
         raise AssertionError("a die was rolled in a card game")
 
 
-def _reshuffle_often(state: table.TableState, reshuffles: int) -> tuple[list, table.TableState]:
+def _reshuffle_often(state: table_state.TableState, reshuffles: int) -> tuple[list, table_state.TableState]:
     """Everyone buys, keeping up to five soldiers, and throws every soldier away once the
     draw deck is dry, so that after the first the draw deck is reshuffled every few buys;
     until `reshuffles` reshuffles, then everyone folds. Every action is taken with
@@ -199,7 +199,7 @@ def test_however_often_the_draw_deck_is_reshuffled_every_order_was_fixed_before_
     before = state
     events, state = _reshuffle_often(state, 6)
     # No order was drawn after the deal (NoDraws) and none was committed after HandOpened.
-    assert not [e for e in events if isinstance(e, (PalaceReshuffleCommitted, table.HandOpened))]
+    assert not [e for e in events if isinstance(e, (PalaceReshuffleCommitted, table_events.HandOpened))]
     replayed = before.hand
     for event in events:
         if isinstance(event, palace.DrawDeckReshuffled):
@@ -306,7 +306,7 @@ def test_random_hands_never_open_a_palace_to_a_player_it_was_not_shown_to():
             assert (opened & every_palace) == saw[player], (seed, player)
 
 
-def _random_move(state: table.TableState, draws: SeededDraws, rng: random.Random) -> tuple[list, table.TableState]:
+def _random_move(state: table_state.TableState, draws: SeededDraws, rng: random.Random) -> tuple[list, table_state.TableState]:
     shown = legal_actions_view(state)
     legal, phase = shown["legal"], shown["round"]
     if phase == "discarding":
@@ -329,8 +329,8 @@ def test_a_stored_hand_that_reshuffles_again_and_again_reads_back_with_one_root(
     store = InMemoryEventStore()
     app = applications.of(store)
     table_id = "palace-reshuffles"
-    commands.create_table(app, table.CreateTable(table_id, "palace", {"small_bet": 10, "big_bet": 20},
-                                                 BettingStructure(), tuple(table.TableSeat(p, 1000) for p in PLAYERS)))
+    commands.create_table(app, table_commands.CreateTable(table_id, "palace", {"small_bet": 10, "big_bet": 20},
+                                                          BettingStructure(), tuple(table_commands.TableSeat(p, 1000) for p in PLAYERS)))
     commands.start_next_hand(app, table_id, None)
     while commands.load_table(app, table_id).state.hand.reshuffled < 4:
         for action in ("buy", "discard"):
@@ -338,12 +338,12 @@ def test_a_stored_hand_that_reshuffles_again_and_again_reads_back_with_one_root(
             game = state.hand.game
             soldiers = game.seats[game.to_act].soldiers
             throw = soldiers if not game.draw_deck else soldiers[:max(0, len(soldiers) - 5)]
-            commands.execute(app, table_id, None, table.Act(state.to_act, action,
+            commands.execute(app, table_id, None, table_commands.Act(state.to_act, action,
                                                              discard=throw if action == "discard" else None))
     while (state := commands.load_table(app, table_id).state).hand_in_progress:
         phase = legal_actions_view(state)["round"]
         move = ("discard", ()) if phase == "discarding" else ("fold", None)
-        commands.execute(app, table_id, None, table.Act(state.to_act, move[0], discard=move[1]))
+        commands.execute(app, table_id, None, table_commands.Act(state.to_act, move[0], discard=move[1]))
     records = store.read_stream(commands.table_stream(table_id), reveal=REVEAL_CLOSED_HANDS)
     types = [r.type for r in records]
     assert types.count("HandOpened") == 1 and types.count("DrawDeckReshuffled") == 4

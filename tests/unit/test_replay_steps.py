@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.history import phh
-from domain.live import table
+from domain.live import table_commands
 from domain.rules.betting import BettingStructure
 from domain.rules.citations import CITATIONS
 from service.adapters.store.memory import InMemoryEventStore
@@ -29,8 +29,8 @@ def short_all_in_hand() -> tuple[InMemoryEventStore, str]:
     or fold (TDA 2024 47-A); she calls and the board runs out."""
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
-    seats = (table.TableSeat("Ann", 5000), table.TableSeat("Bob", 450), table.TableSeat("Cat", 5000))
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats))
+    seats = (table_commands.TableSeat("Ann", 5000), table_commands.TableSeat("Bob", 450), table_commands.TableSeat("Cat", 5000))
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "holdem", {}, NL, seats))
     commands.start_next_hand(applications.of(store), table_id, None)
     # Ann is the button (seat 0) three-handed: Bob posts the small blind, Cat the big, Ann acts first.
     for player, action, to in (("Ann", "raise", 300), ("Bob", "raise", 450), ("Cat", "call", None),
@@ -39,7 +39,7 @@ def short_all_in_hand() -> tuple[InMemoryEventStore, str]:
                                ("Ann", "check", None)):
         state = commands.load_table(applications.of(store), table_id).state
         assert state.to_act == player, (state.to_act, player)
-        commands.execute(applications.of(store), table_id, None, table.Act(player, action, to))
+        commands.execute(applications.of(store), table_id, None, table_commands.Act(player, action, to))
     return store, table_id
 
 
@@ -89,8 +89,8 @@ def test_a_player_sees_their_own_cards_and_no_one_elses_until_shown() -> None:
 def test_a_hand_in_progress_shows_no_deck_even_to_the_floor() -> None:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
-    seats = (table.TableSeat("Ann", 1000), table.TableSeat("Bob", 1000))
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats))
+    seats = (table_commands.TableSeat("Ann", 1000), table_commands.TableSeat("Bob", 1000))
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "holdem", {}, NL, seats))
     commands.start_next_hand(applications.of(store), table_id, None)
     replayed = replay.table_hand(store, f"{table_id}.1", FLOOR)
     assert not replayed["over"] and replayed["deal"]["deck"] is None and replayed["deal"]["salt"] is None
@@ -180,10 +180,10 @@ def test_every_game_at_a_live_table_steps_through_its_hand(game: str, settings: 
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     players = ("Ann", "Bob", "Cat")
-    commands.create_table(applications.of(store), table.CreateTable(table_id, game, settings, betting,
-                                                   tuple(table.TableSeat(p, 1000) for p in players)))
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, game, settings, betting,
+                                                   tuple(table_commands.TableSeat(p, 1000) for p in players)))
     for player in players:
-        commands.execute(applications.of(store), table_id, None, table.SitOut(player))
+        commands.execute(applications.of(store), table_id, None, table_commands.SitOut(player))
     commands.start_next_hand(applications.of(store), table_id, None)
     for viewer in (FLOOR, views.Viewer("player", "Ann"), views.Viewer("spectator")):
         replayed = replay.table_hand(store, f"{table_id}.1", viewer)
@@ -199,11 +199,11 @@ def test_a_fixed_limit_all_in_of_half_a_unit_reads_as_a_full_raise() -> None:
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
     limit = BettingStructure("fixed-limit", small_blind=10, big_blind=20, small_bet=20, big_bet=40)
-    seats = (table.TableSeat("Ann", 1000), table.TableSeat("Bob", 55), table.TableSeat("Cat", 1000))
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, limit, seats))
+    seats = (table_commands.TableSeat("Ann", 1000), table_commands.TableSeat("Bob", 55), table_commands.TableSeat("Cat", 1000))
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "holdem", {}, limit, seats))
     commands.start_next_hand(applications.of(store), table_id, None)
     for player, action, to in (("Ann", "raise", 40), ("Bob", "raise", 55), ("Cat", "raise", 75)):
-        commands.execute(applications.of(store), table_id, None, table.Act(player, action, to))
+        commands.execute(applications.of(store), table_id, None, table_commands.Act(player, action, to))
     _, bob, cat = decisions(replay.table_hand(store, f"{table_id}.1", FLOOR))
     assert bob["all_in"] and bob["verdict"]["rule"] == "TDA 2024 47-B"
     assert "counts as a full raise (the 50% rule)" in bob["verdict"]["detail"]
@@ -229,8 +229,8 @@ def test_the_hand_starts_caption_names_only_the_forced_bets_the_hand_has() -> No
     assert "The hand starts: 3 players, the blinds posted" in captions
     store = InMemoryEventStore()
     draw_table = str(uuid.uuid4())
-    commands.create_table(applications.of(store), table.CreateTable(
-        draw_table, "five-card-draw", {}, NL, tuple(table.TableSeat(p, 1000) for p in ("Ann", "Bob"))))
+    commands.create_table(applications.of(store), table_commands.CreateTable(
+        draw_table, "five-card-draw", {}, NL, tuple(table_commands.TableSeat(p, 1000) for p in ("Ann", "Bob"))))
     commands.start_next_hand(applications.of(store), draw_table, None)
     captions = [s["caption"] for s in replay.table_hand(store, f"{draw_table}.1", FLOOR)["steps"]]
     assert "The hand starts: 2 players" in captions  # five-card draw's antes are a step of their own

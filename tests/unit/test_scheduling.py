@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from domain.live import table
+from domain.live import table_commands
 from domain.ratings import Finish, GameResult
 from domain.rules.betting import BettingStructure
 from service.adapters.scheduler import APPLY_RATING_TASK, CeleryScheduler
@@ -29,8 +29,8 @@ def test_the_clock_a_write_starts_is_only_recorded_in_the_log_with_its_deadline(
     store = InMemoryEventStore()
     scheduler = Recording()
     app = application(store, scheduler)
-    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
-    commands.create_table(app, table.CreateTable("t1", "holdem", {}, NL, seats, action_clock_s=30))
+    seats = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
+    commands.create_table(app, table_commands.CreateTable("t1", "holdem", {}, NL, seats, action_clock_s=30))
     started = commands.start_next_hand(app, "t1", 1)
     [clock] = [r for r in store.read_stream(commands.table_stream("t1")) if r.type == "ClockStarted"]
     assert clock.data["deadline_at_ms"] == started.state.clock.deadline_at_ms

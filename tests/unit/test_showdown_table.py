@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from domain.games import holdem
-from domain.live.table import Act, AutomaticAction, ClockStarted, CreateTable, ExpireClock, HandClosed, SitOut, StartNextHand, TableSeat, handle
+from domain.live.table import handle
+from domain.live.table_commands import Act, CreateTable, ExpireClock, SitOut, StartNextHand, TableSeat
+from domain.live.table_events import AutomaticAction, ClockStarted, HandClosed
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from tests.unit.test_showdown_tda import live_deck

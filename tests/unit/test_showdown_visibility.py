@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from domain.games import holdem
 from domain.history import phh_games
-from domain.live import table, table_records
+from domain.live import table, table_commands, table_events, table_records
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
 from service.adapters.store.memory import InMemoryEventStore
@@ -46,8 +46,8 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
     """A hand where the player to act plays `move(hand, choices[k])` (then checks and calls)."""
     store = InMemoryEventStore()
     table_id = str(uuid.uuid4())
-    seats = tuple(table.TableSeat(p, 1000) for p in PLAYERS)
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {"showdown": showdown}, NL, seats))
+    seats = tuple(table_commands.TableSeat(p, 1000) for p in PLAYERS)
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "holdem", {"showdown": showdown}, NL, seats))
     commands.start_next_hand(applications.of(store), table_id, None)
     for choice in choices + [0] * 40:
         state = commands.load_table(applications.of(store), table_id).state
@@ -55,9 +55,9 @@ def play(choices: list[int], showdown: str) -> tuple[InMemoryEventStore, str]:
             break
         asker = caller_who_may_ask(state.hand) if choice == 3 else None
         if asker is not None:  # TDA 2024 18-B: a caller asks to see the river bettor's hand
-            commands.execute(applications.of(store), table_id, None, table.Act(state.hand.players[asker], "ask_to_see"))
+            commands.execute(applications.of(store), table_id, None, table_commands.Act(state.hand.players[asker], "ask_to_see"))
             continue
-        commands.execute(applications.of(store), table_id, None, table.Act(state.to_act, *move(state.hand, choice)))
+        commands.execute(applications.of(store), table_id, None, table_commands.Act(state.to_act, *move(state.hand, choice)))
     assert not commands.load_table(applications.of(store), table_id).state.hand_in_progress
     return store, table_id
 
@@ -100,7 +100,7 @@ def seen_by(store: InMemoryEventStore, table_id: str, viewer: views.Viewer) -> s
     types = table.event_types("holdem")
     game_events = []
     for record in records:
-        if record.type in table.TABLE_EVENT_TYPES:
+        if record.type in table_events.TABLE_EVENT_TYPES:
             continue
         if "visible_to" in record.metadata and not viewer.sees_cards_of(record.metadata["visible_to"]):
             continue

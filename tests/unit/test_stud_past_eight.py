@@ -12,7 +12,7 @@ from domain import registry
 from domain.games import mixed
 from domain.history.phh import parse
 from domain.history.phh_games import replay
-from domain.live import table
+from domain.live import table, table_commands
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation
 from domain.rulings.betting import betting_ruling
@@ -68,11 +68,11 @@ def test_the_flop_games_still_take_ten_players():
 def test_a_table_of_stud_or_a_rotation_holding_it_seats_nine_nowhere(game):
     rules = registry.table_rules(game)
     assert rules.table_game.max_seats <= mixed.MAX_STUD_PLAYERS
-    seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(9))
+    seats = tuple(table_commands.TableSeat(f"p{i}", 500) for i in range(9))
     settings = TABLE_SETUPS[game]["settings"]
     with pytest.raises(Violation) as refused:
-        table.handle(None, table.CreateTable("t", game, settings, rules.table_game.betting(settings), seats,
-                                             ranked=False))
+        table.handle(None, table_commands.CreateTable("t", game, settings, rules.table_game.betting(settings), seats,
+                                                      ranked=False))
     assert refused.value.code == "invalid_table"
     assert refused.value.numbers["max_seats"] <= mixed.MAX_STUD_PLAYERS
 

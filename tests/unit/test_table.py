@@ -8,21 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games import holdem
-from domain.live.table import (
-    Act,
-    CreateTable,
-    HandClosed,
-    HandOpened,
-    StartNextHand,
-    TableCreated,
-    TableFinished,
-    TableSeat,
-    event_types,
-    hand_id_for,
-    handle,
-    replay,
-    table_id_of_hand,
-)
+from domain.live.table import event_types, handle
+from domain.live.table_commands import Act, CreateTable, StartNextHand, TableSeat
+from domain.live.table_events import HandClosed, HandOpened, TableCreated, TableFinished
+from domain.live.table_state import hand_id_for, replay, table_id_of_hand
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled

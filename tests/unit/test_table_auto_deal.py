@@ -10,20 +10,10 @@ from hypothesis import strategies as st
 
 from domain.games import holdem
 from domain.games.draw.events import HandStarted as DrawHandStarted
-from domain.live.table import (
-    Act,
-    AutomaticAction,
-    CreateTable,
-    HandClosed,
-    HandOpened,
-    SitOut,
-    TableFinished,
-    TableSeat,
-    event_types,
-    fresh_deal,
-    handle,
-    replay,
-)
+from domain.live.table import event_types, fresh_deal, handle
+from domain.live.table_commands import Act, CreateTable, SitOut, TableSeat
+from domain.live.table_events import AutomaticAction, HandClosed, HandOpened, TableFinished
+from domain.live.table_state import replay
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.deal_commitment import deal_root

@@ -2,7 +2,9 @@
 the highest-numbered pot the busted player was in, for bounties."""
 from __future__ import annotations
 
-from domain.live.table import Act, HandClosed, PotWinners, StartNextHand, event_types, handle
+from domain.live.table import event_types, handle
+from domain.live.table_commands import Act, StartNextHand
+from domain.live.table_events import HandClosed, PotWinners
 from domain.records import from_record, to_record
 from domain.rules.violations import Violation
 from tests.unit.test_cash_table import SALT, cash_table

@@ -9,25 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games import holdem
-from domain.live.table import (
-    Act,
-    AutomaticAction,
-    ClockExpired,
-    ClockStarted,
-    CreateTable,
-    ExpireClock,
-    HandClosed,
-    PlayerReturned,
-    PlayerSatOut,
-    ReturnToSeat,
-    SitOut,
-    StartNextHand,
-    TableSeat,
-    automatic_flags,
-    event_types,
-    handle,
-    replay,
-)
+from domain.live.table import automatic_flags, event_types, handle
+from domain.live.table_commands import Act, CreateTable, ExpireClock, ReturnToSeat, SitOut, StartNextHand, TableSeat
+from domain.live.table_events import AutomaticAction, ClockExpired, ClockStarted, HandClosed, PlayerReturned, PlayerSatOut
+from domain.live.table_state import replay
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck, shuffled

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.live import table, table_records
+from domain.live import table, table_commands, table_events, table_records, table_state
 from domain.live.table_records import HandSeating
 from domain.rules.betting import KINDS, BettingStructure
 from domain.rules.violations import Violation
@@ -56,7 +56,7 @@ def stored(records: list[dict[str, Any]]) -> tuple[InMemoryEventStore, str]:
     return store, table_id
 
 
-def view_as_recorded(state: table.TableState, version: int) -> dict[str, Any]:
+def view_as_recorded(state: table_state.TableState, version: int) -> dict[str, Any]:
     """The floor's view of the table as it was recorded: `betting` came after the recording
     (README "Changelog"), and every one of these games bets; so did `name`, and a table
     recorded before names reads as unnamed."""
@@ -88,7 +88,7 @@ def assert_table_form(records: list[Any]) -> None:
             seats, ended = tuple(data["seats"]), {}
         if record.type in ("HandStarted", "GameStarted"):
             players = {seats[position]: player for position, player in enumerate(data["players"])}
-        if record.type in table.TABLE_EVENT_TYPES:
+        if record.type in table_events.TABLE_EVENT_TYPES:
             if "seat" in data and data.get("player_id") and data["seat"] in players:
                 assert players[data["seat"]] == data["player_id"], (record.type, data)
         elif "seat" in data:
@@ -194,10 +194,10 @@ def play_table(app: Any, table_id: str, game: str, taken: tuple[int, ...], rng: 
     """A tournament table of `game` with players in the `taken` seats only; each turn the
     player to act checks, calls, bets, raises, folds, stands pat or shows at random (the
     computer plays what none of those is)."""
-    seats = tuple(table.TableSeat(f"P{seat}", 400) if seat in taken else table.TableSeat(table.EMPTY_SEAT, 0)
+    seats = tuple(table_commands.TableSeat(f"P{seat}", 400) if seat in taken else table_commands.TableSeat(table_state.EMPTY_SEAT, 0)
                   for seat in range(seat_count))
     settings_, betting = GAMES[game]
-    commands.create_table(app, table.CreateTable(table_id, game, settings_, betting, seats, tournament_id="t"))
+    commands.create_table(app, table_commands.CreateTable(table_id, game, settings_, betting, seats, tournament_id="t"))
     for _ in range(hands):
         if len(table.seats_dealt_in(commands.load_table(app, table_id).state)) < table.MIN_SEATS:
             return
@@ -209,7 +209,7 @@ def play_table(app: Any, table_id: str, game: str, taken: tuple[int, ...], rng: 
             _play_turn(app, table_id, state, rng)
 
 
-def _play_turn(app: Any, table_id: str, state: table.TableState, rng: random.Random) -> None:
+def _play_turn(app: Any, table_id: str, state: table_state.TableState, rng: random.Random) -> None:
     legal = views.legal_actions_view(state)["legal"] or {}
     tries = [("check", None)] * bool(legal.get("check")) + [("call", None)] * bool(legal.get("call"))
     tries += [("bet", legal["bet"]["min_to"])] if legal.get("bet") else []
@@ -219,13 +219,13 @@ def _play_turn(app: Any, table_id: str, state: table.TableState, rng: random.Ran
     rng.shuffle(tries)
     for action, to in tries:
         try:
-            commands.execute(app, table_id, None, table.Act(state.to_act, action, to,  # type: ignore[arg-type]
+            commands.execute(app, table_id, None, table_commands.Act(state.to_act, action, to,  # type: ignore[arg-type]
                                                            discard=() if action == "discard" else None))
             return
         except Violation:
             continue
-    commands.execute(app, table_id, None, table.SitOut(state.to_act))  # type: ignore[arg-type]
-    commands.execute(app, table_id, None, table.ReturnToSeat(state.to_act))  # type: ignore[arg-type]
+    commands.execute(app, table_id, None, table_commands.SitOut(state.to_act))  # type: ignore[arg-type]
+    commands.execute(app, table_id, None, table_commands.ReturnToSeat(state.to_act))  # type: ignore[arg-type]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

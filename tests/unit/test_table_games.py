@@ -7,7 +7,7 @@ import random
 import pytest
 
 from domain.games.draw import openers as draw_openers
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck
@@ -30,18 +30,18 @@ class SeededDraws:
         return self._random.randint(1, 6)
 
 
-def _deal(draws: SeededDraws, with_joker: bool = False) -> table.StartNextHand:
+def _deal(draws: SeededDraws, with_joker: bool = False) -> table_commands.StartNextHand:
     deck = draws.shuffled(tuple(format_card(c) for c in new_deck(with_joker)))
-    return table.StartNextHand(deck, draws.salt())
+    return table_commands.StartNextHand(deck, draws.salt())
 
 
-def _create(game: str, settings: dict, stacks: tuple[int, ...] = (1000, 1000, 1000)) -> table.TableState:
-    seats = tuple(table.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
-    events, state = table.handle(None, table.CreateTable("t", game, settings, BettingStructure(), seats, ranked=True))
+def _create(game: str, settings: dict, stacks: tuple[int, ...] = (1000, 1000, 1000)) -> table_state.TableState:
+    seats = tuple(table_commands.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
+    events, state = table.handle(None, table_commands.CreateTable("t", game, settings, BettingStructure(), seats, ranked=True))
     return state
 
 
-def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tuple[list, table.TableState]:
+def _play(state: table_state.TableState, rng: random.Random, draws: SeededDraws) -> tuple[list, table_state.TableState]:
     """One scripted action among the legal ones for whoever is to act."""
     from service.application.views import legal_actions_view
     shown = legal_actions_view(state)
@@ -55,46 +55,46 @@ def _play(state: table.TableState, rng: random.Random, draws: SeededDraws) -> tu
             thrown = tuple(rng.sample(cards, count))
             # An opener who throws part of the openers away says so (splitting openers).
             action = "split_openers" if draw_openers.breaks_openers(hand.game, seat, thrown) else "discard"
-            act = table.Act(player, action, discard=thrown)
+            act = table_commands.Act(player, action, discard=thrown)
         else:
             choices = [a for a in ("check", "call", "fold") if legal.get(a)]
             if legal.get("bet") and rng.random() < 0.3:
-                act = table.Act(player, "bet", legal["bet"]["min_to"])
+                act = table_commands.Act(player, "bet", legal["bet"]["min_to"])
             elif legal.get("raise") and rng.random() < 0.2:
-                act = table.Act(player, "raise", legal["raise"]["min_to"])
+                act = table_commands.Act(player, "raise", legal["raise"]["min_to"])
             else:
-                act = table.Act(player, rng.choice(choices))
+                act = table_commands.Act(player, rng.choice(choices))
     elif isinstance(hand, PalaceTableHand):
         act = _palace_move(player, shown["round"], legal, rng)
     else:
         if legal["roll"] and (legal["score"] is None or rng.random() < 0.5):
             keep = tuple(sorted(rng.sample(range(5), rng.randint(0, 4)))) if legal["roll"]["keep"] else None
-            act = table.Act(player, "roll", keep=keep)
+            act = table_commands.Act(player, "roll", keep=keep)
         else:
-            act = table.Act(player, "score", line=rng.choice(legal["score"]["options"])["line"])
+            act = table_commands.Act(player, "score", line=rng.choice(legal["score"]["options"])["line"])
     return table.handle(state, act, 0, draws)
 
 
-def _palace_move(player: str, phase: str, legal: dict, rng: random.Random) -> table.Act:
+def _palace_move(player: str, phase: str, legal: dict, rng: random.Random) -> table_commands.Act:
     if phase == "discarding":
         cards = legal["discard"]["from"]
-        return table.Act(player, "discard", discard=tuple(cards[:legal["discard"]["min_cards"]]))
+        return table_commands.Act(player, "discard", discard=tuple(cards[:legal["discard"]["min_cards"]]))
     if phase == "defending":
-        return table.Act(player, rng.choice(["call", "fold"]))
+        return table_commands.Act(player, rng.choice(["call", "fold"]))
     if phase == "answering_raise":
-        return table.Act(player, "call")
+        return table_commands.Act(player, "call")
     options = [name for name in ("buy", "attack", "stay") if legal.get(name)]
     choice = rng.choice(options) if options else "fold"
     if choice == "attack":
         attack = legal["attack"]
-        return table.Act(player, "attack", attack["min_to"], **rng.choice(attack["options"]))
+        return table_commands.Act(player, "attack", attack["min_to"], **rng.choice(attack["options"]))
     if choice == "buy":
-        return table.Act(player, "buy")
-    return table.Act(player, choice)
+        return table_commands.Act(player, "buy")
+    return table_commands.Act(player, choice)
 
 
 def _play_table(game: str, settings: dict, stacks: tuple[int, ...], seed: int,
-                max_steps: int = 5000) -> table.TableState:
+                max_steps: int = 5000) -> table_state.TableState:
     draws, rng = SeededDraws(seed), random.Random(seed)
     state = _create(game, settings, stacks)
     total = sum(stacks)
@@ -102,14 +102,14 @@ def _play_table(game: str, settings: dict, stacks: tuple[int, ...], seed: int,
         if state.finished:
             return state
         if not state.hand_in_progress:
-            state = table.handle(state, _deal(draws, table.game_rules(game).uses_joker(settings)), 0, draws)[1]
+            state = table.handle(state, _deal(draws, table_state.game_rules(game).uses_joker(settings)), 0, draws)[1]
             continue
         state = _play(state, rng, draws)[1]
         assert sum(state.live_stacks) + sum(_in_pots(state)) == total
     raise AssertionError("the table did not finish")
 
 
-def _in_pots(state: table.TableState) -> list[int]:
+def _in_pots(state: table_state.TableState) -> list[int]:
     hand = state.hand
     if isinstance(hand, DrawTableHand) and hand.game.betting is not None and state.hand_in_progress:
         return [int(c) for c in hand.game.betting.committed]
@@ -155,7 +155,7 @@ def test_each_dice_roll_reveals_the_values_committed_before_it():
     state = _create("dice", {}, (0, 0))
     events, state = table.handle(state, _deal(draws), 0, draws)
     committed = next(e for e in events if isinstance(e, dice.RollCommitted)).commitment
-    events, state = table.handle(state, table.Act("p0", "roll"), 0, draws)
+    events, state = table.handle(state, table_commands.Act("p0", "roll"), 0, draws)
     rolled = next(e for e in events if isinstance(e, dice.DiceRolled))
     assert dice.roll_commitment(rolled.drawn, rolled.salt) == committed
 
@@ -174,7 +174,7 @@ def test_the_draw_clock_stands_pat_on_the_draw():
     state = _create("five-card-draw", {"ante": 5}, (500, 500))
     state = table.handle(state, _deal(draws), 0, draws)[1]
     while state.hand.game.phase != "draw":
-        state = table.handle(state, table.Act(state.to_act, "check"), 0, draws)[1]
+        state = table.handle(state, table_commands.Act(state.to_act, "check"), 0, draws)[1]
     seat = state.seat_to_act
     played, _ = table._play_for(state, seat, table.CLOCK_EXPIRED, draws)
     drew = [e for e in played if type(e).__name__ == "PlayerDrew"]
@@ -196,8 +196,8 @@ def test_the_dice_clock_rolls_then_writes_the_best_free_line():
 ])
 def test_replaying_the_log_of_a_table_gives_the_live_state(game, settings, stacks):
     draws, rng = SeededDraws(9), random.Random(9)
-    seats = tuple(table.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
-    log, state = table.handle(None, table.CreateTable("t", game, settings, BettingStructure(), seats))
+    seats = tuple(table_commands.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
+    log, state = table.handle(None, table_commands.CreateTable("t", game, settings, BettingStructure(), seats))
     for _ in range(3000):
         if state.finished:
             break
@@ -207,17 +207,17 @@ def test_replaying_the_log_of_a_table_gives_the_live_state(game, settings, stack
             events, state = _play(state, rng, draws)
         log.extend(events)
     assert state.finished
-    assert table.replay(log) == state
+    assert table_state.replay(log) == state
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
 def test_a_setting_holdem_does_not_play_is_refused_at_creation(game):
     # A draw's openers asked of a hold'em table used to be kept and never played.
-    seats = (table.TableSeat("ann", 1000), table.TableSeat("bob", 1000))
+    seats = (table_commands.TableSeat("ann", 1000), table_commands.TableSeat("bob", 1000))
     with pytest.raises(Violation) as refused:
-        table.decide(None, table.CreateTable("t", game, {"opening": "jacks", "showdown": "declared"},
-                                             BettingStructure(small_blind=5, big_blind=10), seats))
+        table.decide(None, table_commands.CreateTable("t", game, {"opening": "jacks", "showdown": "declared"},
+                                                      BettingStructure(small_blind=5, big_blind=10), seats))
     assert refused.value.code == "invalid_table" and refused.value.numbers == {"unknown_settings": ["opening"]}
     kept = {"showdown": "declared", "starting_chips": 1000}
-    created = table.decide(None, table.CreateTable("t", game, kept, BettingStructure(small_blind=5, big_blind=10), seats))
+    created = table.decide(None, table_commands.CreateTable("t", game, kept, BettingStructure(small_blind=5, big_blind=10), seats))
     assert created[0].settings == kept

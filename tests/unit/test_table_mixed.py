@@ -9,7 +9,7 @@ import pytest
 
 from domain import secrecy
 from domain.games import mixed
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.live.games import DECK_HASH, DealSeal, Viewing
 from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, MixedTableGame, legal, reshuffle_label
 from domain.rules import deal_commitment
@@ -32,21 +32,21 @@ def stacked(*cards: str) -> tuple[str, ...]:
     return tuple(top + rest)
 
 
-def create(game: str, settings: dict, players: int = 3, stack: int = 500) -> table.TableState:
-    seats = tuple(table.TableSeat(f"p{i}", stack) for i in range(players))
-    return table.handle(None, table.CreateTable("t", game, settings, BettingStructure(), seats))[1]
+def create(game: str, settings: dict, players: int = 3, stack: int = 500) -> table_state.TableState:
+    seats = tuple(table_commands.TableSeat(f"p{i}", stack) for i in range(players))
+    return table.handle(None, table_commands.CreateTable("t", game, settings, BettingStructure(), seats))[1]
 
 
-def deal(state: table.TableState, deck: tuple[str, ...], draws: SeededDraws | None = None):
+def deal(state: table_state.TableState, deck: tuple[str, ...], draws: SeededDraws | None = None):
     draws = draws or SeededDraws(0)
-    return table.handle(state, table.StartNextHand(deck, SALT), 0, draws)
+    return table.handle(state, table_commands.StartNextHand(deck, SALT), 0, draws)
 
 
-def act(state: table.TableState, action: str, to: int | None = None, discard=None, draws=None):
-    return table.handle(state, table.Act(state.to_act, action, to, discard), 0, draws or SeededDraws(0))
+def act(state: table_state.TableState, action: str, to: int | None = None, discard=None, draws=None):
+    return table.handle(state, table_commands.Act(state.to_act, action, to, discard), 0, draws or SeededDraws(0))
 
 
-def passive(state: table.TableState, draws: SeededDraws | None = None) -> tuple[list, table.TableState]:
+def passive(state: table_state.TableState, draws: SeededDraws | None = None) -> tuple[list, table_state.TableState]:
     """Everyone posts the bring-in, checks or calls, and stands pat, to the end."""
     events: list = []
     while state.hand_in_progress:
@@ -116,7 +116,7 @@ def test_stud_the_big_bet_from_fifth_street() -> None:
     assert legal(state.hand)["bet"] == {"min_to": 20, "max_to": 20}
 
 
-def _call_round(state: table.TableState) -> table.TableState:
+def _call_round(state: table_state.TableState) -> table_state.TableState:
     street = state.hand.game.street
     while state.hand_in_progress and state.hand.game.street == street:
         options = legal(state.hand)
@@ -264,13 +264,13 @@ def test_a_private_event_shows_others_the_up_cards_and_the_count_of_a_draw() -> 
 def test_the_computer_posts_the_bring_in_for_an_absent_player_and_stands_pat_on_a_draw() -> None:
     state = create("stud", STUD)
     _, state = deal(state, stacked("AhAd2d", "KhKd2c", "QhQdKs"))
-    events, state = table.handle(state, table.SitOut("p2"), 0, SeededDraws(0))
+    events, state = table.handle(state, table_commands.SitOut("p2"), 0, SeededDraws(0))
     assert any(getattr(e, "action", None) == "bring_in" for e in events)
     state = create("deuce_seven_triple_draw", FLOP)
     _, state = deal(state, tuple(deck_texts()))
     state = _call_round(state)
     drawer = state.to_act
-    events, state = table.handle(state, table.SitOut(drawer), 0, SeededDraws(0))
+    events, state = table.handle(state, table_commands.SitOut(drawer), 0, SeededDraws(0))
     assert any(isinstance(e, mixed.CardsDiscarded) and e.cards == "" for e in events)
 
 
@@ -361,12 +361,12 @@ def test_random_play_never_deals_a_card_twice() -> None:
 
 def test_a_clock_run_out_on_the_bring_in_posts_it() -> None:
     # A timeout checks or folds (tournaments.md, Clocks); the bring-in can be neither, so it is posted.
-    seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(3))
-    _, state = table.handle(None, table.CreateTable("t", "stud", STUD, BettingStructure(), seats, action_clock_s=30))
-    _, state = table.handle(state, table.StartNextHand(stacked("AhAd2d", "KhKd2c", "QhQdKs"), SALT), 1_000, SeededDraws(0))
+    seats = tuple(table_commands.TableSeat(f"p{i}", 500) for i in range(3))
+    _, state = table.handle(None, table_commands.CreateTable("t", "stud", STUD, BettingStructure(), seats, action_clock_s=30))
+    _, state = table.handle(state, table_commands.StartNextHand(stacked("AhAd2d", "KhKd2c", "QhQdKs"), SALT), 1_000, SeededDraws(0))
     clock = state.clock
     assert clock.player_id == "p2"
-    events, state = table.handle(state, table.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
+    events, state = table.handle(state, table_commands.ExpireClock(clock.hand_id, clock.seat, clock.deadline_at_ms),
                                  clock.deadline_at_ms, SeededDraws(0))
     assert [e.action for e in events if type(e).__name__ == "ActionTaken"] == ["bring_in"]
     assert state.clock.player_id == "p0"

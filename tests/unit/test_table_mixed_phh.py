@@ -10,7 +10,7 @@ import pytest
 
 from domain.games import mixed
 from domain.history import phh, phh_games
-from domain.live import table
+from domain.live import table, table_commands
 from domain.live.mixed import MixedTableGame, legal
 from domain.registry import LIVE_MIXED_GAMES
 from domain.rules.cards import deck_texts, format_card
@@ -29,19 +29,19 @@ def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
     state = create(game, settings, players=rng.randint(2, 6), stack=rng.randint(40, 200))
     played = []
     while len(played) < HANDS and not state.finished:
-        log, state = table.handle(state, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
+        log, state = table.handle(state, table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
         while state.hand_in_progress:
             options = legal(state.hand)
             if options.get("discard"):
                 seat = state.position_of(state.to_act)
                 hole = [format_card(c) for c in state.hand.game.hole[seat]]
-                move = table.Act(state.to_act, "discard", discard=tuple(rng.sample(hole, rng.randint(0, 3))))
+                move = table_commands.Act(state.to_act, "discard", discard=tuple(rng.sample(hole, rng.randint(0, 3))))
             elif options.get("bring_in"):
-                move = table.Act(state.to_act, "bring_in")
+                move = table_commands.Act(state.to_act, "bring_in")
             elif options["fold"] and options["call"] and rng.random() < 0.15:
-                move = table.Act(state.to_act, "fold")
+                move = table_commands.Act(state.to_act, "fold")
             else:
-                move = table.Act(state.to_act, "check" if options["check"] else "call")
+                move = table_commands.Act(state.to_act, "check" if options["check"] else "call")
             events, state = table.handle(state, move, 0, draws)
             log += events
         game_events = [e for e in log if type(e) in mixed.EVENT_TYPES.values()]

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games import mixed
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.live.mixed import legal
 from domain.live.rotation import ROTATIONS
 from domain.records import from_record, to_record
@@ -26,39 +26,39 @@ ROTATION_HANDS = 12  # enough to turn to the next game or two
 
 @st.composite
 def tables(draw, game: str):
-    n = draw(st.integers(2, table.game_rules(game).table_game.max_seats))
+    n = draw(st.integers(2, table_state.game_rules(game).table_game.max_seats))
     stacks = draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
     return stacks, draw(st.integers(0, 2**32))
 
 
-def _choose(state: table.TableState, rng: random.Random) -> table.Act:
+def _choose(state: table_state.TableState, rng: random.Random) -> table_commands.Act:
     options = legal(state.hand)
     player = state.to_act
     if options.get("discard"):
         seat = state.position_of(player)
         hole = [format_card(c) for c in state.hand.game.hole[seat]]
-        return table.Act(player, "discard", discard=tuple(rng.sample(hole, rng.randint(0, len(hole)))))
-    moves = [table.Act(player, a) for a in ("check", "call", "fold", "bring_in") if options.get(a)]
+        return table_commands.Act(player, "discard", discard=tuple(rng.sample(hole, rng.randint(0, len(hole)))))
+    moves = [table_commands.Act(player, a) for a in ("check", "call", "fold", "bring_in") if options.get(a)]
     for name in ("bet", "raise"):
         if options.get(name):
             amounts = {options[name]["min_to"], options[name]["max_to"], options[name].get("open_pair_to")}
-            moves += [table.Act(player, name, to) for to in amounts if to is not None]
+            moves += [table_commands.Act(player, name, to) for to in amounts if to is not None]
     return rng.choice(moves)
 
 
 def _play(game: str, stacks: list[int], seed: int) -> None:
     rng = random.Random(seed)
     draws = SeededDraws(seed)
-    seats = tuple(table.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
+    seats = tuple(table_commands.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
     # Antes for stud (a rotation takes them in its stud games only); blinds elsewhere.
     blinds_only = game in mixed.GAMES and mixed.GAMES[game].family != mixed.STUD
     settings_ = {"small_bet": 4} if blinds_only else {"small_bet": 4, "ante": 1}
-    log, state = table.handle(None, table.CreateTable("t", game, settings_, BettingStructure(), seats))
+    log, state = table.handle(None, table_commands.CreateTable("t", game, settings_, BettingStructure(), seats))
     total = sum(stacks)
     for _ in range(HANDS if game in mixed.GAMES else ROTATION_HANDS):
         if state.finished:
             break
-        events, state = table.handle(state, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
+        events, state = table.handle(state, table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
         log += events
         while state.hand_in_progress:
             events, state = table.handle(state, _choose(state, rng), 0, draws)
@@ -68,11 +68,11 @@ def _play(game: str, stacks: list[int], seed: int) -> None:
             assert len(held) == len(set(held))
         assert sum(state.stacks) == total
     types = table.event_types(game)
-    replayed = table.replay(from_record(types, *to_record(event)) for event in log)
+    replayed = table_state.replay(from_record(types, *to_record(event)) for event in log)
     assert replayed == state
 
 
-def _in_pots(state: table.TableState) -> int:
+def _in_pots(state: table_state.TableState) -> int:
     return int(sum(state.hand.game.betting.committed)) + int(state.hand.game.betting.dead) \
         if state.hand_in_progress else 0
 

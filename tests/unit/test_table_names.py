@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from domain.live import table_names
-from domain.live.table import CreateTable, TableCreated, TableSeat, handle
+from domain.live.table import handle
+from domain.live.table_commands import CreateTable, TableSeat
+from domain.live.table_events import TableCreated
 from domain.records import from_record, to_record
 from domain.rules.betting import BettingStructure
 from domain.rules.violations import Violation

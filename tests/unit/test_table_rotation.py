@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.games import mixed
 from domain.history import phh, phh_games
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.live.rotation import ROTATIONS, RotationDealt, next_position
 from domain.rules.cards import deck_texts
 from service.application import views
@@ -21,7 +21,7 @@ def _play_hands(game: str, players: int, hands: int, seed: int = 1):
     draws = SeededDraws(seed)
     played = []
     for _ in range(hands):
-        log, state = table.handle(state, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
+        log, state = table.handle(state, table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)
         view = views.table_view(state, 1, views.Viewer("spectator"))["rotation"]
         more, state = passive(state, draws)
         played.append((state.hand.game.game.name, state.hand.game.betting.structure.kind, view, log + more))
@@ -72,7 +72,7 @@ def test_only_stud_games_take_antes_in_a_rotation() -> None:
 
 def test_every_hand_of_a_rotation_exports_as_phh_that_pokerkit_reads_to_the_same_stacks() -> None:
     played, _ = _play_hands("eight_game", players=3, hands=24, seed=5)
-    adapter = table.game_rules("eight_game").table_game
+    adapter = table_state.game_rules("eight_game").table_game
     for _game, _, _, log in played:
         events = [e for e in log if type(e) in mixed.EVENT_TYPES.values()]
         record = adapter.phh_record(events)

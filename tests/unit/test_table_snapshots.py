@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_texts
 from service.adapters.store.base import Reveal, Snapshot, VersionConflict
@@ -31,17 +31,17 @@ from tests.unit.test_table_games import SeededDraws, _play
 NL = BettingStructure("no-limit", small_blind=5, big_blind=10)
 
 
-def _act(state: table.TableState, rng: random.Random, all_in: bool) -> table.Act:
+def _act(state: table_state.TableState, rng: random.Random, all_in: bool) -> table_commands.Act:
     """A legal hold'em move for whoever is to act: bets and raises too, of several sizes
     up to all in (or only the smallest, so the table plays on)."""
     legal = views.legal_actions_view(state)["legal"]
     player = state.to_act
-    moves = [table.Act(player, a) for a in ("check", "call", "fold") if legal.get(a)]
+    moves = [table_commands.Act(player, a) for a in ("check", "call", "fold") if legal.get(a)]
     for name in ("bet", "raise"):
         if legal.get(name):
             low, high = legal[name]["min_to"], legal[name]["max_to"]
             sizes = {low, high, (low + high) // 2} if all_in else {low}
-            moves += [table.Act(player, name, to) for to in sizes]
+            moves += [table_commands.Act(player, name, to) for to in sizes]
     return rng.choice(moves)
 
 
@@ -50,8 +50,8 @@ def _table(store: InMemoryEventStore, players: int, stacks: list[int], seed: int
     """A hold'em table after `commands_` commands (deals drawn from `seed`)."""
     rng, draws = random.Random(seed), SeededDraws(seed)
     table_id = f"t{uuid.uuid4().hex[:10]}"
-    seats = tuple(table.TableSeat(f"p{i}", stacks[i]) for i in range(players))
-    commands.create_table(applications.of(store), table.CreateTable(table_id, "holdem", {}, NL, seats, auto_deal=auto_deal))
+    seats = tuple(table_commands.TableSeat(f"p{i}", stacks[i]) for i in range(players))
+    commands.create_table(applications.of(store), table_commands.CreateTable(table_id, "holdem", {}, NL, seats, auto_deal=auto_deal))
     for _ in range(commands_):
         state = commands.load_table(applications.of(store), table_id).state
         if state.finished:
@@ -59,7 +59,7 @@ def _table(store: InMemoryEventStore, players: int, stacks: list[int], seed: int
         if state.hand_in_progress:
             commands.execute(applications.of(store), table_id, None, _act(state, rng, all_in))
         else:
-            commands.execute(applications.of(store), table_id, None, table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
+            commands.execute(applications.of(store), table_id, None, table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
     return table_id
 
 
@@ -186,28 +186,28 @@ def test_the_encoding_builds_only_domain_dataclasses():
 ])
 def test_every_state_of_the_other_games_encodes_and_decodes_to_itself(game, settings_, stacks):
     draws, rng = SeededDraws(4), random.Random(4)
-    seats = tuple(table.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
-    _, state = table.handle(None, table.CreateTable("t", game, settings_, BettingStructure(), seats))
+    seats = tuple(table_commands.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
+    _, state = table.handle(None, table_commands.CreateTable("t", game, settings_, BettingStructure(), seats))
     for _ in range(300):
         if state.finished:
             break
         if state.hand_in_progress:
             state = _play(state, rng, draws)[1]
         else:
-            deck = draws.shuffled(deck_texts(table.game_rules(game).uses_joker(settings_)))
-            state = table.handle(state, table.StartNextHand(deck, draws.salt()), 0, draws)[1]
+            deck = draws.shuffled(deck_texts(table_state.game_rules(game).uses_joker(settings_)))
+            state = table.handle(state, table_commands.StartNextHand(deck, draws.salt()), 0, draws)[1]
         assert snapshots.decode(snapshots.encode(state, {}))[0] == state
 
 
 def test_the_mixed_games_states_encode_and_decode_to_themselves(monkeypatch):
     seen = []
-    evolve = table.evolve
-    monkeypatch.setattr(table, "replay", lambda events: seen.append(None) or _replay_checked(events, evolve))
+    evolve = table_state.evolve
+    monkeypatch.setattr(table_state, "replay", lambda events: seen.append(None) or _replay_checked(events, evolve))
     mixed_play._play("horse", [100, 100, 100], 3)
     assert seen
 
 
-def _replay_checked(events, evolve) -> table.TableState:
+def _replay_checked(events, evolve) -> table_state.TableState:
     state = None
     for event in events:
         state = evolve(state, event)
@@ -232,7 +232,7 @@ def test_a_write_that_lost_a_race_retries_from_the_cached_state_not_from_version
     stale = commands.load_table(here, table_id)
     draws = SeededDraws(5)
     move = (_act(stale.state, random.Random(1), False) if stale.state.hand_in_progress
-            else table.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
+            else table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()))
     commands.execute(applications.of(store), table_id, stale.version, move)
     reads = []
     read_stream = store.read_stream

@@ -65,7 +65,7 @@ class Opening:
 
 @dataclass(frozen=True)
 class TableMove:
-    """A table action as the games read it (domain.live.table.Act without the table's
+    """A table action as the games read it (domain.live.table_commands.Act without the table's
     concerns): `position`, the player's in the hand."""
     player: str
     position: int

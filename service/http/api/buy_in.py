@@ -6,7 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from domain.live import table
+from domain.live import table, table_commands, table_state
 from service.http.problems import validation_problem
 
 
@@ -25,7 +25,7 @@ CASH_FIELD = ma.fields.Nested(CashSchema, load_default=None, allow_none=True, me
     "description": "a cash table: players sit down (POST .../seats), top up and stand up between their hands"})
 
 
-def table_seats(body: dict[str, Any], seats: list[table.TableSeat]) -> tuple[table.TableSeat, ...]:
+def table_seats(body: dict[str, Any], seats: list[table_commands.TableSeat]) -> tuple[table_commands.TableSeat, ...]:
     """The seats of the new table: a cash table's padded with empty seats to its count
     (it may open with fewer than two players, or none); any other table's as given."""
     cash = body.get("cash")
@@ -37,7 +37,7 @@ def table_seats(body: dict[str, Any], seats: list[table.TableSeat]) -> tuple[tab
     if len(seats) > cash["seats"]:
         raise validation_problem([{"location": "json", "field": "seats", "messages": [
             f"{len(seats)} players for {cash['seats']} seats"]}])
-    return tuple(seats) + (table.TableSeat(table.EMPTY_SEAT, 0),) * (cash["seats"] - len(seats))
+    return tuple(seats) + (table_commands.TableSeat(table_state.EMPTY_SEAT, 0),) * (cash["seats"] - len(seats))
 
 
 def buy_in_limits(body: dict[str, Any]) -> dict[str, int | None]:

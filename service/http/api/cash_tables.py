@@ -11,7 +11,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response
 
-from domain.live import table
+from domain.live import table, table_commands
 from service.application import commands
 from service.http.api import Blueprint, application, event_store
 from service.http.api.schemas import Chips
@@ -76,7 +76,7 @@ def sit_down(body: dict, table_id: str) -> Response:
     player_id = _player_named(body, current_principal())
     if event_store().stream_version(f"player-{player_id}") == 0:
         raise Problem(422, "unknown_player", f"no player {player_id} is registered")
-    return _run(table_id, body, table.SitDown(player_id, body["buy_in"], body["seat"]))
+    return _run(table_id, body, table_commands.SitDown(player_id, body["buy_in"], body["seat"]))
 
 
 @_write("/<string:table_id>/seats/<string:player_id>", "DELETE", ReturnQuerySchema(), location="query")
@@ -84,18 +84,18 @@ def stand_up(query: dict, table_id: str, player_id: str) -> Response:
     """Stand up with the stack, once not in a hand being played (`hand_in_progress`
     otherwise: leave after the hand)."""
     _player_named({"player_id": player_id}, current_principal())
-    return _run(table_id, query, table.StandUp(player_id), status=200)
+    return _run(table_id, query, table_commands.StandUp(player_id), status=200)
 
 
 @_write("/<string:table_id>/top-ups", "POST", TopUpSchema())
 def top_up(body: dict, table_id: str) -> Response:
     """Add chips between the player's hands, up to the maximum buy-in (`top_up_over_max`)."""
     player_id = _player_named(body, current_principal())
-    return _run(table_id, body, table.TopUp(player_id, body["amount"]))
+    return _run(table_id, body, table_commands.TopUp(player_id, body["amount"]))
 
 
 @_write("/<string:table_id>/close", "POST", WriteSchema(), roles=("admin", "organiser", "floor"))
 def close_table(body: dict, table_id: str) -> Response:
     """No new hand: the table finishes now, or once the hand being played ends
     (`closing` meanwhile). A tournament closes its own tables."""
-    return _run(table_id, body, table.CloseTable())
+    return _run(table_id, body, table_commands.CloseTable())

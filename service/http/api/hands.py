@@ -24,7 +24,7 @@ from domain.games import mixed
 from domain.games.draw import events as draw_events
 from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_games
-from domain.live import table, table_records
+from domain.live import table, table_events, table_records, table_state
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
 from domain.rules.cards import format_card
@@ -39,7 +39,7 @@ from service.http.api.tables import ALL_ROLES, EventSchema, viewer
 from service.http.auth import require
 from service.http.problems import Problem
 
-HAND_OPENED = table.HandOpened.__name__
+HAND_OPENED = table_events.HandOpened.__name__
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Hand histories and audit")
 
@@ -88,7 +88,7 @@ class VerificationSchema(ma.Schema):
 def _hand_records(hand_id: str) -> list[RecordedEvent]:
     """The hand's events, read with their sealed fields revealed only if its HandClosed is
     stored (decided in the same read): one range of the table stream, no table load."""
-    located = table.table_id_of_hand(hand_id)
+    located = table_state.table_id_of_hand(hand_id)
     if located is None:
         raise Problem(404, "not_found", f"no hand {hand_id}")
     table_id, _ = located
@@ -122,7 +122,7 @@ def get_hand(hand_id: str) -> tuple[dict, int, dict]:
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_hand(hand_id)
     records = _hand_records(hand_id)
-    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    table_id, number = table_state.table_id_of_hand(hand_id)  # type: ignore[misc]
     last = records[-1].version
     state = commands.state_at(application(), table_id, last)
     over = _is_over(records)
@@ -149,7 +149,7 @@ def hand_state(query: dict, hand_id: str) -> tuple[dict, int, dict]:
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_state(hand_id, query.get("at"))
     records = _hand_records(hand_id)
-    table_id, _ = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    table_id, _ = table_state.table_id_of_hand(hand_id)  # type: ignore[misc]
     first, last = records[0].version, records[-1].version
     at = query.get("at", last)
     if at < first:
@@ -186,7 +186,7 @@ def hand_phh(hand_id: str) -> Response:
     if hand_id.startswith(IMPORTED_HAND_PREFIX):
         return _imported_phh(hand_id)
     records = _hand_records(hand_id)
-    table_id, number = table.table_id_of_hand(hand_id)  # type: ignore[misc]
+    table_id, number = table_state.table_id_of_hand(hand_id)  # type: ignore[misc]
     _replayable(table_id, records[-1].version)
     # The table as the hand began: its game, and who sat where.
     opened = commands.state_at(application(), table_id, records[0].version)
@@ -195,7 +195,7 @@ def hand_phh(hand_id: str) -> Response:
     if not _is_over(records):
         raise Problem(409, "hand_in_progress", f"hand {hand_id} is still being played")
     events = _visible_game_events(opened.game, records, viewer())
-    own_record = getattr(table.game_rules(opened.game).table_game, "phh_record", None)
+    own_record = getattr(table_state.game_rules(opened.game).table_game, "phh_record", None)
     record = own_record(events) if own_record is not None else phh_games.phh_from_events(events)
     ids = record.players or ()
     began = records[0].recorded_at.astimezone(UTC)
@@ -209,10 +209,10 @@ def hand_phh(hand_id: str) -> Response:
     return Response(phh.write_phh(ruled), status=200, mimetype="application/toml")
 
 
-def _check_phh_form(state: table.TableState) -> None:
+def _check_phh_form(state: table_state.TableState) -> None:
     """PHH writes the games with PHH variant codes (domain.registry; five-card draw, our
     extension, only for chips); nothing else."""
-    rules = table.game_rules(state.game)
+    rules = table_state.game_rules(state.game)
     if rules.table_game is None or hasattr(rules.table_game, "phh_record"):
         return
     if registry.decider(state.game) is not draw_stream:
@@ -231,7 +231,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
     types = table.event_types(game)
     events: list[Any] = []
     for record in records:
-        if record.type in table.TABLE_EVENT_TYPES:
+        if record.type in table_events.TABLE_EVENT_TYPES:
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
@@ -275,7 +275,7 @@ def verify_hand(hand_id: str) -> dict:
             raise Problem(404, "not_found", f"no hand {hand_id}")
         return {"id": hand_id, "stream": hand_id, "first_version": 1, "last_version": whole.events,
                 "chained_from": 0, "next_opening": None, **_verification(whole)}
-    located = table.table_id_of_hand(hand_id)
+    located = table_state.table_id_of_hand(hand_id)
     stream = commands.table_stream(located[0]) if located is not None else None
     checked = None if stream is None else event_store().verify_hand(stream, hand_id, opened_by=HAND_OPENED)
     if stream is None or checked is None:

@@ -16,7 +16,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response, current_app, request
 
-from domain.live import table, table_names
+from domain.live import table, table_commands, table_names, table_state
 from domain.registry import GameRules
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ORDERS, Pushed
@@ -318,7 +318,7 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
     """Open a table (admin, organiser, floor). Seats need registered players."""
     principal = current_principal()
     store = event_store()
-    rules = table.game_rules(body["game"])
+    rules = table_state.game_rules(body["game"])
     if rules.table_game is None:
         if body["betting"] is None:
             raise validation_problem([{"location": "json", "field": "betting",
@@ -344,11 +344,11 @@ def create_table(body: dict) -> tuple[dict, int, dict]:
         if store.stream_version(f"player-{seat['player_id']}") == 0:
             raise Problem(422, "unknown_player", f"no player {seat['player_id']} is registered",
                           numbers={"player_id": seat["player_id"]})
-        seats.append(table.TableSeat(seat["player_id"], stack))
+        seats.append(table_commands.TableSeat(seat["player_id"], stack))
     table_id = str(uuid.uuid4())
-    command = table.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
-                                body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
-                                name=body["name"], **buy_in_limits(body))
+    command = table_commands.CreateTable(table_id, body["game"], body["settings"], betting, table_seats(body, seats),
+                                         body["ranked"], body["action_clock_s"], auto_deal=body["auto_deal"],
+                                         name=body["name"], **buy_in_limits(body))
     result = commands.create_table(application(), command, actor=actor_name(principal))
     return {"id": table_id, "version": result.version}, 201, {"ETag": f'"{result.version}"'}
 
@@ -454,8 +454,8 @@ def post_action(body: dict, table_id: str) -> Response:
         if principal.role == "player":
             raise Problem(403, "forbidden", "chips and words are entered by a floor or admin key")
         pushed = Pushed(tuple(body.get("chips") or ()), body.get("said"), body.get("order"))
-    command = table.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
-                        keep, body.get("line"), pushed)
+    command = table_commands.Act(player_id, body.get("action", ""), body.get("to"), discard, body.get("defender"),
+                                 keep, body.get("line"), pushed)
     result = commands.execute(app, table_id, version, command,
                               actor=actor_name(principal), loaded=loaded)
     return written(result)
@@ -491,7 +491,7 @@ def sit_out(body: dict, table_id: str) -> Response:
     version = expected_version(body, required=False)
     player_id = _player_named(body, principal)
     loaded_table(table_id)
-    result = commands.execute(application(), table_id, version, table.SitOut(player_id),
+    result = commands.execute(application(), table_id, version, table_commands.SitOut(player_id),
                               actor=actor_name(principal))
     return written(result)
 
@@ -512,7 +512,7 @@ def return_to_seat(query: dict, table_id: str, player_id: str) -> Response:
     version = expected_version(query, required=False)
     _player_named({"player_id": player_id}, principal)
     loaded_table(table_id)
-    result = commands.execute(application(), table_id, version, table.ReturnToSeat(player_id),
+    result = commands.execute(application(), table_id, version, table_commands.ReturnToSeat(player_id),
                               actor=actor_name(principal))
     return written(result, status=200)
 

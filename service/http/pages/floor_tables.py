@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import render_template
 
-from domain.live import table
+from domain.live import table, table_state
 from service.application import commands, floor_rulings, replay, views
 from service.http.api import application
 from service.http.api.names import names_of
@@ -31,7 +31,7 @@ def _live(table_id: str) -> dict[str, Any] | None:
         return None
     viewer = page_viewer()
     shown = views.table_view(state, loaded.version, viewer)
-    names = names_of(set(state.players) - {table.EMPTY_SEAT})
+    names = names_of(set(state.players) - {table_state.EMPTY_SEAT})
     acting = views.legal_actions_view(state, viewer)
     hand = shown["hand"]
     return {

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import request, url_for
 
-from domain.live import table
+from domain.live import table_state
 
 HANDS_SHOWN = 50
 """Hands listed per page."""
@@ -15,8 +15,8 @@ HANDS_SHOWN = 50
 
 def hand_links(table_id: str, newest: int, shown: int = HANDS_SHOWN) -> list[dict[str, Any]]:
     """Up to `shown` hands from number `newest` down, each with the replayer's address."""
-    return [{"number": n, "id": table.hand_id_for(table_id, n),
-             "href": url_for("pages.hand_replayer", hand_id=table.hand_id_for(table_id, n))}
+    return [{"number": n, "id": table_state.hand_id_for(table_id, n),
+             "href": url_for("pages.hand_replayer", hand_id=table_state.hand_id_for(table_id, n))}
             for n in range(newest, max(0, newest - shown), -1)]
 
 

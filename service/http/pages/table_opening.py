@@ -14,7 +14,7 @@ from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from domain import registry
-from domain.live import table, table_names
+from domain.live import table, table_commands, table_names, table_state
 from domain.rules.betting import KINDS, BettingStructure
 from domain.rules.violations import Violation
 from service.application import commands
@@ -54,7 +54,7 @@ def open_table() -> Any:
     return redirect(url_for("pages.floor_table", table_id=command.table_id), code=303)
 
 
-def _command(given: dict[str, str]) -> table.CreateTable:
+def _command(given: dict[str, str]) -> table_commands.CreateTable:
     numbers: dict[str, int] = {}
     for key in NUMBERS:
         if not given[key].isdigit() or len(given[key]) > 12:
@@ -66,8 +66,8 @@ def _command(given: dict[str, str]) -> table.CreateTable:
         raise Violation("invalid_table", f"a table seats {table.MIN_SEATS} to {table.MAX_SEATS}, not {numbers['seats']}")
     betting = BettingStructure.from_dict({"structure": given["structure"], "small_blind": numbers["small_blind"],
                                           "big_blind": numbers["big_blind"]})
-    return table.CreateTable(
-        str(uuid.uuid4()), given["game"], {}, betting, (table.TableSeat(table.EMPTY_SEAT, 0),) * numbers["seats"],
+    return table_commands.CreateTable(
+        str(uuid.uuid4()), given["game"], {}, betting, (table_commands.TableSeat(table_state.EMPTY_SEAT, 0),) * numbers["seats"],
         auto_deal=given["auto_deal"] == "true", min_buy_in=numbers["min_buy_in"], max_buy_in=numbers["max_buy_in"],
         name=given["name"] or None)
 
