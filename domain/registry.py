@@ -28,7 +28,11 @@ from domain.games import dice_ruling_form, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
 from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_draw, phh_mixed
-from domain.live.games import Dealing, DiceGame, DrawGame, HoldemGame, Opening, PalaceGame, TableMove
+from domain.live.games.common import Dealing, Opening, TableMove
+from domain.live.games.dice import DiceGame
+from domain.live.games.draw import DrawGame
+from domain.live.games.holdem import HoldemGame
+from domain.live.games.palace import PalaceGame
 from domain.live.mixed import MixedTableGame
 from domain.live.rotation import ROTATIONS, RotationTableGame
 from domain.rules.betting import BettingStructure
@@ -111,7 +115,7 @@ class GameRules:
 
 def table_game_rules(adapter: Any) -> GameRules:
     """The rules of a game with a table adapter of its own (settings, randomness, events:
-    domain.live.games.DiceGame's shape), as a test game or a new game registers them."""
+    domain.live.games.dice.DiceGame's shape), as a test game or a new game registers them."""
     return GameRules(adapter.name, adapter, False, adapter.start, adapter.action, adapter.auto_action,
                      adapter, adapter)
 

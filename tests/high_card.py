@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain import registry
-from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, deck_deal_view
+from domain.live.games.common import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, deck_deal_view
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import parse_card
 from domain.rules.violations import Violation

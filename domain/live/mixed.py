@@ -45,8 +45,20 @@ from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
 from domain.live import autoplay
-from domain.live.games import Dealing, DealSeal, Opening, PlaysForChips, TableMove, Viewing, commit_card_by_card, deck_deal_view, openings_view, refuse_fields
-from domain.live.games.common import NO_BETTING_ACTIONS, discard_bounds
+from domain.live.games.common import (
+    NO_BETTING_ACTIONS,
+    Dealing,
+    DealSeal,
+    Opening,
+    PlaysForChips,
+    TableMove,
+    Viewing,
+    commit_card_by_card,
+    deck_deal_view,
+    discard_bounds,
+    openings_view,
+    refuse_fields,
+)
 from domain.rules import deal_commitment
 from domain.rules.betting import FIXED_LIMIT, BettingStructure, legal_actions, with_changes
 from domain.rules.cards import format_card, format_cards, parse_cards

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games import mixed
-from domain.live.games import Dealing, Opening
+from domain.live.games.common import Dealing, Opening
 from domain.live.mixed import EVENT_TYPES as MIXED_EVENT_TYPES
 from domain.live.mixed import MAX_SEATS, MixedDeckCut, MixedSettings, MixedTableGame, MixedTableHand, start_command
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure

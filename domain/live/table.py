@@ -44,7 +44,7 @@ import re
 from typing import Any
 
 from domain.live import table_names
-from domain.live.games import Dealing, Draws, Opening, TableMove
+from domain.live.games.common import Dealing, Draws, Opening, TableMove
 from domain.live.table_commands import (
     Act,
     AdjustChips,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import secrecy
-from domain.live.games import DECK_HASH
+from domain.live.games.common import DECK_HASH
 from domain.live.table_commands import TableSeat
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ChipsRuled

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import registry
-from domain.live.games import DECK_HASH
+from domain.live.games.common import DECK_HASH
 from domain.live.table_commands import TableSeat
 from domain.live.table_events import (
     ActionClockSet,

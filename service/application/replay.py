@@ -31,7 +31,7 @@ from domain.games.hand_events import ActionTaken
 from domain.games.mixed_legal import mixed_legal
 from domain.history import phh, phh_games
 from domain.live import table, table_events, table_records, table_state
-from domain.live.games import betting_status
+from domain.live.games.common import betting_status
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import MixedTableHand, event_view, hole_view, table_legal
 from domain.records import from_record

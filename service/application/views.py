@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.live import table, table_events, table_state
-from domain.live.games import DealSeal, Viewing
+from domain.live.games.common import DealSeal, Viewing
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import event_view
 from domain.secrecy import secrets_named

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.live.games import PALACE_DECK
+from domain.live.games.palace import PALACE_DECK
 from domain.rules import deal_commitment
 from tests.integration.conftest import ADMIN, assert_problem, key_for, register_players
 from tests.integration.test_floor_pages_http import sign_in

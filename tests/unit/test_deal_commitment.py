@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.live import table_events, table_state
-from domain.live.games import DECK_HASH
+from domain.live.games.common import DECK_HASH
 from domain.records import from_record
 from domain.rules.cards import deck_texts
 from domain.rules.deal_commitment import Opening, deal_root, openings, position_salt, verify_opening

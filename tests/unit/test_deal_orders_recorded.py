@@ -19,7 +19,7 @@ from domain.games import palace
 from domain.games.draw.events import Redealt
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table, table_commands
-from domain.live.games import PalaceReshuffleCommitted
+from domain.live.games.palace import PalaceReshuffleCommitted
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
 from domain.rules.deal_commitment import Opening, verify_opening

@@ -14,7 +14,8 @@ import pytest
 
 from domain.games.draw.events import Redealt
 from domain.live import table, table_commands, table_state
-from domain.live.games import DealSeal, DrawGame, DrawTableHand, Viewing
+from domain.live.games.common import DealSeal, Viewing
+from domain.live.games.draw import DrawGame, DrawTableHand
 from domain.rules import deal_commitment
 from domain.rules.cards import deck_texts
 from service.application.views import Viewer, deal_view, legal_actions_view

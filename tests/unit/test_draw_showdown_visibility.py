@@ -22,7 +22,7 @@ from domain.games.draw import legal as draw_legal
 from domain.games.draw.state import DRAW, HandState
 from domain.history import phh_draw
 from domain.live import table, table_commands, table_events, table_records
-from domain.live.games import DrawTableHand
+from domain.live.games.draw import DrawTableHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card
 from domain.rules.deal_commitment import Opening, verify_opening

@@ -12,7 +12,8 @@ import random
 from domain.games import palace
 from domain.games.palace_interpretations import in_shuffled_order
 from domain.live import table, table_commands, table_events, table_state
-from domain.live.games import DECK_HASH, PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, PalaceTableHand, Viewing
+from domain.live.games.common import DECK_HASH, DealSeal, Viewing
+from domain.live.games.palace import PALACE_DECK, RESHUFFLE_KEYS, PalaceDeckCut, PalaceGame, PalaceReshuffleCommitted, PalaceTableHand
 from domain.records import from_record
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure

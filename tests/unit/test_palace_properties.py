@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from domain.games import palace as P
 from domain.games import palace_decider
-from domain.live.games import PALACE_DECK, RESHUFFLE_KEYS, DealSeal, PalaceDeckCut, PalaceGame, Viewing, ranked_reshuffle_order
+from domain.live.games.common import DealSeal, Viewing
+from domain.live.games.palace import PALACE_DECK, RESHUFFLE_KEYS, PalaceDeckCut, PalaceGame, ranked_reshuffle_order
 from domain.rules import deal_commitment
 from domain.rules.cards import format_card, new_deck, shuffled
 

@@ -8,7 +8,9 @@ import pytest
 
 from domain.games.draw import openers as draw_openers
 from domain.live import table, table_commands, table_state
-from domain.live.games import DiceTableHand, DrawTableHand, PalaceTableHand
+from domain.live.games.dice import DiceTableHand
+from domain.live.games.draw import DrawTableHand
+from domain.live.games.palace import PalaceTableHand
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import format_card, new_deck
 from domain.rules.violations import Violation

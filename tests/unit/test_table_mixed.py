@@ -10,7 +10,7 @@ import pytest
 from domain import secrecy
 from domain.games import mixed
 from domain.live import table, table_commands, table_state
-from domain.live.games import DECK_HASH, DealSeal, Viewing
+from domain.live.games.common import DECK_HASH, DealSeal, Viewing
 from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, MixedTableGame, legal, reshuffle_label
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure
