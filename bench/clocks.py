@@ -32,7 +32,8 @@ from service.adapters.migrate import upgrade
 from service.adapters.store.base import ChainSigner
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands
-from service.application.application import Application, application
+from service.application.application import application
+from service.application.parts import Application
 
 TABLES = size(1000, smoke=4)
 SHORTEST_CLOCK_S = size(25, smoke=2)

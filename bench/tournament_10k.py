@@ -43,7 +43,8 @@ from service.adapters.store import trackings
 from service.adapters.store.base import START, NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands, process_managers, tournament_tables, tournaments
-from service.application.application import Application, application
+from service.application.application import application
+from service.application.parts import Application
 
 SEED = 20_261_202
 BIG, SMALL = size((10_000, 100), smoke=(100, 20))  # players; the figures keep the full sizes' names

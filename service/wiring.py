@@ -25,10 +25,11 @@ from service.adapters.store.upcasting import UpcastingStore
 from service.adapters.witnesses import WitnessClient
 from service.application import public_log
 from service.application.api_keys import ApiKeys
-from service.application.application import Application, application
+from service.application.application import application
 from service.application.commands import STREAM_PREFIX as TABLE_STREAM_PREFIX
 from service.application.live_feeds import LiveFeed
 from service.application.page_sessions import PageSessions
+from service.application.parts import Application
 from service.application.refused_rows import RefusedRows
 from service.application.replay import IMPORTED_HAND_PREFIX
 from service.application.scheduling import NoScheduler, Scheduler

@@ -6,7 +6,8 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from service.adapters.store.base import EventStore
-from service.application.application import Application, application
+from service.application.application import application
+from service.application.parts import Application
 
 _built: WeakKeyDictionary[EventStore, Application] = WeakKeyDictionary()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.live import table_commands, table_state
 from service.application import commands
-from service.application.application import Application
+from service.application.parts import Application
 
 
 def shove(app: Application, table_id: str) -> bool:

@@ -43,9 +43,9 @@ from service.adapters.notifications import KEEPALIVE
 from service.adapters.scheduler import CeleryScheduler
 from service.adapters.store.base import VersionConflict
 from service.application import clock_deadlines, commands
-from service.application.application import Application
 from service.application.handling import UnreadableStream
 from service.application.metrics import CLOCK_LATENESS
+from service.application.parts import Application
 from service.config import Config
 from workers.celery_app import app, resources, run_in_main_process
 

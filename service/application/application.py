@@ -11,8 +11,6 @@ from service.application.handling import Streams
 from service.application.parts import Application
 from service.application.scheduling import NoScheduler, Scheduler
 
-__all__ = ["Application", "application"]
-
 
 def application(store: EventStore, scheduler: Scheduler | None = None, *,
                 table_cache_size: int = commands.CACHED_TABLES) -> Application:

@@ -34,7 +34,7 @@ from domain.transparency import merkle
 from service.adapters.log_keys import NoteSigner, sign_note, with_cosignatures
 from service.adapters.store.base import Checkpoint, RecordedEvent, format_recorded_at
 from service.application import tournaments, views
-from service.application.application import Application
+from service.application.parts import Application
 from service.application.process_managers import Batch, TransactionalStore, log_held_back
 from service.public_log_verifier import Checkpoint as SignedCheckpoint
 from service.public_log_verifier import NotVerified, VerifierKey, event_leaf, leaf_hash, open_checkpoint, parse_vkey, signed_by, split_note, verify_inclusion

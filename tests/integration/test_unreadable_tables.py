@@ -31,7 +31,8 @@ from service.adapters.store import trackings
 from service.adapters.store.base import START, NewEvent
 from service.adapters.store.postgres import PostgresEventStore, open_pool
 from service.application import commands, process_managers, tournament_tables, tournaments
-from service.application.application import Application, application
+from service.application.application import application
+from service.application.parts import Application
 from service.config import Config
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, key_for, printed_status
 from tests.integration.test_floor_pages_http import sign_in

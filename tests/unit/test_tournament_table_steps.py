@@ -15,7 +15,8 @@ from domain.tournaments import evolver as tournament_evolver
 from domain.tournaments.structure import Period
 from service.adapters.store.memory import InMemoryEventStore
 from service.application import commands, tournament_tables, tournaments
-from service.application.application import Application, application
+from service.application.application import application
+from service.application.parts import Application
 from tests import playing
 
 PLAYERS = 180  # 20 tables of 9

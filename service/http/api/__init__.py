@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from service.application.api_keys import ApiKeys
-    from service.application.application import Application
     from service.application.event_log import EventStore
     from service.application.live_feeds import LiveFeed
     from service.application.page_sessions import PageSessions
+    from service.application.parts import Application
     from service.application.public_log import PublicLog
     from service.application.refused_rows import RefusedRows
 

@@ -19,9 +19,9 @@ import marshmallow as ma
 from flask import Response, request
 
 from service.application import commands, tournaments, views
-from service.application.application import Application
 from service.application.handling import UnreadableStream
 from service.application.live_feeds import FeedSource, LiveFeed
+from service.application.parts import Application
 from service.application.sealing import REVEAL_CLOSED_HANDS
 from service.http.api import Blueprint, application, resources
 from service.http.page_sessions import stream_caller
