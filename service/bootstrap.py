@@ -37,7 +37,7 @@ from service.http.api import (
 )
 from service.http.api import public_log as public_log_api
 from service.http.json_provider import OnceBuiltJSONProvider
-from service.http.pages import pages
+from service.http.pages.frame import pages
 from service.http.problems import register_problem_handlers
 
 API_VERSION = "1.0.0"
