@@ -41,7 +41,7 @@ FORMATS = (pokerstars.FORMAT, *_POKERKIT_SITES)
 SITE_NAMES = {pokerstars.FORMAT: "PokerStars", **{site: name for site, (name, _, _) in _POKERKIT_SITES.items()}}
 _HAND_NUMBER = re.compile(r"(?:#|gamecode=\"|History for hand )([\w-]+)")
 _CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}
-__all__ = ["FORMATS", "SITE_NAMES", "SiteHand", "UnreadableHand", "format_of", "hands_in", "to_record"]
+__all__ = ["FORMATS", "SITE_NAMES", "SiteHand", "format_of", "hands_in", "to_record"]
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from domain.history.phh import UnreadableHand
 from domain.history.phh_collection import CollectedHand, hands_of
 from service.application import site_histories
 from service.cli.client import ApiError, Client
@@ -135,7 +136,7 @@ def import_hand(client: Client, hand: Hand, summary: ImportSummary, store: bool)
     if hand.site_hand is not None:
         try:  # read here first: the service would count the lines from the hand's own first
             site_histories.to_record(hand.site_hand)
-        except site_histories.UnreadableHand as unreadable:
+        except UnreadableHand as unreadable:
             summary.refuse(hand.source, count, f"invalid_hand_history: {unreadable}")
             return
         query["format"] = hand.site_hand.site

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.history.phh import parse, write_phh
+from domain.history.phh import UnreadableHand, parse, write_phh
 from domain.history.phh_games import replay
 from service.application import site_histories
 
@@ -28,7 +28,7 @@ def test_the_pokerstars_session_is_told_by_its_first_line_and_each_hand_replays_
 
 def test_a_pokerstars_hand_it_cannot_read_is_refused_with_its_line():
     text = (TESTS / "pokerstars" / "cash-nl-all-in.txt").read_text().replace("Carol: calls $1", "Carol: dances")
-    with pytest.raises(site_histories.UnreadableHand) as refused:
+    with pytest.raises(UnreadableHand) as refused:
         site_histories.to_record(site_histories.hands_in(text, "pokerstars")[0])
     assert refused.value.line == 18 and "an action we do not read" in refused.value.reason
 
@@ -65,14 +65,14 @@ def test_a_full_tilt_session_is_cut_into_its_hands_and_a_broken_one_refused_with
     hands = site_histories.hands_in(FULL_TILT + "\n\n" + second, "fulltilt")
     assert [(h.number, h.line) for h in hands] == [("18534237905", 1), ("18534237906", 35)]
     assert replay(site_histories.to_record(hands[0])).finishing_stacks == (830, 1240, 980)
-    with pytest.raises(site_histories.UnreadableHand) as refused:
+    with pytest.raises(UnreadableHand) as refused:
         site_histories.to_record(hands[1])  # Dan is not seated
     assert refused.value.line == 35 and "PokerKit's Full Tilt Poker reader" in refused.value.reason
 
 
 def test_an_amount_that_is_not_whole_cents_is_refused():
     text = FULL_TILT.replace("Seat 2: Bob ($12.50)", "Seat 2: Bob ($12.505)")
-    with pytest.raises(site_histories.UnreadableHand) as refused:
+    with pytest.raises(UnreadableHand) as refused:
         site_histories.to_record(site_histories.hands_in(text, "fulltilt")[0])
     assert "12.505 is not a whole number of cents" in refused.value.reason
 

@@ -54,6 +54,7 @@ from domain.history.phh import (
     HandHistory,
     PhhSyntaxError,
     ReplayResult,
+    UnreadableHand,
     metadata_text,
     parse,
     player_names,
@@ -488,7 +489,7 @@ def site_hand_entry(position: int, hand: site_histories.SiteHand, actor: str | N
     entry: dict[str, Any] = {"position": position, "name": hand.number, "line": hand.line}
     try:
         record = site_histories.to_record(hand)
-    except site_histories.UnreadableHand as unreadable:
+    except UnreadableHand as unreadable:
         entry["unreadable"] = {"code": "invalid_hand_history", "detail": str(unreadable), "line": unreadable.line}
         return entry
     return {**entry, **_replayed_outcome(record, actor)}
@@ -497,7 +498,7 @@ def site_hand_entry(position: int, hand: site_histories.SiteHand, actor: str | N
 def site_hand_record(hand: site_histories.SiteHand) -> HandHistory:
     try:
         return site_histories.to_record(hand)
-    except site_histories.UnreadableHand as unreadable:
+    except UnreadableHand as unreadable:
         raise Problem(400, "invalid_hand_history", f"a {site_histories.SITE_NAMES[hand.site]} hand we cannot "
                       f"read: {unreadable}", line=unreadable.line) from None
 
