@@ -68,11 +68,12 @@ from domain.records import from_record, to_record
 from domain.rules.pots import PotAward
 from domain.rules.violations import Violation
 from service.application import site_histories
+from service.application.api_keys import ROLES
 from service.application.event_log import NewEvent, RecordedEvent, VersionConflict
 from service.http.api import Blueprint, event_store, unstorable_values
 from service.http.api.rulings import json_amount, problem_from_violation
 from service.http.api.schemas import StrictBoolean
-from service.http.auth import ROLES, current_principal, require
+from service.http.auth import current_principal, require
 from service.http.problems import Problem
 
 blp = Blueprint("hand_histories", __name__, url_prefix="/v1/hand-histories",

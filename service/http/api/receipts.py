@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from service.application.api_keys import ROLES
 from service.application.event_log import Head, Reveal, check_receipt
 from service.http.api import Blueprint, event_store
-from service.http.auth import ROLES, require
+from service.http.auth import require
 
 blp = Blueprint("receipts", __name__, url_prefix="/v1/receipts",
                 description="Receipts of writes, checked against the log")

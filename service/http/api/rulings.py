@@ -28,9 +28,10 @@ from domain.rulings.chips import chips_ruling
 from domain.rulings.showdown import JOKER_SETTINGS, showdown_ruling
 from domain.rulings.who_shows_first import REASONS, showdown_order_ruling
 from domain.tournaments.payouts import icm_ruling
+from service.application.api_keys import ROLES
 from service.http.api import Blueprint
 from service.http.api.schemas import MAX_SEATS, BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
-from service.http.auth import ROLES, require
+from service.http.auth import require
 from service.http.problems import Problem
 
 blp = Blueprint(

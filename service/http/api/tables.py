@@ -21,6 +21,7 @@ from domain.registry import GameRules
 from domain.rules.betting import BettingStructure
 from domain.rules.declarations import ORDERS, Pushed
 from service.application import commands, views
+from service.application.api_keys import Principal
 from service.application.handling import Handled
 from service.http.api import Blueprint, application, event_store
 from service.http.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
@@ -29,7 +30,7 @@ from service.http.api.event_pages import EventSchema, EventsQuerySchema, EventsS
 from service.http.api.names import with_names
 from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
 from service.http.api.streams import wait_for_events
-from service.http.auth import Principal, current_principal, require
+from service.http.auth import current_principal, require
 from service.http.problems import Problem, validation_problem, with_player_names
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Live tables")
