@@ -33,9 +33,10 @@ from service.application.event_log import RecordedEvent, Verification, format_re
 from service.application.sealing import HAND_CLOSED, REVEAL_CLOSED_HANDS
 from service.http.api import Blueprint, application, event_store, resources
 from service.http.api.etags import conditional, version_tag
+from service.http.api.event_pages import EventSchema
 from service.http.api.hand_histories import IMPORTED_HAND_PREFIX, events_from_records, replay_state
 from service.http.api.names import names_of, with_names
-from service.http.api.tables import ALL_ROLES, EventSchema, viewer
+from service.http.api.tables import ALL_ROLES, viewer
 from service.http.auth import require
 from service.http.problems import Problem
 
