@@ -377,7 +377,7 @@ def test_a_physical_tables_counts_after_a_hand_put_the_player_at_zero_out(client
 
 @pytest.mark.parametrize("value", ["\x00", "x" * 5000, "-1", "99999999999999999999999", "", "١٢"])
 def test_no_desk_form_answers_a_500_whatever_its_fields_hold(client, value):
-    from service.http.pages.desk import ACTIONS
+    from service.http.pages.desk_actions import ACTIONS
 
     tournament_id, _ = new_tournament(client, ["Fuzz A", "Fuzz B"], tables="physical")
     sign_in(client, ADMIN_KEY)
