@@ -13,7 +13,8 @@ def store_as_the_apps(pool: Any, config: Any) -> EventStore:
     from service.adapters.integrity import chain_signer, data_cipher
     from service.adapters.store.postgres import PostgresEventStore
     from service.adapters.store.upcasting import UpcastingStore
-    from service.wiring import IMPORTED_HAND_PREFIX, TABLE_STREAM_PREFIX
+    from service.application.commands import STREAM_PREFIX as TABLE_STREAM_PREFIX
+    from service.application.replay import IMPORTED_HAND_PREFIX
 
     return UpcastingStore(PostgresEventStore(pool, signer=chain_signer(config)),  # type: ignore[return-value]
                           TABLE_STREAM_PREFIX, IMPORTED_HAND_PREFIX, data_cipher(config))
