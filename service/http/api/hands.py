@@ -25,6 +25,7 @@ from domain.games.draw import events as draw_events
 from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_games
 from domain.live import table, table_events, table_records, table_state
+from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import MixedTableHand, event_view, hole_view
 from domain.records import from_record
 from domain.rules.cards import format_card
@@ -236,7 +237,7 @@ def _visible_game_events(game: str, records: list[RecordedEvent], who: views.Vie
             continue
         visible_to = record.metadata.get("visible_to")
         hidden = visible_to is not None and not who.sees_cards_of(visible_to)
-        if hidden and registry.decider(game) is not draw_stream and record.type not in views.PARTLY_PUBLIC_EVENTS:
+        if hidden and registry.decider(game) is not draw_stream and record.type not in PARTLY_PUBLIC_EVENTS:
             # Hold'em PHH deals every hand first and writes a hand it has no event for as `??`.
             continue
         # Draw keeps the event with its cards blanked: the deal, the discard and its count
@@ -356,7 +357,7 @@ def _hidden_fields(type_name: str, who: views.Viewer, metadata: dict[str, Any]) 
     declared = secrecy.secrets_named(type_name)
     if "visible_to" in metadata and not who.sees_cards_of(metadata["visible_to"]):
         # A mixed game's partly public events already read as others see them.
-        return () if type_name in views.PARTLY_PUBLIC_EVENTS else declared.owner_only
+        return () if type_name in PARTLY_PUBLIC_EVENTS else declared.owner_only
     # The sealed fields are the floor's: the deck order a draw replay built from the record
     # holds every card, mucked ones too.
     return declared.sealed
@@ -366,7 +367,7 @@ def _redacted_imported(records: list[RecordedEvent], who: views.Viewer) -> list[
     shown = []
     for r in records:
         data = dict(r.data)
-        if r.type in views.PARTLY_PUBLIC_EVENTS and not who.sees_cards_of(r.metadata.get("visible_to")):
+        if r.type in PARTLY_PUBLIC_EVENTS and not who.sees_cards_of(r.metadata.get("visible_to")):
             data = event_view(r.type, data)  # a mixed game's up cards and draw counts stay
         for name in _hidden_fields(r.type, who, dict(r.metadata)):
             if name in data:
