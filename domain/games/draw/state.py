@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games.draw_settings import DrawSettings
+from domain.games.settlement import open_pots
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState
 from domain.rules.cards import format_card
-from domain.rules.pots import Pot, PotAward, build_pots
+from domain.rules.pots import Pot, PotAward
 from domain.rules.violations import Violation
 
 HAND_SIZE = 5
@@ -146,8 +147,7 @@ class HandState:
         """Main pot then side pots, this round's bets included (none in no-betting mode)."""
         if self.betting is None or self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+        return open_pots(self.betting)
 
 
 def check_seat(state: HandState, seat: Any) -> None:
