@@ -17,7 +17,7 @@ from __future__ import annotations
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
 from domain.games.draw.events import CardsShown, Event, HandEnded, OpenersShown, PointsScored
 from domain.games.draw.openers import has_openers, opening_cards
-from domain.games.draw.state import HandState, check_seat, from_left_of_dealer
+from domain.games.draw.state import HandState, check_seat
 from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.games.hand_events import CardsMucked, ShowAsked
 from domain.games.settlement import settlement as shared_settlement
@@ -26,7 +26,7 @@ from domain.rules.betting import Amount
 from domain.rules.cards import format_cards
 from domain.rules.citations import cite
 from domain.rules.evaluation import evaluate_high
-from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots
+from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, seats_from_left_of_button
 from domain.rules.violations import Violation
 
 
@@ -102,7 +102,7 @@ def no_betting_showdown(state: HandState) -> list[Event]:
     n = state.seat_count
     events: list[Event] = []
     strengths = {}
-    for seat in from_left_of_dealer(range(n), state.button, n):
+    for seat in seats_from_left_of_button(range(n), state.button, n):
         value = evaluate_high(state.hands[seat], state.settings.joker)
         events.append(CardsShown(seat, format_cards(state.hands[seat]), value.category))
         strengths[seat] = value.strength
