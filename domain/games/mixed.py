@@ -220,7 +220,7 @@ class MixedState:
     @property
     def next_to_draw(self) -> int | None:
         b = self.betting
-        return next_to_draw((seat for seat in b.contenders if not self.drawn[seat]), b.button, b.seat_count)
+        return next_to_draw({seat for seat in b.contenders if not self.drawn[seat]}, b.button, b.seat_count)
 
     @property
     def pots(self) -> tuple[Pot, ...]:

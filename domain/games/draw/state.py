@@ -93,7 +93,7 @@ class HandState:
         """During the draw: the next seat from the left of the dealer still to draw."""
         if self.phase != DRAW:
             return None
-        return next_to_draw((seat for seat in self.contenders if self.drawn[seat] is None), self.button,
+        return next_to_draw({seat for seat in self.contenders if self.drawn[seat] is None}, self.button,
                             self.seat_count)
 
     @property
