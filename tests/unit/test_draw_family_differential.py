@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -163,15 +163,21 @@ def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> mixed.Mix
     return theirs
 
 
-def test_random_five_card_draw_hands_are_decided_alike_by_the_draw_family() -> None:
+def tally(play: Callable[[int], tuple[str, str]], hands: int) -> Counter[str]:
+    """The outcomes of `hands` seeds played in both engines; none may be "different"."""
     outcomes: Counter[str] = Counter()
     different = []
-    for seed in range(HANDS):
-        outcome, detail = play_in_both(seed)
+    for seed in range(hands):
+        outcome, detail = play(seed)
         outcomes[outcome] += 1
         if outcome == "different":
             different.append(f"seed {seed}: {detail}")
-    assert not different, f"{len(different)} of {HANDS} hands differ, first: {different[:3]}"
+    assert not different, f"{len(different)} of {hands} hands differ, first: {different[:3]}"
+    return outcomes
+
+
+def test_random_five_card_draw_hands_are_decided_alike_by_the_draw_family() -> None:
+    outcomes = tally(play_in_both, HANDS)
     assert outcomes["same"] >= HANDS // 3, outcomes
 
 
