@@ -43,6 +43,7 @@ from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
 from domain.rules.cards import Card, format_card, parse_card
 from domain.rules.citations import cite
+from domain.rules.draw_order import next_to_draw
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
 from domain.rules.short_deck import is_short_deck_card
 from domain.rules.split_pots import award_high_low
@@ -219,12 +220,7 @@ class MixedState:
     @property
     def next_to_draw(self) -> int | None:
         b = self.betting
-        n = b.seat_count
-        for step in range(1, n + 1):
-            seat = (b.button + step) % n
-            if not b.folded[seat] and not self.drawn[seat]:
-                return seat
-        return None
+        return next_to_draw({seat for seat in b.contenders if not self.drawn[seat]}, b.button, b.seat_count)
 
     @property
     def pots(self) -> tuple[Pot, ...]:

@@ -1,6 +1,7 @@
-"""The end of a hand of the board and stud games (domain.games.holdem, domain.games.mixed):
-the pots as they stand, and the settlement: every pot awarded (`PotAwarded`), then the
-hand ended with the stacks it leaves. Pots are fixed before any chip moves.
+"""The end of a hand of the board, stud and draw games (domain.games.holdem,
+domain.games.mixed, domain.games.draw): the pots as they stand, and the settlement: every
+pot awarded (`PotAwarded`), then the hand ended with the stacks it leaves. Pots are fixed
+before any chip moves.
 """
 from __future__ import annotations
 

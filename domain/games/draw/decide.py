@@ -12,12 +12,13 @@ from domain.games.draw.events import AntesPosted, Event, FalseOpenersFound, Hand
 from domain.games.draw.follow_up import follow_up
 from domain.games.draw.openers import false_openers_outcome, has_openers, needs_openers, opening_cards
 from domain.games.draw.showdown import ask_to_see, show_or_muck
-from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND, HandState, check_seat, from_left_of_dealer
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND, HandState, check_seat
 from domain.games.draw.stream import evolve
 from domain.games.draw_settings import JACKS_OR_BETTER, MAX_PLAYERS, MIN_PLAYERS, DrawSettings
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.rules import betting as bet
 from domain.rules.citations import cite
+from domain.rules.pots import seats_from_left_of_button
 from domain.rules.violations import Violation
 
 
@@ -98,7 +99,7 @@ def _start(command: StartHand) -> list[Event]:
     events: list[Event] = [HandStarted(players, whole,
                                        command.button, settings, deck, command.commitment,
                                        reshuffle, command.derived_redeals)]
-    seats = from_left_of_dealer(range(n), command.button, n)
+    seats = seats_from_left_of_button(range(n), command.button, n)
     if settings.betting:
         events.append(AntesPosted(tuple(min(settings.ante, s) for s in whole)))
     events.extend(_deal(deck, seats))
@@ -123,7 +124,7 @@ def _redeal(state: HandState, command: Redeal) -> list[Event]:
     ante = state.settings.ante
     amounts = tuple(min(ante, stack) if seat in contenders else 0
                     for seat, stack in enumerate(b.stacks))
-    seats = from_left_of_dealer(contenders, state.button, state.seat_count)
+    seats = seats_from_left_of_button(b.contenders, state.button, state.seat_count)
     return [Redealt(deck, command.commitment, reshuffle), AntesPosted(amounts), *_deal(deck, seats)]
 
 

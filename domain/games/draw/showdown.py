@@ -17,14 +17,16 @@ from __future__ import annotations
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
 from domain.games.draw.events import CardsShown, Event, HandEnded, OpenersShown, PointsScored
 from domain.games.draw.openers import has_openers, opening_cards
-from domain.games.draw.state import HandState, check_seat, from_left_of_dealer
+from domain.games.draw.state import HandState, check_seat
 from domain.games.draw_settings import JACKS_OR_BETTER
-from domain.games.hand_events import CardsMucked, PotAwarded, ShowAsked
+from domain.games.hand_events import CardsMucked, ShowAsked
+from domain.games.settlement import settlement as shared_settlement
 from domain.rules import showdown_order
+from domain.rules.betting import Amount
 from domain.rules.cards import format_cards
 from domain.rules.citations import cite
 from domain.rules.evaluation import evaluate_high
-from domain.rules.pots import LEFT_OF_BUTTON, award_pots, build_pots
+from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, seats_from_left_of_button
 from domain.rules.violations import Violation
 
 
@@ -77,23 +79,22 @@ def shows_at_showdown(state: HandState, seat: int) -> bool:
 
 
 def settlement(state: HandState) -> list[Event]:
-    """Openers proven, every pot awarded among the hands not mucked, hand over."""
+    """Openers proven, then the settlement the other games share (domain.games.settlement):
+    every pot awarded among the hands not mucked, hand over."""
     b = state.wagers
     n = state.seat_count
-    pots = build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
-    at_showdown = not b.hand_decided
-    events: list[Event] = []
+    proven: list[Event] = []
     if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
             and has_openers(state.dealt[state.opener], state.settings.joker):
-        events.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
-    strengths = _strengths(state) if at_showdown else {}
-    stacks = list(b.stacks)
-    for award in award_pots(pots, strengths, b.button, n, LEFT_OF_BUTTON):
-        events.append(PotAwarded(award.amount, award.eligible, award.winners, award.shares))
-        for seat, share in zip(award.winners, award.shares):
-            stacks[seat] += share
-    events.append(HandEnded(tuple(stacks), (0,) * n, at_showdown))
-    return events
+        proven.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
+
+    def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
+        return award_pots(pots, _strengths(state), b.button, n, LEFT_OF_BUTTON)
+
+    def hand_ended(stacks: tuple[Amount, ...], at_showdown: bool) -> HandEnded:
+        return HandEnded(stacks, (0,) * n, at_showdown)
+
+    return [*proven, *shared_settlement(b, LEFT_OF_BUTTON, showdown_awards, hand_ended)]
 
 
 def no_betting_showdown(state: HandState) -> list[Event]:
@@ -101,7 +102,7 @@ def no_betting_showdown(state: HandState) -> list[Event]:
     n = state.seat_count
     events: list[Event] = []
     strengths = {}
-    for seat in from_left_of_dealer(range(n), state.button, n):
+    for seat in seats_from_left_of_button(range(n), state.button, n):
         value = evaluate_high(state.hands[seat], state.settings.joker)
         events.append(CardsShown(seat, format_cards(state.hands[seat]), value.category))
         strengths[seat] = value.strength

@@ -2,15 +2,16 @@
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from domain.games.draw_settings import DrawSettings
+from domain.games.settlement import open_pots
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState
 from domain.rules.cards import format_card
-from domain.rules.pots import Pot, PotAward, build_pots
+from domain.rules.draw_order import next_to_draw
+from domain.rules.pots import Pot, PotAward
 from domain.rules.violations import Violation
 
 HAND_SIZE = 5
@@ -92,12 +93,8 @@ class HandState:
         """During the draw: the next seat from the left of the dealer still to draw."""
         if self.phase != DRAW:
             return None
-        contenders = set(self.contenders)
-        for step in range(1, self.seat_count + 1):
-            seat = (self.button + step) % self.seat_count
-            if seat in contenders and self.drawn[seat] is None:
-                return seat
-        return None
+        return next_to_draw({seat for seat in self.contenders if self.drawn[seat] is None}, self.button,
+                            self.seat_count)
 
     @property
     def to_act(self) -> int | None:
@@ -146,18 +143,13 @@ class HandState:
         """Main pot then side pots, this round's bets included (none in no-betting mode)."""
         if self.betting is None or self.over:
             return ()
-        b = self.betting
-        return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
+        return open_pots(self.betting)
 
 
 def check_seat(state: HandState, seat: Any) -> None:
     """A command's seat is one of the table's."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
-
-
-def from_left_of_dealer(seats: Iterable[int], button: int, n: int) -> tuple[int, ...]:
-    return tuple(sorted(seats, key=lambda seat: (seat - button - 1) % n))
 
 
 def card_numbers(text: str) -> tuple[int, ...]:

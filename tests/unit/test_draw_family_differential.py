@@ -1,0 +1,204 @@
+"""Five-card draw's decider against the mixed games' draw family, decision by decision:
+random betting hands (no-limit, pot-limit, fixed-limit with and without the heads-up
+cap; 2 to 6 players; antes from 1 to 25 chips; stacks from less than the ante to 200
+units; every draw limit) are played in domain.games.draw and in domain.games.mixed, the
+draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW` below: a Game, five cards,
+one draw, ranked high, the big bet after the draw). The cards come from five-card draw's
+deck and draw, the actions and discards are picked from its legal set, its showdown's
+shows and mucks are repeated in the draw family. At every betting decision both must ask
+the same seat and offer the same actions; every draw must be asked of the same seat;
+every hand must end with the same stacks.
+
+Five-card draw's own settings the draw family cannot express (DIFFERENCES, counted, not
+compared): the opening requirement, the joker, a redeal after an all-checked first round
+and the second round from the opener (`second_round_start` "opener"). docs/draw-family.md
+says what the one engine must take over from five-card draw.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from domain.games import dealt_games, mixed
+from domain.games.draw import decide as draw_decide
+from domain.games.draw import legal as draw_legal
+from domain.games.draw.commands import Discard, StartHand
+from domain.games.draw.events import CardsShown, Event, PlayerDrew
+from domain.games.draw.state import HAND_SIZE, SECOND_ROUND, HandState
+from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
+from domain.games.hand_events import CardsMucked, PostAction
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, legal_actions
+from domain.rules.cards import RANKS, SUITS, format_cards
+from domain.rules.evaluation import strength
+from domain.rules.violations import Violation
+from tests.unit.test_flop_family_differential import _choose, _offer
+
+HANDS = 300
+_DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
+
+FIVE_CARD_DRAW = dealt_games.Game("five_card_draw_family", dealt_games.DRAW, HAND_SIZE, draws=1,
+                                  high=lambda hole, board: strength(hole + board), late_round=1)
+
+OPENERS = "an opening requirement"
+JOKER = "a joker in the deck"
+REDEAL = "a redeal after an all-checked first round"
+FROM_OPENER = "the second round from the opener"
+DIFFERENCES = (OPENERS, JOKER, REDEAL, FROM_OPENER)
+
+@pytest.fixture(autouse=True)
+def _five_card_draw_in_the_draw_family(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(dealt_games.DEALT_GAMES, FIVE_CARD_DRAW.name, FIVE_CARD_DRAW)
+    yield
+
+
+def _random_settings(rng: random.Random) -> DrawSettings:
+    kind = rng.choice([NO_LIMIT, POT_LIMIT, FIXED_LIMIT])
+    return DrawSettings(
+        ante=rng.choice([1, 5, 10, 25]), structure=kind, draw_limit=rng.choice(DRAW_LIMITS),
+        second_round_start=rng.choice([OPENER, LEFT_OF_DEALER]),
+        opening=rng.choice([None, None, None, "jacks_or_better"]),
+        joker=rng.choice([None, None, None, "wild", "bug"]),
+        heads_up_uncapped=kind == FIXED_LIMIT and rng.random() < 0.5)
+
+
+def _random_start(rng: random.Random) -> StartHand:
+    settings = _random_settings(rng)
+    players = rng.randint(2, 6)
+    unit = settings.unit
+    stacks = tuple(rng.choice([
+        rng.randint(1, 2 * settings.ante),
+        rng.randint(unit, 20 * unit),
+        rng.randint(10 * unit, 200 * unit),
+    ]) for _ in range(players))
+    deck = list(_DECK) + (["Jk"] if settings.joker else [])
+    rng.shuffle(deck)
+    return StartHand(tuple(f"seat{i}" for i in range(players)), rng.randrange(players), settings,
+                     tuple(deck), stacks)
+
+
+def _draw_family_start(start: StartHand) -> mixed.StartHand:
+    """The same hand in the draw family: each seat's ante by position, no blind."""
+    n = len(start.players)
+    return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
+                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n)
+
+
+def play_in_both(seed: int) -> tuple[str, str]:
+    """(outcome, detail): "same" when every decision and the end agree, a DIFFERENCES
+    entry when the hand is one of them, "different" with the first disagreement."""
+    rng = random.Random(seed)
+    start = _random_start(rng)
+    settings = start.settings
+    if settings.joker:
+        return JOKER, ""
+    if settings.opening:
+        return OPENERS, ""
+    _, ours = draw_decide.handle(None, start)
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    for seat, hand in enumerate(ours.hands):
+        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    second_round_decisions = 0
+    while not ours.over:
+        if ours.awaiting == "redeal":
+            return REDEAL, ""
+        if ours.awaiting == "draw":
+            if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
+                return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
+                    f"awaits the {theirs.phase} ({theirs.next_to_draw})"
+            events, ours, theirs = _draw_in_both(rng, ours, theirs)
+        else:
+            mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
+            other = _offer(theirs.to_act, legal_actions(theirs.betting) if theirs.phase == "action" else None)
+            if mine != other:
+                if ours.phase == SECOND_ROUND and not second_round_decisions \
+                        and settings.second_round_start == OPENER:
+                    return FROM_OPENER, ""
+                return "different", f"five-card draw {mine}, draw family {other}"
+            second_round_decisions += ours.phase == SECOND_ROUND
+            action, to = _choose(rng, draw_legal.legal_actions(ours))
+            assert ours.to_act is not None
+            command = PostAction(ours.to_act, action, to)
+            events, ours = draw_decide.handle(ours, command)
+            _, theirs = mixed.handle(theirs, command)
+        theirs = _repeat_showdown(events, theirs)
+    if not theirs.over:
+        _, theirs = mixed.handle(theirs, mixed.SettleShowdown())
+    if ours.stacks != theirs.stacks:
+        return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
+    return "same", ""
+
+
+def _draw_in_both(rng: random.Random, ours: HandState,
+                  theirs: mixed.MixedState) -> tuple[list[Event], HandState, mixed.MixedState]:
+    """The seat to draw throws a random legal set of cards in both; the draw family is
+    dealt what five-card draw's stub gave."""
+    seat = ours.draw_to_act
+    assert seat is not None
+    hand = list(ours.hands[seat])
+    thrown = rng.sample(hand, rng.randint(0, HAND_SIZE))
+    while len(thrown) > draw_legal.draw_limit(ours.settings, [c for c in hand if c not in thrown]):
+        thrown.pop()
+    text = format_cards(thrown)
+    events, ours = draw_decide.handle(ours, Discard(seat, tuple(text[i:i + 2] for i in range(0, len(text), 2))))
+    _, theirs = mixed.handle(theirs, mixed.Discard(seat, text))
+    received = next(e.received for e in events if isinstance(e, PlayerDrew))
+    assert received is not None
+    if received:
+        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
+    return events, ours, theirs
+
+
+def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> mixed.MixedState:
+    """Five-card draw's automatic showdown, show by show and muck by muck."""
+    for event in events:
+        if theirs.over:
+            break
+        if isinstance(event, CardsShown):
+            _, theirs = mixed.handle(theirs, mixed.ShowCards(event.position, event.cards))
+        elif isinstance(event, CardsMucked):
+            _, theirs = mixed.handle(theirs, mixed.Muck(event.position))
+    return theirs
+
+
+def tally(play: Callable[[int], tuple[str, str]], hands: int) -> Counter[str]:
+    """The outcomes of `hands` seeds played in both engines; none may be "different"."""
+    outcomes: Counter[str] = Counter()
+    different = []
+    for seed in range(hands):
+        outcome, detail = play(seed)
+        outcomes[outcome] += 1
+        if outcome == "different":
+            different.append(f"seed {seed}: {detail}")
+    assert not different, f"{len(different)} of {hands} hands differ, first: {different[:3]}"
+    return outcomes
+
+
+def test_random_five_card_draw_hands_are_decided_alike_by_the_draw_family() -> None:
+    outcomes = tally(play_in_both, HANDS)
+    assert outcomes["same"] >= HANDS // 3, outcomes
+
+
+def test_the_draw_familys_deck_has_no_joker() -> None:
+    start = StartHand(("a", "b"), 1, DrawSettings(joker="wild"), _DECK + ("Jk",), (100, 100))
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    with pytest.raises(Violation) as refused:
+        mixed.handle(theirs, mixed.DealCards(0, "JkAsKsQsJs"))
+    assert refused.value.code == "invalid_card"
+
+
+def test_an_all_checked_first_round_redeals_in_five_card_draw_and_draws_in_the_draw_family() -> None:
+    # second_round_start "opener" (the seeds' default): nobody opened, so the deal is void
+    # and dealt again with the pot kept; the draw family goes on to the draw.
+    start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
+    _, ours = draw_decide.handle(None, start)
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    for seat, hand in enumerate(ours.hands):
+        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    for seat in (0, 1, 2):
+        _, ours = draw_decide.handle(ours, PostAction(seat, "check"))
+        _, theirs = mixed.handle(theirs, PostAction(seat, "check"))
+    assert ours.awaiting == "redeal"
+    assert theirs.phase == "draw"
