@@ -99,14 +99,20 @@ class _RequestMetrics:
 
     def __init__(self) -> None:
         self._pool_sampled_at = 0.0
+        # The histogram's child per (route, method, status), found here by one dict lookup
+        # rather than by `labels` (which takes the metric's lock and checks the names).
+        self._latencies: dict[tuple[str, str, int], Any] = {}
 
     def __call__(self, response: Response) -> Response:
         started = g.get("request_started")
         if started is not None:
             served = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
             route = served.url_rule.rule if served.url_rule else "unmatched"
-            REQUEST_SECONDS.labels(route, served.method, str(response.status_code)).observe(
-                time.perf_counter() - started)
+            labels = (route, served.method, response.status_code)
+            latencies = self._latencies.get(labels)
+            if latencies is None:
+                latencies = self._latencies[labels] = REQUEST_SECONDS.labels(route, labels[1], str(labels[2]))
+            latencies.observe(time.perf_counter() - started)
         now = time.monotonic()
         if now - self._pool_sampled_at >= POOL_SAMPLE_EVERY_S:
             self._pool_sampled_at = now

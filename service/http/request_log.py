@@ -70,9 +70,15 @@ def _finish(response: Response) -> Response:
             value = view_args.get(name)
             if value is not None:
                 fields[name] = value
-        log.info("%s %s %s %.1f ms", served.method, served.path, status,
-                 duration_s * 1000, extra={"fields": fields})
+        # Made and handled as log.info would, but without its walk up the stack for the
+        # caller's file and line (a fifth of the line's cost): they are this function's.
+        log.handle(log.makeRecord(log.name, logging.INFO, __file__, _LINE_AT, "%s %s %s %.1f ms",
+                                  (served.method, served.path, status, duration_s * 1000), None,
+                                  "_finish", {"fields": fields}))
     return response
+
+
+_LINE_AT = _finish.__code__.co_firstlineno
 
 
 def install(app: Flask) -> None:

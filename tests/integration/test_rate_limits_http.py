@@ -139,3 +139,31 @@ def test_in_redis_processes_take_a_limit_in_leases_and_together_never_pass_it(br
     rest = [first.take(hit)[0] for _ in range(10)]
     assert rest[:9] == [None] * 9  # its lease, spent here: 1,000 let through in all
     assert rest[9] > 50  # then refused until the window ends
+
+
+def test_a_lease_is_taken_after_redis_dropped_the_connection_or_forgot_the_script(broker_url):
+    """The lease script runs on a connection each thread keeps: one Redis closed is made
+    again, and a script Redis no longer knows (a restart, SCRIPT FLUSH) is loaded again,
+    without the request noticing (no fallback to counting in memory)."""
+    import uuid
+
+    import redis
+    from limits import parse
+    from limits.storage import storage_from_string
+
+    from service.http.rate_limits import LeasedCounts
+
+    limit = parse("1/minute")  # a lease of one request: each take asks Redis
+    counts = LeasedCounts(storage_from_string(broker_url))
+    admin = redis.Redis.from_url(broker_url)
+    assert counts.take([(limit, "key", uuid.uuid4().hex)]) == [None]
+
+    kept = counts._script._own.connection
+    kept.send_command("CLIENT", "ID")
+    assert admin.client_kill_filter(_id=kept.read_response()) == 1
+    assert counts.take([(limit, "key", uuid.uuid4().hex)]) == [None]
+
+    admin.script_flush()
+    client = uuid.uuid4().hex
+    assert counts.take([(limit, "key", client)]) == [None]
+    assert counts.take([(limit, "key", client)])[0] > 50  # counted in Redis: the second is refused

@@ -24,3 +24,18 @@ def test_a_port_something_listens_on_is_refused_rather_than_shared():
 
         with pytest.raises(SystemExit, match=f"port {port} on 127.0.0.1 is taken"):
             gunicorn_command("service.wsgi:app", port)
+
+
+def test_a_web_worker_freezes_what_the_app_holds_and_collects_less_often() -> None:
+    import gc
+
+    from service.http import gunicorn_worker
+
+    thresholds = gc.get_threshold()
+    try:
+        gunicorn_worker._collect_less()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == gunicorn_worker.GC_THRESHOLDS
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)

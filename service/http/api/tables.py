@@ -28,7 +28,7 @@ from service.http.api.buy_in import CASH_FIELD, buy_in_limits, table_seats
 from service.http.api.etags import conditional, version_tag
 from service.http.api.event_pages import EventSchema, EventsQuerySchema, EventsSchema, events_page
 from service.http.api.names import with_names
-from service.http.api.schemas import BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
+from service.http.api.schemas import MAX_CHIPS, BettingDescriptionSchema, Chips, GameSettings, RegisteredGame, StrictBoolean
 from service.http.api.streams import wait_for_events
 from service.http.auth import current_principal, require
 from service.http.problems import Problem, validation_problem, with_player_names
@@ -97,6 +97,9 @@ class CreatedTableSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
 
 
+_QUICK_ACTION_FIELDS = frozenset({"action", "to", "expected_version", "player_id"})
+"""What ActionSchema.quick_load takes: the fields of the usual action body."""
+
 # Rulings only the floor enters (five-card draw: the opener found without openers).
 FLOOR_ONLY_ACTIONS = ("false_openers",)
 
@@ -139,6 +142,30 @@ class ActionSchema(WriteSchema):
                                      "action")
         if pushed and data.get("to") is not None:
             raise ma.ValidationError("the chips and words say the amount: no `to` with them", "to")
+
+    @staticmethod
+    def quick_load(data: Any) -> dict[str, Any] | None:
+        """The body as `load` gives it, without marshmallow, for the bodies nearly every
+        action sends (`action`, with `to`, `expected_version` or `player_id`, all valid);
+        None for any other, which `load` then judges (and words its errors). Marshmallow
+        took 60 us of an action's CPU (issue 37)."""
+        if type(data) is not dict or not data.keys() <= _QUICK_ACTION_FIELDS:
+            return None
+        action, to = data.get("action"), data.get("to")
+        version, player_id = data.get("expected_version", 0), data.get("player_id", "-")
+        if (_text_within(action, 20) and _text_within(player_id, 100)
+                and (to is None or _whole_within(to, MAX_CHIPS)) and _whole_within(version, None)):
+            return dict(data)
+        return None
+
+
+def _text_within(value: Any, longest: int) -> bool:
+    return type(value) is str and 1 <= len(value) <= longest
+
+
+def _whole_within(value: Any, largest: int | None) -> bool:
+    """A JSON integer (not a boolean) from 0 to `largest` (None: no bound)."""
+    return type(value) is int and value >= 0 and (largest is None or value <= largest)
 
 
 class StartHandSchema(WriteSchema):
