@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import mixed
+from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.history.phh import (
     POT_POLICY,
@@ -95,7 +96,7 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
         bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
-def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None:
+def _command(state: MixedState, action: PhhAction) -> mixed.Command | None:
     if isinstance(action, Folded):
         return PostAction(action.player, "fold")
     if isinstance(action, CheckedOrCalled):
@@ -125,7 +126,7 @@ def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None
 
 
 def played(record: HandHistory, game_and_kind: tuple[str, str] | None = None,
-           ) -> tuple[list[Any], list[Any], mixed.MixedState]:
+           ) -> tuple[list[Any], list[Any], MixedState]:
     """(our commands, our events, the final state) of the record; raises Violation."""
     return play_record(record, start_command(record, game_and_kind), mixed.handle, _command,
                        mixed.SettleShowdown())

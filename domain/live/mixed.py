@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.games import mixed
+from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
@@ -59,7 +60,7 @@ MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "bi
                   "starting_chips")
 RAISE_CAP = 4  # a bet and three raises a round, as domain.history.phh replays the WSOP records
 STUD_STREET_CARDS = tuple(len(up) for up in mixed.STUD_DEAL)
-HIDDEN = mixed.UNKNOWN
+HIDDEN = UNKNOWN
 Sees = Callable[[str], bool]
 """Whether the viewer may see the cards of the named player."""
 
@@ -158,7 +159,7 @@ class MixedTableHand:
     and `aggressor`: who acted first and who bet or raised last on the current street
     (they say who shows first)."""
     deck: tuple[str, ...]
-    game: mixed.MixedState | None = None
+    game: MixedState | None = None
     stub: tuple[str, ...] = ()
     discards: tuple[str, ...] = ()
     first_to_act: int | None = None
@@ -262,7 +263,7 @@ def _texts(cards: str) -> tuple[str, ...]:
 # ----------------------------------------------------------------------- the dealer
 
 
-def _dealing_order(game: mixed.MixedState) -> list[int]:
+def _dealing_order(game: MixedState) -> list[int]:
     """Seats from the dealer's left, the button last."""
     n = len(game.players)
     return [(game.betting.button + step) % n for step in range(1, n + 1)]

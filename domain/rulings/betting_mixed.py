@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.games import mixed
+from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
 from domain.rules.betting import Amount, BettingStructure
@@ -53,12 +54,12 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     return answer
 
 
-ActionWatcher = Callable[[mixed.MixedState, Any], None]
+ActionWatcher = Callable[[MixedState, Any], None]
 """Told of each action of a replayed request: the state it was taken in and the command."""
 
 
 def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = None,
-                   ) -> tuple[mixed.MixedState, dict[str, int], _Dealer]:
+                   ) -> tuple[MixedState, dict[str, int], _Dealer]:
     """A mixed-game hand replayed from a ruling request up to its last action (the cards
     due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
     game = mixed.GAMES[request["game"]]
@@ -84,7 +85,7 @@ def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = Non
     return dealer.deal_due(state), seat_of, dealer
 
 
-def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:
+def _allowed(state: MixedState, command: Any) -> dict[str, Any]:
     """A legal proposal read out; the big bet of an open pair on fourth street is stud's own
     rule (Robert's Rules, seven-card stud 4), beside the fixed bet of betting.py."""
     if not isinstance(command, PostAction):
@@ -131,13 +132,13 @@ class _Dealer:
                  board: list[str]) -> None:
         self.hole, self.received, self.board = hole, received, board
 
-    def deal_due(self, state: mixed.MixedState) -> mixed.MixedState:
+    def deal_due(self, state: MixedState) -> MixedState:
         while not state.over and state.phase in ("deal", "board"):
             if state.phase == "board":
                 dealt = len(state.board)
                 due = mixed.FLOP_BOARD[state.street]
                 cards = self.board[dealt:dealt + due]
-                cards += [mixed.UNKNOWN] * (due - len(cards))
+                cards += [UNKNOWN] * (due - len(cards))
                 state = mixed.handle(state, mixed.DealBoard("".join(cards)))[1]
                 continue
             seat = next(s for s in range(len(state.due))
@@ -146,17 +147,17 @@ class _Dealer:
             held = len(state.hole[seat])
             due = _STUD_STREET_CARDS[state.street] if game.family == mixed.STUD else game.hand_size
             cards = self.hole.get(seat, [])[held:held + due]
-            cards += [mixed.UNKNOWN] * (due - len(cards))
+            cards += [UNKNOWN] * (due - len(cards))
             state = mixed.handle(state, mixed.DealCards(seat, "".join(cards)))[1]
         return state
 
     def replacements(self, seat: int, count: int) -> str:
         cards = self.received.get(seat, [])[:count]
         self.received[seat] = self.received.get(seat, [])[count:]
-        return "".join(cards + [mixed.UNKNOWN] * (count - len(cards)))
+        return "".join(cards + [UNKNOWN] * (count - len(cards)))
 
 
-def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
+def _command(state: MixedState, seat_of: Mapping[str, int], action: Any,
              dealer: _Dealer) -> Any:
     if not isinstance(action, Mapping):
         raise Violation("validation_error", f"an action is an object, not {action!r}")
@@ -170,7 +171,7 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
         raise Violation("illegal_action", f"{state.game.name} has no draw")
     discard = action.get("discard", 0)
     if isinstance(discard, int) and not isinstance(discard, bool):
-        thrown = mixed.UNKNOWN * discard
+        thrown = UNKNOWN * discard
     elif isinstance(discard, list):
         thrown = "".join(_texts("".join(discard)))
     else:
@@ -185,7 +186,7 @@ class _Draw:
         self.position, self.thrown, self.dealer = position, thrown, dealer
 
 
-def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.MixedState]:
+def _apply(state: MixedState, command: Any) -> tuple[list[Any], MixedState]:
     if not isinstance(command, _Draw):
         return mixed.handle(state, command)
     events, state = mixed.handle(state, mixed.Discard(command.position, command.thrown))
@@ -197,12 +198,12 @@ def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.Mixe
     return events, state
 
 
-def _all_known(state: mixed.MixedState) -> bool:
+def _all_known(state: MixedState) -> bool:
     return None not in state.board and all(
         None not in state.hole[seat] for seat in state.betting.contenders)
 
 
-def _answer(state: mixed.MixedState) -> dict[str, Any]:
+def _answer(state: MixedState) -> dict[str, Any]:
     names = state.players
     to_act = state.to_act
     names_of_rounds = _STREET_NAMES[state.game.family]

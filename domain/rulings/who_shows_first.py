@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games import mixed, stud
+from domain.games.dealt_hand import MixedState, up_cards
 from domain.games.draw_settings import OPENER
 from domain.games.hand_events import PostAction
 from domain.rules import showdown_order
@@ -98,7 +99,7 @@ def _draw_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
 def _mixed_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
     aggressors: dict[int, int] = {}
 
-    def note_aggression(state: mixed.MixedState, command: Any) -> None:
+    def note_aggression(state: MixedState, command: Any) -> None:
         if isinstance(command, PostAction) and command.action in ("bet", "raise"):
             aggressors[state.street] = command.position
 
@@ -108,7 +109,7 @@ def _mixed_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
     game = state.game
     first_to_act = None
     if game.family == mixed.STUD:
-        ups: Sequence[Any] = mixed.up_cards(state)  # a seat's unknown up card: None, refused below
+        ups: Sequence[Any] = up_cards(state)  # a seat's unknown up card: None, refused below
         first_to_act = stud.opener_seat(ups, game.razz, (b.button + 1) % b.seat_count)
         if first_to_act is None:
             unknown = [state.players[s] for s in b.contenders if ups[s] is None or None in (ups[s] or ())]

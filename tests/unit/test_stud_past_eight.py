@@ -10,6 +10,7 @@ import pytest
 
 from domain import registry
 from domain.games import mixed
+from domain.games.dealt_hand import MixedState
 from domain.history.phh import parse
 from domain.history.phh_games import replay
 from domain.live import table
@@ -38,7 +39,7 @@ actions = [
 NINE_HANDED = {variant: NINE_SEATS.format(variant=variant) for variant in ("F7S", "FR", "F7S/8")}
 
 
-def _start(game: str, players: int) -> mixed.MixedState:
+def _start(game: str, players: int) -> MixedState:
     return mixed.handle(None, mixed.StartHand(game, tuple(f"P{i}" for i in range(players)), (500,) * players,
                                               players - 1, LIMIT, (1,) * players, (0,) * players,
                                               bring_in=2))[1]
