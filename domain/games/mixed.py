@@ -29,17 +29,7 @@ from functools import reduce
 from typing import Any
 
 from domain.games import stud
-from domain.games.dealt_games import DEALT_GAMES as DEALT_GAMES
-from domain.games.dealt_games import DRAW as DRAW
-from domain.games.dealt_games import FLOP as FLOP
-from domain.games.dealt_games import FLOP_BOARD as FLOP_BOARD
-from domain.games.dealt_games import GAMES as GAMES
-from domain.games.dealt_games import MAX_BOARD_PLAYERS
-from domain.games.dealt_games import MAX_STUD_PLAYERS as MAX_STUD_PLAYERS
-from domain.games.dealt_games import ROTATION_GAMES as ROTATION_GAMES
-from domain.games.dealt_games import STUD as STUD
-from domain.games.dealt_games import STUD_DEAL as STUD_DEAL
-from domain.games.dealt_games import Game as Game
+from domain.games.dealt_games import DEALT_GAMES, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
     Hole,
     MixedState,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
 from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.history.phh import (
@@ -72,10 +72,10 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
     count = record.player_count
     antes = record.antes
     blinds = record.blinds_or_straddles or (0,) * count
-    family = mixed.DEALT_GAMES[game].family
-    if family == mixed.STUD and any(blinds):
+    family = dealt_games.DEALT_GAMES[game].family
+    if family == dealt_games.STUD and any(blinds):
         raise _forced_bets_refused(f"stud games have no blinds: {list(blinds)}")
-    if family != mixed.STUD and record.bring_in:
+    if family != dealt_games.STUD and record.bring_in:
         raise _forced_bets_refused(f"only stud games have a bring-in ({record.bring_in})")
     # An ante on the big blind alone, untrimmed, is the big-blind ante: dead money. Other
     # antes are live, posted by each player (at most the stack).
@@ -163,7 +163,7 @@ def phh_from_events(events: Any) -> HandHistory:
         raise ValueError(f"no PHH variant for {started.game} {structure.kind}")
     order = phh_order(started.button, len(started.players))
     index = {seat: k for k, seat in enumerate(order)}
-    stud = mixed.DEALT_GAMES[started.game].family == mixed.STUD
+    stud = dealt_games.DEALT_GAMES[started.game].family == dealt_games.STUD
     actions: list[PhhAction] = []
     replacements: list[PhhAction] = []  # of the draw under way, written after its discards
     finishing = None

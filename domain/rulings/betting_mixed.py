@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
 from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
@@ -27,11 +27,11 @@ from domain.rules.citations import cite
 from domain.rules.violations import Violation
 from domain.rulings.common import allowed, money, refused, seat_named, seated
 
-GAMES = tuple(mixed.GAMES)
+GAMES = tuple(dealt_games.GAMES)
 _STREET_NAMES = {
-    mixed.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
-    mixed.FLOP: ("preflop", "flop", "turn", "river"),
-    mixed.DRAW: ("before_the_first_draw", "after_the_first_draw", "after_the_second_draw",
+    dealt_games.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
+    dealt_games.FLOP: ("preflop", "flop", "turn", "river"),
+    dealt_games.DRAW: ("before_the_first_draw", "after_the_first_draw", "after_the_second_draw",
                  "after_the_third_draw"),
 }
 _STUD_STREET_CARDS = (3, 1, 1, 1, 1)
@@ -62,7 +62,7 @@ def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = Non
                    ) -> tuple[MixedState, dict[str, int], _Dealer]:
     """A mixed-game hand replayed from a ruling request up to its last action (the cards
     due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
-    game = mixed.GAMES[request["game"]]
+    game = dealt_games.GAMES[request["game"]]
     players, stacks, seat_of = seated(request)
     start = _start(request, game, players, stacks)
     cards = request.get("cards") or {}
@@ -104,13 +104,13 @@ def _texts(text: Any) -> list[str]:
     return [format_card(c) for c in parse_cards(text)]
 
 
-def _start(request: Mapping[str, Any], game: mixed.Game, players: tuple[str, ...],
+def _start(request: Mapping[str, Any], game: dealt_games.Game, players: tuple[str, ...],
            stacks: tuple[Amount, ...]) -> mixed.StartHand:
     description = dict(request.get("betting") or {})
     bring_in = description.pop("bring_in", 0) or 0
     structure = BettingStructure.from_dict(description)
     n = len(players)
-    stud = game.family == mixed.STUD
+    stud = game.family == dealt_games.STUD
     if stud and (structure.small_blind or structure.big_blind):
         raise Violation("validation_error", "stud games have antes and a bring-in, no blinds")
     if not stud and bring_in:
@@ -136,7 +136,7 @@ class _Dealer:
         while not state.over and state.phase in ("deal", "board"):
             if state.phase == "board":
                 dealt = len(state.board)
-                due = mixed.FLOP_BOARD[state.street]
+                due = dealt_games.FLOP_BOARD[state.street]
                 cards = self.board[dealt:dealt + due]
                 cards += [UNKNOWN] * (due - len(cards))
                 state = mixed.handle(state, mixed.DealBoard("".join(cards)))[1]
@@ -145,7 +145,7 @@ class _Dealer:
                         if state.due[s] and not state.betting.folded[s])
             game = state.game
             held = len(state.hole[seat])
-            due = _STUD_STREET_CARDS[state.street] if game.family == mixed.STUD else game.hand_size
+            due = _STUD_STREET_CARDS[state.street] if game.family == dealt_games.STUD else game.hand_size
             cards = self.hole.get(seat, [])[held:held + due]
             cards += [UNKNOWN] * (due - len(cards))
             state = mixed.handle(state, mixed.DealCards(seat, "".join(cards)))[1]
@@ -167,7 +167,7 @@ def _command(state: MixedState, seat_of: Mapping[str, int], action: Any,
         raise Violation("illegal_action", f"unknown action {kind!r}", numbers={"action": kind})
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
-    if state.game.family != mixed.DRAW:
+    if state.game.family != dealt_games.DRAW:
         raise Violation("illegal_action", f"{state.game.name} has no draw")
     discard = action.get("discard", 0)
     if isinstance(discard, int) and not isinstance(discard, bool):

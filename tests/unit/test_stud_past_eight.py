@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from domain import registry
-from domain.games import mixed
+from domain.games import dealt_games, mixed
 from domain.games.dealt_hand import MixedState
 from domain.history.phh import parse
 from domain.history.phh_games import replay
@@ -68,14 +68,14 @@ def test_the_flop_games_still_take_ten_players():
 @pytest.mark.parametrize("game", [*STUD_GAMES, "horse", "eight_game"])
 def test_a_table_of_stud_or_a_rotation_holding_it_seats_nine_nowhere(game):
     rules = registry.table_rules(game)
-    assert rules.table_game.max_seats <= mixed.MAX_STUD_PLAYERS
+    assert rules.table_game.max_seats <= dealt_games.MAX_STUD_PLAYERS
     seats = tuple(table.TableSeat(f"p{i}", 500) for i in range(9))
     settings = TABLE_SETUPS[game]["settings"]
     with pytest.raises(Violation) as refused:
         table.handle(None, table.CreateTable("t", game, settings, rules.table_game.betting(settings), seats,
                                              ranked=False))
     assert refused.value.code == "invalid_table"
-    assert refused.value.numbers["max_seats"] <= mixed.MAX_STUD_PLAYERS
+    assert refused.value.numbers["max_seats"] <= dealt_games.MAX_STUD_PLAYERS
 
 
 @pytest.mark.parametrize("variant", sorted(NINE_HANDED))
