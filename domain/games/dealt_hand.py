@@ -229,5 +229,6 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
         raise Violation("illegal_action", f"{game.name} is dealt by the table, not from a deck in the hand")
     if len(deck) < players * game.hand_size + 8:
         raise Violation("invalid_card", "the deck is too short for this hand")
-    if None in cards_of("".join(deck), game.short_deck):
-        raise Violation("invalid_card", "a deck holds no unknown card")
+    for text in deck:  # card by card: each deck is new, its cards are not
+        if len(text) != 2 or cards_of(text, game.short_deck) == (None,):
+            raise Violation("invalid_card", f"{text!r} is not a card of the deck", numbers={"card": text})

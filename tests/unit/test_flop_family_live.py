@@ -152,3 +152,14 @@ def test_board_games_seat_up_to_twenty_three(game: str, players: int, seated: bo
     else:
         with pytest.raises(Violation):
             mixed.handle(None, start)
+
+
+@pytest.mark.parametrize(("game", "bad_card"), [("rotation_holdem", "??"), ("rotation_holdem", "AsKs"),
+                                                ("short_deck", "2c")])
+def test_a_deck_holds_only_the_games_own_cards(game: str, bad_card: str) -> None:
+    own = [card for card in _DECK if game != "short_deck" or card[0] not in "2345"]
+    deck = tuple(card for card in own if card != "2c") + (bad_card,)
+    start = mixed.StartHand(game, ("a", "b"), (100, 100), 1, _structure(), (), (), deck=deck)
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, start)
+    assert refused.value.code == "invalid_card"
