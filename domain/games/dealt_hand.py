@@ -21,6 +21,8 @@ from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 
 UNKNOWN = "??"
+_CARD_TEXTS = frozenset(format_card(card) for card in range(52))
+_SHORT_DECK_TEXTS = frozenset(format_card(card) for card in range(52) if is_short_deck_card(card))
 
 Hole = tuple[Card | None, ...]
 
@@ -229,6 +231,7 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
         raise Violation("illegal_action", f"{game.name} is dealt by the table, not from a deck in the hand")
     if len(deck) < players * game.hand_size + 8:
         raise Violation("invalid_card", "the deck is too short for this hand")
-    for text in deck:  # card by card: each deck is new, its cards are not
-        if len(text) != 2 or cards_of(text, game.short_deck) == (None,):
+    own = _SHORT_DECK_TEXTS if game.short_deck else _CARD_TEXTS
+    for text in deck:
+        if text not in own:
             raise Violation("invalid_card", f"{text!r} is not a card of the deck", numbers={"card": text})

@@ -235,7 +235,7 @@ def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
     due = with_item(state.due, seat, False)
     position = state.deck_position + len(cards) if state.deck is not None else 0
     new = with_changes(state, hole=hole, up=up, due=due, deck_position=position)
-    if any(due[s] for s in state.betting.contenders):
+    if True in due:  # a contender still to deal (a seat is due only while it is in the hand)
         return new
     return _open_round(new)
 
@@ -348,7 +348,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
     aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
-    return _close_round(with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor))
+    new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    return new if betting.to_act is not None else _close_round(new)
 
 
 def _big_bet_on_fourth(state: MixedState, to: Amount | None) -> bool:
@@ -437,7 +438,8 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         current = state
         for event in events:
             current = _EVOLVERS[type(event)](current, event)
-    while follow := _follow_up(current):
+    # Nothing follows by itself while a player is to act: skip asking (most commands).
+    while (current.phase != "action" or current.betting.to_act is None) and (follow := _follow_up(current)):
         for event in follow:
             events.append(event)
             current = _EVOLVERS[type(event)](current, event)
@@ -556,8 +558,9 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
-    _check_seat(state, command.position)
     seat, b = command.position, state.betting
+    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
+        _check_seat(state, seat)
     if state.phase != "action":
         raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                         numbers={"seat": seat})
@@ -577,7 +580,7 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    capped = _capped_fixed_amount(b, seat, command)
+    capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
