@@ -202,6 +202,7 @@ def shows_at_showdown(state: MixedState, seat: int) -> bool:
 
 
 def differ(named: Hole, dealt: Hole) -> bool:
+    """Whether the cards a player names are not the ones dealt (in any order)."""
     return len(named) != len(dealt) or set(named) != set(dealt)
 
 
@@ -235,3 +236,5 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
     for text in deck:
         if text not in own:
             raise Violation("invalid_card", f"{text!r} is not a card of the deck", numbers={"card": text})
+    if len(set(deck)) != len(deck):
+        raise Violation("duplicate_card", "the deck holds a card twice")

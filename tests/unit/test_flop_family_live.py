@@ -163,3 +163,11 @@ def test_a_deck_holds_only_the_games_own_cards(game: str, bad_card: str) -> None
     with pytest.raises(Violation) as refused:
         mixed.handle(None, start)
     assert refused.value.code == "invalid_card"
+
+
+def test_a_deck_holds_each_card_once() -> None:
+    deck = tuple(_DECK[:-1]) + (_DECK[0],)
+    start = mixed.StartHand("rotation_holdem", ("a", "b"), (100, 100), 1, _structure(), (), (), deck=deck)
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, start)
+    assert refused.value.code == "duplicate_card"
