@@ -67,22 +67,17 @@ class MixedState:
         return self.betting.stacks
 
     @property
-    def live(self) -> bool:
-        """Dealt by the decider from its deck (else the cards come by command)."""
-        return self.deck is not None
+    def to_show(self) -> int | None:
+        """The seat to show or muck now at the showdown of a hand dealt from its deck, if any."""
+        if self.phase != "showdown" or self.deck is None:
+            return None
+        return showdown_order.next_to_show(self.show_order, self.shown, self.mucked)
 
     @property
     def show_order(self) -> tuple[int, ...]:
         """The contenders in the order of show (TDA 2024 17), for the final round."""
         b = self.betting
         return showdown_order.order_of_show(b.contenders, b.seat_count, b.button, self.aggressor)
-
-    @property
-    def to_show(self) -> int | None:
-        """The seat to show or muck now at a live showdown, if any."""
-        if self.phase != "showdown" or self.deck is None:
-            return None
-        return showdown_order.next_to_show(self.show_order, self.shown, self.mucked)
 
     @property
     def to_act(self) -> int | None:
