@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from domain import secrecy
-from domain.games import dice_ruling_form, holdem, palace_ruling_form
+from domain.games import dealt_games, dice_ruling_form, holdem, palace_ruling_form
 from domain.games import mixed as mixed_games
 from domain.games.draw import stream as draw_stream
 from domain.history import phh, phh_draw, phh_mixed
@@ -246,7 +246,7 @@ def _builtin_games() -> Iterable[Game]:
         variants[name] = (*variants.get(name, ()), code)
     variants[DrawGame.name] = tuple(phh_draw.VARIANTS)
     deciders = {**{name: holdem for name in holdem.VARIANTS}, DrawGame.name: draw_stream,
-                **{name: mixed_games for name in mixed_games.DEALT_GAMES}}
+                **{name: mixed_games for name in dealt_games.DEALT_GAMES}}
     own_tables = {**{variant: _holdem_table(variant) for variant in holdem.VARIANTS},
                   **{adapter.name: table_game_rules(adapter) for adapter in (DrawGame, PalaceGame, DiceGame)}}
     rotation_tables = {name: table_game_rules(RotationTableGame(name)) for name in ROTATIONS}
@@ -256,7 +256,7 @@ def _builtin_games() -> Iterable[Game]:
     # A rotation's hold'em and Omaha are registered for their decider alone: a hold'em or
     # Omaha record with a single or button blind is replayed and stored as their hands
     # (domain.history.phh.positional_blinds), and read back through domain.games.mixed.
-    in_order = (*own_tables, *mixed_games.DEALT_GAMES, *rotation_tables, *betting_rulings.GAMES, *showdown.GAMES)
+    in_order = (*own_tables, *dealt_games.DEALT_GAMES, *rotation_tables, *betting_rulings.GAMES, *showdown.GAMES)
     for name in dict.fromkeys(in_order):
         yield Game(name, tables.get(name), name in betting_rulings.GAMES, name in showdown.GAMES, variants.get(name, ()),
                    deciders.get(name), ruling_form=forms.get(name), whole_hand_chips_ruling=name in HAND_GAMES)

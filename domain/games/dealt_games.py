@@ -16,6 +16,9 @@ STUD, FLOP, DRAW = "stud", "flop", "draw"
 # Stud and its rotations' stud hands are dealt to at most eight (Robert's Rules, seven-card
 # stud): live tables seat no more (domain.live.mixed) and a history of more is refused.
 MAX_STUD_PLAYERS = 8
+# Board games seat up to 23 as hold'em's decider does (a hand with a deck needs the
+# cards: two hole cards each for 22, with three burns and the board).
+MAX_BOARD_PLAYERS = 23
 
 
 def _all_cards(evaluate: Callable[[tuple[Card, ...]], int]) -> Callable[..., int]:

@@ -2,10 +2,13 @@
 seven-card stud, stud hi-lo, razz, Omaha hi-lo, 2-7 triple draw, 2-7 single draw,
 badugi and short-deck hold'em. Hold'em, Omaha and five-card draw keep their own deciders.
 
-Like domain.games.holdem's replay mode, the hand has no deck: it stops where cards are due
+A hand without a deck (a replay, a mixed table's) stops where cards are due
 (`state.awaiting`: "deal", "board", "draw", "action", "showdown") and waits for DealCards /
 DealBoard / Discard. Unknown cards (`??`) are allowed anywhere; a hand with unknown cards
-cannot win a showdown unless it is shown.
+cannot win a showdown unless it is shown. A board game's hand may instead carry its deck
+(`StartHand.deck`, as hold'em's live hands do): the decider deals it, a card burnt before
+each street, and shows it down by the TDA (domain.rules.showdown_order): hands tabled face
+up at an all-in, the order of show, `showdown` automatic or declared, AskToSee.
 
 - Forced bets are positional, as PHH writes them: `antes[i]` and `blinds[i]` for seat i
   (heads-up the two blinds read reversed: the button posts the small one); antes are
@@ -22,35 +25,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache, reduce
+from functools import reduce
 from typing import Any
 
 from domain.games import stud
-from domain.games.dealt_games import DEALT_GAMES as DEALT_GAMES
-from domain.games.dealt_games import DRAW as DRAW
-from domain.games.dealt_games import FLOP as FLOP
-from domain.games.dealt_games import FLOP_BOARD as FLOP_BOARD
-from domain.games.dealt_games import GAMES as GAMES
-from domain.games.dealt_games import MAX_STUD_PLAYERS as MAX_STUD_PLAYERS
-from domain.games.dealt_games import ROTATION_GAMES as ROTATION_GAMES
-from domain.games.dealt_games import STUD as STUD
-from domain.games.dealt_games import STUD_DEAL as STUD_DEAL
-from domain.games.dealt_games import Game as Game
+from domain.games.dealt_games import DEALT_GAMES, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
+from domain.games.dealt_hand import (
+    Hole,
+    MixedState,
+    cards_of,
+    cards_text,
+    check_deck,
+    check_fresh,
+    check_turn_to_show,
+    differ,
+    known_cards,
+    shows_at_showdown,
+    strengths,
+    stud_odd_chip_order,
+    up_cards,
+)
 from domain.games.forced_bets import post_by_position
-from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, UncalledReturned, credit_award
-from domain.games.settlement import open_pots, settlement
+from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
+from domain.games.settlement import settlement
 from domain.rules import betting as bet
+from domain.rules import showdown_order
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
-from domain.rules.cards import Card, format_card, parse_card
+from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
-from domain.rules.draw_order import next_to_draw
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
-from domain.rules.short_deck import is_short_deck_card
+from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
-from domain.secrecy import OWNER_ONLY, PUBLIC
-
-UNKNOWN = "??"
+from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 # ------------------------------------------------------------------------- commands
 
@@ -71,6 +78,12 @@ class StartHand:
     bring_in: Amount = 0
     dead_antes: bool = False
     odd_chip: str = "left_of_button"
+    deck: tuple[str, ...] | None = None
+    """Board games, live play: the shuffled order (drawn by the service, published as
+    `commitment`); the decider deals the hole cards and, one card burnt before each
+    street, the board as they fall due, and plays the TDA showdown in `showdown` mode."""
+    commitment: str | None = None
+    showdown: str = AUTOMATIC
 
 
 @dataclass(frozen=True)
@@ -94,8 +107,9 @@ class Discard:
 
 @dataclass(frozen=True)
 class ShowCards:
+    """`cards` needed unless the decider dealt them (a hand with a deck)."""
     position: int
-    cards: str
+    cards: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,8 +122,14 @@ class SettleShowdown:
     """Settle now: hands shown count, the others cannot win."""
 
 
+@dataclass(frozen=True)
+class AskToSee:
+    """A caller asks to see the last aggressor's hand (TDA 2024 18-B; a hand with a deck)."""
+    position: int
+
+
 Command = (StartHand | PostAction | DealCards | DealBoard | Discard | ShowCards | Muck
-                | SettleShowdown)
+                | SettleShowdown | AskToSee)
 
 
 # --------------------------------------------------------------------------- events
@@ -127,6 +147,9 @@ class HandStarted:
     bring_in: Amount
     dead_antes: bool
     odd_chip: str
+    deck: tuple[str, ...] | None = field(default=None, metadata=SEALED)
+    commitment: str | None = None
+    showdown: str = AUTOMATIC
 
 
 @dataclass(frozen=True)
@@ -166,111 +189,10 @@ class HandEnded:
 
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
-              | UncalledReturned | CardsShown | CardsMucked | PotAwarded | HandEnded)
+              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, PotAwarded, HandEnded)}
-
-
-# ---------------------------------------------------------------------------- state
-
-Hole = tuple[Card | None, ...]
-
-
-@dataclass(frozen=True)
-class MixedState:
-    """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
-    `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
-    "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
-    first round of a game with blinds, once the cards are out."""
-    game: Game
-    players: tuple[str, ...]
-    odd_chip: str
-    bring_in: Amount
-    betting: BettingState
-    phase: str
-    street: int
-    hole: tuple[Hole, ...]
-    up: tuple[tuple[bool, ...], ...]
-    board: tuple[Card | None, ...]
-    due: tuple[bool, ...]          # deal phase: seats still to be dealt this street
-    drawn: tuple[bool, ...]        # draw phase: seats that discarded
-    owed: tuple[int, ...]          # draw phase: replacement cards still to deal
-    bring_in_due: bool
-    opener_unknown: bool
-    first_to_act: int | None
-    shown: tuple[bool, ...]
-    mucked: tuple[bool, ...]
-    awards: tuple[PotAward, ...]
-    over: bool
-    showdown: bool
-
-    @property
-    def stacks(self) -> tuple[Amount, ...]:
-        return self.betting.stacks
-
-    @property
-    def to_act(self) -> int | None:
-        return None if self.phase != "action" else self.betting.to_act
-
-    @property
-    def awaiting(self) -> str | None:
-        return None if self.over else self.phase
-
-    @property
-    def next_to_draw(self) -> int | None:
-        b = self.betting
-        return next_to_draw({seat for seat in b.contenders if not self.drawn[seat]}, b.button, b.seat_count)
-
-    @property
-    def pots(self) -> tuple[Pot, ...]:
-        if self.over:
-            return ()
-        return open_pots(self.betting)
-
-
-# ------------------------------------------------------------------------- cards
-
-
-def _card(text: str, short_deck: bool) -> Card | None:
-    if text == UNKNOWN:
-        return None
-    card = parse_card(text)
-    if card > 51 or (short_deck and not is_short_deck_card(card)):
-        deck = "the short deck (sixes to aces)" if short_deck else "a 52-card deck"
-        raise Violation("invalid_card", f"{text} is not a card of {deck}", numbers={"card": text})
-    return card
-
-
-@lru_cache(maxsize=1 << 14)
-def _cards(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
-    """The cards of `text` (None: `??`), checked against the game's deck. Cached, as
-    hold'em's parser is: a hand reads the same cards when they are dealt, evolved, shown."""
-    if len(text) % 2:
-        raise Violation("invalid_card", f"{text!r} is not a run of two-character cards")
-    return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
-
-
-def _text(cards: Iterable[Card | None]) -> str:
-    return "".join(UNKNOWN if c is None else format_card(c) for c in cards)
-
-
-def _known(state: MixedState) -> set[Card]:
-    seen = {c for c in state.board if c is not None}
-    for hole in state.hole:
-        seen.update(c for c in hole if c is not None)
-    return seen
-
-
-def _check_fresh(state: MixedState, cards: tuple[Card | None, ...]) -> None:
-    seen = _known(state)
-    for card in cards:
-        if card is None:
-            continue
-        if card in seen:
-            raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
-                            numbers={"card": format_card(card)})
-        seen.add(card)
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -297,11 +219,12 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
         betting=with_changes(posted, to_act=None), phase="deal", street=0, hole=((),) * n, up=((),) * n,
         board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
         opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
-        awards=(), over=False, showdown=False)
+        awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
+        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
-    cards = _cards(event.cards)
+    cards = cards_of(event.cards)
     seat = event.position
     hole = with_item(state.hole, seat, state.hole[seat] + cards)
     up = with_item(state.up, seat, state.up[seat] + event.up)
@@ -310,8 +233,9 @@ def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
         new = with_changes(state, hole=hole, up=up, owed=owed)
         return _after_draw_step(new)
     due = with_item(state.due, seat, False)
-    new = with_changes(state, hole=hole, up=up, due=due)
-    if any(due[s] for s in state.betting.contenders):
+    position = state.deck_position + len(cards) if state.deck is not None else 0
+    new = with_changes(state, hole=hole, up=up, due=due, deck_position=position)
+    if True in due:  # a contender still to deal (a seat is due only while it is in the hand)
         return new
     return _open_round(new)
 
@@ -336,7 +260,7 @@ def _open_round(state: MixedState) -> MixedState:
     else:
         unknown = False
     return _close_round(with_changes(state, phase="action", betting=opened,
-                                     opener_unknown=unknown))
+                                     opener_unknown=unknown, aggressor=None))
 
 
 def _close_round(state: MixedState) -> MixedState:
@@ -347,12 +271,6 @@ def _close_round(state: MixedState) -> MixedState:
             or b.hand_decided or bet.uncalled_chips(b)[0] is not None:
         return state
     return _round_closed(state)
-
-
-def up_cards(state: MixedState) -> list[tuple[Card | None, ...] | None]:
-    folded = state.betting.folded
-    return [None if folded[s] else tuple(c for c, up in zip(state.hole[s], state.up[s]) if up)
-            for s in range(len(state.hole))]
 
 
 def _open_stud_first_round(state: MixedState) -> MixedState:
@@ -371,8 +289,9 @@ def _open_stud_first_round(state: MixedState) -> MixedState:
 
 
 def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
-    board = state.board + _cards(event.cards)
-    new = with_changes(state, board=board)
+    cards = cards_of(event.cards)
+    position = state.deck_position + 1 + len(cards) if state.deck is not None else 0  # one card burnt
+    new = with_changes(state, board=state.board + cards, deck_position=position)
     if state.game.family == STUD:  # the common card of a deck run out: everyone's seventh
         return _open_round(with_changes(new, due=(False,) * len(state.due)))
     return _open_round(new)
@@ -395,7 +314,7 @@ def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
 
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
     seat = event.position
-    thrown = _cards(event.cards)
+    thrown = cards_of(event.cards)
     hole = _after_discard(state.hole[seat], thrown)
     new = with_changes(state, hole=with_item(state.hole, seat, hole),
                        up=with_item(state.up, seat, (False,) * len(hole)),
@@ -428,7 +347,9 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     if event.action == "bet" and _big_bet_on_fourth(state, event.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
-    return _close_round(with_changes(state, betting=betting, bring_in_due=False))
+    aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
+    new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    return new if betting.to_act is not None else _close_round(new)
 
 
 def _big_bet_on_fourth(state: MixedState, to: Amount | None) -> bool:
@@ -446,7 +367,7 @@ def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState
 
 def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
     seat = event.position
-    cards = _cards(event.cards)
+    cards = cards_of(event.cards)
     hole, up = state.hole[seat], state.up[seat]
     if None in hole or len(cards) != len(hole):
         up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
@@ -458,6 +379,10 @@ def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
 
 def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
+
+
+def _show_asked(state: MixedState, _: ShowAsked) -> MixedState:
+    return state
 
 
 def _pot_awarded(state: MixedState, event: PotAwarded) -> MixedState:
@@ -473,7 +398,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     HandStarted: _hand_started, CardsDealt: _cards_dealt, BoardDealt: _board_dealt,
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
-    PotAwarded: _pot_awarded, HandEnded: _hand_ended,
+    ShowAsked: _show_asked, PotAwarded: _pot_awarded, HandEnded: _hand_ended,
 }
 
 
@@ -513,7 +438,8 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         current = state
         for event in events:
             current = _EVOLVERS[type(event)](current, event)
-    while follow := _follow_up(current):
+    # Nothing follows by itself while a player is to act: skip asking (most commands).
+    while (current.phase != "action" or current.betting.to_act is None) and (follow := _follow_up(current)):
         for event in follow:
             events.append(event)
             current = _EVOLVERS[type(event)](current, event)
@@ -526,9 +452,13 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
-    if not 2 <= n <= 10 or len(command.stacks) != n or len(set(command.players)) != n:
-        raise Violation("illegal_action", "a hand needs 2 to 10 distinct players, one stack each")
-    family = DEALT_GAMES[command.game].family
+    game = DEALT_GAMES[command.game]
+    family = game.family
+    most = MAX_BOARD_PLAYERS if family == FLOP else 10
+    if not 2 <= n <= most or len(command.stacks) != n or len(set(command.players)) != n:
+        raise Violation("illegal_action", f"a hand needs 2 to {most} distinct players, one stack each")
+    if not 0 <= command.button < n:
+        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
     if family == STUD and n > MAX_STUD_PLAYERS:
         raise Violation("too_many_players",
                         f"{command.game} is dealt to at most {MAX_STUD_PLAYERS} players, not {n}: "
@@ -542,10 +472,15 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", "stud games post their antes by seat")
     if min(command.stacks) <= 0:
         raise Violation("illegal_action", "every seated player needs chips")
+    if command.showdown not in SHOWDOWNS:
+        raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
+    if command.deck is not None:
+        check_deck(game, command.deck, n)
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
-                       command.odd_chip)
+                       command.odd_chip, tuple(command.deck) if command.deck is not None else None,
+                       command.commitment, command.showdown)
 
 
 def _check_seat(state: MixedState, seat: Any) -> None:
@@ -555,9 +490,10 @@ def _check_seat(state: MixedState, seat: Any) -> None:
 
 def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     _check_seat(state, command.position)
+    _check_dealt_by_command(state)
     seat, game = command.position, state.game
-    cards = _cards(command.cards, game.short_deck)
-    _check_fresh(state, cards)
+    cards = cards_of(command.cards, game.short_deck)
+    check_fresh(state, cards)
     name = state.players[seat]
     if state.phase == "draw":
         if not state.drawn[seat] or not state.owed[seat]:
@@ -565,29 +501,35 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
         if len(cards) != state.owed[seat]:
             raise Violation("invalid_card", f"{name} discarded {state.owed[seat]} and is dealt "
                             f"as many, not {len(cards)}")
-        return [CardsDealt(seat, _text(cards), (False,) * len(cards))]
+        return [CardsDealt(seat, cards_text(cards), (False,) * len(cards))]
     if state.phase != "deal" or not state.due[seat] or state.betting.folded[seat]:
         raise Violation("illegal_action", f"no cards are due to {name}: the hand awaits the "
                         f"{state.phase}")
     up = STUD_DEAL[state.street] if game.family == STUD else (False,) * game.hand_size
     if len(cards) != len(up):
         raise Violation("invalid_card", f"{name} is dealt {len(up)} card(s) now, not {len(cards)}")
-    return [CardsDealt(seat, _text(cards), up)]
+    return [CardsDealt(seat, cards_text(cards), up)]
+
+
+def _check_dealt_by_command(state: MixedState) -> None:
+    if state.deck is not None:
+        raise Violation("illegal_action", "the service deals this hand from its deck")
 
 
 def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
+    _check_dealt_by_command(state)
     game = state.game
-    cards = _cards(command.cards, game.short_deck)
-    _check_fresh(state, cards)
+    cards = cards_of(command.cards, game.short_deck)
+    check_fresh(state, cards)
     if game.family == STUD and state.phase == "deal" and state.street == 4 and len(cards) == 1 \
             and all(state.due[s] for s in state.betting.contenders):
-        return [BoardDealt(_text(cards))]  # the deck ran out: one common card
+        return [BoardDealt(cards_text(cards))]  # the deck ran out: one common card
     if state.phase != "board":
         raise Violation("illegal_action", f"no board card is due: the hand awaits the {state.phase}")
     due = FLOP_BOARD[state.street]
     if len(cards) != due:
         raise Violation("invalid_card", f"this street is {due} board card(s), not {len(cards)}")
-    return [BoardDealt(_text(cards))]
+    return [BoardDealt(cards_text(cards))]
 
 
 def _discard(state: MixedState, command: Discard) -> list[Event]:
@@ -602,7 +544,7 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
-    thrown = _cards(command.cards, state.game.short_deck)
+    thrown = cards_of(command.cards, state.game.short_deck)
     hole = state.hole[seat]
     if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
             != sum(c is not None for c in thrown):
@@ -612,12 +554,13 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
         if card is not None and card not in hole and None not in hole:
             raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
                             f"{format_card(card)}")
-    return [CardsDiscarded(seat, _text(thrown))]
+    return [CardsDiscarded(seat, cards_text(thrown))]
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
-    _check_seat(state, command.position)
     seat, b = command.position, state.betting
+    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
+        _check_seat(state, seat)
     if state.phase != "action":
         raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                         numbers={"seat": seat})
@@ -637,7 +580,7 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    capped = _capped_fixed_amount(b, seat, command)
+    capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
@@ -664,31 +607,61 @@ def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amo
 def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
     _check_seat(state, command.position)
     seat = command.position
+    if state.deck is not None:
+        check_turn_to_show(state, seat)
+        if command.cards is not None and differ(cards_of(command.cards), state.hole[seat]):
+            raise Violation("invalid_card", f"{state.players[seat]} was dealt {cards_text(state.hole[seat])}, "
+                            f"not {command.cards}")
+        return [_tabled(state, seat)]
     if state.betting.folded[seat] or state.mucked[seat]:
         raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
     if state.phase == "action" or state.betting.can_still_bet and state.phase != "showdown":
         raise Violation("illegal_action", "cards are shown once the betting is over")
-    cards = _cards(command.cards, state.game.short_deck)
+    if command.cards is None:
+        raise Violation("invalid_card", f"{state.players[seat]}'s cards are unknown: say which")
+    cards = cards_of(command.cards, state.game.short_deck)
     hole = state.hole[seat]
     known = [c for c in hole if c is not None]
     if None in cards or any(c not in cards for c in known) or len(cards) != len(hole):
-        raise Violation("invalid_card", f"{state.players[seat]} holds {_text(hole)}, not "
+        raise Violation("invalid_card", f"{state.players[seat]} holds {cards_text(hole)}, not "
                         f"{command.cards}")
-    others = _known(state) - set(known)
+    others = known_cards(state) - set(known)
     for card in cards:
         if card in others:
             raise Violation("duplicate_card", f"{format_card(card)} is already dealt",
                             numbers={"card": format_card(card)})
-    return [CardsShown(seat, _text(cards))]
+    return [CardsShown(seat, cards_text(cards))]
 
 
 def _muck(state: MixedState, command: Muck) -> list[Event]:
     _check_seat(state, command.position)
+    if state.deck is not None:
+        check_turn_to_show(state, command.position)
     if state.phase != "showdown":
         raise Violation("illegal_action", "hands are mucked at the showdown")
     if state.betting.folded[command.position] or state.mucked[command.position]:
         raise Violation("illegal_action", f"{state.players[command.position]} is not holding a live hand")
     return [CardsMucked(command.position)]
+
+
+def _ask_to_see(state: MixedState, command: AskToSee) -> list[Event]:
+    _check_seat(state, command.position)
+    if state.deck is None or state.phase != "showdown":
+        raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
+                        f"{state.phase}", cite("no_right_to_see"), {"seat": command.position})
+    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
+                                       state.aggressor, state.players[command.position])
+    return [ShowAsked(command.position, target), _tabled(state, target)]
+
+
+def _tabled(state: MixedState, seat: int) -> CardsShown:
+    """A hand dealt from the deck shown: its cards are known."""
+    return CardsShown(seat, cards_text(state.hole[seat]))
+
+
+def showdown_command(state: MixedState, seat: int) -> Command:
+    """The computer's showdown command for `seat` (next to show)."""
+    return ShowCards(seat) if shows_at_showdown(state, seat) else Muck(seat)
 
 
 def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
@@ -699,7 +672,7 @@ def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
 
 _DECIDERS: dict[type, Callable[[MixedState, Any], list[Event]]] = {
     PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: _discard,
-    ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown,
+    ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see,
 }
 
 
@@ -719,12 +692,49 @@ def _follow_up(state: MixedState) -> list[Event]:
         if b.hand_decided:
             return _settlement(state)
         return []
+    if state.deck is not None:
+        return _dealt_from_deck(state, state.deck)
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]
         if not undecided or len(unmucked) <= 1:
             return _settlement(state)
     return []
+
+
+def _dealt_from_deck(state: MixedState, deck: tuple[str, ...]) -> list[Event]:
+    """What follows by itself in a hand with a deck: the hole cards, every hand tabled face
+    up once a player is all in and nobody can bet (TDA 2024 16), the board (one card burnt
+    first), and the showdown in the order of show (17), by the computer when automatic."""
+    if state.phase == "deal":
+        k, n, button = state.game.hand_size, len(state.players), state.betting.button
+        return [CardsDealt((button + 1 + step) % n, "".join(deck[step * k:(step + 1) * k]), (False,) * k)
+                for step in range(n)]
+    if face_up := _tabled_face_up(state):
+        return face_up
+    if state.phase == "board":
+        start = state.deck_position + 1
+        return [BoardDealt("".join(deck[start:start + FLOP_BOARD[state.street]]))]
+    if state.phase != "showdown":
+        return []
+    seat = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
+    if seat is None:  # every hand shown or mucked, or one live hand left (17-B)
+        return _settlement(state)
+    if state.showdown_mode == AUTOMATIC:
+        return [_tabled(state, seat) if shows_at_showdown(state, seat) else CardsMucked(seat)]
+    return []  # the player to show answers (or their clock runs out)
+
+
+def _tabled_face_up(state: MixedState) -> list[Event]:
+    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
+    before the rest of the board."""
+    b = state.betting
+    contenders = b.contenders
+    if not showdown_order.all_in_face_up(contenders, b.stacks):
+        return []
+    if state.phase == "board" and sum(1 for seat in contenders if b.stacks[seat] > 0) > 1:
+        return []  # two can still bet on the next street
+    return [_tabled(state, seat) for seat in state.show_order if not state.shown[seat]]
 
 
 def _round_closed(state: MixedState) -> MixedState:
@@ -742,41 +752,15 @@ def _round_closed(state: MixedState) -> MixedState:
                         owed=(0,) * len(state.owed))
 
 
-def _strengths(state: MixedState, evaluate: Callable[..., int] | None) -> dict[int, int]:
-    """The hands that count on one side (None: a side the game does not have): known and
-    not mucked; a hand with an unknown card ranks -1, below every other."""
-    values: dict[int, int] = {}
-    if evaluate is None:
-        return values
-    board = tuple(state.board)
-    for seat in state.betting.contenders:
-        if state.mucked[seat]:
-            continue
-        hole = state.hole[seat]
-        if None in hole or None in board:
-            values[seat] = -1
-        else:
-            values[seat] = evaluate(hole, board)
-    return values
-
-
 def _settlement(state: MixedState) -> list[Event]:
     b, game = state.betting, state.game
-    order = _stud_odd_chip_order(state) if game.family == STUD else None
+    order = stud_odd_chip_order(state) if game.family == STUD else None
 
     def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
         # One-sided games rank by their only side (razz and the draws by the low) and have
         # no low half; award_high_low then settles each pot whole.
-        highs = _strengths(state, game.high or game.low)
-        lows = {s: v for s, v in _strengths(state, game.low).items() if v > 0} if game.split else {}
+        highs = strengths(state, game.high or game.low)
+        lows = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
     return [*settlement(b, state.odd_chip, showdown_awards, HandEnded)]
-
-
-def _stud_odd_chip_order(state: MixedState) -> Callable[[Any], list[int]]:
-    """Stud: tied winners by their highest card by suit (TDA 2024 rule 20)."""
-    def key(seat: int) -> int:
-        cards = [c for c in state.hole[seat] if c is not None]
-        return max((((c >> 2) << 2) + (3 - (c & 3)) for c in cards), default=-1)
-    return lambda seats: sorted(seats, key=key, reverse=True)

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import mixed, stud
+from domain.games import stud
+from domain.games.dealt_hand import MixedState, up_cards
 from domain.rules.betting import FIXED_LIMIT, legal_actions
 from domain.rules.legal_shapes import legal_as_ruled
 
 FOURTH_STREET = 1
 
 
-def mixed_legal(state: mixed.MixedState) -> dict[str, Any] | None:
+def mixed_legal(state: MixedState) -> dict[str, Any] | None:
     """The `legal` shape for the player to act, or None when nobody is."""
     seat = state.to_act
     if seat is None or state.over:
@@ -39,10 +40,10 @@ def mixed_legal(state: mixed.MixedState) -> dict[str, Any] | None:
     return legal
 
 
-def open_pair_big_bet_allowed(state: mixed.MixedState) -> bool:
+def open_pair_big_bet_allowed(state: MixedState) -> bool:
     """Fourth street of seven-card stud at fixed limit, an open pair showing on a live
     hand, and no bet yet this round."""
     b = state.betting
     return (state.game.open_pair_option and state.street == FOURTH_STREET
             and b.structure.kind == FIXED_LIMIT and b.highest == 0
-            and stud.open_pair(mixed.up_cards(state)))
+            and stud.open_pair(up_cards(state)))

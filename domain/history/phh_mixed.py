@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
+from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.history.phh import (
     POT_POLICY,
@@ -71,10 +72,10 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
     count = record.player_count
     antes = record.antes
     blinds = record.blinds_or_straddles or (0,) * count
-    family = mixed.DEALT_GAMES[game].family
-    if family == mixed.STUD and any(blinds):
+    family = dealt_games.DEALT_GAMES[game].family
+    if family == dealt_games.STUD and any(blinds):
         raise _forced_bets_refused(f"stud games have no blinds: {list(blinds)}")
-    if family != mixed.STUD and record.bring_in:
+    if family != dealt_games.STUD and record.bring_in:
         raise _forced_bets_refused(f"only stud games have a bring-in ({record.bring_in})")
     # An ante on the big blind alone, untrimmed, is the big-blind ante: dead money. Other
     # antes are live, posted by each player (at most the stack).
@@ -95,7 +96,7 @@ def start_command(record: HandHistory, game_and_kind: tuple[str, str] | None = N
         bring_in=record.bring_in or 0, dead_antes=dead_antes, odd_chip=POT_POLICY[odd_chip_rule(record)])
 
 
-def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None:
+def _command(state: MixedState, action: PhhAction) -> mixed.Command | None:
     if isinstance(action, Folded):
         return PostAction(action.player, "fold")
     if isinstance(action, CheckedOrCalled):
@@ -125,7 +126,7 @@ def _command(state: mixed.MixedState, action: PhhAction) -> mixed.Command | None
 
 
 def played(record: HandHistory, game_and_kind: tuple[str, str] | None = None,
-           ) -> tuple[list[Any], list[Any], mixed.MixedState]:
+           ) -> tuple[list[Any], list[Any], MixedState]:
     """(our commands, our events, the final state) of the record; raises Violation."""
     return play_record(record, start_command(record, game_and_kind), mixed.handle, _command,
                        mixed.SettleShowdown())
@@ -162,7 +163,7 @@ def phh_from_events(events: Any) -> HandHistory:
         raise ValueError(f"no PHH variant for {started.game} {structure.kind}")
     order = phh_order(started.button, len(started.players))
     index = {seat: k for k, seat in enumerate(order)}
-    stud = mixed.DEALT_GAMES[started.game].family == mixed.STUD
+    stud = dealt_games.DEALT_GAMES[started.game].family == dealt_games.STUD
     actions: list[PhhAction] = []
     replacements: list[PhhAction] = []  # of the draw under way, written after its discards
     finishing = None

@@ -40,7 +40,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
+from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
 from domain.history.phh_mixed import phh_from_events
@@ -66,12 +67,12 @@ from domain.rules.legal_shapes import legal_notes
 from domain.rules.violations import Violation
 from domain.secrecy import SEALED
 
-MAX_SEATS = {mixed.STUD: mixed.MAX_STUD_PLAYERS, mixed.FLOP: 10, mixed.DRAW: 6}
+MAX_SEATS = {dealt_games.STUD: dealt_games.MAX_STUD_PLAYERS, dealt_games.FLOP: 10, dealt_games.DRAW: 6}
 MIXED_SETTINGS = ("small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
                   "starting_chips")
 RAISE_CAP = 4  # a bet and three raises a round, as domain.history.phh replays the WSOP records
-STUD_STREET_CARDS = tuple(len(up) for up in mixed.STUD_DEAL)
-HIDDEN = mixed.UNKNOWN
+STUD_STREET_CARDS = tuple(len(up) for up in dealt_games.STUD_DEAL)
+HIDDEN = UNKNOWN
 Sees = Callable[[str], bool]
 """Whether the viewer may see the cards of the named player."""
 
@@ -101,10 +102,10 @@ class MixedSettings:
         small = _amount(raw, "small_bet", None, minimum=1)
         big = _amount(raw, "big_bet", 2 * small, minimum=small)
         ante = _amount(raw, "ante", 0)
-        stud_only = families == (mixed.STUD,)
+        stud_only = families == (dealt_games.STUD,)
         if stud_only and ("small_blind" in raw or "big_blind" in raw):
             raise _bad("stud games have antes and a bring-in, no blinds")
-        if mixed.STUD not in families and "bring_in" in raw:
+        if dealt_games.STUD not in families and "bring_in" in raw:
             raise _bad("only stud games have a bring-in; the others post blinds")
         bring_in = _amount(raw, "bring_in", max(1, small // 4), minimum=1)
         if bring_in >= small:
@@ -170,7 +171,7 @@ class MixedTableHand:
     and `aggressor`: who acted first and who bet or raised last on the current street
     (they say who shows first)."""
     deck: tuple[str, ...]
-    game: mixed.MixedState | None = None
+    game: MixedState | None = None
     stub: tuple[str, ...] = ()
     discards: tuple[str, ...] = ()
     first_to_act: int | None = None
@@ -229,9 +230,9 @@ class MixedTableHand:
 
 
 _STREET_NAMES = {
-    mixed.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
-    mixed.FLOP: ("preflop", "flop", "turn", "river"),
-    mixed.DRAW: ("first_round", "second_round", "third_round", "fourth_round"),
+    dealt_games.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
+    dealt_games.FLOP: ("preflop", "flop", "turn", "river"),
+    dealt_games.DRAW: ("first_round", "second_round", "third_round", "fourth_round"),
 }
 
 
@@ -274,7 +275,7 @@ def _texts(cards: str) -> tuple[str, ...]:
 # ----------------------------------------------------------------------- the dealer
 
 
-def _dealing_order(game: mixed.MixedState) -> list[int]:
+def _dealing_order(game: MixedState) -> list[int]:
     """Seats from the dealer's left, the button last."""
     n = len(game.players)
     return [(game.betting.button + step) % n for step in range(1, n + 1)]
@@ -290,12 +291,12 @@ def _dealer_step(hand: MixedTableHand, dealing: Dealing) -> Any:
     family = game.game.family
     if game.phase == "deal":
         due = [s for s in _dealing_order(game) if game.due[s] and not game.betting.folded[s]]
-        count = STUD_STREET_CARDS[game.street] if family == mixed.STUD else game.game.hand_size
-        if family == mixed.STUD and len(hand.stub) < count * len(due):
+        count = STUD_STREET_CARDS[game.street] if family == dealt_games.STUD else game.game.hand_size
+        if family == dealt_games.STUD and len(hand.stub) < count * len(due):
             return mixed.DealBoard(hand.stub[0])  # the common card
         return mixed.DealCards(due[0], "".join(hand.stub[:count]))
     if game.phase == "board":
-        return mixed.DealBoard("".join(hand.stub[:mixed.FLOP_BOARD[game.street]]))
+        return mixed.DealBoard("".join(hand.stub[:dealt_games.FLOP_BOARD[game.street]]))
     if game.phase == "draw":
         owed = next((s for s in range(len(game.owed)) if game.owed[s]), None)
         if owed is None:
@@ -422,7 +423,7 @@ class MixedTableGame(PlaysForChips):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.game = mixed.GAMES[name]
+        self.game = dealt_games.GAMES[name]
         self.max_seats = MAX_SEATS[self.game.family]
 
     def settings(self, raw: Mapping[str, Any]) -> MixedSettings:
@@ -548,7 +549,7 @@ def per_card_deal_view(hand: MixedTableHand, names: list[str], seal: DealSeal, v
             "reshuffles": [{"commitment": r.commitment, "order": None, **o} for r, o in zip(hand.reshuffles, opened[1:])]}
 
 
-def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
+def start_command(game: dealt_games.Game, players: tuple[str, ...], stacks: tuple[int, ...], button: int,
                   settings: MixedSettings, kind: str = FIXED_LIMIT, antes_too: bool = True) -> mixed.StartHand:
     """The decider's StartHand: antes from everyone (`antes_too`), the bring-in (stud) or
     the two blinds on the seats after the button (heads-up: the button posts the small
@@ -556,13 +557,13 @@ def start_command(game: mixed.Game, players: tuple[str, ...], stacks: tuple[int,
     n = len(players)
     antes = tuple(min(settings.ante if antes_too else 0, stack) for stack in stacks)
     blinds = [0] * n
-    if game.family != mixed.STUD:
+    if game.family != dealt_games.STUD:
         # The decider reads heads-up blinds reversed, so these same two seats put the
         # small blind on the button and the big one on the other seat then.
         blinds[(button + 1) % n] = settings.small_blind
         blinds[(button + 2) % n] = settings.big_blind
     return mixed.StartHand(game.name, players, stacks, button, settings.structure(kind), antes,
-                           tuple(blinds), settings.bring_in if game.family == mixed.STUD else 0)
+                           tuple(blinds), settings.bring_in if game.family == dealt_games.STUD else 0)
 
 
 def table_action(move: TableMove, hand: MixedTableHand) -> Any:
@@ -571,7 +572,7 @@ def table_action(move: TableMove, hand: MixedTableHand) -> Any:
     game = hand.game.game
     refuse_fields(game.name, move, "defender", "keep", "line")
     if move.action in ("discard", "draw"):
-        if game.family != mixed.DRAW:
+        if game.family != dealt_games.DRAW:
             raise Violation("illegal_action", f"{game.name} has no draw",
                             numbers={"action": move.action})
         if move.discard is None:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games
 from domain.live.games.common import Dealing, Opening
 from domain.live.mixed import EVENT_TYPES as MIXED_EVENT_TYPES
 from domain.live.mixed import MAX_SEATS, MixedDeckCut, MixedSettings, MixedTableGame, MixedTableHand, start_command
@@ -76,7 +76,7 @@ class RotationTableGame(MixedTableGame):
     def __init__(self, name: str) -> None:
         self.name = name
         self.rotation = ROTATIONS[name]
-        self.families = tuple(sorted({mixed.DEALT_GAMES[s.game].family for s in self.rotation}))
+        self.families = tuple(sorted({dealt_games.DEALT_GAMES[s.game].family for s in self.rotation}))
         self.max_seats = min(MAX_SEATS[family] for family in self.families)
 
     def settings(self, raw: Mapping[str, Any]) -> MixedSettings:
@@ -91,9 +91,9 @@ class RotationTableGame(MixedTableGame):
         position = next_position(None if previous is None else previous.position, len(opening.players),
                                  self.rotation)
         step = self.step(position)
-        game = mixed.DEALT_GAMES[step.game]
+        game = dealt_games.DEALT_GAMES[step.game]
         start = start_command(game, opening.players, opening.stacks, opening.button, self.settings(opening.settings),
-                              step.kind, antes_too=game.family == mixed.STUD)
+                              step.kind, antes_too=game.family == dealt_games.STUD)
         return position, MixedDeckCut(opening.deck), start
 
     def step(self, position: RotationDealt) -> Step:

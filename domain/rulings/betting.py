@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from domain.games import holdem
+from domain.games.dealt_games import GAMES as MIXED_GAMES
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import state as draw_state
@@ -28,7 +29,6 @@ from domain.games.draw.state import ACE_RANK_INDEX, DRAW, FIRST_ROUND, HAND_SIZE
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, UncalledReturned
 from domain.games.holdem import HandState
-from domain.games.mixed import GAMES as MIXED_GAMES
 from domain.history.phh import UNKNOWN_CARD
 from domain.history.phh_draw import recorded_deck
 from domain.rules.betting import Amount, BettingStructure

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
+from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
 from domain.rules.betting import Amount, BettingStructure
@@ -26,11 +27,11 @@ from domain.rules.citations import cite
 from domain.rules.violations import Violation
 from domain.rulings.common import allowed, money, refused, seat_named, seated
 
-GAMES = tuple(mixed.GAMES)
+GAMES = tuple(dealt_games.GAMES)
 _STREET_NAMES = {
-    mixed.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
-    mixed.FLOP: ("preflop", "flop", "turn", "river"),
-    mixed.DRAW: ("before_the_first_draw", "after_the_first_draw", "after_the_second_draw",
+    dealt_games.STUD: ("third_street", "fourth_street", "fifth_street", "sixth_street", "seventh_street"),
+    dealt_games.FLOP: ("preflop", "flop", "turn", "river"),
+    dealt_games.DRAW: ("before_the_first_draw", "after_the_first_draw", "after_the_second_draw",
                  "after_the_third_draw"),
 }
 _STUD_STREET_CARDS = (3, 1, 1, 1, 1)
@@ -53,15 +54,15 @@ def mixed_betting_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     return answer
 
 
-ActionWatcher = Callable[[mixed.MixedState, Any], None]
+ActionWatcher = Callable[[MixedState, Any], None]
 """Told of each action of a replayed request: the state it was taken in and the command."""
 
 
 def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = None,
-                   ) -> tuple[mixed.MixedState, dict[str, int], _Dealer]:
+                   ) -> tuple[MixedState, dict[str, int], _Dealer]:
     """A mixed-game hand replayed from a ruling request up to its last action (the cards
     due dealt, the showdown not settled), each player's seat and the dealer of its cards."""
-    game = mixed.GAMES[request["game"]]
+    game = dealt_games.GAMES[request["game"]]
     players, stacks, seat_of = seated(request)
     start = _start(request, game, players, stacks)
     cards = request.get("cards") or {}
@@ -84,7 +85,7 @@ def replayed_mixed(request: Mapping[str, Any], watch: ActionWatcher | None = Non
     return dealer.deal_due(state), seat_of, dealer
 
 
-def _allowed(state: mixed.MixedState, command: Any) -> dict[str, Any]:
+def _allowed(state: MixedState, command: Any) -> dict[str, Any]:
     """A legal proposal read out; the big bet of an open pair on fourth street is stud's own
     rule (Robert's Rules, seven-card stud 4), beside the fixed bet of betting.py."""
     if not isinstance(command, PostAction):
@@ -103,13 +104,13 @@ def _texts(text: Any) -> list[str]:
     return [format_card(c) for c in parse_cards(text)]
 
 
-def _start(request: Mapping[str, Any], game: mixed.Game, players: tuple[str, ...],
+def _start(request: Mapping[str, Any], game: dealt_games.Game, players: tuple[str, ...],
            stacks: tuple[Amount, ...]) -> mixed.StartHand:
     description = dict(request.get("betting") or {})
     bring_in = description.pop("bring_in", 0) or 0
     structure = BettingStructure.from_dict(description)
     n = len(players)
-    stud = game.family == mixed.STUD
+    stud = game.family == dealt_games.STUD
     if stud and (structure.small_blind or structure.big_blind):
         raise Violation("validation_error", "stud games have antes and a bring-in, no blinds")
     if not stud and bring_in:
@@ -131,32 +132,32 @@ class _Dealer:
                  board: list[str]) -> None:
         self.hole, self.received, self.board = hole, received, board
 
-    def deal_due(self, state: mixed.MixedState) -> mixed.MixedState:
+    def deal_due(self, state: MixedState) -> MixedState:
         while not state.over and state.phase in ("deal", "board"):
             if state.phase == "board":
                 dealt = len(state.board)
-                due = mixed.FLOP_BOARD[state.street]
+                due = dealt_games.FLOP_BOARD[state.street]
                 cards = self.board[dealt:dealt + due]
-                cards += [mixed.UNKNOWN] * (due - len(cards))
+                cards += [UNKNOWN] * (due - len(cards))
                 state = mixed.handle(state, mixed.DealBoard("".join(cards)))[1]
                 continue
             seat = next(s for s in range(len(state.due))
                         if state.due[s] and not state.betting.folded[s])
             game = state.game
             held = len(state.hole[seat])
-            due = _STUD_STREET_CARDS[state.street] if game.family == mixed.STUD else game.hand_size
+            due = _STUD_STREET_CARDS[state.street] if game.family == dealt_games.STUD else game.hand_size
             cards = self.hole.get(seat, [])[held:held + due]
-            cards += [mixed.UNKNOWN] * (due - len(cards))
+            cards += [UNKNOWN] * (due - len(cards))
             state = mixed.handle(state, mixed.DealCards(seat, "".join(cards)))[1]
         return state
 
     def replacements(self, seat: int, count: int) -> str:
         cards = self.received.get(seat, [])[:count]
         self.received[seat] = self.received.get(seat, [])[count:]
-        return "".join(cards + [mixed.UNKNOWN] * (count - len(cards)))
+        return "".join(cards + [UNKNOWN] * (count - len(cards)))
 
 
-def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
+def _command(state: MixedState, seat_of: Mapping[str, int], action: Any,
              dealer: _Dealer) -> Any:
     if not isinstance(action, Mapping):
         raise Violation("validation_error", f"an action is an object, not {action!r}")
@@ -166,11 +167,11 @@ def _command(state: mixed.MixedState, seat_of: Mapping[str, int], action: Any,
         raise Violation("illegal_action", f"unknown action {kind!r}", numbers={"action": kind})
     if kind != "draw":
         return PostAction(seat, kind, action.get("to"))
-    if state.game.family != mixed.DRAW:
+    if state.game.family != dealt_games.DRAW:
         raise Violation("illegal_action", f"{state.game.name} has no draw")
     discard = action.get("discard", 0)
     if isinstance(discard, int) and not isinstance(discard, bool):
-        thrown = mixed.UNKNOWN * discard
+        thrown = UNKNOWN * discard
     elif isinstance(discard, list):
         thrown = "".join(_texts("".join(discard)))
     else:
@@ -185,7 +186,7 @@ class _Draw:
         self.position, self.thrown, self.dealer = position, thrown, dealer
 
 
-def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.MixedState]:
+def _apply(state: MixedState, command: Any) -> tuple[list[Any], MixedState]:
     if not isinstance(command, _Draw):
         return mixed.handle(state, command)
     events, state = mixed.handle(state, mixed.Discard(command.position, command.thrown))
@@ -197,12 +198,12 @@ def _apply(state: mixed.MixedState, command: Any) -> tuple[list[Any], mixed.Mixe
     return events, state
 
 
-def _all_known(state: mixed.MixedState) -> bool:
+def _all_known(state: MixedState) -> bool:
     return None not in state.board and all(
         None not in state.hole[seat] for seat in state.betting.contenders)
 
 
-def _answer(state: mixed.MixedState) -> dict[str, Any]:
+def _answer(state: MixedState) -> dict[str, Any]:
     names = state.players
     to_act = state.to_act
     names_of_rounds = _STREET_NAMES[state.game.family]

@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import mixed, stud
+from domain.games import dealt_games, stud
+from domain.games.dealt_hand import MixedState, up_cards
 from domain.games.draw_settings import OPENER
 from domain.games.hand_events import PostAction
 from domain.rules import showdown_order
@@ -36,7 +37,7 @@ LOW_BOARD = "low_board"
 ALL_IN_TABLED = "all_in_tabled"
 REASONS = (LAST_AGGRESSOR, FIRST_TO_ACT, HIGH_BOARD, LOW_BOARD, ALL_IN_TABLED)
 ORDER_GAMES = GAMES
-_FINAL_ROUND = {mixed.STUD: "seventh street", mixed.FLOP: "the river", mixed.DRAW: "the last round"}
+_FINAL_ROUND = {dealt_games.STUD: "seventh street", dealt_games.FLOP: "the river", dealt_games.DRAW: "the last round"}
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,14 @@ def showdown_order_ruling(request: Mapping[str, Any]) -> dict[str, Any]:
     if game not in ORDER_GAMES:
         raise Violation("validation_error",
                         f"the order of show covers {', '.join(ORDER_GAMES)}, not {game!r}")
-    if game in mixed.GAMES:
+    if game in dealt_games.GAMES:
         showdown, first_to_act = _mixed_showdown(request)
     elif game == FIVE_CARD_DRAW:
         showdown, first_to_act = _draw_showdown(request)
     else:
         showdown, first_to_act = _holdem_showdown(request), None
-    dealt = mixed.GAMES.get(game)
-    return _ruling(showdown, first_to_act, bool(dealt and dealt.razz), bool(dealt and dealt.family == mixed.STUD))
+    dealt = dealt_games.GAMES.get(game)
+    return _ruling(showdown, first_to_act, bool(dealt and dealt.razz), bool(dealt and dealt.family == dealt_games.STUD))
 
 
 def _holdem_showdown(request: Mapping[str, Any]) -> _Showdown:
@@ -98,7 +99,7 @@ def _draw_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
 def _mixed_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
     aggressors: dict[int, int] = {}
 
-    def note_aggression(state: mixed.MixedState, command: Any) -> None:
+    def note_aggression(state: MixedState, command: Any) -> None:
         if isinstance(command, PostAction) and command.action in ("bet", "raise"):
             aggressors[state.street] = command.position
 
@@ -107,8 +108,8 @@ def _mixed_showdown(request: Mapping[str, Any]) -> tuple[_Showdown, int | None]:
     _check_at_showdown(state.players, b.contenders, state.to_act, state.phase == "showdown")
     game = state.game
     first_to_act = None
-    if game.family == mixed.STUD:
-        ups: Sequence[Any] = mixed.up_cards(state)  # a seat's unknown up card: None, refused below
+    if game.family == dealt_games.STUD:
+        ups: Sequence[Any] = up_cards(state)  # a seat's unknown up card: None, refused below
         first_to_act = stud.opener_seat(ups, game.razz, (b.button + 1) % b.seat_count)
         if first_to_act is None:
             unknown = [state.players[s] for s in b.contenders if ups[s] is None or None in (ups[s] or ())]

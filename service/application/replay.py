@@ -24,6 +24,7 @@ from typing import Any
 
 from domain import registry, secrecy
 from domain.games import holdem, mixed
+from domain.games.dealt_hand import MixedState
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import state as draw_state
 from domain.games.draw import stream as draw_stream
@@ -505,7 +506,7 @@ def _holdem_table(state: holdem.HandState, names: list[str], viewer: views.Viewe
                            "".join(format_card(c) for c in state.board))
 
 
-def _mixed_table(state: mixed.MixedState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
+def _mixed_table(state: MixedState, names: list[str], viewer: views.Viewer) -> dict[str, Any]:
     hand = MixedTableHand((), state)
     board = "".join("??" if c is None else format_card(c) for c in state.board)
     return _recorded_table(state, names, [hole_view(hand, seat, name, viewer.sees_cards_of)

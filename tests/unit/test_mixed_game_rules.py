@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import mixed, stud
+from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import PostAction
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
 from domain.rules.cards import parse_cards
@@ -64,7 +65,7 @@ def test_an_open_pair_on_fourth_street_is_any_pair_showing_among_live_hands() ->
 # ---------------------------------------------------------------- playing stud hands
 
 
-def _stud_hand(game: str = "stud", stacks=(1000, 1000, 1000)) -> mixed.MixedState:
+def _stud_hand(game: str = "stud", stacks=(1000, 1000, 1000)) -> MixedState:
     structure = BettingStructure(kind=FIXED_LIMIT, small_bet=20, big_bet=40, raise_cap=4)
     n = len(stacks)
     _, state = mixed.handle(None, mixed.StartHand(
@@ -73,7 +74,7 @@ def _stud_hand(game: str = "stud", stacks=(1000, 1000, 1000)) -> mixed.MixedStat
     return state
 
 
-def _play(state: mixed.MixedState, *commands) -> mixed.MixedState:
+def _play(state: MixedState, *commands) -> MixedState:
     for command in commands:
         _, state = mixed.handle(state, command)
     return state
@@ -102,7 +103,7 @@ def test_when_everyone_calls_the_bring_in_the_street_ends_without_an_option() ->
     assert state.phase == "deal" and state.street == 1
 
 
-def _fourth_street(fourth: tuple[str, str, str] = ("9d", "3c", "Tc"), game: str = "stud") -> mixed.MixedState:
+def _fourth_street(fourth: tuple[str, str, str] = ("9d", "3c", "Tc"), game: str = "stud") -> MixedState:
     """Third street dealt AhKh9c, QdJd2c, 7s6s8d, brought in and called round; `fourth` dealt."""
     return _play(_stud_hand(game), mixed.DealCards(0, "AhKh9c"), mixed.DealCards(1, "QdJd2c"),
                  mixed.DealCards(2, "7s6s8d"), PostAction(1, "bring_in"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from domain import registry
-from domain.games import mixed
+from domain.games import dealt_games, mixed
+from domain.games.dealt_hand import MixedState
 from domain.history.phh import parse
 from domain.history.phh_games import replay
 from domain.live import table, table_commands
@@ -38,7 +39,7 @@ actions = [
 NINE_HANDED = {variant: NINE_SEATS.format(variant=variant) for variant in ("F7S", "FR", "F7S/8")}
 
 
-def _start(game: str, players: int) -> mixed.MixedState:
+def _start(game: str, players: int) -> MixedState:
     return mixed.handle(None, mixed.StartHand(game, tuple(f"P{i}" for i in range(players)), (500,) * players,
                                               players - 1, LIMIT, (1,) * players, (0,) * players,
                                               bring_in=2))[1]
@@ -67,14 +68,14 @@ def test_the_flop_games_still_take_ten_players():
 @pytest.mark.parametrize("game", [*STUD_GAMES, "horse", "eight_game"])
 def test_a_table_of_stud_or_a_rotation_holding_it_seats_nine_nowhere(game):
     rules = registry.table_rules(game)
-    assert rules.table_game.max_seats <= mixed.MAX_STUD_PLAYERS
+    assert rules.table_game.max_seats <= dealt_games.MAX_STUD_PLAYERS
     seats = tuple(table_commands.TableSeat(f"p{i}", 500) for i in range(9))
     settings = TABLE_SETUPS[game]["settings"]
     with pytest.raises(Violation) as refused:
         table.handle(None, table_commands.CreateTable("t", game, settings, rules.table_game.betting(settings), seats,
                                                       ranked=False))
     assert refused.value.code == "invalid_table"
-    assert refused.value.numbers["max_seats"] <= mixed.MAX_STUD_PLAYERS
+    assert refused.value.numbers["max_seats"] <= dealt_games.MAX_STUD_PLAYERS
 
 
 @pytest.mark.parametrize("variant", sorted(NINE_HANDED))

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
 from domain.history import phh, phh_games
 from domain.live import table, table_commands
 from domain.live.mixed import MixedTableGame, legal
@@ -24,7 +24,7 @@ HANDS = 12
 def _hands(game: str, seed: int) -> list[tuple[list, tuple[int, ...]]]:
     """(the game events, the stacks in PHH order at the end) of each hand played."""
     rng, draws = random.Random(seed), SeededDraws(seed)
-    settings = {"small_bet": 10, "ante": 2, "bring_in": 3} if mixed.GAMES[game].family == mixed.STUD \
+    settings = {"small_bet": 10, "ante": 2, "bring_in": 3} if dealt_games.GAMES[game].family == dealt_games.STUD \
         else {"small_bet": 10}
     state = create(game, settings, players=rng.randint(2, 6), stack=rng.randint(40, 200))
     played = []

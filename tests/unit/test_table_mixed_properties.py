@@ -9,7 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.games import mixed
+from domain.games import dealt_games
 from domain.live import table, table_commands, table_state
 from domain.live.mixed import legal
 from domain.live.rotation import ROTATIONS
@@ -51,11 +51,11 @@ def _play(game: str, stacks: list[int], seed: int) -> None:
     draws = SeededDraws(seed)
     seats = tuple(table_commands.TableSeat(f"p{i}", s) for i, s in enumerate(stacks))
     # Antes for stud (a rotation takes them in its stud games only); blinds elsewhere.
-    blinds_only = game in mixed.GAMES and mixed.GAMES[game].family != mixed.STUD
+    blinds_only = game in dealt_games.GAMES and dealt_games.GAMES[game].family != dealt_games.STUD
     settings_ = {"small_bet": 4} if blinds_only else {"small_bet": 4, "ante": 1}
     log, state = table.handle(None, table_commands.CreateTable("t", game, settings_, BettingStructure(), seats))
     total = sum(stacks)
-    for _ in range(HANDS if game in mixed.GAMES else ROTATION_HANDS):
+    for _ in range(HANDS if game in dealt_games.GAMES else ROTATION_HANDS):
         if state.finished:
             break
         events, state = table.handle(state, table_commands.StartNextHand(draws.shuffled(deck_texts()), draws.salt()), 0, draws)

@@ -3,7 +3,7 @@ round lasting as many hands as there are players, stud games included; the table
 the current and the next game; each hand exports as PHH that PokerKit reads back."""
 from __future__ import annotations
 
-from domain.games import mixed
+from domain.games import dealt_games, mixed
 from domain.history import phh, phh_games
 from domain.live import table, table_commands, table_state
 from domain.live.rotation import ROTATIONS, RotationDealt, next_position
@@ -67,7 +67,7 @@ def test_only_stud_games_take_antes_in_a_rotation() -> None:
     played, _ = _play_hands("horse", players=2, hands=8)
     for game, _, _, log in played:
         started = next(e for e in log if isinstance(e, mixed.HandStarted))
-        assert any(started.antes) == (mixed.DEALT_GAMES[game].family == mixed.STUD)
+        assert any(started.antes) == (dealt_games.DEALT_GAMES[game].family == dealt_games.STUD)
 
 
 def test_every_hand_of_a_rotation_exports_as_phh_that_pokerkit_reads_to_the_same_stacks() -> None:
