@@ -220,6 +220,30 @@ def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_th
         assert keyed_postgres.claim_key(owner, "skew", now + timedelta(seconds=1)).fingerprint == FIRST
 
 
+
+def test_expired_records_go_in_bulk_with_one_write_in_removed_every(keyed_postgres, postgres_pool, owner, monkeypatch):
+    """No write pays a removal statement of its own unless its key's expired record is
+    there; one in REMOVED_EVERY removes up to PURGED_PER_WRITE for each write, anyone's."""
+    from service.adapters.store import idempotency
+
+    def records() -> int:
+        with postgres_pool.connection() as connection:
+            return connection.execute("SELECT count(*) FROM idempotency_records WHERE owner = %s",
+                                      (owner,)).fetchone()[0]
+
+    monkeypatch.setattr(idempotency, "REMOVED_EVERY", 4)
+    long_ago = NOW - timedelta(days=1)  # past by the database's clock too, and older than other tests' records
+    for n in range(3):
+        with keyed_postgres.transaction():
+            keyed_postgres.claim_key(owner, f"old-{n}", long_ago)
+            keyed_postgres.record_answer(record(owner, f"old-{n}", long_ago, window_s=1))
+    assert records() == 3
+    live = datetime.now(UTC)
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "live", live)
+        keyed_postgres.record_answer(record(owner, "live", live))  # the fourth write
+    assert records() == 1
+
 # --- PostgreSQL: the claim in the first append's round trip ---------------------------
 
 def _counting_trips(monkeypatch) -> list[int]:
