@@ -306,3 +306,25 @@ def test_after_a_read_opened_the_transaction_the_claim_is_settled_before_the_app
             assert not opened.heads  # the append never ran
             raise KeyInUse("busy")
     assert keyed_postgres.stream_version(stream_id) == 0
+
+
+def test_a_lost_race_in_the_claims_trip_keeps_the_claim_and_the_transaction_goes_on(
+        keyed_postgres, postgres_pool, stream_id, owner):
+    """The trip that opens the transaction holds no savepoint: an append that loses its race
+    there rolls the transaction back and takes the claim again in the same round trip, so
+    the key stays this transaction's and its retry commits with the record."""
+    keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+    with keyed_postgres.transaction() as opened:
+        keyed_postgres.claim_key_later(owner, "k", NOW)
+        with pytest.raises(Exception, match="version"):
+            keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 99})])
+        assert opened.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+        with postgres_pool.connection() as other, other.transaction(force_rollback=True):
+            assert other.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))",
+                                 (owner, "k")).fetchone()[0] is False  # still held
+        keyed_postgres.append(stream_id, 1, [NewEvent("A", {"n": 2})])
+        assert keyed_postgres.settled_claim() is None
+        keyed_postgres.record_answer(record(owner, "k"))
+    assert [e.data["n"] for e in keyed_postgres.read_stream(stream_id)] == [1, 2]
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k", NOW).answer == ANSWER

@@ -158,33 +158,40 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
 
 def opening(connection: psycopg.Connection[Any], leading: Sequence[Run], runs: Sequence[Run],
             settle: Callable[[list[pq.abc.PGresult]], None]) -> list[pq.abc.PGresult]:
-    """`in_savepoint` for a trip that opens the transaction (its status is idle), with the
-    `leading` runs (an Idempotency-Key's claim) before the savepoint, all in one round trip.
-    `settle` is given the leading runs' results before anything is raised about the runs
-    (it may raise instead: the transaction then rolls back with whatever the runs wrote);
-    a failed run undoes the savepoint only, as in_savepoint's runs do."""
+    """The runs' results, in a round trip that opens the transaction (its status is idle)
+    with the `leading` runs (an Idempotency-Key's claim) before them: BEGIN, the leading
+    runs, the runs; no savepoint (two statements fewer for the server, two results fewer to
+    read). `settle` is given the leading runs' results before anything is raised about the
+    runs (it may raise instead: the transaction then rolls back with whatever the runs
+    wrote). A failed run rolls the transaction back, and the leading runs are sent again in
+    the ROLLBACK's round trip, so the transaction goes on holding them only, as a savepoint
+    undone would have left it (a claim let go for that instant is taken again, or found
+    taken or answered by whoever took it: what settle then raises)."""
     pgconn = connection.pgconn
     with connection.lock:
-        sent: list[bytes | Run] = [_begin_command(connection), *leading, _SAVEPOINT, *runs, _RELEASE]
-        results = _pipelined(pgconn, sent)
+        begin = _begin_command(connection)
+        results = _pipelined(pgconn, [begin, *leading, *runs])
         failed = next((result for result in results if result.status not in _OK), None)
-        if failed is not None and not any(failed is result for result in results[len(leading) + 2:]):
-            # BEGIN, a leading run or the savepoint: the transaction itself is aborted.
+        if failed is not None and (failed.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT
+                                   or not any(failed is result for result in results[1 + len(leading):])):
+            # BEGIN or a leading run failed (the transaction itself), or a statement was gone.
             pgconn.exec_(b"ROLLBACK")
             if failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             for run in (*leading, *runs):
                 run.statement.lost(pgconn)
             return opening(connection, leading, runs, settle)  # prepared again: cannot recur
+        claimed = results[1:1 + len(leading)]
         if failed is not None:
-            _checked(connection, pgconn.exec_(_UNDO))
-        settle(results[1:1 + len(leading)])
+            again = _pipelined(pgconn, [b"ROLLBACK", begin, *leading])
+            refused = next((result for result in again if result.status not in _OK), None)
+            if refused is not None:
+                pgconn.exec_(b"ROLLBACK")
+                raise psycopg.errors.error_from_result(refused, encoding=connection.info.encoding)
+            claimed = again[2:]
+        settle(claimed)
     if failed is None:
-        return results[len(leading) + 2:len(leading) + 2 + len(runs)]
-    if failed.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT:
-        for run in runs:
-            run.statement.lost(pgconn)
-        return in_savepoint(connection, runs)
+        return results[1 + len(leading):]
     raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
 
 
