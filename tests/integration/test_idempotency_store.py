@@ -328,3 +328,28 @@ def test_a_lost_race_in_the_claims_trip_keeps_the_claim_and_the_transaction_goes
     assert [e.data["n"] for e in keyed_postgres.read_stream(stream_id)] == [1, 2]
     with keyed_postgres.transaction():
         assert keyed_postgres.claim_key(owner, "k", NOW).answer == ANSWER
+
+
+def test_a_claimed_write_on_a_session_that_has_its_statements_sends_no_savepoint(
+        keyed_postgres, stream_id, owner, monkeypatch):
+    """BEGIN, the claim and the append; the record and the COMMIT: a savepoint is only for
+    statements the session may have lost (prepared before anything proved them there)."""
+    from service.adapters.store import libpq_pipeline
+    commands: list[bytes] = []
+    sent = libpq_pipeline._pipelined
+
+    def recorded(pgconn, items):
+        commands.extend(item for item in items if isinstance(item, bytes))
+        return sent(pgconn, items)
+
+    for n in range(2):  # the first prepares the statements
+        commands.clear()
+        monkeypatch.setattr(libpq_pipeline, "_pipelined", recorded)
+        with keyed_postgres.transaction():
+            keyed_postgres.claim_key_later(owner, f"k{n}", NOW)
+            keyed_postgres.append(stream_id, n, [NewEvent("A", {"n": n})])
+            assert keyed_postgres.settled_claim() is None
+            keyed_postgres.record_answer(record(owner, f"k{n}"))
+    assert [command.split()[0] for command in commands] == [b"BEGIN", b"COMMIT"]
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k1", NOW).answer == ANSWER

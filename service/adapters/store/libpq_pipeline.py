@@ -28,6 +28,7 @@ against 494 us per transaction above, within the rounds' spread).
 from __future__ import annotations
 
 import ctypes
+import itertools
 import select
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -48,6 +49,16 @@ _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
 TEXT, INTEGER, TEXT_ARRAY, INTEGER_ARRAY, TIMESTAMPTZ = 25, 23, 1009, 1007, 1184
 _OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 
+_PREPARED_ORDER = itertools.count()
+"""Every PREPARE's place in the order they were made, on whichever session (next() is
+atomic: threads share it)."""
+_PRESENT_FROM: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
+"""Per session, in the store's open transaction: every statement prepared on it at or
+after this place of _PREPARED_ORDER is there, because one prepared at it ran in this
+transaction. A DEALLOCATE ALL (psycopg's, the only way a session loses the store's
+statements) before that run would have taken it too, and inside the store's transaction
+nothing sends one after its first statement. Forgotten when the next transaction begins."""
+
 
 class PreparedStatement:
     """A statement prepared under its own name on each connection that runs it.
@@ -57,14 +68,16 @@ class PreparedStatement:
     through libpq, so psycopg sees none of theirs; a caller's own may). Outside a
     transaction, a run that finds it gone prepares it again; inside the caller's own
     transaction, where a failed statement would abort it, the server is asked first; under
-    the store's savepoint (`in_savepoint`), the savepoint is undone and the run sent again.
+    the store's savepoint (`in_savepoint`), the savepoint is undone and the run sent again;
+    with the COMMIT, a statement known there (`present`) goes without a savepoint.
     """
 
     def __init__(self, name: bytes, sql: str, parameter_types: Sequence[int]) -> None:
         self.name = name
         self._sql = sql.encode()
         self._parameter_types = parameter_types
-        self._prepared_on: weakref.WeakSet[pq.abc.PGconn] = weakref.WeakSet()
+        self._prepared_on: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
+        """The sessions it is prepared on, each with the PREPARE's place in _PREPARED_ORDER."""
 
     def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
         """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
@@ -85,23 +98,36 @@ class PreparedStatement:
     def _prepare(self, connection: psycopg.Connection[Any]) -> None:
         pgconn = connection.pgconn
         _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
-        self._prepared_on.add(pgconn)
+        self._prepared_on[pgconn] = next(_PREPARED_ORDER)
 
-    def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | None]) -> None:
+    def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | Run | None]) -> None:
         """In pipeline mode: its PREPARE first where this session has not got it, then the
-        run; `expected` gets an entry per result to come (the statement for a PREPARE)."""
+        run; `expected` gets an entry per result to come (the statement for a PREPARE, the
+        run for the run)."""
         if pgconn not in self._prepared_on:
             pgconn.send_prepare(self.name, self._sql, self._parameter_types)
             expected.append(self)
         pgconn.send_query_prepared(self.name, run.parameters, param_formats=run.formats)
-        expected.append(None)
+        expected.append(run)
 
     def prepared(self, pgconn: pq.abc.PGconn, result: pq.abc.PGresult) -> None:
         if result.status == pq.ExecStatus.COMMAND_OK:
-            self._prepared_on.add(pgconn)
+            self._prepared_on[pgconn] = next(_PREPARED_ORDER)
+
+    def ran(self, pgconn: pq.abc.PGconn) -> None:
+        """It ran on the session in the store's open transaction: _PRESENT_FROM's proof."""
+        place = self._prepared_on.get(pgconn)
+        if place is not None:
+            _PRESENT_FROM[pgconn] = min(place, _PRESENT_FROM.get(pgconn, place))
+
+    def present(self, pgconn: pq.abc.PGconn) -> bool:
+        """Whether a run of it cannot fail for want of it on the session: prepared in the
+        run's own pipeline (not prepared there yet), or known there (_PRESENT_FROM)."""
+        place = self._prepared_on.get(pgconn)
+        return place is None or place >= _PRESENT_FROM.get(pgconn, place + 1)
 
     def lost(self, pgconn: pq.abc.PGconn) -> None:
-        self._prepared_on.discard(pgconn)
+        self._prepared_on.pop(pgconn, None)
 
     def _on_server(self, connection: psycopg.Connection[Any]) -> bool:
         found = _checked(connection, connection.pgconn.exec_params(
@@ -133,20 +159,24 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
 
     When this trip's BEGIN opens the transaction, the runs are all it holds: no savepoint
     (two statements fewer for the server, two results fewer to read); a failed run rolls
-    the transaction back instead, which leaves it as the savepoint would have, empty."""
+    the transaction back instead, which leaves it as the savepoint would have, empty. Nor
+    with the COMMIT when every run's statement is `present`: there a failed run can only
+    fail the transaction whole (a savepoint is for the statements found gone, sent again)."""
     pgconn = connection.pgconn
     with connection.lock:
         for attempt in range(2):
             begin = ([_begin_command(connection)]
                      if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE else [])
             ending = [b"COMMIT"] if commit else []
-            before, after = (begin, ending) if begin else ([_SAVEPOINT], [_RELEASE, *ending])
+            bare = commit and not begin and all(run.statement.present(pgconn) for run in runs)
+            before, after = (begin, ending) if begin or bare else ([_SAVEPOINT], [_RELEASE, *ending])
             results = pipelined(pgconn, before, runs, after)
             failed = next((result for result in results if result.status not in _OK), None)
             if failed is None:
                 return results[len(before):len(before) + len(runs)]
-            if any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
-                # The transaction itself: it had failed before, or its COMMIT did.
+            if bare or any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
+                # The transaction itself: it had failed before, or its COMMIT did (or a run
+                # before it, with no savepoint): the caller rolls it back.
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             _checked(connection, pgconn.exec_(b"ROLLBACK" if begin else _UNDO))
             if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
@@ -205,7 +235,7 @@ def pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[Run
 
 def _pipelined(pgconn: pq.abc.PGconn, sent: Sequence[bytes | Run]) -> list[pq.abc.PGresult]:
     """pipelined's work: each of `sent` (a command or a run) in its order."""
-    expected: list[PreparedStatement | None] = []
+    expected: list[PreparedStatement | Run | None] = []
     pgconn.enter_pipeline_mode()
     try:
         for item in sent:
@@ -219,14 +249,16 @@ def _pipelined(pgconn: pq.abc.PGconn, sent: Sequence[bytes | Run]) -> list[pq.ab
             if wait_for(pgconn.socket, select.POLLIN | select.POLLOUT) & select.POLLIN:
                 pgconn.consume_input()
         results = []
-        for preparing in expected:
+        for expecting in expected:  # a PREPARE's statement, a run, or None (a command)
             result = next_result(pgconn)
             if result is None:
                 raise psycopg.OperationalError("the server ended a pipeline early")
             next_result(pgconn)  # the end of this command's results
-            if preparing is not None:
-                preparing.prepared(pgconn, result)
-            if preparing is None or result.status not in _OK:
+            if isinstance(expecting, PreparedStatement):
+                expecting.prepared(pgconn, result)
+            elif expecting is not None and result.status in _OK:
+                expecting.statement.ran(pgconn)
+            if not isinstance(expecting, PreparedStatement) or result.status not in _OK:
                 results.append(result)
         next_result(pgconn)  # the pipeline's sync
     finally:
@@ -244,6 +276,7 @@ def transaction(connection: psycopg.Connection[Any], opened: scope.WriteScope) -
     of psycopg's client CPU (20 against 90 us for BEGIN, two statements and COMMIT), and
     psycopg, seeing no rollback, keeps every prepared statement of the session."""
     pgconn = connection.pgconn
+    _PRESENT_FROM.pop(pgconn, None)  # what ran in an earlier transaction proves nothing now
     connection.autocommit = False
     try:
         yield
