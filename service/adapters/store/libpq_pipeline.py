@@ -117,8 +117,8 @@ class PreparedStatement:
     def ran(self, pgconn: pq.abc.PGconn) -> None:
         """It ran on the session in the store's open transaction: _PRESENT_FROM's proof."""
         place = self._prepared_on.get(pgconn)
-        if place is not None:
-            _PRESENT_FROM[pgconn] = min(place, _PRESENT_FROM.get(pgconn, place))
+        if place is not None and place < _PRESENT_FROM.get(pgconn, place + 1):
+            _PRESENT_FROM[pgconn] = place
 
     def present(self, pgconn: pq.abc.PGconn) -> bool:
         """Whether a run of it cannot fail for want of it on the session: prepared in the
