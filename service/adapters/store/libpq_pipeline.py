@@ -28,8 +28,8 @@ against 494 us per transaction above, within the rounds' spread).
 from __future__ import annotations
 
 import ctypes
-import itertools
 import select
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -49,16 +49,6 @@ _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
 TEXT, INTEGER, TEXT_ARRAY, INTEGER_ARRAY, TIMESTAMPTZ = 25, 23, 1009, 1007, 1184
 _OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 
-_PREPARED_ORDER = itertools.count()
-"""Every PREPARE's place in the order they were made, on whichever session (next() is
-atomic: threads share it)."""
-_PRESENT_FROM: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
-"""Per session, in the store's open transaction: every statement prepared on it at or
-after this place of _PREPARED_ORDER is there, because one prepared at it ran in this
-transaction. A DEALLOCATE ALL (psycopg's, the only way a session loses the store's
-statements) before that run would have taken it too, and inside the store's transaction
-nothing sends one after its first statement. Forgotten when the next transaction begins."""
-
 
 class PreparedStatement:
     """A statement prepared under its own name on each connection that runs it.
@@ -77,7 +67,7 @@ class PreparedStatement:
         self._sql = sql.encode()
         self._parameter_types = parameter_types
         self._prepared_on: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
-        """The sessions it is prepared on, each with the PREPARE's place in _PREPARED_ORDER."""
+        """The sessions it is prepared on, each with when (time.monotonic_ns)."""
 
     def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
         """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
@@ -98,7 +88,7 @@ class PreparedStatement:
     def _prepare(self, connection: psycopg.Connection[Any]) -> None:
         pgconn = connection.pgconn
         _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
-        self._prepared_on[pgconn] = next(_PREPARED_ORDER)
+        self._prepared_on[pgconn] = time.monotonic_ns()
 
     def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | Run | None]) -> None:
         """In pipeline mode: its PREPARE first where this session has not got it, then the
@@ -112,19 +102,29 @@ class PreparedStatement:
 
     def prepared(self, pgconn: pq.abc.PGconn, result: pq.abc.PGresult) -> None:
         if result.status == pq.ExecStatus.COMMAND_OK:
-            self._prepared_on[pgconn] = next(_PREPARED_ORDER)
+            self._prepared_on[pgconn] = time.monotonic_ns()
 
     def ran(self, pgconn: pq.abc.PGconn) -> None:
-        """It ran on the session in the store's open transaction: _PRESENT_FROM's proof."""
+        """It ran on the session: in the store's open transaction, every statement prepared
+        there since it was is there too (WriteScope.statements_from). A DEALLOCATE ALL
+        (psycopg's, the only way a session loses the store's statements) since would have
+        taken it, and inside the store's transaction nothing sends one after its first
+        statement."""
         place = self._prepared_on.get(pgconn)
-        if place is not None and place < _PRESENT_FROM.get(pgconn, place + 1):
-            _PRESENT_FROM[pgconn] = place
+        opened = scope.current()
+        if place is None or opened is None or opened.connection is None or opened.connection.pgconn is not pgconn:
+            return
+        if opened.statements_from is None or place < opened.statements_from:
+            opened.statements_from = place
 
     def present(self, pgconn: pq.abc.PGconn) -> bool:
-        """Whether a run of it cannot fail for want of it on the session: prepared in the
-        run's own pipeline (not prepared there yet), or known there (_PRESENT_FROM)."""
+        """Whether a run of it in the store's open transaction cannot fail for want of it
+        on the session: prepared in the run's own pipeline (not prepared there yet), or
+        since a statement that ran in this transaction was (`ran`)."""
         place = self._prepared_on.get(pgconn)
-        return place is None or place >= _PRESENT_FROM.get(pgconn, place + 1)
+        opened = scope.current()
+        proven = None if opened is None else opened.statements_from
+        return place is None or (proven is not None and place >= proven)
 
     def lost(self, pgconn: pq.abc.PGconn) -> None:
         self._prepared_on.pop(pgconn, None)
@@ -276,7 +276,6 @@ def transaction(connection: psycopg.Connection[Any], opened: scope.WriteScope) -
     of psycopg's client CPU (20 against 90 us for BEGIN, two statements and COMMIT), and
     psycopg, seeing no rollback, keeps every prepared statement of the session."""
     pgconn = connection.pgconn
-    _PRESENT_FROM.pop(pgconn, None)  # what ran in an earlier transaction proves nothing now
     connection.autocommit = False
     try:
         yield
