@@ -1,8 +1,8 @@
 """Which streams have new events, per server process: the notifications behind the live
 feeds of live.md (streams and long-polls).
 
-Every append notifies: on PostgreSQL a trigger sends `pg_notify('cardroom_events',
-'<stream id> <version>')` in the append's transaction (migration 0009), and one listening
+Every append notifies: on PostgreSQL the append's statement sends `pg_notify('cardroom_events',
+'<stream id> <version>')` in its transaction (service.adapters.store.event_sql, migration 0022), and one listening
 connection per process (`PostgresListener`) hears the writes of every app server; the
 in-memory store calls `LiveFeeds.publish` itself after an append. A notification carries
 no event: whoever is woken re-reads the log from the last version it delivered, so a

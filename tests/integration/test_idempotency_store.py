@@ -220,6 +220,30 @@ def test_a_clock_ahead_of_the_databases_never_removes_a_live_record_nor_fails_th
         assert keyed_postgres.claim_key(owner, "skew", now + timedelta(seconds=1)).fingerprint == FIRST
 
 
+
+def test_expired_records_go_in_bulk_with_one_write_in_removed_every(keyed_postgres, postgres_pool, owner, monkeypatch):
+    """No write pays a removal statement of its own unless its key's expired record is
+    there; one in REMOVED_EVERY removes up to PURGED_PER_WRITE for each write, anyone's."""
+    from service.adapters.store import idempotency
+
+    def records() -> int:
+        with postgres_pool.connection() as connection:
+            return connection.execute("SELECT count(*) FROM idempotency_records WHERE owner = %s",
+                                      (owner,)).fetchone()[0]
+
+    monkeypatch.setattr(idempotency, "REMOVED_EVERY", 4)
+    long_ago = NOW - timedelta(days=1)  # past by the database's clock too, and older than other tests' records
+    for n in range(3):
+        with keyed_postgres.transaction():
+            keyed_postgres.claim_key(owner, f"old-{n}", long_ago)
+            keyed_postgres.record_answer(record(owner, f"old-{n}", long_ago, window_s=1))
+    assert records() == 3
+    live = datetime.now(UTC)
+    with keyed_postgres.transaction():
+        keyed_postgres.claim_key(owner, "live", live)
+        keyed_postgres.record_answer(record(owner, "live", live))  # the fourth write
+    assert records() == 1
+
 # --- PostgreSQL: the claim in the first append's round trip ---------------------------
 
 def _counting_trips(monkeypatch) -> list[int]:
@@ -282,3 +306,50 @@ def test_after_a_read_opened_the_transaction_the_claim_is_settled_before_the_app
             assert not opened.heads  # the append never ran
             raise KeyInUse("busy")
     assert keyed_postgres.stream_version(stream_id) == 0
+
+
+def test_a_lost_race_in_the_claims_trip_keeps_the_claim_and_the_transaction_goes_on(
+        keyed_postgres, postgres_pool, stream_id, owner):
+    """The trip that opens the transaction holds no savepoint: an append that loses its race
+    there rolls the transaction back and takes the claim again in the same round trip, so
+    the key stays this transaction's and its retry commits with the record."""
+    keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 1})])
+    with keyed_postgres.transaction() as opened:
+        keyed_postgres.claim_key_later(owner, "k", NOW)
+        with pytest.raises(Exception, match="version"):
+            keyed_postgres.append(stream_id, 0, [NewEvent("A", {"n": 99})])
+        assert opened.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+        with postgres_pool.connection() as other, other.transaction(force_rollback=True):
+            assert other.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s || chr(10) || %s, 0))",
+                                 (owner, "k")).fetchone()[0] is False  # still held
+        keyed_postgres.append(stream_id, 1, [NewEvent("A", {"n": 2})])
+        assert keyed_postgres.settled_claim() is None
+        keyed_postgres.record_answer(record(owner, "k"))
+    assert [e.data["n"] for e in keyed_postgres.read_stream(stream_id)] == [1, 2]
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k", NOW).answer == ANSWER
+
+
+def test_a_claimed_write_on_a_session_that_has_its_statements_sends_no_savepoint(
+        keyed_postgres, stream_id, owner, monkeypatch):
+    """BEGIN, the claim and the append; the record and the COMMIT: a savepoint is only for
+    statements the session may have lost (prepared before anything proved them there)."""
+    from service.adapters.store import libpq_pipeline
+    commands: list[bytes] = []
+    sent = libpq_pipeline._pipelined
+
+    def recorded(pgconn, items):
+        commands.extend(item for item in items if isinstance(item, bytes))
+        return sent(pgconn, items)
+
+    for n in range(2):  # the first prepares the statements
+        commands.clear()
+        monkeypatch.setattr(libpq_pipeline, "_pipelined", recorded)
+        with keyed_postgres.transaction():
+            keyed_postgres.claim_key_later(owner, f"k{n}", NOW)
+            keyed_postgres.append(stream_id, n, [NewEvent("A", {"n": n})])
+            assert keyed_postgres.settled_claim() is None
+            keyed_postgres.record_answer(record(owner, f"k{n}"))
+    assert [command.split()[0] for command in commands] == [b"BEGIN", b"COMMIT"]
+    with keyed_postgres.transaction():
+        assert keyed_postgres.claim_key(owner, "k1", NOW).answer == ANSWER

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from service.adapters import notifications
 from service.adapters.notifications import CHANNEL, FALLBACK_S, LiveFeeds, PostgresListener
-from service.adapters.store.base import NewEvent
+from service.adapters.store.base import NewEvent, VersionConflict
 from service.adapters.store.memory import InMemoryEventStore
 from service.application.live_feeds import FeedSource, LiveFeed
 from service.http.streams import EventStream
@@ -50,6 +50,20 @@ def test_an_append_rolled_back_notifies_nobody(database_url, postgres_store, pos
     assert not [p for p in heard if p.startswith(stream_id)]
     assert postgres_store.stream_version(stream_id) == 0
 
+
+
+def test_an_append_refused_notifies_nobody(database_url, postgres_store, stream_id):
+    """The append's own statement notifies (migration 0022): one that writes nothing, behind
+    the stream or racing for its version, sends nothing."""
+    postgres_store.append(stream_id, 0, events(2))
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        for stale in (0, 1):
+            with pytest.raises(VersionConflict):
+                postgres_store.append(stream_id, stale, events(1))
+        heard = [n.payload for n in listener.notifies(timeout=0.5)]
+    assert not [p for p in heard if p.startswith(stream_id)]
+    assert postgres_store.stream_version(stream_id) == 2
 
 def test_the_listener_wakes_a_watcher_for_a_write_from_another_store(database_url, postgres_store, stream_id):
     from service.adapters.store.postgres import PostgresEventStore, open_pool

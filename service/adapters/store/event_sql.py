@@ -30,18 +30,25 @@ _MAY_APPEND = """$2 = 0 OR EXISTS (SELECT FROM events e
                                   WHERE e.stream_id = $1 AND e.version = $2
                                     AND e.hash = decode($8, 'hex'))"""
 
+# Each append notifies listeners (service.adapters.notifications) itself, with the
+# stream and its last version, at commit (migration 0022): nothing when nothing was written.
+_NOTIFY = "pg_notify('cardroom_events', $1 || ' ' || version)"
+
 # $1 stream id, $2 expected version, $3 idempotency key, $4 type, $5 schema version,
 # $6 data, $7 metadata (canonical JSON texts), $8 the hash chained from, $9 recorded at,
 # $10 the event's hash (hex).
 APPEND_ONE = (
     "insert_one",
     f"""
+WITH appended AS (
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
                     idempotency_key, recorded_at, hash, sealed, mac)
 SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10, 'hex'),
        $11::jsonb, decode($12, 'hex')
  WHERE {_MAY_APPEND}
-RETURNING position
+RETURNING position, version
+)
+SELECT position, {_NOTIFY} FROM appended
 """,
     (TEXT, INTEGER, TEXT, TEXT, INTEGER, TEXT, TEXT, TEXT, TIMESTAMPTZ, TEXT, TEXT, TEXT),
 )
@@ -54,6 +61,7 @@ RETURNING position
 APPEND_BATCH = (
     "insert_batch",
     f"""
+WITH appended AS (
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
                     idempotency_key, recorded_at, hash, sealed, mac)
 SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
@@ -64,7 +72,9 @@ SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
        WITH ORDINALITY AS e (type, schema_version, data, metadata, hash, sealed, mac, i)
  WHERE {_MAY_APPEND}
  ORDER BY e.i
-RETURNING position
+RETURNING position, version
+)
+SELECT position, CASE WHEN version = $2 + cardinality($4::text[]) THEN {_NOTIFY} END FROM appended
 """,
     (TEXT, INTEGER, TEXT, TEXT_ARRAY, INTEGER_ARRAY, TEXT_ARRAY, TEXT_ARRAY, TEXT,
      TIMESTAMPTZ, TEXT_ARRAY, TEXT_ARRAY, TEXT_ARRAY),

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import select
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -57,14 +58,16 @@ class PreparedStatement:
     through libpq, so psycopg sees none of theirs; a caller's own may). Outside a
     transaction, a run that finds it gone prepares it again; inside the caller's own
     transaction, where a failed statement would abort it, the server is asked first; under
-    the store's savepoint (`in_savepoint`), the savepoint is undone and the run sent again.
+    the store's savepoint (`in_savepoint`), the savepoint is undone and the run sent again;
+    with the COMMIT, a statement known there (`present`) goes without a savepoint.
     """
 
     def __init__(self, name: bytes, sql: str, parameter_types: Sequence[int]) -> None:
         self.name = name
         self._sql = sql.encode()
         self._parameter_types = parameter_types
-        self._prepared_on: weakref.WeakSet[pq.abc.PGconn] = weakref.WeakSet()
+        self._prepared_on: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
+        """The sessions it is prepared on, each with when (time.monotonic_ns)."""
 
     def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
         """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
@@ -85,23 +88,46 @@ class PreparedStatement:
     def _prepare(self, connection: psycopg.Connection[Any]) -> None:
         pgconn = connection.pgconn
         _checked(connection, pgconn.prepare(self.name, self._sql, self._parameter_types))
-        self._prepared_on.add(pgconn)
+        self._prepared_on[pgconn] = time.monotonic_ns()
 
-    def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | None]) -> None:
+    def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | Run | None]) -> None:
         """In pipeline mode: its PREPARE first where this session has not got it, then the
-        run; `expected` gets an entry per result to come (the statement for a PREPARE)."""
+        run; `expected` gets an entry per result to come (the statement for a PREPARE, the
+        run for the run)."""
         if pgconn not in self._prepared_on:
             pgconn.send_prepare(self.name, self._sql, self._parameter_types)
             expected.append(self)
         pgconn.send_query_prepared(self.name, run.parameters, param_formats=run.formats)
-        expected.append(None)
+        expected.append(run)
 
     def prepared(self, pgconn: pq.abc.PGconn, result: pq.abc.PGresult) -> None:
         if result.status == pq.ExecStatus.COMMAND_OK:
-            self._prepared_on.add(pgconn)
+            self._prepared_on[pgconn] = time.monotonic_ns()
+
+    def ran(self, pgconn: pq.abc.PGconn) -> None:
+        """It ran on the session: in the store's open transaction, every statement prepared
+        there since it was is there too (WriteScope.statements_from). A DEALLOCATE ALL
+        (psycopg's, the only way a session loses the store's statements) since would have
+        taken it, and inside the store's transaction nothing sends one after its first
+        statement."""
+        place = self._prepared_on.get(pgconn)
+        opened = scope.current()
+        if place is None or opened is None or opened.connection is None or opened.connection.pgconn is not pgconn:
+            return
+        if opened.statements_from is None or place < opened.statements_from:
+            opened.statements_from = place
+
+    def present(self, pgconn: pq.abc.PGconn) -> bool:
+        """Whether a run of it in the store's open transaction cannot fail for want of it
+        on the session: prepared in the run's own pipeline (not prepared there yet), or
+        since a statement that ran in this transaction was (`ran`)."""
+        place = self._prepared_on.get(pgconn)
+        opened = scope.current()
+        proven = None if opened is None else opened.statements_from
+        return place is None or (proven is not None and place >= proven)
 
     def lost(self, pgconn: pq.abc.PGconn) -> None:
-        self._prepared_on.discard(pgconn)
+        self._prepared_on.pop(pgconn, None)
 
     def _on_server(self, connection: psycopg.Connection[Any]) -> bool:
         found = _checked(connection, connection.pgconn.exec_params(
@@ -133,20 +159,24 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
 
     When this trip's BEGIN opens the transaction, the runs are all it holds: no savepoint
     (two statements fewer for the server, two results fewer to read); a failed run rolls
-    the transaction back instead, which leaves it as the savepoint would have, empty."""
+    the transaction back instead, which leaves it as the savepoint would have, empty. Nor
+    with the COMMIT when every run's statement is `present`: there a failed run can only
+    fail the transaction whole (a savepoint is for the statements found gone, sent again)."""
     pgconn = connection.pgconn
     with connection.lock:
         for attempt in range(2):
             begin = ([_begin_command(connection)]
                      if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE else [])
             ending = [b"COMMIT"] if commit else []
-            before, after = (begin, ending) if begin else ([_SAVEPOINT], [_RELEASE, *ending])
+            bare = commit and not begin and all(run.statement.present(pgconn) for run in runs)
+            before, after = (begin, ending) if begin or bare else ([_SAVEPOINT], [_RELEASE, *ending])
             results = pipelined(pgconn, before, runs, after)
             failed = next((result for result in results if result.status not in _OK), None)
             if failed is None:
                 return results[len(before):len(before) + len(runs)]
-            if any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
-                # The transaction itself: it had failed before, or its COMMIT did.
+            if bare or any(failed is result for result in results[:len(before)]) or (commit and failed is results[-1]):
+                # The transaction itself: it had failed before, or its COMMIT did (or a run
+                # before it, with no savepoint): the caller rolls it back.
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             _checked(connection, pgconn.exec_(b"ROLLBACK" if begin else _UNDO))
             if attempt or failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
@@ -158,33 +188,40 @@ def in_savepoint(connection: psycopg.Connection[Any], runs: Sequence[Run], *,
 
 def opening(connection: psycopg.Connection[Any], leading: Sequence[Run], runs: Sequence[Run],
             settle: Callable[[list[pq.abc.PGresult]], None]) -> list[pq.abc.PGresult]:
-    """`in_savepoint` for a trip that opens the transaction (its status is idle), with the
-    `leading` runs (an Idempotency-Key's claim) before the savepoint, all in one round trip.
-    `settle` is given the leading runs' results before anything is raised about the runs
-    (it may raise instead: the transaction then rolls back with whatever the runs wrote);
-    a failed run undoes the savepoint only, as in_savepoint's runs do."""
+    """The runs' results, in a round trip that opens the transaction (its status is idle)
+    with the `leading` runs (an Idempotency-Key's claim) before them: BEGIN, the leading
+    runs, the runs; no savepoint (two statements fewer for the server, two results fewer to
+    read). `settle` is given the leading runs' results before anything is raised about the
+    runs (it may raise instead: the transaction then rolls back with whatever the runs
+    wrote). A failed run rolls the transaction back, and the leading runs are sent again in
+    the ROLLBACK's round trip, so the transaction goes on holding them only, as a savepoint
+    undone would have left it (a claim let go for that instant is taken again, or found
+    taken or answered by whoever took it: what settle then raises)."""
     pgconn = connection.pgconn
     with connection.lock:
-        sent: list[bytes | Run] = [_begin_command(connection), *leading, _SAVEPOINT, *runs, _RELEASE]
-        results = _pipelined(pgconn, sent)
+        begin = _begin_command(connection)
+        results = _pipelined(pgconn, [begin, *leading, *runs])
         failed = next((result for result in results if result.status not in _OK), None)
-        if failed is not None and not any(failed is result for result in results[len(leading) + 2:]):
-            # BEGIN, a leading run or the savepoint: the transaction itself is aborted.
+        if failed is not None and (failed.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT
+                                   or not any(failed is result for result in results[1 + len(leading):])):
+            # BEGIN or a leading run failed (the transaction itself), or a statement was gone.
             pgconn.exec_(b"ROLLBACK")
             if failed.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                 raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
             for run in (*leading, *runs):
                 run.statement.lost(pgconn)
             return opening(connection, leading, runs, settle)  # prepared again: cannot recur
+        claimed = results[1:1 + len(leading)]
         if failed is not None:
-            _checked(connection, pgconn.exec_(_UNDO))
-        settle(results[1:1 + len(leading)])
+            again = _pipelined(pgconn, [b"ROLLBACK", begin, *leading])
+            refused = next((result for result in again if result.status not in _OK), None)
+            if refused is not None:
+                pgconn.exec_(b"ROLLBACK")
+                raise psycopg.errors.error_from_result(refused, encoding=connection.info.encoding)
+            claimed = again[2:]
+        settle(claimed)
     if failed is None:
-        return results[len(leading) + 2:len(leading) + 2 + len(runs)]
-    if failed.error_field(_SQLSTATE) == _NO_SUCH_STATEMENT:
-        for run in runs:
-            run.statement.lost(pgconn)
-        return in_savepoint(connection, runs)
+        return results[1 + len(leading):]
     raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
 
 
@@ -198,7 +235,7 @@ def pipelined(pgconn: pq.abc.PGconn, before: Sequence[bytes], runs: Sequence[Run
 
 def _pipelined(pgconn: pq.abc.PGconn, sent: Sequence[bytes | Run]) -> list[pq.abc.PGresult]:
     """pipelined's work: each of `sent` (a command or a run) in its order."""
-    expected: list[PreparedStatement | None] = []
+    expected: list[PreparedStatement | Run | None] = []
     pgconn.enter_pipeline_mode()
     try:
         for item in sent:
@@ -212,14 +249,16 @@ def _pipelined(pgconn: pq.abc.PGconn, sent: Sequence[bytes | Run]) -> list[pq.ab
             if wait_for(pgconn.socket, select.POLLIN | select.POLLOUT) & select.POLLIN:
                 pgconn.consume_input()
         results = []
-        for preparing in expected:
+        for expecting in expected:  # a PREPARE's statement, a run, or None (a command)
             result = next_result(pgconn)
             if result is None:
                 raise psycopg.OperationalError("the server ended a pipeline early")
             next_result(pgconn)  # the end of this command's results
-            if preparing is not None:
-                preparing.prepared(pgconn, result)
-            if preparing is None or result.status not in _OK:
+            if isinstance(expecting, PreparedStatement):
+                expecting.prepared(pgconn, result)
+            elif expecting is not None and result.status in _OK:
+                expecting.statement.ran(pgconn)
+            if not isinstance(expecting, PreparedStatement) or result.status not in _OK:
                 results.append(result)
         next_result(pgconn)  # the pipeline's sync
     finally:

@@ -23,6 +23,7 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import secrets
 import threading
@@ -129,6 +130,7 @@ class PostgresEventStore:
         self.signer = signer
         self._record_signer = RowSigner(signer, "idempotency_records") if signer else None
         self.failed_streams = FailedStreams()
+        self._records_written = itertools.count(1)  # next() is atomic: threads share it
         # The prepared statements: this store's own names, so two stores on one pool (tests)
         # never take each other's for theirs; each remembers the sessions it is prepared on.
         named = secrets.token_hex(4)
@@ -222,9 +224,11 @@ class PostgresEventStore:
         locked, found = results
         if locked.get_value(0, 0) != b"t":
             claim.refused = idempotency.KeyInUse(claim.key)
+        elif found.ntuples and found.get_value(0, found.nfields - 1) != b"t":
+            claim.expired_found = True
         elif found.ntuples:
             record, mac = idempotency.record_from_text(
-                claim.owner, claim.key, [found.get_value(0, column) for column in range(found.nfields)])
+                claim.owner, claim.key, [found.get_value(0, column) for column in range(found.nfields - 1)])
             if self._record_signer and not self._record_signer.valid(mac, *idempotency.signed_fields(record)):
                 self._record_signer.refused(f"Idempotency-Key {claim.key!r} of {claim.owner}")
                 claim.refused = idempotency.RecordRefused(claim.key)
@@ -248,8 +252,10 @@ class PostgresEventStore:
         return None
 
     def record_answer(self, record: idempotency.IdempotencyRecord) -> None:
-        """The record, and a few expired ones removed, sent with the transaction's COMMIT in
-        its round trip (nothing in the transaction reads the record back)."""
+        """The record, sent with the transaction's COMMIT in its round trip (nothing in the
+        transaction reads the record back); before it, the removal of the key's expired
+        record when the claim found one, and with one write in REMOVED_EVERY of expired
+        ones in bulk (idempotency.REMOVED_EVERY)."""
         fingerprint, answer = record.fingerprint, record.answer
         created_at, expires_at = (format_recorded_at(moment).encode() for moment in (record.created_at, record.expires_at))
         self._joined()
@@ -257,8 +263,14 @@ class PostgresEventStore:
         assert opened is not None  # _joined found its transaction
         mac = self._record_signer.sign(*idempotency.signed_fields(record)) if self._record_signer else None
         owner, key = record.owner.encode(), record.key.encode()
+        claim = opened.claim
+        replaces_expired = isinstance(claim, _Claim) and claim.expired_found and (claim.owner, claim.key) == (
+            record.owner, record.key)
+        in_bulk = next(self._records_written) % idempotency.REMOVED_EVERY == 0
+        if replaces_expired or in_bulk:
+            at_most = idempotency.PURGED_PER_WRITE * idempotency.REMOVED_EVERY if in_bulk else 0
+            opened.sent_with_commit.append(libpq.Run(self._purge_records, [owner, key, created_at, b"%d" % at_most]))
         opened.sent_with_commit.extend([
-            libpq.Run(self._purge_records, [owner, key, created_at, b"%d" % idempotency.PURGED_PER_WRITE]),
             libpq.Run(self._insert_record, [
                 owner, key, fingerprint.method.encode(), fingerprint.path.encode(),
                 fingerprint.body_sha256.encode(), b"%d" % answer.status, answer.body,
@@ -565,6 +577,8 @@ class _Claim:
     sent: bool = False
     record: idempotency.IdempotencyRecord | None = None
     refused: Exception | None = None
+    expired_found: bool = False
+    """The key's record was there, expired by `now`: the new record's write removes it."""
 
 
 class _EncodedAppend:

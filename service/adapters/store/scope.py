@@ -37,6 +37,9 @@ class WriteScope:
     claim: Any = None
     """The claim of the request's Idempotency-Key, in the store's own form (its
     claim_key_later and settled_claim)."""
+    statements_from: int | None = None
+    """The store's: its statements prepared on this transaction's session at or after this
+    moment (time.monotonic_ns) are there (service.adapters.store.libpq_pipeline)."""
     _after_commit: list[Callable[[], None]] = field(default_factory=list)
     _at_end: list[Callable[[], None]] = field(default_factory=list)
     _forgetters: list[Forgetter] = field(default_factory=list)
