@@ -112,6 +112,20 @@ def test_a_read_from_the_newest_snapshot_gives_it_and_the_revealed_events_after_
     assert store.read_from_snapshot(stream_id + "-none", SCHEMA) == (None, [])
 
 
+def test_snapshots_sent_with_one_commit_are_all_kept(store, stream_id):
+    """Two hands closed in one transaction (bench.flat_costs writes its history so): both
+    snapshots go with the COMMIT, their statement prepared once in that round trip
+    (preparing it once a run failed: DuplicatePreparedStatement)."""
+    store.append(stream_id, 0, [seated("ann"), seated("bob")])
+    with store.transaction():
+        store.append(stream_id, 2, [seated("cat")])
+        store.save_snapshot(Snapshot(stream_id, 2, SCHEMA, '"at 2"'))
+        store.save_snapshot(Snapshot(stream_id, 3, SCHEMA, '"at 3"'))
+    assert store.newest_snapshot(stream_id, SCHEMA, 2).body == '"at 2"'
+    assert store.newest_snapshot(stream_id, SCHEMA).body == '"at 3"'
+    assert store.stream_version(stream_id) == 3
+
+
 def test_a_second_snapshot_at_one_version_keeps_the_first(store, stream_id):
     store.save_snapshot(Snapshot(stream_id, 5, SCHEMA, '"first"'))
     store.save_snapshot(Snapshot(stream_id, 5, SCHEMA, '"second"'))

@@ -93,8 +93,9 @@ class PreparedStatement:
     def send(self, pgconn: pq.abc.PGconn, run: Run, expected: list[PreparedStatement | Run | None]) -> None:
         """In pipeline mode: its PREPARE first where this session has not got it, then the
         run; `expected` gets an entry per result to come (the statement for a PREPARE, the
-        run for the run)."""
-        if pgconn not in self._prepared_on:
+        run for the run). Prepared once a pipeline: a second run of it there (two snapshots
+        sent with one COMMIT) finds the PREPARE queued already."""
+        if pgconn not in self._prepared_on and not any(queued is self for queued in expected):
             pgconn.send_prepare(self.name, self._sql, self._parameter_types)
             expected.append(self)
         pgconn.send_query_prepared(self.name, run.parameters, param_formats=run.formats)
