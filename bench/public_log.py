@@ -74,6 +74,9 @@ from service.public_log_verifier import ED25519, parse_leaf
 EVENTS = int(os.environ.get("BENCH_LOG_EVENTS") or size(20_000, smoke=90))
 RATE = float(os.environ.get("BENCH_LOG_RATE") or size(40, smoke=20))
 BURST_S = float(os.environ.get("BENCH_LOG_SECONDS") or size(20, smoke=1))
+COSIGN_WAIT_S = 30
+"""How long after the burst its last events may take to be cosigned (about a second on a
+quiet machine; a CI machine under other suites once took more than ten)."""
 PROOFS = size(400, smoke=5)
 ROUNDS = size(8, smoke=2)
 APPEND_PHASE_S = size(2.0, smoke=0.1)
@@ -245,7 +248,7 @@ def _burst(closes: Callable[[int], tuple[str, int]], first: int, tree: PostgresP
                 cosigned.append((size_now, time.perf_counter()))
                 seen = size_now
             time.sleep(0.01)
-            if done.is_set() and time.perf_counter() - ended > 10:
+            if done.is_set() and time.perf_counter() - ended > COSIGN_WAIT_S:
                 return
 
     ended = float("inf")

@@ -41,9 +41,10 @@ def test_another_thread_runs_while_a_pipeline_waits_for_the_server(database_url)
         baseline = _work_done_meanwhile(lambda: time.sleep(SERVER_SECONDS))
         during = _work_done_meanwhile(lambda: libpq_pipeline.pipelined(
             connection.pgconn, [f"SELECT pg_sleep({SERVER_SECONDS})".encode()], [], []))
-    # Holding the GIL for the server's 0.4 s would leave the busy thread a few switch
-    # intervals at most; released, it runs for about as long as beside a plain sleep.
-    assert during > baseline / 4, (during, baseline)
+    # Holding the GIL for the server's 0.4 s would leave the busy thread a switch interval
+    # or two (5 ms each: about a fortieth of the baseline); released, it runs for about as
+    # long as beside a plain sleep, less on a loaded machine (a quarter was once seen in CI).
+    assert during > baseline / 10, (during, baseline)
 
 
 def test_the_pipeline_is_sent_through_libpq_without_the_gil():
