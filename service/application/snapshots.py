@@ -24,6 +24,7 @@ table once (the next hand's close writes a new one).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib
 import json
@@ -126,8 +127,10 @@ def _sort_key(item: Any) -> str:
     return json.dumps(item, sort_keys=True, separators=(",", ":"))
 
 
+@functools.cache
 def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A domain dataclass's fields (None for any other type)."""
+    """A domain dataclass's fields (None for any other type); once per type, as a
+    snapshot asks it of every value it holds."""
     if (not dataclasses.is_dataclass(kind) or not kind.__module__.startswith(_DOMAIN)
             or not kind.__qualname__.isidentifier()):
         return None
