@@ -56,6 +56,18 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
 
 
 @cache
+def constructor_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type whose constructor takes every field (None for
+    any other type): what rebuilds an instance from its fields (service.application.snapshots)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    fields = dataclasses.fields(kind)
+    if any(not f.init for f in fields):
+        return None
+    return tuple(f.name for f in fields)
+
+
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

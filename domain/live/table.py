@@ -711,10 +711,11 @@ def _busted_by(state: TableState, busted: tuple[str, ...]) -> tuple[PotWinners, 
     return tuple(named)
 
 
-def _closing(state: TableState) -> list[Any]:
-    """HandClosed (and TableFinished) once the game's hand is over."""
+def _closing(state: TableState) -> tuple[list[Any], TableState]:
+    """HandClosed (and TableFinished) once the game's hand is over, and the table after
+    them (evolved once: the checks below read it)."""
     if state.hand is None or not state.hand.over:
-        return []
+        return [], state
     rules = game_rules(state.game)
     chips = rules.plays_for_chips(state.settings)
     hand_points = getattr(state.hand, "points", ())
@@ -728,27 +729,26 @@ def _closing(state: TableState) -> list[Any]:
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
     hands = rules.hands_in_match(state.settings)
     if state.closing:
-        events.append(TableFinished(standings(after)))
-        return events
+        finished = TableFinished(standings(after))
+        return [*events, finished], evolve(after, finished)
     if state.cash:
         for player_id in state.leaving:
             seat = after.players.index(player_id)
             left = PlayerLeftTable(seat, player_id, after.stacks[seat])
             events.append(left)
             after = evolve(after, left)
-        return events  # players come and go between hands; the floor closes it
+        return events, after  # players come and go between hands; the floor closes it
     if state.tournament_id is not None:
-        return events  # the tournament finishes it
+        return events, after  # the tournament finishes it
     if (chips and len(with_chips) < MIN_SEATS) or (hands is not None and after.hands_played >= hands):
         final = standings(after)
-        events.append(TableFinished(final, results_of(final)))
-    return events
+        finished = TableFinished(final, results_of(final))
+        return [*events, finished], evolve(after, finished)
+    return events, after
 
 
 def _with_closing(state: TableState, events: list[Any]) -> tuple[list[Any], TableState]:
-    closing = _closing(state)
-    for event in closing:
-        state = evolve(state, event)
+    closing, state = _closing(state)
     return [*events, *closing], state
 
 

@@ -64,7 +64,7 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
     Raises Violation("invalid_card") for text that is not a card and
     Violation("duplicate_card") when a card appears twice (the joker included: the deck has one).
     """
-    parsed = tuple(parse_card(token) for token in _tokens(cards)) if isinstance(cards, str) else tuple(parse_card(item) for item in cards)
+    parsed = tuple(parse_card(token) for token in _tokens(cards)) if isinstance(cards, str) else _parsed_items(cards)
     if len(set(parsed)) == len(parsed):
         return parsed
     seen: set[Card] = set()
@@ -77,6 +77,16 @@ def parse_cards(cards: str | Iterable[str]) -> tuple[Card, ...]:
             )
         seen.add(card)
     return parsed
+
+
+def _parsed_items(cards: Iterable[str]) -> tuple[Card, ...]:
+    """Each item parsed: a whole deck as format_card wrote it (each hand's shuffle) by one
+    lookup per card, anything else card by card."""
+    items = tuple(cards)
+    try:
+        return tuple(map(_CARD_OF_CANONICAL_TEXT.__getitem__, items))
+    except (KeyError, TypeError):
+        return tuple(parse_card(item) for item in items)
 
 
 def _tokens(text: str) -> list[str]:

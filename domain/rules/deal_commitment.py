@@ -64,7 +64,23 @@ class Opening:
 
 
 def position_salt(secret: bytes, position: int) -> str:
-    return hmac.digest(secret, f"cardroom-card-salt|{position}".encode("ascii"), "sha256").hex()
+    return hmac.digest(secret, _salt_message(position), "sha256").hex()
+
+
+def _salt_message(position: int) -> bytes:
+    return f"cardroom-card-salt|{position}".encode("ascii")
+
+
+def _position_salts(secret: bytes, positions: range) -> list[str]:
+    """`position_salt` of each position: one HMAC keyed with the secret, copied per
+    position (keying it, which `hmac.digest` does per call, costs as much as the rest)."""
+    keyed = hmac.new(secret, digestmod=hashlib.sha256)
+    salts = []
+    for position in positions:
+        salted = keyed.copy()
+        salted.update(_salt_message(position))
+        salts.append(salted.hexdigest())
+    return salts
 
 
 def leaf_hash(position: int, card: str, salt: str) -> str:
@@ -79,7 +95,8 @@ def _node(left: str, right: str) -> str:
 def _levels(deck: tuple[str, ...], secret: bytes, first: int) -> tuple[tuple[str, ...], ...]:
     """Every level of the tree, leaves first. Cached: a closed hand's views are read again
     and again, each needing the same tree."""
-    level = tuple(leaf_hash(first + i, card, position_salt(secret, first + i)) for i, card in enumerate(deck))
+    salts = _position_salts(secret, range(first, first + len(deck)))
+    level = tuple(leaf_hash(first + i, card, salts[i]) for i, card in enumerate(deck))
     levels = [level]
     while len(level) > 1:
         level = tuple(_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
@@ -128,7 +145,8 @@ def order_rank(label: str, card: str, salt: str) -> str:
 def ranked_order(keys: Sequence[str], secret: bytes, first: int, label: str) -> tuple[str, ...]:
     """The order `label` of the cards whose keys are committed at positions first, first+1,
     ... (`keys[i]` at first + i): sorted by rank, ties by card."""
-    rank = {card: order_rank(label, card, position_salt(secret, first + i)) for i, card in enumerate(keys)}
+    salts = _position_salts(secret, range(first, first + len(keys)))
+    rank = {card: order_rank(label, card, salts[i]) for i, card in enumerate(keys)}
     return tuple(sorted(keys, key=lambda card: (rank[card], card)))
 
 

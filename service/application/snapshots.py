@@ -23,7 +23,6 @@ table once (the next hand's close writes a new one).
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import importlib
 import json
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import domain
+from domain.records import constructor_fields
 
 FORMAT = 1
 """The encoding below; bump it when it changes."""
@@ -127,14 +127,11 @@ def _sort_key(item: Any) -> str:
 
 
 def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A domain dataclass's fields (None for any other type)."""
-    if (not dataclasses.is_dataclass(kind) or not kind.__module__.startswith(_DOMAIN)
-            or not kind.__qualname__.isidentifier()):
+    """A domain dataclass's fields (None for any other type), read once per type
+    (domain.records.constructor_fields), as a snapshot asks it of every value it holds."""
+    if not kind.__module__.startswith(_DOMAIN) or not kind.__qualname__.isidentifier():
         return None
-    fields = dataclasses.fields(kind)
-    if any(not f.init for f in fields):
-        return None  # its constructor could not rebuild it
-    return tuple(f.name for f in fields)
+    return constructor_fields(kind)
 
 
 def _class_name(kind: type) -> str:

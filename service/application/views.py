@@ -114,8 +114,9 @@ def legal_actions_view(state: table_state.TableState, viewer: Viewer | None = No
     # `legal` holds actions only, in every game; what else a game says of them (why raising
     # is closed) and the round (or a turn game's phase) stand beside it.
     notes = adapter.legal_notes(state.hand) if hasattr(adapter, "legal_notes") else {}
-    return {"to_act": state.to_act, "round": state.hand.round,
-            "legal": adapter.legal_view(state.hand, state.to_act, sees), **notes}
+    to_act = state.to_act
+    return {"to_act": to_act, "round": state.hand.round,
+            "legal": adapter.legal_view(state.hand, to_act, sees), **notes}
 
 
 def next_view(state: table_state.TableState, viewer: Viewer) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 root, binds its position and card, and says nothing of the other cards."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 
 from hypothesis import given, settings
@@ -59,3 +61,26 @@ def test_a_hand_opened_before_per_card_commitments_keeps_its_whole_deck_scheme()
     assert opened.scheme == DECK_HASH
     assert table_state.evolve(table_state.replay([table_events.TableCreated("t", "holdem", {}, None, (), False, None)]),
                               opened).deal_scheme == DECK_HASH
+
+
+def _canonical_root(deck: tuple[str, ...], secret: bytes, first: int) -> str:
+    """The root as the module's docstring defines it, redone with nothing but hashlib and hmac."""
+    def salt(position: int) -> str:
+        return hmac.new(secret, f"cardroom-card-salt|{position}".encode(), "sha256").hexdigest()
+
+    level = [hashlib.sha256(f"cardroom-card|{first + i}|{card}|{salt(first + i)}".encode()).hexdigest()
+             for i, card in enumerate(deck)]
+    while len(level) > 1:
+        level = [hashlib.sha256(f"cardroom-node|{level[i]}|{level[i + 1]}".encode()).hexdigest()
+                 if i + 1 < len(level) else level[i] for i in range(0, len(level), 2)]
+    return level[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), joker=st.booleans(), first=st.integers(0, 120))
+def test_the_root_is_the_canonical_text_s_whoever_recomputes_it(seed, joker, first):
+    deck = shuffled_deck(seed, joker)
+    secret = random.Random(seed).randbytes(32)
+    assert deal_root(deck, secret, first) == _canonical_root(deck, secret, first)
+    opened = openings(deck, secret, [first + len(deck) - 1], first)[0]
+    assert opened.salt == hmac.new(secret, f"cardroom-card-salt|{opened.position}".encode(), "sha256").hexdigest()
