@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.games.dealt_games import FLOP, Game
+from domain.games.draw_settings import DrawRules
 from domain.games.settlement import open_pots
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState
@@ -35,7 +36,9 @@ class MixedState:
     "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
     first round of a game with blinds, once the cards are out. A hand with a `deck` is
     dealt by the decider (`deck_position`: the next card) and shown down by the TDA
-    (`aggressor`: the last to bet or raise this round; `showdown_mode`)."""
+    (`aggressor`: the last to bet or raise this round; `showdown_mode`). A draw hand may
+    carry five-card draw's table rules (`draw_rules`; `opener`: the first round's first
+    bet, domain.games.draw_family)."""
     game: Game
     players: tuple[str, ...]
     odd_chip: str
@@ -62,6 +65,8 @@ class MixedState:
     commitment: str | None
     showdown_mode: str
     aggressor: int | None
+    draw_rules: DrawRules | None = None
+    opener: int | None = None
 
     @property
     def stacks(self) -> tuple[Amount, ...]:

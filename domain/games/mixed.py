@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
-from domain.games import stud
-from domain.games.dealt_games import DEALT_GAMES, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
+from domain.games import draw_family, stud
+from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
-    Hole,
     MixedState,
     cards_of,
     cards_text,
@@ -45,13 +44,14 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
+from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.games.settlement import settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
-from domain.rules.cards import Card, format_card
+from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
 from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
@@ -84,6 +84,9 @@ class StartHand:
     street, the board as they fall due, and plays the TDA showdown in `showdown` mode."""
     commitment: str | None = None
     showdown: str = AUTOMATIC
+    draw_rules: DrawRules | None = None
+    """Draw games: five-card draw's table settings the hand plays by (its draw limit, the
+    round after the draw from the opener); None: any number drawn, left of the button."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,7 @@ class HandStarted:
     deck: tuple[str, ...] | None = field(default=None, metadata=SEALED)
     commitment: str | None = None
     showdown: str = AUTOMATIC
+    draw_rules: DrawRules | None = None
 
 
 @dataclass(frozen=True)
@@ -220,7 +224,8 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
         board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
         opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
         awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
-        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None)
+        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None,
+        draw_rules=event.draw_rules)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
@@ -249,7 +254,7 @@ def _open_round(state: MixedState) -> MixedState:
             return _open_stud_first_round(state)
         opened = with_changes(b, to_act=state.first_to_act)
         return _close_round(with_changes(state, phase="action", betting=opened))
-    opener = None
+    opener = draw_family.opener_after_draw(state) if game.family == DRAW else None
     unknown = False
     if game.family == STUD:
         opener = stud.opener_seat(up_cards(state), game.razz, (b.button + 1) % b.seat_count)
@@ -297,25 +302,10 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     return _open_round(new)
 
 
-def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
-    """The cards kept. Unknown cards thrown from a hand of known cards leave every kept
-    card unknown: nobody can say which were kept."""
-    kept = list(hole)
-    unplaced = 0
-    for card in thrown:
-        if card in kept:
-            kept.remove(card)
-        elif None in kept:
-            kept.remove(None)
-        else:
-            unplaced += 1
-    return (None,) * (len(kept) - unplaced) if unplaced else tuple(kept)
-
-
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
     seat = event.position
     thrown = cards_of(event.cards)
-    hole = _after_discard(state.hole[seat], thrown)
+    hole = draw_family.after_discard(state.hole[seat], thrown)
     new = with_changes(state, hole=with_item(state.hole, seat, hole),
                        up=with_item(state.up, seat, (False,) * len(hole)),
                        drawn=with_item(state.drawn, seat, True),
@@ -349,6 +339,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     betting = bet.apply_action(b, event.position, event.action, event.to)
     aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
     new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    if event.action == "bet" and state.draw_rules is not None:
+        new = draw_family.bet_made(new, event.position)
     return new if betting.to_act is not None else _close_round(new)
 
 
@@ -476,11 +468,15 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
         check_deck(game, command.deck, n)
+    if command.draw_rules is not None:
+        if family != DRAW:
+            raise Violation("illegal_action", f"{command.game} is not a draw game: it has no draw rules")
+        command.draw_rules.validate()
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
                        command.odd_chip, tuple(command.deck) if command.deck is not None else None,
-                       command.commitment, command.showdown)
+                       command.commitment, command.showdown, command.draw_rules)
 
 
 def _check_seat(state: MixedState, seat: Any) -> None:
@@ -544,17 +540,7 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
-    thrown = cards_of(command.cards, state.game.short_deck)
-    hole = state.hole[seat]
-    if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
-            != sum(c is not None for c in thrown):
-        raise Violation("invalid_discard", f"{state.players[seat]} holds {len(hole)} cards and "
-                        f"cannot throw {command.cards}")
-    for card in thrown:
-        if card is not None and card not in hole and None not in hole:
-            raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
-                            f"{format_card(card)}")
-    return [CardsDiscarded(seat, cards_text(thrown))]
+    return [CardsDiscarded(seat, cards_text(draw_family.check_discard(state, seat, command.cards)))]
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:

@@ -1,24 +1,27 @@
 """Five-card draw's decider against the mixed games' draw family, decision by decision:
 random betting hands (no-limit, pot-limit, fixed-limit with and without the heads-up
 cap; 2 to 6 players; antes from 1 to 25 chips; stacks from less than the ante to 200
-units; every draw limit) are played in domain.games.draw and in domain.games.mixed, the
-draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW` below: a Game, five cards,
-one draw, ranked high, the big bet after the draw). The cards come from five-card draw's
-deck and draw, the actions and discards are picked from its legal set, its showdown's
-shows and mucks are repeated in the draw family. At every betting decision both must ask
-the same seat and offer the same actions; every draw must be asked of the same seat;
-every hand must end with the same stacks.
+units; every draw limit; both second-round starts) are played in domain.games.draw and in
+domain.games.mixed, the draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW`
+below: a Game, five cards, one draw, ranked high, the big bet after the draw) with the
+table's rules as the hand's (`DrawSettings.hand_rules`: the draw limit, the round after
+the draw from the opener). The cards come from five-card draw's deck and draw, the
+actions and discards are picked from its legal set, its showdown's shows and mucks are
+repeated in the draw family. At every betting decision both must ask the same seat and
+offer the same actions; every draw must be asked of the same seat, and both must refuse
+the same discards for the draw limit; every hand must end with the same stacks.
 
-Five-card draw's own settings the draw family cannot express (DIFFERENCES, counted, not
-compared): the opening requirement, the joker, a redeal after an all-checked first round
-and the second round from the opener (`second_round_start` "opener"). docs/draw-family.md
-says what the one engine must take over from five-card draw.
+Five-card draw's own settings the draw family cannot express yet (DIFFERENCES, counted,
+not compared): the opening requirement, the joker and a redeal after an all-checked
+first round. docs/draw-family.md says what the one engine must take over from five-card
+draw.
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -27,7 +30,7 @@ from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, StartHand
 from domain.games.draw.events import CardsShown, Event, PlayerDrew
-from domain.games.draw.state import HAND_SIZE, SECOND_ROUND, HandState
+from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
 from domain.games.hand_events import CardsMucked, PostAction
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, legal_actions
@@ -45,8 +48,7 @@ FIVE_CARD_DRAW = dealt_games.Game("five_card_draw_family", dealt_games.DRAW, HAN
 OPENERS = "an opening requirement"
 JOKER = "a joker in the deck"
 REDEAL = "a redeal after an all-checked first round"
-FROM_OPENER = "the second round from the opener"
-DIFFERENCES = (OPENERS, JOKER, REDEAL, FROM_OPENER)
+DIFFERENCES = (OPENERS, JOKER, REDEAL)
 
 @pytest.fixture(autouse=True)
 def _five_card_draw_in_the_draw_family(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -80,10 +82,12 @@ def _random_start(rng: random.Random) -> StartHand:
 
 
 def _draw_family_start(start: StartHand) -> mixed.StartHand:
-    """The same hand in the draw family: each seat's ante by position, no blind."""
+    """The same hand in the draw family: each seat's ante by position, no blind, the
+    table's rules as the hand's."""
     n = len(start.players)
     return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
-                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n)
+                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n,
+                           draw_rules=start.settings.hand_rules())
 
 
 def play_in_both(seed: int) -> tuple[str, str]:
@@ -100,7 +104,6 @@ def play_in_both(seed: int) -> tuple[str, str]:
     _, theirs = mixed.handle(None, _draw_family_start(start))
     for seat, hand in enumerate(ours.hands):
         _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
-    second_round_decisions = 0
     while not ours.over:
         if ours.awaiting == "redeal":
             return REDEAL, ""
@@ -108,16 +111,14 @@ def play_in_both(seed: int) -> tuple[str, str]:
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
                     f"awaits the {theirs.phase} ({theirs.next_to_draw})"
+            if refused := _draw_limits_differ(ours, theirs):
+                return "different", refused
             events, ours, theirs = _draw_in_both(rng, ours, theirs)
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
             other = _offer(theirs.to_act, legal_actions(theirs.betting) if theirs.phase == "action" else None)
             if mine != other:
-                if ours.phase == SECOND_ROUND and not second_round_decisions \
-                        and settings.second_round_start == OPENER:
-                    return FROM_OPENER, ""
                 return "different", f"five-card draw {mine}, draw family {other}"
-            second_round_decisions += ours.phase == SECOND_ROUND
             action, to = _choose(rng, draw_legal.legal_actions(ours))
             assert ours.to_act is not None
             command = PostAction(ours.to_act, action, to)
@@ -149,6 +150,30 @@ def _draw_in_both(rng: random.Random, ours: HandState,
     if received:
         _, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
     return events, ours, theirs
+
+
+def _draw_limits_differ(ours: HandState, theirs: mixed.MixedState) -> str:
+    """Whether the two refuse different discards of the seat to draw for the draw limit
+    (throwing its first k cards, every k): "" when they agree."""
+    seat = ours.draw_to_act
+    assert seat is not None
+    text = format_cards(ours.hands[seat])
+    for count in range(HAND_SIZE + 1):
+        thrown = text[:2 * count]
+        mine = _refused_for_the_limit(draw_decide.handle, ours, Discard(seat, tuple(
+            thrown[i:i + 2] for i in range(0, len(thrown), 2))))
+        other = _refused_for_the_limit(mixed.handle, theirs, mixed.Discard(seat, thrown))
+        if mine != other:
+            return f"throwing {thrown or 'nothing'}: five-card draw refuses it {mine}, the draw family {other}"
+    return ""
+
+
+def _refused_for_the_limit(handle: Callable[[Any, Any], object], state: object, command: object) -> bool:
+    try:
+        handle(state, command)
+    except Violation as refused:
+        return refused.code == "draw_limit_exceeded"
+    return False
 
 
 def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> mixed.MixedState:
@@ -202,3 +227,14 @@ def test_an_all_checked_first_round_redeals_in_five_card_draw_and_draws_in_the_d
         _, theirs = mixed.handle(theirs, PostAction(seat, "check"))
     assert ours.awaiting == "redeal"
     assert theirs.phase == "draw"
+
+
+def test_draw_rules_belong_to_a_draw_game() -> None:
+    rules = DrawSettings().hand_rules()
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, mixed.StartHand("razz", ("a", "b"), (100, 100), 0, DrawSettings().betting_structure(),
+                                           (5, 5), (0, 0), bring_in=5, draw_rules=rules))
+    assert refused.value.code == "illegal_action"
+    with pytest.raises(Violation) as invalid:
+        mixed.handle(None, _draw_family_start(StartHand(("a", "b"), 0, DrawSettings(draw_limit=4), _DECK, (100, 100))))
+    assert invalid.value.code == "invalid_settings"
