@@ -33,7 +33,7 @@ Hole = tuple[Card | None, ...]
 class MixedState:
     """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
     `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
-    "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
+    "redeal" (a first round nobody opened, until its Redealt), "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
     first round of a game with blinds, once the cards are out. A hand with a `deck` is
     dealt by the decider (`deck_position`: the next card) and shown down by the TDA
     (`aggressor`: the last to bet or raise this round; `showdown_mode`). A draw hand may
@@ -67,6 +67,7 @@ class MixedState:
     aggressor: int | None
     draw_rules: DrawRules | None = None
     opener: int | None = None
+    antes: tuple[Amount, ...] = ()  # as the hand started: a redeal posts them again
 
     @property
     def stacks(self) -> tuple[Amount, ...]:

@@ -1,12 +1,19 @@
 """The draw family's own rules in a hand of domain.games.mixed (2-7 triple and single
 draw, badugi, and five-card draw's table settings a hand may carry: DrawRules): what a
-discard may throw, the cards kept after it, and who opens the rounds after the draw.
+discard may throw, the cards kept after it, who opens the rounds after the draw, the
+openers a first bet needs and the new deal of a first round nobody opened (its event,
+Redealt, is the family's).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.games.dealt_hand import Hole, MixedState, cards_of
-from domain.games.draw_settings import OPENER, most_exchanged
-from domain.rules.betting import with_changes
+from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
+from domain.games.draw.openers import has_openers
+from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
+from domain.rules import betting as bet
+from domain.rules.betting import Amount, LegalActions, with_changes
 from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
@@ -57,3 +64,72 @@ def opener_after_draw(state: MixedState) -> int | None:
     seat still in with chips); None, left of the button, otherwise or when nobody opened."""
     rules = state.draw_rules
     return state.opener if rules is not None and rules.second_round_start == OPENER else None
+
+
+def needs_openers(state: MixedState) -> bool:
+    """The next bet opens a hand played under jacks or better: it needs openers."""
+    rules = state.draw_rules
+    return rules is not None and rules.opening == JACKS_OR_BETTER and not state.street and state.opener is None
+
+
+def _may_open(state: MixedState, seat: int) -> bool:
+    """Openers in `seat`'s hand (a hand with a card not known may hold them)."""
+    hole = state.hole[seat]
+    return None in hole or has_openers(tuple(c for c in hole if c is not None), None)
+
+
+def check_opening(state: MixedState, seat: int) -> None:
+    """A bet by `seat` that opens under jacks or better needs a pair of jacks or better."""
+    if needs_openers(state) and not _may_open(state, seat):
+        raise Violation("no_openers", f"{state.players[seat]} cannot open: the first bet needs a pair of "
+                        "jacks or better (opening requirement 'jacks or better'); check or fold",
+                        cite("five_card_draw"), {"seat": seat})
+
+
+def legal_actions(state: MixedState) -> LegalActions | None:
+    """The betting's legal actions, no bet for a player who may not open."""
+    legal = bet.legal_actions(state.betting)
+    seat = state.betting.to_act
+    if legal is not None and legal.bet is not None and seat is not None and needs_openers(state) \
+            and not _may_open(state, seat):
+        return with_changes(legal, bet=None)
+    return legal
+
+
+@dataclass(frozen=True)
+class Redealt:
+    """Nobody opened the first round (`reason` as five-card draw's RedealRequired gives it:
+    ALL_CHECKED, NO_OPENERS): the deal is void and dealt again to the hands still in, which
+    post `antes` again; the pot stays and a folded hand stays dead (pass and out)."""
+    reason: str
+    antes: tuple[Amount, ...]
+
+
+def redeal_reason(state: MixedState) -> str | None:
+    """Why a first round closed without an opener is dealt again; None: on to the draw
+    (a hand without DrawRules, an opened round, fewer than two players with chips, or
+    left of the dealer with openers somewhere)."""
+    rules, b = state.draw_rules, state.betting
+    if rules is None or state.street or state.opener is not None or not b.can_still_bet:
+        return None
+    if rules.opening == JACKS_OR_BETTER and not any(_may_open(state, seat) for seat in b.contenders):
+        return NO_OPENERS
+    return None if rules.second_round_start == LEFT_OF_DEALER else ALL_CHECKED
+
+
+def redeal(state: MixedState, reason: str) -> Redealt:
+    b = state.betting
+    return Redealt(reason, tuple(0 if b.folded[seat] else min(ante, b.stacks[seat])
+                                 for seat, ante in enumerate(state.antes)))
+
+
+def redealt(state: MixedState, event: Redealt) -> MixedState:
+    """A new deal of the first round: the antes in the pot, the hands still in due."""
+    b = state.betting
+    posted = with_changes(b, stacks=tuple(s - a for s, a in zip(b.stacks, event.antes)),
+                          committed=tuple(c + a for c, a in zip(b.committed, event.antes)))
+    opened = bet.start_round(posted, late=False)
+    n = len(state.players)
+    return with_changes(state, phase="deal", betting=with_changes(opened, to_act=None),
+                        first_to_act=opened.to_act, hole=((),) * n, up=((),) * n,
+                        due=tuple(not folded for folded in b.folded), aggressor=None)

@@ -90,7 +90,6 @@ class DrawSettings:
 
     def validate(self) -> None:
         _one_of("mode", self.mode, MODES)
-        _one_of("opening", self.opening, OPENINGS)
         _one_of("joker", self.joker, (None, *JOKER_RULES))
         _one_of("structure", self.structure, KINDS)
         _one_of("showdown", self.showdown, SHOWDOWNS)
@@ -138,7 +137,7 @@ class DrawSettings:
 
     def hand_rules(self) -> DrawRules:
         """The rules of this table that a hand of the mixed games' draw family plays by."""
-        return DrawRules(self.draw_limit, self.second_round_start)
+        return DrawRules(self.draw_limit, self.second_round_start, self.opening)
 
 
 @dataclass(frozen=True)
@@ -147,12 +146,16 @@ class DrawRules:
     carries them: per hand, in its HandStarted, since five-card draw sets them per table
     and not per game (docs/draw-family.md). `draw_limit` as DrawSettings has it;
     `second_round_start` OPENER: the rounds after the draw are opened by the first
-    round's opener (or the next seat still in with chips to its left)."""
+    round's opener (or the next seat still in with chips to its left), and a first round
+    nobody opens is dealt again; `opening` JACKS_OR_BETTER: the first bet needs openers,
+    and a deal where nobody holds them is dealt again."""
     draw_limit: str | int
     second_round_start: str
+    opening: str | None = None
 
     def validate(self) -> None:
         _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
+        _one_of("opening", self.opening, OPENINGS)
         if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
             raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
                        draw_limit=self.draw_limit)

@@ -44,6 +44,7 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
+from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
@@ -193,10 +194,10 @@ class HandEnded:
 
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
-              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded)
+              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded)}
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -225,7 +226,7 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
         opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
         awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
         commitment=event.commitment, showdown_mode=event.showdown, aggressor=None,
-        draw_rules=event.draw_rules)
+        draw_rules=event.draw_rules, antes=event.antes)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
@@ -390,7 +391,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     HandStarted: _hand_started, CardsDealt: _cards_dealt, BoardDealt: _board_dealt,
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
-    ShowAsked: _show_asked, PotAwarded: _pot_awarded, HandEnded: _hand_ended,
+    ShowAsked: _show_asked, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
 }
 
 
@@ -568,6 +569,8 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
+    if command.action == "bet" and state.draw_rules is not None:
+        draw_family.check_opening(state, seat)
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
 
@@ -680,6 +683,8 @@ def _follow_up(state: MixedState) -> list[Event]:
         return []
     if state.deck is not None:
         return _dealt_from_deck(state, state.deck)
+    if state.phase == "redeal" and (reason := draw_family.redeal_reason(state)):
+        return [draw_family.redeal(state, reason)]
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]
@@ -728,6 +733,8 @@ def _round_closed(state: MixedState) -> MixedState:
     game = state.game
     if state.street + 1 >= game.rounds:
         return with_changes(state, phase="showdown")
+    if state.draw_rules is not None and draw_family.redeal_reason(state):
+        return with_changes(state, phase="redeal")
     street = state.street + 1
     if game.family == STUD:
         due = tuple(not f for f in state.betting.folded)

@@ -5,16 +5,18 @@ units; every draw limit; both second-round starts) are played in domain.games.dr
 domain.games.mixed, the draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW`
 below: a Game, five cards, one draw, ranked high, the big bet after the draw) with the
 table's rules as the hand's (`DrawSettings.hand_rules`: the draw limit, the round after
-the draw from the opener). The cards come from five-card draw's deck and draw, the
-actions and discards are picked from its legal set, its showdown's shows and mucks are
-repeated in the draw family. At every betting decision both must ask the same seat and
-offer the same actions; every draw must be asked of the same seat, and both must refuse
-the same discards for the draw limit; every hand must end with the same stacks.
+the draw from the opener, jacks or better, the new deal of a first round nobody opened).
+The cards come from five-card draw's deck and draw (and its new deck on a redeal), the
+actions and discards are picked from its legal set (an opener breaking the openers
+declares it there), its showdown's shows and mucks are repeated in the draw family. At
+every betting decision both must ask the same seat and offer the same actions; a redeal
+must come in both, for the same reason; every draw must be asked of the same seat, and
+both must refuse the same discards for the draw limit; every hand must end with the same
+stacks.
 
-Five-card draw's own settings the draw family cannot express yet (DIFFERENCES, counted,
-not compared): the opening requirement, the joker and a redeal after an all-checked
-first round. docs/draw-family.md says what the one engine must take over from five-card
-draw.
+Five-card draw's own setting the draw family cannot express yet (DIFFERENCES, counted,
+not compared): the joker. docs/draw-family.md says what the one engine must take over
+from five-card draw.
 """
 from __future__ import annotations
 
@@ -25,15 +27,17 @@ from typing import Any
 
 import pytest
 
-from domain.games import dealt_games, mixed
+from domain.games import dealt_games, draw_family, mixed
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
-from domain.games.draw.commands import Discard, StartHand
-from domain.games.draw.events import CardsShown, Event, PlayerDrew
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, PlayerDrew, RedealRequired
+from domain.games.draw.openers import breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
+from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
 from domain.games.hand_events import CardsMucked, PostAction
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, legal_actions
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
 from domain.rules.cards import RANKS, SUITS, format_cards
 from domain.rules.evaluation import strength
 from domain.rules.violations import Violation
@@ -45,10 +49,8 @@ _DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 FIVE_CARD_DRAW = dealt_games.Game("five_card_draw_family", dealt_games.DRAW, HAND_SIZE, draws=1,
                                   high=lambda hole, board: strength(hole + board), late_round=1)
 
-OPENERS = "an opening requirement"
 JOKER = "a joker in the deck"
-REDEAL = "a redeal after an all-checked first round"
-DIFFERENCES = (OPENERS, JOKER, REDEAL)
+DIFFERENCES = (JOKER,)
 
 @pytest.fixture(autouse=True)
 def _five_card_draw_in_the_draw_family(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -98,16 +100,19 @@ def play_in_both(seed: int) -> tuple[str, str]:
     settings = start.settings
     if settings.joker:
         return JOKER, ""
-    if settings.opening:
-        return OPENERS, ""
-    _, ours = draw_decide.handle(None, start)
+    events, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    for seat, hand in enumerate(ours.hands):
-        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    theirs = _deal_as_dealt(ours, theirs)
+    their_events: list[mixed.Event] = []
     while not ours.over:
         if ours.awaiting == "redeal":
-            return REDEAL, ""
-        if ours.awaiting == "draw":
+            if refused := _redeals_differ(events, their_events, theirs):
+                return "different", refused
+            deck = list(ours.deck)
+            rng.shuffle(deck)
+            events, ours = draw_decide.handle(ours, Redeal(tuple(deck)))
+            theirs = _deal_as_dealt(ours, theirs)
+        elif ours.awaiting == "draw":
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
                     f"awaits the {theirs.phase} ({theirs.next_to_draw})"
@@ -116,20 +121,37 @@ def play_in_both(seed: int) -> tuple[str, str]:
             events, ours, theirs = _draw_in_both(rng, ours, theirs)
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
-            other = _offer(theirs.to_act, legal_actions(theirs.betting) if theirs.phase == "action" else None)
+            other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
             if mine != other:
                 return "different", f"five-card draw {mine}, draw family {other}"
             action, to = _choose(rng, draw_legal.legal_actions(ours))
             assert ours.to_act is not None
             command = PostAction(ours.to_act, action, to)
             events, ours = draw_decide.handle(ours, command)
-            _, theirs = mixed.handle(theirs, command)
+            their_events, theirs = mixed.handle(theirs, command)
         theirs = _repeat_showdown(events, theirs)
     if not theirs.over:
         _, theirs = mixed.handle(theirs, mixed.SettleShowdown())
     if ours.stacks != theirs.stacks:
         return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
     return "same", ""
+
+
+def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> mixed.MixedState:
+    """The draw family is dealt the hands five-card draw dealt (on a redeal, the hands still in)."""
+    for seat, hand in enumerate(ours.hands):
+        if hand:
+            _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    return theirs
+
+
+def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs: mixed.MixedState) -> str:
+    """Whether five-card draw's redeal is not the draw family's (a new deal, for the same reason)."""
+    mine = next(e.reason for e in events if isinstance(e, RedealRequired))
+    other = next((e.reason for e in their_events if isinstance(e, Redealt)), None)
+    if mine != other or theirs.phase != "deal":
+        return f"five-card draw deals again ({mine}), the draw family {other} awaits the {theirs.phase}"
+    return ""
 
 
 def _draw_in_both(rng: random.Random, ours: HandState,
@@ -143,7 +165,8 @@ def _draw_in_both(rng: random.Random, ours: HandState,
     while len(thrown) > draw_legal.draw_limit(ours.settings, [c for c in hand if c not in thrown]):
         thrown.pop()
     text = format_cards(thrown)
-    events, ours = draw_decide.handle(ours, Discard(seat, tuple(text[i:i + 2] for i in range(0, len(text), 2))))
+    discard = tuple(text[i:i + 2] for i in range(0, len(text), 2))
+    events, ours = draw_decide.handle(ours, Discard(seat, discard, breaks_openers(ours, seat, discard)))
     _, theirs = mixed.handle(theirs, mixed.Discard(seat, text))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
@@ -214,19 +237,34 @@ def test_the_draw_familys_deck_has_no_joker() -> None:
     assert refused.value.code == "invalid_card"
 
 
-def test_an_all_checked_first_round_redeals_in_five_card_draw_and_draws_in_the_draw_family() -> None:
+def test_an_all_checked_first_round_is_dealt_again_in_both_with_the_antes_again() -> None:
     # second_round_start "opener" (the seeds' default): nobody opened, so the deal is void
-    # and dealt again with the pot kept; the draw family goes on to the draw.
+    # and dealt again with the pot kept.
     start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
     _, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    for seat, hand in enumerate(ours.hands):
-        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    theirs = _deal_as_dealt(ours, theirs)
     for seat in (0, 1, 2):
         _, ours = draw_decide.handle(ours, PostAction(seat, "check"))
-        _, theirs = mixed.handle(theirs, PostAction(seat, "check"))
+        events, theirs = mixed.handle(theirs, PostAction(seat, "check"))
     assert ours.awaiting == "redeal"
-    assert theirs.phase == "draw"
+    assert events[-1] == Redealt(ALL_CHECKED, (10, 10, 10))
+    assert theirs.phase == "deal" and theirs.stacks == (80, 80, 80) and theirs.hole == ((),) * 3
+
+
+def test_a_bet_without_openers_is_refused_under_jacks_or_better() -> None:
+    start = StartHand(("a", "b"), 1, DrawSettings(opening="jacks_or_better"), _DECK, (100, 100))
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(0, "2s3h4d5c7s"))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(1, "JsJh4s5s8d"))
+    legal = draw_family.legal_actions(theirs)
+    assert legal is not None and legal.bet is None and legal.check
+    with pytest.raises(Violation) as refused:
+        mixed.handle(theirs, PostAction(0, "bet", 20))
+    assert refused.value.code == "no_openers"
+    _, theirs = mixed.handle(theirs, PostAction(0, "check"))
+    _, theirs = mixed.handle(theirs, PostAction(1, "bet", 20))
+    assert theirs.opener == 1
 
 
 def test_draw_rules_belong_to_a_draw_game() -> None:
