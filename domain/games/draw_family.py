@@ -21,7 +21,7 @@ from domain.rules.violations import Violation
 
 def check_discard(state: MixedState, seat: int, text: str) -> tuple[Card | None, ...]:
     """The cards `seat` throws: held (or unknown), each once, within the hand's draw limit."""
-    thrown = cards_of(text, state.game.short_deck)
+    thrown = cards_of(text, state.game.short_deck, state.holds_joker)
     hole, name = state.hole[seat], state.players[seat]
     if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
             != sum(c is not None for c in thrown):
@@ -74,8 +74,8 @@ def needs_openers(state: MixedState) -> bool:
 
 def _may_open(state: MixedState, seat: int) -> bool:
     """Openers in `seat`'s hand (a hand with a card not known may hold them)."""
-    hole = state.hole[seat]
-    return None in hole or has_openers(tuple(c for c in hole if c is not None), None)
+    hole, rules = state.hole[seat], state.draw_rules
+    return None in hole or has_openers(tuple(c for c in hole if c is not None), rules.joker if rules else None)
 
 
 def check_opening(state: MixedState, seat: int) -> None:

@@ -90,7 +90,6 @@ class DrawSettings:
 
     def validate(self) -> None:
         _one_of("mode", self.mode, MODES)
-        _one_of("joker", self.joker, (None, *JOKER_RULES))
         _one_of("structure", self.structure, KINDS)
         _one_of("showdown", self.showdown, SHOWDOWNS)
         self.hand_rules().validate()
@@ -137,7 +136,7 @@ class DrawSettings:
 
     def hand_rules(self) -> DrawRules:
         """The rules of this table that a hand of the mixed games' draw family plays by."""
-        return DrawRules(self.draw_limit, self.second_round_start, self.opening)
+        return DrawRules(self.draw_limit, self.second_round_start, self.opening, self.joker)
 
 
 @dataclass(frozen=True)
@@ -148,14 +147,17 @@ class DrawRules:
     `second_round_start` OPENER: the rounds after the draw are opened by the first
     round's opener (or the next seat still in with chips to its left), and a first round
     nobody opens is dealt again; `opening` JACKS_OR_BETTER: the first bet needs openers,
-    and a deal where nobody holds them is dealt again."""
+    and a deal where nobody holds them is dealt again; `joker` "wild" or "bug": the deck
+    holds the joker, and hands rank (and open) by that rule."""
     draw_limit: str | int
     second_round_start: str
     opening: str | None = None
+    joker: str | None = None
 
     def validate(self) -> None:
         _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
         _one_of("opening", self.opening, OPENINGS)
+        _one_of("joker", self.joker, (None, *JOKER_RULES))
         if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
             raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
                        draw_limit=self.draw_limit)

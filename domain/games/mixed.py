@@ -230,7 +230,7 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
-    cards = cards_of(event.cards)
+    cards = cards_of(event.cards, joker=True)
     seat = event.position
     hole = with_item(state.hole, seat, state.hole[seat] + cards)
     up = with_item(state.up, seat, state.up[seat] + event.up)
@@ -305,7 +305,7 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
 
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
     seat = event.position
-    thrown = cards_of(event.cards)
+    thrown = cards_of(event.cards, joker=True)
     hole = draw_family.after_discard(state.hole[seat], thrown)
     new = with_changes(state, hole=with_item(state.hole, seat, hole),
                        up=with_item(state.up, seat, (False,) * len(hole)),
@@ -360,7 +360,7 @@ def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState
 
 def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
     seat = event.position
-    cards = cards_of(event.cards)
+    cards = cards_of(event.cards, joker=True)
     hole, up = state.hole[seat], state.up[seat]
     if None in hole or len(cards) != len(hole):
         up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
@@ -489,7 +489,7 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     _check_seat(state, command.position)
     _check_dealt_by_command(state)
     seat, game = command.position, state.game
-    cards = cards_of(command.cards, game.short_deck)
+    cards = cards_of(command.cards, game.short_deck, state.holds_joker)
     check_fresh(state, cards)
     name = state.players[seat]
     if state.phase == "draw":
@@ -608,7 +608,7 @@ def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
         raise Violation("illegal_action", "cards are shown once the betting is over")
     if command.cards is None:
         raise Violation("invalid_card", f"{state.players[seat]}'s cards are unknown: say which")
-    cards = cards_of(command.cards, state.game.short_deck)
+    cards = cards_of(command.cards, state.game.short_deck, state.holds_joker)
     hole = state.hole[seat]
     known = [c for c in hole if c is not None]
     if None in cards or any(c not in cards for c in known) or len(cards) != len(hole):
@@ -752,7 +752,7 @@ def _settlement(state: MixedState) -> list[Event]:
     def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
         # One-sided games rank by their only side (razz and the draws by the low) and have
         # no low half; award_high_low then settles each pot whole.
-        highs = strengths(state, game.high or game.low)
+        highs = strengths(state, state.high or game.low)
         lows = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
