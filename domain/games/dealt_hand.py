@@ -69,6 +69,7 @@ class MixedState:
     draw_rules: DrawRules | None = None
     opener: int | None = None
     antes: tuple[Amount, ...] = ()  # as the hand started: a redeal posts them again
+    openers: str | None = None  # the cards the opener opened on, under jacks or better
 
     @property
     def stacks(self) -> tuple[Amount, ...]:

@@ -6,17 +6,18 @@ Redealt, is the family's).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from domain.games.dealt_hand import Hole, MixedState, cards_of
 from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
-from domain.games.draw.openers import has_openers
+from domain.games.draw.openers import has_openers, opening_cards
 from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
 from domain.rules import betting as bet
 from domain.rules.betting import Amount, LegalActions, with_changes
 from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
+from domain.secrecy import PUBLIC
 
 
 def check_discard(state: MixedState, seat: int, text: str) -> tuple[Card | None, ...]:
@@ -52,10 +53,31 @@ def after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
 
 
 def bet_made(state: MixedState, seat: int) -> MixedState:
-    """After `seat` bets in a hand with DrawRules: the first round's first bet opens it."""
+    """After `seat` bets in a hand with DrawRules: the first round's first bet opens it,
+    and under jacks or better the cards it opened on are kept to prove it at the end."""
     if state.street or state.opener is not None:
         return state
-    return with_changes(state, opener=seat)
+    rules = state.draw_rules
+    known = tuple(card for card in state.hole[seat] if card is not None)
+    if rules is None or rules.opening != JACKS_OR_BETTER or len(known) != len(state.hole[seat]):
+        return with_changes(state, opener=seat)
+    return with_changes(state, opener=seat, openers=opening_cards(known, rules.joker))
+
+
+@dataclass(frozen=True)
+class OpenersShown:
+    """At the end of a hand opened under jacks or better the opener proves the opening
+    (the cards it opened on), as five-card draw's event of the name: even when the opener
+    folded, split the openers or won without a showdown."""
+    position: int
+    cards: str = field(metadata=PUBLIC)
+
+
+def openers_shown(state: MixedState) -> list[OpenersShown]:
+    """The opener's proof, for the settlement (none when nobody opened under jacks or better)."""
+    if state.opener is None or state.openers is None:
+        return []
+    return [OpenersShown(state.opener, state.openers)]
 
 
 def opener_after_draw(state: MixedState) -> int | None:

@@ -44,7 +44,7 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
-from domain.games.draw_family import Redealt
+from domain.games.draw_family import OpenersShown, Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
@@ -194,10 +194,11 @@ class HandEnded:
 
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
-              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt)
+              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
+              | OpenersShown)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt)}
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -374,7 +375,8 @@ def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
-def _show_asked(state: MixedState, _: ShowAsked) -> MixedState:
+def _unchanged(state: MixedState, _: ShowAsked | OpenersShown) -> MixedState:
+    """An event that changes nothing in the state (it tells what was asked or shown)."""
     return state
 
 
@@ -391,7 +393,8 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     HandStarted: _hand_started, CardsDealt: _cards_dealt, BoardDealt: _board_dealt,
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
-    ShowAsked: _show_asked, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
+    ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
+    OpenersShown: _unchanged,
 }
 
 
@@ -756,4 +759,5 @@ def _settlement(state: MixedState) -> list[Event]:
         lows = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
-    return [*settlement(b, state.odd_chip, showdown_awards, HandEnded)]
+    proven = draw_family.openers_shown(state) if state.draw_rules is not None else []
+    return [*proven, *settlement(b, state.odd_chip, showdown_awards, HandEnded)]

@@ -30,7 +30,7 @@ from domain.games import dealt_games, draw_family, mixed
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, PlayerDrew, RedealRequired
+from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, OpenersShown, PlayerDrew, RedealRequired
 from domain.games.draw.openers import breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
@@ -98,6 +98,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
     _, theirs = mixed.handle(None, _draw_family_start(start))
     theirs = _deal_as_dealt(ours, theirs)
     their_events: list[mixed.Event] = []
+    proofs: tuple[list[Event], list[mixed.Event]] = ([], [])
     while not ours.over:
         if ours.awaiting == "redeal":
             if refused := _redeals_differ(events, their_events, theirs):
@@ -123,11 +124,17 @@ def play_in_both(seed: int) -> tuple[str, str]:
             command = PostAction(ours.to_act, action, to)
             events, ours = draw_decide.handle(ours, command)
             their_events, theirs = mixed.handle(theirs, command)
-        theirs = _repeat_showdown(events, theirs)
+            proofs[1].extend(e for e in their_events if isinstance(e, draw_family.OpenersShown))
+        shown, theirs = _repeat_showdown(events, theirs)
+        proofs[0].extend(e for e in events if isinstance(e, OpenersShown))
+        proofs[1].extend(e for e in shown if isinstance(e, draw_family.OpenersShown))
     if not theirs.over:
-        _, theirs = mixed.handle(theirs, mixed.SettleShowdown())
+        shown, theirs = mixed.handle(theirs, mixed.SettleShowdown())
+        proofs[1].extend(e for e in shown if isinstance(e, draw_family.OpenersShown))
     if ours.stacks != theirs.stacks:
         return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
+    if [(e.position, e.cards) for e in proofs[0]] != [(e.position, e.cards) for e in proofs[1]]:
+        return "different", f"openers shown: five-card draw {proofs[0]}, draw family {proofs[1]}"
     return "same", ""
 
 
@@ -193,16 +200,21 @@ def _refused_for_the_limit(handle: Callable[[Any, Any], object], state: object, 
     return False
 
 
-def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> mixed.MixedState:
-    """Five-card draw's automatic showdown, show by show and muck by muck."""
+def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> tuple[list[mixed.Event], mixed.MixedState]:
+    """Five-card draw's automatic showdown, show by show and muck by muck (with the draw
+    family's events)."""
+    repeated: list[mixed.Event] = []
     for event in events:
         if theirs.over:
             break
         if isinstance(event, CardsShown):
-            _, theirs = mixed.handle(theirs, mixed.ShowCards(event.position, event.cards))
+            step, theirs = mixed.handle(theirs, mixed.ShowCards(event.position, event.cards))
         elif isinstance(event, CardsMucked):
-            _, theirs = mixed.handle(theirs, mixed.Muck(event.position))
-    return theirs
+            step, theirs = mixed.handle(theirs, mixed.Muck(event.position))
+        else:
+            continue
+        repeated.extend(step)
+    return repeated, theirs
 
 
 def tally(play: Callable[[int], tuple[str, str]], hands: int) -> Counter[str]:
@@ -274,6 +286,8 @@ def test_a_bet_without_openers_is_refused_under_jacks_or_better() -> None:
     _, theirs = mixed.handle(theirs, PostAction(0, "check"))
     _, theirs = mixed.handle(theirs, PostAction(1, "bet", 20))
     assert theirs.opener == 1
+    events, theirs = mixed.handle(theirs, PostAction(0, "fold"))
+    assert draw_family.OpenersShown(1, "JsJh") in events  # proven though nobody called
 
 
 def test_draw_rules_belong_to_a_draw_game() -> None:
