@@ -10,18 +10,19 @@ from dataclasses import dataclass, field
 
 from domain.games.dealt_hand import Hole, MixedState, cards_of
 from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
-from domain.games.draw.openers import has_openers, opening_cards
+from domain.games.draw.openers import has_openers, openers_kept, opening_cards
 from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
 from domain.rules import betting as bet
 from domain.rules.betting import Amount, LegalActions, with_changes
 from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
-from domain.secrecy import PUBLIC
+from domain.secrecy import OWNER_ONLY, PUBLIC
 
 
-def check_discard(state: MixedState, seat: int, text: str) -> tuple[Card | None, ...]:
-    """The cards `seat` throws: held (or unknown), each once, within the hand's draw limit."""
+def check_discard(state: MixedState, seat: int, text: str, split: bool = False) -> tuple[Card | None, ...]:
+    """The cards `seat` throws: held (or unknown), each once, within the hand's draw limit;
+    the opener's draw that breaks the openers says so (`split`), and only the opener's."""
     thrown = cards_of(text, state.game.short_deck, state.holds_joker)
     hole, name = state.hole[seat], state.players[seat]
     if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
@@ -34,7 +35,27 @@ def check_discard(state: MixedState, seat: int, text: str) -> tuple[Card | None,
     if rules is not None and len(thrown) > (limit := most_exchanged(rules.draw_limit, after_discard(hole, thrown))):
         raise Violation("draw_limit_exceeded", f"{name} cannot exchange {len(thrown)} cards: the limit is "
                         f"{limit}", cite("five_card_draw"), {"count": len(thrown), "limit": limit})
+    _check_split(state, seat, thrown, split)
     return thrown
+
+
+def _check_split(state: MixedState, seat: int, thrown: tuple[Card | None, ...], split: bool) -> None:
+    """RRP draw: an opener who throws away part of the openers must declare it (their
+    discards are kept aside to prove them), and nobody else can declare it."""
+    rules, name = state.draw_rules, state.players[seat]
+    opener = rules is not None and rules.opening == JACKS_OR_BETTER and seat == state.opener
+    if split and not opener:
+        why = "did not open: only the opener splits openers" if rules is not None and rules.opening \
+            else "has no openers to split: this hand plays without an opening requirement (jacks or better)"
+        raise Violation("illegal_action", f"{name} {why}", cite("split_openers"), {"seat": seat})
+    hole = state.hole[seat]
+    if not opener or split or None in hole or None in thrown or rules is None:
+        return
+    dealt = tuple(card for card in hole if card is not None)
+    if has_openers(dealt, rules.joker) and not openers_kept(dealt, rules.joker, (c for c in thrown if c is not None)):
+        raise Violation("split_openers_undeclared", f"discarding these cards breaks {name}'s openers "
+                        f"{state.openers}: the opener must declare splitting openers and keep the discards "
+                        "aside", cite("split_openers"), {"seat": seat})
 
 
 def after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
@@ -71,6 +92,14 @@ class OpenersShown:
     folded, split the openers or won without a showdown."""
     position: int
     cards: str = field(metadata=PUBLIC)
+
+
+@dataclass(frozen=True)
+class OpenersSplit:
+    """The opener declared that the draw breaks the openers: `cards`, the discards, are kept
+    aside face down to prove them (as five-card draw's event of the name)."""
+    position: int
+    cards: str = field(metadata=OWNER_ONLY)
 
 
 def openers_shown(state: MixedState) -> list[OpenersShown]:

@@ -44,7 +44,7 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
-from domain.games.draw_family import OpenersShown, Redealt
+from domain.games.draw_family import OpenersShown, OpenersSplit, Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
@@ -104,9 +104,11 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class Discard:
-    """Draw games: the cards thrown ("" stands pat; `??` unknown ones)."""
+    """Draw games: the cards thrown ("" stands pat; `??` unknown ones). `split_openers`:
+    under jacks or better the opener says the draw breaks the openers (DrawRules)."""
     position: int
     cards: str
+    split_openers: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,10 +197,10 @@ class HandEnded:
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
               | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
-              | OpenersShown)
+              | OpenersShown | OpenersSplit)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown)}
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -375,7 +377,7 @@ def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
-def _unchanged(state: MixedState, _: ShowAsked | OpenersShown) -> MixedState:
+def _unchanged(state: MixedState, _: ShowAsked | OpenersShown | OpenersSplit) -> MixedState:
     """An event that changes nothing in the state (it tells what was asked or shown)."""
     return state
 
@@ -394,7 +396,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
-    OpenersShown: _unchanged,
+    OpenersShown: _unchanged, OpenersSplit: _unchanged,
 }
 
 
@@ -544,7 +546,9 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
-    return [CardsDiscarded(seat, cards_text(draw_family.check_discard(state, seat, command.cards)))]
+    thrown = cards_text(draw_family.check_discard(state, seat, command.cards, command.split_openers))
+    return [CardsDiscarded(seat, thrown), OpenersSplit(seat, thrown)] if command.split_openers \
+        else [CardsDiscarded(seat, thrown)]
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:

@@ -30,7 +30,7 @@ from domain.games import dealt_games, draw_family, mixed
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, OpenersShown, PlayerDrew, RedealRequired
+from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, OpenersShown, OpenersSplit, PlayerDrew, RedealRequired
 from domain.games.draw.openers import breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
@@ -98,7 +98,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
     _, theirs = mixed.handle(None, _draw_family_start(start))
     theirs = _deal_as_dealt(ours, theirs)
     their_events: list[mixed.Event] = []
-    proofs: tuple[list[Event], list[mixed.Event]] = ([], [])
+    proofs: tuple[list[Any], list[Any]] = ([], [])  # the openers shown and split, in both
     while not ours.over:
         if ours.awaiting == "redeal":
             if refused := _redeals_differ(events, their_events, theirs):
@@ -111,9 +111,10 @@ def play_in_both(seed: int) -> tuple[str, str]:
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
                     f"awaits the {theirs.phase} ({theirs.next_to_draw})"
-            if refused := _draw_limits_differ(ours, theirs):
+            if refused := _refusals_differ(ours, theirs):
                 return "different", refused
-            events, ours, theirs = _draw_in_both(rng, ours, theirs)
+            events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs)
+            proofs[1].extend(_openers_events(their_events))
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
             other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
@@ -124,18 +125,24 @@ def play_in_both(seed: int) -> tuple[str, str]:
             command = PostAction(ours.to_act, action, to)
             events, ours = draw_decide.handle(ours, command)
             their_events, theirs = mixed.handle(theirs, command)
-            proofs[1].extend(e for e in their_events if isinstance(e, draw_family.OpenersShown))
+            proofs[1].extend(_openers_events(their_events))
         shown, theirs = _repeat_showdown(events, theirs)
-        proofs[0].extend(e for e in events if isinstance(e, OpenersShown))
-        proofs[1].extend(e for e in shown if isinstance(e, draw_family.OpenersShown))
+        proofs[0].extend(_openers_events(events))
+        proofs[1].extend(_openers_events(shown))
     if not theirs.over:
         shown, theirs = mixed.handle(theirs, mixed.SettleShowdown())
-        proofs[1].extend(e for e in shown if isinstance(e, draw_family.OpenersShown))
+        proofs[1].extend(_openers_events(shown))
     if ours.stacks != theirs.stacks:
         return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
-    if [(e.position, e.cards) for e in proofs[0]] != [(e.position, e.cards) for e in proofs[1]]:
-        return "different", f"openers shown: five-card draw {proofs[0]}, draw family {proofs[1]}"
+    if proofs[0] != proofs[1]:
+        return "different", f"openers shown and split: five-card draw {proofs[0]}, draw family {proofs[1]}"
     return "same", ""
+
+
+def _openers_events(events: list[Any]) -> list[tuple[str, int, str | None]]:
+    """The openers shown and split (type name, seat, cards): the two engines' events of those names."""
+    return [(type(e).__name__, e.position, e.cards) for e in events
+            if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit))]
 
 
 def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> mixed.MixedState:
@@ -155,10 +162,11 @@ def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs
     return ""
 
 
-def _draw_in_both(rng: random.Random, ours: HandState,
-                  theirs: mixed.MixedState) -> tuple[list[Event], HandState, mixed.MixedState]:
-    """The seat to draw throws a random legal set of cards in both; the draw family is
-    dealt what five-card draw's stub gave."""
+def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
+                  ) -> tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
+    """The seat to draw throws a random legal set of cards in both (the opener declaring
+    split openers when the draw breaks them); the draw family is dealt what five-card
+    draw's stub gave."""
     seat = ours.draw_to_act
     assert seat is not None
     hand = list(ours.hands[seat])
@@ -167,37 +175,40 @@ def _draw_in_both(rng: random.Random, ours: HandState,
         thrown.pop()
     text = format_cards(thrown)
     discard = tuple(text[i:i + 2] for i in range(0, len(text), 2))
-    events, ours = draw_decide.handle(ours, Discard(seat, discard, breaks_openers(ours, seat, discard)))
-    _, theirs = mixed.handle(theirs, mixed.Discard(seat, text))
+    split = breaks_openers(ours, seat, discard)
+    events, ours = draw_decide.handle(ours, Discard(seat, discard, split))
+    their_events, theirs = mixed.handle(theirs, mixed.Discard(seat, text, split))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
     if received:
         _, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
-    return events, ours, theirs
+    return events, their_events, ours, theirs
 
 
-def _draw_limits_differ(ours: HandState, theirs: mixed.MixedState) -> str:
-    """Whether the two refuse different discards of the seat to draw for the draw limit
-    (throwing its first k cards, every k): "" when they agree."""
+def _refusals_differ(ours: HandState, theirs: mixed.MixedState) -> str:
+    """Whether the two refuse different discards of the seat to draw, none declared split
+    (throwing its first k cards, every k: the draw limit, split openers undeclared): ""
+    when they agree."""
     seat = ours.draw_to_act
     assert seat is not None
     text = format_cards(ours.hands[seat])
     for count in range(HAND_SIZE + 1):
         thrown = text[:2 * count]
-        mine = _refused_for_the_limit(draw_decide.handle, ours, Discard(seat, tuple(
+        mine = _refusal(draw_decide.handle, ours, Discard(seat, tuple(
             thrown[i:i + 2] for i in range(0, len(thrown), 2))))
-        other = _refused_for_the_limit(mixed.handle, theirs, mixed.Discard(seat, thrown))
+        other = _refusal(mixed.handle, theirs, mixed.Discard(seat, thrown))
         if mine != other:
-            return f"throwing {thrown or 'nothing'}: five-card draw refuses it {mine}, the draw family {other}"
+            return f"throwing {thrown or 'nothing'}: five-card draw refuses it ({mine}), the draw family ({other})"
     return ""
 
 
-def _refused_for_the_limit(handle: Callable[[Any, Any], object], state: object, command: object) -> bool:
+def _refusal(handle: Callable[[Any, Any], object], state: object, command: object) -> str | None:
+    """The code of the violation the command meets, None when it is accepted."""
     try:
         handle(state, command)
     except Violation as refused:
-        return refused.code == "draw_limit_exceeded"
-    return False
+        return refused.code
+    return None
 
 
 def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> tuple[list[mixed.Event], mixed.MixedState]:
