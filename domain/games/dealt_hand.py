@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from domain.games.dealt_games import FLOP, Game
+from domain.games.draw_settings import DrawRules
 from domain.games.settlement import open_pots
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState
-from domain.rules.cards import Card, format_card, parse_card
+from domain.rules.cards import JOKER, Card, format_card, parse_card
 from domain.rules.citations import cite
 from domain.rules.draw_order import next_to_draw
+from domain.rules.evaluation import evaluate_high
 from domain.rules.pots import Pot, PotAward
 from domain.rules.short_deck import is_short_deck_card
 from domain.rules.showdown_order import DECLARED
@@ -32,10 +34,12 @@ Hole = tuple[Card | None, ...]
 class MixedState:
     """`hole[i]`: seat i's cards in dealing order (None: unknown), `up[i]` which are face up.
     `phase`: "deal" (hole cards due to the seats in `due`), "board", "action", "draw",
-    "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
+    "redeal" (a first round nobody opened, until its Redealt), "showdown", "over". `street` counts betting rounds from 0; `first_to_act` opens the
     first round of a game with blinds, once the cards are out. A hand with a `deck` is
     dealt by the decider (`deck_position`: the next card) and shown down by the TDA
-    (`aggressor`: the last to bet or raise this round; `showdown_mode`)."""
+    (`aggressor`: the last to bet or raise this round; `showdown_mode`). A draw hand may
+    carry five-card draw's table rules (`draw_rules`; `opener`: the first round's first
+    bet, domain.games.draw_family)."""
     game: Game
     players: tuple[str, ...]
     odd_chip: str
@@ -62,6 +66,10 @@ class MixedState:
     commitment: str | None
     showdown_mode: str
     aggressor: int | None
+    draw_rules: DrawRules | None = None
+    opener: int | None = None
+    antes: tuple[Amount, ...] = ()  # as the hand started: a redeal posts them again
+    openers: str | None = None  # the cards the opener opened on, under jacks or better
 
     @property
     def stacks(self) -> tuple[Amount, ...]:
@@ -97,6 +105,19 @@ class MixedState:
         return next_to_draw({seat for seat in b.contenders if not self.drawn[seat]}, b.button, b.seat_count)
 
     @property
+    def holds_joker(self) -> bool:
+        """The hand's deck holds the joker (five-card draw's joker rule, DrawRules.joker)."""
+        return self.draw_rules is not None and self.draw_rules.joker is not None
+
+    @property
+    def high(self) -> Callable[..., int] | None:
+        """How the hand's hands rank high: the game's way, or by its joker rule."""
+        rules = self.draw_rules
+        if rules is not None and rules.joker is not None:
+            return partial(_high_with_joker, rules.joker)
+        return self.game.high
+
+    @property
     def pots(self) -> tuple[Pot, ...]:
         if self.over:
             return ()
@@ -106,27 +127,32 @@ class MixedState:
 # ------------------------------------------------------------------------- cards
 
 
-def _card(text: str, short_deck: bool) -> Card | None:
+def _card(text: str, short_deck: bool, joker: bool) -> Card | None:
     if text == UNKNOWN:
         return None
     card = parse_card(text)
-    if card > 51 or (short_deck and not is_short_deck_card(card)):
+    if card > 51 and not (joker and card == JOKER) or (short_deck and not is_short_deck_card(card)):
         deck = "the short deck (sixes to aces)" if short_deck else "a 52-card deck"
         raise Violation("invalid_card", f"{text} is not a card of {deck}", numbers={"card": text})
     return card
 
 
 @lru_cache(maxsize=1 << 14)
-def cards_of(text: str, short_deck: bool = False) -> tuple[Card | None, ...]:
-    """The cards of `text` (None: `??`), checked against the game's deck. Cached, as
+def cards_of(text: str, short_deck: bool = False, joker: bool = False) -> tuple[Card | None, ...]:
+    """The cards of `text` (None: `??`), checked against the game's deck (`joker`: the deck
+    holds the joker; an event's cards, checked when decided, are read with it). Cached, as
     hold'em's parser is: a hand reads the same cards when they are dealt, evolved, shown."""
     if len(text) % 2:
         raise Violation("invalid_card", f"{text!r} is not a run of two-character cards")
-    return tuple(_card(text[i:i + 2], short_deck) for i in range(0, len(text), 2))
+    return tuple(_card(text[i:i + 2], short_deck, joker) for i in range(0, len(text), 2))
 
 
 def cards_text(cards: Iterable[Card | None]) -> str:
     return "".join(UNKNOWN if c is None else format_card(c) for c in cards)
+
+
+def _high_with_joker(joker: str, hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
+    return evaluate_high(hole + board, joker).strength
 
 
 def known_cards(state: MixedState) -> set[Card]:
@@ -184,7 +210,7 @@ def shows_at_showdown(state: MixedState, seat: int) -> bool:
     beats or ties every hand shown on a side of the pot it can win; else muck
     (domain.rules.showdown_order.computer_shows)."""
     game, order = state.game, state.show_order
-    high = strengths(state, game.high or game.low)
+    high = strengths(state, state.high or game.low)
     if showdown_order.computer_shows(high, order, state.shown, state.mucked, seat):
         return True
     low = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}

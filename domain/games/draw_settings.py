@@ -10,11 +10,12 @@ at twice the ante, so they are derived (`betting_structure`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from domain.rules.betting import FIXED_LIMIT, KINDS, NO_LIMIT, BettingStructure
+from domain.rules.cards import JOKER, Card
 from domain.rules.evaluation import JOKER_RULES
 from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
 from domain.rules.violations import Violation
@@ -25,6 +26,7 @@ MODES = (BETTING, NO_BETTING)
 
 THREE_OR_FOUR_WITH_ACE = "3_or_4_with_ace"
 DRAW_LIMITS = (THREE_OR_FOUR_WITH_ACE, 3, 5)
+ACE_RANK_INDEX = 12
 
 JACKS_OR_BETTER = "jacks_or_better"
 OPENINGS = (None, JACKS_OR_BETTER)
@@ -88,14 +90,9 @@ class DrawSettings:
 
     def validate(self) -> None:
         _one_of("mode", self.mode, MODES)
-        _one_of("opening", self.opening, OPENINGS)
-        _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
-        _one_of("joker", self.joker, (None, *JOKER_RULES))
         _one_of("structure", self.structure, KINDS)
         _one_of("showdown", self.showdown, SHOWDOWNS)
-        if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
-            raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
-                       draw_limit=self.draw_limit)
+        self.hand_rules().validate()
         for name in ("ante", "starting_chips", "hands"):
             value = getattr(self, name)
             if not _is_whole(value) or value < 1:
@@ -136,6 +133,43 @@ class DrawSettings:
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def hand_rules(self) -> DrawRules:
+        """The rules of this table that a hand of the mixed games' draw family plays by."""
+        return DrawRules(self.draw_limit, self.second_round_start, self.opening, self.joker)
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """Five-card draw's table settings as a hand of the draw family (domain.games.mixed)
+    carries them: per hand, in its HandStarted, since five-card draw sets them per table
+    and not per game (docs/draw-family.md). `draw_limit` as DrawSettings has it;
+    `second_round_start` OPENER: the rounds after the draw are opened by the first
+    round's opener (or the next seat still in with chips to its left), and a first round
+    nobody opens is dealt again; `opening` JACKS_OR_BETTER: the first bet needs openers,
+    and a deal where nobody holds them is dealt again; `joker` "wild" or "bug": the deck
+    holds the joker, and hands rank (and open) by that rule."""
+    draw_limit: str | int
+    second_round_start: str
+    opening: str | None = None
+    joker: str | None = None
+
+    def validate(self) -> None:
+        _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
+        _one_of("opening", self.opening, OPENINGS)
+        _one_of("joker", self.joker, (None, *JOKER_RULES))
+        if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
+            raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
+                       draw_limit=self.draw_limit)
+
+
+def most_exchanged(draw_limit: str | int, kept: Iterable[Card | None]) -> int:
+    """The most cards a player keeping `kept` may exchange under `draw_limit` (a kept card
+    not known, None, may be the ace)."""
+    if draw_limit == THREE_OR_FOUR_WITH_ACE:
+        keeps_ace = any(card is None or card == JOKER or card >> 2 == ACE_RANK_INDEX for card in kept)
+        return 4 if keeps_ace else 3
+    return int(draw_limit)
 
 
 DEFAULT_SETTINGS = DrawSettings()

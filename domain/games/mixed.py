@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
-from domain.games import stud
-from domain.games.dealt_games import DEALT_GAMES, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
+from domain.games import draw_family, stud
+from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
-    Hole,
     MixedState,
     cards_of,
     cards_text,
@@ -45,13 +44,15 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
+from domain.games.draw_family import OpenersShown, OpenersSplit, Redealt
+from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.games.settlement import settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
-from domain.rules.cards import Card, format_card
+from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
 from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
@@ -84,6 +85,9 @@ class StartHand:
     street, the board as they fall due, and plays the TDA showdown in `showdown` mode."""
     commitment: str | None = None
     showdown: str = AUTOMATIC
+    draw_rules: DrawRules | None = None
+    """Draw games: five-card draw's table settings the hand plays by (its draw limit, the
+    round after the draw from the opener); None: any number drawn, left of the button."""
 
 
 @dataclass(frozen=True)
@@ -100,9 +104,11 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class Discard:
-    """Draw games: the cards thrown ("" stands pat; `??` unknown ones)."""
+    """Draw games: the cards thrown ("" stands pat; `??` unknown ones). `split_openers`:
+    under jacks or better the opener says the draw breaks the openers (DrawRules)."""
     position: int
     cards: str
+    split_openers: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,7 @@ class HandStarted:
     deck: tuple[str, ...] | None = field(default=None, metadata=SEALED)
     commitment: str | None = None
     showdown: str = AUTOMATIC
+    draw_rules: DrawRules | None = None
 
 
 @dataclass(frozen=True)
@@ -189,10 +196,11 @@ class HandEnded:
 
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
-              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded)
+              | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
+              | OpenersShown | OpenersSplit)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded)}
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -220,11 +228,12 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
         board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
         opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
         awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
-        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None)
+        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None,
+        draw_rules=event.draw_rules, antes=event.antes)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
-    cards = cards_of(event.cards)
+    cards = cards_of(event.cards, joker=True)
     seat = event.position
     hole = with_item(state.hole, seat, state.hole[seat] + cards)
     up = with_item(state.up, seat, state.up[seat] + event.up)
@@ -249,7 +258,7 @@ def _open_round(state: MixedState) -> MixedState:
             return _open_stud_first_round(state)
         opened = with_changes(b, to_act=state.first_to_act)
         return _close_round(with_changes(state, phase="action", betting=opened))
-    opener = None
+    opener = draw_family.opener_after_draw(state) if game.family == DRAW else None
     unknown = False
     if game.family == STUD:
         opener = stud.opener_seat(up_cards(state), game.razz, (b.button + 1) % b.seat_count)
@@ -297,25 +306,10 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     return _open_round(new)
 
 
-def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
-    """The cards kept. Unknown cards thrown from a hand of known cards leave every kept
-    card unknown: nobody can say which were kept."""
-    kept = list(hole)
-    unplaced = 0
-    for card in thrown:
-        if card in kept:
-            kept.remove(card)
-        elif None in kept:
-            kept.remove(None)
-        else:
-            unplaced += 1
-    return (None,) * (len(kept) - unplaced) if unplaced else tuple(kept)
-
-
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
     seat = event.position
-    thrown = cards_of(event.cards)
-    hole = _after_discard(state.hole[seat], thrown)
+    thrown = cards_of(event.cards, joker=True)
+    hole = draw_family.after_discard(state.hole[seat], thrown)
     new = with_changes(state, hole=with_item(state.hole, seat, hole),
                        up=with_item(state.up, seat, (False,) * len(hole)),
                        drawn=with_item(state.drawn, seat, True),
@@ -349,6 +343,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     betting = bet.apply_action(b, event.position, event.action, event.to)
     aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
     new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    if event.action == "bet" and state.draw_rules is not None:
+        new = draw_family.bet_made(new, event.position)
     return new if betting.to_act is not None else _close_round(new)
 
 
@@ -367,7 +363,7 @@ def _uncalled_returned(state: MixedState, event: UncalledReturned) -> MixedState
 
 def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
     seat = event.position
-    cards = cards_of(event.cards)
+    cards = cards_of(event.cards, joker=True)
     hole, up = state.hole[seat], state.up[seat]
     if None in hole or len(cards) != len(hole):
         up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
@@ -381,7 +377,8 @@ def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
-def _show_asked(state: MixedState, _: ShowAsked) -> MixedState:
+def _unchanged(state: MixedState, _: ShowAsked | OpenersShown | OpenersSplit) -> MixedState:
+    """An event that changes nothing in the state (it tells what was asked or shown)."""
     return state
 
 
@@ -398,7 +395,8 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     HandStarted: _hand_started, CardsDealt: _cards_dealt, BoardDealt: _board_dealt,
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
-    ShowAsked: _show_asked, PotAwarded: _pot_awarded, HandEnded: _hand_ended,
+    ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
+    OpenersShown: _unchanged, OpenersSplit: _unchanged,
 }
 
 
@@ -476,11 +474,15 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
         check_deck(game, command.deck, n)
+    if command.draw_rules is not None:
+        if family != DRAW:
+            raise Violation("illegal_action", f"{command.game} is not a draw game: it has no draw rules")
+        command.draw_rules.validate()
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
                        command.odd_chip, tuple(command.deck) if command.deck is not None else None,
-                       command.commitment, command.showdown)
+                       command.commitment, command.showdown, command.draw_rules)
 
 
 def _check_seat(state: MixedState, seat: Any) -> None:
@@ -492,7 +494,7 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     _check_seat(state, command.position)
     _check_dealt_by_command(state)
     seat, game = command.position, state.game
-    cards = cards_of(command.cards, game.short_deck)
+    cards = cards_of(command.cards, game.short_deck, state.holds_joker)
     check_fresh(state, cards)
     name = state.players[seat]
     if state.phase == "draw":
@@ -544,17 +546,9 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
     if seat != expected:
         raise Violation("not_your_turn", f"{state.players[expected]} draws first",
                         numbers={"seat": seat, "to_draw": expected})
-    thrown = cards_of(command.cards, state.game.short_deck)
-    hole = state.hole[seat]
-    if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
-            != sum(c is not None for c in thrown):
-        raise Violation("invalid_discard", f"{state.players[seat]} holds {len(hole)} cards and "
-                        f"cannot throw {command.cards}")
-    for card in thrown:
-        if card is not None and card not in hole and None not in hole:
-            raise Violation("invalid_discard", f"{state.players[seat]} does not hold "
-                            f"{format_card(card)}")
-    return [CardsDiscarded(seat, cards_text(thrown))]
+    thrown = cards_text(draw_family.check_discard(state, seat, command.cards, command.split_openers))
+    return [CardsDiscarded(seat, thrown), OpenersSplit(seat, thrown)] if command.split_openers \
+        else [CardsDiscarded(seat, thrown)]
 
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
@@ -582,6 +576,8 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
+    if command.action == "bet" and state.draw_rules is not None:
+        draw_family.check_opening(state, seat)
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
 
 
@@ -619,7 +615,7 @@ def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
         raise Violation("illegal_action", "cards are shown once the betting is over")
     if command.cards is None:
         raise Violation("invalid_card", f"{state.players[seat]}'s cards are unknown: say which")
-    cards = cards_of(command.cards, state.game.short_deck)
+    cards = cards_of(command.cards, state.game.short_deck, state.holds_joker)
     hole = state.hole[seat]
     known = [c for c in hole if c is not None]
     if None in cards or any(c not in cards for c in known) or len(cards) != len(hole):
@@ -694,6 +690,8 @@ def _follow_up(state: MixedState) -> list[Event]:
         return []
     if state.deck is not None:
         return _dealt_from_deck(state, state.deck)
+    if state.phase == "redeal" and (reason := draw_family.redeal_reason(state)):
+        return [draw_family.redeal(state, reason)]
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]
@@ -742,6 +740,8 @@ def _round_closed(state: MixedState) -> MixedState:
     game = state.game
     if state.street + 1 >= game.rounds:
         return with_changes(state, phase="showdown")
+    if state.draw_rules is not None and draw_family.redeal_reason(state):
+        return with_changes(state, phase="redeal")
     street = state.street + 1
     if game.family == STUD:
         due = tuple(not f for f in state.betting.folded)
@@ -759,8 +759,9 @@ def _settlement(state: MixedState) -> list[Event]:
     def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
         # One-sided games rank by their only side (razz and the draws by the low) and have
         # no low half; award_high_low then settles each pot whole.
-        highs = strengths(state, game.high or game.low)
+        highs = strengths(state, state.high or game.low)
         lows = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
-    return [*settlement(b, state.odd_chip, showdown_awards, HandEnded)]
+    proven = draw_family.openers_shown(state) if state.draw_rules is not None else []
+    return [*proven, *settlement(b, state.odd_chip, showdown_awards, HandEnded)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import stud
+from domain.games import draw_family, stud
 from domain.games.dealt_hand import MixedState, up_cards
 from domain.rules.betting import FIXED_LIMIT, legal_actions
 from domain.rules.legal_shapes import legal_as_ruled
@@ -27,7 +27,7 @@ def mixed_legal(state: MixedState) -> dict[str, Any] | None:
     if seat is None or state.over:
         return None
     b = state.betting
-    legal = legal_as_ruled(legal_actions(b))
+    legal = legal_as_ruled(legal_actions(b) if state.draw_rules is None else draw_family.legal_actions(state))
     if legal is None:
         return None
     if state.bring_in_due:

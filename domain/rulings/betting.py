@@ -25,8 +25,8 @@ from domain.games.draw import state as draw_state
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
 from domain.games.draw.events import CardsShown, FalseOpenersFound, HandEnded, OpenersShown
-from domain.games.draw.state import ACE_RANK_INDEX, DRAW, FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND
-from domain.games.draw_settings import DrawSettings
+from domain.games.draw.state import DRAW, FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND
+from domain.games.draw_settings import ACE_RANK_INDEX, DrawSettings
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, UncalledReturned
 from domain.games.holdem import HandState
 from domain.history.phh import UNKNOWN_CARD

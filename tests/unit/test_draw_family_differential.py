@@ -1,36 +1,42 @@
 """Five-card draw's decider against the mixed games' draw family, decision by decision:
 random betting hands (no-limit, pot-limit, fixed-limit with and without the heads-up
 cap; 2 to 6 players; antes from 1 to 25 chips; stacks from less than the ante to 200
-units; every draw limit) are played in domain.games.draw and in domain.games.mixed, the
-draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW` below: a Game, five cards,
-one draw, ranked high, the big bet after the draw). The cards come from five-card draw's
-deck and draw, the actions and discards are picked from its legal set, its showdown's
-shows and mucks are repeated in the draw family. At every betting decision both must ask
-the same seat and offer the same actions; every draw must be asked of the same seat;
-every hand must end with the same stacks.
-
-Five-card draw's own settings the draw family cannot express (DIFFERENCES, counted, not
-compared): the opening requirement, the joker, a redeal after an all-checked first round
-and the second round from the opener (`second_round_start` "opener"). docs/draw-family.md
-says what the one engine must take over from five-card draw.
+units; every draw limit; both second-round starts; with and without jacks or better and
+the joker, wild or the bug) are played in domain.games.draw and in
+domain.games.mixed, the draw family dealt as five-card draw is dealt (`FIVE_CARD_DRAW`
+below: a Game, five cards, one draw, ranked high, the big bet after the draw) with the
+table's rules as the hand's (`DrawSettings.hand_rules`: the draw limit, the round after
+the draw from the opener, jacks or better, the new deal of a first round nobody opened,
+the joker).
+The cards come from five-card draw's deck and draw (and its new deck on a redeal), the
+actions and discards are picked from its legal set (an opener breaking the openers
+declares it there), its showdown's shows and mucks are repeated in the draw family. At
+every betting decision both must ask the same seat and offer the same actions; a redeal
+must come in both, for the same reason; every draw must be asked of the same seat, and
+both must refuse the same discards for the draw limit; every hand must end with the same
+stacks. Every seed is compared: no setting of five-card draw is left apart
+(docs/draw-family.md: what the draw family has taken over, and what it has not yet).
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from domain.games import dealt_games, mixed
+from domain.games import dealt_games, draw_family, mixed
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
-from domain.games.draw.commands import Discard, StartHand
-from domain.games.draw.events import CardsShown, Event, PlayerDrew
-from domain.games.draw.state import HAND_SIZE, SECOND_ROUND, HandState
+from domain.games.draw.commands import Discard, Redeal, StartHand
+from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, OpenersShown, OpenersSplit, PlayerDrew, RedealRequired
+from domain.games.draw.openers import breaks_openers
+from domain.games.draw.state import HAND_SIZE, HandState
+from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
 from domain.games.hand_events import CardsMucked, PostAction
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, legal_actions
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
 from domain.rules.cards import RANKS, SUITS, format_cards
 from domain.rules.evaluation import strength
 from domain.rules.violations import Violation
@@ -42,11 +48,6 @@ _DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 FIVE_CARD_DRAW = dealt_games.Game("five_card_draw_family", dealt_games.DRAW, HAND_SIZE, draws=1,
                                   high=lambda hole, board: strength(hole + board), late_round=1)
 
-OPENERS = "an opening requirement"
-JOKER = "a joker in the deck"
-REDEAL = "a redeal after an all-checked first round"
-FROM_OPENER = "the second round from the opener"
-DIFFERENCES = (OPENERS, JOKER, REDEAL, FROM_OPENER)
 
 @pytest.fixture(autouse=True)
 def _five_card_draw_in_the_draw_family(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -80,61 +81,92 @@ def _random_start(rng: random.Random) -> StartHand:
 
 
 def _draw_family_start(start: StartHand) -> mixed.StartHand:
-    """The same hand in the draw family: each seat's ante by position, no blind."""
+    """The same hand in the draw family: each seat's ante by position, no blind, the
+    table's rules as the hand's."""
     n = len(start.players)
     return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
-                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n)
+                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n,
+                           draw_rules=start.settings.hand_rules())
 
 
 def play_in_both(seed: int) -> tuple[str, str]:
-    """(outcome, detail): "same" when every decision and the end agree, a DIFFERENCES
-    entry when the hand is one of them, "different" with the first disagreement."""
+    """(outcome, detail): "same" when every decision and the end agree, else "different"
+    with the first disagreement."""
     rng = random.Random(seed)
     start = _random_start(rng)
-    settings = start.settings
-    if settings.joker:
-        return JOKER, ""
-    if settings.opening:
-        return OPENERS, ""
-    _, ours = draw_decide.handle(None, start)
+    events, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    for seat, hand in enumerate(ours.hands):
-        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
-    second_round_decisions = 0
+    theirs = _deal_as_dealt(ours, theirs)
+    their_events: list[mixed.Event] = []
+    proofs: tuple[list[Any], list[Any]] = ([], [])  # the openers shown and split, in both
     while not ours.over:
         if ours.awaiting == "redeal":
-            return REDEAL, ""
-        if ours.awaiting == "draw":
+            if refused := _redeals_differ(events, their_events, theirs):
+                return "different", refused
+            deck = list(ours.deck)
+            rng.shuffle(deck)
+            events, ours = draw_decide.handle(ours, Redeal(tuple(deck)))
+            theirs = _deal_as_dealt(ours, theirs)
+        elif ours.awaiting == "draw":
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
                     f"awaits the {theirs.phase} ({theirs.next_to_draw})"
-            events, ours, theirs = _draw_in_both(rng, ours, theirs)
+            if refused := _refusals_differ(ours, theirs):
+                return "different", refused
+            events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs)
+            proofs[1].extend(_openers_events(their_events))
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
-            other = _offer(theirs.to_act, legal_actions(theirs.betting) if theirs.phase == "action" else None)
+            other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
             if mine != other:
-                if ours.phase == SECOND_ROUND and not second_round_decisions \
-                        and settings.second_round_start == OPENER:
-                    return FROM_OPENER, ""
                 return "different", f"five-card draw {mine}, draw family {other}"
-            second_round_decisions += ours.phase == SECOND_ROUND
             action, to = _choose(rng, draw_legal.legal_actions(ours))
             assert ours.to_act is not None
             command = PostAction(ours.to_act, action, to)
             events, ours = draw_decide.handle(ours, command)
-            _, theirs = mixed.handle(theirs, command)
-        theirs = _repeat_showdown(events, theirs)
+            their_events, theirs = mixed.handle(theirs, command)
+            proofs[1].extend(_openers_events(their_events))
+        shown, theirs = _repeat_showdown(events, theirs)
+        proofs[0].extend(_openers_events(events))
+        proofs[1].extend(_openers_events(shown))
     if not theirs.over:
-        _, theirs = mixed.handle(theirs, mixed.SettleShowdown())
+        shown, theirs = mixed.handle(theirs, mixed.SettleShowdown())
+        proofs[1].extend(_openers_events(shown))
     if ours.stacks != theirs.stacks:
         return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
+    if proofs[0] != proofs[1]:
+        return "different", f"openers shown and split: five-card draw {proofs[0]}, draw family {proofs[1]}"
     return "same", ""
 
 
-def _draw_in_both(rng: random.Random, ours: HandState,
-                  theirs: mixed.MixedState) -> tuple[list[Event], HandState, mixed.MixedState]:
-    """The seat to draw throws a random legal set of cards in both; the draw family is
-    dealt what five-card draw's stub gave."""
+def _openers_events(events: list[Any]) -> list[tuple[str, int, str | None]]:
+    """The openers shown and split (type name, seat, cards): the two engines' events of those names."""
+    return [(type(e).__name__, e.position, e.cards) for e in events
+            if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit))]
+
+
+def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> mixed.MixedState:
+    """The draw family is dealt the hands five-card draw dealt (on a redeal, the hands still in)."""
+    for seat, hand in enumerate(ours.hands):
+        if hand:
+            _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    return theirs
+
+
+def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs: mixed.MixedState) -> str:
+    """Whether five-card draw's redeal is not the draw family's (a new deal, for the same reason)."""
+    mine = next(e.reason for e in events if isinstance(e, RedealRequired))
+    other = next((e.reason for e in their_events if isinstance(e, Redealt)), None)
+    if mine != other or theirs.phase != "deal":
+        return f"five-card draw deals again ({mine}), the draw family {other} awaits the {theirs.phase}"
+    return ""
+
+
+def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
+                  ) -> tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
+    """The seat to draw throws a random legal set of cards in both (the opener declaring
+    split openers when the draw breaks them); the draw family is dealt what five-card
+    draw's stub gave."""
     seat = ours.draw_to_act
     assert seat is not None
     hand = list(ours.hands[seat])
@@ -142,25 +174,58 @@ def _draw_in_both(rng: random.Random, ours: HandState,
     while len(thrown) > draw_legal.draw_limit(ours.settings, [c for c in hand if c not in thrown]):
         thrown.pop()
     text = format_cards(thrown)
-    events, ours = draw_decide.handle(ours, Discard(seat, tuple(text[i:i + 2] for i in range(0, len(text), 2))))
-    _, theirs = mixed.handle(theirs, mixed.Discard(seat, text))
+    discard = tuple(text[i:i + 2] for i in range(0, len(text), 2))
+    split = breaks_openers(ours, seat, discard)
+    events, ours = draw_decide.handle(ours, Discard(seat, discard, split))
+    their_events, theirs = mixed.handle(theirs, mixed.Discard(seat, text, split))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
     if received:
         _, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
-    return events, ours, theirs
+    return events, their_events, ours, theirs
 
 
-def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> mixed.MixedState:
-    """Five-card draw's automatic showdown, show by show and muck by muck."""
+def _refusals_differ(ours: HandState, theirs: mixed.MixedState) -> str:
+    """Whether the two refuse different discards of the seat to draw, none declared split
+    (throwing its first k cards, every k: the draw limit, split openers undeclared): ""
+    when they agree."""
+    seat = ours.draw_to_act
+    assert seat is not None
+    text = format_cards(ours.hands[seat])
+    for count in range(HAND_SIZE + 1):
+        thrown = text[:2 * count]
+        mine = _refusal(draw_decide.handle, ours, Discard(seat, tuple(
+            thrown[i:i + 2] for i in range(0, len(thrown), 2))))
+        other = _refusal(mixed.handle, theirs, mixed.Discard(seat, thrown))
+        if mine != other:
+            return f"throwing {thrown or 'nothing'}: five-card draw refuses it ({mine}), the draw family ({other})"
+    return ""
+
+
+def _refusal(handle: Callable[[Any, Any], object], state: object, command: object) -> str | None:
+    """The code of the violation the command meets, None when it is accepted."""
+    try:
+        handle(state, command)
+    except Violation as refused:
+        return refused.code
+    return None
+
+
+def _repeat_showdown(events: list[Event], theirs: mixed.MixedState) -> tuple[list[mixed.Event], mixed.MixedState]:
+    """Five-card draw's automatic showdown, show by show and muck by muck (with the draw
+    family's events)."""
+    repeated: list[mixed.Event] = []
     for event in events:
         if theirs.over:
             break
         if isinstance(event, CardsShown):
-            _, theirs = mixed.handle(theirs, mixed.ShowCards(event.position, event.cards))
+            step, theirs = mixed.handle(theirs, mixed.ShowCards(event.position, event.cards))
         elif isinstance(event, CardsMucked):
-            _, theirs = mixed.handle(theirs, mixed.Muck(event.position))
-    return theirs
+            step, theirs = mixed.handle(theirs, mixed.Muck(event.position))
+        else:
+            continue
+        repeated.extend(step)
+    return repeated, theirs
 
 
 def tally(play: Callable[[int], tuple[str, str]], hands: int) -> Counter[str]:
@@ -178,27 +243,70 @@ def tally(play: Callable[[int], tuple[str, str]], hands: int) -> Counter[str]:
 
 def test_random_five_card_draw_hands_are_decided_alike_by_the_draw_family() -> None:
     outcomes = tally(play_in_both, HANDS)
-    assert outcomes["same"] >= HANDS // 3, outcomes
+    assert outcomes["same"] == HANDS, outcomes
 
 
-def test_the_draw_familys_deck_has_no_joker() -> None:
-    start = StartHand(("a", "b"), 1, DrawSettings(joker="wild"), _DECK + ("Jk",), (100, 100))
+def test_the_draw_familys_deck_holds_the_joker_only_by_the_hands_rule() -> None:
+    start = StartHand(("a", "b"), 1, DrawSettings(), _DECK, (100, 100))
     _, theirs = mixed.handle(None, _draw_family_start(start))
     with pytest.raises(Violation) as refused:
         mixed.handle(theirs, mixed.DealCards(0, "JkAsKsQsJs"))
     assert refused.value.code == "invalid_card"
 
 
-def test_an_all_checked_first_round_redeals_in_five_card_draw_and_draws_in_the_draw_family() -> None:
+@pytest.mark.parametrize(("joker", "winner"), [("wild", 0), ("bug", 1)])
+def test_the_joker_ranks_by_the_hands_rule(joker: str, winner: int) -> None:
+    # Wild: the joker makes three eights, above the queens; the bug (an ace): two eights, below.
+    settings = DrawSettings(joker=joker, second_round_start=LEFT_OF_DEALER)
+    _, theirs = mixed.handle(None, _draw_family_start(StartHand(("a", "b"), 1, settings, _DECK + ("Jk",),
+                                                                (100, 100))))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(0, "Jk8h8d4c2s"))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(1, "QsQh5d4d3h"))
+    for command in (PostAction(0, "check"), PostAction(1, "check"), mixed.Discard(0, ""), mixed.Discard(1, ""),
+                    PostAction(0, "check"), PostAction(1, "check"), mixed.ShowCards(0, "Jk8h8d4c2s"),
+                    mixed.ShowCards(1, "QsQh5d4d3h")):
+        _, theirs = mixed.handle(theirs, command)
+    assert theirs.over and theirs.stacks[winner] == 110
+
+
+def test_an_all_checked_first_round_is_dealt_again_in_both_with_the_antes_again() -> None:
     # second_round_start "opener" (the seeds' default): nobody opened, so the deal is void
-    # and dealt again with the pot kept; the draw family goes on to the draw.
+    # and dealt again with the pot kept.
     start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
     _, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    for seat, hand in enumerate(ours.hands):
-        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+    theirs = _deal_as_dealt(ours, theirs)
     for seat in (0, 1, 2):
         _, ours = draw_decide.handle(ours, PostAction(seat, "check"))
-        _, theirs = mixed.handle(theirs, PostAction(seat, "check"))
+        events, theirs = mixed.handle(theirs, PostAction(seat, "check"))
     assert ours.awaiting == "redeal"
-    assert theirs.phase == "draw"
+    assert events[-1] == Redealt(ALL_CHECKED, (10, 10, 10))
+    assert theirs.phase == "deal" and theirs.stacks == (80, 80, 80) and theirs.hole == ((),) * 3
+
+
+def test_a_bet_without_openers_is_refused_under_jacks_or_better() -> None:
+    start = StartHand(("a", "b"), 1, DrawSettings(opening="jacks_or_better"), _DECK, (100, 100))
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(0, "2s3h4d5c7s"))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(1, "JsJh4s5s8d"))
+    legal = draw_family.legal_actions(theirs)
+    assert legal is not None and legal.bet is None and legal.check
+    with pytest.raises(Violation) as refused:
+        mixed.handle(theirs, PostAction(0, "bet", 20))
+    assert refused.value.code == "no_openers"
+    _, theirs = mixed.handle(theirs, PostAction(0, "check"))
+    _, theirs = mixed.handle(theirs, PostAction(1, "bet", 20))
+    assert theirs.opener == 1
+    events, theirs = mixed.handle(theirs, PostAction(0, "fold"))
+    assert draw_family.OpenersShown(1, "JsJh") in events  # proven though nobody called
+
+
+def test_draw_rules_belong_to_a_draw_game() -> None:
+    rules = DrawSettings().hand_rules()
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, mixed.StartHand("razz", ("a", "b"), (100, 100), 0, DrawSettings().betting_structure(),
+                                           (5, 5), (0, 0), bring_in=5, draw_rules=rules))
+    assert refused.value.code == "illegal_action"
+    with pytest.raises(Violation) as invalid:
+        mixed.handle(None, _draw_family_start(StartHand(("a", "b"), 0, DrawSettings(draw_limit=4), _DECK, (100, 100))))
+    assert invalid.value.code == "invalid_settings"

@@ -6,19 +6,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain.games.draw.openers import has_openers, needs_openers
-from domain.games.draw.state import ACE_RANK_INDEX, FIRST_ROUND, HAND_SIZE, SECOND_ROUND, HandState
-from domain.games.draw_settings import THREE_OR_FOUR_WITH_ACE, DrawSettings
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, SECOND_ROUND, HandState
+from domain.games.draw_settings import DrawSettings, most_exchanged
 from domain.rules import betting as bet
 from domain.rules.betting import LegalActions, with_changes
-from domain.rules.cards import JOKER
 
 
 def draw_limit(settings: DrawSettings, kept: Iterable[int]) -> int:
     """The most cards a player keeping `kept` may exchange."""
-    if settings.draw_limit == THREE_OR_FOUR_WITH_ACE:
-        keeps_ace = any(card == JOKER or card >> 2 == ACE_RANK_INDEX for card in kept)
-        return 4 if keeps_ace else 3
-    return int(settings.draw_limit)
+    return most_exchanged(settings.draw_limit, kept)
 
 
 @dataclass(frozen=True)

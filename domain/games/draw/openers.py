@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from domain.games.draw.state import ACE_RANK_INDEX, FIRST_ROUND, HAND_SIZE, HandState, card_numbers
-from domain.games.draw_settings import JACKS_OR_BETTER
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, HandState, card_numbers
+from domain.games.draw_settings import ACE_RANK_INDEX, JACKS_OR_BETTER
 from domain.rules.cards import JOKER, format_cards, parse_cards
 from domain.rules.evaluation import evaluate_high
 

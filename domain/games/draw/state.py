@@ -15,7 +15,6 @@ from domain.rules.pots import Pot, PotAward
 from domain.rules.violations import Violation
 
 HAND_SIZE = 5
-ACE_RANK_INDEX = 12
 FIRST_ROUND = "first_round"
 REDEAL = "redeal"
 DRAW = "draw"
