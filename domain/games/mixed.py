@@ -440,10 +440,27 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
             current = _EVOLVERS[type(event)](current, event)
     # Nothing follows by itself while a player is to act: skip asking (most commands).
     while (current.phase != "action" or current.betting.to_act is None) and (follow := _follow_up(current)):
+        events.extend(follow)
+        if current.phase == "deal":  # only a hand with a deck deals by itself
+            current = _hole_cards_from_deck(current, follow)
+            continue
         for event in follow:
-            events.append(event)
             current = _EVOLVERS[type(event)](current, event)
     return events, current
+
+
+def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
+    """Every seat's hole cards from the deck as one step: the state that evolving each
+    CardsDealt in turn gives (`replay`), with one copy of it instead of one a seat."""
+    hole, up, position = list(state.hole), list(state.up), state.deck_position
+    for event in dealt:
+        assert isinstance(event, CardsDealt)
+        cards = cards_of(event.cards)
+        hole[event.position] += cards
+        up[event.position] += event.up
+        position += len(cards)
+    return _open_round(with_changes(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
+                                    deck_position=position))
 
 
 def _start(command: StartHand) -> HandStarted:
