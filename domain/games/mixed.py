@@ -243,6 +243,8 @@ def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
 def _open_round(state: MixedState) -> MixedState:
     """Start the betting round of `state.street` once its cards are out."""
     game, b = state.game, state.betting
+    if game.family == FLOP:
+        return _open_board_round(state)
     late = state.street >= game.late_round
     if state.street == 0:
         if game.family == STUD:
@@ -261,6 +263,16 @@ def _open_round(state: MixedState) -> MixedState:
         unknown = False
     return _close_round(with_changes(state, phase="action", betting=opened,
                                      opener_unknown=unknown, aggressor=None))
+
+
+def _open_board_round(state: MixedState, **dealt: Any) -> MixedState:
+    """A board game's betting round once its cards are out, opened in the copy of the state
+    that deals them (`dealt`: the hole cards or the board): one copy a street, as hold'em's."""
+    b = state.betting
+    opened = with_changes(b, to_act=state.first_to_act) if state.street == 0 \
+        else bet.start_round(b, state.street >= state.game.late_round)
+    return _close_round(with_changes(state, phase="action", betting=opened, opener_unknown=False,
+                                     aggressor=None, **dealt))
 
 
 def _close_round(state: MixedState) -> MixedState:
@@ -291,10 +303,11 @@ def _open_stud_first_round(state: MixedState) -> MixedState:
 def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     cards = cards_of(event.cards)
     position = state.deck_position + 1 + len(cards) if state.deck is not None else 0  # one card burnt
-    new = with_changes(state, board=state.board + cards, deck_position=position)
-    if state.game.family == STUD:  # the common card of a deck run out: everyone's seventh
-        return _open_round(with_changes(new, due=(False,) * len(state.due)))
-    return _open_round(new)
+    if state.game.family == FLOP:
+        return _open_board_round(state, board=state.board + cards, deck_position=position)
+    # stud: the common card of a deck run out, everyone's seventh
+    return _open_round(with_changes(state, board=state.board + cards, deck_position=position,
+                                    due=(False,) * len(state.due)))
 
 
 def _after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
@@ -459,8 +472,8 @@ def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
         hole[event.position] += cards
         up[event.position] += event.up
         position += len(cards)
-    return _open_round(with_changes(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
-                                    deck_position=position))
+    return _open_board_round(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
+                             deck_position=position)
 
 
 def _start(command: StartHand) -> HandStarted:
