@@ -451,8 +451,9 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         current = state
         for event in events:
             current = _EVOLVERS[type(event)](current, event)
-    # Nothing follows by itself while a player is to act: skip asking (most commands).
-    while (current.phase != "action" or current.betting.to_act is None) and (follow := _follow_up(current)):
+    # Nothing follows by itself while a player is to act (only a betting round names one):
+    # skip asking (most commands).
+    while current.betting.to_act is None and (follow := _follow_up(current)):
         events.extend(follow)
         if current.phase == "deal":  # only a hand with a deck deals by itself
             current = _hole_cards_from_deck(current, follow)
@@ -589,16 +590,17 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     seat, b = command.position, state.betting
-    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
+    # A seat to act is a valid seat, and only a betting round names one (with its opener).
+    if type(seat) is not int or seat != b.to_act:
         _check_seat(state, seat)
-    if state.phase != "action":
-        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
-                        numbers={"seat": seat})
-    if state.opener_unknown:  # the record names the opener: any seat still able to bet
-        if b.folded[seat] or not b.stacks[seat]:
-            raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+        if state.phase != "action":
+            raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                             numbers={"seat": seat})
-        b = with_changes(b, to_act=seat)
+        if state.opener_unknown:  # the record names the opener: any seat still able to bet
+            if b.folded[seat] or not b.stacks[seat]:
+                raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+                                numbers={"seat": seat})
+            b = with_changes(b, to_act=seat)
     if state.bring_in_due and seat == b.to_act:
         if command.action == "bring_in":
             to = min(state.bring_in, b.stacks[seat])
