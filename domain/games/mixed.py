@@ -382,10 +382,10 @@ def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
     seat = event.position
     cards = cards_of(event.cards)
     hole, up = state.hole[seat], state.up[seat]
-    if None in hole or len(cards) != len(hole):
-        up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
-        hole = cards
-    return with_changes(state, hole=with_item(state.hole, seat, hole),
+    if None not in hole and len(cards) == len(hole):  # known: kept in the order dealt
+        return with_changes(state, shown=with_item(state.shown, seat, True))
+    up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
+    return with_changes(state, hole=with_item(state.hole, seat, cards),
                         up=with_item(state.up, seat, up),
                         shown=with_item(state.shown, seat, True))
 
