@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.rules.cards import Card
-from domain.rules.evaluation import omaha_strength, strength
+from domain.rules.evaluation import omaha_strength, strength, strength7
 from domain.rules.lowball import badugi_strength, deuce_seven_strength, low8_strength, omaha_low8_strength, razz_strength
 from domain.rules.short_deck import short_deck_strength
 
@@ -23,6 +23,12 @@ MAX_BOARD_PLAYERS = 23
 
 def _all_cards(evaluate: Callable[[tuple[Card, ...]], int]) -> Callable[..., int]:
     return lambda hole, board: evaluate(hole + board)
+
+
+def _holdem_strength(hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
+    """Hold'em's high hand: seven cards by the fast path hold'em's own showdown takes."""
+    cards = hole + board
+    return strength7(cards) if len(cards) == 7 else strength(cards)
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ GAMES: dict[str, Game] = {game.name: game for game in (
 # one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem
 # (docs/flop-family.md).
 ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("rotation_holdem", FLOP, 2, high=_all_cards(strength)),
+    Game("rotation_holdem", FLOP, 2, high=_holdem_strength),
     Game("rotation_omaha", FLOP, 4, high=omaha_strength),
 )}
 DEALT_GAMES = {**GAMES, **ROTATION_GAMES}

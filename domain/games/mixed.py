@@ -252,6 +252,8 @@ def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
 def _open_round(state: MixedState) -> MixedState:
     """Start the betting round of `state.street` once its cards are out."""
     game, b = state.game, state.betting
+    if game.family == FLOP:
+        return _open_board_round(state)
     late = state.street >= game.late_round
     if state.street == 0:
         if game.family == STUD:
@@ -270,6 +272,16 @@ def _open_round(state: MixedState) -> MixedState:
         unknown = False
     return _close_round(with_changes(state, phase="action", betting=opened,
                                      opener_unknown=unknown, aggressor=None))
+
+
+def _open_board_round(state: MixedState, **dealt: Any) -> MixedState:
+    """A board game's betting round once its cards are out, opened in the copy of the state
+    that deals them (`dealt`: the hole cards or the board): one copy a street, as hold'em's."""
+    b = state.betting
+    opened = with_changes(b, to_act=state.first_to_act) if state.street == 0 \
+        else bet.start_round(b, state.street >= state.game.late_round)
+    return _close_round(with_changes(state, phase="action", betting=opened, opener_unknown=False,
+                                     aggressor=None, **dealt))
 
 
 def _close_round(state: MixedState) -> MixedState:
@@ -300,10 +312,11 @@ def _open_stud_first_round(state: MixedState) -> MixedState:
 def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     cards = cards_of(event.cards)
     position = state.deck_position + 1 + len(cards) if state.deck is not None else 0  # one card burnt
-    new = with_changes(state, board=state.board + cards, deck_position=position)
-    if state.game.family == STUD:  # the common card of a deck run out: everyone's seventh
-        return _open_round(with_changes(new, due=(False,) * len(state.due)))
-    return _open_round(new)
+    if state.game.family == FLOP:
+        return _open_board_round(state, board=state.board + cards, deck_position=position)
+    # stud: the common card of a deck run out, everyone's seventh
+    return _open_round(with_changes(state, board=state.board + cards, deck_position=position,
+                                    due=(False,) * len(state.due)))
 
 
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
@@ -365,10 +378,10 @@ def _cards_shown(state: MixedState, event: CardsShown) -> MixedState:
     seat = event.position
     cards = cards_of(event.cards, joker=True)
     hole, up = state.hole[seat], state.up[seat]
-    if None in hole or len(cards) != len(hole):
-        up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
-        hole = cards
-    return with_changes(state, hole=with_item(state.hole, seat, hole),
+    if None not in hole and len(cards) == len(hole):  # known: kept in the order dealt
+        return with_changes(state, shown=with_item(state.shown, seat, True))
+    up = up + (False,) * (len(cards) - len(up)) if len(cards) > len(up) else up[:len(cards)]
+    return with_changes(state, hole=with_item(state.hole, seat, cards),
                         up=with_item(state.up, seat, up),
                         shown=with_item(state.shown, seat, True))
 
@@ -436,12 +449,30 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
         current = state
         for event in events:
             current = _EVOLVERS[type(event)](current, event)
-    # Nothing follows by itself while a player is to act: skip asking (most commands).
-    while (current.phase != "action" or current.betting.to_act is None) and (follow := _follow_up(current)):
+    # Nothing follows by itself while a player is to act (only a betting round names one):
+    # skip asking (most commands).
+    while current.betting.to_act is None and (follow := _follow_up(current)):
+        events.extend(follow)
+        if current.phase == "deal":  # only a hand with a deck deals by itself
+            current = _hole_cards_from_deck(current, follow)
+            continue
         for event in follow:
-            events.append(event)
             current = _EVOLVERS[type(event)](current, event)
     return events, current
+
+
+def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
+    """Every seat's hole cards from the deck as one step: the state that evolving each
+    CardsDealt in turn gives (`replay`), with one copy of it instead of one a seat."""
+    hole, up, position = list(state.hole), list(state.up), state.deck_position
+    for event in dealt:
+        assert isinstance(event, CardsDealt)
+        cards = cards_of(event.cards)
+        hole[event.position] += cards
+        up[event.position] += event.up
+        position += len(cards)
+    return _open_board_round(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
+                             deck_position=position)
 
 
 def _start(command: StartHand) -> HandStarted:
@@ -553,16 +584,17 @@ def _discard(state: MixedState, command: Discard) -> list[Event]:
 
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     seat, b = command.position, state.betting
-    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
+    # A seat to act is a valid seat, and only a betting round names one (with its opener).
+    if type(seat) is not int or seat != b.to_act:
         _check_seat(state, seat)
-    if state.phase != "action":
-        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
-                        numbers={"seat": seat})
-    if state.opener_unknown:  # the record names the opener: any seat still able to bet
-        if b.folded[seat] or not b.stacks[seat]:
-            raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+        if state.phase != "action":
+            raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.phase}",
                             numbers={"seat": seat})
-        b = with_changes(b, to_act=seat)
+        if state.opener_unknown:  # the record names the opener: any seat still able to bet
+            if b.folded[seat] or not b.stacks[seat]:
+                raise Violation("not_your_turn", f"{state.players[seat]} cannot open this street",
+                                numbers={"seat": seat})
+            b = with_changes(b, to_act=seat)
     if state.bring_in_due and seat == b.to_act:
         if command.action == "bring_in":
             to = min(state.bring_in, b.stacks[seat])

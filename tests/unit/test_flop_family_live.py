@@ -15,6 +15,7 @@ import pytest
 from domain.games import holdem, mixed
 from domain.games.dealt_hand import cards_of
 from domain.games.hand_events import PostAction
+from domain.rules import betting as bet
 from domain.rules.betting import NO_LIMIT, BettingStructure
 from domain.rules.showdown_order import AUTOMATIC, DECLARED
 from domain.rules.violations import Violation
@@ -171,3 +172,28 @@ def test_a_deck_holds_each_card_once() -> None:
     with pytest.raises(Violation) as refused:
         mixed.handle(None, start)
     assert refused.value.code == "duplicate_card"
+
+
+@pytest.mark.parametrize("showdown", [AUTOMATIC, DECLARED])
+def test_the_state_a_live_hand_is_handled_to_is_the_one_its_events_replay_to(showdown: str) -> None:
+    """`handle` may evolve its own events in one step (every hole card dealt at once): after
+    every command its state is the one that evolving the events one by one gives."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        _, start = _live_starts(rng, showdown)
+        events, state = mixed.handle(None, start)
+        assert mixed.replay(events) == state
+        while not state.over:
+            if state.phase == "action":
+                action, to = _choose(rng, bet.legal_actions(state.betting))
+                command: Any = PostAction(state.to_act, action, to)  # type: ignore[arg-type]
+            else:
+                seat = state.to_act
+                assert seat is not None
+                command = rng.choice([mixed.ShowCards(seat), mixed.Muck(seat), mixed.AskToSee(seat)])
+            try:
+                more, state = mixed.handle(state, command)
+            except Violation:
+                continue  # a hand asked to see of nobody: the player answers again
+            events += more
+            assert mixed.replay(events) == state, f"seed {seed}, after {command}"
