@@ -238,6 +238,21 @@ def whole_log(server: Server, table_id: str) -> list[dict]:
     return events
 
 
+def _gunicorn_on_a_free_port(attempts: int = 3) -> tuple[int, list[str]]:
+    """A free port and the command serving on it. gunicorn_command refuses a port something
+    listens on; between free_port's probe and that check another server of the run may take
+    it (CI met it twice, with test_two_servers starting its servers side by side): then
+    another port."""
+    for attempt in range(attempts):
+        port = free_port()
+        try:
+            return port, gunicorn_command("service.wsgi:app", port)
+        except SystemExit:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def start_gunicorn(database_url: str, environ: dict[str, str] | None = None,
                    log_path: Path | None = None) -> Iterator[Server]:
     """gunicorn on the test database with a fresh admin key and no broker, unless `environ`
@@ -247,12 +262,12 @@ def start_gunicorn(database_url: str, environ: dict[str, str] | None = None,
     admin_key = environ["CARDROOM_ADMIN_KEY"]
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.update(DATABASE_URL=database_url, **environ)
-    port = free_port()
+    port, command = _gunicorn_on_a_free_port()
     if log_path is None:
-        process = spawn_tied(gunicorn_command("service.wsgi:app", port), env)
+        process = spawn_tied(command, env)
     else:
         with log_path.open("ab") as log:
-            process = spawn_tied(gunicorn_command("service.wsgi:app", port), env, log.fileno())
+            process = spawn_tied(command, env, log.fileno())
     server = Server(port, {"Authorization": f"Bearer {admin_key}"})
     deadline = time.monotonic() + 30
     while True:
