@@ -70,6 +70,9 @@ class MixedState:
     opener: int | None = None
     antes: tuple[Amount, ...] = ()  # as the hand started: a redeal posts them again
     openers: str | None = None  # the cards the opener opened on, under jacks or better
+    false_open: bool = False  # the opener was dealt no openers (OpenWithoutProof)
+    acted_after_open: bool = False  # another player acted since the open (false openers)
+    folded_at_open: tuple[bool, ...] | None = None  # who had folded at the open (a carried pot)
 
     @property
     def stacks(self) -> tuple[Amount, ...]:

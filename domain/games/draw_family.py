@@ -2,7 +2,8 @@
 draw, badugi, and five-card draw's table settings a hand may carry: DrawRules): what a
 discard may throw, the cards kept after it, who opens the rounds after the draw, the
 openers a first bet needs and the new deal of a first round nobody opened (its event,
-Redealt, is the family's).
+Redealt, is the family's), and false openers (five-card draw's OpenWithoutProof,
+FalseOpeners and FalseOpenersFound: the pot carried to a new deal or played for).
 """
 from __future__ import annotations
 
@@ -10,19 +11,34 @@ from dataclasses import dataclass, field
 
 from domain.games.dealt_hand import Hole, MixedState, cards_of
 from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
-from domain.games.draw.openers import has_openers, openers_kept, opening_cards
+from domain.games.draw.openers import CARRIED, false_opener_out, false_openers_outcome, has_openers, openers_kept, opening_cards
 from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
+from domain.games.hand_events import ActionTaken
 from domain.rules import betting as bet
-from domain.rules.betting import Amount, LegalActions, with_changes
+from domain.rules.betting import Amount, LegalActions, with_changes, with_item
 from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC
 
+FALSE_OPENERS = "false_openers"
+"""Redealt's reason when a false opener's pot is carried to a new deal (the family's own:
+five-card draw deals again after its FalseOpenersFound without a RedealRequired)."""
+
 
 def check_discard(state: MixedState, seat: int, text: str, split: bool = False) -> tuple[Card | None, ...]:
-    """The cards `seat` throws: held (or unknown), each once, within the hand's draw limit;
-    the opener's draw that breaks the openers says so (`split`), and only the opener's."""
+    """The cards `seat` throws, in its turn to draw: held (or unknown), each once, within the
+    hand's draw limit; the opener's draw that breaks the openers says so (`split`), and only
+    the opener's."""
+    if state.phase != "draw":
+        raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
+    expected = state.next_to_draw
+    if expected is None:
+        raise Violation("illegal_action", "every player still in has drawn: their cards are due",
+                        numbers={"seat": seat})
+    if seat != expected:
+        raise Violation("not_your_turn", f"{state.players[expected]} draws first",
+                        numbers={"seat": seat, "to_draw": expected})
     thrown = cards_of(text, state.game.short_deck, state.holds_joker)
     hole, name = state.hole[seat], state.players[seat]
     if len(thrown) > len(hole) or len(set(c for c in thrown if c is not None)) \
@@ -58,6 +74,23 @@ def _check_split(state: MixedState, seat: int, thrown: tuple[Card | None, ...], 
                         "aside", cite("split_openers"), {"seat": seat})
 
 
+def discarded(state: MixedState, seat: int, text: str) -> MixedState:
+    """`seat` has thrown the cards of `text` (CardsDiscarded): as many are owed to it."""
+    thrown = cards_of(text, joker=True)
+    hole = after_discard(state.hole[seat], thrown)
+    return with_changes(state, hole=with_item(state.hole, seat, hole), up=with_item(state.up, seat, (False,) * len(hole)),
+                        drawn=with_item(state.drawn, seat, True), owed=with_item(state.owed, seat, len(thrown)))
+
+
+def check_replacements(state: MixedState, seat: int, count: int) -> None:
+    """`count` cards dealt to `seat` on the draw are as many as it threw, still owed."""
+    name = state.players[seat]
+    if not state.drawn[seat] or not state.owed[seat]:
+        raise Violation("illegal_action", f"{name} is owed no cards on this draw")
+    if count != state.owed[seat]:
+        raise Violation("invalid_card", f"{name} discarded {state.owed[seat]} and is dealt as many, not {count}")
+
+
 def after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
     """The cards kept. Unknown cards thrown from a hand of known cards leave every kept
     card unknown: nobody can say which were kept."""
@@ -73,16 +106,23 @@ def after_discard(hole: Hole, thrown: tuple[Card | None, ...]) -> Hole:
     return (None,) * (len(kept) - unplaced) if unplaced else tuple(kept)
 
 
-def bet_made(state: MixedState, seat: int) -> MixedState:
-    """After `seat` bets in a hand with DrawRules: the first round's first bet opens it,
-    and under jacks or better the cards it opened on are kept to prove it at the end."""
-    if state.street or state.opener is not None:
+def action_taken(state: MixedState, event: ActionTaken) -> MixedState:
+    """After an action in a hand with DrawRules: the first round's first bet opens it (under
+    jacks or better the cards it opened on are kept to prove it at the end, or, dealt none,
+    the open is false), and an action by anyone else since is noted (false openers)."""
+    seat = event.position
+    if state.opener is not None:
+        return state if state.acted_after_open or seat == state.opener else with_changes(state, acted_after_open=True)
+    if event.action != "bet" or state.street:
         return state
     rules = state.draw_rules
     known = tuple(card for card in state.hole[seat] if card is not None)
+    opened = with_changes(state, opener=seat, folded_at_open=state.betting.folded)
     if rules is None or rules.opening != JACKS_OR_BETTER or len(known) != len(state.hole[seat]):
-        return with_changes(state, opener=seat)
-    return with_changes(state, opener=seat, openers=opening_cards(known, rules.joker))
+        return opened
+    if not has_openers(known, rules.joker):
+        return with_changes(opened, false_open=True)
+    return with_changes(opened, openers=opening_cards(known, rules.joker))
 
 
 @dataclass(frozen=True)
@@ -157,11 +197,16 @@ class Redealt:
 
 
 def redeal_reason(state: MixedState) -> str | None:
-    """Why a first round closed without an opener is dealt again; None: on to the draw
-    (a hand without DrawRules, an opened round, fewer than two players with chips, or
-    left of the dealer with openers somewhere)."""
+    """Why a first round closed without an opener is dealt again, or a false opener's pot
+    carried to a new deal (FALSE_OPENERS); None: on to the draw (a hand without DrawRules,
+    an opened round, fewer than two players with chips, or left of the dealer with openers
+    somewhere)."""
     rules, b = state.draw_rules, state.betting
-    if rules is None or state.street or state.opener is not None or not b.can_still_bet:
+    if rules is None:
+        return None
+    if state.phase == "redeal" and state.opener is not None:  # only a carried pot keeps its opener
+        return FALSE_OPENERS
+    if state.street or state.opener is not None or not b.can_still_bet:
         return None
     if rules.opening == JACKS_OR_BETTER and not any(_may_open(state, seat) for seat in b.contenders):
         return NO_OPENERS
@@ -181,6 +226,81 @@ def redealt(state: MixedState, event: Redealt) -> MixedState:
                           committed=tuple(c + a for c, a in zip(b.committed, event.antes)))
     opened = bet.start_round(posted, late=False)
     n = len(state.players)
-    return with_changes(state, phase="deal", betting=with_changes(opened, to_act=None),
+    return with_changes(state, phase="deal", street=0, betting=with_changes(opened, to_act=None),
                         first_to_act=opened.to_act, hole=((),) * n, up=((),) * n,
-                        due=tuple(not folded for folded in b.folded), aggressor=None)
+                        due=tuple(not folded for folded in b.folded), drawn=(False,) * n, owed=(0,) * n,
+                        aggressor=None, opener=None, openers=None, false_open=False, acted_after_open=False,
+                        folded_at_open=None)
+
+
+# ------------------------------------------------------------------ false openers
+
+
+@dataclass(frozen=True)
+class OpenWithoutProof:
+    """The opening bet under jacks or better as it was made at a table where nobody checked
+    the openers at the bet (five-card draw's command of the name): the proof comes later
+    (FalseOpeners, or the end of the hand)."""
+    position: int
+    to: Amount
+
+
+@dataclass(frozen=True)
+class FalseOpeners:
+    """The floor finds that the opener did not hold openers."""
+    position: int
+
+
+@dataclass(frozen=True)
+class FalseOpenersFound:
+    """The opener had no openers (five-card draw's event of the name): the hand is dead and
+    its chips stay in the pot; `outcome` CARRIED (nobody else acted after the open, or no
+    live hand is left): the pot goes to a new deal (Redealt, FALSE_OPENERS), else POT_PLAYS
+    among the others (domain.games.draw.openers)."""
+    position: int
+    outcome: str
+
+
+def open_without_proof(state: MixedState, command: OpenWithoutProof) -> list[ActionTaken]:
+    if state.phase != "action" or not needs_openers(state):
+        raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
+                        cite("false_openers"))
+    seat, b = command.position, state.betting
+    to = bet.check_action(b, seat, "bet", command.to)
+    return [ActionTaken(seat, "bet", to, to - b.bets[seat])]
+
+
+def false_openers(state: MixedState, command: FalseOpeners) -> list[FalseOpenersFound]:
+    """The floor's finding, checked as five-card draw checks it: the opener of this deal
+    under jacks or better, not proven (dealt openers), the hand still live."""
+    seat, rules = command.position, state.draw_rules
+    name = state.players[seat] if type(seat) is int and 0 <= seat < len(state.players) else f"seat {seat!r}"
+    if rules is None or rules.opening != JACKS_OR_BETTER or seat != state.opener:
+        raise Violation("illegal_action", f"{name} did not open this deal under jacks or better",
+                        cite("false_openers"), {"seat": seat})
+    if state.openers is not None:
+        raise Violation("openers_proven", f"{name} was dealt openers: {state.openers}", cite("false_openers"),
+                        {"seat": seat})
+    if state.betting.folded[seat]:
+        raise Violation("illegal_action", f"{name}'s hand is already dead", cite("false_openers"), {"seat": seat})
+    return [FalseOpenersFound(seat, false_openers_outcome(state.betting, seat, state.acted_after_open))]
+
+
+def unproven_opener(state: MixedState) -> FalseOpenersFound | None:
+    """At the end of a hand (its last round over, or everyone else folded) a false opener
+    still in cannot prove the openers: the open is found false (as five-card draw finds it,
+    before any uncalled chips go back)."""
+    seat, b = state.opener, state.betting
+    if seat is None or not state.false_open or b.folded[seat] or b.to_act is not None:
+        return None
+    if state.phase == "showdown" or state.phase == "action" and (
+            b.hand_decided or state.street + 1 >= state.game.rounds):
+        return FalseOpenersFound(seat, false_openers_outcome(b, seat, state.acted_after_open))
+    return None
+
+
+def false_openers_found(state: MixedState, event: FalseOpenersFound) -> MixedState:
+    """The false opener's hand dead (POT_PLAYS), or the hand waiting for the new deal of a
+    carried pot (its Redealt follows)."""
+    betting = false_opener_out(state.betting, event.position, event.outcome, state.folded_at_open)
+    return with_changes(state, betting=betting, phase="redeal" if event.outcome == CARRIED else state.phase)

@@ -44,7 +44,7 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
-from domain.games.draw_family import OpenersShown, OpenersSplit, Redealt
+from domain.games.draw_family import FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
@@ -135,7 +135,7 @@ class AskToSee:
 
 
 Command = (StartHand | PostAction | DealCards | DealBoard | Discard | ShowCards | Muck
-                | SettleShowdown | AskToSee)
+                | SettleShowdown | AskToSee | OpenWithoutProof | FalseOpeners)
 
 
 # --------------------------------------------------------------------------- events
@@ -197,10 +197,11 @@ class HandEnded:
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
               | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
-              | OpenersShown | OpenersSplit)
+              | OpenersShown | OpenersSplit | FalseOpenersFound)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
-    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit)}
+    CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit,
+    FalseOpenersFound)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -320,14 +321,7 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
 
 
 def _cards_discarded(state: MixedState, event: CardsDiscarded) -> MixedState:
-    seat = event.position
-    thrown = cards_of(event.cards, joker=True)
-    hole = draw_family.after_discard(state.hole[seat], thrown)
-    new = with_changes(state, hole=with_item(state.hole, seat, hole),
-                       up=with_item(state.up, seat, (False,) * len(hole)),
-                       drawn=with_item(state.drawn, seat, True),
-                       owed=with_item(state.owed, seat, len(thrown)))
-    return _after_draw_step(new)
+    return _after_draw_step(draw_family.discarded(state, event.position, event.cards))
 
 
 def _after_draw_step(state: MixedState) -> MixedState:
@@ -356,8 +350,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     betting = bet.apply_action(b, event.position, event.action, event.to)
     aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
     new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
-    if event.action == "bet" and state.draw_rules is not None:
-        new = draw_family.bet_made(new, event.position)
+    if state.draw_rules is not None:
+        new = draw_family.action_taken(new, event)
     return new if betting.to_act is not None else _close_round(new)
 
 
@@ -395,6 +389,11 @@ def _unchanged(state: MixedState, _: ShowAsked | OpenersShown | OpenersSplit) ->
     return state
 
 
+def _false_openers_found(state: MixedState, event: FalseOpenersFound) -> MixedState:
+    new = draw_family.false_openers_found(state, event)
+    return _after_draw_step(new) if new.phase == "draw" else _close_round(new)
+
+
 def _pot_awarded(state: MixedState, event: PotAwarded) -> MixedState:
     betting, award = credit_award(state.betting, event)
     return with_changes(state, betting=betting, awards=state.awards + (award,))
@@ -409,7 +408,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
-    OpenersShown: _unchanged, OpenersSplit: _unchanged,
+    OpenersShown: _unchanged, OpenersSplit: _unchanged, FalseOpenersFound: _false_openers_found,
 }
 
 
@@ -529,11 +528,7 @@ def _deal_cards(state: MixedState, command: DealCards) -> list[Event]:
     check_fresh(state, cards)
     name = state.players[seat]
     if state.phase == "draw":
-        if not state.drawn[seat] or not state.owed[seat]:
-            raise Violation("illegal_action", f"{name} is owed no cards on this draw")
-        if len(cards) != state.owed[seat]:
-            raise Violation("invalid_card", f"{name} discarded {state.owed[seat]} and is dealt "
-                            f"as many, not {len(cards)}")
+        draw_family.check_replacements(state, seat, len(cards))
         return [CardsDealt(seat, cards_text(cards), (False,) * len(cards))]
     if state.phase != "deal" or not state.due[seat] or state.betting.folded[seat]:
         raise Violation("illegal_action", f"no cards are due to {name}: the hand awaits the "
@@ -568,15 +563,6 @@ def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
 def _discard(state: MixedState, command: Discard) -> list[Event]:
     _check_seat(state, command.position)
     seat = command.position
-    if state.phase != "draw":
-        raise Violation("illegal_action", f"nobody draws now: the hand awaits the {state.phase}")
-    expected = state.next_to_draw
-    if expected is None:
-        raise Violation("illegal_action", "every player still in has drawn: their cards are due",
-                        numbers={"seat": seat})
-    if seat != expected:
-        raise Violation("not_your_turn", f"{state.players[expected]} draws first",
-                        numbers={"seat": seat, "to_draw": expected})
     thrown = cards_text(draw_family.check_discard(state, seat, command.cards, command.split_openers))
     return [CardsDiscarded(seat, thrown), OpenersSplit(seat, thrown)] if command.split_openers \
         else [CardsDiscarded(seat, thrown)]
@@ -698,9 +684,10 @@ def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
     return _settlement(state)
 
 
-_DECIDERS: dict[type, Callable[[MixedState, Any], list[Event]]] = {
+_DECIDERS: dict[type, Callable[[MixedState, Any], list[Any]]] = {  # Any: the draw family's own events too
     PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: _discard,
     ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see,
+    OpenWithoutProof: draw_family.open_without_proof, FalseOpeners: draw_family.false_openers,
 }
 
 
@@ -711,6 +698,8 @@ def _follow_up(state: MixedState) -> list[Event]:
     if state.over:
         return []
     b = state.betting
+    if state.draw_rules is not None and (found := draw_family.unproven_opener(state)):
+        return [found]
     if state.phase == "action":
         if b.to_act is not None or state.opener_unknown:
             return []
@@ -724,6 +713,8 @@ def _follow_up(state: MixedState) -> list[Event]:
         return _dealt_from_deck(state, state.deck)
     if state.phase == "redeal" and (reason := draw_family.redeal_reason(state)):
         return [draw_family.redeal(state, reason)]
+    if state.phase == "draw" and b.hand_decided:  # a false opener's hand dead in the draw
+        return _settlement(state)
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]

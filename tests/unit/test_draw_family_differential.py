@@ -10,11 +10,14 @@ the draw from the opener, jacks or better, the new deal of a first round nobody 
 the joker).
 The cards come from five-card draw's deck and draw (and its new deck on a redeal), the
 actions and discards are picked from its legal set (an opener breaking the openers
-declares it there), its showdown's shows and mucks are repeated in the draw family. At
-every betting decision both must ask the same seat and offer the same actions; a redeal
-must come in both, for the same reason; every draw must be asked of the same seat, and
-both must refuse the same discards for the draw limit; every hand must end with the same
-stacks. Every seed is compared: no setting of five-card draw is left apart
+declares it there; a seat that may not open sometimes opens without proof), its
+showdown's shows and mucks are repeated in the draw family, and once a seat opened the
+floor sometimes says a seat (mostly the opener) opened falsely. At every betting decision
+both must ask the same seat and offer the same actions; a redeal must come in both, for
+the same reason; every draw must be asked of the same seat, and both must refuse the same
+discards (the draw limit, split openers) and the same false-openers findings, by code;
+every hand must end with the same stacks, the same openers shown and split and the same
+false openers found, with the same outcome. Every seed is compared: no setting of five-card draw is left apart
 (docs/draw-family.md: what the draw family has taken over, and what it has not yet).
 """
 from __future__ import annotations
@@ -29,13 +32,15 @@ import pytest
 from domain.games import dealt_games, draw_family, mixed
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
-from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, OpenersShown, OpenersSplit, PlayerDrew, RedealRequired
-from domain.games.draw.openers import breaks_openers
+from domain.games.draw import openers as draw_openers
+from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
+from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, FalseOpenersFound, OpenersShown, OpenersSplit, PlayerDrew, RedealRequired
+from domain.games.draw.openers import CARRIED, breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
-from domain.games.hand_events import CardsMucked, PostAction
+from domain.games.hand_events import CardsMucked, PostAction, PotAwarded
+from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
 from domain.rules.cards import RANKS, SUITS, format_cards
 from domain.rules.evaluation import strength
@@ -43,6 +48,9 @@ from domain.rules.violations import Violation
 from tests.unit.test_flop_family_differential import _choose, _offer
 
 HANDS = 300
+OPENS_WITHOUT_PROOF = 0.3  # of the decisions where the seat to act may not open
+FLOOR_CHECKS = 0.1  # of the decisions once a seat opened
+_FOUND = (FalseOpenersFound, draw_family.FalseOpenersFound)
 _DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 
 FIVE_CARD_DRAW = dealt_games.Game("five_card_draw_family", dealt_games.DRAW, HAND_SIZE, draws=1,
@@ -96,8 +104,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
     start = _random_start(rng)
     events, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    theirs = _deal_as_dealt(ours, theirs)
-    their_events: list[mixed.Event] = []
+    their_events, theirs = _deal_as_dealt(ours, theirs)
     proofs: tuple[list[Any], list[Any]] = ([], [])  # the openers shown and split, in both
     while not ours.over:
         if ours.awaiting == "redeal":
@@ -106,7 +113,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
             deck = list(ours.deck)
             rng.shuffle(deck)
             events, ours = draw_decide.handle(ours, Redeal(tuple(deck)))
-            theirs = _deal_as_dealt(ours, theirs)
+            their_events, theirs = _deal_as_dealt(ours, theirs)
         elif ours.awaiting == "draw":
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
@@ -115,16 +122,20 @@ def play_in_both(seed: int) -> tuple[str, str]:
                 return "different", refused
             events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs)
             proofs[1].extend(_openers_events(their_events))
+        elif ours.opener is not None and rng.random() < FLOOR_CHECKS:
+            found = _floor_checks_openers(rng, ours, theirs)
+            if isinstance(found, str):
+                return "different", found
+            events, their_events, ours, theirs = found
+            proofs[1].extend(_openers_events(their_events))
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
             other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
             if mine != other:
                 return "different", f"five-card draw {mine}, draw family {other}"
-            action, to = _choose(rng, draw_legal.legal_actions(ours))
-            assert ours.to_act is not None
-            command = PostAction(ours.to_act, action, to)
+            command, their_command = _betting_commands(rng, ours)
             events, ours = draw_decide.handle(ours, command)
-            their_events, theirs = mixed.handle(theirs, command)
+            their_events, theirs = mixed.handle(theirs, their_command)
             proofs[1].extend(_openers_events(their_events))
         shown, theirs = _repeat_showdown(events, theirs)
         proofs[0].extend(_openers_events(events))
@@ -140,22 +151,59 @@ def play_in_both(seed: int) -> tuple[str, str]:
 
 
 def _openers_events(events: list[Any]) -> list[tuple[str, int, str | None]]:
-    """The openers shown and split (type name, seat, cards): the two engines' events of those names."""
-    return [(type(e).__name__, e.position, e.cards) for e in events
-            if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit))]
+    """The openers shown and split (type name, seat, cards) and the false openers found (type
+    name, seat, outcome): the two engines' events of those names."""
+    return [(type(e).__name__, e.position, e.outcome if isinstance(e, _FOUND) else e.cards) for e in events
+            if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit, *_FOUND))]
 
 
-def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> mixed.MixedState:
-    """The draw family is dealt the hands five-card draw dealt (on a redeal, the hands still in)."""
+def _betting_commands(rng: random.Random, ours: HandState) -> tuple[Any, Any]:
+    """A legal action of the seat to act (in both engines' forms), or sometimes, when the
+    seat may not open under jacks or better, the opening bet made without openers."""
+    seat, legal = ours.to_act, draw_legal.legal_actions(ours)
+    assert seat is not None and legal is not None
+    sizes = bet.legal_actions(ours.wagers)
+    if draw_openers.needs_openers(ours) and legal.bet is None and sizes is not None and sizes.bet is not None \
+            and rng.random() < OPENS_WITHOUT_PROOF:
+        to = rng.choice([sizes.bet.min_to, sizes.bet.max_to])
+        return OpenWithoutProof(seat, to), draw_family.OpenWithoutProof(seat, to)
+    action, to = _choose(rng, legal)
+    return PostAction(seat, action, to), PostAction(seat, action, to)
+
+
+def _floor_checks_openers(rng: random.Random, ours: HandState, theirs: mixed.MixedState
+                          ) -> str | tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
+    """The floor says a seat (mostly the opener) opened falsely: both engines must refuse it
+    with the same code (not the opener, openers proven, a dead hand) or both find it, with
+    the same outcome."""
+    seat = ours.opener if rng.random() < 0.8 else rng.randrange(len(ours.players))
+    assert seat is not None
+    mine = _refusal(draw_decide.handle, ours, FalseOpeners(seat))
+    other = _refusal(mixed.handle, theirs, draw_family.FalseOpeners(seat))
+    if mine != other:
+        return f"the floor's false openers of seat {seat}: five-card draw ({mine}), the draw family ({other})"
+    if mine is not None:
+        return [], [], ours, theirs
+    events, ours = draw_decide.handle(ours, FalseOpeners(seat))
+    their_events, theirs = mixed.handle(theirs, draw_family.FalseOpeners(seat))
+    return events, their_events, ours, theirs
+
+
+def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> tuple[list[mixed.Event], mixed.MixedState]:
+    """The draw family is dealt the hands five-card draw dealt (on a redeal, the hands still
+    in): its events (what follows the last card: a new deal again, uncalled chips) and state."""
+    events: list[mixed.Event] = []
     for seat, hand in enumerate(ours.hands):
         if hand:
-            _, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
-    return theirs
+            dealt, theirs = mixed.handle(theirs, mixed.DealCards(seat, format_cards(hand)))
+            events += dealt
+    return events, theirs
 
 
 def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs: mixed.MixedState) -> str:
     """Whether five-card draw's redeal is not the draw family's (a new deal, for the same reason)."""
-    mine = next(e.reason for e in events if isinstance(e, RedealRequired))
+    mine = next(e.reason if isinstance(e, RedealRequired) else draw_family.FALSE_OPENERS
+                for e in events if isinstance(e, RedealRequired) or isinstance(e, FalseOpenersFound) and e.outcome == CARRIED)
     other = next((e.reason for e in their_events if isinstance(e, Redealt)), None)
     if mine != other or theirs.phase != "deal":
         return f"five-card draw deals again ({mine}), the draw family {other} awaits the {theirs.phase}"
@@ -181,7 +229,8 @@ def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
     if received:
-        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
+        dealt, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
+        their_events += dealt
     return events, their_events, ours, theirs
 
 
@@ -275,7 +324,7 @@ def test_an_all_checked_first_round_is_dealt_again_in_both_with_the_antes_again(
     start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
     _, ours = draw_decide.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
-    theirs = _deal_as_dealt(ours, theirs)
+    _, theirs = _deal_as_dealt(ours, theirs)
     for seat in (0, 1, 2):
         _, ours = draw_decide.handle(ours, PostAction(seat, "check"))
         events, theirs = mixed.handle(theirs, PostAction(seat, "check"))
@@ -310,3 +359,66 @@ def test_draw_rules_belong_to_a_draw_game() -> None:
     with pytest.raises(Violation) as invalid:
         mixed.handle(None, _draw_family_start(StartHand(("a", "b"), 0, DrawSettings(draw_limit=4), _DECK, (100, 100))))
     assert invalid.value.code == "invalid_settings"
+
+
+# False openers in the draw family, as five-card draw rules them (tests/unit/test_draw_openers.py):
+# button seat 0, seat 1 acts and draws first and holds no openers.
+_FALSE = ("9c9d5s4c3d", "Tc8h6d4h2c", "7s7h8d9sTs")
+
+
+def _falsely_opened(*actions: tuple[int, str]) -> tuple[list[mixed.Event], mixed.MixedState]:
+    start = StartHand(("a", "b", "c"), 0, DrawSettings(opening="jacks_or_better"), _DECK, (1000,) * 3)
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    for seat, cards in enumerate(_FALSE):
+        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, cards))
+    events, theirs = mixed.handle(theirs, draw_family.OpenWithoutProof(1, 20))
+    for seat, action in actions:
+        events, theirs = mixed.handle(theirs, PostAction(seat, action))
+    return events, theirs
+
+
+def test_false_openers_before_anyone_else_acted_carry_the_pot_to_a_new_deal_in_the_draw_family() -> None:
+    _, theirs = _falsely_opened()
+    events, theirs = mixed.handle(theirs, draw_family.FalseOpeners(1))
+    assert events == [draw_family.FalseOpenersFound(1, CARRIED), Redealt(draw_family.FALSE_OPENERS, (10, 10, 10))]
+    assert theirs.phase == "deal" and theirs.due == (True,) * 3 and theirs.opener is None
+    assert sum(theirs.betting.committed) == 3 * 10 + 20 + 3 * 10  # the antes and the opening bet stay in
+
+
+def test_false_openers_after_callers_the_pot_plays_among_them_in_the_draw_family() -> None:
+    _, theirs = _falsely_opened((2, "call"), (0, "call"))
+    events, theirs = mixed.handle(theirs, draw_family.FalseOpeners(1))
+    assert events == [draw_family.FalseOpenersFound(1, "pot_plays")] and theirs.betting.folded[1]
+    for command in (mixed.Discard(2, ""), mixed.Discard(0, ""), PostAction(2, "check"), PostAction(0, "check"),
+                    mixed.ShowCards(2, _FALSE[2]), mixed.ShowCards(0, _FALSE[0])):
+        events, theirs = mixed.handle(theirs, command)
+    assert [(e.winners, e.amount) for e in events if isinstance(e, PotAwarded)] == [((0,), 90)]
+    assert not any(isinstance(e, draw_family.OpenersShown) for e in events)
+
+
+def test_a_false_opener_still_in_at_the_end_is_found_in_the_draw_family() -> None:
+    _, theirs = _falsely_opened((2, "call"), (0, "call"))
+    for command in (mixed.Discard(1, ""), mixed.Discard(2, ""), mixed.Discard(0, ""), PostAction(1, "check"),
+                    PostAction(2, "check")):
+        _, theirs = mixed.handle(theirs, command)
+    events, theirs = mixed.handle(theirs, PostAction(0, "check"))
+    assert events[-1] == draw_family.FalseOpenersFound(1, "pot_plays") and theirs.betting.contenders == (0, 2)
+
+
+def test_everyone_folding_to_a_false_opener_deals_them_all_again_in_the_draw_family() -> None:
+    events, theirs = _falsely_opened((2, "fold"), (0, "fold"))
+    assert events[1:] == [draw_family.FalseOpenersFound(1, CARRIED), Redealt(draw_family.FALSE_OPENERS, (10, 10, 10))]
+    assert theirs.due == (True,) * 3 and theirs.stacks == (980, 960, 980)  # the opening bet stays in the pot
+
+
+def test_an_opener_dealt_openers_is_proven_and_only_the_first_bet_is_made_without_proof() -> None:
+    start = StartHand(("a", "b"), 1, DrawSettings(opening="jacks_or_better"), _DECK, (100, 100))
+    _, theirs = mixed.handle(None, _draw_family_start(start))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(0, "JsJh4s5s8d"))
+    _, theirs = mixed.handle(theirs, mixed.DealCards(1, "2s3h4d5c7s"))
+    _, theirs = mixed.handle(theirs, PostAction(0, "bet", 20))
+    for command, code in ((draw_family.FalseOpeners(0), "openers_proven"), (draw_family.FalseOpeners(1), "illegal_action"),
+                          (draw_family.OpenWithoutProof(1, 60), "illegal_action")):
+        with pytest.raises(Violation) as refused:
+            mixed.handle(theirs, command)
+        assert refused.value.code == code

@@ -166,4 +166,4 @@ def _false_openers(state: HandState, command: FalseOpeners) -> Event:
     if state.wagers.folded[seat]:
         raise Violation("illegal_action", f"{state.players[seat]}'s hand is already dead", cite("false_openers"),
                         {"seat": seat})
-    return FalseOpenersFound(seat, false_openers_outcome(state, seat))
+    return FalseOpenersFound(seat, false_openers_outcome(state.wagers, seat, state.acted_after_open))

@@ -34,7 +34,7 @@ def follow_up(state: HandState) -> list[Event]:
     opener = state.opener
     if (b.hand_decided or state.phase == SECOND_ROUND) and opener is not None and _unproven_opener(state):
         # The opener must prove the openers at the end of the hand and cannot.
-        return [FalseOpenersFound(opener, false_openers_outcome(state, opener))]
+        return [FalseOpenersFound(opener, false_openers_outcome(state.wagers, opener, state.acted_after_open))]
     _, seat, amount = bet.return_uncalled(b)
     if seat is not None and amount:  # no seat: nothing goes back (amount 0)
         return [UncalledReturned(seat, amount)]

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 
 from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, HandState, card_numbers
 from domain.games.draw_settings import ACE_RANK_INDEX, JACKS_OR_BETTER
+from domain.rules import betting as bet
+from domain.rules.betting import BettingState, with_changes, with_item
 from domain.rules.cards import JOKER, format_cards, parse_cards
 from domain.rules.evaluation import evaluate_high
 
@@ -16,6 +18,9 @@ _JACK_RANK_INDEX = 9
 _JACKS_STRENGTH = evaluate_high(parse_cards("JsJh4c3d2s")).strength
 # How many of HandValue.best make the category (the rest are kickers).
 _CATEGORY_CARDS = {"one_pair": 2, "two_pair": 4, "three_of_a_kind": 3, "four_of_a_kind": 4}
+# What a false opener's pot does (FalseOpenersFound.outcome).
+CARRIED = "carried"
+POT_PLAYS = "pot_plays"
 
 
 def has_openers(cards: Sequence[int], joker: str | None) -> bool:
@@ -63,9 +68,26 @@ def openers_kept(cards: Sequence[int], joker: str | None, discarded: Iterable[in
     return any(not proof & thrown for proof in _opener_proofs(cards, joker))
 
 
-def false_openers_outcome(state: HandState, seat: int) -> str:
+def false_openers_outcome(betting: BettingState, seat: int, acted_after_open: bool) -> str:
     """What the pot does when `seat` opened falsely (the sources leave it open, we decide):
-    "pot_plays" among the others when someone else acted after the open and a live hand is
-    left, else "carried" to the next deal."""
-    others_live = any(other != seat for other in state.wagers.contenders)
-    return "pot_plays" if state.acted_after_open and others_live else "carried"
+    POT_PLAYS among the others when someone else acted after the open and a live hand is
+    left, else CARRIED to the next deal."""
+    others_live = any(other != seat for other in betting.contenders)
+    return POT_PLAYS if acted_after_open and others_live else CARRIED
+
+
+def false_opener_out(betting: BettingState, seat: int, outcome: str,
+                     folded_at_open: tuple[bool, ...] | None) -> BettingState:
+    """The betting once `seat`'s false open is found. CARRIED: the next deal deals again
+    everyone still in when the bet was made, the false opener included (their hand was
+    dead for this deal only), and nobody acts until then. POT_PLAYS: the hand is dead, its
+    chips stay in, and the turn passes on when it was the false opener's."""
+    if outcome == CARRIED:
+        return with_changes(betting, folded=with_item(folded_at_open or betting.folded, seat, False), to_act=None)
+    folded = with_item(betting.folded, seat, True)
+    to_act = betting.to_act
+    if sum(not f for f in folded) <= 1:
+        to_act = None
+    elif to_act == seat:
+        to_act = bet.next_to_act(with_changes(betting, folded=folded), seat)
+    return with_changes(betting, folded=folded, to_act=to_act)

@@ -29,6 +29,7 @@ from domain.games.draw.events import (
     SecondRoundBegan,
     StubReshuffled,
 )
+from domain.games.draw.openers import CARRIED, false_opener_out
 from domain.games.draw.state import DRAW, FIRST_ROUND, OVER, REDEAL, SECOND_ROUND, HandState, card_numbers
 from domain.games.hand_events import ActionTaken, CardsMucked, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.rules import betting as bet
@@ -170,21 +171,11 @@ def _unchanged(state: HandState, event: OpenersShown | ShowAsked) -> HandState:
 
 
 def _false_openers_found(state: HandState, event: FalseOpenersFound) -> HandState:
-    b = state.wagers
     seat = event.position
-    if event.outcome == "carried":
-        # The next deal: everyone still in when the bet was made is dealt again, the false
-        # opener included (their hand was dead for this deal only).
-        folded = _put(state.folded_at_open or b.folded, seat, False)
-        return with_changes(state, phase=REDEAL, betting=with_changes(b, folded=folded, to_act=None))
-    folded = _put(b.folded, seat, True)
-    to_act = b.to_act
-    if sum(not f for f in folded) <= 1:
-        to_act = None
-    elif to_act == seat:
-        to_act = bet.next_to_act(with_changes(b, folded=folded), seat)
-    return with_changes(state, betting=with_changes(b, folded=folded, to_act=to_act),
-                        hands=_put(state.hands, seat, ()), muck=state.muck + state.hands[seat])
+    betting = false_opener_out(state.wagers, seat, event.outcome, state.folded_at_open)
+    if event.outcome == CARRIED:
+        return with_changes(state, phase=REDEAL, betting=betting)
+    return with_changes(state, betting=betting, hands=_put(state.hands, seat, ()), muck=state.muck + state.hands[seat])
 
 
 # One small function per event type: the event's type picks it (each takes its own type).
