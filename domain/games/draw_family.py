@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.games.dealt_hand import Hole, MixedState, cards_of
+from domain.games.dealt_hand import Hole, MixedState, cards_of, cards_text
 from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
 from domain.games.draw.openers import CARRIED, false_opener_out, false_openers_outcome, has_openers, openers_kept, opening_cards
 from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
@@ -24,6 +24,34 @@ from domain.secrecy import OWNER_ONLY, PUBLIC
 FALSE_OPENERS = "false_openers"
 """Redealt's reason when a false opener's pot is carried to a new deal (the family's own:
 five-card draw deals again after its FalseOpenersFound without a RedealRequired)."""
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Draw games: the cards thrown ("" stands pat; `??` unknown ones). `split_openers`:
+    under jacks or better the opener says the draw breaks the openers (DrawRules)."""
+    position: int
+    cards: str
+    split_openers: bool = False
+
+
+@dataclass(frozen=True)
+class CardsDiscarded:
+    position: int
+    cards: str = field(metadata=OWNER_ONLY)
+
+
+def discard(state: MixedState, command: Discard) -> list[CardsDiscarded | OpenersSplit]:
+    seat = command.position
+    _check_seat(state, seat)
+    thrown = cards_text(check_discard(state, seat, command.cards, command.split_openers))
+    return [CardsDiscarded(seat, thrown), OpenersSplit(seat, thrown)] if command.split_openers \
+        else [CardsDiscarded(seat, thrown)]
+
+
+def _check_seat(state: MixedState, seat: object) -> None:
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
 def check_discard(state: MixedState, seat: int, text: str, split: bool = False) -> tuple[Card | None, ...]:
@@ -274,7 +302,8 @@ def false_openers(state: MixedState, command: FalseOpeners) -> list[FalseOpeners
     """The floor's finding, checked as five-card draw checks it: the opener of this deal
     under jacks or better, not proven (dealt openers), the hand still live."""
     seat, rules = command.position, state.draw_rules
-    name = state.players[seat] if type(seat) is int and 0 <= seat < len(state.players) else f"seat {seat!r}"
+    _check_seat(state, seat)
+    name = state.players[seat]
     if rules is None or rules.opening != JACKS_OR_BETTER or seat != state.opener:
         raise Violation("illegal_action", f"{name} did not open this deal under jacks or better",
                         cite("false_openers"), {"seat": seat})

@@ -44,7 +44,7 @@ from domain.games.dealt_hand import (
     stud_odd_chip_order,
     up_cards,
 )
-from domain.games.draw_family import FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
+from domain.games.draw_family import CardsDiscarded, Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
@@ -100,15 +100,6 @@ class DealCards:
 @dataclass(frozen=True)
 class DealBoard:
     cards: str
-
-
-@dataclass(frozen=True)
-class Discard:
-    """Draw games: the cards thrown ("" stands pat; `??` unknown ones). `split_openers`:
-    under jacks or better the opener says the draw breaks the openers (DrawRules)."""
-    position: int
-    cards: str
-    split_openers: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,12 +161,6 @@ class CardsDealt:
 @dataclass(frozen=True)
 class BoardDealt:
     cards: str = field(metadata=PUBLIC)
-
-
-@dataclass(frozen=True)
-class CardsDiscarded:
-    position: int
-    cards: str = field(metadata=OWNER_ONLY)
 
 
 @dataclass(frozen=True)
@@ -560,14 +545,6 @@ def _deal_board(state: MixedState, command: DealBoard) -> list[Event]:
     return [BoardDealt(cards_text(cards))]
 
 
-def _discard(state: MixedState, command: Discard) -> list[Event]:
-    _check_seat(state, command.position)
-    seat = command.position
-    thrown = cards_text(draw_family.check_discard(state, seat, command.cards, command.split_openers))
-    return [CardsDiscarded(seat, thrown), OpenersSplit(seat, thrown)] if command.split_openers \
-        else [CardsDiscarded(seat, thrown)]
-
-
 def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     seat, b = command.position, state.betting
     # A seat to act is a valid seat, and only a betting round names one (with its opener).
@@ -685,7 +662,7 @@ def _settle_showdown(state: MixedState, _: SettleShowdown) -> list[Event]:
 
 
 _DECIDERS: dict[type, Callable[[MixedState, Any], list[Any]]] = {  # Any: the draw family's own events too
-    PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: _discard,
+    PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: draw_family.discard,
     ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see,
     OpenWithoutProof: draw_family.open_without_proof, FalseOpeners: draw_family.false_openers,
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import dealt_games, mixed
+from domain.games import dealt_games, draw_family, mixed
 from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.history.phh import (
@@ -112,7 +112,7 @@ def _command(state: MixedState, action: PhhAction) -> mixed.Command | None:
     if isinstance(action, BoardDealt):
         return mixed.DealBoard("".join(action.cards))
     if isinstance(action, StoodPatOrDiscarded):
-        return mixed.Discard(action.player, "".join(action.cards))
+        return draw_family.Discard(action.player, "".join(action.cards))
     if isinstance(action, ShownOrMucked):
         if action.cards is None:
             if state.phase != "showdown":
@@ -172,14 +172,14 @@ def phh_from_events(events: Any) -> HandHistory:
         if kind is mixed.CardsDealt and (replacements or actions and isinstance(actions[-1], StoodPatOrDiscarded)):
             replacements.append(HoleCardsDealt(index[event.position], _card_texts(event.cards)))
             continue
-        if kind is not mixed.CardsDiscarded:
+        if kind is not draw_family.CardsDiscarded:
             actions += replacements
             replacements = []
         if kind is mixed.CardsDealt:
             actions.append(HoleCardsDealt(index[event.position], _card_texts(event.cards)))
         elif kind is mixed.BoardDealt:
             actions.append(BoardDealt(_card_texts(event.cards)))
-        elif kind is mixed.CardsDiscarded:
+        elif kind is draw_family.CardsDiscarded:
             actions.append(StoodPatOrDiscarded(index[event.position], _card_texts(event.cards)))
         elif kind is ActionTaken:
             actions.append(BringInPosted(index[event.position]) if event.action == "bring_in"

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games import dealt_games, mixed
+from domain.games import dealt_games, draw_family, mixed
 from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.games.mixed_legal import mixed_legal
@@ -257,7 +257,7 @@ def evolve_hand(hand: MixedTableHand | None, event: Any) -> MixedTableHand:
             held[event.position + 1:]
         return with_changes(hand, game=game, stub=hand.stub[len(cards):], held=held,
                             public=hand.public + tuple(p for p, is_up in zip(positions, up) if is_up))
-    if isinstance(event, mixed.CardsDiscarded):
+    if isinstance(event, draw_family.CardsDiscarded):
         return with_changes(hand, game=game, discards=hand.discards + _texts(event.cards))
     if hand.game is not None and game.street != hand.game.street:  # a new street
         return with_changes(hand, game=game, first_to_act=None, aggressor=None)
@@ -578,7 +578,7 @@ def table_action(move: TableMove, hand: MixedTableHand) -> Any:
         if move.discard is None:
             raise Violation("invalid_discard", "name the cards to discard (an empty list stands pat)",
                             numbers={"action": move.action})
-        return mixed.Discard(move.position, format_cards(parse_cards(move.discard)) if move.discard else "")
+        return draw_family.Discard(move.position, format_cards(parse_cards(move.discard)) if move.discard else "")
     refuse_fields(game.name, move, "discard")
     return PostAction(move.position, move.action, move.to)
 
@@ -589,7 +589,7 @@ def computer_action(hand: MixedTableHand, seat: int, timed_out: bool) -> Any:
     game = hand.game
     assert game is not None and hand.to_act == seat, "the computer acts only on its own turn"
     if game.phase == "draw":
-        return mixed.Discard(seat, "")
+        return draw_family.Discard(seat, "")
     if game.bring_in_due:
         return PostAction(seat, "bring_in")
     legal_now = legal_actions(game.betting)

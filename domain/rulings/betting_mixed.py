@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.games import dealt_games, mixed
+from domain.games import dealt_games, draw_family, mixed
 from domain.games.dealt_hand import UNKNOWN, MixedState
 from domain.games.hand_events import PostAction
 from domain.games.mixed_legal import mixed_legal, open_pair_big_bet_allowed
@@ -189,7 +189,7 @@ class _Draw:
 def _apply(state: MixedState, command: Any) -> tuple[list[Any], MixedState]:
     if not isinstance(command, _Draw):
         return mixed.handle(state, command)
-    events, state = mixed.handle(state, mixed.Discard(command.position, command.thrown))
+    events, state = mixed.handle(state, draw_family.Discard(command.position, command.thrown))
     count = len(command.thrown) // 2
     if count:  # the replacements come right after the discard
         cards = command.dealer.replacements(command.position, count)

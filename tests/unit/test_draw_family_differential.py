@@ -225,7 +225,7 @@ def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
     discard = tuple(text[i:i + 2] for i in range(0, len(text), 2))
     split = breaks_openers(ours, seat, discard)
     events, ours = draw_decide.handle(ours, Discard(seat, discard, split))
-    their_events, theirs = mixed.handle(theirs, mixed.Discard(seat, text, split))
+    their_events, theirs = mixed.handle(theirs, draw_family.Discard(seat, text, split))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
     if received:
@@ -245,7 +245,7 @@ def _refusals_differ(ours: HandState, theirs: mixed.MixedState) -> str:
         thrown = text[:2 * count]
         mine = _refusal(draw_decide.handle, ours, Discard(seat, tuple(
             thrown[i:i + 2] for i in range(0, len(thrown), 2))))
-        other = _refusal(mixed.handle, theirs, mixed.Discard(seat, thrown))
+        other = _refusal(mixed.handle, theirs, draw_family.Discard(seat, thrown))
         if mine != other:
             return f"throwing {thrown or 'nothing'}: five-card draw refuses it ({mine}), the draw family ({other})"
     return ""
@@ -311,7 +311,7 @@ def test_the_joker_ranks_by_the_hands_rule(joker: str, winner: int) -> None:
                                                                 (100, 100))))
     _, theirs = mixed.handle(theirs, mixed.DealCards(0, "Jk8h8d4c2s"))
     _, theirs = mixed.handle(theirs, mixed.DealCards(1, "QsQh5d4d3h"))
-    for command in (PostAction(0, "check"), PostAction(1, "check"), mixed.Discard(0, ""), mixed.Discard(1, ""),
+    for command in (PostAction(0, "check"), PostAction(1, "check"), draw_family.Discard(0, ""), draw_family.Discard(1, ""),
                     PostAction(0, "check"), PostAction(1, "check"), mixed.ShowCards(0, "Jk8h8d4c2s"),
                     mixed.ShowCards(1, "QsQh5d4d3h")):
         _, theirs = mixed.handle(theirs, command)
@@ -389,7 +389,7 @@ def test_false_openers_after_callers_the_pot_plays_among_them_in_the_draw_family
     _, theirs = _falsely_opened((2, "call"), (0, "call"))
     events, theirs = mixed.handle(theirs, draw_family.FalseOpeners(1))
     assert events == [draw_family.FalseOpenersFound(1, "pot_plays")] and theirs.betting.folded[1]
-    for command in (mixed.Discard(2, ""), mixed.Discard(0, ""), PostAction(2, "check"), PostAction(0, "check"),
+    for command in (draw_family.Discard(2, ""), draw_family.Discard(0, ""), PostAction(2, "check"), PostAction(0, "check"),
                     mixed.ShowCards(2, _FALSE[2]), mixed.ShowCards(0, _FALSE[0])):
         events, theirs = mixed.handle(theirs, command)
     assert [(e.winners, e.amount) for e in events if isinstance(e, PotAwarded)] == [((0,), 90)]
@@ -398,7 +398,7 @@ def test_false_openers_after_callers_the_pot_plays_among_them_in_the_draw_family
 
 def test_a_false_opener_still_in_at_the_end_is_found_in_the_draw_family() -> None:
     _, theirs = _falsely_opened((2, "call"), (0, "call"))
-    for command in (mixed.Discard(1, ""), mixed.Discard(2, ""), mixed.Discard(0, ""), PostAction(1, "check"),
+    for command in (draw_family.Discard(1, ""), draw_family.Discard(2, ""), draw_family.Discard(0, ""), PostAction(1, "check"),
                     PostAction(2, "check")):
         _, theirs = mixed.handle(theirs, command)
     events, theirs = mixed.handle(theirs, PostAction(0, "check"))

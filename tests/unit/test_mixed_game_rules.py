@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games import mixed, stud
+from domain.games import draw_family, mixed, stud
 from domain.games.dealt_hand import MixedState
 from domain.games.hand_events import PostAction
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, BettingStructure
@@ -187,13 +187,13 @@ def test_draws_go_in_order_from_the_button_left_and_replace_as_many_cards() -> N
                   PostAction(0, "call"), PostAction(1, "check"))
     assert state.phase == "draw" and state.next_to_draw == 0
     with pytest.raises(Violation) as refused:
-        mixed.handle(state, mixed.Discard(1, "AsQs"))
+        mixed.handle(state, draw_family.Discard(1, "AsQs"))
     assert refused.value.code == "not_your_turn"
-    state = _play(state, mixed.Discard(0, ""), mixed.Discard(1, "AsQs"))
+    state = _play(state, draw_family.Discard(0, ""), draw_family.Discard(1, "AsQs"))
     with pytest.raises(Violation) as refused:
         mixed.handle(state, mixed.DealCards(1, "2h"))
     assert refused.value.code == "invalid_card"
-    state = _play(state, mixed.DealCards(1, "2h4d"), mixed.Discard(2, "KdKc"),
+    state = _play(state, mixed.DealCards(1, "2h4d"), draw_family.Discard(2, "KdKc"),
                   mixed.DealCards(2, "9h8h"))
     assert state.phase == "action" and state.street == 1 and state.to_act == 0
 
@@ -204,10 +204,10 @@ def test_nobody_draws_twice_while_the_replacements_are_still_due() -> None:
                   mixed.DealCards(0, "7h6c4c3d2c"), mixed.DealCards(1, "AsQs6s5c3c"),
                   mixed.DealCards(2, "KdKc8c7d7s"), PostAction(2, "call"),
                   PostAction(0, "call"), PostAction(1, "check"),
-                  mixed.Discard(0, ""), mixed.Discard(1, "AsQs"), mixed.Discard(2, "KdKc"))
+                  draw_family.Discard(0, ""), draw_family.Discard(1, "AsQs"), draw_family.Discard(2, "KdKc"))
     assert state.phase == "draw" and state.next_to_draw is None
     with pytest.raises(Violation) as refused:
-        mixed.handle(state, mixed.Discard(1, ""))
+        mixed.handle(state, draw_family.Discard(1, ""))
     assert refused.value.code == "illegal_action"
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from domain import secrecy
-from domain.games import mixed
+from domain.games import draw_family, mixed
 from domain.live import table, table_commands, table_state
 from domain.live.games.common import DECK_HASH, DealSeal, Viewing
 from domain.live.mixed import DiscardsReshuffled, MixedDeckCut, MixedTableGame, legal, reshuffle_label
@@ -181,7 +181,7 @@ def test_triple_draw_replacements_come_from_the_stub_and_a_short_stub_takes_the_
             more, state = act(state, "check" if options["check"] else "call", draws=draws)
         events += more
     reshuffle = next(e for e in events if isinstance(e, DiscardsReshuffled))
-    last_thrown = [e for e in events if isinstance(e, mixed.CardsDiscarded)][-1]
+    last_thrown = [e for e in events if isinstance(e, draw_family.CardsDiscarded)][-1]
     assert len(reshuffle.order) == 20 and not set(reshuffle.order) & set(_pairs(last_thrown.cards))
     held = [c for hole in state.hand.game.hole for c in hole]
     assert len(held) == len(set(held)) == 30
@@ -271,7 +271,7 @@ def test_the_computer_posts_the_bring_in_for_an_absent_player_and_stands_pat_on_
     state = _call_round(state)
     drawer = state.to_act
     events, state = table.handle(state, table_commands.SitOut(drawer), 0, SeededDraws(0))
-    assert any(isinstance(e, mixed.CardsDiscarded) and e.cards == "" for e in events)
+    assert any(isinstance(e, draw_family.CardsDiscarded) and e.cards == "" for e in events)
 
 
 def test_the_deck_of_a_closed_hand_is_the_committed_one() -> None:
