@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.games.dealt_games import FLOP, Game
 from domain.games.draw_settings import DrawRules
+from domain.games.draw_stub import DrawStub
 from domain.games.settlement import open_pots
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState
@@ -73,6 +74,7 @@ class MixedState:
     false_open: bool = False  # the opener was dealt no openers (OpenWithoutProof)
     acted_after_open: bool = False  # another player acted since the open (false openers)
     folded_at_open: tuple[bool, ...] | None = None  # who had folded at the open (a carried pot)
+    stub: DrawStub | None = None  # a draw hand dealt from its deck: what no player holds
 
     @property
     def stacks(self) -> tuple[Amount, ...]:

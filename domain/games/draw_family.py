@@ -8,18 +8,22 @@ FalseOpeners and FalseOpenersFound: the pot carried to a new deal or played for)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from domain.games.dealt_games import DRAW, Game
 from domain.games.dealt_hand import Hole, MixedState, cards_of, cards_text
 from domain.games.draw.events import ALL_CHECKED, NO_OPENERS
 from domain.games.draw.openers import CARRIED, false_opener_out, false_openers_outcome, has_openers, openers_kept, opening_cards
-from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, most_exchanged
+from domain.games.draw_settings import JACKS_OR_BETTER, LEFT_OF_DEALER, OPENER, DrawRules, most_exchanged
+from domain.games.draw_stub import DrawStub, check_full_deck, dealt_round, in_reshuffle_order, texts
 from domain.games.hand_events import ActionTaken
 from domain.rules import betting as bet
 from domain.rules.betting import Amount, LegalActions, with_changes, with_item
 from domain.rules.cards import Card, format_card
 from domain.rules.citations import cite
+from domain.rules.pots import seats_from_left_of_button
 from domain.rules.violations import Violation
-from domain.secrecy import OWNER_ONLY, PUBLIC
+from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
 FALSE_OPENERS = "false_openers"
 """Redealt's reason when a false opener's pot is carried to a new deal (the family's own:
@@ -103,9 +107,12 @@ def _check_split(state: MixedState, seat: int, thrown: tuple[Card | None, ...], 
 
 
 def discarded(state: MixedState, seat: int, text: str) -> MixedState:
-    """`seat` has thrown the cards of `text` (CardsDiscarded): as many are owed to it."""
+    """`seat` has thrown the cards of `text` (CardsDiscarded): as many are owed to it (and,
+    dealt from the stub, the discards join the muck once they are dealt)."""
     thrown = cards_of(text, joker=True)
     hole = after_discard(state.hole[seat], thrown)
+    if state.stub is not None:
+        state = with_changes(state, stub=with_changes(state.stub, pending=texts(text)))
     return with_changes(state, hole=with_item(state.hole, seat, hole), up=with_item(state.up, seat, (False,) * len(hole)),
                         drawn=with_item(state.drawn, seat, True), owed=with_item(state.owed, seat, len(thrown)))
 
@@ -139,6 +146,10 @@ def action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     jacks or better the cards it opened on are kept to prove it at the end, or, dealt none,
     the open is false), and an action by anyone else since is noted (false openers)."""
     seat = event.position
+    if event.action == "fold" and state.stub is not None:
+        state = _mucked(state, seat)
+    if state.draw_rules is None:
+        return state
     if state.opener is not None:
         return state if state.acted_after_open or seat == state.opener else with_changes(state, acted_after_open=True)
     if event.action != "bet" or state.street:
@@ -222,6 +233,11 @@ class Redealt:
     post `antes` again; the pot stays and a folded hand stays dead (pass and out)."""
     reason: str
     antes: tuple[Amount, ...]
+    deck: tuple[str, ...] | None = field(default=None, metadata=SEALED)
+    """A hand dealt from its deck: the new deal's (Redeal), and its `commitment` and
+    `reshuffle_order`; None: the table deals the hands still in (DealCards)."""
+    commitment: str | None = None
+    reshuffle_order: tuple[str, ...] | None = field(default=None, metadata=SEALED)
 
 
 def redeal_reason(state: MixedState) -> str | None:
@@ -241,10 +257,12 @@ def redeal_reason(state: MixedState) -> str | None:
     return None if rules.second_round_start == LEFT_OF_DEALER else ALL_CHECKED
 
 
-def redeal(state: MixedState, reason: str) -> Redealt:
+def redeal(state: MixedState, reason: str, deck: Redeal | None = None) -> Redealt:
     b = state.betting
-    return Redealt(reason, tuple(0 if b.folded[seat] else min(ante, b.stacks[seat])
-                                 for seat, ante in enumerate(state.antes)))
+    antes = tuple(0 if b.folded[seat] else min(ante, b.stacks[seat]) for seat, ante in enumerate(state.antes))
+    if deck is None:
+        return Redealt(reason, antes)
+    return Redealt(reason, antes, deck.deck, deck.commitment, deck.reshuffle_order)
 
 
 def redealt(state: MixedState, event: Redealt) -> MixedState:
@@ -254,6 +272,9 @@ def redealt(state: MixedState, event: Redealt) -> MixedState:
                           committed=tuple(c + a for c, a in zip(b.committed, event.antes)))
     opened = bet.start_round(posted, late=False)
     n = len(state.players)
+    if event.deck is not None:
+        state = with_changes(state, deck=event.deck, commitment=event.commitment, deck_position=0,
+                             stub=DrawStub(event.deck, event.reshuffle_order))
     return with_changes(state, phase="deal", street=0, betting=with_changes(opened, to_act=None),
                         first_to_act=opened.to_act, hole=((),) * n, up=((),) * n,
                         due=tuple(not folded for folded in b.folded), drawn=(False,) * n, owed=(0,) * n,
@@ -332,4 +353,106 @@ def false_openers_found(state: MixedState, event: FalseOpenersFound) -> MixedSta
     """The false opener's hand dead (POT_PLAYS), or the hand waiting for the new deal of a
     carried pot (its Redealt follows)."""
     betting = false_opener_out(state.betting, event.position, event.outcome, state.folded_at_open)
-    return with_changes(state, betting=betting, phase="redeal" if event.outcome == CARRIED else state.phase)
+    if event.outcome == CARRIED:
+        return with_changes(state, betting=betting, phase="redeal")
+    return with_changes(_mucked(state, event.position), betting=betting)
+
+
+# ------------------------------------------------------------------ a deck in the hand
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """A draw hand dealt from its deck whose first round is dealt again (phase "redeal"):
+    the new deal's deck, commitment and reshuffle order (five-card draw's command of the
+    name; a hand without a deck is dealt again by the table)."""
+    deck: tuple[str, ...]
+    commitment: str | None = None
+    reshuffle_order: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class StubReshuffled:
+    """The stub ran out: `count` discards and folded hands became the new stub (`cards`,
+    sealed), as five-card draw's event of the name."""
+    count: int
+    cards: tuple[str, ...] | None = field(metadata=SEALED)
+
+
+def check_decks(game: Game, players: int, deck: Any, reshuffle_order: Any, rules: DrawRules | None) -> None:
+    """A draw hand's deck and reshuffle order: each a whole deck (with the joker under its
+    rule), written as the events write cards, long enough for a draw after every hand."""
+    if game.family != DRAW:
+        raise Violation("illegal_action", f"{game.name} reshuffles no discards: a reshuffle order is a draw game's")
+    if deck is None and reshuffle_order is not None:
+        raise Violation("illegal_action", "a reshuffle order comes with the deck it follows")
+    joker = rules is not None and rules.joker is not None
+    for order, name in ((deck, "deck"), (reshuffle_order, "reshuffle_order")):
+        if order is not None and check_full_deck(order, name, joker) != tuple(order):
+            raise Violation("invalid_card", f"{name} writes its cards as the events do ('As', 'Td')")
+    if deck is not None and len(deck) < (players + 2) * game.hand_size:
+        raise Violation("invalid_card", "the deck is too short for this hand")
+
+
+def redeal_from_deck(state: MixedState, command: Redeal) -> list[Redealt]:
+    reason = redeal_reason(state) if state.phase == "redeal" and state.stub is not None else None
+    if reason is None:
+        raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.phase}")
+    check_decks(state.game, len(state.players), command.deck, command.reshuffle_order, state.draw_rules)
+    return [redeal(state, reason, command)]
+
+
+def from_stub(state: MixedState) -> tuple[list[StubReshuffled], list[tuple[int, str]]]:
+    """What a draw hand dealt from its deck deals next: five cards (the game's) each, one at
+    a time round the table from the dealer's left, to the seats due; a draw's replacements
+    from the top of the stub, the stub topped up first when it runs short (the discards
+    and folded hands, in the reshuffle order); nothing while a player is to draw or a new
+    deal awaits its deck."""
+    stub, b, n = state.stub, state.betting, len(state.players)
+    assert stub is not None
+    if state.phase == "deal":
+        seats = seats_from_left_of_button([seat for seat in range(n) if state.due[seat]], b.button, n)
+        return [], dealt_round(stub.cards, seats, state.game.hand_size)
+    seat = next((seat for seat in b.contenders if state.drawn[seat] and state.owed[seat]), None)
+    if state.phase != "draw" or seat is None:
+        return [], []
+    count = state.owed[seat]
+    if len(stub.cards) >= count:
+        return [], [(seat, "".join(stub.cards[:count]))]
+    pile = in_reshuffle_order(stub.muck, stub.reshuffle_order)
+    return [StubReshuffled(len(pile), pile)], [(seat, "".join((stub.cards + pile)[:count]))]
+
+
+def off_the_stub(state: MixedState, count: int) -> MixedState:
+    """`count` cards dealt from the top of the stub; on the draw, the seat's discards then
+    join the muck."""
+    stub = state.stub
+    assert stub is not None
+    if state.phase == "draw":
+        return with_changes(state, stub=with_changes(stub, cards=stub.cards[count:], muck=stub.muck + stub.pending,
+                                                     pending=()))
+    return with_changes(state, stub=with_changes(stub, cards=stub.cards[count:]))
+
+
+def stub_reshuffled(state: MixedState, event: StubReshuffled) -> MixedState:
+    stub = state.stub
+    assert stub is not None and event.cards is not None
+    return with_changes(state, stub=with_changes(stub, cards=stub.cards + event.cards, muck=()))
+
+
+def openers_split(state: MixedState, event: OpenersSplit) -> MixedState:
+    """The discards kept aside to prove the openers never go back into the stub."""
+    stub = state.stub
+    if stub is None:
+        return state
+    aside = set(texts(event.cards))
+    return with_changes(state, stub=with_changes(stub, pending=tuple(c for c in stub.pending if c not in aside)))
+
+
+def _mucked(state: MixedState, seat: int) -> MixedState:
+    """A dead hand (folded, or a false opener's) into the muck a reshuffle takes."""
+    stub = state.stub
+    if stub is None:
+        return state
+    return with_changes(state, stub=with_changes(stub, muck=stub.muck + tuple(format_card(c) for c in state.hole[seat]
+                                                                                if c is not None)))

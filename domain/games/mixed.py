@@ -46,6 +46,7 @@ from domain.games.dealt_hand import (
 )
 from domain.games.draw_family import CardsDiscarded, Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
 from domain.games.draw_settings import DrawRules
+from domain.games.draw_stub import DrawStub
 from domain.games.forced_bets import post_by_position
 from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
 from domain.games.settlement import settlement
@@ -80,14 +81,18 @@ class StartHand:
     dead_antes: bool = False
     odd_chip: str = "left_of_button"
     deck: tuple[str, ...] | None = None
-    """Board games, live play: the shuffled order (drawn by the service, published as
-    `commitment`); the decider deals the hole cards and, one card burnt before each
-    street, the board as they fall due, and plays the TDA showdown in `showdown` mode."""
+    """Board and draw games, live play: the shuffled order (drawn by the service, published
+    as `commitment`); the decider deals the hole cards and, one card burnt before each
+    street, the board as they fall due (a draw game: a whole deck, dealt one card at a time
+    round the table, each draw from the stub: domain.games.draw_stub), and plays the TDA
+    showdown in `showdown` mode."""
     commitment: str | None = None
     showdown: str = AUTOMATIC
     draw_rules: DrawRules | None = None
     """Draw games: five-card draw's table settings the hand plays by (its draw limit, the
     round after the draw from the opener); None: any number drawn, left of the button."""
+    reshuffle_order: tuple[str, ...] | None = None
+    """A draw game with a deck: the order a run-out stub's discards are reshuffled in."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class AskToSee:
 
 
 Command = (StartHand | PostAction | DealCards | DealBoard | Discard | ShowCards | Muck
-                | SettleShowdown | AskToSee | OpenWithoutProof | FalseOpeners)
+                | SettleShowdown | AskToSee | OpenWithoutProof | FalseOpeners | draw_family.Redeal)
 
 
 # --------------------------------------------------------------------------- events
@@ -148,6 +153,7 @@ class HandStarted:
     commitment: str | None = None
     showdown: str = AUTOMATIC
     draw_rules: DrawRules | None = None
+    reshuffle_order: tuple[str, ...] | None = field(default=None, metadata=SEALED)
 
 
 @dataclass(frozen=True)
@@ -182,11 +188,11 @@ class HandEnded:
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
               | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
-              | OpenersShown | OpenersSplit | FalseOpenersFound)
+              | OpenersShown | OpenersSplit | FalseOpenersFound | draw_family.StubReshuffled)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
     CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit,
-    FalseOpenersFound)}
+    FalseOpenersFound, draw_family.StubReshuffled)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -215,12 +221,15 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
         opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
         awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
         commitment=event.commitment, showdown_mode=event.showdown, aggressor=None,
-        draw_rules=event.draw_rules, antes=event.antes)
+        draw_rules=event.draw_rules, antes=event.antes,
+        stub=DrawStub(event.deck, event.reshuffle_order) if event.deck is not None and game.family == DRAW else None)
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
     cards = cards_of(event.cards, joker=True)
     seat = event.position
+    if state.stub is not None:
+        state = draw_family.off_the_stub(state, len(cards))
     hole = with_item(state.hole, seat, state.hole[seat] + cards)
     up = with_item(state.up, seat, state.up[seat] + event.up)
     if state.phase == "draw":
@@ -335,7 +344,7 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     betting = bet.apply_action(b, event.position, event.action, event.to)
     aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
     new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
-    if state.draw_rules is not None:
+    if state.draw_rules is not None or state.stub is not None:
         new = draw_family.action_taken(new, event)
     return new if betting.to_act is not None else _close_round(new)
 
@@ -369,7 +378,7 @@ def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
-def _unchanged(state: MixedState, _: ShowAsked | OpenersShown | OpenersSplit) -> MixedState:
+def _unchanged(state: MixedState, _: ShowAsked | OpenersShown) -> MixedState:
     """An event that changes nothing in the state (it tells what was asked or shown)."""
     return state
 
@@ -393,7 +402,8 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     CardsDiscarded: _cards_discarded, ActionTaken: _action_taken,
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
-    OpenersShown: _unchanged, OpenersSplit: _unchanged, FalseOpenersFound: _false_openers_found,
+    OpenersShown: _unchanged, OpenersSplit: draw_family.openers_split, FalseOpenersFound: _false_openers_found,
+    draw_family.StubReshuffled: draw_family.stub_reshuffled,
 }
 
 
@@ -437,7 +447,7 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
     # skip asking (most commands).
     while current.betting.to_act is None and (follow := _follow_up(current)):
         events.extend(follow)
-        if current.phase == "deal":  # only a hand with a deck deals by itself
+        if current.phase == "deal" and current.stub is None:  # only a hand with a deck deals by itself
             current = _hole_cards_from_deck(current, follow)
             continue
         for event in follow:
@@ -487,7 +497,9 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", "every seated player needs chips")
     if command.showdown not in SHOWDOWNS:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
-    if command.deck is not None:
+    if family == DRAW or command.reshuffle_order is not None:
+        draw_family.check_decks(game, n, command.deck, command.reshuffle_order, command.draw_rules)
+    elif command.deck is not None:
         check_deck(game, command.deck, n)
     if command.draw_rules is not None:
         if family != DRAW:
@@ -497,7 +509,8 @@ def _start(command: StartHand) -> HandStarted:
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
                        command.odd_chip, tuple(command.deck) if command.deck is not None else None,
-                       command.commitment, command.showdown, command.draw_rules)
+                       command.commitment, command.showdown, command.draw_rules,
+                       tuple(command.reshuffle_order) if command.reshuffle_order is not None else None)
 
 
 def _check_seat(state: MixedState, seat: Any) -> None:
@@ -665,6 +678,7 @@ _DECIDERS: dict[type, Callable[[MixedState, Any], list[Any]]] = {  # Any: the dr
     PostAction: _post_action, DealCards: _deal_cards, DealBoard: _deal_board, Discard: draw_family.discard,
     ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see,
     OpenWithoutProof: draw_family.open_without_proof, FalseOpeners: draw_family.false_openers,
+    draw_family.Redeal: draw_family.redeal_from_deck,
 }
 
 
@@ -704,6 +718,9 @@ def _dealt_from_deck(state: MixedState, deck: tuple[str, ...]) -> list[Event]:
     """What follows by itself in a hand with a deck: the hole cards, every hand tabled face
     up once a player is all in and nobody can bet (TDA 2024 16), the board (one card burnt
     first), and the showdown in the order of show (17), by the computer when automatic."""
+    if state.stub is not None and state.phase in ("deal", "draw", "redeal"):  # a draw hand's own
+        reshuffled, dealt = draw_family.from_stub(state)
+        return [*reshuffled, *(CardsDealt(seat, cards, (False,) * (len(cards) // 2)) for seat, cards in dealt)]
     if state.phase == "deal":
         k, n, button = state.game.hand_size, len(state.players), state.betting.button
         return [CardsDealt((button + 1 + step) % n, "".join(deck[step * k:(step + 1) * k]), (False,) * k)

@@ -22,6 +22,7 @@ false openers found, with the same outcome. Every seed is compared: no setting o
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -30,11 +31,23 @@ from typing import Any
 import pytest
 
 from domain.games import dealt_games, draw_family, mixed
+from domain.games.dealt_hand import cards_of, cards_text
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import openers as draw_openers
 from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
-from domain.games.draw.events import ALL_CHECKED, CardsShown, Event, FalseOpenersFound, OpenersShown, OpenersSplit, PlayerDrew, RedealRequired
+from domain.games.draw.events import (
+    ALL_CHECKED,
+    CardsShown,
+    Event,
+    FalseOpenersFound,
+    HoleCardsDealt,
+    OpenersShown,
+    OpenersSplit,
+    PlayerDrew,
+    RedealRequired,
+    StubReshuffled,
+)
 from domain.games.draw.openers import CARRIED, breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
@@ -50,6 +63,7 @@ from tests.unit.test_flop_family_differential import _choose, _offer
 HANDS = 300
 OPENS_WITHOUT_PROOF = 0.3  # of the decisions where the seat to act may not open
 FLOOR_CHECKS = 0.1  # of the decisions once a seat opened
+GREEDY_HANDS = 0.3  # of the hands dealt by the draw family: every draw throws as many as it may
 _FOUND = (FalseOpenersFound, draw_family.FalseOpenersFound)
 _DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 
@@ -63,19 +77,20 @@ def _five_card_draw_in_the_draw_family(monkeypatch: pytest.MonkeyPatch) -> Itera
     yield
 
 
-def _random_settings(rng: random.Random) -> DrawSettings:
+def _random_settings(rng: random.Random, greedy: bool = False) -> DrawSettings:
     kind = rng.choice([NO_LIMIT, POT_LIMIT, FIXED_LIMIT])
     return DrawSettings(
-        ante=rng.choice([1, 5, 10, 25]), structure=kind, draw_limit=rng.choice(DRAW_LIMITS),
+        ante=rng.choice([1, 5, 10, 25]), structure=kind, draw_limit=5 if greedy else rng.choice(DRAW_LIMITS),
         second_round_start=rng.choice([OPENER, LEFT_OF_DEALER]),
         opening=rng.choice([None, None, None, "jacks_or_better"]),
         joker=rng.choice([None, None, None, "wild", "bug"]),
         heads_up_uncapped=kind == FIXED_LIMIT and rng.random() < 0.5)
 
 
-def _random_start(rng: random.Random) -> StartHand:
-    settings = _random_settings(rng)
-    players = rng.randint(2, 6)
+def _random_start(rng: random.Random, greedy: bool = False) -> StartHand:
+    """`greedy`: six players drawing up to five cards each (the stub runs out)."""
+    settings = _random_settings(rng, greedy)
+    players = 6 if greedy else rng.randint(2, 6)
     unit = settings.unit
     stacks = tuple(rng.choice([
         rng.randint(1, 2 * settings.ante),
@@ -85,49 +100,60 @@ def _random_start(rng: random.Random) -> StartHand:
     deck = list(_DECK) + (["Jk"] if settings.joker else [])
     rng.shuffle(deck)
     return StartHand(tuple(f"seat{i}" for i in range(players)), rng.randrange(players), settings,
-                     tuple(deck), stacks)
+                     tuple(deck), stacks, reshuffle_order=_reshuffle_order(rng, deck))
 
 
-def _draw_family_start(start: StartHand) -> mixed.StartHand:
+def _reshuffle_order(rng: random.Random, deck: list[str]) -> tuple[str, ...] | None:
+    """Half the hands reshuffle run-out discards in an order of their own, the others in
+    the order thrown."""
+    return tuple(rng.sample(deck, len(deck))) if rng.random() < 0.5 else None
+
+
+def _draw_family_start(start: StartHand, dealt: bool = False) -> mixed.StartHand:
     """The same hand in the draw family: each seat's ante by position, no blind, the
-    table's rules as the hand's."""
+    table's rules as the hand's; `dealt`: from five-card draw's deck (and reshuffle order)."""
     n = len(start.players)
     return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
                            start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n,
-                           draw_rules=start.settings.hand_rules())
+                           draw_rules=start.settings.hand_rules(), deck=start.deck if dealt else None,
+                           reshuffle_order=start.reshuffle_order if dealt else None)
 
 
 def play_in_both(seed: int) -> tuple[str, str]:
     """(outcome, detail): "same" when every decision and the end agree, else "different"
-    with the first disagreement."""
+    with the first disagreement. Half the hands the draw family deals from the deck
+    itself (`dealt`): then every hand it holds, every reshuffle and every show and muck of
+    its own showdown (the TDA's) must be five-card draw's too."""
     rng = random.Random(seed)
-    start = _random_start(rng)
+    dealt = rng.random() < 0.5
+    # Only where the draw family deals: dealt by command, it refuses a folded hand's card
+    # dealt again (its reshuffles, the table's, take the discards alone).
+    greedy = dealt and rng.random() < GREEDY_HANDS
+    start = _random_start(rng, greedy)
     events, ours = draw_decide.handle(None, start)
-    _, theirs = mixed.handle(None, _draw_family_start(start))
-    their_events, theirs = _deal_as_dealt(ours, theirs)
-    proofs: tuple[list[Any], list[Any]] = ([], [])  # the openers shown and split, in both
+    their_events, theirs = mixed.handle(None, _draw_family_start(start, dealt))
+    if not dealt:
+        their_events, theirs = _deal_as_dealt(ours, theirs)
+    compared: tuple[list[Any], list[Any]] = (_compared(events, dealt), _compared(their_events, dealt))
     while not ours.over:
+        if dealt and ours.awaiting != "redeal" and (apart := _hands_differ(ours, theirs)):
+            return "different", apart
         if ours.awaiting == "redeal":
-            if refused := _redeals_differ(events, their_events, theirs):
+            if refused := _redeals_differ(events, their_events, theirs, dealt):
                 return "different", refused
-            deck = list(ours.deck)
-            rng.shuffle(deck)
-            events, ours = draw_decide.handle(ours, Redeal(tuple(deck)))
-            their_events, theirs = _deal_as_dealt(ours, theirs)
+            events, their_events, ours, theirs = _redeal_in_both(rng, ours, theirs, dealt)
         elif ours.awaiting == "draw":
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
                     f"awaits the {theirs.phase} ({theirs.next_to_draw})"
             if refused := _refusals_differ(ours, theirs):
                 return "different", refused
-            events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs)
-            proofs[1].extend(_openers_events(their_events))
+            events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs, dealt, greedy)
         elif ours.opener is not None and rng.random() < FLOOR_CHECKS:
             found = _floor_checks_openers(rng, ours, theirs)
             if isinstance(found, str):
                 return "different", found
             events, their_events, ours, theirs = found
-            proofs[1].extend(_openers_events(their_events))
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
             other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
@@ -136,25 +162,62 @@ def play_in_both(seed: int) -> tuple[str, str]:
             command, their_command = _betting_commands(rng, ours)
             events, ours = draw_decide.handle(ours, command)
             their_events, theirs = mixed.handle(theirs, their_command)
-            proofs[1].extend(_openers_events(their_events))
-        shown, theirs = _repeat_showdown(events, theirs)
-        proofs[0].extend(_openers_events(events))
-        proofs[1].extend(_openers_events(shown))
-    if not theirs.over:
+        if not dealt:
+            shown, theirs = _repeat_showdown(events, theirs)
+            their_events = [*their_events, *shown]
+        compared[0].extend(_compared(events, dealt))
+        compared[1].extend(_compared(their_events, dealt))
+    if not theirs.over and not dealt:
         shown, theirs = mixed.handle(theirs, mixed.SettleShowdown())
-        proofs[1].extend(_openers_events(shown))
-    if ours.stacks != theirs.stacks:
-        return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks}"
-    if proofs[0] != proofs[1]:
-        return "different", f"openers shown and split: five-card draw {proofs[0]}, draw family {proofs[1]}"
+        compared[1].extend(_compared(shown, dealt))
+    if not theirs.over or ours.stacks != theirs.stacks:
+        return "different", f"stacks: five-card draw {ours.stacks}, draw family {theirs.stacks} ({theirs.phase})"
+    if compared[0] != compared[1]:
+        return "different", f"events compared: five-card draw {compared[0]}, draw family {compared[1]}"
     return "same", ""
 
 
-def _openers_events(events: list[Any]) -> list[tuple[str, int, str | None]]:
-    """The openers shown and split (type name, seat, cards) and the false openers found (type
-    name, seat, outcome): the two engines' events of those names."""
-    return [(type(e).__name__, e.position, e.outcome if isinstance(e, _FOUND) else e.cards) for e in events
-            if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit, *_FOUND))]
+def _compared(events: list[Any], dealt: bool) -> list[tuple[str, int, Any]]:
+    """The events both engines must write alike (type name, seat, what): the openers shown
+    and split (the cards), the false openers found (the outcome); in a hand the draw
+    family deals itself also each reshuffle (the count, the cards) and each show and muck
+    of the showdown."""
+    kept: list[tuple[str, int, Any]] = []
+    for e in events:
+        if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit)):
+            kept.append((type(e).__name__, e.position, e.cards))
+        elif isinstance(e, _FOUND):
+            kept.append((type(e).__name__, e.position, e.outcome))
+        elif dealt and isinstance(e, (StubReshuffled, draw_family.StubReshuffled)):
+            kept.append((type(e).__name__, e.count, e.cards))
+        elif dealt and isinstance(e, (CardsShown, mixed.CardsShown, CardsMucked, mixed.CardsMucked)):
+            kept.append((type(e).__name__, e.position, None))
+    return kept
+
+
+def _hands_differ(ours: HandState, theirs: mixed.MixedState) -> str:
+    """Whether a hand still in holds other cards in the two engines (a hand the draw family
+    deals itself): "" when they agree."""
+    for seat in ours.contenders:
+        mine, other = format_cards(ours.hands[seat]), cards_text(theirs.hole[seat])
+        if mine != other:
+            return f"seat {seat} holds {mine} in five-card draw, {other} in the draw family"
+    return ""
+
+
+def _redeal_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState, dealt: bool
+                    ) -> tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
+    """A new deck (and reshuffle order, when the hand has one) for five-card draw's new deal:
+    the draw family deals it itself (`dealt`) or is dealt the hands five-card draw dealt."""
+    deck = list(ours.deck)
+    rng.shuffle(deck)
+    order = _reshuffle_order(rng, deck) if ours.reshuffle_order is not None else None
+    events, ours = draw_decide.handle(ours, Redeal(tuple(deck), None, order))
+    if dealt:
+        their_events, theirs = mixed.handle(theirs, draw_family.Redeal(tuple(deck), None, order))
+    else:
+        their_events, theirs = _deal_as_dealt(ours, theirs)
+    return events, their_events, ours, theirs
 
 
 def _betting_commands(rng: random.Random, ours: HandState) -> tuple[Any, Any]:
@@ -200,25 +263,32 @@ def _deal_as_dealt(ours: HandState, theirs: mixed.MixedState) -> tuple[list[mixe
     return events, theirs
 
 
-def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs: mixed.MixedState) -> str:
-    """Whether five-card draw's redeal is not the draw family's (a new deal, for the same reason)."""
+def _redeals_differ(events: list[Event], their_events: list[mixed.Event], theirs: mixed.MixedState, dealt: bool) -> str:
+    """Whether five-card draw's redeal is not the draw family's (a new deal, for the same
+    reason: a hand the draw family deals itself awaits its new deck, the reason to come)."""
     mine = next(e.reason if isinstance(e, RedealRequired) else draw_family.FALSE_OPENERS
                 for e in events if isinstance(e, RedealRequired) or isinstance(e, FalseOpenersFound) and e.outcome == CARRIED)
-    other = next((e.reason for e in their_events if isinstance(e, Redealt)), None)
-    if mine != other or theirs.phase != "deal":
+    if dealt:
+        other = draw_family.redeal_reason(theirs)
+        ready = theirs.phase == "redeal"
+    else:
+        other = next((e.reason for e in their_events if isinstance(e, Redealt)), None)
+        ready = theirs.phase == "deal"
+    if mine != other or not ready:
         return f"five-card draw deals again ({mine}), the draw family {other} awaits the {theirs.phase}"
     return ""
 
 
-def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
+def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState, dealt: bool, greedy: bool
                   ) -> tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
-    """The seat to draw throws a random legal set of cards in both (the opener declaring
-    split openers when the draw breaks them); the draw family is dealt what five-card
-    draw's stub gave."""
+    """The seat to draw throws a random legal set of cards in both (`greedy`: as many as the
+    limit allows, so that the stub runs out); the opener declares split openers when the
+    draw breaks them; the draw family deals from its stub itself (`dealt`), or is dealt
+    what five-card draw's stub gave."""
     seat = ours.draw_to_act
     assert seat is not None
     hand = list(ours.hands[seat])
-    thrown = rng.sample(hand, rng.randint(0, HAND_SIZE))
+    thrown = rng.sample(hand, HAND_SIZE if greedy else rng.randint(0, HAND_SIZE))
     while len(thrown) > draw_legal.draw_limit(ours.settings, [c for c in hand if c not in thrown]):
         thrown.pop()
     text = format_cards(thrown)
@@ -228,7 +298,7 @@ def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
     their_events, theirs = mixed.handle(theirs, draw_family.Discard(seat, text, split))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
-    if received:
+    if received and not dealt:
         dealt, theirs = mixed.handle(theirs, mixed.DealCards(seat, received))
         their_events += dealt
     return events, their_events, ours, theirs
@@ -422,3 +492,44 @@ def test_an_opener_dealt_openers_is_proven_and_only_the_first_bet_is_made_withou
         with pytest.raises(Violation) as refused:
             mixed.handle(theirs, command)
         assert refused.value.code == code
+
+
+def test_a_draw_hand_dealt_from_its_deck_is_dealt_as_five_card_draw_deals_it() -> None:
+    # One card at a time round the table from the dealer's left, the same deck, the same hands.
+    start = StartHand(("a", "b", "c"), 1, DrawSettings(), _DECK, (100, 100, 100))
+    events, ours = draw_decide.handle(None, start)
+    their_events, theirs = mixed.handle(None, _draw_family_start(start, dealt=True))
+    assert [(e.position, e.cards) for e in events if isinstance(e, HoleCardsDealt)] \
+        == [(e.position, e.cards) for e in their_events if isinstance(e, mixed.CardsDealt)]
+    assert theirs.stub is not None and theirs.stub.cards == _DECK[15:] and theirs.phase == "action"
+    with pytest.raises(Violation) as refused:
+        mixed.handle(theirs, mixed.DealCards(0, "2s"))
+    assert refused.value.code == "illegal_action"
+
+
+@pytest.mark.parametrize(("game", "deck", "order", "code"), [
+    (FIVE_CARD_DRAW.name, _DECK[:-1], None, "invalid_card"),  # a card short
+    (FIVE_CARD_DRAW.name, tuple(c.lower() for c in _DECK), None, "invalid_card"),  # not as events write cards
+    (FIVE_CARD_DRAW.name, None, _DECK, "illegal_action"),  # an order for no deck
+    ("rotation_holdem", _DECK, _DECK, "illegal_action"),  # a board game has no discards
+])
+def test_a_draw_hands_deck_and_reshuffle_order_are_whole_decks(game: str, deck: Any, order: Any, code: str) -> None:
+    start = _draw_family_start(StartHand(("a", "b"), 1, DrawSettings(), _DECK, (100, 100)), dealt=True)
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, dataclasses.replace(start, game=game, deck=deck, reshuffle_order=order))
+    assert refused.value.code == code
+
+
+def test_a_redeal_brings_its_deck_only_when_a_hand_dealt_from_its_deck_awaits_it() -> None:
+    start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
+    _, theirs = mixed.handle(None, _draw_family_start(start, dealt=True))
+    with pytest.raises(Violation) as early:
+        mixed.handle(theirs, draw_family.Redeal(_DECK))
+    assert early.value.code == "illegal_action"
+    for seat in (0, 1, 2):
+        events, theirs = mixed.handle(theirs, PostAction(seat, "check"))
+    assert theirs.phase == "redeal" and not any(isinstance(e, Redealt) for e in events)
+    new_deck = _DECK[::-1]
+    events, theirs = mixed.handle(theirs, draw_family.Redeal(new_deck, "root"))
+    assert events[0] == Redealt(ALL_CHECKED, (10, 10, 10), new_deck, "root")
+    assert theirs.phase == "action" and theirs.hole[0] == cards_of("".join(new_deck[0:15:3]))

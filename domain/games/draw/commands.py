@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games.draw_settings import DrawSettings
+from domain.games.draw_stub import check_full_deck
 from domain.games.hand_events import PostAction
 from domain.rules.betting import Amount
-from domain.rules.cards import format_card, new_deck, parse_cards
+from domain.rules.cards import parse_cards
 from domain.rules.violations import Violation
 
 
@@ -91,15 +92,9 @@ Command = (StartHand | PostAction | Discard | Redeal | OpenWithoutProof | FalseO
 
 def check_deck(settings: DrawSettings, order: Any, name: str) -> tuple[str, ...]:
     """A full deck (with the joker when the table plays one) in the caller's order."""
-    expected = set(new_deck(with_joker=settings.joker is not None))
     if isinstance(order, str):
         raise Violation("invalid_card", f"{name} must be a list of card strings")
-    cards = parse_card_list(order, name)
-    if set(cards) != expected:
-        raise Violation("invalid_card", f"{name} must hold each of the {len(expected)} cards of "
-                        f"this table's deck exactly once, not {len(cards)} cards",
-                        numbers={"cards": len(cards), "expected": len(expected)})
-    return tuple(format_card(c) for c in cards)
+    return check_full_deck(order, name, settings.joker is not None)
 
 
 def parse_card_list(cards: Any, name: str) -> tuple[int, ...]:

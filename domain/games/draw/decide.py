@@ -15,6 +15,7 @@ from domain.games.draw.showdown import ask_to_see, show_or_muck
 from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND, HandState, check_seat
 from domain.games.draw.stream import evolve
 from domain.games.draw_settings import JACKS_OR_BETTER, MAX_PLAYERS, MIN_PLAYERS, DrawSettings
+from domain.games.draw_stub import dealt_round
 from domain.games.hand_events import ActionTaken, PostAction
 from domain.rules import betting as bet
 from domain.rules.citations import cite
@@ -108,9 +109,7 @@ def _start(command: StartHand) -> list[Event]:
 
 def _deal(deck: tuple[str, ...], seats: tuple[int, ...]) -> list[Event]:
     """Five each, one card at a time round the table from the first seat in `seats`."""
-    k = len(seats)
-    return [HoleCardsDealt(seat, "".join(deck[j + k * r] for r in range(HAND_SIZE)))
-            for j, seat in enumerate(seats)]
+    return [HoleCardsDealt(seat, cards) for seat, cards in dealt_round(deck, seats, HAND_SIZE)]
 
 
 def _redeal(state: HandState, command: Redeal) -> list[Event]:

@@ -13,6 +13,7 @@ from domain.games.draw.legal import draw_limit
 from domain.games.draw.openers import has_openers, openers_kept, opening_cards
 from domain.games.draw.state import DRAW, HandState, card_numbers, check_seat
 from domain.games.draw_settings import JACKS_OR_BETTER, THREE_OR_FOUR_WITH_ACE
+from domain.games.draw_stub import in_reshuffle_order
 from domain.rules.cards import format_card, format_cards
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
@@ -49,7 +50,8 @@ def draw(state: HandState, command: Discard) -> list[Event]:
     events: list[Event] = []
     stub = state.stub
     if len(stub) < len(discarded):
-        pile = _reshuffled(state.muck, state.reshuffle_order)
+        order = state.reshuffle_order
+        pile = in_reshuffle_order(state.muck, card_numbers("".join(order)) if order is not None else None)
         events.append(StubReshuffled(len(pile), tuple(format_card(c) for c in pile)))
         stub = stub + pile
     received = stub[:len(discarded)]
@@ -77,12 +79,3 @@ def _split_openers(state: HandState, command: Discard, discarded: Sequence[int])
                         f"{format_cards(sorted(openers))}: the opener must declare splitting openers and keep the "
                         "discards aside", cite("split_openers"), {"seat": seat})
     return command.split_openers
-
-
-def _reshuffled(pile: tuple[int, ...], order: tuple[str, ...] | None) -> tuple[int, ...]:
-    """The discards in the caller's random order (positions in `reshuffle_order`), else in
-    the order they were thrown in."""
-    if order is None:
-        return pile
-    position = {card: k for k, card in enumerate(card_numbers("".join(order)))}
-    return tuple(sorted(pile, key=position.__getitem__))
