@@ -35,7 +35,7 @@ from domain.games.dealt_hand import cards_of, cards_text
 from domain.games.draw import decide as draw_decide
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import openers as draw_openers
-from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
+from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, OpenWithoutProof, Redeal, ShowCards, StartHand
 from domain.games.draw.events import (
     ALL_CHECKED,
     CardsShown,
@@ -52,11 +52,12 @@ from domain.games.draw.openers import CARRIED, breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
-from domain.games.hand_events import CardsMucked, PostAction, PotAwarded
+from domain.games.hand_events import CardsMucked, PostAction, PotAwarded, ShowAsked
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
 from domain.rules.cards import RANKS, SUITS, format_cards
 from domain.rules.evaluation import strength
+from domain.rules.showdown_order import DECLARED
 from domain.rules.violations import Violation
 from tests.unit.test_flop_family_differential import _choose, _offer
 
@@ -116,7 +117,7 @@ def _draw_family_start(start: StartHand, dealt: bool = False) -> mixed.StartHand
     return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
                            start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n,
                            draw_rules=start.settings.hand_rules(), deck=start.deck if dealt else None,
-                           reshuffle_order=start.reshuffle_order if dealt else None)
+                           reshuffle_order=start.reshuffle_order if dealt else None, showdown=start.settings.showdown)
 
 
 def play_in_both(seed: int) -> tuple[str, str]:
@@ -130,6 +131,8 @@ def play_in_both(seed: int) -> tuple[str, str]:
     # dealt again (its reshuffles, the table's, take the discards alone).
     greedy = dealt and rng.random() < GREEDY_HANDS
     start = _random_start(rng, greedy)
+    if dealt and rng.random() < 0.5:  # the players show or muck in turn themselves
+        start = dataclasses.replace(start, settings=dataclasses.replace(start.settings, showdown=DECLARED))
     events, ours = draw_decide.handle(None, start)
     their_events, theirs = mixed.handle(None, _draw_family_start(start, dealt))
     if not dealt:
@@ -149,6 +152,11 @@ def play_in_both(seed: int) -> tuple[str, str]:
             if refused := _refusals_differ(ours, theirs):
                 return "different", refused
             events, their_events, ours, theirs = _draw_in_both(rng, ours, theirs, dealt, greedy)
+        elif ours.awaiting == "showdown":
+            declared = _declared_in_both(rng, ours, theirs)
+            if isinstance(declared, str):
+                return "different", declared
+            events, their_events, ours, theirs = declared
         elif ours.opener is not None and rng.random() < FLOOR_CHECKS:
             found = _floor_checks_openers(rng, ours, theirs)
             if isinstance(found, str):
@@ -180,8 +188,8 @@ def play_in_both(seed: int) -> tuple[str, str]:
 def _compared(events: list[Any], dealt: bool) -> list[tuple[str, int, Any]]:
     """The events both engines must write alike (type name, seat, what): the openers shown
     and split (the cards), the false openers found (the outcome); in a hand the draw
-    family deals itself also each reshuffle (the count, the cards) and each show and muck
-    of the showdown."""
+    family deals itself also each reshuffle (the count, the cards), each show and muck of
+    the showdown and each hand asked to see (who asked, whose)."""
     kept: list[tuple[str, int, Any]] = []
     for e in events:
         if isinstance(e, (OpenersShown, OpenersSplit, draw_family.OpenersShown, draw_family.OpenersSplit)):
@@ -192,7 +200,36 @@ def _compared(events: list[Any], dealt: bool) -> list[tuple[str, int, Any]]:
             kept.append((type(e).__name__, e.count, e.cards))
         elif dealt and isinstance(e, (CardsShown, mixed.CardsShown, CardsMucked, mixed.CardsMucked)):
             kept.append((type(e).__name__, e.position, None))
+        elif isinstance(e, ShowAsked):
+            kept.append((type(e).__name__, e.position, e.target))
     return kept
+
+
+def _declared_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState
+                      ) -> str | tuple[list[Event], list[mixed.Event], HandState, mixed.MixedState]:
+    """A declared showdown: the seat to show must be the same in both; it shows or mucks,
+    or a seat asks to see the last aggressor's hand; both must refuse alike (by code) or
+    both take it."""
+    seat = ours.to_act
+    if theirs.to_act != seat or seat is None:
+        return f"five-card draw's showdown awaits seat {seat}, the draw family's {theirs.to_act} ({theirs.phase})"
+    roll = rng.random()
+    if roll < 0.2:
+        asker = rng.randrange(len(ours.players))
+        command, their_command = AskToSee(asker), mixed.AskToSee(asker)
+    elif roll < 0.6:
+        command, their_command = Muck(seat), mixed.Muck(seat)
+    else:
+        command, their_command = ShowCards(seat), mixed.ShowCards(seat)
+    mine = _refusal(draw_decide.handle, ours, command)
+    other = _refusal(mixed.handle, theirs, their_command)
+    if mine != other:
+        return f"{command}: five-card draw refuses it ({mine}), the draw family ({other})"
+    if mine is not None:
+        return [], [], ours, theirs
+    events, ours = draw_decide.handle(ours, command)
+    their_events, theirs = mixed.handle(theirs, their_command)
+    return events, their_events, ours, theirs
 
 
 def _hands_differ(ours: HandState, theirs: mixed.MixedState) -> str:
