@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -42,19 +43,19 @@ def one_round(seeds: int) -> tuple[float, float, float, float]:
     """(five-card draw µs a command, the draw family's, five-card draw ms a hand, the draw family's)."""
     ours: list[float] = []
     theirs: list[float] = []
-    plain = draw_decide.handle, mixed.handle, differential._refusal
-    timed_ours, timed_theirs = _timed(plain[0], ours), _timed(plain[1], theirs)
+    refusal = differential._refusal
+    timed_ours, timed_theirs = _timed(draw_decide.handle, ours), _timed(mixed.handle, theirs)
+    untimed: dict[Callable[[Any, Any], Any], Callable[[Any, Any], Any]] = {
+        timed_ours: draw_decide.handle, timed_theirs: mixed.handle}
 
     def untimed_refusal(handle: Callable[[Any, Any], object], state: object, command: object) -> str | None:
-        return plain[2]({timed_ours: plain[0], timed_theirs: plain[1]}.get(handle, handle), state, command)
+        return refusal(untimed.get(handle, handle), state, command)
 
     hands = [seed for seed in range(seeds) if random.Random(seed).random() < 0.5]  # play_in_both's `dealt`
-    draw_decide.handle, mixed.handle, differential._refusal = timed_ours, timed_theirs, untimed_refusal
-    try:
+    with patch.object(draw_decide, "handle", timed_ours), patch.object(mixed, "handle", timed_theirs), \
+            patch.object(differential, "_refusal", untimed_refusal):
         for seed in hands:
             differential.play_in_both(seed)
-    finally:
-        draw_decide.handle, mixed.handle, differential._refusal = plain
     return (sum(ours) / len(ours) * 1e6, sum(theirs) / len(theirs) * 1e6,
             sum(ours) / len(hands) * 1e3, sum(theirs) / len(hands) * 1e3)
 

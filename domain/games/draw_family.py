@@ -456,3 +456,29 @@ def _mucked(state: MixedState, seat: int) -> MixedState:
         return state
     return with_changes(state, stub=with_changes(stub, muck=stub.muck + tuple(format_card(c) for c in state.hole[seat]
                                                                                 if c is not None)))
+
+
+# ------------------------------------------------------------------ no-betting mode
+
+
+@dataclass(frozen=True)
+class PointsScored:
+    """A hand without chips (DrawRules.betting False): every seat with the best hand scores
+    a point (five-card draw's event of the name; its HandEnded's `points` follow from it)."""
+    winners: tuple[int, ...]
+
+
+def without_chips(rules: DrawRules | None, stacks: tuple[Amount, ...], antes: tuple[Amount, ...],
+                  blinds: tuple[Amount, ...]) -> bool:
+    """A hand played for points (no-betting mode), its stacks, antes and blinds all zero."""
+    if rules is None or rules.betting:
+        return False
+    if any(stacks) or any(antes) or any(blinds):
+        raise Violation("illegal_action", "no-betting mode plays without chips: stacks, antes and blinds are 0")
+    return True
+
+
+def best_hands(strengths: dict[int, int]) -> tuple[int, ...]:
+    """The seats that score a point: every best hand shown (of `strengths`, the hands that count)."""
+    best = max(strengths.values(), default=None)
+    return tuple(seat for seat in sorted(strengths) if strengths[seat] == best)

@@ -136,7 +136,7 @@ class DrawSettings:
 
     def hand_rules(self) -> DrawRules:
         """The rules of this table that a hand of the mixed games' draw family plays by."""
-        return DrawRules(self.draw_limit, self.second_round_start, self.opening, self.joker)
+        return DrawRules(self.draw_limit, self.second_round_start, self.opening, self.joker, self.betting)
 
 
 @dataclass(frozen=True)
@@ -148,16 +148,20 @@ class DrawRules:
     round's opener (or the next seat still in with chips to its left), and a first round
     nobody opens is dealt again; `opening` JACKS_OR_BETTER: the first bet needs openers,
     and a deal where nobody holds them is dealt again; `joker` "wild" or "bug": the deck
-    holds the joker, and hands rank (and open) by that rule."""
+    holds the joker, and hands rank (and open) by that rule; `betting` False: no-betting
+    mode, no chips, no betting round, a point to every best hand."""
     draw_limit: str | int
     second_round_start: str
     opening: str | None = None
     joker: str | None = None
+    betting: bool = True
 
     def validate(self) -> None:
         _one_of("second_round_start", self.second_round_start, SECOND_ROUND_STARTS)
         _one_of("opening", self.opening, OPENINGS)
         _one_of("joker", self.joker, (None, *JOKER_RULES))
+        if not isinstance(self.betting, bool):
+            raise _bad("betting must be true or false", betting=self.betting)
         if isinstance(self.draw_limit, bool) or self.draw_limit not in DRAW_LIMITS:
             raise _bad(f"draw_limit must be one of {list(DRAW_LIMITS)}, not {self.draw_limit!r}",
                        draw_limit=self.draw_limit)

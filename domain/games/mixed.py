@@ -188,11 +188,11 @@ class HandEnded:
 
 Event = (HandStarted | CardsDealt | BoardDealt | CardsDiscarded | ActionTaken
               | UncalledReturned | CardsShown | CardsMucked | ShowAsked | PotAwarded | HandEnded | Redealt
-              | OpenersShown | OpenersSplit | FalseOpenersFound | draw_family.StubReshuffled)
+              | OpenersShown | OpenersSplit | FalseOpenersFound | draw_family.StubReshuffled | draw_family.PointsScored)
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     HandStarted, CardsDealt, BoardDealt, CardsDiscarded, ActionTaken, UncalledReturned,
     CardsShown, CardsMucked, ShowAsked, PotAwarded, HandEnded, Redealt, OpenersShown, OpenersSplit,
-    FalseOpenersFound, draw_family.StubReshuffled)}
+    FalseOpenersFound, draw_family.StubReshuffled, draw_family.PointsScored)}
 
 
 # ------------------------------------------------------------------------- evolve
@@ -378,7 +378,7 @@ def _cards_mucked(state: MixedState, event: CardsMucked) -> MixedState:
     return with_changes(state, mucked=with_item(state.mucked, event.position, True))
 
 
-def _unchanged(state: MixedState, _: ShowAsked | OpenersShown) -> MixedState:
+def _unchanged(state: MixedState, _: ShowAsked | OpenersShown | draw_family.PointsScored) -> MixedState:
     """An event that changes nothing in the state (it tells what was asked or shown)."""
     return state
 
@@ -403,7 +403,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
     UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
     ShowAsked: _unchanged, PotAwarded: _pot_awarded, HandEnded: _hand_ended, Redealt: draw_family.redealt,
     OpenersShown: _unchanged, OpenersSplit: draw_family.openers_split, FalseOpenersFound: _false_openers_found,
-    draw_family.StubReshuffled: draw_family.stub_reshuffled,
+    draw_family.StubReshuffled: draw_family.stub_reshuffled, draw_family.PointsScored: _unchanged,
 }
 
 
@@ -493,7 +493,8 @@ def _start(command: StartHand) -> HandStarted:
         raise Violation("illegal_action", "antes and blinds list one amount per player (or none: the structure's)")
     if not by_position and family == STUD:
         raise Violation("illegal_action", "stud games post their antes by seat")
-    if min(command.stacks) <= 0:
+    if not draw_family.without_chips(command.draw_rules, command.stacks, command.antes, command.blinds) \
+            and min(command.stacks) <= 0:
         raise Violation("illegal_action", "every seated player needs chips")
     if command.showdown not in SHOWDOWNS:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
@@ -780,5 +781,8 @@ def _settlement(state: MixedState) -> list[Event]:
         lows = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
         return award_high_low(pots, highs, lows, b.button, b.seat_count, state.odd_chip, order)
 
+    if state.draw_rules is not None and not state.draw_rules.betting:  # no chips: a point to every best hand
+        return [draw_family.PointsScored(draw_family.best_hands(strengths(state, state.high or game.low))),
+                HandEnded(b.stacks, True)]
     proven = draw_family.openers_shown(state) if state.draw_rules is not None else []
     return [*proven, *settlement(b, state.odd_chip, showdown_awards, HandEnded)]

@@ -45,13 +45,14 @@ from domain.games.draw.events import (
     OpenersShown,
     OpenersSplit,
     PlayerDrew,
+    PointsScored,
     RedealRequired,
     StubReshuffled,
 )
 from domain.games.draw.openers import CARRIED, breaks_openers
 from domain.games.draw.state import HAND_SIZE, HandState
 from domain.games.draw_family import Redealt
-from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, OPENER, DrawSettings
+from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, NO_BETTING, OPENER, DrawSettings
 from domain.games.hand_events import CardsMucked, PostAction, PotAwarded, ShowAsked
 from domain.rules import betting as bet
 from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
@@ -62,6 +63,7 @@ from domain.rules.violations import Violation
 from tests.unit.test_flop_family_differential import _choose, _offer
 
 HANDS = 300
+NO_BETTING_HANDS = 100
 OPENS_WITHOUT_PROOF = 0.3  # of the decisions where the seat to act may not open
 FLOOR_CHECKS = 0.1  # of the decisions once a seat opened
 GREEDY_HANDS = 0.3  # of the hands dealt by the draw family: every draw throws as many as it may
@@ -114,23 +116,27 @@ def _draw_family_start(start: StartHand, dealt: bool = False) -> mixed.StartHand
     """The same hand in the draw family: each seat's ante by position, no blind, the
     table's rules as the hand's; `dealt`: from five-card draw's deck (and reshuffle order)."""
     n = len(start.players)
-    return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks, start.button,
-                           start.settings.betting_structure(), (start.settings.ante,) * n, (0,) * n,
+    chips = start.settings.betting  # no-betting mode: no chips, no ante
+    return mixed.StartHand(FIVE_CARD_DRAW.name, start.players, start.stacks if chips else (0,) * n, start.button,
+                           start.settings.betting_structure(), (start.settings.ante if chips else 0,) * n, (0,) * n,
                            draw_rules=start.settings.hand_rules(), deck=start.deck if dealt else None,
                            reshuffle_order=start.reshuffle_order if dealt else None, showdown=start.settings.showdown)
 
 
-def play_in_both(seed: int) -> tuple[str, str]:
+def play_in_both(seed: int, no_betting: bool = False) -> tuple[str, str]:
     """(outcome, detail): "same" when every decision and the end agree, else "different"
     with the first disagreement. Half the hands the draw family deals from the deck
     itself (`dealt`): then every hand it holds, every reshuffle and every show and muck of
-    its own showdown (the TDA's) must be five-card draw's too."""
+    its own showdown (the TDA's) must be five-card draw's too. `no_betting`: the hand is
+    played in five-card draw's no-betting mode (no chips, a point to every best hand)."""
     rng = random.Random(seed)
     dealt = rng.random() < 0.5
     # Only where the draw family deals: dealt by command, it refuses a folded hand's card
     # dealt again (its reshuffles, the table's, take the discards alone).
     greedy = dealt and rng.random() < GREEDY_HANDS
     start = _random_start(rng, greedy)
+    if no_betting:
+        start = dataclasses.replace(start, stacks=(), settings=dataclasses.replace(start.settings, mode=NO_BETTING))
     if dealt and rng.random() < 0.5:  # the players show or muck in turn themselves
         start = dataclasses.replace(start, settings=dataclasses.replace(start.settings, showdown=DECLARED))
     events, ours = draw_decide.handle(None, start)
@@ -187,7 +193,8 @@ def play_in_both(seed: int) -> tuple[str, str]:
 
 def _compared(events: list[Any], dealt: bool) -> list[tuple[str, int, Any]]:
     """The events both engines must write alike (type name, seat, what): the openers shown
-    and split (the cards), the false openers found (the outcome); in a hand the draw
+    and split (the cards), the false openers found (the outcome), the points scored (the
+    winners, no seat: -1); in a hand the draw
     family deals itself also each reshuffle (the count, the cards), each show and muck of
     the showdown and each hand asked to see (who asked, whose)."""
     kept: list[tuple[str, int, Any]] = []
@@ -196,6 +203,8 @@ def _compared(events: list[Any], dealt: bool) -> list[tuple[str, int, Any]]:
             kept.append((type(e).__name__, e.position, e.cards))
         elif isinstance(e, _FOUND):
             kept.append((type(e).__name__, e.position, e.outcome))
+        elif isinstance(e, (PointsScored, draw_family.PointsScored)):
+            kept.append((type(e).__name__, -1, e.winners))
         elif dealt and isinstance(e, (StubReshuffled, draw_family.StubReshuffled)):
             kept.append((type(e).__name__, e.count, e.cards))
         elif dealt and isinstance(e, (CardsShown, mixed.CardsShown, CardsMucked, mixed.CardsMucked)):
@@ -402,6 +411,11 @@ def test_random_five_card_draw_hands_are_decided_alike_by_the_draw_family() -> N
     assert outcomes["same"] == HANDS, outcomes
 
 
+def test_random_no_betting_hands_score_alike_in_the_draw_family() -> None:
+    outcomes = tally(lambda seed: play_in_both(seed, no_betting=True), NO_BETTING_HANDS)
+    assert outcomes["same"] == NO_BETTING_HANDS, outcomes
+
+
 def test_the_draw_familys_deck_holds_the_joker_only_by_the_hands_rule() -> None:
     start = StartHand(("a", "b"), 1, DrawSettings(), _DECK, (100, 100))
     _, theirs = mixed.handle(None, _draw_family_start(start))
@@ -570,3 +584,20 @@ def test_a_redeal_brings_its_deck_only_when_a_hand_dealt_from_its_deck_awaits_it
     events, theirs = mixed.handle(theirs, draw_family.Redeal(new_deck, "root"))
     assert events[0] == Redealt(ALL_CHECKED, (10, 10, 10), new_deck, "root")
     assert theirs.phase == "action" and theirs.hole[0] == cards_of("".join(new_deck[0:15:3]))
+
+
+def test_a_no_betting_hand_scores_a_point_to_every_best_hand_and_takes_no_chips() -> None:
+    start = StartHand(("a", "b", "c"), 2, DrawSettings(mode=NO_BETTING), _DECK)
+    theirs_start = _draw_family_start(start)
+    _, theirs = mixed.handle(None, theirs_start)
+    for seat, cards in enumerate(("As2d3c4h5s", "Ah2s3d4c5h", "KsKd7c4d2h")):  # two wheels tie
+        _, theirs = mixed.handle(theirs, mixed.DealCards(seat, cards))
+    assert theirs.phase == "draw" and theirs.next_to_draw == 0  # no betting round
+    for seat in (0, 1, 2):
+        _, theirs = mixed.handle(theirs, draw_family.Discard(seat, ""))
+    for seat, cards in enumerate(("As2d3c4h5s", "Ah2s3d4c5h", "KsKd7c4d2h")):
+        events, theirs = mixed.handle(theirs, mixed.ShowCards(seat, cards))
+    assert events[-2:] == [draw_family.PointsScored((0, 1)), mixed.HandEnded((0, 0, 0), True)]
+    with pytest.raises(Violation) as refused:
+        mixed.handle(None, dataclasses.replace(theirs_start, stacks=(100, 100, 100)))
+    assert refused.value.code == "illegal_action"
