@@ -701,12 +701,12 @@ def _follow_up(state: MixedState) -> list[Event]:
         if b.hand_decided:
             return _settlement(state)
         return []
+    if state.phase == "draw" and b.hand_decided:  # a false opener's hand dead in the draw
+        return _settlement(state)
     if state.deck is not None:
         return _dealt_from_deck(state, state.deck)
     if state.phase == "redeal" and (reason := draw_family.redeal_reason(state)):
         return [draw_family.redeal(state, reason)]
-    if state.phase == "draw" and b.hand_decided:  # a false opener's hand dead in the draw
-        return _settlement(state)
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]

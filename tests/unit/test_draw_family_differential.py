@@ -151,6 +151,11 @@ def play_in_both(seed: int, no_betting: bool = False) -> tuple[str, str]:
             if refused := _redeals_differ(events, their_events, theirs, dealt):
                 return "different", refused
             events, their_events, ours, theirs = _redeal_in_both(rng, ours, theirs, dealt)
+        elif ours.opener is not None and rng.random() < FLOOR_CHECKS:  # at a bet, a draw or a declared show
+            found = _floor_checks_openers(rng, ours, theirs)
+            if isinstance(found, str):
+                return "different", found
+            events, their_events, ours, theirs = found
         elif ours.awaiting == "draw":
             if theirs.phase != "draw" or theirs.next_to_draw != ours.draw_to_act:
                 return "different", f"five-card draw draws {ours.draw_to_act}, the draw family " \
@@ -163,11 +168,6 @@ def play_in_both(seed: int, no_betting: bool = False) -> tuple[str, str]:
             if isinstance(declared, str):
                 return "different", declared
             events, their_events, ours, theirs = declared
-        elif ours.opener is not None and rng.random() < FLOOR_CHECKS:
-            found = _floor_checks_openers(rng, ours, theirs)
-            if isinstance(found, str):
-                return "different", found
-            events, their_events, ours, theirs = found
         else:
             mine = _offer(ours.to_act, draw_legal.legal_actions(ours))
             other = _offer(theirs.to_act, draw_family.legal_actions(theirs) if theirs.phase == "action" else None)
@@ -601,3 +601,19 @@ def test_a_no_betting_hand_scores_a_point_to_every_best_hand_and_takes_no_chips(
     with pytest.raises(Violation) as refused:
         mixed.handle(None, dataclasses.replace(theirs_start, stacks=(100, 100, 100)))
     assert refused.value.code == "illegal_action"
+
+
+def test_a_false_opener_found_before_the_last_live_hand_drew_ends_the_hand_dealt_from_the_deck() -> None:
+    # Heads-up, seat 0 opens without openers and draws first: found dead then, seat 1 is the
+    # last live hand and takes the pot without drawing, as five-card draw settles it.
+    first = ("2s", "As", "5h", "Ad", "7d", "Kc", "9c", "Qh", "Js", "3c")
+    deck = first + tuple(card for card in _DECK if card not in first)
+    start = StartHand(("a", "b"), 1, DrawSettings(opening="jacks_or_better"), deck, (100, 100))
+    _, ours = draw_decide.handle(None, start)
+    _, theirs = mixed.handle(None, _draw_family_start(start, dealt=True))
+    for command, their_command in ((OpenWithoutProof(0, 20), draw_family.OpenWithoutProof(0, 20)),
+                                   (PostAction(1, "call"), PostAction(1, "call")),
+                                   (FalseOpeners(0), draw_family.FalseOpeners(0))):
+        _, ours = draw_decide.handle(ours, command)
+        _, theirs = mixed.handle(theirs, their_command)
+    assert ours.over and theirs.over and theirs.stacks == ours.stacks == (70, 130)
