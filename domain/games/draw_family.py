@@ -2,8 +2,11 @@
 draw, badugi, and five-card draw's table settings a hand may carry: DrawRules): what a
 discard may throw, the cards kept after it, who opens the rounds after the draw, the
 openers a first bet needs and the new deal of a first round nobody opened (its event,
-Redealt, is the family's), and false openers (five-card draw's OpenWithoutProof,
-FalseOpeners and FalseOpenersFound: the pot carried to a new deal or played for).
+Redealt, is the family's), false openers (five-card draw's OpenWithoutProof, FalseOpeners
+and FalseOpenersFound: the pot carried to a new deal or played for), a draw hand dealt
+from its deck (the stub each draw takes from and its reshuffles: domain.games.draw_stub),
+and no-betting mode (a point to every best hand). The family's commands and events of
+the draw are here; domain.games.mixed decides and evolves with them.
 """
 from __future__ import annotations
 
@@ -46,6 +49,7 @@ class CardsDiscarded:
 
 
 def discard(state: MixedState, command: Discard) -> list[CardsDiscarded | OpenersSplit]:
+    """The seat to draw throws its cards (and the opener who breaks the openers says so)."""
     seat = command.position
     _check_seat(state, seat)
     thrown = cards_text(check_discard(state, seat, command.cards, command.split_openers))
@@ -311,6 +315,7 @@ class FalseOpenersFound:
 
 
 def open_without_proof(state: MixedState, command: OpenWithoutProof) -> list[ActionTaken]:
+    """The opening bet, checked as a bet but for the openers (found false later, or proven)."""
     if state.phase != "action" or not needs_openers(state):
         raise Violation("illegal_action", "only the opening bet under jacks or better is made without proof",
                         cite("false_openers"))
@@ -395,6 +400,7 @@ def check_decks(game: Game, players: int, deck: Any, reshuffle_order: Any, rules
 
 
 def redeal_from_deck(state: MixedState, command: Redeal) -> list[Redealt]:
+    """The new deal of a hand dealt from its deck, with the deck it brings, once it is due."""
     reason = redeal_reason(state) if state.phase == "redeal" and state.stub is not None else None
     if reason is None:
         raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.phase}")
