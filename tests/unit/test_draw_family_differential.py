@@ -55,7 +55,7 @@ from domain.games.draw_family import Redealt
 from domain.games.draw_settings import DRAW_LIMITS, LEFT_OF_DEALER, NO_BETTING, OPENER, DrawSettings
 from domain.games.hand_events import CardsMucked, PostAction, PotAwarded, ShowAsked
 from domain.rules import betting as bet
-from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
+from domain.rules.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, BettingStructure
 from domain.rules.cards import RANKS, SUITS, format_cards
 from domain.rules.evaluation import strength
 from domain.rules.showdown_order import DECLARED
@@ -617,3 +617,35 @@ def test_a_false_opener_found_before_the_last_live_hand_drew_ends_the_hand_dealt
         _, ours = draw_decide.handle(ours, command)
         _, theirs = mixed.handle(theirs, their_command)
     assert ours.over and theirs.over and theirs.stacks == ours.stacks == (70, 130)
+
+
+@pytest.mark.parametrize("game", ["deuce_seven_triple_draw", "deuce_seven_single_draw", "badugi"])
+def test_the_mixed_draw_games_play_out_from_their_deck(game: str) -> None:
+    # Random fixed-limit hands of the mixed games' draw games dealt from a deck (no DrawRules),
+    # half of them throwing every card on every draw, so that the stub runs out and is
+    # reshuffled; every hand ends, every chip accounted for.
+    reshuffles = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        n, greedy = rng.randint(4, 6), seed % 2 == 0
+        deck = list(_DECK)
+        rng.shuffle(deck)
+        structure = BettingStructure(kind=FIXED_LIMIT, small_blind=5, big_blind=10, small_bet=10, big_bet=20)
+        stacks = tuple(rng.randint(30, 400) for _ in range(n))
+        events, state = mixed.handle(None, mixed.StartHand(game, tuple(f"p{i}" for i in range(n)), stacks, 0, structure,
+                                                           (0,) * n, (5, 10) + (0,) * (n - 2), deck=tuple(deck),
+                                                           reshuffle_order=_reshuffle_order(rng, deck)))
+        while not state.over:
+            if state.phase == "draw":
+                seat = state.next_to_draw
+                assert seat is not None
+                hole = state.hole[seat]
+                thrown = rng.sample(hole, len(hole) if greedy else rng.randint(0, len(hole)))
+                events, state = mixed.handle(state, draw_family.Discard(seat, cards_text(thrown)))
+            else:
+                assert state.to_act is not None, state.phase
+                action, to = _choose(rng, bet.legal_actions(state.betting))
+                events, state = mixed.handle(state, PostAction(state.to_act, action, to))
+            reshuffles += sum(isinstance(e, draw_family.StubReshuffled) for e in events)
+        assert sum(state.stacks) == sum(stacks)
+    assert reshuffles
