@@ -17,8 +17,12 @@ both must ask the same seat and offer the same actions; a redeal must come in bo
 the same reason; every draw must be asked of the same seat, and both must refuse the same
 discards (the draw limit, split openers) and the same false-openers findings, by code;
 every hand must end with the same stacks, the same openers shown and split and the same
-false openers found, with the same outcome. Every seed is compared: no setting of five-card draw is left apart
-(docs/draw-family.md: what the draw family has taken over, and what it has not yet).
+false openers found, with the same outcome. Half the hands the draw family deals itself
+from five-card draw's deck and reshuffle order (`play_in_both`'s `dealt`): then every hand
+held, every reshuffle and its own TDA showdown (automatic or declared) must be five-card
+draw's too; a second test plays the seeds in no-betting mode (the points scored compared).
+Every seed is compared: no setting of five-card draw is left apart (docs/draw-family.md:
+what the draw family has taken over, and what it has not yet).
 """
 from __future__ import annotations
 
