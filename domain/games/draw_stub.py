@@ -35,7 +35,7 @@ def check_full_deck(order: Any, name: str, joker: bool) -> tuple[str, ...]:
     if isinstance(order, str) or not isinstance(order, (tuple, list)) or not all(isinstance(c, str) for c in order):
         raise Violation("invalid_card", f"{name} must be a list of card strings like 'As'")
     cards = parse_cards(tuple(order))
-    if len(cards) != len(expected) or set(cards) != expected:
+    if set(cards) != expected:  # parse_cards refuses a card twice
         raise Violation("invalid_card", f"{name} must hold each of the {len(expected)} cards of "
                         f"this table's deck exactly once, not {len(cards)} cards",
                         numbers={"cards": len(cards), "expected": len(expected)})
