@@ -1,6 +1,7 @@
 """One hand of a dealt game (domain.games.mixed) as its decider's state, and what can be
 read off it: its cards, the up cards, the hands that count at the showdown and the order
-of show. The decider's events move it (domain.games.mixed.evolve); nothing here writes one.
+of show, and the fixed-limit bet nobody can call in full. The decider's events move it
+(domain.games.mixed.evolve); nothing here writes one.
 """
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import Any
 
 from domain.games.dealt_games import FLOP, Game
 from domain.games.draw_settings import DrawRules
+from domain.games.hand_events import PostAction
 from domain.games.settlement import open_pots
+from domain.rules import betting as bet
 from domain.rules import showdown_order
-from domain.rules.betting import Amount, BettingState
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingState
 from domain.rules.cards import JOKER, Card, format_card, parse_card
 from domain.rules.citations import cite
 from domain.rules.draw_order import next_to_draw
@@ -255,3 +258,22 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
             raise Violation("invalid_card", f"{text!r} is not a card of the deck", numbers={"card": text})
     if len(set(deck)) != len(deck):
         raise Violation("duplicate_card", "the deck holds a card twice")
+
+
+def capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
+    """A fixed-limit bet or raise short of the fixed amount that puts in everything the
+    best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""
+    if b.structure.kind != FIXED_LIMIT or command.action not in ("bet", "raise") \
+            or seat != b.to_act or command.to is None:
+        return None
+    if command.action == "bet" and b.highest:
+        return None
+    cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
+    to = command.to
+    legal = bet.legal_actions(b)
+    if command.action == "raise" and (legal is None or legal.raise_ is None):
+        return None
+    full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
+    if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
+        return to
+    return None

@@ -32,6 +32,7 @@ from domain.games import draw_family, stud
 from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
     MixedState,
+    capped_fixed_amount,
     cards_of,
     cards_text,
     check_deck,
@@ -51,7 +52,7 @@ from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAs
 from domain.games.settlement import settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
-from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingStructure, with_changes, with_item
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
@@ -451,14 +452,24 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
             current = _EVOLVERS[type(event)](current, event)
     # Nothing follows by itself while a player is to act (only a betting round names one):
     # skip asking (most commands).
-    while current.betting.to_act is None and (follow := _follow_up(current)):
-        events.extend(follow)
-        if current.phase == "deal":  # only a hand with a deck deals by itself
-            current = _hole_cards_from_deck(current, follow)
-            continue
-        for event in follow:
-            current = _EVOLVERS[type(event)](current, event)
+    if current.betting.to_act is None:
+        more, current = follow(current)
+        events.extend(more)
     return events, current
+
+
+def follow(state: MixedState) -> tuple[list[Event], MixedState]:
+    """The events that happen by themselves from `state` on, and the state after them
+    (domain.games.holdem decides hold'em's own commands, then asks for these)."""
+    events: list[Event] = []
+    while state.betting.to_act is None and (more := _follow_up(state)):
+        events.extend(more)
+        if state.phase == "deal":  # only a hand with a deck deals by itself
+            state = _hole_cards_from_deck(state, more)
+            continue
+        for event in more:
+            state = _EVOLVERS[type(event)](state, event)
+    return events, state
 
 
 def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
@@ -606,30 +617,11 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
+    capped = capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     if command.action == "bet" and state.draw_rules is not None:
         draw_family.check_opening(state, seat)
     return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
-
-
-def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
-    """A fixed-limit bet or raise short of the fixed amount that puts in everything the
-    best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""
-    if b.structure.kind != FIXED_LIMIT or command.action not in ("bet", "raise") \
-            or seat != b.to_act or command.to is None:
-        return None
-    if command.action == "bet" and b.highest:
-        return None
-    cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
-    to = command.to
-    legal = bet.legal_actions(b)
-    if command.action == "raise" and (legal is None or legal.raise_ is None):
-        return None
-    full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
-    if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
-        return to
-    return None
 
 
 def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
