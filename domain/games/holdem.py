@@ -435,6 +435,8 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
             raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
                             numbers={"seat": command.position})
         events, after = mixed.handle(hand, command)
+        if len(events) == 1:  # the action alone (most decisions): nothing to translate
+            return events, _view(after, state.returned)  # type: ignore[return-value]
         return _spoken([], events, after, state.returned, len(hand.board))
     flop_command = _flop_command(state, command)
     if flop_command is not None:
@@ -466,7 +468,15 @@ def _spoken(done: list[Event], more: list[mixed.Event], hand: MixedState,
             done.append(event)  # type: ignore[arg-type]
         else:
             done.append(holdem_form[kind](event))
-    return done, HandState(hand, returned)
+    return done, _view(hand, returned)
+
+
+def _view(hand: MixedState, returned: tuple[tuple[int, Amount], ...]) -> HandState:
+    """HandState(hand, returned) without running the dataclass's __init__: a view is made
+    at every decision (domain.rules.betting.with_changes says why that counts)."""
+    view = object.__new__(HandState)
+    object.__setattr__(view, "__dict__", {"hand": hand, "returned": returned})
+    return view
 
 
 def _flop_command(state: HandState, command: Command) -> mixed.Command | None:
