@@ -173,7 +173,7 @@ def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandState:
     """Everything views need, read off the flop family's state of the hand (`hand`) in
     hold'em's terms. `hole[i]` is None while seat i's cards are unknown; `returned` the
@@ -359,30 +359,40 @@ def _same(event: Any) -> Any:
     return event
 
 
+def _made(kind: type, fields: dict[str, Any]) -> Any:
+    """An event of `kind` with these fields, made as domain.rules.betting.with_changes makes
+    a state (without the frozen dataclass's __init__): every deal, show and end of a hand
+    is written in one vocabulary and read in the other."""
+    event: Any = _NEW(kind)
+    _SET(event, "__dict__", fields)
+    return event
+
+
 # Hold'em's events in the flop family's words (the betting's and the pots' are the same).
 _FLOP_FORM: dict[type, Callable[[Any], mixed.Event]] = {
     ActionTaken: _same, PotAwarded: _same, ShowAsked: _same, UncalledReturned: _same,
-    BoardDealt: lambda event: mixed.BoardDealt(event.cards),
-    CardsShown: lambda event: mixed.CardsShown(event.position, event.cards),
-    CardsMucked: lambda event: mixed.CardsMucked(event.position),
-    HandEnded: lambda event: mixed.HandEnded(event.stacks, event.showdown),
+    BoardDealt: lambda event: _made(mixed.BoardDealt, {"cards": event.cards}),
+    CardsShown: lambda event: _made(mixed.CardsShown, event.__dict__.copy()),
+    CardsMucked: lambda event: _made(mixed.CardsMucked, event.__dict__.copy()),
+    HandEnded: lambda event: _made(mixed.HandEnded, event.__dict__.copy()),
 }
 # The flop family's events in hold'em's (BoardDealt, which names its street: `_spoken`).
 _HOLDEM_FORM: dict[type, Callable[[Any], Event]] = {
     ActionTaken: _same, PotAwarded: _same, ShowAsked: _same,
-    mixed.CardsDealt: lambda event: HoleCardsDealt(event.position, event.cards),
-    mixed.CardsShown: lambda event: CardsShown(event.position, event.cards),
-    mixed.CardsMucked: lambda event: CardsMucked(event.position),
-    mixed.HandEnded: lambda event: HandEnded(event.stacks, event.showdown),
+    mixed.CardsDealt: lambda event: _made(HoleCardsDealt, {"position": event.position, "cards": event.cards}),
+    mixed.CardsShown: lambda event: _made(CardsShown, event.__dict__.copy()),
+    mixed.CardsMucked: lambda event: _made(CardsMucked, event.__dict__.copy()),
+    mixed.HandEnded: lambda event: _made(HandEnded, event.__dict__.copy()),
 }
 
 
 def _initial(started: HandStarted) -> MixedState:
     """The flop family's hand as `started` opens it: a replay's seats hold unknown cards
     (named later by DealHole or shown), so that its betting opens at once."""
-    hand = mixed.evolve(None, mixed.HandStarted(
-        _GAME_OF[started.variant], started.players, started.stacks, started.button, started.betting,
-        (), (), 0, False, started.odd_chip, started.deck, started.commitment, started.showdown))
+    fields = started.__dict__.copy()
+    fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
+                  draw_rules=None)
+    hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
     if started.deck is None:
         k = HOLE_CARD_COUNT[started.variant]
         for seat in range(len(started.players)):
@@ -419,6 +429,16 @@ def decide(state: HandState | None, command: Command) -> list[Event]:
 def handle(state: HandState | None, command: Command) -> tuple[list[Event], HandState]:
     """`decide` plus the state after its events (decide has to evolve them anyway to find
     the follow-ups, so replays that want both save evolving twice)."""
+    if type(command) is PostAction and state is not None:  # most commands: a player acts
+        hand = state.hand
+        if not hand.over and hand.betting.to_act is not None:
+            events, after = mixed.handle(hand, command)
+            if len(events) > 1:
+                return _spoken([], events, after, state.returned, len(hand.board))
+            view = _NEW(HandState)  # as _view, without the call: the commonest path of all
+            _SET(view, "hand", after)
+            _SET(view, "returned", state.returned)
+            return events, view  # type: ignore[return-value]  # the action alone: nothing to translate
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
@@ -431,13 +451,8 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     if hand.over:
         raise Violation("hand_over", "the hand is over")
     if type(command) is PostAction:
-        if hand.betting.to_act is None:
-            raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
-                            numbers={"seat": command.position})
-        events, after = mixed.handle(hand, command)
-        if len(events) == 1:  # the action alone (most decisions): nothing to translate
-            return events, _view(after, state.returned)  # type: ignore[return-value]
-        return _spoken([], events, after, state.returned, len(hand.board))
+        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
+                        numbers={"seat": command.position})
     flop_command = _flop_command(state, command)
     if flop_command is not None:
         events, after = mixed.handle(hand, flop_command)
@@ -462,7 +477,8 @@ def _spoken(done: list[Event], more: list[mixed.Event], hand: MixedState,
         kind = type(event)
         if kind is mixed.BoardDealt:
             board += len(event.cards) // 2  # type: ignore[union-attr]
-            done.append(BoardDealt(STREETS[_STREET_BY_BOARD[board]], event.cards))  # type: ignore[union-attr]
+            done.append(_made(BoardDealt, {"street": STREETS[_STREET_BY_BOARD[board]],
+                                           "cards": event.cards}))  # type: ignore[union-attr]
         elif kind is UncalledReturned:
             returned += ((event.position, event.amount),)  # type: ignore[union-attr]
             done.append(event)  # type: ignore[arg-type]
@@ -474,9 +490,14 @@ def _spoken(done: list[Event], more: list[mixed.Event], hand: MixedState,
 def _view(hand: MixedState, returned: tuple[tuple[int, Amount], ...]) -> HandState:
     """HandState(hand, returned) without running the dataclass's __init__: a view is made
     at every decision (domain.rules.betting.with_changes says why that counts)."""
-    view = object.__new__(HandState)
-    object.__setattr__(view, "__dict__", {"hand": hand, "returned": returned})
+    view = _NEW(HandState)
+    _SET(view, "hand", hand)
+    _SET(view, "returned", returned)
     return view
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
 
 
 def _flop_command(state: HandState, command: Command) -> mixed.Command | None:
