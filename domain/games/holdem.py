@@ -27,8 +27,8 @@ from functools import lru_cache, reduce
 from typing import Any
 
 from domain.games import mixed
-from domain.games.dealt_games import MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import UNKNOWN, MixedState, cards_of, known_cards
+from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
+from domain.games.dealt_hand import UNKNOWN, MixedState, cards_of, check_deck, known_cards
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -326,13 +326,13 @@ def showdown_command(state: HandState, seat: int) -> Command:
 def evolve(state: HandState | None, event: Event) -> HandState:
     kind = type(event)
     if kind is HandStarted:
-        return HandState(_initial(event))  # type: ignore[arg-type]  # a HandStarted
+        return _view(_initial(event), ())  # type: ignore[arg-type]  # a HandStarted
     if state is None:
         raise TypeError(f"a hand starts with HandStarted, not {event!r}")
     if kind is UncalledReturned:
         returned = state.returned + ((event.position, event.amount),)  # type: ignore[union-attr]
-        return HandState(mixed.evolve(state.hand, event), returned)  # type: ignore[arg-type]
-    return HandState(_evolved(state.hand, event), state.returned)
+        return _view(mixed.evolve(state.hand, event), returned)  # type: ignore[arg-type]
+    return _view(_evolved(state.hand, event), state.returned)
 
 
 def _evolved(hand: MixedState, event: Event) -> MixedState:
@@ -351,7 +351,9 @@ def _hole_cards_dealt(hand: MixedState, event: HoleCardsDealt) -> MixedState:
     a seat dealt unknown ones."""
     cards = cards_of(event.cards)
     if hand.deck is not None:
-        return mixed.evolve(hand, mixed.CardsDealt(event.position, event.cards, (False,) * len(cards)))
+        dealt = _made(mixed.CardsDealt, {"position": event.position, "cards": event.cards,
+                                         "up": (False,) * len(cards)})
+        return mixed.evolve(hand, dealt)
     return with_changes(hand, hole=with_item(hand.hole, event.position, cards))
 
 
@@ -406,7 +408,7 @@ def replay(events: Iterable[Event]) -> HandState:
     started = next(iterator)
     if not isinstance(started, HandStarted):
         raise TypeError(f"a hand starts with HandStarted, not {started!r}")
-    return reduce(evolve, iterator, HandState(_initial(started)))
+    return reduce(evolve, iterator, _view(_initial(started), ()))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -537,9 +539,7 @@ def _start(command: StartHand) -> HandStarted:
     if command.showdown not in SHOWDOWNS:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
-        parsed = parse_cards(command.deck)
-        if len(parsed) < n * HOLE_CARD_COUNT[command.variant] + 8:
-            raise Violation("invalid_card", "the deck is too short for this hand")
+        check_deck(DEALT_GAMES[_GAME_OF[command.variant]], command.deck, n)
     return HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, command.odd_chip,
                        tuple(command.deck) if command.deck is not None else None,

@@ -61,6 +61,8 @@ from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
+_NEW, _SET = object.__new__, object.__setattr__
+
 # ------------------------------------------------------------------------- commands
 
 
@@ -355,8 +357,10 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     if event.action == "bet" and _big_bet_on_fourth(state, event.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
-    aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
-    new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    if event.action not in ("bet", "raise"):  # a bring-in still due is answered by a bet
+        new = with_changes(state, betting=betting)
+    else:
+        new = with_changes(state, betting=betting, bring_in_due=False, aggressor=event.position)
     if event.action == "bet" and state.draw_rules is not None:
         new = draw_family.bet_made(new, event.position)
     return new if betting.to_act is not None else _close_round(new)
@@ -621,7 +625,10 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     if command.action == "bet" and state.draw_rules is not None:
         draw_family.check_opening(state, seat)
-    return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
+    # Made as with_changes makes a state, without the dataclass's __init__: one a decision.
+    taken = _NEW(ActionTaken)
+    _SET(taken, "__dict__", {"position": seat, "action": command.action, "to": to, "adds": to - b.bets[seat]})
+    return [taken]
 
 
 def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
