@@ -5,7 +5,7 @@ of show, and the fixed-limit bet nobody can call in full. The decider's events m
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -127,6 +127,21 @@ class MixedState:
         return open_pots(self.betting)
 
 
+@dataclass(frozen=True)
+class Words:
+    """The events a board game's hand writes its deals, shows and end in, and the engine's
+    evolver of each event it meets: the mixed games' own (domain.games.mixed), or hold'em's
+    (domain.games.holdem), whose stored names and fields are not those. The engine reads
+    only the fields both have (`position`, `cards`, `up`, `stacks`, `showdown`)."""
+    dealt: Callable[[int, str, tuple[bool, ...]], Any]
+    board: Callable[[int, str], Any]
+    """A street's board cards, by the street's index (1: the flop)."""
+    shown: Callable[[int, str], Any]
+    mucked: Callable[[int], Any]
+    ended: Callable[[tuple[Amount, ...], bool], Any]
+    evolvers: Mapping[type, Callable[[Any, Any], MixedState]]
+
+
 # ------------------------------------------------------------------------- cards
 
 
@@ -219,6 +234,23 @@ def shows_at_showdown(state: MixedState, seat: int) -> bool:
     low = {s: v for s, v in strengths(state, game.low).items() if v > 0} if game.split else {}
     return seat in low and showdown_order.computer_shows(
         low, [s for s in order if s in low], state.shown, state.mucked, seat)
+
+
+def tabled(state: MixedState, seat: int, shown: Callable[[int, str], Any]) -> Any:
+    """A hand dealt from the deck shown (`shown`: the vocabulary's event): its cards are known."""
+    return shown(seat, cards_text(state.hole[seat]))
+
+
+def tabled_face_up(state: MixedState, shown: Callable[[int, str], Any]) -> list[Any]:
+    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
+    before the rest of the board."""
+    b = state.betting
+    contenders = b.contenders
+    if not showdown_order.all_in_face_up(contenders, b.stacks):
+        return []
+    if state.phase == "board" and sum(1 for seat in contenders if b.stacks[seat] > 0) > 1:
+        return []  # two can still bet on the next street
+    return [tabled(state, seat, shown) for seat in state.show_order if not state.shown[seat]]
 
 
 def differ(named: Hole, dealt: Hole) -> bool:

@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.games import mixed
 from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import UNKNOWN, MixedState, cards_of, check_deck, known_cards
+from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck, known_cards
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -129,6 +129,11 @@ class HandStarted:
 class HoleCardsDealt:
     position: int
     cards: str = field(metadata=OWNER_ONLY)
+
+    @property
+    def up(self) -> tuple[bool, ...]:
+        """Every hole card is dealt face down (what the flop family's engine reads of a deal)."""
+        return (False,) * (len(self.cards) // 2)
 
 
 @dataclass(frozen=True)
@@ -329,59 +334,46 @@ def evolve(state: HandState | None, event: Event) -> HandState:
         return _view(_initial(event), ())  # type: ignore[arg-type]  # a HandStarted
     if state is None:
         raise TypeError(f"a hand starts with HandStarted, not {event!r}")
-    if kind is UncalledReturned:
-        returned = state.returned + ((event.position, event.amount),)  # type: ignore[union-attr]
-        return _view(mixed.evolve(state.hand, event), returned)  # type: ignore[arg-type]
-    return _view(_evolved(state.hand, event), state.returned)
-
-
-def _evolved(hand: MixedState, event: Event) -> MixedState:
-    """The flop family's state after one of hold'em's events (but HandStarted)."""
-    kind = type(event)
-    if kind is HoleCardsDealt:
-        return _hole_cards_dealt(hand, event)  # type: ignore[arg-type]
-    flop_form = _FLOP_FORM.get(kind)
-    if flop_form is None:
+    evolver = _EVOLVERS.get(kind)
+    if evolver is None:
         raise TypeError(f"not a hold'em event: {event!r}")
-    return mixed.evolve(hand, flop_form(event))
+    returned = state.returned
+    if kind is UncalledReturned:
+        returned += ((event.position, event.amount),)  # type: ignore[union-attr]
+    return _view(evolver(state.hand, event), returned)
 
 
 def _hole_cards_dealt(hand: MixedState, event: HoleCardsDealt) -> MixedState:
     """A live hand's hole cards as the flop family deals them; a replay's name the cards of
     a seat dealt unknown ones."""
-    cards = cards_of(event.cards)
     if hand.deck is not None:
-        dealt = _made(mixed.CardsDealt, {"position": event.position, "cards": event.cards,
-                                         "up": (False,) * len(cards)})
-        return mixed.evolve(hand, dealt)
-    return with_changes(hand, hole=with_item(hand.hole, event.position, cards))
-
-
-def _same(event: Any) -> Any:
-    return event
+        return _ENGINE_EVOLVERS[HoleCardsDealt](hand, event)
+    return with_changes(hand, hole=with_item(hand.hole, event.position, cards_of(event.cards)))
 
 
 def _made(kind: type, fields: dict[str, Any]) -> Any:
     """An event of `kind` with these fields, made as domain.rules.betting.with_changes makes
-    a state (without the frozen dataclass's __init__): every deal, show and end of a hand
-    is written in one vocabulary and read in the other."""
+    a state (without the frozen dataclass's __init__): the engine writes each deal, show
+    and end of a hand in hold'em's words."""
     event: Any = _NEW(kind)
     _SET(event, "__dict__", fields)
     return event
 
 
-# Hold'em's events in the flop family's words (the betting's and the pots' are the same).
-_FLOP_FORM: dict[type, Callable[[Any], mixed.Event]] = {
-    ActionTaken: _same, PotAwarded: _same, ShowAsked: _same, UncalledReturned: _same,
-    BoardDealt: lambda event: _made(mixed.BoardDealt, {"cards": event.cards}),
-    CardsShown: lambda event: _made(mixed.CardsShown, event.__dict__.copy()),
-    CardsMucked: lambda event: _made(mixed.CardsMucked, event.__dict__.copy()),
-    HandEnded: lambda event: _made(mixed.HandEnded, event.__dict__.copy()),
-}
-# The flop family's events in hold'em's (BoardDealt, which names its street: `_spoken`).
+_ENGINE_EVOLVERS = mixed.evolvers_in(HoleCardsDealt, BoardDealt, CardsShown, CardsMucked, HandEnded)
+_EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {**_ENGINE_EVOLVERS, HoleCardsDealt: _hole_cards_dealt}
+# What the flop family's engine writes a hold'em hand in: its deals and shows as hold'em's
+# events, so that they need no translating (the street a board card is dealt on by name).
+_WORDS = Words(
+    dealt=lambda position, cards, _: _made(HoleCardsDealt, {"position": position, "cards": cards}),
+    board=lambda street, cards: _made(BoardDealt, {"street": STREETS[street], "cards": cards}),
+    shown=lambda position, cards: _made(CardsShown, {"position": position, "cards": cards}),
+    mucked=lambda position: _made(CardsMucked, {"position": position}),
+    ended=lambda stacks, showdown: _made(HandEnded, {"stacks": stacks, "showdown": showdown}),
+    evolvers=_EVOLVERS)
+# The events of the flop family's own deciders of a live showdown and the settlement, in
+# hold'em's words.
 _HOLDEM_FORM: dict[type, Callable[[Any], Event]] = {
-    ActionTaken: _same, PotAwarded: _same, ShowAsked: _same,
-    mixed.CardsDealt: lambda event: _made(HoleCardsDealt, {"position": event.position, "cards": event.cards}),
     mixed.CardsShown: lambda event: _made(CardsShown, event.__dict__.copy()),
     mixed.CardsMucked: lambda event: _made(CardsMucked, event.__dict__.copy()),
     mixed.HandEnded: lambda event: _made(HandEnded, event.__dict__.copy()),
@@ -398,7 +390,7 @@ def _initial(started: HandStarted) -> MixedState:
     if started.deck is None:
         k = HOLE_CARD_COUNT[started.variant]
         for seat in range(len(started.players)):
-            hand = mixed.evolve(hand, mixed.CardsDealt(seat, UNKNOWN * k, (False,) * k))
+            hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(seat, UNKNOWN * k))
     return hand
 
 
@@ -434,19 +426,20 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     if type(command) is PostAction and state is not None:  # most commands: a player acts
         hand = state.hand
         if not hand.over and hand.betting.to_act is not None:
-            events, after = mixed.handle(hand, command)
+            events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
+            returned = state.returned
             if len(events) > 1:
-                return _spoken([], events, after, state.returned, len(hand.board))
+                returned += tuple((e.position, e.amount) for e in events if isinstance(e, UncalledReturned))
             view = _NEW(HandState)  # as _view, without the call: the commonest path of all
             _SET(view, "hand", after)
-            _SET(view, "returned", state.returned)
-            return events, view  # type: ignore[return-value]  # the action alone: nothing to translate
+            _SET(view, "returned", returned)
+            return events, view  # type: ignore[return-value]
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
         started = _start(command)
-        more, hand = mixed.follow(_initial(started))
-        return _spoken([started], more, hand, (), 0)
+        more, hand = mixed.follow(_initial(started), _WORDS)
+        return _spoken([started], more, hand, ())
     if state is None:
         raise Violation("illegal_action", "the hand has not started")
     hand = state.hand
@@ -457,35 +450,30 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
                         numbers={"seat": command.position})
     flop_command = _flop_command(state, command)
     if flop_command is not None:
-        events, after = mixed.handle(hand, flop_command)
-        return _spoken([], events, after, state.returned, len(hand.board))
+        events, after = mixed.handle(hand, flop_command, _WORDS)
+        return _spoken([], events, after, state.returned)
     decide_command = _DECIDERS.get(type(command))
     if decide_command is None:
         raise Violation("illegal_action", f"unknown command {command!r}")
     done = decide_command(state, command)
     for event in done:
-        hand = _evolved(hand, event)
-    board = len(hand.board)
-    more, hand = mixed.follow(hand) if hand.betting.to_act is None else ([], hand)
-    return _spoken(done, more, hand, state.returned, board)
+        hand = _EVOLVERS[type(event)](hand, event)
+    more, hand = mixed.follow(hand, _WORDS) if hand.betting.to_act is None else ([], hand)
+    return _spoken(done, more, hand, state.returned)
 
 
-def _spoken(done: list[Event], more: list[mixed.Event], hand: MixedState,
-            returned: tuple[tuple[int, Amount], ...], board: int) -> tuple[list[Event], HandState]:
-    """`done` followed by the flop family's events `more` in hold'em's words, and the
-    state after them (`board`: the board's cards before `more`)."""
+def _spoken(done: list[Event], more: list[Any], hand: MixedState,
+            returned: tuple[tuple[int, Amount], ...]) -> tuple[list[Event], HandState]:
+    """`done` followed by the engine's events `more` (its follow-ups already in hold'em's
+    words, a live showdown's and the settlement's decided in the flop family's), and the
+    state after them."""
     holdem_form = _HOLDEM_FORM
     for event in more:
         kind = type(event)
-        if kind is mixed.BoardDealt:
-            board += len(event.cards) // 2  # type: ignore[union-attr]
-            done.append(_made(BoardDealt, {"street": STREETS[_STREET_BY_BOARD[board]],
-                                           "cards": event.cards}))  # type: ignore[union-attr]
-        elif kind is UncalledReturned:
-            returned += ((event.position, event.amount),)  # type: ignore[union-attr]
-            done.append(event)  # type: ignore[arg-type]
-        else:
-            done.append(holdem_form[kind](event))
+        if kind is UncalledReturned:
+            returned += ((event.position, event.amount),)
+        spoken = holdem_form.get(kind)
+        done.append(event if spoken is None else spoken(event))
     return done, _view(hand, returned)
 
 
