@@ -1,10 +1,11 @@
 """One hand of a dealt game (domain.games.mixed) as its decider's state, and what can be
 read off it: its cards, the up cards, the hands that count at the showdown and the order
-of show. The decider's events move it (domain.games.mixed.evolve); nothing here writes one.
+of show, and the fixed-limit bet nobody can call in full. The decider's events move it
+(domain.games.mixed.evolve); nothing here writes one.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -12,9 +13,11 @@ from typing import Any
 from domain.games.dealt_games import FLOP, Game
 from domain.games.draw_settings import DrawRules
 from domain.games.draw_stub import DrawStub
+from domain.games.hand_events import PostAction
 from domain.games.settlement import open_pots
+from domain.rules import betting as bet
 from domain.rules import showdown_order
-from domain.rules.betting import Amount, BettingState
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingState
 from domain.rules.cards import JOKER, Card, format_card, parse_card
 from domain.rules.citations import cite
 from domain.rules.draw_order import next_to_draw
@@ -129,6 +132,21 @@ class MixedState:
         return open_pots(self.betting)
 
 
+@dataclass(frozen=True)
+class Words:
+    """The events a board game's hand writes its deals, shows and end in, and the engine's
+    evolver of each event it meets: the mixed games' own (domain.games.mixed), or hold'em's
+    (domain.games.holdem), whose stored names and fields are not those. The engine reads
+    only the fields both have (`position`, `cards`, `up`, `stacks`, `showdown`)."""
+    dealt: Callable[[int, str, tuple[bool, ...]], Any]
+    board: Callable[[int, str], Any]
+    """A street's board cards, by the street's index (1: the flop)."""
+    shown: Callable[[int, str], Any]
+    mucked: Callable[[int], Any]
+    ended: Callable[[tuple[Amount, ...], bool], Any]
+    evolvers: Mapping[type, Callable[[Any, Any], MixedState]]
+
+
 # ------------------------------------------------------------------------- cards
 
 
@@ -223,6 +241,23 @@ def shows_at_showdown(state: MixedState, seat: int) -> bool:
         low, [s for s in order if s in low], state.shown, state.mucked, seat)
 
 
+def tabled(state: MixedState, seat: int, shown: Callable[[int, str], Any]) -> Any:
+    """A hand dealt from the deck shown (`shown`: the vocabulary's event): its cards are known."""
+    return shown(seat, cards_text(state.hole[seat]))
+
+
+def tabled_face_up(state: MixedState, shown: Callable[[int, str], Any]) -> list[Any]:
+    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
+    before the rest of the board."""
+    b = state.betting
+    contenders = b.contenders
+    if not showdown_order.all_in_face_up(contenders, b.stacks):
+        return []
+    if state.phase == "board" and sum(1 for seat in contenders if b.stacks[seat] > 0) > 1:
+        return []  # two can still bet on the next street
+    return [tabled(state, seat, shown) for seat in state.show_order if not state.shown[seat]]
+
+
 def differ(named: Hole, dealt: Hole) -> bool:
     """Whether the cards a player names are not the ones dealt (in any order)."""
     return len(named) != len(dealt) or set(named) != set(dealt)
@@ -260,3 +295,22 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
             raise Violation("invalid_card", f"{text!r} is not a card of the deck", numbers={"card": text})
     if len(set(deck)) != len(deck):
         raise Violation("duplicate_card", "the deck holds a card twice")
+
+
+def capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
+    """A fixed-limit bet or raise short of the fixed amount that puts in everything the
+    best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""
+    if b.structure.kind != FIXED_LIMIT or command.action not in ("bet", "raise") \
+            or seat != b.to_act or command.to is None:
+        return None
+    if command.action == "bet" and b.highest:
+        return None
+    cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
+    to = command.to
+    legal = bet.legal_actions(b)
+    if command.action == "raise" and (legal is None or legal.raise_ is None):
+        return None
+    full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
+    if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
+        return to
+    return None

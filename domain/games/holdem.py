@@ -1,19 +1,23 @@
-"""One hand of hold'em or Omaha as a decider: `decide(state, command) -> events`,
-`evolve(state, event) -> state`, `replay(events) -> state`.
+"""Hold'em and Omaha: their commands and events (the names and fields the store keeps)
+and `HandState`, a view over the flop family's state (domain.games.dealt_hand.MixedState)
+that reads as hold'em's; `handle`, `decide`, `evolve` and `replay` play the hand in the
+flop family's engine (domain.games.mixed), as a rotation's hold'em and Omaha are played.
 
 Seats are indexed 0..n-1 clockwise. Two ways to deal:
 - live play: StartHand carries the deck order (drawn by the service); hole cards and the
-  board are dealt inside `decide` as soon as they are due. The showdown follows the TDA
+  board are dealt by the engine as soon as they are due, and the showdown follows the TDA
   (domain.rules.showdown_order): all in with the betting over, every hand is shown at once;
   otherwise hands are shown or mucked in the order of show, by the computer on an
   "automatic" showdown, by the players themselves (ShowCards, Muck, AskToSee) on a
   "declared" one;
-- replay (PHH, rulings): no deck; `decide` stops where a deal is due (`state.awaiting`)
-  and waits for DealHole / DealBoard. The showdown settles once every contender has shown
-  or mucked (ShowCards / Muck), or on SettleShowdown; unknown cards cannot win.
+- replay (PHH, rulings): no deck; the hand stops where a deal is due (`state.awaiting`)
+  and waits for DealBoard. Hole cards stay unknown until a DealHole names them (at any
+  time) or the hand is shown; the showdown settles once every contender has shown or
+  mucked (ShowCards / Muck, in any order), or on SettleShowdown; unknown cards cannot win.
 
-Rounds close by themselves; uncalled chips go back before the next card or the showdown;
-when at most one player can still bet, the board runs out without betting.
+The engine writes the flop family's events for the deals, the showdown and the end; they
+are spoken here in hold'em's words (`_spoken`) and read back into the engine's
+(`_flop_form`). The betting and the pots' events are the same in both.
 """
 from __future__ import annotations
 
@@ -22,15 +26,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from typing import Any
 
-from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned, credit_award
-from domain.games.settlement import open_pots, settlement
+from domain.games import mixed
+from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
+from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck, known_cards
+from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
+from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
-from domain.rules.evaluation import omaha_strength, strength, strength7
-from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward, award_pots
+from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -43,6 +49,9 @@ _CARD_BY_TEXT = {format_card(c): c for c in range(52)}
 AUTOMATIC = showdown_order.AUTOMATIC
 DECLARED = showdown_order.DECLARED
 SHOWDOWNS = showdown_order.SHOWDOWNS
+# The flop family's games hold'em and Omaha are played as (domain.games.dealt_games).
+_GAME_OF = {"holdem": "rotation_holdem", "omaha": "rotation_omaha"}
+_VARIANT_OF = {game: variant for variant, game in _GAME_OF.items()}
 
 
 # ------------------------------------------------------------------------- commands
@@ -121,6 +130,11 @@ class HoleCardsDealt:
     position: int
     cards: str = field(metadata=OWNER_ONLY)
 
+    @property
+    def up(self) -> tuple[bool, ...]:
+        """Every hole card is dealt face down (what the flop family's engine reads of a deal)."""
+        return (False,) * (len(self.cards) // 2)
+
 
 @dataclass(frozen=True)
 class BoardDealt:
@@ -159,172 +173,225 @@ def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
     return event
 
 
+
+
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandState:
-    """Everything views need. `hole[i]` is None while seat i's cards are unknown."""
-    variant: str
-    players: tuple[str, ...]
-    odd_chip: str
-    betting: BettingState
-    deck: tuple[str, ...] | None
-    deck_position: int
-    commitment: str | None
-    hole: tuple[tuple[int, ...] | None, ...]
-    board: tuple[int, ...]
-    shown: tuple[bool, ...]
-    mucked: tuple[bool, ...]
-    awards: tuple[PotAward, ...]
-    returned: tuple[tuple[int, Amount], ...]
-    over: bool
-    showdown: bool
-    showdown_mode: str = AUTOMATIC
-    aggressor: int | None = None
-    """The last player to bet or raise in the current round."""
+    """Everything views need, read off the flop family's state of the hand (`hand`) in
+    hold'em's terms. `hole[i]` is None while seat i's cards are unknown; `returned` the
+    uncalled chips given back, in order (the flop family keeps no list of them)."""
+    hand: MixedState
+    returned: tuple[tuple[int, Amount], ...] = ()
+
+    @property
+    def variant(self) -> str:
+        return _VARIANT_OF[self.hand.game.name]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.hand.players
+
+    @property
+    def odd_chip(self) -> str:
+        return self.hand.odd_chip
+
+    @property
+    def betting(self) -> BettingState:
+        return self.hand.betting
+
+    @property
+    def deck(self) -> tuple[str, ...] | None:
+        return self.hand.deck
+
+    @property
+    def deck_position(self) -> int:
+        return self.hand.deck_position
+
+    @property
+    def commitment(self) -> str | None:
+        return self.hand.commitment
+
+    @property
+    def hole(self) -> tuple[tuple[int, ...] | None, ...]:
+        return tuple([_known(cards) for cards in self.hand.hole])
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        return self.hand.board  # type: ignore[return-value]  # hold'em's board is never unknown
+
+    @property
+    def shown(self) -> tuple[bool, ...]:
+        return self.hand.shown
+
+    @property
+    def mucked(self) -> tuple[bool, ...]:
+        return self.hand.mucked
+
+    @property
+    def awards(self) -> tuple[PotAward, ...]:
+        return self.hand.awards
+
+    @property
+    def over(self) -> bool:
+        return self.hand.over
+
+    @property
+    def showdown(self) -> bool:
+        return self.hand.showdown
+
+    @property
+    def showdown_mode(self) -> str:
+        return self.hand.showdown_mode
+
+    @property
+    def aggressor(self) -> int | None:
+        """The last player to bet or raise in the current round."""
+        return self.hand.aggressor
 
     @property
     def live(self) -> bool:
         """Dealt by the service from its deck (else a replay deals by command)."""
-        return self.deck is not None
+        return self.hand.deck is not None
 
     @property
     def show_order(self) -> tuple[int, ...]:
         """The contenders in the order of show (TDA 2024 17), for the final round."""
-        b = self.betting
-        return showdown_order.order_of_show(b.contenders, b.seat_count, b.button, self.aggressor)
+        return self.hand.show_order
 
     @property
     def to_show(self) -> int | None:
         """The hand seat to show or muck now at a live showdown, if any."""
-        if self.over or not self.live or self.awaiting != "showdown":
-            return None
-        return showdown_order.next_to_show(self.show_order, self.shown, self.mucked)
+        return None if self.hand.over else self.hand.to_show
 
     @property
     def round(self) -> str:
-        return "showdown" if self.showdown else STREETS[_STREET_BY_BOARD[len(self.board)]]
+        return "showdown" if self.hand.showdown else STREETS[_STREET_BY_BOARD[len(self.hand.board)]]
 
     @property
     def to_act(self) -> int | None:
         """The player to bet, or (declared live showdown) to show or muck."""
-        if self.over:
-            return None
-        if self.betting.to_act is None and self.showdown_mode == DECLARED:
-            return self.to_show
-        return self.betting.to_act
+        return None if self.hand.over else self.hand.to_act
 
     @property
     def stacks(self) -> tuple[Amount, ...]:
-        return self.betting.stacks
+        return self.hand.betting.stacks
 
     @property
     def pots(self) -> tuple[Pot, ...]:
         """Main pot then side pots, the bets of the current round included."""
-        if self.over:
-            return ()
-        return open_pots(self.betting)
+        return self.hand.pots
 
     @property
     def awaiting(self) -> str | None:
         """What the hand waits for: "action", "flop"/"turn"/"river" (a deal), "showdown", or None."""
-        if self.over:
+        hand = self.hand
+        if hand.over:
             return None
-        if self.betting.to_act is not None:
+        if hand.betting.to_act is not None:
             return "action"
-        if len(self.board) < 5:
-            return STREETS[_STREET_BY_BOARD[len(self.board)] + 1]
+        if len(hand.board) < 5:
+            return STREETS[_STREET_BY_BOARD[len(hand.board)] + 1]
         return "showdown"
+
+
+def _known(cards: tuple[int | None, ...]) -> tuple[int, ...] | None:
+    """A seat's hole cards, None while unknown (a replay deals them as unknown cards)."""
+    if not cards or None in cards:
+        return None
+    return cards  # type: ignore[return-value]  # no None in them
 
 
 def legal_actions(state: HandState) -> LegalActions | None:
     """What the player to act may do; None when nobody is to act."""
-    return None if state.over else bet.legal_actions(state.betting)
+    return None if state.hand.over else bet.legal_actions(state.hand.betting)
 
 
 def aggressive_action(state: HandState) -> str:
     """"bet" when nobody has bet this round, else "raise" (maps PHH `cbr`)."""
-    return "bet" if state.betting.highest == 0 else "raise"
+    return "bet" if state.hand.betting.highest == 0 else "raise"
+
+
+def shows_at_showdown(state: HandState, seat: int) -> bool:
+    """What the computer does for `seat` when it is next to show: show if it is first, or
+    beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
+    return flop_shows_at_showdown(state.hand, seat)
+
+
+def showdown_command(state: HandState, seat: int) -> Command:
+    """The computer's showdown command for `seat` (next to show)."""
+    return ShowCards(seat) if shows_at_showdown(state, seat) else Muck(seat)
 
 
 # ------------------------------------------------------------------------- evolve
 
 
 def evolve(state: HandState | None, event: Event) -> HandState:
-    try:
-        apply = _EVOLVERS[type(event)]
-    except KeyError:
-        raise TypeError(f"not a hold'em event: {event!r}") from None
-    return apply(state, event)
+    kind = type(event)
+    if kind is HandStarted:
+        return _view(_initial(event), ())  # type: ignore[arg-type]  # a HandStarted
+    if state is None:
+        raise TypeError(f"a hand starts with HandStarted, not {event!r}")
+    evolver = _EVOLVERS.get(kind)
+    if evolver is None:
+        raise TypeError(f"not a hold'em event: {event!r}")
+    returned = state.returned
+    if kind is UncalledReturned:
+        returned += ((event.position, event.amount),)  # type: ignore[union-attr]
+    return _view(evolver(state.hand, event), returned)
 
 
-def _action_taken(state: HandState, event: ActionTaken) -> HandState:
-    aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
-    return with_changes(state, betting=bet.apply_action(state.betting, event.position, event.action, event.to),
-                        aggressor=aggressor)
+def _hole_cards_dealt(hand: MixedState, event: HoleCardsDealt) -> MixedState:
+    """A live hand's hole cards as the flop family deals them; a replay's name the cards of
+    a seat dealt unknown ones."""
+    if hand.deck is not None:
+        return _ENGINE_EVOLVERS[HoleCardsDealt](hand, event)
+    return with_changes(hand, hole=with_item(hand.hole, event.position, cards_of(event.cards)))
 
 
-def _hole_cards_dealt(state: HandState, event: HoleCardsDealt) -> HandState:
-    cards = _cards(event.cards)
-    position = state.deck_position + len(cards) if state.deck else 0
-    return with_changes(state, hole=with_item(state.hole, event.position, cards), deck_position=position)
+def _made(kind: type, fields: dict[str, Any]) -> Any:
+    """An event of `kind` with these fields, made as domain.rules.betting.with_changes makes
+    a state (without the frozen dataclass's __init__): the engine writes each deal, show
+    and end of a hand in hold'em's words."""
+    event: Any = _NEW(kind)
+    _SET(event, "__dict__", fields)
+    return event
 
 
-def _board_dealt(state: HandState, event: BoardDealt) -> HandState:
-    board = state.board + _cards(event.cards)
-    position = state.deck_position + 1 + len(event.cards) // 2 if state.deck else 0  # one burnt
-    return with_changes(state, board=board, deck_position=position, aggressor=None,
-                        betting=bet.start_round(state.betting, late=len(board) >= 4))
-
-
-def _uncalled_returned(state: HandState, event: UncalledReturned) -> HandState:
-    return with_changes(state, betting=bet.apply_return(state.betting, event.position, event.amount),
-                        returned=state.returned + ((event.position, event.amount),))
-
-
-def _cards_shown(state: HandState, event: CardsShown) -> HandState:
-    return with_changes(state, hole=with_item(state.hole, event.position, _cards(event.cards)),
-                        shown=with_item(state.shown, event.position, True))
-
-
-def _cards_mucked(state: HandState, event: CardsMucked) -> HandState:
-    return with_changes(state, mucked=with_item(state.mucked, event.position, True))
-
-
-def _show_asked(state: HandState, _: ShowAsked) -> HandState:
-    return state
-
-
-def _pot_awarded(state: HandState, event: PotAwarded) -> HandState:
-    betting, award = credit_award(state.betting, event)
-    return with_changes(state, betting=betting, awards=state.awards + (award,))
-
-
-def _hand_ended(state: HandState, event: HandEnded) -> HandState:
-    return with_changes(state, over=True, showdown=event.showdown)
-
-
-def _hand_started(_: None, event: HandStarted) -> HandState:
-    return _initial(event)
-
-
-_EVOLVERS: dict[type, Callable[[Any, Any], HandState]] = {
-    ActionTaken: _action_taken, HoleCardsDealt: _hole_cards_dealt, BoardDealt: _board_dealt,
-    UncalledReturned: _uncalled_returned, CardsShown: _cards_shown, CardsMucked: _cards_mucked,
-    PotAwarded: _pot_awarded, HandEnded: _hand_ended, HandStarted: _hand_started,
-    ShowAsked: _show_asked,
+_ENGINE_EVOLVERS = mixed.evolvers_in(HoleCardsDealt, BoardDealt, CardsShown, CardsMucked, HandEnded)
+_EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {**_ENGINE_EVOLVERS, HoleCardsDealt: _hole_cards_dealt}
+# What the flop family's engine writes a hold'em hand in: its deals and shows as hold'em's
+# events, so that they need no translating (the street a board card is dealt on by name).
+_WORDS = Words(
+    dealt=lambda position, cards, _: _made(HoleCardsDealt, {"position": position, "cards": cards}),
+    board=lambda street, cards: _made(BoardDealt, {"street": STREETS[street], "cards": cards}),
+    shown=lambda position, cards: _made(CardsShown, {"position": position, "cards": cards}),
+    mucked=lambda position: _made(CardsMucked, {"position": position}),
+    ended=lambda stacks, showdown: _made(HandEnded, {"stacks": stacks, "showdown": showdown}),
+    evolvers=_EVOLVERS)
+# The events of the flop family's own deciders of a live showdown and the settlement, in
+# hold'em's words.
+_HOLDEM_FORM: dict[type, Callable[[Any], Event]] = {
+    mixed.CardsShown: lambda event: _made(CardsShown, event.__dict__.copy()),
+    mixed.CardsMucked: lambda event: _made(CardsMucked, event.__dict__.copy()),
+    mixed.HandEnded: lambda event: _made(HandEnded, event.__dict__.copy()),
 }
 
 
-def _initial(event: HandStarted) -> HandState:
-    n = len(event.players)
-    betting = bet.open_hand(event.betting, event.players, event.stacks, event.button)
-    return HandState(
-        variant=event.variant, players=event.players, odd_chip=event.odd_chip, betting=betting,
-        deck=event.deck, deck_position=0, commitment=event.commitment, hole=(None,) * n,
-        board=(), shown=(False,) * n, mucked=(False,) * n, awards=(), returned=(),
-        over=False, showdown=False, showdown_mode=event.showdown)
+def _initial(started: HandStarted) -> MixedState:
+    """The flop family's hand as `started` opens it: a replay's seats hold unknown cards
+    (named later by DealHole or shown), so that its betting opens at once."""
+    fields = started.__dict__.copy()
+    fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
+                  draw_rules=None)
+    hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
+    if started.deck is None:
+        k = HOLE_CARD_COUNT[started.variant]
+        for seat in range(len(started.players)):
+            hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(seat, UNKNOWN * k))
+    return hand
 
 
 def replay(events: Iterable[Event]) -> HandState:
@@ -333,13 +400,13 @@ def replay(events: Iterable[Event]) -> HandState:
     started = next(iterator)
     if not isinstance(started, HandStarted):
         raise TypeError(f"a hand starts with HandStarted, not {started!r}")
-    return reduce(evolve, iterator, _initial(started))
+    return reduce(evolve, iterator, _view(_initial(started), ()))
 
 
 @lru_cache(maxsize=1 << 14)
 def _cards(text: str) -> tuple[int, ...]:
     """Cards of canonical text ("AsKd"); KeyError otherwise. Cached: a hand parses the same
-    hole cards when they are dealt, evolved and shown."""
+    hole cards when they are dealt and shown."""
     lookup = _CARD_BY_TEXT
     return tuple([lookup[text[i:i + 2]] for i in range(0, len(text), 2)])
 
@@ -356,41 +423,102 @@ def decide(state: HandState | None, command: Command) -> list[Event]:
 def handle(state: HandState | None, command: Command) -> tuple[list[Event], HandState]:
     """`decide` plus the state after its events (decide has to evolve them anyway to find
     the follow-ups, so replays that want both save evolving twice)."""
+    if type(command) is PostAction and state is not None:  # most commands: a player acts
+        hand = state.hand
+        if not hand.over and hand.betting.to_act is not None:
+            events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
+            returned = state.returned
+            if len(events) > 1:
+                returned += tuple((e.position, e.amount) for e in events if isinstance(e, UncalledReturned))
+            view = _NEW(HandState)  # as _view, without the call: the commonest path of all
+            _SET(view, "hand", after)
+            _SET(view, "returned", returned)
+            return events, view  # type: ignore[return-value]
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
-        started, events = _start(command)
-        current = _initial(started)
-        undone = events[1:]
-    else:
-        if state is None:
-            raise Violation("illegal_action", "the hand has not started")
-        if state.over:
-            raise Violation("hand_over", "the hand is over")
-        decide_command = _DECIDERS.get(type(command))
-        if decide_command is None:
-            raise Violation("illegal_action", f"unknown command {command!r}")
-        events = decide_command(state, command)
-        current, undone = state, events
-    evolvers = _EVOLVERS  # the events are ours, so no need for evolve's type check
-    for event in undone:
-        current = evolvers[type(event)](current, event)
-    # Nothing follows by itself while a player is to act: skip asking (most commands).
-    while current.betting.to_act is None and (follow := _follow_up(current)):
-        for event in follow:
-            events.append(event)
-            current = evolvers[type(event)](current, event)
-    return events, current
+        started = _start(command)
+        more, hand = mixed.follow(_initial(started), _WORDS)
+        return _spoken([started], more, hand, ())
+    if state is None:
+        raise Violation("illegal_action", "the hand has not started")
+    hand = state.hand
+    if hand.over:
+        raise Violation("hand_over", "the hand is over")
+    if type(command) is PostAction:
+        raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
+                        numbers={"seat": command.position})
+    flop_command = _flop_command(state, command)
+    if flop_command is not None:
+        events, after = mixed.handle(hand, flop_command, _WORDS)
+        return _spoken([], events, after, state.returned)
+    decide_command = _DECIDERS.get(type(command))
+    if decide_command is None:
+        raise Violation("illegal_action", f"unknown command {command!r}")
+    done = decide_command(state, command)
+    for event in done:
+        hand = _EVOLVERS[type(event)](hand, event)
+    more, hand = mixed.follow(hand, _WORDS) if hand.betting.to_act is None else ([], hand)
+    return _spoken(done, more, hand, state.returned)
 
 
-def _start(command: StartHand) -> tuple[HandStarted, list[Event]]:
-    """The hand's HandStarted, and it followed by the hole cards a live hand deals."""
+def _spoken(done: list[Event], more: list[Any], hand: MixedState,
+            returned: tuple[tuple[int, Amount], ...]) -> tuple[list[Event], HandState]:
+    """`done` followed by the engine's events `more` (its follow-ups already in hold'em's
+    words, a live showdown's and the settlement's decided in the flop family's), and the
+    state after them."""
+    holdem_form = _HOLDEM_FORM
+    for event in more:
+        kind = type(event)
+        if kind is UncalledReturned:
+            returned += ((event.position, event.amount),)
+        spoken = holdem_form.get(kind)
+        done.append(event if spoken is None else spoken(event))
+    return done, _view(hand, returned)
+
+
+def _view(hand: MixedState, returned: tuple[tuple[int, Amount], ...]) -> HandState:
+    """HandState(hand, returned) without running the dataclass's __init__: a view is made
+    at every decision (domain.rules.betting.with_changes says why that counts)."""
+    view = _NEW(HandState)
+    _SET(view, "hand", hand)
+    _SET(view, "returned", returned)
+    return view
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def _flop_command(state: HandState, command: Command) -> mixed.Command | None:
+    """The flop family's command for one it decides as hold'em would: a live hand's
+    showdown, a request to see, the settlement (None: hold'em's own, below)."""
+    kind = type(command)
+    if state.live and (kind is ShowCards or kind is Muck):
+        if kind is Muck:
+            return mixed.Muck(command.position)  # type: ignore[union-attr]
+        return mixed.ShowCards(command.position, command.cards)  # type: ignore[union-attr]
+    if kind is AskToSee or kind is SettleShowdown:
+        awaiting = state.awaiting
+        if kind is SettleShowdown:
+            if awaiting != "showdown":
+                raise Violation("illegal_action", f"not at the showdown: the hand awaits the {awaiting}")
+            return mixed.SettleShowdown()
+        _check_seat(state, command.position)  # type: ignore[union-attr]
+        if state.live and awaiting != "showdown":
+            raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
+                            f"{awaiting}", cite("no_right_to_see"), {"seat": command.position})  # type: ignore[union-attr]
+        return mixed.AskToSee(command.position)  # type: ignore[union-attr]
+    return None
+
+
+def _start(command: StartHand) -> HandStarted:
     n = len(command.players)
     if command.variant not in VARIANTS:
         raise Violation("illegal_action", f"variant must be one of {', '.join(VARIANTS)}")
     if command.odd_chip not in ODD_CHIP_POLICIES:
         raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
-    if not 2 <= n <= 23 or len(command.stacks) != n or len(set(command.players)) != n:
+    if not 2 <= n <= MAX_BOARD_PLAYERS or len(command.stacks) != n or len(set(command.players)) != n:
         raise Violation("illegal_action", "a hand needs 2 or more distinct players, one stack each")
     if not 0 <= command.button < n:
         raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
@@ -399,38 +527,20 @@ def _start(command: StartHand) -> tuple[HandStarted, list[Event]]:
     if command.showdown not in SHOWDOWNS:
         raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
     if command.deck is not None:
-        parsed = parse_cards(command.deck)
-        if len(parsed) < n * HOLE_CARD_COUNT[command.variant] + 8:
-            raise Violation("invalid_card", "the deck is too short for this hand")
-    started = HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
-                          command.button, command.betting, command.odd_chip,
-                          tuple(command.deck) if command.deck is not None else None,
-                          command.commitment, command.showdown)
-    events: list[Event] = [started]
-    if command.deck is not None:
-        k = HOLE_CARD_COUNT[command.variant]
-        for step in range(n):
-            seat = (command.button + 1 + step) % n
-            cards = command.deck[step * k:(step + 1) * k]
-            events.append(HoleCardsDealt(seat, "".join(cards)))
-    return started, events
+        check_deck(DEALT_GAMES[_GAME_OF[command.variant]], command.deck, n)
+    return HandStarted(command.variant, tuple(command.players), tuple(command.stacks),
+                       command.button, command.betting, command.odd_chip,
+                       tuple(command.deck) if command.deck is not None else None,
+                       command.commitment, command.showdown)
 
 
-def _post_action(state: HandState, command: PostAction) -> list[Event]:
-    b = state.betting
-    seat = command.position
-    if type(seat) is not int or seat != b.to_act:  # the seat to act is a valid seat
-        if b.to_act is None:
-            raise Violation("not_your_turn", f"nobody is to act: the hand awaits the {state.awaiting}",
-                            numbers={"seat": seat})
-        _check_seat(state, seat)
-    to = bet.check_action(b, seat, command.action, command.to)
-    return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
+# A replay's deals and showdown, as hold'em decides them: hole cards named at any time, a
+# hand shown without its cards when they are known, in any order once the betting is over.
 
 
 def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
     _check_seat(state, command.position)
-    if state.deck is not None:
+    if state.live:
         raise Violation("illegal_action", "the service deals this hand from its deck")
     if state.hole[command.position] is not None:
         raise Violation("illegal_action", f"{state.players[command.position]} already has cards")
@@ -441,7 +551,7 @@ def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
 
 
 def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
-    if state.deck is not None:
+    if state.live:
         raise Violation("illegal_action", "the service deals this hand from its deck")
     awaiting = state.awaiting
     if awaiting not in ("flop", "turn", "river"):
@@ -455,7 +565,6 @@ def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
 
 def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
     _check_contender(state, command.position)
-    _check_turn_to_show(state, command.position)
     known = state.hole[command.position]
     name = state.players[command.position]
     if command.cards is None:
@@ -474,52 +583,11 @@ def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
 
 def _muck(state: HandState, command: Muck) -> list[Event]:
     _check_contender(state, command.position)
-    _check_turn_to_show(state, command.position)
     return [CardsMucked(command.position)]
 
 
-def _ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
-    _check_seat(state, command.position)
-    if not state.live or state.awaiting != "showdown":
-        raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
-                        f"{state.awaiting}", cite("no_right_to_see"), {"seat": command.position})
-    target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
-                                       state.aggressor, state.players[command.position])
-    return [ShowAsked(command.position, target), _tabled(state, target)]
-
-
-def _check_turn_to_show(state: HandState, seat: int) -> None:
-    """Live hands show and muck in the order of show, once the last round is over."""
-    if not state.live:
-        return  # a replay records the showdown in whatever order it happened
-    if state.awaiting != "showdown":
-        raise Violation("illegal_action", f"hands are shown at the showdown: the hand awaits the "
-                        f"{state.awaiting}", cite("order_of_show"), {"seat": seat})
-    showdown_order.check_turn_to_show(state.show_order, state.shown, state.mucked, seat,
-                                      state.players[seat])
-
-
-def shows_at_showdown(state: HandState, seat: int) -> bool:
-    """What the computer does for `seat` when it is next to show: show if it is first, or
-    beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
-    return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown,
-                                         state.mucked, seat)
-
-
-def showdown_command(state: HandState, seat: int) -> Command:
-    """The computer's showdown command for `seat` (next to show)."""
-    return ShowCards(seat) if shows_at_showdown(state, seat) else Muck(seat)
-
-
-def _settle_showdown(state: HandState, command: SettleShowdown) -> list[Event]:
-    if state.awaiting != "showdown":
-        raise Violation("illegal_action", f"not at the showdown: the hand awaits the {state.awaiting}")
-    return _settlement(state)
-
-
 _DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {
-    PostAction: _post_action, DealHole: _deal_hole, DealBoard: _deal_board,
-    ShowCards: _show_cards, Muck: _muck, SettleShowdown: _settle_showdown, AskToSee: _ask_to_see}
+    DealHole: _deal_hole, DealBoard: _deal_board, ShowCards: _show_cards, Muck: _muck}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
@@ -528,21 +596,19 @@ def _check_seat(state: HandState, seat: Any) -> None:
 
 
 def _check_contender(state: HandState, seat: int) -> None:
+    """A replay's hand shows or mucks once the betting is over, once (a hand shown twice
+    is refused)."""
     _check_seat(state, seat)
-    if state.betting.to_act is not None:
+    betting = state.betting
+    if betting.to_act is not None:
         raise Violation("illegal_action", "cards are shown once the betting is over")
-    if state.live and state.shown[seat] and not state.betting.folded[seat]:
-        all_in = any(state.stacks[s] == 0 for s in state.betting.contenders)
-        why = ": all in with the betting over, every hand is tabled and none is mucked" if all_in else ""
-        raise Violation("already_shown", f"{state.players[seat]}'s hand is already face up{why}",
-                        cite("all_in_face_up" if all_in else "order_of_show"), {"seat": seat})
-    if state.betting.folded[seat] or state.shown[seat] or state.mucked[seat]:
+    if betting.folded[seat] or state.shown[seat] or state.mucked[seat]:
         raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
 
 
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
     """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
-    used = set(state.board).union(*filter(None, state.hole))
+    used = known_cards(state.hand)
     try:  # the common, canonical form without the general parser
         cards: tuple[int, ...] | None = _cards(text)
     except (KeyError, TypeError):
@@ -571,84 +637,3 @@ def _parsed(text: str) -> tuple[int, ...]:
 
 def _text(cards: Iterable[int]) -> str:
     return "".join(format_card(c) for c in cards)
-
-
-# ---------------------------------------------------------------- automatic follow-ups
-
-
-def _follow_up(state: HandState) -> list[Event]:
-    """The events that happen by themselves next; empty when the hand waits for a command."""
-    b = state.betting
-    if state.over or b.to_act is not None:
-        return []
-    seat, amount = bet.uncalled_chips(b)
-    if seat is not None:
-        return [UncalledReturned(seat, amount)]
-    if b.hand_decided:
-        return _settlement(state)
-    if state.live and (face_up := _tabled_face_up(state)):
-        return face_up
-    if len(state.board) < 5:
-        if state.deck is None:
-            return []
-        due = _BOARD_CARDS_TO_DEAL[len(state.board)]
-        start = state.deck_position + 1  # burn one
-        cards = "".join(state.deck[start:start + due])
-        return [BoardDealt(STREETS[_STREET_BY_BOARD[len(state.board)] + 1], cards)]
-    if state.live:
-        seat = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
-        if seat is None:  # every hand shown or mucked, or one live hand left (17-B)
-            return _settlement(state)
-        if state.showdown_mode == AUTOMATIC:
-            return [_tabled(state, seat) if shows_at_showdown(state, seat) else CardsMucked(seat)]
-        return []  # the player to show answers (or their clock runs out)
-    undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
-    unmucked = [s for s in b.contenders if not state.mucked[s]]
-    if not undecided or len(unmucked) <= 1:
-        return _settlement(state)
-    return []
-
-
-def _tabled_face_up(state: HandState) -> list[Event]:
-    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
-    before the rest of the board."""
-    b = state.betting
-    still_betting = sum(1 for seat in b.contenders if b.stacks[seat] > 0) > 1
-    if (len(state.board) < 5 and still_betting) or not showdown_order.all_in_face_up(b.contenders, b.stacks):
-        return []
-    return [_tabled(state, seat) for seat in state.show_order if not state.shown[seat]]
-
-
-def _tabled(state: HandState, seat: int) -> CardsShown:
-    """A live hand's cards shown: a live hand deals every seat its cards at the start."""
-    hole = state.hole[seat]
-    if hole is None:
-        raise Violation("illegal_action", f"{state.players[seat]} holds no cards")
-    return CardsShown(seat, _text(hole))
-
-
-def _settlement(state: HandState) -> list[Event]:
-    b = state.betting
-    return [*settlement(b, state.odd_chip, lambda pots: award_pots(pots, _strengths(state), b.button,
-                                                                   b.seat_count, state.odd_chip), HandEnded)]
-
-
-def _strengths(state: HandState) -> dict[int, int]:
-    """Hands that count: known and not mucked. A live hand with unknown cards ranks -1:
-    it beats only mucked hands (it wins when everyone else mucked)."""
-    strengths = {}
-    board = state.board
-    omaha = state.variant == "omaha"
-    for seat in state.betting.contenders:
-        if state.mucked[seat]:
-            continue
-        hole = state.hole[seat]
-        if hole is None:
-            strengths[seat] = -1
-        elif omaha:
-            strengths[seat] = omaha_strength(hole, board)
-        else:
-            cards = hole + board
-            strengths[seat] = strength7(cards) if len(cards) == 7 else strength(cards)
-    return strengths
-

@@ -32,6 +32,8 @@ from domain.games import draw_family, stud
 from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
     MixedState,
+    Words,
+    capped_fixed_amount,
     cards_of,
     cards_text,
     check_deck,
@@ -42,6 +44,8 @@ from domain.games.dealt_hand import (
     shows_at_showdown,
     strengths,
     stud_odd_chip_order,
+    tabled,
+    tabled_face_up,
     up_cards,
 )
 from domain.games.draw_family import CardsDiscarded, Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
@@ -52,7 +56,7 @@ from domain.games.hand_events import ActionTaken, PostAction, PotAwarded, ShowAs
 from domain.games.settlement import settlement
 from domain.rules import betting as bet
 from domain.rules import showdown_order
-from domain.rules.betting import FIXED_LIMIT, Amount, BettingState, BettingStructure, with_changes, with_item
+from domain.rules.betting import FIXED_LIMIT, Amount, BettingStructure, with_changes, with_item
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
 from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
@@ -60,6 +64,8 @@ from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
+
+_NEW, _SET = object.__new__, object.__setattr__
 
 # ------------------------------------------------------------------------- commands
 
@@ -342,8 +348,10 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
     if event.action == "bet" and _big_bet_on_fourth(state, event.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
-    aggressor = event.position if event.action in ("bet", "raise") else state.aggressor
-    new = with_changes(state, betting=betting, bring_in_due=False, aggressor=aggressor)
+    if event.action not in ("bet", "raise"):  # a bring-in still due is answered by a bet
+        new = with_changes(state, betting=betting)
+    else:
+        new = with_changes(state, betting=betting, bring_in_due=False, aggressor=event.position)
     if state.draw_rules is not None or state.stub is not None:
         new = draw_family.action_taken(new, event)
     return new if betting.to_act is not None else _close_round(new)
@@ -407,6 +415,16 @@ _EVOLVERS: dict[type, Callable[[Any, Any], MixedState]] = {
 }
 
 
+_WORDS = Words(CardsDealt, lambda _, cards: BoardDealt(cards), CardsShown, CardsMucked, HandEnded, _EVOLVERS)
+
+
+def evolvers_in(dealt: type, board: type, shown: type, mucked: type, ended: type) -> dict[type, Callable[[Any, Any], MixedState]]:
+    """The engine's evolvers, with another vocabulary's deal, board, show, muck and end (of
+    the fields the mixed games' own have: domain.games.dealt_hand.Words)."""
+    return {**_EVOLVERS, dealt: _cards_dealt, board: _board_dealt, shown: _cards_shown, mucked: _cards_mucked,
+            ended: _hand_ended}
+
+
 def replay(events: Iterable[Event]) -> MixedState:
     """The state after the events, the first a HandStarted."""
     iterator = iter(events)
@@ -423,8 +441,9 @@ def decide(state: MixedState | None, command: Command) -> list[Event]:
     return handle(state, command)[0]
 
 
-def handle(state: MixedState | None, command: Command) -> tuple[list[Event], MixedState]:
-    """`decide` plus the state after its events, automatic follow-ups included."""
+def handle(state: MixedState | None, command: Command, words: Words | None = None) -> tuple[list[Event], MixedState]:
+    """`decide` plus the state after its events, automatic follow-ups included (written in
+    `words`: the mixed games' own unless another vocabulary's are given)."""
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
@@ -445,25 +464,35 @@ def handle(state: MixedState | None, command: Command) -> tuple[list[Event], Mix
             current = _EVOLVERS[type(event)](current, event)
     # Nothing follows by itself while a player is to act (only a betting round names one):
     # skip asking (most commands).
-    while current.betting.to_act is None and (follow := _follow_up(current)):
-        events.extend(follow)
-        if current.phase == "deal" and current.stub is None:  # only a hand with a deck deals by itself
-            current = _hole_cards_from_deck(current, follow)
-            continue
-        for event in follow:
-            current = _EVOLVERS[type(event)](current, event)
+    if current.betting.to_act is None:
+        more, current = follow(current, words or _WORDS)
+        events.extend(more)
     return events, current
+
+
+def follow(state: MixedState, words: Words) -> tuple[list[Event], MixedState]:
+    """The events that happen by themselves from `state` on, written in `words`, and the
+    state after them (domain.games.holdem decides hold'em's own commands, then asks)."""
+    events: list[Event] = []
+    evolvers = words.evolvers
+    while state.betting.to_act is None and (more := _follow_up(state, words)):
+        events.extend(more)
+        if state.phase == "deal" and state.stub is None:  # only a hand with a deck deals by itself
+            state = _hole_cards_from_deck(state, more)
+            continue
+        for event in more:
+            state = evolvers[type(event)](state, event)
+    return events, state
 
 
 def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
     """Every seat's hole cards from the deck as one step: the state that evolving each
     CardsDealt in turn gives (`replay`), with one copy of it instead of one a seat."""
     hole, up, position = list(state.hole), list(state.up), state.deck_position
-    for event in dealt:
-        assert isinstance(event, CardsDealt)
-        cards = cards_of(event.cards)
-        hole[event.position] += cards
-        up[event.position] += event.up
+    for event in dealt:  # a deal in either vocabulary: the fields read are the same
+        cards = cards_of(event.cards)  # type: ignore[union-attr]
+        hole[event.position] += cards  # type: ignore[union-attr]
+        up[event.position] += event.up  # type: ignore[union-attr]
         position += len(cards)
     return _open_board_round(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
                              deck_position=position)
@@ -583,30 +612,14 @@ def _post_action(state: MixedState, command: PostAction) -> list[Event]:
         raise Violation("illegal_action", "no bring-in is due", numbers={"seat": seat})
     if command.action == "bet" and _big_bet_on_fourth(state, command.to):
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
-    capped = _capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
+    capped = capped_fixed_amount(b, seat, command) if b.structure.kind == FIXED_LIMIT else None
     to = bet.check_action(b, seat, command.action, command.to) if capped is None else capped
     if command.action == "bet" and state.draw_rules is not None:
         draw_family.check_opening(state, seat)
-    return [ActionTaken(seat, command.action, to, to - b.bets[seat])]
-
-
-def _capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
-    """A fixed-limit bet or raise short of the fixed amount that puts in everything the
-    best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""
-    if b.structure.kind != FIXED_LIMIT or command.action not in ("bet", "raise") \
-            or seat != b.to_act or command.to is None:
-        return None
-    if command.action == "bet" and b.highest:
-        return None
-    cover = max((b.bets[i] + b.stacks[i] for i in b.contenders if i != seat), default=0)
-    to = command.to
-    legal = bet.legal_actions(b)
-    if command.action == "raise" and (legal is None or legal.raise_ is None):
-        return None
-    full = b.full_level + b.structure.unit(b.late) if b.highest else b.structure.unit(b.late)
-    if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
-        return to
-    return None
+    # Made as with_changes makes a state, without the dataclass's __init__: one a decision.
+    taken = _NEW(ActionTaken)
+    _SET(taken, "__dict__", {"position": seat, "action": command.action, "to": to, "adds": to - b.bets[seat]})
+    return [taken]
 
 
 def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
@@ -617,7 +630,7 @@ def _show_cards(state: MixedState, command: ShowCards) -> list[Event]:
         if command.cards is not None and differ(cards_of(command.cards), state.hole[seat]):
             raise Violation("invalid_card", f"{state.players[seat]} was dealt {cards_text(state.hole[seat])}, "
                             f"not {command.cards}")
-        return [_tabled(state, seat)]
+        return [tabled(state, seat, CardsShown)]
     if state.betting.folded[seat] or state.mucked[seat]:
         raise Violation("illegal_action", f"{state.players[seat]} is not holding a live hand")
     if state.phase == "action" or state.betting.can_still_bet and state.phase != "showdown":
@@ -656,12 +669,7 @@ def _ask_to_see(state: MixedState, command: AskToSee) -> list[Event]:
                         f"{state.phase}", cite("no_right_to_see"), {"seat": command.position})
     target = showdown_order.ask_to_see(state.show_order, state.shown, state.mucked, command.position,
                                        state.aggressor, state.players[command.position])
-    return [ShowAsked(command.position, target), _tabled(state, target)]
-
-
-def _tabled(state: MixedState, seat: int) -> CardsShown:
-    """A hand dealt from the deck shown: its cards are known."""
-    return CardsShown(seat, cards_text(state.hole[seat]))
+    return [ShowAsked(command.position, target), tabled(state, target, CardsShown)]
 
 
 def showdown_command(state: MixedState, seat: int) -> Command:
@@ -686,7 +694,7 @@ _DECIDERS: dict[type, Callable[[MixedState, Any], list[Any]]] = {  # Any: the dr
 # ---------------------------------------------------------------- automatic follow-ups
 
 
-def _follow_up(state: MixedState) -> list[Event]:
+def _follow_up(state: MixedState, words: Words) -> list[Event]:
     if state.over:
         return []
     b = state.betting
@@ -699,58 +707,46 @@ def _follow_up(state: MixedState) -> list[Event]:
         if seat is not None:
             return [UncalledReturned(seat, amount)]
         if b.hand_decided:
-            return _settlement(state)
+            return _settlement(state, words.ended)
         return []
     if state.phase == "draw" and b.hand_decided:  # a false opener's hand dead in the draw
-        return _settlement(state)
+        return _settlement(state, words.ended)
     if state.deck is not None:
-        return _dealt_from_deck(state, state.deck)
+        return _dealt_from_deck(state, state.deck, words)
     if state.phase == "redeal" and (reason := draw_family.redeal_reason(state)):
         return [draw_family.redeal(state, reason)]
     if state.phase == "showdown":
         undecided = [s for s in b.contenders if not state.shown[s] and not state.mucked[s]]
         unmucked = [s for s in b.contenders if not state.mucked[s]]
         if not undecided or len(unmucked) <= 1:
-            return _settlement(state)
+            return _settlement(state, words.ended)
     return []
 
 
-def _dealt_from_deck(state: MixedState, deck: tuple[str, ...]) -> list[Event]:
+def _dealt_from_deck(state: MixedState, deck: tuple[str, ...], words: Words) -> list[Event]:
     """What follows by itself in a hand with a deck: the hole cards, every hand tabled face
     up once a player is all in and nobody can bet (TDA 2024 16), the board (one card burnt
     first), and the showdown in the order of show (17), by the computer when automatic."""
     if state.stub is not None and state.phase in ("deal", "draw", "redeal"):  # a draw hand's own
         reshuffled, dealt = draw_family.from_stub(state)
-        return [*reshuffled, *(CardsDealt(seat, cards, (False,) * (len(cards) // 2)) for seat, cards in dealt)]
+        return [*reshuffled, *(words.dealt(seat, cards, (False,) * (len(cards) // 2)) for seat, cards in dealt)]
     if state.phase == "deal":
         k, n, button = state.game.hand_size, len(state.players), state.betting.button
-        return [CardsDealt((button + 1 + step) % n, "".join(deck[step * k:(step + 1) * k]), (False,) * k)
+        return [words.dealt((button + 1 + step) % n, "".join(deck[step * k:(step + 1) * k]), (False,) * k)
                 for step in range(n)]
-    if face_up := _tabled_face_up(state):
+    if face_up := tabled_face_up(state, words.shown):
         return face_up
     if state.phase == "board":
         start = state.deck_position + 1
-        return [BoardDealt("".join(deck[start:start + FLOP_BOARD[state.street]]))]
+        return [words.board(state.street, "".join(deck[start:start + FLOP_BOARD[state.street]]))]
     if state.phase != "showdown":
         return []
     seat = showdown_order.next_to_show(state.show_order, state.shown, state.mucked)
     if seat is None:  # every hand shown or mucked, or one live hand left (17-B)
-        return _settlement(state)
+        return _settlement(state, words.ended)
     if state.showdown_mode == AUTOMATIC:
-        return [_tabled(state, seat) if shows_at_showdown(state, seat) else CardsMucked(seat)]
+        return [tabled(state, seat, words.shown) if shows_at_showdown(state, seat) else words.mucked(seat)]
     return []  # the player to show answers (or their clock runs out)
-
-
-def _tabled_face_up(state: MixedState) -> list[Event]:
-    """TDA 2024 16: all in, and nobody can bet any more: every hand still hidden is shown,
-    before the rest of the board."""
-    b = state.betting
-    contenders = b.contenders
-    if not showdown_order.all_in_face_up(contenders, b.stacks):
-        return []
-    if state.phase == "board" and sum(1 for seat in contenders if b.stacks[seat] > 0) > 1:
-        return []  # two can still bet on the next street
-    return [_tabled(state, seat) for seat in state.show_order if not state.shown[seat]]
 
 
 def _round_closed(state: MixedState) -> MixedState:
@@ -770,7 +766,7 @@ def _round_closed(state: MixedState) -> MixedState:
                         owed=(0,) * len(state.owed))
 
 
-def _settlement(state: MixedState) -> list[Event]:
+def _settlement(state: MixedState, ended: Callable[..., Any] = HandEnded) -> list[Event]:
     b, game = state.betting, state.game
     order = stud_odd_chip_order(state) if game.family == STUD else None
 
@@ -783,6 +779,6 @@ def _settlement(state: MixedState) -> list[Event]:
 
     if state.draw_rules is not None and not state.draw_rules.betting:  # no chips: a point to every best hand
         return [draw_family.PointsScored(draw_family.best_hands(strengths(state, state.high or game.low))),
-                HandEnded(b.stacks, True)]
+                ended(b.stacks, True)]
     proven = draw_family.openers_shown(state) if state.draw_rules is not None else []
-    return [*proven, *settlement(b, state.odd_chip, showdown_awards, HandEnded)]
+    return [*proven, *settlement(b, state.odd_chip, showdown_awards, ended)]
