@@ -429,8 +429,10 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
         if not hand.over and hand.betting.to_act is not None:
             events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
             returned = state.returned
-            if len(events) > 1:
-                returned += tuple((e.position, e.amount) for e in events if isinstance(e, UncalledReturned))
+            if len(events) > 1:  # what the action closed: the uncalled chips among it
+                for written in events:
+                    if type(written) is UncalledReturned:
+                        returned += ((written.position, written.amount),)
             view = _NEW(HandState)  # as _view, without the call: the commonest path of all
             _SET(view, "hand", after)
             _SET(view, "returned", returned)
