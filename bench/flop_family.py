@@ -1,10 +1,14 @@
-"""What one decision of a live hold'em table costs in hold'em's own decider and in the flop
-family's (domain.games.mixed), the engine issue 36 merges it into (docs/flop-family.md).
+"""What one decision of a live hold'em table costs through hold'em's vocabulary
+(domain.games.holdem: the flop family's engine writing hold'em's events, behind a view of
+hold'em's state) and in the flop family's engine itself (domain.games.mixed, as a
+rotation's hold'em): the cost of hold'em's layer (docs/flop-family.md). Until issue 36's
+step 3 the first was hold'em's own decider; its figure against today's is measured by
+running this bench on both commits, interleaved (tools/bench_compare.py).
 
 A fixed, seeded set of live hands (no-limit, 2 to 9 players, the deck dealt by the
 decider, the showdown automatic) is played once in hold'em to record each hand's commands;
 each round then times `handle` (decide, and evolve of the events) over every command, in
-both engines, alternately (A, B, A, B ...) so that the shared machine's noise falls on
+both, alternately (A, B, A, B ...) so that the shared machine's noise falls on
 both, and counts the process's own CPU time, not the wall clock (up to 8 helpers share
 the machine's 2 cores). The figures are milliseconds per player action (the deals,
 burns, showdown and settlement that follow an action are part of its cost), medians over

@@ -74,8 +74,8 @@ GAMES: dict[str, Game] = {game.name: game for game in (
 )}
 # Hold'em and Omaha high as a mixed-game rotation deals them (HORSE's hold'em, 8-game's
 # hold'em and Omaha): through the mixed decider, so that every hand of a rotation table speaks
-# one event vocabulary. Hold'em and Omaha tables and rulings keep domain.games.holdem
-# (docs/flop-family.md).
+# one event vocabulary. Hold'em and Omaha tables and rulings play these two games as well,
+# written in hold'em's own events (domain.games.holdem; docs/flop-family.md).
 ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
     Game("rotation_holdem", FLOP, 2, high=_holdem_strength),
     Game("rotation_omaha", FLOP, 4, high=omaha_strength),

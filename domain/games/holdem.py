@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.games import mixed
 from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck, known_cards
+from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -387,10 +387,11 @@ def _initial(started: HandStarted) -> MixedState:
     fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
                   draw_rules=None)
     hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
-    if started.deck is None:
-        k = HOLE_CARD_COUNT[started.variant]
-        for seat in range(len(started.players)):
-            hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(seat, UNKNOWN * k))
+    if started.deck is None:  # every seat but the last dealt at once, the last as the engine deals
+        k, last = HOLE_CARD_COUNT[started.variant], len(started.players) - 1
+        hand = with_changes(hand, hole=((None,) * k,) * last + ((),), up=((False,) * k,) * last + ((),),
+                            due=(False,) * last + (True,))
+        hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(last, UNKNOWN * k))
     return hand
 
 
@@ -428,8 +429,10 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
         if not hand.over and hand.betting.to_act is not None:
             events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
             returned = state.returned
-            if len(events) > 1:
-                returned += tuple((e.position, e.amount) for e in events if isinstance(e, UncalledReturned))
+            if len(events) > 1:  # what the action closed: the uncalled chips among it
+                for written in events:
+                    if type(written) is UncalledReturned:
+                        returned += ((written.position, written.amount),)
             view = _NEW(HandState)  # as _view, without the call: the commonest path of all
             _SET(view, "hand", after)
             _SET(view, "returned", returned)
@@ -542,7 +545,7 @@ def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
     _check_seat(state, command.position)
     if state.live:
         raise Violation("illegal_action", "the service deals this hand from its deck")
-    if state.hole[command.position] is not None:
+    if _known(state.hand.hole[command.position]) is not None:
         raise Violation("illegal_action", f"{state.players[command.position]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
     if len(cards) != HOLE_CARD_COUNT[state.variant]:
@@ -608,7 +611,9 @@ def _check_contender(state: HandState, seat: int) -> None:
 
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
     """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
-    used = known_cards(state.hand)
+    hand = state.hand
+    used: set[int | None] = set(hand.board).union(*hand.hole)
+    used.discard(None)  # an unknown card
     try:  # the common, canonical form without the general parser
         cards: tuple[int, ...] | None = _cards(text)
     except (KeyError, TypeError):

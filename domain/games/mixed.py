@@ -1,6 +1,7 @@
 """One hand of the mixed games as a decider (`handle`, `decide`, `evolve`, `replay`):
 seven-card stud, stud hi-lo, razz, Omaha hi-lo, 2-7 triple draw, 2-7 single draw,
-badugi and short-deck hold'em. Hold'em, Omaha and five-card draw keep their own deciders.
+badugi and short-deck hold'em; hold'em and Omaha too, in hold'em's events (domain.games.holdem,
+`Words`). Five-card draw keeps its own decider.
 
 A hand without a deck (a replay, a mixed table's) stops where cards are due
 (`state.awaiting`: "deal", "board", "draw", "action", "showdown") and waits for DealCards /

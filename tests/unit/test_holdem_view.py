@@ -88,3 +88,13 @@ def test_the_view_encodes_to_itself_and_a_snapshot_of_the_old_shape_is_refused_n
                  "board": [], "over": False}
     with pytest.raises(TypeError):
         snapshots.decode(json.dumps({"state": old_shape, "idempotency_keys": {}, "first_metadata": {}}))
+
+
+@pytest.mark.parametrize("deck", [None, tuple(format_card(c) for c in new_deck())])
+def test_the_view_keeps_the_uncalled_chips_given_back_as_the_events_replay_them(deck):
+    events, state = handle(None, StartHand(PLAYERS, (1000,) * 3, 2, NL, deck=deck, commitment="c"))
+    for command in (PostAction(2, "raise", 300), PostAction(0, "fold"), PostAction(1, "fold")):
+        more, state = handle(state, command)
+        events += more
+    assert state.returned == ((2, 200),) and state.over
+    assert holdem.replay(events) == state
