@@ -58,7 +58,7 @@ LAYERS = (
     ("decider (domain)", ("/domain/",)),
     ("auth (keys)", ("service/http/auth.py", "service/application/api_keys.py")),
     ("rate limits (Redis)", ("service/http/rate_limits.py", "/limits/", "/redis/")),
-    ("logging", ("service/http/request_log.py", "service/adapters/logs.py", "/logging/")),
+    ("logging", ("service/http/request_log.py", "service/adapters/logs.py", "service/log_lines.py", "/logging/")),
     ("metrics", ("service/http/metrics.py", "service/application/metrics.py", "store/metered.py",
                  "/prometheus_client/")),
     ("sealing", ("service/application/sealing.py", "store/cipher.py", "store/sealing_keys.py",
