@@ -21,6 +21,8 @@ CPU clock). Per action:
   with it, else on DATABASE_URL's server without the statements' table.
 
 Figures: `action_profile.<who>_<layer>_ms` and the totals above; the table is printed.
+With BENCH_PROFILE_KEEP set to a folder, each side's merged profile is kept there as
+`<who>.prof` (pstats' format), to read function by function.
 """
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ LAYERS = (
     ("decider (domain)", ("/domain/",)),
     ("auth (keys)", ("service/http/auth.py", "service/application/api_keys.py")),
     ("rate limits (Redis)", ("service/http/rate_limits.py", "/limits/", "/redis/")),
-    ("logging", ("service/http/request_log.py", "service/adapters/logs.py", "/logging/")),
+    ("logging", ("service/http/request_log.py", "service/adapters/logs.py", "service/log_lines.py", "/logging/")),
     ("metrics", ("service/http/metrics.py", "service/application/metrics.py", "store/metered.py",
                  "/prometheus_client/")),
     ("sealing", ("service/application/sealing.py", "store/cipher.py", "store/sealing_keys.py",
@@ -233,6 +235,8 @@ def run() -> dict[str, float]:
                                           i) for i in range(CLIENT_THREADS)])
                 timed = _measure(served, clients, flag, databases, production_url if statements_kept else None)
             totals, stats = _collected(out)  # written as the workers left
+            if stats and os.environ.get("BENCH_PROFILE_KEEP"):
+                stats.dump_stats(Path(os.environ["BENCH_PROFILE_KEEP"]) / f"{who}.prof")
             actions = int(totals["timed"][0] + totals["profiled"][0])
             if statements_kept:
                 statements[who] = _statements(production_url, names[who], actions)

@@ -11,13 +11,11 @@ logged by the task at its own level.
 """
 from __future__ import annotations
 
-import json
 import logging
 import sys
-from datetime import UTC, datetime
-from typing import Any
 
 from service.config import Config, level_number
+from service.log_lines import JsonFormatter
 
 # The periodic tasks whose every run is routine (workers.celery_app's beat schedule).
 ROUTINE_TASKS = (
@@ -27,24 +25,6 @@ ROUTINE_TASKS = (
 # Where Celery reports a task received, sent by beat, expired, and done.
 CELERY_ROUTINE_LOGGERS = ("celery.worker.strategy", "celery.worker.request", "celery.app.trace",
                           "celery.beat")
-
-
-# One encoder for every line: json.dumps with an option builds a new one each call.
-_LINE = json.JSONEncoder(default=str)
-
-
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        line.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
-        return _LINE.encode(line)
 
 
 class TextFormatter(logging.Formatter):

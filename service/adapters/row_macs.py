@@ -11,7 +11,6 @@ verify is refused and reported: logged, counted in /metrics
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
@@ -20,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from prometheus_client import Counter
 
-from service.adapters.store.base import ChainSigner
+from service.adapters.store.base import ChainSigner, keyed_sha256, mac_hex
 
 ROWS_REFUSED = Counter("cardroom_rows_refused_total",
                        "Key, revocation, session, idempotency and tracking rows refused: their MAC did not verify",
@@ -49,11 +48,11 @@ class RowSigner:
 
     def __init__(self, chain: ChainSigner, table: str) -> None:
         self.table = table
-        self._key = chain.derived_key(f"rows of {table}")
+        self._keyed = keyed_sha256(chain.derived_key(f"rows of {table}"))
 
     def sign(self, *fields: Field) -> str:
         message = _MESSAGE.encode([_plain(field) for field in fields])
-        return hmac.new(self._key, message.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+        return mac_hex(self._keyed, message.encode("utf-8", "surrogatepass"))
 
     def valid(self, mac: str | None, *fields: Field) -> bool:
         return mac is not None and hmac.compare_digest(self.sign(*fields).encode(),

@@ -112,11 +112,16 @@ def legal_actions_view(state: table_state.TableState, viewer: Viewer | None = No
     sees = None if viewer is None else viewer.sees_cards_of
     adapter = _adapter(state)
     # `legal` holds actions only, in every game; what else a game says of them (why raising
-    # is closed) and the round (or a turn game's phase) stand beside it.
-    notes = adapter.legal_notes(state.hand) if hasattr(adapter, "legal_notes") else {}
+    # is closed) and the round (or a turn game's phase) stand beside it. A game whose
+    # adapter gives both at once (`legal_answer`) computes its legal actions once for both.
     to_act = state.to_act
-    return {"to_act": to_act, "round": state.hand.round,
-            "legal": adapter.legal_view(state.hand, to_act, sees), **notes}
+    both = getattr(adapter, "legal_answer", None)
+    if both is not None:
+        legal, notes = both(state.hand, to_act, sees)
+    else:
+        legal = adapter.legal_view(state.hand, to_act, sees)
+        notes = adapter.legal_notes(state.hand) if hasattr(adapter, "legal_notes") else {}
+    return {"to_act": to_act, "round": state.hand.round, "legal": legal, **notes}
 
 
 def next_view(state: table_state.TableState, viewer: Viewer) -> dict[str, Any]:

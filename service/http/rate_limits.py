@@ -38,7 +38,7 @@ import threading
 import time
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, Request, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, RedisStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
@@ -114,8 +114,8 @@ def storage_options(url: str, config: Config) -> dict[str, Any]:
     return {**timeouts, **database, "sentinel_kwargs": timeouts}
 
 
-def _bearer_secret() -> str:
-    return request.headers.get("Authorization", "").partition(" ")[2].strip()
+def _bearer_secret(served: Request) -> str:
+    return served.headers.get("Authorization", "").partition(" ")[2].strip()
 
 
 LEASE_PARTS = 100
@@ -267,10 +267,11 @@ class RateLimits:
         self._admin_key = config.admin_key.encode() if config.admin_key else None
 
     def __call__(self) -> None:
-        if request.endpoint in UNLIMITED_ENDPOINTS:
+        served = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+        if served.endpoint in UNLIMITED_ENDPOINTS:
             return
-        hits = [(item, "address", request.remote_addr or "unknown") for item in self._per_address]
-        secret = _bearer_secret()
+        hits = [(item, "address", served.remote_addr or "unknown") for item in self._per_address]
+        secret = _bearer_secret(served)
         if self._per_key and secret and not (
                 self._admin_key is not None and hmac.compare_digest(secret.encode(), self._admin_key)):
             key = hashlib.sha256(secret.encode()).hexdigest()[:32]

@@ -19,6 +19,8 @@ from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
 
+from service import log_lines
+
 REQUEST_ID_HEADER = "X-Request-Id"
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # Path parameters worth a field of their own: what an operator searches the log by.
@@ -38,9 +40,10 @@ def note_principal(key_id: str | None, role: str) -> None:
 
 
 def _start() -> None:
+    seen = g._get_current_object()  # one proxy lookup, not two
     offered = request.headers.get(REQUEST_ID_HEADER, "")
-    g.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
-    g.request_started = time.perf_counter()
+    seen.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
+    seen.request_started = time.perf_counter()
 
 
 def _finish(response: Response) -> Response:
@@ -70,15 +73,32 @@ def _finish(response: Response) -> Response:
             value = view_args.get(name)
             if value is not None:
                 fields[name] = value
-        # Made and handled as log.info would, but without its walk up the stack for the
-        # caller's file and line (a fifth of the line's cost): they are this function's.
-        log.handle(log.makeRecord(log.name, logging.INFO, __file__, _LINE_AT, "%s %s %s %.1f ms",
-                                  (served.method, served.path, status, duration_s * 1000), None,
-                                  "_finish", {"fields": fields}))
+        _log_line(served.method, served.path, status, duration_s, fields)
     return response
 
 
-_LINE_AT = _finish.__code__.co_firstlineno
+def _log_line(method: str, path: str, status: int, duration_s: float, fields: dict[str, Any]) -> None:
+    """The request's line. When it would only reach the JSON handler `configure` installed
+    (production), written straight to it: the same line, without the LogRecord and the
+    logging module's walk to the handler (about two thirds of the line's cost)."""
+    arguments = (method, path, status, duration_s * 1000)
+    handler = log_lines.direct_json_handler(log, logging.INFO)
+    if handler is not None:
+        try:
+            log_lines.write_json_line(handler, time.time(), "INFO", log.name, _MESSAGE % arguments, fields)
+            return
+        except Exception:  # noqa: BLE001 - the handler's own error handling has the record: the usual way
+            pass
+    # Made and handled as log.info would, but without its walk up the stack for the
+    # caller's file and line (a fifth of the line's cost): they are this function's.
+    log.handle(log.makeRecord(log.name, logging.INFO, __file__, _LINE_AT, _MESSAGE, arguments, None,
+                              "_finish", {"fields": fields}))
+
+
+_MESSAGE = "%s %s %s %.1f ms"
+
+
+_LINE_AT = _log_line.__code__.co_firstlineno
 
 
 def install(app: Flask) -> None:

@@ -99,14 +99,22 @@ class HoldemGame(PlaysForChips):
     dead_hand = staticmethod(autoplay.holdem_dead_hand)
 
     @staticmethod
-    def legal_view(hand: holdem.HandState, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+    def legal_answer(hand: holdem.HandState, to_act: str | None,
+                     sees: Callable[[Any], bool] | None) -> tuple[Any, dict[str, Any]]:
+        """`legal_view` and `legal_notes` together, from one computation of the legal actions
+        (every table answer shows both)."""
         if hand.to_show is not None:
-            return _showdown_legal(hand)
-        return legal_shape(holdem.legal_actions(hand))
+            return _showdown_legal(hand), {}
+        legal = holdem.legal_actions(hand)
+        return legal_shape(legal), legal_notes(legal)
 
-    @staticmethod
-    def legal_notes(hand: holdem.HandState) -> dict[str, Any]:
-        return {} if hand.to_show is not None else legal_notes(holdem.legal_actions(hand))
+    @classmethod
+    def legal_view(cls, hand: holdem.HandState, to_act: str | None, sees: Callable[[Any], bool] | None) -> Any:
+        return cls.legal_answer(hand, to_act, sees)[0]
+
+    @classmethod
+    def legal_notes(cls, hand: holdem.HandState) -> dict[str, Any]:
+        return cls.legal_answer(hand, None, None)[1]
 
     @staticmethod
     def seat_status(hand: holdem.HandState, seat: int) -> str:

@@ -402,6 +402,20 @@ def snapshot_message(snapshot: Snapshot) -> str:
     return f"snapshot\n{snapshot.stream_id}\n{snapshot.version:d}\n{snapshot.schema}\n{body_hash}"
 
 
+def keyed_sha256(key: bytes) -> hmac.HMAC:
+    """An HMAC-SHA256 under `key` that has MACed nothing: `mac_hex` copies it for each
+    message, so the key is set up once, not per MAC (1.6 -> 1.1 us a MAC on this machine)."""
+    return hmac.new(key, digestmod=hashlib.sha256)
+
+
+def mac_hex(keyed: hmac.HMAC, message: bytes) -> str:
+    """The hex HMAC of `message` under `keyed`'s key (hmac.new(key, message).hexdigest());
+    `keyed` itself is left as it was, so threads may share it."""
+    mac = keyed.copy()
+    mac.update(message)
+    return mac.hexdigest()
+
+
 class ChainSigner:
     """Keys the hash chain: an HMAC-SHA256 of (stream, version, hash) under a secret the
     database never holds (CARDROOM_CHAIN_KEY or the data directory's chain-key file).
@@ -416,6 +430,7 @@ class ChainSigner:
         if len(key) < 16:
             raise ValueError("the chain key needs at least 16 bytes")
         self._key = key
+        self._keyed = keyed_sha256(key)
 
     def derived_key(self, label: str) -> bytes:
         """A key of its own for another use (service.adapters.row_macs), from this one: a
@@ -423,13 +438,12 @@ class ChainSigner:
         return hmac.new(self._key, b"cardroom derived key\n" + label.encode(), hashlib.sha256).digest()
 
     def sign(self, stream_id: str, version: int, hash_: str) -> str:
-        message = f"{stream_id}\n{version:d}\n{hash_}".encode()
-        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+        return mac_hex(self._keyed, f"{stream_id}\n{version:d}\n{hash_}".encode())
 
     def sign_snapshot(self, snapshot: Snapshot) -> str:
         """A snapshot's MAC: whoever may insert into the snapshots table without the key
         cannot make the application load a state the log does not hold."""
-        return hmac.new(self._key, snapshot_message(snapshot).encode(), hashlib.sha256).hexdigest()
+        return mac_hex(self._keyed, snapshot_message(snapshot).encode())
 
     def valid_snapshot(self, snapshot: Snapshot, mac: str | None) -> bool:
         return mac is not None and hmac.compare_digest(self.sign_snapshot(snapshot).encode(),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import flask_smorest
 import marshmallow as ma
-from flask import Request, current_app, request
+from flask import Flask, Request, current_app, request
 from flask_smorest.utils import prepare_response
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -128,8 +128,9 @@ def refuse_nul_in_url() -> None:
     """before_request hook: path parameters and query strings end up in SQL parameters too.
     Checked on the raw query string: a NUL can only get there as %00 (or a raw NUL byte),
     and parsing the arguments here would cost every request."""
-    query = request.query_string
-    if "\x00" in request.path or b"\x00" in query or b"%00" in query:
+    served = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+    query = served.query_string
+    if "\x00" in served.path or b"\x00" in query or b"%00" in query:
         raise validation_problem(
             [{"location": "url", "field": "", "messages": ["NUL characters are not allowed."]}]
         )
@@ -138,9 +139,9 @@ def refuse_nul_in_url() -> None:
 IDEMPOTENCY_KEY_MAX_LENGTH = 200
 
 
-def request_idempotency_key() -> str | None:
+def request_idempotency_key(served: Request) -> str | None:
     """The request's `Idempotency-Key` header (every write accepts one), validated."""
-    key = request.headers.get("Idempotency-Key")
+    key = served.headers.get("Idempotency-Key")
     # An empty key is refused, not taken for no key: its sender would count on retries
     # being answered once and get a second write instead.
     if key is not None and (not key or len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
@@ -264,7 +265,7 @@ def _with_json_body(
     def parse_body_first(view: View) -> View:
         @functools.wraps(view)
         def with_body(*args: Any, **view_args: Any) -> Any:
-            data = read_json_body(request)
+            data = read_json_body(request._get_current_object())  # type: ignore[attr-defined]
             body = quick_load(data) if quick_load is not None else None
             if body is None:
                 try:
@@ -333,7 +334,12 @@ class Resources:
 
 
 def resources() -> Resources:
-    return current_app.extensions["cardroom"]
+    return app_resources(current_app)
+
+
+def app_resources(app: Flask) -> Resources:
+    """`resources()` of an app the caller already holds (no lookup of `current_app`)."""
+    return app.extensions["cardroom"]
 
 
 def event_store() -> EventStore:

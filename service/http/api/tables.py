@@ -323,13 +323,14 @@ def written(result: Handled, status: int = 201) -> Response:
     shown = {"version": result.version,
              "events": views.redact_events(result.events, who),
              **views.next_view(result.state, who)}
-    return json_response(shown, status, result.version)
+    return json_response(shown, status, result.version, who)
 
 
-def json_response(body: dict, status: int, version: int) -> Response:
+def json_response(body: dict, status: int, version: int, who: views.Viewer) -> Response:
+    """`body` as JSON, its ETag the version as `who` sees it."""
     response = current_app.json.response(body)
     response.status_code = status
-    response.headers["ETag"] = version_tag(version, viewer())
+    response.headers["ETag"] = version_tag(version, who)
     return response
 
 
@@ -440,7 +441,8 @@ def legal_actions(table_id: str) -> Response:
     with openers with `needs_openers` among its parameters. `legal` holds actions only, in
     one shape for every game (README "What a client reads")."""
     loaded = loaded_table(table_id)
-    return json_response(views.legal_actions_view(loaded.state, viewer()), 200, loaded.version)
+    who = viewer()
+    return json_response(views.legal_actions_view(loaded.state, who), 200, loaded.version, who)
 
 
 @blp.route("/<string:table_id>/actions", methods=["POST"])

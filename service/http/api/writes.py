@@ -33,12 +33,12 @@ from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Flask, Request, Response, current_app, request
 
 from service.application import live_writes
 from service.application.event_log import Head
 from service.application.live_writes import Answer, Fingerprint, KeyInUse, KeyReused, RecordRefused, Replayed, Written
-from service.http.api import request_idempotency_key, resources
+from service.http.api import app_resources, request_idempotency_key
 from service.http.problems import Problem
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -62,19 +62,24 @@ def keep_out_of_record(*fields: str) -> None:
 def answer_write(owner: str, view: Callable[..., Any], args: Any, kwargs: Any) -> Any:
     """Run the write `view` for the caller whose API key id is `owner`, through the
     application's live writes (service.application.live_writes)."""
-    if request.method not in WRITE_METHODS:
+    # The request and the app looked up once each: every use of Flask's proxies is a
+    # lookup of its own, and this runs on every request.
+    served = request._get_current_object()  # type: ignore[attr-defined]
+    if served.method not in WRITE_METHODS:
         return view(*args, **kwargs)
-    key = request_idempotency_key()
-    store = resources().store
+    key = request_idempotency_key(served)
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    wired = app_resources(app)
+    store = wired.store
 
     def write() -> Response:
-        return current_app.make_response(view(*args, **kwargs))
+        return app.make_response(view(*args, **kwargs))
 
     if key is None or store is None:
         written = live_writes.receipted(write)
         return with_receipts(written.result, written.heads)
-    fingerprint = Fingerprint.of(request.method, _path_with_query(), request.get_data(cache=True))
-    window = timedelta(seconds=resources().config.idempotency_window_s)
+    fingerprint = Fingerprint.of(served.method, _path_with_query(served), served.get_data(cache=True))
+    window = timedelta(seconds=wired.config.idempotency_window_s)
     token = _withheld.set(())
     try:
         outcome = live_writes.once(store, owner, key, fingerprint, window, write, _kept)
@@ -118,9 +123,9 @@ def with_receipts(response: Response, heads: Iterable[Head]) -> Response:
     return response
 
 
-def _path_with_query() -> str:
-    query = request.query_string.decode("latin-1")
-    return request.path + ("?" + query if query else "")
+def _path_with_query(served: Request) -> str:
+    query = served.query_string.decode("latin-1")
+    return served.path + ("?" + query if query else "")
 
 
 def _key_reused(was: Fingerprint, fingerprint: Fingerprint) -> Problem:
