@@ -415,6 +415,9 @@ def _cards(text: str) -> tuple[int, ...]:
 # ------------------------------------------------------------------------- decide
 
 
+_FIXED_AMOUNTS = frozenset(("bet", "raise"))
+
+
 def decide(state: HandState | None, command: Command) -> list[Event]:
     """The events a command causes, automatic follow-ups included (round closing, uncalled
     chips, live deals, settlement). Raises Violation when the command breaks a rule."""
@@ -427,6 +430,12 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     if type(command) is PostAction and state is not None:  # most commands: a player acts
         hand = state.hand
         if not hand.over and hand.betting.to_act is not None:
+            if command.action in _FIXED_AMOUNTS and hand.betting.structure.kind == bet.FIXED_LIMIT \
+                    and command.position == hand.betting.to_act:
+                # Hold'em's fixed limit: the fixed amount or all in (a short bet refused as
+                # wrong_fixed_amount). The engine also takes a bet capped at what the
+                # best-stacked opponent can match, for the mixed games' records; hold'em never did.
+                bet.check_action(hand.betting, command.position, command.action, command.to)
             events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
             returned = state.returned
             if len(events) > 1:  # what the action closed: the uncalled chips among it
