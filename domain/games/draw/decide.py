@@ -34,7 +34,7 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
-        events = _start(command)
+        events = starting_events(command)
     else:
         if state is None:
             raise Violation("illegal_action", "the hand has not started")
@@ -58,7 +58,7 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
     if isinstance(command, Discard):
         return draw(state, command)
     if isinstance(command, Redeal):
-        return _redeal(state, command)
+        return redeal_events(state, command)
     if isinstance(command, OpenWithoutProof):
         return [_open_without_proof(state, command)]
     if isinstance(command, FalseOpeners):
@@ -70,7 +70,7 @@ def _decide_in_hand(state: HandState, command: Command) -> list[Event]:
     raise Violation("illegal_action", f"unknown command {command!r}")
 
 
-def _start(command: StartHand) -> list[Event]:
+def starting_events(command: StartHand) -> list[Event]:
     settings = command.settings
     if not isinstance(settings, DrawSettings):
         raise Violation("invalid_settings", "StartHand needs DrawSettings")
@@ -112,7 +112,7 @@ def _deal(deck: tuple[str, ...], seats: tuple[int, ...]) -> list[Event]:
     return [HoleCardsDealt(seat, cards) for seat, cards in dealt_round(deck, seats, HAND_SIZE)]
 
 
-def _redeal(state: HandState, command: Redeal) -> list[Event]:
+def redeal_events(state: HandState, command: Redeal) -> list[Event]:
     if state.phase != REDEAL:
         raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}")
     deck = check_deck(state.settings, command.deck, "deck")
