@@ -12,7 +12,7 @@ from domain.games.draw.events import AntesPosted, Event, FalseOpenersFound, Hand
 from domain.games.draw.follow_up import follow_up
 from domain.games.draw.openers import false_openers_outcome, has_openers, needs_openers, opening_cards
 from domain.games.draw.showdown import ask_to_see, show_or_muck
-from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND, HandState, check_seat
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND, Hand, HandState, check_seat
 from domain.games.draw.stream import evolve
 from domain.games.draw_settings import JACKS_OR_BETTER, MAX_PLAYERS, MIN_PLAYERS, DrawSettings
 from domain.games.draw_stub import dealt_round
@@ -112,7 +112,7 @@ def _deal(deck: tuple[str, ...], seats: tuple[int, ...]) -> list[Event]:
     return [HoleCardsDealt(seat, cards) for seat, cards in dealt_round(deck, seats, HAND_SIZE)]
 
 
-def redeal_events(state: HandState, command: Redeal) -> list[Event]:
+def redeal_events(state: Hand, command: Redeal) -> list[Event]:
     if state.phase != REDEAL:
         raise Violation("illegal_action", f"no redeal is due: the hand awaits the {state.awaiting}")
     deck = check_deck(state.settings, command.deck, "deck")

@@ -22,8 +22,7 @@ from functools import cache, reduce
 from typing import Any
 
 from domain.games import draw_family, mixed
-from domain.games.dealt_games import DRAW as DRAW_FAMILY
-from domain.games.dealt_games import Game
+from domain.games.dealt_games import FIVE_CARD_DRAW
 from domain.games.dealt_hand import MixedState, Words
 from domain.games.draw.commands import AskToSee, Command, Discard, FalseOpeners, Muck, OpenWithoutProof, Redeal, ShowCards, StartHand
 from domain.games.draw.decide import redeal_events, starting_events
@@ -47,22 +46,17 @@ from domain.games.draw.events import (
     StubReshuffled,
 )
 from domain.games.draw.showdown import ask_to_see, show_or_muck
-from domain.games.draw.state import DRAW, FIRST_ROUND, HAND_SIZE, OVER, REDEAL, SECOND_ROUND, SHOWDOWN, card_numbers
+from domain.games.draw.state import DRAW, FIRST_ROUND, OVER, REDEAL, SECOND_ROUND, SHOWDOWN, card_numbers
 from domain.games.draw_settings import DrawSettings
 from domain.games.draw_stub import texts
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, with_changes, with_item
 from domain.rules.cards import format_card
-from domain.rules.evaluation import evaluate_high, strength
+from domain.rules.evaluation import evaluate_high
 from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward
 from domain.rules.violations import Violation
 
-FIVE_CARD_DRAW = Game("five_card_draw", DRAW_FAMILY, HAND_SIZE, draws=1,
-                      high=lambda hole, board: strength(hole + board), late_round=1)
-"""Five-card draw as a game of the draw family: five cards, one draw, ranked high, the big
-bet from the round after the draw. Not a row of domain.games.dealt_games: the registry
-reads those as the mixed games' (five-card draw's streams are its own)."""
 # The draw game the family's HandStarted is read as before the hand becomes five-card
 # draw's (`_initial`): one draw of five cards, as FIVE_CARD_DRAW deals.
 _READ_AS = "deuce_seven_single_draw"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
 from domain.games.draw.events import CardsShown, Event, HandEnded, OpenersShown, PointsScored
 from domain.games.draw.openers import has_openers, opening_cards
-from domain.games.draw.state import HandState, check_seat
+from domain.games.draw.state import Hand, check_seat
 from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.games.hand_events import CardsMucked, ShowAsked
 from domain.games.settlement import settlement as shared_settlement
@@ -30,7 +30,7 @@ from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, seats_f
 from domain.rules.violations import Violation
 
 
-def show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
+def show_or_muck(state: Hand, command: ShowCards | Muck) -> Event:
     seat = command.position
     check_seat(state, seat)
     if not state.at_showdown:
@@ -44,7 +44,7 @@ def show_or_muck(state: HandState, command: ShowCards | Muck) -> Event:
     return _shown(state, seat) if isinstance(command, ShowCards) else CardsMucked(seat)
 
 
-def ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
+def ask_to_see(state: Hand, command: AskToSee) -> list[Event]:
     check_seat(state, command.position)
     if not state.at_showdown:
         raise Violation("illegal_action", f"a hand is asked to see at the showdown: the hand awaits the "
@@ -54,7 +54,7 @@ def ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
     return [ShowAsked(command.position, target), _shown(state, target)]
 
 
-def showdown_step(state: HandState) -> list[Event]:
+def showdown_step(state: Hand) -> list[Event]:
     """The showdown's next events: every hand tabled when one is all in (TDA 2024 16); else
     the computer's show or muck for the seat next in the order (automatic showdowns), or
     nothing while that player is to answer (declared); the settlement once every hand is
@@ -72,13 +72,13 @@ def showdown_step(state: HandState) -> list[Event]:
     return []
 
 
-def shows_at_showdown(state: HandState, seat: int) -> bool:
+def shows_at_showdown(state: Hand, seat: int) -> bool:
     """What the computer does for `seat` when it is next to show: show if it is first, or
     beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
     return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown, state.mucked, seat)
 
 
-def settlement(state: HandState) -> list[Event]:
+def settlement(state: Hand) -> list[Event]:
     """Openers proven, then the settlement the other games share (domain.games.settlement):
     every pot awarded among the hands not mucked, hand over."""
     b = state.wagers
@@ -97,7 +97,7 @@ def settlement(state: HandState) -> list[Event]:
     return [*proven, *shared_settlement(b, LEFT_OF_BUTTON, showdown_awards, hand_ended)]
 
 
-def no_betting_showdown(state: HandState) -> list[Event]:
+def no_betting_showdown(state: Hand) -> list[Event]:
     """Every hand shown from the left of the dealer; every best hand scores a point."""
     n = state.seat_count
     events: list[Event] = []
@@ -113,12 +113,12 @@ def no_betting_showdown(state: HandState) -> list[Event]:
     return events
 
 
-def _shown(state: HandState, seat: int) -> CardsShown:
+def _shown(state: Hand, seat: int) -> CardsShown:
     cards = state.hands[seat]
     return CardsShown(seat, format_cards(cards), evaluate_high(cards, state.settings.joker).category)
 
 
-def _strengths(state: HandState) -> dict[int, int]:
+def _strengths(state: Hand) -> dict[int, int]:
     """The hands that count: every contender's hand not mucked."""
     return {seat: evaluate_high(state.hands[seat], state.settings.joker).strength
             for seat in state.contenders if not state.mucked[seat]}

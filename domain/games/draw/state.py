@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from domain.games.draw_settings import DrawSettings
 from domain.games.settlement import open_pots
@@ -13,6 +13,9 @@ from domain.rules.cards import format_card
 from domain.rules.draw_order import next_to_draw
 from domain.rules.pots import Pot, PotAward
 from domain.rules.violations import Violation
+
+if TYPE_CHECKING:  # the view of the draw family's engine, as its callers move to it (issue 36)
+    from domain.games.draw import engine
 
 HAND_SIZE = 5
 FIRST_ROUND = "first_round"
@@ -145,7 +148,7 @@ class HandState:
         return open_pots(self.betting)
 
 
-def check_seat(state: HandState, seat: Any) -> None:
+def check_seat(state: Hand, seat: Any) -> None:
     """A command's seat is one of the table's."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
@@ -154,3 +157,8 @@ def check_seat(state: HandState, seat: Any) -> None:
 def card_numbers(text: str) -> tuple[int, ...]:
     """The cards of an event's text ("AsKd..."), in the canonical form events write."""
     return tuple(_CARD_BY_TEXT[text[i:i + 2]] for i in range(0, len(text), 2))
+
+
+Hand: TypeAlias = "HandState | engine.HandState"
+"""A hand's state as five-card draw's rules read it: its own decider's, or the draw family
+engine's view (domain.games.draw.engine)."""

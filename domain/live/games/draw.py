@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games.draw import computer
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import computer, engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, Redeal, ShowCards, StartHand
+from domain.games.draw.engine import HandState
 from domain.games.draw.events import CardsShown, HandStarted, HoleCardsDealt, OpenersShown, PlayerDrew, Redealt
-from domain.games.draw.state import FIRST_ROUND, REDEAL, HandState
+from domain.games.draw.state import FIRST_ROUND, REDEAL
 from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
 from domain.games.hand_events import PostAction
 from domain.live.games.common import (
@@ -187,12 +187,12 @@ class DrawGame:
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, HandStarted):
-            game = draw_stream.evolve(None, event)
+            game = engine.evolve(None, event)
             return DrawTableHand(game, tuple(event.stacks),
                                  (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
                                  ((),) * game.seat_count, derived_redeals=event.derived_redeals)
         assert hand is not None
-        game = draw_stream.evolve(hand.game, event)
+        game = engine.evolve(hand.game, event)
         if isinstance(event, Redealt):
             last = hand.deals[-1]
             deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
@@ -215,7 +215,7 @@ class DrawGame:
 
     @classmethod
     def handle(cls, hand: DrawTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DrawTableHand]:
-        events, game = draw_decide.handle(None if hand is None else hand.game, command)
+        events, game = engine.handle(None if hand is None else hand.game, command)
         for event in events:
             hand = cls.evolve(hand, event)
         assert hand is not None
@@ -226,7 +226,7 @@ class DrawGame:
             deck, reshuffle = cls.redeal_orders(bytes.fromhex(dealing.salt), game.redeals + 1,
                                                 game.settings.joker is not None)
             redeal = Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
-            more, game = draw_decide.handle(game, redeal)
+            more, game = engine.handle(game, redeal)
             for event in more:
                 hand = cls.evolve(hand, event)
             events += more
