@@ -19,10 +19,8 @@ from typing import Any, cast
 
 from domain.games import holdem
 from domain.games.dealt_games import GAMES as MIXED_GAMES
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
-from domain.games.draw import state as draw_state
-from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
 from domain.games.draw.events import CardsShown, FalseOpenersFound, HandEnded, OpenersShown
 from domain.games.draw.state import DRAW, FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND
@@ -175,7 +173,7 @@ class ReplayedDraw:
     """A five-card draw ruling request replayed: the state and its events, each player's
     seat, the last betting round reached, and whether it stopped before a showdown that
     unknown cards would have settled."""
-    state: draw_state.HandState
+    state: draw_engine.HandState
     log: list[Any]
     seat_of: dict[str, int]
     last_round: str
@@ -202,7 +200,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
     draws = [*commands, *([_draw_command_shape(seat_of, proposed)] if proposed is not None else [])]
     deck = recorded_deck(settings, [hole.get(seat) or _unknown_hand(draws, seat)
                                     for seat in range(len(players))], receipts)
-    log, state = draw_decide.handle(None, StartHand(players, len(players) - 1, settings, deck.deck,
+    log, state = draw_engine.handle(None, StartHand(players, len(players) - 1, settings, deck.deck,
                                                   stacks, reshuffle_order=deck.reshuffle_order))
     fillers = set(deck.fillers)
     last_round = _DRAW_ROUNDS[state.phase]
@@ -219,13 +217,13 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
             redeal = recorded_deck(settings, [[UNKNOWN_CARD] * HAND_SIZE] * len(after.contenders),
                                    receipts)
             fillers |= redeal.fillers
-            more, after = draw_decide.handle(after, Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
+            more, after = draw_engine.handle(after, Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
             events += more
         if after.over and after.showdown and _needs_unknown_cards(after, fillers):
             # Cards nobody named never settle a showdown: stop just before it.
             settled = next(k for k, e in enumerate(events) if isinstance(e, _SETTLEMENT_EVENTS))
             events = events[:settled]
-            after = draw_stream.replay([*log, *events])
+            after = draw_engine.replay([*log, *events])
             stopped_at_showdown = True
         log += events
         state = after
@@ -247,20 +245,20 @@ def _unknown_hand(draws: list[DrawShape], seat: int) -> list[str]:
     return [*named, *[UNKNOWN_CARD] * (HAND_SIZE - len(named))]
 
 
-def _replayed(state: draw_state.HandState, shape: DrawShape) -> tuple[list[Any], draw_state.HandState]:
+def _replayed(state: draw_engine.HandState, shape: DrawShape) -> tuple[list[Any], draw_engine.HandState]:
     """One action as it happened at the table. An opening bet by a player whose cards hold
     no openers is a false open as made (nobody checks openers at the bet in a live game):
     it stands until the floor finds it (`false_openers`) or the end of the hand does."""
     try:
-        return draw_decide.handle(state, _draw_command(state, shape))
+        return draw_engine.handle(state, _draw_command(state, shape))
     except Violation as violation:
         seat, kind, _, to = shape
         if violation.code != "no_openers" or kind != "bet":
             raise
-        return draw_decide.handle(state, OpenWithoutProof(seat, to))
+        return draw_engine.handle(state, OpenWithoutProof(seat, to))
 
 
-def _false_openers_answer(state: draw_state.HandState, log: list[Any], found: Any) -> dict[str, Any]:
+def _false_openers_answer(state: draw_engine.HandState, log: list[Any], found: Any) -> dict[str, Any]:
     name = state.players[found.position]
     opened = _opening_bet(log, found.position)
     if found.outcome == "carried":
@@ -349,7 +347,7 @@ def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
     return received
 
 
-def _draw_command(state: draw_state.HandState, shape: DrawShape) -> Any:
+def _draw_command(state: draw_engine.HandState, shape: DrawShape) -> Any:
     seat, kind, discard, to = shape
     if kind == "false_openers":
         return FalseOpeners(seat)
@@ -364,11 +362,11 @@ def _draw_command(state: draw_state.HandState, shape: DrawShape) -> Any:
     return Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
 
 
-def _needs_unknown_cards(state: draw_state.HandState, fillers: set[str]) -> bool:
+def _needs_unknown_cards(state: draw_engine.HandState, fillers: set[str]) -> bool:
     return any(format_card(card) in fillers for seat in state.contenders for card in state.hands[seat])
 
 
-def _draw_answer(state: draw_state.HandState, log: list[Any], last_round: str,
+def _draw_answer(state: draw_engine.HandState, log: list[Any], last_round: str,
                  at_showdown: bool) -> dict[str, Any]:
     names = state.players
     to_act = None if at_showdown else state.to_act
@@ -390,13 +388,13 @@ def _draw_answer(state: draw_state.HandState, log: list[Any], last_round: str,
     return answer
 
 
-def _draw_verdict(state: draw_state.HandState, log: list[Any], seat_of: Mapping[str, int],
+def _draw_verdict(state: draw_engine.HandState, log: list[Any], seat_of: Mapping[str, int],
                   proposed: Mapping[str, Any], at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
             raise Violation("hand_over", "the hand has reached the showdown")
         shape = _draw_command_shape(seat_of, proposed)
-        events = draw_decide.decide(state, _draw_command(state, shape))
+        events = draw_engine.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
@@ -408,7 +406,7 @@ def _draw_verdict(state: draw_state.HandState, log: list[Any], seat_of: Mapping[
     return allowed(state.betting, seat, kind, to)
 
 
-def _draw_phase_verdict(state: draw_state.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
+def _draw_phase_verdict(state: draw_engine.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
                         discard: int | list[str]) -> dict[str, Any]:
     name = state.players[seat]
     if kind == "false_openers":
@@ -422,7 +420,7 @@ def _draw_phase_verdict(state: draw_state.HandState, log: list[Any], events: lis
                 "detail": f"{name} splits openers, drawing {count}: the discards are kept aside, "
                           "face down, to prove the openers"}
     options = draw_legal.legal_draw(state)
-    assert options is not None  # draw_decide.decide accepted a draw, so a player is to draw
+    assert options is not None  # draw_engine.decide accepted a draw, so a player is to draw
     limit = (f"at most {options.most} keeping an ace or the joker, else {options.most_keeping_no_ace}"
              if options.most != options.most_keeping_no_ace else f"at most {options.most}")
     return {"legal": True, "rule": cite("five_card_draw"), "detail": f"{name} draws {count}: {limit}",
