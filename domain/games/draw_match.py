@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import reduce
 
 from domain.games.draw.commands import StartHand
-from domain.games.draw.engine import HandState
+from domain.games.draw.state import HandState
 from domain.games.draw_settings import MAX_PLAYERS, MIN_PLAYERS, DrawSettings
 from domain.rules.betting import with_changes
 from domain.rules.violations import Violation

@@ -27,9 +27,8 @@ from typing import Any
 from domain.games.draw import engine
 from domain.games.draw import events as draw_events
 from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.engine import HandState
 from domain.games.draw.events import CardsShown, Event, HandEnded, HandStarted, PlayerDrew
-from domain.games.draw.state import HAND_SIZE, REDEAL
+from domain.games.draw.state import HAND_SIZE, REDEAL, HandState
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction
 from domain.history.phh import (

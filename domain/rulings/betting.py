@@ -21,6 +21,8 @@ from domain.games import holdem
 from domain.games.dealt_games import GAMES as MIXED_GAMES
 from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
+from domain.games.draw import state as draw_state
+from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import Discard, FalseOpeners, OpenWithoutProof, Redeal, StartHand
 from domain.games.draw.events import CardsShown, FalseOpenersFound, HandEnded, OpenersShown
 from domain.games.draw.state import DRAW, FIRST_ROUND, HAND_SIZE, REDEAL, SECOND_ROUND
@@ -173,7 +175,7 @@ class ReplayedDraw:
     """A five-card draw ruling request replayed: the state and its events, each player's
     seat, the last betting round reached, and whether it stopped before a showdown that
     unknown cards would have settled."""
-    state: draw_engine.HandState
+    state: draw_state.HandState
     log: list[Any]
     seat_of: dict[str, int]
     last_round: str
@@ -223,7 +225,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
             # Cards nobody named never settle a showdown: stop just before it.
             settled = next(k for k, e in enumerate(events) if isinstance(e, _SETTLEMENT_EVENTS))
             events = events[:settled]
-            after = draw_engine.replay([*log, *events])
+            after = draw_stream.replay([*log, *events])
             stopped_at_showdown = True
         log += events
         state = after
@@ -245,7 +247,7 @@ def _unknown_hand(draws: list[DrawShape], seat: int) -> list[str]:
     return [*named, *[UNKNOWN_CARD] * (HAND_SIZE - len(named))]
 
 
-def _replayed(state: draw_engine.HandState, shape: DrawShape) -> tuple[list[Any], draw_engine.HandState]:
+def _replayed(state: draw_state.HandState, shape: DrawShape) -> tuple[list[Any], draw_state.HandState]:
     """One action as it happened at the table. An opening bet by a player whose cards hold
     no openers is a false open as made (nobody checks openers at the bet in a live game):
     it stands until the floor finds it (`false_openers`) or the end of the hand does."""
@@ -258,7 +260,7 @@ def _replayed(state: draw_engine.HandState, shape: DrawShape) -> tuple[list[Any]
         return draw_engine.handle(state, OpenWithoutProof(seat, to))
 
 
-def _false_openers_answer(state: draw_engine.HandState, log: list[Any], found: Any) -> dict[str, Any]:
+def _false_openers_answer(state: draw_state.HandState, log: list[Any], found: Any) -> dict[str, Any]:
     name = state.players[found.position]
     opened = _opening_bet(log, found.position)
     if found.outcome == "carried":
@@ -347,7 +349,7 @@ def _receipt(players: tuple[str, ...], seat: int, discard: int | list[str],
     return received
 
 
-def _draw_command(state: draw_engine.HandState, shape: DrawShape) -> Any:
+def _draw_command(state: draw_state.HandState, shape: DrawShape) -> Any:
     seat, kind, discard, to = shape
     if kind == "false_openers":
         return FalseOpeners(seat)
@@ -362,11 +364,11 @@ def _draw_command(state: draw_engine.HandState, shape: DrawShape) -> Any:
     return Discard(seat, tuple(format_card(c) for c in lowest_first[:discard]), split_openers=split)
 
 
-def _needs_unknown_cards(state: draw_engine.HandState, fillers: set[str]) -> bool:
+def _needs_unknown_cards(state: draw_state.HandState, fillers: set[str]) -> bool:
     return any(format_card(card) in fillers for seat in state.contenders for card in state.hands[seat])
 
 
-def _draw_answer(state: draw_engine.HandState, log: list[Any], last_round: str,
+def _draw_answer(state: draw_state.HandState, log: list[Any], last_round: str,
                  at_showdown: bool) -> dict[str, Any]:
     names = state.players
     to_act = None if at_showdown else state.to_act
@@ -388,7 +390,7 @@ def _draw_answer(state: draw_engine.HandState, log: list[Any], last_round: str,
     return answer
 
 
-def _draw_verdict(state: draw_engine.HandState, log: list[Any], seat_of: Mapping[str, int],
+def _draw_verdict(state: draw_state.HandState, log: list[Any], seat_of: Mapping[str, int],
                   proposed: Mapping[str, Any], at_showdown: bool) -> dict[str, Any]:
     try:
         if at_showdown:
@@ -406,7 +408,7 @@ def _draw_verdict(state: draw_engine.HandState, log: list[Any], seat_of: Mapping
     return allowed(state.betting, seat, kind, to)
 
 
-def _draw_phase_verdict(state: draw_engine.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
+def _draw_phase_verdict(state: draw_state.HandState, log: list[Any], events: list[Any], seat: int, kind: str,
                         discard: int | list[str]) -> dict[str, Any]:
     name = state.players[seat]
     if kind == "false_openers":

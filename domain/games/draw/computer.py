@@ -8,7 +8,7 @@ from domain.games.draw.commands import Discard, Muck, ShowCards
 from domain.games.draw.legal import draw_limit, legal_actions
 from domain.games.draw.openers import breaks_openers
 from domain.games.draw.showdown import shows_at_showdown
-from domain.games.draw.state import DRAW, HAND_SIZE, Hand
+from domain.games.draw.state import DRAW, HAND_SIZE, HandState
 from domain.games.draw_settings import DrawSettings
 from domain.games.hand_events import PostAction
 from domain.rules.cards import JOKER, format_card, format_cards, parse_cards
@@ -63,7 +63,7 @@ def _discarding(cards: tuple[int, ...], keep: Sequence[int]) -> tuple[str, ...]:
     return tuple(format_card(c) for c in cards if c not in kept)
 
 
-def auto_action(state: Hand, seat: int, timed_out: bool = False) -> PostAction | Discard | ShowCards | Muck:
+def auto_action(state: HandState, seat: int, timed_out: bool = False) -> PostAction | Discard | ShowCards | Muck:
     """The command played for `seat` when it is their turn and they do not act.
 
     `timed_out` (the turn time limit ran out): check if possible, else fold; on the draw

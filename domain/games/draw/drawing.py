@@ -11,7 +11,7 @@ from domain.games.draw.commands import Discard, parse_card_list
 from domain.games.draw.events import Event, OpenersSplit, PlayerDrew, StubReshuffled
 from domain.games.draw.legal import draw_limit
 from domain.games.draw.openers import has_openers, openers_kept, opening_cards
-from domain.games.draw.state import DRAW, Hand, card_numbers, check_seat
+from domain.games.draw.state import DRAW, HandState, card_numbers, check_seat
 from domain.games.draw_settings import JACKS_OR_BETTER, THREE_OR_FOUR_WITH_ACE
 from domain.games.draw_stub import in_reshuffle_order
 from domain.rules.cards import format_card, format_cards
@@ -19,7 +19,7 @@ from domain.rules.citations import cite
 from domain.rules.violations import Violation
 
 
-def draw(state: Hand, command: Discard) -> list[Event]:
+def draw(state: HandState, command: Discard) -> list[Event]:
     if state.phase != DRAW:
         raise Violation("not_your_turn", f"no draw now: the hand awaits the {state.awaiting}",
                         numbers={"seat": command.position})
@@ -61,7 +61,7 @@ def draw(state: Hand, command: Discard) -> list[Event]:
     return events
 
 
-def _split_openers(state: Hand, command: Discard, discarded: Sequence[int]) -> bool:
+def _split_openers(state: HandState, command: Discard, discarded: Sequence[int]) -> bool:
     """Whether this draw splits the openers; an opener who throws away part of them must
     say so (RRP draw), and only the opener can."""
     seat = command.position

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain.games.draw.openers import has_openers, needs_openers
-from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, SECOND_ROUND, Hand
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, SECOND_ROUND, HandState
 from domain.games.draw_settings import DrawSettings, most_exchanged
 from domain.rules import betting as bet
 from domain.rules.betting import LegalActions, with_changes
@@ -26,7 +26,7 @@ class DrawOptions:
     most_keeping_no_ace: int
 
 
-def legal_draw(state: Hand) -> DrawOptions | None:
+def legal_draw(state: HandState) -> DrawOptions | None:
     """What the player to draw may do; None outside the draw."""
     seat = state.draw_to_act
     if seat is None:
@@ -37,7 +37,7 @@ def legal_draw(state: Hand) -> DrawOptions | None:
     return DrawOptions(seat, min(best, HAND_SIZE), plain)
 
 
-def legal_actions(state: Hand) -> LegalActions | None:
+def legal_actions(state: HandState) -> LegalActions | None:
     """What the player to bet may do; None when nobody is to bet (also during the draw).
     Under jacks or better a player without openers may not make the first bet."""
     if state.phase not in (FIRST_ROUND, SECOND_ROUND) or state.betting is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, Hand, card_numbers
+from domain.games.draw.state import FIRST_ROUND, HAND_SIZE, HandState, card_numbers
 from domain.games.draw_settings import ACE_RANK_INDEX, JACKS_OR_BETTER
 from domain.rules import betting as bet
 from domain.rules.betting import BettingState, with_changes, with_item
@@ -28,7 +28,7 @@ def has_openers(cards: Sequence[int], joker: str | None) -> bool:
     return evaluate_high(cards, joker).strength >= _JACKS_STRENGTH
 
 
-def needs_openers(state: Hand) -> bool:
+def needs_openers(state: HandState) -> bool:
     """The next bet opens under jacks or better: it needs openers."""
     return (state.settings.opening == JACKS_OR_BETTER and state.phase == FIRST_ROUND
             and state.opener is None)
@@ -41,7 +41,7 @@ def opening_cards(cards: Sequence[int], joker: str | None) -> str:
     return format_cards(value.best[:_CATEGORY_CARDS.get(value.category, HAND_SIZE)])
 
 
-def breaks_openers(state: Hand, seat: int, discard: Sequence[str]) -> bool:
+def breaks_openers(state: HandState, seat: int, discard: Sequence[str]) -> bool:
     """Whether throwing `discard` away breaks the opener's openers (the draw must then say so:
     the computer player declares the split)."""
     if state.settings.opening != JACKS_OR_BETTER or seat != state.opener \

@@ -19,9 +19,8 @@ from domain.games.draw import computer, engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, Redeal, ShowCards, StartHand
-from domain.games.draw.engine import HandState
 from domain.games.draw.events import CardsShown, HandStarted, HoleCardsDealt, OpenersShown, PlayerDrew, Redealt
-from domain.games.draw.state import FIRST_ROUND, REDEAL
+from domain.games.draw.state import FIRST_ROUND, REDEAL, HandState
 from domain.games.draw_settings import BETTING_SETTINGS, JACKS_OR_BETTER, DrawSettings
 from domain.games.hand_events import PostAction
 from domain.live.games.common import (
@@ -187,12 +186,12 @@ class DrawGame:
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, HandStarted):
-            game = engine.evolve(None, event)
+            game = draw_stream.evolve(None, event)
             return DrawTableHand(game, tuple(event.stacks),
                                  (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
                                  ((),) * game.seat_count, derived_redeals=event.derived_redeals)
         assert hand is not None
-        game = engine.evolve(hand.game, event)
+        game = draw_stream.evolve(hand.game, event)
         if isinstance(event, Redealt):
             last = hand.deals[-1]
             deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
