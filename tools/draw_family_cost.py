@@ -1,6 +1,7 @@
-"""What a five-card draw command costs in five-card draw's decider (domain.games.draw) and in
-the draw family dealing from its deck (domain.games.mixed), the engine issue 36 merges it
-into (docs/draw-family.md).
+"""What a five-card draw command costs as five-card draw's tables decide it (domain.games.draw.engine:
+the draw family's engine writing five-card draw's events, since issue 36 step 5) and in
+the draw family dealing from its deck in its own events (domain.games.mixed): the cost of
+speaking five-card draw's words (docs/draw-family.md).
 
     .venv/bin/python tools/draw_family_cost.py [--rounds 5] [--seeds 2000]
 
