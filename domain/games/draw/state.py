@@ -112,6 +112,12 @@ class HandState:
         return tuple([() if folded[seat] else cards for seat, cards in enumerate(hand.hole)])  # type: ignore[misc]
 
     @property
+    def stub_cards(self) -> tuple[str, ...]:
+        """The stub as the events write its cards, top first."""
+        stub = self.hand.stub
+        return stub.cards if stub is not None else ()
+
+    @property
     def stub(self) -> tuple[int, ...]:
         stub = self.hand.stub
         return card_numbers("".join(stub.cards)) if stub is not None else ()
