@@ -1,6 +1,7 @@
-"""What a five-card draw command costs in five-card draw's decider (domain.games.draw) and in
-the draw family dealing from its deck (domain.games.mixed), the engine issue 36 merges it
-into (docs/draw-family.md).
+"""What a five-card draw command costs as five-card draw's tables decide it (domain.games.draw.engine:
+the draw family's engine writing five-card draw's events, since issue 36 step 5) and in
+the draw family dealing from its deck in its own events (domain.games.mixed): the cost of
+speaking five-card draw's words (docs/draw-family.md).
 
     .venv/bin/python tools/draw_family_cost.py [--rounds 5] [--seeds 2000]
 
@@ -25,7 +26,7 @@ from unittest.mock import patch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain.games import dealt_games, mixed  # noqa: E402
-from domain.games.draw import decide as draw_decide  # noqa: E402
+from domain.games.draw import engine as draw_engine  # noqa: E402
 from tests.unit import test_draw_family_differential as differential  # noqa: E402
 
 
@@ -44,15 +45,15 @@ def one_round(seeds: int) -> tuple[float, float, float, float]:
     ours: list[float] = []
     theirs: list[float] = []
     refusal = differential._refusal
-    timed_ours, timed_theirs = _timed(draw_decide.handle, ours), _timed(mixed.handle, theirs)
+    timed_ours, timed_theirs = _timed(draw_engine.handle, ours), _timed(mixed.handle, theirs)
     untimed: dict[Callable[[Any, Any], Any], Callable[[Any, Any], Any]] = {
-        timed_ours: draw_decide.handle, timed_theirs: mixed.handle}
+        timed_ours: draw_engine.handle, timed_theirs: mixed.handle}
 
     def untimed_refusal(handle: Callable[[Any, Any], object], state: object, command: object) -> str | None:
         return refusal(untimed.get(handle, handle), state, command)
 
     hands = [seed for seed in range(seeds) if random.Random(seed).random() < 0.5]  # play_in_both's `dealt`
-    with patch.object(draw_decide, "handle", timed_ours), patch.object(mixed, "handle", timed_theirs), \
+    with patch.object(draw_engine, "handle", timed_ours), patch.object(mixed, "handle", timed_theirs), \
             patch.object(differential, "_refusal", untimed_refusal):
         for seed in hands:
             differential.play_in_both(seed)

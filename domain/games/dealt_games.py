@@ -81,3 +81,7 @@ ROTATION_GAMES: dict[str, Game] = {game.name: game for game in (
     Game("rotation_omaha", FLOP, 4, high=omaha_strength),
 )}
 DEALT_GAMES = {**GAMES, **ROTATION_GAMES}
+FIVE_CARD_DRAW = Game("five_card_draw", DRAW, 5, draws=1, high=_all_cards(strength), late_round=1)
+"""Five-card draw as the draw family plays it (domain.games.draw.engine): five cards, one
+draw, ranked high, the big bet from the round after the draw. Not in DEALT_GAMES: the
+registry reads those as the mixed games', and five-card draw's streams are its own."""

@@ -1,7 +1,7 @@
 """A five-card draw match at one table: the hands in a row, the button, the end, the results
 (five-card-draw.md "The game ends after a set number of hands", seeds 000 and 004).
 
-Each hand is its own stream decided by domain.games.draw; this decider keeps what lasts
+Each hand is its own stream decided by domain.games.draw.engine; this decider keeps what lasts
 between hands: chips (betting mode) or points (no-betting mode), the button and the
 number of hands played. `next_hand(state, deck, ...)` builds the StartHand for the next
 hand (only players still in the game: a player with no chips is out); the finished hand

@@ -456,10 +456,7 @@ def handle(state: MixedState | None, command: Command, words: Words | None = Non
             raise Violation("illegal_action", "the hand has not started")
         if state.over:
             raise Violation("hand_over", "the hand is over")
-        decider = _DECIDERS.get(type(command))
-        if decider is None:
-            raise Violation("illegal_action", f"unknown command {command!r}")
-        events = decider(state, command)
+        events = decided(state, command)
         current = state
         for event in events:
             current = _EVOLVERS[type(event)](current, event)
@@ -471,12 +468,20 @@ def handle(state: MixedState | None, command: Command, words: Words | None = Non
     return events, current
 
 
+def decided(state: MixedState, command: Command) -> list[Event]:
+    """A command's own events, checked (no follow-up): five-card draw's engine asks."""
+    decider = _DECIDERS.get(type(command))
+    if decider is None:
+        raise Violation("illegal_action", f"unknown command {command!r}")
+    return decider(state, command)
+
+
 def follow(state: MixedState, words: Words) -> tuple[list[Event], MixedState]:
     """The events that happen by themselves from `state` on, written in `words`, and the
     state after them (domain.games.holdem decides hold'em's own commands, then asks)."""
     events: list[Event] = []
     evolvers = words.evolvers
-    while state.betting.to_act is None and (more := _follow_up(state, words)):
+    while state.betting.to_act is None and (more := follow_up(state, words)):
         events.extend(more)
         if state.phase == "deal" and state.stub is None:  # only a hand with a deck deals by itself
             state = _hole_cards_from_deck(state, more)
@@ -695,7 +700,8 @@ _DECIDERS: dict[type, Callable[[MixedState, Any], list[Any]]] = {  # Any: the dr
 # ---------------------------------------------------------------- automatic follow-ups
 
 
-def _follow_up(state: MixedState, words: Words) -> list[Event]:
+def follow_up(state: MixedState, words: Words) -> list[Event]:
+    """What happens by itself next from `state`, in `words` (none: a command is awaited)."""
     if state.over:
         return []
     b = state.betting

@@ -1,5 +1,5 @@
 """Five-card draw in PHH: Cardroom's documented extension (docs/phh-five-card-draw.md),
-replayed through our draw decider (domain.games.draw) and exported from its events.
+replayed through five-card draw in the draw family's engine (domain.games.draw.engine) and exported from its events.
 
 The phh-std has draw notation (`pN sd [cards]`, then `d dh pN <cards>` for the cards
 received) but no code for five-card draw high with antes, so we add `N5CD`, `P5CD` and
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine
 from domain.games.draw import events as draw_events
 from domain.games.draw.commands import Discard, Redeal, StartHand
 from domain.games.draw.events import CardsShown, Event, HandEnded, HandStarted, PlayerDrew
@@ -320,7 +320,7 @@ def replay(record: HandHistory) -> ReplayResult:
         raise _refuse("invalid_card", f"the first deal gives {len(first.hands)} of "
                       f"{record.player_count} players their five cards",
                       action_index=min(first.hand_actions.values()))
-    log, state = draw_decide.handle(None, start_command(record, first.deck, first.reshuffle_order))
+    log, state = engine.handle(None, start_command(record, first.deck, first.reshuffle_order))
     for index, action in enumerate(record.actions):
         try:
             events, state = _step(state, plan, index, action)
@@ -345,17 +345,17 @@ def _step(state: HandState, plan: _Plan, index: int,
     if state.over:
         raise Violation("hand_over", "the hand is over")
     if isinstance(action, Folded):
-        return draw_decide.handle(state, PostAction(action.player, "fold"))
+        return engine.handle(state, PostAction(action.player, "fold"))
     if isinstance(action, CheckedOrCalled):
         betting = state.betting
         owes = betting is not None and betting.highest > betting.bets[action.player]
-        return draw_decide.handle(state, PostAction(action.player, "call" if owes else "check"))
+        return engine.handle(state, PostAction(action.player, "call" if owes else "check"))
     if isinstance(action, BetOrRaisedTo):
         opened = state.betting is not None and state.betting.highest > 0
-        return draw_decide.handle(state, PostAction(action.player, "raise" if opened else "bet",
+        return engine.handle(state, PostAction(action.player, "raise" if opened else "bet",
                                                   action.amount))
     if isinstance(action, StoodPatOrDiscarded):
-        events, after = draw_decide.handle(state, Discard(action.player, _discards(state, plan, action)))
+        events, after = engine.handle(state, Discard(action.player, _discards(state, plan, action)))
         _check_received(plan, plan.roles.get(index), events)
         return events, after
     raise Violation("unsupported_variant",
@@ -376,7 +376,7 @@ def _dealt(state: HandState, plan: _Plan, index: int,
     if sorted(deal.hands) != sorted(state.contenders):
         raise Violation("invalid_card", "a redeal gives five cards to every player still in: "
                         f"{', '.join(f'p{s + 1}' for s in state.contenders)}")
-    return draw_decide.handle(state, Redeal(deal.deck, reshuffle_order=deal.reshuffle_order))
+    return engine.handle(state, Redeal(deal.deck, reshuffle_order=deal.reshuffle_order))
 
 
 def _check_received(plan: _Plan, role: tuple[Any, ...] | None, events: list[Event]) -> None:

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from domain.games import holdem
 from domain.games.dealt_games import GAMES as MIXED_GAMES
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import state as draw_state
 from domain.games.draw import stream as draw_stream
@@ -202,7 +202,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
     draws = [*commands, *([_draw_command_shape(seat_of, proposed)] if proposed is not None else [])]
     deck = recorded_deck(settings, [hole.get(seat) or _unknown_hand(draws, seat)
                                     for seat in range(len(players))], receipts)
-    log, state = draw_decide.handle(None, StartHand(players, len(players) - 1, settings, deck.deck,
+    log, state = draw_engine.handle(None, StartHand(players, len(players) - 1, settings, deck.deck,
                                                   stacks, reshuffle_order=deck.reshuffle_order))
     fillers = set(deck.fillers)
     last_round = _DRAW_ROUNDS[state.phase]
@@ -219,7 +219,7 @@ def replayed_draw(request: Mapping[str, Any]) -> ReplayedDraw:
             redeal = recorded_deck(settings, [[UNKNOWN_CARD] * HAND_SIZE] * len(after.contenders),
                                    receipts)
             fillers |= redeal.fillers
-            more, after = draw_decide.handle(after, Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
+            more, after = draw_engine.handle(after, Redeal(redeal.deck, reshuffle_order=redeal.reshuffle_order))
             events += more
         if after.over and after.showdown and _needs_unknown_cards(after, fillers):
             # Cards nobody named never settle a showdown: stop just before it.
@@ -252,12 +252,12 @@ def _replayed(state: draw_state.HandState, shape: DrawShape) -> tuple[list[Any],
     no openers is a false open as made (nobody checks openers at the bet in a live game):
     it stands until the floor finds it (`false_openers`) or the end of the hand does."""
     try:
-        return draw_decide.handle(state, _draw_command(state, shape))
+        return draw_engine.handle(state, _draw_command(state, shape))
     except Violation as violation:
         seat, kind, _, to = shape
         if violation.code != "no_openers" or kind != "bet":
             raise
-        return draw_decide.handle(state, OpenWithoutProof(seat, to))
+        return draw_engine.handle(state, OpenWithoutProof(seat, to))
 
 
 def _false_openers_answer(state: draw_state.HandState, log: list[Any], found: Any) -> dict[str, Any]:
@@ -396,7 +396,7 @@ def _draw_verdict(state: draw_state.HandState, log: list[Any], seat_of: Mapping[
         if at_showdown:
             raise Violation("hand_over", "the hand has reached the showdown")
         shape = _draw_command_shape(seat_of, proposed)
-        events = draw_decide.decide(state, _draw_command(state, shape))
+        events = draw_engine.decide(state, _draw_command(state, shape))
     except Violation as violation:
         if violation.code == "validation_error":
             raise
@@ -422,7 +422,7 @@ def _draw_phase_verdict(state: draw_state.HandState, log: list[Any], events: lis
                 "detail": f"{name} splits openers, drawing {count}: the discards are kept aside, "
                           "face down, to prove the openers"}
     options = draw_legal.legal_draw(state)
-    assert options is not None  # draw_decide.decide accepted a draw, so a player is to draw
+    assert options is not None  # draw_engine.decide accepted a draw, so a player is to draw
     limit = (f"at most {options.most} keeping an ace or the joker, else {options.most_keeping_no_ace}"
              if options.most != options.most_keeping_no_ace else f"at most {options.most}")
     return {"legal": True, "rule": cite("five_card_draw"), "detail": f"{name} draws {count}: {limit}",

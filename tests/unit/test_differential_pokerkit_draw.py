@@ -18,7 +18,7 @@ from typing import Any
 
 from pokerkit import Automation, BettingStructure, Deck, Mode, Opening, StandardHighHand, State, Street
 
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, StartHand
 from domain.games.draw.events import PlayerDrew
@@ -110,7 +110,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
     rng = random.Random(seed)
     start = _random_start(rng)
     seats = _seats_by_pokerkit_index(start)
-    _, ours = draw_decide.handle(None, start)
+    _, ours = draw_engine.handle(None, start)
     theirs = _pokerkit_state(start)
     _deal(theirs, seats, {seat: [hand[i:i + 2] for i in range(0, 10, 2)]
                           for seat, hand in enumerate(map(format_cards, ours.hands))})
@@ -122,7 +122,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
             if theirs.stand_patter_or_discarder_index is None or seats[theirs.stand_patter_or_discarder_index] != seat:
                 return "different", f"five-card draw draws {seat}, PokerKit {theirs.stand_patter_or_discarder_index}"
             thrown = _discards(rng, ours, seat)
-            events, ours = draw_decide.handle(ours, Discard(seat, thrown))
+            events, ours = draw_engine.handle(ours, Discard(seat, thrown))
             theirs.stand_pat_or_discard("".join(thrown))
             drew = next(e for e in events if isinstance(e, PlayerDrew))
             assert drew.received is not None
@@ -135,7 +135,7 @@ def play_in_both(seed: int) -> tuple[str, str]:
             return _departure(ours, mine, other) or "different", f"five-card draw {mine}, PokerKit {other} ({ours.phase})"
         action, to = _choose(rng, draw_legal.legal_actions(ours))
         assert ours.to_act is not None
-        _, ours = draw_decide.handle(ours, PostAction(ours.to_act, action, to))
+        _, ours = draw_engine.handle(ours, PostAction(ours.to_act, action, to))
         if action in ("bet", "raise"):
             theirs.complete_bet_or_raise_to(to)
         else:

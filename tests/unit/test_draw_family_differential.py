@@ -36,7 +36,7 @@ import pytest
 
 from domain.games import dealt_games, draw_family, mixed
 from domain.games.dealt_hand import cards_of, cards_text
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import openers as draw_openers
 from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, OpenWithoutProof, Redeal, ShowCards, StartHand
@@ -143,7 +143,7 @@ def play_in_both(seed: int, no_betting: bool = False) -> tuple[str, str]:
         start = dataclasses.replace(start, stacks=(), settings=dataclasses.replace(start.settings, mode=NO_BETTING))
     if dealt and rng.random() < 0.5:  # the players show or muck in turn themselves
         start = dataclasses.replace(start, settings=dataclasses.replace(start.settings, showdown=DECLARED))
-    events, ours = draw_decide.handle(None, start)
+    events, ours = draw_engine.handle(None, start)
     their_events, theirs = mixed.handle(None, _draw_family_start(start, dealt))
     if not dealt:
         their_events, theirs = _deal_as_dealt(ours, theirs)
@@ -178,7 +178,7 @@ def play_in_both(seed: int, no_betting: bool = False) -> tuple[str, str]:
             if mine != other:
                 return "different", f"five-card draw {mine}, draw family {other}"
             command, their_command = _betting_commands(rng, ours)
-            events, ours = draw_decide.handle(ours, command)
+            events, ours = draw_engine.handle(ours, command)
             their_events, theirs = mixed.handle(theirs, their_command)
         if not dealt:
             shown, theirs = _repeat_showdown(events, theirs)
@@ -241,13 +241,13 @@ def _declared_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedSt
         command, their_command = Muck(seat), mixed.Muck(seat)
     else:
         command, their_command = ShowCards(seat), mixed.ShowCards(seat)
-    mine = _refusal(draw_decide.handle, ours, command)
+    mine = _refusal(draw_engine.handle, ours, command)
     other = _refusal(mixed.handle, theirs, their_command)
     if mine != other:
         return f"{command}: five-card draw refuses it ({mine}), the draw family ({other})"
     if mine is not None:
         return [], [], ours, theirs
-    events, ours = draw_decide.handle(ours, command)
+    events, ours = draw_engine.handle(ours, command)
     their_events, theirs = mixed.handle(theirs, their_command)
     return events, their_events, ours, theirs
 
@@ -269,7 +269,7 @@ def _redeal_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedStat
     deck = list(ours.deck)
     rng.shuffle(deck)
     order = _reshuffle_order(rng, deck) if ours.reshuffle_order is not None else None
-    events, ours = draw_decide.handle(ours, Redeal(tuple(deck), None, order))
+    events, ours = draw_engine.handle(ours, Redeal(tuple(deck), None, order))
     if dealt:
         their_events, theirs = mixed.handle(theirs, draw_family.Redeal(tuple(deck), None, order))
     else:
@@ -298,13 +298,13 @@ def _floor_checks_openers(rng: random.Random, ours: HandState, theirs: mixed.Mix
     the same outcome."""
     seat = ours.opener if rng.random() < 0.8 else rng.randrange(len(ours.players))
     assert seat is not None
-    mine = _refusal(draw_decide.handle, ours, FalseOpeners(seat))
+    mine = _refusal(draw_engine.handle, ours, FalseOpeners(seat))
     other = _refusal(mixed.handle, theirs, draw_family.FalseOpeners(seat))
     if mine != other:
         return f"the floor's false openers of seat {seat}: five-card draw ({mine}), the draw family ({other})"
     if mine is not None:
         return [], [], ours, theirs
-    events, ours = draw_decide.handle(ours, FalseOpeners(seat))
+    events, ours = draw_engine.handle(ours, FalseOpeners(seat))
     their_events, theirs = mixed.handle(theirs, draw_family.FalseOpeners(seat))
     return events, their_events, ours, theirs
 
@@ -351,7 +351,7 @@ def _draw_in_both(rng: random.Random, ours: HandState, theirs: mixed.MixedState,
     text = format_cards(thrown)
     discard = tuple(text[i:i + 2] for i in range(0, len(text), 2))
     split = breaks_openers(ours, seat, discard)
-    events, ours = draw_decide.handle(ours, Discard(seat, discard, split))
+    events, ours = draw_engine.handle(ours, Discard(seat, discard, split))
     their_events, theirs = mixed.handle(theirs, draw_family.Discard(seat, text, split))
     received = next(e.received for e in events if isinstance(e, PlayerDrew))
     assert received is not None
@@ -370,7 +370,7 @@ def _refusals_differ(ours: HandState, theirs: mixed.MixedState) -> str:
     text = format_cards(ours.hands[seat])
     for count in range(HAND_SIZE + 1):
         thrown = text[:2 * count]
-        mine = _refusal(draw_decide.handle, ours, Discard(seat, tuple(
+        mine = _refusal(draw_engine.handle, ours, Discard(seat, tuple(
             thrown[i:i + 2] for i in range(0, len(thrown), 2))))
         other = _refusal(mixed.handle, theirs, draw_family.Discard(seat, thrown))
         if mine != other:
@@ -454,11 +454,11 @@ def test_an_all_checked_first_round_is_dealt_again_in_both_with_the_antes_again(
     # second_round_start "opener" (the seeds' default): nobody opened, so the deal is void
     # and dealt again with the pot kept.
     start = StartHand(("a", "b", "c"), 2, DrawSettings(), _DECK, (100, 100, 100))
-    _, ours = draw_decide.handle(None, start)
+    _, ours = draw_engine.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start))
     _, theirs = _deal_as_dealt(ours, theirs)
     for seat in (0, 1, 2):
-        _, ours = draw_decide.handle(ours, PostAction(seat, "check"))
+        _, ours = draw_engine.handle(ours, PostAction(seat, "check"))
         events, theirs = mixed.handle(theirs, PostAction(seat, "check"))
     assert ours.awaiting == "redeal"
     assert events[-1] == Redealt(ALL_CHECKED, (10, 10, 10))
@@ -559,7 +559,7 @@ def test_an_opener_dealt_openers_is_proven_and_only_the_first_bet_is_made_withou
 def test_a_draw_hand_dealt_from_its_deck_is_dealt_as_five_card_draw_deals_it() -> None:
     # One card at a time round the table from the dealer's left, the same deck, the same hands.
     start = StartHand(("a", "b", "c"), 1, DrawSettings(), _DECK, (100, 100, 100))
-    events, ours = draw_decide.handle(None, start)
+    events, ours = draw_engine.handle(None, start)
     their_events, theirs = mixed.handle(None, _draw_family_start(start, dealt=True))
     assert [(e.position, e.cards) for e in events if isinstance(e, HoleCardsDealt)] \
         == [(e.position, e.cards) for e in their_events if isinstance(e, mixed.CardsDealt)]
@@ -620,12 +620,12 @@ def test_a_false_opener_found_before_the_last_live_hand_drew_ends_the_hand_dealt
     first = ("2s", "As", "5h", "Ad", "7d", "Kc", "9c", "Qh", "Js", "3c")
     deck = first + tuple(card for card in _DECK if card not in first)
     start = StartHand(("a", "b"), 1, DrawSettings(opening="jacks_or_better"), deck, (100, 100))
-    _, ours = draw_decide.handle(None, start)
+    _, ours = draw_engine.handle(None, start)
     _, theirs = mixed.handle(None, _draw_family_start(start, dealt=True))
     for command, their_command in ((OpenWithoutProof(0, 20), draw_family.OpenWithoutProof(0, 20)),
                                    (PostAction(1, "call"), PostAction(1, "call")),
                                    (FalseOpeners(0), draw_family.FalseOpeners(0))):
-        _, ours = draw_decide.handle(ours, command)
+        _, ours = draw_engine.handle(ours, command)
         _, theirs = mixed.handle(theirs, their_command)
     assert ours.over and theirs.over and theirs.stacks == ours.stacks == (70, 130)
 

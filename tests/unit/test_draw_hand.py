@@ -9,7 +9,7 @@ import pytest
 from domain.games.draw import events as draw_events
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, Redeal, StartHand
-from domain.games.draw.decide import handle
+from domain.games.draw.engine import handle
 from domain.games.draw.events import (
     AntesPosted,
     CardsShown,

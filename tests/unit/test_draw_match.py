@@ -7,7 +7,7 @@ import pytest
 
 from domain.games import draw_match
 from domain.games.draw import computer as draw_computer
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw.commands import Redeal
 from domain.games.draw_match import ButtonMoved, HandRecorded, MatchEnded, PlayerResult, RecordHand, StartMatch, hand_result, next_hand
 from domain.games.draw_settings import DrawSettings
@@ -104,13 +104,13 @@ def test_a_whole_match_played_by_computer_players_hands_through_the_hand_decider
     match = Match(("A", "B", "C"), DrawSettings(hands=4, second_round_start="left_of_dealer"))
     while not match.state.over:
         deck = tuple(format_card(c) for c in shuffled(new_deck(), rng))
-        events, hand = draw_decide.handle(None, next_hand(match.state, deck))
+        events, hand = draw_engine.handle(None, next_hand(match.state, deck))
         while not hand.over:
             if hand.awaiting == "redeal":
                 deck = tuple(format_card(c) for c in shuffled(new_deck(), rng))
-                events, hand = draw_decide.handle(hand, Redeal(deck))
+                events, hand = draw_engine.handle(hand, Redeal(deck))
             else:
-                events, hand = draw_decide.handle(hand, draw_computer.auto_action(hand, hand.to_act))
+                events, hand = draw_engine.handle(hand, draw_computer.auto_action(hand, hand.to_act))
         match(hand_result(hand))
     assert match.state.hands_played == 4 and sum(match.state.stacks) == 6000
     for event in match.events:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import events as draw_events
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import openers as draw_openers
@@ -84,14 +84,14 @@ def play(settings: DrawSettings, stacks: tuple[int, ...], button: int, seed: int
     start = StartHand(tuple(f"P{i}" for i in range(n)), button % n, settings,
                            _deck(settings, rng), stacks,
                            reshuffle_order=_deck(settings, rng) if rng.random() < 0.5 else None)
-    events, state = draw_decide.handle(None, start)
+    events, state = draw_engine.handle(None, start)
     total = sum(stacks)
     for _ in range(MAX_COMMANDS):
         if state.over:
             break
         if settings.betting:
             assert sum(state.stacks) + sum(state.betting.committed) == total
-        new, state = draw_decide.handle(state, _random_command(state, rng))
+        new, state = draw_engine.handle(state, _random_command(state, rng))
         events += new
     assert state.over
     assert sum(events[-1].stacks) == (total if settings.betting else 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games.draw import computer as draw_computer
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
@@ -196,5 +196,5 @@ def test_a_no_betting_hand_refuses_a_show_or_muck_with_the_order_of_show_even_on
     assert halfway.shown[seat] and not halfway.over
     for position in (seat, (seat + 1) % 3):
         with pytest.raises(Violation) as refused:
-            draw_decide.handle(halfway, command(position))
+            draw_engine.handle(halfway, command(position))
         assert (refused.value.code, refused.value.rule) == ("illegal_action", "TDA 2024 17")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import engine as draw_engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw.commands import Discard, Redeal, StartHand
 from domain.games.draw.events import Redealt, StubReshuffled
@@ -149,7 +149,7 @@ def _played(seed, players):
     deck = [format_card(c) for c in new_deck()]
     rng.shuffle(deck)
     names = tuple(f"P{i}" for i in range(players))
-    log, state = draw_decide.handle(None, StartHand(names, players - 1, settings_, tuple(deck),
+    log, state = draw_engine.handle(None, StartHand(names, players - 1, settings_, tuple(deck),
                                                   (500,) * players))
     while not state.over:
         if state.phase == REDEAL:
@@ -167,7 +167,7 @@ def _played(seed, players):
             to = {"bet": legal.bet, "raise": legal.raise_}.get(action)
             command = PostAction(state.to_act, action,
                                       rng.randint(to.min_to, to.max_to) if to else None)
-        events, state = draw_decide.handle(state, command)
+        events, state = draw_engine.handle(state, command)
         log += events
     return log, state
 

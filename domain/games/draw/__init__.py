@@ -4,14 +4,17 @@ betting through domain.rules.betting and domain.rules.pots), in modules by what 
 - `commands`: what a caller asks (StartHand, PostAction, Discard, Redeal, the openers' and
   the showdown's commands) and the checks of the decks they carry;
 - `events`: what happened, and what each viewer may see of it (`visible_event`);
-- `state`: the hand's state (HandState), its phases and constants;
+- `state`: the hand's state (HandState, a view of the draw family's state of the hand),
+  its phases and constants;
 - `stream`: `evolve(state, event) -> state`, `replay(events) -> state`, `EVENT_TYPES`
   (the game's decider for replay: the registry reads the three from it);
-- `decide`: `decide(state, command) -> events` and `handle` (events and the state after),
-  the starting and betting commands;
+- `engine`: `decide(state, command) -> events` and `handle` (events and the state after):
+  five-card draw played in the mixed games' draw family (domain.games.mixed), which
+  decides the betting and what follows by itself, in five-card draw's events;
+- `decide`: the commands that start and deal a hand (StartHand, Redeal);
 - `drawing`: the draw (Discard); `openers`: openers under jacks or better;
-- `showdown`: the showdown and the settlement; `follow_up`: what happens by itself next;
-- `legal`: what the player to act may do; `computer`: the computer player.
+- `showdown`: a declared showdown's commands; `legal`: what the player to act may do;
+  `computer`: the computer player.
 
 A hand: antes, five cards each dealt one at a time from the left of the dealer, the first
 betting round from the left of the dealer, one draw each in turn from the left of the
@@ -23,7 +26,7 @@ Where the spec page and the seeds disagree, or are silent, we decide:
   The seeds win: a "no_openers" redeal happens when no player still in held jacks or
   better. When someone held openers but everyone checked, it is an ordinary all-check
   round, and the "second round starts" setting decides as the seeds say: "opener" ->
-  redeal with the pot kept, "left_of_dealer" -> on to the draw (`follow_up`).
+  redeal with the pot kept, "left_of_dealer" -> on to the draw (`draw_family.redeal_reason`).
 - Draw limit 4: the seeds' how-to line names only the ace, their settings rows say "an A
   or a joker"; the settings rows (the more specific text) win: an ace or the joker kept.
 - The unit: the seeds say bets and raises "use" a unit of twice the ante, and their

@@ -48,14 +48,14 @@ def draw(state: HandState, command: Discard) -> list[Event]:
                         cite("five_card_draw"), {"count": len(discarded), "limit": limit})
     split = _split_openers(state, command, discarded)
     events: list[Event] = []
-    stub = state.stub
+    stub = state.stub_cards  # as the events write them: no card read for the draw's usual case
     if len(stub) < len(discarded):
         order = state.reshuffle_order
-        pile = in_reshuffle_order(state.muck, card_numbers("".join(order)) if order is not None else None)
-        events.append(StubReshuffled(len(pile), tuple(format_card(c) for c in pile)))
+        pile = tuple(format_card(c) for c in in_reshuffle_order(
+            state.muck, card_numbers("".join(order)) if order is not None else None))
+        events.append(StubReshuffled(len(pile), pile))
         stub = stub + pile
-    received = stub[:len(discarded)]
-    events.append(PlayerDrew(seat, len(discarded), format_cards(discarded), format_cards(received)))
+    events.append(PlayerDrew(seat, len(discarded), format_cards(discarded), "".join(stub[:len(discarded)])))
     if split:
         events.append(OpenersSplit(seat, format_cards(discarded)))
     return events

@@ -56,6 +56,11 @@ class HoleCardsDealt:
     position: int
     cards: str | None = field(metadata=OWNER_ONLY)
 
+    @property
+    def up(self) -> tuple[bool, ...]:
+        """Every card is dealt face down (what the draw family's engine reads of a deal)."""
+        return (False,) * (len(self.cards or "") // 2)
+
 
 @dataclass(frozen=True)
 class RedealRequired:

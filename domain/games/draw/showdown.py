@@ -15,18 +15,13 @@ folded or won without a showdown) and awards every pot among the hands not mucke
 from __future__ import annotations
 
 from domain.games.draw.commands import AskToSee, Muck, ShowCards
-from domain.games.draw.events import CardsShown, Event, HandEnded, OpenersShown, PointsScored
-from domain.games.draw.openers import has_openers, opening_cards
+from domain.games.draw.events import CardsShown, Event
 from domain.games.draw.state import HandState, check_seat
-from domain.games.draw_settings import JACKS_OR_BETTER
 from domain.games.hand_events import CardsMucked, ShowAsked
-from domain.games.settlement import settlement as shared_settlement
 from domain.rules import showdown_order
-from domain.rules.betting import Amount
 from domain.rules.cards import format_cards
 from domain.rules.citations import cite
 from domain.rules.evaluation import evaluate_high
-from domain.rules.pots import LEFT_OF_BUTTON, Pot, PotAward, award_pots, seats_from_left_of_button
 from domain.rules.violations import Violation
 
 
@@ -54,63 +49,10 @@ def ask_to_see(state: HandState, command: AskToSee) -> list[Event]:
     return [ShowAsked(command.position, target), _shown(state, target)]
 
 
-def showdown_step(state: HandState) -> list[Event]:
-    """The showdown's next events: every hand tabled when one is all in (TDA 2024 16); else
-    the computer's show or muck for the seat next in the order (automatic showdowns), or
-    nothing while that player is to answer (declared); the settlement once every hand is
-    shown or mucked, or one live hand is left (17-B)."""
-    order = state.show_order
-    if showdown_order.all_in_face_up(order, state.stacks):
-        face_up: list[Event] = [_shown(state, seat) for seat in order if not state.shown[seat]]
-        if face_up:
-            return face_up
-    due = showdown_order.next_to_show(order, state.shown, state.mucked)
-    if due is None:
-        return settlement(state)
-    if state.settings.showdown == showdown_order.AUTOMATIC:
-        return [_shown(state, due) if shows_at_showdown(state, due) else CardsMucked(due)]
-    return []
-
-
 def shows_at_showdown(state: HandState, seat: int) -> bool:
     """What the computer does for `seat` when it is next to show: show if it is first, or
     beats or ties every hand shown; else muck (domain.rules.showdown_order.computer_shows)."""
     return showdown_order.computer_shows(_strengths(state), state.show_order, state.shown, state.mucked, seat)
-
-
-def settlement(state: HandState) -> list[Event]:
-    """Openers proven, then the settlement the other games share (domain.games.settlement):
-    every pot awarded among the hands not mucked, hand over."""
-    b = state.wagers
-    n = state.seat_count
-    proven: list[Event] = []
-    if state.opener is not None and state.settings.opening == JACKS_OR_BETTER \
-            and has_openers(state.dealt[state.opener], state.settings.joker):
-        proven.append(OpenersShown(state.opener, opening_cards(state.dealt[state.opener], state.settings.joker)))
-
-    def showdown_awards(pots: tuple[Pot, ...]) -> tuple[PotAward, ...]:
-        return award_pots(pots, _strengths(state), b.button, n, LEFT_OF_BUTTON)
-
-    def hand_ended(stacks: tuple[Amount, ...], at_showdown: bool) -> HandEnded:
-        return HandEnded(stacks, (0,) * n, at_showdown)
-
-    return [*proven, *shared_settlement(b, LEFT_OF_BUTTON, showdown_awards, hand_ended)]
-
-
-def no_betting_showdown(state: HandState) -> list[Event]:
-    """Every hand shown from the left of the dealer; every best hand scores a point."""
-    n = state.seat_count
-    events: list[Event] = []
-    strengths = {}
-    for seat in seats_from_left_of_button(range(n), state.button, n):
-        value = evaluate_high(state.hands[seat], state.settings.joker)
-        events.append(CardsShown(seat, format_cards(state.hands[seat]), value.category))
-        strengths[seat] = value.strength
-    best = max(strengths.values())
-    winners = tuple(seat for seat in range(n) if strengths[seat] == best)
-    events.append(PointsScored(winners))
-    events.append(HandEnded((0,) * n, tuple(int(seat in winners) for seat in range(n)), True))
-    return events
 
 
 def _shown(state: HandState, seat: int) -> CardsShown:

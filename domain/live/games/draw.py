@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games.draw import computer
-from domain.games.draw import decide as draw_decide
+from domain.games.draw import computer, engine
 from domain.games.draw import legal as draw_legal
 from domain.games.draw import stream as draw_stream
 from domain.games.draw.commands import AskToSee, Discard, FalseOpeners, Muck, Redeal, ShowCards, StartHand
@@ -187,22 +186,39 @@ class DrawGame:
     @classmethod
     def evolve(cls, hand: DrawTableHand | None, event: Any) -> DrawTableHand:
         if isinstance(event, HandStarted):
-            game = draw_stream.evolve(None, event)
-            return DrawTableHand(game, tuple(event.stacks),
-                                 (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
-                                 ((),) * game.seat_count, derived_redeals=event.derived_redeals)
+            return cls._started(event, draw_stream.evolve(None, event))
         assert hand is not None
-        game = draw_stream.evolve(hand.game, event)
+        return with_changes(cls._tracked(hand, event), game=draw_stream.evolve(hand.game, event))
+
+    @staticmethod
+    def _started(event: HandStarted, game: HandState) -> DrawTableHand:
+        return DrawTableHand(game, tuple(event.stacks), (DrawDeal(event.deck, event.reshuffle_order, event.commitment, 0),),
+                             ((),) * game.seat_count, derived_redeals=event.derived_redeals)
+
+    @classmethod
+    def _tracked(cls, hand: DrawTableHand, event: Any) -> DrawTableHand:
+        """What the table keeps of `event` beside the game's state: the deals, the cards
+        given and tabled (none of it reads the game's state)."""
         if isinstance(event, Redealt):
             last = hand.deals[-1]
             deal = DrawDeal(event.deck, event.reshuffle_order, event.commitment, last.first + len(last.committed))
-            return with_changes(hand, game=game, deals=hand.deals + (deal,), given=frozenset())
+            return with_changes(hand, deals=hand.deals + (deal,), given=frozenset())
         if isinstance(event, (HoleCardsDealt, PlayerDrew)):
-            return with_changes(cls._given_to(hand, event), game=game)
+            return cls._given_to(hand, event)
         if isinstance(event, (CardsShown, OpenersShown)):
             held = dict(hand.held[event.position])  # a card's latest position is the one it was tabled from
             tabled = tuple(held[card] for card in _pairs(event.cards) if held.get(card) is not None)
-            return with_changes(hand, game=game, tabled=hand.tabled + tabled)
+            return with_changes(hand, tabled=hand.tabled + tabled)
+        return hand
+
+    @classmethod
+    def _decided(cls, hand: DrawTableHand | None, events: list[Any], game: HandState) -> DrawTableHand:
+        """The table's hand after `events` the engine decided, `game` the state it left them
+        in (evolved once, by the engine: only the table's own records follow each event)."""
+        for event in events:
+            hand = cls._started(event, game) if isinstance(event, HandStarted) \
+                else cls._tracked(hand, event)  # type: ignore[arg-type]  # a hand starts with HandStarted
+        assert hand is not None
         return with_changes(hand, game=game)
 
     @staticmethod
@@ -215,10 +231,8 @@ class DrawGame:
 
     @classmethod
     def handle(cls, hand: DrawTableHand | None, command: Any, dealing: Dealing) -> tuple[list[Any], DrawTableHand]:
-        events, game = draw_decide.handle(None if hand is None else hand.game, command)
-        for event in events:
-            hand = cls.evolve(hand, event)
-        assert hand is not None
+        events, game = engine.handle(None if hand is None else hand.game, command)
+        hand = cls._decided(hand, events, game)
         if game.phase == REDEAL:
             # Nobody opened (or all checked with "opener" rules): the same players are dealt
             # again from a fresh deck, the one the hand's secret fixed before its first
@@ -226,9 +240,8 @@ class DrawGame:
             deck, reshuffle = cls.redeal_orders(bytes.fromhex(dealing.salt), game.redeals + 1,
                                                 game.settings.joker is not None)
             redeal = Redeal(deck, cls._redeal_commitment(hand, deck, reshuffle, dealing.salt), reshuffle)
-            more, game = draw_decide.handle(game, redeal)
-            for event in more:
-                hand = cls.evolve(hand, event)
+            more, game = engine.handle(game, redeal)
+            hand = cls._decided(hand, more, game)
             events += more
         return events, hand
 
