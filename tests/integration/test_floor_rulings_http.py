@@ -123,6 +123,12 @@ def test_once_the_hand_is_closed_everyone_reads_its_cards(client, table):
 
 def test_the_hands_phh_carries_its_rulings(client, table):
     table_id = table["id"]
+    # The module's earlier tests rule on hand 1; run alone (-k, or this module's table made
+    # afresh in another xdist process), this test makes its own ruling.
+    if not client.get(f"/v1/hands/{table_id}.1/rulings", headers=ADMIN).get_json()["rulings"]:
+        ruled = client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"],
+                            json={"hand": f"{table_id}.1", **RULING})
+        assert ruled.status_code == 201, ruled.get_json()
     if client.get(f"/v1/tables/{table_id}/legal-actions", headers=ADMIN).get_json()["to_act"]:
         fold_out(client, table_id)
     exported = client.get(f"/v1/hands/{table_id}.1/phh", headers=table["spectator"])
