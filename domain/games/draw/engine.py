@@ -43,11 +43,6 @@ from domain.games.hand_events import CardsMucked, PostAction
 from domain.rules.evaluation import evaluate_high
 from domain.rules.violations import Violation
 
-# ---------------------------------------------------------------------------- state
-
-
-# ------------------------------------------------------------------------- decide
-
 
 def decide(state: HandState | None, command: Command) -> list[Event]:
     """The events a command causes, automatic follow-ups included. Raises Violation."""
