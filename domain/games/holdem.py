@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.games import mixed
 from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck
+from domain.games.dealt_hand import MixedState, Words, cards_of, check_deck
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -387,11 +387,9 @@ def _initial(started: HandStarted) -> MixedState:
     fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
                   draw_rules=None)
     hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
-    if started.deck is None:  # every seat but the last dealt at once, the last as the engine deals
-        k, last = HOLE_CARD_COUNT[started.variant], len(started.players) - 1
-        hand = with_changes(hand, hole=((None,) * k,) * last + ((),), up=((False,) * k,) * last + ((),),
-                            due=(False,) * last + (True,))
-        hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(last, UNKNOWN * k))
+    if started.deck is None:  # every seat dealt at once, the first round opened in the same copy
+        k, n = HOLE_CARD_COUNT[started.variant], len(started.players)
+        hand = mixed.open_board_round(hand, hole=((None,) * k,) * n, up=((False,) * k,) * n, due=(False,) * n)
     return hand
 
 
