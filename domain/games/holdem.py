@@ -435,6 +435,8 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
             _SET(view, "hand", after)
             _SET(view, "returned", returned)
             return events, view  # type: ignore[return-value]
+    if type(command) is DealHole and state is not None and not state.hand.over:  # a replay's next commonest
+        return _deal_hole(state, command)
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
@@ -539,16 +541,25 @@ def _start(command: StartHand) -> HandStarted:
 # hand shown without its cards when they are known, in any order once the betting is over.
 
 
-def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
-    _check_seat(state, command.position)
-    if state.live:
+def _deal_hole(state: HandState, command: DealHole) -> tuple[list[Event], HandState]:
+    """A replay names a seat's hole cards: decided and evolved in one step (the event's
+    state as `_hole_cards_dealt` makes it), a replay's commonest command after the actions."""
+    hand, seat = state.hand, command.position
+    _check_seat(state, seat)
+    if hand.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
-    if _known(state.hand.hole[command.position]) is not None:
-        raise Violation("illegal_action", f"{state.players[command.position]} already has cards")
+    if _known(hand.hole[seat]) is not None:
+        raise Violation("illegal_action", f"{hand.players[seat]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
-    if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}")
-    return [HoleCardsDealt(command.position, text)]
+    count = hand.game.hand_size
+    if len(cards) != count:
+        raise Violation("invalid_card", f"{state.variant} deals {count} hole cards, not {len(cards)}")
+    events: list[Event] = [_made(HoleCardsDealt, {"position": seat, "cards": text})]
+    hand = with_changes(hand, hole=with_item(hand.hole, seat, cards))
+    if hand.betting.to_act is None:  # named once the betting is over: what follows by itself
+        more, hand = mixed.follow(hand, _WORDS)
+        return _spoken(events, more, hand, state.returned)
+    return events, _view(hand, state.returned)
 
 
 def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
@@ -588,7 +599,7 @@ def _muck(state: HandState, command: Muck) -> list[Event]:
 
 
 _DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {
-    DealHole: _deal_hole, DealBoard: _deal_board, ShowCards: _show_cards, Muck: _muck}
+    DealBoard: _deal_board, ShowCards: _show_cards, Muck: _muck}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
