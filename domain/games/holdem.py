@@ -435,14 +435,14 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
             _SET(view, "hand", after)
             _SET(view, "returned", returned)
             return events, view  # type: ignore[return-value]
-    if type(command) is DealHole and state is not None and not state.hand.over:  # a replay's next commonest
-        return _deal_hole(state, command)
+    deal = _DEALS.get(type(command))  # a replay's next commonest: hole cards and board named
+    if deal is not None and state is not None and not state.hand.over:
+        return deal(state, command)
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
         started = _start(command)
-        more, hand = mixed.follow(_initial(started), _WORDS)
-        return _spoken([started], more, hand, ())
+        return _followed([started], _initial(started), ())
     if state is None:
         raise Violation("illegal_action", "the hand has not started")
     hand = state.hand
@@ -461,8 +461,17 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     done = decide_command(state, command)
     for event in done:
         hand = _EVOLVERS[type(event)](hand, event)
-    more, hand = mixed.follow(hand, _WORDS) if hand.betting.to_act is None else ([], hand)
-    return _spoken(done, more, hand, state.returned)
+    return _followed(done, hand, state.returned)
+
+
+def _followed(done: list[Event], hand: MixedState, returned: tuple[tuple[int, Amount], ...]
+              ) -> tuple[list[Event], HandState]:
+    """Hold'em's own decision's events `done` (`hand` the state after them), followed by
+    what happens by itself, asked only when nobody is to act (only a betting round names one)."""
+    if hand.betting.to_act is not None:
+        return done, _view(hand, returned)
+    more, hand = mixed.follow(hand, _WORDS)
+    return _spoken(done, more, hand, returned)
 
 
 def _spoken(done: list[Event], more: list[Any], hand: MixedState,
@@ -554,25 +563,24 @@ def _deal_hole(state: HandState, command: DealHole) -> tuple[list[Event], HandSt
     count = hand.game.hand_size
     if len(cards) != count:
         raise Violation("invalid_card", f"{state.variant} deals {count} hole cards, not {len(cards)}")
-    events: list[Event] = [_made(HoleCardsDealt, {"position": seat, "cards": text})]
-    hand = with_changes(hand, hole=with_item(hand.hole, seat, cards))
-    if hand.betting.to_act is None:  # named once the betting is over: what follows by itself
-        more, hand = mixed.follow(hand, _WORDS)
-        return _spoken(events, more, hand, state.returned)
-    return events, _view(hand, state.returned)
+    dealt = _made(HoleCardsDealt, {"position": seat, "cards": text})
+    return _followed([dealt], with_changes(hand, hole=with_item(hand.hole, seat, cards)), state.returned)
 
 
-def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
-    if state.live:
+def _deal_board(state: HandState, command: DealBoard) -> tuple[list[Event], HandState]:
+    """A replay's board cards of a street: decided and evolved in one step."""
+    hand = state.hand
+    if hand.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
     awaiting = state.awaiting
     if awaiting not in ("flop", "turn", "river"):
         raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}")
     cards, text = _fresh_cards(state, command.cards)
-    due = _BOARD_CARDS_TO_DEAL[len(state.board)]
+    due = _BOARD_CARDS_TO_DEAL[len(hand.board)]
     if len(cards) != due:
         raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}")
-    return [BoardDealt(awaiting, text)]
+    dealt = _made(BoardDealt, {"street": awaiting, "cards": text})
+    return _followed([dealt], _ENGINE_EVOLVERS[BoardDealt](hand, dealt), state.returned)
 
 
 def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
@@ -598,8 +606,9 @@ def _muck(state: HandState, command: Muck) -> list[Event]:
     return [CardsMucked(command.position)]
 
 
-_DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {
-    DealBoard: _deal_board, ShowCards: _show_cards, Muck: _muck}
+_DEALS: dict[type, Callable[[HandState, Any], tuple[list[Event], HandState]]] = {
+    DealHole: _deal_hole, DealBoard: _deal_board}
+_DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {ShowCards: _show_cards, Muck: _muck}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
