@@ -34,6 +34,7 @@ from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES,
 from domain.games.dealt_hand import (
     MixedState,
     Words,
+    board_phase,
     capped_fixed_amount,
     cards_of,
     cards_text,
@@ -42,6 +43,7 @@ from domain.games.dealt_hand import (
     check_turn_to_show,
     differ,
     known_cards,
+    round_over,
     shows_at_showdown,
     strengths,
     stud_odd_chip_order,
@@ -292,13 +294,9 @@ def open_board_round(state: MixedState, **dealt: Any) -> MixedState:
 
 
 def _close_round(state: MixedState) -> MixedState:
-    """Move on once the betting round is closed, its uncalled chips back (a follow-up
-    event) and more than one player left; otherwise leave the state as it is."""
-    b = state.betting
-    if state.phase != "action" or b.to_act is not None or state.opener_unknown \
-            or b.hand_decided or bet.uncalled_chips(b)[0] is not None:
-        return state
-    return _round_closed(state)
+    """Move on once the betting round is over (domain.games.dealt_hand.round_over); otherwise
+    leave the state as it is."""
+    return _round_closed(state) if round_over(state, state.betting) else state
 
 
 def _open_stud_first_round(state: MixedState) -> MixedState:
@@ -355,6 +353,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
     if event.action not in ("bet", "raise"):  # a bring-in still due is answered by a bet
+        if betting.to_act is None and state.game.family == FLOP and round_over(state, betting):
+            return with_changes(state, betting=betting, **board_phase(state))  # closed in the same copy
         new = with_changes(state, betting=betting)
     else:
         new = with_changes(state, betting=betting, bring_in_due=False, aggressor=event.position)
@@ -767,7 +767,7 @@ def _round_closed(state: MixedState) -> MixedState:
         due = tuple(not f for f in state.betting.folded)
         return with_changes(state, phase="deal", street=street, due=due)
     if game.family == FLOP:
-        return with_changes(state, phase="board", street=street)
+        return with_changes(state, **board_phase(state))
     return with_changes(state, phase="draw", street=street, drawn=(False,) * len(state.drawn),
                         owed=(0,) * len(state.owed))
 
