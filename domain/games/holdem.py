@@ -469,7 +469,10 @@ def _followed(done: list[Event], hand: MixedState, returned: tuple[tuple[int, Am
     """Hold'em's own decision's events `done` (`hand` the state after them), followed by
     what happens by itself, asked only when nobody is to act (only a betting round names one)."""
     if hand.betting.to_act is not None:
-        return done, _view(hand, returned)
+        view = _NEW(HandState)  # as _view, without the call: after most deals
+        _SET(view, "hand", hand)
+        _SET(view, "returned", returned)
+        return done, view
     more, hand = mixed.follow(hand, _WORDS)
     return _spoken(done, more, hand, returned)
 
@@ -557,7 +560,8 @@ def _deal_hole(state: HandState, command: DealHole) -> tuple[list[Event], HandSt
     _check_seat(state, seat)
     if hand.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
-    if _known(hand.hole[seat]) is not None:
+    hole = hand.hole[seat]
+    if hole and None not in hole:  # known (a replay deals unknown cards first)
         raise Violation("illegal_action", f"{hand.players[seat]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
     count = hand.game.hand_size
@@ -612,7 +616,7 @@ _DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {ShowCards: _sh
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
-    if type(seat) is not int or not 0 <= seat < len(state.players):
+    if type(seat) is not int or not 0 <= seat < len(state.hand.players):
         raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
@@ -630,8 +634,7 @@ def _check_contender(state: HandState, seat: int) -> None:
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
     """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
     hand = state.hand
-    used: set[int | None] = set(hand.board).union(*hand.hole)
-    used.discard(None)  # an unknown card
+    used: set[int | None] = set(hand.board).union(*hand.hole)  # None (an unknown card) matches no card
     try:  # the common, canonical form without the general parser
         cards: tuple[int, ...] | None = _cards(text)
     except (KeyError, TypeError):
