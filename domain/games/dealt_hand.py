@@ -297,6 +297,21 @@ def check_deck(game: Game, deck: tuple[str, ...], players: int) -> None:
         raise Violation("duplicate_card", "the deck holds a card twice")
 
 
+def round_over(state: MixedState, b: BettingState) -> bool:
+    """Whether the betting round of `state`, its betting now `b`, is over for the hand to
+    move on: nobody to act or to name as opener, its uncalled chips back (a follow-up
+    event), more than one player left."""
+    return state.phase == "action" and b.to_act is None and not state.opener_unknown \
+        and not b.hand_decided and bet.uncalled_chips(b)[0] is None
+
+
+def board_phase(state: MixedState) -> dict[str, Any]:
+    """A board game's phase once its betting round is over: the next street's board, or
+    the showdown after the last."""
+    street = state.street + 1
+    return {"phase": "showdown"} if street >= state.game.rounds else {"phase": "board", "street": street}
+
+
 def capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amount | None:
     """A fixed-limit bet or raise short of the fixed amount that puts in everything the
     best-stacked opponent still in can match: accepted as it is (None: not such a bet)."""

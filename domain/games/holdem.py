@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.games import mixed
 from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import UNKNOWN, MixedState, Words, cards_of, check_deck
+from domain.games.dealt_hand import MixedState, Words, cards_of, check_deck
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -387,11 +387,9 @@ def _initial(started: HandStarted) -> MixedState:
     fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
                   draw_rules=None)
     hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
-    if started.deck is None:  # every seat but the last dealt at once, the last as the engine deals
-        k, last = HOLE_CARD_COUNT[started.variant], len(started.players) - 1
-        hand = with_changes(hand, hole=((None,) * k,) * last + ((),), up=((False,) * k,) * last + ((),),
-                            due=(False,) * last + (True,))
-        hand = _ENGINE_EVOLVERS[HoleCardsDealt](hand, HoleCardsDealt(last, UNKNOWN * k))
+    if started.deck is None:  # every seat dealt at once, the first round opened in the same copy
+        k, n = HOLE_CARD_COUNT[started.variant], len(started.players)
+        hand = mixed.open_board_round(hand, hole=((None,) * k,) * n, up=((False,) * k,) * n, due=(False,) * n)
     return hand
 
 
@@ -446,12 +444,14 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
             _SET(view, "hand", after)
             _SET(view, "returned", returned)
             return events, view  # type: ignore[return-value]
+    deal = _DEALS.get(type(command))  # a replay's next commonest: hole cards and board named
+    if deal is not None and state is not None and not state.hand.over:
+        return deal(state, command)
     if isinstance(command, StartHand):
         if state is not None:
             raise Violation("illegal_action", "this hand has already started")
         started = _start(command)
-        more, hand = mixed.follow(_initial(started), _WORDS)
-        return _spoken([started], more, hand, ())
+        return _followed([started], _initial(started), ())
     if state is None:
         raise Violation("illegal_action", "the hand has not started")
     hand = state.hand
@@ -470,8 +470,20 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
     done = decide_command(state, command)
     for event in done:
         hand = _EVOLVERS[type(event)](hand, event)
-    more, hand = mixed.follow(hand, _WORDS) if hand.betting.to_act is None else ([], hand)
-    return _spoken(done, more, hand, state.returned)
+    return _followed(done, hand, state.returned)
+
+
+def _followed(done: list[Event], hand: MixedState, returned: tuple[tuple[int, Amount], ...]
+              ) -> tuple[list[Event], HandState]:
+    """Hold'em's own decision's events `done` (`hand` the state after them), followed by
+    what happens by itself, asked only when nobody is to act (only a betting round names one)."""
+    if hand.betting.to_act is not None:
+        view = _NEW(HandState)  # as _view, without the call: after most deals
+        _SET(view, "hand", hand)
+        _SET(view, "returned", returned)
+        return done, view
+    more, hand = mixed.follow(hand, _WORDS)
+    return _spoken(done, more, hand, returned)
 
 
 def _spoken(done: list[Event], more: list[Any], hand: MixedState,
@@ -550,29 +562,38 @@ def _start(command: StartHand) -> HandStarted:
 # hand shown without its cards when they are known, in any order once the betting is over.
 
 
-def _deal_hole(state: HandState, command: DealHole) -> list[Event]:
-    _check_seat(state, command.position)
-    if state.live:
+def _deal_hole(state: HandState, command: DealHole) -> tuple[list[Event], HandState]:
+    """A replay names a seat's hole cards: decided and evolved in one step (the event's
+    state as `_hole_cards_dealt` makes it), a replay's commonest command after the actions."""
+    hand, seat = state.hand, command.position
+    _check_seat(state, seat)
+    if hand.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
-    if _known(state.hand.hole[command.position]) is not None:
-        raise Violation("illegal_action", f"{state.players[command.position]} already has cards")
+    hole = hand.hole[seat]
+    if hole and None not in hole:  # known (a replay deals unknown cards first)
+        raise Violation("illegal_action", f"{hand.players[seat]} already has cards")
     cards, text = _fresh_cards(state, command.cards)
-    if len(cards) != HOLE_CARD_COUNT[state.variant]:
-        raise Violation("invalid_card", f"{state.variant} deals {HOLE_CARD_COUNT[state.variant]} hole cards, not {len(cards)}")
-    return [HoleCardsDealt(command.position, text)]
+    count = hand.game.hand_size
+    if len(cards) != count:
+        raise Violation("invalid_card", f"{state.variant} deals {count} hole cards, not {len(cards)}")
+    dealt = _made(HoleCardsDealt, {"position": seat, "cards": text})
+    return _followed([dealt], with_changes(hand, hole=with_item(hand.hole, seat, cards)), state.returned)
 
 
-def _deal_board(state: HandState, command: DealBoard) -> list[Event]:
-    if state.live:
+def _deal_board(state: HandState, command: DealBoard) -> tuple[list[Event], HandState]:
+    """A replay's board cards of a street: decided and evolved in one step."""
+    hand = state.hand
+    if hand.deck is not None:
         raise Violation("illegal_action", "the service deals this hand from its deck")
     awaiting = state.awaiting
     if awaiting not in ("flop", "turn", "river"):
         raise Violation("illegal_action", f"no board card is due: the hand awaits the {awaiting}")
     cards, text = _fresh_cards(state, command.cards)
-    due = _BOARD_CARDS_TO_DEAL[len(state.board)]
+    due = _BOARD_CARDS_TO_DEAL[len(hand.board)]
     if len(cards) != due:
         raise Violation("invalid_card", f"the {awaiting} is {due} card(s), not {len(cards)}")
-    return [BoardDealt(awaiting, text)]
+    dealt = _made(BoardDealt, {"street": awaiting, "cards": text})
+    return _followed([dealt], _ENGINE_EVOLVERS[BoardDealt](hand, dealt), state.returned)
 
 
 def _show_cards(state: HandState, command: ShowCards) -> list[Event]:
@@ -598,12 +619,13 @@ def _muck(state: HandState, command: Muck) -> list[Event]:
     return [CardsMucked(command.position)]
 
 
-_DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {
-    DealHole: _deal_hole, DealBoard: _deal_board, ShowCards: _show_cards, Muck: _muck}
+_DEALS: dict[type, Callable[[HandState, Any], tuple[list[Event], HandState]]] = {
+    DealHole: _deal_hole, DealBoard: _deal_board}
+_DECIDERS: dict[type, Callable[[HandState, Any], list[Event]]] = {ShowCards: _show_cards, Muck: _muck}
 
 
 def _check_seat(state: HandState, seat: Any) -> None:
-    if type(seat) is not int or not 0 <= seat < len(state.players):
+    if type(seat) is not int or not 0 <= seat < len(state.hand.players):
         raise Violation("illegal_action", f"no seat {seat!r} at this table", numbers={"seat": seat})
 
 
@@ -621,8 +643,7 @@ def _check_contender(state: HandState, seat: int) -> None:
 def _fresh_cards(state: HandState, text: str) -> tuple[tuple[int, ...], str]:
     """Cards not dealt yet, and their canonical text ("AsKd"); raises Violation."""
     hand = state.hand
-    used: set[int | None] = set(hand.board).union(*hand.hole)
-    used.discard(None)  # an unknown card
+    used: set[int | None] = set(hand.board).union(*hand.hole)  # None (an unknown card) matches no card
     try:  # the common, canonical form without the general parser
         cards: tuple[int, ...] | None = _cards(text)
     except (KeyError, TypeError):

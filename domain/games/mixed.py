@@ -34,6 +34,7 @@ from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES,
 from domain.games.dealt_hand import (
     MixedState,
     Words,
+    board_phase,
     capped_fixed_amount,
     cards_of,
     cards_text,
@@ -42,6 +43,7 @@ from domain.games.dealt_hand import (
     check_turn_to_show,
     differ,
     known_cards,
+    round_over,
     shows_at_showdown,
     strengths,
     stud_odd_chip_order,
@@ -221,15 +223,20 @@ def _hand_started(_: None, event: HandStarted) -> MixedState:
                                   event.blinds, event.dead_antes)
     else:
         posted = bet.open_hand(event.betting, event.players, event.stacks, event.button)
-    return MixedState(
-        game=game, players=event.players, odd_chip=event.odd_chip, bring_in=event.bring_in,
-        betting=with_changes(posted, to_act=None), phase="deal", street=0, hole=((),) * n, up=((),) * n,
-        board=(), due=(True,) * n, drawn=(False,) * n, owed=(0,) * n, bring_in_due=False,
-        opener_unknown=False, first_to_act=posted.to_act, shown=(False,) * n, mucked=(False,) * n,
-        awards=(), over=False, showdown=False, deck=event.deck, deck_position=0,
-        commitment=event.commitment, showdown_mode=event.showdown, aggressor=None,
-        draw_rules=event.draw_rules, antes=event.antes,
-        stub=DrawStub(event.deck, event.reshuffle_order) if event.deck is not None and game.family == DRAW else None)
+    # Made as with_changes makes a state: the dataclass's __init__ sets 34 fields one by one.
+    state = _NEW(MixedState)
+    _SET(state, "__dict__", {
+        "game": game, "players": event.players, "odd_chip": event.odd_chip, "bring_in": event.bring_in,
+        "betting": with_changes(posted, to_act=None), "phase": "deal", "street": 0, "hole": ((),) * n,
+        "up": ((),) * n, "board": (), "due": (True,) * n, "drawn": (False,) * n, "owed": (0,) * n,
+        "bring_in_due": False, "opener_unknown": False, "first_to_act": posted.to_act, "shown": (False,) * n,
+        "mucked": (False,) * n, "awards": (), "over": False, "showdown": False, "deck": event.deck,
+        "deck_position": 0, "commitment": event.commitment, "showdown_mode": event.showdown, "aggressor": None,
+        "draw_rules": event.draw_rules, "opener": None, "antes": event.antes, "openers": None,
+        "false_open": False, "acted_after_open": False, "folded_at_open": None,
+        "stub": DrawStub(event.deck, event.reshuffle_order) if event.deck is not None and game.family == DRAW
+        else None})
+    return state
 
 
 def _cards_dealt(state: MixedState, event: CardsDealt) -> MixedState:
@@ -255,7 +262,7 @@ def _open_round(state: MixedState) -> MixedState:
     """Start the betting round of `state.street` once its cards are out."""
     game, b = state.game, state.betting
     if game.family == FLOP:
-        return _open_board_round(state)
+        return open_board_round(state)
     late = state.street >= game.late_round
     if state.street == 0:
         if game.family == STUD:
@@ -276,7 +283,7 @@ def _open_round(state: MixedState) -> MixedState:
                                      opener_unknown=unknown, aggressor=None))
 
 
-def _open_board_round(state: MixedState, **dealt: Any) -> MixedState:
+def open_board_round(state: MixedState, **dealt: Any) -> MixedState:
     """A board game's betting round once its cards are out, opened in the copy of the state
     that deals them (`dealt`: the hole cards or the board): one copy a street, as hold'em's."""
     b = state.betting
@@ -287,13 +294,9 @@ def _open_board_round(state: MixedState, **dealt: Any) -> MixedState:
 
 
 def _close_round(state: MixedState) -> MixedState:
-    """Move on once the betting round is closed, its uncalled chips back (a follow-up
-    event) and more than one player left; otherwise leave the state as it is."""
-    b = state.betting
-    if state.phase != "action" or b.to_act is not None or state.opener_unknown \
-            or b.hand_decided or bet.uncalled_chips(b)[0] is not None:
-        return state
-    return _round_closed(state)
+    """Move on once the betting round is over (domain.games.dealt_hand.round_over); otherwise
+    leave the state as it is."""
+    return _round_closed(state) if round_over(state, state.betting) else state
 
 
 def _open_stud_first_round(state: MixedState) -> MixedState:
@@ -315,7 +318,7 @@ def _board_dealt(state: MixedState, event: BoardDealt) -> MixedState:
     cards = cards_of(event.cards)
     position = state.deck_position + 1 + len(cards) if state.deck is not None else 0  # one card burnt
     if state.game.family == FLOP:
-        return _open_board_round(state, board=state.board + cards, deck_position=position)
+        return open_board_round(state, board=state.board + cards, deck_position=position)
     # stud: the common card of a deck run out, everyone's seventh
     return _open_round(with_changes(state, board=state.board + cards, deck_position=position,
                                     due=(False,) * len(state.due)))
@@ -350,6 +353,8 @@ def _action_taken(state: MixedState, event: ActionTaken) -> MixedState:
         b = with_changes(b, late=True, full_increment=b.structure.unit(late=True))
     betting = bet.apply_action(b, event.position, event.action, event.to)
     if event.action not in ("bet", "raise"):  # a bring-in still due is answered by a bet
+        if betting.to_act is None and state.game.family == FLOP and round_over(state, betting):
+            return with_changes(state, betting=betting, **board_phase(state))  # closed in the same copy
         new = with_changes(state, betting=betting)
     else:
         new = with_changes(state, betting=betting, bring_in_due=False, aggressor=event.position)
@@ -500,7 +505,7 @@ def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
         hole[event.position] += cards  # type: ignore[union-attr]
         up[event.position] += event.up  # type: ignore[union-attr]
         position += len(cards)
-    return _open_board_round(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
+    return open_board_round(state, hole=tuple(hole), up=tuple(up), due=(False,) * len(hole),
                              deck_position=position)
 
 
@@ -768,7 +773,7 @@ def _round_closed(state: MixedState) -> MixedState:
         due = tuple(not f for f in state.betting.folded)
         return with_changes(state, phase="deal", street=street, due=due)
     if game.family == FLOP:
-        return with_changes(state, phase="board", street=street)
+        return with_changes(state, **board_phase(state))
     return with_changes(state, phase="draw", street=street, drawn=(False,) * len(state.drawn),
                         owed=(0,) * len(state.owed))
 
