@@ -30,30 +30,9 @@ SETTINGS: tuple[dict[str, Any], ...] = (
     {"structure": "fixed-limit", "heads_up_uncapped": True})
 
 
-class _Draws:
-    """Seeded randomness, each value drawn kept, so an action is timed again with the same draws."""
-
-    def __init__(self, rng: random.Random, taken: tuple[Any, ...] = ()) -> None:
-        self._rng, self._replayed = rng, list(taken)
-        self.taken: list[Any] = []
-
-    def _draw(self, make: Any) -> Any:
-        value = self._replayed.pop(0) if self._replayed else make()
-        self.taken.append(value)
-        return value
-
-    def shuffled(self, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return self._draw(lambda: tuple(self._rng.sample(cards, len(cards))))  # type: ignore[no-any-return]
-
-    def salt(self) -> str:
-        return self._draw(lambda: self._rng.randbytes(32).hex())  # type: ignore[no-any-return]
-
-    def die(self) -> int:
-        return self._draw(lambda: self._rng.randint(1, 6))  # type: ignore[no-any-return]
-
-
 def _trace() -> list[tuple[Any, Any, tuple[Any, ...]]]:
     """(the table before, the command, the draws taken) of every action of the ten tables."""
+    from bench.action_domain import _Draws  # the same seeded, replayable draws as action_domain's
     from domain.games.draw import openers
     from domain.live import table, table_commands
     from domain.rules.betting import BettingStructure
@@ -99,6 +78,7 @@ def _trace() -> list[tuple[Any, Any, tuple[Any, ...]]]:
 
 def measure(passes: int) -> str:
     """"actions median-ms min-ms" of this process's checkout."""
+    from bench.action_domain import _Draws
     from domain.live import table
 
     steps = _trace()
