@@ -329,3 +329,42 @@ def capped_fixed_amount(b: BettingState, seat: int, command: PostAction) -> Amou
     if b.highest < to == cover < full and to <= b.bets[seat] + b.stacks[seat]:
         return to
     return None
+
+
+class HandView:
+    """What a game's view over the family's state (`hand`) reads the same whichever game
+    it speaks for: hold'em's and five-card draw's `HandState` (each adds its own terms)."""
+    __slots__ = ()
+    hand: MixedState
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.hand.players
+
+    @property
+    def stacks(self) -> tuple[Amount, ...]:
+        return self.hand.betting.stacks
+
+    @property
+    def over(self) -> bool:
+        return self.hand.over
+
+    @property
+    def commitment(self) -> str | None:
+        return self.hand.commitment
+
+    @property
+    def shown(self) -> tuple[bool, ...]:
+        return self.hand.shown
+
+    @property
+    def mucked(self) -> tuple[bool, ...]:
+        return self.hand.mucked
+
+    @property
+    def awards(self) -> tuple[PotAward, ...]:
+        return self.hand.awards
+
+    @property
+    def showdown(self) -> bool:
+        return self.hand.showdown

@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.games import mixed
 from domain.games.dealt_games import DEALT_GAMES, MAX_BOARD_PLAYERS
-from domain.games.dealt_hand import MixedState, Words, cards_of, check_deck
+from domain.games.dealt_hand import HandView, MixedState, Words, cards_of, check_deck
 from domain.games.dealt_hand import shows_at_showdown as flop_shows_at_showdown
 from domain.games.hand_events import ActionTaken, CardsMucked, PostAction, PotAwarded, ShowAsked, UncalledReturned
 from domain.rules import betting as bet
@@ -36,7 +36,7 @@ from domain.rules import showdown_order
 from domain.rules.betting import Amount, BettingState, BettingStructure, LegalActions, with_changes, with_item
 from domain.rules.cards import format_card, parse_cards
 from domain.rules.citations import cite
-from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot, PotAward
+from domain.rules.pots import LEFT_OF_BUTTON, ODD_CHIP_POLICIES, Pot
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
 
@@ -179,7 +179,7 @@ def event_from_record(type_name: str, data: dict[str, Any]) -> Event:
 
 
 @dataclass(frozen=True, slots=True)
-class HandState:
+class HandState(HandView):
     """Everything views need, read off the flop family's state of the hand (`hand`) in
     hold'em's terms. `hole[i]` is None while seat i's cards are unknown; `returned` the
     uncalled chips given back, in order (the flop family keeps no list of them)."""
@@ -189,10 +189,6 @@ class HandState:
     @property
     def variant(self) -> str:
         return _VARIANT_OF[self.hand.game.name]
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.hand.players
 
     @property
     def odd_chip(self) -> str:
@@ -211,36 +207,12 @@ class HandState:
         return self.hand.deck_position
 
     @property
-    def commitment(self) -> str | None:
-        return self.hand.commitment
-
-    @property
     def hole(self) -> tuple[tuple[int, ...] | None, ...]:
         return tuple([_known(cards) for cards in self.hand.hole])
 
     @property
     def board(self) -> tuple[int, ...]:
         return self.hand.board  # type: ignore[return-value]  # hold'em's board is never unknown
-
-    @property
-    def shown(self) -> tuple[bool, ...]:
-        return self.hand.shown
-
-    @property
-    def mucked(self) -> tuple[bool, ...]:
-        return self.hand.mucked
-
-    @property
-    def awards(self) -> tuple[PotAward, ...]:
-        return self.hand.awards
-
-    @property
-    def over(self) -> bool:
-        return self.hand.over
-
-    @property
-    def showdown(self) -> bool:
-        return self.hand.showdown
 
     @property
     def showdown_mode(self) -> str:
@@ -274,10 +246,6 @@ class HandState:
     def to_act(self) -> int | None:
         """The player to bet, or (declared live showdown) to show or muck."""
         return None if self.hand.over else self.hand.to_act
-
-    @property
-    def stacks(self) -> tuple[Amount, ...]:
-        return self.hand.betting.stacks
 
     @property
     def pots(self) -> tuple[Pot, ...]:

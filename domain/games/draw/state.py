@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games.dealt_hand import MixedState
+from domain.games.dealt_hand import HandView, MixedState
 from domain.games.draw_settings import DrawSettings
 from domain.rules import showdown_order
-from domain.rules.betting import Amount, BettingState
+from domain.rules.betting import BettingState
 from domain.rules.cards import format_card
-from domain.rules.pots import Pot, PotAward
+from domain.rules.pots import Pot
 from domain.rules.violations import Violation
 
 HAND_SIZE = 5
@@ -28,7 +28,7 @@ _CARD_BY_TEXT = {format_card(c): c for c in range(53)}
 
 
 @dataclass(frozen=True)
-class HandState:
+class HandState(HandView):
     """Everything views need, read off the draw family's state of the hand (`hand`) in
     five-card draw's terms (its own decider's state had them as fields). The family keeps
     no hands as first dealt, draw counts, redeal count or points: `dealt[i]` seat i's hand
@@ -41,10 +41,6 @@ class HandState:
     redeals: int = 0
     points: tuple[int, ...] = ()
     derived_redeals: bool = False
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.hand.players
 
     @property
     def button(self) -> int:
@@ -69,10 +65,6 @@ class HandState:
         return SECOND_ROUND if hand.street else FIRST_ROUND
 
     @property
-    def over(self) -> bool:
-        return self.hand.over
-
-    @property
     def betting(self) -> BettingState | None:
         """None in no-betting mode."""
         return self.hand.betting if self.settings.betting else None
@@ -89,10 +81,6 @@ class HandState:
         deck = self.hand.deck
         assert deck is not None  # five-card draw is always dealt from its deck
         return deck
-
-    @property
-    def commitment(self) -> str | None:
-        return self.hand.commitment
 
     @property
     def reshuffle_order(self) -> tuple[str, ...] | None:
@@ -141,22 +129,6 @@ class HandState:
         return self.hand.folded_at_open
 
     @property
-    def awards(self) -> tuple[PotAward, ...]:
-        return self.hand.awards
-
-    @property
-    def showdown(self) -> bool:
-        return self.hand.showdown
-
-    @property
-    def shown(self) -> tuple[bool, ...]:
-        return self.hand.shown
-
-    @property
-    def mucked(self) -> tuple[bool, ...]:
-        return self.hand.mucked
-
-    @property
     def aggressor(self) -> int | None:
         """The last player to bet or raise in the second round (TDA 2024 17: shows first)."""
         return self.hand.aggressor if self.phase == SECOND_ROUND else None
@@ -165,10 +137,6 @@ class HandState:
     def contenders(self) -> tuple[int, ...]:
         """Seats still in the hand (every seat in no-betting mode)."""
         return self.hand.betting.contenders
-
-    @property
-    def stacks(self) -> tuple[Amount, ...]:
-        return self.hand.betting.stacks
 
     @property
     def draw_to_act(self) -> int | None:
