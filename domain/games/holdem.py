@@ -354,11 +354,11 @@ def _initial(started: HandStarted) -> MixedState:
     fields = started.__dict__.copy()
     fields.update(game=_GAME_OF[fields.pop("variant")], antes=(), blinds=(), bring_in=0, dead_antes=False,
                   draw_rules=None)
-    hand = mixed.evolve(None, _made(mixed.HandStarted, fields))
+    engine_started = _made(mixed.HandStarted, fields)
     if started.deck is None:  # every seat dealt at once, the first round opened in the same copy
         k, n = HOLE_CARD_COUNT[started.variant], len(started.players)
-        hand = mixed.open_board_round(hand, hole=((None,) * k,) * n, up=((False,) * k,) * n, due=(False,) * n)
-    return hand
+        return mixed.started_dealt(engine_started, ((None,) * k,) * n, ((False,) * k,) * n)
+    return mixed.evolve(None, engine_started)
 
 
 def replay(events: Iterable[Event]) -> HandState:
@@ -402,7 +402,7 @@ def handle(state: HandState | None, command: Command) -> tuple[list[Event], Hand
                 # wrong_fixed_amount). The engine also takes a bet capped at what the
                 # best-stacked opponent can match, for the mixed games' records; hold'em never did.
                 bet.check_action(hand.betting, command.position, command.action, command.to)
-            events, after = mixed.handle(hand, command, _WORDS)  # all in hold'em's words
+            events, after = mixed.act(hand, command, _WORDS)  # all in hold'em's words
             returned = state.returned
             if len(events) > 1:  # what the action closed: the uncalled chips among it
                 for written in events:

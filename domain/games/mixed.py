@@ -1,7 +1,7 @@
 """One hand of the mixed games as a decider (`handle`, `decide`, `evolve`, `replay`):
 seven-card stud, stud hi-lo, razz, Omaha hi-lo, 2-7 triple draw, 2-7 single draw,
-badugi and short-deck hold'em; hold'em and Omaha too, in hold'em's events (domain.games.holdem,
-`Words`). Five-card draw keeps its own decider.
+badugi and short-deck hold'em; hold'em, Omaha and five-card draw too, in their own events
+(domain.games.holdem, domain.games.draw.engine: `Words`).
 
 A hand without a deck (a replay, a mixed table's) stops where cards are due
 (`state.awaiting`: "deal", "board", "draw", "action", "showdown") and waits for DealCards /
@@ -30,7 +30,7 @@ from functools import reduce
 from typing import Any
 
 from domain.games import draw_family, stud
-from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, GAMES, MAX_BOARD_PLAYERS, MAX_STUD_PLAYERS, STUD, STUD_DEAL
+from domain.games.dealt_games import DEALT_GAMES, DRAW, FLOP, FLOP_BOARD, STUD, STUD_DEAL
 from domain.games.dealt_hand import (
     MixedState,
     Words,
@@ -38,7 +38,6 @@ from domain.games.dealt_hand import (
     capped_fixed_amount,
     cards_of,
     cards_text,
-    check_deck,
     check_fresh,
     check_turn_to_show,
     differ,
@@ -51,6 +50,7 @@ from domain.games.dealt_hand import (
     tabled_face_up,
     up_cards,
 )
+from domain.games.dealt_start import check_start
 from domain.games.draw_family import CardsDiscarded, Discard, FalseOpeners, FalseOpenersFound, OpenersShown, OpenersSplit, OpenWithoutProof, Redealt
 from domain.games.draw_settings import DrawRules
 from domain.games.draw_stub import DrawStub
@@ -62,8 +62,8 @@ from domain.rules import showdown_order
 from domain.rules.betting import FIXED_LIMIT, Amount, BettingStructure, with_changes, with_item
 from domain.rules.cards import format_card
 from domain.rules.citations import cite
-from domain.rules.pots import ODD_CHIP_POLICIES, Pot, PotAward
-from domain.rules.showdown_order import AUTOMATIC, SHOWDOWNS
+from domain.rules.pots import Pot, PotAward
+from domain.rules.showdown_order import AUTOMATIC
 from domain.rules.split_pots import award_high_low
 from domain.rules.violations import Violation
 from domain.secrecy import OWNER_ONLY, PUBLIC, SEALED
@@ -216,24 +216,42 @@ def evolve(state: MixedState | None, event: Event) -> MixedState:
 
 
 def _hand_started(_: None, event: HandStarted) -> MixedState:
-    game = DEALT_GAMES[event.game]
-    n = len(event.players)
+    posted, n = _posted(event), len(event.players)
+    return _new_hand(event, with_changes(posted, to_act=None), posted.to_act, "deal",
+                     ((),) * n, ((),) * n, (True,) * n)
+
+
+def started_dealt(event: HandStarted, hole: tuple[tuple[Any, ...], ...], up: tuple[tuple[bool, ...], ...]
+                  ) -> MixedState:
+    """A board game's hand whose hole cards are all out as it starts (a replay's unknown
+    ones): the first betting round opened in the copy that starts it, the state that
+    `_hand_started` then `open_board_round` make in three."""
+    posted = _posted(event)
+    return _close_round(_new_hand(event, posted, posted.to_act, "action", hole, up, (False,) * len(hole)))
+
+
+def _posted(event: HandStarted) -> bet.BettingState:
     if event.antes or event.blinds:
-        posted = post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
-                                  event.blinds, event.dead_antes)
-    else:
-        posted = bet.open_hand(event.betting, event.players, event.stacks, event.button)
+        return post_by_position(event.betting, event.players, event.stacks, event.button, event.antes,
+                                event.blinds, event.dead_antes)
+    return bet.open_hand(event.betting, event.players, event.stacks, event.button)
+
+
+def _new_hand(event: HandStarted, betting: bet.BettingState, first_to_act: int | None, phase: str,
+              hole: tuple[tuple[Any, ...], ...], up: tuple[tuple[bool, ...], ...], due: tuple[bool, ...]
+              ) -> MixedState:
+    game, n = DEALT_GAMES[event.game], len(event.players)
     # Made as with_changes makes a state: the dataclass's __init__ sets 34 fields one by one.
     state = _NEW(MixedState)
     _SET(state, "__dict__", {
         "game": game, "players": event.players, "odd_chip": event.odd_chip, "bring_in": event.bring_in,
-        "betting": with_changes(posted, to_act=None), "phase": "deal", "street": 0, "hole": ((),) * n,
-        "up": ((),) * n, "board": (), "due": (True,) * n, "drawn": (False,) * n, "owed": (0,) * n,
-        "bring_in_due": False, "opener_unknown": False, "first_to_act": posted.to_act, "shown": (False,) * n,
-        "mucked": (False,) * n, "awards": (), "over": False, "showdown": False, "deck": event.deck,
-        "deck_position": 0, "commitment": event.commitment, "showdown_mode": event.showdown, "aggressor": None,
-        "draw_rules": event.draw_rules, "opener": None, "antes": event.antes, "openers": None,
-        "false_open": False, "acted_after_open": False, "folded_at_open": None,
+        "betting": betting, "phase": phase, "street": 0, "hole": hole, "up": up, "board": (), "due": due,
+        "drawn": (False,) * n, "owed": (0,) * n, "bring_in_due": False, "opener_unknown": False,
+        "first_to_act": first_to_act, "shown": (False,) * n, "mucked": (False,) * n, "awards": (),
+        "over": False, "showdown": False, "deck": event.deck, "deck_position": 0, "commitment": event.commitment,
+        "showdown_mode": event.showdown, "aggressor": None, "draw_rules": event.draw_rules, "opener": None,
+        "antes": event.antes, "openers": None, "false_open": False, "acted_after_open": False,
+        "folded_at_open": None,
         "stub": DrawStub(event.deck, event.reshuffle_order) if event.deck is not None and game.family == DRAW
         else None})
     return state
@@ -473,6 +491,17 @@ def handle(state: MixedState | None, command: Command, words: Words | None = Non
     return events, current
 
 
+def act(state: MixedState, command: PostAction, words: Words) -> tuple[list[Event], MixedState]:
+    """`handle` of a player's action on a hand a seat is to act in (the caller has looked),
+    without the dispatch: the commonest command of all."""
+    events: list[Event] = _post_action(state, command)
+    after = _action_taken(state, events[0])  # type: ignore[arg-type]  # an ActionTaken
+    if after.betting.to_act is None:
+        more, after = follow(after, words)
+        events.extend(more)
+    return events, after
+
+
 def decided(state: MixedState, command: Command) -> list[Event]:
     """A command's own events, checked (no follow-up): five-card draw's engine asks."""
     decider = _DECIDERS.get(type(command))
@@ -510,42 +539,7 @@ def _hole_cards_from_deck(state: MixedState, dealt: list[Event]) -> MixedState:
 
 
 def _start(command: StartHand) -> HandStarted:
-    n = len(command.players)
-    if command.game not in DEALT_GAMES:
-        raise Violation("illegal_action", f"game must be one of {', '.join(GAMES)}")
-    if command.odd_chip not in ODD_CHIP_POLICIES:
-        raise Violation("illegal_action", f"odd_chip must be one of {', '.join(ODD_CHIP_POLICIES)}")
-    game = DEALT_GAMES[command.game]
-    family = game.family
-    most = MAX_BOARD_PLAYERS if family == FLOP else 10
-    if not 2 <= n <= most or len(command.stacks) != n or len(set(command.players)) != n:
-        raise Violation("illegal_action", f"a hand needs 2 to {most} distinct players, one stack each")
-    if not 0 <= command.button < n:
-        raise Violation("illegal_action", f"button must be a seat 0..{n - 1}")
-    if family == STUD and n > MAX_STUD_PLAYERS:
-        raise Violation("too_many_players",
-                        f"{command.game} is dealt to at most {MAX_STUD_PLAYERS} players, not {n}: "
-                        "the deck holds seven cards each for eight, with one common card on "
-                        "seventh street when it runs out",
-                        cite("stud_at_most_eight"), {"players": n, "max_players": MAX_STUD_PLAYERS})
-    by_position = bool(command.antes or command.blinds)
-    if by_position and (len(command.antes) != n or len(command.blinds) != n):
-        raise Violation("illegal_action", "antes and blinds list one amount per player (or none: the structure's)")
-    if not by_position and family == STUD:
-        raise Violation("illegal_action", "stud games post their antes by seat")
-    if not draw_family.without_chips(command.draw_rules, command.stacks, command.antes, command.blinds) \
-            and min(command.stacks) <= 0:
-        raise Violation("illegal_action", "every seated player needs chips")
-    if command.showdown not in SHOWDOWNS:
-        raise Violation("illegal_action", f"showdown must be one of {', '.join(SHOWDOWNS)}")
-    if family == DRAW or command.reshuffle_order is not None:
-        draw_family.check_decks(game, n, command.deck, command.reshuffle_order, command.draw_rules)
-    elif command.deck is not None:
-        check_deck(game, command.deck, n)
-    if command.draw_rules is not None:
-        if family != DRAW:
-            raise Violation("illegal_action", f"{command.game} is not a draw game: it has no draw rules")
-        command.draw_rules.validate()
+    check_start(command)
     return HandStarted(command.game, tuple(command.players), tuple(command.stacks),
                        command.button, command.betting, tuple(command.antes),
                        tuple(command.blinds), command.bring_in, command.dead_antes,
