@@ -7,9 +7,10 @@ play (6 seats of 10,000 chips, no-limit 50/100, auto_deal, a 30-second action cl
 same choice of action; a finished table replaced by a new one). Each round then times,
 over every action of the trace, each item the write path runs (service.application.commands
 .execute and service.http.api.tables.written): the table's decider (decide and evolve,
-each hand's deal and Merkle root included, made once as when dealt), the records and their
-metadata (`_new_events`: event to record, table seats, secrecy, sealing), the snapshot
-at a hand's close (the state after the HandClosed and its encoding), and the answer's
+each hand's deal and Merkle root included, made once as when dealt; at a hand's close, the
+table right after its HandClosed too, which the snapshot keeps), the records and their
+metadata (`_new_events`: event to record, table seats, secrecy, sealing), the snapshot's
+encoding at a hand's close, and the answer's
 views (who acts and what they may do, the hand's summary, the events redacted). The figures
 are the thread's CPU milliseconds per action, medians over the rounds: compare runs of
 two commits interleaved (A, B, A, B ...), since up to 8 helpers share the machine.
@@ -118,15 +119,15 @@ def items(steps: list[Step]) -> dict[str, Callable[[], None]]:
     records = [commands._new_events(before, events) for before, _, _, _, events, _ in steps]
     recorded = [tuple({"version": version, "type": r.type, "data": r.data, "metadata": dict(r.metadata)}
                       for version, r in enumerate(written, 1)) for written in records]
-    closes = [(before, events) for before, _, _, _, events, _ in steps
-              if any(type(e) is table_events.HandClosed for e in events)]
-    at_close = [commands.state_after_close(before, events) for before, events in closes]
+    at_close = [table.decided(before, command, now, _Draws(random.Random(), taken)).closed
+                for before, command, now, taken, events, _ in steps
+                if any(type(e) is table_events.HandClosed for e in events)]
     keys = {f"key-{i}": (i, i) for i in range(KEYS_IN_A_SNAPSHOT)}
 
     def decide() -> None:
         deal_commitment._levels.cache_clear()  # each hand's root made once, as when dealt
         for before, command, now, taken, _, _ in steps:
-            table.handle(before, command, now, _Draws(random.Random(), taken))
+            table.decided(before, command, now, _Draws(random.Random(), taken))
 
     def new_events() -> None:
         for before, _, _, _, events, _ in steps:
@@ -136,10 +137,6 @@ def items(steps: list[Step]) -> dict[str, Callable[[], None]]:
         for _, _, _, _, events, _ in steps:
             for event in events:
                 to_record(event)
-
-    def snapshot_state() -> None:
-        for before, events in closes:
-            commands.state_after_close(before, events)
 
     def snapshot_encode() -> None:
         for closed in at_close:
@@ -158,7 +155,7 @@ def items(steps: list[Step]) -> dict[str, Callable[[], None]]:
             views.redact_events(shown, VIEWER)
 
     return {"decider": decide, "records": new_events, "records_to_record": to_records,
-            "snapshot_state": snapshot_state, "snapshot_encode": snapshot_encode,
+            "snapshot_encode": snapshot_encode,
             "legal_actions_view": legal, "hand_summary": summary, "redact_events": redact}
 
 

@@ -41,7 +41,7 @@ level in force, TDA 2024 23), and the table never finishes by itself: the tourna
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.live import table_names
 from domain.live.games.common import Dealing, Draws, Opening, TableMove
@@ -76,10 +76,7 @@ from domain.live.table_events import (
     PlayerReturned,
     PlayerSatOut,
     PlayerSeatedAtTable,
-    PotWinners,
-    Result,
     SeatStack,
-    Standing,
     StandUpQueued,
     TableClosing,
     TableCreated,
@@ -87,6 +84,7 @@ from domain.live.table_events import (
     TimeBankSet,
     TimeBankUsed,
 )
+from domain.live.table_standings import busted_by, results_of, standings
 from domain.live.table_state import EMPTY_SEAT, TableState, evolve, game_rules, hand_id_for
 from domain.registry import GameRules
 from domain.rules import deal_commitment
@@ -135,6 +133,34 @@ def handle(state: TableState | None, command: Command,
     deadlines, and by ExpireClock; other tables ignore it. `draws`: fresh randomness for
     games that need more than the deal (draw redeals and reshuffles, Palace Poker's
     orders, dice rolls); hold'em ignores it."""
+    events, after, _ = decided(state, command, now_ms, draws)
+    return events, after
+
+
+class Decided(NamedTuple):
+    events: list[Any]
+    state: TableState
+    closed: tuple[int, TableState] | None
+    """The index of the last HandClosed among `events` and the table right after it (between
+    hands: what a snapshot keeps, an auto-deal table's next deal left out); None when no
+    hand closed."""
+
+
+def decided(state: TableState | None, command: Command,
+            now_ms: int | None = None, draws: Draws | None = None) -> Decided:
+    """`handle`, with the table right after the last hand it closed, as the decider
+    evolved it on the way (a snapshot at the close needs no second fold)."""
+    closes: list[TableState] = []
+    events, after = _handled(state, command, now_ms, draws, closes)
+    if not closes:
+        return Decided(events, after, None)
+    closed_at = next(i for i in range(len(events) - 1, -1, -1) if type(events[i]) is HandClosed)
+    return Decided(events, after, (closed_at, closes[-1]))
+
+
+def _handled(state: TableState | None, command: Command, now_ms: int | None, draws: Draws | None,
+             closes: list[TableState]) -> tuple[list[Any], TableState]:
+    """`handle`; `closes` gathers the table right after each HandClosed, in order."""
     if isinstance(command, CreateTable):
         if state is not None:
             raise Violation("illegal_action", "this table already exists")
@@ -152,13 +178,14 @@ def handle(state: TableState | None, command: Command,
     if state.finished:
         raise Violation("table_finished", "the table has finished: no more hands")
     if isinstance(command, StartNextHand):
-        return _turn_passed(*_start_next_hand(state, command, draws), now_ms, draws, deal_next=False)
+        return _turn_passed(*_start_next_hand(state, command, draws, closes), now_ms, draws, closes,
+                            deal_next=False)
     if isinstance(command, Act):
-        return _turn_passed(*_act(state, command, draws), now_ms, draws)
+        return _turn_passed(*_act(state, command, draws, closes), now_ms, draws, closes)
     if isinstance(command, ExpireClock):
-        return _expire_clock(state, command, _required(now_ms), draws)
+        return _expire_clock(state, command, _required(now_ms), draws, closes)
     if isinstance(command, SitOut):
-        return _sit_out(state, command, now_ms, draws)
+        return _sit_out(state, command, now_ms, draws, closes)
     if isinstance(command, ReturnToSeat):
         return _return_to_seat(state, command)
     if isinstance(command, (SeatPlayer, RemovePlayer)):
@@ -266,8 +293,8 @@ def everyone_away(state: TableState) -> bool:
     return bool(seats) and all(state.sitting_out[seat] for seat in seats)
 
 
-def _start_next_hand(state: TableState, command: StartNextHand,
-                     draws: Draws | None) -> tuple[list[Any], TableState]:
+def _start_next_hand(state: TableState, command: StartNextHand, draws: Draws | None,
+                     closes: list[TableState]) -> tuple[list[Any], TableState]:
     if state.hand_in_progress:
         raise Violation("hand_in_progress", f"hand {state.hand_id} is still being played",
                         numbers={"hand": state.hand_id})
@@ -317,7 +344,7 @@ def _start_next_hand(state: TableState, command: StartNextHand,
         start = rules.start(Opening(players, stacks, hand_button, state.settings, betting, tuple(command.deck),
                                     commitment, _dealing(state, draws), previous))
     hand_events, hand = _game_handle(rules, None, start, _dealing(state, draws))
-    return _with_closing(with_changes(state, hand=hand), [*clock_set, opened, *hand_events])
+    return _with_closing(with_changes(state, hand=hand), [*clock_set, opened, *hand_events], closes)
 
 
 def _given_positions(state: TableState, command: StartNextHand, in_game: tuple[int, ...],
@@ -491,7 +518,8 @@ def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
     return None if draws is None or state.salt is None else Dealing(draws, state.salt)
 
 
-def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any], TableState]:
+def _act(state: TableState, command: Act, draws: Draws | None,
+         closes: list[TableState]) -> tuple[list[Any], TableState]:
     if not state.hand_in_progress:
         raise Violation("hand_over", "no hand is being played: start the next hand")
     position = state.position_of(command.player_id)
@@ -510,7 +538,7 @@ def _act(state: TableState, command: Act, draws: Draws | None) -> tuple[list[Any
         hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
     except Violation as refused:
         raise _about_players(refused, state, command.player_id) from None
-    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events])
+    return _with_closing(with_changes(state, hand=hand), [*ruled, *hand_events], closes)
 
 
 def _about_players(refused: Violation, state: TableState, player_id: str) -> Violation:
@@ -551,19 +579,19 @@ def _required(now_ms: int | None) -> int:
     return now_ms
 
 
-def _turn_passed(events: list[Any], state: TableState, now_ms: int | None,
-                 draws: Draws | None = None, *, deal_next: bool = True) -> tuple[list[Any], TableState]:
+def _turn_passed(events: list[Any], state: TableState, now_ms: int | None, draws: Draws | None,
+                 closes: list[TableState], *, deal_next: bool = True) -> tuple[list[Any], TableState]:
     """After the turn moved: the computer plays every absent player whose turn comes, an
     auto-deal table opens its next hand if these events closed one (`deal_next`: at most
     once per command, so absent players alone never play hand after hand), then the next
     present player's clock starts."""
     events = list(events)
     while (seat := state.seat_to_act) is not None and state.sitting_out[seat]:
-        played, state = _play_for(state, seat, _away_reason(state), draws)
+        played, state = _play_for(state, seat, _away_reason(state), draws, closes)
         events.extend(played)
     if deal_next and _deals_next(state, events):
-        opened, state = _start_next_hand(state, fresh_deal(state, draws), draws)
-        return _turn_passed([*events, *opened], state, now_ms, draws, deal_next=False)
+        opened, state = _start_next_hand(state, fresh_deal(state, draws), draws, closes)
+        return _turn_passed([*events, *opened], state, now_ms, draws, closes, deal_next=False)
     seat = state.seat_to_act
     if state.action_clock_s is not None and seat is not None:
         deadline = _required(now_ms) + state.action_clock_s * 1000
@@ -590,7 +618,8 @@ def fresh_deal(state: TableState, draws: Draws | None) -> StartNextHand:
     return StartNextHand(draws.shuffled(deck), draws.salt())
 
 
-def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) -> tuple[list[Any], TableState]:
+def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None,
+              closes: list[TableState]) -> tuple[list[Any], TableState]:
     """The computer's action for table seat `seat` (whose turn it is), through the game's
     decider like any other action."""
     rules = game_rules(state.game)
@@ -602,7 +631,7 @@ def _play_for(state: TableState, seat: int, reason: str, draws: Draws | None) ->
     command = kill(state.hand, position) if kill is not None else \
         rules.auto_action(state.hand, position, reason == CLOCK_EXPIRED)
     hand_events, hand = _game_handle(rules, state.hand, command, _dealing(state, draws))
-    return _with_closing(with_changes(state, hand=hand), [marker, *hand_events])
+    return _with_closing(with_changes(state, hand=hand), [marker, *hand_events], closes)
 
 
 def _away_reason(state: TableState) -> str:
@@ -614,8 +643,8 @@ def _away_reason(state: TableState) -> str:
     return SITTING_OUT
 
 
-def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
-                  draws: Draws | None) -> tuple[list[Any], TableState]:
+def _expire_clock(state: TableState, command: ExpireClock, now_ms: int, draws: Draws | None,
+                  closes: list[TableState]) -> tuple[list[Any], TableState]:
     clock = state.clock
     if clock is None or (clock.hand_id, clock.seat, clock.deadline_at_ms) != \
             (command.hand_id, command.seat, command.deadline_at_ms):
@@ -643,8 +672,8 @@ def _expire_clock(state: TableState, command: ExpireClock, now_ms: int,
         events.append(sat_out)
     # This turn is a timeout (check or fold) even for a player who is now away; the
     # computer's fuller policy plays their later turns.
-    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED, draws)
-    return _turn_passed([*events, *played], state, now_ms, draws)
+    played, state = _play_for(state, clock.seat, CLOCK_EXPIRED, draws, closes)
+    return _turn_passed([*events, *played], state, now_ms, draws, closes)
 
 
 def _seat_of(state: TableState, player_id: str) -> int:
@@ -654,8 +683,8 @@ def _seat_of(state: TableState, player_id: str) -> int:
     return seat
 
 
-def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
-             draws: Draws | None) -> tuple[list[Any], TableState]:
+def _sit_out(state: TableState, command: SitOut, now_ms: int | None, draws: Draws | None,
+             closes: list[TableState]) -> tuple[list[Any], TableState]:
     seat = _seat_of(state, command.player_id)
     if state.sitting_out[seat]:
         raise Violation("already_sitting_out", f"{command.player_id} is already sitting out",
@@ -665,7 +694,7 @@ def _sit_out(state: TableState, command: SitOut, now_ms: int | None,
     if state.seat_to_act != seat:
         return [sat_out], state
     # Their turn, perhaps with their clock running: the computer acts now.
-    return _turn_passed([sat_out], state, now_ms, draws)
+    return _turn_passed([sat_out], state, now_ms, draws, closes)
 
 
 def _return_to_seat(state: TableState, command: ReturnToSeat) -> tuple[list[Any], TableState]:
@@ -698,22 +727,10 @@ def _game_handle(rules: GameRules, hand: Any, command: Any, dealing: Dealing | N
     return handled
 
 
-def _busted_by(state: TableState, busted: tuple[str, ...]) -> tuple[PotWinners, ...]:
-    """For each busted player, the winners of the last pot awarded that they were eligible
-    for (pots are awarded main pot first: the last is the highest-numbered)."""
-    awards = getattr(state.hand, "awards", ())
-    named = []
-    for player in busted:
-        position = next(p for p, seat in enumerate(state.hand_seats) if state.players[seat] == player)
-        last = next((a for a in reversed(awards) if position in a.eligible), None)
-        if last is not None:
-            named.append(PotWinners(player, tuple(state.players[state.hand_seats[w]] for w in last.winners)))
-    return tuple(named)
-
-
-def _closing(state: TableState) -> tuple[list[Any], TableState]:
+def _closing(state: TableState, closes: list[TableState]) -> tuple[list[Any], TableState]:
     """HandClosed (and TableFinished) once the game's hand is over, and the table after
-    them (evolved once: the checks below read it)."""
+    them (evolved once: the checks below read it); the table right after HandClosed goes
+    to `closes`."""
     if state.hand is None or not state.hand.over:
         return [], state
     rules = game_rules(state.game)
@@ -723,9 +740,10 @@ def _closing(state: TableState) -> tuple[list[Any], TableState]:
                              hand_points[position] if hand_points else None)
                    for position, seat in enumerate(state.hand_seats))
     busted = tuple(entry.player_id for entry in stacks if chips and entry.stack == 0)
-    closed = HandClosed(state.hand_id, stacks, busted, _busted_by(state, busted))  # type: ignore[arg-type]
+    closed = HandClosed(state.hand_id, stacks, busted, busted_by(state, busted))  # type: ignore[arg-type]
     events: list[Any] = [closed]
     after = evolve(state, closed)
+    closes.append(after)
     with_chips = [seat for seat, stack in enumerate(after.stacks) if stack > 0]
     hands = rules.hands_in_match(state.settings)
     if state.closing:
@@ -747,28 +765,7 @@ def _closing(state: TableState) -> tuple[list[Any], TableState]:
     return events, after
 
 
-def _with_closing(state: TableState, events: list[Any]) -> tuple[list[Any], TableState]:
-    closing, state = _closing(state)
+def _with_closing(state: TableState, events: list[Any],
+                  closes: list[TableState]) -> tuple[list[Any], TableState]:
+    closing, state = _closing(state, closes)
     return [*events, *closing], state
-
-
-def standings(state: TableState) -> tuple[Standing, ...]:
-    """Players with chips first (by stack), then the eliminated by place; in a game for
-    points, everyone by points. Level players share a place."""
-    seats = range(len(state.players))
-    if not game_rules(state.game).plays_for_chips(state.settings):
-        scores = state.points or (0,) * len(state.players)
-        return tuple(Standing(state.players[s], 1 + sum(1 for o in scores if o > scores[s]), state.stacks[s])
-                     for s in sorted(seats, key=lambda s: (-scores[s], s)))
-    alive = [s for s in seats if state.stacks[s] > 0]
-    ranked = [Standing(state.players[s], 1 + sum(1 for o in alive if state.stacks[o] > state.stacks[s]),
-                       state.stacks[s]) for s in sorted(alive, key=lambda s: (-state.stacks[s], s))]
-    out = sorted(state.eliminated, key=lambda s: s.place)
-    return tuple(ranked + out)
-
-
-def results_of(final: tuple[Standing, ...]) -> tuple[Result, ...]:
-    """Win for the one player in first place, draw for each of several, loss for the rest."""
-    leaders = sum(1 for s in final if s.place == 1)
-    return tuple(Result(s.player_id, s.place, "loss" if s.place > 1 else ("win" if leaders == 1 else "draw"))
-                 for s in final)

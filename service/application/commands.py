@@ -19,7 +19,6 @@ result id = the table id); if that fails, a worker is asked to (the scheduler's
 """
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import secrets
@@ -91,19 +90,10 @@ def fold_records(state: table_state.TableState | None, records: Sequence[Recorde
     return folded(state, records, record_step(state))
 
 
-def state_after_close(state: table_state.TableState | None, events: Sequence[Any]) -> tuple[int, table_state.TableState] | None:
-    """The index of the last HandClosed among a decision's events and the table right
-    after it (what a snapshot keeps: between hands)."""
-    closed_at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is table_events.HandClosed), None)
-    if closed_at is None:
-        return None
-    return closed_at, functools.reduce(table_state.evolve, events[:closed_at + 1], state)
-
-
 TABLES: StreamKind[table_state.TableState | None] = StreamKind(
     STREAM_PREFIX, None, fold_records, reveal=Reveal.ALL, cached=CACHED_TABLES,
     retries=RETRIES_WITHOUT_EXPECTED_VERSION,
-    snapshots=SnapshotPolicy(table_events.HandClosed.__name__, state_after_close))  # type: ignore[arg-type]
+    snapshots=SnapshotPolicy(table_events.HandClosed.__name__))
 
 
 def load_table(app: Application, table_id: str) -> LoadedTable:
@@ -196,8 +186,8 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
 
 
 def _decide(command: table_commands.Command, now: int, loaded: LoadedTable) -> Decision[table_state.TableState | None]:
-    events, state = table.handle(loaded.state, command, now, SecretDraws())
-    return Decision(_new_events(loaded.state, events), state, events)
+    events, state, closed = table.decided(loaded.state, command, now, SecretDraws())
+    return Decision(_new_events(loaded.state, events), state, events, closed=closed)
 
 
 def _rate_if_finished(app: Application, state: table_state.TableState | None, events: Sequence[Any], actor: str | None) -> None:

@@ -91,6 +91,9 @@ class Decision(Generic[S]):
     remember: bool = True
     """False when the state after is known only from the stored records (ratings are
     dated by the store's clock): the next load folds them."""
+    closed: tuple[int, S] | None = None
+    """For a kind that keeps snapshots: the index of the last closing event among `events`
+    and the state right after it, as the domain evolved it on the way; None when none closes."""
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,8 @@ class SnapshotPolicy(Generic[S]):
     events since, not the stream's age."""
     closing_type: str
     """The record type after which the state is snapshotted (a table's HandClosed:
-    between hands, so a snapshot never holds a hand still being played)."""
-    at_close: Callable[[S, Sequence[Any]], tuple[int, S] | None]
-    """(the state before a decision, the domain's events decided) -> the index of the last
-    closing event among them and the state right after it; None when none closes."""
+    between hands, so a snapshot never holds a hand still being played). A decision that
+    closes names the state right after its last closing event (`Decision.closed`)."""
 
 
 @dataclass(frozen=True)
@@ -291,11 +292,9 @@ class Streams(Generic[S]):
                          keys: Mapping[str, tuple[int, int]], first_metadata: Mapping[str, Any]) -> None:
         """After an append that closed (a hand): the state right after its closing event
         (an auto-deal table's next deal follows in the same append, and stays out)."""
-        policy = self.kind.snapshots
-        closed = None if policy is None else policy.at_close(before.state, decision.events)
-        if closed is None:
+        if self.kind.snapshots is None or decision.closed is None:
             return
-        index, state = closed
+        index, state = decision.closed
         version = first_version + index
         kept = {key: (first, min(last, version)) for key, (first, last) in keys.items() if first <= version}
         self._save_snapshot(Loaded(before.stream_id, version, state, first_metadata, kept))

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.live import table, table_events, table_state
+from domain.live import table, table_events, table_standings, table_state
 from domain.live.games.common import DealSeal, Viewing
 from domain.live.mixed import PRIVATE_EVENTS as PARTLY_PUBLIC_EVENTS
 from domain.live.mixed import event_view
@@ -264,4 +264,4 @@ def deal_view(state: table_state.TableState, viewer: Viewer, revealed: bool) -> 
 
 def _standings(state: table_state.TableState) -> list[dict[str, Any]]:
     return [{"player_id": s.player_id, "place": s.place, "stack": s.stack}
-            for s in table.standings(state)]
+            for s in table_standings.standings(state)]

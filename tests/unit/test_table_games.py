@@ -178,7 +178,7 @@ def test_the_draw_clock_stands_pat_on_the_draw():
     while state.hand.game.phase != "draw":
         state = table.handle(state, table_commands.Act(state.to_act, "check"), 0, draws)[1]
     seat = state.seat_to_act
-    played, _ = table._play_for(state, seat, table.CLOCK_EXPIRED, draws)
+    played, _ = table._play_for(state, seat, table.CLOCK_EXPIRED, draws, [])
     drew = [e for e in played if type(e).__name__ == "PlayerDrew"]
     assert drew and drew[0].count == 0
 
@@ -187,7 +187,7 @@ def test_the_dice_clock_rolls_then_writes_the_best_free_line():
     draws = SeededDraws(2)
     state = _create("dice", {}, (0, 0))
     state = table.handle(state, _deal(draws), 0, draws)[1]
-    played, state = table._play_for(state, 0, table.CLOCK_EXPIRED, draws)
+    played, state = table._play_for(state, 0, table.CLOCK_EXPIRED, draws, [])
     names = [type(e).__name__ for e in played]
     assert "DiceRolled" in names and "LineScored" in names and state.to_act == "p1"
 
