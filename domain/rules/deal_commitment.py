@@ -68,18 +68,28 @@ def position_salt(secret: bytes, position: int) -> str:
 
 
 def _salt_message(position: int) -> bytes:
-    return f"cardroom-card-salt|{position}".encode("ascii")
+    return b"cardroom-card-salt|%d" % position
+
+
+_HMAC_BLOCK = 64
+"""SHA-256's block size: HMAC pads its key to it (RFC 2104)."""
+_INNER_PAD = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER_PAD = bytes(byte ^ 0x5C for byte in range(256))
 
 
 def _position_salts(secret: bytes, positions: range) -> list[str]:
-    """`position_salt` of each position: one HMAC keyed with the secret, copied per
-    position (keying it, which `hmac.digest` does per call, costs as much as the rest)."""
-    keyed = hmac.new(secret, digestmod=hashlib.sha256)
+    """`position_salt` of each position: HMAC-SHA256 as RFC 2104 defines it, the hashes of
+    the padded key begun once and copied per position (keying an HMAC, which `hmac.digest`
+    does per call, costs as much as the rest; `hmac.HMAC.copy` is Python around the copy)."""
+    key = (hashlib.sha256(secret).digest() if len(secret) > _HMAC_BLOCK else secret).ljust(_HMAC_BLOCK, b"\0")
+    inner, outer = hashlib.sha256(key.translate(_INNER_PAD)), hashlib.sha256(key.translate(_OUTER_PAD))
     salts = []
     for position in positions:
-        salted = keyed.copy()
+        salted = inner.copy()
         salted.update(_salt_message(position))
-        salts.append(salted.hexdigest())
+        finished = outer.copy()
+        finished.update(salted.digest())
+        salts.append(finished.hexdigest())
     return salts
 
 
@@ -95,12 +105,12 @@ def _node(left: str, right: str) -> str:
 def _levels(deck: tuple[str, ...], secret: bytes, first: int) -> tuple[tuple[str, ...], ...]:
     """Every level of the tree, leaves first. Cached: a closed hand's views are read again
     and again, each needing the same tree."""
-    salts = _position_salts(secret, range(first, first + len(deck)))
-    level = tuple(leaf_hash(first + i, card, salts[i]) for i, card in enumerate(deck))
+    positions = range(first, first + len(deck))
+    level = tuple(map(leaf_hash, positions, deck, _position_salts(secret, positions)))
     levels = [level]
     while len(level) > 1:
-        level = tuple(_node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
-                      for i in range(0, len(level), 2))
+        odd = level[-1:] if len(level) % 2 else ()
+        level = (*map(_node, level[0::2], level[1::2]), *odd)
         levels.append(level)
     return tuple(levels)
 

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,3 +85,12 @@ def test_the_root_is_the_canonical_text_s_whoever_recomputes_it(seed, joker, fir
     assert deal_root(deck, secret, first) == _canonical_root(deck, secret, first)
     opened = openings(deck, secret, [first + len(deck) - 1], first)[0]
     assert opened.salt == hmac.new(secret, f"cardroom-card-salt|{opened.position}".encode(), "sha256").hexdigest()
+
+
+@pytest.mark.parametrize("length", [0, 1, 31, 32, 63, 64, 65, 200])
+def test_the_root_is_the_canonical_text_s_for_a_secret_of_any_length(length):
+    """The per-position salts are HMAC-SHA256 whatever the secret's length (a key longer
+    than SHA-256's block is hashed first, a shorter one padded)."""
+    deck = shuffled_deck(length, length % 2 == 1)
+    secret = random.Random(length).randbytes(length)
+    assert deal_root(deck, secret, length) == _canonical_root(deck, secret, length)
