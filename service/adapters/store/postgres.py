@@ -598,7 +598,10 @@ class _EncodedAppend:
         self.types = [event.type for event in events]
         # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
         # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
-        check_storable([stream_id, idempotency_key, *self.types])
+        # Without a key (an idempotent write's key is in its claim, not its appends) the
+        # texts are checked as one joined text; a None among them fails that join (a
+        # TypeError raised and caught, then text by text: issue 37).
+        check_storable([stream_id, *self.types] if idempotency_key is None else [stream_id, idempotency_key, *self.types])
         self.stream_id = stream_id
         self.expected_version = expected_version
         self.idempotency_key = idempotency_key
