@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
+from flask.ctx import RequestContext
 
 from service import wiring
 from service.application.scheduling import Scheduler
@@ -52,6 +53,15 @@ class CardroomFlask(Flask):
         """Every view here is synchronous. Flask's own check inspects the function on every
         call, and flask-smorest calls it once per decorator layer of every request."""
         return func
+
+    def request_context(self, environ: dict[str, Any]) -> RequestContext:
+        """Flask's, with the request's body limit (MAX_CONTENT_LENGTH) given to the request
+        as it is made: unset, the request reads it from `current_app.config` at each use
+        (twice as a body is read), each read through the proxy a missed lookup first (an
+        AttributeError raised and formatted, issue 37). The same limit, read once."""
+        context = super().request_context(environ)
+        context.request.max_content_length = self.config["MAX_CONTENT_LENGTH"]
+        return context
 
 
 def create_app(config: Config | None = None, scheduler: Scheduler | None = None) -> Flask:

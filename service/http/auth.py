@@ -26,7 +26,10 @@ View = TypeVar("View", bound=Callable[..., Any])
 def authenticate() -> Principal:
     """The caller's principal, or a 401 problem. `require` asks once per request and
     keeps the answer for the view (`current_principal`)."""
-    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    # The request itself, not an attribute through its proxy (which misses on the proxy
+    # first: an AttributeError raised and formatted each time, issue 37).
+    served = request._get_current_object()  # type: ignore[attr-defined]
+    scheme, _, secret = served.headers.get("Authorization", "").partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
         raise _unauthorized("send an API key as 'Authorization: Bearer <key>'")

@@ -104,7 +104,9 @@ class _RequestMetrics:
         self._latencies: dict[tuple[str, str, int], Any] = {}
 
     def __call__(self, response: Response) -> Response:
-        started = g.get("request_started")
+        # The objects behind Flask's proxies: an attribute read through a proxy first misses
+        # on the proxy, which raises and formats an AttributeError (issue 37).
+        started = g._get_current_object().get("request_started")
         if started is not None:
             served = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
             route = served.url_rule.rule if served.url_rule else "unmatched"

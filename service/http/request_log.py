@@ -36,12 +36,14 @@ def current_request_id() -> str | None:
 
 def note_principal(key_id: str | None, role: str) -> None:
     """Called by authentication: who made this request, for its log line."""
-    g.principal_seen = (key_id, role)
+    g._get_current_object().principal_seen = (key_id, role)  # not through the proxy's setattr lookup
 
 
 def _start() -> None:
     seen = g._get_current_object()  # one proxy lookup, not two
-    offered = request.headers.get(REQUEST_ID_HEADER, "")
+    # The request itself: reading `headers` through the proxy misses on it first (an
+    # AttributeError raised and formatted, issue 37).
+    offered = request._get_current_object().headers.get(REQUEST_ID_HEADER, "")  # type: ignore[attr-defined]
     seen.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
     seen.request_started = time.perf_counter()
 

@@ -95,11 +95,13 @@ class RecordRefused(Exception):
     database, not by the service."""
 
 
-def signed_fields(record: IdempotencyRecord) -> tuple[str | int | bytes | datetime, ...]:
-    """What a record's MAC covers: all of it (the answer's body by its SHA-256)."""
+def signed_fields(record: IdempotencyRecord, headers_text: str | None = None) -> tuple[str | int | bytes | datetime, ...]:
+    """What a record's MAC covers: all of it (the answer's body by its SHA-256).
+    `headers_text`: headers_json of the answer's headers, when the caller has it already."""
     fingerprint, answer = record.fingerprint, record.answer
     return (record.owner, record.key, fingerprint.method, fingerprint.path, fingerprint.body_sha256,
-            answer.status, hashlib.sha256(answer.body).digest(), headers_json(answer.headers),
+            answer.status, hashlib.sha256(answer.body).digest(),
+            headers_json(answer.headers) if headers_text is None else headers_text,
             record.created_at, record.expires_at)
 
 

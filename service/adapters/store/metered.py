@@ -8,6 +8,7 @@ from typing import Any
 from prometheus_client import Counter
 
 from service.adapters.store.base import AppendResult, VersionConflict
+from service.adapters.store.forwarding import Forwarded
 
 APPENDS = Counter("cardroom_appends_total", "Appends to the event log that wrote events")
 EVENTS_APPENDED = Counter("cardroom_events_appended_total", "Events written to the log")
@@ -28,6 +29,17 @@ class MeteredStore:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
+
+    # What every idempotent write asks for, found here without a miss (store.forwarding).
+    transaction = Forwarded("_store")
+    claim_key_later = Forwarded("_store")
+    settled_claim = Forwarded("_store")
+    record_answer = Forwarded("_store")
+    refuse_failed = Forwarded("_store")
+    stream_version = Forwarded("_store")
+    save_snapshot = Forwarded("_store")
+    read_stream = Forwarded("_store")
+    read_from_snapshot = Forwarded("_store")
 
     def append(self, *args: Any, **kwargs: Any) -> AppendResult:
         return _metered(self._store.append, *args, **kwargs)

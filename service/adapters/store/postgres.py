@@ -261,7 +261,8 @@ class PostgresEventStore:
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
-        mac = self._record_signer.sign(*idempotency.signed_fields(record)) if self._record_signer else None
+        headers_text = idempotency.headers_json(answer.headers)  # once: signed and stored
+        mac = self._record_signer.sign(*idempotency.signed_fields(record, headers_text)) if self._record_signer else None
         owner, key = record.owner.encode(), record.key.encode()
         claim = opened.claim
         replaces_expired = isinstance(claim, _Claim) and claim.expired_found and (claim.owner, claim.key) == (
@@ -274,7 +275,7 @@ class PostgresEventStore:
             libpq.Run(self._insert_record, [
                 owner, key, fingerprint.method.encode(), fingerprint.path.encode(),
                 fingerprint.body_sha256.encode(), b"%d" % answer.status, answer.body,
-                idempotency.headers_json(answer.headers).encode(), created_at, expires_at,
+                headers_text.encode(), created_at, expires_at,
                 None if mac is None else mac.encode()],
                  formats=idempotency.INSERT_FORMATS)])
 
@@ -598,7 +599,10 @@ class _EncodedAppend:
         self.types = [event.type for event in events]
         # libpq sends text parameters as C strings: refuse here, as the in-memory store does,
         # text PostgreSQL cannot hold (NUL, lone surrogates) rather than let a NUL cut it short.
-        check_storable([stream_id, idempotency_key, *self.types])
+        # Without a key (an idempotent write's key is in its claim, not its appends) the
+        # texts are checked as one joined text; a None among them fails that join (a
+        # TypeError raised and caught, then text by text: issue 37).
+        check_storable([stream_id, *self.types] if idempotency_key is None else [stream_id, idempotency_key, *self.types])
         self.stream_id = stream_id
         self.expected_version = expected_version
         self.idempotency_key = idempotency_key

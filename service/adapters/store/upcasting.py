@@ -30,6 +30,7 @@ from domain.live.table_records import HandSeating
 from service.adapters.store import cipher
 from service.adapters.store.base import END, AppendResult, Checkpoint, EventStore, NewEvent, RecordedEvent, Reveal, Snapshot
 from service.adapters.store.cipher import FieldCipher
+from service.adapters.store.forwarding import Forwarded
 
 _HAND_OPENED = "HandOpened"
 
@@ -48,6 +49,14 @@ class UpcastingStore:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stored, name)
+
+    # What every idempotent write asks for, found here without a miss (store.forwarding).
+    transaction = Forwarded("stored")
+    claim_key_later = Forwarded("stored")
+    settled_claim = Forwarded("stored")
+    record_answer = Forwarded("stored")
+    refuse_failed = Forwarded("stored")
+    stream_version = Forwarded("stored")
 
     def append(self, stream_id: str, expected_version: int, events: Sequence[NewEvent],
                **options: Any) -> AppendResult:

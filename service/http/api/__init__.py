@@ -334,7 +334,9 @@ class Resources:
 
 
 def resources() -> Resources:
-    return app_resources(current_app)
+    # The app itself: `extensions` read through the proxy would miss on the proxy first
+    # (an AttributeError raised and formatted on every call, issue 37).
+    return app_resources(current_app._get_current_object())  # type: ignore[attr-defined]
 
 
 def app_resources(app: Flask) -> Resources:

@@ -296,7 +296,7 @@ def loaded_table(table_id: str) -> commands.LoadedTable:
 
 def expected_version(body: dict, *, required: bool) -> int | None:
     """If-Match ("N", bare N) or the body's expected_version; 428 if neither and required."""
-    header = request.headers.get("If-Match")
+    header = request._get_current_object().headers.get("If-Match")  # type: ignore[attr-defined]  # not via the proxy
     field = body.get("expected_version")
     from_header = None
     if header is not None:
@@ -328,7 +328,7 @@ def written(result: Handled, status: int = 201) -> Response:
 
 def json_response(body: dict, status: int, version: int, who: views.Viewer) -> Response:
     """`body` as JSON, its ETag the version as `who` sees it."""
-    response = current_app.json.response(body)
+    response = current_app._get_current_object().json.response(body)  # type: ignore[attr-defined]  # not via the proxy
     response.status_code = status
     response.headers["ETag"] = version_tag(version, who)
     return response
