@@ -48,7 +48,23 @@ def settle(state: Tournament, at: float, seed: int) -> list[object]:
             state = evolve(state, moved)
     balanced = balance(state, seed, at)
     state = reduce(evolve, balanced, state)
-    return events + balanced + _bubble(state, at)
+    # A queued move whose seat balancing or a break just gave away can never be made: cancelled
+    # now, as it would be once both tables are between hands, so that its destination is
+    # not held back from dealing (move_pending) for a move that cannot happen.
+    lost_seats = [cancelled for pending in state.pending_moves if (cancelled := _seat_lost(state, pending))]
+    return events + balanced + lost_seats + _bubble(state, at)
+
+
+def _seat_lost(state: Tournament, pending: MoveQueued) -> MoveCancelled | None:
+    """The cancellation of a queued move whose destination is gone (its seat taken, its
+    table broken), as the move itself would be refused; None while it can still be made."""
+    if pending.player_id not in state.seating.where:
+        return None  # out: cancelled as player_out by the next settling
+    try:
+        floor_move(state.seating, pending.player_id, pending.to_table, pending.to_seat)
+    except Violation as refused:
+        return MoveCancelled(pending.move_id, refused.code)
+    return None
 
 
 def _queued_move(state: Tournament, pending: MoveQueued, at: float) -> object | None:

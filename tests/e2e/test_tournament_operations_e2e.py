@@ -257,7 +257,9 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         to_table_id = next(t["table_id"] for t in view["tables"] if t["number"] == to_table)
         while move_id in [m["move_id"] for m in floor.view()["pending_moves"]]:
             floor.in_time(f"move {move_id}")  # made once both tables are between hands
-            for table_id in (from_table["table_id"], to_table_id):
+            # The mover's table as it is now: a table break may have seated them elsewhere.
+            mover_at = floor.seated(floor.view()).get(player_id)
+            for table_id in {to_table_id, *([mover_at[1]] if mover_at else [])}:
                 floor.act(table_id, shove=0.0, call=0.2)
             time.sleep(0.05)
         made = [e for e in read_tournament_events(store, floor.tournament_id)

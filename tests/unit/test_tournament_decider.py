@@ -209,6 +209,23 @@ def test_a_queued_move_is_cancelled_by_the_floor_or_when_the_player_is_out() -> 
     assert MoveCancelled(1, "player_out") in events and mover not in after.seating.where
 
 
+def test_a_queued_move_whose_seat_a_table_break_fills_is_cancelled_at_once() -> None:
+    # The floor moves a player from table 2 to an open seat at table 1 while both play a
+    # hand; table 2's hand busts a player and the table breaks into table 1's open seats,
+    # the reserved one among them: the move can never be made, and table 1 must not wait
+    # for it (move_pending) once its own hand is over.
+    state, _ = run(started(10), DealHand(1, T0 + 1), DealHand(2, T0 + 1))  # tables of 5 and 5
+    mover, busted = players_at(state, 2)[:2]
+    open_seat = state.seating.table(1).seats.index(None)
+    state, events = run(state, MovePlayer(mover, 1, open_seat, T0 + 2))
+    assert events == [MoveQueued(1, mover, 1, open_seat, T0 + 2)]
+    state, events = run(state, FinishHand(2, T0 + 30, busted=(Bust(busted, 100),), seed=1))
+    assert [e.table for e in events if isinstance(e, TableBroken)] == [2]
+    assert MoveCancelled(1, "seat_taken") in events and state.pending_moves == ()
+    state, _ = run(state, FinishHand(1, T0 + 40))
+    assert isinstance(decide(state, DealHand(1, T0 + 41))[0], HandDealt)
+
+
 def test_hand_for_hand_waits_for_every_table() -> None:
     state, _ = run(started(18), StartHandForHand(T0), DealHand(1, T0 + 1), DealHand(2, T0 + 1),
                    FinishHand(1, T0 + 5))
