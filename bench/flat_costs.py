@@ -46,7 +46,7 @@ from typing import Any
 
 from bench import size
 from bench.store import _scratch_database, _server  # the store bench's scratch database
-from domain.live import table, table_commands, table_events
+from domain.live import table, table_commands
 from domain.rules.betting import BettingStructure
 from service.adapters.migrate import upgrade
 from service.adapters.store.base import NewEvent, Reveal
@@ -128,10 +128,10 @@ def _write_history(store: Any, table_id: str, hands: int) -> None:
     command: Any = _created(table_id)
     now = commands.now_ms()
     while True:
-        events, state = table.handle(loaded.state, command, now, draws)
+        events, state, closed = table.decided(loaded.state, command, now, draws)
         new = commands._new_events(loaded.state, events)
-        if any(type(e) is table_events.HandClosed for e in events):
-            closes.append((loaded, Decision(new, state, events), loaded.version + 1))
+        if closed is not None:  # the table right after the close, as the application snapshots it
+            closes.append((loaded, Decision(new, state, events, closed=closed), loaded.version + 1))
             acted = 0
         else:
             acted += 1
