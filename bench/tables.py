@@ -179,6 +179,24 @@ class _Player:
             self._next_up, self._etag = (answer, etag) if status == 201 else (None, None)
 
 
+def production_choice(rng: random.Random, legal: dict) -> dict:
+    """Mostly check or call, sometimes a bet or raise (sized towards the minimum), now and
+    then all in, sometimes a fold."""
+    aggression = legal.get("raise") or legal.get("bet")
+    roll = rng.random()
+    if aggression and roll < 0.04:
+        return {"action": "raise" if legal.get("raise") else "bet", "to": aggression["max_to"]}
+    if aggression and roll < 0.25:
+        low, high = aggression["min_to"], aggression["max_to"]
+        return {"action": "raise" if legal.get("raise") else "bet",
+                "to": low + int((high - low) * rng.random() ** 3)}
+    if legal.get("check"):
+        return {"action": "check"}
+    if legal.get("show"):
+        return {"action": "show"}
+    return {"action": "call"} if roll < 0.8 and legal.get("call") else {"action": "fold"}
+
+
 class _ProductionPlayer:
     """A client as production sees one: its table's players each act with their own player
     key (the server looks it up by hash), every write carries a fresh Idempotency-Key (so
@@ -225,21 +243,7 @@ class _ProductionPlayer:
         return [created["id"], next_up, etag]
 
     def _choose(self, legal: dict) -> dict:
-        """Mostly check or call, sometimes a bet or raise (sized towards the minimum), now and
-        then all in, sometimes a fold."""
-        aggression = legal.get("raise") or legal.get("bet")
-        roll = self._rng.random()
-        if aggression and roll < 0.04:
-            return {"action": "raise" if legal.get("raise") else "bet", "to": aggression["max_to"]}
-        if aggression and roll < 0.25:
-            low, high = aggression["min_to"], aggression["max_to"]
-            return {"action": "raise" if legal.get("raise") else "bet",
-                    "to": low + int((high - low) * self._rng.random() ** 3)}
-        if legal.get("check"):
-            return {"action": "check"}
-        if legal.get("show"):
-            return {"action": "show"}
-        return {"action": "call"} if roll < 0.8 and legal.get("call") else {"action": "fold"}
+        return production_choice(self._rng, legal)
 
     def add_tables(self, count: int) -> None:
         self._tables += [self._new_table() for _ in range(count)]

@@ -189,20 +189,8 @@ class _Tables:
         return [created["id"], next_up, etag]
 
     def _choose(self, legal: dict[str, Any]) -> dict[str, Any]:
-        """bench.tables._ProductionPlayer's choice."""
-        aggression = legal.get("raise") or legal.get("bet")
-        roll = self._rng.random()
-        if aggression and roll < 0.04:
-            return {"action": "raise" if legal.get("raise") else "bet", "to": aggression["max_to"]}
-        if aggression and roll < 0.25:
-            low, high = aggression["min_to"], aggression["max_to"]
-            return {"action": "raise" if legal.get("raise") else "bet",
-                    "to": low + int((high - low) * self._rng.random() ** 3)}
-        if legal.get("check"):
-            return {"action": "check"}
-        if legal.get("show"):
-            return {"action": "show"}
-        return {"action": "call"} if roll < 0.8 and legal.get("call") else {"action": "fold"}
+        from bench.tables import production_choice
+        return production_choice(self._rng, legal)
 
     def play(self, actions: int) -> int:
         """`actions` actions, the tables in turn (a finished table replaced, as bench.tables
