@@ -80,6 +80,8 @@ def test_players_and_spectators_never_see_its_cards_while_the_hand_runs(client, 
 
 def test_the_log_filters_by_floor_person_and_hand(client, table):
     table_id = table["id"]
+    # Its own rulings from both floor people: xdist may give this test a fresh module table.
+    client.post(f"/v1/tables/{table_id}/rulings", headers=table["floor"], json={"hand": f"{table_id}.1", **RULING})
     client.post(f"/v1/tables/{table_id}/rulings", headers=table["other_floor"],
                 json={"hand": f"{table_id}.1", "question": "Exposed card?", "decision": "Play on"})
     mine = client.get(f"/v1/tables/{table_id}/rulings?floor={table['floor_id']}", headers=ADMIN).get_json()
@@ -102,7 +104,8 @@ def test_its_cards_are_unreadable_at_rest(client, table, database_url):
     # turn up by chance, so the plaintext is looked for as it would be stored: a JSON list).
     assert stored and all(isinstance(row["cards"], str) and row["cards"].startswith("aesgcm2:")
                           and '"As"' not in row["cards"] for row in stored if row["cards"])
-    assert stored[0]["question"] == RULING["question"]  # the words are public: keep cards out of them
+    # The words are public (keep cards out of them); other tests' rulings may share the stream.
+    assert RULING["question"] in [row["question"] for row in stored]
 
 
 def test_once_the_hand_is_closed_everyone_reads_its_cards(client, table):
