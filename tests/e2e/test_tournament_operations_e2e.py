@@ -250,7 +250,10 @@ def test_an_event_with_rebuys_moves_a_colour_up_and_hand_for_hand_at_the_bubble(
         to_table, to_seat = next((n, s) for n, s in free if sizes[n] < sizes[from_table["number"]])
         assert floor.hand_in_progress(from_table["table_id"])
         queued = floor.call("POST", "/moves", {"player_id": player_id, "to_table": to_table, "to_seat": to_seat},
-                            expect=(202,))
+                            expect=(202, 422))
+        if queued.get("code") == "seat_taken":
+            continue  # the tables play on: a bust's balancing filled that seat since the view was read
+        assert "move" in queued, queued
         move_id = queued["move"]["move_id"]
         assert move_id in [m["move_id"] for m in floor.view()["pending_moves"]]
         assert floor.seated(floor.view())[player_id][0] == from_table["number"]  # not while the hand plays
