@@ -63,8 +63,8 @@ from domain.live.table_commands import (
     TopUp,
 )
 from domain.live.table_events import (
+    TABLE_EVENT_CLASSES,
     TABLE_EVENT_TYPES,
-    TABLE_EVENTS,
     ActionClockSet,
     AutomaticAction,
     ChipsAdjusted,
@@ -712,7 +712,7 @@ def automatic_flags(events: list[Any]) -> list[bool]:
     flags = []
     automatic = False
     for event in events:
-        if type(event) in TABLE_EVENTS:
+        if type(event) in TABLE_EVENT_CLASSES:
             automatic = isinstance(event, AutomaticAction)
             flags.append(False)
         else:

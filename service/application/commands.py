@@ -51,6 +51,9 @@ tournament plays on 1,112 tables at once; a state not kept loads from its snapsh
 # what was pushed and said, there).
 HAND_TABLE_EVENTS = (table_events.HandOpened, table_events.HandClosed, table_events.ClockStarted, table_events.ClockExpired, table_events.TimeBankUsed,
                      table_events.AutomaticAction, ChipsRuled)
+_WITHOUT_HAND_ID = frozenset(kind for kind in table_events.TABLE_EVENTS if not issubclass(kind, HAND_TABLE_EVENTS))
+"""The table events that belong to no hand (every other event's metadata names its hand):
+one set to look an event's type up in, rather than two tuples to go through."""
 
 LoadedTable = Loaded["table_state.TableState | None"]
 
@@ -249,7 +252,7 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
             metadata["floor_only"] = [name for name in declared.sealed if name in data]
         if automatic:
             metadata["automatic"] = True
-        if type(event) not in table_events.TABLE_EVENTS or isinstance(event, HAND_TABLE_EVENTS):
+        if type(event) not in _WITHOUT_HAND_ID:
             metadata["hand_id"] = hand_id
         if declared.owner == secrecy.OWNER_BY_POSITION:
             metadata["visible_to"] = seating.players[data["position"]]  # type: ignore[union-attr]
