@@ -55,6 +55,8 @@ _WITHOUT_HAND_ID = frozenset(kind for kind in table_events.TABLE_EVENTS if not i
 """The table events that belong to no hand (every other event's metadata names its hand):
 one set to look an event's type up in, rather than two tuples to go through."""
 
+_NEW, _SET = object.__new__, object.__setattr__
+
 LoadedTable = Loaded["table_state.TableState | None"]
 
 
@@ -259,5 +261,11 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])
         public, sealed = seal(type_name, data)
-        records.append(NewEvent(type_name, public, table_records.POSITIONS_NAMED, metadata=metadata, sealed=sealed))
+        # NewEvent(type_name, public, POSITIONS_NAMED, metadata=metadata, sealed=sealed), made
+        # as with_changes makes a state: a frozen dataclass's __init__ sets each field through
+        # object.__setattr__, a fifth of this function's work.
+        record = _NEW(NewEvent)
+        _SET(record, "__dict__", {"type": type_name, "data": public, "schema_version": table_records.POSITIONS_NAMED,
+                                  "metadata": metadata, "sealed": sealed})
+        records.append(record)
     return records
