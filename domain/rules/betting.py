@@ -482,7 +482,7 @@ def _raise_range(state: BettingState, seat: int) -> AmountRange:
         min_to = state.highest + state.full_increment
         max_to = _pot_limit_max(state, seat) if kind == POT_LIMIT else all_in
     min_to = min(min_to, all_in)
-    return AmountRange(min_to, max(min_to, min(max_to, all_in)))
+    return _range(min_to, max(min_to, min(max_to, all_in)))
 
 
 def _bet_range(state: BettingState, seat: int) -> AmountRange:
@@ -496,7 +496,16 @@ def _bet_range(state: BettingState, seat: int) -> AmountRange:
     else:
         max_to = all_in
     min_to = min(unit, all_in)
-    return AmountRange(min_to, max(min_to, min(max_to, all_in)))
+    return _range(min_to, max(min_to, min(max_to, all_in)))
+
+
+def _range(min_to: Amount, max_to: Amount) -> AmountRange:
+    """AmountRange(min_to, max_to), made as with_changes makes a state: every action's answer
+    asks for the legal actions, and a frozen dataclass's __init__ sets each field through
+    object.__setattr__."""
+    made = _NEW(AmountRange)
+    _SET(made, "__dict__", {"min_to": min_to, "max_to": max_to})
+    return made
 
 
 def legal_actions(state: BettingState) -> LegalActions | None:
@@ -508,13 +517,19 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     call = None
     if to_call > 0:
         adds = min(to_call, state.stacks[seat])
-        call = CallOption(state.bets[seat] + adds, adds)
+        call = _NEW(CallOption)  # CallOption(to, adds), as _range makes a range
+        _SET(call, "__dict__", {"to": state.bets[seat] + adds, "adds": adds})
+    legal = _NEW(LegalActions)  # as _range makes a range
     if state.highest == 0:
-        return LegalActions(True, True, None, _bet_range(state, seat), None, None)
+        _SET(legal, "__dict__", {"fold": True, "check": True, "call": None, "bet": _bet_range(state, seat),
+                                 "raise_": None, "raise_closed_reason": None, "raise_reopened": None})
+        return legal
     reason = _raise_closed_reason(state, seat)
     raise_ = None if reason else _raise_range(state, seat)
     reopened = _reopened_wording(state, seat) if raise_ and reopened_by_all_ins(state, seat) else None
-    return LegalActions(True, to_call <= 0, call, None, raise_, reason, reopened)
+    _SET(legal, "__dict__", {"fold": True, "check": to_call <= 0, "call": call, "bet": None, "raise_": raise_,
+                             "raise_closed_reason": reason, "raise_reopened": reopened})
+    return legal
 
 
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:
