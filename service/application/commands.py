@@ -56,6 +56,8 @@ _WITHOUT_HAND_ID = frozenset(kind for kind in table_events.TABLE_EVENTS if not i
 one set to look an event's type up in, rather than two tuples to go through."""
 
 _NEW, _SET = object.__new__, object.__setattr__
+"""Per-action dataclasses (NewEvent, Decision) are made with these, as service.application
+.handling makes its Loaded and Handled."""
 
 LoadedTable = Loaded["table_state.TableState | None"]
 
@@ -192,7 +194,10 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
 
 def _decide(command: table_commands.Command, now: int, loaded: LoadedTable) -> Decision[table_state.TableState | None]:
     events, state, closed = table.decided(loaded.state, command, now, SecretDraws())
-    return Decision(_new_events(loaded.state, events), state, events, closed=closed)
+    decision: Decision[table_state.TableState | None] = _NEW(Decision)  # Decision(records, state, events, closed=closed)
+    _SET(decision, "__dict__", {"records": _new_events(loaded.state, events), "state": state, "events": events,
+                                "remember": True, "closed": closed})
+    return decision
 
 
 def _rate_if_finished(app: Application, state: table_state.TableState | None, events: Sequence[Any], actor: str | None) -> None:
