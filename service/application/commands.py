@@ -242,8 +242,12 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
     players of a hand as its start event names them: a player who leaves when it ends is
     still the one its cards were dealt to)."""
     hand_id = None if before is None else before.hand_id
-    seating = None if before is None or before.hand_id is None else \
-        table_records.HandSeating(before.hand_seats, tuple(before.players[s] for s in before.hand_seats))
+    seating = None
+    if before is not None and before.hand_id is not None:
+        # HandSeating(seats, players), as NewEvent is made below
+        seating = _NEW(table_records.HandSeating)
+        _SET(seating, "__dict__", {"seats": before.hand_seats,
+                                   "players": tuple(map(before.players.__getitem__, before.hand_seats))})
     per_card = before is not None and before.deal_scheme == deal_commitment.SCHEME
     records = []
     for event, automatic in zip(events, table.automatic_flags(events)):
@@ -265,7 +269,9 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
             metadata["visible_to"] = seating.players[data["position"]]  # type: ignore[union-attr]
         elif data.get("visible_to"):
             metadata["visible_to"] = list(data["visible_to"])
-        public, sealed = seal(type_name, data)
+        # `data` is this record's own (at_table made it): only an event with sealed fields needs
+        # seal's copy of it.
+        public, sealed = seal(type_name, data) if secrecy.secrets_named(type_name).sealed else (data, {})
         # NewEvent(type_name, public, POSITIONS_NAMED, metadata=metadata, sealed=sealed), made
         # as with_changes makes a state: a frozen dataclass's __init__ sets each field through
         # object.__setattr__, a fifth of this function's work.
