@@ -482,7 +482,7 @@ def _raise_range(state: BettingState, seat: int) -> AmountRange:
         min_to = state.highest + state.full_increment
         max_to = _pot_limit_max(state, seat) if kind == POT_LIMIT else all_in
     min_to = min(min_to, all_in)
-    return _range(min_to, max(min_to, min(max_to, all_in)))
+    return AmountRange(min_to, max(min_to, min(max_to, all_in)))
 
 
 def _bet_range(state: BettingState, seat: int) -> AmountRange:
@@ -496,16 +496,7 @@ def _bet_range(state: BettingState, seat: int) -> AmountRange:
     else:
         max_to = all_in
     min_to = min(unit, all_in)
-    return _range(min_to, max(min_to, min(max_to, all_in)))
-
-
-def _range(min_to: Amount, max_to: Amount) -> AmountRange:
-    """AmountRange(min_to, max_to), made as with_changes makes a state: every action's answer
-    asks for the legal actions, and a frozen dataclass's __init__ sets each field through
-    object.__setattr__."""
-    made = _NEW(AmountRange)
-    _SET(made, "__dict__", {"min_to": min_to, "max_to": max_to})
-    return made
+    return AmountRange(min_to, max(min_to, min(max_to, all_in)))
 
 
 def legal_actions(state: BettingState) -> LegalActions | None:
@@ -517,9 +508,10 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     call = None
     if to_call > 0:
         adds = min(to_call, state.stacks[seat])
-        call = _NEW(CallOption)  # CallOption(to, adds), as _range makes a range
+        call = _NEW(CallOption)  # CallOption(to, adds), as the LegalActions below
         _SET(call, "__dict__", {"to": state.bets[seat] + adds, "adds": adds})
-    legal = _NEW(LegalActions)  # as _range makes a range
+    # Made as with_changes makes a state (every action's answer asks for it): a frozen dataclass's __init__ sets each field through object.__setattr__.
+    legal = _NEW(LegalActions)
     if state.highest == 0:
         _SET(legal, "__dict__", {"fold": True, "check": True, "call": None, "bet": _bet_range(state, seat),
                                  "raise_": None, "raise_closed_reason": None, "raise_reopened": None})
