@@ -34,9 +34,12 @@ def _plain(value: Any) -> Any:
         return value
     names = _field_names(kind)
     if names is not None:
-        fields = {name: getattr(value, name) for name in names}
-        return {name: item if type(item) in _ALREADY_PLAIN else _plain(item)
-                for name, item in fields.items()}
+        # One pass, no comprehension (each is a call of its own): every event recorded comes here.
+        plain = {}
+        for name in names:
+            item = getattr(value, name)
+            plain[name] = item if type(item) in _ALREADY_PLAIN else _plain(item)
+        return plain
     if isinstance(value, (tuple, list)):
         # Card lists and seat lists: no call per plain element.
         return [item if type(item) in _ALREADY_PLAIN else _plain(item) for item in value]

@@ -18,6 +18,11 @@ Ended = TypeVar("Ended")
 def open_pots(betting: BettingState) -> tuple[Pot, ...]:
     """Main pot then side pots, the bets of the current round included."""
     b = betting
+    if 0 not in b.stacks:
+        # Nobody is all in (the commonest case: every action's answer shows the pots): one
+        # pot, every player still in eligible, as build_pots makes it.
+        above = sum(c for c in b.committed if c > 0)
+        return (Pot(above + b.dead if b.dead else above, b.contenders),)
     return build_pots(b.committed, b.folded, tuple(stack == 0 for stack in b.stacks), b.dead)
 
 

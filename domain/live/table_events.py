@@ -214,6 +214,9 @@ TABLE_EVENTS = (TableCreated, HandOpened, ActionClockSet, TimeBankSet, TimeBankU
                 AutomaticAction, PlayerSatOut, PlayerReturned, PlayerSeatedAtTable, PlayerLeftTable,
                 ChipsAdjusted, ChipsRuled, TableClosing, StandUpQueued)
 TABLE_EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in TABLE_EVENTS}
+TABLE_EVENT_CLASSES = frozenset(TABLE_EVENTS)
+"""TABLE_EVENTS as a set: whether an event's type is one of them is asked of every event a
+table records, and a game's event would otherwise be compared with each of them in turn."""
 
 
 # What each record type keeps secret is read from its class's declarations

@@ -95,16 +95,20 @@ def at_table(type_name: str, data: Mapping[str, Any], seating: HandSeating | Non
         return shown
     if type_name in _ABOUT_ONE_PLAYER:
         shown["seat"] = seating.seats[shown["position"]]
-    for field, position_field in _OTHER_POSITIONS.get(type_name, {}).items():
-        if field in shown:
-            position = shown[field]
-            # The draw's second round may have nobody left to act (None).
-            shown[field] = None if position is None else seating.seats[position]
-            shown[position_field] = position
-    for field, position_field in _POSITION_LISTS.get(type_name, {}).items():
-        if field in shown:
-            shown[position_field] = shown[field]
-            shown[field] = [seating.seats[position] for position in shown[field]]
+    others = _OTHER_POSITIONS.get(type_name)  # most records have none: no empty dict to go through
+    if others is not None:
+        for field, position_field in others.items():
+            if field in shown:
+                position = shown[field]
+                # The draw's second round may have nobody left to act (None).
+                shown[field] = None if position is None else seating.seats[position]
+                shown[position_field] = position
+    lists = _POSITION_LISTS.get(type_name)
+    if lists is not None:
+        for field, position_field in lists.items():
+            if field in shown:
+                shown[position_field] = shown[field]
+                shown[field] = [seating.seats[position] for position in shown[field]]
     if type_name == _HAND_ENDED:
         points = shown.pop("points", None)
         shown["stacks"] = [

@@ -508,13 +508,20 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     call = None
     if to_call > 0:
         adds = min(to_call, state.stacks[seat])
-        call = CallOption(state.bets[seat] + adds, adds)
+        call = _NEW(CallOption)  # CallOption(to, adds), as the LegalActions below
+        _SET(call, "__dict__", {"to": state.bets[seat] + adds, "adds": adds})
+    # Made as with_changes makes a state (every action's answer asks for it): a frozen dataclass's __init__ sets each field through object.__setattr__.
+    legal = _NEW(LegalActions)
     if state.highest == 0:
-        return LegalActions(True, True, None, _bet_range(state, seat), None, None)
+        _SET(legal, "__dict__", {"fold": True, "check": True, "call": None, "bet": _bet_range(state, seat),
+                                 "raise_": None, "raise_closed_reason": None, "raise_reopened": None})
+        return legal
     reason = _raise_closed_reason(state, seat)
     raise_ = None if reason else _raise_range(state, seat)
     reopened = _reopened_wording(state, seat) if raise_ and reopened_by_all_ins(state, seat) else None
-    return LegalActions(True, to_call <= 0, call, None, raise_, reason, reopened)
+    _SET(legal, "__dict__", {"fold": True, "check": to_call <= 0, "call": call, "bet": None, "raise_": raise_,
+                             "raise_closed_reason": reason, "raise_reopened": reopened})
+    return legal
 
 
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:
