@@ -15,31 +15,38 @@ from dataclasses import MISSING, fields, is_dataclass
 from typing import Any, TypeVar
 
 Class = TypeVar("Class", bound=type)
+_FACTORY = object()
+"""The default of a parameter whose field has a default factory: the factory is called."""
 
 
 def made_at_once(cls: Class) -> Class:
     """`cls` (a frozen dataclass: put this above `@dataclass(frozen=True)`) with the fast
     `__init__`. Refused at import for what it would get wrong: slots, `__post_init__` and
-    default factories."""
+    a default factory of a field outside `__init__`."""
     if not is_dataclass(cls) or not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         raise TypeError(f"{cls.__name__}: made_at_once is for frozen dataclasses")
-    if any("__slots__" in vars(base) for base in cls.__mro__[:-1]) or hasattr(cls, "__post_init__"):
+    if any(vars(base).get("__slots__") for base in cls.__mro__) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: made_at_once cannot keep slots or __post_init__")
     positional: list[str] = []
     keyword_only: list[str] = []
     entries: list[str] = []
-    namespace: dict[str, Any] = {"_SET": object.__setattr__}
+    namespace: dict[str, Any] = {"_SET": object.__setattr__, "_FACTORY": _FACTORY}
     for field in fields(cls):
-        if field.default_factory is not MISSING:
-            raise TypeError(f"{cls.__name__}.{field.name}: made_at_once takes no default factory")
         if not field.init:
+            if field.default_factory is not MISSING:
+                raise TypeError(f"{cls.__name__}.{field.name}: made_at_once takes no factory outside __init__")
             continue  # as the dataclass's __init__: its default is the class's attribute
-        default = f"_default_{field.name}"
-        if field.default is not MISSING:
+        default, value = f"_default_{field.name}", field.name
+        if field.default_factory is not MISSING:
+            # As the dataclass's: a marker default, the factory called when it is left.
+            namespace[default], namespace[f"_factory_{field.name}"] = _FACTORY, field.default_factory
+            value = f"_factory_{field.name}() if {field.name} is _FACTORY else {field.name}"
+        elif field.default is not MISSING:
             namespace[default] = field.default
-        parameter = field.name if field.default is MISSING else f"{field.name}={default}"
+        has_default = field.default is not MISSING or field.default_factory is not MISSING
+        parameter = f"{field.name}={default}" if has_default else field.name
         (keyword_only if field.kw_only else positional).append(parameter)
-        entries.append(f"{field.name!r}: {field.name}")
+        entries.append(f"{field.name!r}: {value}")
     parameters = ["self", *positional, *(["*", *keyword_only] if keyword_only else [])]
     source = (f"def __init__({', '.join(parameters)}):\n"
               f"    _SET(self, '__dict__', {{{', '.join(entries)}}})\n")

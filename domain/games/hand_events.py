@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.frozen import made_at_once
 from domain.rules.betting import Amount, BettingState, with_changes
 from domain.rules.pots import PotAward
 
 
+@made_at_once
 @dataclass(frozen=True)
 class PostAction:
     """fold | check | call | bet | raise; `to` is the round total for bet and raise."""

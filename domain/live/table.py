@@ -109,7 +109,6 @@ DEAD_HAND = "dead_hand"
 # Why a player sat out (PlayerSatOut.reason).
 REQUESTED = "requested"
 MISSED_CLOCKS = "missed_clocks"
-_NEW, _SET = object.__new__, object.__setattr__
 
 
 
@@ -516,11 +515,7 @@ def _next_seat(state: TableState) -> int:
 
 
 def _dealing(state: TableState, draws: Draws | None) -> Dealing | None:
-    if draws is None or state.salt is None:
-        return None
-    dealing = _NEW(Dealing)  # Dealing(draws, state.salt), as _act makes its move
-    _SET(dealing, "__dict__", {"draws": draws, "salt": state.salt})
-    return dealing
+    return None if draws is None or state.salt is None else Dealing(draws, state.salt)
 
 
 def _act(state: TableState, command: Act, draws: Draws | None,
@@ -536,13 +531,8 @@ def _act(state: TableState, command: Act, draws: Draws | None,
         ruled, command = _ruled(state, position, command)
     rules = game_rules(state.game)
     dealing = _dealing(state, draws)
-    # TableMove(player, position, action, to, discard, defender, keep, line), made as
-    # with_changes makes a state: a frozen dataclass's __init__ sets each field through
-    # object.__setattr__, and every action makes one.
-    move = _NEW(TableMove)
-    _SET(move, "__dict__", {"player": command.player_id, "position": position, "action": command.action,
-                            "to": command.to, "discard": command.discard, "defender": command.defender,
-                            "keep": command.keep, "line": command.line})
+    move = TableMove(command.player_id, position, command.action, command.to, command.discard,
+                     command.defender, command.keep, command.line)
     game_command = rules.action(move, state.hand, dealing)
     try:
         hand_events, hand = _game_handle(rules, state.hand, game_command, dealing)
@@ -605,9 +595,7 @@ def _turn_passed(events: list[Any], state: TableState, now_ms: int | None, draws
     seat = state.seat_to_act
     if state.action_clock_s is not None and seat is not None:
         deadline = _required(now_ms) + state.action_clock_s * 1000
-        started = _NEW(ClockStarted)  # ClockStarted(hand_id, seat, player_id, deadline), as _act makes its move
-        _SET(started, "__dict__", {"hand_id": state.hand_id, "seat": seat, "player_id": state.players[seat],
-                                   "deadline_at_ms": deadline})
+        started = ClockStarted(state.hand_id, seat, state.players[seat], deadline)  # type: ignore[arg-type]
         events.append(started)
         state = evolve(state, started)
     return events, state

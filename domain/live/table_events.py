@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import secrecy
+from domain.frozen import made_at_once
 from domain.live.games.common import DECK_HASH
 from domain.live.table_commands import TableSeat
 from domain.rules.betting import BettingStructure
@@ -168,6 +169,7 @@ class TableClosing:
     hand_id: str
 
 
+@made_at_once
 @dataclass(frozen=True)
 class ClockStarted:
     """`player_id` (table seat `seat`) is to act in `hand_id` by `deadline_at_ms` (ms since

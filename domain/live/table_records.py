@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.frozen import made_at_once
 from domain.records import from_record
 
 SEAT_WAS_POSITION = 1
@@ -67,6 +68,7 @@ _POSITION_LISTS: dict[str, dict[str, str]] = {
 }
 
 
+@made_at_once
 @dataclass(frozen=True)
 class HandSeating:
     """Who sits where in the hand being recorded: position k is table seat `seats[k]`, and

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from domain.frozen import made_at_once
 from domain.rules.citations import cite
 from domain.rules.violations import Violation
 
@@ -190,6 +191,7 @@ class AmountRange:
     max_to: Amount
 
 
+@made_at_once
 @dataclass(frozen=True)
 class CallOption:
     """Calling brings the player's round total `to`, pushing `adds` chips (all-in if short)."""
@@ -197,6 +199,7 @@ class CallOption:
     adds: Amount
 
 
+@made_at_once
 @dataclass(frozen=True)
 class LegalActions:
     fold: bool
@@ -508,20 +511,13 @@ def legal_actions(state: BettingState) -> LegalActions | None:
     call = None
     if to_call > 0:
         adds = min(to_call, state.stacks[seat])
-        call = _NEW(CallOption)  # CallOption(to, adds), as the LegalActions below
-        _SET(call, "__dict__", {"to": state.bets[seat] + adds, "adds": adds})
-    # Made as with_changes makes a state (every action's answer asks for it): a frozen dataclass's __init__ sets each field through object.__setattr__.
-    legal = _NEW(LegalActions)
+        call = CallOption(state.bets[seat] + adds, adds)
     if state.highest == 0:
-        _SET(legal, "__dict__", {"fold": True, "check": True, "call": None, "bet": _bet_range(state, seat),
-                                 "raise_": None, "raise_closed_reason": None, "raise_reopened": None})
-        return legal
+        return LegalActions(True, True, None, _bet_range(state, seat), None, None)
     reason = _raise_closed_reason(state, seat)
     raise_ = None if reason else _raise_range(state, seat)
     reopened = _reopened_wording(state, seat) if raise_ and reopened_by_all_ins(state, seat) else None
-    _SET(legal, "__dict__", {"fold": True, "check": to_call <= 0, "call": call, "bet": None, "raise_": raise_,
-                             "raise_closed_reason": reason, "raise_reopened": reopened})
-    return legal
+    return LegalActions(True, to_call <= 0, call, None, raise_, reason, reopened)
 
 
 def check_action(state: BettingState, seat: int, action: str, to: Amount | None = None) -> Amount:

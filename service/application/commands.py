@@ -55,10 +55,6 @@ _WITHOUT_HAND_ID = frozenset(kind for kind in table_events.TABLE_EVENTS if not i
 """The table events that belong to no hand (every other event's metadata names its hand):
 one set to look an event's type up in, rather than two tuples to go through."""
 
-_NEW, _SET = object.__new__, object.__setattr__
-"""Per-action dataclasses (NewEvent, Decision) are made with these, as service.application
-.handling makes its Loaded and Handled."""
-
 LoadedTable = Loaded["table_state.TableState | None"]
 
 
@@ -194,10 +190,7 @@ def execute(app: Application, table_id: str, expected_version: int | None, comma
 
 def _decide(command: table_commands.Command, now: int, loaded: LoadedTable) -> Decision[table_state.TableState | None]:
     events, state, closed = table.decided(loaded.state, command, now, SecretDraws())
-    decision: Decision[table_state.TableState | None] = _NEW(Decision)  # Decision(records, state, events, closed=closed)
-    _SET(decision, "__dict__", {"records": _new_events(loaded.state, events), "state": state, "events": events,
-                                "remember": True, "closed": closed})
-    return decision
+    return Decision(_new_events(loaded.state, events), state, events, closed=closed)
 
 
 def _rate_if_finished(app: Application, state: table_state.TableState | None, events: Sequence[Any], actor: str | None) -> None:
@@ -242,12 +235,8 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
     players of a hand as its start event names them: a player who leaves when it ends is
     still the one its cards were dealt to)."""
     hand_id = None if before is None else before.hand_id
-    seating = None
-    if before is not None and before.hand_id is not None:
-        # HandSeating(seats, players), as NewEvent is made below
-        seating = _NEW(table_records.HandSeating)
-        _SET(seating, "__dict__", {"seats": before.hand_seats,
-                                   "players": tuple(map(before.players.__getitem__, before.hand_seats))})
+    seating = None if before is None or before.hand_id is None else \
+        table_records.HandSeating(before.hand_seats, tuple(map(before.players.__getitem__, before.hand_seats)))
     per_card = before is not None and before.deal_scheme == deal_commitment.SCHEME
     records = []
     for event, automatic in zip(events, table.automatic_flags(events)):
@@ -272,11 +261,5 @@ def _new_events(before: table_state.TableState | None, events: list[Any]) -> lis
         # `data` is this record's own (at_table made it): only an event with sealed fields needs
         # seal's copy of it.
         public, sealed = seal(type_name, data) if secrecy.secrets_named(type_name).sealed else (data, {})
-        # NewEvent(type_name, public, POSITIONS_NAMED, metadata=metadata, sealed=sealed), made
-        # as with_changes makes a state: a frozen dataclass's __init__ sets each field through
-        # object.__setattr__, a fifth of this function's work.
-        record = _NEW(NewEvent)
-        _SET(record, "__dict__", {"type": type_name, "data": public, "schema_version": table_records.POSITIONS_NAMED,
-                                  "metadata": metadata, "sealed": sealed})
-        records.append(record)
+        records.append(NewEvent(type_name, public, table_records.POSITIONS_NAMED, metadata=metadata, sealed=sealed))
     return records

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from domain.frozen import made_at_once
 from service.adapters.store import scope
 from service.adapters.store.base import EventStore, IntegrityFailure, NewEvent, RecordedEvent, Reveal, Snapshot, UnreadableStream, VersionConflict
 from service.application import snapshots
@@ -68,6 +69,7 @@ def folded(state: S, records: Sequence[RecordedEvent], evolve_record: Callable[[
     return state
 
 
+@made_at_once
 @dataclass(frozen=True)
 class Loaded(Generic[S]):
     """A stream's state at `version`."""
@@ -81,6 +83,7 @@ class Loaded(Generic[S]):
     """key -> (first, last) version of the events appended with it."""
 
 
+@made_at_once
 @dataclass(frozen=True)
 class Decision(Generic[S]):
     """What the domain decided: the records to append, the state after them, and the
@@ -96,6 +99,7 @@ class Decision(Generic[S]):
     and the state right after it, as the domain evolved it on the way; None when none closes."""
 
 
+@made_at_once
 @dataclass(frozen=True)
 class Handled(Generic[S]):
     version: int
@@ -108,11 +112,6 @@ class Handled(Generic[S]):
 
 
 Decide = Callable[[Loaded[S]], Decision[S]]
-
-_NEW, _SET = object.__new__, object.__setattr__
-"""A write's Loaded, Decision and Handled are made with these, as domain.rules.betting's
-with_changes makes a state: a frozen dataclass's __init__ sets each field through
-object.__setattr__, and every table action makes one of each."""
 
 REPLAY_WORTH_A_SNAPSHOT = 500
 """Events replayed past a snapshot (or from version 0) beyond which a load writes one."""
@@ -336,20 +335,13 @@ class Streams(Generic[S]):
                 keys[idempotency_key] = (result.first_version, result.last_version)
             first_metadata = current.first_metadata if current.version else dict(decision.records[0].metadata)
             if decision.remember:
-                remembered: Loaded[S] = _NEW(Loaded)  # Loaded(stream_id, version, state, first_metadata, keys)
-                _SET(remembered, "__dict__", {"stream_id": stream_id, "version": result.last_version,
-                                              "state": decision.state, "first_metadata": first_metadata,
-                                              "idempotency_keys": keys})
-                self._remember(remembered)
+                self._remember(Loaded(stream_id, result.last_version, decision.state, first_metadata, keys))
                 self._snapshot_closed(current, decision, result.first_version, keys, first_metadata)
             recorded = tuple(
                 {"version": version, "type": new.type, "data": new.data, "metadata": dict(new.metadata)}
                 for version, new in zip(range(result.first_version, result.last_version + 1),
                                         decision.records))
-            handled: Handled[S] = _NEW(Handled)  # Handled(version, recorded, state, decided)
-            _SET(handled, "__dict__", {"version": result.last_version, "events": recorded, "state": decision.state,
-                                       "decided": decision.events, "deduplicated": False})
-            return handled
+            return Handled(result.last_version, recorded, decision.state, decision.events)
         raise AssertionError("unreachable: the last attempt raises or returns")
 
     def _check_newer(self, stream_id: str, version: int) -> None:

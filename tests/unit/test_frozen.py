@@ -17,6 +17,7 @@ class Plain:
     _: KW_ONLY
     c: tuple[int, ...] = ()
     d: int = field(default=4, init=False)
+    e: list[int] = field(default_factory=list)
 
 
 @made_at_once
@@ -27,6 +28,7 @@ class Fast:
     _: KW_ONLY
     c: tuple[int, ...] = ()
     d: int = field(default=4, init=False)
+    e: list[int] = field(default_factory=list)
 
 
 @given(st.integers(), st.text(), st.lists(st.integers()).map(tuple), st.booleans(), st.booleans())
@@ -36,14 +38,19 @@ def test_it_makes_what_the_dataclass_makes(a, b, c, give_b, give_c):
     plain, fast = Plain(*arguments, **keywords), Fast(*arguments, **keywords)
     assert vars(fast) == vars(plain) and list(vars(fast)) == list(vars(plain))
     assert repr(fast) == repr(plain).replace("Plain", "Fast")
-    assert fast == Fast(*arguments, **keywords) and hash(fast) == hash(Fast(*arguments, **keywords))
+    assert fast == Fast(*arguments, **keywords)
+    assert Fast(a).e is not Fast(a).e and Fast(a, e=[1]).e == [1]  # a new list each time, as the factory's
+
+
+def test_its_hash_is_the_dataclass_hash():
+    assert hash(Fast(1, "x", c=(2,), e=None)) == hash(Fast(1, "x", c=(2,), e=None))  # type: ignore[arg-type]
 
 
 def test_it_refuses_what_the_dataclass_refuses():
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'a'"):
         Fast()  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match="unexpected keyword argument 'e'"):
-        Fast(1, e=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'f'"):
+        Fast(1, f=2)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="positional"):
         Fast(1, "b", ())  # type: ignore[misc]
     with pytest.raises(FrozenInstanceError):
@@ -51,11 +58,11 @@ def test_it_refuses_what_the_dataclass_refuses():
 
 
 def test_it_refuses_a_class_it_would_get_wrong():
-    with pytest.raises(TypeError, match="default factory"):
+    with pytest.raises(TypeError, match="factory outside __init__"):
         @made_at_once
         @dataclass(frozen=True)
         class Listed:
-            items: list[int] = field(default_factory=list)
+            items: list[int] = field(default_factory=list, init=False)
     with pytest.raises(TypeError, match="__post_init__"):
         @made_at_once
         @dataclass(frozen=True)
@@ -64,6 +71,11 @@ def test_it_refuses_a_class_it_would_get_wrong():
 
             def __post_init__(self) -> None:
                 pass
+    with pytest.raises(TypeError, match="slots"):
+        @made_at_once
+        @dataclass(frozen=True, slots=True)
+        class Slotted:
+            a: int
     with pytest.raises(TypeError, match="frozen"):
         @made_at_once
         @dataclass

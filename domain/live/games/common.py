@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from domain.frozen import made_at_once
 from domain.rules import deal_commitment
 from domain.rules.betting import BettingStructure
 from domain.rules.cards import deck_commitment, format_card, parse_cards, verify_deck_commitment
@@ -38,6 +39,7 @@ class Draws(Protocol):
         """A die's face, 1..6."""
 
 
+@made_at_once
 @dataclass(frozen=True)
 class Dealing:
     """What a game may need besides the command: the generator and the hand's salt."""
@@ -63,6 +65,7 @@ class Opening:
     previous: Any = None
 
 
+@made_at_once
 @dataclass(frozen=True)
 class TableMove:
     """A table action as the games read it (domain.live.table_commands.Act without the table's

@@ -35,7 +35,6 @@ from domain.rules.violations import Violation
 # The showdown's actions (declared showdowns): the table's Act -> the hand's command.
 _SHOWDOWN_ACTIONS = {"show": holdem.ShowCards, "muck": holdem.Muck, "ask_to_see": holdem.AskToSee}
 SHOWDOWN_SETTING = "showdown"
-_NEW, _SET = object.__new__, object.__setattr__
 
 
 def holdem_showdown(settings: Mapping[str, Any]) -> str:
@@ -94,9 +93,7 @@ class HoldemGame(PlaysForChips):
         showdown = _SHOWDOWN_ACTIONS.get(move.action)
         if showdown is not None:
             return showdown(move.position)
-        action = _NEW(PostAction)  # PostAction(position, action, to), as the table makes its move
-        _SET(action, "__dict__", {"position": move.position, "action": move.action, "to": move.to})
-        return action
+        return PostAction(move.position, move.action, move.to)
 
     auto_action = staticmethod(autoplay.holdem_auto_action)
     dead_hand = staticmethod(autoplay.holdem_dead_hand)

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
 
+from domain.frozen import made_at_once
+
 GENESIS_HASH = "0" * 64
 """The "previous hash" of a stream's first event."""
 
 
+@made_at_once
 @dataclass(frozen=True)
 class NewEvent:
     """An event about to be appended (the store adds version, position, time and hash)."""
