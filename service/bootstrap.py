@@ -5,11 +5,16 @@ scheduler), kept in `app.extensions["cardroom"]`. A Celery worker is wired by
 service.wiring alone (workers.celery_app), and never loads this module or Flask."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 from flask.ctx import RequestContext
+from flask.globals import _cv_request
+from flask.signals import request_tearing_down
+from flask.typing import ResponseReturnValue
 
 from service import wiring
 from service.application.scheduling import Scheduler
@@ -44,6 +49,7 @@ from service.http.problems import register_problem_handlers
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
 MAX_BODY_BYTES = 1024 * 1024
+_NOT_GIVEN: Any = object()
 
 
 class CardroomFlask(Flask):
@@ -62,6 +68,52 @@ class CardroomFlask(Flask):
         context = super().request_context(environ)
         context.request.max_content_length = self.config["MAX_CONTENT_LENGTH"]
         return context
+
+    # Flask's own steps of a request below, the same hooks in the same order with the same
+    # arguments, but reading the request context once, from Flask's context variable: Flask's
+    # read it through the `request` and `request_ctx` proxies at each use, each a proxy
+    # lookup that misses on the proxy first (an AttributeError raised and formatted, issue 37).
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        served = _cv_request.get().request
+        if served.routing_exception is not None:
+            self.raise_routing_exception(served)
+        rule = served.url_rule
+        if getattr(rule, "provide_automatic_options", False) and served.method == "OPTIONS":
+            return self.make_default_options_response()
+        return self.ensure_sync(self.view_functions[rule.endpoint])(**served.view_args)  # type: ignore[union-attr, arg-type, no-any-return]
+
+    def preprocess_request(self) -> ResponseReturnValue | None:
+        served = _cv_request.get().request
+        names = (None, *reversed(served.blueprints))
+        for name in names:
+            for url_func in self.url_value_preprocessors.get(name, ()):
+                url_func(served.endpoint, served.view_args)
+        for name in names:
+            for before_func in self.before_request_funcs.get(name, ()):
+                answer = self.ensure_sync(before_func)()
+                if answer is not None:
+                    return answer  # type: ignore[no-any-return]
+        return None
+
+    def process_response(self, response: Response) -> Response:
+        context = _cv_request.get()
+        for func in context._after_request_functions:
+            response = self.ensure_sync(func)(response)
+        for name in chain(context.request.blueprints, (None,)):
+            for func in reversed(self.after_request_funcs.get(name, ())):
+                response = self.ensure_sync(func)(response)
+        if not self.session_interface.is_null_session(context._session):
+            self.session_interface.save_session(self, context._session, response)  # type: ignore[arg-type]
+        return response
+
+    def do_teardown_request(self, exc: BaseException | None = _NOT_GIVEN) -> None:
+        if exc is _NOT_GIVEN:  # as Flask's: the exception being handled
+            exc = sys.exc_info()[1]
+        for name in chain(_cv_request.get().request.blueprints, (None,)):
+            for func in reversed(self.teardown_request_funcs.get(name, ())):
+                self.ensure_sync(func)(exc)
+        request_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
 
 
 def create_app(config: Config | None = None, scheduler: Scheduler | None = None) -> Flask:
