@@ -15,6 +15,9 @@ from flask.ctx import RequestContext
 from flask.globals import _cv_request
 from flask.signals import request_tearing_down
 from flask.typing import ResponseReturnValue
+from flask.wrappers import Request
+from werkzeug._internal import _wsgi_decoding_dance
+from werkzeug.routing import MapAdapter
 
 from service import wiring
 from service.application.scheduling import Scheduler
@@ -50,10 +53,16 @@ API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
 MAX_BODY_BYTES = 1024 * 1024
 _NOT_GIVEN: Any = object()
+BOUND_HOSTS_KEPT = 64
+"""Hosts whose URL binding a process keeps (CardroomFlask.create_url_adapter)."""
 
 
 class CardroomFlask(Flask):
     json_provider_class = OnceBuiltJSONProvider
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._bound_hosts: dict[tuple[Any, ...], tuple[str, MapAdapter]] = {}
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """Every view here is synchronous. Flask's own check inspects the function on every
@@ -68,6 +77,38 @@ class CardroomFlask(Flask):
         context = super().request_context(environ)
         context.request.max_content_length = self.config["MAX_CONTENT_LENGTH"]
         return context
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        """Flask's, with Werkzeug's binding to the request's host done once per host: it
+        checks the host (twice), lower-cases it and IDNA-encodes it in Python (a third of a
+        request's routing, issue 37), the same for every request to that host. The adapter
+        Flask would make, copied from the first one made for the same host, scheme and script
+        name (every input of the binding but the path, the method and the query, set here as
+        Werkzeug sets them). Flask's own way when a setting makes the binding depend on more."""
+        config = self.config
+        if (request is None or config["TRUSTED_HOSTS"] is not None or config["SERVER_NAME"] is not None
+                or self.url_map.host_matching or self.subdomain_matching):
+            return super().create_url_adapter(request)
+        environ = request.environ
+        binding = (environ.get("HTTP_HOST"), environ.get("SERVER_NAME"), environ.get("SERVER_PORT"),
+                   environ["wsgi.url_scheme"], environ.get("HTTP_CONNECTION"), environ.get("HTTP_UPGRADE"),
+                   environ.get("SCRIPT_NAME"))
+        bound = self._bound_hosts.get(binding)
+        if bound is None:
+            made = super().create_url_adapter(request)  # an unusable host raises here, each time
+            assert made is not None  # with a request, Flask always binds
+            if len(self._bound_hosts) >= BOUND_HOSTS_KEPT:  # the Host header is the client's
+                self._bound_hosts.clear()
+            self._bound_hosts[binding] = (request.host, made)
+            return made
+        request.host, template = bound
+        adapter = MapAdapter.__new__(MapAdapter)
+        adapter.__dict__.update(template.__dict__)
+        path_info, query = environ.get("PATH_INFO"), environ.get("QUERY_STRING")
+        adapter.path_info = "/" if path_info is None else _wsgi_decoding_dance(path_info)
+        adapter.default_method = environ["REQUEST_METHOD"]
+        adapter.query_args = None if query is None else _wsgi_decoding_dance(query)
+        return adapter
 
     # Flask's own steps of a request below, the same hooks in the same order with the same
     # arguments, but reading the request context once, from Flask's context variable: Flask's
