@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response
 from flask.ctx import RequestContext
@@ -17,7 +17,7 @@ from flask.signals import request_tearing_down
 from flask.typing import ResponseReturnValue
 from flask.wrappers import Request
 from werkzeug._internal import _wsgi_decoding_dance
-from werkzeug.routing import MapAdapter
+from werkzeug.routing import MapAdapter, Rule
 
 from service import wiring
 from service.application.scheduling import Scheduler
@@ -55,6 +55,31 @@ MAX_BODY_BYTES = 1024 * 1024
 _NOT_GIVEN: Any = object()
 BOUND_HOSTS_KEPT = 64
 """Hosts whose URL binding a process keeps (CardroomFlask.create_url_adapter)."""
+MATCHES_KEPT = 4096
+"""Paths whose route a process keeps (_RememberedMatches): a few per table in play."""
+
+
+class _RememberedMatches(RequestContext):
+    def match_request(self) -> None:
+        """Flask's, with each path's route remembered: Werkzeug's matcher walks the path a
+        part at a time in Python (a recursion per part, issue 37), and gives the same route
+        and arguments each time for the same host, method and path (the URL map is fixed
+        once serving starts: Flask refuses new rules then). Only matches are remembered: a
+        404, 405 or redirect is Werkzeug's each time. Each request gets its own arguments."""
+        adapter, served = self.url_adapter, self.request
+        assert adapter is not None  # Flask matches only a bound request
+        remembered = cast(CardroomFlask, self.app)._matches
+        path = (adapter.server_name, adapter.subdomain, adapter.websocket, adapter.default_method, adapter.path_info)
+        known = remembered.get(path)
+        if known is None:
+            super().match_request()
+            if served.routing_exception is None and served.view_args is not None:
+                if len(remembered) >= MATCHES_KEPT:  # the path is the client's
+                    remembered.clear()
+                remembered[path] = (served.url_rule, dict(served.view_args))
+            return
+        served.url_rule, arguments = known
+        served.view_args = dict(arguments)
 
 
 class CardroomFlask(Flask):
@@ -63,6 +88,7 @@ class CardroomFlask(Flask):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._bound_hosts: dict[tuple[Any, ...], tuple[str, MapAdapter]] = {}
+        self._matches: dict[tuple[Any, ...], tuple[Rule | None, dict[str, Any]]] = {}
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """Every view here is synchronous. Flask's own check inspects the function on every
@@ -73,8 +99,9 @@ class CardroomFlask(Flask):
         """Flask's, with the request's body limit (MAX_CONTENT_LENGTH) given to the request
         as it is made: unset, the request reads it from `current_app.config` at each use
         (twice as a body is read), each read through the proxy a missed lookup first (an
-        AttributeError raised and formatted, issue 37). The same limit, read once."""
-        context = super().request_context(environ)
+        AttributeError raised and formatted, issue 37). The same limit, read once. A request
+        context that remembers matches (_RememberedMatches)."""
+        context = _RememberedMatches(self, environ)
         context.request.max_content_length = self.config["MAX_CONTENT_LENGTH"]
         return context
 

@@ -1,6 +1,7 @@
 """CardroomFlask.create_url_adapter binds once per host: the adapter, the request's host and
 what matching gives (the route, 404, 405, the trailing-slash redirect, a bad host's 400)
-must be Flask's own, for a first request to a host and for the next ones."""
+must be Flask's own, for a first request to a host and for the next ones; so must a
+remembered match (its route and arguments, or the 404, 405 or redirect)."""
 from __future__ import annotations
 
 import io
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.ctx import RequestContext
 
 from service.bootstrap import create_app
 from service.config import Config
@@ -58,3 +60,21 @@ def test_the_adapter_and_its_matches_are_flasks(app: Flask) -> None:
         flasks = _outcome(app, environ, Flask.create_url_adapter)
         for _ in range(2):  # the first request to this host binds it; the second reuses the binding
             assert _outcome(app, environ, type(app).create_url_adapter) == flasks, environ
+
+
+def _matched(context: RequestContext) -> tuple[Any, ...]:
+    if context.url_adapter is not None:  # as Flask's push
+        context.match_request()
+    served = context.request
+    return served.url_rule, served.view_args, repr(served.routing_exception)
+
+
+def test_a_remembered_match_is_werkzeugs(app: Flask) -> None:
+    for host, path, method in itertools.product(HOSTS, PATHS, ["POST", "GET", "OPTIONS"]):
+        environ = _environ(host, path, method, "a=1", "", "http", False)
+        werkzeugs = _matched(RequestContext(app, environ))
+        for _ in range(2):  # the first request on this path matches it; the second is remembered
+            context = app.request_context(environ)
+            assert _matched(context) == werkzeugs, environ
+            if context.request.view_args is not None:  # its own arguments, not the remembered ones
+                context.request.view_args["table_id"] = "changed"
