@@ -143,7 +143,7 @@ IDEMPOTENCY_KEY_MAX_LENGTH = 200
 
 def request_idempotency_key(served: Request) -> str | None:
     """The request's `Idempotency-Key` header (every write accepts one), validated."""
-    key = served.headers.get("Idempotency-Key")
+    key = served.environ.get("HTTP_IDEMPOTENCY_KEY")  # as headers.get reads it, without translating the name
     # An empty key is refused, not taken for no key: its sender would count on retries
     # being answered once and get a second write instead.
     if key is not None and (not key or len(key) > IDEMPOTENCY_KEY_MAX_LENGTH or "\x00" in key):
