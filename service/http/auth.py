@@ -29,7 +29,9 @@ def authenticate() -> Principal:
     # The request itself, not an attribute through its proxy (which misses on the proxy
     # first: an AttributeError raised and formatted each time, issue 37).
     served = request._get_current_object()  # type: ignore[attr-defined]
-    scheme, _, secret = served.headers.get("Authorization", "").partition(" ")
+    # The header read from the environ as `headers.get` reads it, without its name's
+    # translation on every read (issue 37; so the other headers read on every request).
+    scheme, _, secret = served.environ.get("HTTP_AUTHORIZATION", "").partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
         raise _unauthorized("send an API key as 'Authorization: Bearer <key>'")

@@ -115,7 +115,8 @@ def storage_options(url: str, config: Config) -> dict[str, Any]:
 
 
 def _bearer_secret(served: Request) -> str:
-    return served.headers.get("Authorization", "").partition(" ")[2].strip()
+    header: str = served.environ.get("HTTP_AUTHORIZATION", "")  # as auth reads it
+    return header.partition(" ")[2].strip()
 
 
 LEASE_PARTS = 100

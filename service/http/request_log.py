@@ -43,7 +43,9 @@ def _start() -> None:
     seen = g._get_current_object()  # one proxy lookup, not two
     # The request itself: reading `headers` through the proxy misses on it first (an
     # AttributeError raised and formatted, issue 37).
-    offered = request._get_current_object().headers.get(REQUEST_ID_HEADER, "")  # type: ignore[attr-defined]
+    # Read from the environ as `headers.get` reads it, without its translation of the name
+    # and, for a request without the header, the KeyError it raises and catches (issue 37).
+    offered = request._get_current_object().environ.get("HTTP_X_REQUEST_ID", "")  # type: ignore[attr-defined]
     seen.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
     seen.request_started = time.perf_counter()
 
