@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
+
+from service import json_text
 
 GENESIS_HASH = "0" * 64
 """The "previous hash" of a stream's first event."""
@@ -266,7 +267,7 @@ def canonical_json(value: Any) -> str:
     cannot hold them, and UTF-8 cannot encode a surrogate.
     """
     check_storable(value)
-    return _CANONICAL.encode(value)
+    return _CANONICAL(value)
 
 
 def check_storable(value: Any) -> None:
@@ -337,8 +338,9 @@ def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-friendly: {value!r}")
 
 
-# One encoder for every call: json.dumps with options builds a new one each time.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse)
+# One encoder for every call (service.json_text: json.dumps with options builds a new one
+# each time, JSONEncoder.encode a new C encoder).
+_CANONICAL = json_text.encoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_refuse)
 
 
 def utc_now() -> datetime:
@@ -390,7 +392,7 @@ def chained_hash(
     document = (
         f'{{"data":{data_json},"metadata":{metadata_json},"previous_hash":"{previous_hash}",'
         f'"recorded_at":"{recorded_at}","schema_version":{schema_version:d},{sealed}'
-        f'"stream_id":{_CANONICAL.encode(stream_id)},"type":{_CANONICAL.encode(type)},'
+        f'"stream_id":{_CANONICAL(stream_id)},"type":{_CANONICAL(type)},'
         f'"version":{version:d}}}'
     )
     return hashlib.sha256(document.encode("utf-8")).hexdigest()
@@ -527,9 +529,9 @@ def check_read(stream_id: str, event: RecordedEvent, sealed: Mapping[str, Any] |
         # encoding): a read value it would refuse was not written by a store, so does not
         # hash to the recorded hash either.
         recomputed = chained_hash(stream_id, event.version, event.type, event.schema_version,
-                                  _CANONICAL.encode(event.data), _CANONICAL.encode(event.metadata),
+                                  _CANONICAL(event.data), _CANONICAL(event.metadata),
                                   previous_hash, format_recorded_at(event.recorded_at),
-                                  _CANONICAL.encode(sealed) if sealed else None)
+                                  _CANONICAL(sealed) if sealed else None)
     except (TypeError, ValueError):
         recomputed = None
     if event.hash != recomputed:
