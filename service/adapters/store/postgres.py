@@ -172,13 +172,10 @@ class PostgresEventStore:
         return self.append_on(connection, stream_id, expected_version, events,
                               idempotency_key=idempotency_key, actor=actor, in_savepoint=True)
 
-    @contextmanager
-    def transaction(self) -> Iterator[scope.WriteScope]:
+    def transaction(self) -> _StoreTransaction:
         """One transaction that every append (and read) of this store in the block joins,
         with the idempotency records written in it (service.adapters.store.idempotency)."""
-        with self._pool.connection() as connection, scope.transaction_of(self, connection) as opened, libpq.transaction(connection, opened):
-            opened.forget_on_rollback(self.forget)
-            yield opened
+        return _StoreTransaction(self)
 
     def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
         """The key's lock, then its record (each statement its own snapshot, so the read
@@ -567,6 +564,46 @@ class PostgresEventStore:
     def list_streams(self, prefix: str = "") -> list[str]:
         with self._connection() as connection:
             return sql.streams_of(connection, "events", prefix)
+
+
+class _StoreTransaction:
+    """PostgresEventStore.transaction's block: a connection of the pool, the scope of the
+    transaction on it (scope.transaction_of) and the transaction (libpq.transaction), left
+    in the reverse order, each told how the one inside it ended, as nested `with` blocks
+    are. A class, not a generator's context manager, and the pool's getconn and putconn,
+    not its `connection()` (another generator's, whose commit or rollback on the way out
+    has nothing to do: libpq.transaction leaves the connection idle, or closes it), issue 37."""
+
+    __slots__ = ("_pool", "_connection", "_scope", "_transaction", "_store")
+
+    def __init__(self, store: PostgresEventStore) -> None:
+        self._store = store
+        self._pool = store._pool
+
+    def __enter__(self) -> scope.WriteScope:
+        connection = self._connection = self._pool.getconn()
+        self._scope = scope.transaction_of(self._store, connection)
+        opened = self._scope.__enter__()
+        self._transaction = libpq.transaction(connection, opened)
+        try:
+            self._transaction.__enter__()
+        except BaseException as failed:
+            self._scope.__exit__(type(failed), failed, failed.__traceback__)
+            self._pool.putconn(connection)
+            raise
+        opened.forget_on_rollback(self._store.forget)
+        return opened
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: Any) -> None:
+        try:
+            try:
+                self._transaction.__exit__(kind, error, traceback)
+            except BaseException as failed:  # its COMMIT failed: the scope's transaction did not commit
+                self._scope.__exit__(type(failed), failed, failed.__traceback__)
+                raise
+            self._scope.__exit__(kind, error, traceback)
+        finally:
+            self._pool.putconn(self._connection)
 
 
 @dataclass
