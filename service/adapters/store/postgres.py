@@ -334,17 +334,18 @@ class PostgresEventStore:
         at the expected version does not have that hash or does not exist."""
         stream_id, expected_version = encoded.stream_id, encoded.expected_version
         parameters, last_hash, last_mac = encoded.parameters(previous_hash, self._clock())
-        statement = self._append_batch if len(encoded.types) > 1 else self._append_one
+        statement, formats = ((self._append_batch, sql.APPEND_BATCH_FORMATS) if len(encoded.types) > 1
+                              else (self._append_one, None))
         claim = self._unsent_claim(connection) if in_savepoint else None
         try:
             if claim is not None:
-                result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters)],
+                result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters, formats)],
                                        lambda results: self._settle(claim, results))[0]
                 if claim.record is not None:  # answered before: what this append wrote rolls back
                     raise idempotency.AnsweredBefore(claim.record)
             else:
-                result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters)])[0] if in_savepoint
-                          else statement.run(connection, parameters))
+                result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters, formats)])[0]
+                          if in_savepoint else statement.run(connection, parameters, formats))
         except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
             if claim is not None and claim.record is not None:
                 raise idempotency.AnsweredBefore(claim.record) from None
