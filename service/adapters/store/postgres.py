@@ -191,7 +191,7 @@ class PostgresEventStore:
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
-        opened.claim = _Claim(owner, key, now)
+        opened.claim = _Claim(owner, key, now, format_recorded_at(now))
 
     def settled_claim(self) -> idempotency.IdempotencyRecord | None:
         """The record claim_key_later's claim found (sending it now if no append took it),
@@ -212,7 +212,7 @@ class PostgresEventStore:
     def _claim_runs(self, claim: _Claim) -> list[libpq.Run]:
         parameters = [claim.owner.encode(), claim.key.encode()]
         return [libpq.Run(self._try_lock_key, parameters),
-                libpq.Run(self._select_record, [*parameters, format_recorded_at(claim.now).encode()])]
+                libpq.Run(self._select_record, [*parameters, claim.spelled_now.encode()])]
 
     def _settle(self, claim: _Claim, results: list[pq.abc.PGresult]) -> None:
         """Keep what the claim's results say; raise its refusal (the key in use, a record
@@ -254,7 +254,6 @@ class PostgresEventStore:
         record when the claim found one, and with one write in REMOVED_EVERY of expired
         ones in bulk (idempotency.REMOVED_EVERY)."""
         fingerprint, answer = record.fingerprint, record.answer
-        created_at, expires_at = (format_recorded_at(moment).encode() for moment in (record.created_at, record.expires_at))
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
@@ -262,6 +261,10 @@ class PostgresEventStore:
         mac = self._record_signer.sign(*idempotency.signed_fields(record, headers_text)) if self._record_signer else None
         owner, key = record.owner.encode(), record.key.encode()
         claim = opened.claim
+        # The record is made at its claim's moment (live_writes.once): spelled once.
+        created_at = (claim.spelled_now if isinstance(claim, _Claim) and claim.now == record.created_at
+                      else format_recorded_at(record.created_at)).encode()
+        expires_at = format_recorded_at(record.expires_at).encode()
         replaces_expired = isinstance(claim, _Claim) and claim.expired_found and (claim.owner, claim.key) == (
             record.owner, record.key)
         in_bulk = next(self._records_written) % idempotency.REMOVED_EVERY == 0
@@ -613,6 +616,8 @@ class _Claim:
     owner: str
     key: str
     now: datetime
+    spelled_now: str
+    """format_recorded_at(now)."""
     sent: bool = False
     record: idempotency.IdempotencyRecord | None = None
     refused: Exception | None = None
