@@ -12,13 +12,13 @@ verify is refused and reported: logged, counted in /metrics
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from prometheus_client import Counter
 
+from service import json_text
 from service.adapters.store.base import ChainSigner, keyed_sha256, mac_hex
 
 ROWS_REFUSED = Counter("cardroom_rows_refused_total",
@@ -28,8 +28,9 @@ _log = logging.getLogger("cardroom.integrity")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Field = str | int | bytes | datetime | None
-# One encoder for every message: json.dumps with an option builds a new one each call.
-_MESSAGE = json.JSONEncoder(separators=(",", ":"))
+# One encoder for every message (service.json_text: json.dumps with an option builds a new
+# one each call, JSONEncoder.encode a new C encoder).
+_MESSAGE = json_text.encoder(separators=(",", ":"))
 
 
 def _plain(field: Field) -> str | int | None:
@@ -51,7 +52,7 @@ class RowSigner:
         self._keyed = keyed_sha256(chain.derived_key(f"rows of {table}"))
 
     def sign(self, *fields: Field) -> str:
-        message = _MESSAGE.encode([_plain(field) for field in fields])
+        message = _MESSAGE([_plain(field) for field in fields])
         return mac_hex(self._keyed, message.encode("utf-8", "surrogatepass"))
 
     def valid(self, mac: str | None, *fields: Field) -> bool:

@@ -79,6 +79,9 @@ SELECT position, CASE WHEN version = $2 + cardinality($4::text[]) THEN {_NOTIFY}
     (TEXT, INTEGER, TEXT, TEXT_ARRAY, INTEGER_ARRAY, TEXT_ARRAY, TEXT_ARRAY, TEXT,
      TIMESTAMPTZ, TEXT_ARRAY, TEXT_ARRAY, TEXT_ARRAY),
 )
+APPEND_BATCH_FORMATS = (0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1)
+"""The text arrays of texts ($4 types, $6 data, $7 metadata, $11 sealed, $12 MACs) travel in
+the binary format (libpq_pipeline.text_array); every other parameter as text."""
 
 HASH_AT = "SELECT encode(hash, 'hex') FROM events WHERE stream_id = %s AND version = %s"
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from service import json_text
+
 if TYPE_CHECKING:
     from service.adapters.row_macs import RowSigner
 
@@ -105,8 +107,12 @@ def signed_fields(record: IdempotencyRecord, headers_text: str | None = None) ->
             record.created_at, record.expires_at)
 
 
+# json.dumps's own spelling (the stored and signed text), without its new C encoder a call.
+_HEADERS = json_text.encoder()
+
+
 def headers_json(headers: tuple[tuple[str, str], ...]) -> str:
-    return json.dumps([list(header) for header in headers])
+    return _HEADERS([list(header) for header in headers])
 
 
 class InMemoryIdempotency:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import select
+import struct
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -68,21 +69,23 @@ class PreparedStatement:
         self._prepared_on: weakref.WeakKeyDictionary[pq.abc.PGconn, int] = weakref.WeakKeyDictionary()
         """The sessions it is prepared on, each with when (time.monotonic_ns)."""
 
-    def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None]) -> pq.abc.PGresult:
-        """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation)."""
+    def run(self, connection: psycopg.Connection[Any], parameters: Sequence[bytes | None],
+            formats: Sequence[int] | None = None) -> pq.abc.PGresult:
+        """The one-row result; a failure raises psycopg's error for it (e.g. UniqueViolation).
+        `formats`: as Run's."""
         pgconn = connection.pgconn
         with connection.lock:
             if not connection.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE:
                 _checked(connection, pgconn.exec_(_begin_command(connection)))
             if pgconn.transaction_status == pq.TransactionStatus.IDLE:
                 if pgconn in self._prepared_on:
-                    result = pgconn.exec_prepared(self.name, parameters)
+                    result = pgconn.exec_prepared(self.name, parameters, param_formats=formats)
                     if result.error_field(_SQLSTATE) != _NO_SUCH_STATEMENT:
                         return _checked(connection, result)
                 self._prepare(connection)
             elif pgconn not in self._prepared_on or not self._on_server(connection):
                 self._prepare(connection)
-            return _checked(connection, pgconn.exec_prepared(self.name, parameters))
+            return _checked(connection, pgconn.exec_prepared(self.name, parameters, param_formats=formats))
 
     def _prepare(self, connection: psycopg.Connection[Any]) -> None:
         pgconn = connection.pgconn
@@ -342,11 +345,28 @@ def _begin_command(connection: psycopg.Connection[Any]) -> bytes:
     return " ".join(parts).encode()
 
 
+# A one-dimensional array's binary header: dimensions (1), whether it holds a NULL, the
+# element type, the length and the lower bound (1); then each element's length (-1: NULL)
+# and bytes.
+_ARRAY_HEADER = struct.Struct("!iiiii")
+_NULL_ELEMENT = struct.pack("!i", -1)
+
+
 def text_array(items: Sequence[str | None]) -> bytes:
-    """A PostgreSQL array literal of texts (quoted, with " and \\ escaped; None is NULL)."""
-    quoted = ("NULL" if item is None else '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"'
-              for item in items)
-    return ("{" + ",".join(quoted) + "}").encode()
+    """A PostgreSQL text[] of one or more texts (None is NULL) in the binary format, its
+    parameter's format 1: the texts as they are, where the text format's literal quotes
+    each and escapes its " and \\ (two scans and copies of each text, the events' JSON
+    full of quotes: issue 37)."""
+    elements = []
+    has_null = 0
+    for item in items:
+        if item is None:
+            elements.append(_NULL_ELEMENT)
+            has_null = 1
+        else:
+            encoded = item.encode()
+            elements += (len(encoded).to_bytes(4, "big"), encoded)
+    return _ARRAY_HEADER.pack(1, has_null, TEXT, len(items), 1) + b"".join(elements)
 
 
 def next_result(pgconn: pq.abc.PGconn) -> pq.abc.PGresult | None:

@@ -172,13 +172,10 @@ class PostgresEventStore:
         return self.append_on(connection, stream_id, expected_version, events,
                               idempotency_key=idempotency_key, actor=actor, in_savepoint=True)
 
-    @contextmanager
-    def transaction(self) -> Iterator[scope.WriteScope]:
+    def transaction(self) -> _StoreTransaction:
         """One transaction that every append (and read) of this store in the block joins,
         with the idempotency records written in it (service.adapters.store.idempotency)."""
-        with self._pool.connection() as connection, scope.transaction_of(self, connection) as opened, libpq.transaction(connection, opened):
-            opened.forget_on_rollback(self.forget)
-            yield opened
+        return _StoreTransaction(self)
 
     def claim_key(self, owner: str, key: str, now: datetime) -> idempotency.IdempotencyRecord | None:
         """The key's lock, then its record (each statement its own snapshot, so the read
@@ -194,7 +191,7 @@ class PostgresEventStore:
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
-        opened.claim = _Claim(owner, key, now)
+        opened.claim = _Claim(owner, key, now, format_recorded_at(now))
 
     def settled_claim(self) -> idempotency.IdempotencyRecord | None:
         """The record claim_key_later's claim found (sending it now if no append took it),
@@ -215,7 +212,7 @@ class PostgresEventStore:
     def _claim_runs(self, claim: _Claim) -> list[libpq.Run]:
         parameters = [claim.owner.encode(), claim.key.encode()]
         return [libpq.Run(self._try_lock_key, parameters),
-                libpq.Run(self._select_record, [*parameters, format_recorded_at(claim.now).encode()])]
+                libpq.Run(self._select_record, [*parameters, claim.spelled_now.encode()])]
 
     def _settle(self, claim: _Claim, results: list[pq.abc.PGresult]) -> None:
         """Keep what the claim's results say; raise its refusal (the key in use, a record
@@ -257,7 +254,6 @@ class PostgresEventStore:
         record when the claim found one, and with one write in REMOVED_EVERY of expired
         ones in bulk (idempotency.REMOVED_EVERY)."""
         fingerprint, answer = record.fingerprint, record.answer
-        created_at, expires_at = (format_recorded_at(moment).encode() for moment in (record.created_at, record.expires_at))
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
@@ -265,6 +261,10 @@ class PostgresEventStore:
         mac = self._record_signer.sign(*idempotency.signed_fields(record, headers_text)) if self._record_signer else None
         owner, key = record.owner.encode(), record.key.encode()
         claim = opened.claim
+        # The record is made at its claim's moment (live_writes.once): spelled once.
+        created_at = (claim.spelled_now if isinstance(claim, _Claim) and claim.now == record.created_at
+                      else format_recorded_at(record.created_at)).encode()
+        expires_at = format_recorded_at(record.expires_at).encode()
         replaces_expired = isinstance(claim, _Claim) and claim.expired_found and (claim.owner, claim.key) == (
             record.owner, record.key)
         in_bulk = next(self._records_written) % idempotency.REMOVED_EVERY == 0
@@ -337,17 +337,18 @@ class PostgresEventStore:
         at the expected version does not have that hash or does not exist."""
         stream_id, expected_version = encoded.stream_id, encoded.expected_version
         parameters, last_hash, last_mac = encoded.parameters(previous_hash, self._clock())
-        statement = self._append_batch if len(encoded.types) > 1 else self._append_one
+        statement, formats = ((self._append_batch, sql.APPEND_BATCH_FORMATS) if len(encoded.types) > 1
+                              else (self._append_one, None))
         claim = self._unsent_claim(connection) if in_savepoint else None
         try:
             if claim is not None:
-                result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters)],
+                result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters, formats)],
                                        lambda results: self._settle(claim, results))[0]
                 if claim.record is not None:  # answered before: what this append wrote rolls back
                     raise idempotency.AnsweredBefore(claim.record)
             else:
-                result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters)])[0] if in_savepoint
-                          else statement.run(connection, parameters))
+                result = (libpq.in_savepoint(connection, [libpq.Run(statement, parameters, formats)])[0]
+                          if in_savepoint else statement.run(connection, parameters, formats))
         except psycopg.errors.UniqueViolation:  # another writer took the version, or the key
             if claim is not None and claim.record is not None:
                 raise idempotency.AnsweredBefore(claim.record) from None
@@ -569,12 +570,54 @@ class PostgresEventStore:
             return sql.streams_of(connection, "events", prefix)
 
 
+class _StoreTransaction:
+    """PostgresEventStore.transaction's block: a connection of the pool, the scope of the
+    transaction on it (scope.transaction_of) and the transaction (libpq.transaction), left
+    in the reverse order, each told how the one inside it ended, as nested `with` blocks
+    are. A class, not a generator's context manager, and the pool's getconn and putconn,
+    not its `connection()` (another generator's, whose commit or rollback on the way out
+    has nothing to do: libpq.transaction leaves the connection idle, or closes it), issue 37."""
+
+    __slots__ = ("_pool", "_connection", "_scope", "_transaction", "_store")
+
+    def __init__(self, store: PostgresEventStore) -> None:
+        self._store = store
+        self._pool = store._pool
+
+    def __enter__(self) -> scope.WriteScope:
+        connection = self._connection = self._pool.getconn()
+        self._scope = scope.transaction_of(self._store, connection)
+        opened = self._scope.__enter__()
+        self._transaction = libpq.transaction(connection, opened)
+        try:
+            self._transaction.__enter__()
+        except BaseException as failed:
+            self._scope.__exit__(type(failed), failed, failed.__traceback__)
+            self._pool.putconn(connection)
+            raise
+        opened.forget_on_rollback(self._store.forget)
+        return opened
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: Any) -> None:
+        try:
+            try:
+                self._transaction.__exit__(kind, error, traceback)
+            except BaseException as failed:  # its COMMIT failed: the scope's transaction did not commit
+                self._scope.__exit__(type(failed), failed, failed.__traceback__)
+                raise
+            self._scope.__exit__(kind, error, traceback)
+        finally:
+            self._pool.putconn(self._connection)
+
+
 @dataclass
 class _Claim:
     """An Idempotency-Key's claim (claim_key_later), and once sent what it found."""
     owner: str
     key: str
     now: datetime
+    spelled_now: str
+    """format_recorded_at(now)."""
     sent: bool = False
     record: idempotency.IdempotencyRecord | None = None
     refused: Exception | None = None
