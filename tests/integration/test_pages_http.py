@@ -13,6 +13,7 @@ import pytest
 
 from service.application import screens, tournaments
 from service.application.api_keys import KEY_CACHE_TTL_S
+from service.http.pages.frame import clock_time
 from tests.integration.conftest import ADMIN, ADMIN_KEY, register_players
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -193,9 +194,12 @@ def test_the_desk_runs_the_clock_through_the_same_commands_as_the_api(client):
     assert paused.status_code == 303 and paused.headers["Location"].endswith("?done=pause")
     shown = client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()
     assert shown["clock"]["paused"]
+    # The time it was paused at: 20:00, or a second or two less when the machine is slow.
+    left = shown["clock"]["remaining_s"]
+    assert 20 * 60 - 10 <= left <= 20 * 60
     level = {**desk_form(client, tournament_id), "level": "2"}
     asked = client.post(f"/floor/tournaments/{tournament_id}/level", data=level)
-    assert asked.status_code == 200 and "The clock goes from level 1 (100/200) with 20:00 left to level 2 " \
+    assert asked.status_code == 200 and f"The clock goes from level 1 (100/200) with {clock_time(left)} left to level 2 " \
                                       "(200/400 ante 50) with 20:00 (its full time)" in unescape(asked.get_data(as_text=True))
     assert client.get(f"/v1/tournaments/{tournament_id}", headers=ADMIN).get_json()["clock"]["level"] == 1
     assert client.post(f"/floor/tournaments/{tournament_id}/level", data={**level, "confirmed": "yes"}).status_code == 303
