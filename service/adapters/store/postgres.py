@@ -23,6 +23,7 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import secrets
@@ -191,7 +192,7 @@ class PostgresEventStore:
         self._joined()
         opened = scope.current()
         assert opened is not None  # _joined found its transaction
-        opened.claim = _Claim(owner, key, now, format_recorded_at(now))
+        opened.claim = _Claim(owner, key, now)
 
     def settled_claim(self) -> idempotency.IdempotencyRecord | None:
         """The record claim_key_later's claim found (sending it now if no append took it),
@@ -586,8 +587,12 @@ class _StoreTransaction:
 
     def __enter__(self) -> scope.WriteScope:
         connection = self._connection = self._pool.getconn()
-        self._scope = scope.transaction_of(self._store, connection)
-        opened = self._scope.__enter__()
+        try:
+            self._scope = scope.transaction_of(self._store, connection)
+            opened = self._scope.__enter__()
+        except BaseException:
+            self._pool.putconn(connection)
+            raise
         self._transaction = libpq.transaction(connection, opened)
         try:
             self._transaction.__enter__()
@@ -616,13 +621,16 @@ class _Claim:
     owner: str
     key: str
     now: datetime
-    spelled_now: str
-    """format_recorded_at(now)."""
     sent: bool = False
     record: idempotency.IdempotencyRecord | None = None
     refused: Exception | None = None
     expired_found: bool = False
     """The key's record was there, expired by `now`: the new record's write removes it."""
+
+    @functools.cached_property
+    def spelled_now(self) -> str:
+        """format_recorded_at(now), spelled once for the claim's read and the record's write."""
+        return format_recorded_at(self.now)
 
 
 class _EncodedAppend:
