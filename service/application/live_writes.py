@@ -19,7 +19,7 @@ from typing import Any, Generic, NoReturn, TypeVar
 
 from service.adapters.store import scope
 from service.adapters.store.base import Head, utc_now
-from service.adapters.store.idempotency import Answer, AnsweredBefore, Fingerprint, IdempotencyRecord, KeyInUse, RecordRefused
+from service.adapters.store.idempotency import Answer, AnsweredBefore, Fingerprint, HeldBackRefused, IdempotencyRecord, KeyInUse, RecordRefused
 from service.adapters.store.metered import IDEMPOTENT_REPLAYS
 
 __all__ = ["Answer", "Fingerprint", "KeyInUse", "KeyReused", "RecordRefused", "Replayed", "Written", "once",
@@ -68,14 +68,28 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
     transaction of `store` (a store that keeps idempotency records: memory, PostgreSQL)
     with the key's claim. `answer` says what to record of what the
     write gave (None: an answer not to keep, so the transaction rolls back and the key stays
-    free); the record lives for `window`."""
+    free); the record lives for `window`.
+
+    The claim and the write's first append go in the COMMIT's round trip, one trip in all
+    (service.adapters.store.held_back). Refused there (the key answered meanwhile, the
+    stream moved on), nothing committed: the write runs again with the claim sent in the
+    first append's trip, which answers as a first trip does (a replay, a conflict)."""
+    try:
+        return _once(store, owner, key, fingerprint, window, write, answer, with_commit=True)
+    except HeldBackRefused:
+        return _once(store, owner, key, fingerprint, window, write, answer, with_commit=False)
+
+
+def _once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: timedelta,
+          write: Callable[[], Result], answer: Callable[[Written[Result]], Answer | None], *,
+          with_commit: bool) -> Result | Replayed:
     try:
         with store.transaction() as opened:
             now = utc_now()
             # The claim goes with the write's first append (one round trip fewer); it is
             # settled before anything commits or answers, so a key in use or answered
             # before still rolls back whatever the write did.
-            store.claim_key_later(owner, key, now)
+            store.claim_key_later(owner, key, now, with_commit=with_commit)
             try:
                 result = write()
             except AnsweredBefore as answered:
@@ -83,7 +97,7 @@ def once(store: Any, owner: str, key: str, fingerprint: Fingerprint, window: tim
             except Exception:
                 # A refusal may be this key's replay (the state moved on since): its
                 # first answer, if there is one, is the answer.
-                first = store.settled_claim()
+                first = store.settled_claim(write_failed=True)
                 if first is not None:
                     _replay(first, fingerprint)
                 raise

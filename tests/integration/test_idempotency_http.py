@@ -309,3 +309,54 @@ def test_a_replay_after_the_table_moved_on_answers_its_first_answer(client, post
     assert (again.status_code, again.get_data()) == (201, first.get_data())
     assert again.headers["Idempotent-Replayed"] == "true"
     assert written(postgres_pool) == before
+
+
+def test_an_action_with_a_key_is_one_round_trip(client, seated, monkeypatch):
+    """The claim and the append go with the record and the COMMIT
+    (service.adapters.store.held_back)."""
+    from service.adapters.store import libpq_pipeline
+    table_id, players = seated
+    version = version_of(client, table_id)  # read now: the write finds the table cached
+    trips: list[int] = []
+    sent = libpq_pipeline._pipelined
+
+    def counted(pgconn, items):
+        trips.append(len(items))
+        return sent(pgconn, items)
+    monkeypatch.setattr(libpq_pipeline, "_pipelined", counted)
+    answer = client.post(f"/v1/tables/{table_id}/actions", json={"action": "call"},
+                         headers=keyed({**players[0][1], "If-Match": str(version)}))
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    assert len(trips) == 1
+    assert version_of(client, table_id) == version + 1
+
+
+def test_a_retry_whose_first_answer_commits_while_it_runs_replays_it(
+        client, database_url, postgres_pool, seated, monkeypatch):
+    """Another server process answers the first request while the retry runs here, before
+    the retry's claim (held back to its COMMIT) is sent: the COMMIT's trip refuses the
+    retry, which runs again the long way and replays the first answer."""
+    table_id, players = seated
+    path = f"/v1/tables/{table_id}/actions"
+    headers = keyed({**players[0][1], "If-Match": str(version_of(client, table_id))})
+    other_process = create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+    store = client.application.extensions["cardroom"].store
+    record_answer, firsts = store.record_answer, []
+
+    def first_answered_meanwhile(record) -> None:
+        if not firsts:
+            runner = threading.Thread(target=lambda: firsts.append(
+                other_process.post(path, json={"action": "raise", "to": 300}, headers=headers)))
+            runner.start()
+            runner.join(30)
+        record_answer(record)
+
+    monkeypatch.setattr(store, "record_answer", first_answered_meanwhile)
+    version = version_of(client, table_id)
+    retry = client.post(path, json={"action": "raise", "to": 300}, headers=headers)
+    first = firsts[0]
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers, first.get_data(as_text=True)
+    assert (retry.status_code, retry.get_data()) == (201, first.get_data())
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.headers.getlist("Cardroom-Receipt") == first.headers.getlist("Cardroom-Receipt")
+    assert version_of(client, table_id) == version + 1

@@ -36,10 +36,9 @@ _NOTIFY = "pg_notify('cardroom_events', $1 || ' ' || version)"
 
 # $1 stream id, $2 expected version, $3 idempotency key, $4 type, $5 schema version,
 # $6 data, $7 metadata (canonical JSON texts), $8 the hash chained from, $9 recorded at,
-# $10 the event's hash (hex).
-APPEND_ONE = (
-    "insert_one",
-    f"""
+# $10 the event's hash (hex), $11 the sealed fields (canonical JSON, NULL when none), $12 the
+# event's MAC (hex, NULL without a chain key).
+_INSERT_ONE = f"""
 WITH appended AS (
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
                     idempotency_key, recorded_at, hash, sealed, mac)
@@ -47,20 +46,13 @@ SELECT $1, $2 + 1, $4, $5, $6::jsonb, $7::jsonb, $3, $9::timestamptz, decode($10
        $11::jsonb, decode($12, 'hex')
  WHERE {_MAY_APPEND}
 RETURNING position, version
-)
-SELECT position, {_NOTIFY} FROM appended
-""",
-    (TEXT, INTEGER, TEXT, TEXT, INTEGER, TEXT, TEXT, TEXT, TIMESTAMPTZ, TEXT, TEXT, TEXT),
-)
+)"""
+_ONE_TYPES = (TEXT, INTEGER, TEXT, TEXT, INTEGER, TEXT, TEXT, TEXT, TIMESTAMPTZ, TEXT, TEXT, TEXT)
+APPEND_ONE = ("insert_one", f"{_INSERT_ONE}\nSELECT position, {_NOTIFY} FROM appended\n", _ONE_TYPES)
 
-# $11 the sealed fields (canonical JSON, NULL when none), $12 the event's MAC (hex, NULL
-# without a chain key).
-#
 # The same with arrays ($4 types, $5 schema versions, $6 data, $7 metadata, $10 hashes,
 # $11 sealed, $12 MACs), inserted in version order.
-APPEND_BATCH = (
-    "insert_batch",
-    f"""
+_INSERT_BATCH = f"""
 WITH appended AS (
 INSERT INTO events (stream_id, version, type, schema_version, data, metadata,
                     idempotency_key, recorded_at, hash, sealed, mac)
@@ -73,12 +65,24 @@ SELECT $1, $2 + e.i, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb,
  WHERE {_MAY_APPEND}
  ORDER BY e.i
 RETURNING position, version
+)"""
+_BATCH_TYPES = (TEXT, INTEGER, TEXT, TEXT_ARRAY, INTEGER_ARRAY, TEXT_ARRAY, TEXT_ARRAY, TEXT,
+                TIMESTAMPTZ, TEXT_ARRAY, TEXT_ARRAY, TEXT_ARRAY)
+APPEND_BATCH = (
+    "insert_batch",
+    f"{_INSERT_BATCH}\nSELECT position, CASE WHEN version = $2 + cardinality($4::text[]) THEN {_NOTIFY} END"
+    " FROM appended\n",
+    _BATCH_TYPES,
 )
-SELECT position, CASE WHEN version = $2 + cardinality($4::text[]) THEN {_NOTIFY} END FROM appended
-""",
-    (TEXT, INTEGER, TEXT, TEXT_ARRAY, INTEGER_ARRAY, TEXT_ARRAY, TEXT_ARRAY, TEXT,
-     TIMESTAMPTZ, TEXT_ARRAY, TEXT_ARRAY, TEXT_ARRAY),
-)
+
+# The same appends, for the round trip that ends in the transaction's COMMIT (an idempotent
+# write's first append: service.adapters.store.held_back): one row, and a failure when
+# nothing was appended (events_require_appended, migration 0023), which aborts the
+# transaction so the COMMIT sent behind it commits nothing.
+_REQUIRED = ("SELECT events_require_appended(count(*), $1, $2),"
+             " pg_notify('cardroom_events', $1 || ' ' || max(version)) FROM appended\n")
+APPEND_ONE_REQUIRED = ("insert_one_required", f"{_INSERT_ONE}\n{_REQUIRED}", _ONE_TYPES)
+APPEND_BATCH_REQUIRED = ("insert_batch_required", f"{_INSERT_BATCH}\n{_REQUIRED}", _BATCH_TYPES)
 APPEND_BATCH_FORMATS = (0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1)
 """The text arrays of texts ($4 types, $6 data, $7 metadata, $11 sealed, $12 MACs) travel in
 the binary format (libpq_pipeline.text_array); every other parameter as text."""

@@ -6,11 +6,14 @@ The contract both stores keep, inside `store.transaction()`:
 - `claim_key(owner, key, now)` takes the key for this transaction, or raises
   KeyInUse when another transaction holds it (a request with that key is still running);
   it returns the live record of an earlier request with the key, if one exists;
-- `claim_key_later(owner, key, now)` and `settled_claim()`: the same claim, which the
-  PostgreSQL store sends in the round trip of the transaction's first append (the append
-  then raises KeyInUse, or AnsweredBefore when the key has its first answer, and writes
-  nothing that commits); settled_claim gives what claim_key would have, sending the claim
-  then when no append took it;
+- `claim_key_later(owner, key, now, with_commit=...)` and `settled_claim(write_failed=...)`:
+  the same claim, which the PostgreSQL store sends in the round trip of the transaction's
+  first append (the append then raises KeyInUse, or AnsweredBefore when the key has its
+  first answer, and writes nothing that commits), or `with_commit`, holds back with that
+  append to the COMMIT's round trip (service.adapters.store.held_back: the COMMIT then
+  raises KeyInUse, or HeldBackRefused); settled_claim gives what claim_key would have,
+  sending the claim then when no append took it (None while it is held back, unless the
+  write failed: then the claim goes alone);
 - `record_answer(record)` writes the record in the same transaction as the events it
   answers for, replacing an expired one: a crash leaves both or neither.
 Each costs one indexed statement, so the work per write does not grow with the table.
@@ -90,6 +93,13 @@ class AnsweredBefore(Exception):
     def __init__(self, record: IdempotencyRecord) -> None:
         super().__init__(record.key)
         self.record = record
+
+
+class HeldBackRefused(Exception):
+    """What the PostgreSQL store held back to the COMMIT's round trip (the claim and the
+    first append: service.adapters.store.held_back) was refused there, or sent early and
+    found the append refused: nothing committed. Running the write again without holding
+    back answers as that trip could not (a replay, a conflict)."""
 
 
 class RecordRefused(Exception):
@@ -189,7 +199,12 @@ VALUES ($1, $2, $3, $4, decode($5, 'hex'), $6, $7, $8, $9, $10, $11)
 ON CONFLICT (owner, key) DO NOTHING
 """
 
+# The claim as the server refuses it itself (migration 0023), for the round trip that ends
+# in the COMMIT: fails while the key is in use or answered, removes its expired record.
+_CLAIM = "SELECT idempotency_key_claim($1, $2, $3)"
+
 STATEMENTS = (
+    ("claim_key", _CLAIM, (25, 25, 1184)),
     ("try_lock_key", _TRY_LOCK, (25, 25)),
     ("select_record", _SELECT, (25, 25, 1184)),
     ("purge_records", _PURGE, (25, 25, 1184, 23)),

@@ -81,14 +81,15 @@ class InMemoryEventStore:
         opened.at_end(lambda: self.idempotency.release(owner, key))
         return found
 
-    def claim_key_later(self, owner: str, key: str, now: datetime) -> None:
-        """Here at once (nothing to save a round trip of): settled_claim gives its record."""
+    def claim_key_later(self, owner: str, key: str, now: datetime, *, with_commit: bool = False) -> None:
+        """Here at once (nothing to save a round trip of, so nothing is held back to the
+        end, `with_commit` or not): settled_claim gives its record."""
         found = self.claim_key(owner, key, now)
         opened = scope.current()
         assert opened is not None  # claim_key found it
         opened.claim = found
 
-    def settled_claim(self) -> idempotency.IdempotencyRecord | None:
+    def settled_claim(self, *, write_failed: bool = False) -> idempotency.IdempotencyRecord | None:
         opened = scope.current()
         return None if opened is None else opened.claim
 

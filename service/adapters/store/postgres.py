@@ -7,7 +7,8 @@ and the store hashes the very same text (service.adapters.store.base.verify_chai
 from what is read back). The hash at the stream's head comes from what this process last
 appended or read (`_StreamHeads`); without it, the append first reads it. A writer that
 loses a race for the same version fails on the unique (stream_id, version) constraint;
-that slow path costs a second query.
+that slow path costs a second query. An idempotent write's first append waits for its
+transaction's COMMIT and goes in that round trip (service.adapters.store.held_back).
 
 Global reading without skipping late commits: every event records the id of the
 transaction that wrote it (`transaction_id xid8 DEFAULT pg_current_xact_id()`), and the
@@ -23,7 +24,6 @@ version race, a rollback); readers never rely on them being dense.
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 import secrets
@@ -31,7 +31,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -71,6 +70,7 @@ from service.adapters.store.base import (
     verify_range,
 )
 from service.adapters.store.failed_streams import FailedStreams
+from service.adapters.store.held_back import Claim, HeldBack
 
 log = logging.getLogger(__name__)
 
@@ -135,10 +135,12 @@ class PostgresEventStore:
         # The prepared statements: this store's own names, so two stores on one pool (tests)
         # never take each other's for theirs; each remembers the sessions it is prepared on.
         named = secrets.token_hex(4)
-        (self._append_one, self._append_batch, self._save_snapshot, self._try_lock_key, self._select_record,
-         self._purge_records, self._insert_record) = (
+        (self._append_one, self._append_batch, self._append_one_required, self._append_batch_required,
+         self._save_snapshot, self._claim_key, self._try_lock_key, self._select_record, self._purge_records,
+         self._insert_record) = (
             libpq.PreparedStatement(f"cardroom_{purpose}_{named}".encode(), text, types)
-            for purpose, text, types in (sql.APPEND_ONE, sql.APPEND_BATCH, sql.SAVE_SNAPSHOT, *idempotency.STATEMENTS))
+            for purpose, text, types in (sql.APPEND_ONE, sql.APPEND_BATCH, sql.APPEND_ONE_REQUIRED,
+                                         sql.APPEND_BATCH_REQUIRED, sql.SAVE_SNAPSHOT, *idempotency.STATEMENTS))
 
     def append(
         self,
@@ -184,25 +186,30 @@ class PostgresEventStore:
         self.claim_key_later(owner, key, now)
         return self.settled_claim()
 
-    def claim_key_later(self, owner: str, key: str, now: datetime) -> None:
+    def claim_key_later(self, owner: str, key: str, now: datetime, *, with_commit: bool = False) -> None:
         """claim_key, sent in the round trip of the transaction's first append when that
         trip opens the transaction (before the append, which runs only in the same
         transaction: a refused claim rolls it back), else by settled_claim: an idempotent
-        action's trips are the append's and the COMMIT's."""
-        self._joined()
-        opened = scope.current()
-        assert opened is not None  # _joined found its transaction
-        opened.claim = _Claim(owner, key, now)
+        action's trips are the append's and the COMMIT's. `with_commit`: that append and the
+        claim are held back to the COMMIT's round trip, one trip in all (held_back)."""
+        self._joined().claim = Claim(owner, key, now, with_commit)
 
-    def settled_claim(self) -> idempotency.IdempotencyRecord | None:
+    def settled_claim(self, *, write_failed: bool = False) -> idempotency.IdempotencyRecord | None:
         """The record claim_key_later's claim found (sending it now if no append took it),
-        or KeyInUse, RecordRefused as claim_key raises them."""
-        opened = scope.current()
-        claim = None if opened is None else opened.claim
-        if not isinstance(claim, _Claim):
+        or KeyInUse, RecordRefused as claim_key raises them. Held back with the first
+        append: None (the COMMIT refuses the write if the key is taken or answered), unless
+        `write_failed` (what the write appended rolls back): the claim is then sent alone."""
+        opened = self._joined()
+        claim = opened.claim
+        if not isinstance(claim, Claim):
             raise RuntimeError("settled_claim follows claim_key_later, in its transaction")
+        held = opened.held_back
+        if isinstance(held, HeldBack) and held.claim is claim:
+            if not write_failed:
+                return None
+            opened.held_back = None  # never sent: the appends it held roll back with the write
         if not claim.sent:
-            connection = self._joined()
+            connection = opened.connection
             if connection.pgconn.transaction_status == pq.TransactionStatus.INERROR:
                 return None  # a statement failed: nothing of this transaction commits, its error tells
             self._settle(claim, libpq.in_savepoint(connection, self._claim_runs(claim)))
@@ -210,12 +217,12 @@ class PostgresEventStore:
             raise claim.refused
         return claim.record
 
-    def _claim_runs(self, claim: _Claim) -> list[libpq.Run]:
+    def _claim_runs(self, claim: Claim) -> list[libpq.Run]:
         parameters = [claim.owner.encode(), claim.key.encode()]
         return [libpq.Run(self._try_lock_key, parameters),
                 libpq.Run(self._select_record, [*parameters, claim.spelled_now.encode()])]
 
-    def _settle(self, claim: _Claim, results: list[pq.abc.PGresult]) -> None:
+    def _settle(self, claim: Claim, results: list[pq.abc.PGresult]) -> None:
         """Keep what the claim's results say; raise its refusal (the key in use, a record
         failing its MAC)."""
         claim.sent = True
@@ -234,13 +241,13 @@ class PostgresEventStore:
         if claim.refused is not None:
             raise claim.refused
 
-    def _unsent_claim(self, connection: psycopg.Connection[Any]) -> _Claim | None:
+    def _unsent_claim(self, connection: psycopg.Connection[Any]) -> Claim | None:
         """The open scope's claim when an append on `connection` takes it: not sent yet,
         and this append's trip opens the transaction. When something else opened it (a
         read), the claim is settled first, in its own trip: no append runs before it."""
         opened = scope.current()
         claim = None if opened is None or opened.store is not self else opened.claim
-        if not isinstance(claim, _Claim) or claim.sent or opened is None or opened.connection is not connection:
+        if not isinstance(claim, Claim) or claim.sent or opened is None or opened.connection is not connection:
             return None
         if connection.pgconn.transaction_status == pq.TransactionStatus.IDLE:
             return claim
@@ -255,18 +262,16 @@ class PostgresEventStore:
         record when the claim found one, and with one write in REMOVED_EVERY of expired
         ones in bulk (idempotency.REMOVED_EVERY)."""
         fingerprint, answer = record.fingerprint, record.answer
-        self._joined()
-        opened = scope.current()
-        assert opened is not None  # _joined found its transaction
+        opened = self._joined()
         headers_text = idempotency.headers_json(answer.headers)  # once: signed and stored
         mac = self._record_signer.sign(*idempotency.signed_fields(record, headers_text)) if self._record_signer else None
         owner, key = record.owner.encode(), record.key.encode()
         claim = opened.claim
         # The record is made at its claim's moment (live_writes.once): spelled once.
-        created_at = (claim.spelled_now if isinstance(claim, _Claim) and claim.now == record.created_at
+        created_at = (claim.spelled_now if isinstance(claim, Claim) and claim.now == record.created_at
                       else format_recorded_at(record.created_at)).encode()
         expires_at = format_recorded_at(record.expires_at).encode()
-        replaces_expired = isinstance(claim, _Claim) and claim.expired_found and (claim.owner, claim.key) == (
+        replaces_expired = isinstance(claim, Claim) and claim.expired_found and (claim.owner, claim.key) == (
             record.owner, record.key)
         in_bulk = next(self._records_written) % idempotency.REMOVED_EVERY == 0
         if replaces_expired or in_bulk:
@@ -280,11 +285,12 @@ class PostgresEventStore:
                 None if mac is None else mac.encode()],
                  formats=idempotency.INSERT_FORMATS)])
 
-    def _joined(self) -> psycopg.Connection[Any]:
-        connection = scope.joined_transaction(self)
-        if connection is None:
+    def _joined(self) -> scope.WriteScope:
+        """The scope of this store's open transaction (sending nothing held back)."""
+        opened = scope.scope_of(self)
+        if opened is None or opened.connection is None:
             raise RuntimeError("idempotency records are kept inside store.transaction() only")
-        return connection
+        return opened
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -341,6 +347,8 @@ class PostgresEventStore:
         statement, formats = ((self._append_batch, sql.APPEND_BATCH_FORMATS) if len(encoded.types) > 1
                               else (self._append_one, None))
         claim = self._unsent_claim(connection) if in_savepoint else None
+        if claim is not None and claim.with_commit:
+            return self._held_back(connection, claim, encoded, parameters, last_hash, last_mac)
         try:
             if claim is not None:
                 result = libpq.opening(connection, self._claim_runs(claim), [libpq.Run(statement, parameters, formats)],
@@ -362,13 +370,30 @@ class PostgresEventStore:
         last_version = expected_version + result.ntuples
         if _outside_transaction(connection):  # committed: later appends may chain from it
             self._committed(stream_id, last_version, last_hash)
-        elif scope.joined_transaction(self) is connection:
+        elif (joined := scope.scope_of(self)) is not None and joined.connection is connection:
             scope.after_commit(lambda: self._committed(stream_id, last_version, last_hash))
         gathered = scope.current()
         if gathered is not None:  # the receipt of the request's answer: the last event's MAC
             gathered.appended(Head(stream_id, last_version, last_hash, last_mac))
         positions = sorted(int(result.get_value(row, 0)) for row in range(result.ntuples))
         return AppendResult(stream_id, expected_version + 1, last_version, tuple(positions))
+
+    def _held_back(self, connection: psycopg.Connection[Any], claim: Claim, encoded: _EncodedAppend,
+                   parameters: list[bytes | None], last_hash: str, last_mac: str | None) -> AppendResult:
+        """The append and its transaction's claim, held back to the COMMIT's round trip
+        (held_back): its result is what the append will have written, but for the events'
+        positions (), which only the server knows."""
+        opened = self._joined()
+        statement, formats = ((self._append_batch_required, sql.APPEND_BATCH_FORMATS) if len(encoded.types) > 1
+                              else (self._append_one_required, None))
+        opened.held_back = HeldBack(
+            connection, claim, append=libpq.Run(statement, parameters, formats), claim_runs=self._claim_runs(claim),
+            guarded=libpq.Run(self._claim_key, [claim.owner.encode(), claim.key.encode(), claim.spelled_now.encode()]),
+            settle=lambda results: self._settle(claim, results))
+        stream_id, last_version = encoded.stream_id, encoded.expected_version + len(encoded.types)
+        opened.after_commit(lambda: self._committed(stream_id, last_version, last_hash))
+        opened.appended(Head(stream_id, last_version, last_hash, last_mac))
+        return AppendResult(stream_id, encoded.expected_version + 1, last_version, ())
 
     def _committed(self, stream_id: str, version: int, hash_: str) -> None:
         self._heads.remember(stream_id, version, hash_)
@@ -452,10 +477,9 @@ class PostgresEventStore:
         mac = None if self.signer is None else self.signer.sign_snapshot(snapshot)
         parameters = [snapshot.stream_id.encode(), snapshot.schema.encode(), b"%d" % snapshot.version,
                       snapshot.body.encode(), None if mac is None else mac.encode()]
-        if scope.joined_transaction(self) is not None:
+        opened = scope.scope_of(self)
+        if opened is not None:
             # Nothing in the transaction reads it back: it goes with the COMMIT, in its round trip.
-            opened = scope.current()
-            assert opened is not None  # joined_transaction found it
             opened.sent_with_commit.append(libpq.Run(self._save_snapshot, parameters))
             return
         try:
@@ -613,24 +637,6 @@ class _StoreTransaction:
             self._scope.__exit__(kind, error, traceback)
         finally:
             self._pool.putconn(self._connection)
-
-
-@dataclass
-class _Claim:
-    """An Idempotency-Key's claim (claim_key_later), and once sent what it found."""
-    owner: str
-    key: str
-    now: datetime
-    sent: bool = False
-    record: idempotency.IdempotencyRecord | None = None
-    refused: Exception | None = None
-    expired_found: bool = False
-    """The key's record was there, expired by `now`: the new record's write removes it."""
-
-    @functools.cached_property
-    def spelled_now(self) -> str:
-        """format_recorded_at(now), spelled once for the claim's read and the record's write."""
-        return format_recorded_at(self.now)
 
 
 class _EncodedAppend:

@@ -36,12 +36,31 @@ class WriteScope:
     claim: Any = None
     """The claim of the request's Idempotency-Key, in the store's own form (its
     claim_key_later and settled_claim)."""
+    held_back: Any = None
+    """What the store holds back to send in the COMMIT's round trip (an idempotent write's
+    claim and first append: service.adapters.store.held_back), until something else needs
+    the connection: `send()` sends it in a trip of its own, `commit(runs)` with the runs and
+    the COMMIT in one."""
+    refusal: BaseException | None = None
+    """Why this transaction must not commit (what was held back, sent early, was refused),
+    raised again at its end, so that code which caught it cannot commit the rest."""
     statements_from: int | None = None
     """The store's: its statements prepared on this transaction's session at or after this
     moment (time.monotonic_ns) are there (service.adapters.store.libpq_pipeline)."""
     _after_commit: list[Callable[[], None]] = field(default_factory=list)
     _at_end: list[Callable[[], None]] = field(default_factory=list)
     _forgetters: list[Forgetter] = field(default_factory=list)
+
+    def send_held_back(self) -> None:
+        """Send what the store held back (if anything), before the connection is used."""
+        held, self.held_back = self.held_back, None
+        if held is None:
+            return
+        try:
+            held.send()
+        except BaseException as refused:
+            self.refusal = refused
+            raise
 
     def appended(self, head: Head) -> None:
         self.heads[head.stream_id] = head
@@ -88,15 +107,30 @@ def current() -> WriteScope | None:
 
 
 def joined_transaction(store: Any) -> Any:
-    """The connection of the transaction `store` has open in this context, or None."""
+    """The connection of the transaction `store` has open in this context, or None; what
+    the store held back is sent first (the caller is about to use the connection)."""
     scope = _current.get()
-    return scope.connection if scope is not None and scope.store is store else None
+    if scope is None or scope.store is not store:
+        return None
+    scope.send_held_back()
+    return scope.connection
+
+
+def scope_of(store: Any) -> WriteScope | None:
+    """The scope of the transaction `store` has open in this context, or None, sending
+    nothing: for the store's own bookkeeping, which does not use the connection."""
+    scope = _current.get()
+    return scope if scope is not None and scope.store is store else None
 
 
 def current_connection() -> Any:
-    """The connection of whatever transaction is open in this context (same database), or None."""
+    """The connection of whatever transaction is open in this context (same database), or
+    None; what a store held back is sent first."""
     scope = _current.get()
-    return None if scope is None else scope.connection
+    if scope is None:
+        return None
+    scope.send_held_back()
+    return scope.connection
 
 
 def after_commit(action: Callable[[], None]) -> None:
