@@ -25,7 +25,7 @@ import pytest
 from psycopg import sql
 
 from service.adapters.migrate import roles_for
-from service.adapters.store import libpq_pipeline
+from service.adapters.store import libpq_pipeline, scope
 from service.adapters.store import postgres as postgres_store
 from tests.integration.conftest import ADMIN, ADMIN_KEY, assert_problem, with_the_apps_keys
 from tests.integration.test_tables_http import new_player, new_table, version_of
@@ -150,7 +150,8 @@ def answers_lost_after_commit(monkeypatch: pytest.MonkeyPatch) -> threading.Even
     is closed before the app reads the answer: what the app sees when the primary dies
     between committing and replying."""
     armed = threading.Event()
-    in_savepoint, insert = libpq_pipeline.in_savepoint, postgres_store.PostgresEventStore._insert
+    in_savepoint, one_trip = libpq_pipeline.in_savepoint, libpq_pipeline.one_trip
+    insert = postgres_store.PostgresEventStore._insert
 
     def lose(connection: psycopg.Connection) -> None:
         armed.clear()
@@ -163,13 +164,22 @@ def answers_lost_after_commit(monkeypatch: pytest.MonkeyPatch) -> threading.Even
             lose(connection)
         return results
 
+    def committing_in_one_trip(connection: psycopg.Connection, runs: Any) -> None:
+        one_trip(connection, runs)  # an idempotent write's claim, append, record and COMMIT
+        if armed.is_set():
+            lose(connection)
+
     def inserting_on_its_own(store: Any, connection: psycopg.Connection, *args: Any) -> Any:
         appended = insert(store, connection, *args)
-        if appended is not None and armed.is_set() and postgres_store._outside_transaction(connection):
+        opened = scope.current()
+        held_back = opened is not None and opened.held_back is not None  # nothing sent yet
+        if appended is not None and armed.is_set() and postgres_store._outside_transaction(connection) \
+                and not held_back:
             lose(connection)
         return appended
 
     monkeypatch.setattr(libpq_pipeline, "in_savepoint", committing_in_savepoint)
+    monkeypatch.setattr(libpq_pipeline, "one_trip", committing_in_one_trip)
     monkeypatch.setattr(postgres_store.PostgresEventStore, "_insert", inserting_on_its_own)
     return armed
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from prometheus_client import Counter
 
+from service.adapters.store import scope
 from service.adapters.store.base import AppendResult, VersionConflict
 from service.adapters.store.forwarding import Forwarded
 
@@ -57,6 +58,12 @@ def _metered(append: Callable[..., AppendResult], *args: Any, **kwargs: Any) -> 
     if appended.deduplicated:
         IDEMPOTENT_REPLAYS.inc()
     else:
-        APPENDS.inc()
-        EVENTS_APPENDED.inc(appended.last_version - appended.first_version + 1)
+        # Counted once it commits: inside a transaction an append may still roll back, or
+        # be refused in the COMMIT's round trip it was held back to (held_back).
+        scope.after_commit(lambda: _count(appended))
     return appended
+
+
+def _count(appended: AppendResult) -> None:
+    APPENDS.inc()
+    EVENTS_APPENDED.inc(appended.last_version - appended.first_version + 1)
