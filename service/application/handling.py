@@ -389,13 +389,24 @@ class Streams(Generic[S]):
             self._unreadable.pop(stream_id, None)
 
     def _cached(self, stream_id: str) -> Loaded[S] | None:
-        return None if self._cache is None else self._cache.get(stream_id)
+        if self._cache is None:
+            return None
+        opened = scope.current()
+        mine = None if opened is None else opened.uncommitted.get((self, stream_id))
+        return mine if mine is not None else self._cache.get(stream_id)
 
     def _remember(self, loaded: Loaded[S]) -> None:
+        """Cache `loaded`; inside a transaction, for that transaction alone until it
+        commits. Shared at once, a state decided there would be ahead of the log if the
+        transaction rolled back or its COMMIT refused the write (an idempotent write's
+        append is checked only there: service.adapters.store.held_back), and a request
+        that read it meanwhile would act on events that never were."""
         if self._cache is None:
             return
-        self._cache.put(loaded)
-        # A state cached inside a transaction that rolls back would be ahead of the log.
         opened = scope.current()
-        if opened is not None:
-            opened.forget_on_rollback(self._cache.forget)
+        if opened is None or opened.store is None:  # its appends have committed
+            self._cache.put(loaded)
+            return
+        opened.uncommitted[self, loaded.stream_id] = loaded
+        cache = self._cache
+        opened.after_commit(lambda: cache.put(loaded))

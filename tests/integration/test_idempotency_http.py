@@ -360,3 +360,37 @@ def test_a_retry_whose_first_answer_commits_while_it_runs_replays_it(
     assert retry.headers["Idempotent-Replayed"] == "true"
     assert retry.headers.getlist("Cardroom-Receipt") == first.headers.getlist("Cardroom-Receipt")
     assert version_of(client, table_id) == version + 1
+
+
+def test_a_write_refused_at_its_commit_is_never_seen_by_another_request(
+        client, database_url, seated, monkeypatch):
+    """A raise decided here waits for its COMMIT's round trip while another server process
+    commits a call at the same version; the raise is refused there (409). A third request,
+    here, in that window, acts on the call (the BB checks), never on the raise it would
+    have seen had the raise's state been cached before its COMMIT."""
+    table_id, players = seated
+    path = f"/v1/tables/{table_id}/actions"
+    version = version_of(client, table_id)
+    other_process = create_app(Config(database_url=database_url, admin_key=ADMIN_KEY)).test_client()
+    store = client.application.extensions["cardroom"].store
+    record_answer, meanwhile = store.record_answer, {}
+
+    def others_act_meanwhile(record) -> None:
+        if not meanwhile:
+            def run() -> None:
+                meanwhile["call"] = other_process.post(path, json={"action": "call"},
+                                                       headers=keyed({**players[0][1], "If-Match": str(version)}))
+                meanwhile["check"] = client.application.test_client().post(
+                    path, json={"action": "check"}, headers=keyed({**players[1][1], "If-Match": str(version + 1)}))
+            runner = threading.Thread(target=run)
+            runner.start()
+            runner.join(30)
+        record_answer(record)
+
+    monkeypatch.setattr(store, "record_answer", others_act_meanwhile)
+    raised = client.post(path, json={"action": "raise", "to": 300},
+                         headers=keyed({**players[0][1], "If-Match": str(version)}))
+    assert meanwhile["call"].status_code == 201, meanwhile["call"].get_data(as_text=True)
+    assert meanwhile["check"].status_code == 201, meanwhile["check"].get_data(as_text=True)
+    assert_problem(raised, 409, "version_conflict")
+    assert version_of(client, table_id) == meanwhile["check"].get_json()["version"]  # nothing after the check

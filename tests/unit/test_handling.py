@@ -2,6 +2,8 @@
 in-memory store: the order of its checks, its retries, and what its cache keeps."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -86,7 +88,7 @@ def test_a_state_known_only_from_the_log_is_folded_at_the_next_load():
     assert streams.load("counter-a").state == 4
 
 
-def test_a_state_cached_in_a_transaction_that_rolls_back_is_forgotten():
+def test_a_state_decided_in_a_transaction_is_its_own_until_it_commits():
     store = InMemoryEventStore()
     streams = Streams(store, COUNTERS)
     streams.handle("counter-a", add(1))
@@ -94,13 +96,23 @@ def test_a_state_cached_in_a_transaction_that_rolls_back_is_forgotten():
     class Abandoned(Exception):
         pass
 
+    seen_elsewhere = []
     with pytest.raises(Abandoned), store.transaction():
         streams.handle("counter-a", add(5))
+        assert streams._cached("counter-a").state == 6  # the transaction acts on what it decided
+        elsewhere = threading.Thread(target=lambda: seen_elsewhere.append(streams._cached("counter-a")))
+        elsewhere.start()
+        elsewhere.join(5)
         raise Abandoned
-    # What the transaction cached is dropped: the next load reads the log (the in-memory
-    # store keeps its appends, PostgreSQL would have none of them).
-    assert streams._cached("counter-a") is None
+    # Another request never saw it, nor does anyone after the rollback: the cache holds the
+    # committed state (the next load reads the log after it: the in-memory store keeps its
+    # appends, PostgreSQL would have none of them).
+    assert [loaded.state for loaded in seen_elsewhere] == [1]
+    assert streams._cached("counter-a").version == 1
     assert streams.load("counter-a").state == 6
+    with store.transaction():
+        streams.handle("counter-a", add(2))
+    assert streams._cached("counter-a").state == 8  # shared once committed
 
 
 def add_record(total: int, record) -> int:

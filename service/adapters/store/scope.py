@@ -36,6 +36,10 @@ class WriteScope:
     claim: Any = None
     """The claim of the request's Idempotency-Key, in the store's own form (its
     claim_key_later and settled_claim)."""
+    uncommitted: dict[Any, Any] = field(default_factory=dict)
+    """What the application decided in this transaction and keeps for it alone until it
+    commits (service.application.handling: the states it appended), so that no other
+    request acts on a write that may still be refused or rolled back."""
     held_back: Any = None
     """What the store holds back to send in the COMMIT's round trip (an idempotent write's
     claim and first append: service.adapters.store.held_back), until something else needs
