@@ -4,14 +4,19 @@ see the record (service.http.request_log: one line per request, the hottest log 
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 from datetime import UTC, datetime
 from typing import Any
 
-# One encoder for every line: json.dumps with an option builds a new one each call.
-_LINE = json.JSONEncoder(default=str)
+from service import json_text
+
+# One encoder for every line, made once: json.dumps with an option builds a new one each
+# call, and JSONEncoder.encode a new C encoder. It has no check for circular references,
+# which it could not share between the threads that log: a line's fields are the caller's
+# few values, never one that holds itself; were one to, formatting still fails (a
+# RecursionError for json.dumps' ValueError) and logging reports the line's error as ever.
+_LINE = json_text.encoder(default=str)
 
 
 class JsonFormatter(logging.Formatter):
@@ -25,7 +30,7 @@ class JsonFormatter(logging.Formatter):
                          getattr(record, "fields", {}))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return _LINE.encode(line)
+        return _LINE(line)
 
     def line(self, created: float, level: str, logger: str, message: str, fields: dict[str, Any]) -> dict[str, Any]:
         """A JSON line's keys: the time, level, logger and message, then the record's fields."""
@@ -78,7 +83,7 @@ def write_json_line(handler: logging.StreamHandler[Any], created: float, level: 
     flushed, under the handler's lock."""
     formatter = handler.formatter
     assert isinstance(formatter, JsonFormatter)
-    text = _LINE.encode(formatter.line(created, level, logger, message, fields)) + handler.terminator
+    text = _LINE(formatter.line(created, level, logger, message, fields)) + handler.terminator
     with handler.lock:  # type: ignore[union-attr]  # created with the handler
         handler.stream.write(text)
         handler.flush()

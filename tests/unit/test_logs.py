@@ -65,6 +65,22 @@ def test_a_line_written_straight_to_the_json_handler_is_the_line_the_handler_wri
     assert json.loads(written.getvalue())["table_id"] == "t\u00e91"
 
 
+def test_a_line_is_the_text_json_dumps_writes():
+    fields = {"request_id": "r\u00e91", "status": 201, "duration_ms": 1.25, "key_id": None,
+              "nested": {"list": [1, "\u2028", {"deep": True}]}, "when": datetime(2026, 12, 6, tzinfo=UTC),
+              "raw": b"x", "error": ValueError("x")}
+    formatter = JsonFormatter()
+    line = formatter.line(1_765_000_000.25, "INFO", "cardroom.requests", "POST /x", fields)
+    record = logging.LogRecord("cardroom.requests", logging.INFO, __file__, 1, "POST /x", (), None)
+    record.created, record.fields = 1_765_000_000.25, fields
+    assert formatter.format(record) == json.dumps(line, default=str)
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    handler.setFormatter(formatter)
+    write_json_line(handler, 1_765_000_000.25, "INFO", "cardroom.requests", "POST /x", fields)
+    assert written.getvalue() == json.dumps(line, default=str) + "\n"
+
+
 def test_a_line_anything_else_would_see_is_logged_the_usual_way():
     requests, handler = _json_logger(io.StringIO(), JsonFormatter())
     assert direct_json_handler(requests, logging.DEBUG) is None  # below the level
