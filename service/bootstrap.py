@@ -48,6 +48,7 @@ from service.http.api import public_log as public_log_api
 from service.http.json_provider import OnceBuiltJSONProvider
 from service.http.pages.frame import pages
 from service.http.problems import register_problem_handlers
+from service.http.responses import CardroomResponse
 
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.1.0"
@@ -84,6 +85,7 @@ class _RememberedMatches(RequestContext):
 
 class CardroomFlask(Flask):
     json_provider_class = OnceBuiltJSONProvider
+    response_class = CardroomResponse
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
