@@ -5,11 +5,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+import pytest
+
 from service.adapters.row_macs import RowSigner
+from service.adapters.store import base
 from service.adapters.store.base import ChainSigner, keyed_sha256, mac_hex
 
 
-def test_a_mac_from_the_key_set_up_once_is_the_hmac_of_its_message():
+@pytest.mark.parametrize("openssl", [True, False], ids=["openssl's HMAC", "hmac's, without OpenSSL"])
+def test_a_mac_from_the_key_set_up_once_is_the_hmac_of_its_message(openssl, monkeypatch):
+    if not openssl:
+        monkeypatch.setattr(base, "_openssl_hmac", None)
     for key in (b"k" * 16, b"\x00" * 32, bytes(range(64)), b"long" * 40):
         keyed = keyed_sha256(key)
         for message in (b"", b"table-1\n3\n" + b"a" * 64, b"x" * 200, "caf\u00e9".encode()):

@@ -16,6 +16,11 @@ from typing import Any, ClassVar, Protocol
 from domain.frozen import made_at_once
 from service import json_text
 
+try:  # what hmac.new makes its HMAC-SHA256 with (typeshed declares _hashlib)
+    from _hashlib import hmac_new as _openssl_hmac
+except ImportError:  # a Python built without OpenSSL
+    _openssl_hmac = None  # type: ignore[assignment]
+
 GENESIS_HASH = "0" * 64
 """The "previous hash" of a stream's first event."""
 
@@ -412,13 +417,28 @@ def snapshot_message(snapshot: Snapshot) -> str:
     return f"snapshot\n{snapshot.stream_id}\n{snapshot.version:d}\n{snapshot.schema}\n{body_hash}"
 
 
-def keyed_sha256(key: bytes) -> hmac.HMAC:
+class KeyedMac(Protocol):
+    """An HMAC under a key (keyed_sha256's): copied, fed a message, read in hex."""
+
+    def copy(self) -> KeyedMac: ...
+
+    def update(self, msg: bytes, /) -> None: ...
+
+    def hexdigest(self) -> str: ...
+
+
+def keyed_sha256(key: bytes) -> KeyedMac:
     """An HMAC-SHA256 under `key` that has MACed nothing: `mac_hex` copies it for each
-    message, so the key is set up once, not per MAC (1.6 -> 1.1 us a MAC on this machine)."""
-    return hmac.new(key, digestmod=hashlib.sha256)
+    message, so the key is set up once, not per MAC (1.6 -> 1.1 us a MAC on this machine).
+    OpenSSL's HMAC object itself, the one hmac.new makes and wraps: the same MAC, without
+    the wrapper's three Python calls (copy, update, hexdigest) for each (issue 37: a fifth of
+    a MAC's CPU instructions, four or five MACs a table action)."""
+    if _openssl_hmac is None:  # hmac.new wraps its own Python HMAC then
+        return hmac.new(key, digestmod=hashlib.sha256)
+    return _openssl_hmac(key, digestmod=hashlib.sha256)
 
 
-def mac_hex(keyed: hmac.HMAC, message: bytes) -> str:
+def mac_hex(keyed: KeyedMac, message: bytes) -> str:
     """The hex HMAC of `message` under `keyed`'s key (hmac.new(key, message).hexdigest());
     `keyed` itself is left as it was, so threads may share it."""
     mac = keyed.copy()
