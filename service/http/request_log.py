@@ -12,9 +12,9 @@ path, route, status, duration, and the table, tournament, hand or stream it conc
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
@@ -46,8 +46,19 @@ def _start() -> None:
     # Read from the environ as `headers.get` reads it, without its translation of the name
     # and, for a request without the header, the KeyError it raises and catches (issue 37).
     offered = request._get_current_object().environ.get("HTTP_X_REQUEST_ID", "")  # type: ignore[attr-defined]
-    seen.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
+    seen.request_id = offered if _SANE_REQUEST_ID.fullmatch(offered) else fresh_request_id()
     seen.request_started = time.perf_counter()
+
+
+# The bits uuid.uuid4 sets in a random 128-bit number: the version (4) and the variant (RFC 4122).
+_UUID4_CLEARED = (0xF000 << 64) | (0xC000 << 48)
+_UUID4_SET = (0x4000 << 64) | (0x8000 << 48)
+
+
+def fresh_request_id() -> str:
+    """`uuid.uuid4().hex`, from the same 16 random bytes with the same bits set, without
+    building the UUID (its checks cost two thirds of the id, issue 37)."""
+    return "%032x" % (int.from_bytes(os.urandom(16), "big") & ~_UUID4_CLEARED | _UUID4_SET)
 
 
 def _finish(response: Response) -> Response:
