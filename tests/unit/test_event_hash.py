@@ -17,7 +17,7 @@ MOMENTS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 
                        timezones=st.just(UTC))
 
 
-@given(stream_id=TEXTS | st.sampled_from(['"', "\\", "table-\u00e9\u4e2d", "\x1f"]),
+@given(stream_id=TEXTS | st.sampled_from(['"', "\\", "table-\u00e9\u4e2d", "\x1f", "\u2028\x7f"]),
        type_=TEXTS | st.sampled_from(['"', "\\n", "Hand\tOpened"]),
        version=st.integers(1, 2**31 - 1), schema_version=st.integers(1, 9),
        data=VALUES, metadata=VALUES, previous_hash=st.sampled_from(["0" * 64, "ab" * 32]),
