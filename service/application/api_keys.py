@@ -182,9 +182,12 @@ class ApiKeys:
 
     def find(self, secret: str) -> Principal | Revoked | None:
         """The key's principal, REVOKED, or None for a key never issued."""
+        return self.find_by_hash(key_hash(secret))
+
+    def find_by_hash(self, hashed: str) -> Principal | Revoked | None:
+        """`find` of the key whose key_hash is `hashed` (for a caller that hashed it already)."""
         if self._clock() >= self._asked_due_at:
             self._ask_for_revocations()
-        hashed = key_hash(secret)
         known = self._known.get(hashed)
         if known is not None:
             return known

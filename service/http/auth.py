@@ -12,11 +12,12 @@ from copy import deepcopy
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import request
+from flask import Request, request
 
 from service.application.api_keys import MASTER_KEY_ID, REVOKED, ROLES, Principal, Revoked
 from service.http.api import SECURITY_SCHEME, resources
 from service.http.api.writes import answer_write
+from service.http.key_hashes import request_key_hash
 from service.http.problems import Problem
 from service.http.request_log import note_principal
 
@@ -35,7 +36,7 @@ def authenticate() -> Principal:
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
         raise _unauthorized("send an API key as 'Authorization: Bearer <key>'")
-    principal = _principal_for(secret)
+    principal = _principal_for(secret, served)
     if principal is None:
         raise _unauthorized("the API key is not valid")
     if principal is REVOKED:
@@ -50,7 +51,9 @@ def principal_for_key(secret: str) -> Principal | Revoked | None:
     return _principal_for(secret.strip())
 
 
-def _principal_for(secret: str) -> Principal | Revoked | None:
+def _principal_for(secret: str, served: Request | None = None) -> Principal | Revoked | None:
+    """`served`: the request that sent the key, whose hash of it the rate limiter may have
+    made already (service.http.key_hashes)."""
     wired = resources()
     admin_key = wired.config.admin_key
     if admin_key and hmac.compare_digest(secret.encode(), admin_key.encode()):
@@ -58,7 +61,9 @@ def _principal_for(secret: str) -> Principal | Revoked | None:
     # A NUL or a huge header can only be a wrong key; never send it to PostgreSQL.
     if wired.keys is None or "\x00" in secret or len(secret) > 200:
         return None
-    return wired.keys.find(secret)
+    if served is None:
+        return wired.keys.find(secret)
+    return wired.keys.find_by_hash(request_key_hash(served, secret))
 
 
 def _unauthorized(detail: str, code: str = "unauthorized") -> Problem:

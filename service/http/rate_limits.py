@@ -30,7 +30,6 @@ objects); this hook costs about 30 us in memory. See the report of issue 19.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import math
@@ -48,6 +47,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service import broker_urls
 from service.config import Config
+from service.http.key_hashes import request_key_hash
 from service.http.problems import Problem
 
 UNLIMITED_ENDPOINTS = frozenset({"health.healthz", "health.livez", "metrics", "docs_asset",
@@ -275,7 +275,7 @@ class RateLimits:
         secret = _bearer_secret(served)
         if self._per_key and secret and not (
                 self._admin_key is not None and hmac.compare_digest(secret.encode(), self._admin_key)):
-            key = hashlib.sha256(secret.encode()).hexdigest()[:32]
+            key = request_key_hash(served, secret)[:32]
             hits += [(item, "key", key) for item in self._per_key]
         if not hits:
             return
