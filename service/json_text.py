@@ -1,13 +1,15 @@
-"""JSON encoders for the texts every write makes several of (its events' canonical JSON, a
-row MAC's message, a receipt, a recorded answer's headers): the C encoder made once.
+"""JSON encoders for the texts every request or write makes several of (its events'
+canonical JSON, a row MAC's message, a receipt, a recorded answer's headers, the answer
+itself, its log line): the C encoder made once.
 
 `json.JSONEncoder.encode` builds a new C encoder (`json.encoder.c_make_encoder`) on every
 call, through two Python frames; for the small values a write encodes that costs more than
 the encoding itself (issue 37: a table action's encodes cost 71,000 CPU instructions more
 that way, tools/action_instructions.py). The encoder made here writes the
 very same text as a JSONEncoder with the same options does, without the check for
-circular references: the values given are flat, or went through a check that recurses
-through them first (service.adapters.store.base.check_storable).
+circular references: the values given are flat, went through a check that recurses
+through them first (service.adapters.store.base.check_storable), or are built afresh for
+the one answer or line (service.http.json_provider, service.log_lines say why that is safe).
 """
 from __future__ import annotations
 
