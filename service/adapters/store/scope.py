@@ -3,11 +3,12 @@ receipts its answer carries) and, for an idempotent request, the open transactio
 appends join, so its events and its idempotency record commit together or not at all.
 
 A scope lives in a context variable: the store finds it without every caller passing it
-down (a view calls commands, which call the store). Caches that remember what a request
-read or wrote inside an open transaction must not keep it when the transaction rolls back:
-they give the open scope a `forgetter`, told each stream the rolled-back transaction
-appended to (registered with the scope, not with this module, so nothing here outlives
-one transaction).
+down (a view calls commands, which call the store). What a request decided inside an
+open transaction is kept in the scope (`uncommitted`) and shared once it commits; a cache
+that remembers something else of the transaction must not keep it when it rolls back: it
+gives the open scope a `forgetter`, told each stream the rolled-back transaction appended
+to (registered with the scope, not with this module, so nothing here outlives one
+transaction).
 """
 from __future__ import annotations
 
