@@ -73,6 +73,17 @@ class ProblemSchema(ma.Schema):
     index = ma.fields.Integer(
         metadata={"description": "the first illegal action of a replayed sequence (422 only)"}
     )
+    hands = ma.fields.Raw(metadata={
+        "description": "hand histories only: with 400 `invalid_phh`, a list of each hand of the file "
+                       "(`name`, `line`, `position`) and why it could not be read (`unreadable`); with "
+                       "422 `too_many_hands`, how many hands the file holds"})
+    max_hands = ma.fields.Integer(metadata={"description": "the most hands one request keeps (422 "
+                                                           "`too_many_hands` only)"})
+    line = ma.fields.Integer(metadata={"description": "the line of the text where the hand that cannot "
+                                                      "be read begins (400 `invalid_hand_history` only)"})
+    format = ma.fields.String(metadata={"description": "the site format asked for (400 "
+                                                       "`invalid_hand_history` only)"})
+    game = ma.fields.String(metadata={"description": "the hand's game (422 `phh_not_available` only)"})
     request_id = ma.fields.String(metadata={
         "description": "this request's id (also its X-Request-Id header and its log line)"})
     limit = ma.fields.String(metadata={"description": "the rate limit exceeded (429 only)"})
