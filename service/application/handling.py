@@ -173,10 +173,6 @@ class StreamCache(Generic[S]):
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
 
-    def forget(self, stream_id: str) -> None:
-        with self._lock:
-            self._entries.pop(stream_id, None)
-
 
 class Streams(Generic[S]):
     """The streams of one kind in one store, with their cache: the one handling path."""

@@ -353,12 +353,12 @@ class _Transaction:
     def _commit(self, connection: psycopg.Connection[Any], pgconn: pq.abc.PGconn) -> None:
         opened = self._opened
         with connection.lock:
-            if opened.refusal is not None or pgconn.transaction_status == pq.TransactionStatus.INERROR:
+            if opened.refusal is not None:  # what the store held back was refused: caught, not undone
                 if pgconn.transaction_status != pq.TransactionStatus.IDLE:
                     pgconn.exec_(b"ROLLBACK")
-                if opened.refusal is not None:  # what the store held back was refused: caught, not undone
-                    raise opened.refusal
-                # COMMIT would roll back silently
+                raise opened.refusal
+            if pgconn.transaction_status == pq.TransactionStatus.INERROR:  # COMMIT would roll back silently
+                pgconn.exec_(b"ROLLBACK")
                 raise psycopg.errors.InFailedSqlTransaction("a statement of the transaction failed: rolled back")
         held, opened.held_back = opened.held_back, None
         if held is not None:  # nothing sent yet: the store's trip ends in the COMMIT
